@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
+from matplotlib.ticker import FixedLocator
 
 from .._util.percent import given_percent
 from .._util.ratios import ratio
@@ -26,7 +27,9 @@ from ._common import (
     time_axis,
     utc_naive,
 )
+from .empty_bins import LANE, mark_empty_bins
 from .legends import legend_right
+from .status_bands import LEGEND_HANDLERS
 
 #: Fill colours of failure buckets (Okabe–Ito); other buckets cycle through the rest (no yellow:
 #: 1.3 to 1 against white, a layer drawn in it hardly showed; Paul Tol's wine in its place).
@@ -121,7 +124,15 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         thin are named in the legend (``not drawn, too thin for a verdict: ...``). Without a
         failure in any bin drawn the panel says so (a text, gid ``no_failures``: "no failures in
         these bins", or "... in the groups drawn" when some are left out); when every group is
-        left out, it says that (gid ``withheld``).
+        left out, it says that (gid ``withheld``). A bin without events (burn 0 as a bin without
+        failures) is marked as the timeline marks no traffic
+        (:func:`~budgetlab.plotting.empty_bins.mark_empty_bins`): ruled grey over the panel's
+        height where no group drawn has an event (gid ``no_traffic``), and with several groups, a
+        lane per group at the panel's top, in its colour, where it is silent and another group
+        is not (gid ``no_traffic:<group>``; the y range grows by
+        :data:`~budgetlab.plotting.empty_bins.LANE` of the axes per
+        lane, a grey line, gid ``lanes_floor``, under them, the y ticks below it); each keyed in
+        the legend, none when every bin holds events.
 
     Examples
     --------
@@ -168,33 +179,65 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     weighted = rows["burn_rate"].to_numpy(dtype=float) * rows["events"].to_numpy(dtype=float)
     layer, order = _bucket_layers(rows, keys, weighted, names)
     styles = _layer_styles(order, names, several=len({g for _, g in order}) > 1)
-    bottom = np.zeros(n_bins)
-    for i, (b, g) in enumerate(order):
-        sel = layer == i
-        if not (weighted[sel] > 0).any():  # no failure: not drawn, not in the legend
-            continue
-        top = bottom + ratio(np.bincount(b_idx[sel], weights=weighted[sel], minlength=n_bins),
-                             events, 0.0)
-        ax.stairs(top, edges, baseline=bottom.copy(), fill=True, lw=0, gid="bucket",
-                  label=f"{b} · {g}" if keys else b, **styles[i])
-        bottom = top
+    bottom = _draw_stack(ax, edges, (b_idx, layer, weighted), events, order, styles,
+                         grouped=bool(keys))
+    colours = {g: s["facecolor"] for (_, g), s in zip(order, styles, strict=True)
+               if "facecolor" in s}  # several groups: each group's colour
+    group_of = np.array([g for _, g in order], dtype=object)[layer]  # each row's group drawn
+    quiet, lanes = ([], 0) if not len(rows) else mark_empty_bins(
+        ax, edges, b_idx[first_bucket], group_of[first_bucket],
+        rows["events"].to_numpy(dtype=float)[first_bucket], colours, withheld=bool(withheld))
     highest = max(float(bottom.max()), _draw_bands(ax, bands, float(bottom.max())))
-    if not len(rows):  # nothing drawn: the time axis still spans the bins
+    if not (bottom > 0).any():  # no layer drawn: the time axis still spans the bins
         ax.set_xlim(edges[0], edges[-1])
     _say_what_is_missing(ax, bool((bottom > 0).any()), bool(len(rows)), bool(withheld),
                          bool(keys))
     # headroom over the stack and the bands: the burn-1 line inside the frame, never on it
     ax.set_ylim(0, highest * 1.08 or 1.0)  # 1: nothing drawn at all
+    if lanes:
+        _room_for_lanes(ax, lanes)
     ax.set_ylabel(f"burn rate per {prose_duration(pd.Timedelta(step))} bin\n"
                   f"(1 = allowed pace{at})")
     time_axis(ax, tz)
     # legend top-down like the stack, then the groups left out
-    handles: list[Any] = [p for p in ax.patches if p.get_gid() == "bucket"][::-1]
+    handles: list[Any] = [p for p in ax.patches if p.get_gid() == "bucket"][::-1] + quiet
     if withheld:
         handles.append(Line2D([], [], ls="none", label=_withheld_words(withheld, keys)))
     if handles:
-        legend_right(ax, handles, inches=0.45)  # clear of the band labels
+        legend_right(ax, handles, inches=0.45,  # clear of the band labels
+                     handler_map=LEGEND_HANDLERS)
     return ax
+
+
+def _draw_stack(ax: Axes, edges: np.ndarray, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
+                events: np.ndarray, order: list[tuple[str, str]], styles: list[dict[str, Any]],
+                *, grouped: bool) -> np.ndarray:
+    """:func:`plot_buckets`' layers, stacked in ``order``: each row's bin, layer and failures
+    (``burn_rate`` × ``events``) in ``rows``, over the ``events`` of each bin. Returns the
+    stack's top per bin."""
+    b_idx, layer, weighted = rows
+    bottom = np.zeros(len(edges) - 1)
+    for i, (b, g) in enumerate(order):
+        sel = layer == i
+        if not (weighted[sel] > 0).any():  # no failure: not drawn, not in the legend
+            continue
+        top = bottom + ratio(np.bincount(b_idx[sel], weights=weighted[sel],
+                                         minlength=len(bottom)), events, 0.0)
+        ax.stairs(top, edges, baseline=bottom.copy(), fill=True, lw=0, gid="bucket",
+                  label=f"{b} · {g}" if grouped else b, **styles[i])
+        bottom = top
+    return bottom
+
+
+def _room_for_lanes(ax: Axes, lanes: int) -> None:
+    """Above the y range set, room for ``lanes`` lanes of empty bins (:data:`LANE` of the axes
+    each), ruled off from the burn rates by a thin grey line (gid ``lanes_floor``); the y ticks
+    stay on the burn rates, none beside the lanes."""
+    floor = ax.get_ylim()[1]
+    ticks = [t for t in ax.get_yticks() if 0 <= t <= floor]
+    ax.set_ylim(0, floor / (1 - lanes * LANE))
+    ax.yaxis.set_major_locator(FixedLocator(ticks))
+    ax.axhline(floor, color="0.8", lw=0.6, gid="lanes_floor")
 
 
 def _withheld_groups(breakdown: pd.DataFrame | None, keys: list[str]) -> list[str]:

@@ -18,7 +18,6 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import StrMethodFormatter, SymmetricalLogLocator
 
-from .._util.thin import MIN_EVALUATED_HOURS
 from .._util.validation import duration_label, require_columns, window_words
 from ._common import (
     OTHER_COLOR,
@@ -29,11 +28,9 @@ from ._common import (
     split_axes,
 )
 from .legends import legend_above
+from .window_gaps import THIN_LABEL, mark_no_time, mark_thin
 
 __all__ = ["plot_window_comparison"]
-
-#: The words on a window whose drawn column is withheld (too little evaluated time).
-THIN_LABEL = f"under {MIN_EVALUATED_HOURS:g} h evaluated"
 
 #: The legend's words when a line breaks at a window without a row of its series (a table
 #: filtered by hand; :func:`budgetlab.compare_windows` gives every series a row per window).
@@ -117,13 +114,18 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         hatched band (gid ``thin:<column>:<window>``) labelled ``under 24 h evaluated`` (``k of n
         under 24 h evaluated`` when only some series are). A window without a row of a series
         (a table filtered by hand, its categories kept) is a NaN in its line too, never joined
-        across, and the legend says so (:data:`NO_ROW`). With more lines than distinct colours,
-        those of the groups with the most events (the table's ``events`` column, else the first
-        ones) keep theirs and the others are drawn in grey under one legend entry, ``other (N
-        groups)``. Each coloured series has a hollow marker of its own shape and size
-        (:data:`MARKERS`), so that two series sharing a value both stay in sight. A series with no
-        value to draw (every row withheld or empty) has no colour and no legend entry of its own:
-        the legend names it under ``nothing to draw: <series>, ...``.
+        across, and the legend says so (:data:`NO_ROW`). A detection or recovery time that does
+        not exist (NaT: a gap in its line) is explained at its window, under the lines (gid
+        ``no_time:<column>:<window>``): ``none detected``, ``unseen (no traffic)``, ``no
+        incident`` or ``none recovered`` (from the row's ``incidents``, ``detected`` and
+        ``missed``: :func:`~budgetlab.plotting.window_gaps.why_no_time`), after the names of
+        the series when only some lack it (``POST: no incident``). With more lines than
+        distinct colours, those of the groups with the most events (the table's ``events``
+        column, else the first ones) keep theirs and the others are drawn in grey under one
+        legend entry, ``other (N groups)``. Each coloured series has a hollow marker of its own
+        shape and size (:data:`MARKERS`), so that two series sharing a value both stay in sight.
+        A series with no value to draw (every row withheld or empty) has no colour and no legend
+        entry of its own: the legend names it under ``nothing to draw: <series>, ...``.
 
     Examples
     --------
@@ -155,10 +157,12 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     if ax2 is not None and y2 is not None:
         panels.append((ax2, y2, _metric_values(table, y2, thin), 4.5, 1.2))
     handles = _draw_series(table, series, x_all, panels, len(windows))
-    withheld = [_mark_thin(p, col, x_all, series, thin, windows) for p, col, *_ in panels]
+    withheld = [mark_thin(p, col, x_all, series, thin, windows) for p, col, *_ in panels]
     if any(withheld):
         handles.append(Patch(fill=False, hatch="//", edgecolor="0.6",
                              label=f"{THIN_LABEL}: not drawn"))
+    for p, col, vals, *_ in panels:
+        mark_no_time(p, col, table, vals, x_all, series, windows)
     handles += _nothing_drawn(series, panels)
     ax.set_xticks(np.arange(len(windows)), [window_words(w) for w in windows])
     ax.set_xlim(-0.5, len(windows) - 0.5)
@@ -273,28 +277,6 @@ def _nothing_drawn(series: np.ndarray, panels: list[Any], most: int = 4) -> list
     named = ", ".join(empty[:most]) + (f" and {len(empty) - most} more" if len(empty) > most
                                        else "")
     return [Line2D([], [], ls="none", label=f"nothing to draw: {named}")]
-
-
-def _mark_thin(p: Axes, column: str, x_all: np.ndarray, series: np.ndarray, thin: np.ndarray,
-               windows: list[str]) -> bool:
-    """On each window where ``column`` is withheld for some series (thin rows): a hatched band
-    over the panel's height and the words :data:`THIN_LABEL` (``k of n`` series when not all).
-    Whether any was drawn."""
-    from ..analyses.window_clock import withheld_when_thin
-
-    if not withheld_when_thin(column) or not thin.any():
-        return False
-    n_series = len(pd.unique(series))
-    for x in np.unique(x_all[thin]).tolist():
-        k = len(pd.unique(series[thin & (x_all == x)]))
-        p.axvspan(x - 0.3, x + 0.3, fill=False, hatch="//", edgecolor="0.8", lw=0, zorder=0.5,
-                  gid=f"thin:{column}:{windows[int(x)]}")
-        words = THIN_LABEL if k == n_series else f"{k} of {n_series} {THIN_LABEL}"
-        p.text(x, 0.5, textwrap.fill(words, 14), transform=p.get_xaxis_transform(),
-               ha="center", va="center", fontsize=8, color="0.3", zorder=3,
-               bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85},
-               gid=f"thin_label:{column}:{windows[int(x)]}")
-    return True
 
 
 def _comparison_series(table: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray]:

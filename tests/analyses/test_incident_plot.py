@@ -216,7 +216,13 @@ def test_the_bucket_panel_leaves_out_the_groups_too_thin_over_the_window():
     assert [p.get_label() for p in panel.patches if p.get_gid() == "bucket"] == [
         "timeout · big", "timeout · mid"]
     assert [t.get_text() for t in panel.get_legend().get_texts()] == [
-        "timeout · mid", "timeout · big", "not drawn, too thin for a verdict:\ntiny"]
+        "timeout · mid", "timeout · big", "no traffic · mid",
+        "not drawn, too thin for a verdict:\ntiny"]
+    # mid is silent from 02:05 (its last event 02:04) to 04:00 while big is not: its lane
+    (lane,) = [c for c in panel.collections if c.get_gid() == "no_traffic:mid"]
+    (box,) = lane.get_paths()
+    assert [mdates.num2date(v).strftime("%H:%M") for v in
+            (box.vertices[:, 0].min(), box.vertices[:, 0].max())] == ["02:05", "04:00"]
     plt.close(fig)
     # a report without window_buckets (built by hand) draws every group
     fig = dataclasses.replace(rep, window_buckets=None).plot()

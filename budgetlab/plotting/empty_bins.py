@@ -1,0 +1,91 @@
+"""The bins of :func:`~budgetlab.plotting.plot_buckets` that hold no event.
+
+A bin without events has burn rate 0, as a bin with traffic and no failure has: drawn alike, a
+reader cannot tell "nothing failed" from "nothing happened". So an empty bin is drawn as the
+timeline draws a silence (:data:`~budgetlab.plotting.status_bands.NO_TRAFFIC`: no fill, sparse
+grey horizontal rules, its legend entry an outlined box with one rule): over the panel's height
+where no group drawn has an event, and, with several groups, in a lane of each group at the panel's
+top where that group is silent and another is not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib.dates as mdates
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+
+from .status_bands import band_patch
+
+__all__ = ["LANE", "mark_empty_bins"]
+
+#: The height of a group's lane of silent bins at the panel's top, in axes fraction (the lane's
+#: box takes 80 % of it: a gap between two lanes).
+LANE = 0.05
+
+
+def _runs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first and the past-the-end index of each run of ``True`` in ``mask``.
+
+    >>> _runs(np.array([True, True, False, True]))
+    (array([0, 3]), array([2, 4]))
+    """
+    step = np.diff(np.r_[0, mask.astype(np.int8), 0])
+    return np.flatnonzero(step == 1), np.flatnonzero(step == -1)
+
+
+def _bars(x: np.ndarray, mask: np.ndarray) -> list[tuple[float, float]]:
+    """``(start, width)`` of each run of bins in ``mask``, on the axis' numbers ``x`` (the bin
+    edges, one more than the bins)."""
+    first, end = _runs(mask)
+    return [(float(x[a]), float(x[b] - x[a])) for a, b in zip(first, end, strict=True)]
+
+
+def mark_empty_bins(ax: Axes, edges: np.ndarray, b_idx: np.ndarray, group: np.ndarray,
+                    events: np.ndarray, colours: dict[str, Any], *,
+                    withheld: bool) -> tuple[list[Any], int]:
+    """Mark the bins without events of the groups drawn; one row per group and bin: its bin
+    (``b_idx``, an index into the bins between ``edges``), its ``group`` and its ``events``; a
+    bin without a row of a group counts as holding none of its events.
+
+    Where no group has an event: a ruled band over the panel's height (gid ``no_traffic``),
+    named ``no traffic (bin empty)`` (``no traffic in the groups drawn (bin empty)`` when some
+    groups are left out: ``withheld``). With ``colours`` (the groups' colours: several groups
+    drawn), where a group has no event and another group has: a lane of that group at the panel's
+    top (the first group's uppermost), one outlined box with a rule through its middle per run of
+    such bins, in the group's colour (gids ``no_traffic:<group>``, ``no_traffic_rule:<group>``),
+    named ``no traffic · <group>``; only the groups with such a bin have a lane. Returns the legend
+    entries (none when no bin is empty) and the number of lanes.
+    """
+    names = list(colours) or list(dict.fromkeys(group.tolist()))
+    n_bins = len(edges) - 1
+    held = np.zeros((len(names), n_bins))
+    codes = pd.Categorical(group, categories=names).codes.astype(np.int64)
+    np.add.at(held, (codes, b_idx), events)
+    empty = held == 0
+    panel = empty.all(axis=0)
+    x = mdates.date2num(edges)  # type: ignore[no-untyped-call]
+    handles: list[Any] = []
+    if panel.any():
+        words = "no traffic in the groups drawn" if withheld else "no traffic"
+        key = band_patch("no_traffic", f"{words} (bin empty)")
+        ax.broken_barh(_bars(x, panel), (0, 1), transform=ax.get_xaxis_transform(),
+                       facecolors=key.get_facecolor(), edgecolors=key.get_edgecolor(), lw=0,
+                       hatch=key.get_hatch(), gid="no_traffic", zorder=0.5)
+        handles.append(key)
+    lanes = [(g, row) for g, row in zip(names, empty & ~panel, strict=True)
+             if colours and row.any()]
+    for i, (g, row) in enumerate(lanes):
+        key = band_patch("no_traffic", f"no traffic · {g}")
+        key.set_edgecolor(colours[g])
+        top, bars = 1.0 - i * LANE, _bars(x, row)
+        ax.broken_barh(bars, (top - 0.9 * LANE, 0.8 * LANE),
+                       transform=ax.get_xaxis_transform(), facecolors="none",
+                       edgecolors=colours[g], lw=0.8, gid=f"no_traffic:{g}", zorder=2.5)
+        ax.hlines([top - 0.5 * LANE] * len(bars), [a for a, _ in bars],
+                  [a + w for a, w in bars], transform=ax.get_xaxis_transform(),
+                  colors=colours[g], lw=1.0, gid=f"no_traffic_rule:{g}", zorder=2.5)
+        handles.append(key)
+    return handles, len(lanes)

@@ -1,0 +1,101 @@
+"""Why a point of :func:`~budgetlab.plotting.plot_window_comparison` is not drawn, said at its
+window: a time share or rate per day withheld on a row with under a day of evaluated time
+(:func:`mark_thin`), or a detection or recovery time that does not exist (NaT: none detected, no
+incident, none recovered; :func:`mark_no_time`). A gap in a line is never left unexplained.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+
+from .._util.thin import MIN_EVALUATED_HOURS
+
+__all__ = ["MOST_NAMED", "REASONS", "THIN_LABEL", "mark_no_time", "mark_thin", "why_no_time"]
+
+#: The words on a window whose drawn column is withheld (too little evaluated time).
+THIN_LABEL = f"under {MIN_EVALUATED_HOURS:g} h evaluated"
+#: Why a detection or recovery time is missing (:func:`why_no_time`), in the order said.
+REASONS = ("none detected", "unseen (no traffic)", "no incident", "none recovered")
+#: The most series named before a reason at a window (more: ``k of n``).
+MOST_NAMED = 2
+
+
+def mark_thin(p: Axes, column: str, x_all: np.ndarray, series: np.ndarray, thin: np.ndarray,
+              windows: list[str]) -> bool:
+    """On each window where ``column`` is withheld for some series (thin rows): a hatched band
+    over the panel's height and the words :data:`THIN_LABEL` (``k of n`` series when not all).
+    Whether any was drawn."""
+    from ..analyses.window_clock import withheld_when_thin
+
+    if not withheld_when_thin(column) or not thin.any():
+        return False
+    n_series = len(pd.unique(series))
+    for x in np.unique(x_all[thin]).tolist():
+        k = len(pd.unique(series[thin & (x_all == x)]))
+        p.axvspan(x - 0.3, x + 0.3, fill=False, hatch="//", edgecolor="0.8", lw=0, zorder=0.5,
+                  gid=f"thin:{column}:{windows[int(x)]}")
+        words = THIN_LABEL if k == n_series else f"{k} of {n_series} {THIN_LABEL}"
+        p.text(x, 0.5, textwrap.fill(words, 14), transform=p.get_xaxis_transform(),
+               ha="center", va="center", fontsize=8, color="0.3", zorder=3,
+               bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85},
+               gid=f"thin_label:{column}:{windows[int(x)]}")
+    return True
+
+
+def why_no_time(table: pd.DataFrame, column: str) -> np.ndarray:
+    """Why each row of ``table`` has no time in ``column`` (a detection or recovery time, NaT):
+    ``no incident`` (none counted for the row: nothing to detect), ``unseen (no traffic)`` (the
+    window held no traffic during any of them: nothing to detect, no miss), ``none detected``
+    (the window missed them all: no detection, nothing to recover from), ``none recovered``
+    (every detected incident still alerting when the log ends: recovery columns only); ``""``
+    where it has one, or for another column. Without the counts (``incidents``, ``detected``,
+    ``missed``): ``none detected``, what the table's NaT says.
+
+    >>> t = pd.DataFrame({"incidents": [2, 0, 2, 2, 1], "detected": [0, 0, 2, 1, 0],
+    ...                   "missed": [2, 0, 0, 1, 0],
+    ...                   "recovery_median": pd.to_timedelta([None, None, None, "5min", None])})
+    >>> why_no_time(t, "recovery_median").tolist()
+    ['none detected', 'no incident', 'none recovered', '', 'unseen (no traffic)']
+    """
+    if not column.startswith(("detection_", "recovery_")):
+        return np.full(len(table), "", dtype=object)
+    n = len(table)
+
+    def count(name: str, default: int) -> np.ndarray:
+        return table[name].to_numpy() if name in table.columns else np.full(n, default)
+
+    counted, detected, missed = count("incidents", 1), count("detected", 0), count("missed", 1)
+    why = np.select([counted == 0, (detected == 0) & (missed == 0), detected == 0,
+                     column.startswith("recovery_")],
+                    ["no incident", "unseen (no traffic)", "none detected", "none recovered"],
+                    "").astype(object)  # a detection time missing though one was detected: ""
+    return np.where(pd.isna(table[column]).to_numpy(), why, "")
+
+
+def mark_no_time(p: Axes, column: str, table: pd.DataFrame, values: np.ndarray,
+                 x_all: np.ndarray, series: np.ndarray, windows: list[str]) -> None:
+    """On each window where a series has no detection or recovery time (NaT: not a point, a
+    gap), the reason in words (:func:`why_no_time`), after the series' names when not every
+    series lacks it (``POST: no incident``; ``k of n:`` beyond :data:`MOST_NAMED`), under the
+    lines (gid ``no_time:<column>:<window>``)."""
+    why = why_no_time(table, column)
+    why = np.where(np.isnan(values), why, "")  # a value drawn needs no words
+    n_series = len(pd.unique(series))
+    for x in np.unique(x_all[why != ""]).tolist():
+        here = (x_all == x) & (why != "")
+        lines = []
+        for reason in REASONS:
+            named = [str(n) for n in pd.unique(series[here & (why == reason)])]
+            if not named:
+                continue
+            who = ("" if len(named) == n_series else ", ".join(named) + ": "
+                   if len(named) <= MOST_NAMED else f"{len(named)} of {n_series}: ")
+            lines.append(textwrap.fill(who + reason, 22))
+        p.text(x, 0.5, "\n".join(lines), transform=p.get_xaxis_transform(), ha="center",
+               va="center", fontsize=8, color="0.3", zorder=1.2,
+               bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85},
+               gid=f"no_time:{column}:{windows[int(x)]}")
