@@ -94,6 +94,17 @@ def _check_frame(frame: pd.DataFrame, keys: list[str], target_column: str) -> No
                      what=f"the group key {k!r} of the recalibration table")
 
 
+def _row_numbers(rows: Sequence[int] | None, n: int) -> list[int]:
+    """The rows' numbers in the messages: ``rows`` (one per row), else their positions from 1."""
+    if rows is None:
+        return list(range(1, n + 1))
+    numbers = list(rows)
+    if len(numbers) != n:
+        raise ConfigError(f"rows= has {counted(len(numbers), 'number')}; the recalibration table "
+                          f"has {counted(n, 'row')}: give one number per row.")
+    return numbers
+
+
 def slos_from_recalibration(
     table: Any,
     *,
@@ -108,6 +119,7 @@ def slos_from_recalibration(
     critical: float = 0.1,
     min_events: int = 0,
     indicator: Mapping[str, Any] | None = None,
+    rows: Sequence[int] | None = None,
 ) -> list[SLODocument]:
     """One :class:`SLODocument` per group of a recalibration table (or a ``{group: target}`` map),
     each bound to its group by ``metadata.labels``: written with :func:`.write.write_openslo`, the
@@ -147,6 +159,11 @@ def slos_from_recalibration(
     policy : AlertPolicy, optional
         Attached to every SLO (its period is kept: ``budgetlab/period`` when not the window).
 
+    rows : sequence of int, optional
+        The number each row of the table has in the messages, one per row: where the table is
+        a part of a file read (e.g. its rows with a target), the file's own rows; default their
+        positions.
+
     Errors name the row, counted from 1 (a table's header is not a row).
 
     Examples
@@ -163,7 +180,8 @@ def slos_from_recalibration(
     column = target_column or "recommended_target"
     frame, keys = _table_frame(table, by, column)
     _check_frame(frame, keys, column)
-    judged = table_windows(frame) if window is None else None
+    numbers = _row_numbers(rows, len(frame))
+    judged = table_windows(frame, rows=numbers) if window is None else None
     w = to_timedelta(settings.get("window") or DEFAULT_WINDOW if window is None else window,
                      name="window")
     guessed = window is None and judged is None and per is None and not settings.get("window")
@@ -172,15 +190,15 @@ def slos_from_recalibration(
     pols = () if policy is None else (policy if policy.name
                                       else dataclasses.replace(policy, name="policy"),)
     frame = frame.reset_index(drop=True)
-    targets = (action_targets(frame)[0] if target_column is None
-               else target_values(frame[column], column))
+    targets = (action_targets(frame, numbers)[0] if target_column is None
+               else target_values(frame[column], column, numbers))
     docs = []
     # one row per group
     for i, row in enumerate(frame.reset_index(drop=True).itertuples(index=False), start=1):
         rec = dict(zip(frame.columns, row, strict=True))
         labels = {k: str(rec[k]) for k in keys}
         name = slug(name_prefix + "-".join(labels.values())) if keys else slug(name_prefix or "slo")
-        with context(f"row {i}"):
+        with context(f"row {numbers[i - 1]}"):
             target = float(targets.iloc[i - 1])
             if np.isnan(target):
                 raise ConfigError(f"{column} is missing; drop the groups without a "
