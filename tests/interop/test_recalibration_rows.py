@@ -25,8 +25,13 @@ def _export(tmp_path, text: str) -> int:
 
 
 @pytest.mark.parametrize("faulty, said", [
-    # a target out of range, refused where the SLO is built
-    ("recaptcha_v2,900,0.95,too_strict,1.5,\n", "row 2: "),
+    # a target out of range, refused as the table's cell (not as --target, which is not given)
+    ("recaptcha_v2,900,0.95,too_strict,1.5,\n",
+     "row 2: recommended_target 1.5 is not a target (a fraction in (0, 1), such as 0.95); if 1.5 "
+     "is a percentage, write the fraction 0.015 in the table."),
+    # the current target the action keeps (verdict ok), named as the column it came from
+    ("recaptcha_v2,900,0,ok,0.93,\n",
+     "row 2: current_target 0 is not a target (a fraction in (0, 1), such as 0.95)."),
     # a current target that is no number, refused where the action's target is read
     ("recaptcha_v2,900,abc,ok,0.93,\n",
      "row 2: current_target is not a number; give targets such as 0.95."),
@@ -35,7 +40,7 @@ def test_a_refusal_names_the_files_row_after_a_row_was_left_out(tmp_path, capsys
     assert _export(tmp_path, HEAD + LEFT_OUT + faulty + LAST) == 2
     out, err = capsys.readouterr()
     assert out.startswith("left out 1 group without a recommended_target: image")
-    assert err.startswith(f"budgetlab: error: {said}"), err
+    assert err == f"budgetlab: error: {said}\n", err
     assert "row 1" not in err
     # the same row is row 2 with nothing left out before it
     assert _export(tmp_path, HEAD + faulty + LEFT_OUT + LAST) == 2

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..._util.validation import as_list, to_timedelta
+from ..._util.validation import as_list, percent_to_fraction, to_timedelta
 from ..._util.words import counted, prose_duration
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
@@ -92,6 +92,25 @@ def _check_frame(frame: pd.DataFrame, keys: list[str], target_column: str) -> No
     for k in keys:
         guard_values(frame[k].dropna().astype(str).unique(),
                      what=f"the group key {k!r} of the recalibration table")
+
+
+def _check_target(target: float, column: str) -> None:
+    """A target read from the table's ``column`` lies in (0, 1); else it is refused as the
+    table's cell (never as an option to pass: the fix is in the file), a percentage with its
+    fraction.
+
+    >>> _check_target(95.0, "recommended_target")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: recommended_target 95 is not a target (a fraction in (0, 1), such
+    as 0.95); if 95 is a percentage, write the fraction 0.95 in the table.
+    """
+    if 0 < target < 1:
+        return
+    hint = (f"; if {target:.15g} is a percentage, write the fraction "
+            f"{percent_to_fraction(column, target)!r} in the table" if 1 < target < 100 else "")
+    raise ConfigError(f"{column} {target:.15g} is not a target (a fraction in (0, 1), such as "
+                      f"0.95){hint}.")
 
 
 def _row_numbers(rows: Sequence[int] | None, n: int) -> list[int]:
@@ -190,8 +209,9 @@ def slos_from_recalibration(
     pols = () if policy is None else (policy if policy.name
                                       else dataclasses.replace(policy, name="policy"),)
     frame = frame.reset_index(drop=True)
-    targets = (action_targets(frame, numbers)[0] if target_column is None
-               else target_values(frame[column], column, numbers))
+    targets, kept = (action_targets(frame, numbers) if target_column is None
+                     else (target_values(frame[column], column, numbers),
+                           np.zeros(len(frame), dtype=bool)))
     docs = []
     # one row per group
     for i, row in enumerate(frame.reset_index(drop=True).itertuples(index=False), start=1):
@@ -204,6 +224,7 @@ def slos_from_recalibration(
                 raise ConfigError(f"{column} is missing; drop the groups without a "
                                   "recommendation "
                                   "first.")
+            _check_target(target, "current_target" if kept[i - 1] else column)
             missing = [k for k in keys if missing_cell(rec[k])]
             if missing:
                 raise ConfigError(f"the group key {missing[0]} is missing; every row names its "
