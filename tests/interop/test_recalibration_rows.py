@@ -29,6 +29,9 @@ def _export(tmp_path, text: str) -> int:
     ("recaptcha_v2,900,0.95,too_strict,1.5,\n",
      "row 2: recommended_target 1.5 is not a target (a fraction in (0, 1), such as 0.95); if 1.5 "
      "is a percentage, write the fraction 0.015 in the table."),
+    # an empty group key (a CSV cell is read as text: ""), never written as a group of its own
+    ("  ,900,0.95,too_strict,0.93,\n",
+     "row 2: the group key captcha_type is missing; every row names its group."),
     # the current target the action keeps (verdict ok), named as the column it came from
     ("recaptcha_v2,900,0,ok,0.93,\n",
      "row 2: current_target 0 is not a target (a fraction in (0, 1), such as 0.95)."),

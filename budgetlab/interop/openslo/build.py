@@ -225,7 +225,8 @@ def slos_from_recalibration(
                                   "recommendation "
                                   "first.")
             _check_target(target, "current_target" if kept[i - 1] else column)
-            missing = [k for k in keys if missing_cell(rec[k])]
+            # an empty cell of a CSV is read as "" (text kept as written): missing too
+            missing = [k for k in keys if missing_cell(rec[k]) or not str(rec[k]).strip()]
             if missing:
                 raise ConfigError(f"the group key {missing[0]} is missing; every row names its "
                                   "group.")
