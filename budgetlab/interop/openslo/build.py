@@ -94,19 +94,24 @@ def _check_frame(frame: pd.DataFrame, keys: list[str], target_column: str) -> No
                      what=f"the group key {k!r} of the recalibration table")
 
 
-def _check_target(target: float, column: str) -> None:
-    """A target read from the table's ``column`` lies in (0, 1); else it is refused as the
-    table's cell (never as an option to pass: the fix is in the file), a percentage with its
-    fraction.
+def _row_target(target: float, column: str) -> float:
+    """One row's target, read from the table's ``column``: a missing one is refused (the groups
+    without a recommendation are dropped first), and one outside (0, 1) as the table's cell
+    (never as an option to pass: the fix is in the file), a percentage with its fraction.
 
-    >>> _check_target(95.0, "recommended_target")
+    >>> _row_target(0.95, "recommended_target")
+    0.95
+    >>> _row_target(95.0, "recommended_target")
     Traceback (most recent call last):
     ...
     budgetlab.errors.ConfigError: recommended_target 95 is not a target (a fraction in (0, 1), such
     as 0.95); if 95 is a percentage, write the fraction 0.95 in the table.
     """
+    if np.isnan(target):
+        raise ConfigError(f"{column} is missing; drop the groups without a recommendation "
+                          "first.")
     if 0 < target < 1:
-        return
+        return target
     hint = (f"; if {target:.15g} is a percentage, write the fraction "
             f"{percent_to_fraction(column, target)!r} in the table" if 1 < target < 100 else "")
     raise ConfigError(f"{column} {target:.15g} is not a target (a fraction in (0, 1), such as "
@@ -219,12 +224,8 @@ def slos_from_recalibration(
         labels = {k: str(rec[k]) for k in keys}
         name = slug(name_prefix + "-".join(labels.values())) if keys else slug(name_prefix or "slo")
         with context(f"row {numbers[i - 1]}"):
-            target = float(targets.iloc[i - 1])
-            if np.isnan(target):
-                raise ConfigError(f"{column} is missing; drop the groups without a "
-                                  "recommendation "
-                                  "first.")
-            _check_target(target, "current_target" if kept[i - 1] else column)
+            target = _row_target(float(targets.iloc[i - 1]),
+                                 "current_target" if kept[i - 1] else column)
             # an empty cell of a CSV is read as "" (text kept as written): missing too
             missing = [k for k in keys if missing_cell(rec[k]) or not str(rec[k]).strip()]
             if missing:
