@@ -323,12 +323,19 @@ def days_words(days: float) -> str:
 
 def about_words(x: float) -> str:
     """A rough figure (``~20,900 events a day``) to three significant digits as prose writes it:
-    thousands separated, never an exponent (``f"{x:.3g}"`` writes 20,896 as ``2.09e+04``).
+    thousands separated, never an exponent (``f"{x:.3g}"`` writes 20,896 as ``2.09e+04`` and
+    0.00001234 as ``1.23e-05``). Below 100 by the package's one rule for measured figures,
+    :func:`~budgetlab._util.burns.three_digits`; from 100 on rounded to three digits, as a rough
+    figure reads (``~12,300``, where ``three_digits`` keeps a whole number whole).
 
     >>> [about_words(x) for x in (20_896.4, 1_234.5, 804.2, 40.0, 2.5, 0.125)]
     ['20,900', '1,230', '804', '40', '2.5', '0.125']
+    >>> about_words(0.00001234), about_words(12_345.6)
+    ('0.0000123', '12,300')
     """
-    if abs(x) < 100:
-        return f"{x:.3g}"
+    if not math.isfinite(x) or abs(x) < 100:
+        from .burns import three_digits
+
+        return three_digits(x)
     digits = 2 - int(math.floor(math.log10(abs(x))))
     return f"{round(x, digits):,.0f}"

@@ -218,8 +218,9 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
         if thin:
             txt += (f"; the success rate{together} without timeouts{share} is withheld (the "
                     "incident's "
-                    f"{int(ev_g):,} event{'s' if ev_g != 1 else ''} hold {expected_failures:.3g} "
-                    f"expected failures under the target, a verdict needs at least "
+                    f"{int(ev_g):,} event{'s' if ev_g != 1 else ''} hold "
+                    f"{three_digits(expected_failures)} expected failures under the target, a "
+                    "verdict needs at least "
                     f"{MIN_EXPECTED_FAILURES})")
         else:
             txt += (f"; without timeouts{share} the success rate{together} would have"

@@ -170,31 +170,34 @@ def _docs_from_recalibration(args: argparse.Namespace,
     if indicator is not None and keys:
         # one query for every group's SLO would measure all groups against each group's target
         raise ConfigError(_one_query_for_all_groups(args, keys))
-    table = _with_targets(table, keys, args.target_column or "recommended_target")
-    judged = _judged_windows(table, keys, args.window)
+    # the file's own rows, from 1 (header not counted), kept with the rows that have a target:
+    # every message names the row of the user's file
+    table, rows = _with_targets(table, keys, args.target_column or "recommended_target")
+    judged = _judged_windows(table, keys, args.window, rows)
     say_provisional(table, keys)
     if args.target_column is None:
-        say_kept(table, keys)
+        say_kept(table, keys, rows)
     docs = slos_from_recalibration(
         table, by=by, window=args.window, period=args.period, target_column=args.target_column,
         name_prefix=args.name_prefix, service=args.service or "", policy=pol,
         warning=args.warning, critical=args.critical, min_events=args.min_events,
-        indicator=indicator)
+        indicator=indicator, rows=rows)
     return docs, judged
 
 
-def _judged_windows(table: Any, keys: list[str], window: Any) -> list[Any] | None:
+def _judged_windows(table: Any, keys: list[str], window: Any,
+                    rows: list[int]) -> list[Any] | None:
     """The window each row's target was judged under (the table's window column; None without
     it). Without ``--window`` they are the windows written: an empty or unreadable cell, or a
-    window of seconds (no OpenSLO duration), is refused before any work. With ``--window``
-    they are only said beside it, the rows whose cell says none (None) left unsaid."""
+    window of seconds (no OpenSLO duration), is refused before any work, naming its ``rows``
+    number. With ``--window`` they are only said beside it, the rows whose cell says none
+    (None) left unsaid."""
     from ..interop.openslo.recalibration_table import WINDOW_COLUMN, table_windows, window_cell
 
     if window is not None:
         return ([window_cell(v) for v in table[WINDOW_COLUMN]]
                 if WINDOW_COLUMN in table.columns else None)
-    # the file's rows, from 1 (the rows without a target are left out by now)
-    judged = table_windows(table, rows=(table.index + 1).tolist())
+    judged = table_windows(table, rows=rows)
     if judged is not None:
         refuse_seconds(judged, group_names(table, keys))
     return judged
@@ -214,14 +217,18 @@ def _one_query_for_all_groups(args: argparse.Namespace, keys: list[str]) -> str:
             f"{','.join(keys)}', which adds each SLO's group to its queries as matchers.")
 
 
-def _with_targets(table: Any, keys: list[str], column: str) -> Any:
-    """The rows with a target; the groups without one (their evidence too thin) are said in one
-    line with why (the first words of ``recommendation_note``), or refused when none is left."""
+def _with_targets(table: Any, keys: list[str], column: str) -> tuple[Any, list[int]]:
+    """The rows with a target and their numbers in the file (from 1, the header not counted);
+    the groups without one (their evidence too thin) are said in one line with why (the first
+    words of ``recommendation_note``), or refused when none is left."""
+    import numpy as np
+
     from ..privacy import redact
 
     missing = table[column].isna().to_numpy()
+    numbers = (np.flatnonzero(~missing) + 1).tolist()
     if not missing.any():
-        return table
+        return table, numbers
     rows = table[missing]
     names = group_names(rows, keys)
     noted = "recommendation_note" in rows.columns
@@ -238,7 +245,7 @@ def _with_targets(table: Any, keys: list[str], column: str) -> Any:
                           "nothing to export.")
     print(f"left out {counted(len(names), 'group')} without a {column}: "
           f"{listed}" + ("; the table's recommendation_note says more" if noted else ""))
-    return table[~missing]
+    return table[~missing], numbers
 
 
 def _docs_from_spec(args: argparse.Namespace, indicator: Any) -> list[Any]:

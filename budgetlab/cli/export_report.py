@@ -188,15 +188,16 @@ def say_provisional(table: Any, keys: list[str]) -> None:
           "recommendation_note says more")
 
 
-def say_kept(table: Any, keys: list[str]) -> None:
+def say_kept(table: Any, keys: list[str], numbers: list[int]) -> None:
     """One line naming the groups whose current target is written because the recalibration's
     action keeps it (verdict ``ok``) while its rule's target differs
-    (:func:`~budgetlab.interop.openslo.recalibration_table.action_targets`): the file follows
-    the advice, and says how to write the rule's target instead."""
+    (:func:`~budgetlab.interop.openslo.recalibration_table.action_targets`; a target that is no
+    number is refused by its row's number in the file, ``numbers``): the file follows the
+    advice, and says how to write the rule's target instead."""
     from .._util.percent import given_fraction
     from ..interop.openslo.recalibration_table import action_targets
 
-    targets, kept = action_targets(table)
+    targets, kept = action_targets(table, numbers)
     differ = kept & (targets.to_numpy() != table["recommended_target"].to_numpy())
     if not differ.any():
         return

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import csv
 import difflib
+import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,10 +28,15 @@ from ..errors import SchemaError
 from ..privacy import scan_text, shown
 
 __all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open_last_row",
-           "row_numbers", "expand", "personal_mask", "header_error"]
+           "row_numbers", "expand", "personal_mask", "header_error", "SAMPLE_ROWS",
+           "numbers_in_rows", "number_dtypes"]
 
 #: How many row numbers a message lists before it says "and N more".
 MAX_ROWS_LISTED = 5
+
+#: How many of the first rows, already read with the header, a refusal looks at to tell a
+#: metric series (columns of numbers beside the time) from an outcome log.
+SAMPLE_ROWS = 100
 
 #: The state of one read for its messages, a dict of its own set by the reader: ``files`` (names,
 #: first row of each) when several are read, ``offset`` (first row of the file being read),
@@ -128,9 +135,74 @@ def _shown_names(names: Sequence[str], limit: int = 20) -> str:
     return ", ".join(out) + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
-def header_error(names: Sequence[str], columns: Sequence[str], what: str) -> SchemaError:
+def numbers_in_rows(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    """The columns of ``header`` whose cells in the first :data:`SAMPLE_ROWS` ``rows`` (text
+    already read with the header: no pass over the file) are all numbers, empty cells aside; a
+    column without a number is not one.
+
+    >>> numbers_in_rows(["ts", "value", "host"], [["2014-03-07 03:41", "45.8", "a"],
+    ...                                           ["2014-03-07 03:46", "", "b"]])
+    ['value']
+    """
+    seen: set[str] = set()
+    other: set[str] = set()
+    try:
+        for row in itertools.islice(rows, SAMPLE_ROWS):
+            for name, cell in zip(header, row, strict=False):
+                if not cell.strip():
+                    continue
+                try:
+                    float(cell)
+                except ValueError:
+                    other.add(name)
+                else:
+                    seen.add(name)
+    except csv.Error:  # a malformed row ends the sample; the refusal is about the header
+        pass
+    return [name for name in header if name in seen and name not in other]
+
+
+def number_dtypes(frame: pd.DataFrame) -> list[str]:
+    """The columns of ``frame`` that hold numbers by their dtype (booleans are no numbers).
+
+    >>> number_dtypes(pd.DataFrame({"t": ["x"], "v": [1.5], "ok": [True]}))
+    ['v']
+    """
+    return [str(c) for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c].dtype)
+            and not pd.api.types.is_bool_dtype(frame[c].dtype)]
+
+
+def _series_hint(option: str, have: Sequence[str], numbers: Callable[[], Collection[str]] | None,
+                 ) -> str:
+    """Where the outcome column is missing and every column besides the time column holds
+    numbers (``numbers``: those the reader has seen hold numbers), the way to read a metric
+    series: a threshold on the first of them whose name ``ok_when`` reads back; empty
+    otherwise."""
+    if option != "outcome" or numbers is None:
+        return ""
+    roles = _state().get("roles") or {}
+    others = [n for n in have if "time" not in roles.get(n, ())]
+    held = set(numbers())
+    if not others or not all(n in held for n in others):
+        return ""
+    named = [n for n in others if n == n.strip() and n and not set(n) & set("<>=!'\"")]
+    if not named:
+        return ""
+    from ._series_words import threshold_words
+
+    which = (f"Its other column, {_shown_names(others)}, holds numbers: read a metric series by "
+             "a threshold you choose, " if len(others) == 1 else
+             f"Its other columns, {_shown_names(others)}, hold numbers: read a metric series by "
+             "a threshold you choose on one of them, ")
+    return f" {which}{threshold_words(named[0])}."
+
+
+def header_error(names: Sequence[str], columns: Sequence[str], what: str,
+                 numbers: Callable[[], Collection[str]] | None = None) -> SchemaError:
     """The refusal of a header with duplicated names or without a declared column: the closest
-    names suggested, names that look like data hidden (a header-less file is never echoed)."""
+    names suggested, names that look like data hidden (a header-less file is never echoed).
+    ``numbers``: the columns the reader saw hold numbers (asked only here); a file without the
+    outcome column whose other columns are numbers is told how to read a metric series."""
     seen = Counter(names)
     dups = [n for n, k in seen.items() if k > 1]
     if dups:
@@ -151,8 +223,9 @@ def header_error(names: Sequence[str], columns: Sequence[str], what: str) -> Sch
         hint += (f" The header is one column holding {sep!r}: is that the separator? budgetlab "
                  "reads ',' (.csv) and tab (.tsv, or " + say("format='tsv'", "--format tsv")
                  + ").")
-    return SchemaError(f"{what} has no column {shown(col)}{declared}.{hint} Columns present: "
-                       f"{_shown_names(have)}.")
+    series = "".join(_series_hint(o, have, numbers) for o in options)
+    return SchemaError(f"{what} has no column {shown(col)}{declared}.{hint}{series} Columns "
+                       f"present: {_shown_names(have)}.")
 
 
 #: What a column declared by each option holds, for :func:`_declared_by`.

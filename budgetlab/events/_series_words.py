@@ -17,8 +17,9 @@ from ..errors import OutcomeError
 from ._label_words import outcomes_fix, show_labels
 from ._messages import ROWS, personal_mask, row_numbers
 
-__all__ = ["METRIC_SERIES", "turn_into_outcomes", "if_counts", "MAX_CODES", "HTTP_STATUSES",
-           "numeric_labels_error", "numbers_note", "non_boolean_error", "too_many_labels_error"]
+__all__ = ["METRIC_SERIES", "turn_into_outcomes", "threshold_words", "if_counts", "MAX_CODES",
+           "HTTP_STATUSES", "numeric_labels_error", "numbers_note", "non_boolean_error",
+           "too_many_labels_error"]
 
 #: What a metric series is, said where one is read as an outcome log.
 METRIC_SERIES = ("A metric series (one measured value per time, such as CPU use or a latency) is "
@@ -41,10 +42,20 @@ never proposes one), or give a true/false column with ok='
     column = next((c for c, options in roles.items() if {"ok", "outcome"} & set(options)),
                   "COLUMN")
     return ("a metric series has to be turned into outcomes first, good or bad by a threshold "
-            "you choose: read it with "
-            + say(f'ok_when="{column}<THRESHOLD"', f"--ok-when '{column}<THRESHOLD'")
-            + " (or <=, >, >=; the threshold is yours: budgetlab never proposes one), or give a "
-              "true/false column with " + say("ok=", "--ok"))
+            f"you choose: read it with {threshold_words(column)}, or give a true/false column "
+            "with " + say("ok=", "--ok"))
+
+
+def threshold_words(column: str) -> str:
+    """A threshold on ``column`` to read a metric series by, the threshold left to the user, in
+    the words of the API or the command line.
+
+    >>> threshold_words("value")
+    'ok_when="value<THRESHOLD" (or <=, >, >=; the threshold is yours: budgetlab never proposes \
+one)'
+    """
+    return (say(f'ok_when="{column}<THRESHOLD"', f"--ok-when '{column}<THRESHOLD'")
+            + " (or <=, >, >=; the threshold is yours: budgetlab never proposes one)")
 
 
 def if_counts() -> str:

@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import BudgetlabError, FileFormatError, SchemaError
-from ._messages import MAX_ROWS_LISTED, note_open_last_row
+from ._messages import MAX_ROWS_LISTED, note_open_last_row, number_dtypes
 from ._text import FileSpec, as_pandas, compression_of, utf8_family
 from .schema import check_header
 
@@ -57,7 +57,7 @@ def read_jsonl(raw: bytes, name: str, want: FileSpec) -> pd.DataFrame:
                               "line.") from None
     if not isinstance(frame, pd.DataFrame) or frame.empty:
         raise FileFormatError(f"{name}: no records; nothing to analyse.")
-    check_header(list(frame.columns), columns, name)
+    check_header(list(frame.columns), columns, name, numbers=lambda: number_dtypes(frame))
     if not array and not text.rstrip(" \t").endswith(("\n", "\r")):
         note_open_last_row(len(frame) - 1)
     return frame[columns]
@@ -94,7 +94,9 @@ def read_parquet(path: Path, name: str, want: FileSpec) -> tuple[pd.DataFrame, l
     try:
         with pa.OSFile(str(path)) as fh:  # read-only
             schema = pq.ParquetFile(fh).schema_arrow
-            check_header(list(schema.names), columns, name)
+            check_header(list(schema.names), columns, name, numbers=lambda: [
+                f.name for f in schema if pa.types.is_integer(f.type)
+                or pa.types.is_floating(f.type) or pa.types.is_decimal(f.type)])
             as_dict = [c for c in want.categorical if pa.types.is_string(schema.field(c).type)
                        or pa.types.is_large_string(schema.field(c).type)]
             fh.seek(0)

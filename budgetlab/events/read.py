@@ -24,7 +24,7 @@ from .._util.words import counted, say
 from ..errors import BudgetlabWarning, ConfigError, InputError
 from ..privacy import guard_personal_data, hash_values, shown
 from ._latency import DURATION, apply_slow, parse_durations
-from ._messages import ROWS, row_numbers
+from ._messages import ROWS, number_dtypes, row_numbers
 from .files import ISO_TIME, FileSpec, check_scalars, expand_sources, is_path_like, read_files
 from .flags import parse_ok
 from .lines import NOT_IN_FORMAT, read_lines
@@ -247,7 +247,8 @@ def _raw_table(source: Any, spec: ReadSpec, dict_columns: list[str],
         if spec.pattern is not None:
             raise ConfigError("pattern= reads the lines of text files; a DataFrame already has "
                               "columns.")
-        check_header(list(source.columns), spec.columns, "the DataFrame")
+        check_header(list(source.columns), spec.columns, "the DataFrame",
+                     numbers=lambda: number_dtypes(source))
         if len(source) == 0:
             raise InputError("the DataFrame has no rows; nothing to analyse.")
         raw = source[spec.columns].reset_index(drop=True)

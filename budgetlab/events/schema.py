@@ -27,7 +27,7 @@ Readers' messages never show a data value (:mod:`budgetlab.events._messages`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -386,11 +386,14 @@ def sort_by_time(events: pd.DataFrame, ts: np.ndarray,
     return events, *time_span(ts[ends])
 
 
-def check_header(names: Sequence[object], columns: Sequence[str], what: str) -> None:
+def check_header(names: Sequence[object], columns: Sequence[str], what: str,
+                 numbers: Callable[[], Collection[str]] | None = None) -> None:
     """Refuse duplicated column names and declared ``columns`` missing from ``names`` (a
-    :class:`SchemaError` whose words :func:`~budgetlab.events._messages.header_error` chooses)."""
+    :class:`SchemaError` whose words :func:`~budgetlab.events._messages.header_error` chooses;
+    ``numbers``, asked only when refusing: the columns the reader saw hold numbers, from what it
+    has already read)."""
     have = Counter(str(n) for n in names)
     if max(have.values(), default=1) > 1 or any(c not in have for c in columns):
         from ._messages import header_error
 
-        raise header_error([str(n) for n in names], columns, what)
+        raise header_error([str(n) for n in names], columns, what, numbers)

@@ -204,6 +204,16 @@ def test_sentence_withholds_the_rate_without_timeouts_on_thin_evidence_by_the_bu
     assert thin.buckets["note"].str.startswith("withheld: 60 events").all()
 
 
+def test_sentence_says_few_expected_failures_without_an_exponent():
+    # the same 60 events under 99.9999 %: 60 x 0.000001 = 0.00006 expected failures (.3g wrote
+    # 6e-05)
+    ev = history(12, ten_minutes_of_failures)
+    thin = incident_report(ev, SLO(target=0.999999, window="1h"), at(6), at(6, 10),
+                           policy=AlertPolicy.single_window("1h", 50.0))
+    assert ("(the incident's 60 events hold 0.00006 expected failures under the target, a "
+            "verdict needs at least 10)") in thin.summary
+
+
 def test_sentence_counts_the_expected_failures_of_every_group_under_its_own_target():
     # two regions, each as above: 120 events. One SLO of 90 %: 120 x 0.1 = 12 expected failures,
     # said (over both: 90 / 96 = 93.75 % instead of 90 / 120 = 75.00 %); fra at 90 % and ams at

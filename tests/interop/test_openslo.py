@@ -469,7 +469,9 @@ def test_slos_from_recalibration_errors():
         slos_from_recalibration(t)
     with pytest.raises(ConfigError, match="no column 'sitekey'"):
         slos_from_recalibration(_recalibration_table(), by="sitekey")
-    with pytest.raises(ConfigError, match="row 1: target=1.0"):
+    # the table's cell, not a keyword the caller passed: 1 is no target in (0, 1)
+    with pytest.raises(ConfigError, match=r"^row 1: recommended_target 1 is not a target \(a "
+                                          r"fraction in \(0, 1\), such as 0\.95\)\.$"):
         slos_from_recalibration(_recalibration_table().assign(recommended_target=1.0))
 
 

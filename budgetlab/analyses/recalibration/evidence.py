@@ -93,7 +93,8 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     actions = _capped_actions(actions, capped, n_ev, verdicts)
     notes = [x if not cap else f"{cap}; {x}" if x else cap for x, cap in zip(
         _notes(evidence, has_time, c, recommended, plan, rec_thin),
-        cap_notes(np.where(judged, c.uncapped, np.nan), recommended, n_ev), strict=True)]
+        cap_notes(np.where(judged, c.uncapped, np.nan), recommended, n_ev, counted=alone),
+        strict=True)]
     below = np.isfinite(recommended) & np.isnan(rec_low) & (plan.n_boot > 0)
     for g in np.flatnonzero(below).tolist():
         n_none = int(np.isnan(boot[:, g]).sum())

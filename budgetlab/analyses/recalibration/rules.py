@@ -220,24 +220,39 @@ def widen_to_support(lo: np.ndarray, events: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(lo) & np.isfinite(cap) & (cap < lo), cap, lo)
 
 
-def cap_notes(uncapped: np.ndarray, recommended: np.ndarray, events: np.ndarray) -> list[str]:
+def cap_notes(uncapped: np.ndarray, recommended: np.ndarray, events: np.ndarray, *,
+              counted: np.ndarray | None = None) -> list[str]:
     """Per group, a note where :func:`supported_targets` lowered (or removed) the recommendation.
     The target above which the events hold too few failures, ``1 - 10 / events``, is said rounded
-    up (to 3 significant digits of ``10 / events``): above it the words stay true.
+    up (to 3 significant digits of ``10 / events``): above it the words stay true. ``counted``:
+    the groups whose verdict reason, said before the note, already gives the expected failures
+    at the recommendation (a verdict withheld alone): their note says the cap without the figure
+    again, and its ceiling only where that is not the recommendation itself.
 
     >>> cap_notes(np.array([0.999]), np.array([0.998]), np.array([6000]))  # doctest: -NUMBER
     ['the rule alone gives 0.999, but above 0.99834 the 6,000 events of the evaluated span hold
     fewer than 10 expected failures: it stops at 0.998']
+    >>> cap_notes(np.array([0.9999, 0.999]), np.array([0.995, 0.998]), np.array([2000, 6000]),
+    ...           counted=np.array([True, True]))  # doctest: -NUMBER
+    ['the rule alone gives 0.9999, more than the 2,000 events of the evaluated span can judge: it
+    stops at 0.995', 'the rule alone gives 0.999, more than the 6,000 events of the evaluated span
+    can judge (none above 0.99834): it stops at 0.998']
     """
+    said = np.zeros(len(uncapped), dtype=bool) if counted is None else np.asarray(counted)
     out = []
-    for u, r, n in zip(uncapped.tolist(), recommended.tolist(), np.asarray(events).tolist(),
-                       strict=True):
+    for u, r, n, c in zip(uncapped.tolist(), recommended.tolist(), np.asarray(events).tolist(),
+                          said.tolist(), strict=True):
         if np.isfinite(u) and not (np.isfinite(r) and r >= u):
             with decimal.localcontext(prec=3, rounding=decimal.ROUND_FLOOR):
                 share = decimal.Decimal(MIN_EXPECTED_FAILURES) / max(n, 1)
             top = format((1 - share).normalize(), "f")
             stop = f"it stops at {given_fraction(r)}" if np.isfinite(r) else \
                 "no usual target is left"
+            if c and np.isfinite(r):  # the reason gave the figure at r: not said twice
+                above = "" if top == given_fraction(r) else f" (none above {top})"
+                out.append(f"the rule alone gives {given_fraction(u)}, more than the {n:,} events "
+                           f"of the evaluated span can judge{above}: {stop}")
+                continue
             out.append(f"the rule alone gives {given_fraction(u)}, but above {top} the {n:,} "
                        "events of the evaluated span "
                        f"hold fewer than {MIN_EXPECTED_FAILURES} expected failures: {stop}")

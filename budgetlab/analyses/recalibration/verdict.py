@@ -62,7 +62,8 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     ``lo``/``hi`` is the bootstrap interval of the recommended target ``rec`` (NaN: below the
     candidates' range, i.e. below every target; ``rec`` NaN: no target meets the rule). Without
     the bootstrap (``bootstrapped=False``) the interval is the point ``rec`` and the reason says
-    so. ``too_strict`` when the interval lies wholly below ``current`` and ``share`` exceeds
+    so, and what rests on it: the verdict, or the recommendation without a current target.
+    ``too_strict`` when the interval lies wholly below ``current`` and ``share`` exceeds
     ``max_share``; ``too_loose`` when it lies wholly above ``current`` and the window burn at the
     rolling rate's 10th percentile, ``(1 - p10) / (1 - current)``, is below ``loose_burn``; else
     ``ok``. ``None`` without a current target (the action then names the recommendation).
@@ -87,7 +88,9 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
         if bootstrapped:
             rec_txt += f" (bootstrap interval {low_w} .. {high_w})"
         else:
-            rec_txt += " (no bootstrap, n_boot=0: the verdict rests on this point)"
+            # without a current target there is no verdict: the recommendation is what rests
+            rests = "the verdict" if np.isfinite(current) else "the recommendation"
+            rec_txt += f" (no bootstrap, n_boot=0: {rests} rests on this point)"
     else:
         rec_txt = "no usual target meets the rule (see the recommendation note)"
     if not np.isfinite(current):

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..._util.validation import as_list, to_timedelta
+from ..._util.validation import as_list, percent_to_fraction, to_timedelta
 from ..._util.words import counted, prose_duration
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
@@ -94,6 +94,41 @@ def _check_frame(frame: pd.DataFrame, keys: list[str], target_column: str) -> No
                      what=f"the group key {k!r} of the recalibration table")
 
 
+def _row_target(target: float, column: str) -> float:
+    """One row's target, read from the table's ``column``: a missing one is refused (the groups
+    without a recommendation are dropped first), and one outside (0, 1) as the table's cell
+    (never as an option to pass: the fix is in the file), a percentage with its fraction.
+
+    >>> _row_target(0.95, "recommended_target")
+    0.95
+    >>> _row_target(95.0, "recommended_target")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: recommended_target 95 is not a target (a fraction in (0, 1), such
+    as 0.95); if 95 is a percentage, write the fraction 0.95 in the table.
+    """
+    if np.isnan(target):
+        raise ConfigError(f"{column} is missing; drop the groups without a recommendation "
+                          "first.")
+    if 0 < target < 1:
+        return target
+    hint = (f"; if {target:.15g} is a percentage, write the fraction "
+            f"{percent_to_fraction(column, target)!r} in the table" if 1 < target < 100 else "")
+    raise ConfigError(f"{column} {target:.15g} is not a target (a fraction in (0, 1), such as "
+                      f"0.95){hint}.")
+
+
+def _row_numbers(rows: Sequence[int] | None, n: int) -> list[int]:
+    """The rows' numbers in the messages: ``rows`` (one per row), else their positions from 1."""
+    if rows is None:
+        return list(range(1, n + 1))
+    numbers = list(rows)
+    if len(numbers) != n:
+        raise ConfigError(f"rows= has {counted(len(numbers), 'number')}; the recalibration table "
+                          f"has {counted(n, 'row')}: give one number per row.")
+    return numbers
+
+
 def slos_from_recalibration(
     table: Any,
     *,
@@ -108,6 +143,7 @@ def slos_from_recalibration(
     critical: float = 0.1,
     min_events: int = 0,
     indicator: Mapping[str, Any] | None = None,
+    rows: Sequence[int] | None = None,
 ) -> list[SLODocument]:
     """One :class:`SLODocument` per group of a recalibration table (or a ``{group: target}`` map),
     each bound to its group by ``metadata.labels``: written with :func:`.write.write_openslo`, the
@@ -147,6 +183,11 @@ def slos_from_recalibration(
     policy : AlertPolicy, optional
         Attached to every SLO (its period is kept: ``budgetlab/period`` when not the window).
 
+    rows : sequence of int, optional
+        The number each row of the table has in the messages, one per row: where the table is
+        a part of a file read (e.g. its rows with a target), the file's own rows; default their
+        positions.
+
     Errors name the row, counted from 1 (a table's header is not a row).
 
     Examples
@@ -163,7 +204,8 @@ def slos_from_recalibration(
     column = target_column or "recommended_target"
     frame, keys = _table_frame(table, by, column)
     _check_frame(frame, keys, column)
-    judged = table_windows(frame) if window is None else None
+    numbers = _row_numbers(rows, len(frame))
+    judged = table_windows(frame, rows=numbers) if window is None else None
     w = to_timedelta(settings.get("window") or DEFAULT_WINDOW if window is None else window,
                      name="window")
     guessed = window is None and judged is None and per is None and not settings.get("window")
@@ -172,21 +214,20 @@ def slos_from_recalibration(
     pols = () if policy is None else (policy if policy.name
                                       else dataclasses.replace(policy, name="policy"),)
     frame = frame.reset_index(drop=True)
-    targets = (action_targets(frame)[0] if target_column is None
-               else target_values(frame[column], column))
+    targets, kept = (action_targets(frame, numbers) if target_column is None
+                     else (target_values(frame[column], column, numbers),
+                           np.zeros(len(frame), dtype=bool)))
     docs = []
     # one row per group
     for i, row in enumerate(frame.reset_index(drop=True).itertuples(index=False), start=1):
         rec = dict(zip(frame.columns, row, strict=True))
         labels = {k: str(rec[k]) for k in keys}
         name = slug(name_prefix + "-".join(labels.values())) if keys else slug(name_prefix or "slo")
-        with context(f"row {i}"):
-            target = float(targets.iloc[i - 1])
-            if np.isnan(target):
-                raise ConfigError(f"{column} is missing; drop the groups without a "
-                                  "recommendation "
-                                  "first.")
-            missing = [k for k in keys if missing_cell(rec[k])]
+        with context(f"row {numbers[i - 1]}"):
+            target = _row_target(float(targets.iloc[i - 1]),
+                                 "current_target" if kept[i - 1] else column)
+            # an empty cell of a CSV is read as "" (text kept as written): missing too
+            missing = [k for k in keys if missing_cell(rec[k]) or not str(rec[k]).strip()]
             if missing:
                 raise ConfigError(f"the group key {missing[0]} is missing; every row names its "
                                   "group.")

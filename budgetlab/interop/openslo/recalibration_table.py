@@ -170,24 +170,29 @@ def window_cell(value: Any) -> pd.Timedelta | None:
         return None
 
 
-def target_values(column: pd.Series, name: str) -> pd.Series:
-    """A target column as float64; text that is no number names its first row (from 1)."""
+def target_values(column: pd.Series, name: str,
+                  rows: Sequence[int] | None = None) -> pd.Series:
+    """A target column as float64; text that is no number names its first row (from 1; ``rows``:
+    the rows' numbers, as :func:`table_windows` takes them)."""
     if pd.api.types.is_numeric_dtype(column.dtype) and not pd.api.types.is_bool_dtype(column.dtype):
         return column.astype("float64")
     text = column.astype("string").str.strip()
     values = pd.to_numeric(text.where(text != ""), errors="coerce").astype("float64")
     bad = values.isna() & text.ne("").fillna(False) & text.notna()
     if bad.any():
-        row = int(np.flatnonzero(bad.to_numpy())[0]) + 1
+        first = int(np.flatnonzero(bad.to_numpy())[0])
+        row = first + 1 if rows is None else rows[first]
         raise ConfigError(f"row {row}: {name} is not a number; give targets such as 0.95.")
     return values
 
 
-def action_targets(table: pd.DataFrame) -> tuple[pd.Series, np.ndarray]:
+def action_targets(table: pd.DataFrame,
+                   rows: Sequence[int] | None = None) -> tuple[pd.Series, np.ndarray]:
     """Each row's target as its recalibration advises it, and where that is the current target:
     ``current_target`` where the ``verdict`` is ``ok`` (the action says "keep"), else
     ``recommended_target`` (the action says loosen, tighten or use it). A table without the
-    ``verdict`` and ``current_target`` columns advises its ``recommended_target``.
+    ``verdict`` and ``current_target`` columns advises its ``recommended_target``. ``rows``: the
+    rows' numbers in the messages, as :func:`table_windows` takes them.
 
     >>> t = pd.DataFrame({"current_target": [0.95, 0.95, np.nan],
     ...                   "verdict": ["too_strict", "ok", None],
@@ -196,10 +201,10 @@ def action_targets(table: pd.DataFrame) -> tuple[pd.Series, np.ndarray]:
     >>> targets.tolist(), kept.tolist()
     ([0.93, 0.95, 0.99], [False, True, False])
     """
-    rec = target_values(table["recommended_target"], "recommended_target")
+    rec = target_values(table["recommended_target"], "recommended_target", rows)
     if not {"verdict", "current_target"} <= set(table.columns):
         return rec, np.zeros(len(table), dtype=bool)
-    current = target_values(table["current_target"], "current_target")
+    current = target_values(table["current_target"], "current_target", rows)
     kept = (table["verdict"].astype("string").str.strip().eq("ok").fillna(False)
             & current.notna()).to_numpy()
     return rec.where(~kept, current), kept
