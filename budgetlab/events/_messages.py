@@ -29,7 +29,7 @@ from ..privacy import scan_text, shown
 
 __all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open_last_row",
            "row_numbers", "expand", "personal_mask", "header_error", "SAMPLE_ROWS",
-           "numbers_in_rows", "number_dtypes"]
+           "numbers_in_rows", "number_dtypes", "threshold_words"]
 
 #: How many row numbers a message lists before it says "and N more".
 MAX_ROWS_LISTED = 5
@@ -188,13 +188,23 @@ def _series_hint(option: str, have: Sequence[str], numbers: Callable[[], Collect
     named = [n for n in others if n == n.strip() and n and not set(n) & set("<>=!'\"")]
     if not named:
         return ""
-    from ._series_words import threshold_words
-
     which = (f"Its other column, {_shown_names(others)}, holds numbers: read a metric series by "
              "a threshold you choose, " if len(others) == 1 else
              f"Its other columns, {_shown_names(others)}, hold numbers: read a metric series by "
              "a threshold you choose on one of them, ")
     return f" {which}{threshold_words(named[0])}."
+
+
+def threshold_words(column: str) -> str:
+    """A threshold on ``column`` to read a metric series by, the threshold left to the user, in
+    the words of the API or the command line.
+
+    >>> threshold_words("value")
+    'ok_when="value<THRESHOLD" (or <=, >, >=; the threshold is yours: budgetlab never proposes \
+one)'
+    """
+    return (say(f'ok_when="{column}<THRESHOLD"', f"--ok-when '{column}<THRESHOLD'")
+            + " (or <=, >, >=; the threshold is yours: budgetlab never proposes one)")
 
 
 def header_error(names: Sequence[str], columns: Sequence[str], what: str,

@@ -15,9 +15,9 @@ import pandas as pd
 from .._util.words import noun_for, say
 from ..errors import OutcomeError
 from ._label_words import outcomes_fix, show_labels
-from ._messages import ROWS, personal_mask, row_numbers
+from ._messages import ROWS, personal_mask, row_numbers, threshold_words
 
-__all__ = ["METRIC_SERIES", "turn_into_outcomes", "threshold_words", "if_counts", "MAX_CODES",
+__all__ = ["METRIC_SERIES", "turn_into_outcomes", "if_counts", "MAX_CODES",
            "HTTP_STATUSES", "numeric_labels_error", "numbers_note", "non_boolean_error",
            "too_many_labels_error"]
 
@@ -44,18 +44,6 @@ never proposes one), or give a true/false column with ok='
     return ("a metric series has to be turned into outcomes first, good or bad by a threshold "
             f"you choose: read it with {threshold_words(column)}, or give a true/false column "
             "with " + say("ok=", "--ok"))
-
-
-def threshold_words(column: str) -> str:
-    """A threshold on ``column`` to read a metric series by, the threshold left to the user, in
-    the words of the API or the command line.
-
-    >>> threshold_words("value")
-    'ok_when="value<THRESHOLD" (or <=, >, >=; the threshold is yours: budgetlab never proposes \
-one)'
-    """
-    return (say(f'ok_when="{column}<THRESHOLD"', f"--ok-when '{column}<THRESHOLD'")
-            + " (or <=, >, >=; the threshold is yours: budgetlab never proposes one)")
 
 
 def if_counts() -> str:
