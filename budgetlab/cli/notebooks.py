@@ -280,10 +280,12 @@ def _execute(tools: SimpleNamespace, src: Path, executed: Path, target: Path, *,
     """Run ``src`` into ``executed``; a failure is one line (the executed copy kept beside
     ``target``)."""
     try:
-        tools.papermill.execute_notebook(
-            str(src), str(executed), parameters=params, kernel_name=kernel, progress_bar=cells,
-            cwd=cwd, execution_timeout=timeout, log_output=False,
-        )
+        with _kernel_manager() as manager:
+            tools.papermill.execute_notebook(
+                str(src), str(executed), parameters=params, kernel_name=kernel,
+                progress_bar=cells, cwd=cwd, execution_timeout=timeout, log_output=False,
+                **({"kernel_manager_class": manager} if manager is not None else {}),
+            )
     except tools.PapermillExecutionError as exc:
         raise NotebookError(error_line(src, exc, keep_failed(executed, target))) from None
     except tools.NoSuchKernel:
@@ -295,6 +297,26 @@ def _execute(tools: SimpleNamespace, src: Path, executed: Path, target: Path, *,
                             "longer than "
                             f"the timeout ({timeout:g} s) or the kernel died"
                             f"{kept_text(keep_failed(executed, target))}.") from None
+
+
+@contextlib.contextmanager
+def _kernel_manager() -> Iterator[Any]:
+    """The class of the kernel's manager: on POSIX, one that talks over Unix sockets in a
+    private temporary folder (no TCP port that other local users could reach, and no "running
+    over TCP without encryption" warning from ipykernel 7 per notebook); elsewhere ``None``,
+    papermill's own (TCP on 127.0.0.1). nbclient creates, owns and shuts down the manager; it is
+    async, as nbclient's default is (with a blocking one a cell never times out)."""
+    if os.name != "posix":
+        yield None
+        return
+    from jupyter_client.manager import AsyncKernelManager
+
+    with tempfile.TemporaryDirectory(prefix="budgetlab-kernel-") as folder:
+        class IPCKernelManager(AsyncKernelManager):  # type: ignore[misc]
+            def __init__(self, **kwargs: Any) -> None:
+                super().__init__(transport="ipc", ip=os.path.join(folder, "kernel"), **kwargs)
+
+        yield IPCKernelManager
 
 
 def _cmd_notebooks(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ import ast
 import hashlib
 import importlib.resources
 import os
+import re
 from pathlib import Path
 
 import nbformat
@@ -139,6 +140,28 @@ def test_renders_a_notebook_to_html_with_its_outputs(tmp_path, capsys):
     assert _sha(html) == before
     assert main(["notebooks", "--html", str(out), "--notebooks", str(nb), "--force"]) == 0
     assert "triangle=6" in html.read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Unix sockets (ipc) are POSIX only; elsewhere the "
+                    "kernel talks TCP on 127.0.0.1")
+def test_the_kernel_talks_over_a_private_unix_socket_not_tcp(tmp_path, capfd):
+    # ipykernel 7 warns, once per notebook, that a kernel "is running over TCP without
+    # encryption": the kernel's own app names its transport, and the socket folder is gone after
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "from ipykernel.kernelapp import IPKernelApp\n"
+        "app = IPKernelApp.instance()\n"
+        "print(f'transport={app.transport} ip={app.ip}')")]
+    path = tmp_path / "transport.ipynb"
+    path.write_text(nbformat.writes(nb), encoding="utf-8")
+    assert main(["notebooks", "--html", str(tmp_path / "html"), "--notebooks", str(path)]) == 0
+    out, err = capfd.readouterr()
+    text = (tmp_path / "html" / "transport.html").read_text(encoding="utf-8")
+    said = re.search(r"transport=(\w+) ip=([^<\s]+)", text)  # the output, not the source
+    assert said is not None and said[1] == "ipc"
+    folder = Path(said[2]).parent
+    assert folder.name.startswith("budgetlab-kernel-") and not folder.exists()
+    assert "without encryption" not in out + err
 
 
 def _error_outputs(path: Path) -> list[tuple[str, str]]:
