@@ -81,9 +81,8 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
     spec : ReadSpec, optional
         How to read: the options, each documented in :class:`~budgetlab.events.spec.ReadSpec`
         (``time``, ``outcome``, ``ok``, ``ok_when``, ``bucket``, ``by``, ``session``, ``keep``,
-        ``tz``,
-        ``epoch``, ``outcomes``, ``pii``, ``salt``, ``hash_session``, ``format``, ``encoding``,
-        ``duration``, ``duration_unit``, ``slow_above``, ``pattern``, ``preset``,
+        ``tz``, ``epoch``, ``outcomes``, ``pii``, ``salt``, ``hash_session``, ``format``,
+        ``encoding``, ``duration``, ``duration_unit``, ``slow_above``, ``pattern``, ``preset``,
         ``time_format``, ``year``, ``strict``, ``on_error``, ``not_personal``).
     **overrides
         Any of those fields as keywords: ``read_events(path, by="region")``, or beside ``spec``
