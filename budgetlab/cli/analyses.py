@@ -24,7 +24,7 @@ from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
 from .reading import group_keys, longest_window, read_log, slo_from_args
 from .shared import group_label, print_slo, save_plot, wrap, write_output
-from .shown_groups import shown_groups
+from .shown_groups import group_limit, shown_groups
 
 __all__ = ["COMMANDS"]
 
@@ -44,6 +44,7 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
                           "only with its target: give the current target too (--target T or "
                           "--slo FILE); the recommendations then come with a verdict.")
     slo = slo_from_args(args)
+    limit = group_limit(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
     by = group_keys(args)
     window = longest_window(slo)
@@ -72,7 +73,7 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
         print("no current target given (--target or --slo): recommendations only, no verdict")
     print(f"rule: the highest target that would have been {s['limit_status'].upper()} or worse at "
           f"most {given_percent(s['max_share'])} of the evaluated time\n")
-    shown = shown_groups(rec.summary, by, args.show_groups)
+    shown = shown_groups(rec.summary, by, limit)
     for _, row in shown.rows.iterrows():
         print(f"{group_label(row, by)}: {_recalibration_line(row, given, warmup)}")
         for line in _reason_and_note(row, given):
@@ -161,6 +162,7 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     windows = [w.strip() for w in args.windows.split(",") if w.strip()]
     if not windows:
         raise ConfigError("--windows names no window; give e.g. --windows 1h,24h.")
+    limit = group_limit(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot},
                     extra_inputs=(args.incidents or "",))
     inc = incidents.read_table(args.incidents) if args.incidents else None
@@ -179,7 +181,7 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     if inc is not None:
         cols += ["incidents", "detected", *(["unseen"] if unseen else []),
                  *(["unrecovered"] if unrecovered else []), "detection_median", "recovery_median"]
-    cut = shown_groups(table, by, args.show_groups)
+    cut = shown_groups(table, by, limit)
     show = cut.rows[cols].copy()
     # one spelling of a window in the text, the header's (the API's labels stay, e.g. in --out)
     show["window"] = show["window"].map(window_words).astype(str)
@@ -261,6 +263,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     slo = slo_from_args(args)
     to_timedelta(args.plot_freq, name="plot_freq")  # refused before the work, by its flag
     _check_policy_freq(args.freq, slo)
+    limit = group_limit(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
     by = group_keys(args)
     table = bucket_breakdown(read.events, slo, by=by or None, freq=args.freq)
@@ -273,7 +276,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     cols = [*by, "bucket", "events", "failures", "share_of_failures", "failure_rate", "burn_rate",
             "sli",
             "sli_without", "transitions", "transitions_caused", "pages", "pages_caused"]
-    cut = shown_groups(table, by, args.show_groups)
+    cut = shown_groups(table, by, limit)
     show = cut.rows[cols].copy()
     for c in ("share_of_failures", "failure_rate", "sli", "sli_without"):
         show[c] = show[c].map(measured_percent)

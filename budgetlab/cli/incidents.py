@@ -30,7 +30,7 @@ from .shared import (
     wrap,
     write_output,
 )
-from .shown_groups import shown_groups
+from .shown_groups import group_limit, shown_groups
 
 __all__ = ["COMMANDS", "check_freq", "naive_times_note", "read_table"]
 
@@ -183,6 +183,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     check_freq(args.freq, {name: as_policy(name, period=_period(slo))})
     policy = args.policy  # the preset name: each SLO's report builds it for that SLO's period
     by = group_keys(args)
+    limit = group_limit(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot, "--tiers-out": args.tiers_out},
                     extra_inputs=(args.incidents or "",))
     spans = _spans(args)
@@ -219,7 +220,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
             # one of several incidents of --incidents: said, and the others reported
             print("\n" + wrap(f"{ident}: not reported: {exc.why}.", indent=""))
             continue
-        _print_incident(ident, rep, by, args.show_groups)
+        _print_incident(ident, rep, by, limit)
         outs.append(rep.transitions.assign(incident_id=ident))
         tiers.append(rep.tiers.assign(incident_id=ident))
         if args.plot:

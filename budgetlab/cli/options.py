@@ -61,7 +61,7 @@ def add_output_options(p: argparse.ArgumentParser, *,
     g.add_argument("--plot", default=None, help=plot)
     g.add_argument("--force", action="store_true", help="overwrite existing outputs")
     if groups is not None:
-        g.add_argument("--show-groups", type=_group_count, default=SHOW_GROUPS, metavar="N",
+        g.add_argument("--show-groups", type=_group_count, default=None, metavar="N",
                        help=f"with more groups than N (default {SHOW_GROUPS}), the terminal "
                             f"shows N of them, chosen as the line under the table says; 0 shows "
                             f"them all ({groups} writes every group's row)")

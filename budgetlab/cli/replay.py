@@ -38,6 +38,7 @@ from .labels import path_label
 from .reading import LogRead, describe_slo, group_keys, longest_window, read_log, slo_from_args
 from .run_record import record_path, run_record, write_record
 from .shared import write_output
+from .shown_groups import group_limit
 
 __all__ = ["COMMANDS", "run_replay",
            "replay_states", "print_run_header", "format_incidents",
@@ -155,7 +156,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     ties = find_ties(events, by or None)
     print_run_header(title, events, slo, by)
     print("\nSummary (time in each status, on the window's clock)")
-    print(format_summary(summary, longest_window(slo), getattr(args, "show_groups", 0)))
+    print(format_summary(summary, longest_window(slo), group_limit(args)))
     tie_text = tie_line(ties)
     if tie_text:
         print(tie_text)
@@ -371,6 +372,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         raise ConfigError("--plot-groups chooses among the groups of --by; without --by the "
                           "timeline draws all events: give --by KEY too, or leave --plot-groups "
                           "out.")
+    group_limit(args)  # --show-groups without --by fails before the read
     incidents = None
     # a bad incidents file fails before the log is read; an input from here on
     if args.incidents is not None:

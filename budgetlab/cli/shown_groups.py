@@ -8,6 +8,7 @@ them all. Every command that cuts its table has a file output with every group's
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -15,8 +16,11 @@ import numpy as np
 import pandas as pd
 
 from .._util.words import command_flag, counted
+from ..errors import ConfigError
+from .options import SHOW_GROUPS
+from .reading import group_keys
 
-__all__ = ["Shown", "shown_groups"]
+__all__ = ["Shown", "shown_groups", "group_limit"]
 
 @dataclass(frozen=True)
 class Shown:
@@ -26,6 +30,23 @@ class Shown:
 
     rows: pd.DataFrame
     line: str | None
+
+
+def group_limit(args: argparse.Namespace) -> int:
+    """``--show-groups`` of the command line (:data:`SHOW_GROUPS` when not given), refused when
+    given without ``--by`` (one group, all events: nothing to choose), before the work.
+
+    >>> group_limit(argparse.Namespace(show_groups=None, by=None)), group_limit(
+    ...     argparse.Namespace(show_groups=5, by="region"))
+    (40, 5)
+    """
+    if args.show_groups is None:
+        return SHOW_GROUPS
+    if not group_keys(args):
+        raise ConfigError("--show-groups chooses how many groups of --by the terminal shows; "
+                          "without --by there is one group, all events: give --by KEY too, or "
+                          "leave --show-groups out.")
+    return int(args.show_groups)
 
 
 def shown_groups(table: pd.DataFrame, by: Sequence[str], limit: int, *,

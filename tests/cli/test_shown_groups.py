@@ -97,3 +97,13 @@ def test_summary_out_refused_before_the_work(log, tmp_path, capsys):
     # refused by the plan of the outputs, before the log is read
     assert "'no-such-folder': folder does not exist; create it first." in captured.err
     assert captured.out == ""
+
+
+def test_show_groups_without_by_is_refused_before_the_read(log, capsys):
+    # one group, all events: nothing to choose; refused, not ignored
+    assert main(["replay", str(log), "--show-groups", "5"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == ("budgetlab: error: --show-groups chooses how many groups of --by the "
+                            "terminal shows; without --by there is one group, all events: give "
+                            "--by KEY too, or leave --show-groups out.\n")
+    assert captured.out == ""
