@@ -48,7 +48,7 @@ def naive_times_note(table: pd.DataFrame, path: str) -> str:
     n = int(table.attrs.get("naive_times", 0))
     if not n:
         return ""
-    return (f"{path_label(path)}: {n} of {counted(len(table), 'incident')} "
+    return (f"{path_label(path)}: {n:,} of {counted(len(table), 'incident')} "
             f"{'has' if n == 1 else 'have'} times without an offset, "
             "read as UTC (--tz applies to the log, not to this file); write them with Z or an "
             "offset such as +01:00 to mean another zone.")
@@ -190,7 +190,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     _check_scopes(args, spans, read.events.columns)
     breakdown_by = _breakdown_keys(args, read.events.columns)
     if args.plot and len(spans) > 1:
-        raise ConfigError(f"--plot draws one incident and {args.incidents} holds {len(spans)}; "
+        raise ConfigError(f"--plot draws one incident and {args.incidents} holds {len(spans):,}; "
                           "pick one with --id.")
     table = read_table(args.incidents) if args.incidents else None
     print(f"{read.title}: {len(read.events):,} events; replaying {counted(len(spans), 'incident')}")
@@ -226,7 +226,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
         if args.plot:
             _save_incident_plot(rep, args)
     if not outs:
-        raise InputError(f"none of the {len(spans)} incidents of --incidents has events in its "
+        raise InputError(f"none of the {len(spans):,} incidents of --incidents has events in its "
                          "report window (the incident and its --context): nothing to report; "
                          "check their times and zone against the log's.")
     if args.out:

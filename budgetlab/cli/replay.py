@@ -279,9 +279,10 @@ def _drawn_note(drawn: int, n_groups: int, named: bool = False) -> str:
     (``replay --plot-groups``; ``demo`` has no such flag, so its note names none)."""
     flag = command_flag("plot_groups")
     if named:
-        return f"{drawn} of {n_groups} groups, chosen by name" + (f" ({flag})" if flag else "")
+        return f"{drawn:,} of {n_groups:,} groups, chosen by name" + (f" ({flag})" if flag else "")
     choose = f" ({flag} chooses them by name)" if flag else ""
-    return f"{drawn} of {n_groups} groups: the most failures first, then the most events{choose}"
+    return (f"{drawn:,} of {n_groups:,} groups: the most failures first, then the most "
+            f"events{choose}")
 
 
 # inches: 3.5 per group (the fullest legends, stacked beside the three panels, need about 3.2),
