@@ -223,7 +223,7 @@ def prose_duration(value: Any) -> str:
     ['16 h 48 min', '6 h 26 min', '30 d 1 h 1 min', '2 d 31 min', '2 h 1 min']
     >>> [prose_duration(x) for x in ("3600s", "3601s", "1D6h", "0.5s", "7201.5s", "100000.5h")]
     ... # doctest: -NUMBER
-    ['1 h', '3601 s', '30 h', '0.5 s', '7201.5 s', '100000.5 h']
+    ['1 h', '3601 s', '30 h', '0.5 s', '7201.5 s', '100,000.5 h']
     """
     import pandas as pd
 
@@ -232,13 +232,13 @@ def prose_duration(value: Any) -> str:
         raise ValueError("prose_duration needs a duration, not NaT")
     ns, minute, hour, day = td.value, 60 * 10**9, 3600 * 10**9, 86400 * 10**9
     if ns >= 2 * day and ns % day == 0:
-        return f"{ns // day} d"
+        return f"{ns // day:,} d"
     if ns >= hour and (ns % hour == 0 or ns % (hour // 2) == 0 and ns > 2 * hour):
-        return f"{ns // hour}{'.5' if ns % hour else ''} h"
+        return f"{ns // hour:,}{'.5' if ns % hour else ''} h"
     if ns >= 2 * hour and ns % minute == 0:  # in its parts, never "1008 min"
         d, rest = divmod(ns, day) if ns >= 2 * day else (0, ns)
         parts = zip((d, rest // hour, rest % hour // minute), ("d", "h", "min"), strict=True)
-        return " ".join(f"{n} {unit}" for n, unit in parts if n)
+        return " ".join(f"{n:,} {unit}" for n, unit in parts if n)
     if ns >= minute and ns % minute == 0:
         return f"{ns // minute} min"
     return given_seconds(td)
@@ -277,6 +277,11 @@ def duration_words(value: Any, *, days: bool = True) -> str:
     '29 h 35 min'
     >>> [duration_words(x) for x in ("-90min", "-20.7s", "-0.5s")]
     ['-1 h 30 min', '-20 s', '0 s']
+
+    Days and hours of four digits or more have their thousands separated, as counts are:
+
+    >>> duration_words("1234D5h"), duration_words("4293911451s", days=False)
+    ('1,234 d 5 h', '1,192,753 h 10 min')
     """
     import pandas as pd
 
@@ -286,9 +291,9 @@ def duration_words(value: Any, *, days: bool = True) -> str:
     h, rest = divmod(rest, 3600)
     m, s = divmod(rest, 60)
     if d:
-        return sign + (f"{d} d {h} h" if h else f"{d} d")
+        return sign + (f"{d:,} d {h} h" if h else f"{d:,} d")
     if h:
-        return sign + (f"{h} h {m} min" if m else f"{h} h")
+        return sign + (f"{h:,} h {m} min" if m else f"{h:,} h")
     if m:
         return sign + (f"{m} min {s} s" if s else f"{m} min")
     return sign + f"{s} s"
@@ -303,6 +308,8 @@ def hours_words(hours: float) -> str:
 
     >>> hours_words(65 * 60e9 / 3.6e12), hours_words(718.8333333333334), hours_words(0.0)
     ('1 h 5 min', '718 h 50 min', '0 s')
+    >>> hours_words(1186505 + 11 / 60), hours_words(1000.0)
+    ('1,186,505 h 11 min', '1,000 h')
     """
     import pandas as pd
 

@@ -48,7 +48,7 @@ def _all_groups(table: pd.DataFrame, keys: Sequence[str]) -> str:
     (' of both groups by region', '', '')
     """
     n = len(table.drop_duplicates(subset=list(keys))) if keys else 1
-    groups = "both groups" if n == 2 else f"all {n} groups"
+    groups = "both groups" if n == 2 else f"all {n:,} groups"
     return f" of {groups} by {' and '.join(keys)}" if n > 1 else ""
 
 
@@ -152,7 +152,7 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
         ended = (f"had no traffic when the incident ended (its window was empty; {peak})"
                  if end_status == "no_traffic"
                  else f"was {end_status.upper()} when the incident ended ({peak})")
-        txt += f"; it changed status {n_tr} time{'s' if n_tr != 1 else ''} and {ended}"
+        txt += f"; it changed status {n_tr:,} time{'s' if n_tr != 1 else ''} and {ended}"
     elif worst == "no_traffic":
         txt = f"{name} had no traffic throughout (its window was empty)"
     elif at_start == "no_traffic":
@@ -170,7 +170,7 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
                                                                       "no_traffic"])).sum()) \
         if len(tracker) > 1 else 0
     if others:
-        txt += f"; {others} other group{'s' if others > 1 else ''} also left HEALTHY"
+        txt += f"; {others:,} other group{'s' if others > 1 else ''} also left HEALTHY"
     return head + ", " + txt + "."
 
 
@@ -229,8 +229,9 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
         n_tr = int(tracker["transitions"].iloc[0]) if len(tracker) else 0
         if n_tr:
             change = f"change{'s' if n_tr != 1 else ''}"
-            whose = (f"the {n_tr} status {change} of the tracker{_for_group(tracker.iloc[0], keys)}"
-                     if keys else f"the tracker's {n_tr} status {change}")
+            whose = (f"the {n_tr:,} status {change} of the "
+                     f"tracker{_for_group(tracker.iloc[0], keys)}"
+                     if keys else f"the tracker's {n_tr:,} status {change}")
             txt += (f"; without timeouts {caused} of {whose} would not have happened" if thin
                     else f", and {caused} of {whose} would not have happened")
     return _sentence(txt)
@@ -282,7 +283,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
 
     def others(rows: pd.DataFrame, verb: str) -> str:
         n = len(rows.drop_duplicates(subset=list(keys))) - 1 if keys else 0
-        return f"; {n} other group{'s' if n > 1 else ''} {verb} too" if n > 0 else ""
+        return f"; {n:,} other group{'s' if n > 1 else ''} {verb} too" if n > 0 else ""
 
     if has_page and len(pages):
         p = pages.iloc[0]
@@ -290,7 +291,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         txt += others(pages, "paged")
         if bool(pages["caused_by_timeouts"].all()):
             txt += ("; timeouts alone caused the page" if len(pages) == 1
-                    else f"; timeouts alone caused all {len(pages)} pages")
+                    else f"; timeouts alone caused all {len(pages):,} pages")
     elif not has_page and len(fired):
         r = fired.iloc[0]
         txt = (f"{name} would have fired {r['tier']} ({r['severity']}){_for_group(r, keys)} "

@@ -24,6 +24,7 @@ from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
 from .reading import group_keys, longest_window, read_log, slo_from_args
 from .shared import group_label, print_slo, save_plot, wrap, write_output
+from .shown_groups import group_limit, shown_groups
 
 __all__ = ["COMMANDS"]
 
@@ -43,6 +44,7 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
                           "only with its target: give the current target too (--target T or "
                           "--slo FILE); the recommendations then come with a verdict.")
     slo = slo_from_args(args)
+    limit = group_limit(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
     by = group_keys(args)
     window = longest_window(slo)
@@ -71,10 +73,13 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
         print("no current target given (--target or --slo): recommendations only, no verdict")
     print(f"rule: the highest target that would have been {s['limit_status'].upper()} or worse at "
           f"most {given_percent(s['max_share'])} of the evaluated time\n")
-    for _, row in rec.summary.iterrows():
+    shown = shown_groups(rec.summary, by, limit)
+    for _, row in shown.rows.iterrows():
         print(f"{group_label(row, by)}: {_recalibration_line(row, given, warmup)}")
         for line in _reason_and_note(row, given):
             print(wrap(line))
+    if shown.line:
+        print(wrap(shown.line, indent=""))
     if args.out:
         write_output(rec.summary, args, "group row", "(the recommendations)")
     if args.plot:
@@ -157,6 +162,7 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     windows = [w.strip() for w in args.windows.split(",") if w.strip()]
     if not windows:
         raise ConfigError("--windows names no window; give e.g. --windows 1h,24h.")
+    limit = group_limit(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot},
                     extra_inputs=(args.incidents or "",))
     inc = incidents.read_table(args.incidents) if args.incidents else None
@@ -175,16 +181,17 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     if inc is not None:
         cols += ["incidents", "detected", *(["unseen"] if unseen else []),
                  *(["unrecovered"] if unrecovered else []), "detection_median", "recovery_median"]
-    show = table[cols].copy()
+    cut = shown_groups(table, by, limit)
+    show = cut.rows[cols].copy()
     # one spelling of a window in the text, the header's (the API's labels stay, e.g. in --out)
     show["window"] = show["window"].map(window_words).astype(str)
     # a row with less than a day of evaluated time (none at all included) has shares and rates
     # too thin to go by: blank cells, the reason said below the table
-    thin = thin_rows(table)
+    thin, blank = thin_rows(table), thin_rows(cut.rows)
     for c in ("share_warning", "share_critical", "share_exhausted"):
-        show[c] = show[c].mask(thin).map(lambda v: measured_percent(v, 1, missing=""))
+        show[c] = show[c].mask(blank).map(lambda v: measured_percent(v, 1, missing=""))
     for c in ("transitions_per_day", "round_trips_per_day"):
-        show[c] = show[c].mask(thin).map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
+        show[c] = show[c].mask(blank).map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
     for c in ("detection_median", "recovery_median"):
         if c in show:
             show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
@@ -192,6 +199,8 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     _print_compare_legend(args, table, inc is not None, unseen, unrecovered)
     print()
     print(show.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+    if cut.line:
+        print(wrap(cut.line, indent=""))
     _print_thin(table[thin], by)
     if args.out:
         write_output(table, args, "row", "(window x group)")
@@ -240,7 +249,7 @@ def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
             where.append(f"dwell {prose_duration(r['min_dwell'])}")
         print(wrap(f"{', '.join(where)}: {r['note']}", indent="  "))
     if len(rows) > most:
-        print(f"  ... and {len(rows) - most} more rows (the note column of --out)")
+        print(f"  ... and {len(rows) - most:,} more rows (the note column of --out)")
 
 
 # --- buckets ------------------------------------------------------------------------------------
@@ -254,6 +263,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     slo = slo_from_args(args)
     to_timedelta(args.plot_freq, name="plot_freq")  # refused before the work, by its flag
     _check_policy_freq(args.freq, slo)
+    limit = group_limit(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
     by = group_keys(args)
     table = bucket_breakdown(read.events, slo, by=by or None, freq=args.freq)
@@ -266,7 +276,8 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     cols = [*by, "bucket", "events", "failures", "share_of_failures", "failure_rate", "burn_rate",
             "sli",
             "sli_without", "transitions", "transitions_caused", "pages", "pages_caused"]
-    show = table[cols].copy()
+    cut = shown_groups(table, by, limit)
+    show = cut.rows[cols].copy()
     for c in ("share_of_failures", "failure_rate", "sli", "sli_without"):
         show[c] = show[c].map(measured_percent)
     show["burn_rate"] = show["burn_rate"].map(three_digits)
@@ -274,10 +285,13 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
         show[c] = show[c].map("{:,}".format)
     thin = (table["note"] != "").to_numpy()
     withheld = [c for c in cols if c in THIN_COLUMNS]
+    blank = (cut.rows["note"] != "").to_numpy()
     show[withheld] = show[withheld].astype(object).mask(
-        pd.DataFrame({c: thin for c in withheld}, index=show.index), "")
+        pd.DataFrame({c: blank for c in withheld}, index=show.index), "")
     print()
     print(show.to_string(index=False))
+    if cut.line:
+        print(wrap(cut.line, indent=""))
     _print_thin_groups(table[thin].drop_duplicates(by) if by else table[thin].head(1), by)
     if args.out:
         write_output(table, args, "row", "(group x bucket)")
@@ -308,13 +322,16 @@ def _check_policy_freq(freq: str, slo: SLO | PerGroup) -> None:
         incidents.check_freq(freq, {"workbook": AlertPolicy.workbook(period)})
 
 
-def _print_thin_groups(rows: pd.DataFrame, by: list[str]) -> None:
-    """Below the ``buckets`` table: the groups whose figures are left blank, each with why."""
+def _print_thin_groups(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
+    """Below the ``buckets`` table: the groups whose figures are left blank, each with why; the
+    first ``most`` of them, and how many more."""
     if len(rows):
         print("figures left blank, too thin for a verdict:")
-    for _, r in rows.iterrows():
+    for _, r in rows.head(most).iterrows():
         print(wrap(f"{group_label(r, by)}: {str(r['note']).removeprefix('withheld: ')}",
                    indent="  "))
+    if len(rows) > most:
+        print(f"  ... and {len(rows) - most:,} more groups (the note column of --out)")
 
 
 def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str,

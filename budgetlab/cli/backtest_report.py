@@ -47,8 +47,8 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
         print(f"  {note}")
     gaps = bins.attrs.get("gaps", [])
     if gaps:
-        print(f"  scrape gaps: {len(gaps)} ({sum(g['bins'] for g in gaps)} bins; counts unknown "
-              "there):")
+        print(f"  scrape gaps: {len(gaps):,} ({sum(g['bins'] for g in gaps):,} bins; counts "
+              "unknown there):")
         for g in gaps[:10]:
             where = ", ".join(f"{k}={g[k]}" for k in by)
             print(f"    {where + ' ' if where else ''}{g['start']:%Y-%m-%d %H:%M} .. "

@@ -16,6 +16,7 @@ from .._util.percent import measured_percent
 from .._util.words import counted, hours_words, prose_duration
 from ..budget.ties import Ties
 from .shared import group_label, wrap
+from .shown_groups import shown_groups
 
 __all__ = ["format_summary", "summary_notes", "silence_line", "thin_rate_line", "tie_line",
            "silence_record"]
@@ -29,14 +30,17 @@ def _keys(summary: pd.DataFrame) -> list[str]:
             if c not in _NOT_KEYS and not c.startswith(("hours_", "share_"))]
 
 
-def format_summary(summary: pd.DataFrame, window: Any = None) -> str:
+def format_summary(summary: pd.DataFrame, window: Any = None, limit: int = 0) -> str:
     """The summary table as printed (success rate in %, hours and share of the observation in each
     status, no traffic apart, events per day over observed time, blank where it is too thin to
     go by: under a day of observed time, :func:`~budgetlab.analyses.window_clock.too_thin`),
-    then :func:`summary_notes`."""
+    then :func:`summary_notes`. With more than ``limit`` groups (``--show-groups``; 0: all), the
+    ``limit`` worst (:data:`WORST_FIRST`) and a line saying so (:func:`shown_groups`)."""
     from ..analyses.window_clock import too_thin
 
-    show = summary.copy()
+    cut = shown_groups(summary, _keys(summary), limit, order=WORST_FIRST[0], most=WORST_FIRST[1],
+                       full="--summary-out FILE writes every group's row")
+    show = cut.rows.copy()
     show["success_rate"] = show["success_rate"].map(measured_percent)
     show["events"] = show["events"].map("{:,}".format)  # as the reading block counts them
     # one unit down the table: hours, or minutes for a log shorter than 2 h (0.0 h said nothing)
@@ -50,13 +54,20 @@ def format_summary(summary: pd.DataFrame, window: Any = None) -> str:
             + show[f"share_{st}"].map(lambda x: measured_percent(x, 0))
             + ")"
         )
-    thin = too_thin(summary["observed_hours"])
+    thin = too_thin(show["observed_hours"])
     show["events/day"] = ["" if t or not np.isfinite(v) else f"{v:,.1f}"
                           for v, t in zip(show["events_per_day"], thin, strict=True)]
     cols = [*_keys(summary), "events", "success_rate", *_STATUSES, "events/day", "transitions",
             "final_status", "status_at_end"]
     table = show[cols].rename(columns={"no_traffic": "no traffic", "status_at_end": "at_end"})
-    return table.to_string(index=False) + "\n" + "\n".join(summary_notes(summary, window))
+    said = [wrap(cut.line, indent="")] if cut.line else []
+    return "\n".join([table.to_string(index=False), *said, *summary_notes(summary, window)])
+
+
+#: The summary's groups the terminal shows first when it cannot show them all: the most time
+#: exhausted, then critical (the worst statuses, where the budget went), then the most events.
+WORST_FIRST = (("hours_exhausted", "hours_critical", "events"),
+               "the most time exhausted first, then critical, then the most events")
 
 
 _NOT_KEYS = {"target", "window", "events", "success_rate", "observed_hours", "warmup_hours",

@@ -74,7 +74,9 @@ def add_replay(subparsers: Any) -> None:
     add_log_argument(rep)
     add_slo_options(rep)
     add_log_options(rep)
-    add_output_options(rep)
+    out = add_output_options(rep, groups="--summary-out")
+    out.add_argument("--summary-out", default=None, metavar="FILE",
+                     help="write the summary table, one row per group (.csv or .parquet)")
     rep.add_argument("--incidents", default=None, metavar="CSV",
                      help="incidents table (incident_id,start,end[,scope,kind]): listed after the "
                           "summary and drawn "
@@ -90,7 +92,7 @@ def add_analyses(subparsers: Any) -> None:
     """Register ``recalibrate``, ``compare-windows``, ``buckets``, ``incident`` and ``alerts``."""
     p = subparsers.add_parser("recalibrate",
                               help="recommend a target per group from the log's history")
-    add_analysis_options(p, out="write the per-group table (.csv or .parquet)",
+    add_analysis_options(p, out="write the per-group table (.csv or .parquet)", groups="--out",
                          plot="write the rolling-rate distributions and recommendations (.png, "
                               ".svg, .pdf)")
     g = p.add_argument_group("recalibration")
@@ -110,7 +112,7 @@ def add_analyses(subparsers: Any) -> None:
 
     p = subparsers.add_parser("compare-windows",
                               help="replay the tracker under several windows side by side")
-    add_analysis_options(p, out="write the comparison table (.csv or .parquet)",
+    add_analysis_options(p, out="write the comparison table (.csv or .parquet)", groups="--out",
                          plot="write flapping against reaction time per window (.png, .svg, .pdf)")
     g = p.add_argument_group("windows")
     g.add_argument("--windows", default="1h,6h,24h,7D",
@@ -132,7 +134,7 @@ def add_analyses(subparsers: Any) -> None:
     p = subparsers.add_parser("buckets",
                               help="what each failure bucket costs: burn, SLI without it, changes "
                                    "caused")
-    add_analysis_options(p, out="write the group x bucket table (.csv or .parquet)",
+    add_analysis_options(p, out="write the group x bucket table (.csv or .parquet)", groups="--out",
                          plot="write the burn over time stacked by bucket (.png, .svg, .pdf)")
     g = p.add_argument_group("buckets")
     g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")
@@ -160,8 +162,11 @@ def add_incidents(subparsers: Any) -> None:
                          out="write the status changes in each reported window (.csv or "
                              ".parquet)",
                          plot="write the incident's timeline, alerts and bucket burn (.png, .svg, "
-                              ".pdf)")
+                              ".pdf)", groups="--tiers-out")
     g = p.add_argument_group("incident")
+    g.add_argument("--tiers-out", default=None, metavar="FILE",
+                   help="write the alert tiers' table of every group, one row per group x tier "
+                        "and incident (.csv or .parquet)")
     g.add_argument("--start", default=None, help="incident start (ISO 8601; naive times in --tz)")
     g.add_argument("--end", default=None, help="incident end, exclusive")
     g.add_argument("--incidents", default=None, metavar="CSV",

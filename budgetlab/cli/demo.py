@@ -217,14 +217,14 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print(f"  {line}")
     warm = int((tr["ts"] < events["ts"].iloc[0] + longest_window(slo)).sum())
     where = f"written to {args.out}" if args.out else "the full list with --out FILE"
-    print(f"Transitions: {len(tr)} status changes in all ({warm} in the log's first "
+    print(f"Transitions: {len(tr):,} status changes in all ({warm:,} in the log's first "
           f"{prose_duration(longest_window(slo))}, while the windows fill); {where}.")
     if len(incidents):
         _print_incidents(events, incidents, slo, by)
     _print_verdicts(events, slo, by, summary)
     if args.out:
         write_table(tr, args.out, force=args.force)
-        print(f"\nwrote {len(tr)} transitions to {args.out}")
+        print(f"\nwrote {len(tr):,} transitions to {args.out}")
     if args.plot:
         write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
                        ok=events["ok"].to_numpy(dtype=bool), spans=spans, tz=args.tz,

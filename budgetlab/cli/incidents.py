@@ -30,6 +30,7 @@ from .shared import (
     wrap,
     write_output,
 )
+from .shown_groups import group_limit, shown_groups
 
 __all__ = ["COMMANDS", "check_freq", "naive_times_note", "read_table"]
 
@@ -47,7 +48,7 @@ def naive_times_note(table: pd.DataFrame, path: str) -> str:
     n = int(table.attrs.get("naive_times", 0))
     if not n:
         return ""
-    return (f"{path_label(path)}: {n} of {counted(len(table), 'incident')} "
+    return (f"{path_label(path)}: {n:,} of {counted(len(table), 'incident')} "
             f"{'has' if n == 1 else 'have'} times without an offset, "
             "read as UTC (--tz applies to the log, not to this file); write them with Z or an "
             "offset such as +01:00 to mean another zone.")
@@ -182,20 +183,21 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     check_freq(args.freq, {name: as_policy(name, period=_period(slo))})
     policy = args.policy  # the preset name: each SLO's report builds it for that SLO's period
     by = group_keys(args)
-    read = read_log(args, {"--out": args.out, "--plot": args.plot},
+    limit = group_limit(args)
+    read = read_log(args, {"--out": args.out, "--plot": args.plot, "--tiers-out": args.tiers_out},
                     extra_inputs=(args.incidents or "",))
     spans = _spans(args)
     _check_scopes(args, spans, read.events.columns)
     breakdown_by = _breakdown_keys(args, read.events.columns)
     if args.plot and len(spans) > 1:
-        raise ConfigError(f"--plot draws one incident and {args.incidents} holds {len(spans)}; "
+        raise ConfigError(f"--plot draws one incident and {args.incidents} holds {len(spans):,}; "
                           "pick one with --id.")
     table = read_table(args.incidents) if args.incidents else None
     print(f"{read.title}: {len(read.events):,} events; replaying {counted(len(spans), 'incident')}")
     if table is not None and naive_times_note(table, args.incidents):
         print(wrap(naive_times_note(table, args.incidents), indent=""))
     print_slo(slo, by)
-    outs = []
+    outs, tiers = [], []
     for ident, start, end, scope in spans:
         try:
             rep = incident_report(
@@ -218,22 +220,27 @@ def _cmd_incident(args: argparse.Namespace) -> int:
             # one of several incidents of --incidents: said, and the others reported
             print("\n" + wrap(f"{ident}: not reported: {exc.why}.", indent=""))
             continue
-        _print_incident(ident, rep, by)
+        _print_incident(ident, rep, by, limit)
         outs.append(rep.transitions.assign(incident_id=ident))
+        tiers.append(rep.tiers.assign(incident_id=ident))
         if args.plot:
             _save_incident_plot(rep, args)
     if not outs:
-        raise InputError(f"none of the {len(spans)} incidents of --incidents has events in its "
+        raise InputError(f"none of the {len(spans):,} incidents of --incidents has events in its "
                          "report window (the incident and its --context): nothing to report; "
                          "check their times and zone against the log's.")
     if args.out:
         write_output(pd.concat(outs, ignore_index=True), args,
                      "status change", "in the reported windows")
+    if args.tiers_out:
+        write_output(pd.concat(tiers, ignore_index=True), args, "alert tier row",
+                     "(group x tier, per incident)", path=args.tiers_out)
     return 0
 
 
-def _print_incident(ident: str, rep: Any, by: list[str]) -> None:
-    """One incident's report: its window and scope, summary, notes and the alert tiers' table."""
+def _print_incident(ident: str, rep: Any, by: list[str], limit: int = 0) -> None:
+    """One incident's report: its window and scope, summary, notes and the alert tiers' table
+    (with more than ``limit`` groups, ``--show-groups``, those that fired first)."""
     # in the zone the summary speaks (--tz)
     start, end = rep.start.tz_convert(rep.tz or "UTC"), rep.end.tz_convert(rep.tz or "UTC")
     zone = f" {start:%Z}" if f"{start:%Z}" != f"{end:%Z}" else ""  # across a DST change: each
@@ -242,8 +249,11 @@ def _print_incident(ident: str, rep: Any, by: list[str]) -> None:
     print(wrap(rep.summary, indent="  "))
     for note in rep.notes:
         print(wrap(f"note: {note}", indent="  "))
-    tiers = rep.tiers[[*by, "tier", "severity", "burn", "fired", "first_alert",
-                       "detection_delay", "peak_burn_long"]].copy() if len(rep.tiers) else rep.tiers
+    cut = shown_groups(rep.tiers, by, limit, order=("fired", "peak_burn_long"),
+                       most="those that fired first, then the highest peak_burn_long",
+                       full="--tiers-out FILE writes every group's rows")
+    tiers = cut.rows[[*by, "tier", "severity", "burn", "fired", "first_alert",
+                      "detection_delay", "peak_burn_long"]].copy() if len(rep.tiers) else rep.tiers
     if len(tiers):
         tiers["first_alert"] = tiers["first_alert"].map(
             lambda v: "" if pd.isna(v) else f"{v:%Y-%m-%d %H:%M}"
@@ -258,6 +268,8 @@ def _print_incident(ident: str, rep: Any, by: list[str]) -> None:
         tiers["peak_burn_long"] = tiers["peak_burn_long"].map(
             lambda v: three_digits(v, missing=""))
         print(tiers.to_string(index=False))
+    if cut.line:
+        print(wrap(cut.line, indent=""))
 
 
 def _save_incident_plot(rep: Any, args: argparse.Namespace) -> None:

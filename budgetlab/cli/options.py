@@ -11,7 +11,7 @@ import argparse
 from typing import Any
 
 __all__ = ["add_log_argument", "add_slo_options", "add_output_options", "add_log_options",
-           "add_analysis_options", "add_tz_option"]
+           "add_analysis_options", "add_tz_option", "SHOW_GROUPS"]
 
 
 def add_log_argument(p: argparse.ArgumentParser) -> None:
@@ -52,12 +52,37 @@ def add_slo_options(p: argparse.ArgumentParser, *, target: float = 0.95, window:
 
 def add_output_options(p: argparse.ArgumentParser, *,
                        out: str = "write the transitions table (.csv or .parquet)",
-                       plot: str = "write a timeline (.png, .svg or .pdf)") -> None:
-    """``--out``, ``--plot`` and ``--force``."""
+                       plot: str = "write a timeline (.png, .svg or .pdf)",
+                       groups: str | None = None) -> argparse._ArgumentGroup:
+    """``--out``, ``--plot`` and ``--force``, and with ``groups`` (where every group's row is
+    written, for its help) ``--show-groups``; the "outputs" group, for a command's own."""
     g = p.add_argument_group("outputs")
     g.add_argument("--out", default=None, help=out)
     g.add_argument("--plot", default=None, help=plot)
     g.add_argument("--force", action="store_true", help="overwrite existing outputs")
+    if groups is not None:
+        g.add_argument("--show-groups", type=_group_count, default=None, metavar="N",
+                       help=f"with more groups than N (default {SHOW_GROUPS}), the terminal "
+                            f"shows N of them, chosen as the line under the table says; 0 shows "
+                            f"them all ({groups} writes every group's row)")
+    return g
+
+
+#: The groups a command prints on the terminal at most, unless ``--show-groups`` says otherwise
+#: (:func:`budgetlab.cli.shown_groups.shown_groups`): a table of 40 groups reads on a screen or
+#: two; one of 5,000 does not.
+SHOW_GROUPS = 40
+
+
+def _group_count(text: str) -> int:
+    """``--show-groups``' value: a whole number, 0 or more."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{n} is below 0 (0 shows every group)")
+    return n
 
 
 class _ZoneGiven(argparse.Action):
@@ -163,10 +188,10 @@ def _add_text_log_options(p: argparse.ArgumentParser) -> None:
 
 
 def add_analysis_options(p: argparse.ArgumentParser, *, by: str | None = None, out: str,
-                         plot: str) -> None:
+                         plot: str, groups: str | None = None) -> None:
     """The options every analysis shares with ``replay``: ``LOG...``, the SLO (``--slo``), the
     input columns and the outputs."""
     add_log_argument(p)
     add_slo_options(p, by=by)
     add_log_options(p)
-    add_output_options(p, out=out, plot=plot)
+    add_output_options(p, out=out, plot=plot, groups=groups)

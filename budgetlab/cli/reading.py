@@ -382,5 +382,5 @@ def read_log(
     if len(events) == 0:
         raise ConfigError("no events were kept from the log (see 'how it was read' above); check "
                           "--outcomes.")
-    title = path_label(paths[0].name) if len(paths) == 1 else f"{len(paths)} files"
+    title = path_label(paths[0].name) if len(paths) == 1 else f"{len(paths):,} files"
     return LogRead(events, paths, title, "access log" if all(access) else "events")

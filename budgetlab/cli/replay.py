@@ -37,6 +37,8 @@ from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
 from .labels import path_label
 from .reading import LogRead, describe_slo, group_keys, longest_window, read_log, slo_from_args
 from .run_record import record_path, run_record, write_record
+from .shared import write_output
+from .shown_groups import group_limit
 
 __all__ = ["COMMANDS", "run_replay",
            "replay_states", "print_run_header", "format_incidents",
@@ -55,7 +57,7 @@ def format_incidents(incidents: pd.DataFrame, events: pd.DataFrame, limit: int =
         show[c] = show[c].dt.strftime("%Y-%m-%d %H:%M")
     text = show.to_string(index=False)
     if len(incidents) > limit:
-        text += f"\n... {len(incidents) - limit} more (--plot draws every incident)"
+        text += f"\n... {len(incidents) - limit:,} more (--plot draws every incident)"
     first, last = events["ts"].min(), events["ts"].max()
     outside = int(((incidents["end"] < first) | (incidents["start"] > last)).sum())
     if outside:
@@ -81,7 +83,7 @@ def _format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
         text += (" A burn_rate of 0.0 beside failures is a burn under 0.005 (its rounding), not "
                  "none.")
     if len(tr) > limit:
-        text += f"\n... {len(tr) - limit} more (--out writes every status change)"
+        text += f"\n... {len(tr) - limit:,} more (--out writes every status change)"
     return text
 
 
@@ -154,7 +156,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     ties = find_ties(events, by or None)
     print_run_header(title, events, slo, by)
     print("\nSummary (time in each status, on the window's clock)")
-    print(format_summary(summary, longest_window(slo)))
+    print(format_summary(summary, longest_window(slo), group_limit(args)))
     tie_text = tie_line(ties)
     if tie_text:
         print(tie_text)
@@ -163,19 +165,15 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     if incidents is not None:
         from ..privacy import shown
 
-        print(f"\nIncidents ({len(incidents)} in {shown(Path(args.incidents).name)}; times UTC)"
-              if getattr(args, "incidents", None) else f"\nIncidents ({len(incidents)}; times UTC)")
+        print(f"\nIncidents ({len(incidents):,} in {shown(Path(args.incidents).name)}; times UTC)"
+              if getattr(args, "incidents", None) else
+              f"\nIncidents ({len(incidents):,}; times UTC)")
         print(format_incidents(incidents, events))
-    window = longest_window(slo)
-    warm = (tr["ts"] < events["ts"].iloc[0] + window).to_numpy()
-    after = int((~warm).sum())
-    # the log's first window (a group's own warm-up, as the summary counts it, may start later)
-    those = "that one is" if len(tr) == 1 else "those are"
-    listed = ("listed from the log's first full window on" if after else
-              f"none after it, so {those} listed") if warm.any() else "listed"
-    print(f"\nTransitions at events ({len(tr)}; {int(warm.sum())} in the log's first "
-          f"{prose_duration(window)}, while the windows fill: {listed})")
-    print(_format_transitions(tr[~warm] if after else tr))
+    _print_transitions(tr, events, longest_window(slo))
+    summary_out = getattr(args, "summary_out", None)
+    if summary_out:
+        print()
+        write_output(summary, args, "summary row", "(one per group)", path=summary_out)
     if args.out:
         write_table(tr, args.out, force=args.force)
         print(f"\nwrote {counted(len(tr), 'transition')} to {path_label(args.out)}")
@@ -189,6 +187,20 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
                       events=events)
         print(f"wrote timeline to {path_label(args.plot)}")
     return 0
+
+
+def _print_transitions(tr: pd.DataFrame, events: pd.DataFrame, window: pd.Timedelta) -> None:
+    """The transitions' heading, how many fell in the log's first ``window`` (the windows
+    filling), and :func:`_format_transitions` of those after it (all when none are)."""
+    warm = (tr["ts"] < events["ts"].iloc[0] + window).to_numpy()
+    after = int((~warm).sum())
+    # the log's first window (a group's own warm-up, as the summary counts it, may start later)
+    those = "that one is" if len(tr) == 1 else "those are"
+    listed = ("listed from the log's first full window on" if after else
+              f"none after it, so {those} listed") if warm.any() else "listed"
+    print(f"\nTransitions at events ({len(tr):,}; {int(warm.sum()):,} in the log's first "
+          f"{prose_duration(window)}, while the windows fill: {listed})")
+    print(_format_transitions(tr[~warm] if after else tr))
 
 
 def _observation(spans: pd.DataFrame | None,
@@ -267,9 +279,10 @@ def _drawn_note(drawn: int, n_groups: int, named: bool = False) -> str:
     (``replay --plot-groups``; ``demo`` has no such flag, so its note names none)."""
     flag = command_flag("plot_groups")
     if named:
-        return f"{drawn} of {n_groups} groups, chosen by name" + (f" ({flag})" if flag else "")
+        return f"{drawn:,} of {n_groups:,} groups, chosen by name" + (f" ({flag})" if flag else "")
     choose = f" ({flag} chooses them by name)" if flag else ""
-    return f"{drawn} of {n_groups} groups: the most failures first, then the most events{choose}"
+    return (f"{drawn:,} of {n_groups:,} groups: the most failures first, then the most "
+            f"events{choose}")
 
 
 # inches: 3.5 per group (the fullest legends, stacked beside the three panels, need about 3.2),
@@ -360,13 +373,14 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         raise ConfigError("--plot-groups chooses among the groups of --by; without --by the "
                           "timeline draws all events: give --by KEY too, or leave --plot-groups "
                           "out.")
+    group_limit(args)  # --show-groups without --by fails before the read
     incidents = None
     # a bad incidents file fails before the log is read; an input from here on
     if args.incidents is not None:
         from ..alerts.incidents_file import read_incidents
 
         incidents = read_incidents(args.incidents)
-    outputs = {"--out": args.out, "--plot": args.plot,
+    outputs = {"--out": args.out, "--plot": args.plot, "--summary-out": args.summary_out,
                "--out's run record": record_path(args.out) if args.out else None}
     read: LogRead = read_log(args, outputs, extra_inputs=(args.incidents or "",))
     record = run_record(args, read) if args.out else None

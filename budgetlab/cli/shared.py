@@ -71,17 +71,19 @@ def save_plot(draw: Any, path: str, *, force: bool, size: tuple[float, float] = 
 
 
 def write_output(table: pd.DataFrame, args: argparse.Namespace, noun: str,
-                 detail: str = "") -> None:
-    """Write ``table`` to ``--out`` and say so: its rows counted as ``noun`` (singular, put in
-    the number the count takes: ``1 group row``, ``3 group rows``), then ``detail``."""
+                 detail: str = "", *, path: str | None = None) -> None:
+    """Write ``table`` to ``--out`` (or ``path``: another output flag's file) and say so: its
+    rows counted as ``noun`` (singular, put in the number the count takes: ``1 group row``,
+    ``3 group rows``), then ``detail``."""
     from .._util.files import write_table
     from .._util.words import counted
 
+    path = args.out if path is None else path
     out = table.copy()
     out.attrs = {}
-    write_table(out, args.out, force=args.force)
+    write_table(out, path, force=args.force)
     said = counted(len(out), noun) + (f" {detail}" if detail else "")
-    print(f"wrote {said} to {path_label(args.out)}")
+    print(f"wrote {said} to {path_label(path)}")
 
 
 def wrap(text: str, indent: str = "    ") -> str:

@@ -38,7 +38,7 @@ def episode_lines(summary: pd.DataFrame, episodes: pd.DataFrame, by: list[str]) 
             continue
         longest = ep.iloc[int(np.argmax(ep["duration"].to_numpy()))]
         ongoing = " (still there at the end)" if bool(longest["ongoing"]) else ""
-        lines.append(f"{head}; {counted(len(ep), 'episode')} ({int(ep['merged'].sum())} "
+        lines.append(f"{head}; {counted(len(ep), 'episode')} ({int(ep['merged'].sum()):,} "
                      "before merging), "
                      f"longest {duration_words(longest['duration'], days=False)} from "
                      f"{longest['start']:%Y-%m-%d %H:%M}{ongoing}")

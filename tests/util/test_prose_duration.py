@@ -40,7 +40,9 @@ def test_a_given_duration_is_said_exactly(given_, said):
 
 def _read_back(words: str) -> int:
     parts = words.split(" ")  # "16 h 48 min": number, unit, number, unit
-    return sum(int(Decimal(n) * UNIT_NS[u]) for n, u in zip(parts[::2], parts[1::2], strict=True))
+    # "1,000 d": thousands separated, as every count in the text
+    return sum(int(Decimal(n.replace(",", "")) * UNIT_NS[u])
+               for n, u in zip(parts[::2], parts[1::2], strict=True))
 
 
 @given(st.one_of(
