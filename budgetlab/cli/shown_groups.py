@@ -22,6 +22,7 @@ from .reading import group_keys
 
 __all__ = ["Shown", "shown_groups", "group_limit"]
 
+
 @dataclass(frozen=True)
 class Shown:
     """The rows to print (those of the chosen groups, the groups in the stated order, each
