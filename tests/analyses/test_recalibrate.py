@@ -24,6 +24,7 @@ from budgetlab import (
     synth,
 )
 from budgetlab.analyses.recalibration import RecalibrationOptions, recalibrate
+from budgetlab.analyses.recalibration import pages as recalibration_pages
 from budgetlab.analyses.recalibration.bootstrap import block_weights, bootstrap_targets
 from budgetlab.analyses.recalibration.levels import TimeAtLevels, status_thresholds
 from budgetlab.analyses.recalibration.levels import hold_thresholds as _hold_thresholds
@@ -248,8 +249,11 @@ def test_quantiles_equal_time_weighted_oracle():
         assert dist["success_rate"].tolist() == [q(p) for p in QUANTILE_LEVELS]
 
 
+@pytest.mark.parametrize("one_group_at_a_time", [False, True])
 @pytest.mark.parametrize("silence_days", [0, 40])
-def test_pages_per_day_equal_alert_episodes(silence_days):
+def test_pages_per_day_equal_alert_episodes(silence_days, one_group_at_a_time, monkeypatch):
+    if one_group_at_a_time:  # the dense arrays in chunks of one group (as with thousands of them)
+        monkeypatch.setattr(recalibration_pages, "_DENSE_PER_BIN", 2**40)
     events = events_with_dips(6, n=6000, days=4)
     if silence_days:  # the last two days move 40 days later: a long silence between them
         late = events["ts"] >= T0 + pd.Timedelta(days=2)

@@ -18,6 +18,10 @@ from .rolling import Rolling
 
 __all__ = ["page_counts"]
 
+#: Dense values per group and bin that :func:`tier_conditions` holds at once (the grid's counts,
+#: a rolling ratio per window, and each tier's condition and two burn rates), for the size of the
+#: chunks of groups :func:`page_counts` works through.
+_DENSE_PER_BIN = 24
 
 
 def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values: np.ndarray,
@@ -27,17 +31,10 @@ def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values:
     of the page tiers, OR-ed per group (touching episodes are one notification, as
     :func:`budgetlab.score_alerts` merges them)."""
     grid = _bin_grid(srt, policy)
-    g_n, n_bins, freq = grid.n_groups, grid.n_bins, grid.freq_ns
+    g_n, freq = grid.n_groups, grid.freq_ns
     tiers = [t for t in policy.tiers if t.severity in PAGE_SEVERITIES] or list(policy.tiers)
     sub = AlertPolicy(tuple(tiers), period=policy.period)
-    ends = grid.bin_end_ns
-    in_span = _in_evaluated(rolling, ends)
     steps = [(-(-int(t.for_.value) // freq), -(-int(t.cooldown.value) // freq)) for t in sub.tiers]
-    # The windows' error ratios do not depend on the target: with a budget of 1 the "burn rates"
-    # tier_conditions returns are the error ratios themselves; a tier's condition under target T
-    # is then ratio_long > burn * (1 - T) and ratio_short > burn * (1 - T), as tier_conditions
-    # computes it (same float operations).
-    ratios = [np.minimum(bl, bs) for _, bl, bs in tier_conditions(grid, np.ones(g_n), sub)]
     out = np.zeros((g_n, len(cand_values)), dtype=np.int64)
     if not len(cand_values):
         return out
@@ -47,17 +44,7 @@ def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values:
     # bins that cannot between two such stretches (pad > for + cooldown), so every episode and
     # its first bin are those of the full grid. A long silence costs nothing.
     pad = max(k_for + k_cool for k_for, k_cool in steps) + 2
-    low = 1 - float(np.max(cand_values))
-    kept = []
-    for g in range(g_n):
-        active = np.zeros(n_bins, dtype=bool)
-        for tier, ratio in zip(sub.tiers, ratios, strict=True):
-            active |= ratio[g] > tier.burn * low
-        near = np.cumsum(np.r_[0, active].astype(np.int64))
-        lo_i = np.clip(np.arange(n_bins) - pad, 0, n_bins)
-        hi_i = np.clip(np.arange(n_bins) + pad + 1, 0, n_bins)
-        idx = np.flatnonzero(near[hi_i] - near[lo_i] > 0)
-        kept.append((idx, [ratio[g][idx] for ratio in ratios], in_span[g][idx]))
+    kept = _kept_bins(grid, sub, rolling, 1 - float(np.max(cand_values)), pad)
     for c, target in enumerate(progress(cand_values.tolist(), desc="pages per target",
                                         enabled=show)):
         budget = 1 - target
@@ -76,18 +63,51 @@ def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values:
     return out
 
 
-def _in_evaluated(rolling: Rolling, times: np.ndarray) -> np.ndarray:
-    """``(groups, len(times))``: whether each instant lies in the group's evaluated time."""
+def _kept_bins(grid: BinGrid, sub: AlertPolicy, rolling: Rolling, low: float,
+               pad: int) -> list[tuple[np.ndarray, list[np.ndarray], np.ndarray]]:
+    """Per group: its bins within ``pad`` of one where a tier's condition holds at the budget
+    ``low`` (that of the highest candidate), each tier's error ratio there and whether each lies
+    in the evaluated span. The dense ``(groups, bins)`` arrays are made a chunk of groups at a
+    time (:meth:`~budgetlab.windows.bingrid.BinGrid.chunks`): a run over thousands of groups at
+    minute bins would otherwise hold gigabytes; every value is that of the whole grid (all of it
+    is computed row by row)."""
+    n_bins = grid.n_bins
+    ends = grid.bin_end_ns
+    lo_i = np.clip(np.arange(n_bins) - pad, 0, n_bins)
+    hi_i = np.clip(np.arange(n_bins) + pad + 1, 0, n_bins)
+    kept = []
+    for g0, g1 in grid.chunks(_DENSE_PER_BIN):
+        part = grid.select(np.arange(g0, g1))
+        in_span = _in_evaluated(rolling, ends, g0, g1)
+        # The windows' error ratios do not depend on the target: with a budget of 1 the "burn
+        # rates" tier_conditions returns are the error ratios themselves; a tier's condition
+        # under target T is then ratio_long > burn * (1 - T) and ratio_short > burn * (1 - T),
+        # as tier_conditions computes it (same float operations).
+        ratios = [np.minimum(bl, bs) for _, bl, bs in tier_conditions(part, np.ones(g1 - g0),
+                                                                       sub)]
+        for g in range(g1 - g0):
+            active = np.zeros(n_bins, dtype=bool)
+            for tier, ratio in zip(sub.tiers, ratios, strict=True):
+                active |= ratio[g] > tier.burn * low
+            near = np.cumsum(np.r_[0, active].astype(np.int64))
+            idx = np.flatnonzero(near[hi_i] - near[lo_i] > 0)
+            kept.append((idx, [ratio[g][idx] for ratio in ratios], in_span[g][idx]))
+    return kept
+
+
+def _in_evaluated(rolling: Rolling, times: np.ndarray, g0: int, g1: int) -> np.ndarray:
+    """``(g1 - g0, len(times))``: whether each instant lies in the evaluated time of each group
+    ``g0 <= g < g1``."""
     c = rolling.clock
-    out = np.zeros((len(rolling.w_group), len(times)), dtype=bool)
-    for g in range(len(rolling.w_group)):
+    out = np.zeros((g1 - g0, len(times)), dtype=bool)
+    for g in range(g0, g1):
         s, e = int(c.bounds[g]), int(c.bounds[g + 1])
         a, b = rolling.eval_from[s:e], rolling.eval_to[s:e]
         keep = b > a
         a, b = a[keep], b[keep]
         if len(a):
             k = np.searchsorted(a, times, side="right") - 1
-            out[g] = (k >= 0) & (times < b[np.maximum(k, 0)])
+            out[g - g0] = (k >= 0) & (times < b[np.maximum(k, 0)])
     return out
 
 
