@@ -14,7 +14,9 @@ from ..alerts.episodes import alert_episodes, alert_states
 from ..alerts.policy import AlertPolicy
 from ..events.schema import TIMEOUT
 from ..slo import SLO
+from ..windows.bingrid import BinGrid
 from ..windows.binning import bin_events
+from ..windows.bins import read_bins
 from .bucket_variants import Groups, episodes_caused
 from .incident_window import Span
 
@@ -34,8 +36,32 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
         ep["caused_by_timeouts"] = False
     alerts = _overlapping(ep, span.w_start, span.w_end).reset_index(drop=True)
     alerts.attrs.update(ep.attrs)  # the grid's own start and end: the history read included
-    a_states = alert_states(bins, slo.target, policy, freq=freq)
-    return alerts, _tier_table(ep, a_states, policy, keys, span.start, span.end)
+    states, group_rows = _incident_states(read_bins(bins, freq=freq), slo.target, policy, keys,
+                                          span.start, span.end)
+    return alerts, _tier_table(ep, states, group_rows, policy, keys, span.start, span.end)
+
+
+#: Bytes per group and bin of :func:`~budgetlab.alerts.episodes.alert_states` (its own estimate
+#: for the workbook's 4 tiers and 7 windows), for the size of the chunks of groups it is run on.
+_STATES_BYTES_PER_CELL = 372
+
+
+def _incident_states(grid: BinGrid, target: Any, policy: AlertPolicy, keys: list[str],
+                     start: pd.Timestamp, end: pd.Timestamp,
+                     ) -> tuple[pd.DataFrame, list[tuple[Any, ...]]]:
+    """The tiers' states (:func:`~budgetlab.alerts.episodes.alert_states`) at the evaluations in
+    ``(start, end]``, and the keys of every group of the grid in order. The states of the whole
+    history are made a chunk of groups at a time (:meth:`BinGrid.chunks`) and cut to the
+    incident at once: over thousands of groups at minute bins they would hold gigabytes; each
+    group's states are those of the whole grid (its rolling sums are its own)."""
+    parts, group_rows = [], []
+    for g0, g1 in grid.chunks(_STATES_BYTES_PER_CELL // 8):
+        states = alert_states(grid.select(np.arange(g0, g1)), target, policy)
+        ev_t = utc_ns_column(states["bin_end"], "bin_end")
+        parts.append(states[(ev_t > start.value) & (ev_t <= end.value)])
+        if keys:
+            group_rows += list(states[keys].drop_duplicates().itertuples(index=False, name=None))
+    return pd.concat(parts, ignore_index=True), group_rows or [()]
 
 
 def _overlapping(episodes: pd.DataFrame, lo: pd.Timestamp, hi: pd.Timestamp) -> pd.DataFrame:
@@ -44,16 +70,14 @@ def _overlapping(episodes: pd.DataFrame, lo: pd.Timestamp, hi: pd.Timestamp) -> 
     return episodes[(starts < hi.value) & (ends > lo.value)]
 
 
-def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, policy: AlertPolicy, keys: list[str],
-                start: pd.Timestamp, end: pd.Timestamp) -> pd.DataFrame:
-    """Per group and tier: what the tier did during the incident."""
-    ev_t = utc_ns_column(states["bin_end"], "bin_end")
-    st = states[(ev_t > start.value) & (ev_t <= end.value)]
-    peaks = st.groupby([*keys, "tier"], observed=True, sort=False)[["burn_long",
-                                                                    "burn_short"]].max()
+def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[tuple[Any, ...]],
+                policy: AlertPolicy, keys: list[str], start: pd.Timestamp,
+                end: pd.Timestamp) -> pd.DataFrame:
+    """Per group (``group_rows``: their keys) and tier: what the tier did during the incident
+    (``states``: the tiers' states at its evaluations)."""
+    peaks = states.groupby([*keys, "tier"], observed=True, sort=False)[["burn_long",
+                                                                        "burn_short"]].max()
     hit = _overlapping(episodes, start, end)
-    group_rows = [()] if not keys else list(
-        states[keys].drop_duplicates().itertuples(index=False, name=None))
     rows = []
     for g in group_rows:  # a loop over groups and tiers
         sel_g = np.ones(len(hit), dtype=bool)

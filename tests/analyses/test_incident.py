@@ -19,6 +19,7 @@ from budgetlab import (
     replay,
     transitions,
 )
+from budgetlab.analyses import incident_tables
 from budgetlab.analyses.incident import IncidentReport
 from budgetlab.errors import ConfigError, InputError, OutputExistsError, SchemaError
 
@@ -625,3 +626,34 @@ def test_excess_failures_at_the_allowance_are_zero_not_float_noise():
                           pd.Timedelta("1min"), policy=AlertPolicy.single_window("1h", 50.0))
     assert int(rep.budget["events"].sum()) == 200 and int(rep.budget["failures"].sum()) == 2
     assert rep.budget["excess_failures"].tolist() == [0.0]
+
+
+@pytest.mark.parametrize("one_group_at_a_time", [False, True])
+def test_tier_peaks_per_group_equal_the_hourly_error_ratio(one_group_at_a_time, monkeypatch):
+    # two regions, 12 h at one event per 10 s; fra fails every 4th event 06:00-06:30, ams every
+    # 10th 06:10-06:20. The tier's 1 h burn at each minute's evaluation e is the failures over the
+    # events in [e - 1 h, e) divided by the budget 0.1; its peak is the largest in (06:00, 07:00].
+    if one_group_at_a_time:  # the states in chunks of one group (as with thousands of them)
+        monkeypatch.setattr(incident_tables, "_STATES_BYTES_PER_CELL", 2**40)
+
+    def fail_at(i, region):
+        if region == "fra" and idx(6) <= i < idx(6, 30) and i % 4 == 0:
+            return "timeout"
+        if region == "ams" and idx(6, 10) <= i < idx(6, 20) and i % 10 == 0:
+            return "timeout"
+        return "success"
+
+    ev = history(12, fail_at, regions=("fra", "ams"))
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(7), by="region",
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    ts = ev["ts"].array.asi8
+    for region in ("fra", "ams"):
+        mine = (ev["region"] == region).to_numpy()
+        bad = mine & ~ev["ok"].to_numpy()
+        peak = 0.0
+        for e in pd.date_range(at(6, 1), at(7), freq="1min").as_unit("ns").asi8:
+            inside = (ts >= e - 3600 * 10**9) & (ts < e)
+            peak = max(peak, (bad & inside).sum() / (mine & inside).sum() / 0.1)
+        row = rep.tiers[rep.tiers["region"] == region].iloc[0]
+        assert row["peak_burn_long"] == pytest.approx(peak, rel=1e-12), region
+    assert sorted(rep.tiers["region"]) == ["ams", "fra"]  # one row per group (one tier)
