@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import ConfigError
 
-__all__ = ["plain_value", "parse_parameters"]
+__all__ = ["plain_value", "parse_parameters", "per_notebook"]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _INT = re.compile(r"^[+-]?[0-9]+$")
@@ -64,3 +64,33 @@ def parse_parameters(items: Sequence[str] | Mapping[str, Any] | None) -> dict[st
             raise ConfigError(f"-p {name!r}: a parameter name must be a Python identifier (e.g. "
                               "source).")
     return out
+
+
+def per_notebook(params: Mapping[str, Any],
+                 declared: Mapping[str, Sequence[str]]) -> dict[str, dict[str, Any]]:
+    """The ``-p`` values each notebook takes: those named in its ``parameters`` cell
+    (``declared``: notebook name -> its parameter names). A name that no notebook of the run
+    declares is refused, before any runs: papermill would only warn and run the notebook on its
+    own defaults (``-p sorce=my.log`` a report on the shipped data); a name that some declare
+    goes to those only (``-p window=1h`` to the notebooks that have a ``window``).
+
+    >>> per_notebook({"source": "a.csv", "window": "1h"},
+    ...              {"01.ipynb": ["source", "window"], "02.ipynb": ["source", "windows"]})
+    {'01.ipynb': {'source': 'a.csv', 'window': '1h'}, '02.ipynb': {'source': 'a.csv'}}
+    >>> per_notebook({"sorce": "a.csv"}, {"01.ipynb": ["source", "window"]})
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: -p sorce: no notebook of this run has a parameter of that name \
+(did you mean source?); their parameters: source, window.
+    """
+    import difflib
+
+    known = sorted({name for names in declared.values() for name in names})
+    unknown = [name for name in params if name not in known]
+    if unknown:
+        close = [m for name in unknown for m in difflib.get_close_matches(name, known, n=1)]
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        which = "that name" if len(unknown) == 1 else "those names"
+        raise ConfigError(f"-p {', '.join(unknown)}: no notebook of this run has a parameter of "
+                          f"{which}{hint}; their parameters: {', '.join(known) or 'none'}.")
+    return {nb: {k: v for k, v in params.items() if k in names} for nb, names in declared.items()}

@@ -36,7 +36,7 @@ from typing import Any
 
 from ..errors import ConfigError, NotebookError
 from .notebook_failures import FAILED_SUFFIX, drop_stale_failure, error_line, keep_failed, kept_text
-from .notebook_params import parse_parameters
+from .notebook_params import parse_parameters, per_notebook
 
 __all__ = ["add_parser", "render_notebooks", "find_notebooks", "DEFAULT_NOTEBOOKS"]
 
@@ -223,8 +223,11 @@ def render_notebooks(
     sources = [Path(n) for n in notebooks]
     for src in sources:
         _check_notebook(src, tools.nbformat)
+    # each notebook gets the -p values its parameters cell names; a name none has is refused
+    taken = per_notebook(parse_parameters(parameters),
+                         {str(src): list(tools.papermill.inspect_notebook(str(src)))
+                          for src in sources})
     targets = _html_outputs(sources, out_dir, force=force)
-    params = parse_parameters(parameters)
     run_dir = str(Path(cwd) if cwd is not None else Path.cwd())
     written = []
     show = progress_enabled()
@@ -243,7 +246,8 @@ def render_notebooks(
             executed = Path(scratch) / src.name
             cells: dict[str, Any] | bool = {"desc": src.stem, "leave": False,
                                             "disable": False} if show else False
-            _execute(tools, src, executed, target, params=params, kernel=kernel, cwd=run_dir,
+            _execute(tools, src, executed, target, params=taken[str(src)], kernel=kernel,
+                     cwd=run_dir,
                      timeout=timeout,
                      cells=cells)
             nb = tools.nbformat.read(executed, as_version=4)

@@ -327,3 +327,32 @@ def test_off_a_terminal_a_line_as_each_notebook_starts_and_ends(tmp_path, monkey
     assert lines[2] == "two.ipynb (2 of 2): running"
     assert lines[3].startswith("two.ipynb: executed in ")
     assert lines[3].endswith(str(tmp_path / "html" / "two.html"))
+
+
+def test_a_parameter_no_notebook_declares_is_refused_before_anything_runs(tmp_path, capsys):
+    """``-p sorce=my.log`` (a typo) was only a papermill warning ("Passed unknown parameter"):
+    every notebook then ran on its own default data, exit 0. It is refused, naming the close
+    match and the parameters the notebooks have, before a folder is made or a kernel starts."""
+    nb = small_notebook(tmp_path / "small.ipynb", "print(n)", params="n = 3\nsource = 'demo'")
+    out = tmp_path / "html"
+    assert main(["notebooks", "--html", str(out), "--notebooks", str(nb), "-p", "sorce=x.csv"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("budgetlab: error: -p sorce: no notebook of this run has a parameter of that "
+                   "name (did you mean source?); their parameters: n, source.\n")
+    assert not out.exists()
+
+
+def test_a_parameter_goes_to_the_notebooks_that_declare_it(tmp_path, caplog):
+    """``-p n=7`` over two notebooks of which one has an ``n``: that one gets it, the other runs on
+    its own parameters, without papermill's "unknown parameter" warning."""
+    folder = tmp_path / "nbs"
+    folder.mkdir()
+    small_notebook(folder / "a.ipynb", "print(f'a-n={n}')")
+    small_notebook(folder / "b.ipynb", "print(f'b-k={k}')", params="k = 5")
+    out = tmp_path / "html"
+    with caplog.at_level("WARNING"):  # papermill warns through logging
+        assert main(["notebooks", "--html", str(out), "--notebooks", str(folder), "-p",
+                     "n=7"]) == 0
+    assert "unknown parameter" not in caplog.text
+    assert "a-n=7" in (out / "a.html").read_text(encoding="utf-8")
+    assert "b-k=5" in (out / "b.html").read_text(encoding="utf-8")
