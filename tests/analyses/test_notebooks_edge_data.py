@@ -8,6 +8,7 @@ wheel in tests/test_installed_wheel.py.)"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -277,3 +278,47 @@ def test_notebook_03_withholds_the_rate_of_a_thin_hour(tmp_path, monkeypatch):
     cells = [c.strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", verdicts, flags=re.S)]
     assert cells[cells.index("5xx"):][:5] == ["5xx", "95 %", "0.0000", "n/a", "n/a"]
     assert "NaN" not in verdicts
+
+
+def _tables_and_words(outputs):
+    """The HTML tables and the Markdown/text the outputs show."""
+    tables = [o.data["text/html"] for o in outputs if "text/html" in o.get("data", {})]
+    words = " ".join(" ".join((o.get("text", "") + o.get("data", {}).get("text/markdown", ""))
+                              .split()) for o in outputs)
+    return tables, words
+
+
+@pytest.mark.slow
+def test_notebook_04_shows_local_times_and_words_not_nat(tmp_path, monkeypatch):
+    """Notebook 04 said its tables were in ``tz`` but printed UTC (the 03:47 alert as 02:46 UTC)
+    and NaT/None/NaN for what did not happen (no page, no status change); an empty transitions
+    table had no words. On the Elastic sample log (May 2015: Europe/Berlin is CEST, UTC+02:00)
+    with the GET requests in scope at target 95 %: every hour holds over a hundred GET requests
+    and at most one of their two 500s (grep), so the 1 h window's burn stays below 0.5: no status
+    change, and no policy pages."""
+    outputs = _on_the_access_log("04_incident_replay.ipynb", tmp_path, monkeypatch,
+                                 scope_column="method", scope_value="GET", alert_time=None,
+                                 breakdown_by=None, tz="Europe/Berlin")
+    tables, words = _tables_and_words(outputs)
+    for bad in ("NaN", "NaT", ">None<", "&lt;NA&gt;"):
+        assert not [t for t in tables if bad in t], bad
+    assert "No status changes of the 1h window from 10 h before the alert to 8 h after it." in words
+    at_alert = next(t for t in tables if "remaining_fraction" in t)
+    assert re.search(r">ts</th>\s*<td>2015-05-18 \d\d:\d\d:\d\d\+02:00</td>", at_alert)
+    pages = next(t for t in tables if "caused_by_timeouts" in t)
+    assert pages.count("no page") == 4 * 3  # first_page, delay, caused_by_timeouts per policy
+
+
+@pytest.mark.slow
+def test_notebook_02_says_no_summed_value_where_it_printed_nan(tmp_path, monkeypatch):
+    """The Elastic sample log spans 83 h (2015-05-17 10:05 to 05-20 21:05 UTC), less than a 7 d
+    window's warm-up: no group has evaluated time under it, so its summary rows have no summed
+    value; they said NaN, and their notes were cut at 50 characters."""
+    outputs = _on_the_access_log("02_window_length.ipynb", tmp_path, monkeypatch, by="method",
+                                 targets=None)
+    tables, _ = _tables_and_words(outputs)
+    summary = next(t for t in tables if "groups_left_out" in t)
+    assert "NaN" not in summary and "..." not in summary
+    rows = re.findall(r"<tr>(.*?)</tr>", summary, flags=re.S)
+    week = [r for r in rows if re.search(r">7d<", r)]
+    assert len(week) == 2 and all(r.count("no summed value") >= 6 for r in week)
