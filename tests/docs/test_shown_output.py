@@ -1,0 +1,35 @@
+"""Output a page shows is what its command prints (test_code_blocks.py checks that the commands
+run; this checks the words of the shown blocks that stand for a command's output)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.docs.doc_blocks import DOCS, ROOT, blocks
+from tests.docs.test_code_blocks import commands
+
+
+def test_own_log_shows_the_how_it_was_read_block_the_latency_command_prints(page_dir: Path):
+    """docs/own-log.md shows the "how it was read" block of ``jobs.csv`` read with
+    ``--slow-above 2s``: it named the file ``job_status.csv`` (the fixture's name, not the one
+    the command reads) and the mapping ``outcomes=`` (the API's words; the command says
+    ``--outcomes``), and left out the note on the duration column."""
+    page = blocks(DOCS / "own-log.md")
+    shown = next(b.code for b in page if b.language == "text"
+                 and b.code.startswith("how it was read: jobs.csv"))
+    command = next(argv for b in page if b.language == "bash" for argv in commands(b)
+                   if "--slow-above" in argv)
+    assert command[:2] == ["budgetlab", "replay"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MPLBACKEND="Agg", TQDM_DISABLE="1",
+               COLUMNS="100")
+    proc = subprocess.run([sys.executable, "-m", "budgetlab", *command[1:]], cwd=page_dir, env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    printed = proc.stderr.splitlines()
+    want = shown.splitlines()
+    assert printed[:len(want)] == want
+    rest = printed[len(want):]
+    assert not rest or not rest[0].startswith("  "), "the page's block stops inside the block"
