@@ -22,7 +22,7 @@ def error_line(src: Path, exc: BaseException, kept: Path | None) -> str:
     count = getattr(exc, "exec_count", None)
     where = f"cell [{count}]" if count is not None else "a cell"
     if ename in errors.__all__ and evalue:
-        detail = f"{ename}: {evalue[:400]}"
+        detail = f"{ename}: {evalue[:400].removesuffix('.')}"  # the line goes on after a ';'
     else:
         detail = f"{ename} (open the notebook, e.g. with jupyter lab, to see the traceback)"
     return f"{src.name}: {where} raised {detail}{kept_text(kept)}"

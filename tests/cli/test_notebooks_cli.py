@@ -175,18 +175,19 @@ def test_a_failing_notebook_gives_one_line_no_html_and_keeps_the_executed_copy(t
     folder.mkdir()
     small_notebook(folder / "a_ok.ipynb", "print(n)")
     small_notebook(folder / "b_bad.ipynb",
-                    "import budgetlab\nraise budgetlab.ConfigError('window must be longer')")
+                    "import budgetlab\nraise budgetlab.ConfigError('window must be longer.')")
     small_notebook(folder / "c_secret.ipynb", "raise ValueError('someone@example.com')")
     out = tmp_path / "html"
     assert main(["notebooks", "--html", str(out), "--notebooks", str(folder)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert "b_bad.ipynb" in err and "ConfigError: window must be longer" in err
+    # the message's own full stop does not end the line: no ".;"
+    assert "b_bad.ipynb" in err and "ConfigError: window must be longer; the executed" in err
     kept = out / "b_bad.failed.ipynb"
     assert f"the executed notebook with the error is {kept}" in err
     # rendered before the failure, whole; the failed one kept executed up to its error, no HTML
     assert sorted(p.name for p in out.iterdir()) == ["a_ok.html", "b_bad.failed.ipynb"]
-    assert _error_outputs(kept) == [("ConfigError", "window must be longer")]
+    assert _error_outputs(kept) == [("ConfigError", "window must be longer.")]
     # a message that is not budgetlab's may hold data: only the exception's name is shown
     assert main(["notebooks", "--html", str(tmp_path / "h2"), "--notebooks",
                  str(folder / "c_secret.ipynb")]) == 2
