@@ -346,3 +346,24 @@ def test_night_incident_story(loaded):
     # enough history before the alert for a 24 h window
     assert events["ts"].min() <= alert - pd.Timedelta("24h")
     assert events["session_id"].str.fullmatch(r"[0-9a-f]{12}").all()
+
+
+def test_the_regeneration_command_speaks_its_flags_and_refuses_a_bad_out_in_one_line(tmp_path,
+                                                                                  capsys):
+    """An existing file asked for ``force=True`` (the API's keyword) on the command line; an --out
+    that is a file or cannot be made was a traceback, exit 1; 138 bytes read "0.00 MB"."""
+    assert dataset_main(["--preset", "demo", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    # the committed incident file's size, as ls -l shows it
+    assert f"wrote {tmp_path / 'demo_incidents.csv'} (138 B)" in out
+    assert dataset_main(["--preset", "demo", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == ("python -m budgetlab.datasets: error: 'demo.parquet': exists "
+                                       "already; pass --force to overwrite it.\n")
+    a_file = tmp_path / "a_file"
+    a_file.write_text("")
+    for out_dir, why in [(a_file, "is a file; give a folder."),
+                         (a_file / "sub", "cannot create the folder (Not a directory); give a "
+                                          "folder you can write to.")]:
+        assert dataset_main(["--preset", "demo", "--out", str(out_dir)]) == 2
+        err = capsys.readouterr().err
+        assert err == f"python -m budgetlab.datasets: error: --out {out_dir}: {why}\n"
