@@ -322,3 +322,20 @@ def test_notebook_02_says_no_summed_value_where_it_printed_nan(tmp_path, monkeyp
     rows = re.findall(r"<tr>(.*?)</tr>", summary, flags=re.S)
     week = [r for r in rows if re.search(r">7d<", r)]
     assert len(week) == 2 and all(r.count("no summed value") >= 6 for r in week)
+
+
+@pytest.mark.slow
+def test_notebook_01_says_withheld_where_it_printed_nan(tmp_path, monkeypatch):
+    """The Elastic sample log's one OPTIONS request (grep) falls in its group's first 24 h window,
+    the warm-up: no evaluated events, so no rate, verdict or recommendation; its summary row read
+    NaN, and the targets 0.95 as a float. They say withheld, and the targets read as written."""
+    outputs = _on_the_access_log("01_recalibrate_slo.ipynb", tmp_path, monkeypatch, by="method",
+                                 proposed=None)
+    tables, _ = _tables_and_words(outputs)
+    assert not [t for t in tables if "NaN" in t]
+    summary = next(t for t in tables if "suggested_target" in t)
+    rows = {}
+    for tr in re.findall(r"<tr>(.*?)</tr>", summary, flags=re.S):
+        cells = [c.strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", tr, flags=re.S)]
+        rows[cells[1]] = cells[2:]
+    assert rows["OPTIONS"] == ["withheld"] * 3 + ["95 %"] + ["withheld"] * 5
