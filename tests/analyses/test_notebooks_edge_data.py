@@ -260,8 +260,8 @@ def test_notebook_03_withholds_the_rate_of_a_thin_hour(tmp_path, monkeypatch):
     outputs = _on_the_access_log("03_timeout_vs_solve.ipynb", tmp_path, monkeypatch,
                                  by="status_class", split_by="method",
                                  network_bucket="server_error")
-    table = next(o.data["text/html"] for o in outputs  # the styled table (the breakdown's
-                 if "row_heading" in o.get("data", {}).get("text/html", ""))  # notes say too few)
+    table = next(o.data["text/html"] for o in outputs  # the styled hourly table
+                 if ">hour</th>" in o.get("data", {}).get("text/html", ""))
     rows = {}
     for tr in re.findall(r"<tr>(.*?)</tr>", table, flags=re.S):
         cells = [c.strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", tr, flags=re.S)]
@@ -278,6 +278,17 @@ def test_notebook_03_withholds_the_rate_of_a_thin_hour(tmp_path, monkeypatch):
     cells = [c.strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", verdicts, flags=re.S)]
     assert cells[cells.index("5xx"):][:5] == ["5xx", "95 %", "0.0000", "n/a", "n/a"]
     assert "NaN" not in verdicts
+    # the breakdown: the 5xx group's 3 requests (GET 2, OPTIONS 1) are under the 200 attempts that
+    # hold 10 expected failures at 95 %: both rows too thin, said in words where they read <NA>
+    breakdown = next(o.data["text/html"] for o in outputs
+                     if "pages_caused" in o.get("data", {}).get("text/html", ""))
+    assert "&lt;NA&gt;" not in breakdown and "NaN" not in breakdown
+    rows_5xx = [cells for tr in re.findall(r"<tr>(.*?)</tr>", breakdown, flags=re.S)
+                for cells in [[c.strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", tr,
+                                                             flags=re.S)]]
+                if "5xx" in cells]
+    assert sorted(r[2] for r in rows_5xx) == ["GET", "OPTIONS"]
+    assert all(r.count("too thin") >= 6 for r in rows_5xx), rows_5xx
 
 
 def _tables_and_words(outputs):
