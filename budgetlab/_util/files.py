@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
 __all__ = ["atomic_path", "atomic_write", "write_table", "write_bytes", "check_output",
            "register_input",
-           "forget_inputs", "file_identity", "shown_path", "name_max", "TABLE_SUFFIXES"]
+           "forget_inputs", "file_identity", "shown_path", "name_max", "make_folder",
+           "TABLE_SUFFIXES"]
 
 #: The suffixes a table is written with (:func:`write_table`); the format follows the suffix.
 TABLE_SUFFIXES = (".csv", ".parquet")
@@ -107,6 +108,26 @@ def name_max(folder: str | PathLike[str]) -> int:
         return int(os.pathconf(folder, "PC_NAME_MAX"))
     except (AttributeError, OSError, ValueError):  # no pathconf (Windows) or no answer
         return 255
+
+
+def make_folder(folder: Path, *, flag: str) -> Path:
+    """``folder`` for a command's outputs, made with its parents; a file of that name, or a folder
+    that cannot be made, is refused in one line that names the command's ``flag``.
+
+    >>> make_folder(Path(os.devnull), flag="--out")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: --out null: is a file; --out takes a folder.
+    """
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"{flag} {folder.name}: is a file; {flag} takes a folder.")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"{flag} {folder.name}: cannot create the folder "
+                          f"({exc.strerror or type(exc).__name__}); give a folder you can write "
+                          "to.") from None
+    return folder
 
 
 def _exists(p: Path) -> str:

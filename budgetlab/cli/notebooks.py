@@ -163,7 +163,7 @@ def _html_outputs(sources: Sequence[Path], folder: str | os.PathLike[str], *,
                   force: bool) -> list[Path]:
     """``folder/<name>.html`` of each notebook, every one checked (and ``folder`` made) before the
     first notebook runs; the notebooks are registered as inputs (no HTML may replace one)."""
-    from .._util.files import register_input
+    from .._util.files import make_folder, register_input
     from .._util.plan import plan_outputs
 
     if not sources:
@@ -179,14 +179,7 @@ def _html_outputs(sources: Sequence[Path], folder: str | os.PathLike[str], *,
                               "collide.")
         seen.add(src.stem)
         register_input(src)
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"{out.name}: is a file; --html takes a folder.")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ConfigError(f"--html {out.name}: cannot create the folder "
-                          f"({exc.strerror or type(exc).__name__}); give "
-                          "a folder you can write to.") from None
+    make_folder(out, flag="--html")
     planned = plan_outputs({f"--html {src.stem}.html": out / f"{src.stem}.html" for src in sources},
                            force=force)
     return list(planned.values())

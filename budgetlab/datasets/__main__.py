@@ -15,9 +15,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .._util.files import make_folder
 from .._util.memory import format_bytes
 from .._util.words import cli_words
-from ..errors import BudgetlabError, ConfigError
+from ..errors import BudgetlabError
 from .synth import PRESETS, write_preset
 
 #: Where the shipped datasets live and where the command writes by default.
@@ -41,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # messages name this command's flags (--force, not force=True)
         with cli_words({"force": "--force", "out": "--out"}):
-            _check_folder(out)
+            make_folder(out, flag="--out")
             for name in names:
                 for path in write_preset(name, out, force=args.force):
                     print(f"wrote {path} ({format_bytes(path.stat().st_size)})")
@@ -49,19 +50,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"python -m budgetlab.datasets: error: {exc}", file=sys.stderr)
         return 2
     return 0
-
-
-def _check_folder(out: Path) -> None:
-    """``--out`` is a folder that exists or can be made, refused in one line otherwise (it was a
-    traceback, exit 1)."""
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"--out {out}: is a file; give a folder.")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ConfigError(f"--out {out}: cannot create the folder "
-                          f"({exc.strerror or type(exc).__name__}); give a folder you can write "
-                          "to.") from None
 
 
 if __name__ == "__main__":
