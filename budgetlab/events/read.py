@@ -27,19 +27,11 @@ from ._latency import DURATION, apply_slow, parse_durations
 from ._messages import ROWS, number_dtypes, row_numbers
 from .files import ISO_TIME, FileSpec, check_scalars, expand_sources, is_path_like, read_files
 from .flags import parse_ok
+from .how_read import HowRead, LabelReading, skip_reasons
 from .lines import NOT_IN_FORMAT, read_lines
 from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes
 from .presets import PRESETS
-from .schema import (
-    SUCCESS,
-    HowRead,
-    LabelReading,
-    bucket_dtype,
-    check_header,
-    code_counts,
-    skip_reasons,
-    sort_by_time,
-)
+from .schema import SUCCESS, bucket_dtype, check_header, code_counts, sort_by_time
 from .spec import ReadSpec
 from .timeformat import parse_formatted
 from .times import describe_time, parse_time
@@ -96,7 +88,7 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         (string) if declared, then ``keep`` columns, then ``duration`` (timedelta64[ns]) if
         declared; sorted stably by ``ts`` (equal times keep input order: file order, then row
         order), with a fresh RangeIndex. Skipped rows are not in it. ``attrs["how_read"]`` is a
-        :class:`~budgetlab.events.schema.HowRead`: rows read and skipped (by reason), how the
+        :class:`~budgetlab.events.how_read.HowRead`: rows read and skipped (by reason), how the
         time column was read and its span, each label -> meaning with its count, and a note for
         each reading decision.
 
@@ -185,7 +177,7 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         notes=(*notes, *latency, *outcome.notes, *late_note),
         slow_above=None if spec.slow_ns is None else
         duration_label(pd.Timedelta(spec.slow_ns, unit="ns")),
-        ok_when=spec.ok_when, rows_after_reading=late, reading_time=read_at)
+        threshold=spec.threshold, rows_after_reading=late, reading_time=read_at)
     return frame
 
 
