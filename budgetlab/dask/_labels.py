@@ -14,7 +14,7 @@ import pandas as pd
 from ..events.outcomes import OutcomeReading, check_label_rows, classify_outcomes
 from ..events.vocabulary import Outcomes
 
-__all__ = ["LabelCounts", "count_labels", "classify_counts", "skipped_parts"]
+__all__ = ["LabelCounts", "count_labels", "count_label_codes", "classify_counts", "skipped_parts"]
 
 #: One partition's distinct outcome labels (as they are, in the order met) and the rows of each.
 LabelCounts = tuple[pd.Series, np.ndarray]
@@ -27,11 +27,25 @@ def count_labels(labels: pd.Series, outcomes: Outcomes | None) -> LabelCounts:
     >>> values.tolist(), rows.tolist()
     (['success', 'zeta'], [2, 1])
     """
+    return count_label_codes(labels, outcomes)[0]
+
+
+def count_label_codes(labels: pd.Series, outcomes: Outcomes | None,
+                      ) -> tuple[LabelCounts, np.ndarray]:
+    """:func:`count_labels` and each row's label as a position in its distinct labels (for the
+    facts of each label's rows: their times).
+
+    >>> (values, rows), codes = count_label_codes(pd.Series(["b", "a", "b"]), {"a": "success",
+    ...                                                                        "b": "failure"})
+    >>> values.tolist(), rows.tolist(), codes.tolist()
+    (['b', 'a'], [2, 1], [0, 1, 0])
+    """
     check_label_rows(labels, outcomes)
     if isinstance(labels.dtype, pd.CategoricalDtype):  # its categories' values, as labels
         labels = labels.astype(object)
     codes, uniques = pd.factorize(labels)  # in the order met; no missing value (refused above)
-    return pd.Series(uniques, name=labels.name), np.bincount(codes, minlength=len(uniques))
+    return (pd.Series(uniques, name=labels.name), np.bincount(codes, minlength=len(uniques))), \
+        codes
 
 
 def classify_counts(parts: Sequence[LabelCounts], outcomes: Outcomes | None, *,

@@ -11,7 +11,7 @@ import pandas as pd
 
 from .._util.words import counted, prose_duration, say
 
-__all__ = ["after_reading_note"]
+__all__ = ["after_reading_note", "after_reading_words"]
 
 
 def after_reading_note(t: np.ndarray, now: pd.Timestamp, last: pd.Timestamp,
@@ -32,11 +32,18 @@ def after_reading_note(t: np.ndarray, now: pd.Timestamp, last: pd.Timestamp,
     2026-12-10 06:55 UTC: check year=
     """
     late = int(np.count_nonzero(t - skew.value > now.value))
+    return late, *after_reading_words(late, now, last, skew, year=year)
+
+
+def after_reading_words(late: int, now: pd.Timestamp, last: pd.Timestamp, skew: pd.Timedelta, *,
+                        year: int | None) -> tuple[str, tuple[str, ...]]:
+    """``now`` as an ISO string and the note on ``late`` rows (counted by the caller: the Dask
+    reader adds up its partitions' counts) after the time of reading ``now``, up to ``last``."""
     at, latest = (x.strftime("%Y-%m-%d %H:%M") for x in (now, last))
     fix = say("year=", "--year") if year is not None else \
         say("the time zone (tz=) or the clock that stamped the log",
             "the time zone (--tz) or the clock that stamped the log")
-    return late, now.isoformat().replace("+00:00", "Z"), (
+    return now.isoformat().replace("+00:00", "Z"), (
         f"{counted(late, 'row')} {'is' if late == 1 else 'are'} after the time of reading "
         f"({at} UTC, {prose_duration(skew)} of clock skew allowed), up to {latest} UTC: "
         f"check {fix}",)
