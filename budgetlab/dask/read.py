@@ -270,6 +270,10 @@ def read_events(
         ``by`` keys as categoricals with the same known categories in every partition,
         ``session_id``, ``keep``). Each partition is sorted stably by ``ts``; partitions keep file
         order; the index restarts at 0 per partition. Errors name the partition they come from.
+        ``attrs["how_read"]`` (on the object returned) is a
+        :class:`~budgetlab.events.how_read.HowRead`, with the counts
+        :func:`budgetlab.read_events` states for the same data, from the first pass (the notes
+        of budgetlab's file layer, which Dask's Parquet reader does not go through, are left out).
 
     Examples
     --------
@@ -286,6 +290,14 @@ def read_events(
     0 2026-11-30 02:00:00+00:00   True  success    ams
     >>> list(ev["region"].dtype.categories)
     ['ams', 'fra']
+    >>> print(ev.attrs["how_read"])
+    how it was read: the Dask DataFrame (3 rows)
+      rows: 3 read, 3 kept, 0 skipped
+      time: column 'ts', text with UTC offsets (each row its own instant); 2026-11-29T01:00:00Z ..
+      2026-11-30T02:00:00Z (UTC)
+      outcomes: column 'outcome', built-in vocabulary
+        'success'  -> success  2
+        'timeout'  -> timeout  1
     """
     spec = spec_of(spec, options)
     keys, keep, pii, session, salt = list(spec.by), list(spec.keep), spec.pii, spec.session, \
