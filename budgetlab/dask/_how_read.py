@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..events._after_reading import after_reading_words
+from ..events.after_reading import after_reading_note
 from ..events.how_read import HowRead, LabelReading, skip_reasons
 from ..events.outcomes import OutcomeReading
 from ..events.read import CLOCK_SKEW
@@ -110,9 +110,9 @@ def dask_how_read(infos: Sequence[dict[str, Any]], spec: ReadSpec, name: str,
     first, last = time_span(np.array([min(lows), max(highs)])) if lows else (None, None)
     at: str | None = None
     late_note: tuple[str, ...] = ()
-    if last is not None and pd.Timestamp(last) - CLOCK_SKEW > now:
-        at, late_note = after_reading_words(late, now, pd.Timestamp(last), CLOCK_SKEW,
-                                            year=spec.year)
+    if last is not None and pd.Timestamp(last) - CLOCK_SKEW > now:  # read_events' rule
+        at, late_note = after_reading_note(late, now, pd.Timestamp(last), CLOCK_SKEW,
+                                           year=spec.year)
     return HowRead(
         files=((name, rows_read),), rows_read=rows_read,
         rows_kept=rows_read - sum(r for _, r in skipped), skipped=skipped,

@@ -201,14 +201,15 @@ def _after_reading(t: np.ndarray, last: str | None, spec: ReadSpec,
                    ) -> tuple[int, str | None, tuple[str, ...]]:
     """Rows stamped later than the time of reading (:func:`reading_time`) by more than
     :data:`CLOCK_SKEW`, the time of reading and the note that says so
-    (:func:`~._after_reading.after_reading_note`); nothing when the last event is not that late.
+    (:func:`~.after_reading.after_reading_note`); nothing when the last event is not that late.
     Compared as time - skew: a time of reading at the end of time fits."""
     now = reading_time()
     if last is None or pd.Timestamp(last) - CLOCK_SKEW <= now:
         return 0, None, ()
-    from ._after_reading import after_reading_note  # its words only for a late log
+    from .after_reading import after_reading_note  # its words only for a late log
 
-    return after_reading_note(t, now, pd.Timestamp(last), CLOCK_SKEW, year=spec.year)
+    late = int(np.count_nonzero(t - CLOCK_SKEW.value > now.value))
+    return late, *after_reading_note(late, now, pd.Timestamp(last), CLOCK_SKEW, year=spec.year)
 
 
 def _canonical(raw: pd.DataFrame, spec: ReadSpec, out: dict[str, Any],
