@@ -112,14 +112,21 @@ def name_max(folder: str | PathLike[str]) -> int:
 def _named(option: str | None, subject: str, rest: str) -> str:
     """A refusal about one output: ``--out: 'a.csv' exists already; ...`` when the option that
     gave it is known (its flag on the command line, its keyword argument in the API), else
-    ``'a.csv': exists already; ...``.
+    ``'a.csv': exists already; ...``; an option that names the file already (one of the files
+    of a folder option: ``--out bins.csv``) is not followed by the name again.
 
     >>> _named("--plot", "'t.png'", "is a directory.")
     "--plot: 't.png' is a directory."
     >>> _named(None, "'t.png'", "is a directory.")
     "'t.png': is a directory."
+    >>> _named("--out bins.csv", "'bins.csv'", "exists already.")
+    '--out bins.csv: exists already.'
     """
-    return f"{option}: {subject} {rest}" if option else f"{subject}: {rest}"
+    if not option:
+        return f"{subject}: {rest}"
+    if subject == repr(option.split()[-1]):
+        return f"{option}: {rest}"
+    return f"{option}: {subject} {rest}"
 
 
 def _exists(p: Path, option: str | None = None) -> str:

@@ -104,9 +104,24 @@ def test_a_read_only_folder_is_refused_naming_the_flag(command, flag, read_only,
     assert sorted(os.listdir(read_only)) == before  # no probe file left behind
 
 
+def test_notebooks_refuse_a_read_only_html_folder_naming_the_flag(read_only, capsys):
+    """``--html`` names a folder that it creates when missing: refused when it cannot be made
+    there, and each HTML file in an existing folder that does not let budgetlab create files
+    (named by the flag and the file, the plan's name for it)."""
+    assert main(["notebooks", "--html", str(read_only / "new")]) == 2
+    assert capsys.readouterr().err == ("budgetlab: error: --html new: cannot create the folder "
+                                       "(Permission denied); give a folder you can write to.\n")
+    assert main(["notebooks", "--html", str(read_only)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == ("budgetlab: error: --html 01_recalibrate_slo.html: cannot be written, "
+                            "its folder 'read-only' does not let budgetlab create files "
+                            "(Permission denied); give an output in a folder you can write to.\n")
+    assert captured.out == "" and os.listdir(read_only) == []
+
+
 def test_every_command_with_outputs_is_covered():
     """A command added with an output flag joins the table above (``notebooks --html`` names a
-    folder that it creates: it is not among them)."""
+    folder that it creates when missing: tested on its own above)."""
     import argparse
 
     from budgetlab.cli.app import build_parser
