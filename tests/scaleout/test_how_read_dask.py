@@ -75,3 +75,16 @@ def test_a_threshold_read_in_partitions_states_as_pandas_does():
     for key in ("rows", "skipped", "span", "time", "labels", "vocabulary", "threshold"):
         assert _facts(how)[key] == _facts(oracle)[key], key
     assert str(how).splitlines()[1:] == str(oracle).splitlines()[1:]  # all but the source's name
+
+
+def test_a_time_a_partition_cannot_read_is_refused_by_the_first_pass():
+    """The first pass parses the times (for the span): a bad one is refused when read_events is
+    called, not at compute, naming the partition and the row (hand-built: row 2 of partition 1)."""
+    from budgetlab.errors import TimestampError
+
+    raw = pd.DataFrame({"ts": ["2026-11-29T02:00:00Z", "2026-11-29T01:00:00Z",
+                               "2026-11-30T03:00:00Z", "2026-13-45T00:00:00Z"],
+                        "outcome": ["success", "timeout", "success", "success"]})
+    with pytest.raises(TimestampError, match=r"^partition 1 of the Dask frame \(rows counted "
+                                             r"within it\): unparseable timestamp at row 2 "):
+        dask_read_events(dd.from_pandas(raw, npartitions=2, sort=False))
