@@ -27,7 +27,7 @@ from ..events.spec import ReadSpec
 from ..events.times import describe_time, is_instant, parse_time
 from ..privacy import hash_values
 from ._how_read import dask_how_read, label_times, late_after
-from ._labels import classify_counts, count_label_codes, skipped_parts
+from ._labels import classify_counts, count_labels, skipped_parts
 from ._partitions import partition_error, partition_number
 from ._sources import raw_frame, spec_of
 
@@ -100,7 +100,7 @@ def _profile_partition(
                 **({"ok": _SCRATCH_OK, "outcomes": None} if labels else {}))
         t = parse_time(raw[spec.time], tz=spec.tz, epoch=spec.epoch)
         if labels:
-            info["labels"], codes = count_label_codes(raw[spec.label], spec.outcomes)
+            info["labels"], codes = count_labels(raw[spec.label], spec.outcomes)
         else:  # one reading per bucket of the success column (or threshold), as pandas states it
             info["labels"], codes = None, np.zeros(len(raw), dtype=np.intp)
             how = frame.attrs["how_read"]
