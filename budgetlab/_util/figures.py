@@ -60,9 +60,10 @@ def figure_bytes(fig: Any, path: str | PathLike[str], *, dpi: int = 110,
 
 
 def save_figure(fig: Any, path: str | PathLike[str], *, force: bool = False, dpi: int = 110,
-                png_compression: int | None = None) -> Path:
+                png_compression: int | None = None, option: str | None = None) -> Path:
     """Save a matplotlib figure atomically in the format its suffix names (png, svg or pdf): the
-    bytes of :func:`figure_bytes`, written by :func:`write_bytes`.
+    bytes of :func:`figure_bytes`, written by :func:`write_bytes` (a refusal names ``option``
+    first, see :func:`~budgetlab._util.files.check_output`).
 
     >>> import tempfile, pathlib
     >>> import matplotlib
@@ -75,6 +76,6 @@ def save_figure(fig: Any, path: str | PathLike[str], *, force: bool = False, dpi
     >>> plt.close(fig)
     """
     _plot_format(Path(path))  # before the drawing: a refused name costs no rendering
-    check_output(path, force=force)
+    check_output(path, force=force, option=option)
     return write_bytes(figure_bytes(fig, path, dpi=dpi, png_compression=png_compression), path,
-                       force=force)
+                       force=force, option=option)

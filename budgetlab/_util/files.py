@@ -130,11 +130,32 @@ def make_folder(folder: Path, *, flag: str) -> Path:
     return folder
 
 
-def _exists(p: Path) -> str:
-    return f"{shown_path(p)}: exists already; pass {say('force=True', '--force')} to overwrite it."
+def _named(option: str | None, subject: str, rest: str) -> str:
+    """A refusal about one output: ``--out: 'a.csv' exists already; ...`` when the option that
+    gave it is known (its flag on the command line, its keyword argument in the API), else
+    ``'a.csv': exists already; ...``; an option that names the file already (one of the files
+    of a folder option: ``--out bins.csv``) is not followed by the name again.
+
+    >>> _named("--plot", "'t.png'", "is a directory.")
+    "--plot: 't.png' is a directory."
+    >>> _named(None, "'t.png'", "is a directory.")
+    "'t.png': is a directory."
+    >>> _named("--out bins.csv", "'bins.csv'", "exists already.")
+    '--out bins.csv: exists already.'
+    """
+    if not option:
+        return f"{subject}: {rest}"
+    if subject == repr(option.split()[-1]):
+        return f"{option}: {rest}"
+    return f"{option}: {subject} {rest}"
 
 
-def _check_special(p: Path) -> None:
+def _exists(p: Path, option: str | None = None) -> str:
+    return _named(option, shown_path(p),
+                  f"exists already; pass {say('force=True', '--force')} to overwrite it.")
+
+
+def _check_special(p: Path, option: str | None = None) -> None:
     try:
         mode = os.stat(p).st_mode
     except (OSError, ValueError):
@@ -143,31 +164,37 @@ def _check_special(p: Path) -> None:
         kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
                 else "a "
                      "device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
-        raise ConfigError(f"{shown_path(p)}: is {kind}, not a regular file; budgetlab never "
-                          "replaces special files, "
-                          "not even with --force: give the name of a regular file.")
+        raise ConfigError(_named(option, shown_path(p), f"is {kind}, not a regular file; "
+                                 "budgetlab never replaces special files, not even with --force: "
+                                 "give the name of a regular file."))
 
 
-def _check_writable(p: Path) -> None:
+def _check_writable(p: Path, option: str | None = None) -> None:
     """Refuse an output whose folder does not let budgetlab create a file (permissions, a
     read-only file system, ...), before the work: a probe file is created there and removed."""
     probe = p.parent / f".bl-{secrets.token_hex(8)}.probe"
     try:
         fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as exc:
-        raise ConfigError(f"{shown_path(p)}: cannot be written, its folder {shown_path(p.parent)} "
-                          "does not let budgetlab create files "
-                          f"({exc.strerror or type(exc).__name__}); give an output in a folder you "
-                          "can write to.") from None
+        raise ConfigError(_named(option, shown_path(p),
+                                 f"cannot be written, its folder {shown_path(p.parent)} does not "
+                                 "let budgetlab create files "
+                                 f"({exc.strerror or type(exc).__name__}); give an output in a "
+                                 "folder you can write to.")) from None
     os.close(fd)
     with contextlib.suppress(OSError):
         os.unlink(probe)
 
 
-def check_output(path: str | PathLike[str], *, force: bool = False) -> Path:
-    """Validate an output path: a non-empty file name in an existing folder, not too long for
-    the file system, not an input of this run, not a special file, and not an existing file
-    unless ``force``. Returns it as a :class:`~pathlib.Path`.
+def check_output(path: str | PathLike[str], *, force: bool = False,
+                 option: str | None = None) -> Path:
+    """Validate an output path: a non-empty file name in an existing folder that lets budgetlab
+    create files, not too long for the file system, not an input of this run, not a special
+    file, and not an existing file unless ``force``. Returns it as a :class:`~pathlib.Path`.
+
+    ``option`` is what gave the path, named first in every refusal: the flag on the command line
+    (``--summary-out``, :func:`budgetlab._util.plan.plan_outputs` passes it), the keyword
+    argument in the API (``path``); without it a refusal starts with the file's name.
 
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -177,35 +204,45 @@ def check_output(path: str | PathLike[str], *, force: bool = False) -> Path:
     Traceback (most recent call last):
     ...
     budgetlab.errors.OutputExistsError: 'out.csv': exists already; pass force=True to overwrite it.
+    >>> check_output(d / "no-such-folder" / "s.csv", option="--summary-out")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: --summary-out: folder 'no-such-folder' does not exist; create it
+    first.
     """
+    lead = f"{option}: " if option else ""
     if not isinstance(path, (str, PathLike)) or not os.fspath(path).strip():
-        raise ConfigError("an output file name is empty; give a file name (or leave the option "
-                          "out).")
+        raise ConfigError(f"{lead}an output file name is empty; give a file name (or leave the "
+                          "option out).")
     text = os.fspath(path)
     if not isinstance(text, str):
-        raise ConfigError("an output path must be text, not bytes.")
+        raise ConfigError(f"{lead}an output path must be text, not bytes.")
     if text.endswith(("/", os.sep)):
-        raise ConfigError(f"{shown_path(Path(text))}: names a folder (it ends in '/'); give a file "
-                          "name for the output.")
+        raise ConfigError(_named(option, shown_path(Path(text)), "names a folder (it ends in '/'); "
+                                 "give a file name for the output."))
     p = Path(text).expanduser()
     limit = name_max(p.parent if p.parent.is_dir() else ".")
     if len(os.fsencode(p.name)) > limit:
-        raise ConfigError(f"the output name is {len(os.fsencode(p.name))} bytes long; this file "
-                          f"system allows {limit}: give a shorter name.")
+        raise ConfigError(f"{lead}the output name is {len(os.fsencode(p.name))} bytes long; this "
+                          f"file system allows {limit}: give a shorter name.")
     if p.is_dir():
-        raise ConfigError(f"{shown_path(p)}: is a directory; give a file name for the output.")
+        raise ConfigError(_named(option, shown_path(p), "is a directory; give a file name for the "
+                                 "output."))
     if not p.parent.exists():
-        raise ConfigError(f"{shown_path(p.parent)}: folder does not exist; create it first.")
+        raise ConfigError(f"{lead}folder {shown_path(p.parent)} does not exist; create it first."
+                          if option else
+                          f"{shown_path(p.parent)}: folder does not exist; create it first.")
     if not p.parent.is_dir():
-        raise ConfigError(f"{shown_path(p.parent)}: is not a folder; give an output path inside a "
-                          "folder.")
-    _check_writable(p)
+        raise ConfigError(_named(option, shown_path(p.parent), "is not a folder; give an output "
+                                 "path inside a folder."))
+    _check_writable(p, option)
     if _is_input(p):
-        raise ConfigError(f"{shown_path(p)}: is an input of this run; write the output to another "
-                          "file (inputs are never overwritten, not even with --force).")
-    _check_special(p)
+        raise ConfigError(_named(option, shown_path(p), "is an input of this run; write the output "
+                                 "to another file (inputs are never overwritten, not even with "
+                                 "--force)."))
+    _check_special(p, option)
     if os.path.lexists(p) and not force:
-        raise OutputExistsError(_exists(p))
+        raise OutputExistsError(_exists(p, option))
     return p
 
 
@@ -225,24 +262,24 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def _publish(tmp: Path, target: Path, *, force: bool) -> None:
+def _publish(tmp: Path, target: Path, *, force: bool, option: str | None = None) -> None:
     """Move the finished temporary file into place (never over an existing file without force)."""
     with open(tmp, "rb+") as fh:  # the writer may not have synced: make the bytes durable first
         os.fsync(fh.fileno())
     if force:
         if _is_input(target):  # checked again: the names may have changed while the work ran
-            raise ConfigError(f"{shown_path(target)}: is an input of this run; write the output to "
-                              "another file.")
-        _check_special(target)
+            raise ConfigError(_named(option, shown_path(target), "is an input of this run; write "
+                                     "the output to another file."))
+        _check_special(target, option)
         os.replace(tmp, target)
     else:
         try:
             os.link(tmp, target)  # atomic and fails if the target appeared meanwhile
         except FileExistsError:
-            raise OutputExistsError(_exists(target)) from None
+            raise OutputExistsError(_exists(target, option)) from None
         except OSError:  # no hard links on this file system
             if os.path.lexists(target):
-                raise OutputExistsError(_exists(target)) from None
+                raise OutputExistsError(_exists(target, option)) from None
             os.replace(tmp, target)
         else:
             tmp.unlink()
@@ -250,10 +287,11 @@ def _publish(tmp: Path, target: Path, *, force: bool) -> None:
 
 
 @contextlib.contextmanager
-def atomic_path(path: str | PathLike[str], *, force: bool = False) -> Iterator[Path]:
+def atomic_path(path: str | PathLike[str], *, force: bool = False,
+                option: str | None = None) -> Iterator[Path]:
     """Yield a temporary path next to ``path`` (same suffix); when the block ends without an
     error the file is synced and renamed to ``path``; on any error or interruption it is removed
-    and ``path`` is left as it was.
+    and ``path`` is left as it was. A refusal names ``option`` first (see :func:`check_output`).
 
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -262,7 +300,7 @@ def atomic_path(path: str | PathLike[str], *, force: bool = False) -> Iterator[P
     >>> (d / "out.txt").read_text(), sorted(p.name for p in d.iterdir())
     ('done', ['out.txt'])
     """
-    target = check_output(path, force=force)
+    target = check_output(path, force=force, option=option)
     tmp: Path | None = None
     try:
         # create it now (exclusively, with the umask's permissions) so the name is ours; inside the
@@ -277,9 +315,9 @@ def atomic_path(path: str | PathLike[str], *, force: bool = False) -> Iterator[P
             # the folder changed since the check: name the output, not the temporary
             except OSError as exc:
                 tmp = None
-                raise ConfigError(f"{shown_path(target)}: cannot be written "
-                                  f"({exc.strerror or type(exc).__name__}); give "
-                                  "an output in a folder you can write to.") from None
+                raise ConfigError(_named(option, shown_path(target), "cannot be written "
+                                         f"({exc.strerror or type(exc).__name__}); give an "
+                                         "output in a folder you can write to.")) from None
             os.close(fd)
             break
         if tmp is None:
@@ -288,7 +326,7 @@ def atomic_path(path: str | PathLike[str], *, force: bool = False) -> Iterator[P
         yield tmp
         if not tmp.exists():
             raise FileNotFoundError(f"{tmp}: the writer did not create the temporary file")
-        _publish(tmp, target, force=force)
+        _publish(tmp, target, force=force, option=option)
     finally:
         if tmp is not None:
             with contextlib.suppress(FileNotFoundError):
@@ -300,9 +338,11 @@ def atomic_write(
     path: str | PathLike[str], mode: str = "w", *, force: bool = False,
                  encoding: str | None = "utf-8",
     newline: str | None = None,
+    option: str | None = None,
 ) -> Iterator[IO[Any]]:
     """Open a temporary file next to ``path`` for writing (``mode`` ``"w"`` or ``"wb"``); it
-    replaces ``path`` only when the block ends without an error (see :func:`atomic_path`).
+    replaces ``path`` only when the block ends without an error (see :func:`atomic_path`; a
+    refusal names ``option`` first).
 
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -313,7 +353,7 @@ def atomic_write(
     """
     if mode not in ("w", "wb"):
         raise ConfigError(f"mode={mode!r} is not valid; use 'w' (text) or 'wb' (bytes).")
-    with atomic_path(path, force=force) as tmp:
+    with atomic_path(path, force=force, option=option) as tmp:
         if mode == "wb":
             with open(tmp, "wb") as fh:
                 yield fh
@@ -352,14 +392,16 @@ def write_table(table: pd.DataFrame, path: str | PathLike[str], *, force: bool =
     return p
 
 
-def write_bytes(data: bytes, path: str | PathLike[str], *, force: bool = False) -> Path:
-    """Write ``data`` to ``path`` atomically (see :func:`atomic_path`).
+def write_bytes(data: bytes, path: str | PathLike[str], *, force: bool = False,
+                option: str | None = None) -> Path:
+    """Write ``data`` to ``path`` atomically (see :func:`atomic_path`; a refusal names
+    ``option`` first).
 
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> write_bytes(b"%PDF-", d / "t.pdf").read_bytes()
     b'%PDF-'
     """
-    with atomic_write(path, "wb", force=force) as fh:
+    with atomic_write(path, "wb", force=force, option=option) as fh:
         fh.write(data)
     return Path(path)

@@ -48,7 +48,9 @@ def plan_outputs(outputs: dict[str, Any], *, force: bool = False) -> dict[str, P
     ``{"--out": args.out, "--plot": args.plot}``).
 
     Refuses empty names, names too long for the file system, inputs of this run, special files,
-    existing files without ``force``, for options whose name contains ``plot`` a suffix other than
+    existing files without ``force``, folders that do not exist or do not let budgetlab create
+    files (each refusal names its option first: ``--summary-out: folder 'x' does not exist``),
+    for options whose name contains ``plot`` a suffix other than
     :data:`PLOT_SUFFIXES`, for ``--out`` (every command's table) a suffix other than ``.csv`` or
     ``.parquet``, and two outputs that are the same file (also through symlinks, hard
     links and ``..``, and also against the outputs planned earlier in the same run under another
@@ -75,7 +77,7 @@ def plan_outputs(outputs: dict[str, Any], *, force: bool = False) -> dict[str, P
         if not isinstance(path, (str, PathLike)) or not os.fspath(path).strip():
             raise ConfigError(f"{option}: an empty file name; give a file name or leave the option "
                               "out.")
-        p = check_output(path, force=force)
+        p = check_output(path, force=force, option=option)
         if "plot" in option and p.suffix.lower() not in PLOT_SUFFIXES:
             raise ConfigError(f"{option}: a plot is written as {', '.join(PLOT_SUFFIXES)} (the "
                               "format follows the suffix); choose one of these suffixes.")

@@ -187,7 +187,7 @@ class IncidentReport:
             raise ConfigError(f"{p.name}: the figure file must end in .png, .pdf or .svg.")
         fig = self.plot()
         try:
-            return save_figure(fig, p, force=force, dpi=dpi)
+            return save_figure(fig, p, force=force, dpi=dpi, option="path")
         finally:
             plt.close(fig)
 

@@ -102,7 +102,7 @@ def _plan(args: argparse.Namespace) -> Path:
     without --force, an empty or too long name are refused)."""
     from .._util.plan import plan_outputs
 
-    return plan_outputs({"OUT": args.out}, force=args.force)["OUT"]
+    return plan_outputs({"OUT.yaml": args.out}, force=args.force)["OUT.yaml"]
 
 
 def _guard_names(args: argparse.Namespace) -> None:

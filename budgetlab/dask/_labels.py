@@ -20,18 +20,20 @@ __all__ = ["LabelCounts", "count_labels", "classify_counts", "skipped_parts"]
 LabelCounts = tuple[pd.Series, np.ndarray]
 
 
-def count_labels(labels: pd.Series, outcomes: Outcomes | None) -> LabelCounts:
-    """A partition's labels, counted, after the refusals that name its rows.
+def count_labels(labels: pd.Series, outcomes: Outcomes | None) -> tuple[LabelCounts, np.ndarray]:
+    """A partition's labels, counted, after the refusals that name its rows; and each row's label
+    as a position in those distinct labels (for the facts of each label's rows: their times).
 
-    >>> values, rows = count_labels(pd.Series(["success", "zeta", "success"]), None)
-    >>> values.tolist(), rows.tolist()
-    (['success', 'zeta'], [2, 1])
+    >>> (values, rows), codes = count_labels(pd.Series(["success", "zeta", "success"]), None)
+    >>> values.tolist(), rows.tolist(), codes.tolist()
+    (['success', 'zeta'], [2, 1], [0, 1, 0])
     """
     check_label_rows(labels, outcomes)
     if isinstance(labels.dtype, pd.CategoricalDtype):  # its categories' values, as labels
         labels = labels.astype(object)
     codes, uniques = pd.factorize(labels)  # in the order met; no missing value (refused above)
-    return pd.Series(uniques, name=labels.name), np.bincount(codes, minlength=len(uniques))
+    return (pd.Series(uniques, name=labels.name), np.bincount(codes, minlength=len(uniques))), \
+        codes
 
 
 def classify_counts(parts: Sequence[LabelCounts], outcomes: Outcomes | None, *,
@@ -39,8 +41,8 @@ def classify_counts(parts: Sequence[LabelCounts], outcomes: Outcomes | None, *,
     """The labels of every partition (``parts``, in partition order) classified once, each
     distinct label with the rows of all partitions (see :func:`count_labels`).
 
-    >>> reading = classify_counts([count_labels(pd.Series(["success", "timeout"]), None),
-    ...                            count_labels(pd.Series(["timeout"]), None)], None,
+    >>> reading = classify_counts([count_labels(pd.Series(["success", "timeout"]), None)[0],
+    ...                            count_labels(pd.Series(["timeout"]), None)[0]], None,
     ...                           require_success=True)
     >>> [(x.label, x.rows) for x in reading.labels]
     [('success', 1), ('timeout', 2)]
@@ -59,8 +61,8 @@ def skipped_parts(parts: Sequence[LabelCounts | None], reading: OutcomeReading) 
     rows, as those rows leave one file's table, where a partition alone would be refused as
     "every row maps to skip".
 
-    >>> parts = [count_labels(pd.Series(["pending", "pending"]), None),
-    ...          count_labels(pd.Series(["success", "pending"]), None)]
+    >>> parts = [count_labels(pd.Series(["pending", "pending"]), None)[0],
+    ...          count_labels(pd.Series(["success", "pending"]), None)[0]]
     >>> reading = classify_counts(parts, {"pending": "skip", "success": "success"},
     ...                           require_success=True)
     >>> sorted(skipped_parts(parts, reading))

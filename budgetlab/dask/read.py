@@ -1,5 +1,6 @@
 """``read_events`` on Dask: every partition through :func:`budgetlab.read_events`, with the
-categories and the personal-data verdict shared by all partitions."""
+categories and the personal-data verdict shared by all partitions, and how it was read
+(:mod:`._how_read`) from the first pass."""
 
 from __future__ import annotations
 
@@ -18,11 +19,14 @@ from .._util.validation import require_columns
 from .._util.words import say
 from ..errors import BudgetlabError, InputError, SchemaError, TimestampError
 from ..events.files import is_path_like
+from ..events.outcomes import OutcomeReading
 from ..events.read import read_events as pandas_read_events
+from ..events.read import reading_time
 from ..events.schema import SUCCESS, bucket_dtype
 from ..events.spec import ReadSpec
-from ..events.times import describe_time, is_instant
+from ..events.times import describe_time, is_instant, parse_time
 from ..privacy import hash_values
+from ._how_read import dask_how_read, label_times, late_after
 from ._labels import classify_counts, count_labels, skipped_parts
 from ._partitions import partition_error, partition_number
 from ._sources import raw_frame, spec_of
@@ -57,9 +61,12 @@ def _profile_partition(
     spec: ReadSpec,
     guarded: list[str],
     scan_pii: bool,
+    late_after: int,
 ) -> pd.DataFrame:
     """First pass: bucket labels (or the counts of outcome labels), group-key categories,
-    personal-data columns, one sample row.
+    personal-data columns, one sample row, and for "how it was read" each distinct label's
+    earliest and latest time and rows later than ``late_after`` (int64 ns UTC; the time of
+    reading and the clock skew allowed).
 
     Runs :func:`budgetlab.read_events` on the success and bucket, key (and, for ``pii``
     drop/hash, guarded) columns with a constant scratch time, so the same parsing and checks
@@ -91,7 +98,14 @@ def _profile_partition(
                 keep=[c for c in extra if c != session], pii="drop" if scan_pii else "error",
                 salt=None, hash_session=False,
                 **({"ok": _SCRATCH_OK, "outcomes": None} if labels else {}))
-        info["labels"] = count_labels(raw[spec.label], spec.outcomes) if labels else None
+        t = parse_time(raw[spec.time], tz=spec.tz, epoch=spec.epoch)
+        if labels:
+            info["labels"], codes = count_labels(raw[spec.label], spec.outcomes)
+        else:  # one reading per bucket of the success column (or threshold), as pandas states it
+            info["labels"], codes = None, np.zeros(len(raw), dtype=np.intp)
+            how = frame.attrs["how_read"]
+            info["readings"], info["vocabulary"] = how.labels, how.vocabulary
+        info["times"] = label_times(t, codes, int(codes.max()) + 1, late_after)
     except BudgetlabError as exc:  # raised by _profile (the first partition's refusal)
         info["refusal"] = partition_error(exc, number)
         return pd.DataFrame({"number": [number], "info": [info]})
@@ -148,11 +162,11 @@ def _union(lists: Sequence[Sequence[Any]], *, sort: bool) -> list[Any]:
 
 
 def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
-             scan_pii: bool) -> list[dict[str, Any]]:
+             scan_pii: bool, late_after: int) -> list[dict[str, Any]]:
     """First pass: one small profile per partition, in partition order (see
     :func:`_profile_partition`)."""
     profiles = raw.map_partitions(  # type: ignore[no-untyped-call]
-        _profile_partition, spec=spec, guarded=guarded, scan_pii=scan_pii,
+        _profile_partition, spec=spec, guarded=guarded, scan_pii=scan_pii, late_after=late_after,
         meta=pd.DataFrame({"number": pd.Series(dtype=np.int64), "info": pd.Series(dtype=object)}),
         enforce_metadata=False,
     ).compute()
@@ -178,14 +192,14 @@ def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
     return infos
 
 
-def _label_buckets(infos: list[dict[str, Any]], spec: ReadSpec, *,
-                   require_success: bool) -> tuple[list[str], frozenset[int]]:
+def _label_buckets(infos: list[dict[str, Any]], spec: ReadSpec, *, require_success: bool,
+                   ) -> tuple[list[str], frozenset[int], OutcomeReading]:
     """The failure buckets of the outcome labels of every partition, classified once as
     :func:`budgetlab.read_events` classifies one file's (:func:`~._labels.classify_counts`): a
     refusal (unknown or numeric labels; from Parquet paths, no success in any partition) lists
     the labels of the whole input, in the order met, partition after partition, with their
     rows. Also the partitions whose every row maps to skip (loaded as no rows); when that is
-    every row of the input, refused as one file would be."""
+    every row of the input, refused as one file would be. Also the labels' reading."""
     parts = [i.get("labels") for i in infos]
     reading = classify_counts([p for p in parts if p is not None], spec.outcomes,
                               require_success=require_success)
@@ -193,7 +207,7 @@ def _label_buckets(infos: list[dict[str, Any]], spec: ReadSpec, *,
     if all(n in skipped for n, i in enumerate(infos) if i["rows"]):
         raise InputError("every row maps to skip; nothing is left to analyse: check "
                          + say("outcomes=", "--outcomes") + ".")
-    return [str(c) for c in reading.bucket.categories], skipped
+    return [str(c) for c in reading.bucket.categories], skipped, reading
 
 
 def _key_dtypes(infos: list[dict[str, Any]], keys: list[str], flagged: set[str],
@@ -256,6 +270,10 @@ def read_events(
         ``by`` keys as categoricals with the same known categories in every partition,
         ``session_id``, ``keep``). Each partition is sorted stably by ``ts``; partitions keep file
         order; the index restarts at 0 per partition. Errors name the partition they come from.
+        ``attrs["how_read"]`` (on the object returned) is a
+        :class:`~budgetlab.events.how_read.HowRead`, with the counts
+        :func:`budgetlab.read_events` states for the same data, from the first pass (the notes
+        of budgetlab's file layer, which Dask's Parquet reader does not go through, are left out).
 
     Examples
     --------
@@ -272,6 +290,14 @@ def read_events(
     0 2026-11-30 02:00:00+00:00   True  success    ams
     >>> list(ev["region"].dtype.categories)
     ['ams', 'fra']
+    >>> print(ev.attrs["how_read"])
+    how it was read: the Dask DataFrame (3 rows)
+      rows: 3 read, 3 kept, 0 skipped
+      time: column 'ts', text with UTC offsets (each row its own instant); 2026-11-29T01:00:00Z ..
+      2026-11-30T02:00:00Z (UTC)
+      outcomes: column 'outcome', built-in vocabulary
+        'success'  -> success  2
+        'timeout'  -> timeout  1
     """
     spec = spec_of(spec, options)
     keys, keep, pii, session, salt = list(spec.by), list(spec.keep), spec.pii, spec.session, \
@@ -285,11 +311,15 @@ def read_events(
     guarded = list(dict.fromkeys([*keys, *([session] if session and not spec.hash_session else []),
                                   *[k for k in keep if k not in keys]]))
 
-    # first pass: categories, personal-data columns, a sample row (one small result per partition)
-    infos = _profile(raw, name, spec, guarded, scan_pii=pii != "error" and bool(guarded))
+    # first pass: categories, personal-data columns, a sample row, the facts of how it was read
+    # (one small result per partition)
+    now = reading_time()
+    infos = _profile(raw, name, spec, guarded, scan_pii=pii != "error" and bool(guarded),
+                     late_after=late_after(now))
     # a DataFrame may be a slice of a log that holds no success: budgetlab.read_events' rule
-    buckets, skipped = _label_buckets(infos, spec, require_success=is_path_like(source)) \
-        if spec.reads_labels else (_union([i["bucket"] for i in infos], sort=False), frozenset())
+    buckets, skipped, reading = _label_buckets(infos, spec, require_success=is_path_like(source)) \
+        if spec.reads_labels else (_union([i["bucket"] for i in infos], sort=False), frozenset(),
+                                   None)
     bucket_type = bucket_dtype(set(buckets) - {SUCCESS})
     flagged = set(_union([i["flagged"] for i in infos], sort=False))
     key_dtypes = _key_dtypes(infos, keys, flagged, raw._meta)
@@ -322,4 +352,7 @@ def read_events(
     meta = _load_partition(infos[number]["sample"], {"number": number}, plan=plan).iloc[:0]
     plan = dataclasses.replace(plan, hashed_in=hashed_in, meta=meta, skipped=skipped)
     loaded: dd.DataFrame = raw.map_partitions(_load_partition, plan=plan, meta=meta)
+    # as on a pandas table (a Dask frame has no attrs of its own; the object returned keeps them)
+    object.__setattr__(loaded, "attrs", {"how_read": dask_how_read(infos, spec, name, reading,
+                                                                   now)})
     return loaded

@@ -337,7 +337,7 @@ def write_preset(name: str, out: str | os.PathLike[str] | None = None, *,
     paths = [folder / ev_name, folder / inc_name]
     folder.mkdir(parents=True, exist_ok=True)
     for p in paths:  # check both before writing either
-        check_output(p, force=force)
+        check_output(p, force=force, option="out")
     with atomic_path(paths[0], force=force) as tmp:
         write_events_parquet(events, tmp)
     with atomic_path(paths[1], force=force) as tmp:

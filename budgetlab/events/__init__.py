@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..privacy import guard_personal_data, hash_values, scan_personal_data
 from .accesslog import is_access_log, read_access_log
 from .files import expand_sources
+from .how_read import HowRead, LabelReading
 from .outcomes import classify_outcomes, map_outcomes
 from .read import read_events
 from .schema import (
@@ -17,8 +18,6 @@ from .schema import (
     SOLVE_ERROR,
     SUCCESS,
     TIMEOUT,
-    HowRead,
-    LabelReading,
     as_events,
     bucket_dtype,
     check_events,

@@ -30,10 +30,11 @@ import pandas as pd
 from .._util.validation import as_list, check_argument
 from ..errors import ConfigError
 from ._text import compression_of
+from .how_read import HowRead, skip_reasons
 from .lines import NOT_IN_FORMAT
 from .presets import PRESETS
 from .read import read_events
-from .schema import SUCCESS, HowRead, skip_reasons
+from .schema import SUCCESS
 from .spec import ReadSpec
 from .vocabulary import check_outcomes
 

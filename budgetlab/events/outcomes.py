@@ -24,7 +24,8 @@ from ._label_words import outcomes_fix, unknown_labels_error
 from ._messages import personal_mask, row_numbers
 from ._series_words import numbers_note, numeric_labels_error, too_many_labels_error
 from .flags import parse_ok
-from .schema import FAILURE, MISSING_LABELS, SKIP, SUCCESS, LabelReading, bucket_dtype, code_counts
+from .how_read import LabelReading
+from .schema import FAILURE, MISSING_LABELS, SKIP, SUCCESS, bucket_dtype, code_counts
 from .vocabulary import (
     DEFAULT_OUTCOMES,
     Outcomes,

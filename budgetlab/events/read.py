@@ -27,19 +27,11 @@ from ._latency import DURATION, apply_slow, parse_durations
 from ._messages import ROWS, number_dtypes, row_numbers
 from .files import ISO_TIME, FileSpec, check_scalars, expand_sources, is_path_like, read_files
 from .flags import parse_ok
+from .how_read import HowRead, LabelReading, skip_reasons
 from .lines import NOT_IN_FORMAT, read_lines
 from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes
 from .presets import PRESETS
-from .schema import (
-    SUCCESS,
-    HowRead,
-    LabelReading,
-    bucket_dtype,
-    check_header,
-    code_counts,
-    skip_reasons,
-    sort_by_time,
-)
+from .schema import SUCCESS, bucket_dtype, check_header, code_counts, sort_by_time
 from .spec import ReadSpec
 from .timeformat import parse_formatted
 from .times import describe_time, parse_time
@@ -96,7 +88,7 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         (string) if declared, then ``keep`` columns, then ``duration`` (timedelta64[ns]) if
         declared; sorted stably by ``ts`` (equal times keep input order: file order, then row
         order), with a fresh RangeIndex. Skipped rows are not in it. ``attrs["how_read"]`` is a
-        :class:`~budgetlab.events.schema.HowRead`: rows read and skipped (by reason), how the
+        :class:`~budgetlab.events.how_read.HowRead`: rows read and skipped (by reason), how the
         time column was read and its span, each label -> meaning with its count, and a note for
         each reading decision.
 
@@ -185,7 +177,7 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         notes=(*notes, *latency, *outcome.notes, *late_note),
         slow_above=None if spec.slow_ns is None else
         duration_label(pd.Timedelta(spec.slow_ns, unit="ns")),
-        ok_when=spec.ok_when, rows_after_reading=late, reading_time=read_at)
+        threshold=spec.threshold, rows_after_reading=late, reading_time=read_at)
     return frame
 
 
@@ -209,14 +201,15 @@ def _after_reading(t: np.ndarray, last: str | None, spec: ReadSpec,
                    ) -> tuple[int, str | None, tuple[str, ...]]:
     """Rows stamped later than the time of reading (:func:`reading_time`) by more than
     :data:`CLOCK_SKEW`, the time of reading and the note that says so
-    (:func:`~._after_reading.after_reading_note`); nothing when the last event is not that late.
+    (:func:`~.after_reading.after_reading_note`); nothing when the last event is not that late.
     Compared as time - skew: a time of reading at the end of time fits."""
     now = reading_time()
     if last is None or pd.Timestamp(last) - CLOCK_SKEW <= now:
         return 0, None, ()
-    from ._after_reading import after_reading_note  # its words only for a late log
+    from .after_reading import after_reading_note  # its words only for a late log
 
-    return after_reading_note(t, now, pd.Timestamp(last), CLOCK_SKEW, year=spec.year)
+    late = int(np.count_nonzero(t - CLOCK_SKEW.value > now.value))
+    return late, *after_reading_note(late, now, pd.Timestamp(last), CLOCK_SKEW, year=spec.year)
 
 
 def _canonical(raw: pd.DataFrame, spec: ReadSpec, out: dict[str, Any],

@@ -95,7 +95,7 @@ def test_summary_out_refused_before_the_work(log, tmp_path, capsys):
     assert main(["replay", str(log), "--by", "site", "--summary-out", str(missing)]) == 2
     captured = capsys.readouterr()
     # refused by the plan of the outputs, before the log is read
-    assert "'no-such-folder': folder does not exist; create it first." in captured.err
+    assert "--summary-out: folder 'no-such-folder' does not exist; create it first." in captured.err
     assert captured.out == ""
 
 

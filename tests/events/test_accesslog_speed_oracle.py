@@ -32,8 +32,9 @@ from budgetlab.errors import BudgetlabError, ConfigError, FileFormatError, Input
 from budgetlab.events._compressed import read_input
 from budgetlab.events._text import CR_ONLY_NOTE, PROGRESS_BYTES, compression_of, cr_only
 from budgetlab.events.files import check_path, expand_sources, file_name, file_notes
+from budgetlab.events.how_read import HowRead, skip_reasons
 from budgetlab.events.outcomes import LabelReading, OutcomeReading, classify_outcomes
-from budgetlab.events.schema import SUCCESS, HowRead, bucket_dtype, skip_reasons, time_span, ts_ns
+from budgetlab.events.schema import SUCCESS, bucket_dtype, time_span, ts_ns
 from budgetlab.events.vocabulary import check_outcomes
 
 # ------------------------------------------------------------------------------------------

@@ -37,13 +37,12 @@ from budgetlab.events._structured import _binary_as_text
 from budgetlab.events._text import CR_ONLY_NOTE, compression_of, cr_only
 from budgetlab.events.accesslog import _ok_flags
 from budgetlab.events.files import FileSpec, expand_sources, file_name, file_notes
+from budgetlab.events.how_read import HowRead, skip_reasons
 from budgetlab.events.outcomes import LabelReading, OutcomeReading, classify_outcomes
 from budgetlab.events.schema import (
     SUCCESS,
-    HowRead,
     as_events,
     bucket_dtype,
-    skip_reasons,
     time_span,
     ts_ns,
 )

@@ -124,3 +124,19 @@ def test_a_missing_metric_column_names_the_option():
     with pytest.raises(Exception, match=r"has no column 'latency' \(the metric column of the "
                                         r"threshold: name the right one with ok_when=\)"):
         read_events(ELB, time="timestamp", ok_when="latency<50")
+
+
+def test_the_read_info_holds_the_threshold_apart_and_prints_from_it():
+    """The threshold's column, operator and number (as written) are facts of the read, not a
+    slice of its text: a column whose name holds spaces, an expression without spaces, a number
+    in exponent form. Oracle: the values given, written by hand."""
+    raw = frame([5.0, 2e3, 999.0]).rename(columns={"value": "p99 latency ms"})
+    ev = read_events(raw, ok_when="p99 latency ms>=1e3")
+    how = ev.attrs["how_read"]
+    assert tuple(how.threshold[:3]) == ("p99 latency ms", ">=", "1e3")
+    assert how.ok_when == "p99 latency ms >= 1e3"
+    assert str(how).splitlines()[3] == (
+        f"  outcomes: column 'p99 latency ms' >= 1e3 (ok_when=): 1 success, 2 failure; {SERIES}")
+    facts = how.as_dict()
+    assert facts["threshold"] == {"column": "p99 latency ms", "op": ">=", "number": "1e3"}
+    assert facts["ok_when"] == "p99 latency ms >= 1e3"

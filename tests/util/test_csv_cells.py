@@ -169,10 +169,9 @@ def test_an_unwritable_folder_is_refused_by_the_users_path(unwritable):
     before = sorted(os.listdir(unwritable))
     new_run()
     with pytest.raises(ConfigError,
-                       match=rf"^'out.csv': cannot be written, its folder '{unwritable.name}' does "
-                             r"not "
-                                          r"let budgetlab create files \((Permission "
-                                          r"denied|Read-only file system)\)"):
+                       match=rf"^--out: 'out.csv' cannot be written, its folder "
+                             rf"'{unwritable.name}' does not let budgetlab create files "
+                             r"\((Permission denied|Read-only file system)\)"):
         plan_outputs({"--out": unwritable / "out.csv"})
     with pytest.raises(ConfigError, match=r"'t.csv': cannot be written") as info:
         write_table(pd.DataFrame({"a": [1]}), unwritable / "t.csv")
@@ -183,5 +182,5 @@ def test_an_unwritable_folder_is_refused_by_the_users_path(unwritable):
 def test_the_cli_refuses_an_unwritable_folder_before_the_work(tmp_path, unwritable, capsys):
     rc = main(["replay", str(tmp_path / "missing-log.csv"), "--out", str(unwritable / "tr.csv")])
     err = capsys.readouterr().err
-    assert rc == 2 and "'tr.csv': cannot be written" in err and ".bl-" not in err
+    assert rc == 2 and "--out: 'tr.csv' cannot be written" in err and ".bl-" not in err
     assert err.count("\n") == 1  # refused before the (missing) log was even read

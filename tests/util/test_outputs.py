@@ -187,3 +187,45 @@ def test_binary_writes_and_table_formats(tmp_path):
 def test_bad_output_paths(tmp_path, bad):
     with pytest.raises(ConfigError):
         check_output(tmp_path / bad)
+
+
+def test_api_refusals_name_the_keyword_argument(tmp_path):
+    """Through the API an output refusal starts with the keyword that gave the path (the CLI's
+    are named by their flags: tests/cli/test_output_folders.py)."""
+    from budgetlab.interop.prometheus.rules import write_prometheus_rules
+
+    with pytest.raises(ConfigError) as info:
+        write_prometheus_rules({"groups": []}, tmp_path / "no-such-folder" / "rules.yaml")
+    assert str(info.value) == "path: folder 'no-such-folder' does not exist; create it first."
+    (tmp_path / "rules.yaml").write_text("old")
+    with pytest.raises(OutputExistsError) as exists:
+        write_prometheus_rules({"groups": []}, tmp_path / "rules.yaml")
+    assert str(exists.value) == ("path: 'rules.yaml' exists already; pass force=True to "
+                                 "overwrite it.")
+    assert (tmp_path / "rules.yaml").read_text() == "old"
+
+
+def test_check_output_names_its_option_first_or_the_file(tmp_path):
+    """Each refusal of an output: with ``option`` that option first, then the file; without it
+    the file first (its earlier wording)."""
+    (tmp_path / "a-folder").mkdir()
+    (tmp_path / "a-file").write_text("x")
+    cases = [  # path, with option, without
+        (tmp_path / "a-folder",
+         "--out: 'a-folder' is a directory; give a file name for the output.",
+         "'a-folder': is a directory; give a file name for the output."),
+        (tmp_path / "a-file" / "t.csv",
+         "--out: 'a-file' is not a folder; give an output path inside a folder.",
+         "'a-file': is not a folder; give an output path inside a folder."),
+        (f"{tmp_path}/x/", "--out: 'x' names a folder (it ends in '/'); give a file name for the "
+                           "output.",
+         "'x': names a folder (it ends in '/'); give a file name for the output."),
+        (tmp_path / "gone" / "t.csv", "--out: folder 'gone' does not exist; create it first.",
+         "'gone': folder does not exist; create it first."),
+    ]
+    for path, with_option, without in cases:
+        with pytest.raises(ConfigError) as named:
+            check_output(path, option="--out")
+        with pytest.raises(ConfigError) as plain:
+            check_output(path)
+        assert (str(named.value), str(plain.value)) == (with_option, without)

@@ -281,7 +281,7 @@ def write_openslo(docs: SLODocument | Iterable[SLODocument], path: str | os.Path
                   force: bool = False) -> Path:
     """Write ``docs`` as an OpenSLO v1 YAML file, atomically (existing files need ``force``)."""
     text = to_openslo_yaml(docs)
-    with atomic_path(path, force=force) as tmp:
+    with atomic_path(path, force=force, option="path") as tmp:
         tmp.write_text(text, encoding="utf-8")
     return Path(path)
 

@@ -359,6 +359,6 @@ def write_prometheus_rules(rules: Mapping[str, Any], path: str | os.PathLike[str
                            force: bool = False) -> Path:
     """Write a rules (or promtool test) document atomically (existing files need ``force``)."""
     text = to_prometheus_yaml(rules)
-    with atomic_path(path, force=force) as tmp:
+    with atomic_path(path, force=force, option="path") as tmp:
         tmp.write_text(text, encoding="utf-8")
     return Path(path)
