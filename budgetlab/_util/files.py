@@ -5,11 +5,11 @@ temporary file next to the target (``.bl-<random>.tmp<suffix>``, short whatever 
 name), is flushed to disk, and only then renamed over the target (an atomic step on POSIX and
 Windows). An existing output is replaced only with ``force=True`` (CLI ``--force``).
 
-Nothing read is ever lost: every reader registers its file with :func:`register_input`, and no
-output may resolve (through symlinks, hard links, ``..``) to a file read in the same run, not even
-with ``force``. Special files (FIFOs, devices, sockets) are never replaced. The outputs of one run
-are planned together before any work (:func:`budgetlab._util.plan.plan_outputs`); figures are
-written by :mod:`budgetlab._util.figures`.
+Nothing read is ever lost: every reader registers its file with
+:func:`budgetlab._util.inputs.register_input`, and no output may resolve (through symlinks, hard
+links, ``..``) to a file read in the same run, not even with ``force``. Special files (FIFOs,
+devices, sockets) are never replaced. The outputs of one run are planned together before any work
+(:func:`budgetlab._util.plan.plan_outputs`); figures are written by :mod:`budgetlab._util.figures`.
 """
 
 from __future__ import annotations
@@ -25,64 +25,17 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import ConfigError, OutputExistsError
+from .inputs import is_input
 from .words import say
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["atomic_path", "atomic_write", "write_table", "write_bytes", "check_output",
-           "register_input",
-           "forget_inputs", "file_identity", "shown_path", "name_max", "make_folder",
-           "TABLE_SUFFIXES"]
+           "shown_path", "name_max", "make_folder", "TABLE_SUFFIXES"]
 
 #: The suffixes a table is written with (:func:`write_table`); the format follows the suffix.
 TABLE_SUFFIXES = (".csv", ".parquet")
-
-# the files read in this run: identity (device, inode) -> the absolute names it was read under.
-# A match counts while one of those names still leads to the same file, so a new file that
-# reuses the inode of a deleted input is not mistaken for it.
-_INPUTS: dict[tuple[int, int], set[str]] = {}
-
-
-def forget_inputs() -> None:
-    """Forget the inputs registered so far (:func:`budgetlab._util.plan.new_run` starts a run)."""
-    _INPUTS.clear()
-
-
-def file_identity(path: str | PathLike[str]) -> tuple[int, int] | None:
-    """``(device, inode)`` of an existing file, else None."""
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return st.st_dev, st.st_ino
-
-
-def register_input(path: str | PathLike[str]) -> None:
-    """Remember ``path`` as an input of this run: no output may be written over it (under any
-    name: symlinks, hard links and ``..`` lead to the same file), not even with ``force``.
-    Registering a file twice, or a file that does not exist, is harmless.
-
-    >>> import tempfile, pathlib
-    >>> d = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (d / "log.csv").write_text("ts,ok")
-    >>> register_input(d / "log.csv")
-    >>> check_output(d / "." / "log.csv", force=True)
-    Traceback (most recent call last):
-    ...
-    budgetlab.errors.ConfigError: 'log.csv': is an input of this run; ...
-    """
-    ident = file_identity(path)
-    if ident is not None:
-        _INPUTS.setdefault(ident, set()).add(os.path.abspath(os.fspath(path)))
-
-
-def _is_input(path: str | PathLike[str]) -> bool:
-    ident = file_identity(path)
-    if ident is None or ident not in _INPUTS:
-        return False
-    return any(file_identity(name) == ident for name in _INPUTS[ident])
-
 
 _SAFE_NAME = re.compile(r"[A-Za-z0-9_.,=+-]{1,80}")
 
@@ -236,7 +189,7 @@ def check_output(path: str | PathLike[str], *, force: bool = False,
         raise ConfigError(_named(option, shown_path(p.parent), "is not a folder; give an output "
                                  "path inside a folder."))
     _check_writable(p, option)
-    if _is_input(p):
+    if is_input(p):
         raise ConfigError(_named(option, shown_path(p), "is an input of this run; write the output "
                                  "to another file (inputs are never overwritten, not even with "
                                  "--force)."))
@@ -267,7 +220,7 @@ def _publish(tmp: Path, target: Path, *, force: bool, option: str | None = None)
     with open(tmp, "rb+") as fh:  # the writer may not have synced: make the bytes durable first
         os.fsync(fh.fileno())
     if force:
-        if _is_input(target):  # checked again: the names may have changed while the work ran
+        if is_input(target):  # checked again: the names may have changed while the work ran
             raise ConfigError(_named(option, shown_path(target), "is an input of this run; write "
                                      "the output to another file."))
         _check_special(target, option)

@@ -12,7 +12,8 @@ from typing import Any
 
 from ..errors import ConfigError
 from .figures import PLOT_SUFFIXES
-from .files import TABLE_SUFFIXES, check_output, file_identity, forget_inputs, shown_path
+from .files import TABLE_SUFFIXES, check_output, shown_path
+from .inputs import file_identity, forget_inputs
 
 __all__ = ["new_run", "plan_outputs"]
 

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.csv_cells import restore_frame
-from .._util.files import register_input
+from .._util.inputs import register_input
 from .._util.validation import require_columns
 from ..errors import FileFormatError, InputError, SchemaError, TimestampError
 from ..events.offsets import has_offset

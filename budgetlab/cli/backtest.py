@@ -111,7 +111,7 @@ _TABLES = ("bins", "episodes", "detections", "scores")
 def _plan(args: argparse.Namespace) -> dict[str, Path]:
     """Register the inputs, then check every output before any work: ``--out`` is one
     .csv/.parquet (the episodes) or an existing folder (one .csv per table)."""
-    from .._util.files import register_input
+    from .._util.inputs import register_input
     from .._util.plan import plan_outputs
 
     for given in (args.slo.partition("#")[0] if args.slo else None, args.incidents):

@@ -89,7 +89,7 @@ def _override(doc: Any, args: argparse.Namespace, window: Any = None) -> Any:
 def _register_inputs(*given: str | None) -> None:
     """Register the files named on the command line as inputs of this run (``FILE#NAME`` names
     FILE), before the outputs are planned: no output may be written over them."""
-    from .._util.files import register_input
+    from .._util.inputs import register_input
 
     for spec in given:
         if spec:

@@ -163,7 +163,8 @@ def _html_outputs(sources: Sequence[Path], folder: str | os.PathLike[str], *,
                   force: bool) -> list[Path]:
     """``folder/<name>.html`` of each notebook, every one checked (and ``folder`` made) before the
     first notebook runs; the notebooks are registered as inputs (no HTML may replace one)."""
-    from .._util.files import make_folder, register_input
+    from .._util.files import make_folder
+    from .._util.inputs import register_input
     from .._util.plan import plan_outputs
 
     if not sources:

@@ -50,7 +50,7 @@ def slo_from_args(args: argparse.Namespace) -> SLO | PerGroup:
     labels give a :class:`PerGroup`) with the flags given overriding it, else the flags with the
     subcommand's defaults."""
     if getattr(args, "slo", None):
-        from .._util.files import register_input
+        from .._util.inputs import register_input
         from ..interop.openslo import load_slos
 
         path = Path(str(args.slo).partition("#")[0])
@@ -328,7 +328,7 @@ def read_log(
     :func:`~budgetlab._util.files.plan_outputs`) before the work, read (event table or access
     log), write the "how it was read" block to stderr, and drop from ``--by`` a key that
     ``--pii drop`` dropped (the reader warned by name)."""
-    from .._util.files import register_input
+    from .._util.inputs import register_input
     from .._util.plan import plan_outputs
     from ..events.accesslog import is_access_log
     from ..events.files import expand_sources

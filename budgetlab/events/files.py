@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.files import register_input
+from .._util.inputs import register_input
 from .._util.progress import progress
 from .._util.validation import check_argument, utc_from_ns
 from .._util.words import counted, say

@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
-from .._util.files import register_input
+from .._util.inputs import register_input
 from .._util.percent import measured_percent
 from .._util.progress import progress_bar
 from .._util.validation import utc_from_ns

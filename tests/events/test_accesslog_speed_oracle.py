@@ -25,7 +25,7 @@ import pytest
 
 import budgetlab.events.lines as lines_mod
 from budgetlab import read_access_log
-from budgetlab._util.files import register_input
+from budgetlab._util.inputs import register_input
 from budgetlab._util.progress import progress_bar
 from budgetlab._util.validation import as_list, check_argument
 from budgetlab.errors import BudgetlabError, ConfigError, FileFormatError, InputError

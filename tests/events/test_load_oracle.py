@@ -25,7 +25,7 @@ import budgetlab.events.read as read_mod
 import budgetlab.privacy.guard as pii_mod
 from budgetlab import read_access_log, read_events
 from budgetlab._util.codes import factorize
-from budgetlab._util.files import register_input
+from budgetlab._util.inputs import register_input
 from budgetlab.errors import BudgetlabError, FileFormatError, InputError
 from budgetlab.events import _text as I
 from budgetlab.events import _text as arrow_read

@@ -50,7 +50,7 @@ def test_the_count_sees_the_reader_itself(tmp_path):
     reason="issue 29 point 2 not reached: a CSV read enters 11 budgetlab modules (8 of events/: "
     "read, spec, files, _text, schema, how_read (the facts of how it was read, moved out of "
     "schema along that concept), outcomes and vocabulary, split from outcomes along its "
-    "concept; the guard; two shared helpers: _util.files.register_input, _util.validation's "
+    "concept; the guard; two shared helpers: _util.inputs.register_input, _util.validation's "
     "argument checks; no wording module: labels are scanned for personal data only when some "
     "are not built-in words; copying code between modules would fit the count, not simplify); "
     "strict",

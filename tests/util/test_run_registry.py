@@ -22,9 +22,9 @@ from budgetlab._util.files import (
     atomic_write,
     check_output,
     name_max,
-    register_input,
     write_table,
 )
+from budgetlab._util.inputs import register_input
 from budgetlab._util.plan import new_run, plan_outputs
 from budgetlab.errors import ConfigError, OutputExistsError
 

@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from ..._util.files import register_input
+from ..._util.inputs import register_input
 from ...errors import ConfigError, FileFormatError
 from ...privacy import looks_personal, shown
 

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..._util.csv_cells import restore_frame
-from ..._util.files import register_input
+from ..._util.inputs import register_input
 from ..._util.validation import as_list, to_timedelta
 from ...errors import ConfigError, FileFormatError
 from ...privacy import guard_values, shown
