@@ -177,7 +177,9 @@ def test_latency_plot_names_the_zone_and_the_share(tmp_path, saved, capsys):
                  "--thresholds", "3s", "--freq", "30min", "--tz", "Europe/Berlin", "--plot",
                  str(tmp_path / "lat.png")]) == 0
     (fig,) = saved
-    assert fig["xlabels"] == ["period start (Europe/Berlin)"]
+    # with the span the shares count: the first and last attempt, 06:00 and 08:59 UTC, in Berlin
+    assert fig["xlabels"] == ["period start (Europe/Berlin); attempts 2026-01-05 07:00 .. "
+                              "2026-01-05 09:59"]
     assert clock_labels_in(fig["ticks"][0], "Europe/Berlin") > 0
     capsys.readouterr()
     plt.close("all")
