@@ -19,6 +19,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import StrMethodFormatter, SymmetricalLogLocator
 
 from .._util.validation import duration_label, require_columns, window_words
+from .._util.words import some_named
 from ._common import (
     OTHER_COLOR,
     display_names,
@@ -274,9 +275,7 @@ def _nothing_drawn(series: np.ndarray, panels: list[Any], most: int = 4) -> list
     empty = [str(n) for n in pd.unique(series) if not _has_values(series == n, panels)]
     if not empty:
         return []
-    named = ", ".join(empty[:most]) + (f" and {len(empty) - most} more" if len(empty) > most
-                                       else "")
-    return [Line2D([], [], ls="none", label=f"nothing to draw: {named}")]
+    return [Line2D([], [], ls="none", label=f"nothing to draw: {some_named(empty, most)}")]
 
 
 def _comparison_series(table: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray]:
