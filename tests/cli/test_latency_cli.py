@@ -72,6 +72,9 @@ def test_help_names_no_api_function(capsys):
     (["--timeouts", "45s"], "longer than the one in force"),
     (["--slow-above", "2s"], "give --thresholds instead"),
     (["--quantiles", "half"], "--quantiles"),
+    # ROWS' successes: 1, 4, 12 s (a), 3, 7 s (b): 12 and 7 s are slower than a 5 s timeout
+    (["--client-timeout", "5s"], "--client-timeout 5s is shorter than 2 successes of the log (the "
+                                 "longest 12 s)"),
 ])
 def test_errors_are_one_line(log, capsys, extra, message):
     args = ["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds", "5s",
