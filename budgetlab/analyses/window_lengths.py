@@ -36,7 +36,14 @@ from ..slo import SLO, PerGroup, as_per_group
 from .per_group import need_group_keys
 from .recalibration.clock import ClockCounts
 from .sorted_events import Sorted, WindowSpec, group_targets, sort_events
-from .window_clock import clock_codes, clock_events, clock_figures, shown_clock, thin_notes
+from .window_clock import (
+    clock_codes,
+    clock_events,
+    clock_figures,
+    shown_clock,
+    thin_notes,
+    warmup_notes,
+)
 from .window_detection import (
     NAT,
     Incidents,
@@ -278,7 +285,7 @@ def _compare_columns(srt: Sorted, spec: WindowSpec, dwell_ns: int,
     if inc is not None:
         row.update(incident_columns(inc, c, code, g_n, lo_ns, hi_ns, opts.grace_ns,
                                     opts.alert_level))
-    row["note"] = thin_notes(row["hours"], row["events"])
+    row["note"] = warmup_notes(thin_notes(row["hours"], row["events"]), srt, spec, hi_ns)
     return row
 
 
