@@ -107,9 +107,10 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     return ax
 
 
-def _span_counted(shares: pd.DataFrame, tz: str) -> str:
-    """The x label's words on the span the shares count (``latency_profile``'s ``attrs``: the
-    first and the last attempt, in ``tz``), so that a first or last period that the attempts
+def _span_counted(shares: pd.DataFrame, tz: str, *, zone: bool = False) -> str:
+    """The x label's words on the span the table counts (``latency_profile``'s or
+    ``timeout_tradeoff``'s ``attrs``: the first and the last attempt, in ``tz``, named when
+    ``zone``: an axis of timeouts names none), so that a first or last period that the attempts
     only partly cover reads as such; nothing when the attrs do not say it.
 
     >>> t = pd.DataFrame()
@@ -122,7 +123,8 @@ def _span_counted(shares: pd.DataFrame, tz: str) -> str:
     if not isinstance(start, pd.Timestamp) or not isinstance(end, pd.Timestamp):
         return ""
     first, last = (t.tz_convert(tz) if t.tzinfo is not None else t for t in (start, end))
-    return f"; attempts {first:%Y-%m-%d %H:%M} .. {last:%Y-%m-%d %H:%M}"
+    return f"; attempts {first:%Y-%m-%d %H:%M} .. {last:%Y-%m-%d %H:%M}" + (f" {tz}" if zone
+                                                                             else "")
 
 
 #: The legend title of :func:`plot_latency_shares` and :func:`plot_timeout_tradeoff` when two
@@ -265,7 +267,9 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     over the successes lost), one line per group: ``timeout_tradeoff(...)``.
     The legend sits above the plot area (it covers no point). Where points meet (at the current
     timeout every group loses nothing and saves nothing) the dots nest as
-    :func:`plot_latency_shares`' do, the successes lost first, then the waiting saved.
+    :func:`plot_latency_shares`' do, the successes lost first, then the waiting saved. The x
+    label states the span counted (``attrs["start"]`` .. ``attrs["end"]``, UTC), as
+    :func:`plot_latency_shares`' does.
 
     >>> from budgetlab.analyses.timeout_tradeoff import timeout_tradeoff
     >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 3, utc=True).as_unit("ns"),
@@ -273,8 +277,8 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     ...     "duration": pd.to_timedelta([2, 8, 30], unit="s")})
     >>> ax = plot_timeout_tradeoff(timeout_tradeoff(ev, timeouts=["5s", "30s"]),
     ...                            ax=plt.figure().gca())
-    >>> ax.lines[0].get_ydata().round(4).tolist()
-    [0.3333, 0.0]
+    >>> ax.lines[0].get_ydata().round(4).tolist(), ax.get_xlabel()
+    ([0.3333, 0.0], 'client timeout (s); attempts 2026-01-01 00:00 .. 2026-01-01 00:00 UTC')
     """
     known = ("client_timeout", "current", "attempts", "timed_out", "successes_lost",
              "timed_out_share",
@@ -305,7 +309,7 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
                             (right, tradeoff["wait_saved_per_attempt"].dt.total_seconds())))
     for line, ms in zip([*lost, *saved], _nested_sizes(2 * len(parts), meet), strict=True):
         line.set_markersize(ms)
-    ax.set_xlabel("client timeout (s)")
+    ax.set_xlabel("client timeout (s)" + _span_counted(tradeoff, "UTC", zone=True))
     ax.set_ylabel("successes lost (share of attempts; no retries)")
     right.set_ylabel("waiting saved per attempt (s)")
     # above the plot area, so it covers no point: the successes lost in one column, the
