@@ -15,12 +15,12 @@ import contextlib
 import contextvars
 import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 __all__ = ["about_words", "cli_words", "command_flag", "counted", "counted_of", "days_words",
            "duration_words", "flags_as", "hours_words", "noun_for", "option_word",
-           "prose_duration", "say", "speak"]
+           "prose_duration", "say", "some_named", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
 # end)
@@ -195,6 +195,17 @@ def counted_of(n: int, total: int, noun: str, plural: str | None = None) -> str:
     if n == total:
         return "the one " + noun if n == 1 else "all " + counted(n, noun, plural)
     return f"{n:,} of the {counted(total, noun, plural)}"
+
+
+def some_named(names: Sequence[str], most: int) -> str:
+    """The first ``most`` of ``names``, then how many more: a list that stays short whatever the
+    number of groups (a figure's note on 4,990 sitekeys names a few, never all).
+
+    >>> some_named(["a", "b"], 3), some_named(["a", "b", "c", "d", "e"], 3)
+    ('a, b', 'a, b, c and 2 more')
+    """
+    return ", ".join(names[:most]) + (f" and {len(names) - most:,} more" if len(names) > most
+                                      else "")
 
 
 def noun_for(n: int, noun: str, plural: str | None = None) -> str:

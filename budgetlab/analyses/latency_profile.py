@@ -34,7 +34,7 @@ import pandas as pd
 
 from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, to_ns
-from .._util.words import counted
+from .._util.words import counted, given_seconds
 from ..errors import ConfigError, SchemaError
 from ..events.schema import check_events
 from ..windows.groups import group_key_codes
@@ -99,7 +99,9 @@ def group_timeouts(events: pd.DataFrame, keys: Sequence[str], durations: np.ndar
     codes, table = group_key_codes(events, keys)
     n = len(table)
     if client_timeout is not None:
-        ns = np.full(n, to_ns(client_timeout, name="client_timeout"), dtype=np.int64)
+        given = to_ns(client_timeout, name="client_timeout")
+        _refuse_successes_beyond(events, durations, given, client_timeout)
+        ns = np.full(n, given, dtype=np.int64)
         source = np.full(n, "client_timeout", dtype=object)
     else:
         ns = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
@@ -112,6 +114,25 @@ def group_timeouts(events: pd.DataFrame, keys: Sequence[str], durations: np.ndar
                                                 np.iinfo(np.int64).min, ns), unit="ns")
     table["timeout_source"] = source
     return table
+
+
+def _refuse_successes_beyond(events: pd.DataFrame, durations: np.ndarray, timeout_ns: int,
+                             given: Any) -> None:
+    """Refuses a ``client_timeout`` shorter than a success of the log: a timeout in force cuts
+    every attempt at it, so the log contradicts it, and reading such a success as cut (censored)
+    counted it as no success within a threshold it met (a wrong share)."""
+    ok = events["ok"].to_numpy(dtype=bool)
+    longest = int(durations[ok].max()) if ok.any() else 0
+    if longest > timeout_ns:
+        slower = int(np.count_nonzero(durations[ok] > timeout_ns))
+        raise ConfigError(
+            f"client_timeout='{given if isinstance(given, str) else given_seconds(timeout_ns)}' "
+            "is shorter than "
+            f"{counted(slower, 'success', 'successes')} of the log (the longest "
+            f"{given_seconds(longest)}): a client timeout in force cuts every attempt at it, so "
+            f"the log shows a longer one; give client_timeout= of at least "
+            f"{given_seconds(longest)}, or leave it out to read the timeout from the log's "
+            "timeout rows (what a shorter timeout would do: timeouts=, the trade-off).")
 
 
 def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence[str] | None = None,

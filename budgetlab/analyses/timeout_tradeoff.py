@@ -24,6 +24,7 @@ from .._util.words import given_seconds
 from ..errors import ConfigError
 from ..events.schema import check_events
 from ..windows.groups import group_key_codes
+from .event_span import span_attrs
 from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
 
 __all__ = ["timeout_tradeoff"]
@@ -56,7 +57,8 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
         (timedelta64[ns], the timeout in force), ``attempts``, ``timed_out``, ``successes_lost``
         (int64), ``timed_out_share``, ``successes_lost_share`` (float64, of all attempts),
         ``wait_saved`` (timedelta64[ns], the total), ``wait_saved_per_attempt`` (timedelta64[ns]),
-        ``availability``, ``latency_sli`` (float64).
+        ``availability``, ``latency_sli`` (float64). ``attrs["start"]`` and ``attrs["end"]``:
+        the span counted, the first and the last event (both included).
 
     Examples
     --------
@@ -122,4 +124,6 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
         part["latency_sli"] = ratio(within, attempts, 0.0)
         parts.append(part)
     out = pd.concat(parts, ignore_index=True)
-    return out.sort_values([*keys, "client_timeout"], kind="stable", ignore_index=True)
+    out = out.sort_values([*keys, "client_timeout"], kind="stable", ignore_index=True)
+    out.attrs.update(span_attrs(events["ts"]))  # the span counted, as latency_profile's tables
+    return out

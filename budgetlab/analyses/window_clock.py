@@ -30,6 +30,8 @@ import pandas as pd
 
 from .._util.thin import MIN_EVALUATED_HOURS, thin_words, too_thin
 from .._util.units import DAY_NS
+from .._util.validation import window_words
+from .._util.words import duration_words
 from ..budget.figures import seed_status_codes
 from ..slo import SLO
 from ..windows.calendar import calendar_edges
@@ -46,7 +48,7 @@ from .status_variants import dwell_records
 
 __all__ = ["MIN_EVALUATED_HOURS", "THIN_COLUMNS", "ClockFigures", "clock_codes", "clock_figures",
            "clock_events", "shown_clock", "dwell_clock", "thin_notes", "thin_rows", "too_thin",
-           "withheld_when_thin"]
+           "warmup_notes", "withheld_when_thin"]
 
 _MONTH_NS = 32 * DAY_NS
 
@@ -70,6 +72,37 @@ def thin_notes(hours: np.ndarray, events: np.ndarray) -> list[str]:
     return thin_words(hours, events, time="evaluated time",
                       figures="time shares and rates per day",
                       no_time="no evaluated time: the window held no traffic after its warm-up")
+
+
+def warmup_notes(notes: list[str], srt: Sorted, spec: WindowSpec, end_ns: int) -> list[str]:
+    """``notes`` (:func:`thin_notes`, one per group) where a rolling window's warm-up (its first
+    window from the group's first event) reaches the end of the observation (``end_ns``, the
+    last event): the row has no evaluated time because the log ends within the warm-up, not
+    because the window was empty, and its note says so.
+
+    >>> ts = np.array([0, 3 * DAY_NS])
+    >>> srt = Sorted(by=[], order=None, bounds=np.array([0, 2]), t=ts, bad=np.zeros(2, bool),
+    ...              keys=pd.DataFrame(index=[0]))
+    >>> print(*warmup_notes(["no evaluated time: ..."], srt,
+    ...                     WindowSpec("7d", "rolling", 7 * DAY_NS), 3 * DAY_NS))
+    no evaluated time: the log ends 3 d after its first event, within the 7 d window's warm-up
+    (its first 7 d)
+    """
+    if spec.kind != "rolling" or not len(srt.t):
+        return notes
+    starts = srt.bounds[:-1]
+    has = srt.bounds[1:] > starts
+    first = srt.t[np.minimum(starts, len(srt.t) - 1)]
+    within = has & (first + spec.window_ns >= end_ns)
+    out = list(notes)
+    window = window_words(spec.label)
+    whose = "the group's" if srt.by else "its"
+    for g in np.flatnonzero(within).tolist():
+        if out[g].startswith("no evaluated time"):
+            ran = duration_words(pd.Timedelta(int(end_ns - first[g]), unit="ns"))
+            out[g] = (f"no evaluated time: the log ends {ran} after {whose} first event, within "
+                      f"the {window} window's warm-up (its first {window})")
+    return out
 
 
 def thin_rows(table: pd.DataFrame) -> np.ndarray:

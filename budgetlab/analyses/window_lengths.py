@@ -36,7 +36,14 @@ from ..slo import SLO, PerGroup, as_per_group
 from .per_group import need_group_keys
 from .recalibration.clock import ClockCounts
 from .sorted_events import Sorted, WindowSpec, group_targets, sort_events
-from .window_clock import clock_codes, clock_events, clock_figures, shown_clock, thin_notes
+from .window_clock import (
+    clock_codes,
+    clock_events,
+    clock_figures,
+    shown_clock,
+    thin_notes,
+    warmup_notes,
+)
 from .window_detection import (
     NAT,
     Incidents,
@@ -185,6 +192,9 @@ def compare_windows(
         shares and rates per day are too thin to go by (less than one day of evaluated time,
         :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS`), empty when they are not;
         the figures keep their meaning (over ``hours``) and the CLI leaves them blank.
+        ``attrs["start"]`` and ``attrs["end"]`` (UTC Timestamps) are the span every row counts
+        in: from the first event (plus ``warmup``) to the last; each row's ``hours`` are the part
+        of it its window held traffic after its warm-up.
         With ``incidents``, ``attrs["incidents_left_out"]`` counts the incidents no row counts,
         by reason (``before_first_event``, ``in_warmup``: starting before ``warmup`` ended,
         ``no_group``: a scope that covers none of the groups), and ``attrs["incidents_note"]``
@@ -226,8 +236,11 @@ def compare_windows(
     out = pd.concat(parts, ignore_index=True)
     out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs],
                                    ordered=True)
+    # the span every row counts in (its own warm-up and silences cut from it): a figure says it
+    start, end = utc_from_ns(np.array([lo_ns, int(srt.t.max())]))
     out.attrs.update({"slo": slo if isinstance(slo, SLO) else as_per_group(slo), "by": srt.by,
-                      "tz": opts.tz, **_left_out_attrs(inc, srt, opts)})
+                      "tz": opts.tz, "start": start, "end": end,
+                      **_left_out_attrs(inc, srt, opts)})
     return out
 
 
@@ -272,7 +285,7 @@ def _compare_columns(srt: Sorted, spec: WindowSpec, dwell_ns: int,
     if inc is not None:
         row.update(incident_columns(inc, c, code, g_n, lo_ns, hi_ns, opts.grace_ns,
                                     opts.alert_level))
-    row["note"] = thin_notes(row["hours"], row["events"])
+    row["note"] = warmup_notes(thin_notes(row["hours"], row["events"]), srt, spec, hi_ns)
     return row
 
 

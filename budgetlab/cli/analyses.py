@@ -171,8 +171,9 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
         table = compare_windows(read.events, slo, windows, incidents=inc, by=by or None, tz=args.tz,
                                 min_dwell=args.min_dwell, alert_at=args.alert_at, grace=args.grace,
                                 warmup=args.warmup)
-    print(f"{read.title}: {len(read.events):,} events; the seed tracker under {len(windows)} "
-          f"windows: {', '.join(map(window_words, table['window'].cat.categories))}")
+    shown = table["window"].cat.categories
+    print(f"{read.title}: {len(read.events):,} events; the seed tracker under "
+          f"{counted(len(shown), 'window')}: {', '.join(map(window_words, shown))}")
     print_slo(slo, by, window=False)  # the SLO's own window is not one of those compared
     cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
             "share_exhausted", "transitions_per_day", "round_trips_per_day"]
@@ -194,7 +195,7 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
         show[c] = show[c].mask(blank).map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
     for c in ("detection_median", "recovery_median"):
         if c in show:
-            show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
+            show[c] = _time_cells(cut.rows, c)
     show["events"] = show["events"].map("{:,}".format)  # as the reading block counts them
     _print_compare_legend(args, table, inc is not None, unseen, unrecovered)
     print()
@@ -209,6 +210,17 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     return 0
 
 
+def _time_cells(rows: pd.DataFrame, column: str) -> pd.Series:
+    """A detection or recovery column as the table shows it: the time in words, or why a row has
+    none (``no incident``, ``none detected``, ``unseen (no traffic)``, ``none recovered``: the
+    figure's words, :func:`~budgetlab.plotting.window_gaps.why_no_time`), never a blank cell."""
+    from ..plotting.window_gaps import why_no_time
+
+    why = pd.Series(why_no_time(rows, column), index=rows.index)
+    return rows[column].map(lambda v: "" if pd.isna(v) else duration_words(v)).where(
+        rows[column].notna(), why)
+
+
 def _print_compare_legend(args: argparse.Namespace, table: pd.DataFrame, scored: bool,
                           unseen: bool, unrecovered: bool) -> None:
     """What the compare-windows table's columns count: the time (warm-up, ``--warmup``) and,
@@ -216,8 +228,13 @@ def _print_compare_legend(args: argparse.Namespace, table: pd.DataFrame, scored:
     warmup = to_timedelta(args.warmup, name="warmup", allow_zero=True)
     start = (f" and from {prose_duration(warmup)} after the log's first event on (--warmup)"
              if warmup > pd.Timedelta(0) else "")
-    print(wrap("hours: time the window held traffic, after the first window of each stretch of "
-               f"traffic (warm-up){start}; shares and rates per day are over it; "
+    # a calendar window has no warm-up (it starts empty at each reset): said when one is compared
+    warm = ("after warm-up (a rolling window: the first window of each stretch of traffic; a "
+            "calendar window has none, it counts from a stretch's first event)"
+            if table["window_kind"].eq("calendar").any()
+            else "after the first window of each stretch of traffic (warm-up)")
+    print(wrap(f"hours: time the window held traffic, {warm}{start}; shares and rates per day "
+               "are over it; "
                "hours_no_traffic: time the window was empty", indent=""))
     if not scored:
         return

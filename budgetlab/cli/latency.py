@@ -264,6 +264,13 @@ def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
         raise ConfigError(f"{' and '.join(unused)} {verb} to the supported targets, which need "
                           "--window "
                           "(e.g. --window 24h).")
+    if args.window:  # the supported targets' SLO (--target, --window), checked before the work
+        from .._util.validation import check_whole
+        from ..slo import SLO
+
+        SLO(target=args.target if args.target is not None else 0.95, window=args.window)
+        if args.n_boot is not None:
+            check_whole("n_boot", args.n_boot, low=1, high=100_000)
     try:
         quantiles = [float(q) for q in _list(args.quantiles)]
     except ValueError:

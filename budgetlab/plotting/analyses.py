@@ -13,7 +13,7 @@ from matplotlib.patches import Patch
 
 from .._util.percent import given_percent
 from .._util.validation import window_words
-from .._util.words import counted, duration_words, prose_duration
+from .._util.words import counted, duration_words, prose_duration, some_named
 from ..budget.figures import STATUSES
 from ..errors import InputError
 from ._common import (
@@ -23,6 +23,9 @@ from ._common import (
     other_label,
 )
 from .legends import legend_above
+
+#: The most groups the note on the groups left out names (then "and N more").
+MOST_NAMED = 6
 
 
 def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True) -> Axes:
@@ -56,7 +59,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         groups than distinct colours, those with the most events keep theirs and the others are
         drawn in grey (without the interval's shading) under one legend entry, ``other (N groups)``.
         A group whose evidence :func:`~budgetlab.recalibrate` withheld (no ``p50``: too thin for
-        a verdict) is not drawn; a text (gid ``left_out``) names those groups and says why.
+        a verdict) is not drawn; a text (gid ``left_out``) says why and names those groups, the
+        first :data:`MOST_NAMED` of them, then how many more.
         The legend keys only the marks drawn: no ``current target`` without one (none given),
         no bootstrap interval without one (``n_boot=0``). A recommendation the evidence capped
         (``recommended_capped``: the rule alone gives more than the group's events can judge) is
@@ -107,9 +111,10 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     capped = _capped(summary, ~left_out)
     handles += _capped_handles(summary, s_lab, capped, colors, named=bool(keys))
     if left_out.any():
+        # a few named, then how many more: thousands of thin sitekeys would cover the plot
         ax.text(0.01, 0.01, "not drawn (evidence too thin for a recommendation; the summary says "
-                "why): " + ", ".join(str(x) for x in s_lab[left_out]), transform=ax.transAxes,
-                fontsize="small", va="bottom", gid="left_out", wrap=True)
+                "why): " + some_named([str(x) for x in s_lab[left_out]], MOST_NAMED),
+                transform=ax.transAxes, fontsize="small", va="bottom", gid="left_out", wrap=True)
     max_share = float(settings.get("max_share", 0.01))
     ax.axhline(max_share * 100, color="black", lw=0.8, ls=":", gid="limit")
     if logy:

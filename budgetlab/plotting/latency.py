@@ -39,7 +39,9 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     often at a share of exactly 1), each line's dots are smaller than the line's before it, so
     that they nest, each line a ring around the next, and the legend's title says so
     (:data:`LINES_MEET`). The time axis is in ``tz`` (default UTC; the data stay UTC), named in
-    the x label, and the y axis is a share, from the lowest one drawn (0.9 at the highest) to 1,
+    the x label with the span the shares count (``attrs["start"]`` .. ``attrs["end"]``, the
+    first and the last attempt: a first or last period they cover only in part reads as such),
+    and the y axis is a share, from the lowest one drawn (0.9 at the highest) to 1,
     padded by 5 % of that span either side, so that a point at 1 or at the lowest share is drawn
     whole. The legend sits above the plot area (it covers no point), a column per group. The x
     range is the periods' span padded by 5 %: from the first period's start to the last one's
@@ -59,7 +61,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     >>> ax = plot_latency_shares(latency_profile(ev, thresholds=["5s"]).shares,
     ...                          ax=plt.figure().gca())
     >>> ax.lines[0].get_ydata().tolist(), ax.get_xlabel()
-    ([1.0, 0.0], 'period start (UTC)')
+    ([1.0, 0.0], 'period start (UTC); attempts 2026-01-01 00:00 .. 2026-01-02 00:00')
     >>> ax.get_ylabel().splitlines()  # latency_profile's default freq, "1D", from its attrs
     ['share of attempts that succeeded within', 'the threshold per 24 h period (0 to 1)']
     """
@@ -86,7 +88,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
                          linestyle="-" if len(part) > 1 else "none")
     _period_range(ax, pd.DatetimeIndex(shares["period"]), freq)
     time_axis(ax, tz)
-    ax.set_xlabel(f"period start ({tz})")
+    ax.set_xlabel(f"period start ({tz}){_span_counted(shares, tz)}")
     ax.set_ylabel("share of attempts that succeeded within\nthe threshold"
                   f"{_per_period(shares, freq)} (0 to 1)")
     _share_range(ax, shares["share"])
@@ -103,6 +105,26 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     legend_above(ax, handles, ncols=shares.groupby(keys, observed=True).ngroups if keys else 6,
                  title=title or None)
     return ax
+
+
+def _span_counted(shares: pd.DataFrame, tz: str, *, zone: bool = False) -> str:
+    """The x label's words on the span the table counts (``latency_profile``'s or
+    ``timeout_tradeoff``'s ``attrs``: the first and the last attempt, in ``tz``, named when
+    ``zone``: an axis of timeouts names none), so that a first or last period that the attempts
+    only partly cover reads as such; nothing when the attrs do not say it.
+
+    >>> t = pd.DataFrame()
+    >>> t.attrs.update(start=pd.Timestamp("2026-01-01 03:41", tz="UTC"),
+    ...                end=pd.Timestamp("2026-01-03 03:41:30", tz="UTC"))
+    >>> _span_counted(t, "Europe/Berlin")
+    '; attempts 2026-01-01 04:41 .. 2026-01-03 04:41'
+    """
+    start, end = shares.attrs.get("start"), shares.attrs.get("end")
+    if not isinstance(start, pd.Timestamp) or not isinstance(end, pd.Timestamp):
+        return ""
+    first, last = (t.tz_convert(tz) if t.tzinfo is not None else t for t in (start, end))
+    return f"; attempts {first:%Y-%m-%d %H:%M} .. {last:%Y-%m-%d %H:%M}" + (f" {tz}" if zone
+                                                                             else "")
 
 
 #: The legend title of :func:`plot_latency_shares` and :func:`plot_timeout_tradeoff` when two
@@ -245,7 +267,9 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     over the successes lost), one line per group: ``timeout_tradeoff(...)``.
     The legend sits above the plot area (it covers no point). Where points meet (at the current
     timeout every group loses nothing and saves nothing) the dots nest as
-    :func:`plot_latency_shares`' do, the successes lost first, then the waiting saved.
+    :func:`plot_latency_shares`' do, the successes lost first, then the waiting saved. The x
+    label states the span counted (``attrs["start"]`` .. ``attrs["end"]``, UTC), as
+    :func:`plot_latency_shares`' does.
 
     >>> from budgetlab.analyses.timeout_tradeoff import timeout_tradeoff
     >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 3, utc=True).as_unit("ns"),
@@ -253,8 +277,8 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     ...     "duration": pd.to_timedelta([2, 8, 30], unit="s")})
     >>> ax = plot_timeout_tradeoff(timeout_tradeoff(ev, timeouts=["5s", "30s"]),
     ...                            ax=plt.figure().gca())
-    >>> ax.lines[0].get_ydata().round(4).tolist()
-    [0.3333, 0.0]
+    >>> ax.lines[0].get_ydata().round(4).tolist(), ax.get_xlabel()
+    ([0.3333, 0.0], 'client timeout (s); attempts 2026-01-01 00:00 .. 2026-01-01 00:00 UTC')
     """
     known = ("client_timeout", "current", "attempts", "timed_out", "successes_lost",
              "timed_out_share",
@@ -285,7 +309,7 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
                             (right, tradeoff["wait_saved_per_attempt"].dt.total_seconds())))
     for line, ms in zip([*lost, *saved], _nested_sizes(2 * len(parts), meet), strict=True):
         line.set_markersize(ms)
-    ax.set_xlabel("client timeout (s)")
+    ax.set_xlabel("client timeout (s)" + _span_counted(tradeoff, "UTC", zone=True))
     ax.set_ylabel("successes lost (share of attempts; no retries)")
     right.set_ylabel("waiting saved per attempt (s)")
     # above the plot area, so it covers no point: the successes lost in one column, the

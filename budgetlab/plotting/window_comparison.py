@@ -19,6 +19,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import StrMethodFormatter, SymmetricalLogLocator
 
 from .._util.validation import duration_label, require_columns, window_words
+from .._util.words import some_named
 from ._common import (
     OTHER_COLOR,
     display_names,
@@ -197,11 +198,35 @@ def _window_axis_label(table: pd.DataFrame, windows: list[str]) -> str:
     from ..analyses.sorted_events import parse_window
 
     kinds = {parse_window(w).kind for w in windows}
-    if "calendar" not in kinds:
-        return "window (rolling)"
     tz = table.attrs.get("tz")
+    span = _span_counted(table, "calendar" in kinds)
+    if "calendar" not in kinds:
+        return "window (rolling)" + span
     zone = str(tz) if isinstance(tz, str) and tz else "the table's time zone"
-    return f"window ({'rolling, or ' if 'rolling' in kinds else ''}calendar in {zone})"
+    return f"window ({'rolling, or ' if 'rolling' in kinds else ''}calendar in {zone})" + span
+
+
+def _span_counted(table: pd.DataFrame, calendar: bool) -> str:
+    """The x label's second line: the span the rows count in (``attrs["start"]`` ..
+    ``attrs["end"]``, in ``attrs["tz"]``) and which part of it each window's figures are over;
+    nothing when the attrs do not say it (a table made otherwise).
+
+    >>> t = pd.DataFrame({"window": ["1h"]})
+    >>> t.attrs.update(start=pd.Timestamp("2026-01-01 01:00", tz="UTC"),
+    ...                end=pd.Timestamp("2026-01-03 01:59", tz="UTC"), tz="UTC")
+    >>> print(_span_counted(t, False).lstrip())
+    2026-01-01 01:00 .. 2026-01-03 01:59 UTC: each window over the time it held traffic, after its
+    warm-up
+    """
+    start, end = table.attrs.get("start"), table.attrs.get("end")
+    if not isinstance(start, pd.Timestamp) or not isinstance(end, pd.Timestamp):
+        return ""
+    tz = table.attrs.get("tz")
+    zone = str(tz) if isinstance(tz, str) and tz else "UTC"
+    first, last = (t.tz_convert(zone) for t in (start, end))
+    warm = "after its warm-up (a calendar window has none)" if calendar else "after its warm-up"
+    return (f"\n{first:%Y-%m-%d %H:%M} .. {last:%Y-%m-%d %H:%M} {zone}: each window over the "
+            f"time it held traffic, {warm}")
 
 
 def _log_axis(ax: Axes, values: np.ndarray) -> str:
@@ -274,9 +299,7 @@ def _nothing_drawn(series: np.ndarray, panels: list[Any], most: int = 4) -> list
     empty = [str(n) for n in pd.unique(series) if not _has_values(series == n, panels)]
     if not empty:
         return []
-    named = ", ".join(empty[:most]) + (f" and {len(empty) - most} more" if len(empty) > most
-                                       else "")
-    return [Line2D([], [], ls="none", label=f"nothing to draw: {named}")]
+    return [Line2D([], [], ls="none", label=f"nothing to draw: {some_named(empty, most)}")]
 
 
 def _comparison_series(table: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray]:

@@ -76,11 +76,16 @@ def test_the_whole_log_row_states_the_span_it_counts():
     assert q["period"].dt.hour.tolist() == [0, 0, 6] and q["attempts"].tolist() == [2, 1, 1]
 
 
-def test_client_timeout_cuts_slower_successes():
-    # with a 10 s client timeout, a's 12 s success and b's 40 s success would have been cut: not
-    # good anywhere
-    p = latency_profile(SMALL, thresholds=["60s"], by="g", freq=None, client_timeout="10s")
-    assert p.shares.set_index("g")["good"].to_dict() == {"a": 2, "b": 1}
+def test_a_client_timeout_shorter_than_a_success_is_refused():
+    # a 10 s client timeout in force would have cut a's 12 s success and b's 40 s one: the log
+    # contradicts it. Read as cut, they counted as not good within 60 s though the log shows
+    # them good (2 and 1 instead of 3 and 2): refused, with the longest success (40 s) to give
+    with pytest.raises(ConfigError, match=r"client_timeout='10s' is shorter than 2 successes of "
+                       r"the log \(the longest 40 s\).*at least 40 s.*timeouts="):
+        latency_profile(SMALL, thresholds=["60s"], by="g", freq=None, client_timeout="10s")
+    # at the longest success or above, every success is within it: good as the log says
+    p = latency_profile(SMALL, thresholds=["60s"], by="g", freq=None, client_timeout="40s")
+    assert p.shares.set_index("g")["good"].to_dict() == {"a": 3, "b": 2}
 
 
 def test_censored_quantile_by_hand():

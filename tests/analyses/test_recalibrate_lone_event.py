@@ -67,3 +67,22 @@ def test_the_plot_leaves_the_withheld_group_out_and_says_so(lone):
     # the x axis spans group a's rates only (all 1.0) and the candidates, never 0 %
     assert ax.get_xlim()[0] > 50
     plt.close("all")
+
+
+def test_the_plot_names_a_few_withheld_groups_then_counts_the_rest():
+    # group a as above; 25 groups of one lone failure each (l00 .. l24, a minute apart on the
+    # first day), all withheld: the note names the first six and counts the 19 others, never
+    # all 25 (5,000 thin sitekeys covered the plot with their names)
+    ts = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(np.arange(288) * 10, unit="min")
+    a = pd.DataFrame({"ts": ts, "ok": True, "g": "a"})
+    lone_ts = pd.Timestamp("2026-01-01 12:00:30", tz="UTC") + pd.to_timedelta(np.arange(25),
+                                                                              unit="min")
+    many = pd.DataFrame({"ts": lone_ts, "ok": False, "g": [f"l{i:02d}" for i in range(25)]})
+    ev = pd.concat([a, many]).sort_values("ts", kind="stable").reset_index(drop=True)
+    ev["ts"] = ev["ts"].astype("datetime64[ns, UTC]")
+    ev["g"] = ev["g"].astype("category")
+    ax = plot_recalibration(recalibrate(ev, by="g", window="1h", n_boot=0))
+    texts = [t.get_text() for t in ax.texts if t.get_gid() == "left_out"]
+    assert texts == ["not drawn (evidence too thin for a recommendation; the summary says why): "
+                     "l00, l01, l02, l03, l04, l05 and 19 more"]
+    plt.close("all")

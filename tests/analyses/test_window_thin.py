@@ -62,10 +62,24 @@ def test_one_day_of_evaluated_time_is_the_minimum(minutes, hours, events, note):
 
 
 def test_a_row_without_evaluated_time_says_so():
-    # a 7 d window on 24 h of bursts: the whole log is warm-up
+    # a 7 d window on 24 h of bursts: the whole log is warm-up (the last event 23 h 0 min 40 s
+    # after the first, said in its two largest units, truncated: 23 h), which the note says; the
+    # window held traffic all along, so "held no traffic" would contradict the log
     t = compare_windows(_bursts(24), SLO(target=0.9), ["7D"])
     assert t["hours"].iloc[0] == 0 and np.isnan(t["share_healthy"].iloc[0])
-    assert t["note"].iloc[0] == "no evaluated time: the window held no traffic after its warm-up"
+    assert t["note"].iloc[0] == ("no evaluated time: the log ends 23 h after its first event, "
+                                 "within the 7 d window's warm-up (its first 7 d)")
+    # by group, from the group's own first event: a's bursts from hour 0, b's from hour 20 (its
+    # last event 3 h 0 min 40 s after its first: 3 h)
+    ev = _bursts(24).assign(g="a")
+    late = ev[ev["ts"] >= T0 + pd.Timedelta(hours=20)].assign(g="b")
+    both = pd.concat([ev, late]).sort_values("ts", kind="stable", ignore_index=True)
+    t = compare_windows(both, SLO(target=0.9), ["7D"], by="g").set_index("g")
+    assert t["note"].to_dict() == {
+        "a": ("no evaluated time: the log ends 23 h after the group's first event, within the "
+              "7 d window's warm-up (its first 7 d)"),
+        "b": ("no evaluated time: the log ends 3 h after the group's first event, within the 7 d "
+              "window's warm-up (its first 7 d)")}
 
 
 def test_thin_note_words_for_tiny_spans():

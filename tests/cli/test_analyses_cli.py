@@ -289,7 +289,8 @@ def test_compare_windows_says_an_incident_unrecovered_at_the_end(tmp_path, capsy
     # one attempt a minute 00:00 .. 01:59, every one from 01:30 on fails, the incident 01:30 ..
     # 02:00 (the log ends inside it). Under 0.9 with a 1 h window the window is below target from
     # the first few failures on and stays there to the end: detected, never recovered, so the
-    # recovery cell is blank and the text says why (an unrecovered column, as unseen has one)
+    # recovery cell says "none recovered" and the text says why (an unrecovered column, as
+    # unseen has one)
     log, inc = tmp_path / "log.csv", tmp_path / "inc.csv"
     ts = pd.date_range("2026-01-01", periods=120, freq="1min", tz="UTC")
     pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -303,10 +304,54 @@ def test_compare_windows_says_an_incident_unrecovered_at_the_end(tmp_path, capsy
                          "recovery_median"]
     row = next(ln.split() for ln in text.splitlines() if ln.split()[:2] == ["1", "h"])
     # incidents, detected, unrecovered; detected at the 6th failure (01:35: 6 of ~60 events
-    # leave under 10 % of the budget of 6), 5 min after the start; the recovery cell blank
-    assert row[-5:] == ["1", "1", "1", "5", "min"]
+    # leave under 10 % of the budget of 6), 5 min after the start; the recovery cell says why
+    # it has no time (never a blank)
+    assert row[-7:] == ["1", "1", "1", "5", "min", "none", "recovered"]
     assert ("unrecovered: incidents still at critical or worse when the log ends (no recovery "
             "time)") in " ".join(text.split())
+
+
+def test_compare_windows_says_why_a_detection_or_recovery_cell_has_no_time(tmp_path, capsys):
+    # two kinds, one success a minute each 00:00 .. 03:59; the incident 02:00 .. 02:30 is scoped
+    # to kind a, which never fails: under 0.9 its 1 h window never reaches critical (none
+    # detected, so nothing to recover from); kind b has no incident. Each cell says which, in
+    # the words the figure writes at that window, never a blank
+    log, inc = tmp_path / "log.csv", tmp_path / "inc.csv"
+    ts = pd.date_range("2026-01-01", periods=240, freq="1min", tz="UTC")
+    pd.DataFrame({"ts": np.repeat(ts.strftime("%Y-%m-%dT%H:%M:%SZ"), 2),
+                  "kind": ["a", "b"] * 240, "outcome": "success"}).to_csv(log, index=False)
+    inc.write_text("incident_id,start,end,scope\n"
+                   "quiet,2026-01-01T02:00:00Z,2026-01-01T02:30:00Z,kind=a\n")
+    assert main(["compare-windows", str(log), "--windows", "1h", "--target", "0.9", "--by",
+                 "kind", "--incidents", str(inc)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = {ln.split()[0]: ln.split() for ln in lines if ln.split()[:1] in (["a"], ["b"])}
+    assert rows["a"][-6:] == ["1", "0", "none", "detected", "none", "detected"]
+    assert rows["b"][-6:] == ["0", "0", "no", "incident", "no", "incident"]
+
+
+def test_compare_windows_legend_says_a_calendar_window_has_no_warmup(tmp_path, capsys):
+    # one success a minute 00:00 .. 03:59 (3 h 59 min from the first event to the last): the 1 h
+    # window's first hour is warm-up (2 h 59 min counted), the calendar day counts from 00:00
+    # (3 h 59 min); the legend says so, and says nothing of calendar windows without one
+    log = tmp_path / "log.csv"
+    ts = pd.date_range("2026-01-01", periods=240, freq="1min", tz="UTC")
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"), "outcome": "success"}).to_csv(
+        log, index=False)
+    out = tmp_path / "cw.csv"
+    argv = ["compare-windows", str(log), "--target", "0.9", "--out", str(out)]
+    assert main([*argv, "--windows", "1h,calendar:day"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    hours = pd.read_csv(out).set_index("window")["hours"]
+    assert hours["1h"] == pytest.approx(179 / 60) and hours["calendar:day"] == pytest.approx(
+        239 / 60)
+    assert ("hours: time the window held traffic, after warm-up (a rolling window: the first "
+            "window of each stretch of traffic; a calendar window has none, it counts from a "
+            "stretch's first event);") in text
+    assert "under 2 windows: 1 h, calendar:day" in text
+    assert main([*argv, "--windows", "1h", "--force"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "calendar" not in text and "under 1 window: 1 h" in text
 
 
 # --- buckets ------------------------------------------------------------------------------------

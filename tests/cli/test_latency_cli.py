@@ -72,6 +72,9 @@ def test_help_names_no_api_function(capsys):
     (["--timeouts", "45s"], "longer than the one in force"),
     (["--slow-above", "2s"], "give --thresholds instead"),
     (["--quantiles", "half"], "--quantiles"),
+    # ROWS' successes: 1, 4, 12 s (a), 3, 7 s (b): 12 and 7 s are slower than a 5 s timeout
+    (["--client-timeout", "5s"], "--client-timeout 5s is shorter than 2 successes of the log (the "
+                                 "longest 12 s)"),
 ])
 def test_errors_are_one_line(log, capsys, extra, message):
     args = ["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds", "5s",
@@ -239,3 +242,16 @@ def test_a_plot_of_one_period_says_so_and_proposes_a_period_that_draws_a_curve(l
     assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
                  "5s", "--plot", str(png), "--force", "--freq", "1min"]) == 0
     assert "one point per line" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--window", "1h", "--target", "1.2"], "--target 1.2 must lie in (0, 1)"),
+    (["--window", "1h", "--n-boot", "-3"], "--n-boot -3 must be a whole number"),
+])
+def test_a_bad_value_of_the_supported_targets_is_refused_before_the_profile(log, capsys, extra,
+                                                                             message):
+    # refused before the log is read: no profile printed first, then an error under it
+    assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms",
+                 "--thresholds", "5s", *extra]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and message in err

@@ -58,6 +58,25 @@ def test_tradeoff_lines_hold_the_table(events):
     plt.close(fig)
 
 
+def test_both_figures_state_the_span_they_count():
+    # three attempts by hand: 2026-01-01 06:00, 2026-01-01 18:30 and 2026-01-03 02:15 UTC (in
+    # Berlin, UTC+1 in January: 07:00 .. 03:15); the first and the last period of a day hold
+    # part of a day only, which the label's span shows
+    ts = pd.to_datetime(["2026-01-01 06:00", "2026-01-01 18:30", "2026-01-03 02:15"], utc=True)
+    ev = pd.DataFrame({"ts": ts.as_unit("ns"), "ok": [True, True, False],
+                       "bucket": pd.Categorical(["success", "success", "timeout"]),
+                       "duration": pd.to_timedelta([2, 8, 30], unit="s").as_unit("ns")})
+    ax = plot_latency_shares(bl.latency_profile(ev, thresholds=["5s"]).shares,
+                             ax=plt.figure().gca(), tz="Europe/Berlin")
+    assert ax.get_xlabel() == ("period start (Europe/Berlin); attempts 2026-01-01 07:00 .. "
+                               "2026-01-03 03:15")
+    ax = plot_timeout_tradeoff(bl.timeout_tradeoff(ev, timeouts=["5s", "30s"]),
+                               ax=plt.figure().gca())
+    assert ax.get_xlabel() == ("client timeout (s); attempts 2026-01-01 06:00 .. 2026-01-03 02:15 "
+                               "UTC")
+    plt.close("all")
+
+
 def test_a_wrong_table_is_refused(events):
     with pytest.raises(InputError, match="latency_profile"):
         plot_latency_shares(events)

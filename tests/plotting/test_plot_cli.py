@@ -177,7 +177,9 @@ def test_latency_plot_names_the_zone_and_the_share(tmp_path, saved, capsys):
                  "--thresholds", "3s", "--freq", "30min", "--tz", "Europe/Berlin", "--plot",
                  str(tmp_path / "lat.png")]) == 0
     (fig,) = saved
-    assert fig["xlabels"] == ["period start (Europe/Berlin)"]
+    # with the span the shares count: the first and last attempt, 06:00 and 08:59 UTC, in Berlin
+    assert fig["xlabels"] == ["period start (Europe/Berlin); attempts 2026-01-05 07:00 .. "
+                              "2026-01-05 09:59"]
     assert clock_labels_in(fig["ticks"][0], "Europe/Berlin") > 0
     capsys.readouterr()
     plt.close("all")
@@ -243,5 +245,13 @@ def test_compare_windows_axis_names_calendar_windows_only_when_compared(log, tmp
                  "--plot", str(tmp_path / "c.png")]) == 0
     capsys.readouterr()
     (fig,) = saved
-    assert fig["xlabels"] == [label]
+    (xlabel,) = fig["xlabels"]
+    first, span = xlabel.splitlines()
+    assert first == label
+    # the span counted, in --tz: the log's 8 h from 2026-03-02 00:00 UTC (its first event a
+    # random draw just after it) are 01:00 .. 09:00 in Berlin (UTC+1 in March before the 29th)
+    assert span.startswith("2026-03-02 01:") and " .. 2026-03-02 08:" in span
+    assert span.endswith("Europe/Berlin: each window over the time it held traffic, after its "
+                         "warm-up" + (" (a calendar window has none)" if "calendar" in label
+                                      else ""))
     plt.close("all")

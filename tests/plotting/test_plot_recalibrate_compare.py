@@ -174,7 +174,8 @@ def test_window_comparison_lines_hold_the_tables_values(comparison):
         np.testing.assert_array_equal(dashed[0].get_ydata(), minutes)
     assert "per day" in ax.get_ylabel() and "(min)" in ax.y2_ax.get_ylabel()
     # a calendar window among those compared: the axis names it and the table's zone
-    assert ax.y2_ax.get_xlabel() == "window (rolling, or calendar in UTC)"
+    assert ax.y2_ax.get_xlabel().splitlines()[0] == "window (rolling, or calendar in UTC)"
+    assert ax.y2_ax.get_xlabel().endswith("after its warm-up (a calendar window has none)")
     assert ax.get_xlabel() == ""
     # the second column has a panel of its own below the first: no line can hide another's
     top, below = ax.get_position(), ax.y2_ax.get_position()
@@ -200,7 +201,11 @@ def test_window_comparison_other_columns_and_no_second_axis(comparison):
     np.testing.assert_array_equal(ax2.y2_ax.lines[0].get_ydata(),
                                   t["share_exhausted"].to_numpy() * 100)
     assert ax2.lines[0].get_gid() == "transitions_per_day:all"
-    assert ax2.y2_ax.get_xlabel() == "window (rolling)"  # no calendar window compared
+    # no calendar window compared; the span counted: the first event (00:00) to the last (2,999
+    # minutes later: 2026-01-03 01:59)
+    assert ax2.y2_ax.get_xlabel() == ("window (rolling)\n2026-01-01 00:00 .. 2026-01-03 01:59 UTC: "
+                                      "each window over the time it held traffic, after its "
+                                      "warm-up")
     with pytest.raises(SchemaError, match="detection_median"):
         plot_window_comparison(t, y2="detection_median")
 
@@ -259,6 +264,10 @@ def test_per_group_slos_sharing_one_window_name_it_on_the_axis(history):
 def test_window_axis_names_the_calendar_windows_zone():
     ev = as_events(pd.date_range("2026-01-01", periods=3000, freq="1min", tz="UTC"),
                    [i % 8 != 0 for i in range(3000)])
-    t = compare_windows(ev, SLO(target=0.9), ["calendar:day"], tz="Europe/Berlin")
+    t = compare_windows(ev, SLO(target=0.9), ["calendar:day"], tz="Europe/Berlin", warmup="2h")
     ax = plot_window_comparison(t, y2=None)
-    assert ax.get_xlabel() == "window (calendar in Europe/Berlin)"
+    # the span in the table's zone: 02:00 UTC (the first event plus the 2 h warmup) is 03:00 in
+    # Berlin in January, the last event (01:59 UTC on the 3rd) 02:59
+    assert ax.get_xlabel() == ("window (calendar in Europe/Berlin)\n2026-01-01 03:00 .. "
+                               "2026-01-03 02:59 Europe/Berlin: each window over the time it held "
+                               "traffic, after its warm-up (a calendar window has none)")
