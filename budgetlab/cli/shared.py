@@ -4,6 +4,7 @@ tables to ``--out`` and figures to ``--plot``."""
 from __future__ import annotations
 
 import argparse
+import re
 import textwrap
 from typing import Any
 
@@ -86,16 +87,21 @@ def write_output(table: pd.DataFrame, args: argparse.Namespace, noun: str,
     print(f"wrote {said} to {path_label(path)}")
 
 
+#: A space between a figure and its unit, which :func:`wrap` never breaks.
+_UNIT = re.compile(r"(?<=\d) (%|h\b|d\b|min\b|s\b)")
+
+
 def wrap(text: str, indent: str = "    ") -> str:
-    """``text`` filled to 100 columns, never broken inside "93.80 %" nor at a hyphen ("re-run",
-    "warm-up", "--min-events" stay whole), as the demo's text.
+    """``text`` filled to 100 columns, never broken between a figure and its unit ("93.80 %",
+    "19 h 59 min", "3 d", "53 s") nor at a hyphen ("re-run", "warm-up", "--min-events" stay
+    whole).
 
     >>> print(wrap("note: provisional: 3 d 10 h of evaluated history, less than the 14 d a "
     ...            "recommendation needs; re-run with more history"))
         note: provisional: 3 d 10 h of evaluated history, less than the 14 d a recommendation needs;
         re-run with more history
     """
-    glued = " ".join(str(text).split()).replace(" %", "\0%")  # never break "93.80 %" across lines
+    glued = _UNIT.sub("\0\\1", " ".join(str(text).split()))
     return textwrap.fill(glued, width=100, initial_indent=indent, subsequent_indent=indent,
                          break_on_hyphens=False).replace("\0", " ")
 
