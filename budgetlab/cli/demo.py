@@ -16,13 +16,14 @@ from importlib import resources
 import pandas as pd
 
 from .._util.percent import given_fraction, given_percent, measured_percent
-from .._util.validation import duration_label
-from .._util.words import hours_words, prose_duration, speak
+from .._util.validation import duration_label, to_timedelta
+from .._util.words import duration_words, hours_words, prose_duration, speak
+from ..errors import ConfigError
 from ..slo import SLO, PerGroup
 from .clock_text import format_summary
 from .reading import group_keys, longest_window, slo_from_args
-from .shared import wrap
 from .replay import print_run_header, replay_states, write_timeline
+from .shared import wrap
 from .story import episode_lines
 
 __all__ = ["COMMANDS", "DEMO_TARGETS", "demo_slo"]
@@ -172,6 +173,23 @@ def _summary_share(summary: pd.DataFrame, row: pd.Series, by: list[str], worse: 
             "warm-up included.)")
 
 
+def _check_run(events: pd.DataFrame, by: list[str], window: pd.Timedelta) -> None:
+    """Refuse, before the story, a ``--by`` the sample does not have and a ``--window`` that
+    leaves the closing verdicts nothing to evaluate (they count the time after the first
+    window), each by its flag."""
+    missing = [k for k in by if k not in events.columns]
+    if missing:
+        keys = ", ".join(c for c in events.columns if c not in ("ts", "ok", "bucket"))
+        raise ConfigError(f"--by {','.join(by)}: the demo's sample has no column "
+                          f"{', '.join(map(repr, missing))}; its group keys are {keys}.")
+    span = events["ts"].iloc[-1] - events["ts"].iloc[0]
+    if window >= span:
+        raise ConfigError(f"the demo's sample spans {duration_words(span)}, no longer than the "
+                          f"{prose_duration(window)} window: its closing verdicts count the time "
+                          "after the first window, which leaves none; give a shorter --window "
+                          "(the demo's default: 24 h).")
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .. import datasets
     from .._util.files import write_table
@@ -185,9 +203,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         args.by = "captcha_type"
     slo = demo_slo(args)
     check_tz(args.tz)  # before the replay, not after it
+    to_timedelta(args.gap, name="gap", allow_zero=True)  # as the episodes read it, by its flag
     plan_outputs({"--out": args.out, "--plot": args.plot}, force=args.force)
     by = group_keys(args)
     events = datasets.load("demo")
+    _check_run(events, by, longest_window(slo))
     incidents = datasets.load("demo_incidents")
     print("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes, "
           "budgetlab/datasets/demo.parquet)\n")
