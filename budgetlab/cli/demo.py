@@ -209,8 +209,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     events = datasets.load("demo")
     _check_run(events, by, longest_window(slo))
     incidents = datasets.load("demo_incidents")
-    print("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes, "
-          "budgetlab/datasets/demo.parquet)\n")
+    print(wrap("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes, "
+               "budgetlab/datasets/demo.parquet)", indent="") + "\n")
     states, tr = replay_states(events, slo, by)
     # the window's clock: every figure of time reads it
     spans = status_spans(events, slo, by=by or None)

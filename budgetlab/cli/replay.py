@@ -114,9 +114,9 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
     span = events["ts"].iloc[-1] - events["ts"].iloc[0]
     print(f"{title}: {len(events):,} events, {events['ts'].iloc[0]:%Y-%m-%d %H:%M} .. "
           f"{events['ts'].iloc[-1]:%Y-%m-%d %H:%M} UTC")
-    print(describe_slo(slo, by))
+    print(wrap(describe_slo(slo, by), indent=""))
     if isinstance(slo, PerGroup) and slo.binding:
-        print(f"SLOs bound to groups: {slo.binding}")
+        print(wrap(f"SLOs bound to groups: {slo.binding}", indent=""))
     window = longest_window(slo)
     if window > span:
         print(f"note: {partial_window_note(window, span)}")

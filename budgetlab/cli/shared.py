@@ -37,9 +37,9 @@ SCORE_FOOTNOTE = ("pages_per_day: pages per day of observed time (observed_days:
 
 def print_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> None:
     """The SLO line (without its window unless ``window``), and how per-group SLOs were bound."""
-    print(describe_slo(slo, by, window=window))
+    print(wrap(describe_slo(slo, by, window=window), indent=""))
     if isinstance(slo, PerGroup) and slo.binding:
-        print(f"SLOs bound to groups: {slo.binding}")
+        print(wrap(f"SLOs bound to groups: {slo.binding}", indent=""))
 
 
 def group_label(row: pd.Series, by: list[str]) -> str:
@@ -87,21 +87,26 @@ def write_output(table: pd.DataFrame, args: argparse.Namespace, noun: str,
     print(f"wrote {said} to {path_label(path)}")
 
 
-#: A space between a figure and its unit, which :func:`wrap` never breaks.
-_UNIT = re.compile(r"(?<=\d) (%|h\b|d\b|min\b|s\b)")
+#: The spaces of a figure and its unit, and of a duration's two units ("3 h 21 min"), which
+#: :func:`wrap` never breaks.
+_UNIT = re.compile(r"(?<=\d) (%|(?:d|h|min|s)\b(?: \d+ (?:h|min|s)\b)?)")
 
 
 def wrap(text: str, indent: str = "    ") -> str:
     """``text`` filled to 100 columns, never broken between a figure and its unit ("93.80 %",
-    "19 h 59 min", "3 d", "53 s") nor at a hyphen ("re-run", "warm-up", "--min-events" stay
-    whole).
+    "3 d", "53 s"), inside a duration ("19 h 59 min") nor at a hyphen ("re-run", "warm-up",
+    "--min-events" stay whole).
 
     >>> print(wrap("note: provisional: 3 d 10 h of evaluated history, less than the 14 d a "
     ...            "recommendation needs; re-run with more history"))
         note: provisional: 3 d 10 h of evaluated history, less than the 14 d a recommendation needs;
         re-run with more history
+    >>> print(wrap("image: CRITICAL or worse 6 % of the time (4 h 28 min); 2 episodes (31 before "
+    ...            "merging), longest 3 h 21 min from 2026-10-06 03:13", indent="  "))
+      image: CRITICAL or worse 6 % of the time (4 h 28 min); 2 episodes (31 before merging), longest
+      3 h 21 min from 2026-10-06 03:13
     """
-    glued = _UNIT.sub("\0\\1", " ".join(str(text).split()))
+    glued = _UNIT.sub(lambda m: "\0" + m[1].replace(" ", "\0"), " ".join(str(text).split()))
     return textwrap.fill(glued, width=100, initial_indent=indent, subsequent_indent=indent,
                          break_on_hyphens=False).replace("\0", " ")
 

@@ -63,15 +63,17 @@ def loop_episodes(spans):
 def test_the_header_says_the_targets_and_their_binding_in_the_commands_words(demo):
     # the targets as the seed gives them (93 %, 97 %) and the sample's image 88 %; the binding
     # names the flag that changes them, not the Python constant that holds them
-    lines = demo["printed"].splitlines()
-    assert ("SLO: target recaptcha_v2 0.93, turnstile 0.97, image 0.88; window 24 h, warning < "
-            "0.5, critical < 0.1, --min-events 0, by captcha_type") in lines
-    assert ("SLOs bound to groups: the demo's per-type targets, by captcha_type (--target sets "
-            "others)") in lines
+    # the lines filled to 100 columns: one paragraph each, between blank lines
+    paragraphs = [" ".join(p.split()) for p in demo["printed"].split("\n\n")]
+    head = paragraphs[1]
+    assert (" UTC SLO: target recaptcha_v2 0.93, turnstile 0.97, image 0.88; window 24 h, warning "
+            "< 0.5, critical < 0.1, --min-events 0, by captcha_type SLOs bound to groups: " in head)
+    assert head.endswith("SLOs bound to groups: the demo's per-type targets, by captcha_type "
+                         "(--target sets others)")
     assert "DEMO_TARGETS" not in demo["printed"]
     # the command line's words: the sample's file and the command, no Python module or function
-    assert lines[0] == ("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes, "
-                        "budgetlab/datasets/demo.parquet)")
+    assert paragraphs[0] == ("budgetlab demo: the embedded sample (synthetic captcha-solving "
+                             "outcomes, budgetlab/datasets/demo.parquet)")
     assert "budgetlab." not in demo["printed"]
     assert "\nVerdicts (budgetlab recalibrate's rule: a target is too strict" in demo["printed"]
 
