@@ -45,7 +45,7 @@ def format_summary(summary: pd.DataFrame, window: Any = None, limit: int = 0) ->
     show["events"] = show["events"].map("{:,}".format)  # as the reading block counts them
     # one unit down the table: hours, or minutes for a log shorter than 2 h (0.0 h said nothing)
     span = float(summary[[f"hours_{s}" for s in _STATUSES]].sum(axis=1).max()) if len(show) else 0
-    cell = "{:.1f} min".format if span < 2 else "{:.1f} h".format
+    cell = "{:,.1f} min".format if span < 2 else "{:,.1f} h".format  # 1,890.2 h, as the text
     scale = 60.0 if span < 2 else 1.0
     for st in _STATUSES:
         show[st] = (

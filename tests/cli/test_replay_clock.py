@@ -133,3 +133,16 @@ def test_the_transitions_table_says_how_its_figures_are_rounded(tmp_path, capsys
         "to 4 decimals, burn_rate to 2, budget_total, budget_remaining and budget_remaining_pct "
         "to 1.")
     assert pd.read_csv(out_csv)["budget_total"].tolist() == [0.1]
+
+
+def test_thousands_of_hours_carry_a_separator_as_the_text_beside_them(tmp_path, capsys):
+    # Jan 1 00:00 to Mar 1 00:00 is 59 days, 1,416 h: healthy from the first event until it
+    # leaves the 1 h window (01:00 + 1 ns), then no traffic until the last event, 1,415 h
+    log = tmp_path / "two.csv"
+    pd.DataFrame({"ts": ["2026-01-01T00:00:00Z", "2026-03-01T00:00:00Z"],
+                  "outcome": ["success", "success"]}).to_csv(log, index=False)
+    assert main(["replay", str(log), "--window", "1h"]) == 0
+    printed = capsys.readouterr().out
+    row = printed.split("Summary")[1].splitlines()[2]
+    assert "1.0 h (0.1 %)" in row and "1,415.0 h (99.9 %)" in row
+    assert "(first to last event of the log, 1,416 h)" in " ".join(printed.split())
