@@ -24,6 +24,7 @@ from .._util.words import flags_as, option_word, prose_duration, speak
 from ..errors import BudgetlabError, ConfigError
 from ..slo import SLO, PerGroup
 from .labels import path_label
+from .prose import wrap
 
 if TYPE_CHECKING:
     from ..events.spec import ReadSpec
@@ -322,10 +323,8 @@ class LogRead:
 
 def _filled(block: str) -> str:
     """The "how it was read" block with its long lines (``  time: ...``, ``  note: ...``) filled
-    to 100 columns as the rest of the output (:func:`~budgetlab.cli.shared.wrap`); the label
+    to 100 columns as the rest of the output (:func:`~budgetlab.cli.prose.wrap`); the label
     table's rows (deeper indented) stay one per line."""
-    from .shared import wrap  # shared reads this module
-
     return "\n".join(wrap(line, indent="  ") if len(line) > 100 and line.startswith("  ")
                      and not line.startswith("   ") else line for line in block.splitlines())
 

@@ -23,10 +23,10 @@ from ._common import (
     GROUP_COLORS,
     OTHER_COLOR,
     display_names,
-    group_labels,
     time_axis,
     utc_naive,
 )
+from ._group_labels import group_labels
 from .empty_bins import LANE, mark_empty_bins
 from .legends import legend_right
 from .status_bands import LEGEND_HANDLERS
@@ -294,7 +294,8 @@ def _bucket_layers(rows: pd.DataFrame, keys: list[str], weighted: np.ndarray,
     b_code, buckets = pd.factorize(rows["bucket"].astype(str))
     g_code, labels = pd.factorize(groups)
     pair_code, pairs = pd.factorize(b_code.astype(np.int64) * len(labels) + g_code)
-    distinct = [(str(buckets[c // len(labels)]), str(labels[c % len(labels)])) for c in pairs]
+    distinct = [(str(buckets[int(c) // len(labels)]), str(labels[int(c) % len(labels)]))
+                for c in pairs]
 
     def rank(pair: tuple[str, str]) -> tuple[int, bool, str]:
         b, g = pair

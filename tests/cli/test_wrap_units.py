@@ -1,9 +1,9 @@
-"""cli.shared.wrap, the one filling of the command line's prose: the lines exactly (the doctests
+"""cli.prose.wrap, the one filling of the command line's prose: the lines exactly (the doctests
 compare whitespace loosely). Oracle: the lines counted by hand at 100 columns."""
 
 from __future__ import annotations
 
-from budgetlab.cli.shared import wrap
+from budgetlab.cli.prose import wrap
 
 
 def test_a_duration_stays_on_one_line():

@@ -12,7 +12,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from budgetlab.plotting import plot_buckets  # noqa: E402
-from budgetlab.plotting._common import group_labels  # noqa: E402
+from budgetlab.plotting._group_labels import group_labels  # noqa: E402
 
 
 def test_group_labels_equal_a_row_loop_with_two_keys_categories_and_a_missing_value():
