@@ -31,7 +31,7 @@ __all__ = ["replay_summary", "SUMMARY_TIME_COLUMNS", "NO_OBSERVED_TIME"]
 #: The time columns of :func:`replay_summary` (after ``success_rate``), in order.
 SUMMARY_TIME_COLUMNS = (*(f"hours_{s}" for s in SPAN_STATUSES),
                         *(f"share_{s}" for s in SPAN_STATUSES),
-                        "observed_hours", "warmup_hours")
+                        "observed_hours", "warmup_hours", "refill_hours")
 
 #: The ``note`` of :func:`replay_summary` on a group without observed time: its events all fall
 #: at the observation's end, so its window never held one before the end.
@@ -47,7 +47,8 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     keeps moving, and once it is empty the group has no traffic, counted apart (never as its last
     status). Every time figure counts the whole observation, the first to the last event of
     ``events`` (all groups), warm-up included: ``warmup_hours`` says how much of it was the first
-    window of a traffic stretch (from the log's start, or after a silence). The per-event figures
+    window of a traffic stretch (from the group's first event, or after a silence: the window
+    refilling, ``refill_hours`` of it). The per-event figures
     (``transitions``, ``final_status``) are the replay's: what the seed's callbacks and its gate
     saw.
 
@@ -69,7 +70,9 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
         ``hours_<status>`` and ``share_<status>`` (of the observation) for ``healthy``, ``warning``,
         ``critical``, ``exhausted`` and ``no_traffic``, ``observed_hours`` (the window holds at
         least one event), ``warmup_hours`` (of the observed hours, those in the first window of a
-        traffic stretch), ``events_per_day`` and ``transitions_per_day`` (over the observed time;
+        traffic stretch), ``refill_hours`` (of the warm-up hours, those after a silence: the window
+        refilling; the rest is the first window from the group's first event),
+        ``events_per_day`` and ``transitions_per_day`` (over the observed time;
         NaN for a group without observed time), ``transitions`` (status changes of the per-event
         replay), ``silences`` (gaps between events longer than the window),
         ``longest_silence_hours`` (the longest time the window stood empty after one of them: a gap
@@ -200,17 +203,24 @@ def _row_of_group(frame: pd.DataFrame, table: pd.DataFrame, keys: list[str]) -> 
 
 
 def _time_table(spans: pd.DataFrame, gid: np.ndarray, ngroups: int) -> dict[str, Any]:
-    """Hours and shares per status, observed and warm-up hours, and the status code at the end
-    (-1 for a group without spans) per group (``gid``: the group of each span)."""
+    """Hours and shares per status, observed and warm-up hours (and of them, those after a
+    silence: the window refilling), and the status code at the end (-1 for a group without
+    spans) per group (``gid``: the group of each span)."""
     n = len(spans)
     s = spans["start"].array.asi8
     e = spans["end"].array.asi8
     code = spans["status"].cat.codes.to_numpy().astype(np.int64)
     ns = np.zeros((ngroups, len(SPAN_STATUSES)), dtype=np.int64)
     np.add.at(ns, (gid, code), e - s)
-    warm_end = np.minimum(spans["warmup_end"].array.asi8, e)
-    warm = np.where(code != NO_TRAFFIC_CODE, np.maximum(warm_end - s, 0), 0)
+    stretch = spans["warmup_end"].array.asi8
+    traffic = code != NO_TRAFFIC_CODE
+    warm = np.where(traffic, np.maximum(np.minimum(stretch, e) - s, 0), 0)
     warm_ns = np.bincount(gid, weights=warm, minlength=ngroups)
+    # a group's first traffic stretch ends its warm-up first; a later one follows a silence
+    first = np.full(ngroups, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(first, gid[traffic], stretch[traffic])
+    refill_ns = np.bincount(gid, weights=np.where(stretch > first[gid], warm, 0),
+                            minlength=ngroups)
     total = ns.sum(axis=1)
     out: dict[str, Any] = {}
     for j, st in enumerate(SPAN_STATUSES):
@@ -219,6 +229,7 @@ def _time_table(spans: pd.DataFrame, gid: np.ndarray, ngroups: int) -> dict[str,
         out[f"share_{st}"] = ratio(ns[:, j], total, 0.0)
     out["observed_hours"] = ns[:, : len(STATUSES)].sum(axis=1) / HOUR_NS
     out["warmup_hours"] = warm_ns / HOUR_NS
+    out["refill_hours"] = refill_ns / HOUR_NS
     last = np.ones(n, dtype=bool)
     last[:-1] = gid[1:] != gid[:-1]
     end_code = np.full(ngroups, -1, dtype=np.int8)

@@ -12,6 +12,7 @@ Each command prints what the analysis found with its evidence; the numbers are t
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 import pandas as pd
@@ -22,7 +23,8 @@ from .._util.words import counted, duration_words, flags_as, hours_words, prose_
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
-from .reading import group_keys, longest_window, read_log, slo_from_args
+from .labels import path_label
+from .reading import LogRead, group_keys, longest_window, read_log, slo_from_args
 from .shared import group_label, print_slo, save_plot, wrap, write_output
 from .shown_groups import group_limit, shown_groups
 
@@ -286,9 +288,10 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     table = bucket_breakdown(read.events, slo, by=by or None, freq=args.freq)
     n_fail = int(table["failures"].sum())
     names = [str(b) for b in table["bucket"].cat.categories]
-    print(f"{read.title}: {len(read.events):,} events, {n_fail:,} failures in the buckets "
-          f"{', '.join(names)} "
-          "(named from the data)")
+    if not n_fail:  # no bucket to break down: said, never an empty table or an API error
+        return _no_failures(read, table, slo, by, args)
+    print(f"{read.title}: {len(read.events):,} events, {counted(n_fail, 'failure')} in the "
+          f"{'bucket' if len(names) == 1 else 'buckets'} {', '.join(names)} (named from the data)")
     print_slo(slo, by)
     cols = [*by, "bucket", "events", "failures", "share_of_failures", "failure_rate", "burn_rate",
             "sli",
@@ -325,6 +328,21 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
                 ax.set_xlabel("")  # the time axis is shared: labelled once, at the bottom
 
         save_plot(draw, args.plot, force=args.force, rows=len(panels))
+    return 0
+
+
+def _no_failures(read: LogRead, table: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
+                 args: argparse.Namespace) -> int:
+    """``buckets`` on a log without failures: says so, writes ``--out`` (no rows) and no
+    ``--plot`` (no bucket burns: a note on stderr says why)."""
+    print(f"{read.title}: {len(read.events):,} events, no failures: no failure bucket to break "
+          "down")
+    print_slo(slo, by)
+    if args.out:
+        write_output(table, args, "row", "(group x bucket)")
+    if args.plot:
+        sys.stderr.write(f"budgetlab: note: no plot written to {path_label(args.plot)}: without "
+                         "failures no bucket burns.\n")
     return 0
 
 

@@ -45,7 +45,7 @@ def format_summary(summary: pd.DataFrame, window: Any = None, limit: int = 0) ->
     show["events"] = show["events"].map("{:,}".format)  # as the reading block counts them
     # one unit down the table: hours, or minutes for a log shorter than 2 h (0.0 h said nothing)
     span = float(summary[[f"hours_{s}" for s in _STATUSES]].sum(axis=1).max()) if len(show) else 0
-    cell = "{:.1f} min".format if span < 2 else "{:.1f} h".format
+    cell = "{:,.1f} min".format if span < 2 else "{:,.1f} h".format  # 1,890.2 h, as the text
     scale = 60.0 if span < 2 else 1.0
     for st in _STATUSES:
         show[st] = (
@@ -71,6 +71,7 @@ WORST_FIRST = (("hours_exhausted", "hours_critical", "events"),
 
 
 _NOT_KEYS = {"target", "window", "events", "success_rate", "observed_hours", "warmup_hours",
+             "refill_hours",
              "events_per_day",
              "transitions", "transitions_per_day", "silences", "longest_silence_hours",
              "silent_hours",
@@ -78,24 +79,27 @@ _NOT_KEYS = {"target", "window", "events", "success_rate", "observed_hours", "wa
 
 
 def summary_notes(summary: pd.DataFrame, window: Any = None) -> list[str]:
-    """What the summary counts: the observation and its warm-up, no traffic, the rates' time, the
-    silences; final status against status at the end."""
+    """What the summary counts: the observation and its warm-up (the first window from a group's
+    first event, and apart the window refilling after a silence), no traffic, the rates' time,
+    the silences; final status against status at the end."""
     if summary.empty:
         return []
     span = float(summary[[f"hours_{s}" for s in _STATUSES]].sum(axis=1).max())
-    warm = float(summary["warmup_hours"].max())
+    refill = summary["refill_hours"].to_numpy(dtype=np.float64)
+    start = float((summary["warmup_hours"].to_numpy(dtype=np.float64) - refill).max())
     # a full window's warm-up is the window, spelled as everywhere else (24 h, not 24.0 h)
-    full = window is not None and abs(warm * 3600 - pd.Timedelta(window).total_seconds()) < 1e-6
-    warm_text = prose_duration(window) if full else hours_words(warm)
-    lines = [f"Time counts the whole observation (first to last event of the log, "
-             f"{hours_words(span)}), warm-up included "
-             "(the first window from a group's first event and after each silence: up to "
-             f"{warm_text} per group). "
-             "no traffic: the window held no event (not the last status).",
-             "events/day: over observed time (the window holds at least one event). final_status: "
-             "after the group's "
-             "last event, what the tracker's callbacks and gate keep; at_end: the window's clock "
-             "at the end."]
+    full = window is not None and abs(start * 3600 - pd.Timedelta(window).total_seconds()) < 1e-6
+    warm_text = f"the first window from a group's first event (up to " \
+        f"{prose_duration(window) if full else hours_words(start)} per group)"
+    if refill.max() > 0:
+        warm_text += (" and the window refilling after each silence (up to "
+                      f"{hours_words(float(refill.max()))} per group)")
+    lines = [wrap(f"Time counts the whole observation (first to last event of the log, "
+                  f"{hours_words(span)}), warm-up included: {warm_text}. no traffic: the window "
+                  "held no event (not the last status).", indent=""),
+             wrap("events/day: over observed time (the window holds at least one event). "
+                  "final_status: after the group's last event, what the tracker's callbacks and "
+                  "gate keep; at_end: the window's clock at the end.", indent="")]
     thin = thin_rate_line(summary)
     if thin:
         lines.append(thin)
@@ -149,7 +153,7 @@ def silence_line(summary: pd.DataFrame, window: Any = None) -> str:
 
     >>> s = pd.DataFrame({"method": ["GET", "POST"], "silences": [0, 3],
     ...                   "longest_silence_hours": [0.0, 19.99], "silent_hours": [0.0, 40.5]})
-    >>> print(silence_line(s, pd.Timedelta("1h")))  # doctest: +NORMALIZE_WHITESPACE
+    >>> print(silence_line(s, pd.Timedelta("1h")))
     Silences longer than the window (1 h): 3 in 1 group; the window stood empty for up to 19 h 59
     min after one (method=POST), 40 h 30 min in all: that time counts as no traffic.
     """
@@ -158,7 +162,7 @@ def silence_line(summary: pd.DataFrame, window: Any = None) -> str:
         "Silences longer than the window"
     n = int(summary["silences"].sum())
     if n == 0:
-        return f"{what}: none."
+        return wrap(f"{what}: none.", indent="")
     keys = _keys(summary)
     top = summary.iloc[int(np.argmax(summary["longest_silence_hours"].to_numpy()))]
     who = f" ({group_label(top, keys)})" if keys else ""
@@ -166,8 +170,8 @@ def silence_line(summary: pd.DataFrame, window: Any = None) -> str:
     longest = hours_words(float(top["longest_silence_hours"]))
     after = f"for {longest} after it{who}" if n == 1 else f"for up to {longest} after one{who}"
     total = "" if n == 1 else f", {hours_words(float(summary['silent_hours'].sum()))} in all"
-    return (f"{what}: {n:,} in {counted(groups, 'group')}; the window stood empty {after}"
-            f"{total}: that time counts as no traffic.")
+    return wrap(f"{what}: {n:,} in {counted(groups, 'group')}; the window stood empty {after}"
+                f"{total}: that time counts as no traffic.", indent="")
 
 
 def tie_line(ties: Ties) -> str | None:
@@ -185,7 +189,7 @@ def tie_line(ties: Ties) -> str | None:
                  "other transitions; the time in each status reads the window after all rows of an "
                  "instant "
                  "(order-free).")
-    return text
+    return wrap(text, indent="")
 
 
 def silence_record(summary: pd.DataFrame, ties: Ties) -> dict[str, Any]:

@@ -10,20 +10,20 @@ command that recalibrates it.
 from __future__ import annotations
 
 import argparse
-import re
 import shlex
-import textwrap
 from importlib import resources
 
 import pandas as pd
 
 from .._util.percent import given_fraction, given_percent, measured_percent
-from .._util.validation import duration_label
-from .._util.words import hours_words, prose_duration, speak
+from .._util.validation import duration_label, to_timedelta
+from .._util.words import duration_words, hours_words, prose_duration, speak
+from ..errors import ConfigError
 from ..slo import SLO, PerGroup
 from .clock_text import format_summary
 from .reading import group_keys, longest_window, slo_from_args
 from .replay import print_run_header, replay_states, write_timeline
+from .shared import wrap
 from .story import episode_lines
 
 __all__ = ["COMMANDS", "DEMO_TARGETS", "demo_slo"]
@@ -35,7 +35,6 @@ DEMO_TARGETS = {"recaptcha_v2": 0.93, "turnstile": 0.97, "image": 0.88}
 #: The verdict's rule: a target is too strict when the tracker would have sat at CRITICAL or
 #: worse for more than 1 % of the time.
 _LIMIT_STATUS = "critical"
-_WRAP = 100
 
 
 def demo_slo(args: argparse.Namespace) -> SLO | PerGroup:
@@ -47,13 +46,6 @@ def demo_slo(args: argparse.Namespace) -> SLO | PerGroup:
                         binding="the demo's per-type targets, by captcha_type (--target sets "
                                 "others)")
     return slo
-
-
-def _wrapped(text: str, indent: str = "  ") -> str:
-    # never break "93.80 %" or "72.0 h" across lines, nor "warm-up" or "--min-events" at a hyphen
-    glued = re.sub(r"(?<=\d) (%|h\b|d\b|min\b)", "\0\\1", " ".join(text.split()))
-    return textwrap.fill(glued, width=_WRAP, initial_indent=indent, subsequent_indent=indent,
-                         break_on_hyphens=False).replace("\0", " ")
 
 
 def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | PerGroup,
@@ -80,27 +72,26 @@ def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | P
                               scope=scope,
                               incidents=incidents, context="2h")
         print(f"\nIncident {inc['incident_id']} ({inc.get('kind', '')}, {scope}):")
-        print(_wrapped(rep.summary))
+        print(wrap(rep.summary, indent="  "))
         tracker = rep.tracker
         if len(tracker):
             row = tracker.iloc[0]
             before = str(row["status_at_start"])
             if before in ("critical", "exhausted"):
-                print(_wrapped("The tracker could not show this incident: it was already "
-                               f"{before.upper()} when it "
-                               "began, so the incident changed nothing an on-call person would "
-                               "see. A target the "
-                               "tracker sits below most of the time hides real incidents (see the "
-                               "verdict below)."))
+                print(wrap("The tracker could not show this incident: it was already "
+                           f"{before.upper()} when it began, so the incident changed nothing an "
+                           "on-call person would see. A target the tracker sits below most of "
+                           "the time hides real incidents (see the verdict below).", indent="  "))
             elif int(row["transitions"]) > 0:
-                print(_wrapped("The tracker saw it: first change at "
-                               f"{row['first_change_at']:%Y-%m-%d %H:%M} UTC "
-                               f"({str(row['first_change_from']).upper()} -> "
-                               f"{str(row['first_change_to']).upper()})."))
+                print(wrap("The tracker saw it: first change at "
+                           f"{row['first_change_at']:%Y-%m-%d %H:%M} UTC "
+                           f"({str(row['first_change_from']).upper()} -> "
+                           f"{str(row['first_change_to']).upper()}).", indent="  "))
             else:
-                print(_wrapped("The tracker did not change status during the incident."))
+                print(wrap("The tracker did not change status during the incident.",
+                           indent="  "))
         for note in rep.notes:
-            print(_wrapped(f"note: {note}"))
+            print(wrap(f"note: {note}", indent="  "))
 
 
 def _recalibrate_command(slo: SLO | PerGroup, by: list[str]) -> str:
@@ -130,15 +121,12 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
                       show_progress=False)
     s = rec.settings
     window = prose_duration(longest_window(slo))
-    print(f"\nVerdicts (budgetlab recalibrate's rule: a target is too strict when the {window} "
-          "tracker "
-          "would have been "
-          f"{_LIMIT_STATUS.upper()} or worse more than {given_percent(s['max_share'])} of the "
-          "time). They count each "
-          f"group's time with traffic after the first {window} window (warm-up), "
-          f"{s['span_start']:%Y-%m-%d %H:%M} .. {s['span_end']:%Y-%m-%d %H:%M} UTC; the summary "
-          "above counts the "
-          "whole log, warm-up included.")
+    print("\n" + wrap(f"Verdicts (budgetlab recalibrate's rule: a target is too strict when the "
+                      f"{window} tracker would have been {_LIMIT_STATUS.upper()} or worse more "
+                      f"than {given_percent(s['max_share'])} of the time). They count each "
+                      f"group's time with traffic after the first {window} window (warm-up), "
+                      f"{s['span_start']:%Y-%m-%d %H:%M} .. {s['span_end']:%Y-%m-%d %H:%M} UTC; "
+                      "the summary above counts the whole log, warm-up included.", indent=""))
     worse = [st for st in ("critical", "exhausted")]
     for _, row in rec.summary.iterrows():
         label = ", ".join(str(row[k]) for k in by) or "all events"
@@ -157,7 +145,7 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
         side = _summary_share(summary, row, by, worse)
         note = str(row.get("recommendation_note", "") or "")
         note = "" if note == row["verdict_reason"] else note
-        print(_wrapped(speak(f"{head}. {row['verdict_reason']}. Evidence: {evidence}."
+        print(wrap(speak(f"{head}. {row['verdict_reason']}. Evidence: {evidence}."
                              + (f" {side}" if side else "") + (f" Note: {note}." if note else "")),
                        indent="  "))  # the table's API words, said as flags here
     print("\nNext step: recalibrate on the sample (the same figures, with the candidates' table):")
@@ -185,6 +173,23 @@ def _summary_share(summary: pd.DataFrame, row: pd.Series, by: list[str], worse: 
             "warm-up included.)")
 
 
+def _check_run(events: pd.DataFrame, by: list[str], window: pd.Timedelta) -> None:
+    """Refuse, before the story, a ``--by`` the sample does not have and a ``--window`` that
+    leaves the closing verdicts nothing to evaluate (they count the time after the first
+    window), each by its flag."""
+    missing = [k for k in by if k not in events.columns]
+    if missing:
+        keys = ", ".join(c for c in events.columns if c not in ("ts", "ok", "bucket"))
+        raise ConfigError(f"--by {','.join(by)}: the demo's sample has no column "
+                          f"{', '.join(map(repr, missing))}; its group keys are {keys}.")
+    span = events["ts"].iloc[-1] - events["ts"].iloc[0]
+    if window >= span:
+        raise ConfigError(f"the demo's sample spans {duration_words(span)}, no longer than the "
+                          f"{prose_duration(window)} window: its closing verdicts count the time "
+                          "after the first window, which leaves none; give a shorter --window "
+                          "(the demo's default: 24 h).")
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .. import datasets
     from .._util.files import write_table
@@ -198,12 +203,14 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         args.by = "captcha_type"
     slo = demo_slo(args)
     check_tz(args.tz)  # before the replay, not after it
+    to_timedelta(args.gap, name="gap", allow_zero=True)  # as the episodes read it, by its flag
     plan_outputs({"--out": args.out, "--plot": args.plot}, force=args.force)
     by = group_keys(args)
     events = datasets.load("demo")
+    _check_run(events, by, longest_window(slo))
     incidents = datasets.load("demo_incidents")
-    print("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes, "
-          "budgetlab/datasets/demo.parquet)\n")
+    print(wrap("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes, "
+               "budgetlab/datasets/demo.parquet)", indent="") + "\n")
     states, tr = replay_states(events, slo, by)
     # the window's clock: every figure of time reads it
     spans = status_spans(events, slo, by=by or None)
@@ -214,11 +221,12 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     episodes = status_episodes(spans, at_least="critical", gap=args.gap)
     print(f"\nEpisodes at CRITICAL or worse, per {', '.join(by) or 'run'}")
     for line in episode_lines(summary, episodes, by):
-        print(f"  {line}")
+        print(wrap(line, indent="  "))
     warm = int((tr["ts"] < events["ts"].iloc[0] + longest_window(slo)).sum())
     where = f"written to {args.out}" if args.out else "the full list with --out FILE"
-    print(f"Transitions: {len(tr):,} status changes in all ({warm:,} in the log's first "
-          f"{prose_duration(longest_window(slo))}, while the windows fill); {where}.")
+    print(wrap(f"Transitions: {len(tr):,} status changes in all ({warm:,} in the log's first "
+               f"{prose_duration(longest_window(slo))}, while the windows fill); {where}.",
+               indent=""))
     if len(incidents):
         _print_incidents(events, incidents, slo, by)
     _print_verdicts(events, slo, by, summary)

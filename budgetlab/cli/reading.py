@@ -24,6 +24,7 @@ from .._util.words import flags_as, option_word, prose_duration, speak
 from ..errors import BudgetlabError, ConfigError
 from ..slo import SLO, PerGroup
 from .labels import path_label
+from .prose import wrap
 
 if TYPE_CHECKING:
     from ..events.spec import ReadSpec
@@ -320,6 +321,14 @@ class LogRead:
     reader: str
 
 
+def _filled(block: str) -> str:
+    """The "how it was read" block with its long lines (``  time: ...``, ``  note: ...``) filled
+    to 100 columns as the rest of the output (:func:`~budgetlab.cli.prose.wrap`); the label
+    table's rows (deeper indented) stay one per line."""
+    return "\n".join(wrap(line, indent="  ") if len(line) > 100 and line.startswith("  ")
+                     and not line.startswith("   ") else line for line in block.splitlines())
+
+
 def read_log(
     args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs: tuple[str, ...] = ()
 ) -> LogRead:
@@ -375,7 +384,7 @@ def read_log(
     else:
         events = read_events(paths, read_spec(args))
     # --bucket column, not bucket= column
-    sys.stderr.write(f"{speak(str(events.attrs['how_read']))}\n")
+    sys.stderr.write(f"{_filled(speak(str(events.attrs['how_read'])))}\n")
     sys.stderr.flush()
     if args.by:  # --pii drop may have dropped a group key (it warned by name)
         args.by = ",".join(k for k in group_keys(args) if k in events.columns)

@@ -37,7 +37,7 @@ from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
 from .labels import path_label
 from .reading import LogRead, describe_slo, group_keys, longest_window, read_log, slo_from_args
 from .run_record import record_path, run_record, write_record
-from .shared import write_output
+from .shared import wrap, write_output
 from .shown_groups import group_limit
 
 __all__ = ["COMMANDS", "run_replay",
@@ -73,15 +73,15 @@ def _format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
     show = tr.head(limit).copy()
     show["ts"] = show["ts"].dt.strftime("%Y-%m-%d %H:%M:%S")
     # a budget of 0.05 failures (1 event at 0.95) reads 0.1: say the rounding, not only the figure
-    text = show.to_string(index=False) + (
-        "\nThe seed tracker's report figures, rounded as it rounds them (--out too): current_rate "
-        "to 4 decimals, burn_rate to 2, budget_total, budget_remaining and budget_remaining_pct "
-        "to 1.")
+    note = ("The seed tracker's report figures, rounded as it rounds them (--out too): "
+            "current_rate to 4 decimals, burn_rate to 2, budget_total, budget_remaining and "
+            "budget_remaining_pct to 1.")
     hidden = {"burn_rate", "failures"} <= set(show.columns) and bool(
         ((show["burn_rate"] == 0) & (show["failures"] > 0)).any())
     if hidden:  # never "0" for a burn
-        text += (" A burn_rate of 0.0 beside failures is a burn under 0.005 (its rounding), not "
+        note += (" A burn_rate of 0.0 beside failures is a burn under 0.005 (its rounding), not "
                  "none.")
+    text = show.to_string(index=False) + "\n" + wrap(note, indent="")
     if len(tr) > limit:
         text += f"\n... {len(tr) - limit:,} more (--out writes every status change)"
     return text
@@ -114,9 +114,9 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
     span = events["ts"].iloc[-1] - events["ts"].iloc[0]
     print(f"{title}: {len(events):,} events, {events['ts'].iloc[0]:%Y-%m-%d %H:%M} .. "
           f"{events['ts'].iloc[-1]:%Y-%m-%d %H:%M} UTC")
-    print(describe_slo(slo, by))
+    print(wrap(describe_slo(slo, by), indent=""))
     if isinstance(slo, PerGroup) and slo.binding:
-        print(f"SLOs bound to groups: {slo.binding}")
+        print(wrap(f"SLOs bound to groups: {slo.binding}", indent=""))
     window = longest_window(slo)
     if window > span:
         print(f"note: {partial_window_note(window, span)}")
@@ -198,8 +198,9 @@ def _print_transitions(tr: pd.DataFrame, events: pd.DataFrame, window: pd.Timede
     those = "that one is" if len(tr) == 1 else "those are"
     listed = ("listed from the log's first full window on" if after else
               f"none after it, so {those} listed") if warm.any() else "listed"
-    print(f"\nTransitions at events ({len(tr):,}; {int(warm.sum()):,} in the log's first "
-          f"{prose_duration(window)}, while the windows fill: {listed})")
+    print("\n" + wrap(f"Transitions at events ({len(tr):,}; {int(warm.sum()):,} in the log's "
+                      f"first {prose_duration(window)}, while the windows fill: {listed})",
+                      indent=""))
     print(_format_transitions(tr[~warm] if after else tr))
 
 

@@ -4,13 +4,13 @@ tables to ``--out`` and figures to ``--plot``."""
 from __future__ import annotations
 
 import argparse
-import textwrap
 from typing import Any
 
 import pandas as pd
 
 from ..slo import SLO, PerGroup
 from .labels import path_label
+from .prose import wrap
 from .reading import describe_slo
 
 __all__ = ["print_slo", "save_plot", "group_label", "write_output", "wrap",
@@ -36,9 +36,9 @@ SCORE_FOOTNOTE = ("pages_per_day: pages per day of observed time (observed_days:
 
 def print_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> None:
     """The SLO line (without its window unless ``window``), and how per-group SLOs were bound."""
-    print(describe_slo(slo, by, window=window))
+    print(wrap(describe_slo(slo, by, window=window), indent=""))
     if isinstance(slo, PerGroup) and slo.binding:
-        print(f"SLOs bound to groups: {slo.binding}")
+        print(wrap(f"SLOs bound to groups: {slo.binding}", indent=""))
 
 
 def group_label(row: pd.Series, by: list[str]) -> str:
@@ -84,20 +84,6 @@ def write_output(table: pd.DataFrame, args: argparse.Namespace, noun: str,
     write_table(out, path, force=args.force)
     said = counted(len(out), noun) + (f" {detail}" if detail else "")
     print(f"wrote {said} to {path_label(path)}")
-
-
-def wrap(text: str, indent: str = "    ") -> str:
-    """``text`` filled to 100 columns, never broken inside "93.80 %" nor at a hyphen ("re-run",
-    "warm-up", "--min-events" stay whole), as the demo's text.
-
-    >>> print(wrap("note: provisional: 3 d 10 h of evaluated history, less than the 14 d a "
-    ...            "recommendation needs; re-run with more history"))
-        note: provisional: 3 d 10 h of evaluated history, less than the 14 d a recommendation needs;
-        re-run with more history
-    """
-    glued = " ".join(str(text).split()).replace(" %", "\0%")  # never break "93.80 %" across lines
-    return textwrap.fill(glued, width=100, initial_indent=indent, subsequent_indent=indent,
-                         break_on_hyphens=False).replace("\0", " ")
 
 
 def score_text(rows: pd.DataFrame, duration: Any) -> str:

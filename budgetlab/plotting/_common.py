@@ -379,12 +379,3 @@ def overlap_lanes(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         free_at[j:j + 1] = [ends[i]]
         lane[i] = j
     return lane
-
-
-def group_labels(frame: pd.DataFrame, keys: Sequence[str]) -> np.ndarray:
-    """Each row's group as a label (``a · b`` for two keys), ``all`` without keys."""
-    if not keys:
-        return np.full(len(frame), "all", dtype=object)
-    if not len(frame):  # pandas' row-wise agg of no rows gives a frame, not labels
-        return np.zeros(0, dtype=object)
-    return frame[list(keys)].astype(str).agg(" · ".join, axis=1).to_numpy()

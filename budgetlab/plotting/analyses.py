@@ -19,9 +19,9 @@ from ..errors import InputError
 from ._common import (
     OTHER_COLOR,
     group_colors,
-    group_labels,
     other_label,
 )
+from ._group_labels import group_labels
 from .legends import legend_above
 
 #: The most groups the note on the groups left out names (then "and N more").

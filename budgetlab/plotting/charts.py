@@ -23,10 +23,10 @@ from ._common import (
     GROUP_COLORS,
     OTHER_COLOR,
     display_names,
-    group_labels,
     time_axis,
     utc_naive,
 )
+from ._group_labels import group_labels
 from .empty_bins import LANE, mark_empty_bins
 from .legends import legend_right
 from .status_bands import LEGEND_HANDLERS
@@ -166,7 +166,8 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     n_bins = int((t.max() - t0) // step) + 1
     edges = (t0 + np.arange(n_bins + 1, dtype=np.int64) * step).view("datetime64[ns]")
     withheld = _withheld_groups(breakdown, keys)
-    drawn = ~np.isin(group_labels(over_time, keys), withheld)
+    # a hashed look-up: np.isin sorts object arrays (seconds at thousands of groups)
+    drawn = ~pd.Series(group_labels(over_time, keys)).isin(withheld).to_numpy()
     rows = over_time[drawn]
     b_idx = (t[drawn] - t0) // step
     names = display_names(over_time["bucket"])
@@ -259,7 +260,7 @@ def _withheld_words(withheld: list[str], keys: list[str], most: int = 6) -> str:
     ``most``, then how many more)."""
     if not keys:
         return "not drawn: the table is too thin for a verdict"
-    named = ", ".join(withheld[:most]) + (f" and {len(withheld) - most} more"
+    named = ", ".join(withheld[:most]) + (f" and {len(withheld) - most:,} more"
                                           if len(withheld) > most else "")
     return textwrap.fill(f"not drawn, too thin for a verdict: {named}", 36)
 
@@ -288,16 +289,21 @@ def _bucket_layers(rows: pd.DataFrame, keys: list[str], weighted: np.ndarray,
     groups by name, "other" last."""
     groups = _top_groups(pd.Series(group_labels(rows, keys) if keys else "", index=rows.index),
                          weighted)
-    pairs = list(zip(rows["bucket"].astype(str), groups, strict=True))
     other = [g for g in groups.unique() if str(g).startswith("other (")] if keys else []
+    # the distinct (bucket, group) pairs, each row's pair by its codes (rows: bins x groups)
+    b_code, buckets = pd.factorize(rows["bucket"].astype(str))
+    g_code, labels = pd.factorize(groups)
+    pair_code, pairs = pd.factorize(b_code.astype(np.int64) * len(labels) + g_code)
+    distinct = [(str(buckets[int(c) // len(labels)]), str(labels[int(c) % len(labels)]))
+                for c in pairs]
 
     def rank(pair: tuple[str, str]) -> tuple[int, bool, str]:
         b, g = pair
         return (names.index(b) if b in names else len(names), g in other, g)
 
-    order = sorted(dict.fromkeys(pairs), key=rank)
+    order = sorted(distinct, key=rank)
     index = {p: i for i, p in enumerate(order)}
-    return np.array([index[p] for p in pairs], dtype=np.int64), order
+    return np.array([index[p] for p in distinct], dtype=np.int64)[pair_code], order
 
 
 def _layer_styles(order: list[tuple[str, str]], names: list[str],

@@ -24,10 +24,10 @@ from ._common import (
     OTHER_COLOR,
     display_names,
     group_colors,
-    group_labels,
     other_label,
     split_axes,
 )
+from ._group_labels import group_labels
 from .legends import legend_above
 from .window_gaps import THIN_LABEL, mark_no_time, mark_thin
 

@@ -72,6 +72,8 @@ def test_a_30_day_silence_is_no_traffic_not_the_last_status():
     assert b["warmup_hours"] == pytest.approx(1.0)  # the first window from its first event
     # 1 h at the start, then 30 min after the silence
     assert q["warmup_hours"] == pytest.approx(1.0 + 0.5)
+    # of it, the window refilling after the silence: Jan 31 00:00 to the observation's end
+    assert (q["refill_hours"], b["refill_hours"]) == (pytest.approx(0.5), 0.0)
     for st in ("healthy", "warning", "critical", "exhausted", "no_traffic"):
         assert (s[f"share_{st}"] >= 0).all()
     assert np.allclose(s[[f"share_{x}" for x in ("healthy", "warning", "critical", "exhausted",
@@ -177,3 +179,43 @@ def test_a_group_without_observed_time_says_so_in_its_note():
     assert s.loc["late", "observed_hours"] == 0.0
     assert s.loc["late", "note"] == ("no observed time: the group's events fall at the "
                                      "observation's last instant, so it has no rates per day")
+
+
+def loop_warm_up(events, window, end):
+    """The oracle: walk each group's events in time order; a traffic stretch begins at the
+    group's first event and after each gap longer than the window (the window emptied), and its
+    warm-up is its first window, cut at the observation's ``end``. Returns
+    ``{group: (first stretch's warm-up, the later stretches' warm-up)}`` in hours."""
+    out = {}
+    for g, part in events.groupby("g"):
+        t = sorted(part["ts"])
+        firsts = [t[0]] + [b for a, b in zip(t, t[1:], strict=False) if b - a > window]
+        warm = [min(window, end - f) / pd.Timedelta("1h") for f in firsts]
+        out[g] = (warm[0], sum(warm[1:]))
+    return out
+
+
+def test_the_window_refilling_after_silences_is_counted_apart_from_the_first_window():
+    # groups with irregular gaps, some longer than the 1 h window (several silences per group),
+    # one starting less than a window before the end (its first window is cut short)
+    rng = np.random.default_rng(29)
+    ts, g = [], []
+    for name, n, scale in (("a", 60, 40), ("b", 40, 90), ("c", 200, 5)):
+        t = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(
+            np.cumsum(rng.exponential(scale, n)), unit="min")
+        ts += list(t)
+        g += [name] * n
+    end = max(ts)
+    ts.append(end - pd.Timedelta("20min"))
+    g.append("late")
+    order = np.argsort(np.asarray([t.value for t in ts]), kind="stable")
+    ev = as_events(pd.DatetimeIndex(ts)[order], np.ones(len(ts), dtype=bool),
+                   groups={"g": np.asarray(g)[order]})
+    window = pd.Timedelta("1h")
+    s = replay_summary(replay(ev, SLO(target=0.9, window=window), by="g"), ev).set_index("g")
+    want = loop_warm_up(ev, window, end)
+    assert s.loc["a", "silences"] > 2 and s.loc["b", "silences"] > 2
+    for name, (first, later) in want.items():
+        assert s.loc[name, "warmup_hours"] - s.loc[name, "refill_hours"] == pytest.approx(first)
+        assert s.loc[name, "refill_hours"] == pytest.approx(later)
+    assert want["late"] == (pytest.approx(1 / 3), 0)  # 20 min before the end: cut there

@@ -63,15 +63,17 @@ def loop_episodes(spans):
 def test_the_header_says_the_targets_and_their_binding_in_the_commands_words(demo):
     # the targets as the seed gives them (93 %, 97 %) and the sample's image 88 %; the binding
     # names the flag that changes them, not the Python constant that holds them
-    lines = demo["printed"].splitlines()
-    assert ("SLO: target recaptcha_v2 0.93, turnstile 0.97, image 0.88; window 24 h, warning < "
-            "0.5, critical < 0.1, --min-events 0, by captcha_type") in lines
-    assert ("SLOs bound to groups: the demo's per-type targets, by captcha_type (--target sets "
-            "others)") in lines
+    # the lines filled to 100 columns: one paragraph each, between blank lines
+    paragraphs = [" ".join(p.split()) for p in demo["printed"].split("\n\n")]
+    head = paragraphs[1]
+    assert (" UTC SLO: target recaptcha_v2 0.93, turnstile 0.97, image 0.88; window 24 h, warning "
+            "< 0.5, critical < 0.1, --min-events 0, by captcha_type SLOs bound to groups: " in head)
+    assert head.endswith("SLOs bound to groups: the demo's per-type targets, by captcha_type "
+                         "(--target sets others)")
     assert "DEMO_TARGETS" not in demo["printed"]
     # the command line's words: the sample's file and the command, no Python module or function
-    assert lines[0] == ("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes, "
-                        "budgetlab/datasets/demo.parquet)")
+    assert paragraphs[0] == ("budgetlab demo: the embedded sample (synthetic captcha-solving "
+                             "outcomes, budgetlab/datasets/demo.parquet)")
     assert "budgetlab." not in demo["printed"]
     assert "\nVerdicts (budgetlab recalibrate's rule: a target is too strict" in demo["printed"]
 
@@ -90,7 +92,10 @@ def test_episodes_per_type_equal_a_loop_over_each_types_own_replay(demo):
         worse = spans["status"].astype(str).isin(["critical", "exhausted"]).to_numpy()
         hours, whole = float(dur[worse].sum()), float(dur.sum())
         longest = max(merged, key=lambda se: se[1] - se[0])
-        line = next(ln.strip() for ln in section.splitlines() if ln.strip().startswith(f"{ctype}:"))
+        # the group's paragraph (filled to 100 columns): from its name to the next one's
+        flat = " ".join(section.split())
+        line = re.split(r" (?:recaptcha_v2|turnstile|image): | \(an episode",
+                        flat.split(f" {ctype}: ", 1)[1])[0]
         h, m = divmod(int(hours * 3600) // 60, 60)
         words = (f"{h} h {m} min" if m else f"{h} h") if h else f"{m} min"
         assert f"CRITICAL or worse {hours / whole * 100:.0f} % of the time ({words})" in line
@@ -104,7 +109,7 @@ def test_episodes_per_type_equal_a_loop_over_each_types_own_replay(demo):
         row = next(ln for ln in summary.splitlines() if ln.strip().startswith(ctype))
         crit, exh = (float(v) for v in re.findall(r"([0-9.]+) h \(", row)[2:4])
         assert abs(crit + exh - hours) <= 0.1 + 1e-9  # two figures rounded to 0.1 h
-    assert "episodes less than 30 min apart are merged into one" in section
+    assert "episodes less than 30 min apart are merged into one" in " ".join(section.split())
 
 
 def test_the_injected_incident_is_shown_with_what_the_tracker_showed(demo):
@@ -171,10 +176,11 @@ def test_the_full_transition_list_goes_to_out_only(demo, capsys):
                                       SLO(target=t, window="24h"), by="captcha_type")))
                for c, t in DEMO_TARGETS.items())
     assert len(pd.read_csv(demo["out"])) == want
+    flat = " ".join(printed.split())  # filled to 100 columns
     assert (f"Transitions: {want} status changes in "
-            "all") in printed and f"written to {demo['out']}" in printed
+            "all") in flat and f"written to {demo['out']}" in flat
     assert main(["demo"]) == 0
-    assert "the full list with --out FILE" in capsys.readouterr().out
+    assert "the full list with --out FILE" in " ".join(capsys.readouterr().out.split())
 
 
 def test_the_demo_timeline_draws_the_spans_of_the_window_clock(monkeypatch, tmp_path):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -40,6 +41,12 @@ def _written(folder: Path, name: str, *lines: str) -> Path:
     return path
 
 
+def _one_line(block):
+    """The "how it was read" block with each line's continuations (filled to 100 columns, at the
+    same indent; never a label row, 4 spaces deep) joined back to it."""
+    return re.sub(r"\n  (?=[^ ])(?![a-z]+: )", " ", block)
+
+
 def test_replay_by_a_threshold_end_to_end():
     good, bad = _below(50)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -47,8 +54,9 @@ def test_replay_by_a_threshold_end_to_end():
                           "timestamp", "--ok-when", "value<50"], capture_output=True, text=True,
                          env=env, cwd=ROOT, timeout=300, check=False)
     assert run.returncode == 0, run.stderr
-    assert (f"  outcomes: column 'value' < 50 (--ok-when): {good:,} success, {bad:,} failure; "
-            f"{SERIES}\n") in run.stderr
+    # the block's long lines are filled to 100 columns: compared as one line
+    assert (f"\n  outcomes: column 'value' < 50 (--ok-when): {good:,} success, {bad:,} failure; "
+            f"{SERIES}\n") in _one_line(run.stderr)
     assert "ok_when=" not in run.stderr
     assert f"{good + bad:,} events" in run.stdout
 
@@ -92,9 +100,9 @@ def test_the_metric_series_refusal_names_the_flag_on_the_column_and_no_threshold
 def test_times_after_the_time_of_reading_are_noted_with_the_year_to_check(monkeypatch, capsys):
     monkeypatch.setenv("BUDGETLAB_READING_TIME", "2026-12-06T07:00:00Z")
     assert main(["replay", str(SSH), "--preset", "sshd", "--year", "2026"]) == 0
-    err = capsys.readouterr().err
+    err = _one_line(capsys.readouterr().err)
     # 66 events (the README's hand count), all on 10 Dec: every one after the time of reading
-    assert ("  note: 66 rows are after the time of reading (2026-12-06 07:00 UTC, 1 h of clock "
+    assert ("\n  note: 66 rows are after the time of reading (2026-12-06 07:00 UTC, 1 h of clock "
             "skew allowed), up to 2026-12-10 10:55 UTC: check --year\n") in err
     monkeypatch.setenv("BUDGETLAB_READING_TIME", "2026-12-10T10:00:00Z")
     assert main(["replay", str(SSH), "--preset", "sshd", "--year", "2026"]) == 0
@@ -115,5 +123,5 @@ def test_a_text_log_group_read_by_a_threshold(tmp_path, capsys):
                     "2026-01-01T00:01:00Z lat=300", "noise", "2026-01-01T00:02:00Z lat=7")
     assert main(["replay", str(path), "--pattern", r"^(?P<ts>\S+) lat=(?P<lat>\S+)",
                  "--ok-when", "lat < 100"]) == 0
-    assert ("  outcomes: column 'lat' < 100 (--ok-when): 2 success, 1 failure; "
-            f"{SERIES}\n") in capsys.readouterr().err
+    assert ("\n  outcomes: column 'lat' < 100 (--ok-when): 2 success, 1 failure; "
+            f"{SERIES}\n") in _one_line(capsys.readouterr().err)

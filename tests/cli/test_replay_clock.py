@@ -31,8 +31,9 @@ def test_replay_prints_no_traffic_silences_and_ties(tmp_path, capsys):
     out_file = tmp_path / "tr.csv"
     assert main(["replay", str(log), "--by", "group", "--window", "1h", "--target", "0.9", "--out",
                  str(out_file)]) == 0
-    out = capsys.readouterr().out
-    table = out.split("Summary")[1].split("Time counts")[0]
+    printed = capsys.readouterr().out
+    table = printed.split("Summary")[1].split("Time counts")[0]
+    out = " ".join(printed.split())  # the lines under the table are filled to 100 columns
     quiet = next(ln for ln in table.splitlines() if ln.strip().startswith("quiet"))
     # exhausted from 00:05 until the 00:10 failure leaves (01:10 + 1 ns): 1.1 h, not 30 days
     # of the 720.5 h observed: 65 min / 720.5 h = 0.15 %, in whole percent 0, so one decimal
@@ -46,6 +47,11 @@ def test_replay_prints_no_traffic_silences_and_ties(tmp_path, capsys):
             "50 min after it (group=quiet): that time counts as no traffic.") in out
     # the observation: Jan 1 00:00 to Jan 31 00:30
     assert "(first to last event of the log, 720 h 30 min)" in out
+    # warm-up: each group's first window from its first event (1 h, 00:00 to 01:00), and apart
+    # quiet's window refilling after its silence: from Jan 31 00:00 to the observation's end,
+    # 00:30 (its window would fill at 01:00)
+    assert ("warm-up included: the first window from a group's first event (up to 1 h per "
+            "group) and the window refilling after each silence (up to 30 min per group).") in out
     assert (
         "Ties: 2 rows share a timestamp with another row of their group (1 instant). At that "
         "instant the outcomes differ (2026-01-01 00:20:00 UTC)" in out
@@ -69,7 +75,7 @@ def test_a_silence_just_over_the_window_is_said_by_its_empty_time(tmp_path, caps
     pd.DataFrame({"ts": [t.strftime("%Y-%m-%dT%H:%M:%SZ") for t in times],
                   "outcome": ["success"] * len(times)}).to_csv(log, index=False)
     assert main(["replay", str(log), "--window", "1h"]) == 0
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())
     assert ("Silences longer than the window (1 h): 1 in 1 group; the window stood empty for 4 "
             "min after it: that time counts as no traffic.") in out
 
@@ -122,8 +128,21 @@ def test_the_transitions_table_says_how_its_figures_are_rounded(tmp_path, capsys
     lines = capsys.readouterr().out.splitlines()
     row = next(i for i, line in enumerate(lines) if line.startswith("2026-01-01 00:00:00"))
     assert lines[row].split()[-5:] == ["1", "0.1", "0.0", "0.0", "20.0"]
-    assert lines[row + 1] == (
+    assert " ".join(lines[row + 1:row + 3]) == (
         "The seed tracker's report figures, rounded as it rounds them (--out too): current_rate "
         "to 4 decimals, burn_rate to 2, budget_total, budget_remaining and budget_remaining_pct "
         "to 1.")
     assert pd.read_csv(out_csv)["budget_total"].tolist() == [0.1]
+
+
+def test_thousands_of_hours_carry_a_separator_as_the_text_beside_them(tmp_path, capsys):
+    # Jan 1 00:00 to Mar 1 00:00 is 59 days, 1,416 h: healthy from the first event until it
+    # leaves the 1 h window (01:00 + 1 ns), then no traffic until the last event, 1,415 h
+    log = tmp_path / "two.csv"
+    pd.DataFrame({"ts": ["2026-01-01T00:00:00Z", "2026-03-01T00:00:00Z"],
+                  "outcome": ["success", "success"]}).to_csv(log, index=False)
+    assert main(["replay", str(log), "--window", "1h"]) == 0
+    printed = capsys.readouterr().out
+    row = printed.split("Summary")[1].splitlines()[2]
+    assert "1.0 h (0.1 %)" in row and "1,415.0 h (99.9 %)" in row
+    assert "(first to last event of the log, 1,416 h)" in " ".join(printed.split())

@@ -40,12 +40,13 @@ def test_replay_says_the_full_warm_up_as_the_window():
 
     summary = pd.DataFrame({**{f"hours_{s}": [10.0] for s in ("healthy", "warning", "critical",
                                                                 "exhausted", "no_traffic")},
-                            "warmup_hours": [24.0], "silences": [0]})
-    notes = " ".join(summary_notes(summary, pd.Timedelta("24h")))
+                            "warmup_hours": [24.0], "refill_hours": [0.0], "silences": [0]})
+    notes = " ".join(" ".join(summary_notes(summary, pd.Timedelta("24h"))).split())
     assert "up to 24 h per group" in notes and "24.0 h" not in notes
     # a warm-up cut short by the data is a measured time, said as one (hours and minutes)
     partial = summary.assign(warmup_hours=[9.5])
-    assert "up to 9 h 30 min per group" in " ".join(summary_notes(partial, pd.Timedelta("24h")))
+    assert "up to 9 h 30 min per group" in " ".join(
+        " ".join(summary_notes(partial, pd.Timedelta("24h"))).split())
     assert "(first to last event of the log, 50 h)" in notes  # 5 statuses x 10 h
 
 

@@ -1,0 +1,33 @@
+"""The command line's prose filled to 100 columns (:func:`wrap`): every line of words a command
+prints beside its tables, the "how it was read" block's long lines too."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+__all__ = ["wrap"]
+
+
+#: The spaces of a figure and its unit, and of a duration's two units ("3 h 21 min"), which
+#: :func:`wrap` never breaks.
+_UNIT = re.compile(r"(?<=\d) (%|(?:d|h|min|s)\b(?: \d+ (?:h|min|s)\b)?)")
+
+
+def wrap(text: str, indent: str = "    ") -> str:
+    """``text`` filled to 100 columns, never broken between a figure and its unit ("93.80 %",
+    "3 d", "53 s"), inside a duration ("19 h 59 min") nor at a hyphen ("re-run", "warm-up",
+    "--min-events" stay whole).
+
+    >>> print(wrap("note: provisional: 3 d 10 h of evaluated history, less than the 14 d a "
+    ...            "recommendation needs; re-run with more history"))
+        note: provisional: 3 d 10 h of evaluated history, less than the 14 d a recommendation needs;
+        re-run with more history
+    >>> print(wrap("image: CRITICAL or worse 6 % of the time (4 h 28 min); 2 episodes (31 before "
+    ...            "merging), longest 3 h 21 min from 2026-10-06 03:13", indent="  "))
+      image: CRITICAL or worse 6 % of the time (4 h 28 min); 2 episodes (31 before merging), longest
+      3 h 21 min from 2026-10-06 03:13
+    """
+    glued = _UNIT.sub(lambda m: "\0" + m[1].replace(" ", "\0"), " ".join(str(text).split()))
+    return textwrap.fill(glued, width=100, initial_indent=indent, subsequent_indent=indent,
+                         break_on_hyphens=False).replace("\0", " ")
