@@ -241,8 +241,13 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
             whose = (f"the {n_tr:,} status {change} of the "
                      f"tracker{_for_group(tracker.iloc[0], keys)}"
                      if keys else f"the tracker's {n_tr:,} status {change}")
-            txt += (f"; without timeouts {caused} of {whose} would not have happened" if thin
-                    else f", and {caused} of {whose} would not have happened")
+            if caused == 0:  # never "0 of the 4 would not have happened"
+                every = "every one of " if n_tr > 1 else ""
+                txt += (f"; {every}{whose} would have happened without timeouts too" if thin
+                        else f", and {every}{whose} would have happened without them too")
+            else:
+                txt += (f"; without timeouts {caused} of {whose} would not have happened" if thin
+                        else f", and {caused} of {whose} would not have happened")
     return _sentence(txt)
 
 
