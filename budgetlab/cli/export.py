@@ -224,6 +224,7 @@ def _with_targets(table: Any, keys: list[str], column: str) -> tuple[Any, list[i
     recalibrate judged them (:func:`~budgetlab.cli.export_report.why_no_recommendation`), or
     refused when none is left."""
     import numpy as np
+    import pandas as pd
 
     missing = table[column].isna().to_numpy()
     numbers = (np.flatnonzero(~missing) + 1).tolist()
@@ -234,8 +235,10 @@ def _with_targets(table: Any, keys: list[str], column: str) -> tuple[Any, list[i
     noted = "recommendation_note" in rows.columns
     if column == "current_target":  # recalibrate ran without one (the notes are of the rule's)
         why = ["recalibrate was given no current target: --target or --slo"] * len(rows)
-    elif column == "recommended_target":
-        why = [w or "the table's figures do not say why" for w in why_no_recommendation(rows)]
+    elif "recommended_target" in rows.columns:  # its interval's ends are missing with it
+        unrecommended = pd.to_numeric(rows["recommended_target"], errors="coerce").isna().tolist()
+        why = [(w or "the table's figures do not say why") if none else f"an empty {column} cell"
+               for w, none in zip(why_no_recommendation(rows), unrecommended, strict=True)]
     else:  # a column of the user's choice: its blank cells say no more
         why = [f"an empty {column} cell"] * len(rows)
     more = f" and {len(names) - 10} more" if len(names) > 10 else ""
