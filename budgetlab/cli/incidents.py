@@ -342,9 +342,14 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         write_output(table[["policy", *[c for c in table.columns if c != "policy"]]], args,
                      "score row")
     if args.plot:
-        from .alert_figure import plot_policies
+        from .alert_figure import drawn_groups, plot_policies
 
         evaluated = bins[by].drop_duplicates() if by else None  # groups without episodes too
+        if evaluated is not None:
+            evaluated, episodes, line = drawn_groups(evaluated, episodes, inc, by,
+                                                     group_limit(args))
+            if line:
+                print(wrap(line, indent=""))
         plot_policies(args.plot, episodes, inc, args.force, tz=args.tz, groups=evaluated)
         print(f"wrote the plot to {path_label(args.plot)}")
     return 0
