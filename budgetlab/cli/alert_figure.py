@@ -66,8 +66,8 @@ def drawn_groups(evaluated: pd.DataFrame, episodes: dict[str, pd.DataFrame],
 
     table = evaluated.reset_index(drop=True)
     named = np.zeros(len(table), dtype=bool)
-    scopes = incidents["scope"] if "scope" in incidents.columns else []
-    for scope in pd.Series(scopes).dropna().astype(str).unique():
+    scopes = incidents["scope"] if "scope" in incidents.columns else pd.Series([], dtype=object)
+    for scope in scopes.dropna().astype(str).unique():
         if scope.strip() not in ("", "*"):
             named |= scope_mask(table, scope)
     counts = pd.concat([ep[by] for ep in episodes.values()], ignore_index=True).astype(str)

@@ -309,8 +309,8 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
         if policy is not None:  # an SLO from --target has no alerts of its own to replace
             # the file's alerts replaced: its policies, or its alerting as a note says it (a
             # Sloth spec's disabled tiers); a file with neither has none to replace
-            own = d.alert_policies or any(n.startswith(ALERTS_NOTE) for n in d.notes)
-            instead = "" if not args.slo else ", not the file's" if own else " (the file has none)"
+            had = bool(d.alert_policies) or any(n.startswith(ALERTS_NOTE) for n in d.notes)
+            instead = "" if not args.slo else ", not the file's" if had else " (the file has none)"
             print(f"  {ALERTS_NOTE}--policy {args.policy}{instead}: {tiers_words(d, policy)}")
     if args.alert_name is None:
         from ..interop.sloth_rules import DEFAULT_ALERT_NAME

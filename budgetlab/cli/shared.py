@@ -147,7 +147,7 @@ def score_text(rows: pd.DataFrame, duration: Any) -> str:
     return show.to_string(index=False)
 
 
-def _no_time_words(row: dict[str, Any], *, reset: bool) -> str:
+def _no_time_words(row: dict[Any, Any], *, reset: bool) -> str:
     """Why a score row has no detection or (``reset``) reset time, in words: ``no incidents``
     (none scored; ``none after fill`` when some began while the long window filled), ``none
     detected`` (its incidents were all missed), ``still firing`` (a reset only: detected, but an

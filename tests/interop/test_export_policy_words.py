@@ -11,46 +11,19 @@ from budgetlab.cli import main
 
 OPENSLO = Path(__file__).parents[1] / "fixtures" / "openslo"
 
-# written by hand: one SLO, no alertPolicies
-NO_POLICIES = """apiVersion: openslo/v1
-kind: SLO
-metadata:
-  name: checkout
-spec:
-  service: shop
-  indicator:
-    metadata:
-      name: checkout-ratio
-    spec:
-      ratioMetric:
-        counter: true
-        good:
-          metricSource:
-            type: Prometheus
-            spec:
-              query: sum(rate(good_total[5m]))
-        total:
-          metricSource:
-            type: Prometheus
-            spec:
-              query: sum(rate(all_total[5m]))
-  timeWindow:
-  - duration: 30d
-    isRolling: true
-  budgetingMethod: Occurrences
-  objectives:
-  - target: 0.99
-"""
-
 
 def _alerts_line(tmp_path, slo: Path, capsys) -> str:
+    capsys.readouterr()
     assert main(["export", "prometheus", "--slo", str(slo), "--policy", "workbook",
                  str(tmp_path / "rules.yaml")]) == 0
     return [ln for ln in capsys.readouterr().out.splitlines() if "the alerts:" in ln][0]
 
 
 def test_a_file_without_alert_policies_has_none_replaced(tmp_path, capsys):
-    (tmp_path / "slo.yaml").write_text(NO_POLICIES, encoding="utf-8")
+    # export openslo without --policy writes an SLO without alertPolicies
+    assert main(["export", "openslo", "--target", "0.99", "--total-metric", "all_total",
+                 "--errors-metric", "bad_total", str(tmp_path / "slo.yaml")]) == 0
+    assert "alertPolicies" not in (tmp_path / "slo.yaml").read_text()
     line = _alerts_line(tmp_path, tmp_path / "slo.yaml", capsys)
     assert line.startswith("  the alerts: --policy workbook (the file has none): page_1h 14.4 ")
     assert "not the file's" not in line
