@@ -298,19 +298,6 @@ def read_spec(args: argparse.Namespace) -> ReadSpec:
                         **text_logs)
 
 
-def _refuse_personal_data_flags(args: argparse.Namespace) -> None:
-    """``--pii drop|hash`` and ``--salt`` on an access log: it never reads a personal field, so
-    they would do nothing, and a flag that does nothing is refused, not ignored."""
-    given = [f"--pii {args.pii}"] if args.pii != "error" else []
-    if args.salt is not None:
-        given.append("--salt")
-    if given:
-        raise ConfigError(f"{' and '.join(given)} would do nothing: an access log's client "
-                          "address, user, request path, referrer and user agent are never read "
-                          "(only the time, the status and the method); leave "
-                          f"{'them' if len(given) > 1 else 'it'} out.")
-
-
 @dataclass(frozen=True)
 class LogRead:
     """What :func:`read_log` read: the canonical events, the files, a title and the reader."""
@@ -339,50 +326,15 @@ def read_log(
     ``--pii drop`` dropped (the reader warned by name)."""
     from .._util.inputs import register_input
     from .._util.plan import plan_outputs
-    from ..events.accesslog import is_access_log
     from ..events.files import expand_sources
-    from ..events.read import read_events
-    from ..privacy import shown
+    from .read_flags import read_paths
 
     paths = expand_sources(args.log if len(args.log) > 1 else args.log[0])
     for p in [*paths, *(Path(x) for x in extra_inputs if x)]:
         if p.is_file():
             register_input(p)
     plan_outputs(outputs, force=args.force)
-    lines = getattr(args, "pattern", None) is not None or getattr(args, "preset", None) is not None
-    access = [is_access_log(p) for p in paths] if args.format in (None, "access") and not lines \
-        else [False] * len(paths)
-    if args.format == "access" and not all(access):
-        bad = next(p for p, a in zip(paths, access, strict=True) if not a)
-        raise ConfigError(f"{shown(bad.name)}: its first line is not in common/combined access-log "
-                          "format; "
-                          "check --format.")
-    if any(access) and not all(access):
-        raise ConfigError("the inputs mix access logs and event tables; give one kind per run.")
-    if all(access) or getattr(args, "preset", None) == "access":
-        _refuse_personal_data_flags(args)
-    if all(access):
-        from ..events.accesslog import read_access_log
-
-        if getattr(args, "ok_when", None) is not None:  # a flag that would do nothing
-            raise ConfigError("--ok-when reads a metric series; an access log's outcome is its "
-                              "status: map the statuses with --outcomes (e.g. 5xx=server_error).")
-
-        if args.slow_above is not None or args.duration is not None:
-            flag = "--duration" if args.duration is not None else "--slow-above"
-            raise ConfigError(f"{flag} needs a duration column, and access logs in "
-                              "common/combined format carry none. If your lines end with the "
-                              "request time (nginx $request_time, Apache %D), read them with a "
-                              "--pattern whose group (?P<duration>...) holds it, and --duration "
-                              "duration --duration-unit; else export the log with its request "
-                              "time as CSV/JSON Lines and pass --duration COLUMN.")
-        if args.on_error == "count":
-            raise ConfigError("--on-error count goes with --pattern or --preset; pass --preset "
-                              "access to count the lines not in the format of an access log.")
-        events = read_access_log(paths, outcomes=parse_outcomes(args.outcomes),
-                                 by=group_keys(args) or None, on_error=args.on_error or "raise")
-    else:
-        events = read_events(paths, read_spec(args))
+    events, access = read_paths(paths, args)
     # --bucket column, not bucket= column
     sys.stderr.write(f"{_filled(speak(str(events.attrs['how_read'])))}\n")
     sys.stderr.flush()
@@ -392,4 +344,4 @@ def read_log(
         raise ConfigError("no events were kept from the log (see 'how it was read' above); check "
                           "--outcomes.")
     title = path_label(paths[0].name) if len(paths) == 1 else f"{len(paths):,} files"
-    return LogRead(events, paths, title, "access log" if all(access) else "events")
+    return LogRead(events, paths, title, "access log" if access else "events")
