@@ -16,7 +16,6 @@ import os
 import re
 import shlex
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..errors import BudgetlabError, ConfigError
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
 
     from ..events.spec import ReadSpec
 
-__all__ = ["read_options", "read_source", "read_paths"]
+__all__ = ["read_options", "read_source"]
 
 _FLAG = re.compile(r"--[a-z][a-z-]*")
 
@@ -151,7 +150,7 @@ say how to read the log (--time, --outcome, --ok-when, --outcomes, --format, --p
 --year, ...: budgetlab replay --help lists them under 'input columns' and 'line-oriented text \
 logs'); the rest are parameters of their own.
     """
-    from .reading import read_spec
+    from .read_args import read_spec
 
     with _flag_words():
         args = _args(text, ())
@@ -217,6 +216,7 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
     if not (os.path.exists(path) or glob.glob(path)):  # a misspelt name, or no such file
         datasets.load(source)  # refuses, naming the datasets or the file
     from ..events.files import expand_sources
+    from .read_args import read_paths
 
     args = _args(read, given)  # its refusals name read already
     args.by = ",".join(keys)
@@ -245,61 +245,3 @@ def _given(params: dict[str, Any]) -> list[tuple[str, str, str]]:
             value = ",".join(f"{label}={meaning}" for label, meaning in labels.items())
         out.append((name, "format" if name == "log_format" else name, str(value)))
     return out
-
-
-def _refuse_personal_data_flags(args: argparse.Namespace) -> None:
-    """``--pii drop|hash`` and ``--salt`` on an access log: it never reads a personal field, so
-    they would do nothing, and a flag that does nothing is refused, not ignored."""
-    given = [f"--pii {args.pii}"] if args.pii != "error" else []
-    if args.salt is not None:
-        given.append("--salt")
-    if given:
-        raise ConfigError(f"{' and '.join(given)} would do nothing: an access log's client "
-                          "address, user, request path, referrer and user agent are never read "
-                          "(only the time, the status and the method); leave "
-                          f"{'them' if len(given) > 1 else 'it'} out.")
-
-
-def read_paths(paths: list[Path], args: argparse.Namespace) -> tuple[pd.DataFrame, bool]:
-    """The events of ``paths`` read with the command line's reading flags (``args``), and
-    whether they were access logs: recognised by their first line unless ``--format`` names
-    another format or a ``--pattern``/``--preset`` is given; every reading flag that would do
-    nothing on an access log is refused."""
-    from ..events.accesslog import is_access_log
-    from ..privacy import shown
-    from .reading import group_keys, parse_outcomes, read_spec
-
-    lines = getattr(args, "pattern", None) is not None or getattr(args, "preset", None) is not None
-    access = [is_access_log(p) for p in paths] if args.format in (None, "access") and not lines \
-        else [False] * len(paths)
-    if args.format == "access" and not all(access):
-        bad = next(p for p, a in zip(paths, access, strict=True) if not a)
-        raise ConfigError(f"{shown(bad.name)}: its first line is not in common/combined access-log "
-                          "format; "
-                          "check --format.")
-    if any(access) and not all(access):
-        raise ConfigError("the inputs mix access logs and event tables; give one kind per run.")
-    if all(access) or getattr(args, "preset", None) == "access":
-        _refuse_personal_data_flags(args)
-    if not all(access):
-        from ..events.read import read_events
-
-        return read_events(paths, read_spec(args)), False
-    from ..events.accesslog import read_access_log
-
-    if getattr(args, "ok_when", None) is not None:  # a flag that would do nothing
-        raise ConfigError("--ok-when reads a metric series; an access log's outcome is its "
-                          "status: map the statuses with --outcomes (e.g. 5xx=server_error).")
-    if args.slow_above is not None or args.duration is not None:
-        flag = "--duration" if args.duration is not None else "--slow-above"
-        raise ConfigError(f"{flag} needs a duration column, and access logs in "
-                          "common/combined format carry none. If your lines end with the "
-                          "request time (nginx $request_time, Apache %D), read them with a "
-                          "--pattern whose group (?P<duration>...) holds it, and --duration "
-                          "duration --duration-unit; else export the log with its request "
-                          "time as CSV/JSON Lines and pass --duration COLUMN.")
-    if args.on_error == "count":
-        raise ConfigError("--on-error count goes with --pattern or --preset; pass --preset "
-                          "access to count the lines not in the format of an access log.")
-    return read_access_log(paths, outcomes=parse_outcomes(args.outcomes),
-                           by=group_keys(args) or None, on_error=args.on_error or "raise"), True

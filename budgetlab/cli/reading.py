@@ -11,36 +11,28 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 
 from .._util.percent import given_fraction
 from .._util.validation import duration_label, to_ns
-from .._util.words import flags_as, option_word, prose_duration, speak
+from .._util.words import option_word, prose_duration, speak
 from ..errors import BudgetlabError, ConfigError
 from ..slo import SLO, PerGroup
 from .labels import path_label
 from .prose import wrap
+from .read_args import group_keys, parse_outcomes, read_spec
 
-if TYPE_CHECKING:
-    from ..events.spec import ReadSpec
-
+# group_keys, parse_outcomes, read_spec: what the reading flags mean (read_args), for commands
 __all__ = ["slo_from_args", "group_keys", "parse_outcomes", "read_spec", "LogRead", "read_log",
            "describe_slo",
            "slo_list", "longest_window", "target_table"]
 
 #: How many groups the SLO header line names before "and N more".
 _SHOWN_GROUPS = 8
-
-
-def group_keys(args: argparse.Namespace) -> list[str]:
-    """``--by a,b`` as a list of column names."""
-    by = getattr(args, "by", None)
-    return [b.strip() for b in by.split(",") if b.strip()] if by else []
 
 
 _OVERRIDES = ("window", "warning", "critical", "min_events")
@@ -252,52 +244,6 @@ def target_table(slo: SLO | PerGroup, events: pd.DataFrame, by: list[str], *,
     return per_group[0], table
 
 
-def parse_outcomes(text: str | None) -> dict[str, str] | None:
-    """``--outcomes ok=success,pending=skip,5xx=server_error`` as a mapping (None when not given).
-
-    >>> parse_outcomes("done=success,pending=skip")
-    {'done': 'success', 'pending': 'skip'}
-    """
-    if text is None:
-        return None
-    table: dict[str, str] = {}
-    for part in text.split(","):
-        label, sep, bucket = part.partition("=")
-        if not sep or not label.strip() or not bucket.strip():
-            raise ConfigError("--outcomes: an item is not LABEL=MEANING (e.g. "
-                              "done=success,pending=skip,"
-                              "5xx=server_error).")
-        table[label.strip()] = bucket.strip()
-    return table
-
-
-def read_spec(args: argparse.Namespace) -> ReadSpec:
-    """The :class:`~budgetlab.events.spec.ReadSpec` of the command line's reading flags."""
-    from ..events.spec import ReadSpec
-
-    text_logs: dict[str, Any] = {k: getattr(args, k, None) for k in ("pattern", "preset",
-                                                                     "time_format", "year")}
-    ok_when = getattr(args, "ok_when", None)
-    if ok_when is not None and args.outcome is not None:  # typed, even as the default's name
-        from ..events.threshold import both_given_error
-
-        raise both_given_error("outcome")
-    # --strict is --on-error raise: a refusal of the choice names the flag typed
-    with flags_as(on_error="--strict") if getattr(args, "strict_given", False) else nullcontext():
-        return ReadSpec(time=args.time, ok=args.ok, ok_when=ok_when, bucket=args.bucket,
-                        outcome=args.outcome if args.outcome is not None else "outcome",
-                        by=group_keys(args),
-                        tz=args.tz if getattr(args, "tz_given", False) else None,  # else stated
-                        epoch=args.epoch, pii=args.pii, salt=args.salt,
-                        outcomes=parse_outcomes(args.outcomes),
-                        format=args.format, encoding=args.encoding, duration=args.duration,
-                        duration_unit=args.duration_unit, slow_above=args.slow_above,
-                        on_error=getattr(args, "on_error", None) or "count",
-                        not_personal=[k.strip() for k in (getattr(args, "not_personal", None)
-                                                          or "").split(",") if k.strip()],
-                        **text_logs)
-
-
 @dataclass(frozen=True)
 class LogRead:
     """What :func:`read_log` read: the canonical events, the files, a title and the reader."""
@@ -327,7 +273,7 @@ def read_log(
     from .._util.inputs import register_input
     from .._util.plan import plan_outputs
     from ..events.files import expand_sources
-    from .read_flags import read_paths
+    from .read_args import read_paths
 
     paths = expand_sources(args.log if len(args.log) > 1 else args.log[0])
     for p in [*paths, *(Path(x) for x in extra_inputs if x)]:
