@@ -1,7 +1,8 @@
 """The command line's reading flags where there is no command line: a notebook's ``read``
 parameter (``read = "--time timestamp --ok-when 'value<50'"``) is parsed by the argparse group
 the commands use (:func:`~budgetlab.cli.options.add_log_options`) and read as the commands read
-their ``LOG...`` (:func:`read_paths`); a refusal names those flags, not keyword arguments.
+their ``LOG...`` (:func:`~budgetlab.cli.read_args.read_paths`); a refusal names those flags, not
+keyword arguments.
 
 :func:`read_options` gives the :class:`~budgetlab.events.spec.ReadSpec` of such text;
 :func:`read_source` reads a notebook's ``source`` with it.
@@ -139,9 +140,10 @@ def read_options(text: str | None = None) -> ReadSpec:
 
     Examples
     --------
+    >>> from budgetlab import ReadSpec
     >>> spec = read_options("--time timestamp --ok-when 'value<50'")
-    >>> spec.time, spec.ok_when
-    ('timestamp', 'value<50')
+    >>> spec == ReadSpec(time="timestamp", ok_when="value<50")
+    True
     >>> read_options("--window 1h")
     Traceback (most recent call last):
     ...
