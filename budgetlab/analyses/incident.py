@@ -281,9 +281,9 @@ def incident_report(
     evaluation (18 of 60); the replay reads 08:00 to 12:00 (1 h of history for the 1 h windows,
     1 h of context either side of the incident): 240 events in 4 h, less than the day a rate per
     day needs, so the share of a 30-day budget (30 failures of 0.1 x 43,200 at 1,440 events a
-    day) is withheld. The incident's 60 events hold 60 x 0.1 = 6 expected failures under 90 %, too few
-    for a verdict on a success rate (the rule of ``buckets["note"]``): the rate without timeouts is
-    withheld, the tracker's replay is not.
+    day) is withheld. The incident's 60 events hold 60 x 0.1 = 6 expected failures under 90 %,
+    too few for a verdict on a success rate (the rule of ``buckets["note"]``): the rate without
+    timeouts is withheld, the tracker's replay is not.
 
     >>> rep.tiers[["tier", "fired", "first_alert", "detection_delay", "peak_burn_long"]]
             tier  fired               first_alert detection_delay  peak_burn_long

@@ -58,8 +58,9 @@ def shown_groups(table: pd.DataFrame, by: Sequence[str], limit: int, *,
     row when there are at most ``limit`` groups (or ``limit`` 0, or no keys); else the ``limit``
     groups whose ``order`` columns are the largest (compared in turn; ties in the table's order),
     in that order, and a line naming the choice (``most``), how many more groups there are, where
-    all are (``full``) and what ``--show-groups 0`` does (``verb``: ``draws`` for a plot's cut). A group of several rows (one per window, per bucket) counts the
-    largest of its rows' figures: a group's events repeated on each of its rows are its events.
+    all are (``full``) and what ``--show-groups 0`` does (``verb``: ``draws`` for a plot's
+    cut). A group of several rows (one per window, per bucket) counts the largest of its rows'
+    figures: a group's events repeated on each of its rows are its events.
 
     >>> t = pd.DataFrame({"k": ["a", "b", "c", "b"], "events": [5, 1, 7, 6]})
     >>> s = shown_groups(t, ["k"], 2)
