@@ -46,12 +46,13 @@ BURN_BANDS_TEXT = ((1.0, "below 1: slower than planned, nothing to do"),
 #: What the seed's band of the tracker's peak burn (:data:`BURN_BANDS_TEXT`, the same limits)
 #: leaves to do when waking the team was not justified; the last band does not wait for the
 #: morning, which :func:`not_waking_words` says beside the verdict.
-NOT_WAKING = ((1.0, "nothing was to be done, not even a ticket: the budget was spent slower than "
-                    "planned"),
+NOT_WAKING = ((1.0, "nothing was to be done, not even a ticket (the budget was spent slower than "
+                    "planned)"),
               (2.0, "watching the budget more closely was the right response, no ticket needed"),
               (5.0, "a ticket for the morning was the right response"),
-              (np.inf, "yet the seed's band 5 and above does not wait for the morning: pausing "
-                       "non-critical work at once was the right response"))
+              (np.inf, "its reasons did not hold, but the seed's band 5 and above does not wait "
+                       "for the morning: pausing non-critical work at once was the right "
+                       "response"))
 
 
 def tracker_at(states: pd.DataFrame, at: Any = None, *, tz: str | None = None) -> pd.Series:
@@ -264,7 +265,7 @@ def not_waking_words(peak: float) -> str:
     ``peak`` burn (:data:`NOT_WAKING`; a band holds its lower limit: 1 is "1 to 2").
 
     >>> not_waking_words(0.189)
-    'nothing was to be done, not even a ticket: the budget was spent slower than planned'
+    'nothing was to be done, not even a ticket (the budget was spent slower than planned)'
     >>> not_waking_words(2.0)
     'a ticket for the morning was the right response'
     """

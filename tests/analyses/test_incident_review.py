@@ -141,11 +141,11 @@ def test_wake_verdict_not_justified_without_failures():
 # it, watch more closely; 2 gone in half the window, investigate and slow down changes (work for
 # the morning); 5 and above melting, pause non-critical work, do not wait for the morning. A band
 # holds its lower edge.
-NOTHING = "nothing was to be done, not even a ticket: the budget was spent slower than planned"
+NOTHING = "nothing was to be done, not even a ticket (the budget was spent slower than planned)"
 WATCH = "watching the budget more closely was the right response, no ticket needed"
 TICKET = "a ticket for the morning was the right response"
-MELTING = ("yet the seed's band 5 and above does not wait for the morning: pausing non-critical "
-           "work at once was the right response")
+MELTING = ("its reasons did not hold, but the seed's band 5 and above does not wait for the "
+           "morning: pausing non-critical work at once was the right response")
 
 
 @pytest.mark.parametrize(("peak", "words"), [
