@@ -22,7 +22,7 @@ from .._util.percent import given_percent, measured_percent
 from .._util.thin import MIN_EVALUATED_HOURS, too_thin
 from .._util.words import counted, duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
-from ..events.schema import FAILURE, TIMEOUT
+from ..events.schema import FAILURE, TIMEOUT, parse_scope
 from ..slo import SLO
 from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
@@ -141,9 +141,8 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     if len(tracker) == 0:
         return head + f", there were no events for the {window} tracker (target {target})."
     row = tracker.iloc[0]
-    # the group's part of the scope, unless its keys say the scope already
-    inside = (" in that scope" if keys and scope != "*" and scope not in _group_label(row, keys)
-              else "")
+    # the group's part of the scope, unless its keys name every key of the scope already
+    inside = " in that scope" if keys and not set(parse_scope(scope)) <= set(keys) else ""
     name = f"the {window} tracker{_for_group(row, keys)}{inside} (target {target})"
     at_start = str(row["status_at_start"])
     worst = str(row["worst_status"])
