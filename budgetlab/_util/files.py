@@ -15,6 +15,7 @@ devices, sockets) are never replaced. The outputs of one run are planned togethe
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import secrets
@@ -124,16 +125,23 @@ def _check_special(p: Path, option: str | None = None) -> None:
 
 def _check_writable(p: Path, option: str | None = None) -> None:
     """Refuse an output whose folder does not let budgetlab create a file (permissions, a
-    read-only file system, ...), before the work: a probe file is created there and removed."""
+    read-only file system, ...), before the work: a probe file is created there and removed. The
+    reason is the one the system gave: a folder that exists but answers "no such file" to a new
+    one (``/proc``) cannot hold files, which is not a matter of permission."""
     probe = p.parent / f".bl-{secrets.token_hex(8)}.probe"
     try:
         fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as exc:
-        raise ConfigError(_named(option, shown_path(p),
-                                 f"cannot be written, its folder {shown_path(p.parent)} does not "
-                                 "let budgetlab create files "
-                                 f"({exc.strerror or type(exc).__name__}); give an output in a "
-                                 "folder you can write to.")) from None
+        folder, why = shown_path(p.parent), exc.strerror or type(exc).__name__
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            reason = f"its folder {folder} does not let budgetlab create files ({why})"
+        elif exc.errno == errno.ENOENT:  # the folder exists (checked before): a special one
+            reason = (f"its folder {folder} cannot hold files (a special file system, such as "
+                      f"/proc: creating a file there fails with {why})")
+        else:
+            reason = f"creating a file in its folder {folder} failed ({why})"
+        raise ConfigError(_named(option, shown_path(p), f"cannot be written, {reason}; give an "
+                                 "output in a folder you can write to.")) from None
     os.close(fd)
     with contextlib.suppress(OSError):
         os.unlink(probe)

@@ -107,7 +107,10 @@ class IncidentReport:
         ``burn_rate``, ``excess_failures`` (failures − (1 − target) × events),
         ``period_budget_pct`` (failures in % of the ``policy.period`` budget at the average
         traffic of the replayed span), ``period_budget`` (that budget, in failures),
-        ``period_events`` (the events of a period at that traffic).
+        ``period_events`` (the events of a period at that traffic), ``replayed_events`` and
+        ``replayed_hours`` (the group's events and the hours of the replayed span that traffic is
+        read over: under 24 h, the rule of :func:`budgetlab.replay_summary`'s ``note``, the
+        summary withholds the share and the events a day it stands on, and says why).
     buckets : DataFrame
         :func:`budgetlab.analyses.failure_buckets.bucket_counts` of the incident by
         ``breakdown_by`` (its ``note``: the groups with too few events during the incident for a
@@ -264,8 +267,10 @@ def incident_report(
     needs at least 10); without timeouts 3 of the tracker's 3 status changes would not have
     happened.
     The single_window policy would have fired ticket_1h (ticket) at 10:36, 36 min after the start.
-    Over its 1 h the incident saw 30 failures in 60 events (burn 5 over the incident), 0.7 % of
-    a 30 d error budget at the replayed span's traffic (1,440 events a day).
+    Over its 1 h the incident saw 30 failures in 60 events (burn 5 over the incident); its share
+    of a 30 d error budget is withheld, too thin to go by (that budget is the replayed span's
+    traffic carried to 30 d, and a rate per day needs at least 24 h of observed time: the
+    replayed span holds 240 events in 4 h).
 
     By hand: at 10:07 the window holds 61 events, 4 of them timeouts: burn 4 / 6.1 = 0.66 (the
     seed's report figure, rounded to two decimals); 1 ns after 10:11 the 09:11 event leaves the
@@ -273,10 +278,12 @@ def incident_report(
     the window's clock; the per-event replay gets there at 10:13, 7 timeouts among 61 events); at
     10:59 it holds all 30 timeouts among 61 events (burn 30 / 6.1 = 4.918, said to three significant
     digits: 4.92; success 31 / 61); the 1-hour error ratio first exceeds 2.9 x 10 % at the 10:36
-    evaluation (18 of 60); 30 failures are 0.7 % of a 30-day budget at 240 events per 4 h replayed
-    (0.1 x 43,200). The incident's 60 events hold 60 x 0.1 = 6 expected failures under 90 %, too few
-    for a verdict on a success rate (the rule of ``buckets["note"]``): the rate without timeouts is
-    withheld, the tracker's replay is not.
+    evaluation (18 of 60); the replay reads 08:00 to 12:00 (1 h of history for the 1 h windows,
+    1 h of context either side of the incident): 240 events in 4 h, less than the day a rate per
+    day needs, so the share of a 30-day budget (30 failures of 0.1 x 43,200 at 1,440 events a
+    day) is withheld. The incident's 60 events hold 60 x 0.1 = 6 expected failures under 90 %,
+    too few for a verdict on a success rate (the rule of ``buckets["note"]``): the rate without
+    timeouts is withheld, the tracker's replay is not.
 
     >>> rep.tiers[["tier", "fired", "first_alert", "detection_delay", "peak_burn_long"]]
             tier  fired               first_alert detection_delay  peak_burn_long

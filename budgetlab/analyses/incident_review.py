@@ -24,8 +24,9 @@ import pandas as pd
 
 from .._util.burns import three_digits
 from .._util.percent import measured_percent
+from .._util.thin import MIN_EVALUATED_HOURS, too_thin
 from .._util.validation import check_tz, require_columns, to_timedelta, utc_timestamp
-from .._util.words import counted
+from .._util.words import counted, hours_words
 from ..alerts.tier import PAGE_SEVERITIES
 from ..budget.episodes import status_episodes
 from ..budget.status_changes import transitions
@@ -41,6 +42,17 @@ BURN_BANDS_TEXT = ((1.0, "below 1: slower than planned, nothing to do"),
                    (2.0, "1 to 2: just makes it, watch more closely"),
                    (5.0, "2 to 5: gone in half the window, investigate and slow down changes"),
                    (np.inf, "5 and above: melting, pause non-critical work"))
+
+#: What the seed's band of the tracker's peak burn (:data:`BURN_BANDS_TEXT`, the same limits)
+#: leaves to do when waking the team was not justified; the last band does not wait for the
+#: morning, which :func:`not_waking_words` says beside the verdict.
+NOT_WAKING = ((1.0, "nothing was to be done, not even a ticket (the budget was spent slower than "
+                    "planned)"),
+              (2.0, "watching the budget more closely was the right response, no ticket needed"),
+              (5.0, "a ticket for the morning was the right response"),
+              (np.inf, "its reasons did not hold, but the seed's band 5 and above does not wait "
+                       "for the morning: pausing non-critical work at once was the right "
+                       "response"))
 
 
 def tracker_at(states: pd.DataFrame, at: Any = None, *, tz: str | None = None) -> pd.Series:
@@ -248,6 +260,18 @@ def _window_counts(events: pd.DataFrame, when: pd.Timestamp, width: pd.Timedelta
     return n - int(events["ok"].to_numpy(dtype=bool)[lo:hi].sum()), n
 
 
+def not_waking_words(peak: float) -> str:
+    """What was to be done instead of waking the team, by the seed's band of the tracker's
+    ``peak`` burn (:data:`NOT_WAKING`; a band holds its lower limit: 1 is "1 to 2").
+
+    >>> not_waking_words(0.189)
+    'nothing was to be done, not even a ticket (the budget was spent slower than planned)'
+    >>> not_waking_words(2.0)
+    'a ticket for the morning was the right response'
+    """
+    return next(text for limit, text in NOT_WAKING if peak < limit)
+
+
 def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
                  wake_burn: float = 5.0) -> Verdict:
     """Was it worth waking the team? Judged with evidence, on the window that decided each reason.
@@ -336,18 +360,29 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
     if silent:
         reasons.append("No page tier fired "
                        "for " + "; ".join(silent) + " (peak long-window burn / threshold).")
-    budget = first.budget.iloc[0]
-    spent = measured_percent(float(budget["period_budget_pct"]) / 100)  # a column in percent
-    reasons.append(f"The incident spent {spent} of the period's error budget.")
+    reasons.append(_spent_words(first.budget.iloc[0]))
     evidence = " ".join(reasons)
     if any(v.verdict == "justified" for v in judged):
         return Verdict("waking the team", "justified", f"Waking the team was justified. {evidence}",
                        evidence)
     if all(v.verdict == "not_justified" for v in judged):
         return Verdict("waking the team", "not_justified",
-                       "Waking the team was not justified: a ticket for the morning was the right "
-                       f"response. {evidence}",
+                       f"Waking the team was not justified: {not_waking_words(peak)}. {evidence}",
                        evidence)
     why = "the windows that would justify it held too few events to tell"
     return Verdict("waking the team", None, f"No verdict on waking the team: {why}. {evidence}",
                    evidence, withheld=why)
+
+
+def _spent_words(budget: pd.Series) -> str:
+    """The incident's share of the period's error budget (a ``budget`` row of
+    :func:`budgetlab.incident_report`); withheld, and why, when the replayed span it is carried
+    from is under a day (:func:`budgetlab._util.thin.too_thin`, as the summary's)."""
+    hours = float(budget["replayed_hours"])
+    if bool(too_thin(hours)):
+        return (f"The incident's share of the period's error budget is withheld: the replayed span "
+                f"holds {counted(int(budget['replayed_events']), 'event')} in "
+                f"{hours_words(hours)}, and a rate per day needs at least "
+                f"{MIN_EVALUATED_HOURS:g} h of observed time.")
+    spent = measured_percent(float(budget["period_budget_pct"]) / 100)  # a column in percent
+    return f"The incident spent {spent} of the period's error budget."

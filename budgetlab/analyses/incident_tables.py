@@ -110,7 +110,8 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[t
 
 def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_hist: Groups, slo: SLO,
                  policy: AlertPolicy, span_ns: int) -> pd.DataFrame:
-    """Per group: failures during the incident and their share of the policy-period budget.
+    """Per group: failures during the incident and their share of the policy-period budget at
+    the traffic of the replayed span (``span_ns`` long: its events and hours are columns).
 
     ``incident_group`` / ``incident_ok``: group code (of ``groups_hist``) and outcome of each event
     of the incident."""
@@ -132,4 +133,8 @@ def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_his
     out["period_budget_pct"] = ratio(100.0 * bad, eb * per_period, 0.0)
     out["period_budget"] = eb * per_period
     out["period_events"] = per_period
+    # what the period's figures are read over: a span under a day is too thin for them
+    # (budgetlab._util.thin.too_thin), which the summary says instead of the figures
+    out["replayed_events"] = hist_counts
+    out["replayed_hours"] = max(span_ns, 1) / 3.6e12
     return out

@@ -19,9 +19,10 @@ import pandas as pd
 
 from .._util.burns import three_digits
 from .._util.percent import given_percent, measured_percent
-from .._util.words import duration_words, hours_words, prose_duration
+from .._util.thin import MIN_EVALUATED_HOURS, too_thin
+from .._util.words import counted, duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
-from ..events.schema import FAILURE, TIMEOUT
+from ..events.schema import FAILURE, TIMEOUT, parse_scope
 from ..slo import SLO
 from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
@@ -39,17 +40,27 @@ def _for_group(row: pd.Series, keys: Sequence[str]) -> str:
     return f" for {_group_label(row, keys)}" if keys else ""
 
 
-def _all_groups(table: pd.DataFrame, keys: Sequence[str]) -> str:
+def _all_groups(table: pd.DataFrame, keys: Sequence[str], scope: str = "*", *,
+                mid: bool = False) -> str:
     """`` of all 4 groups by captcha_type and region`` (``of both groups``) when ``table`` holds
     several groups of ``keys`` (a figure summed over them), else nothing (one group, or no keys).
+    With a ``scope`` the groups are its parts, and the words say so: `` in the scope
+    captcha_type=recaptcha_v2, across both groups by region``, closed by a comma when the
+    sentence goes on (``mid``).
 
     >>> t = pd.DataFrame({"region": ["fra", "fra", "ams"], "n": [1, 2, 3]})
     >>> _all_groups(t, ["region"]), _all_groups(t.iloc[:2], ["region"]), _all_groups(t, [])
     (' of both groups by region', '', '')
+    >>> _all_groups(t, ["region"], "captcha_type=recaptcha_v2", mid=True)
+    ' in the scope captcha_type=recaptcha_v2, across both groups by region,'
     """
     n = len(table.drop_duplicates(subset=list(keys))) if keys else 1
-    groups = "both groups" if n == 2 else f"all {n:,} groups"
-    return f" of {groups} by {' and '.join(keys)}" if n > 1 else ""
+    if n < 2:
+        return ""
+    groups = f"{'both groups' if n == 2 else f'all {n:,} groups'} by {' and '.join(keys)}"
+    if scope == "*":
+        return f" of {groups}"
+    return f" in the scope {scope}, across {groups}{',' if mid else ''}"
 
 
 def _clock(ts: pd.Timestamp, tz: str, ref: pd.Timestamp) -> str:
@@ -113,10 +124,10 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
     expected = float((budget["failures"] - budget["excess_failures"]).sum()) if len(budget) else 0.0
     parts = [tracker_sentence(start, end, tz, slo, by, scope, tracker),
              bucket_sentence(buckets, breakdown_by, tracker, expected_failures=expected,
-                             keys=by),
+                             keys=by, scope=scope),
              alert_sentence(tiers, policy, by, start, tz, freq=freq)]
     if len(budget) and int(budget["events"].sum()):
-        parts.append(budget_sentence(budget, slo, policy, end - start, keys=by))
+        parts.append(budget_sentence(budget, slo, policy, end - start, keys=by, scope=scope))
     return " ".join(parts)
 
 
@@ -130,7 +141,9 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     if len(tracker) == 0:
         return head + f", there were no events for the {window} tracker (target {target})."
     row = tracker.iloc[0]
-    name = f"the {window} tracker{_for_group(row, keys)} (target {target})"
+    # the group's part of the scope, unless its keys name every key of the scope already
+    inside = " in that scope" if keys and not set(parse_scope(scope)) <= set(keys) else ""
+    name = f"the {window} tracker{_for_group(row, keys)}{inside} (target {target})"
     at_start = str(row["status_at_start"])
     worst = str(row["worst_status"])
     peak = (f"at its events: peak {window} burn {three_digits(row['peak_burn'])} at "
@@ -184,11 +197,11 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
 
 
 def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.DataFrame, *,
-                    expected_failures: float, keys: Sequence[str] = ()) -> str:
+                    expected_failures: float, keys: Sequence[str] = (), scope: str = "*") -> str:
     """The largest failure bucket, and what the incident would have been without timeouts.
 
     The success rate without timeouts is over every group of ``buckets`` together (said so when
-    there are several); it is
+    there are several, within the incident's ``scope`` when it has one); it is
     withheld, the reason in one clause, when those events are too thin for a verdict by the
     failure-buckets table's rule (:func:`~.recalibration.rules.too_few_events`: fewer than
     :data:`~.recalibration.rules.MIN_EXPECTED_FAILURES` expected failures;
@@ -210,7 +223,8 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     bucket = (("" if kinds == {FAILURE} else " unnamed failures") if str(top["bucket"]) == FAILURE
               else " " + str(top["bucket"]).replace("_", " ") + "s")
     txt = (f"{measured_percent(top['share_of_all_failures'], 0)} of the failures"
-           f"{_all_groups(b, bkeys)} were{bucket}{where}{_of_its_group(top, bkeys, b, kinds)}")
+           f"{_all_groups(b, bkeys, scope, mid=True)} were{bucket}{where}"
+           f"{_of_its_group(top, bkeys, b, kinds)}")
     to = b[b["bucket"].astype(str) == TIMEOUT]
     n_to = int(to["failures"].sum()) if len(to) else 0
     if n_to:
@@ -223,7 +237,7 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
                  else f" ({measured_percent(n_to / total_fail, 0)} of all failures)")
         # the rule of the table's note, over these events: their targets' mean, weighted by events
         thin = bool(too_few_events(int(ev_g), 1.0 - expected_failures / ev_g))
-        together = _all_groups(b, bkeys)
+        together = _all_groups(b, bkeys, scope, mid=True)
         if thin:
             txt += (f"; the success rate{together} without timeouts{share} is withheld (the "
                     "incident's "
@@ -329,11 +343,25 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
 
 
 def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
-                    duration: pd.Timedelta, *, keys: Sequence[str] = ()) -> str:
+                    duration: pd.Timedelta, *, keys: Sequence[str] = (), scope: str = "*") -> str:
     """Failures and events of the incident, its burn rate and its share of the period's budget,
-    over every group of ``keys`` together (said so when there are several): each group's allowed
-    failures under its own SLO are added up (``failures - excess_failures`` during the incident,
-    ``period_budget`` over the period), so per-group SLOs are weighed by their own targets."""
+    over every group of ``keys`` together (said so when there are several, within the ``scope``
+    when it has one): each group's allowed failures under its own SLO are added up (``failures -
+    excess_failures`` during the incident, ``period_budget`` over the period), so per-group SLOs
+    are weighed by their own targets. The period's budget is the replayed span's traffic carried
+    to the period: read over less than a day (``replayed_hours``, the one rule of
+    :func:`budgetlab._util.thin.too_thin`) the share and the events a day are withheld, in words.
+
+    >>> b = pd.DataFrame({"events": [40], "failures": [2], "excess_failures": [0.0],
+    ...                   "period_budget": [1324.0], "period_events": [132_400.0],
+    ...                   "replayed_events": [150], "replayed_hours": [47 / 60]})
+    >>> print(budget_sentence(b, SLO(target=0.95, window="1h"), AlertPolicy.workbook("30D"),
+    ...                       pd.Timedelta("20min")))  # doctest: +NORMALIZE_WHITESPACE
+    Over its 20 min the incident saw 2 failures in 40 events (burn 1 over the incident); its
+    share of a 30 d error budget is withheld, too thin to go by (that budget is the replayed
+    span's traffic carried to 30 d, and a rate per day needs at least 24 h of observed time:
+    the replayed span holds 150 events in 47 min).
+    """
     n_ev = int(budget["events"].sum())
     n_bad = int(budget["failures"].sum())
     allowed = float((budget["failures"] - budget["excess_failures"]).sum())
@@ -341,13 +369,23 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     burn = (f"burn {three_digits(n_bad / allowed)} over the "
             "incident") if allowed > 0 else "no error budget to burn"
     period_allowed = float(budget["period_budget"].sum())
-    # the period's budget is extrapolated from the replayed span's traffic: said, with its rate
+    period = prose_duration(policy.period)
+    # the period's budget is extrapolated from the replayed span's traffic: said, with its rate,
+    # when that span is a day or longer
+    hours = float(budget["replayed_hours"].max())
     per_day = float(budget["period_events"].sum()) * (pd.Timedelta("1D") / policy.period)
-    share = (f"{measured_percent(n_bad / period_allowed, 1)} of a "
-             f"{prose_duration(policy.period)} error budget at the replayed span's traffic "
-             f"({per_day:,.0f} events a day)"
-             if period_allowed > 0 else f"no {prose_duration(policy.period)} error budget to "
-                                        "compare with")
+    if bool(too_thin(hours)):
+        seen = counted(int(budget["replayed_events"].sum()), "event")
+        share = (f"its share of a {period} error budget is withheld, too thin to go by (that "
+                 f"budget is the replayed span's traffic carried to {period}, and a rate per day "
+                 f"needs at least {MIN_EVALUATED_HOURS:g} h of observed time: the replayed span "
+                 f"holds {seen} in {hours_words(hours)})")
+    elif period_allowed > 0:
+        share = (f"{measured_percent(n_bad / period_allowed, 1)} of a {period} error budget at "
+                 f"the replayed span's traffic ({per_day:,.0f} events a day)")
+    else:
+        share = f"no {period} error budget to compare with"
     failures = f"{n_bad:,} failure{'' if n_bad == 1 else 's'}"
-    events = f"{n_ev:,} event{'' if n_ev == 1 else 's'}{_all_groups(budget, keys)}"
-    return f"Over its {span} the incident saw {failures} in {events} ({burn}), {share}."
+    events = f"{n_ev:,} event{'' if n_ev == 1 else 's'}{_all_groups(budget, keys, scope)}"
+    joint = "; " if share.startswith("its share") else ", "
+    return f"Over its {span} the incident saw {failures} in {events} ({burn}){joint}{share}."

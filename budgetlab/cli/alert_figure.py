@@ -76,7 +76,8 @@ def drawn_groups(evaluated: pd.DataFrame, episodes: dict[str, pd.DataFrame],
     table = table.assign(named=named.astype(int), episodes=mine.fillna(0).to_numpy())
     cut = shown_groups(table, by, limit, order=("named", "episodes"),
                        most="those an incident's scope names first, then the most alert "
-                            "episodes", full="--out FILE writes every group's scores")
+                            "episodes", full="--out FILE writes every group's scores",
+                       verb="draws")
     if cut.line is None:
         return evaluated, episodes, None
     drawn = cut.rows[by]

@@ -52,13 +52,15 @@ def group_limit(args: argparse.Namespace) -> int:
 
 def shown_groups(table: pd.DataFrame, by: Sequence[str], limit: int, *,
                  order: Sequence[str] = ("events",), most: str = "the most events first",
-                 full: str = "--out FILE writes every group's row") -> Shown:
+                 full: str = "--out FILE writes every group's row",
+                 verb: str = "prints") -> Shown:
     """The rows of ``table`` (one or more per group of the ``by`` keys) the terminal shows: every
     row when there are at most ``limit`` groups (or ``limit`` 0, or no keys); else the ``limit``
     groups whose ``order`` columns are the largest (compared in turn; ties in the table's order),
-    in that order, and a line naming the choice (``most``), how many more groups there are and
-    where all are (``full``). A group of several rows (one per window, per bucket) counts the
-    largest of its rows' figures: a group's events repeated on each of its rows are its events.
+    in that order, and a line naming the choice (``most``), how many more groups there are, where
+    all are (``full``) and what ``--show-groups 0`` does (``verb``: ``draws`` for a plot's
+    cut). A group of several rows (one per window, per bucket) counts the largest of its rows'
+    figures: a group's events repeated on each of its rows are its events.
 
     >>> t = pd.DataFrame({"k": ["a", "b", "c", "b"], "events": [5, 1, 7, 6]})
     >>> s = shown_groups(t, ["k"], 2)
@@ -85,7 +87,7 @@ def shown_groups(table: pd.DataFrame, by: Sequence[str], limit: int, *,
     keep = np.flatnonzero(row_rank >= 0)
     rows = table.iloc[keep[np.argsort(row_rank[keep], kind="stable")]]
     flag = command_flag("show_groups")
-    everything = f"; {flag} 0 prints them all" if flag else ""
+    everything = f"; {flag} 0 {verb} them all" if flag else ""
     line = (f"showing {limit:,} of {n:,} groups (--by {','.join(by)}), {most}; "
             f"{counted(n - limit, 'more group')} not shown: {full}{everything}")
     return Shown(rows, line)

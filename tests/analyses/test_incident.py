@@ -109,8 +109,9 @@ def test_night_incident_summary_uses_the_tracker_figures(night):
     n_regions = inc["region"].nunique()
     regions = "both groups" if n_regions == 2 else f"all {n_regions} groups"
     own = int((fails["region"] == region).sum())
-    assert (f"{n / len(fails) * 100:.0f} % of the failures of {regions} by region were {phrase} "
-            f"in {region} ({n / own * 100:.0f} % of {region}'s failures)") in rep.summary
+    assert (f"{n / len(fails) * 100:.0f} % of the failures in the scope captcha_type=recaptcha_v2, "
+            f"across {regions} by region, were {phrase} in {region} ({n / own * 100:.0f} % of "
+            f"{region}'s failures)") in " ".join(rep.summary.split())
     ok = int(inc["ok"].sum())
     n_to = int((inc["bucket"] == "timeout").sum())
     assert (f"{ok / (len(inc) - n_to) * 100:.2f} % instead of {ok / len(inc) * 100:.2f} "
@@ -168,11 +169,16 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
     assert (b["events"], b["failures"]) == (360, 72)
     assert b["burn_rate"] == pytest.approx(72 / 36)
     assert b["period_budget_pct"] == pytest.approx(100 * 72 / (0.1 * 360 * 720))
-    # the period's budget is at the replayed traffic, and the sentence says so: 360 an hour
+    # the period's budget is at the replayed traffic: 360 an hour. The replay reads 03:00 to
+    # 09:00 (1 h of history before the 2 h context either side of 06:00-07:00): 6 x 360 = 2,160
+    # events in 6 h, under the day a rate per day needs, so the sentence withholds the share
     assert b["period_events"] == pytest.approx(360 * 720)
+    assert (b["replayed_events"], b["replayed_hours"]) == (2160, 6.0)
+    said = " ".join(rep.summary.split())
     assert ("Over its 1 h the incident saw 72 failures in 360 events (burn 2 over the "
-            "incident), 0.3 % of a 30 d error budget at the replayed span's traffic (8,640 events "
-            "a day).") in rep.summary
+            "incident); its share of a 30 d error budget is withheld, too thin to go by (that "
+            "budget is the replayed span's traffic carried to 30 d, and a rate per day needs at "
+            "least 24 h of observed time: the replayed span holds 2,160 events in 6 h).") in said
 
 
 def ten_minutes_of_failures(i, region):
@@ -467,16 +473,18 @@ def test_the_budget_sentence_weighs_each_group_by_its_own_target():
     # fra (target 0.99) never fails; ams (target 0.9) fails every 12th event from 06:00. Over
     # 06:00-08:00 each region has 720 events: ams 60 failures. By hand, the incident's burn is
     # 60 / (720 * 0.01 + 720 * 0.1) = 0.7576 (not 60 / (1440 * 0.01) = 4.17 with fra's target),
-    # and over a 30 d period (10 h of data: 3600 events per region, x 72) the allowed failures
-    # are 0.01 * 3600 * 72 + 0.1 * 3600 * 72 = 28512: 60 of them is 0.2 %.
+    # and over a 30 d period (360 events an hour per region, x 720) the allowed failures are
+    # 0.01 * 360 * 720 + 0.1 * 360 * 720 = 28512: 60 of them is 0.2 %. With a day of context either
+    # side the replay reads 00:00 (the log's start) to 08:00 on the next day, 32 h, enough for a
+    # rate per day: 2 x 360 x 24 = 17,280 events a day.
     def fail(i, region):
         return "timeout" if region == "ams" and i >= idx(6) and i % 12 == 0 else "success"
 
     from budgetlab import PerGroup
 
-    ev = history(10, fail, regions=("fra", "ams"))
+    ev = history(34, fail, regions=("fra", "ams"))
     slos = PerGroup({"fra": SLO(target=0.99, window="1h"), "ams": SLO(target=0.9, window="1h")})
-    rep = incident_report(ev, slos, at(6), at(8), by="region",
+    rep = incident_report(ev, slos, at(6), at(8), by="region", context="1D",
                           policy=AlertPolicy.single_window("1h", 50.0))
     b = rep.budget.set_index("region")
     assert (b.loc["ams", "events"], b.loc["ams", "failures"], b.loc["fra", "failures"]) == (720, 60,
@@ -485,7 +493,8 @@ def test_the_budget_sentence_weighs_each_group_by_its_own_target():
     pct = 100 * 60 / ((1 - 0.99) * 3600 * 72 + (1 - 0.9) * 3600 * 72)
     assert ("the incident saw 60 failures in 1,440 events of both groups by region (burn "
             "0.758 over the incident), "  # three significant digits
-            f"{pct:.1f} % of a 30 d") in rep.summary
+            f"{pct:.1f} % of a 30 d error budget at the replayed span's traffic (17,280 events a "
+            "day).") in " ".join(rep.summary.split())
 
 
 def test_an_incident_after_a_silence_reads_the_window_s_clock():

@@ -45,8 +45,9 @@ def test_each_sentence_names_its_group_or_says_all_groups():
     # 60 at the 10:52 evaluation: a ticket too (1 other group).
     # The incident: 4 x 60 = 240 events, 30 + 20 = 50 failures: 30 / 50 = 60 % timeouts, success
     # 190 / 240 = 79.17 %, without timeouts 190 / 210 = 90.48 % (240 x 0.1 = 24 expected failures:
-    # said), burn 50 / 24 = 2.083 (said 2.08); a 30 d budget at 4 x 1,440 = 5,760 events a day:
-    # 50 / (0.1 x 5,760 x 30) = 0.3 %.
+    # said), burn 50 / 24 = 2.083 (said 2.08). The replay reads 08:00 to 12:00 (1 h of history
+    # before the 1 h of context either side): 4 x 240 = 960 events in 4 h, under the day a rate
+    # per day needs: the share of a 30 d budget is withheld, and why.
     rep = report(AlertPolicy.single_window("1h", 2.9, severity="ticket"))
     assert rep.summary == (
         "Between 10:00 and 11:00 UTC on 2026-01-01, the 1 h tracker for captcha_type=a, "
@@ -61,8 +62,10 @@ def test_each_sentence_names_its_group_or_says_all_groups():
         "happened. The single_window policy would have fired ticket_1h (ticket) for "
         "captcha_type=a, region=fra at 10:36, 36 min after the start; 1 other group fired too. "
         "Over its 1 h the incident saw 50 failures in 240 events of all 4 groups by captcha_type "
-        "and region (burn 2.08 over the incident), 0.3 % of a 30 d error budget at the replayed "
-        "span's traffic (5,760 events a day).")
+        "and region (burn 2.08 over the incident); its share of a 30 d error budget is withheld, "
+        "too thin to go by (that budget is the replayed span's traffic carried to 30 d, and a "
+        "rate per day needs at least 24 h of observed time: the replayed span holds 960 events "
+        "in 4 h).")
     # broken down by region only, the rate is over both regions (the same 240 events)
     by_region = report(AlertPolicy.single_window("1h", 2.9, severity="ticket"),
                        breakdown_by="region")
@@ -121,9 +124,12 @@ def test_the_top_bucket_share_says_whose_failures_it_counts():
     rep = incident_report(scoped_log(), SLO_1H, "2026-01-01 10:00", "2026-01-01 11:00",
                           context="1h", by=["captcha_type", "region"], scope="captcha_type=a",
                           breakdown_by="region", policy=pol)
-    assert (" 45 % of the failures of both groups by region were solve errors in fra (75 % of "
-            "fra's failures); without timeouts (45 % of all failures) the success rate of both "
-            "groups by region would have been 90.09 % instead of 83.33 %") in rep.summary
+    # the scope's two regions, said as such (it said "of both groups by region", as if every
+    # captcha type's)
+    assert (" 45 % of the failures in the scope captcha_type=a, across both groups by region, were "
+            "solve errors in fra (75 % of fra's failures); without timeouts (45 % of all "
+            "failures) the success rate in the scope captcha_type=a, across both groups by region, "
+            "would have been 90.09 % instead of 83.33 %") in rep.summary
     # every captcha type: b/fra's 40 solve errors join fra's: 49 of 60 failures (82 %), 49 of
     # fra's 52 (94 %)
     every_type = incident_report(scoped_log(), SLO_1H, "2026-01-01 10:00", "2026-01-01 11:00",
@@ -135,5 +141,29 @@ def test_the_top_bucket_share_says_whose_failures_it_counts():
     both = incident_report(scoped_log(), SLO_1H, "2026-01-01 10:00", "2026-01-01 11:00",
                            context="1h", by=["captcha_type", "region"], scope="captcha_type=a",
                            policy=pol)
-    assert (" 45 % of the failures of both groups by captcha_type and region were solve errors "
-            "in captcha_type=a, region=fra (75 % of that group's failures)") in both.summary
+    assert (" 45 % of the failures in the scope captcha_type=a, across both groups by "
+            "captcha_type and region, were solve errors in captcha_type=a, region=fra (75 % of "
+            "that group's failures)") in both.summary
+    # the tracker's group names the scope's key: no "in that scope" after it
+    assert "the 1 h tracker for captcha_type=a, region=fra (target 90 %)" in both.summary
+
+
+def test_a_scope_with_groups_of_another_key_says_which_events_it_counts():
+    # demo --by region on the incident scoped captcha_type=recaptcha_v2 said "the tracker for
+    # region=fra" and "of both groups by region", as if every captcha type's events. By hand,
+    # scope captcha_type=a by region (scoped_log): a/fra 12 failures, a/ams 8, in 60 events each;
+    # fra's tracker is the worst (12 failures in its hour against 8). fra's 9 solve errors are 9 /
+    # 20 = 45 % of the scope's failures, 9 / 12 = 75 % of fra's; success 100 / 120 = 83.33 %,
+    # without the 9 timeouts 100 / 111 = 90.09 %; burn 20 / (120 x 0.1) = 1.667 (said 1.67).
+    rep = incident_report(scoped_log(), SLO_1H, "2026-01-01 10:00", "2026-01-01 11:00",
+                          context="1h", by="region", scope="captcha_type=a",
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    said = " ".join(rep.summary.split())
+    assert ("(captcha_type=a), the 1 h tracker for region=fra in that scope (target 90 %)"
+            in said)
+    assert ("45 % of the failures in the scope captcha_type=a, across both groups by region, were "
+            "solve errors in fra (75 % of fra's failures); without timeouts (45 % of all "
+            "failures) the success rate in the scope captcha_type=a, across both groups by region, "
+            "would have been 90.09 % instead of 83.33 %") in said
+    assert ("the incident saw 20 failures in 120 events in the scope captcha_type=a, across both "
+            "groups by region (burn 1.67 over the incident)") in said

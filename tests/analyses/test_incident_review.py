@@ -135,3 +135,62 @@ def test_wake_verdict_not_justified_without_failures():
     v = wake_verdict(ok_events, {"workbook": rep})
     assert v.verdict == "not_justified"
     assert "burn peaked at 0, in" in v.sentence and "No page tier fired for workbook" in v.sentence
+
+
+# the seed's burn-rate table (its FAQ): below 1 slower than planned, nothing to do; 1 just makes
+# it, watch more closely; 2 gone in half the window, investigate and slow down changes (work for
+# the morning); 5 and above melting, pause non-critical work, do not wait for the morning. A band
+# holds its lower edge.
+NOTHING = "nothing was to be done, not even a ticket (the budget was spent slower than planned)"
+WATCH = "watching the budget more closely was the right response, no ticket needed"
+TICKET = "a ticket for the morning was the right response"
+MELTING = ("its reasons did not hold, but the seed's band 5 and above does not wait for the "
+           "morning: pausing non-critical work at once was the right response")
+
+
+@pytest.mark.parametrize(("peak", "words"), [
+    (0.0, NOTHING), (0.999, NOTHING), (1.0, WATCH), (1.999, WATCH), (2.0, TICKET),
+    (4.999, TICKET), (5.0, MELTING), (1e6, MELTING)])
+def test_what_was_to_be_done_follows_the_seed_band_at_its_edges(peak, words):
+    from budgetlab.analyses.incident_review import not_waking_words
+
+    assert not_waking_words(peak) == words
+
+
+@pytest.mark.parametrize(("k", "burn", "band", "words"), [
+    (0, "0", "below 1: slower than planned, nothing to do", NOTHING),
+    (3, "0.984", "below 1: slower than planned, nothing to do", NOTHING),
+    (4, "1.31", "1 to 2: just makes it, watch more closely", WATCH),
+    (7, "2.3", "2 to 5: gone in half the window, investigate and slow down changes", TICKET),
+    (20, "6.56", "5 and above: melting, pause non-critical work", MELTING)])
+def test_a_verdict_of_not_waking_says_what_its_band_asks(k, burn, band, words):
+    # It said "a ticket for the morning was the right response" at a peak burn of 0.189, in the
+    # band "nothing to do" (notebook 04 on the Elastic log, GET). By hand: one event a minute, k
+    # failures at 02:00 .. 02:0k-1 on day 2; the tracker's hour (t - 1h <= ts <= t) holds them all
+    # among 61 events from 02:0k-1 to 03:00: peak burn k / (61 x 0.05) = k / 3.05 (0.984, 1.31,
+    # 2.30, 6.56). The page tier (burn 50) never fires; wake_burn 10 leaves even 6.56 without a
+    # reason to wake: not justified, each time with what the band asks instead.
+    first = pd.Timestamp("2026-01-02 02:00", tz="UTC")
+    bad = (TIMES >= first) & (TIMES < first + pd.Timedelta(minutes=k))
+    ev = as_events(TIMES, ~bad)
+    rep = incident_report(ev, SLO_1H, "2026-01-02 02:00", "2026-01-02 03:00",
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    assert float(rep.tracker.iloc[0]["peak_burn"]) == pytest.approx(k / 3.05)
+    v = wake_verdict(ev, {"mine": rep}, wake_burn=10.0)
+    assert v.verdict == "not_justified"
+    assert v.sentence.startswith(f"Waking the team was not justified: {words}. The tracker's "
+                                 f"burn peaked at {burn}, in the seed's band \"{band}\".")
+
+
+def test_the_spent_share_is_withheld_over_less_than_a_day():
+    # the replay of 02:00-03:00 on a log of 2026-01-02 00:00-04:59 only: from its first event,
+    # 00:00 (before the history's start, 3 d before the context), to its last, 04:59: 299 min,
+    # 300 events, under the day a rate per day needs
+    day2 = pd.Timestamp("2026-01-02", tz="UTC")
+    ev = EVENTS[(EVENTS["ts"] >= day2) & (EVENTS["ts"] < day2 + pd.Timedelta(hours=5))]
+    rep = incident_report(ev, SLO_1H, "2026-01-02 02:00", "2026-01-02 03:00",
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    v = wake_verdict(ev, {"mine": rep})
+    assert v.sentence.endswith("The incident's share of the period's error budget is withheld: "
+                               "the replayed span holds 300 events in 4 h 59 min, and a rate per "
+                               "day needs at least 24 h of observed time.")

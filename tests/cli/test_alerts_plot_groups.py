@@ -37,7 +37,7 @@ def test_the_plot_draws_the_named_group_then_the_most_alerted(tmp_path, capsys):
     out = " ".join(capsys.readouterr().out.split())
     assert ("the plot: showing 2 of 3 groups (--by region), those an incident's scope names "
             "first, then the most alert episodes; 1 more group not shown: --out FILE writes "
-            "every group's scores") in out
+            "every group's scores; --show-groups 0 draws them all") in out  # a plot: draws
     assert (tmp_path / "a.png").exists()
 
 

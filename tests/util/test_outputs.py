@@ -229,3 +229,38 @@ def test_check_output_names_its_option_first_or_the_file(tmp_path):
         with pytest.raises(ConfigError) as plain:
             check_output(path)
         assert (str(named.value), str(plain.value)) == (with_option, without)
+
+
+@pytest.mark.parametrize(("code", "reason"), [
+    (13, "its folder 'out' does not let budgetlab create files (Permission denied)"),
+    (30, "its folder 'out' does not let budgetlab create files (Read-only file system)"),
+    (2, "its folder 'out' cannot hold files (a special file system, such as /proc: creating a "
+        "file there fails with No such file or directory)"),
+    (28, "creating a file in its folder 'out' failed (No space left on device)")])
+def test_an_unwritable_folder_gives_the_reason_the_system_gave(tmp_path, monkeypatch, code,
+                                                              reason):
+    # `alerts ... --out /proc/x.csv` said "does not let budgetlab create files (No such file or
+    # directory)": a folder that exists answering "no such file" to a new one (Linux's /proc,
+    # errno 2) cannot hold files; permission (13) and a read-only file system (30) are what the
+    # words say; any other reason is the system's own (28, a full disk). The probe's os.open
+    # fails with each errno (Linux's numbers and texts, os.strerror).
+    (tmp_path / "out").mkdir()
+    real_open = os.open
+
+    def refuse(path, *args, **kw):
+        if ".bl-" in os.fspath(path):
+            raise OSError(code, os.strerror(code))
+        return real_open(path, *args, **kw)
+
+    monkeypatch.setattr(os, "open", refuse)
+    with pytest.raises(ConfigError) as info:
+        check_output(tmp_path / "out" / "x.csv", option="--out")
+    assert str(info.value) == (f"--out: 'x.csv' cannot be written, {reason}; give an output in a "
+                               "folder you can write to.")
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="Linux's /proc only")
+def test_proc_is_a_folder_that_cannot_hold_files(tmp_path):
+    with pytest.raises(ConfigError, match=r"^--out: 'x.csv' cannot be written, its folder 'proc' "
+                                          r"cannot hold files \(a special file system"):
+        check_output(Path("/proc/x.csv"), option="--out")

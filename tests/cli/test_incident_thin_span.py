@@ -1,0 +1,27 @@
+"""``budgetlab incident`` on a log shorter than a day withholds the share of the period's budget
+and the events a day it stands on, as ``replay`` leaves events/day blank: it said "4,607 events a
+day" from the 47 minutes of the loghub Proxifier sample. Figures counted with grep."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from budgetlab.cli import main
+
+PROXY = Path(__file__).parents[1] / "fixtures" / "loghub" / "proxifier_300.log"
+
+
+def test_an_incident_on_47_minutes_of_log_withholds_the_rate_per_day(capsys):
+    # grep -E " - [^ ]+ (close|error)" proxifier_300.log: 150 events (the preset's), the first
+    # at 16:49:07, the last at 17:36:00 (46 min 53 s, all of them replayed: the 3 d of history
+    # the workbook needs reach before the log), 40 of them in 16:50-17:10, none an error
+    assert main(["incident", str(PROXY), "--preset", "proxifier", "--year", "2026", "--by",
+                 "program", "--start", "2026-10-30 16:50", "--end", "2026-10-30 17:10",
+                 "--window", "1h"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert ("Over its 20 min the incident saw 0 failures in 40 events of all 7 groups by program "
+            "(burn 0 over the incident); its share of a 30 d error budget is withheld, too thin to "
+            "go by (that budget is the replayed span's traffic carried to 30 d, and a rate per "
+            "day needs at least 24 h of observed time: the replayed span holds 150 events in "
+            "46 min 53 s).") in said
+    assert "events a day" not in said
