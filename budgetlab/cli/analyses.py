@@ -158,6 +158,7 @@ def _no_events_words(hours: float, warmup: str) -> str:
 def _cmd_compare_windows(args: argparse.Namespace) -> int:
     from ..analyses.window_clock import thin_rows
     from ..analyses.window_lengths import compare_windows
+    from ..analyses.window_options import WindowOptions
     from ..plotting import plot_window_comparison
 
     slo = slo_from_args(args)
@@ -165,6 +166,9 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     if not windows:
         raise ConfigError("--windows names no window; give e.g. --windows 1h,24h.")
     limit = group_limit(args)
+    with flags_as(window="--windows"):  # every option refused by its flag before the read
+        WindowOptions(windows=windows, min_dwell=args.min_dwell, alert_at=args.alert_at,
+                      grace=args.grace, warmup=args.warmup)
     read = read_log(args, {"--out": args.out, "--plot": args.plot},
                     extra_inputs=(args.incidents or "",))
     inc = incidents.read_table(args.incidents) if args.incidents else None
