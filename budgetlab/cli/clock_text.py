@@ -140,7 +140,7 @@ def thin_rate_line(summary: pd.DataFrame, most: int = 10) -> str | None:
         n, h = int(r["events"]), float(r["observed_hours"])
         seen = f"in {hours_words(h)}" if h > 0 else "and no observed time"
         said.append(f"{group_label(r, keys)} ({counted(n, 'event')} {seen})")
-    more = f" and {len(rows) - most:,} more groups" if len(rows) > most else ""
+    more = f" and {counted(len(rows) - most, 'more group')}" if len(rows) > most else ""
     return wrap(f"events/day left blank, too thin to go by (a rate per day needs at least "
                 f"{MIN_EVALUATED_HOURS:g} h of observed time): {', '.join(said)}{more}.",
                 indent="")

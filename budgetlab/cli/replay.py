@@ -112,7 +112,7 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
     """The run's first lines: events and span, the SLO (per-group compactly), how per-group SLOs
     were bound, and a note when a window is longer than the data."""
     span = events["ts"].iloc[-1] - events["ts"].iloc[0]
-    print(f"{title}: {len(events):,} events, {events['ts'].iloc[0]:%Y-%m-%d %H:%M} .. "
+    print(f"{title}: {counted(len(events), 'event')}, {events['ts'].iloc[0]:%Y-%m-%d %H:%M} .. "
           f"{events['ts'].iloc[-1]:%Y-%m-%d %H:%M} UTC")
     print(wrap(describe_slo(slo, by), indent=""))
     if isinstance(slo, PerGroup) and slo.binding:
