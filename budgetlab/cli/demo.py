@@ -20,7 +20,7 @@ from .._util.validation import duration_label, to_timedelta
 from .._util.words import counted, duration_words, hours_words, prose_duration, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
-from .clock_text import format_summary
+from .clock_text import between_events_line, format_summary
 from .reading import group_keys, longest_window, slo_from_args
 from .replay import print_run_header, replay_states, write_timeline
 from .shared import wrap
@@ -227,6 +227,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     print(wrap(f"Transitions: {counted(len(tr), 'status change')} in all ({warm:,} in the log's "
                f"first {prose_duration(longest_window(slo))}, while the windows fill); {where}.",
                indent=""))
+    between = between_events_line(summary, tr)
+    if between:
+        print(between)
     if len(incidents):
         _print_incidents(events, incidents, slo, by)
     _print_verdicts(events, slo, by, summary)

@@ -32,7 +32,7 @@ from .._util.words import command_flag, counted, counted_of, prose_duration
 from ..budget.replay_status import partial_window_note
 from ..errors import ConfigError, PartialWindowWarning
 from ..slo import SLO, PerGroup
-from .clock_text import format_summary, silence_record, tie_line
+from .clock_text import between_events_line, format_summary, silence_record, tie_line
 from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
 from .labels import path_label
 from .reading import LogRead, describe_slo, group_keys, longest_window, read_log, slo_from_args
@@ -170,6 +170,9 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
               f"\nIncidents ({len(incidents):,}; times UTC)")
         print(format_incidents(incidents, events))
     _print_transitions(tr, events, longest_window(slo))
+    between = between_events_line(summary, tr)
+    if between:
+        print(between)
     summary_out = getattr(args, "summary_out", None)
     if summary_out:
         print()
