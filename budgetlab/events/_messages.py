@@ -242,7 +242,8 @@ def header_error(names: Sequence[str], columns: Sequence[str], what: str,
 
 #: A date written in numbers only (``01.02.2026``): day and month in an order the text does not
 #: tell, one separator, a year of four or two digits, then the rest (a time, if any)
-_NUMERIC_DATE = re.compile(r"([0-9]{1,2})([./-])([0-9]{1,2})\2([0-9]{4}|[0-9]{2})((?:[ T].*)?)")
+_NUMERIC_DATE = re.compile(r"\A([0-9]{1,2})([./-])([0-9]{1,2})\2([0-9]{4}|[0-9]{2})"
+                           r"((?:[ T].*)?)\Z")
 #: the time after such a date, as a strptime format reads it: separator, hours and minutes,
 #: seconds, a fraction, a zone (``Z`` or an offset)
 _CLOCK = re.compile(r"([ T])[0-9]{1,2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,9})?)?"
