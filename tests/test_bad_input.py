@@ -329,7 +329,8 @@ CASES = [
         "log.csv",
         csv_text([("01.02.2026 10:00", "success", "fra")]),
         TimestampError,
-        ("day or month first",),
+        ("day first (1 February) or month first (2 January)",
+         "time_format='%d.%m.%Y %H:%M' (day first)"),
     ),
     Case(
         "invalid JSON Lines",

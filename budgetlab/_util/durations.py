@@ -23,6 +23,13 @@ _WEEKS = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:w|wk|wks|week|weeks)", re.IGNOR
 _BARE_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 _DECIMAL_UNIT = re.compile(r"([0-9]*\.[0-9]+)\s*([A-Za-z]+)")
 _CALENDAR = re.compile(r"[0-9.]+\s*(M|mo|mon|month|months|y|yr|yrs|year|years|Y)", re.IGNORECASE)
+#: A value each duration option commonly takes: the example its refusal gives (``gap='30min'``,
+#: on the command line ``--gap 30min``), where one example for every option ('24h') would offer
+#: a day for a bin width or a latency threshold.
+_EXAMPLES = {"window": "24h", "period": "30D", "history": "28D", "warmup": "24h", "gap": "30min",
+             "min_dwell": "5min", "grace": "1h", "context": "6h", "freq": "1min",
+             "plot_freq": "1h", "slow_above": "10s", "threshold": "10s", "thresholds": "10s",
+             "timeouts": "30s", "client_timeout": "30s"}
 
 
 def _parse_text_duration(text: str, name: str, value: Any) -> pd.Timedelta:
@@ -113,13 +120,26 @@ def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) 
             f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or '30s'."
         ) from None
     if pd.isna(td):
-        raise ConfigError(f"{name} is NaT; give e.g. '24h'.")
+        raise ConfigError(f"{name} is NaT; {_wanted(name, allow_zero)}.")
     if td < pd.Timedelta(0) or (td == pd.Timedelta(0) and not allow_zero):
-        raise ConfigError(f"{name}={value!r} must be positive; give e.g. '24h'.")
+        raise ConfigError(f"{name}={value!r} is {'negative' if td < pd.Timedelta(0) else 'zero'}; "
+                          f"{_wanted(name, allow_zero)}.")
     if td > MAX_DURATION:
         raise ConfigError(f"{name}={value!r} is out of range; give a duration from 1ns to 3660 "
                           "days (10 years).")
     return pd.Timedelta(td).as_unit("ns")
+
+
+def _wanted(name: str, allow_zero: bool) -> str:
+    """What option ``name`` takes, with an example of its own (said as its flag on the command
+    line: ``give a positive duration, e.g. --gap 30min``).
+
+    >>> _wanted("gap", True), _wanted("timeWindow", False)
+    ("give zero or a positive duration, e.g. gap='30min'", "give a positive duration, e.g. '24h'")
+    """
+    example = _EXAMPLES.get(name)
+    return (f"give {'zero or ' if allow_zero else ''}a positive duration, e.g. "
+            + (f"{name}={example!r}" if example else "'24h'"))
 
 
 def to_ns(value: Any, *, name: str = "window", allow_zero: bool = False) -> int:

@@ -55,8 +55,8 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
                       history=args.history, step=args.step, max_share=args.max_share,
                       limit_status=args.limit_status, n_boot=args.n_boot, seed=args.seed)
     s = rec.settings
-    print(f"{read.title}: {len(read.events):,} events; recalibrating the {prose_duration(window)} "
-          "tracker")
+    print(f"{read.title}: {counted(len(read.events), 'event')}; recalibrating the "
+          f"{prose_duration(window)} tracker")
     first = read.events["ts"].min()
     cut = (f" (--history: the last {prose_duration(s['history'])} of the log, which begins "
            f"{first:%Y-%m-%d %H:%M}; no figure counts its earlier events)"
@@ -158,6 +158,7 @@ def _no_events_words(hours: float, warmup: str) -> str:
 def _cmd_compare_windows(args: argparse.Namespace) -> int:
     from ..analyses.window_clock import thin_rows
     from ..analyses.window_lengths import compare_windows
+    from ..analyses.window_options import WindowOptions
     from ..plotting import plot_window_comparison
 
     slo = slo_from_args(args)
@@ -165,6 +166,9 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     if not windows:
         raise ConfigError("--windows names no window; give e.g. --windows 1h,24h.")
     limit = group_limit(args)
+    with flags_as(window="--windows"):  # every option refused by its flag before the read
+        WindowOptions(windows=windows, min_dwell=args.min_dwell, alert_at=args.alert_at,
+                      grace=args.grace, warmup=args.warmup)
     read = read_log(args, {"--out": args.out, "--plot": args.plot},
                     extra_inputs=(args.incidents or "",))
     inc = incidents.read_table(args.incidents) if args.incidents else None
@@ -174,7 +178,7 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
                                 min_dwell=args.min_dwell, alert_at=args.alert_at, grace=args.grace,
                                 warmup=args.warmup)
     shown = table["window"].cat.categories
-    print(f"{read.title}: {len(read.events):,} events; the seed tracker under "
+    print(f"{read.title}: {counted(len(read.events), 'event')}; the seed tracker under "
           f"{counted(len(shown), 'window')}: {', '.join(map(window_words, shown))}")
     print_slo(slo, by, window=False)  # the SLO's own window is not one of those compared
     cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
@@ -268,7 +272,7 @@ def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
             where.append(f"dwell {prose_duration(r['min_dwell'])}")
         print(wrap(f"{', '.join(where)}: {r['note']}", indent="  "))
     if len(rows) > most:
-        print(f"  ... and {len(rows) - most:,} more rows (the note column of --out)")
+        print(f"  ... and {counted(len(rows) - most, 'more row')} (the note column of --out)")
 
 
 # --- buckets ------------------------------------------------------------------------------------
@@ -335,8 +339,8 @@ def _no_failures(read: LogRead, table: pd.DataFrame, slo: SLO | PerGroup, by: li
                  args: argparse.Namespace) -> int:
     """``buckets`` on a log without failures: says so, writes ``--out`` (no rows) and no
     ``--plot`` (no bucket burns: a note on stderr says why)."""
-    print(f"{read.title}: {len(read.events):,} events, no failures: no failure bucket to break "
-          "down")
+    print(f"{read.title}: {counted(len(read.events), 'event')}, no failures: no failure bucket "
+          "to break down")
     print_slo(slo, by)
     if args.out:
         write_output(table, args, "row", "(group x bucket)")
@@ -366,7 +370,7 @@ def _print_thin_groups(rows: pd.DataFrame, by: list[str], most: int = 10) -> Non
         print(wrap(f"{group_label(r, by)}: {str(r['note']).removeprefix('withheld: ')}",
                    indent="  "))
     if len(rows) > most:
-        print(f"  ... and {len(rows) - most:,} more groups (the note column of --out)")
+        print(f"  ... and {counted(len(rows) - most, 'more group')} (the note column of --out)")
 
 
 def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str,

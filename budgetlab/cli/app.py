@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import warnings
 from collections.abc import Sequence
@@ -27,14 +28,40 @@ from . import backtest, commands, export_options, latency, notebooks
 __all__ = ["main", "build_parser", "flag_table"]
 
 
+#: argparse's refusal of an option whose value it took for a flag (``--gap -5min``)
+_NO_VALUE = re.compile(r"argument (?:-[^-/ ]+/)?(--[\w-]+): expected one argument")
+
+
 class _Parser(argparse.ArgumentParser):
+    _argv: list[str] = []
+
     def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse prints usage too)
+        found = _NO_VALUE.fullmatch(message)
+        value = self._dash_value(found.group(1)) if found else None
+        if found and value is not None:
+            flag = found.group(1)
+            message = (f"{flag} {value}: a value that begins with '-' reads as a flag; join it "
+                       f"to {flag} with '=': {flag}={value}")
         sys.stderr.write(f"budgetlab: error: {message} (see '{self.prog} --help')\n")
         raise SystemExit(2)
+
+    def _dash_value(self, flag: str) -> str | None:
+        """The word after ``flag`` on the command line when it begins with ``-`` and is none of
+        this parser's flags (a value such as ``-5min``), else ``None`` (a flag given without its
+        value, then another flag: argparse's own words say that)."""
+        words = self._argv
+        for i, word in enumerate(words[:-1]):
+            after = words[i + 1]
+            if word == flag and after.startswith("-") and not any(
+                    option.startswith(after.split("=")[0])
+                    for option in self._option_string_actions):
+                return after
+        return None
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
         """Parse, and note the flags of the command that parsed (the innermost parser, which
         finishes first): its messages name them."""
+        self._argv = [str(a) for a in (sys.argv[1:] if args is None else args)]
         ns, rest = super().parse_known_args(args, namespace)
         if not hasattr(ns, "_flags"):
             ns._flags = flag_table(self)

@@ -33,8 +33,8 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
         f"{prose_duration(bins.attrs.get('freq'))}, "
         f"{counted(groups, 'group')}"
         + (f" by {', '.join(by)}" if by else "")
-        + f", {int(bins['total'].sum()):,} events, "
-        f"{int(bins['bad'].sum()):,} failed; {src.get('requests', 0)} HTTP requests"
+        + f", {counted(int(bins['total'].sum()), 'event')}, "
+        f"{int(bins['bad'].sum()):,} failed; {counted(int(src.get('requests', 0)), 'HTTP request')}"
     )
     print("How it was read:")
     for note in getattr(spec, "notes", ()):
@@ -47,12 +47,12 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
         print(f"  {note}")
     gaps = bins.attrs.get("gaps", [])
     if gaps:
-        print(f"  scrape gaps: {len(gaps):,} ({sum(g['bins'] for g in gaps):,} bins; counts "
-              "unknown there):")
+        print(f"  scrape gaps: {len(gaps):,} ({counted(sum(g['bins'] for g in gaps), 'bin')}; "
+              "counts unknown there):")
         for g in gaps[:10]:
             where = ", ".join(f"{k}={g[k]}" for k in by)
             print(f"    {where + ' ' if where else ''}{g['start']:%Y-%m-%d %H:%M} .. "
-                  f"{g['end']:%H:%M} ({g['bins']} bins)")
+                  f"{g['end']:%H:%M} ({counted(g['bins'], 'bin')})")
     else:
         print("  scrape gaps: none")
 

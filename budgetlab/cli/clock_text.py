@@ -13,13 +13,13 @@ import numpy as np
 import pandas as pd
 
 from .._util.percent import measured_percent
-from .._util.words import counted, hours_words, prose_duration
+from .._util.words import counted, hours_words, prose_duration, some_named
 from ..budget.ties import Ties
 from .shared import group_label, wrap
 from .shown_groups import shown_groups
 
 __all__ = ["format_summary", "summary_notes", "silence_line", "thin_rate_line", "tie_line",
-           "silence_record"]
+           "silence_record", "between_events_line"]
 
 _STATUSES = ("healthy", "warning", "critical", "exhausted", "no_traffic")
 
@@ -140,7 +140,7 @@ def thin_rate_line(summary: pd.DataFrame, most: int = 10) -> str | None:
         n, h = int(r["events"]), float(r["observed_hours"])
         seen = f"in {hours_words(h)}" if h > 0 else "and no observed time"
         said.append(f"{group_label(r, keys)} ({counted(n, 'event')} {seen})")
-    more = f" and {len(rows) - most:,} more groups" if len(rows) > most else ""
+    more = f" and {counted(len(rows) - most, 'more group')}" if len(rows) > most else ""
     return wrap(f"events/day left blank, too thin to go by (a rate per day needs at least "
                 f"{MIN_EVALUATED_HOURS:g} h of observed time): {', '.join(said)}{more}.",
                 indent="")
@@ -172,6 +172,46 @@ def silence_line(summary: pd.DataFrame, window: Any = None) -> str:
     total = "" if n == 1 else f", {hours_words(float(summary['silent_hours'].sum()))} in all"
     return wrap(f"{what}: {n:,} in {counted(groups, 'group')}; the window stood empty {after}"
                 f"{total}: that time counts as no traffic.", indent="")
+
+
+def between_events_line(summary: pd.DataFrame, tr: pd.DataFrame, most: int = 5) -> str | None:
+    """One line on the statuses the summary gives a group time in (on the window's clock) that
+    none of its transitions (taken at events) shows: reached only between events, as older
+    events left the window (an event exactly one window old is still in at the next event's
+    instant, and leaves 1 ns later). ``None`` when there are none.
+
+    >>> s = pd.DataFrame({"hours_warning": [37.9], "hours_critical": [7.7],
+    ...                   "hours_exhausted": [0.0]})
+    >>> tr = pd.DataFrame({"from_status": ["healthy"], "to_status": ["warning"]})
+    >>> print(between_events_line(s, tr))
+    Time in the summary at a status no transition shows (they are taken at events), reached only
+    between events as older events left the window: CRITICAL (7 h 42 min).
+    """
+    keys = _keys(summary)
+
+    def key_of(frame: pd.DataFrame) -> list[tuple[str, ...]]:
+        return list(zip(*(frame[k].astype(str) for k in keys), strict=True)) if keys \
+            else [()] * len(frame)
+
+    tr_keys = key_of(tr)
+    shown = {(k, str(st)) for col in ("from_status", "to_status")
+             for k, st in zip(tr_keys, tr[col], strict=True)}
+    said = []
+    for status in ("warning", "critical", "exhausted"):  # healthy is where every group starts
+        rows = summary[summary[f"hours_{status}"] > 0].sort_values(f"hours_{status}",
+                                                                  ascending=False)
+        rows = rows[[(k, status) not in shown for k in key_of(rows)]]
+        if not len(rows):
+            continue
+        names = [f"{', '.join(f'{k}={v}' for k, v in zip(keys, key, strict=True))} "
+                 f"({hours_words(h)})" if keys else f"({hours_words(h)})"
+                 for key, h in zip(key_of(rows), rows[f"hours_{status}"], strict=True)]
+        said.append(f"{status.upper()} {'for ' if keys else ''}{some_named(names, most)}")
+    if not said:
+        return None
+    return wrap("Time in the summary at a status no transition shows (they are taken at events), "
+                f"reached only between events as older events left the window: {'; '.join(said)}.",
+                indent="")
 
 
 def tie_line(ties: Ties) -> str | None:

@@ -17,10 +17,10 @@ import pandas as pd
 
 from .._util.percent import given_fraction, given_percent, measured_percent
 from .._util.validation import duration_label, to_timedelta
-from .._util.words import duration_words, hours_words, prose_duration, speak
+from .._util.words import counted, duration_words, hours_words, prose_duration, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
-from .clock_text import format_summary
+from .clock_text import between_events_line, format_summary
 from .reading import group_keys, longest_window, slo_from_args
 from .replay import print_run_header, replay_states, write_timeline
 from .shared import wrap
@@ -135,8 +135,8 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
         action = str(row["action"] or "")
         head = f"{label}: {verdict}" + (f": {action}" if action else "")
         if int(row["events"]):
-            evidence = (f"{int(row['events']):,} events in {hours_words(row['hours'])} after the "
-                        "warm-up, "
+            evidence = (f"{counted(int(row['events']), 'event')} in "
+                        f"{hours_words(row['hours'])} after the warm-up, "
                         "success "
                         f"{measured_percent(row['success_rate'])} (95 % interval "
                         f"{measured_percent(row['ci_low'])} .. {measured_percent(row['ci_high'])})")
@@ -224,15 +224,18 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print(wrap(line, indent="  "))
     warm = int((tr["ts"] < events["ts"].iloc[0] + longest_window(slo)).sum())
     where = f"written to {args.out}" if args.out else "the full list with --out FILE"
-    print(wrap(f"Transitions: {len(tr):,} status changes in all ({warm:,} in the log's first "
-               f"{prose_duration(longest_window(slo))}, while the windows fill); {where}.",
+    print(wrap(f"Transitions: {counted(len(tr), 'status change')} in all ({warm:,} in the log's "
+               f"first {prose_duration(longest_window(slo))}, while the windows fill); {where}.",
                indent=""))
+    between = between_events_line(summary, tr)
+    if between:
+        print(between)
     if len(incidents):
         _print_incidents(events, incidents, slo, by)
     _print_verdicts(events, slo, by, summary)
     if args.out:
         write_table(tr, args.out, force=args.force)
-        print(f"\nwrote {len(tr):,} transitions to {args.out}")
+        print(f"\nwrote {counted(len(tr), 'transition')} to {args.out}")
     if args.plot:
         write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
                        ok=events["ok"].to_numpy(dtype=bool), spans=spans, tz=args.tz,

@@ -16,6 +16,7 @@ from .export_options import refuse_unread, refuse_window
 from .export_report import (
     WINDOW,
     group_names,
+    named_with_why,
     no_policy_text,
     refuse_seconds,
     report_openslo,
@@ -241,9 +242,7 @@ def _with_targets(table: Any, keys: list[str], column: str) -> tuple[Any, list[i
                for w, none in zip(why_no_recommendation(rows), unrecommended, strict=True)]
     else:  # a column of the user's choice: its blank cells say no more
         why = [f"an empty {column} cell"] * len(rows)
-    more = f" and {len(names) - 10} more" if len(names) > 10 else ""
-    listed = f"{', '.join(names[:10])}{more} ({why[0]})" if len(set(why)) == 1 else \
-        ", ".join(f"{n} ({w})" for n, w in list(zip(names, why, strict=True))[:10]) + more
+    listed = named_with_why(names, why)
     if missing.all():
         raise ConfigError(f"no group of the recalibration table has a {column}: {listed}; "
                           "nothing to export.")

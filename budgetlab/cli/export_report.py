@@ -8,9 +8,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .._util.words import some_named
+
 __all__ = ["WINDOW", "report_openslo", "report_prometheus", "say_provisional", "say_kept",
-           "say_window", "refuse_seconds", "group_names", "no_policy_text", "say_redated",
-           "redated_line", "why_no_recommendation"]
+           "say_window", "refuse_seconds", "group_names", "named_with_why", "no_policy_text",
+           "say_redated", "redated_line", "why_no_recommendation"]
+
+#: How many groups a line names before "and N more".
+_NAMED = 10
 
 #: the tracker window of the SLOs from flags, or from a recalibration table without a window
 #: column, without --window
@@ -31,8 +36,7 @@ def no_policy_text(names: list[str], n_slos: int) -> str:
     """
     from ..privacy import shown
 
-    listed = ", ".join(shown(n) for n in names[:5]) + (
-        f" and {len(names) - 5} more" if len(names) > 5 else "")
+    listed = some_named([shown(n) for n in names], 5)
     if n_slos == 1:
         return f"SLO {listed} has no alert policies; give --policy (e.g. --policy workbook)."
     some = f" ({len(names)} of the {n_slos})" if len(names) < n_slos else ""
@@ -95,8 +99,8 @@ def say_window(docs: list[Any], given: Any, judged: list[Any] | None) -> None:
                   "(annotation budgetlab/window), the window the table's targets were judged "
                   "under (its window column)")
         else:
-            listed = "; ".join(f"{duration_shorthand(w)} for {_listed(names)}" for w, names in
-                               by_window.items())
+            listed = "; ".join(f"{duration_shorthand(w)} for {some_named(names, _NAMED)}"
+                               for w, names in by_window.items())
             print("no --window: wrote each SLO the tracker window its target was judged under "
                   f"(the table's window column; annotation budgetlab/window): {listed}")
         return
@@ -109,9 +113,10 @@ def say_window(docs: list[Any], given: Any, judged: list[Any] | None) -> None:
         said = (f"the targets were judged under the {prose_duration(next(iter(other)))} window "
                 "(the table's window column)")
     else:
-        parts = [(f"the {noun_for(len(names), 'target')} of {_listed(names)} "
+        parts = [(f"the {noun_for(len(names), 'target')} of {some_named(names, _NAMED)} "
                   f"{noun_for(len(names), 'was', 'were')} judged under" if k == 0
-                  else f"{noun_for(len(names), 'that', 'those')} of {_listed(names)} under")
+                  else f"{noun_for(len(names), 'that', 'those')} of "
+                       f"{some_named(names, _NAMED)} under")
                  + f" the {prose_duration(w)} window" for k, (w, names) in enumerate(other.items())]
         said = f"the table's window column says {', '.join(parts)}"
     print(f"--window {typed}: {said}; {_MEANING}")
@@ -143,9 +148,16 @@ def _names_by_window(docs: list[Any], judged: list[Any]) -> dict[Any, list[str]]
     return groups
 
 
-def _listed(names: list[str]) -> str:
-    """Groups named in a line: ten, the rest counted."""
-    return ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+def named_with_why(names: list[str], why: list[str]) -> str:
+    """Groups named in a line, ten and the rest counted, each with why (said once, after them,
+    when they share it).
+
+    >>> named_with_why(["a", "b"], ["thin", "thin"]), named_with_why(["a", "b"], ["thin", "new"])
+    ('a, b (thin)', 'a (thin), b (new)')
+    """
+    if len(set(why)) == 1:
+        return f"{some_named(names, _NAMED)} ({why[0]})"
+    return some_named([f"{n} ({w})" for n, w in zip(names, why, strict=True)], _NAMED)
 
 
 def group_names(rows: Any, keys: list[str]) -> list[str]:
@@ -247,10 +259,7 @@ def say_provisional(table: Any, keys: list[str]) -> None:
         return
     if not len(rows):
         return
-    names = group_names(rows, keys)
-    more = f" and {len(names) - 10} more" if len(names) > 10 else ""
-    listed = f"{', '.join(names[:10])}{more} ({why[0]})" if len(set(why)) == 1 else \
-        ", ".join(f"{n} ({w})" for n, w in list(zip(names, why, strict=True))[:10]) + more
+    listed = named_with_why(group_names(rows, keys), why)
     print(f"written from a provisional recommendation: {listed}; the table's "
           "recommendation_note says more")
 
@@ -272,9 +281,8 @@ def say_kept(table: Any, keys: list[str], numbers: list[int]) -> None:
     names = group_names(rows, keys)
     pairs = [f"{n} {given_fraction(k)} (the rule's {given_fraction(r)})" for n, k, r in zip(
         names, targets[differ], rows["recommended_target"], strict=True)]
-    more = f" and {len(pairs) - 10} more" if len(pairs) > 10 else ""
     print(f"kept the current target where the recalibration's action is 'keep': "
-          f"{', '.join(pairs[:10])}{more}; --target-column recommended_target writes the rule's "
+          f"{some_named(pairs, _NAMED)}; --target-column recommended_target writes the rule's "
           "targets instead")
 
 

@@ -306,8 +306,8 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     inc = read_table(args.incidents)
     bins = bin_events(read.events, args.freq, by=by or None)
     periods = _periods(slo, read.events, by)
-    print(f"{read.title}: {len(read.events):,} events in bins of {prose_duration(args.freq)}; "
-          f"{counted(len(inc), 'incident')} from "
+    print(f"{read.title}: {counted(len(read.events), 'event')} in bins of "
+          f"{prose_duration(args.freq)}; {counted(len(inc), 'incident')} from "
           f"{args.incidents}; SRE budget period {periods}")
     if naive_times_note(inc, args.incidents):
         print(wrap(naive_times_note(inc, args.incidents), indent=""))

@@ -19,7 +19,7 @@ import pandas as pd
 
 from .._util.percent import given_fraction
 from .._util.validation import duration_label, to_ns
-from .._util.words import option_word, prose_duration, speak
+from .._util.words import option_word, prose_duration, some_named, speak
 from ..errors import BudgetlabError, ConfigError
 from ..slo import SLO, PerGroup
 from .labels import path_label
@@ -180,11 +180,6 @@ def _key_label(key: tuple[str, ...]) -> str:
     return key[0] if len(key) == 1 else "(" + ", ".join(key) + ")"
 
 
-def _listed(items: list[str]) -> str:
-    more = len(items) - _SHOWN_GROUPS
-    return ", ".join(items[:_SHOWN_GROUPS]) + (f" and {more} more" if more > 0 else "")
-
-
 def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> str:
     """The SLO header line: one SLO in full; per-group SLOs compactly (the targets by group, each
     other field once when all groups share it, else by group). Without ``window`` the SLO's window
@@ -218,9 +213,9 @@ def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> 
         if len(values) == 1:
             parts.append(f"{label} {values.pop()}")
         else:
-            parts.append(f"{label} " + _listed([f"{_key_label(k)} {fmt(s)}" for k,
-                                                s in table.items()]))
-    return f"SLO: target {_listed(targets)}; {', '.join(parts)}{by_text}"
+            parts.append(f"{label} " + some_named([f"{_key_label(k)} {fmt(s)}"
+                                                  for k, s in table.items()], _SHOWN_GROUPS))
+    return f"SLO: target {some_named(targets, _SHOWN_GROUPS)}; {', '.join(parts)}{by_text}"
 
 
 def target_table(slo: SLO | PerGroup, events: pd.DataFrame, by: list[str], *,

@@ -32,7 +32,7 @@ from .._util.words import command_flag, counted, counted_of, prose_duration
 from ..budget.replay_status import partial_window_note
 from ..errors import ConfigError, PartialWindowWarning
 from ..slo import SLO, PerGroup
-from .clock_text import format_summary, silence_record, tie_line
+from .clock_text import between_events_line, format_summary, silence_record, tie_line
 from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
 from .labels import path_label
 from .reading import LogRead, describe_slo, group_keys, longest_window, read_log, slo_from_args
@@ -112,7 +112,7 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
     """The run's first lines: events and span, the SLO (per-group compactly), how per-group SLOs
     were bound, and a note when a window is longer than the data."""
     span = events["ts"].iloc[-1] - events["ts"].iloc[0]
-    print(f"{title}: {len(events):,} events, {events['ts'].iloc[0]:%Y-%m-%d %H:%M} .. "
+    print(f"{title}: {counted(len(events), 'event')}, {events['ts'].iloc[0]:%Y-%m-%d %H:%M} .. "
           f"{events['ts'].iloc[-1]:%Y-%m-%d %H:%M} UTC")
     print(wrap(describe_slo(slo, by), indent=""))
     if isinstance(slo, PerGroup) and slo.binding:
@@ -170,6 +170,9 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
               f"\nIncidents ({len(incidents):,}; times UTC)")
         print(format_incidents(incidents, events))
     _print_transitions(tr, events, longest_window(slo))
+    between = between_events_line(summary, tr)
+    if between:
+        print(between)
     summary_out = getattr(args, "summary_out", None)
     if summary_out:
         print()

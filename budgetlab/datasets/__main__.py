@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .._util.files import make_folder
 from .._util.memory import format_bytes
-from .._util.words import cli_words
+from .._util.words import cli_words, speak
 from ..errors import BudgetlabError
 from .synth import PRESETS, write_preset
 
@@ -39,16 +39,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     names = list(PRESETS) if args.preset == "all" else [args.preset]
     out = Path(args.out) if args.out is not None else HOME
-    try:
-        # messages name this command's flags (--force, not force=True)
-        with cli_words({"force": "--force", "out": "--out"}):
+    # messages name this command's flags (--force, not force=True; --out, not out:)
+    with cli_words({"force": "--force", "out": "--out"}):
+        try:
             make_folder(out, flag="--out")
             for name in names:
                 for path in write_preset(name, out, force=args.force):
                     print(f"wrote {path} ({format_bytes(path.stat().st_size)})")
-    except BudgetlabError as exc:
-        print(f"python -m budgetlab.datasets: error: {exc}", file=sys.stderr)
-        return 2
+        except BudgetlabError as exc:
+            print(f"python -m budgetlab.datasets: error: {speak(str(exc))}", file=sys.stderr)
+            return 2
     return 0
 
 

@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 from .._util.codes import numpy_backed
 from .._util.words import counted, noun_for, say
 from ..errors import TimestampError
-from ._messages import expand, row_numbers
+from ._messages import expand, numeric_date_words, row_numbers
 from .offsets import has_offset, iso_offsets
 from .schema import MISSING_LABELS
 
@@ -232,13 +232,11 @@ def _fallback_parse(s: pd.Series, where: np.ndarray) -> np.ndarray:
                 out[idx] = _to_ns(parsed[good], expand(np.isin(np.arange(len(s)), idx), where))
             todo[idx] = False
     if todo.any():
-        ambiguous = s[todo].str.fullmatch(r"[0-9]{1,2}[./-][0-9]{1,2}[./-][0-9]{2,4}(?:[ T].*)?") \
-            .fillna(False).any()
-        hint = " Dates like 01.02.2026 are ambiguous (day or month first?);" if ambiguous else ""
+        dates = numeric_date_words(s[todo])  # 01.02.2026: which orders, and the format of each
         raise TimestampError(
             f"unparseable {noun_for(int(todo.sum()), 'timestamp')} at "
-            f"{row_numbers(expand(todo, where))};{hint} use ISO-8601 "
-            "like 2026-11-29T03:47:00Z or 2026-11-29 04:47:00+01:00.")
+            f"{row_numbers(expand(todo, where))}; " + (f"{dates}; or write" if dates else "use")
+            + " ISO-8601 like 2026-11-29T03:47:00Z or 2026-11-29 04:47:00+01:00.")
     return out
 
 

@@ -131,7 +131,8 @@ def test_messages_name_the_commands_flags(files, command, capsys):
 def test_the_api_keeps_its_keywords():
     with pytest.raises(ConfigError, match=r"target=1\.5 must lie in \(0, 1\)"):
         SLO(target=1.5)
-    with pytest.raises(ConfigError, match=r"window='0h' must be positive"):
+    with pytest.raises(ConfigError, match=r"window='0h' is zero; give a positive duration, "
+                                          r"e\.g\. window='24h'\."):
         SLO(target=0.9, window="0h")
 
 

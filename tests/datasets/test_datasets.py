@@ -357,8 +357,10 @@ def test_the_regeneration_command_speaks_its_flags_and_refuses_a_bad_out_in_one_
     # the committed incident file's size, as ls -l shows it
     assert f"wrote {tmp_path / 'demo_incidents.csv'} (138 B)" in out
     assert dataset_main(["--preset", "demo", "--out", str(tmp_path)]) == 2
-    assert capsys.readouterr().err == ("python -m budgetlab.datasets: error: 'demo.parquet': "
-                                       "exists already; pass --force to overwrite it.\n")
+    # a command's refusal names its flag (it read "out: 'demo.parquet' exists already")
+    assert capsys.readouterr().err == ("python -m budgetlab.datasets: error: --out: "
+                                       "'demo.parquet' exists already; pass --force to overwrite "
+                                       "it.\n")
     a_file = tmp_path / "a_file"
     a_file.write_text("")
     for out_dir, why in [(a_file, "a_file: is a file; --out takes a folder."),
