@@ -11,7 +11,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from .._util.validation import check_tz, to_timedelta
-from .._util.words import given_seconds, prose_duration
+from .._util.words import given_duration, prose_duration
 from ..errors import ConfigError, InputError
 from ._common import time_axis, utc_naive
 from .legends import legend_above
@@ -80,7 +80,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     for part in parts:
         thr = part["threshold"].iloc[0]
         name = (f"{_label(part.iloc[0], keys)} within "
-                f"{given_seconds(thr)}") if keys else f"within {given_seconds(thr)}"
+                f"{given_duration(thr)}") if keys else f"within {given_duration(thr)}"
         x, y = _broken_at_empty_periods(part.sort_values("period"), step)
         broken = broken or len(x) > len(part)
         # a lone point is a dot, in the legend too (a line through one point draws nothing)
