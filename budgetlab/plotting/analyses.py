@@ -161,6 +161,8 @@ def _capped_handles(summary: pd.DataFrame, labels: np.ndarray, capped: np.ndarra
     """The legend entries of the recommendations the evidence capped (the rule alone gives more
     than the group's events can judge): one per coloured group, with the target and the events;
     one for the grey groups together."""
+    from ..analyses.recalibration.rules import capped_words  # the sentences' words
+
     out: list[Any] = []
     grey = 0
     for i in np.flatnonzero(capped).tolist():
@@ -169,11 +171,10 @@ def _capped_handles(summary: pd.DataFrame, labels: np.ndarray, capped: np.ndarra
             grey += 1
             continue
         row = summary.iloc[i]
-        events = counted(int(row["events"]), "event")
         out.append(Line2D([], [], color=color, lw=1.2, label=(
             f"{labels[i]}: " if named else "") + "recommended "
             f"{given_percent(float(row['recommended_target']), space=False)} "
-            f"(capped: as high as {events} can judge)"))
+            f"({capped_words(int(row['events']))})"))
     if grey:
         out.append(Line2D([], [], color=OTHER_COLOR, lw=1.2, label=(
             f"recommended target capped in {counted(grey, 'grey group')} (as high as "

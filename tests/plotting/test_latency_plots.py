@@ -82,9 +82,8 @@ def test_both_figures_state_the_span_they_count():
                                "2026-01-03 03:15")
     ax = plot_timeout_tradeoff(bl.timeout_tradeoff(ev, timeouts=["5s", "30s"]),
                                ax=plt.figure().gca())
-    assert ax.get_xlabel() == ("client timeout (the candidates measured); attempts 2026-01-01 06:00 "
-                               ".. 2026-01-03 02:15 "
-                               "UTC")
+    assert ax.get_xlabel() == ("client timeout (the candidates measured); attempts "
+                               "2026-01-01 06:00 .. 2026-01-03 02:15 UTC")
     plt.close("all")
 
 

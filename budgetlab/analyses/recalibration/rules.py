@@ -33,7 +33,8 @@ from .candidates import USUAL_TARGETS
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence",
            "thin_kind", "events_for",
            "beyond_evidence", "too_few_events", "supported_targets", "widen_to_support",
-           "cap_notes", "recommendation_name", "suggest_window", "explain_no_recommendation"]
+           "cap_notes", "recommendation_name", "capped_words", "suggest_window",
+           "explain_no_recommendation"]
 
 #: Fewest expected failures (events x (1 - target)) in the evaluated span for a verdict.
 MIN_EXPECTED_FAILURES = 10
@@ -265,6 +266,16 @@ def recommendation_name(capped: bool) -> str:
     """What set a recommended target, said before it: the rule, or the evidence's ceiling where the
     rule alone gives more than the events can judge (``recommended_capped``; :func:`cap_notes`)."""
     return "the evidence's ceiling" if capped else "the rule's target"
+
+
+def capped_words(events: int) -> str:
+    """What a capped recommendation (``recommended_capped``) is, said beside it, in the same words
+    in a sentence and in a figure's legend.
+
+    >>> capped_words(28), capped_words(1)
+    ('capped: as high as 28 events can judge', 'capped: as high as 1 event can judge')
+    """
+    return f"capped: as high as {_plural(events, 'event')} can judge"
 
 
 def _window_label(days: float) -> str:
