@@ -176,7 +176,8 @@ def test_the_api_table_holds_each_sentence_in_its_column(tmp_path):
     assert thin.loc["b", "recommendation_note"] == B_DAYS
     # a capped recommendation named by a verdict's action says so; one the action keeps the
     # current target of does not (the verdict tells them apart, not the action's words)
-    assert runs[0.5].loc["a", "action"] == "tighten to 0.995 (capped: as high as 2,000 events can judge)"
+    assert runs[0.5].loc["a", "action"] == ("tighten to 0.995 (capped: as high as 2,000 events "
+                                            "can judge)")
     for s in runs.values():
         a = s.loc["a"]
         assert not set(str(a["verdict_reason"]).split("; ")) & set(A_NOTE.split("; "))
