@@ -134,8 +134,10 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     ax.axhline(max_share * 100, color="black", lw=0.8, ls=":", gid="limit")
     if logy:
         ax.set_yscale("log")
-        # the floor, stated in the legend when a share lies below it; its dots sit on it whole
-        ax.set_ylim(bottom=LOG_FLOOR_PERCENT)
+        # never below the floor (stated in the legend when a share lies below it, its dots on
+        # it, whole: unclipped); above it where every share drawn is
+        if ax.get_ylim()[0] < LOG_FLOOR_PERCENT:
+            ax.set_ylim(bottom=LOG_FLOOR_PERCENT)
     ax.set_xlabel(_recalibration_xlabel(settings))
     ax.set_ylabel("share of time at or below (%)" + (", log scale" if logy else ""))
     # the keys of the marks drawn only: no current target given, or no bootstrap, none drawn
@@ -201,9 +203,8 @@ def _draw_recalibration_group(ax: Axes, label: Any, row: pd.Series, d: pd.DataFr
     # compared as fractions: a share of exactly the floor (1e-6) is 9.999999999999999e-05 %
     below = ((shares > 0) & (shares < floor / 100) if floor is not None
              else np.zeros(len(y), dtype=bool))
-    # on a log scale unclipped: a dot at the floor itself is drawn whole
     ax.plot(targets[~below] * 100, y[~below], ls="none", marker="o", ms=3, color=color, alpha=0.6,
-            gid=f"candidates:{label}", zorder=z, clip_on=floor is None)
+            gid=f"candidates:{label}", zorder=z)
     if below.any():
         ax.plot(targets[below] * 100, np.full(int(below.sum()), floor), ls="none",
                 marker=BELOW_MARKER, ms=4, color=color, alpha=0.6, clip_on=False,

@@ -149,7 +149,8 @@ def _thin_reasons(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: 
     def weigh(target: np.ndarray, judged_at: np.ndarray) -> list[str]:
         return [warm[g] or thin_evidence(
             int(n_ev[g]), float(target[g]), int(traffic_days[g]), bool(has_time[g]),
-            hours=float(hours[g]), judged_at=str(judged_at[g])) for g in range(srt.n_groups)]
+            hours=float(hours[g]), judged_at=str(judged_at[g]), bootstrap=plan.n_boot > 0)
+            for g in range(srt.n_groups)]
 
     rec_thin = weigh(ref, at)
     cur_thin = weigh(np.where(given, current, ref), np.where(given, "current", at))
