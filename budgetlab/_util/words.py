@@ -225,7 +225,7 @@ def prose_duration(value: Any) -> str:
     in half hours above two hours (``3.5 h``); from two hours up a whole number of minutes that
     neither holds is said in its parts (``16 h 48 min``, with its days from two days up:
     ``30 d 1 h 1 min``), never ``1008 min``; else in seconds with every digit
-    (:func:`given_seconds`): ``3601 s``, never ``1.00 h``. One day is ``24 h`` and ``1 d 6 h`` is
+    (:func:`given_duration`): ``3601 s``, never ``1.00 h``. One day is ``24 h`` and ``1 d 6 h`` is
     ``30 h``; an elapsed time, rounded to its two largest units, is :func:`duration_words`'.
 
     >>> [prose_duration(x) for x in ("30D", "24h", "210min", "90min", "45s")]
@@ -234,7 +234,7 @@ def prose_duration(value: Any) -> str:
     ['16 h 48 min', '6 h 26 min', '30 d 1 h 1 min', '2 d 31 min', '2 h 1 min']
     >>> [prose_duration(x) for x in ("3600s", "3601s", "1D6h", "0.5s", "7201.5s", "100000.5h")]
     ... # doctest: -NUMBER
-    ['1 h', '3601 s', '30 h', '0.5 s', '7201.5 s', '100,000.5 h']
+    ['1 h', '3601 s', '30 h', '500 ms', '7201.5 s', '100,000.5 h']
     """
     import pandas as pd
 
@@ -252,22 +252,30 @@ def prose_duration(value: Any) -> str:
         return " ".join(f"{n:,} {unit}" for n, unit in parts if n)
     if ns >= minute and ns % minute == 0:
         return f"{ns // minute} min"
-    return given_seconds(td)
+    return given_duration(td)
 
 
-def given_seconds(value: Any) -> str:
-    """A given duration (a latency threshold, a client timeout) in seconds as written: every
-    digit of its whole nanoseconds, none added, where four significant digits would say a
-    threshold of 12.345 s is ``12.35 s``.
+def given_duration(value: Any) -> str:
+    """A given duration (a latency threshold, a client timeout) as written: in the largest of
+    ``s``, ``ms``, ``us``, ``ns`` that is not more than it, with every digit of its whole
+    nanoseconds and none added, where four significant digits would say a threshold of 12.345 s
+    is ``12.35 s`` and seconds alone would say a 40 ms threshold is ``0.04 s``.
 
-    >>> [given_seconds(x) for x in ("12345ms", "60s", "500us", "1h")]  # doctest: -NUMBER
-    ['12.345 s', '60 s', '0.0005 s', '3600 s']
+    >>> [given_duration(x) for x in ("12345ms", "60s", "40ms", "1.5ms", "500us", "1h", "7ns")]
+    ... # doctest: -NUMBER
+    ['12.345 s', '60 s', '40 ms', '1.5 ms', '500 us', '3600 s', '7 ns']
     """
     import decimal
 
     import pandas as pd
 
-    return f"{format((decimal.Decimal(pd.Timedelta(value).value) / 10**9).normalize(), 'f')} s"
+    ns = pd.Timedelta(value).value
+    size, unit = next(((size, unit) for size, unit in _SCALES if abs(ns) >= size), (1, "ns"))
+    return f"{format((decimal.Decimal(ns) / size).normalize(), 'f')} {unit}"
+
+
+#: The units :func:`given_duration` says a duration in, largest first, with their nanoseconds.
+_SCALES = ((10**9, "s"), (10**6, "ms"), (10**3, "us"), (1, "ns"))
 
 
 def duration_words(value: Any, *, days: bool = True) -> str:

@@ -34,7 +34,7 @@ import pandas as pd
 
 from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, to_ns
-from .._util.words import counted, given_seconds
+from .._util.words import counted, given_duration
 from ..errors import ConfigError, SchemaError
 from ..events.schema import check_events
 from ..windows.groups import group_key_codes
@@ -126,12 +126,12 @@ def _refuse_successes_beyond(events: pd.DataFrame, durations: np.ndarray, timeou
     if longest > timeout_ns:
         slower = int(np.count_nonzero(durations[ok] > timeout_ns))
         raise ConfigError(
-            f"client_timeout='{given if isinstance(given, str) else given_seconds(timeout_ns)}' "
+            f"client_timeout='{given if isinstance(given, str) else given_duration(timeout_ns)}' "
             "is shorter than "
             f"{counted(slower, 'success', 'successes')} of the log (the longest "
-            f"{given_seconds(longest)}): a client timeout in force cuts every attempt at it, so "
+            f"{given_duration(longest)}): a client timeout in force cuts every attempt at it, so "
             f"the log shows a longer one; give client_timeout= of at least "
-            f"{given_seconds(longest)}, or leave it out to read the timeout from the log's "
+            f"{given_duration(longest)}, or leave it out to read the timeout from the log's "
             "timeout rows (what a shorter timeout would do: timeouts=, the trade-off).")
 
 

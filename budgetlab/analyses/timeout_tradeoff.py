@@ -20,7 +20,7 @@ import pandas as pd
 
 from .._util.ratios import ratio
 from .._util.validation import as_list, to_ns
-from .._util.words import given_seconds
+from .._util.words import given_duration
 from ..errors import ConfigError
 from ..events.schema import check_events
 from ..windows.groups import group_key_codes
@@ -82,8 +82,8 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
                           "force with client_timeout= (CLI: --client-timeout 60s).")
     longer = [c for c in cands if c > int(current.min())]
     if longer:
-        raise ConfigError(f"a client timeout of {given_seconds(longer[0])} is longer than the "
-                          f"one in force ({given_seconds(int(current.min()))}): "
+        raise ConfigError(f"a client timeout of {given_duration(longer[0])} is longer than the "
+                          f"one in force ({given_duration(int(current.min()))}): "
                           "the attempts cut there have unknown durations beyond it, so what a "
                           "longer timeout would do is not in the data; give candidates at or "
                           "below it.")

@@ -36,8 +36,8 @@ from .._util.words import days_words, duration_words
 from ..errors import ConfigError
 from .recalibration import Recalibration
 from .recalibration.evidence import MIN_HISTORY_DAYS
-from .recalibration.rules import too_few_events
 from .recalibration.wilson import wilson_interval
+from .target_words import recommendation_sentence, verdict_in_percent, verdict_withheld
 
 #: ``given_percent``: a target as written (``0.975`` is ``97.5 %``), the spelling of these verdicts'
 #: sentences, for a notebook's titles (:func:`budgetlab._util.percent.given_percent`)
@@ -207,21 +207,23 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         if not np.isfinite(cur):
             withheld = "no current target given"
         elif pd.isna(r["verdict"]):  # recalibrate's rule, in its words
-            withheld = _verdict_withheld(r)
+            withheld = verdict_withheld(r)
         elif n < min_events:
             withheld = f"only {n:,} events in the history; a verdict needs at least {min_events:,}"
         verdict = None if withheld else str(r["verdict"])
+        reason, action = verdict_in_percent(r, rec.settings) if verdict else ("", "")
         if verdict is None:
             sentence = f"No verdict on the {subject}: {withheld} ({evidence})."
         else:
-            action = str(r.get("action", "") or "")
             sentence = (f"The current {subject} is "
                         f"{_TARGET_WORDS[verdict]}") + (f" ({action})" if action else "") \
                 + f": {evidence}."
         if caveat:
             sentence += f" ({caveat.capitalize()}.)"
         rec_t = float(r["recommended_target"])
-        rec_txt = _recommendation(r, group, caveat, min_events)
+        # a target kept although the rule's lies elsewhere: the verdict's reason joins the two
+        kept = verdict == "ok" and given_percent(rec_t) != given_percent(cur)
+        rec_txt = recommendation_sentence(r, group, caveat, min_events, kept=reason if kept else "")
         row = {k: r[k] for k in by}
         row.update(subject=subject, verdict=verdict, sentence=sentence, evidence=evidence,
                    withheld=withheld,
@@ -232,41 +234,6 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
                                       "recommendation"])
     out.attrs["by"] = by
     return out
-
-
-def _verdict_withheld(r: pd.Series) -> str:
-    """Why :func:`budgetlab.recalibrate` withheld the verdict of its summary row ``r``: its
-    ``verdict_reason``, except where the evidence is too thin for the current target alone (the
-    figures over the evaluated time kept: ``p50``). There the reason is the rule at the current
-    target (:func:`~budgetlab.analyses.recalibration.rules.too_few_events`, the one rule of
-    ``thin_evidence`` that depends on the target: fewer events withhold both) and the
-    recommendation's standing with its expected failures, said once: recalibrate's "the verdict
-    alone is withheld ... as without a current target (at 0.98 the 10,400 events hold 208 expected
-    failures)" repeats the target and events the ``recommendation`` column names."""
-    n, cur, rec = int(r["events"]), float(r["current_target"]), float(r["recommended_target"])
-    thin = too_few_events(n, cur)
-    if not thin or pd.isna(r["p50"]):  # too thin for both, or not the rule of the events
-        return str(r["verdict_reason"])
-    if not np.isfinite(rec):  # no target meets the rule: the recommendation says why
-        return f"{thin}; the recommendation is judged at its own level"
-    return (f"{thin}; the recommendation is judged at its own level, where they hold "
-            f"{three_digits(n * (1 - rec))} expected failures")
-
-
-def _recommendation(r: pd.Series, group: str, caveat: str, min_events: int) -> str:
-    """The sentence on the recommended target of one summary row ``r``, or why there is none."""
-    n, days, rec_t = int(r["events"]), float(r["history_days"]), float(r["recommended_target"])
-    if not np.isfinite(rec_t):  # recalibrate's rule, in its words
-        return f"No recommendation for {group}: {r['recommendation_note']}."
-    if n < min_events:
-        return (f"No recommendation for {group}: only {n:,} events in the history; a "
-                f"recommendation needs at least {min_events:,}.")
-    lo, hi = float(r["recommended_low"]), float(r["recommended_high"])
-    text = f"Recommended for {group}: {given_percent(rec_t)}"
-    if np.isfinite(lo) and np.isfinite(hi):
-        text += f" (bootstrap interval {given_percent(lo)} – {given_percent(hi)})"
-    return (text + f", from {n:,} events over {days_words(days)}"
-            + (f"; {caveat}." if caveat else "."))
 
 
 def page_verdict(failures: int, events: int, *, target: float, threshold: float,

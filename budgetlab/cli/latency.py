@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .._util.words import given_seconds
+from .._util.words import given_duration
 from ..errors import ConfigError
 from .commands import Command
 from .options import add_log_argument, add_log_options, add_output_options
@@ -62,7 +62,7 @@ def _list(text: str) -> list[str]:
 
 def _seconds(value: Any) -> str:
     """A measured duration (a quantile, a wait) to four significant digits; a given one (a
-    threshold, a timeout) is said as written, by ``given_seconds``."""
+    threshold, a timeout) is said as written, by ``given_duration``."""
     import pandas as pd
 
     return f"{pd.Timedelta(value).total_seconds():.4g} s"
@@ -85,15 +85,15 @@ def _print_profile(whole: Any, by: list[str]) -> None:
         source = ("--client-timeout" if row["timeout_source"] == "client_timeout"
                   else row["timeout_source"])
         print(f"\n{group_label(row, by)}: {int(shares['attempts'].iloc[0]):,} attempts; timeout "
-              + (f"{given_seconds(timeout)} ({source})" if has_to else f"unknown ({source})"))
+              + (f"{given_duration(timeout)} ({source})" if has_to else f"unknown ({source})"))
         for _, s in shares.iterrows():
             extra = (" (at or above the timeout: equals "
                      "availability)") if s["at_or_above_timeout"] else ""
-            print(f"  within {given_seconds(s['threshold'])}: {measured_percent(s['share'])} "
+            print(f"  within {given_duration(s['threshold'])}: {measured_percent(s['share'])} "
                   f"({int(s['good']):,} good; 95 % interval {measured_percent(s['share_low'])} .. "
                   f"{measured_percent(s['share_high'])}){extra}")
         for _, q in quants.iterrows():
-            above = f"> {given_seconds(timeout)}" if has_to else "beyond the longest duration"
+            above = f"> {given_duration(timeout)}" if has_to else "beyond the longest duration"
             value = above if q["above_timeout"] else _seconds(q["value"])
             low = _seconds(q["ci_low"]) if q["ci_low"] == q["ci_low"] else above
             high = above if q["ci_high_above_timeout"] else _seconds(q["ci_high"])
@@ -130,7 +130,7 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
 
 def supported_lines(summary: Any, by: list[str], target: float | None) -> list[str]:
     """The supported target of each group and threshold in words, one line per group and run of
-    neighbouring thresholds with the same answer: ``within 0.25 s, 0.5 s, 1 s: withheld: (...)``
+    neighbouring thresholds with the same answer: ``within 250 ms, 500 ms, 1 s: withheld: (...)``
     rather than three lines saying the same (a withheld answer does not depend on the
     threshold when the group's events are too few). ``target``: the current target, compared
     with each supported one.
@@ -144,8 +144,8 @@ def supported_lines(summary: Any, by: list[str], target: float | None) -> list[s
     ...     ""]})
     >>> for line in supported_lines(summary, ["g"], 0.95):
     ...     print(line)
-      g=a: within 0.25 s, 0.5 s: withheld: 3 events
-      g=b: within 0.25 s: supported target 0.9 (interval 0.85 .. 0.95); the current 0.95 is above it
+      g=a: within 250 ms, 500 ms: withheld: 3 events
+      g=b: within 250 ms: supported target 0.9 (interval 0.85 .. 0.95); the current 0.95 is above it
     """
     import pandas as pd
 
@@ -168,9 +168,9 @@ def supported_lines(summary: Any, by: list[str], target: float | None) -> list[s
                 said += f"; {r['note']}"
         label = group_label(r, by)
         if runs and runs[-1][:2] == [label, said]:
-            runs[-1][2].append(given_seconds(r["threshold"]))
+            runs[-1][2].append(given_duration(r["threshold"]))
         else:
-            runs.append([label, said, [given_seconds(r["threshold"])]])
+            runs.append([label, said, [given_duration(r["threshold"])]])
     return [f"  {label}: within {', '.join(within)}: {said}" for label, said, within in runs]
 
 
@@ -191,7 +191,7 @@ def frontier_lines(frontier: Any, by: list[str]) -> list[str]:
     for _, f in frontier.iterrows():
         label = group_label(f, by)
         smallest = ("none" if pd.isna(f["smallest_threshold"])
-                    else given_seconds(f["smallest_threshold"]))
+                    else given_duration(f["smallest_threshold"]))
         answer = smallest + (f" ({f['note']})" if f["note"] else "")
         few = smallest == "none" and f.get("withheld", "") == "too_few_events"
         key = ("too_few_events", int(f["events"])) if few else answer
@@ -311,9 +311,9 @@ def _cmd_latency(args: argparse.Namespace) -> int:
                                     client_timeout=args.client_timeout)
         print("\nclient timeout trade-off (no retries assumed):")
         for _, t in tradeoff.iterrows():
-            print(f"  {group_label(t, by)}: at {given_seconds(t['client_timeout'])}: timed out "
+            print(f"  {group_label(t, by)}: at {given_duration(t['client_timeout'])}: timed out "
                   f"{measured_percent(t['timed_out_share'])}, "
-                  f"successes lost {measured_percent(t['successes_lost_share'])} "
+                  f"successes lost {measured_percent(t['successes_lost_share'])} of attempts "
                   f"({int(t['successes_lost']):,}), waiting saved "
                   f"{_seconds(t['wait_saved_per_attempt'])} per attempt, availability "
                   f"{measured_percent(t['availability'])}")

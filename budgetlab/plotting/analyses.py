@@ -27,6 +27,15 @@ from .legends import legend_above
 #: The most groups the note on the groups left out names (then "and N more").
 MOST_NAMED = 6
 
+#: The floor of the log-scaled share of time (percent): a candidate's share above 0 but below
+#: it (a lone failure inside a warm-up leaves 1 ns at EXHAUSTED: 3.8e-14 %) is drawn on the floor
+#: with its own marker, so that the axis spans the shares a reader can act on, not 14 decades.
+#: The table keeps the exact figure.
+LOG_FLOOR_PERCENT = 1e-4
+
+#: The marker of a candidate drawn on the floor (pointing down: its share lies below).
+BELOW_MARKER = "v"
+
 
 def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True) -> Axes:
     """Rolling-window success rate distribution per group, with the recommended target and its
@@ -39,7 +48,10 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     ax : Axes, optional
         Where to draw (default ``plt.gca()``).
     logy : bool
-        Log scale for the share of time (the tail that decides the target stays visible).
+        Log scale for the share of time (the tail that decides the target stays visible), its
+        floor at :data:`LOG_FLOOR_PERCENT` (0.0001 %): a candidate's share above 0 and below it
+        is drawn on the floor, with a marker keyed ``below 0.0001 %`` (the table keeps the exact
+        figure); a share of 0 is not drawn on a log scale.
 
     Returns
     -------
@@ -52,7 +64,9 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         ``p_i`` and below ``p_i+1``, and the line draws that lower bound ``p_i``, never a value
         between the levels), ``candidates:<g>`` (markers: x = ``target`` × 100, y = share of time
         at ``limit_status`` or worse × 100 from ``result.candidates``, computed exactly: each dot
-        sits on the line's step or above it, below the next level), ``recommended:<g>``
+        sits on the line's step or above it, below the next level; on a log scale those at or
+        above the floor), ``below_floor:<g>`` (markers on the floor, log scale only: the
+        candidates whose share lies between 0 and the floor), ``recommended:<g>``
         (vertical line), ``interval:<g>`` (shaded ``recommended_low``..``recommended_high``),
         ``current:<g>`` (dashed vertical line, a
         triangle on its top end), and ``limit`` (horizontal line at ``max_share`` × 100). With more
@@ -103,7 +117,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         sel = c_lab == label
         line = _draw_recalibration_group(ax, label, summary.iloc[i], dist[d_lab == label],
                                          cand["target"].to_numpy()[sel], c_share[sel],
-                                         colors[str(label)])
+                                         colors[str(label)],
+                                         floor=LOG_FLOOR_PERCENT if logy else None)
         if colors[str(label)] is not None:
             handles.append(line)
     if other_label(colors):
@@ -119,6 +134,10 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     ax.axhline(max_share * 100, color="black", lw=0.8, ls=":", gid="limit")
     if logy:
         ax.set_yscale("log")
+        # never below the floor (stated in the legend when a share lies below it, its dots on
+        # it, whole: unclipped); above it where every share drawn is
+        if ax.get_ylim()[0] < LOG_FLOOR_PERCENT:
+            ax.set_ylim(bottom=LOG_FLOOR_PERCENT)
     ax.set_xlabel(_recalibration_xlabel(settings))
     ax.set_ylabel("share of time at or below (%)" + (", log scale" if logy else ""))
     # the keys of the marks drawn only: no current target given, or no bootstrap, none drawn
@@ -144,6 +163,8 @@ def _capped_handles(summary: pd.DataFrame, labels: np.ndarray, capped: np.ndarra
     """The legend entries of the recommendations the evidence capped (the rule alone gives more
     than the group's events can judge): one per coloured group, with the target and the events;
     one for the grey groups together."""
+    from ..analyses.recalibration.rules import capped_words  # the sentences' words
+
     out: list[Any] = []
     grey = 0
     for i in np.flatnonzero(capped).tolist():
@@ -152,11 +173,10 @@ def _capped_handles(summary: pd.DataFrame, labels: np.ndarray, capped: np.ndarra
             grey += 1
             continue
         row = summary.iloc[i]
-        events = counted(int(row["events"]), "event")
         out.append(Line2D([], [], color=color, lw=1.2, label=(
             f"{labels[i]}: " if named else "") + "recommended "
             f"{given_percent(float(row['recommended_target']), space=False)} "
-            f"(capped: as high as {events} can judge)"))
+            f"({capped_words(int(row['events']))})"))
     if grey:
         out.append(Line2D([], [], color=OTHER_COLOR, lw=1.2, label=(
             f"recommended target capped in {counted(grey, 'grey group')} (as high as "
@@ -165,10 +185,13 @@ def _capped_handles(summary: pd.DataFrame, labels: np.ndarray, capped: np.ndarra
 
 
 def _draw_recalibration_group(ax: Axes, label: Any, row: pd.Series, d: pd.DataFrame,
-                              targets: np.ndarray, shares: np.ndarray, color: str | None) -> Any:
+                              targets: np.ndarray, shares: np.ndarray, color: str | None, *,
+                              floor: float | None) -> Any:
     """One group's artists in :func:`plot_recalibration`: its distribution (the line returned, for
     the legend), candidates, recommended target and interval, current target. ``color`` None: one
-    of the grey "other" groups, drawn under the others and without the interval's shading."""
+    of the grey "other" groups, drawn under the others and without the interval's shading.
+    ``floor`` (percent, a log scale's; ``None`` on a linear one): the candidates whose share
+    lies between 0 and it are drawn on it, with their own marker."""
     shown = color is not None
     color, z = (color or OTHER_COLOR, 2.0 if shown else 1.5)
     # a step: between two quantiles the table bounds the share of time (at least the lower
@@ -176,8 +199,16 @@ def _draw_recalibration_group(ax: Axes, label: Any, row: pd.Series, d: pd.DataFr
     line, = ax.plot(d["success_rate"].to_numpy() * 100, d["probability"].to_numpy() * 100,
                     color=color, lw=1.5, drawstyle="steps-post", gid=f"distribution:{label}",
                     label=label, zorder=z)
-    ax.plot(targets * 100, shares * 100, ls="none", marker="o", ms=3, color=color, alpha=0.6,
+    y = shares * 100
+    # compared as fractions: a share of exactly the floor (1e-6) is 9.999999999999999e-05 %
+    below = ((shares > 0) & (shares < floor / 100) if floor is not None
+             else np.zeros(len(y), dtype=bool))
+    ax.plot(targets[~below] * 100, y[~below], ls="none", marker="o", ms=3, color=color, alpha=0.6,
             gid=f"candidates:{label}", zorder=z)
+    if below.any():
+        ax.plot(targets[below] * 100, np.full(int(below.sum()), floor), ls="none",
+                marker=BELOW_MARKER, ms=4, color=color, alpha=0.6, clip_on=False,
+                gid=f"below_floor:{label}", zorder=z)
     rec, lo, hi, cur = (row["recommended_target"], row["recommended_low"],
                         row["recommended_high"], row["current_target"])
     if np.isfinite(rec):
@@ -210,7 +241,7 @@ def _recalibration_key(settings: dict[str, Any], limit_status: str,
                        max_share: float, *, drawn: set[str]) -> list[Any]:
     """The legend entries of :func:`plot_recalibration`'s marks (after the groups'), each only
     when a mark of its kind is ``drawn`` (the gids' kinds: ``candidates``, ``recommended``,
-    ``interval``, ``current``, ``limit``)."""
+    ``interval``, ``current``, ``limit``, ``below_floor``)."""
     conf = given_percent(settings.get("confidence", 0.95), space=False)
     key = {"candidates": Line2D([], [], color="grey", ls="none", marker="o", ms=3,
                                 label=f"time {limit_status}+ at target"),
@@ -220,5 +251,9 @@ def _recalibration_key(settings: dict[str, Any], limit_status: str,
            "current": Line2D([], [], color="grey", lw=1.0, ls="--", marker="v", ms=6,
                              label="current target"),
            "limit": Line2D([], [], color="black", lw=0.8, ls=":",
-                           label=f"limit {given_percent(max_share, space=False)} {limit_status}")}
+                           label=f"limit {given_percent(max_share, space=False)} {limit_status}"),
+           "below_floor": Line2D([], [], color="grey", ls="none", marker=BELOW_MARKER, ms=4,
+                                 label=f"time {limit_status}+ at target below "
+                                       f"{given_percent(LOG_FLOOR_PERCENT / 100, space=False)} "
+                                       "(drawn on the axis floor)")}
     return [handle for kind, handle in key.items() if kind in drawn]

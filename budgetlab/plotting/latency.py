@@ -11,7 +11,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from .._util.validation import check_tz, to_timedelta
-from .._util.words import given_seconds, prose_duration
+from .._util.words import given_duration, prose_duration
 from ..errors import ConfigError, InputError
 from ._common import time_axis, utc_naive
 from .legends import legend_above
@@ -80,7 +80,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     for part in parts:
         thr = part["threshold"].iloc[0]
         name = (f"{_label(part.iloc[0], keys)} within "
-                f"{given_seconds(thr)}") if keys else f"within {given_seconds(thr)}"
+                f"{given_duration(thr)}") if keys else f"within {given_duration(thr)}"
         x, y = _broken_at_empty_periods(part.sort_values("period"), step)
         broken = broken or len(x) > len(part)
         # a lone point is a dot, in the legend too (a line through one point draws nothing)
@@ -130,6 +130,11 @@ def _span_counted(shares: pd.DataFrame, tz: str, *, zone: bool = False) -> str:
 #: The legend title of :func:`plot_latency_shares` and :func:`plot_timeout_tradeoff` when two
 #: lines or more meet at a point.
 LINES_MEET = "where lines meet, their markers nest: the first listed outermost"
+#: The legend title's words where points of :func:`plot_timeout_tradeoff` meet.
+POINTS_MEET = "where points meet, their markers nest: the first listed outermost"
+#: How much larger (points) the dots of :func:`plot_timeout_tradeoff` are than nested line
+#: markers: drawn without a line, each dot carries the figure alone.
+POINT_GROW = 2.0
 #: The legend title's words (a line of it) when a line of :func:`plot_latency_shares` breaks at
 #: periods without attempts.
 NO_ATTEMPTS = "a break in a line: periods without attempts (no share)"
@@ -264,7 +269,10 @@ def _period_range(ax: Axes, starts: pd.DatetimeIndex, freq: str | None) -> None:
 def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Per candidate client timeout: successes lost (share of attempts, left axis) against the
     waiting saved per attempt (seconds, right axis, drawn in the lower half so that it never lies
-    over the successes lost), one line per group: ``timeout_tradeoff(...)``.
+    over the successes lost), a set of points per group: ``timeout_tradeoff(...)``.
+    Only the candidates were measured, so they are points, never joined by a line (a line, even
+    a faint one, would show values between candidates that nobody measured); each candidate is
+    a tick of the x axis, named as given (:func:`~budgetlab._util.words.given_duration`).
     The legend sits above the plot area (it covers no point). Where points meet (at the current
     timeout every group loses nothing and saves nothing) the dots nest as
     :func:`plot_latency_shares`' do, the successes lost first, then the waiting saved. The x
@@ -277,8 +285,12 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     ...     "duration": pd.to_timedelta([2, 8, 30], unit="s")})
     >>> ax = plot_timeout_tradeoff(timeout_tradeoff(ev, timeouts=["5s", "30s"]),
     ...                            ax=plt.figure().gca())
-    >>> ax.lines[0].get_ydata().round(4).tolist(), ax.get_xlabel()
-    ([0.3333, 0.0], 'client timeout (s); attempts 2026-01-01 00:00 .. 2026-01-01 00:00 UTC')
+    >>> ax.lines[0].get_ydata().round(4).tolist(), ax.lines[0].get_linestyle()
+    ([0.3333, 0.0], 'None')
+    >>> [t.get_text() for t in ax.get_xticklabels()]
+    ['5 s', '30 s']
+    >>> print(ax.get_xlabel())
+    client timeout (the candidates measured); attempts 2026-01-01 00:00 .. 2026-01-01 00:00 UTC
     """
     known = ("client_timeout", "current", "attempts", "timed_out", "successes_lost",
              "timed_out_share",
@@ -296,10 +308,11 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
         x = part["client_timeout"].dt.total_seconds().to_numpy()
         name = _label(part.iloc[0], keys) or "all attempts"
         color = f"C{i % 10}"
-        lost += ax.plot(x, part["successes_lost_share"].to_numpy(), marker="o", color=color,
-                        markeredgewidth=0, label=f"{name}: successes lost")
+        # points only: the candidates were measured, nothing between them
+        lost += ax.plot(x, part["successes_lost_share"].to_numpy(), marker="o", linestyle="none",
+                        color=color, markeredgewidth=0, label=f"{name}: successes lost")
         saved += right.plot(x, part["wait_saved_per_attempt"].dt.total_seconds().to_numpy(),
-                            marker="s", linestyle="--", color=color, markeredgewidth=0,
+                            marker="s", linestyle="none", color=color, markeredgewidth=0,
                             label=f"{name}: waiting saved")
     _apart(ax, tradeoff["successes_lost_share"].astype(float), right,
            tradeoff["wait_saved_per_attempt"].dt.total_seconds())
@@ -308,14 +321,18 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
                for a, v in ((ax, tradeoff["successes_lost_share"].astype(float)),
                             (right, tradeoff["wait_saved_per_attempt"].dt.total_seconds())))
     for line, ms in zip([*lost, *saved], _nested_sizes(2 * len(parts), meet), strict=True):
-        line.set_markersize(ms)
-    ax.set_xlabel("client timeout (s)" + _span_counted(tradeoff, "UTC", zone=True))
+        line.set_markersize(ms + POINT_GROW)
+    candidates = np.unique(tradeoff["client_timeout"].dropna().to_numpy())
+    ax.set_xticks(pd.to_timedelta(candidates).total_seconds(),
+                  [given_duration(t) for t in candidates])
+    ax.set_xlabel("client timeout (the candidates measured)"
+                  + _span_counted(tradeoff, "UTC", zone=True))
     ax.set_ylabel("successes lost (share of attempts; no retries)")
     right.set_ylabel("waiting saved per attempt (s)")
     # above the plot area, so it covers no point: the successes lost in one column, the
     # waiting saved in the other
     legend_above(ax, ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0],
-                 ncols=2, title=LINES_MEET if meet else None)
+                 ncols=2, title=POINTS_MEET if meet else None)
     return ax
 
 

@@ -146,7 +146,8 @@ ax.axvspan(incidents["start"].iloc[0], incidents["end"].iloc[0], color="grey", a
 """,
     ),
     "timeout_tradeoff": (
-        "The client timeout: successes lost against waiting saved, per captcha type",
+        "The client timeout: successes lost against waiting saved, per captcha type, a point per "
+        "candidate timeout (only the candidates are measured: no line joins them)",
         """\
 import matplotlib.pyplot as plt
 import budgetlab as bl

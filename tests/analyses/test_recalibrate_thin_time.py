@@ -100,3 +100,31 @@ def test_the_reason_reaches_the_recalibrate_command(tmp_path, capsys):
     assert SIX_HOURS in out
     for token in ("nan", "NaN", "NaT"):
         assert token not in out
+
+
+def _one_stretch() -> pd.DataFrame:
+    """``short``: one event a minute on day 0 from 00:00 to 03:00 (181 events, every 5th a
+    failure). Under a 1 h window: warm-up to 01:00, then 121 events (25 failures) in 2 h of
+    evaluated time (the evaluated span ends at the log's last event, 03:00), all in one day
+    block. 121 events hold 6.05 expected failures under 95 % (too few), 12.1 under 90 %
+    (enough: a current target of 90 % is judged by events)."""
+    df = _minutes(0, 181, "short")
+    return as_events(df["ts"], df["ok"].to_numpy(), groups={"kind": df["kind"].to_numpy()})
+
+
+def test_without_a_bootstrap_the_reason_is_never_the_bootstrap():
+    """Two rules apply to ``short`` at 90 % (enough events): one day block (too few for the
+    day-block bootstrap) and 2 h of evaluated time (too little). With a bootstrap the first is
+    said; without one (``n_boot=0``) it is no reason at all: the 2 h are."""
+    booted = recalibrate(_one_stretch(), window="1h", by="kind", target=0.9, n_boot=20)
+    assert booted.summary.loc[0, "verdict_reason"] == (
+        "1 day with traffic in the evaluated span: too few for the day-block bootstrap (at "
+        "least 2)")
+    plain = recalibrate(_one_stretch(), window="1h", by="kind", target=0.9, n_boot=0)
+    s = plain.summary.loc[0]
+    assert (s["events"], s["traffic_days"]) == (121, 1)
+    assert s["hours"] == pytest.approx(2.0, abs=1e-9)
+    assert pd.isna(s["verdict"])
+    assert s["verdict_reason"] == ("only 2 h of evaluated time, too little for time shares and "
+                                   "rates per day (at least 24 h)")
+    assert "bootstrap" not in s["verdict_reason"] + s["recommendation_note"]

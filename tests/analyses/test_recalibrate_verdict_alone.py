@@ -48,7 +48,7 @@ def test_a_thin_current_target_keeps_the_recommendation_of_a_run_without_it(all_
         assert r["recommended_high"] == pytest.approx(0.995, abs=1e-12)
     assert pd.isna(given["verdict"]) and pd.isna(given["current_share_limit"])
     assert given["current_target"] == 0.999
-    assert given["action"] == "use 0.995 (as high as 2,000 events can judge)"
+    assert given["action"] == "use 0.995 (capped: as high as 2,000 events can judge)"
     assert given["action"] == bare["action"]
     assert given["verdict_reason"] == (
         "2,000 events in the evaluated span: too few for a verdict (under 99.9 % they hold 2 "

@@ -29,6 +29,6 @@ def test_a_capped_recommendation_is_the_evidences_ceiling():
         "lies above 0.99: tighten to 0.996")
     assert "the rule's target" not in row["verdict_reason"]
     line = repr(r).splitlines()[1]
-    assert line.startswith("  all events: tighten to 0.996 (as high as 2,880 events can judge) "
-                           "(the evidence's ceiling 0.996, no bootstrap, n_boot=0); the rule "
-                           "alone gives 0.9999")
+    assert line.startswith("  all events: tighten to 0.996 (capped: as high as 2,880 events can "
+                           "judge) (the evidence's ceiling 0.996, no bootstrap, n_boot=0); the "
+                           "rule alone gives 0.9999")

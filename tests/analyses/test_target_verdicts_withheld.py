@@ -46,9 +46,11 @@ def test_a_verdict_withheld_alone_says_why_once(verdicts):
         f"No verdict on the target 99.9 % for a: {withheld} (2,000 events, 0 failures over 1 d "
         "9 h; success 100.00 % (95 % interval 99.81 % – 100.00 %)). (Provisional: 1 d 9 h of "
         "evaluated history, less than the 14 d a verdict needs.)")
+    # capped: the rule alone gives 99.99 %, 2,000 events judge up to 99.5 % (the legend's words)
     assert a["recommendation"] == (
-        "Recommended for a: 99.5 %, from 2,000 events over 1 d 9 h; provisional: 1 d 9 h of "
-        "evaluated history, less than the 14 d a verdict needs.")
+        "Recommended for a: 99.5 % (capped: as high as 2,000 events can judge), from 2,000 events "
+        "over 1 d 9 h; provisional: 1 d 9 h of evaluated history, less than the 14 d a verdict "
+        "needs.")
     assert a["recommended_target"] == pytest.approx(0.995, abs=1e-12)
     for said in ("too few for a verdict", "judged at its own level", "expected failures"):
         assert f"{a['sentence']} {a['recommendation']}".count(said) == 1 + (
@@ -57,14 +59,15 @@ def test_a_verdict_withheld_alone_says_why_once(verdicts):
 
 def test_a_group_too_thin_for_both_keeps_recalibrates_reason(verdicts):
     # b: 41 x 0.001 = 0.041 expected failures under 99.9 %; its recommendation is withheld for
-    # its one day with traffic (the day-block bootstrap needs 2)
+    # its 5 h 43 min of evaluated time (11:00 .. 16:43; 24 h needed): on one day with traffic,
+    # but no day-block bootstrap is drawn (n_boot=0), so that is no reason
     b = verdicts.loc["b"]
     assert b["withheld"] == (
         "41 events in the evaluated span: too few for a verdict (under 99.9 % they hold 0.041 "
         "expected failures; a verdict needs at least 10, i.e. 10,000 events)")
     assert b["recommendation"] == (
-        "No recommendation for b: 1 day with traffic in the evaluated span: too few for the "
-        "day-block bootstrap (at least 2).")
+        "No recommendation for b: only 5 h 43 min of evaluated time, too little for time shares "
+        "and rates per day (at least 24 h).")
 
 
 def test_a_verdict_withheld_alone_where_no_target_meets_the_rule():

@@ -40,13 +40,33 @@ def test_profile_and_tradeoff_printed(log, tmp_path, capsys):
     assert "within 30 s: 60.00 % (3 good;" in text and "equals availability" in text
     assert "p50 time to success: 12 s" in text
     assert "p90 time to success: > 30 s" in text
-    # trade-off, a at 3 s: 4, 12 s successes lost (2 of 5), waiting saved (1 + 9 + 27) / 5 = 7.4 s
-    # per attempt
-    assert ("g=a: at 3 s: timed out 60.00 %, successes lost 40.00 % (2), waiting saved 7.4 s per "
-            "attempt") in text
+    # trade-off, a at 3 s: 4, 12 s successes lost (2 of the 5 attempts, a share of the attempts,
+    # not of the 3 successes), waiting saved (1 + 9 + 27) / 5 = 7.4 s per attempt
+    assert ("g=a: at 3 s: timed out 60.00 %, successes lost 40.00 % of attempts (2), waiting saved "
+            "7.4 s per attempt") in text
     assert "nan" not in text.lower() and "nat" not in text.replace("natural", "")
     table = pd.read_csv(out)
     assert len(table) == 4 and set(table.columns) >= {"g", "period", "threshold", "good", "share"}
+
+
+def test_thresholds_in_milliseconds_are_said_in_milliseconds(log, capsys):
+    """A threshold written in ms is said in ms (never ``0.04 s``): within 4000 ms group a has 2
+    good of 5 (1 s, and the 2 s solve error is no success) = 40.00 %; within 1500 ms 1 of 5 =
+    20.00 %; group b within 1500 ms: none of 3 = 0.00 %."""
+    assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
+                 "1500ms,4000ms", "--by", "g"]) == 0
+    text = capsys.readouterr().out
+    assert "within 1.5 s: 20.00 % (1 good;" in text  # 1500 ms is 1.5 s: the largest unit
+    assert "within 4 s: 40.00 % (2 good;" in text
+
+
+def test_a_threshold_below_a_second_is_said_in_milliseconds(log, capsys):
+    """40 ms: no attempt of the log (1 s and longer) is within it: 0 good of 5 and of 3."""
+    assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
+                 "40ms", "--by", "g"]) == 0
+    text = capsys.readouterr().out
+    assert text.count("within 40 ms: 0.00 % (0 good;") == 2
+    assert "0.04 s" not in text
 
 
 def test_header_states_the_span_and_a_given_timeout_by_its_flag(log, capsys):
@@ -125,10 +145,10 @@ def test_thresholds_with_the_same_answer_are_said_once():
                  "withheld: x"],
     })
     assert supported_lines(summary, ["g"], None) == [
-        "  g=a: within 0.25 s, 1 s: withheld: 12 events",
-        "  g=b: within 0.25 s: supported target 0.9 (interval 0.85 .. 0.95)",
+        "  g=a: within 250 ms, 1 s: withheld: 12 events",
+        "  g=b: within 250 ms: supported target 0.9 (interval 0.85 .. 0.95)",
         "  g=b: within 1 s: supported target 0.99",
-        "  g=c: within 0.25 s: withheld: x",
+        "  g=c: within 250 ms: withheld: x",
         "  g=c: within 1 s: supported target 0.95",
         "  g=c: within 2 s: withheld: x",
     ]
@@ -149,7 +169,7 @@ def test_a_real_log_says_a_group_withheld_at_every_threshold_once(capsys):
                  "--n-boot", "20"]) == 0
     lines = capsys.readouterr().out.splitlines()
     said = [ln for ln in lines if ln.startswith("  api=metadata: within")]
-    assert said == ["  api=metadata: within 0.25 s, 0.5 s, 1 s: withheld: 12 events in the "
+    assert said == ["  api=metadata: within 250 ms, 500 ms, 1 s: withheld: 12 events in the "
                     "evaluated span: too few for a verdict (under 50 % they hold 6 expected "
                     "failures; a verdict needs at least 10, i.e. 20 events)"]
 
@@ -223,8 +243,9 @@ def test_an_access_log_without_durations_names_the_flag_given_and_a_fix_that_wor
     assert main(["latency", str(log), "--pattern", pattern, "--time-format",
                  "%d/%b/%Y:%H:%M:%S %z", "--outcomes", "2xx=success,5xx=server_error",
                  "--duration", "duration", "--duration-unit", "s", "--thresholds", "0.5s"]) == 0
-    # by hand: 4 attempts, successes within 0.5 s at 0.1 s and 0.3 s: 2 of 4
-    assert "\n  within 0.5 s: 50.00 % (2 good;" in capsys.readouterr().out
+    # by hand: 4 attempts, successes within 500 ms (0.5 s, said in ms below a second) at 0.1 s
+    # and 0.3 s: 2 of 4
+    assert "\n  within 500 ms: 50.00 % (2 good;" in capsys.readouterr().out
 
 
 def test_a_plot_of_one_period_says_so_and_proposes_a_period_that_draws_a_curve(log, tmp_path,

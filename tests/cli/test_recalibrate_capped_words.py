@@ -20,7 +20,7 @@ def test_recalibrate_names_the_capped_target_the_evidences_ceiling(capsys):
     # 7,141 GET requests evaluated: 1 - 10 / 7,141 = 0.99860, the highest grid step at or below
     # it 0.998, below the 0.9993 the rule alone gives
     assert ("current target 0.99; the evidence's ceiling 0.998; verdict: too loose, tighten to "
-            "0.998 (as high as 7,141 events can judge)") in text
+            "0.998 (capped: as high as 7,141 events can judge)") in text
     assert ("the evidence's ceiling 0.998 (no bootstrap, --n-boot 0: the verdict rests on this "
             "point) lies above 0.99: tighten to 0.998") in text
     assert ("note: the rule alone gives 0.9993, but above 0.9986 the 7,141 events of the "

@@ -71,6 +71,6 @@ def test_a_recommendation_the_evidence_capped_says_so_in_its_action(tmp_path, ca
                     by="g").summary.set_index("g")
     a, b = s.loc["a"], s.loc["b"]
     assert a["recommended_target"] <= 1 - 10 / a["events"]  # the cap, by hand
-    assert a["action"] == (f"use {a['recommended_target']:.4g} (as high as {a['events']:,} events "
-                           "can judge)")
+    assert a["action"] == (f"use {a['recommended_target']:.4g} (capped: as high as "
+                           f"{a['events']:,} events can judge)")
     assert b["action"] == f"use {b['recommended_target']:.4g}"

@@ -26,7 +26,10 @@ APACHE = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_log
 # candidate, 0.9999, which 2,000 events cannot judge: capped at 1 - 10 / 2,000 = 0.995. b: a
 # success every 7 min from 10:00 (50 events, to 15:43); 10:00 .. 10:56 (9 events) fill the
 # window until 11:00, which leaves 41, over 5 h 43 min on 1 day: 41 x 0.5 = 20.5 expected
-# failures at 50 %, enough, but 1 day with traffic, too few for the day-block bootstrap
+# failures at 50 %, enough, and 1 day with traffic, too few for the day-block bootstrap; with no
+# bootstrap drawn (--n-boot 0, n_boot=0) that rule withholds nothing: its 5 h 43 min of evaluated
+# time (11:00 .. 16:43, the window holding traffic until an hour after its last event) are too
+# little, under 24 h
 A_NOTE = ("the rule alone gives 0.9999, but above 0.995 the 2,000 events of the evaluated span "
           "hold fewer than 10 expected failures: it stops at 0.995; provisional: 1 d 9 h of "
           "evaluated history, less than the 14 d a recommendation needs; re-run with more history")
@@ -36,11 +39,11 @@ A_NOTE = ("the rule alone gives 0.9999, but above 0.995 the 2,000 events of the 
 A_NOTE_ALONE = ("the rule alone gives 0.9999, more than the 2,000 events of the evaluated span "
                 "can judge: it stops at 0.995; provisional: 1 d 9 h of evaluated history, less "
                 "than the 14 d a recommendation needs; re-run with more history")
-B_DAYS = ("1 day with traffic in the evaluated span: too few for the day-block bootstrap (at "
-          "least 2)")
+B_TIME = ("only 5 h 43 min of evaluated time, too little for time shares and rates per day (at "
+          "least 24 h)")
 # --target 0.999: a's 2,000 events hold 2,000 x 0.001 = 2 expected failures (a verdict needs
 # 10 / 0.001 = 10,000 events): the verdict alone is withheld, the recommendation stands (at 0.995
-# they hold 10); b's 41 hold 0.041, and its recommendation is withheld for its 1 day
+# they hold 10); b's 41 hold 0.041, and its recommendation is withheld for its 5 h 43 min
 A_THIN = ("2,000 events in the evaluated span: too few for a verdict (under 99.9 % they hold 2 "
           "expected failures; a verdict needs at least 10, i.e. 10,000 events); the verdict alone "
           "is withheld: the recommendation is judged at its own level, as without a current "
@@ -54,10 +57,10 @@ A_LOOSE = ("budget barely moves: under 0.5, 9 hours in 10 the 1 h window spends 
            "rests on this point) lies above 0.5: tighten to 0.995")
 
 HAND = {  # flags: {group: the words under its line}
-    (): {"a": f"note: {A_NOTE}", "b": B_DAYS},
-    ("--target", "0.5"): {"a": f"{A_LOOSE} note: {A_NOTE}", "b": B_DAYS},
+    (): {"a": f"note: {A_NOTE}", "b": B_TIME},
+    ("--target", "0.5"): {"a": f"{A_LOOSE} note: {A_NOTE}", "b": B_TIME},
     ("--target", "0.999"): {"a": f"{A_THIN} note: {A_NOTE_ALONE}",
-                            "b": f"{B_THIN} note: {B_DAYS}"},
+                            "b": f"{B_THIN} note: {B_TIME}"},
 }
 
 # the Elastic log (figures as in test_recalibrate_warmup_words): GET's 9,878 evaluated events
@@ -167,16 +170,17 @@ def test_the_api_table_holds_each_sentence_in_its_column(tmp_path):
         assert runs[t].loc["a", "recommendation_note"] == A_NOTE
     assert runs[0.999].loc["a", "recommendation_note"] == A_NOTE_ALONE
     for t in (None, 0.5):
-        assert runs[t].loc["b", "verdict_reason"] == B_DAYS
-        assert runs[t].loc["b", "recommendation_note"] == B_DAYS
+        assert runs[t].loc["b", "verdict_reason"] == B_TIME
+        assert runs[t].loc["b", "recommendation_note"] == B_TIME
     thin = runs[0.999]
     assert thin.loc["a", "verdict_reason"] == A_THIN and thin.loc["a", "action"] == (
-        "use 0.995 (as high as 2,000 events can judge)")
+        "use 0.995 (capped: as high as 2,000 events can judge)")
     assert thin.loc["b", "verdict_reason"] == B_THIN
-    assert thin.loc["b", "recommendation_note"] == B_DAYS
+    assert thin.loc["b", "recommendation_note"] == B_TIME
     # a capped recommendation named by a verdict's action says so; one the action keeps the
     # current target of does not (the verdict tells them apart, not the action's words)
-    assert runs[0.5].loc["a", "action"] == "tighten to 0.995 (as high as 2,000 events can judge)"
+    assert runs[0.5].loc["a", "action"] == ("tighten to 0.995 (capped: as high as 2,000 events "
+                                            "can judge)")
     for s in runs.values():
         a = s.loc["a"]
         assert not set(str(a["verdict_reason"]).split("; ")) & set(A_NOTE.split("; "))

@@ -43,11 +43,21 @@ def test_shares_lines_hold_the_shares(events):
     plt.close(fig)
 
 
-def test_tradeoff_lines_hold_the_table(events):
+def test_tradeoff_points_hold_the_table(events):
+    """Each group's points hold its rows; only the candidates were measured, so no artist joins
+    them (no line, not even a faint or dotted one: every artist's line style is "None"), and each
+    candidate is an x tick named as given."""
     table = bl.timeout_tradeoff(events, timeouts=["10s", "20s", "25s"], by="g")
     fig, ax = plt.subplots()
     plot_timeout_tradeoff(table, ax=ax)
     right = [a for a in fig.axes if a is not ax][0]
+    assert [ln.get_linestyle() for ln in [*ax.lines, *right.lines]] == ["None"] * 4
+    assert [ln.get_marker() for ln in [*ax.lines, *right.lines]] == ["o", "o", "s", "s"]
+    assert not ax.collections and not right.collections  # no fill or band between them either
+    assert ax.get_xticks().tolist() == [10.0, 20.0, 25.0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["10 s", "20 s", "25 s"]
+    legend = ax.get_legend()
+    assert [h.get_linestyle() for h in legend.legend_handles] == ["None"] * 4  # keys are dots
     for i, (_, part) in enumerate(table.groupby("g", observed=True)):
         assert ax.lines[i].get_xdata().tolist() == [10.0, 20.0, 25.0]
         assert ax.lines[i].get_ydata().tolist() == part["successes_lost_share"].tolist()
@@ -72,8 +82,8 @@ def test_both_figures_state_the_span_they_count():
                                "2026-01-03 03:15")
     ax = plot_timeout_tradeoff(bl.timeout_tradeoff(ev, timeouts=["5s", "30s"]),
                                ax=plt.figure().gca())
-    assert ax.get_xlabel() == ("client timeout (s); attempts 2026-01-01 06:00 .. 2026-01-03 02:15 "
-                               "UTC")
+    assert ax.get_xlabel() == ("client timeout (the candidates measured); attempts "
+                               "2026-01-01 06:00 .. 2026-01-03 02:15 UTC")
     plt.close("all")
 
 
@@ -250,7 +260,7 @@ def test_tradeoff_points_at_the_current_timeout_stay_visible(events):
     """At 25 s, the timeout in force (every timed-out attempt lasted 25 s, no success longer),
     both groups lose no success and save no waiting: four points at (25, 0) on the two axes.
     Their dots nest (the successes lost first, then the waiting saved) and the legend says so."""
-    from budgetlab.plotting.latency import LINES_MEET
+    from budgetlab.plotting.latency import POINTS_MEET
 
     table = bl.timeout_tradeoff(events, timeouts=["10s", "25s"], by="g")
     fig, ax = plt.subplots()
@@ -260,17 +270,18 @@ def test_tradeoff_points_at_the_current_timeout_stay_visible(events):
     assert [(ln.get_xdata()[-1], ln.get_ydata()[-1]) for ln in lines] == [(25.0, 0.0)] * 4
     sizes = [ln.get_markersize() for ln in lines]
     assert all(a - b >= 2.0 for a, b in zip(sizes[:-1], sizes[1:], strict=True))
-    assert ax.get_legend().get_title().get_text() == LINES_MEET
+    assert ax.get_legend().get_title().get_text() == POINTS_MEET
     plt.close(fig)
 
 
 def test_thresholds_are_named_with_every_digit_given():
-    """A threshold is a given value, named as written: 1,234,567 ns is 0.001234567 s and
-    12.345678 s stays 12.345678 s (six significant digits said 0.00123457 s and 12.3457 s)."""
+    """A threshold is a given value, named as written: 1,234,567 ns is 1.234567 ms (below a
+    second in ms, never 0.001234567 s) and 12.345678 s stays 12.345678 s (six significant digits
+    said 0.00123457 s and 12.3457 s)."""
     shares = bl.latency_profile(_all_quick(), thresholds=["1234567ns", "12.345678s"],
                                 freq="1h").shares
     ax = plot_latency_shares(shares, ax=plt.figure().gca(), freq="1h")
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["within 0.001234567 s",
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["within 1.234567 ms",
                                                                    "within 12.345678 s"]
     plt.close("all")
 

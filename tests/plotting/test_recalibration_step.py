@@ -108,3 +108,54 @@ def test_on_a_run_every_dot_is_on_or_above_the_step_below_the_next_level():
             compared += 1
     assert compared >= 10, compared
     plt.close("all")
+
+
+def test_a_share_below_the_log_floor_is_drawn_on_the_floor_and_keyed():
+    """A lone failure inside a warm-up leaves 1 ns at EXHAUSTED in 26,000 s of evaluated time:
+    a share of 1e-9 / 26,000 = 3.8e-14 (3.8e-12 %), which made the log axis span 14 decades.
+    The axis is floored at 0.0001 % (1e-6 of the time): the candidates at 0.0001 % and above are
+    drawn where they are, the one below on the floor with its own marker, keyed "below
+    0.0001%"; a share of 0 is not drawn on a log scale (as before); the table keeps 3.8e-14."""
+    from budgetlab.plotting.analyses import LOG_FLOOR_PERCENT
+
+    tiny = 1e-9 / 26_000
+    shares = [0.0, tiny, 1e-6, 0.02, 0.5]  # 0, 3.8e-12 %, exactly the floor, 2 %, 50 %
+    summary = pd.DataFrame({"g": ["a"], "events": [10_000], "p50": [0.99],
+                            "recommended_target": [0.95], "recommended_low": [np.nan],
+                            "recommended_high": [np.nan], "current_target": [np.nan]})
+    candidates = pd.DataFrame({"g": "a", "target": [0.5, 0.9, 0.93, 0.95, 0.99],
+                               "share_exhausted": shares})
+    distribution = pd.DataFrame({"g": "a", "probability": LEVELS, "success_rate": QUANTILES})
+    rec = Recalibration(summary=summary, candidates=candidates, distribution=distribution,
+                        bootstrap=pd.DataFrame({"g": [], "sample": [], "recommended_target": []}),
+                        settings={"by": ["g"], "limit_status": "exhausted", "max_share": 0.01,
+                                  "window": "1h"})
+    ax = plot_recalibration(rec, ax=plt.figure().gca())
+    assert LOG_FLOOR_PERCENT == 1e-4
+    assert ax.get_ylim()[0] == pytest.approx(1e-4)  # the floor: 10^-4 %, not 10^-12
+    dots = next(ln for ln in ax.lines if ln.get_gid() == "candidates:a")
+    floor = next(ln for ln in ax.lines if ln.get_gid() == "below_floor:a")
+    # drawn where they are: the zero (dropped by the log scale), the floor itself, 2 %, 50 %
+    assert dots.get_xdata().tolist() == pytest.approx([50.0, 93.0, 95.0, 99.0])
+    assert dots.get_ydata().tolist() == pytest.approx([0.0, 1e-4, 2.0, 50.0])
+    # the one below the floor: at 90 %, drawn on the floor, whole (not clipped by the axes)
+    assert floor.get_xdata().tolist() == pytest.approx([90.0])
+    assert floor.get_ydata().tolist() == [1e-4]
+    assert floor.get_marker() == "v" and floor.get_linestyle() == "None"
+    assert not floor.get_clip_on()
+    keys = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "time exhausted+ at target below 0.0001% (drawn on the axis floor)" in keys
+    # the table keeps the exact share
+    assert rec.candidates["share_exhausted"].iloc[1] == tiny
+    plt.close("all")
+    # nothing below the floor: no floor marker and no key for it; linear scale: no floor at all
+    rec.candidates["share_exhausted"] = [0.0, 1e-6, 1e-6, 0.02, 0.5]
+    ax = plot_recalibration(rec, ax=plt.figure().gca())
+    assert not any(str(ln.get_gid()).startswith("below_floor") for ln in ax.lines)
+    assert not any("below" in t.get_text() for t in ax.get_legend().get_texts())
+    rec.candidates["share_exhausted"] = shares
+    ax = plot_recalibration(rec, ax=plt.figure().gca(), logy=False)
+    dots = next(ln for ln in ax.lines if ln.get_gid() == "candidates:a")
+    assert dots.get_ydata().tolist() == pytest.approx([s * 100 for s in shares])
+    assert not any(str(ln.get_gid()).startswith("below_floor") for ln in ax.lines)
+    plt.close("all")

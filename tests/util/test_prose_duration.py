@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from budgetlab._util.words import duration_words, prose_duration
 
 SECOND = 10**9
-UNIT_NS = {"d": 86_400 * SECOND, "h": 3_600 * SECOND, "min": 60 * SECOND, "s": SECOND}
+UNIT_NS = {"d": 86_400 * SECOND, "h": 3_600 * SECOND, "min": 60 * SECOND, "s": SECOND,
+           "ms": SECOND // 1000, "us": SECOND // 10**6, "ns": 1}
 
 
 @pytest.mark.parametrize(("given_", "said"), [
@@ -23,7 +24,7 @@ UNIT_NS = {"d": 86_400 * SECOND, "h": 3_600 * SECOND, "min": 60 * SECOND, "s": S
     ("3601s", "3601 s"),  # 1 h 1 s: no unit but the second holds it whole
     ("90min", "90 min"),
     ("1D6h", "30 h"),  # 1 d 6 h: a whole number of hours, not of days
-    ("0.5s", "0.5 s"),
+    ("0.5s", "500 ms"),  # below a second in ms (a 40 ms threshold was "0.04 s")
     ("1D", "24 h"), ("2D", "2 d"), ("30D", "30 d"),
     ("210min", "3.5 h"), ("150min", "2.5 h"),  # half hours above two hours
     ("61min", "61 min"),
@@ -32,7 +33,7 @@ UNIT_NS = {"d": 86_400 * SECOND, "h": 3_600 * SECOND, "min": 60 * SECOND, "s": S
     ("1008min", "16 h 48 min"), ("121min", "2 h 1 min"), ("30D61min", "30 d 1 h 1 min"),
     ("30D1s", "2592001 s"),  # 30 x 86,400 + 1
     ("1h1ns", "3600.000000001 s"),
-    ("1ms", "0.001 s"),
+    ("1ms", "1 ms"), ("1.5ms", "1.5 ms"), ("500us", "500 us"), ("7ns", "7 ns"),
 ])
 def test_a_given_duration_is_said_exactly(given_, said):
     assert prose_duration(given_) == said

@@ -18,7 +18,7 @@ from ..._util.percent import given_fraction
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS, HOUR_NS
 from ..._util.validation import require_columns, utc_ns_column
-from ..._util.words import counted, days_words, prose_duration
+from ..._util.words import days_words, prose_duration
 from ...events.schema import scope_mask
 from .bootstrap import bootstrap_interval, bootstrap_targets
 from .candidates import USUAL_TARGETS
@@ -26,7 +26,7 @@ from .choice import Choice
 from .clock import evaluated_events
 from .options import Plan
 from .rolling import Exclusions, weighted_quantiles
-from .rules import cap_notes, explain_no_recommendation, thin_evidence
+from .rules import cap_notes, capped_words, explain_no_recommendation, thin_evidence
 from .verdict import judge_current
 
 __all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "judge_groups", "incident_rows"]
@@ -149,7 +149,8 @@ def _thin_reasons(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: 
     def weigh(target: np.ndarray, judged_at: np.ndarray) -> list[str]:
         return [warm[g] or thin_evidence(
             int(n_ev[g]), float(target[g]), int(traffic_days[g]), bool(has_time[g]),
-            hours=float(hours[g]), judged_at=str(judged_at[g])) for g in range(srt.n_groups)]
+            hours=float(hours[g]), judged_at=str(judged_at[g]), bootstrap=plan.n_boot > 0)
+            for g in range(srt.n_groups)]
 
     rec_thin = weigh(ref, at)
     cur_thin = weigh(np.where(given, current, ref), np.where(given, "current", at))
@@ -301,10 +302,10 @@ def _capped_actions(actions: list[str], capped: np.ndarray, events: np.ndarray,
 
     >>> _capped_actions(["use 0.64", "keep 0.95", "use 0.93"], np.array([True, True, False]),
     ...                 np.array([28, 4000, 900]), [None, "ok", None])
-    ['use 0.64 (as high as 28 events can judge)', 'keep 0.95', 'use 0.93']
+    ['use 0.64 (capped: as high as 28 events can judge)', 'keep 0.95', 'use 0.93']
     """
     events = np.asarray(events)
-    return [f"{a} (as high as {counted(int(n), 'event')} can judge)"
+    return [f"{a} ({capped_words(int(n))})"
             if cap and v != "ok" else a
             for a, cap, n, v in zip(actions, capped.tolist(), events.tolist(), verdicts,
                                     strict=True)]

@@ -6,9 +6,10 @@ target when its evaluated span (time with traffic after warm-up) holds fewer eve
 :data:`MIN_EXPECTED_FAILURES` expected failures under the target in question (the verdict: the
 current one; the recommendation, judged apart: the recommended one, else the lowest usual
 target, 50 %; the words name which, and a current target too thin withholds the verdict alone),
-or fewer than :data:`MIN_TRAFFIC_DAYS` day blocks with traffic for the day-block bootstrap, or
-less than a day of evaluated time (:func:`budgetlab._util.thin.too_thin`, the package's one rule
-for time shares and rates per day). The reason is said in words.
+or fewer than :data:`MIN_TRAFFIC_DAYS` day blocks with traffic for the day-block bootstrap (when
+one is drawn: ``n_boot`` > 0), or less than a day of evaluated time
+(:func:`budgetlab._util.thin.too_thin`, the package's one rule for time shares and rates per
+day). The reason is said in words.
 
 **The verdict on the current target** lives in :mod:`~budgetlab.analyses.recalibration.verdict`.
 
@@ -33,7 +34,8 @@ from .candidates import USUAL_TARGETS
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence",
            "thin_kind", "events_for",
            "beyond_evidence", "too_few_events", "supported_targets", "widen_to_support",
-           "cap_notes", "recommendation_name", "suggest_window", "explain_no_recommendation"]
+           "cap_notes", "recommendation_name", "capped_words", "suggest_window",
+           "explain_no_recommendation"]
 
 #: Fewest expected failures (events x (1 - target)) in the evaluated span for a verdict.
 MIN_EXPECTED_FAILURES = 10
@@ -61,7 +63,8 @@ def _plural(n: int, word: str) -> str:
 
 
 def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool, *,
-                  hours: float | None = None, judged_at: str = "current") -> str:
+                  hours: float | None = None, judged_at: str = "current",
+                  bootstrap: bool = True) -> str:
     """Why one group's evidence is too thin for a verdict, in words; empty when it is enough.
 
     ``target`` is the one the expected failures are counted under, and ``judged_at`` says which
@@ -72,7 +75,10 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
     given (and judged apart), and says "too few for a recommendation". A NaN
     ``target`` is counted at 50 % too, and the words say so. ``hours`` is the evaluated time: under
     :data:`~budgetlab._util.thin.MIN_EVALUATED_HOURS` its time shares and rates per day are too
-    thin (``None``, for a caller without the window's clock, leaves that rule out).
+    thin (``None``, for a caller without the window's clock, leaves that rule out). The day
+    blocks count for the day-block bootstrap only: without one (``bootstrap=False``, ``n_boot=0``)
+    that rule is left out, and the reason is the one that applies (a history of an hour is too
+    little time, never "too few for the day-block bootstrap" that nobody asked for).
 
     >>> thin_evidence(5, 0.95, 1, True)
     '5 events in the evaluated span: too few for a verdict (under 95 % they hold 0.25 expected
@@ -86,12 +92,14 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
     target, they hold 2.5 expected failures; a recommendation needs at least 10, i.e. 20 events)'
     >>> thin_evidence(5000, 0.95, 1, True)
     '1 day with traffic in the evaluated span: too few for the day-block bootstrap (at least 2)'
+    >>> thin_evidence(5000, 0.95, 1, True, hours=1.0, bootstrap=False)
+    'only 1 h of evaluated time, too little for time shares and rates per day (at least 24 h)'
     >>> thin_evidence(5000, 0.95, 2, True, hours=5.0)
     'only 5 h of evaluated time, too little for time shares and rates per day (at least 24 h)'
     >>> thin_evidence(5000, 0.95, 9, True, hours=200.0)
     ''
     """
-    kind = thin_kind(events, target, traffic_days, has_time, hours=hours)
+    kind = thin_kind(events, target, traffic_days, has_time, hours=hours, bootstrap=bootstrap)
     if kind == "no_time":
         return ("no evaluated time: the group's window held no traffic after its warm-up in the "
                 "evaluated span")
@@ -108,11 +116,12 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
 
 
 def thin_kind(events: int, target: float, traffic_days: int, has_time: bool, *,
-              hours: float | None = None) -> str:
+              hours: float | None = None, bootstrap: bool = True) -> str:
     """Which rule of :func:`thin_evidence` withholds a verdict (its arguments as there), the first
     that applies: ``"no_time"``, ``"too_few_events"`` (fewer than :func:`events_for` ``target``),
-    ``"too_few_days"``, ``"too_little_time"``; empty when the evidence is enough. The kind a
-    caller groups reasons by, their figures apart (never the words parsed back).
+    ``"too_few_days"`` (with ``bootstrap`` only), ``"too_little_time"``; empty when the evidence
+    is enough. The kind a caller groups reasons by, their figures apart (never the words parsed
+    back).
 
     >>> thin_kind(12, 0.5, 1, True), thin_kind(107, 0.9, 1, True), thin_kind(0, 0.5, 0, False)
     ('too_few_events', 'too_few_days', 'no_time')
@@ -121,7 +130,7 @@ def thin_kind(events: int, target: float, traffic_days: int, has_time: bool, *,
         return "no_time"
     if not _holds_enough(events, target if np.isfinite(target) else USUAL_TARGETS[0]):
         return "too_few_events"
-    if traffic_days < MIN_TRAFFIC_DAYS:
+    if bootstrap and traffic_days < MIN_TRAFFIC_DAYS:
         return "too_few_days"
     if hours is not None and too_thin(hours):
         return "too_little_time"
@@ -265,6 +274,16 @@ def recommendation_name(capped: bool) -> str:
     """What set a recommended target, said before it: the rule, or the evidence's ceiling where the
     rule alone gives more than the events can judge (``recommended_capped``; :func:`cap_notes`)."""
     return "the evidence's ceiling" if capped else "the rule's target"
+
+
+def capped_words(events: int) -> str:
+    """What a capped recommendation (``recommended_capped``) is, said beside it, in the same words
+    in a sentence and in a figure's legend.
+
+    >>> capped_words(28), capped_words(1)
+    ('capped: as high as 28 events can judge', 'capped: as high as 1 event can judge')
+    """
+    return f"capped: as high as {_plural(events, 'event')} can judge"
 
 
 def _window_label(days: float) -> str:

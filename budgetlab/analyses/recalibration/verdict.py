@@ -12,6 +12,7 @@ command that has none (``recalibrate``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -56,7 +57,8 @@ def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray,
 
 def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi: float, *,
             max_share: float, limit_status: str, loose_burn: float, bootstrapped: bool = True,
-            window: str = "window", capped: bool = False) -> tuple[Any, str, str]:
+            window: str = "window", capped: bool = False,
+            spell: Callable[..., str] = given_fraction) -> tuple[Any, str, str]:
     """``(verdict, reason, action)`` of one group with evidence enough.
 
     ``lo``/``hi`` is the bootstrap interval of the recommended target ``rec`` (NaN: below the
@@ -68,7 +70,10 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     rolling rate's 10th percentile, ``(1 - p10) / (1 - current)``, is below ``loose_burn``; else
     ``ok``. ``None`` without a current target (the action then names the recommendation).
     ``window`` names the window every burn in the reason is over (``"24 h window"``); ``rec``
-    is named by :func:`recommendation_name` (``capped``: the evidence's ceiling).
+    is named by :func:`recommendation_name` (``capped``: the evidence's ceiling). ``spell``
+    says every target of the reason and the action in one form: :func:`given_fraction` (``0.95``,
+    as ``--target`` takes it: the command's) or :func:`given_percent` (``95 %``: the sentences of
+    :func:`budgetlab.target_verdicts`, whose figures are in percent).
 
     >>> verdict(0.95, 0.2, 0.93, 0.93, 0.92, 0.935, max_share=0.01, limit_status="exhausted",
     ...         loose_burn=0.25)[::2]
@@ -76,13 +81,16 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     >>> verdict(0.97, 0.0, 0.99, 0.976, 0.97, 0.98, max_share=0.01, limit_status="exhausted",
     ...         loose_burn=0.25)[::2]
     ('ok', 'keep 0.97')
+    >>> verdict(0.95, 0.2, 0.93, 0.925, 0.92, 0.935, max_share=0.01, limit_status="exhausted",
+    ...         loose_burn=0.25, spell=given_percent)[2]
+    'loosen to 92.5 %'
     """
     low = lo if bootstrapped else rec
     high = hi if bootstrapped else rec
     low_v = low if np.isfinite(low) else -np.inf
     high_v = high if np.isfinite(high) else -np.inf
-    cur, rec_w = given_fraction(current), given_fraction(rec)
-    low_w, high_w = (given_fraction(x, missing="below every candidate") for x in (low, high))
+    cur, rec_w = spell(current), spell(rec)
+    low_w, high_w = (spell(x, missing="below every candidate") for x in (low, high))
     if np.isfinite(rec):
         rec_txt = f"{recommendation_name(capped)} {rec_w}"
         if bootstrapped:
