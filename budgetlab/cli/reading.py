@@ -341,6 +341,7 @@ def read_log(
     from .._util.plan import plan_outputs
     from ..events.accesslog import is_access_log
     from ..events.files import expand_sources
+    from ..events.how_read import how_read
     from ..events.read import read_events
     from ..privacy import shown
 
@@ -384,7 +385,7 @@ def read_log(
     else:
         events = read_events(paths, read_spec(args))
     # --bucket column, not bucket= column
-    sys.stderr.write(f"{_filled(speak(str(events.attrs['how_read'])))}\n")
+    sys.stderr.write(f"{_filled(speak(str(how_read(events))))}\n")
     sys.stderr.flush()
     if args.by:  # --pii drop may have dropped a group key (it warned by name)
         args.by = ",".join(k for k in group_keys(args) if k in events.columns)
