@@ -70,7 +70,8 @@ def replay(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
         Issues a :class:`~budgetlab.errors.PartialWindowWarning` when ``slo.window`` is longer
         than the data (allowed: every window is then partial).
         ``attrs["slo"]`` holds the SLO (the ``PerGroup`` with per-group SLOs) as its plain
-        ``as_dict()`` (:func:`budgetlab.table_slo` rebuilds it), ``attrs["by"]`` the group keys. Shows a progress bar on a terminal from :data:`PROGRESS_EVENTS` events.
+        ``as_dict()`` (:func:`budgetlab.table_slo` rebuilds it), ``attrs["by"]`` the group keys.
+        Shows a progress bar on a terminal from :data:`PROGRESS_EVENTS` events.
 
     Examples
     --------
