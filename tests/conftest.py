@@ -91,6 +91,23 @@ def outage_log(tmp_path):
 
 
 @pytest.fixture
+def metric_series(tmp_path):
+    """A NAB-like metric series (``timestamp,value``, like NAB's ``realKnownCause`` files): 864
+    rows every 5 minutes, 2026-03-02 00:00 .. 03-04 23:55 (naive: read as UTC), value 40 except
+    every 10th row (rows 0, 10, ..., 860: 87 rows), which reads 60. Read with ``--time timestamp
+    --ok-when 'value<50'``: 777 successes and 87 failures."""
+    import datetime as dt
+
+    lines = ["timestamp,value"]
+    for i in range(864):
+        at = dt.datetime(2026, 3, 2) + dt.timedelta(minutes=5 * i)
+        lines.append(f"{at:%Y-%m-%d %H:%M:%S},{60.0 if i % 10 == 0 else 40.0}")
+    path = tmp_path / "latency.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
 def every_fifth_slow(tmp_path):
     """A CSV log (``ts``, ``outcome``, ``s``: seconds) of three days, 2026-01-01 00:00 ..
     01-03 23:50 UTC: one successful attempt every 10 min (432), every 5th taking 30 s and the

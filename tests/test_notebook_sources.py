@@ -148,7 +148,8 @@ def test_one_parameters_cell_of_plain_values(path):
             (f"{path.name}: {stmt.targets[0].id} must be a plain value (text, number, None), not "
              f"{type(value).__name__}")
         names.append(stmt.targets[0].id)
-    assert {"source", "incidents", "tz"} <= set(names)
+    # read: the reading flags as the command line writes them (budgetlab.cli.read_flags)
+    assert {"source", "incidents", "read", "tz"} <= set(names)
     assert len(names) == len(set(names))
 
 

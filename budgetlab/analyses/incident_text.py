@@ -145,14 +145,23 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
                 f"{_clock(row['first_change_at'], tz, start)} with "
                 f"{window} burn {_seed_burn(row['first_change_burn'])} ({window} success "
                 f"{measured_percent(row['first_change_rate'])})")
+        n_tr = int(row["transitions"])
+        # the worst status is read on the window's clock; with one change at events, to another
+        # status, the events never saw it: older events leaving the window between them did
+        between_events = n_tr == 1 and worst != row["first_change_from"]
         if worst != row["first_change_to"] and worst != at_start and worst != "no_traffic":
             txt += f", reached {worst.upper()} at {_clock(row['worst_at'], tz, start)}"
-        n_tr = int(row["transitions"])
+            txt += " between its events, as older events left its window" if between_events \
+                else ""
+        else:
+            between_events = False
         end_status = str(row["status_at_end"])
         ended = (f"had no traffic when the incident ended (its window was empty; {peak})"
                  if end_status == "no_traffic"
                  else f"was {end_status.upper()} when the incident ended ({peak})")
-        txt += f"; it changed status {n_tr:,} time{'s' if n_tr != 1 else ''} and {ended}"
+        counted_at = " at its events" if between_events else ""
+        txt += (f"; it changed status {n_tr:,} time{'s' if n_tr != 1 else ''}{counted_at} and "
+                f"{ended}")
     elif worst == "no_traffic":
         txt = f"{name} had no traffic throughout (its window was empty)"
     elif at_start == "no_traffic":
@@ -232,8 +241,13 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
             whose = (f"the {n_tr:,} status {change} of the "
                      f"tracker{_for_group(tracker.iloc[0], keys)}"
                      if keys else f"the tracker's {n_tr:,} status {change}")
-            txt += (f"; without timeouts {caused} of {whose} would not have happened" if thin
-                    else f", and {caused} of {whose} would not have happened")
+            if caused == 0:  # never "0 of the 4 would not have happened"
+                every = "every one of " if n_tr > 1 else ""
+                txt += (f"; {every}{whose} would have happened without timeouts too" if thin
+                        else f", and {every}{whose} would have happened without them too")
+            else:
+                txt += (f"; without timeouts {caused} of {whose} would not have happened" if thin
+                        else f", and {caused} of {whose} would not have happened")
     return _sentence(txt)
 
 

@@ -93,13 +93,19 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
         why, fix = no_traffic_words(mine, ev, span, scope, slo=slo, keys=keys)
         raise NoTrafficError(f"{why}{fix}", why=why)
     notes: list[str] = []
-    first_ns = int(ts_ns(ev)[0])
+    # the log's first event, whatever the scope: a scope silent before it had no traffic then,
+    # which the replay counts (its status, its events a day), not a gap in the data
+    first_ns = int(t[0])
     if i0 == 0 and first_ns > h_start.value:
-        have = pd.Timedelta(max(w_start.value - first_ns, 0), unit="ns")
-        notes.append(f"the data start {duration_words(have)} before the report's window (the "
-                     f"incident and its context), less than the {prose_duration(span.history)} "
-                     "of history the longest window needs: statuses and burns early in the report "
-                     "may differ from production's.")
+        need = f"the {prose_duration(span.history)} of history the longest window needs"
+        if first_ns > w_start.value:
+            have = (f"only at {_at(first_ns)}, inside the report's window (the incident and its "
+                    f"context), with none of {need}")
+        else:
+            have = (f"{duration_words(pd.Timedelta(w_start.value - first_ns, unit='ns'))} before "
+                    f"the report's window (the incident and its context), less than {need}")
+        notes.append(f"the data start {have}: statuses and burns early in the report may differ "
+                     "from production's.")
     span_lo = h_start.value if i0 > 0 else first_ns
     span_hi = w_end.value if i1 < len(events) else int(t[-1])
     return ev, max(span_hi - span_lo, 1), notes

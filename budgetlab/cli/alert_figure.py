@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
     import pandas as pd
 
-__all__ = ["plot_policies", "panel_heights", "ROW_INCHES", "PANEL_INCHES", "AXIS_INCHES",
-           "MAX_INCHES"]
+__all__ = ["plot_policies", "panel_heights", "drawn_groups", "ROW_INCHES", "PANEL_INCHES",
+           "AXIS_INCHES", "MAX_INCHES"]
 
 #: Inches per drawn row of an alert chart (a tier of a group, or the incidents).
 ROW_INCHES = 0.32
@@ -38,6 +38,51 @@ def panel_heights(rows: list[int]) -> tuple[list[float], str]:
         f"the plot's {sum(rows):,} rows are drawn {row / ROW_INCHES:.2g} times their height "
         f"for the figure to stay {MAX_INCHES:g} in high; their labels may overlap")
     return [round(PANEL_INCHES + row * n, 6) for n in rows], note
+
+
+def drawn_groups(evaluated: pd.DataFrame, episodes: dict[str, pd.DataFrame],
+                 incidents: pd.DataFrame, by: list[str], limit: int,
+                 ) -> tuple[pd.DataFrame, dict[str, pd.DataFrame], str | None]:
+    """The groups ``alerts --plot`` draws, their episodes per policy, and the line that says
+    which (``None`` when every group is drawn): with more ``evaluated`` groups than ``limit``
+    (``--show-groups``; 0: all), the groups an incident's scope names first, then those with the
+    most alert episodes over every policy (:func:`~budgetlab.cli.shown_groups.shown_groups`). A
+    figure of every group's tiers at 5,000 groups is 20,000 rows no one reads, and takes many
+    minutes to draw.
+
+    >>> import pandas as pd
+    >>> groups = pd.DataFrame({"k": ["a", "b", "c"]})
+    >>> ep = {"p": pd.DataFrame({"k": ["c", "c", "b"], "tier": ["t"] * 3})}
+    >>> inc = pd.DataFrame({"scope": ["k=a"]})
+    >>> drawn, eps, line = drawn_groups(groups, ep, inc, ["k"], 2)
+    >>> drawn["k"].tolist(), eps["p"]["k"].tolist()
+    (['a', 'c'], ['c', 'c'])
+    """
+    import numpy as np
+    import pandas as pd
+
+    from ..events.schema import scope_mask
+    from .shown_groups import shown_groups
+
+    table = evaluated.reset_index(drop=True)
+    named = np.zeros(len(table), dtype=bool)
+    scopes = incidents["scope"] if "scope" in incidents.columns else pd.Series([], dtype=object)
+    for scope in scopes.dropna().astype(str).unique():
+        if scope.strip() not in ("", "*"):
+            named |= scope_mask(table, scope)
+    counts = pd.concat([ep[by] for ep in episodes.values()], ignore_index=True).astype(str)
+    per_group = counts.value_counts().rename("episodes").reset_index()
+    mine = table[by].astype(str).merge(per_group, on=by, how="left")["episodes"]
+    table = table.assign(named=named.astype(int), episodes=mine.fillna(0).to_numpy())
+    cut = shown_groups(table, by, limit, order=("named", "episodes"),
+                       most="those an incident's scope names first, then the most alert "
+                            "episodes", full="--out FILE writes every group's scores")
+    if cut.line is None:
+        return evaluated, episodes, None
+    drawn = cut.rows[by]
+    keep = {name: ep.merge(drawn.astype(str), on=by, how="inner") if len(ep) else ep
+            for name, ep in ((n, e.astype({k: str for k in by})) for n, e in episodes.items())}
+    return drawn, keep, f"the plot: {cut.line}"
 
 
 def plot_policies(path: str | Path, episodes: dict[str, pd.DataFrame],

@@ -15,12 +15,14 @@ import importlib
 from typing import Any
 
 from .options import (
+    SHOW_GROUPS,
     add_analysis_options,
     add_log_argument,
     add_log_options,
     add_output_options,
     add_slo_options,
     add_tz_option,
+    group_count,
 )
 
 __all__ = ["Command", "add_demo", "add_replay", "add_analyses", "add_incidents"]
@@ -201,4 +203,8 @@ def add_incidents(subparsers: Any) -> None:
                    help="bin width (default 1min; must divide the policies' windows)")
     g.add_argument("--grace", default="1h",
                    help="alerts up to this long after an incident still detect it (1h)")
+    g.add_argument("--show-groups", type=group_count, default=None, metavar="N",
+                   help=f"with more groups of --by than N (default {SHOW_GROUPS}), --plot draws "
+                        "N of them: those an incident's scope names, then the most alert "
+                        "episodes; 0 draws them all (--out writes every group's scores)")
     p.set_defaults(func=Command("incidents", "alerts"))

@@ -22,6 +22,7 @@ from .export_report import (
     report_prometheus,
     say_kept,
     say_provisional,
+    why_no_recommendation,
 )
 from .labels import path_label
 
@@ -219,11 +220,11 @@ def _one_query_for_all_groups(args: argparse.Namespace, keys: list[str]) -> str:
 
 def _with_targets(table: Any, keys: list[str], column: str) -> tuple[Any, list[int]]:
     """The rows with a target and their numbers in the file (from 1, the header not counted);
-    the groups without one (their evidence too thin) are said in one line with why (the first
-    words of ``recommendation_note``), or refused when none is left."""
+    the groups without one are said in one line with why, read from the table's figures as
+    recalibrate judged them (:func:`~budgetlab.cli.export_report.why_no_recommendation`), or
+    refused when none is left."""
     import numpy as np
-
-    from ..privacy import redact
+    import pandas as pd
 
     missing = table[column].isna().to_numpy()
     numbers = (np.flatnonzero(~missing) + 1).tolist()
@@ -232,11 +233,14 @@ def _with_targets(table: Any, keys: list[str], column: str) -> tuple[Any, list[i
     rows = table[missing]
     names = group_names(rows, keys)
     noted = "recommendation_note" in rows.columns
-    notes = rows["recommendation_note"].tolist() if noted else [""] * len(rows)
-    why = [redact(note).split(" (")[0].split(";")[0].strip() if isinstance(note, str) and note
-           else "no target given" for note in notes]
     if column == "current_target":  # recalibrate ran without one (the notes are of the rule's)
         why = ["recalibrate was given no current target: --target or --slo"] * len(rows)
+    elif "recommended_target" in rows.columns:  # its interval's ends are missing with it
+        unrecommended = pd.to_numeric(rows["recommended_target"], errors="coerce").isna().tolist()
+        why = [(w or "the table's figures do not say why") if none else f"an empty {column} cell"
+               for w, none in zip(why_no_recommendation(rows), unrecommended, strict=True)]
+    else:  # a column of the user's choice: its blank cells say no more
+        why = [f"an empty {column} cell"] * len(rows)
     more = f" and {len(names) - 10} more" if len(names) > 10 else ""
     listed = f"{', '.join(names[:10])}{more} ({why[0]})" if len(set(why)) == 1 else \
         ", ".join(f"{n} ({w})" for n, w in list(zip(names, why, strict=True))[:10]) + more

@@ -10,7 +10,7 @@ from typing import Any
 
 __all__ = ["WINDOW", "report_openslo", "report_prometheus", "say_provisional", "say_kept",
            "say_window", "refuse_seconds", "group_names", "no_policy_text", "say_redated",
-           "redated_line"]
+           "redated_line", "why_no_recommendation"]
 
 #: the tracker window of the SLOs from flags, or from a recalibration table without a window
 #: column, without --window
@@ -155,6 +155,73 @@ def group_names(rows: Any, keys: list[str]) -> list[str]:
         if keys else ["all events"] * len(rows)
 
 
+def why_no_recommendation(rows: Any) -> list[str]:
+    """Why each of ``rows`` (of a recalibration table, without a ``recommended_target``) has no
+    recommendation, read from its figures as :func:`budgetlab.recalibrate` judged them
+    (:func:`~budgetlab.analyses.recalibration.rules.thin_kind` at the lowest usual target, 50 %,
+    the level a recommendation is weighed at when there is none): no evaluated time, too few
+    events, day blocks or hours in the evaluated span, else no target meets the rule. A table
+    without the columns a rule reads (``events``, ``traffic_days``, ``hours``: one written by
+    hand) is judged by the rules it can be, and a row no rule explains gets an empty reason
+    (the table's ``recommendation_note`` says more).
+
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"events": [0, 5, 900, 900, 9000], "traffic_days": [0, 2, 1, 3, 9],
+    ...                      "hours": [0.0, 5.0, 20.0, 20.0, 200.0]})
+    >>> for why in why_no_recommendation(rows):
+    ...     print(why)
+    no evaluated time
+    5 events in the evaluated span, fewer than the 20 a recommendation needs at 50 %
+    1 day with traffic in the evaluated span, fewer than the 2 the day-block bootstrap needs
+    20 h of evaluated time, less than the 24 h time shares and rates per day need
+    no target meets the rule
+    >>> why_no_recommendation(pd.DataFrame({"events": [3, 40]}))
+    ['3 events in the evaluated span, fewer than the 20 a recommendation needs at 50 %', '']
+    """
+    import pandas as pd
+
+    from ..analyses.recalibration.candidates import USUAL_TARGETS
+    from ..analyses.recalibration.rules import MIN_TRAFFIC_DAYS, events_for, thin_kind
+
+    lowest = USUAL_TARGETS[0]
+
+    def column(name: str) -> list[float]:
+        values = rows[name] if name in rows.columns else pd.Series(float("nan"), rows.index)
+        return pd.to_numeric(values, errors="coerce").tolist()
+
+    said = []
+    for events, days, hours in zip(column("events"), column("traffic_days"), column("hours"),
+                                   strict=True):
+        known = [x == x for x in (events, days, hours)]  # NaN: not in the table
+        # a figure the table lacks is given a value its rule passes: only the others judge
+        kind = thin_kind(int(events) if known[0] else events_for(lowest), lowest,
+                         int(days) if known[1] else MIN_TRAFFIC_DAYS,
+                         hours > 0 if known[2] else True, hours=hours if known[2] else None)
+        said.append(_thin_words(kind, events, days, hours, lowest) if kind
+                    else "no target meets the rule" if all(known) else "")
+    return said
+
+
+def _thin_words(kind: str, events: float, days: float, hours: float, lowest: float) -> str:
+    """The rule of :func:`~budgetlab.analyses.recalibration.rules.thin_kind` that withheld a
+    recommendation (weighed at ``lowest``), in a clause with the row's figure."""
+    from .._util.percent import given_percent
+    from .._util.thin import MIN_EVALUATED_HOURS
+    from .._util.words import counted, hours_words
+    from ..analyses.recalibration.rules import MIN_TRAFFIC_DAYS, events_for
+
+    if kind == "no_time":
+        return "no evaluated time"
+    if kind == "too_few_events":
+        return (f"{counted(int(events), 'event')} in the evaluated span, fewer than the "
+                f"{events_for(lowest)} a recommendation needs at {given_percent(lowest)}")
+    if kind == "too_few_days":
+        return (f"{counted(int(days), 'day')} with traffic in the evaluated span, fewer than the "
+                f"{MIN_TRAFFIC_DAYS} the day-block bootstrap needs")
+    return (f"{hours_words(hours)} of evaluated time, less than the {MIN_EVALUATED_HOURS:g} h "
+            "time shares and rates per day need")
+
+
 def say_provisional(table: Any, keys: list[str]) -> None:
     """One line naming the groups whose target is written from a provisional recommendation (a
     history shorter than recalibrate's minimum), with the reason: the file holds the target
@@ -240,7 +307,10 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
                 if policy is None:
                     say_redated(d)
         if policy is not None:  # an SLO from --target has no alerts of its own to replace
-            instead = ", not the file's" if args.slo else ""
+            # the file's alerts replaced: its policies, or its alerting as a note says it (a
+            # Sloth spec's disabled tiers); a file with neither has none to replace
+            had = bool(d.alert_policies) or any(n.startswith(ALERTS_NOTE) for n in d.notes)
+            instead = "" if not args.slo else ", not the file's" if had else " (the file has none)"
             print(f"  {ALERTS_NOTE}--policy {args.policy}{instead}: {tiers_words(d, policy)}")
     if args.alert_name is None:
         from ..interop.sloth_rules import DEFAULT_ALERT_NAME

@@ -255,11 +255,14 @@ def _print_incident(ident: str, rep: Any, by: list[str], limit: int = 0) -> None
     tiers = cut.rows[[*by, "tier", "severity", "burn", "fired", "first_alert",
                       "detection_delay", "peak_burn_long"]].copy() if len(rep.tiers) else rep.tiers
     if len(tiers):
+        # a tier that did not fire has no first alert nor delay: words, never a blank cell; one
+        # that fired before the incident began detected it at once (the table's 0)
+        before = (tiers["first_alert"] < rep.start).to_numpy()
+        tiers["detection_delay"] = [
+            "not detected" if pd.isna(v) else "already firing" if early else duration_words(v)
+            for v, early in zip(tiers["detection_delay"], before, strict=True)]
         tiers["first_alert"] = tiers["first_alert"].map(
-            lambda v: "" if pd.isna(v) else f"{v:%Y-%m-%d %H:%M}"
-        )
-        tiers["detection_delay"] = tiers["detection_delay"].map(
-            lambda v: "" if pd.isna(v) else duration_words(v)
+            lambda v: "none" if pd.isna(v) else f"{v:%Y-%m-%d %H:%M}"
         )
         from .._util.burns import three_digits
 
@@ -339,9 +342,14 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         write_output(table[["policy", *[c for c in table.columns if c != "policy"]]], args,
                      "score row")
     if args.plot:
-        from .alert_figure import plot_policies
+        from .alert_figure import drawn_groups, plot_policies
 
         evaluated = bins[by].drop_duplicates() if by else None  # groups without episodes too
+        if evaluated is not None:
+            evaluated, episodes, line = drawn_groups(evaluated, episodes, inc, by,
+                                                     group_limit(args))
+            if line:
+                print(wrap(line, indent=""))
         plot_policies(args.plot, episodes, inc, args.force, tz=args.tz, groups=evaluated)
         print(f"wrote the plot to {path_label(args.plot)}")
     return 0

@@ -11,7 +11,7 @@ import argparse
 from typing import Any
 
 __all__ = ["add_log_argument", "add_slo_options", "add_output_options", "add_log_options",
-           "add_analysis_options", "add_tz_option", "SHOW_GROUPS"]
+           "add_analysis_options", "add_tz_option", "SHOW_GROUPS", "group_count"]
 
 
 def add_log_argument(p: argparse.ArgumentParser) -> None:
@@ -61,7 +61,7 @@ def add_output_options(p: argparse.ArgumentParser, *,
     g.add_argument("--plot", default=None, help=plot)
     g.add_argument("--force", action="store_true", help="overwrite existing outputs")
     if groups is not None:
-        g.add_argument("--show-groups", type=_group_count, default=None, metavar="N",
+        g.add_argument("--show-groups", type=group_count, default=None, metavar="N",
                        help=f"with more groups than N (default {SHOW_GROUPS}), the terminal "
                             f"shows N of them, chosen as the line under the table says; 0 shows "
                             f"them all ({groups} writes every group's row)")
@@ -74,7 +74,7 @@ def add_output_options(p: argparse.ArgumentParser, *,
 SHOW_GROUPS = 40
 
 
-def _group_count(text: str) -> int:
+def group_count(text: str) -> int:
     """``--show-groups``' value: a whole number, 0 or more."""
     try:
         n = int(text)

@@ -90,19 +90,25 @@ def score_text(rows: pd.DataFrame, duration: Any) -> str:
     """The score rows as text: a figure that does not exist in words or blank, never ``NaN``/``NaT``
     (``precision`` of a tier that never fired: ``never fired``; ``recall`` without incidents:
     ``no incidents``; a rate per day over less than 24 h of observed time (``rates_note``):
-    ``withheld``, :func:`thin_rates_line` says why; a time without detection: blank);
-    ``duration`` formats the times.
+    ``withheld``, :func:`thin_rates_line` says why; a detection or reset time that does not
+    exist: why, :func:`_no_time_words`); rates and days as people read them, thousands
+    separated, never an exponent; ``duration`` formats the times.
 
-    >>> t = pd.DataFrame({"tier": ["p"], "severity": ["page"], "episodes": [0],
-    ...     "precision": [float("nan")], "incidents": [0], "detected": [0],
-    ...     "recall": [float("nan")], "detection_median": [pd.NaT],
-    ...     "reset_median": [pd.NaT], "pages_per_day": [0.0], "observed_days": [1.5]})
+    >>> t = pd.DataFrame({"tier": ["p", "q"], "severity": ["page", "page"], "episodes": [0, 14_566],
+    ...     "precision": [float("nan"), 0.0], "incidents": [0, 1], "detected": [0, 0],
+    ...     "recall": [float("nan"), 0.0], "detection_median": [pd.NaT, pd.NaT],
+    ...     "reset_median": [pd.NaT, pd.NaT], "pages_per_day": [0.0, 14_566 / 14],
+    ...     "observed_days": [1.5, 14.0]})
     >>> print(score_text(t, str))
     tier severity  episodes   precision  incidents  detected       recall detection_median
     reset_median  pages_per_day  observed_days
-       p     page         0 never fired          0         0 no incidents
-       0            1.5
+       p     page         0 never fired          0         0 no incidents     no incidents
+    no incidents              0            1.5
+       q     page     14566           0          1         0            0    none detected
+    none detected          1,040             14
     """
+    from .._util.words import about_words
+
     show = rows[[c for c in SCORE_COLUMNS if c in rows.columns]].copy()
     words = {"precision": ("never fired", "episodes_filling"),
              "recall": ("no incidents", "incidents_filling")}
@@ -115,18 +121,30 @@ def score_text(rows: pd.DataFrame, duration: Any) -> str:
                          for v, filling in zip(show[col], later, strict=True)]
     for col in ("detection_median", "reset_median"):
         if col in show.columns:
-            show[col] = show[col].map(lambda v: "" if pd.isna(v) else duration(v))
-    if "reset_median" in show.columns and "detected" in rows.columns:
-        # detected, no reset: an alert of the row still fired when the evaluation stopped
-        open_ = (rows["reset_median"].isna() & (rows["detected"] > 0)).to_numpy()
-        show["reset_median"] = show["reset_median"].mask(open_, "still firing")
+            show[col] = [_no_time_words(r, reset=col == "reset_median") if pd.isna(v)
+                         else duration(v)
+                         for v, r in zip(show[col], rows.to_dict("records"), strict=True)]
     for col in ("pages_per_day", "observed_days"):
-        if col in show.columns:
-            show[col] = show[col].map(lambda v: "" if pd.isna(v) else f"{v:.3g}")
+        if col in show.columns:  # thousands separated, never an exponent (1,040, not 1.04e+03)
+            show[col] = show[col].map(lambda v: "" if pd.isna(v) else about_words(float(v)))
     if "pages_per_day" in show.columns and "rates_note" in rows.columns:
         withheld = (rows["rates_note"] != "").to_numpy()
         show["pages_per_day"] = show["pages_per_day"].mask(withheld, "withheld")
     return show.to_string(index=False)
+
+
+def _no_time_words(row: dict[Any, Any], *, reset: bool) -> str:
+    """Why a score row has no detection or (``reset``) reset time, in words: ``no incidents``
+    (none scored; ``none after fill`` when some began while the long window filled), ``none
+    detected`` (its incidents were all missed), ``still firing`` (a reset only: detected, but an
+    alert of the row had not stopped by the end of what was read, no reset to count); blank when
+    the row says neither."""
+    incidents, detected = row.get("incidents"), row.get("detected")
+    if incidents is not None and incidents == 0:
+        return "none after fill" if row.get("incidents_filling", 0) > 0 else "no incidents"
+    if detected is not None and detected == 0:
+        return "none detected"
+    return "still firing" if reset and detected is not None else ""
 
 
 def thin_rates_line(rows: pd.DataFrame) -> str | None:

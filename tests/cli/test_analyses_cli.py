@@ -669,13 +669,22 @@ def test_alerts_text_has_no_nan_and_states_observed_time(files, capsys):
         assert word not in printed
 
 
-def test_alerts_print_a_reset_before_the_incident_end_as_its_negative_size(tmp_path, capsys):
+@pytest.mark.parametrize("start, end, row", [
+    # detected: detection 6 min, reset -55 min (pandas' Timedelta says "-1 days +23:05")
+    ("01:00", "03:00", ["1", "1", "1", "1", "6", "min", "-55", "min"]),
+    # missed: no detection or reset time, said in words, never a blank cell
+    ("04:00", "04:30", ["0", "1", "0", "0", "none", "detected", "none", "detected"]),
+])
+def test_alerts_print_a_reset_before_the_incident_end_as_its_negative_size(tmp_path, capsys,
+                                                                          start, end, row):
     """One event a minute, 6 h, the minutes 60..69 failed; target 0.9, the single-window policy
     (1 h, burn 0.9: fires while the hour's bins hold more than 0.09 x 60 = 5.4 failures).
 
     By hand: the hour ending 01:06 holds the failures of minutes 60..65 (6): fires at 01:06; the
-    hour ending 02:05 holds those of 65..69 (5): stops at 02:05. The incident is [01:00, 03:00):
-    detection 6 min, reset 02:05 - 03:00 = -55 min (pandas' Timedelta says "-1 days +23:05").
+    hour ending 02:05 holds those of 65..69 (5): stops at 02:05. The incident [01:00, 03:00) is
+    detected at 01:06 (6 min), its reset 02:05 - 03:00 = -55 min. The incident [04:00, 04:30)
+    holds no failure; the episode ended before it began (an alert detects an incident when it
+    fires between its start and its end plus the 1 h grace): not detected, precision 0.
     The hour's window is full from 01:00: the episode and the incident are scored; the 5 h after
     it are under a day of observed time, so pages_per_day reads "withheld" and a line says why.
     """
@@ -684,15 +693,14 @@ def test_alerts_print_a_reset_before_the_incident_end_as_its_negative_size(tmp_p
     log = tmp_path / "log.csv"
     pd.DataFrame({"ts": ts, "outcome": outcome}).to_csv(log, index=False)
     inc = tmp_path / "incidents.csv"
-    inc.write_text("incident_id,start,end\ni1,2026-01-05T01:00:00Z,2026-01-05T03:00:00Z\n")
+    inc.write_text(f"incident_id,start,end\ni1,2026-01-05T{start}:00Z,2026-01-05T{end}:00Z\n")
     assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9", "--window",
                  "1h", "--policy", "single_window"]) == 0
     out = capsys.readouterr().out
     rows = [ln.split() for ln in out.splitlines() if ln.split()[:2] == ["page_1h", "page"]]
-    # tier severity episodes precision incidents detected recall detection reset pages_per_day
-    # observed_days episodes_filling incidents_filling
-    assert rows == [["page_1h", "page", "1", "1", "1", "1", "1", "6", "min", "-55", "min",
-                     "withheld", "0.208", "0", "0"]]
+    # tier severity episodes (precision incidents detected recall detection reset: row)
+    # pages_per_day observed_days episodes_filling incidents_filling
+    assert rows == [["page_1h", "page", "1", *row, "withheld", "0.208", "0", "0"]]
     assert ("pages_per_day withheld, too thin to go by (a rate per day needs at least 24 h of "
             "observed time): page_1h (5 h observed), the page tiers merged (5 h observed), all "
             "tiers merged (5 h observed).") in " ".join(out.split())

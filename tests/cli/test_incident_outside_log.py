@@ -65,8 +65,24 @@ def test_the_tier_table_writes_peaks_as_the_summary_does(outage_log, capsys):
     assert _run(outage_log, ["i1,2026-01-05T01:40:00Z,2026-01-05T01:50:00Z"]) == 0
     rows = {ln.split()[0]: ln.split() for ln in capsys.readouterr().out.splitlines()
             if ln.split()[:1] in (["page_1h"], ["page_6h"], ["ticket_1d"], ["ticket_3d"])}
-    # tier severity burn fired peak_burn_long (first_alert and detection_delay blank)
-    assert rows["page_1h"] == ["page_1h", "page", "14.4", "False", "1.67"]
-    assert rows["page_6h"] == ["page_6h", "page", "6", "False", "0.909"]
-    assert rows["ticket_1d"] == ["ticket_1d", "ticket", "3", "False", "0.909"]
-    assert rows["ticket_3d"] == ["ticket_3d", "ticket", "1", "False", "0.909"]
+    # tier severity burn fired first_alert detection_delay peak_burn_long (no alert: words)
+    no_alert = ["False", "none", "not", "detected"]
+    assert rows["page_1h"] == ["page_1h", "page", "14.4", *no_alert, "1.67"]
+    assert rows["page_6h"] == ["page_6h", "page", "6", *no_alert, "0.909"]
+    assert rows["ticket_1d"] == ["ticket_1d", "ticket", "3", *no_alert, "0.909"]
+    assert rows["ticket_3d"] == ["ticket_3d", "ticket", "1", *no_alert, "0.909"]
+
+
+def test_a_tier_firing_before_the_incident_reads_already_firing(outage_log, capsys):
+    """i2 begins at 02:00, after the outage (every event of 01:40 .. 01:50 failed, 10 a minute,
+    target 0.9). The single-window policy's 1 h tier (burn 0.9: fires while the hour holds more
+    than 0.09 x 600 = 54 failures) fired at 01:46, evaluated every minute: the hour ending 01:45
+    holds 50 failures, the one ending 01:46 holds 60; at 02:00 the hour still holds all 100. Its
+    detection delay is "already firing" (the table's 0), never "0 s" as if it had fired at the
+    start."""
+    assert _run(outage_log, ["i2,2026-01-05T02:00:00Z,2026-01-05T02:10:00Z"], "--policy",
+                "single_window") == 0
+    rows = [ln.split() for ln in capsys.readouterr().out.splitlines()
+            if ln.split()[:1] == ["page_1h"]]
+    # tier severity burn fired first_alert (date, time) detection_delay peak_burn_long
+    assert rows[0][:7] == ["page_1h", "page", "0.9", "True", "2026-01-05", "01:46", "already"]

@@ -1,0 +1,251 @@
+"""The command line's reading flags where there is no command line: a notebook's ``read``
+parameter (``read = "--time timestamp --ok-when 'value<50'"``) is parsed by the argparse group
+the commands use (:func:`~budgetlab.cli.options.add_log_options`) and read as the commands read
+their ``LOG...`` (:func:`~budgetlab.cli.read_args.read_paths`); a refusal names those flags, not
+keyword arguments.
+
+:func:`read_options` gives the :class:`~budgetlab.events.spec.ReadSpec` of such text;
+:func:`read_source` reads a notebook's ``source`` with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import glob
+import os
+import re
+import shlex
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from ..errors import BudgetlabError, ConfigError
+from .options import add_log_options
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..events.spec import ReadSpec
+
+__all__ = ["read_options", "read_source"]
+
+_FLAG = re.compile(r"--[a-z][a-z-]*")
+
+
+class _ReadingParser(argparse.ArgumentParser):
+    """The reading flags of the commands; a bad argument is a :class:`ConfigError`, not an exit
+    with the usage."""
+
+    def error(self, message: str) -> NoReturn:
+        raise ConfigError(f"read: {message}.")
+
+
+def _parser() -> argparse.ArgumentParser:
+    # the commands' own group; no abbreviations: --out is not taken for --outcomes
+    p = _ReadingParser(prog="read", add_help=False, allow_abbrev=False)
+    add_log_options(p)
+    return p
+
+
+def _flags(parser: argparse.ArgumentParser) -> dict[str, str]:
+    from .app import flag_table
+
+    return flag_table(parser)
+
+
+def _words(text: str) -> list[str]:
+    """``text`` cut into words as a POSIX shell cuts a command line (quotes group words), except
+    that a backslash stays as written: ``\\S`` in a ``--pattern`` is kept, quoted or not."""
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    lexer.escape = ""
+    try:
+        return list(lexer)
+    except ValueError as exc:  # "No closing quotation"
+        raise ConfigError(f"read: {str(exc).lower()}; close each quote that opens a value "
+                          "(e.g. --time-format '%b %d %H:%M:%S').") from None
+
+
+def _args(text: str | None, given: Sequence[tuple[str, str, str]]) -> argparse.Namespace:
+    """The command line's namespace of the reading flags in ``text``, with ``given`` (parameter
+    name, flag's keyword, value: a notebook's own reading parameters) added; a flag that is not
+    a reading flag, or one given twice, is refused by name."""
+    if text is not None and not isinstance(text, str):
+        raise ConfigError(f"read takes text, the reading flags as the command line writes them "
+                          f"(e.g. \"--time timestamp --ok-when 'value<50'\"), or None; got "
+                          f"{type(text).__name__}.")
+    parser = _parser()
+    words = _words(text or "")
+    args, rest = parser.parse_known_args(words)
+    if rest:
+        flag = next((w.partition("=")[0] for w in rest if w.startswith("-")), None)
+        if flag is None:
+            raise ConfigError(f"read: {rest[0]!r} follows no flag; quote a value that holds "
+                              "spaces (e.g. --time-format '%b %d %H:%M:%S').")
+        raise ConfigError(f"read: {flag} is not a reading flag; read takes the flags that say how "
+                          "to read the log (--time, --outcome, --ok-when, --outcomes, --format, "
+                          "--pattern, --preset, --year, ...: budgetlab replay --help lists them "
+                          "under 'input columns' and 'line-oriented text logs'); the rest are "
+                          "parameters of their own.")
+    flags = _flags(parser)
+    for name, dest, value in given:
+        flag = flags.get(dest)
+        if flag is None or not hasattr(args, dest):
+            raise ConfigError(f"{name}= is not the keyword of a reading flag (e.g. time=, "
+                              "outcome=, ok_when=, duration=).")
+        if any(w == flag or w.startswith(f"{flag}=") for w in words):
+            raise ConfigError(f"the parameter {name} and {flag} in read both say how to read the "
+                              "log; give one of them.")
+        words.append(f"{flag}={value}")  # a value may start with '-'
+    return parser.parse_args(words) if given else args
+
+
+@contextlib.contextmanager
+def _flag_words(where: str = "") -> Iterator[None]:
+    """Messages raised inside name the reading flags (``--time``, not ``time=``); with
+    ``where``, a refusal that names one says where to write it."""
+    from .._util.words import cli_words, speak
+
+    flags = _flags(_parser())
+    with cli_words(flags):
+        try:
+            yield
+        except BudgetlabError as exc:
+            said = speak(str(exc))
+            named = [f for f in dict.fromkeys(_FLAG.findall(said)) if f in flags.values()]
+            if where and named:
+                listed = named[0] if len(named) == 1 else \
+                    f"{', '.join(named[:-1])} and {named[-1]}"
+                said += (f" (A notebook takes {listed} in its parameter {where}, as the command "
+                         f"line writes {'it' if len(named) == 1 else 'them'}.)")
+            raise type(exc)(said) from None
+
+
+def read_options(text: str | None = None) -> ReadSpec:
+    """The :class:`~budgetlab.events.spec.ReadSpec` of reading flags written as on the command
+    line (``budgetlab replay --help``: the input columns and line-oriented text logs), parsed
+    by the commands' own parser; a flag that is not a reading flag is refused by name.
+
+    Parameters
+    ----------
+    text : str or None
+        The flags, quoted as a shell quotes them (a backslash is kept as written, so a
+        ``--pattern`` reads the same quoted or not); ``None`` or ``""`` for none.
+
+    Returns
+    -------
+    ReadSpec
+        What :func:`budgetlab.read_events` takes (``read_events(path, spec, by=...)``).
+
+    Examples
+    --------
+    >>> from budgetlab import ReadSpec
+    >>> spec = read_options("--time timestamp --ok-when 'value<50'")
+    >>> spec == ReadSpec(time="timestamp", ok_when="value<50")
+    True
+    >>> read_options("--window 1h")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: read: --window is not a reading flag; read takes the flags that \
+say how to read the log (--time, --outcome, --ok-when, --outcomes, --format, --pattern, --preset, \
+--year, ...: budgetlab replay --help lists them under 'input columns' and 'line-oriented text \
+logs'); the rest are parameters of their own.
+    """
+    from .read_args import read_spec
+
+    with _flag_words():
+        args = _args(text, ())
+        if args.format == "access":
+            raise ConfigError("--format access: an access log is read by "
+                              "budgetlab.read_access_log (or read_source); a ReadSpec reads event "
+                              "tables and, with --preset access, an access log as a text log.")
+        return read_spec(args)
+
+
+def read_source(source: str | os.PathLike[str], read: str | None = None, *,
+                by: str | Sequence[str] | None = None, log_format: str | None = None,
+                outcomes: str | None = None, show: bool = True, **flags: Any) -> pd.DataFrame:
+    """A notebook's events: a dataset name (:func:`budgetlab.datasets.load`), else the log at
+    ``source`` read as ``budgetlab replay`` reads it with the reading flags in ``read``, and
+    (``show``) its "how it was read" block printed, as the commands write it before their
+    results.
+
+    Parameters
+    ----------
+    source : str or path-like
+        A dataset name, or a log: a path, a glob or a folder (an access log is recognised by its
+        first line, as on the command line).
+    read : str or None
+        Reading flags as the command line writes them (:func:`read_options`), e.g.
+        ``"--time timestamp --ok-when 'value<50'"`` or ``"--preset sshd --year 2026"``. A
+        refusal names these flags and says to give them here.
+    by : str or list of str, optional
+        The group keys (``--by``).
+    log_format, outcomes : str, optional
+        ``--format`` and ``--outcomes`` (``LABEL=MEANING`` or ``LABEL:MEANING`` pairs, as a
+        notebook's parameters cell writes them), as parameters of their own.
+    show : bool
+        Print how a log was read (a shipped dataset is canonical already: nothing to say).
+    **flags
+        Any other reading flag by its keyword (``duration="request_time"`` for
+        ``--duration request_time``); ``None`` is not given. A flag given here and in ``read``
+        is refused.
+
+    Returns
+    -------
+    DataFrame
+        The canonical events (``attrs["how_read"]`` says how they were read:
+        :func:`budgetlab.how_read`).
+    """
+    from .. import datasets
+
+    keys = [by] if isinstance(by, str) else list(by or [])
+    for key in keys:
+        if not isinstance(key, str) or not key.strip() or "," in key:
+            raise ConfigError(f"by={by!r}: each group key is the name of a column of the log; "
+                              f"give the notebook's group parameters column names (not {key!r}).")
+    given = _given({"log_format": log_format, "outcomes": outcomes, **flags})
+    if isinstance(source, str) and source in datasets.names():
+        named = [*(["read"] if read else []), *(name for name, _, _ in given)]
+        if named:
+            one = len(named) == 1
+            raise ConfigError(f"{' and '.join(named)} {'applies' if one else 'apply'} to a log "
+                              f"file, not to the shipped dataset {source!r} (already canonical); "
+                              f"leave {'it' if one else 'them'} at None or give the path of a "
+                              "log.")
+        return datasets.load(source, by=keys)
+    path = os.path.expanduser(os.fspath(source))
+    if not (os.path.exists(path) or glob.glob(path)):  # a misspelt name, or no such file
+        datasets.load(source)  # refuses, naming the datasets or the file
+    from ..events.files import expand_sources
+    from .read_args import read_paths
+
+    args = _args(read, given)  # its refusals name read already
+    args.by = ",".join(keys)
+    with _flag_words("read"):
+        events = read_paths(expand_sources(path), args)[0]
+        if show:  # as the commands write it before their results, in the words of the flags
+            from .._util.words import speak
+            from ..events.how_read import how_read
+
+            print(speak(str(how_read(events))))
+    return events
+
+
+def _given(params: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """``(parameter, flag's keyword, value)`` of the reading parameters that are not ``None``;
+    ``outcomes`` also in the notebook spelling ``LABEL:MEANING``."""
+    out = []
+    for name, value in params.items():
+        if value is None:
+            continue
+        if name == "outcomes":
+            from ..analyses.history import outcome_labels
+
+            labels = outcome_labels(value)
+            if labels is None:
+                continue
+            value = ",".join(f"{label}={meaning}" for label, meaning in labels.items())
+        out.append((name, "format" if name == "log_format" else name, str(value)))
+    return out

@@ -1,0 +1,53 @@
+"""The incident report of a scope that begins later than the log: the replayed span, and so the
+traffic the period's budget is extrapolated from, and the note on history, count from the log's
+first event, not from the scope's (on the Elastic Apache log, ``--by method --scope method=POST``
+said "the data start 0 s before the report's window" and 7 POST events a day where the log held 4
+in 2.3 days)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import budgetlab as bl
+from budgetlab.analyses.incident import incident_report
+
+
+def _events() -> pd.DataFrame:
+    """key a: one event every 10 min, 2026-01-01 00:00 .. 2026-01-03 00:00, all successes; key b:
+    one an hour, 2026-01-02 10:00 .. 20:00, those of 12:00 and 13:00 failed."""
+    a = pd.date_range("2026-01-01", "2026-01-03", freq="10min", tz="UTC")
+    b = pd.date_range("2026-01-02 10:00", "2026-01-02 20:00", freq="1h", tz="UTC")
+    ok = np.ones(len(a) + len(b), dtype=bool)
+    ok[len(a) + 2:len(a) + 4] = False
+    return bl.as_events(a.append(b), ok, groups={"key": ["a"] * len(a) + ["b"] * len(b)})
+
+
+def test_a_late_scope_counts_its_traffic_over_the_logs_span():
+    """Incident 12:00 .. 14:00 on 2026-01-02 in scope key=b, context 1 h: the report's window is
+    11:00 .. 15:00; the workbook policy's 3 d window needs history from 2025-12-30 11:00, before
+    the log. By hand: the replay spans the log's start, 2026-01-01 00:00, to the window's end,
+    2026-01-02 15:00 (the log goes on after it): 39 h = 1.625 d, holding b's events of 10:00 ..
+    14:00, 5 of them: 5 / 1.625 = 3.08 events a day. A 30 d period: 5 x 30 / 1.625 = 92.3
+    events, a budget of 9.23 failures at target 0.9; the incident's 2 failures are 21.7 % of it.
+    The data start 1 d 11 h before the report's window."""
+    rep = incident_report(_events(), bl.SLO(target=0.9, window="1h"), "2026-01-02 12:00",
+                          "2026-01-02 14:00", by="key", scope="key=b", context="1h")
+    row = rep.budget.iloc[0]
+    assert row["period_events"] == pytest.approx(5 * 30 / 1.625)
+    assert round(float(row["period_budget_pct"]), 1) == 21.7
+    assert "at the replayed span's traffic (3 events a day)" in " ".join(rep.summary.split())
+    assert rep.notes[0].startswith("the data start 1 d 11 h before the report's window")
+
+
+def test_a_log_beginning_inside_the_window_says_so_not_zero_seconds():
+    """The same incident with the log cut at 2026-01-02 11:30 (key a from then on, key b as
+    before): the data start inside the report's window (11:00 .. 15:00), not "0 s before" it."""
+    ev = _events()
+    ev = ev[ev["ts"] >= pd.Timestamp("2026-01-02 11:30", tz="UTC")].reset_index(drop=True)
+    rep = incident_report(ev, bl.SLO(target=0.9, window="1h"), "2026-01-02 12:00",
+                          "2026-01-02 14:00", by="key", scope="key=b", context="1h")
+    assert rep.notes[0].startswith("the data start only at 2026-01-02 11:30:00 UTC, inside the "
+                                   "report's window (the incident and its context), with none of "
+                                   "the 3 d of history the longest window needs")

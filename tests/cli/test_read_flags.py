@@ -1,0 +1,126 @@
+"""The command line's reading flags where there is no command line (budgetlab.cli.read_flags):
+``read_options`` parses them with the commands' own parser into the ReadSpec written out by hand
+here; ``read_source`` reads a notebook's ``source`` with them, and its refusals name the flags and
+the ``read`` parameter. Counts are checked against logs written here or counted by hand (grep,
+awk) in the fixtures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from budgetlab.cli.read_flags import read_options, read_source
+from budgetlab.errors import ConfigError, DatasetError, SchemaError
+from budgetlab.events.spec import ReadSpec
+
+ROOT = Path(__file__).resolve().parents[2]
+SSH = ROOT / "tests" / "fixtures" / "loghub" / "openssh_300.log"
+ACCESS = ROOT / "tests" / "fixtures" / "elastic_apache" / "apache_logs"
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    (None, ReadSpec()),
+    ("", ReadSpec()),
+    ("--time timestamp --ok-when 'value<50'", ReadSpec(time="timestamp", ok_when="value<50")),
+    ("--preset sshd --year 2026", ReadSpec(preset="sshd", year=2026)),
+    # a backslash is kept as written, quoted or not: the regular expression reads the same
+    (r"--pattern '^(?P<ts>\S+ \S+) (?P<outcome>\w+)' --time-format '%Y-%m-%d %H:%M:%S'",
+     ReadSpec(pattern=r"^(?P<ts>\S+ \S+) (?P<outcome>\w+)", time_format="%Y-%m-%d %H:%M:%S")),
+    (r"--pattern ^(?P<ts>\S+)\s(?P<outcome>\w+)",
+     ReadSpec(pattern=r"^(?P<ts>\S+)\s(?P<outcome>\w+)")),
+    ('--outcomes "done=success,pending=skip" --tz Europe/Berlin',
+     ReadSpec(outcomes={"done": "success", "pending": "skip"}, tz="Europe/Berlin")),
+    ("--preset sshd --year 2026 --strict", ReadSpec(preset="sshd", year=2026, on_error="raise")),
+    ("--ok done --bucket kind --epoch ms --format csv --encoding latin-1",
+     ReadSpec(ok="done", bucket="kind", epoch="ms", format="csv", encoding="latin-1")),
+    ("--time=t --duration took --duration-unit ms --slow-above 2s",
+     ReadSpec(time="t", duration="took", duration_unit="ms", slow_above="2s")),
+])
+def test_read_options_are_the_command_lines(text, want):
+    assert read_options(text) == want
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("--window 1h", "--window is not a reading flag"),
+    ("--by region", "--by is not a reading flag"),
+    ("--time ts --plot=x.png", "--plot is not a reading flag"),
+    ("--out x", "--out is not a reading flag"),  # no abbreviation of --outcome(s)
+    ("--tim ts", "--tim is not a reading flag"),
+    ("-h", "-h is not a reading flag"),
+    ("--time-format %b %d", "'%d' follows no flag"),
+    ("--time-format '%b %d", "no closing quotation"),
+    ("--epoch x", "argument --epoch: invalid choice: 'x'"),
+    ("--time", "argument --time: expected one argument"),
+])
+def test_a_flag_that_is_not_a_reading_flag_is_refused_by_name(text, named):
+    with pytest.raises(ConfigError, match="^read: ") as err:
+        read_options(text)
+    assert named in str(err.value)
+
+
+def test_refusals_of_the_options_name_flags_not_keywords():
+    with pytest.raises(ConfigError) as err:
+        read_options("--ok-when value<50 --outcomes a=success")
+    assert str(err.value).startswith("--ok-when and --outcomes both say what a success is")
+    with pytest.raises(ConfigError, match="^--format access: an access log is read by"):
+        read_options("--format access")
+
+
+def test_a_metric_series_is_read_by_the_flags_in_read(metric_series, capsys):
+    """The series of tests/conftest.py: 864 rows, 87 of them at or above 50."""
+    events = read_source(str(metric_series), "--time timestamp --ok-when 'value<50'")
+    assert len(events) == 864 and int(events["ok"].sum()) == 864 - 87
+    assert str(events["ts"].iloc[-1]) == "2026-03-04 23:55:00+00:00"
+    shown = capsys.readouterr().out
+    # the "how it was read" block, in the words of the flags
+    assert shown.startswith("how it was read: latency.csv (864 rows)")
+    assert "outcomes: column 'value' < 50 (--ok-when): 777 success, 87 failure" in shown
+
+
+def test_a_refusal_names_the_flag_and_the_read_parameter(metric_series):
+    with pytest.raises(SchemaError) as err:
+        read_source(str(metric_series))
+    assert str(err.value) == (
+        "latency.csv has no column 'ts' (the time column: name the right one with --time). "
+        "Columns present: 'timestamp', 'value'. (A notebook takes --time in its parameter read, "
+        "as the command line writes it.)")
+    with pytest.raises(SchemaError) as err:
+        read_source(str(metric_series), "--time timestamp")
+    said = str(err.value)
+    assert "--ok-when 'value<THRESHOLD'" in said and "ok_when=" not in said
+    assert said.endswith("(A notebook takes --outcome, --ok and --ok-when in its parameter read, "
+                         "as the command line writes them.)")
+
+
+def test_a_text_log_by_preset_and_year():
+    """openssh_300.log: 66 lines of the sshd preset's form (grep -cE 'sshd\\[[0-9]+\\]:
+    (Accepted|Failed) \\S+ for'), one of them Accepted; all of them on host LabSZ."""
+    events = read_source(str(SSH), "--preset sshd --year 2026", by="host", show=False)
+    assert len(events) == 66 and int(events["ok"].sum()) == 1
+    assert events["host"].astype(str).unique().tolist() == ["LabSZ"]
+    assert str(events["ts"].iloc[0]) == "2026-12-10 09:18:06+00:00"
+
+
+def test_log_format_and_outcomes_are_the_flags_of_their_own():
+    """The Elastic sample access log: 10,000 requests; by status class (awk on field 9) 9,171
+    2xx, 609 3xx, 217 4xx (skipped here) and 3 5xx."""
+    events = read_source(str(ACCESS), by="method", log_format="access", show=False,
+                         outcomes="2xx:success,3xx:success,4xx:skip,5xx:server_error")
+    assert len(events) == 9_171 + 609 + 3 and int((~events["ok"]).sum()) == 3
+    assert list(events.columns) == ["ts", "ok", "bucket", "method"]
+    with pytest.raises(ConfigError, match="^the parameter outcomes and --outcomes in read both"):
+        read_source(str(ACCESS), "--outcomes 2xx=success", outcomes="2xx:success")
+    with pytest.raises(ConfigError, match="^the parameter log_format and --format in read both"):
+        read_source(str(ACCESS), "--format=access", log_format="access")
+
+
+def test_a_dataset_name_takes_no_reading_flags():
+    assert len(read_source("demo", by="captcha_type")) == 207_980  # data/README.md
+    with pytest.raises(ConfigError, match="^read applies to a log file, not to the shipped "
+                                          "dataset 'demo'"):
+        read_source("demo", "--time timestamp")
+    with pytest.raises(DatasetError, match="is neither a dataset name"):
+        read_source("outcomes_4x")
+    with pytest.raises(ConfigError, match=r"^by=\['captcha_type', None\]: each group key"):
+        read_source("demo", by=["captcha_type", None])
