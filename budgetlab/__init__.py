@@ -25,10 +25,12 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     "SLO": "slo",
     "PerGroup": "slo",
+    "table_slo": "slo",
     "as_events": "events.schema",
     "check_events": "events.schema",
     "read_events": "events.read",
     "ReadSpec": "events.spec",
+    "how_read": "events.how_read",
     "read_access_log": "events.accesslog",
     "bin_events": "windows.binning",
     "STATUS_DTYPE": "budget.figures",

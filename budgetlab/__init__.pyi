@@ -78,6 +78,7 @@ from .errors import SchemaError as SchemaError
 from .errors import ServerError as ServerError
 from .errors import TimestampError as TimestampError
 from .events.accesslog import read_access_log as read_access_log
+from .events.how_read import how_read as how_read
 from .events.read import read_events as read_events
 from .events.schema import as_events as as_events
 from .events.schema import check_events as check_events
@@ -93,6 +94,7 @@ from .interop.prometheus import promtool_test as promtool_test
 from .interop.prometheus_source import read_prometheus as read_prometheus
 from .slo import SLO as SLO
 from .slo import PerGroup as PerGroup
+from .slo import table_slo as table_slo
 from .windows.binning import bin_events as bin_events
 
 __version__: str
@@ -117,10 +119,12 @@ __all__ = [
     "datasets",
     "SLO",
     "PerGroup",
+    "table_slo",
     "as_events",
     "check_events",
     "read_events",
     "ReadSpec",
+    "how_read",
     "read_access_log",
     "bin_events",
     "STATUS_DTYPE",

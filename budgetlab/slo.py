@@ -10,11 +10,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._util.durations import duration_label
 from ._util.validation import check_fraction, to_timedelta
 from ._util.words import noun_for, say
 from .errors import ConfigError
 
-__all__ = ["SLO", "as_slo", "PerGroup", "as_per_group", "split_by_slo", "key_text"]
+__all__ = ["SLO", "as_slo", "PerGroup", "as_per_group", "split_by_slo", "key_text", "slo_from_dict",
+           "table_slo"]
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,18 @@ class SLO:
         Timedelta('0 days 01:00:00')
         """
         return dataclasses.replace(self, **changes)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The SLO as plain JSON values, what a table's ``attrs["slo"]`` holds (durations as
+        budgetlab's compact text); :func:`slo_from_dict` reads it back.
+
+        >>> SLO(target=0.95, window="90min").as_dict()  # doctest: +NORMALIZE_WHITESPACE
+        {'target': 0.95, 'window': '1h30m', 'warning': 0.5, 'critical': 0.1, 'min_events': 0,
+         'period': '30d'}
+        """
+        return {"target": self.target, "window": duration_label(self.window),
+                "warning": self.warning, "critical": self.critical,
+                "min_events": self.min_events, "period": duration_label(self.period)}
 
 
 def as_slo(slo: Any) -> SLO:
@@ -193,6 +207,16 @@ class PerGroup:
         raise ConfigError(f"no SLO for the group {_key_label(norm)}; add it to the mapping or give "
                           "PerGroup(..., default=SLO(...)).")
 
+    def as_dict(self) -> dict[str, Any]:
+        """The SLOs as plain JSON values, what a table's ``attrs["slo"]`` holds: ``per_group``
+        (one dict per group: ``group``, its key as a list of text, and :meth:`SLO.as_dict`),
+        ``default`` and ``base`` (:meth:`SLO.as_dict`, ``default`` ``None`` when not given) and
+        ``binding``; :func:`slo_from_dict` reads it back."""
+        default = self._default  # type: ignore[attr-defined]
+        return {"per_group": [{"group": list(k), **s.as_dict()} for k, s in self.table.items()],
+                "default": None if default is None else default.as_dict(),
+                "base": self.base.as_dict(), "binding": self.binding}
+
     def resolve(self, keys: pd.DataFrame) -> list[SLO]:
         """The SLO of every row of a key table (one row per group, the ``by`` columns in order);
         every group without an SLO is named in one error."""
@@ -281,3 +305,37 @@ def split_by_slo(frame: pd.DataFrame, slos: PerGroup, by: Sequence[str]) -> list
     order = np.argsort(row_slo, kind="stable")
     bounds = np.searchsorted(row_slo[order], np.arange(len(distinct) + 1))
     return [(s, order[bounds[i]:bounds[i + 1]]) for s, i in distinct.items()]
+
+
+def slo_from_dict(facts: Mapping[str, Any]) -> SLO | PerGroup:
+    """The :class:`SLO` or :class:`PerGroup` whose ``as_dict()`` is ``facts``.
+
+    >>> slo_from_dict(SLO(target=0.97, window="1h").as_dict()) == SLO(target=0.97, window="1h")
+    True
+    >>> per = slo_from_dict(PerGroup({"turnstile": 0.97}, default=0.95).as_dict())
+    >>> per.slo_for("turnstile").target, per.slo_for("image").target
+    (0.97, 0.95)
+    """
+    if "per_group" not in facts:
+        return SLO(**facts)
+    default = facts.get("default")
+    return PerGroup({tuple(f["group"]): SLO(**{k: v for k, v in f.items() if k != "group"})
+                     for f in facts["per_group"]},
+                    default=None if default is None else SLO(**default),
+                    base=SLO(**facts["base"]), binding=facts.get("binding"))
+
+
+def table_slo(table: pd.DataFrame) -> SLO | PerGroup | None:
+    """The SLO a table returned by budgetlab was made with, from its ``attrs["slo"]`` (a plain
+    dict, so that ``DataFrame.to_parquet`` saves it), or ``None`` when the attrs hold none.
+
+    >>> import budgetlab as bl
+    >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01 00:00"], utc=True), "ok": [True]})
+    >>> states = bl.replay(ev, SLO(target=0.95, window="1h"))
+    >>> states.attrs["slo"]["window"], table_slo(states) == SLO(target=0.95, window="1h")
+    ('1h', True)
+    """
+    facts = table.attrs.get("slo")
+    if facts is None or isinstance(facts, (SLO, PerGroup)):  # a table whose attrs were set by hand
+        return facts
+    return slo_from_dict(facts)

@@ -23,6 +23,7 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import time_text
 from .._util.memory import check_cells
 from .._util.validation import utc_from_ns
 from .._util.words import counted
@@ -146,11 +147,11 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
         for t in pol.tiers:
             long_ns[t.name] = max(long_ns.get(t.name, 0), int(t.long_window.value))
     out.attrs.update({
-        "grid_start": utc_from_ns(np.array([grid.start_ns]))[0],
-        "grid_end": utc_from_ns(np.array([grid.bin_end_ns[-1]]))[0],
+        "grid_start": time_text(utc_from_ns(np.array([grid.start_ns]))[0]),
+        "grid_end": time_text(utc_from_ns(np.array([grid.bin_end_ns[-1]]))[0]),
         "freq_ns": grid.freq_ns,
         "by": list(grid.by),
-        "tiers": tiers,
+        "tiers": [list(t) for t in tiers],
         "tier_windows": long_ns,
     })
     return out

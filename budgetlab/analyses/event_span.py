@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .._util.attrs import time_text
+
 __all__ = ["span_attrs"]
 
 
-def span_attrs(ts: pd.Series) -> dict[str, pd.Timestamp | None]:
-    """``{"start": first event, "end": last event}`` (UTC Timestamps, both included; ``None``
-    without events).
+def span_attrs(ts: pd.Series) -> dict[str, str | None]:
+    """``{"start": first event, "end": last event}`` (ISO-8601 text with the UTC offset, both
+    included; ``None`` without events).
 
     >>> span_attrs(pd.Series(pd.to_datetime(["2026-01-02", "2026-01-01"], utc=True)))["start"]
-    Timestamp('2026-01-01 00:00:00+0000', tz='UTC')
+    '2026-01-01T00:00:00+00:00'
     """
     if not len(ts):
         return {"start": None, "end": None}
-    return {"start": pd.Timestamp(ts.min()), "end": pd.Timestamp(ts.max())}
+    return {"start": time_text(ts.min()), "end": time_text(ts.max())}

@@ -169,9 +169,10 @@ def bucket_breakdown(
         tier), ``pages`` / ``pages_without`` / ``pages_caused`` (episodes of ``"page"`` tiers),
         ``note`` (empty, or ``"withheld: ..."`` why the group's :data:`THIN_COLUMNS` are too
         thin for a verdict: fewer events than hold 10 expected failures under its target).
-        Every figure counts the whole table: ``attrs["start"]`` and ``attrs["end"]`` (Timestamps,
-        UTC) are its first and last event (all groups, both included); the replays and the
-        policy's bins see the same events. ``attrs`` also holds ``slo``, ``by`` and ``policy``.
+        Every figure counts the whole table: ``attrs["start"]`` and ``attrs["end"]`` (ISO-8601
+        text, UTC) are its first and last event (all groups, both included); the replays and the
+        policy's bins see the same events. ``attrs`` also holds ``slo``, ``by`` and ``policy``
+        (``slo`` as :meth:`~budgetlab.SLO.as_dict`: :func:`budgetlab.table_slo` rebuilds it).
 
     Examples
     --------
@@ -190,8 +191,8 @@ def bucket_breakdown(
 
     >>> t[["transitions", "transitions_without", "transitions_caused"]].to_dict("list")
     {'transitions': [2, 2], 'transitions_without': [0, 2], 'transitions_caused': [2, 0]}
-    >>> [str(t.attrs[k]) for k in ("start", "end")]  # the span counted: the whole table
-    ['2026-01-01 00:00:00+00:00', '2026-01-01 00:07:00+00:00']
+    >>> [t.attrs[k] for k in ("start", "end")]  # the span counted: the whole table
+    ['2026-01-01T00:00:00+00:00', '2026-01-01T00:07:00+00:00']
     """
     per = as_per_group(slo)
     if per is not None:
@@ -237,7 +238,7 @@ def bucket_breakdown(
         table[f"{what}_without"] = cols[f"{what}_without"].ravel()
         table[f"{what}_caused"] = cols[f"{what}_caused"].ravel()
     table["note"] = table.pop("note")  # bucket_counts' thin rule, the last column
-    table.attrs.update({"slo": slo, "by": list(keys), "policy": pol.name or "custom"})
+    table.attrs.update({"slo": slo.as_dict(), "by": list(keys), "policy": pol.name or "custom"})
     return table
 
 

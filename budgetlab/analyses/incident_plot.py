@@ -44,7 +44,7 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
         st, tr, ep = st[st[k] == v], tr[tr[k] == v], ep[ep[k] == v]
         sp = sp[sp[k] == v] if sp is not None else None
     st = st.drop(columns=list(r.by))
-    st.attrs["slo"] = r.slo
+    st.attrs["slo"] = r.slo.as_dict()
     incidents = r.incidents if len(r.incidents) else None
     # the alert panel first: its rows are named by tier alone (the group is the title's), and the
     # left margin is made wide enough for the longest name before the other panels are drawn

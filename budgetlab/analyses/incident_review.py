@@ -32,6 +32,7 @@ from ..budget.episodes import status_episodes
 from ..budget.status_changes import transitions
 from ..errors import ConfigError, InputError
 from ..events.schema import scope_mask, ts_ns
+from ..slo import table_slo
 from .incident import IncidentReport
 from .verdicts import Verdict, page_verdict
 
@@ -90,7 +91,7 @@ def tracker_at(states: pd.DataFrame, at: Any = None, *, tz: str | None = None) -
     if not len(states):
         raise InputError("the replay holds no events; there is no tracker state to read.")
     tz = check_tz(tz)
-    slo = states.attrs.get("slo")
+    slo = table_slo(states)
     window = pd.Timedelta(getattr(slo, "window", pd.Timedelta(0)))
     first, last = states["ts"].iloc[0], states["ts"].iloc[-1]
     note = ""
@@ -157,7 +158,7 @@ def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | No
     require_columns(states, ["ts", "status"], what="states")
     tz = check_tz(tz)
     when = utc_timestamp(at, name="at", tz=tz)
-    slo = states.attrs.get("slo")
+    slo = table_slo(states)
     window = pd.Timedelta(getattr(slo, "window", pd.Timedelta("1h")))
     if (start is None) != (end is None):
         raise ConfigError("give both incident_start and incident_end, or neither.")

@@ -171,7 +171,7 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
         timeout), ``above_timeout``, ``ci_high_above_timeout`` (bool), ``timeout``.
         ``censoring``: the group keys, ``timeout``, ``timeout_source``.
         ``shares`` and ``quantiles`` state the span they count in ``attrs``: ``start`` and ``end``
-        (Timestamps, UTC: the first and the last event of the log, all groups, both included;
+        (ISO-8601 text, UTC: the first and the last event of the log, all groups, both included;
         ``None`` without events) and ``freq``. Every group is counted over that span, from the
         log's first event, not its own.
 
@@ -186,8 +186,8 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
     ([1, 2], [0.25, 0.5])
     >>> p.quantiles["value"].iloc[0], bool(p.quantiles["above_timeout"].iloc[0])
     (Timedelta('0 days 00:00:08'), False)
-    >>> [str(p.shares.attrs[k]) for k in ("start", "end")]  # the span counted: the whole log
-    ['2026-01-01 00:00:00+00:00', '2026-01-01 00:00:00+00:00']
+    >>> [p.shares.attrs[k] for k in ("start", "end")]  # the span counted: the whole log
+    ['2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00']
     """
     keys = check_events(events, as_list(by))
     confidence = check_fraction("confidence", confidence)

@@ -63,7 +63,7 @@ def per_slo_rows(
         if i == 0:
             out = table.copy()
         out.loc[mine] = table.loc[mine]
-    out.attrs["slo"] = per
+    out.attrs["slo"] = per.as_dict()
     return out
 
 
@@ -91,7 +91,7 @@ def _merged_attrs(parts: Sequence[tuple[pd.DataFrame, np.ndarray]],
     differ (each group's is in ``per``)."""
     attrs = dict(parts[0][0].attrs)
     if "slo" in attrs:
-        attrs["slo"] = per
+        attrs["slo"] = per.as_dict()
     if len({t.attrs.get("target") for t, _ in parts}) > 1:
         del attrs["target"]
     return attrs

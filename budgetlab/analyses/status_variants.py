@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import check_tz, to_timedelta
+from .._util.validation import check_tz, duration_label, to_timedelta
 from ..budget.figures import STATUS_DTYPE, seed_figures, seed_status_codes
 from ..budget.replay_status import REPLAY_COLUMNS
 from ..errors import ConfigError, InputError
@@ -79,7 +79,7 @@ def replay_calendar(
     cols["status"] = pd.Categorical.from_codes(code, dtype=STATUS_DTYPE)
     cols["low_traffic"] = total < slo.min_events
     out = pd.DataFrame(cols, index=events.index, copy=False)
-    out.attrs.update({"slo": slo, "by": srt.by, "calendar": spec.calendar, "tz": tz})
+    out.attrs.update({"slo": slo.as_dict(), "by": srt.by, "calendar": spec.calendar, "tz": tz})
     return out
 
 
@@ -101,7 +101,7 @@ def hysteresis(states: pd.DataFrame, min_dwell: Any) -> pd.DataFrame:
     -------
     DataFrame
         A copy of ``states`` with ``status`` replaced (all other columns unchanged);
-        ``attrs["min_dwell"]`` records the dwell time.
+        ``attrs["min_dwell"]`` records the dwell time (duration text, e.g. ``10m``).
 
     Examples
     --------
@@ -137,7 +137,7 @@ def hysteresis(states: pd.DataFrame, min_dwell: Any) -> pd.DataFrame:
         shown = back
     out = states.copy()
     out["status"] = pd.Categorical.from_codes(shown, dtype=STATUS_DTYPE)
-    out.attrs["min_dwell"] = pd.Timedelta(dwell_ns, unit="ns")
+    out.attrs["min_dwell"] = duration_label(pd.Timedelta(dwell_ns, unit="ns"))
     return out
 
 

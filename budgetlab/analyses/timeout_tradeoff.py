@@ -58,7 +58,7 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
         (int64), ``timed_out_share``, ``successes_lost_share`` (float64, of all attempts),
         ``wait_saved`` (timedelta64[ns], the total), ``wait_saved_per_attempt`` (timedelta64[ns]),
         ``availability``, ``latency_sli`` (float64). ``attrs["start"]`` and ``attrs["end"]``:
-        the span counted, the first and the last event (both included).
+        the span counted, the first and the last event (both included; ISO-8601 text).
 
     Examples
     --------

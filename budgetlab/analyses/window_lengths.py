@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import time_text
 from .._util.progress import progress
 from .._util.ratios import ratio
 from .._util.units import DAY_NS, HOUR_NS
@@ -32,7 +33,7 @@ from .._util.validation import utc_from_ns
 from .._util.words import duration_words, prose_duration
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
-from ..slo import SLO, PerGroup, as_per_group
+from ..slo import SLO, PerGroup, as_per_group, as_slo
 from .per_group import need_group_keys
 from .recalibration.clock import ClockCounts
 from .sorted_events import Sorted, WindowSpec, group_targets, sort_events
@@ -192,7 +193,7 @@ def compare_windows(
         shares and rates per day are too thin to go by (less than one day of evaluated time,
         :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS`), empty when they are not;
         the figures keep their meaning (over ``hours``) and the CLI leaves them blank.
-        ``attrs["start"]`` and ``attrs["end"]`` (UTC Timestamps) are the span every row counts
+        ``attrs["start"]`` and ``attrs["end"]`` (ISO-8601 text, UTC) are the span every row counts
         in: from the first event (plus ``warmup``) to the last; each row's ``hours`` are the part
         of it its window held traffic after its warm-up.
         With ``incidents``, ``attrs["incidents_left_out"]`` counts the incidents no row counts,
@@ -238,8 +239,9 @@ def compare_windows(
                                    ordered=True)
     # the span every row counts in (its own warm-up and silences cut from it): a figure says it
     start, end = utc_from_ns(np.array([lo_ns, int(srt.t.max())]))
-    out.attrs.update({"slo": slo if isinstance(slo, SLO) else as_per_group(slo), "by": srt.by,
-                      "tz": opts.tz, "start": start, "end": end,
+    per = as_per_group(slo)
+    out.attrs.update({"slo": (as_slo(slo) if per is None else per).as_dict(), "by": srt.by,
+                      "tz": opts.tz, "start": time_text(start), "end": time_text(end),
                       **_left_out_attrs(inc, srt, opts)})
     return out
 

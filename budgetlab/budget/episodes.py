@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import as_list, require_columns, to_timedelta
+from .._util.validation import as_list, duration_label, require_columns, to_timedelta
 from ..errors import ConfigError, InputError
 from .blips import blips_folded
 from .figures import STATUS_DTYPE, STATUSES
@@ -87,8 +87,8 @@ def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame | None = Non
         Group keys, ``start``, ``end`` (the drop below ``at_least`` or, on the window's clock, the
         window emptying; when still there: the observation's end, or per event the group's last
         event, and ``ongoing``), ``duration``, ``ongoing``, ``merged`` (how many raw episodes it
-        holds), sorted by group keys and ``start``; ``attrs`` holds ``at_least``, ``gap`` and
-        ``by``.
+        holds), sorted by group keys and ``start``; ``attrs`` holds ``at_least``, ``gap`` (duration
+        text, e.g. ``30m``) and ``by``.
 
     Examples
     --------
@@ -217,7 +217,8 @@ def _event_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: list[st
     out["duration"] = out["end"] - out["start"]
     out["ongoing"] = ongoing
     out["merged"] = np.bincount(ep_id, minlength=n_ep).astype(np.int64)
-    out.attrs.update({"at_least": at_least, "gap": pd.Timedelta(gap_ns, unit="ns"), "by": list(by)})
+    out.attrs.update({"at_least": at_least, "gap": duration_label(pd.Timedelta(gap_ns, unit="ns")),
+                      "by": list(by)})
     return out
 
 
@@ -261,5 +262,6 @@ def _span_episodes(spans: pd.DataFrame, level: int, gap_ns: int, at_least: str) 
     out["duration"] = out["end"] - out["start"]
     out["ongoing"] = ongoing
     out["merged"] = np.bincount(ep_id, minlength=n_ep).astype(np.int64)
-    out.attrs.update({"at_least": at_least, "gap": pd.Timedelta(gap_ns, unit="ns"), "by": keys})
+    out.attrs.update({"at_least": at_least, "gap": duration_label(pd.Timedelta(gap_ns, unit="ns")),
+                      "by": keys})
     return out

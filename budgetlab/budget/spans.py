@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import time_text
 from .._util.validation import utc_from_ns, utc_timestamp
 from ..errors import ConfigError, InputError
 from ..events.schema import check_events, ts_ns
@@ -86,7 +87,8 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
         leaves 1 ns later; it keeps its nanosecond here, but is no status change and no episode
         of its own on the clock, see docs/conventions.md). The time of a span after warm-up is
         ``max(0, end - max(start, warmup_end))``.
-        ``attrs`` holds ``slo``, ``by``, ``start``, ``end`` and ``steps``.
+        ``attrs`` holds ``slo`` (as in :func:`budgetlab.replay`), ``by``, ``start``, ``end``
+        (ISO-8601 text, UTC) and ``steps``.
 
     Notes
     -----
@@ -155,24 +157,26 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
         order = np.argsort(g, kind="stable")
         cols = {k: v[order] for k, v in cols.items()}
     out = _frame(events, keys, codes, cols)
-    out.attrs.update(slo=per_group if per_group is not None else parts[0][0], by=keys,
-                     start=pd.Timestamp(lo, tz="UTC"), end=pd.Timestamp(hi, tz="UTC"), steps=steps,
+    out.attrs.update(slo=(per_group if per_group is not None else parts[0][0]).as_dict(),
+                     by=keys, start=time_text(pd.Timestamp(lo, tz="UTC")),
+                     end=time_text(pd.Timestamp(hi, tz="UTC")), steps=steps,
                      events_at_end=_groups_at(events, keys, codes, t == hi))
     return out
 
 
 def _groups_at(events: pd.DataFrame, keys: list[str], codes: np.ndarray,
-               rows: np.ndarray) -> frozenset[tuple[str, ...]]:
-    """The groups (key values as text) with an event among ``rows``: those whose last no-traffic
-    span ends at an event at the observation's end (a silence, not the tail of the log)."""
+               rows: np.ndarray) -> list[list[str]]:
+    """The groups (key values as text, a list each: JSON for ``attrs``) with an event among
+    ``rows``: those whose last no-traffic span ends at an event at the observation's end (a
+    silence, not the tail of the log)."""
     if not bool(rows.any()):
-        return frozenset()
+        return []
     if not keys:
-        return frozenset({()})
+        return [[]]
     at = np.flatnonzero(rows)
     _, first = np.unique(codes[at], return_index=True)
     sub = events[keys].iloc[at[first]].astype(str)
-    return frozenset(tuple(r) for r in sub.itertuples(index=False, name=None))
+    return [list(r) for r in sub.itertuples(index=False, name=None)]
 
 
 def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, slo: SLO, lo: int,
@@ -327,7 +331,7 @@ def silences(spans: pd.DataFrame) -> pd.DataFrame:
     new[1:] = gid[1:] != gid[:-1]
     end_of = np.ones(n, dtype=bool)
     end_of[:-1] = new[1:]
-    at_end = spans.attrs.get("events_at_end", frozenset())
+    at_end = {tuple(k) for k in spans.attrs.get("events_at_end", [])}
     # a last no-traffic span that ends at an event on the observation's last instant
     if at_end and n:
         texts = spans[keys].astype(str).itertuples(index=False,

@@ -4,14 +4,14 @@ replay's table (:func:`transitions`) or straight from the events (:func:`replay_
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
 from .._util.progress import ProgressBar, progress_bar
 from ..events.schema import check_events
-from ..slo import SLO, PerGroup, as_per_group, as_slo, split_by_slo
+from ..slo import SLO, PerGroup, as_per_group, as_slo, split_by_slo, table_slo
 from ..windows.groups import group_codes, group_key_codes, previous_in_group
 from ..windows.trailing import event_window_counts
 from .figures import STATUS_DTYPE, round_like_python, seed_figures
@@ -87,7 +87,7 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
     if not isinstance(states, pd.DataFrame) or "status" not in states.columns:
         raise InputError("transitions() takes the DataFrame returned by budgetlab.replay().")
     missing = [c for c in _REPORTED if c not in states.columns]
-    slo = states.attrs.get("slo")
+    slo = table_slo(states)
     recompute = (
         bool(missing)
         and {"total", "failures"} <= set(states.columns)
@@ -104,7 +104,7 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
     rows = np.flatnonzero(code != prev_code)
     key_cols = {k: states[k].array.take(rows) for k in keys}
     if recompute:  # the seed's figures of the changed rows only, from their counts and SLO
-        target: Any = slo.target if isinstance(slo, SLO) else _row_targets(states.attrs["slo"],
+        target: Any = slo.target if isinstance(slo, SLO) else _row_targets(cast(PerGroup, slo),
                                                                            key_cols, keys,
                                                                            len(rows))
         figs = seed_figures(states["total"].to_numpy()[rows], states["failures"].to_numpy()[rows],

@@ -19,7 +19,7 @@ from .._util.ratios import ratio
 from .._util.thin import thin_words
 from .._util.units import HOUR_NS
 from ..errors import InputError
-from ..slo import SLO, PerGroup
+from ..slo import SLO, PerGroup, table_slo
 from ..windows.clock import NO_TRAFFIC_CODE
 from ..windows.groups import group_order
 from .figures import STATUS_DTYPE, STATUSES
@@ -118,7 +118,7 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     which need at least 24 h (one day)
     """
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
-    slo = states.attrs.get("slo")
+    slo = table_slo(states)
     if spans is None:
         if (
             not isinstance(slo, (SLO, PerGroup))
@@ -154,7 +154,7 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     cols["final_status"] = table["final_status"]
     end_code = np.asarray(time["status_at_end"], dtype=np.int8)
     # the window at that instant holds the event
-    at_end = spans.attrs.get("events_at_end", frozenset())
+    at_end = {tuple(k) for k in spans.attrs.get("events_at_end", [])}
     texts = table[keys].astype(str).itertuples(index=False,
                                                name=None) if keys else iter([()] * len(table))
     last_event = np.fromiter((tuple(k) in at_end for k in texts), dtype=bool,

@@ -69,8 +69,9 @@ def replay(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
         those named in ``columns`` when given, in this order.
         Issues a :class:`~budgetlab.errors.PartialWindowWarning` when ``slo.window`` is longer
         than the data (allowed: every window is then partial).
-        ``attrs["slo"]`` holds the SLO (the ``PerGroup`` with per-group SLOs), ``attrs["by"]``
-        the group keys. Shows a progress bar on a terminal from :data:`PROGRESS_EVENTS` events.
+        ``attrs["slo"]`` holds the SLO (the ``PerGroup`` with per-group SLOs) as its plain
+        ``as_dict()`` (:func:`budgetlab.table_slo` rebuilds it), ``attrs["by"]`` the group keys.
+        Shows a progress bar on a terminal from :data:`PROGRESS_EVENTS` events.
 
     Examples
     --------
@@ -103,7 +104,7 @@ def replay(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
         one = as_slo(slo)
         warn_partial(events, one.window)
         out = _replay_one(events, one, keys, wanted, bar)
-    out.attrs["slo"] = one
+    out.attrs["slo"] = one.as_dict()
     out.attrs["by"] = keys
     return out
 
@@ -183,6 +184,6 @@ def _replay_per_group(events: pd.DataFrame, slos: PerGroup, keys: list[str], wan
                 n, dtype=np.int8 if name == "status" else bool if name == "low_traffic" else dtype
             )
     out = _frame(events, keys, arrays, wanted)
-    out.attrs["slo"] = slos
+    out.attrs["slo"] = slos.as_dict()
     out.attrs["by"] = keys
     return out

@@ -19,6 +19,8 @@ __all__ = ["print_reading", "print_episodes", "budget_withheld_note", "print_sco
 
 
 def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
+    import pandas as pd
+
     from .._util.percent import given_fraction
     from .._util.words import counted, prose_duration
 
@@ -51,8 +53,9 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
               "counts unknown there):")
         for g in gaps[:10]:
             where = ", ".join(f"{k}={g[k]}" for k in by)
-            print(f"    {where + ' ' if where else ''}{g['start']:%Y-%m-%d %H:%M} .. "
-                  f"{g['end']:%H:%M} ({counted(g['bins'], 'bin')})")
+            start, end = pd.Timestamp(g["start"]), pd.Timestamp(g["end"])  # ISO text in attrs
+            print(f"    {where + ' ' if where else ''}{start:%Y-%m-%d %H:%M} .. "
+                  f"{end:%H:%M} ({counted(g['bins'], 'bin')})")
     else:
         print("  scrape gaps: none")
 

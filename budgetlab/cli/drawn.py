@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 import pandas as pd
 
-from ..slo import SLO, PerGroup
+from ..slo import SLO, PerGroup, table_slo
 
 __all__ = ["drawn_groups", "with_rates", "group_label", "Group", "DRAWN_COLUMNS", "MAX_DRAWN"]
 
@@ -63,9 +63,7 @@ def drawn_groups(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: i
     """
     derived = [c for c in _DERIVED if c not in states.columns]
     if derived and not ({"total",
-                         "failures"} <= set(states.columns) and isinstance(states.attrs.get("slo"),
-                                                                                    (SLO,
-                                                                                     PerGroup))):
+                         "failures"} <= set(states.columns) and table_slo(states) is not None):
         # nothing to derive them from: drawn as they are (plot_timeline says what is missing)
         derived = []
     cols = [c for c in DRAWN_COLUMNS if c in states.columns] + (["total",
@@ -184,7 +182,7 @@ def with_rates(part: pd.DataFrame, key: tuple[Any, ...]) -> pd.DataFrame:
         return part
     from ..budget.figures import seed_figures
 
-    slo = part.attrs.get("slo")
+    slo = table_slo(part)
     own = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
     target = cast(SLO, own).target  # drawn_groups keeps the counts only with an SLO or a PerGroup
     derived = [c for c in _DERIVED if c not in part.columns]

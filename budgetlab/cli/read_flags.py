@@ -195,7 +195,8 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
     Returns
     -------
     DataFrame
-        The canonical events (``attrs["how_read"]`` says how they were read).
+        The canonical events (``attrs["how_read"]`` says how they were read:
+        :func:`budgetlab.how_read`).
     """
     from .. import datasets
 
@@ -226,8 +227,9 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
         events = read_paths(expand_sources(path), args)[0]
         if show:  # as the commands write it before their results, in the words of the flags
             from .._util.words import speak
+            from ..events.how_read import how_read
 
-            print(speak(str(events.attrs["how_read"])))
+            print(speak(str(how_read(events))))
     return events
 
 

@@ -268,6 +268,7 @@ def read_log(
     from .._util.inputs import register_input
     from .._util.plan import plan_outputs
     from ..events.files import expand_sources
+    from ..events.how_read import how_read
     from .read_args import read_paths
 
     paths = expand_sources(args.log if len(args.log) > 1 else args.log[0])
@@ -277,7 +278,7 @@ def read_log(
     plan_outputs(outputs, force=args.force)
     events, access = read_paths(paths, args)
     # --bucket column, not bucket= column
-    sys.stderr.write(f"{_filled(speak(str(events.attrs['how_read'])))}\n")
+    sys.stderr.write(f"{_filled(speak(str(how_read(events))))}\n")
     sys.stderr.flush()
     if args.by:  # --pii drop may have dropped a group key (it warned by name)
         args.by = ",".join(k for k in group_keys(args) if k in events.columns)

@@ -81,7 +81,7 @@ def write_record(record: dict[str, Any], slo: SLO | PerGroup, args: argparse.Nam
         slo_facts = {"per_group": [{"group": list(k), **_slo_dict(s, typed)} for k,
                                    s in slo.table.items()],
                      "binding": slo.binding}
-    full = {**record, "slo": slo_facts, "how_read": how.as_dict() if how is not None else None,
+    full = {**record, "slo": slo_facts, "how_read": how,
             "outputs": {"table": path_label(Path(args.out).name),
                         "plot": path_label(Path(args.plot).name) if args.plot else None}}
     with atomic_write(record_path(args.out), force=args.force) as fh:

@@ -19,6 +19,7 @@ from .._util.validation import require_columns
 from .._util.words import say
 from ..errors import BudgetlabError, InputError, SchemaError, TimestampError
 from ..events.files import is_path_like
+from ..events.how_read import HowRead
 from ..events.outcomes import OutcomeReading
 from ..events.read import read_events as pandas_read_events
 from ..events.read import reading_time
@@ -103,7 +104,7 @@ def _profile_partition(
             info["labels"], codes = count_labels(raw[spec.label], spec.outcomes)
         else:  # one reading per bucket of the success column (or threshold), as pandas states it
             info["labels"], codes = None, np.zeros(len(raw), dtype=np.intp)
-            how = frame.attrs["how_read"]
+            how = HowRead.from_dict(frame.attrs["how_read"])
             info["readings"], info["vocabulary"] = how.labels, how.vocabulary
         info["times"] = label_times(t, codes, int(codes.max()) + 1, late_after)
     except BudgetlabError as exc:  # raised by _profile (the first partition's refusal)
@@ -270,8 +271,8 @@ def read_events(
         ``by`` keys as categoricals with the same known categories in every partition,
         ``session_id``, ``keep``). Each partition is sorted stably by ``ts``; partitions keep file
         order; the index restarts at 0 per partition. Errors name the partition they come from.
-        ``attrs["how_read"]`` (on the object returned) is a
-        :class:`~budgetlab.events.how_read.HowRead`, with the counts
+        ``attrs["how_read"]`` (on the object returned) is the plain dict of a
+        :class:`~budgetlab.events.how_read.HowRead` (:func:`budgetlab.how_read`), with the counts
         :func:`budgetlab.read_events` states for the same data, from the first pass (the notes
         of budgetlab's file layer, which Dask's Parquet reader does not go through, are left out).
 
@@ -290,7 +291,8 @@ def read_events(
     0 2026-11-30 02:00:00+00:00   True  success    ams
     >>> list(ev["region"].dtype.categories)
     ['ams', 'fra']
-    >>> print(ev.attrs["how_read"])
+    >>> from budgetlab import how_read  # the HowRead back from attrs["how_read"], a plain dict
+    >>> print(how_read(ev))
     how it was read: the Dask DataFrame (3 rows)
       rows: 3 read, 3 kept, 0 skipped
       time: column 'ts', text with UTC offsets (each row its own instant); 2026-11-29T01:00:00Z ..
@@ -354,5 +356,5 @@ def read_events(
     loaded: dd.DataFrame = raw.map_partitions(_load_partition, plan=plan, meta=meta)
     # as on a pandas table (a Dask frame has no attrs of its own; the object returned keeps them)
     object.__setattr__(loaded, "attrs", {"how_read": dask_how_read(infos, spec, name, reading,
-                                                                   now)})
+                                                                   now).as_dict()})
     return loaded

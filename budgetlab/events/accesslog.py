@@ -227,9 +227,10 @@ def read_access_log(
     events = read_events(path, ReadSpec(preset="access", keep=kept, on_error=on_error,
                                         outcomes=_meaning_of_status(ok) if table is None
                                         else table))
-    how = _http_words(events.attrs["how_read"], ok, table is not None)
+    how = _http_words(HowRead.from_dict(events.attrs["how_read"]), ok, table is not None)
     if keys:
         events = pd.DataFrame({**{c: events[c] for c in ("ts", "ok", "bucket")},
                                **_keys(events, keys)}, copy=False)
-    events.attrs = {"skipped_lines": dict(how.skipped).get(NOT_IN_FORMAT, 0), "how_read": how}
+    events.attrs = {"skipped_lines": dict(how.skipped).get(NOT_IN_FORMAT, 0),
+                    "how_read": how.as_dict()}
     return events

@@ -15,7 +15,7 @@ block prints from those parts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,9 +23,11 @@ from .._util.words import counted, prose_duration
 from .schema import SKIP, SUCCESS
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from .threshold import Threshold
 
-__all__ = ["LabelReading", "HowRead", "skip_reasons", "SERIES_ROWS"]
+__all__ = ["LabelReading", "HowRead", "how_read", "skip_reasons", "SERIES_ROWS"]
 
 #: What one row of a metric series read by a threshold (``ok_when``) is, said beside its reading.
 SERIES_ROWS = "each row is one measured interval, not a request: every figure counts rows"
@@ -103,6 +105,20 @@ class HowRead:
                                                      "number": t.text},
                 "ok_when": self.ok_when}
 
+    @classmethod
+    def from_dict(cls, facts: Mapping[str, Any]) -> HowRead:
+        """The facts back from :meth:`as_dict` (``HowRead.from_dict(h.as_dict()) == h``)."""
+        from .threshold import Threshold
+
+        t = facts.get("threshold")
+        plain = {k: v for k, v in facts.items() if k in _PLAIN}
+        return cls(**plain, files=tuple((f["name"], f["rows"]) for f in facts["files"]),
+                   skipped=tuple((f["reason"], f["rows"]) for f in facts["skipped"]),
+                   labels=tuple(LabelReading(**x) for x in facts["labels"]),
+                   notes=tuple(facts["notes"]),
+                   threshold=None if t is None else Threshold(t["column"], t["op"], t["number"],
+                                                              float(t["number"])))
+
     def _label_lines(self) -> list[str]:
         shown_ = [x for x in self.labels if x.label is not None]
         hidden = [x for x in self.labels if x.label is None]
@@ -165,6 +181,29 @@ class HowRead:
 
     def __repr__(self) -> str:
         return str(self)
+
+
+#: The fields :meth:`HowRead.as_dict` keeps as they are.
+_PLAIN = ("rows_read", "rows_kept", "time_column", "time_reading", "first", "last",
+          "outcome_column", "vocabulary", "slow_above", "slow_rows", "rows_after_reading",
+          "reading_time")
+
+
+def how_read(table: pd.DataFrame) -> HowRead | None:
+    """How budgetlab read the events of ``table`` (its ``attrs["how_read"]``, the plain dict of
+    :meth:`HowRead.as_dict`, so that ``DataFrame.to_parquet`` saves it), or ``None`` when the
+    attrs hold none. ``print(how_read(events))`` prints the block the CLI prints.
+
+    >>> import pandas as pd
+    >>> import budgetlab as bl
+    >>> ev = bl.read_events(pd.DataFrame({"ts": ["2026-01-01T00:00:00Z"], "outcome": ["success"]}))
+    >>> how_read(ev).rows_kept, ev.attrs["how_read"]["rows_kept"]
+    (1, 1)
+    """
+    facts = table.attrs.get("how_read")
+    if facts is None or isinstance(facts, HowRead):  # a table whose attrs were set by hand
+        return facts
+    return HowRead.from_dict(facts)
 
 
 def skip_reasons(labels: Sequence[LabelReading],

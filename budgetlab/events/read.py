@@ -87,8 +87,9 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         then the failure buckets present), the ``by`` keys (categoricals), ``session_id``
         (string) if declared, then ``keep`` columns, then ``duration`` (timedelta64[ns]) if
         declared; sorted stably by ``ts`` (equal times keep input order: file order, then row
-        order), with a fresh RangeIndex. Skipped rows are not in it. ``attrs["how_read"]`` is a
-        :class:`~budgetlab.events.how_read.HowRead`: rows read and skipped (by reason), how the
+        order), with a fresh RangeIndex. Skipped rows are not in it. ``attrs["how_read"]`` is the
+        plain dict of a :class:`~budgetlab.events.how_read.HowRead` (``as_dict()``; the object
+        back: :func:`budgetlab.how_read`): rows read and skipped (by reason), how the
         time column was read and its span, each label -> meaning with its count, and a note for
         each reading decision.
 
@@ -117,7 +118,8 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
                              ts     ok   bucket region
     0 2026-11-29 02:00:00+00:00   True  success    ams
     1 2026-11-29 02:47:00+00:00  False  timeout    fra
-    >>> print(ev.attrs["how_read"])
+    >>> from budgetlab import how_read  # the HowRead back from attrs["how_read"], a plain dict
+    >>> print(how_read(ev))
     how it was read: the DataFrame (2 rows)
       rows: 2 read, 2 kept, 0 skipped
       time: column 'ts', text with UTC offsets (each row its own instant); 2026-11-29T02:00:00Z ..
@@ -177,7 +179,7 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         notes=(*notes, *latency, *outcome.notes, *late_note),
         slow_above=None if spec.slow_ns is None else
         duration_label(pd.Timedelta(spec.slow_ns, unit="ns")),
-        threshold=spec.threshold, rows_after_reading=late, reading_time=read_at)
+        threshold=spec.threshold, rows_after_reading=late, reading_time=read_at).as_dict()
     return frame
 
 

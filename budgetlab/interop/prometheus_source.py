@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import time_text
 from .._util.units import HOUR_NS
 from .._util.validation import as_list
 from .._util.words import counted, noun_for, say
@@ -288,8 +289,8 @@ def read_prometheus(
         Group keys (categorical), ``bin_start``, ``total``, ``good``, ``bad`` (int64; no
         ``bad_<bucket>`` columns: a counter has no failure kinds). ``attrs``: ``freq``, ``by``,
         ``source`` (the redacted URL and the PromQL sent), ``gaps`` (one dict per run of bins
-        without a scrape: group keys, ``start``, ``end``, ``bins``) and ``notes`` (what was
-        decided while reading).
+        without a scrape: group keys, ``start``, ``end`` (ISO-8601 text), ``bins``) and
+        ``notes`` (what was decided while reading).
 
     Warns
     -----
@@ -338,6 +339,7 @@ def read_prometheus(
     gaps = report_gaps(flags, key_frame, keys_by, span)
     table = grid.to_table(dense=True)  # a value per step and group, as Prometheus answered
     table.attrs["source"] = {"url": client.where, "queries": sent, "requests": client.requests}
-    table.attrs["gaps"] = gaps
+    table.attrs["gaps"] = [{**g, "start": time_text(g["start"]), "end": time_text(g["end"])}
+                           for g in gaps]
     table.attrs["notes"] = notes
     return table

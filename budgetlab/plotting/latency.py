@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from .._util.attrs import attr_time
 from .._util.validation import check_tz, to_timedelta
 from .._util.words import given_duration, prose_duration
 from ..errors import ConfigError, InputError
@@ -114,13 +115,12 @@ def _span_counted(shares: pd.DataFrame, tz: str, *, zone: bool = False) -> str:
     only partly cover reads as such; nothing when the attrs do not say it.
 
     >>> t = pd.DataFrame()
-    >>> t.attrs.update(start=pd.Timestamp("2026-01-01 03:41", tz="UTC"),
-    ...                end=pd.Timestamp("2026-01-03 03:41:30", tz="UTC"))
+    >>> t.attrs.update(start="2026-01-01T03:41:00+00:00", end="2026-01-03T03:41:30+00:00")
     >>> _span_counted(t, "Europe/Berlin")
     '; attempts 2026-01-01 04:41 .. 2026-01-03 04:41'
     """
-    start, end = shares.attrs.get("start"), shares.attrs.get("end")
-    if not isinstance(start, pd.Timestamp) or not isinstance(end, pd.Timestamp):
+    start, end = attr_time(shares.attrs, "start"), attr_time(shares.attrs, "end")
+    if start is None or end is None:
         return ""
     first, last = (t.tz_convert(tz) if t.tzinfo is not None else t for t in (start, end))
     return f"; attempts {first:%Y-%m-%d %H:%M} .. {last:%Y-%m-%d %H:%M}" + (f" {tz}" if zone

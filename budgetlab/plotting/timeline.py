@@ -14,7 +14,7 @@ from matplotlib.ticker import MaxNLocator
 
 from .._util.validation import check_tz, require_columns, to_timedelta, utc_ns_column
 from ..errors import ConfigError
-from ..slo import PerGroup
+from ..slo import PerGroup, table_slo
 from ._common import (
     extreme_rows,
     gap_breaks,
@@ -269,7 +269,7 @@ def _check(states: pd.DataFrame | None, spans: pd.DataFrame | None, slo: Any, *,
     ):
         raise ConfigError("max_points must be a whole number >= 4 (or None: 4 per pixel column).")
     known = [(f, c) for f, c in ((states, REPLAY_COLUMNS), (spans, SPAN_COLUMNS)) if f is not None]
-    slo = slo if slo is not None else next((f.attrs["slo"] for f, _ in known if "slo" in f.attrs),
+    slo = slo if slo is not None else next((table_slo(f) for f, _ in known if "slo" in f.attrs),
                                            None)
     # a per-group replay: the SLO of the group drawn (the key columns of its first row)
     if isinstance(slo, PerGroup):

@@ -18,6 +18,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import StrMethodFormatter, SymmetricalLogLocator
 
+from .._util.attrs import attr_time
 from .._util.validation import duration_label, require_columns, window_words
 from .._util.words import some_named
 from ._common import (
@@ -212,14 +213,14 @@ def _span_counted(table: pd.DataFrame, calendar: bool) -> str:
     nothing when the attrs do not say it (a table made otherwise).
 
     >>> t = pd.DataFrame({"window": ["1h"]})
-    >>> t.attrs.update(start=pd.Timestamp("2026-01-01 01:00", tz="UTC"),
-    ...                end=pd.Timestamp("2026-01-03 01:59", tz="UTC"), tz="UTC")
+    >>> t.attrs.update(start="2026-01-01T01:00:00+00:00", end="2026-01-03T01:59:00+00:00",
+    ...                tz="UTC")
     >>> print(_span_counted(t, False).lstrip())
     2026-01-01 01:00 .. 2026-01-03 01:59 UTC: each window over the time it held traffic, after its
     warm-up
     """
-    start, end = table.attrs.get("start"), table.attrs.get("end")
-    if not isinstance(start, pd.Timestamp) or not isinstance(end, pd.Timestamp):
+    start, end = attr_time(table.attrs, "start"), attr_time(table.attrs, "end")
+    if start is None or end is None:
         return ""
     tz = table.attrs.get("tz")
     zone = str(tz) if isinstance(tz, str) and tz else "UTC"

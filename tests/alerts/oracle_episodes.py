@@ -124,9 +124,12 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
     parts = policy_parts(grid, target, policy)
     out = in_group_order([(idx, *_episodes(sub, tgt, pol)) for idx, sub, tgt, pol in parts])
     tiers = list(dict.fromkeys(((t.name, t.severity) for _, _, _, pol in parts for t in pol.tiers)))
-    out.attrs.update({'grid_start': utc_from_ns(np.array([grid.start_ns]))[0],
-                      'grid_end': utc_from_ns(np.array([grid.bin_end_ns[-1]]))[0],
-                      'freq_ns': grid.freq_ns, 'by': list(grid.by), 'tiers': tiers})
+    # attrs are JSON values (DataFrame.to_parquet stores json.dumps(attrs)): times as ISO-8601
+    # text with their offset, pairs as lists
+    out.attrs.update({'grid_start': utc_from_ns(np.array([grid.start_ns]))[0].isoformat(),
+                      'grid_end': utc_from_ns(np.array([grid.bin_end_ns[-1]]))[0].isoformat(),
+                      'freq_ns': grid.freq_ns, 'by': list(grid.by),
+                      'tiers': [list(t) for t in tiers]})
     return out
 
 def _episodes(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:

@@ -179,7 +179,7 @@ def test_apart_splits_what_count_scores(overlapping):
         assert (apart[col] + apart[f"{col}_filling"]).tolist() == count[col].tolist()
     assert (apart["detected"] <= count["detected"]).all()
     assert apart["episodes_filling"].sum() > 0  # the case is exercised
-    start = ep.attrs["grid_start"]
+    start = pd.Timestamp(ep.attrs["grid_start"])  # ISO-8601 text in attrs
     every = incident_detections(ep, inc, bins=bins, target=0.9, grace="5min", filling="count")
     for tier in pol.tiers:
         for key in ["*", *sorted(ep["sitekey"].astype(str).unique())]:

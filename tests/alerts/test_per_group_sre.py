@@ -95,7 +95,7 @@ def test_preset_policy_with_per_group_periods_equals_each_group_alone(func):
     assert not plain(one_period).equals(plain(got))
     if func is alert_episodes:
         assert len(got) >= 3 and set(got["region"]) == set(GROUPS)
-        assert got.attrs["tiers"] == [(t.name, t.severity) for t in AlertPolicy.workbook().tiers]
+        assert got.attrs["tiers"] == [[t.name, t.severity] for t in AlertPolicy.workbook().tiers]
 
 
 @pytest.mark.parametrize("func", [alert_episodes, alert_states, low_traffic])

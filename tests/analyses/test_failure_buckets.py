@@ -124,7 +124,7 @@ def test_the_tables_state_the_span_they_count():
               bucket_breakdown(ev, {"a": 0.9, "b": 0.8}, by="region"),
               bucket_burn_over_time(ev, SLO(target=0.9), freq="1h", by="region")]
     for t in tables:
-        assert (t.attrs["start"], t.attrs["end"]) == (start, end)
+        assert (t.attrs["start"], t.attrs["end"]) == (start.isoformat(), end.isoformat())
 
 
 def test_a_group_under_ten_expected_failures_is_withheld_in_words():

@@ -129,7 +129,7 @@ def test_the_alert_panel_says_when_no_alert_fired(report):
     assert alerts.get_legend() is None  # no key of colours nothing was drawn in
     # the report read the longest alert window (1 h) before its window (01:00): the tier's window
     # had filled when the window began, so no row is shaded and nothing is keyed
-    assert report.alerts.attrs["grid_start"] == DAY  # the data's first bin, 00:00
+    assert report.alerts.attrs["grid_start"] == DAY.isoformat()  # the data's first bin, 00:00
     assert [p for p in alerts.patches if p.get_gid() == "filling"] == []
     plt.close(fig)
 
@@ -142,8 +142,8 @@ def test_the_report_alerts_keep_their_grid_s_own_start_and_end():
     rep = incident_report(bursty(), SLO(target=0.99, window="1h"), DAY + pd.Timedelta("1h"),
                           DAY + pd.Timedelta("3h"), context="30min",
                           policy=AlertPolicy.single_window("1h", 50.0))
-    assert rep.alerts.attrs["grid_start"] == DAY - pd.Timedelta("30min")
-    assert rep.alerts.attrs["grid_end"] == DAY + pd.Timedelta("3h30min")
+    assert rep.alerts.attrs["grid_start"] == (DAY - pd.Timedelta("30min")).isoformat()
+    assert rep.alerts.attrs["grid_end"] == (DAY + pd.Timedelta("3h30min")).isoformat()
     fig = rep.plot()
     alerts = fig.axes[1]
     # the filling span (23:30-00:30) ends where the window begins: nothing shaded, nothing keyed

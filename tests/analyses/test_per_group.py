@@ -78,7 +78,7 @@ def test_bucket_breakdown_per_group_equals_the_run_with_each_groups_slo():
     per = PerGroup({(k, r): s.with_(window="1h", target=s.target - (0.02 if r == "y" else 0))
                     for k, s in SLOS.items() for r in ("x", "y")})
     got = bucket_breakdown(events, per, by=["kind", "region"], policy=pol)
-    assert got.attrs["slo"] is per
+    assert got.attrs["slo"] == per.as_dict()  # the PerGroup as its plain dict
     for (kind, region), slo in per.table.items():
         ref = bucket_breakdown(events, slo, by=["kind", "region"], policy=pol)
         m = ((got["kind"] == kind) & (got["region"] == region)).to_numpy()
@@ -139,7 +139,7 @@ def test_incident_report_per_group_attrs_claim_no_single_slo():
     assert "target" not in rep.over_time.attrs
     assert rep.over_time.attrs["by"] == ["kind"]
     for name in ("states", "spans", "steps"):
-        assert getattr(rep, name).attrs["slo"] == per, name
+        assert getattr(rep, name).attrs["slo"] == per.as_dict(), name
     figures = ["successes", "success_rate", "budget_total", "budget_remaining",
                "remaining_fraction", "burn_rate"]
     got = transitions(rep.states.drop(columns=figures))

@@ -52,8 +52,8 @@ def spans_oracle(events, slo, by, lo_ns=None, dwell_ns=0, start=None, end=None):
     sp = status_spans(events, slo, by=by, start=start, end=end)
     if dwell_ns:
         sp = _instants(sp, events, slo, by)
-    hi = sp.attrs["end"].value
-    lo = sp.attrs["start"].value if lo_ns is None else lo_ns
+    hi = pd.Timestamp(sp.attrs["end"]).value  # ISO-8601 text in attrs
+    lo = pd.Timestamp(sp.attrs["start"]).value if lo_ns is None else lo_ns
     out = {}
     keys = [by] if isinstance(by, str) else list(by or [])
     for key, g in (sp.groupby(keys, observed=True, sort=False) if keys else [((), sp)]):
@@ -348,7 +348,7 @@ def test_hysteresis_keeps_other_columns_and_checks_input():
     st_ = replay(events, SLO(target=0.9, window="1h"), by="kind")
     out = hysteresis(st_, "10min")
     pd.testing.assert_frame_equal(out.drop(columns="status"), st_.drop(columns="status"))
-    assert out.attrs["min_dwell"] == pd.Timedelta("10min")
+    assert out.attrs["min_dwell"] == "10m"  # duration text in attrs
     with pytest.raises(InputError):
         hysteresis(events, "10min")
     with pytest.raises(ConfigError):
@@ -490,7 +490,7 @@ def clock_incident_oracle(spans, start, end, grace, level):
     as the one before it; no_traffic is below every level; recovery (of a detected incident
     only) is read at the last instant of the observation when the incident ends after it; None:
     missed / not recovered."""
-    hi = spans.attrs["end"].value
+    hi = pd.Timestamp(spans.attrs["end"]).value  # ISO-8601 text in attrs
     rows, before = [], "healthy"
     for r in spans.itertuples(index=False):
         status = before if r.instant else str(r.status)

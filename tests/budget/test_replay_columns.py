@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from budgetlab import SLO, as_events, replay, transitions
+from budgetlab import SLO, as_events, replay, table_slo, transitions
 from budgetlab.budget import replay_status, status_changes, tracker_replay
 from budgetlab.budget.replay_status import REPLAY_COLUMNS
 from budgetlab.budget.status_changes import replay_transitions
@@ -85,7 +85,7 @@ def test_column_subset_with_per_group_slos_equals_full_replay(case, data, ngroup
         full = quiet(replay, events, slos, by="g")
         got = quiet(replay, events, slos, by="g", columns=subset)
     assert_same(got, full[["ts", "g", *[c for c in REPLAY_COLUMNS[1:] if c in subset]]])
-    assert got.attrs["by"] == ["g"] and got.attrs["slo"].slo_for("0") == slos["0"]
+    assert got.attrs["by"] == ["g"] and table_slo(got).slo_for("0") == slos["0"]
 
 
 @KERNELS

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from budgetlab import read_events
+from budgetlab import how_read, read_events
 from budgetlab.cli import main
 
 # 4 rows: 2 successes (true, 1) and 2 failures, one with the kind 'timeout', one with none
@@ -41,7 +41,7 @@ def test_failures_without_a_bucket_column_are_said_to_come_from_the_ok_column(tm
         "    'timeout'  -> timeout  1  (--bucket column)",
         "    'failure'  -> failure  1  (--bucket column)"]
     # the API keeps the same facts in its own words
-    how = read_events(tmp_path / "log.csv", ok="ok").attrs["how_read"]
+    how = how_read(read_events(tmp_path / "log.csv", ok="ok"))
     assert [(x.meaning, x.rule, x.rows) for x in how.labels] == [
         ("success", "ok= column", 2), ("failure", "ok= column", 2)]
 

@@ -24,7 +24,7 @@ import pandas as pd
 import pytest
 
 import budgetlab.events.lines as lines_mod
-from budgetlab import read_access_log
+from budgetlab import how_read, read_access_log
 from budgetlab._util.inputs import register_input
 from budgetlab._util.progress import progress_bar
 from budgetlab._util.validation import as_list, check_argument
@@ -519,7 +519,7 @@ def _same_as_before(path: Any, **kw: Any) -> Any:
         assert new == old
         return new
     pd.testing.assert_frame_equal(new, old, check_exact=True)
-    assert new.attrs["how_read"] == old.attrs["how_read"]
+    assert how_read(new) == how_read(old)
     assert new.attrs["skipped_lines"] == old.attrs["skipped_lines"]
     return new
 
@@ -593,7 +593,7 @@ def test_a_misnamed_gz_is_refused_and_another_compression_read_as_before(tmp_pat
     packed.write_bytes(bz2.compress(text.encode("utf-8")))
     got = _same_as_before(packed, on_error="skip")
     assert not isinstance(got, str) and len(got) > 250
-    assert "compression: bz2 (recognised by content)" in got.attrs["how_read"].notes
+    assert "compression: bz2 (recognised by content)" in how_read(got).notes
 
 
 def test_unsorted_times_and_a_file_of_no_log_lines_read_as_before(tmp_path: Path) -> None:

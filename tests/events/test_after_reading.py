@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from budgetlab import read_events
+from budgetlab import how_read, read_events
 from budgetlab.errors import ConfigError
 
 SSH = Path(__file__).parents[1] / "fixtures" / "loghub" / "openssh_300.log"
@@ -27,7 +27,7 @@ def test_rows_later_than_the_time_of_reading_and_its_skew_are_counted(reading_at
     times = ["2026-12-01T00:00:00Z", "2026-12-06T07:59:59Z", "2026-12-06T08:00:00Z",
              "2026-12-06T08:00:01Z", "2026-12-10T06:55:00Z"]
     ev = read_events(pd.DataFrame({"ts": times, "outcome": ["success"] * 5}))
-    how = ev.attrs["how_read"]
+    how = how_read(ev)
     assert how.rows_after_reading == 2
     assert how.reading_time == AT
     assert how.notes[-1] == (
@@ -40,19 +40,19 @@ def test_rows_later_than_the_time_of_reading_and_its_skew_are_counted(reading_at
 
 def test_a_log_within_the_skew_says_nothing(reading_at):
     ev = read_events(pd.DataFrame({"ts": ["2026-12-06T08:00:00Z"], "outcome": ["success"]}))
-    how = ev.attrs["how_read"]
+    how = how_read(ev)
     assert (how.rows_after_reading, how.reading_time, how.notes) == (0, None, ())
 
 
 def test_a_year_given_is_the_likely_fix(reading_at):
     ev = read_events(SSH, preset="sshd", year=2026)
-    how = ev.attrs["how_read"]
+    how = how_read(ev)
     assert how.rows_after_reading == 66  # every event of the README's hand count
     assert how.notes[-1].endswith("up to 2026-12-10 10:55 UTC: check year=")
     assert how.notes[-1].startswith("66 rows are after the time of reading (2026-12-06 07:00 "
                                     "UTC, 1 h of clock skew allowed)")
     # the year before: nothing after the time of reading
-    assert read_events(SSH, preset="sshd", year=2025).attrs["how_read"].rows_after_reading == 0
+    assert how_read(read_events(SSH, preset="sshd", year=2025)).rows_after_reading == 0
 
 
 def test_a_time_of_reading_that_is_no_instant_is_refused(monkeypatch):
@@ -65,4 +65,4 @@ def test_a_time_of_reading_that_is_no_instant_is_refused(monkeypatch):
 def test_a_naive_time_of_reading_is_utc(monkeypatch):
     monkeypatch.setenv("BUDGETLAB_READING_TIME", "2026-12-06 07:00")
     ev = read_events(pd.DataFrame({"ts": ["2026-12-06T08:00:01Z"], "outcome": ["success"]}))
-    assert ev.attrs["how_read"].reading_time == AT
+    assert how_read(ev).reading_time == AT

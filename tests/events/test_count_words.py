@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from budgetlab import read_events
+from budgetlab import how_read, read_events
 from budgetlab.errors import (
     FileFormatError,
     InputError,
@@ -22,7 +22,7 @@ T0 = "2026-01-01T00:00:00Z"
 
 def test_a_one_row_file_is_read_as_1_row(tmp_path):
     (tmp_path / "one.csv").write_text(f"ts,outcome\n{T0},success\n")
-    text = str(read_events(tmp_path / "one.csv").attrs["how_read"])
+    text = str(how_read(read_events(tmp_path / "one.csv")))
     assert text.splitlines()[:2] == ["how it was read: one.csv (1 row)",
                                      "  rows: 1 read, 1 kept, 0 skipped"]
 
@@ -30,7 +30,7 @@ def test_a_one_row_file_is_read_as_1_row(tmp_path):
 def test_one_slow_success_is_1_row():
     frame = pd.DataFrame({"ts": [T0, "2026-01-01T00:01:00Z"], "outcome": ["success", "success"],
                           "ms": [3000, 10]})
-    how = read_events(frame, duration="ms", duration_unit="ms", slow_above="2s").attrs["how_read"]
+    how = how_read(read_events(frame, duration="ms", duration_unit="ms", slow_above="2s"))
     assert "  latency: successes slower than 2 s counted as failures in bucket 'slow': 1 row" \
         in str(how).splitlines()
 
@@ -39,7 +39,7 @@ def test_the_labels_past_the_40th_holding_one_row_are_1_row():
     # 40 labels of 2 rows each, then 'z' with 1 row: listed 41st, so summed in the last line
     labels = [f"l{k:02d}" for k in range(40) for _ in range(2)] + ["z"]
     frame = pd.DataFrame({"ts": [T0] * len(labels), "outcome": labels})
-    how = read_events(frame, outcomes={u: "success" for u in set(labels)}).attrs["how_read"]
+    how = how_read(read_events(frame, outcomes={u: "success" for u in set(labels)}))
     assert str(how).splitlines()[-1] == "    ... 1 more label: 1 row"
 
 

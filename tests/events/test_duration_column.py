@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 import budgetlab as bl
+from budgetlab import how_read
 from budgetlab.errors import ConfigError, InputError
 
 RAW = pd.DataFrame({"time": ["2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z",
@@ -20,7 +21,7 @@ def test_duration_alone_is_kept_as_timedelta():
                                        pd.Timedelta("250ms")]
     assert ev["ok"].tolist() == [True, False, True]  # no slow_above: outcomes as read
     assert ("durations: column 'ms', numbers in ms, kept as the 'duration' "
-            "column") in ev.attrs["how_read"].notes
+            "column") in how_read(ev).notes
 
 
 def test_duration_with_slow_above_is_kept_too():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from budgetlab import read_events
+from budgetlab import how_read, read_events
 from budgetlab.cli import main
 from budgetlab.errors import OutcomeError
 
@@ -95,7 +95,7 @@ def test_float_statuses_take_status_ranges_from_every_source(tmp_path, kind):
     # by hand: 200 200 success, 503 500 server_error, 404 left out
     assert ev["bucket"].astype(str).tolist() == ["success", "server_error", "success",
                                                  "server_error"]
-    assert ev.attrs["how_read"].skipped == (("outcome '404' -> skip", 1),)
+    assert how_read(ev).skipped == (("outcome '404' -> skip", 1),)
 
 
 def test_a_missing_float_is_named_as_missing(tmp_path):

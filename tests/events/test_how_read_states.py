@@ -3,7 +3,7 @@
 budgetlab's principle: what it cannot know it refuses, otherwise it states its reading; never a
 silent decision. The readers accept CR-only line ends, compression recognised by content, Parquet
 binary columns and numeric status columns by converting them: each test builds such an input,
-reads it, and checks the hand-written statement is in ``str(events.attrs["how_read"])``, in
+reads it, and checks the hand-written statement is in ``str(how_read(events))``, in
 ``as_dict()["notes"]`` (the run record) and on the CLI's stderr, and that an ordinary file (LF
 lines, not compressed, text columns) states none of them.
 """
@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from budgetlab import read_events
+from budgetlab import how_read, read_events
 from budgetlab.cli import main
 from budgetlab.errors import InputError
 from budgetlab.events import read_access_log
@@ -37,7 +37,7 @@ BINARY = "column 'outcome': binary, decoded as UTF-8"
 
 
 def _stated(events: pd.DataFrame) -> tuple[str, list[str]]:
-    how = events.attrs["how_read"]
+    how = how_read(events)
     record = how.as_dict()
     json.dumps(record)  # the run record must stay JSON-able
     return str(how), record["notes"]
@@ -198,7 +198,7 @@ def test_numeric_codes_that_are_not_statuses_are_not_called_statuses() -> None:
     raw = pd.DataFrame({"ts": [t for t, _ in ROWS], "code": [7, 9, 7]})
     events = read_events(raw, outcome="code", outcomes={"7": "success", "9": "failure"})
     _assert_states(events, "column 'code': whole numbers, read as labels")
-    assert "HTTP" not in str(events.attrs["how_read"])
+    assert "HTTP" not in str(how_read(events))
     # 1/0 read as flags: already said
     flags = pd.DataFrame({"ts": [t for t, _ in ROWS], "outcome": [1, 0, 1]})
     _assert_states_nothing(read_events(flags))
@@ -214,7 +214,7 @@ def test_many_files_name_the_file_each_statement_concerns(tmp_path: Path) -> Non
     assert len(events) == 9
     _assert_states(events, f"b.csv: {CR}")
     _assert_states(events, "c.csv: compression: xz (recognised by content)")
-    assert len(events.attrs["how_read"].notes) == 2
+    assert len(how_read(events).notes) == 2
     plain = tmp_path / "plain"
     plain.mkdir()
     for name in ("a.csv", "b.csv"):
@@ -295,17 +295,17 @@ def test_naive_times_read_in_the_default_zone_say_so_and_a_chosen_zone_says_give
               "2026-03-02T10:00Z")]
     for options, said, first in cases:
         events = read_events(path, **options)
-        assert events.attrs["how_read"].time_reading == said
-        assert f"time: column 'ts', {said};" in str(events.attrs["how_read"])
+        assert how_read(events).time_reading == said
+        assert f"time: column 'ts', {said};" in str(how_read(events))
         assert events["ts"].iloc[0] == pd.Timestamp(first)
     # naive datetimes and a time format without a zone, the same two ways
     frame = pd.DataFrame({"ts": pd.to_datetime(["2026-03-02 10:00"]), "outcome": ["success"]})
-    assert read_events(frame).attrs["how_read"].time_reading == f"naive datetimes, {DEFAULT_ZONE}"
-    assert read_events(frame, tz="Europe/Berlin").attrs["how_read"].time_reading == \
+    assert how_read(read_events(frame)).time_reading == f"naive datetimes, {DEFAULT_ZONE}"
+    assert how_read(read_events(frame, tz="Europe/Berlin")).time_reading == \
         "naive datetimes, read as local times in Europe/Berlin (tz= given)"
     syslog = tmp_path / "auth.log"
     syslog.write_text("Mar  2 10:00:00 h sshd[1]: Accepted password for x\n")
-    assert read_events(syslog, preset="sshd", year=2026).attrs["how_read"].time_reading == \
+    assert how_read(read_events(syslog, preset="sshd", year=2026)).time_reading == \
         f"text as written, format '%b %d %H:%M:%S', year 2026 given, {DEFAULT_ZONE}"
 
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from budgetlab import read_events
+from budgetlab import how_read, read_events
 from budgetlab.errors import FileFormatError
 
 ROWS = [{"ts": f"2026-01-01T00:0{i}:00Z", "outcome": "success" if i % 3 else "timeout",
@@ -36,7 +36,7 @@ def test_lines_ending_in_cr_are_read_as_lines(tmp_path, data, cr_only):
     path.write_bytes(data)
     events = read_events(path, by="region")
     _expect(events)
-    assert (CR_NOTE in events.attrs["how_read"].notes) is cr_only
+    assert (CR_NOTE in how_read(events).notes) is cr_only
     assert path.read_bytes() == data  # the input is never modified
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from budgetlab import OutcomeError, read_events
+from budgetlab import OutcomeError, how_read, read_events
 from budgetlab.errors import ConfigError, InputError
 from budgetlab.events._messages import personal_mask
 from budgetlab.events.outcomes import classify_outcomes
@@ -144,7 +144,7 @@ def test_a_file_without_any_success_is_refused_under_the_vocabulary_only(tmp_pat
     assert ev["ok"].tolist() == [False, False, False]  # an explicit mapping may say so
     # a DataFrame may be one slice of a larger log (a Dask partition): read, and the block says it
     ev = read_events(frame(["failed", "timeout"]))
-    assert [x.meaning for x in ev.attrs["how_read"].labels] == ["failure", "timeout"]
+    assert [x.meaning for x in how_read(ev).labels] == ["failure", "timeout"]
 
 
 def test_vocabulary_is_documented_on_the_own_log_page():
@@ -164,7 +164,7 @@ def test_skip_leaves_rows_out_and_counts_them():
                                               "pending": "skip",
                                               "running": "SKIP"})
     assert len(ev) == 3 and ev["ok"].tolist() == [True, False, True]
-    how = ev.attrs["how_read"]
+    how = how_read(ev)
     assert how.rows_read == 6 and how.rows_kept == 3
     assert dict(how.skipped) == {"outcome 'pending' -> skip": 2, "outcome 'running' -> skip": 1}
     assert list(ev["bucket"].cat.categories) == ["success", "failure"]
@@ -207,7 +207,7 @@ def test_status_ranges_with_exact_codes_winning():
     assert ev["bucket"].astype(str).tolist() == ["success", "success", "success", "rate_limited",
                                                  "server_error",
                                                  "server_error"]
-    rules = {x.label: x.rule for x in ev.attrs["how_read"].labels}
+    rules = {x.label: x.rule for x in how_read(ev).labels}
     assert rules == {"200": "2xx", "204": "2xx", "301": "3xx", "404": "4xx", "429": "429",
                      "503": "50x", "500": "50x"}
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from budgetlab import ReadSpec, read_events
+from budgetlab import ReadSpec, how_read, read_events
 from budgetlab.cli import main
 from budgetlab.errors import ConfigError, FileFormatError, InputError, TimestampError
 
@@ -28,7 +28,7 @@ def test_sshd_preset_on_the_openssh_sample_against_its_hand_count():
     assert ev["ts"].iloc[-1] == pd.Timestamp("2015-12-10T10:55:13Z")
     assert ev.loc[ev["ok"], "ts"].tolist() == [pd.Timestamp("2015-12-10T09:32:20Z")]  # line 156
     assert list(ev["host"].cat.categories) == ["LabSZ"]
-    how = ev.attrs["how_read"]
+    how = how_read(ev)
     assert how.rows_read == 66 and how.files == (("openssh_300.log", 66),)
     assert "234 of 300 lines (78.0 %) do not match the pattern" in " ".join(how.notes)
     assert "format '%b %d %H:%M:%S', year 2015 given" in how.time_reading
@@ -44,15 +44,15 @@ def test_proxifier_preset_on_the_proxy_sample_against_its_hand_count():
     assert {k: (int(r["sum"]), int(r["count"])) for k, r in per.iterrows()} == hand
     assert ev["ts"].iloc[0] == pd.Timestamp("2016-10-30T16:49:07Z")
     assert ev["ts"].iloc[-1] == pd.Timestamp("2016-10-30T17:36:00Z")
-    assert "150 of 300 lines (50.0 %)" in " ".join(ev.attrs["how_read"].notes)
+    assert "150 of 300 lines (50.0 %)" in " ".join(how_read(ev).notes)
 
 
 def test_how_read_names_the_presets_mapping_not_an_outcomes_mapping_nobody_gave():
-    how = read_events(SSH, preset="sshd", year=2026).attrs["how_read"]
+    how = how_read(read_events(SSH, preset="sshd", year=2026))
     assert how.vocabulary == "the sshd preset's mapping"
     assert "outcomes: column 'outcome', the sshd preset's mapping" in str(how)
-    given = read_events(SSH, preset="sshd", year=2026,
-                        outcomes={"accepted": "success", "failed": "timeout"}).attrs["how_read"]
+    given = how_read(read_events(SSH, preset="sshd", year=2026,
+                        outcomes={"accepted": "success", "failed": "timeout"}))
     assert given.vocabulary == "outcomes=" and "mapping outcomes=" in str(given)
 
 
@@ -122,7 +122,7 @@ def test_new_year_rule_and_leap_days(tmp_path):
     assert ev["ts"].tolist() == [pd.Timestamp("2023-12-31T23:59:58Z"),
                                  pd.Timestamp("2024-01-01T00:00:01Z"),
                                  pd.Timestamp("2024-02-29T12:00:00Z")]
-    assert "crossed New Year once: 2024 from there on" in ev.attrs["how_read"].time_reading
+    assert "crossed New Year once: 2024 from there on" in how_read(ev).time_reading
     log.write_text("Feb 28 12:00:00 ok\nFeb 29 12:00:00 ok\n")
     with pytest.raises(TimestampError, match="row 2 .*not dates in their year"):
         read_events(log, spec, year=2023)  # never rolled over to Mar 1
@@ -136,7 +136,7 @@ def test_unmatched_lines_strict_and_files_where_nothing_matches(tmp_path):
     assert ev["ok"].tolist() == [True, False] and ev["region"].astype(str).tolist() == ["fra",
                                                                                         "ams"]
     # the blank line is no line
-    assert "1 of 3 lines (33.3 %)" in " ".join(ev.attrs["how_read"].notes)
+    assert "1 of 3 lines (33.3 %)" in " ".join(how_read(ev).notes)
     with pytest.raises(InputError,
                        match=r"1 line not in the format of the pattern \(line 2\); fix "
                              r"them or pass on_error='skip'"):
@@ -178,7 +178,7 @@ def test_on_error_skip_leaves_out_line_2_with_a_warning(tmp_path):
     with pytest.warns(UserWarning, match=r"app.txt: skipped " + NOT_IN_FORMAT):
         ev = read_events(_app_log(tmp_path), pattern=APP, on_error="skip", by="region")
     assert ev["region"].astype(str).tolist() == ["fra", "ams"]
-    assert dict(ev.attrs["how_read"].skipped) == {"lines not in the format": 1}
+    assert dict(how_read(ev).skipped) == {"lines not in the format": 1}
 
 
 @pytest.mark.parametrize("flags", [["--on-error", "raise"], ["--strict"]])
@@ -237,7 +237,7 @@ def test_compressed_text_logs_are_read_by_their_first_bytes(tmp_path):
     for name in ("auth.log.gz", "auth"):
         ev = read_events(tmp_path / name, preset="sshd", year=2015)
         pd.testing.assert_frame_equal(ev, plain)
-        assert any(n.startswith("compression: ") for n in ev.attrs["how_read"].notes)
+        assert any(n.startswith("compression: ") for n in how_read(ev).notes)
 
 
 @pytest.mark.parametrize("suffix, kind", [(".gz", "gzip"), (".bz2", "bz2"), (".xz", "xz")])
@@ -266,7 +266,7 @@ def test_a_compression_other_than_the_name_says_is_read_by_its_bytes_and_stated(
     (tmp_path / "auth.log.gz").write_bytes(bz2.compress(SSH.read_bytes()))
     ev = read_events(tmp_path / "auth.log.gz", preset="sshd", year=2015)
     assert len(ev) == 66 and int(ev["ok"].sum()) == 1  # grep: 1 Accepted, 65 Failed
-    assert "compression: bz2 (recognised by content)" in ev.attrs["how_read"].notes
+    assert "compression: bz2 (recognised by content)" in how_read(ev).notes
 
 
 def test_an_unreadable_file_is_refused_in_the_same_words_by_both_readers(tmp_path, monkeypatch):

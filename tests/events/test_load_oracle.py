@@ -23,7 +23,7 @@ import pytest
 
 import budgetlab.events.read as read_mod
 import budgetlab.privacy.guard as pii_mod
-from budgetlab import read_access_log, read_events
+from budgetlab import how_read, read_access_log, read_events
 from budgetlab._util.codes import factorize
 from budgetlab._util.inputs import register_input
 from budgetlab.errors import BudgetlabError, FileFormatError, InputError
@@ -287,7 +287,7 @@ def _same(new: Any, old: Any) -> None:
         assert new == old
         return
     pd.testing.assert_frame_equal(new, old)
-    assert new.attrs["how_read"] == old.attrs["how_read"]
+    assert how_read(new) == how_read(old)
 
 
 # ------------------------------------------------------------------------------------------
@@ -523,7 +523,7 @@ def test_files_with_and_without_instant_times_read_as_before(tmp_path, monkeypat
             assert not isinstance(new, str)  # offsets in two forms: both load
     # hand-read: the how-read text says text with offsets, whatever the reader did
     events = read_events(tmp_path / "a.csv", by="region", session="session")
-    assert "text with UTC offsets" in str(events.attrs["how_read"])
+    assert "text with UTC offsets" in str(how_read(events))
     assert events["ts"].dtype == "datetime64[ns, UTC]"
     # sorted by time: 00:01+01:00 is 23:01Z the day before; 00:02-05:30 is 05:32Z
     assert events["ts"].tolist() == [pd.Timestamp(t) for t in ("2026-11-28T23:01:00Z",

@@ -18,6 +18,7 @@ from budgetlab import (
     InputError,
     SchemaError,
     TimestampError,
+    how_read,
     read_access_log,
     read_events,
 )
@@ -45,7 +46,7 @@ def test_folder_glob_and_list_read_as_one_table_in_stable_order(tmp_path):
     # 'failed'
     assert by_folder["ts"].dt.strftime("%d %H").tolist() == ["01 00", "01 12", "01 12", "02 00"]
     assert by_folder["ok"].tolist() == [True, True, False, True]
-    assert by_folder.attrs["how_read"].files == (("2026-01-01.csv", 2), ("2026-01-02.csv", 2))
+    assert how_read(by_folder).files == (("2026-01-01.csv", 2), ("2026-01-02.csv", 2))
     by_glob = read_events(days / "*.csv")
     pd.testing.assert_frame_equal(by_glob, by_folder)
     # a list keeps its order
@@ -116,7 +117,7 @@ def test_rotated_access_logs_in_a_folder_gzip_by_content(tmp_path):
     (logs / "access.log.2.gz").write_bytes(gzip.compress(line.format(h=4, s=2, st=200).encode()))
     ev = read_access_log(logs, outcomes={"2xx": "success", "4xx": "skip", "5xx": "server_error"})
     assert ev["ts"].dt.second.tolist() == [2, 3, 4] and ev["ok"].tolist() == [True, True, False]
-    how = ev.attrs["how_read"]
+    how = how_read(ev)
     assert (
         how.rows_read == 4
         and how.rows_kept == 3
@@ -136,7 +137,7 @@ def test_slow_above_counts_slow_successes_as_failures():
     # strictly above 2 s: only 2001 ms; the slow failure stays a failure of its own kind
     assert ev["bucket"].astype(str).tolist() == ["success", "success", "slow", "failure", "success"]
     assert ev["ok"].tolist() == [True, True, False, False, True]
-    assert ev.attrs["how_read"].slow_rows == 1 and ev.attrs["how_read"].slow_above == "2s"
+    assert how_read(ev).slow_rows == 1 and how_read(ev).slow_above == "2s"
     text = read_events(raw.assign(ms=["1.999s", "2s", "2001ms", "9s", "150ms"]), duration="ms",
                        slow_above="2s")
     assert text["bucket"].astype(str).tolist() == ev["bucket"].astype(str).tolist()
@@ -166,7 +167,7 @@ def test_job_status_log_against_its_hand_count():
     # GMT+0100 read with the ISO sign
     assert ev["ts"].iloc[0] == pd.Timestamp("2026-11-28T23:00:00Z")
     assert ev["ts"].iloc[-1] == pd.Timestamp("2026-11-29T08:57:00Z")
-    how = ev.attrs["how_read"]
+    how = how_read(ev)
     assert {x.label: x.rows for x in how.labels} == {"succeeded": 160, "failed": 12, "timed_out": 8,
                                                      "pending": 9,
                                                      "running": 6, "cancelled": 5}
@@ -180,7 +181,7 @@ def test_job_status_log_against_its_hand_count():
 def test_how_read_is_json_and_a_readable_block():
     ev = read_events(JOBS, time="finished_at", outcome="state", outcomes={
         "succeeded": "success", "failed": "failure", "timed out": "timeout", **NON_FINAL})
-    how = ev.attrs["how_read"]
+    how = how_read(ev)
     assert json.loads(json.dumps(how.as_dict()))["rows_kept"] == 180
     text = repr(how)
     assert text == str(how) and text.startswith("how it was read: job_status.csv (200 rows)")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from budgetlab import read_events
+from budgetlab import how_read, read_events
 from budgetlab.cli import main
 from budgetlab.errors import OutcomeError
 
@@ -169,7 +169,7 @@ def test_mapped_numbers_are_stated_as_statuses_only_when_they_are(tmp_path):
         frame(values).to_parquet(tmp_path / "log.parquet")
         ev = read_events(tmp_path / "log.parquet",
                          outcomes={str(values[0]): "success", str(values[1]): "failure"})
-        assert ev.attrs["how_read"].notes == (f"column 'outcome': {note}",)
+        assert how_read(ev).notes == (f"column 'outcome': {note}",)
 
 
 def test_more_than_a_thousand_labels_end_as_the_other_metric_series_refusals(tmp_path, capsys):

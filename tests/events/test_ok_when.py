@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from budgetlab import ReadSpec, read_events
+from budgetlab import ReadSpec, how_read, read_events
 from budgetlab.errors import ConfigError, OutcomeError
 
 ELB = Path(__file__).parents[1] / "fixtures" / "nab" / "elb_request_count_8c0756.csv"
@@ -42,7 +42,7 @@ def test_the_nab_series_read_by_a_threshold_counts_as_the_csv_module_does():
     ev = read_events(ELB, time="timestamp", ok_when="value<50")
     assert (int(ev["ok"].sum()), int((~ev["ok"]).sum())) == (good, bad)
     assert ev["bucket"].astype(str).value_counts().to_dict() == {"success": good, "failure": bad}
-    how = ev.attrs["how_read"]
+    how = how_read(ev)
     assert str(how).splitlines()[3] == (
         f"  outcomes: column 'value' < 50 (ok_when=): {good:,} success, {bad:,} failure; "
         f"{SERIES}")
@@ -132,7 +132,7 @@ def test_the_read_info_holds_the_threshold_apart_and_prints_from_it():
     in exponent form. Oracle: the values given, written by hand."""
     raw = frame([5.0, 2e3, 999.0]).rename(columns={"value": "p99 latency ms"})
     ev = read_events(raw, ok_when="p99 latency ms>=1e3")
-    how = ev.attrs["how_read"]
+    how = how_read(ev)
     assert tuple(how.threshold[:3]) == ("p99 latency ms", ">=", "1e3")
     assert how.ok_when == "p99 latency ms >= 1e3"
     assert str(how).splitlines()[3] == (

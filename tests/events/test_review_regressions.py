@@ -9,7 +9,7 @@ import lzma
 
 import pytest
 
-from budgetlab import read_events
+from budgetlab import how_read, read_events
 from budgetlab.errors import BudgetlabError, SchemaError
 
 
@@ -21,7 +21,7 @@ def test_cr_only_utf16_keeps_characters_whose_code_holds_a_cr_byte(tmp_path):
     ev = read_events(p, epoch="s", by="region", encoding="utf-16", outcomes={"ok": "success",
                                                                              "error": "error"})
     assert ev["region"].astype(str).tolist() == ["Plzeň", "čast"]
-    assert "line endings: CR only" in str(ev.attrs["how_read"])
+    assert "line endings: CR only" in str(how_read(ev))
 
 
 @pytest.mark.parametrize("kind", ["gzip", "bz2", "xz"])

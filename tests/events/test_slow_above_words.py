@@ -4,7 +4,7 @@
 import pandas as pd
 import pytest
 
-from budgetlab import read_events
+from budgetlab import how_read, read_events
 
 
 @pytest.mark.parametrize(("slow_above", "said"), [("60ms", "0.06 s"), ("2s", "2 s"),
@@ -13,6 +13,6 @@ def test_the_threshold_is_spelled_in_prose(slow_above, said):
     raw = pd.DataFrame({"ts": ["2026-01-01T00:00:00Z", "2026-01-01T00:01:00Z",
                                "2026-01-01T00:02:00Z"],
                         "outcome": ["success", "success", "success"], "d": ["50ms", "3h", "4h"]})
-    how = read_events(raw, duration="d", slow_above=slow_above).attrs["how_read"]
+    how = how_read(read_events(raw, duration="d", slow_above=slow_above))
     assert f"  latency: successes slower than {said} counted as failures in bucket 'slow': 2 " \
            "rows" in str(how)

@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 from dask import delayed
 
-from budgetlab import TimestampError, read_events
+from budgetlab import TimestampError, how_read, read_events
 from budgetlab.cli import main
 from budgetlab.dask import read_events as dask_read_events
 
@@ -53,7 +53,7 @@ def test_zoned_text_and_zoned_datetimes_read_together_as_their_utc_instants(file
     assert str(got["ts"].dtype) == "datetime64[ns, UTC]"
     assert utc_text(got) == sorted(CSV_UTC + NY_UTC)
     assert got["bucket"].astype(str).tolist() == ["success", "success", "failure", "timeout"]
-    how = got.attrs["how_read"]
+    how = how_read(got)
     assert (how.rows_read, how.rows_kept) == (4, 4)
     assert dict(how.files) == {"plus2.csv": 2, "ny.parquet": 2}
     assert how.time_reading == "each file by its own rule (see the notes), as UTC instants"
@@ -108,7 +108,7 @@ def test_naive_text_and_naive_datetimes_read_in_the_zone_given(files):
                              "outcome": ["ok"]}), files / "wall.parquet")
     got = read_events([files / "naive.csv", files / "wall.parquet"], tz="Europe/Berlin")
     assert utc_text(got) == ["2026-03-01 09:00", "2026-03-01 09:30"]
-    notes = got.attrs["how_read"].notes
+    notes = how_read(got).notes
     assert ("naive.csv: time: text without offsets, read as local times in Europe/Berlin "
             "(tz= given)") in notes
     assert ("wall.parquet: time: naive datetimes, read as local times in Europe/Berlin "

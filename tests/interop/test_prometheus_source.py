@@ -103,8 +103,11 @@ def test_counter_reset_counts_the_new_process(prom, reference):
 
 def test_gap_is_reported_in_attrs(prom):
     bins = _read(prom)
-    assert bins.attrs["gaps"] == [{"region": "par", "start": START + (GAP_MINUTES[0] - 1) * MIN,
-                                   "end": START + (GAP_MINUTES[1] - 1) * MIN, "bins": 3}]
+    # times as ISO-8601 text (attrs are JSON values: DataFrame.to_parquet saves them)
+    assert bins.attrs["gaps"] == [{"region": "par",
+                                   "start": (START + (GAP_MINUTES[0] - 1) * MIN).isoformat(),
+                                   "end": (START + (GAP_MINUTES[1] - 1) * MIN).isoformat(),
+                                   "bins": 3}]
 
 
 def test_good_counter_gives_the_same_bins(prom):
@@ -235,8 +238,9 @@ def test_one_series_per_group_reads_the_same_bins_and_gaps(prom, monkeypatch):
     assert "sum by" in general.attrs["source"]["queries"]["total"]
     pd.testing.assert_frame_equal(fast, general)
     assert fast.attrs["gaps"] == general.attrs["gaps"] == [
-        {"region": "par", "instance": "a", "start": START + (GAP_MINUTES[0] - 1) * MIN,
-         "end": START + (GAP_MINUTES[1] - 1) * MIN, "bins": 3}]
+        {"region": "par", "instance": "a",
+         "start": (START + (GAP_MINUTES[0] - 1) * MIN).isoformat(),
+         "end": (START + (GAP_MINUTES[1] - 1) * MIN).isoformat(), "bins": 3}]
 
 
 def test_label_values_that_look_personal_are_refused(prom):

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from budgetlab import read_events
+from budgetlab import how_read, read_events
 from budgetlab.dask import read_events as dask_read_events
 
 ELB = Path(__file__).parents[1] / "fixtures" / "nab" / "elb_request_count_8c0756.csv"
@@ -49,8 +49,8 @@ def parquet_files(tmp_path: Path) -> list[Path]:
 
 def test_the_block_counts_as_read_events_on_the_same_files(parquet_files, monkeypatch):
     monkeypatch.setenv("BUDGETLAB_READING_TIME", "2026-12-02T12:00:00Z")  # half a log late
-    pandas_how = read_events([str(p) for p in parquet_files], outcomes=OUTCOMES).attrs["how_read"]
-    how = dask_read_events([str(p) for p in parquet_files], outcomes=OUTCOMES).attrs["how_read"]
+    pandas_how = how_read(read_events([str(p) for p in parquet_files], outcomes=OUTCOMES))
+    how = how_read(dask_read_events([str(p) for p in parquet_files], outcomes=OUTCOMES))
     facts, oracle = _facts(how), _facts(pandas_how)
     assert oracle["late"][0] > 0 and oracle["skipped"]  # the case holds what it tests
     assert oracle["notes"]  # the note on rows after the time of reading
@@ -61,17 +61,17 @@ def test_the_block_counts_as_read_events_on_the_same_files(parquet_files, monkey
 
 def test_a_log_within_the_time_of_reading_has_no_note(parquet_files, monkeypatch):
     monkeypatch.setenv("BUDGETLAB_READING_TIME", "2026-12-06T00:00:00Z")
-    how = dask_read_events(str(parquet_files[2])).attrs["how_read"]
-    oracle = read_events(str(parquet_files[2])).attrs["how_read"]
+    how = how_read(dask_read_events(str(parquet_files[2])))
+    oracle = how_read(read_events(str(parquet_files[2])))
     assert _facts(how)["late"] == _facts(oracle)["late"] == (0, None)
     assert how.notes == () and how.rows_read == how.rows_kept == 300
 
 
 def test_a_threshold_read_in_partitions_states_as_pandas_does():
     raw = pd.read_csv(ELB, dtype=str)
-    how = dask_read_events(dd.from_pandas(raw, npartitions=3, sort=False), time="timestamp",
-                           ok_when="value<50").attrs["how_read"]
-    oracle = read_events(raw, time="timestamp", ok_when="value<50").attrs["how_read"]
+    how = how_read(dask_read_events(dd.from_pandas(raw, npartitions=3, sort=False),
+                                    time="timestamp", ok_when="value<50"))
+    oracle = how_read(read_events(raw, time="timestamp", ok_when="value<50"))
     for key in ("rows", "skipped", "span", "time", "labels", "vocabulary", "threshold"):
         assert _facts(how)[key] == _facts(oracle)[key], key
     assert str(how).splitlines()[1:] == str(oracle).splitlines()[1:]  # all but the source's name

@@ -1,0 +1,201 @@
+"""Every table budgetlab returns keeps JSON values in ``attrs``, so pandas' own
+``DataFrame.to_parquet`` (which stores ``json.dumps(df.attrs)``) saves it and ``pd.read_parquet``
+gives the same attrs back (the rule: budgetlab/_util/attrs.py, docs/development.md).
+
+The oracle of the round trip is ``json.loads(json.dumps(attrs))`` of the table as returned; a few
+tables are also checked against attrs written out by hand. ``test_attrs_are_json_values`` goes
+over the same tables and catches the next object put into ``attrs``."""
+
+from __future__ import annotations
+
+import io
+import json
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import budgetlab as bl
+from budgetlab import SLO, AlertPolicy, PerGroup
+
+NAB = Path(__file__).parent / "fixtures" / "nab" / "elb_request_count_8c0756.csv"
+APACHE = Path(__file__).parent / "fixtures" / "elastic_apache" / "apache_logs"
+SLO_1H = SLO(target=0.95, window="1h")
+PER = PerGroup({"recaptcha_v2": 0.93, "turnstile": 0.97}, default=0.95, base=SLO_1H)
+POLICY = AlertPolicy.workbook()
+
+
+@pytest.fixture(scope="module")
+def data() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Two days of synthetic captcha traffic (every bucket, keys, durations) and its incidents."""
+    return bl.synth.generate("2026-01-05", 2, seed=7, rate=0.05, client_timeout="20s")
+
+
+def _tables(ev: pd.DataFrame, inc: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """One table per public function that returns tables (budgetlab/__init__.pyi), by name."""
+    t: dict[str, pd.DataFrame] = {}
+    t["read_events"] = bl.read_events(NAB, time="timestamp", ok_when="value<50")
+    t["read_access_log"] = bl.read_access_log(APACHE)
+    t["replay"] = bl.replay(ev, SLO_1H, by="captcha_type")
+    t["replay per group"] = bl.replay(ev, PER, by="captcha_type")
+    t["transitions"] = bl.transitions(t["replay"])
+    t["replay_transitions"] = bl.replay_transitions(ev, SLO_1H, by="captcha_type")
+    t["status_spans"] = bl.status_spans(ev, PER, by="captcha_type", steps=True)
+    t["silences"] = bl.silences(t["status_spans"])
+    t["status_episodes"] = bl.status_episodes(t["status_spans"])
+    t["replay_summary"] = bl.replay_summary(t["replay"], ev)
+    t["replay_calendar"] = bl.replay_calendar(ev, SLO_1H, calendar="day", by="captcha_type")
+    t["hysteresis"] = bl.hysteresis(t["replay"], "10min")
+    bins = t["bin_events"] = bl.bin_events(ev, freq="5min", by="captcha_type")
+    t["burn_rates"] = bl.burn_rates(bins, 0.95)
+    t["period_budget"] = bl.period_budget(bins, 0.95, period="1D")
+    ep = t["alert_episodes"] = bl.alert_episodes(bins, 0.95, POLICY)
+    t["alert_states"] = bl.alert_states(bins, 0.95, POLICY)
+    t["low_traffic"] = bl.low_traffic(bins, 0.95, POLICY)
+    t["score_alerts"] = bl.score_alerts(ep, inc, bins=bins, target=0.95)
+    t["incident_detections"] = bl.incident_detections(ep, inc, bins=bins, target=0.95)
+    t["compare_policies"] = bl.compare_policies(bins, 0.95, {"workbook": POLICY}, incidents=inc)
+    t["bucket_breakdown"] = bl.bucket_breakdown(ev, SLO_1H, by="captcha_type")
+    t["bucket_breakdown per group"] = bl.bucket_breakdown(ev, PER, by="captcha_type")
+    t["bucket_burn_over_time"] = bl.bucket_burn_over_time(ev, SLO_1H, by="captcha_type")
+    t["compare_windows"] = bl.compare_windows(ev, PER, ["1h", "6h", "calendar:day"],
+                                              by="captcha_type", min_dwell="10min")
+    t["window_incidents"] = bl.window_incidents(ev, SLO_1H, inc, ["1h", "6h"])
+    t["timeout_tradeoff"] = bl.timeout_tradeoff(ev, timeouts=["5s", "10s"])
+    profile = bl.latency_profile(ev, thresholds=["1s", "5s"], by="captcha_type")
+    rec = bl.recalibrate(ev, window="1h", history="2D", by="captcha_type", n_boot=5)
+    latency = bl.latency_recalibrate(ev, slo=SLO_1H, thresholds=["5s"], n_boot=5)
+    start, end = inc["start"].iloc[0], inc["end"].iloc[0]
+    report = bl.incident_report(ev, SLO_1H, start, end, by="captcha_type", incidents=inc)
+    for prefix, result in (("latency_profile", profile), ("recalibrate", rec),
+                           ("latency_recalibrate", latency), ("incident_report", report)):
+        t.update({f"{prefix}.{k}": v for k, v in vars(result).items()
+                  if isinstance(v, pd.DataFrame)})
+    t["target_verdicts"] = bl.target_verdicts(rec)
+    return t
+
+
+@pytest.fixture(scope="module")
+def tables(data: tuple[pd.DataFrame, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    with warnings.catch_warnings():  # partial windows, thin groups: what is said, not tested here
+        warnings.simplefilter("ignore")
+        return _tables(*data)
+
+
+#: The names of the tables above (for the test ids; checked against the fixture below).
+NAMES = ["read_events", "read_access_log", "replay", "replay per group", "transitions",
+         "replay_transitions", "status_spans", "silences", "status_episodes", "replay_summary",
+         "replay_calendar", "hysteresis", "bin_events", "burn_rates", "period_budget",
+         "alert_episodes", "alert_states", "low_traffic", "score_alerts", "incident_detections",
+         "compare_policies", "bucket_breakdown", "bucket_breakdown per group",
+         "bucket_burn_over_time", "compare_windows", "window_incidents", "timeout_tradeoff",
+         "latency_profile.shares", "latency_profile.quantiles", "latency_profile.censoring",
+         "recalibrate.summary", "recalibrate.candidates", "recalibrate.distribution",
+         "recalibrate.bootstrap", "latency_recalibrate.table", "latency_recalibrate.summary",
+         "latency_recalibrate.frontier", "incident_report.states", "incident_report.spans",
+         "incident_report.steps", "incident_report.transitions", "incident_report.tracker",
+         "incident_report.alerts", "incident_report.tiers", "incident_report.budget",
+         "incident_report.buckets", "incident_report.window_buckets",
+         "incident_report.over_time", "incident_report.incidents", "target_verdicts"]
+
+
+def test_the_list_names_every_table(tables: dict[str, pd.DataFrame]) -> None:
+    assert sorted(tables) == sorted(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_attrs_are_json_values(tables: dict[str, pd.DataFrame], name: str) -> None:
+    """What json.dumps writes, json.loads gives back equal: no object, no tuple, no int key."""
+    attrs = tables[name].attrs
+    assert json.loads(json.dumps(attrs)) == attrs
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_to_parquet_keeps_the_attrs(tables: dict[str, pd.DataFrame], name: str) -> None:
+    table = tables[name]
+    buffer = io.BytesIO()
+    table.to_parquet(buffer)
+    back = pd.read_parquet(io.BytesIO(buffer.getvalue()))
+    assert back.attrs == json.loads(json.dumps(table.attrs))
+
+
+def _round_trip(table: pd.DataFrame) -> pd.DataFrame:
+    buffer = io.BytesIO()
+    table.to_parquet(buffer)
+    return pd.read_parquet(io.BytesIO(buffer.getvalue()))
+
+
+EVENTS = bl.as_events(["2026-01-01 00:00", "2026-01-01 00:10", "2026-01-01 00:20",
+                       "2026-01-01 00:30"], [True, False, True, True])
+#: SLO(target=0.95, window="1h") written out by hand: durations as budgetlab's duration text
+SLO_FACTS = {"target": 0.95, "window": "1h", "warning": 0.5, "critical": 0.1, "min_events": 0,
+             "period": "30d"}
+
+
+def test_replay_and_spans_attrs_by_hand() -> None:
+    states = bl.replay(EVENTS, SLO_1H)
+    assert states.attrs == {"slo": SLO_FACTS, "by": []}
+    spans = bl.status_spans(EVENTS, SLO_1H, start="2026-01-01 00:00", end="2026-01-01 02:00")
+    assert spans.attrs == {"slo": SLO_FACTS, "by": [], "start": "2026-01-01T00:00:00+00:00",
+                           "end": "2026-01-01T02:00:00+00:00", "steps": False,
+                           "events_at_end": []}
+    assert bl.status_episodes(spans, gap="5min").attrs == {"at_least": "critical", "gap": "5m",
+                                                           "by": []}
+    assert bl.hysteresis(states, "90min").attrs["min_dwell"] == "1h30m"
+
+
+def test_per_group_slo_attrs_by_hand() -> None:
+    ev = EVENTS.assign(kind=pd.Categorical(["a", "b", "a", "b"]))
+    per = PerGroup({"a": 0.9}, default=SLO(target=0.99, window="2h"), base=SLO_1H)
+    assert bl.replay(ev, per, by="kind").attrs["slo"] == {
+        "per_group": [{"group": ["a"], **SLO_FACTS, "target": 0.9}],
+        "default": {**SLO_FACTS, "target": 0.99, "window": "2h"},
+        "base": SLO_FACTS, "binding": None}
+
+
+def test_how_read_attrs_by_hand() -> None:
+    raw = pd.DataFrame({"ts": ["2026-11-29T03:47:00+01:00", "2026-11-29T02:00:00Z"],
+                        "outcome": ["timeout", "success"]})
+    facts = bl.read_events(raw).attrs["how_read"]
+    assert facts["files"] == [{"name": "the DataFrame", "rows": 2}]
+    assert (facts["rows_read"], facts["rows_kept"], facts["skipped"]) == (2, 2, [])
+    assert (facts["first"], facts["last"]) == ("2026-11-29T02:00:00Z", "2026-11-29T02:47:00Z")
+    assert facts["labels"] == [
+        {"label": "success", "meaning": "success", "rule": "vocabulary", "rows": 1},
+        {"label": "timeout", "meaning": "timeout", "rule": "vocabulary", "rows": 1}]
+
+
+@pytest.mark.parametrize("name", ["replay", "replay per group", "status_spans",
+                                  "bucket_breakdown per group", "compare_windows"])
+def test_table_slo_rebuilds_the_slo_after_parquet(tables: dict[str, pd.DataFrame],
+                                                  name: str) -> None:
+    slo = bl.table_slo(_round_trip(tables[name]))
+    given = SLO_1H if name == "replay" else PER
+    if isinstance(given, SLO):
+        assert slo == given
+    else:
+        assert isinstance(slo, PerGroup)
+        for group in ("recaptcha_v2", "turnstile", "image"):
+            assert slo.slo_for(group) == given.slo_for(group)
+
+
+@pytest.mark.parametrize("source", [NAB, APACHE])
+def test_how_read_rebuilds_the_block_after_parquet(source: Path) -> None:
+    read: Callable[..., pd.DataFrame] = (
+        bl.read_access_log if source == APACHE else
+        lambda p: bl.read_events(p, time="timestamp", ok_when="value<50"))
+    events = read(source)
+    back = bl.how_read(_round_trip(events))
+    assert back == bl.how_read(events)
+    assert back is not None and str(back) == str(bl.how_read(events))
+
+
+def test_a_replay_read_back_from_parquet_summarises_as_the_original(
+        data: tuple[pd.DataFrame, pd.DataFrame], tables: dict[str, pd.DataFrame]) -> None:
+    """replay_summary reads the SLO from the states' attrs: saved and read back, the same rows."""
+    ev = data[0]
+    states = tables["replay per group"]
+    pd.testing.assert_frame_equal(bl.replay_summary(_round_trip(states), ev),
+                                  bl.replay_summary(states, ev))
