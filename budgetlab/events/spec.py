@@ -139,7 +139,7 @@ class ReadSpec:
         Text encoding of CSV/TSV/JSON Lines files (default UTF-8, a BOM is skipped; UTF-16 is
         recognised and named). Lines may end in LF, CRLF or CR alone. CR-only line ends, a
         compression, Parquet binary columns read as UTF-8 and a numeric outcome column read as
-        labels are stated in ``attrs["how_read"].notes``.
+        labels are stated in ``budgetlab.how_read(events).notes``.
     duration, duration_unit, slow_above : optional
         Latency as part of success: successes whose ``duration`` is strictly above
         ``slow_above`` (e.g. ``"2s"``) become failures in the ``slow`` bucket. Numeric durations
