@@ -39,7 +39,8 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         every group with an episode.
     groups : DataFrame, optional
         The evaluated groups' key columns, one row per group (a ``BinGrid``'s ``keys``: what
-        :func:`budgetlab.bin_events` binned): those without any episode are named in one line of
+        :func:`budgetlab.bin_events` binned), or the bins table itself (its key columns are read,
+        once per group): those without any episode are named in one line of
         the legend, "no alert in N groups: a, b, c and 2 more" (gid ``quiet``), so the figure
         shows they were evaluated without a row per tier of each. Without it, a chart of grouped
         episodes says in that line that groups without an alert, if any, are not drawn.
@@ -175,7 +176,8 @@ def _row_plan(episodes: pd.DataFrame, groups: pd.DataFrame | None
     seen = set(episodes[keys].astype(str).itertuples(index=False, name=None)) if keys else set()
     quiet: set[tuple[str, ...]] = set()
     if groups is not None and _groups_given(keys, groups):
-        quiet = set(groups[keys].astype(str).itertuples(index=False, name=None)) - seen
+        evaluated = groups[keys].drop_duplicates().astype(str)  # the bins themselves will do
+        quiet = set(evaluated.itertuples(index=False, name=None)) - seen
     return keys, tiers, sorted(seen) or [()], sorted(quiet)
 
 

@@ -63,6 +63,9 @@ def test_many_quiet_groups_are_named_three_and_counted():
     ep = alert_episodes(bins, 0.9, AlertPolicy.single_window("10min", burn=4.5))
     ax = plot_alerts(ep, groups=bins[["region"]].drop_duplicates())
     assert _quiet(ax) == ["no alert in 5 groups:\nams, ber, lis and 2 more"]
+    plt.close("all")
+    ax = plot_alerts(ep, groups=bins)  # the bins themselves: their key columns, once per group
+    assert _quiet(ax) == ["no alert in 5 groups:\nams, ber, lis and 2 more"]
     assert alert_rows(ep, groups=bins[["region"]].drop_duplicates()) == 1
     plt.close("all")
 
