@@ -44,26 +44,29 @@ OTHER_COLOR = "#A0A0A0"
 
 def group_colors(names: Sequence[str], weights: Sequence[float] | None = None) -> dict[str,
                                                                                        str | None]:
-    """A colour per group: distinct ones (:data:`GROUP_COLORS`, in the groups' order) while they
-    suffice; with more groups, the ``len(GROUP_COLORS) - 1`` with the most weight (evidence, e.g.
-    events; ties and no weights: the first ones) keep theirs, in their order, and the others map to
-    ``None``: drawn in :data:`OTHER_COLOR` under one legend entry (:func:`other_label`).
+    """A colour per group, the one rule of every figure that draws groups: the coloured groups
+    take :data:`GROUP_COLORS` in the sorted order of their names, whatever order a figure draws
+    them in, so a group has the same colour in every figure that draws the same groups (the
+    daily success and the recalibration figure of a run, say). Distinct colours while they
+    suffice; with more groups, the ``len(GROUP_COLORS) - 1`` with the most weight (evidence,
+    e.g. events; ties and no weights: the first ones) keep theirs, and the others map to
+    ``None``: drawn in :data:`OTHER_COLOR` under one legend entry (:func:`other_label`). The
+    mapping keeps the order of ``names`` (a legend's order).
 
-    >>> group_colors(["a", "b"])
-    {'a': '#0072B2', 'b': '#D55E00'}
+    >>> group_colors(["b", "a"])
+    {'b': '#D55E00', 'a': '#0072B2'}
     >>> c = group_colors([f"g{i}" for i in range(10)], weights=[1] * 9 + [5])
     >>> c["g0"], c["g9"], c["g6"], other_label(c)
     ('#0072B2', '#332288', None, 'other (4 groups)')
     """
     names = [str(n) for n in names]
-    if len(names) <= len(GROUP_COLORS):
-        return {n: GROUP_COLORS[i] for i, n in enumerate(names)}
-    w = np.zeros(len(names)) if weights is None else np.asarray(weights, dtype=float)
-    top = np.argsort(-np.nan_to_num(w, nan=0.0), kind="stable")[: len(GROUP_COLORS) - 1]
-    out: dict[str, str | None] = {n: None for n in names}
-    for i, k in enumerate(sorted(top.tolist())):
-        out[names[k]] = GROUP_COLORS[i]
-    return out
+    coloured = names
+    if len(names) > len(GROUP_COLORS):
+        w = np.zeros(len(names)) if weights is None else np.asarray(weights, dtype=float)
+        top = np.argsort(-np.nan_to_num(w, nan=0.0), kind="stable")[: len(GROUP_COLORS) - 1]
+        coloured = [names[k] for k in top.tolist()]
+    colour = {n: GROUP_COLORS[i] for i, n in enumerate(sorted(set(coloured)))}
+    return {n: colour.get(n) for n in names}
 
 
 def other_label(colors: dict[str, str | None]) -> str:

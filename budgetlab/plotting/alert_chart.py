@@ -13,10 +13,14 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
 from .._util.validation import check_tz, require_columns
+from .._util.words import counted, some_named
 from ._common import display_names, time_axis, utc_naive
 from .alert_marks import FILLING_ALPHA, FILLING_COLOR, filling_key, filling_span, incident_row
 from .legends import legend_right, room_for_y_labels, x_label_clear
 
+#: The legend's line when the episodes have group keys but the evaluated groups are not given
+#: (``groups=``): only those with an episode have rows; the others are not known to the chart.
+QUIET_NOT_DRAWN = "groups without an alert, if any:\nnot drawn (pass groups=)"
 #: Episode colours by severity (pages vermillion, tickets orange, as the status bands).
 SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00",
                    "warning": "#E69F00"}
@@ -32,11 +36,14 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     episodes : DataFrame
         Output of :func:`budgetlab.alert_episodes`. Every tier of the policy gets a row, also
         tiers that never fired (from ``episodes.attrs["tiers"]`` or the ``tier`` categories), in
-        every group with an episode and every group of ``groups``.
+        every group with an episode.
     groups : DataFrame, optional
         The evaluated groups' key columns, one row per group (a ``BinGrid``'s ``keys``: what
-        :func:`budgetlab.bin_events` binned): those without any episode get their rows too, so the
-        figure shows they were evaluated.
+        :func:`budgetlab.bin_events` binned), or the bins table itself (its key columns are read,
+        once per group): those without any episode are named in one line of
+        the legend, "no alert in N groups: a, b, c and 2 more" (gid ``quiet``), so the figure
+        shows they were evaluated without a row per tier of each. Without it, a chart of grouped
+        episodes says in that line that groups without an alert, if any, are not drawn.
     incidents : DataFrame, optional
         Incident table: drawn as the last row (hatched; incidents that overlap in lanes of it, the
         first free lane from the top) and shaded across all rows.
@@ -61,8 +68,9 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         ``Rectangle`` of gid ``filling``), keyed by what scoring did with the episodes and
         incidents that begin there: "long window filling: scored apart" (``filling="apart"``),
         "long window filling: scored with the rest" (``"count"``). Without any episode the panel
-        says "no alert fired" (a text, gid ``no_alert``) and the legend names only the filling
-        spans and the incidents, if any.
+        says "no alert fired" (a text, gid ``no_alert``). The legend keys the severities of the
+        episodes drawn (not those of tiers that never fired), the filling spans, the incidents
+        and the groups without an alert, each when there are any.
 
     Examples
     --------
@@ -78,7 +86,7 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     ax = plt.gca() if ax is None else ax
     tz = check_tz(tz)
     key = filling_key(filling)
-    keys, tiers, rows_of = _row_plan(episodes, groups)
+    keys, tiers, rows_of, quiet = _row_plan(episodes, groups)
     start = utc_naive(episodes["start"])
     end = utc_naive(episodes["end"])
     tier_col = episodes["tier"].astype(str).to_numpy()
@@ -86,7 +94,7 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
                                               axis=1).to_numpy() if keys and len(episodes)
                else np.full(len(episodes), "", dtype=object))
     rows: list[str] = []
-    y, shaded = 0, False
+    y, shaded, fired = 0, False, set()
     for g in rows_of:  # a loop over groups and tiers
         for name, severity in tiers:
             sel = (tier_col == str(name)) & (key_col == "\x1f".join(g))
@@ -95,12 +103,13 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
             colour = SEVERITY_COLORS.get(str(severity), "#0072B2")
             ax.barh(np.full(int(sel.sum()), y), end[sel] - start[sel], left=start[sel], height=0.6,
                     color=colour, edgecolor=colour, linewidth=0.8, label=label)
+            fired |= {str(severity)} if sel.any() else set()
             rows.append(f"{label} ({severity})" if severity else label)
             shaded = filling_span(ax, episodes.attrs, str(name), y) or shaded
             y += 1
-    severities = list(dict.fromkeys(str(sev) for _, sev in tiers)) if len(episodes) else []
-    handles: list[Any] = [Patch(color=SEVERITY_COLORS.get(sev, "#0072B2"),
-                                label=sev) for sev in severities]
+    # keyed: the severities of the bars drawn, in the tiers' order
+    handles: list[Any] = [Patch(color=SEVERITY_COLORS.get(sev, "#0072B2"), label=sev)
+                          for sev in dict.fromkeys(str(sev) for _, sev in tiers) if sev in fired]
     if shaded:
         handles.append(Patch(facecolor=FILLING_COLOR, alpha=FILLING_ALPHA, label=key))
     if not len(episodes):  # said in the panel, not by an empty key
@@ -110,6 +119,9 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         incident_row(ax, incidents, y)
         rows.append("incidents")
         handles.append(Patch(facecolor="none", edgecolor="grey", hatch="//", label="incident"))
+    line = _quiet_line(quiet) if _groups_given(keys, groups) else QUIET_NOT_DRAWN if keys else ""
+    if line:  # a line of text in the key, without a mark
+        handles.append(Patch(facecolor="none", edgecolor="none", label=line, gid="quiet"))
     ax.set_yticks(np.arange(len(rows)), rows, fontsize="small")
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.invert_yaxis()
@@ -128,24 +140,30 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
 def alert_rows(episodes: pd.DataFrame, *, groups: pd.DataFrame | None = None,
                incidents: pd.DataFrame | None = None) -> int:
     """How many rows :func:`plot_alerts` draws for these arguments: one per tier in every group
-    (with an episode, or among ``groups``; one set of tiers without group keys), plus the
-    incident row when ``incidents`` has any. What a figure sizes its panel by.
+    with an episode (one set of tiers without group keys or without any episode; the groups of
+    ``groups`` without one are named in the legend instead), plus the incident row when
+    ``incidents`` has any. What a figure sizes its panel by.
 
     >>> from budgetlab import AlertPolicy, alert_episodes, as_events, bin_events
     >>> ts = pd.date_range("2026-01-01", periods=120, freq="1min")
-    >>> b = bin_events(as_events(ts, [True] * 120, groups={"region": ["fra", "ams"] * 60}),
+    >>> fra_fails = [not (i % 2 == 0 and 30 <= i // 2 < 40) for i in range(240)]
+    >>> b = bin_events(as_events(ts.repeat(2), fra_fails, groups={"region": ["fra", "ams"] * 120}),
     ...                "1min", by=["region"])
-    >>> alert_rows(alert_episodes(b, 0.9, "workbook"), groups=b[["region"]].drop_duplicates())
-    8
+    >>> ep = alert_episodes(b, 0.9, AlertPolicy.single_window("10min", burn=4.5))
+    >>> ep["region"].astype(str).tolist(), alert_rows(ep, groups=b[["region"]].drop_duplicates())
+    (['fra'], 1)
     """
-    _, tiers, rows_of = _row_plan(episodes, groups)
+    _, tiers, rows_of, _ = _row_plan(episodes, groups)
     return len(rows_of) * len(tiers) + int(incidents is not None and len(incidents) > 0)
 
 
 def _row_plan(episodes: pd.DataFrame, groups: pd.DataFrame | None
-              ) -> tuple[list[str], list[tuple[str, str]], list[tuple[str, ...]]]:
-    """The group key columns, the tiers (name, severity) and the groups (their keys as text,
-    sorted; one empty tuple without keys) whose rows :func:`plot_alerts` draws."""
+              ) -> tuple[list[str], list[tuple[str, str]], list[tuple[str, ...]],
+                         list[tuple[str, ...]]]:
+    """The group key columns, the tiers (name, severity), the groups whose rows
+    :func:`plot_alerts` draws (those with an episode, their keys as text, sorted; one empty tuple
+    without keys or without any episode) and the quiet ones: those of ``groups`` without an
+    episode, sorted."""
     require_columns(episodes, ["tier", "severity", "start", "end"], what="episodes")
     attr_by = episodes.attrs.get("by")
     keys = [k for k in attr_by if k in episodes.columns] if isinstance(attr_by, list) else \
@@ -156,6 +174,27 @@ def _row_plan(episodes: pd.DataFrame, groups: pd.DataFrame | None
         sev = dict(zip(episodes["tier"].astype(str), episodes["severity"].astype(str), strict=True))
         tiers = [(n, sev.get(n, "")) for n in display_names(episodes["tier"])]
     seen = set(episodes[keys].astype(str).itertuples(index=False, name=None)) if keys else set()
-    if keys and groups is not None and set(keys) <= set(groups.columns):  # without episodes too
-        seen |= set(groups[keys].astype(str).itertuples(index=False, name=None))
-    return keys, tiers, sorted(seen) or [()]
+    quiet: set[tuple[str, ...]] = set()
+    if groups is not None and _groups_given(keys, groups):
+        evaluated = groups[keys].drop_duplicates().astype(str)  # the bins themselves will do
+        quiet = set(evaluated.itertuples(index=False, name=None)) - seen
+    return keys, tiers, sorted(seen) or [()], sorted(quiet)
+
+
+def _quiet_line(quiet: list[tuple[str, ...]], most: int = 3) -> str:
+    """The legend's line naming the evaluated groups without an episode (the first ``most``, then
+    how many more), ``""`` without any.
+
+    >>> print(_quiet_line([("GET",), ("HEAD",), ("POST",), ("PUT",)]))
+    no alert in 4 groups:
+    GET, HEAD, POST and 1 more
+    """
+    if not quiet:
+        return ""
+    return (f"no alert in {counted(len(quiet), 'group')}:\n"
+            + some_named([" · ".join(g) for g in quiet], most))
+
+
+def _groups_given(keys: list[str], groups: pd.DataFrame | None) -> bool:
+    """Whether ``groups`` names the evaluated groups by the episodes' key columns ``keys``."""
+    return bool(keys) and groups is not None and set(keys) <= set(groups.columns)

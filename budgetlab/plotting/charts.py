@@ -20,9 +20,9 @@ from .._util.validation import as_list, check_fraction, check_tz, require_column
 from .._util.words import counted, prose_duration
 from ..errors import ConfigError, InputError
 from ._common import (
-    GROUP_COLORS,
     OTHER_COLOR,
     display_names,
+    group_colors,
     time_axis,
     utc_naive,
 )
@@ -116,8 +116,8 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         plot area; on a figure without a layout engine the subplots are narrowed to make room for
         it, so a plain ``savefig`` keeps it whole.
         Without ``by`` (or with one group) the buckets have their colours
-        (:data:`BUCKET_COLORS`); with several groups each group has its colour
-        (:data:`~budgetlab.plotting._common.GROUP_COLORS`) and each bucket its hatching
+        (:data:`BUCKET_COLORS`); with several groups each group has its colour (by the rule of
+        every figure, :func:`~budgetlab.plotting._common.group_colors`) and each bucket its hatching
         (:data:`BUCKET_HATCHES`), buckets stacked in their order. With more groups than
         :data:`MAX_GROUPS`, the ``MAX_GROUPS - 1`` that burn the most keep their layers and the
         others are added up, ``<bucket> · other (N groups)`` in grey. The groups left out as too
@@ -312,14 +312,15 @@ def _layer_styles(order: list[tuple[str, str]], names: list[str],
     ``several`` groups the group's colour (grey for "other") and the bucket's hatching in white."""
     extra = iter(_EXTRA_COLORS * 10)
     shades: dict[str, str] = {}
-    groups = list(dict.fromkeys(g for _, g in order if not g.startswith("other (")))
+    colours = group_colors([g for g in dict.fromkeys(g for _, g in order)
+                            if not g.startswith("other (")])
     out: list[dict[str, Any]] = []
     for b, g in order:
         if not several:
             out.append({"color": BUCKET_COLORS.get(b) or shades.setdefault(b, next(extra))})
             continue
         k = names.index(b) if b in names else len(names)
-        colour = GROUP_COLORS[groups.index(g)] if g in groups else OTHER_COLOR
+        colour = colours.get(g) or OTHER_COLOR
         out.append({"facecolor": colour, "edgecolor": "white",
                     "hatch": BUCKET_HATCHES[k % len(BUCKET_HATCHES)] or None})
     return out

@@ -12,7 +12,7 @@ import matplotlib.dates as mdates
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.colors import to_rgba
+from matplotlib.colors import to_hex, to_rgb, to_rgba
 from matplotlib.legend_handler import HandlerPatch
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
@@ -21,11 +21,13 @@ from .._util.validation import utc_ns_column
 from ..budget.figures import STATUSES
 from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
 from ._common import STATUS_COLORS, STATUS_HATCHES
-from ._pixels import span_bands, status_runs
+from ._pixels import column_runs, span_bands, status_runs, worst_per_column
+from .alert_marks import FILLING_ALPHA, FILLING_COLOR
 
 __all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RuledHandler", "RuledPatch", "STRIP",
-           "STRIP_STATUSES", "StripHandler", "StripPatch", "band_patch", "draw_spans",
-           "draw_status"]
+           "STRIP_STATUSES", "StripHandler", "StripPatch", "WARMUP", "WARMUP_COLOR",
+           "WARMUP_LABEL", "band_patch", "draw_spans", "draw_status", "draw_warmup",
+           "warmup_patch", "warmup_spans"]
 
 #: Fill and hatch opacity of the status bands (black, for exhausted, is toned down to grey): on
 #: white, the tints of healthy, warning and critical grow darker in that order (CIELAB L* 91, 86,
@@ -41,6 +43,29 @@ NO_TRAFFIC = ("#7F7F7F", "-")
 #: behind the budget line's vertical step), outlined so that it is two pixels wide at least (a
 #: third of the box in the legend). Healthy has none: the strip shows what went wrong.
 STRIP = (0.92, 1.0)
+def _on_white(color: str, alpha: float) -> str:
+    """``color`` at opacity ``alpha`` over white, as one opaque colour.
+
+    >>> _on_white("#000000", 0.25)
+    '#bfbfbf'
+    """
+    r, g, b = to_rgb(color)
+    return to_hex((1 - alpha + alpha * r, 1 - alpha + alpha * g, 1 - alpha + alpha * b))
+
+
+#: The warm-up strip (axes height fractions) along the foot of the bottom panel, under the lines:
+#: each span while a window fills (:func:`warmup_spans`), outlined so that a span of one pixel
+#: column, or less, stays visible.
+WARMUP = (0.0, 0.06)
+#: The warm-up strip's fill and outline, opaque (the band under it does not show through): the
+#: light sky blue of the alert chart's long-window filling
+#: (:data:`~budgetlab.plotting.alert_marks.FILLING_COLOR` at its
+#: :data:`~budgetlab.plotting.alert_marks.FILLING_ALPHA` on white: the same thing, a window
+#: filling), lighter than the no-traffic rules and apart from every status tint, grey included;
+#: the outline that sky blue at 60 %.
+WARMUP_COLOR = (_on_white(FILLING_COLOR, FILLING_ALPHA), _on_white(FILLING_COLOR, 0.6))
+#: The warm-up strip's legend entry.
+WARMUP_LABEL = "warm-up (window filling)"
 #: The statuses marked by the strip, mildest first (where two outlines meet, the worse is on top).
 STRIP_STATUSES = STATUSES[1:]
 
@@ -168,3 +193,59 @@ def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -
         names, start, end = span_bands(names, start, end, int(min([start[0], *t[:1]])),
                                        int(max([end[-1], *t[-1:]])), columns)  # t may be empty
     _bars(bottom, names, start, end)
+
+
+def warmup_spans(spans: pd.DataFrame | None) -> tuple[np.ndarray, np.ndarray]:
+    """``(start_ns, end_ns)`` of the warm-up in the window's steps or spans: of each span with
+    traffic (status not ``no_traffic``), the part before its ``warmup_end`` (the end of the first
+    window of its traffic stretch: from the group's first event, or refilling after a silence
+    longer than the window), touching parts joined. The rule of
+    :func:`budgetlab.replay_summary`'s ``warmup_hours``: the spans' lengths add up to it. No
+    spans, or spans without ``warmup_end`` (made by hand), have none.
+
+    >>> sp = pd.DataFrame({"start": pd.to_datetime([0, 30, 90, 180], unit="m", utc=True),
+    ...                    "end": pd.to_datetime([30, 90, 180, 190], unit="m", utc=True),
+    ...                    "status": ["healthy", "exhausted", "no_traffic", "healthy"],
+    ...                    "warmup_end": pd.to_datetime([60, 60, 90, 240], unit="m", utc=True)})
+    >>> [(v // 60_000_000_000).tolist() for v in warmup_spans(sp)]
+    [[0, 180], [60, 190]]
+    """
+    if spans is None or "warmup_end" not in spans or not len(spans):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    start, end, stretch = (utc_ns_column(spans[c], f"spans['{c}']")
+                           for c in ("start", "end", "warmup_end"))
+    traffic = (spans["status"] != "no_traffic").to_numpy(dtype=bool)  # on the codes
+    stop = np.minimum(stretch, end)
+    keep = traffic & (stop > start)
+    start, stop = start[keep], stop[keep]
+    if not len(start):  # a window past its warm-up, or no traffic, all through
+        return start, stop
+    new = np.r_[True, start[1:] != stop[:-1]]  # a part that does not go on from the one before
+    last = np.r_[np.flatnonzero(new)[1:] - 1, len(start) - 1]
+    return start[new], stop[last]
+
+
+def warmup_patch() -> Patch:
+    """The legend entry of the warm-up strip (gid ``warmup``)."""
+    patch = Patch(facecolor=WARMUP_COLOR[0], edgecolor=WARMUP_COLOR[1], lw=0.8,
+                  label=WARMUP_LABEL)
+    patch.set_gid("warmup")
+    return patch
+
+
+def draw_warmup(bottom: Axes, warm: tuple[np.ndarray, np.ndarray], lo: int, hi: int,
+                columns: int) -> None:
+    """The warm-up spans ``warm`` (:func:`warmup_spans`) as the :data:`WARMUP` strip of
+    ``bottom`` (gid ``warmup``); more spans than ``columns``: the runs of the columns of
+    ``[lo, hi]`` that hold any warm-up (one reduction over the spans, as the no-traffic overlay)."""
+    start, end = warm
+    if not len(start):
+        return
+    if len(start) > columns:
+        held = worst_per_column(start, end, np.zeros(len(start), dtype=np.int64), lo, hi, columns)
+        _, start, end = column_runs(held, lo, hi)
+    x0 = mdates.date2num(start.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
+    width = mdates.date2num(end.view("datetime64[ns]")) - x0  # type: ignore[no-untyped-call]
+    bottom.broken_barh(list(zip(x0, width, strict=True)), (WARMUP[0], WARMUP[1] - WARMUP[0]),
+                       transform=bottom.get_xaxis_transform(), facecolors=WARMUP_COLOR[0],
+                       edgecolors=WARMUP_COLOR[1], lw=0.8, gid="warmup", zorder=0.6)

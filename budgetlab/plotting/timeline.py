@@ -27,7 +27,7 @@ from ._common import (
 )
 from ._pixels import merge_breaks, pixel_columns
 from .clock_lines import clock_lines, require_steps
-from .status_bands import draw_spans, draw_status
+from .status_bands import draw_spans, draw_status, draw_warmup, warmup_spans
 from .timeline_levels import LINE_COLORS, draw_levels
 from .timeline_marks import draw_marks, legend_entries, place_legends
 
@@ -117,7 +117,12 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
         window's clock; other spans are refused): the status bands are its runs of one status,
         ``no_traffic`` drawn as such (no fill, grey horizontal rules: unlike any status; its own
         legend entry; a status held for one instant only drawn as the one before it), and the
-        time axis covers them. The lines are drawn on the same clock, exact
+        time axis covers them. The warm-up, each first window of a traffic stretch (from the
+        group's first event, or refilling after a silence longer than the window: what
+        :func:`budgetlab.replay_summary` counts in ``warmup_hours``), is a light sky blue
+        strip along the bottom panel's foot (gid ``warmup``), "warm-up (window filling)" in the
+        legend; reduced to the pixel columns as the bands, a one-pixel warm-up stays visible.
+        The lines are drawn on the same clock, exact
         (:func:`~budgetlab.plotting.clock_lines.clock_values`): a step at every instant where the
         window changes, each event and each expiry (``1 - failures / total``, ``burn_rate``,
         ``remaining_fraction`` there), held to the observation's end, NaN exactly over
@@ -135,7 +140,7 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
         Artists carry gids: ``success_rate``, ``burn_rate``, ``budget_remaining`` (step lines,
         NaN at gaps), ``target``, ``burn_one``, ``burn_threshold``, ``budget_threshold``,
         ``status_<name>`` (band collections), ``<name>_strip`` (the strip of warning, critical
-        and exhausted), ``incident``, ``transitions``. The legends name
+        and exhausted), ``warmup``, ``incident``, ``transitions``. The legends name
         what is drawn (a status band only when drawn); ``ax.legend_entries`` holds their
         handles per panel (:func:`~budgetlab.plotting.timeline_marks.merge_legends` joins those
         of several timelines into one set).
@@ -160,8 +165,10 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
     panels = split_axes(ax, 3 if budget else 2)
     lines, hidden, extras = draw_levels(panels, values, spans, slo, policy)
     breaks, lone = _breaks(t, spans, gap)
+    warm = warmup_spans(spans)
     facts: dict[str, Any] = {"hidden": hidden, "transitions": transitions,
-                             "slo": slo if budget else None, "incidents": incidents}
+                             "slo": slo if budget else None, "incidents": incidents,
+                             "warmup": len(warm[0]) > 0}
     placed = None
     if max_points is None:
         # the legends' room made before the lines are thinned to the panels' pixel columns (a
@@ -174,7 +181,8 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
     columns = pixel_columns(panels[-1]) if max_points is None else max(1, max_points // 4)
     drawing: dict[str, Any] = {"t": t, "values": values, "status": status,
                                "order": order, "spans": spans, "breaks": breaks, "lone": lone,
-                               "max_points": max_points, "extras": extras, "placed": placed}
+                               "max_points": max_points, "extras": extras, "placed": placed,
+                               "warm": warm}
     _draw(panels, lines, columns, facts, **drawing)
     _finish(ax, panels, labels_below, tz)
     _set_xlim(ax, t, spans)
@@ -185,10 +193,10 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
           t: np.ndarray, values: dict[str, np.ndarray], status: pd.Series,
           order: np.ndarray | None, spans: pd.DataFrame | None, breaks: np.ndarray,
           lone: np.ndarray, max_points: int | None, extras: list[list[float]],
-          placed: list[list[Any]] | None) -> None:
+          placed: list[list[Any]] | None, warm: tuple[np.ndarray, np.ndarray]) -> None:
     """What :func:`plot_timeline` draws on its ``panels``, thinned to ``columns``: the lines' points
-    and y ranges, the status bands, the marks and the legends (those ``placed`` before the data
-    kept when they name what is drawn, else placed anew)."""
+    and y ranges, the status bands and the ``warm`` warm-up strip, the marks and the legends
+    (those ``placed`` before the data kept when they name what is drawn, else placed anew)."""
     max_points = 4 * columns if max_points is None else max_points
     if len(t) > max_points and not (spans is not None and len(spans)):
         breaks = merge_breaks(t, breaks, int(t[0]), int(t[-1]), columns)
@@ -207,6 +215,8 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
     bottom = panels[-1]
     if spans is not None and len(spans):
         draw_spans(bottom, spans, t, columns)
+        lo, hi = (int(v) for v in _observed(t, spans))
+        draw_warmup(bottom, warm, lo, hi, columns)
     else:
         draw_status(bottom, status, order, t, starts, breaks)
     draw_marks(panels, facts["incidents"], facts["transitions"], columns)
@@ -353,10 +363,16 @@ def _set_xlim(ax: Axes, t: np.ndarray, spans: pd.DataFrame | None) -> None:
     instant gets half an hour each side (else the axis has no time ticks to show)."""
     ends = t[[0, -1]] if len(t) else t
     if spans is not None and len(spans):
-        lo, hi = spans["start"].iloc[0].value, spans["end"].iloc[-1].value
-        ends = np.array([min([lo, *t[:1]]), max([hi, *t[-1:]])], dtype=np.int64)  # t may be empty
+        ends = _observed(t, spans)
     if len(ends):
         lo_x, hi_x = mdates.date2num(ends.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
         span = hi_x - lo_x  # days
         pad_x = max(span * 0.01, 1 / 86400) if span > 0 else 30 / 1440
         ax.set_xlim(lo_x - pad_x, hi_x + pad_x)
+
+
+def _observed(t: np.ndarray, spans: pd.DataFrame) -> np.ndarray:
+    """The first and last instant drawn with ``spans``: their observation, and the events' ``t``
+    beyond it (``t`` may be empty)."""
+    lo, hi = spans["start"].iloc[0].value, spans["end"].iloc[-1].value
+    return np.array([min([lo, *t[:1]]), max([hi, *t[-1:]])], dtype=np.int64)

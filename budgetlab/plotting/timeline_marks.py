@@ -22,7 +22,7 @@ from ..budget.figures import STATUSES
 from ._common import STATUS_COLORS, utc_naive
 from ._pixels import rug_ticks
 from .legends import legend_right
-from .status_bands import LEGEND_HANDLERS, band_patch
+from .status_bands import LEGEND_HANDLERS, band_patch, warmup_patch
 
 __all__ = ["ENTRY_ORDER", "MAX_TRANSITION_LINES", "draw_marks", "joined_label", "legend_entries",
            "merge_legends", "place_legends"]
@@ -62,7 +62,7 @@ def draw_marks(panels: list[Axes], incidents: pd.DataFrame | None, transitions: 
 #: The order of the legend entries, by gid (an entry of another gid comes last).
 ENTRY_ORDER = ("success_rate", "target", "burn_rate", "burn_one", "burn_threshold", "burn_hidden",
                "budget_remaining", "budget_threshold", "lone", "incident", "transitions",
-               "transitions_rug", "status_no_traffic", *(f"status_{s}" for s in STATUSES))
+               "transitions_rug", "status_no_traffic", "warmup", *(f"status_{s}" for s in STATUSES))
 
 
 def _proxy(kind: Any, gid: str, **style: Any) -> Any:
@@ -73,12 +73,13 @@ def _proxy(kind: Any, gid: str, **style: Any) -> Any:
 
 def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFrame | None,
                    slo: Any, *, incidents: pd.DataFrame | None, lone: bool,
-                   statuses: Collection[str]) -> list[list[Any]]:
+                   statuses: Collection[str], warmup: bool = False) -> list[list[Any]]:
     """The legend handles of each panel, top-down: its labelled lines, and on the bottom panel
     what the panels draw besides (``lone``: events alone between breaks as dots, the
     ``incidents``, the ``transitions``, and each of the ``statuses`` whose band is drawn, named
     with the budget threshold that starts it; no traffic before the statuses, named as what it
-    is: not one). Made before the data are drawn too, to make the legends' room."""
+    is: not one; then the ``warmup`` strip when drawn). Made before the data are drawn too, to
+    make the legends' room."""
     starts = {"warning": f" (< {given_percent(slo.warning, space=False)})",
               "critical": f" (< {given_percent(slo.critical, space=False)})",
               "exhausted": " (≤ 0)"} if slo is not None else {}
@@ -105,6 +106,8 @@ def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFr
                                else name + starts.get(name, ""))
             patch.set_gid(f"status_{name}")
             last.append(patch)
+        if name == "no_traffic" and warmup:
+            last.append(warmup_patch())
     return entries
 
 

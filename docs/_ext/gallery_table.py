@@ -55,7 +55,8 @@ events = bl.datasets.load("demo")
 bins = bl.bin_events(events, "1min", by="captcha_type")
 episodes = bl.alert_episodes(bins, 0.95, bl.AlertPolicy.workbook())
 fig, ax = plt.subplots(figsize=(9, 4))
-plot_alerts(episodes, incidents=bl.datasets.load("demo_incidents"), tz="Europe/Berlin", ax=ax)
+plot_alerts(episodes, incidents=bl.datasets.load("demo_incidents"), tz="Europe/Berlin", ax=ax,
+            groups=bins)  # the groups evaluated: those without an alert are named
 """,
     ),
     "recalibration": (

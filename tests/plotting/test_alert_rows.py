@@ -1,8 +1,10 @@
-""":func:`budgetlab.plotting.plot_alerts` gives every evaluated group its tier rows when told the
-groups (``groups=``, what the CLI's ``alerts``/``backtest --plot`` pass), also a group without any
-episode (it was left out: nothing showed it had been evaluated). The groups are an argument, not an
-attr of the episodes: pandas deep-copies ``attrs`` on every operation, and at 50,000 groups a list
-of their keys there costs ~0.1 s per operation."""
+""":func:`budgetlab.plotting.plot_alerts` shows every evaluated group when told the groups
+(``groups=``, what the CLI's ``alerts``/``backtest --plot`` pass): those with an episode get their
+tier rows, those without one are named in a line of the legend (they were left out: nothing
+showed they had been evaluated); without ``groups=`` that line says they are not drawn. The
+groups are an argument, not an attr of the episodes: pandas deep-copies ``attrs`` on every
+operation, and at 50,000 groups a list of their keys there costs ~0.1 s per operation. The
+legend keys only the severities drawn."""
 
 from __future__ import annotations
 
@@ -12,9 +14,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from budgetlab import AlertPolicy, alert_episodes, as_events, bin_events
+from budgetlab import AlertPolicy, AlertTier, alert_episodes, as_events, bin_events
 from budgetlab.cli import main
 from budgetlab.plotting import plot_alerts
+from budgetlab.plotting.alert_chart import QUIET_NOT_DRAWN, alert_rows
 
 
 def _two_regions() -> pd.DataFrame:
@@ -25,22 +28,62 @@ def _two_regions() -> pd.DataFrame:
     return as_events(ts.append(ts), ok, groups={"region": ["fra"] * 120 + ["ams"] * 120})
 
 
-def test_a_group_without_episodes_keeps_its_rows_and_filling_span():
+def _quiet(ax) -> list[str]:
+    return [t.get_text() for t in ax.get_legend().get_texts()
+            if t.get_text().startswith(("no alert in", "groups without an alert"))]
+
+
+def test_a_group_without_episodes_is_named_in_the_legend():
     bins = bin_events(_two_regions(), "1min", by=["region"])
     ep = alert_episodes(bins, 0.9, AlertPolicy.single_window("10min", burn=4.5))
     assert ep["region"].astype(str).tolist() == ["fra"]
     assert "groups" not in ep.attrs  # not carried (and deep-copied) with the episodes
     ax = plot_alerts(ep, groups=pd.DataFrame({"region": ["fra", "ams"]}))
-    assert [(c.get_label(), len(c.patches)) for c in ax.containers] == [
-        ("ams · page_10m", 0), ("fra · page_10m", 1)]
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["ams · page_10m (page)",
-                                                            "fra · page_10m (page)"]
-    # each row shaded over the first 10 minutes, while its long window filled
-    assert sum(p.get_gid() == "filling" for p in ax.patches) == 2
+    assert [(c.get_label(), len(c.patches)) for c in ax.containers] == [("fra · page_10m", 1)]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["fra · page_10m (page)"]
+    assert _quiet(ax) == ["no alert in 1 group:\nams"]
+    # the row shaded over the first 10 minutes, while its long window filled
+    assert sum(p.get_gid() == "filling" for p in ax.patches) == 1
     plt.close("all")
-    # without groups=: the groups with episodes
+    # without groups=: the groups with episodes, and a line that says the others are not drawn
     ax = plot_alerts(ep)
     assert [t.get_text() for t in ax.get_yticklabels()] == ["fra · page_10m (page)"]
+    assert _quiet(ax) == [QUIET_NOT_DRAWN]
+    plt.close("all")
+
+
+def test_many_quiet_groups_are_named_three_and_counted():
+    # 6 regions, only fra fails: the 5 others, sorted, named by three and counted
+    regions = ["fra", "ams", "lis", "osl", "ber", "vie"]
+    ts = pd.date_range("2026-01-01", periods=120, freq="1min", tz="UTC")
+    ok = [not (30 <= i < 40) for i in range(120)] + [True] * 120 * 5
+    ev = as_events(ts.repeat(1).append([ts] * 5), ok,
+                   groups={"region": [r for r in regions for _ in range(120)]})
+    bins = bin_events(ev, "1min", by=["region"])
+    ep = alert_episodes(bins, 0.9, AlertPolicy.single_window("10min", burn=4.5))
+    ax = plot_alerts(ep, groups=bins[["region"]].drop_duplicates())
+    assert _quiet(ax) == ["no alert in 5 groups:\nams, ber, lis and 2 more"]
+    plt.close("all")
+    ax = plot_alerts(ep, groups=bins)  # the bins themselves: their key columns, once per group
+    assert _quiet(ax) == ["no alert in 5 groups:\nams, ber, lis and 2 more"]
+    assert alert_rows(ep, groups=bins[["region"]].drop_duplicates()) == 1
+    plt.close("all")
+
+
+def test_the_legend_keys_only_the_severities_drawn():
+    # at a 90 % target the ten bad minutes of fra burn at most 1.0 / 0.1 = 10 over 10 minutes:
+    # the ticket tier (4.5) fires, the page tier (10.5) cannot; "page" is not keyed
+    tiers = (AlertTier("page_10m", "page", pd.Timedelta("10min"), None, 10.5),
+             AlertTier("ticket_10m", "ticket", pd.Timedelta("10min"), None, 4.5))
+    bins = bin_events(_two_regions(), "1min", by=["region"])
+    ep = alert_episodes(bins, 0.9, AlertPolicy(tiers))
+    assert ep["tier"].astype(str).tolist() == ["ticket_10m"]
+    ax = plot_alerts(ep, groups=bins[["region"]].drop_duplicates())
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "ticket" in labels and "page" not in labels
+    # both tiers keep their rows (the page row empty)
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["fra · page_10m (page)",
+                                                            "fra · ticket_10m (ticket)"]
     plt.close("all")
 
 
@@ -49,10 +92,11 @@ def test_groups_without_the_shown_keys_are_not_used():
                         AlertPolicy.single_window("10min", burn=4.5))
     ax = plot_alerts(ep, groups=pd.DataFrame({"sitekey": ["s1"]}))  # not the shown keys
     assert [t.get_text() for t in ax.get_yticklabels()] == ["fra · page_10m (page)"]
+    assert _quiet(ax) == [QUIET_NOT_DRAWN]
     plt.close("all")
 
 
-def test_the_alerts_command_draws_every_evaluated_group(tmp_path, monkeypatch):
+def test_the_alerts_command_shows_every_evaluated_group(tmp_path, monkeypatch):
     ev = _two_regions()
     log = tmp_path / "log.csv"
     pd.DataFrame({"ts": ev["ts"], "outcome": ["success" if o else "error" for o in ev["ok"]],
@@ -61,16 +105,18 @@ def test_the_alerts_command_draws_every_evaluated_group(tmp_path, monkeypatch):
     pd.DataFrame({"incident_id": ["i1"], "start": ["2026-01-01T00:30:00Z"],
                   "end": ["2026-01-01T00:40:00Z"], "scope": ["region=fra"]}).to_csv(
         inc, index=False)
-    labels = []
+    labels, legend = [], []
     import budgetlab._util.figures as figures
 
     real = figures.save_figure
 
     def keep(fig, path, **kw):
         labels.extend(t.get_text() for a in fig.axes for t in a.get_yticklabels())
+        legend.extend(t.get_text() for a in fig.axes for t in a.get_legend().get_texts())
         return real(fig, path, **kw)
 
     monkeypatch.setattr(figures, "save_figure", keep)
     assert main(["alerts", str(log), "--by", "region", "--incidents", str(inc), "--policy",
                  "single_window", "--plot", str(tmp_path / "a.png")]) == 0
-    assert "ams · page_1h (page)" in labels and "fra · page_1h (page)" in labels
+    assert "fra · page_1h (page)" in labels and not any("ams" in t for t in labels)
+    assert "no alert in 1 group:\nams" in legend

@@ -56,7 +56,8 @@ def daily_table(names):
 def test_daily_success_shows_the_top_groups_by_events_and_other():
     ax = plot_daily_success(daily_table([f"g{i}" for i in range(N)]))
     assert legend_texts(ax) == [*TOP, f"other ({N - len(TOP)} groups)"]
-    assert legend_colors(ax) == [*GROUP_COLORS[: len(TOP)], OTHER_COLOR]
+    # colours in the sorted order of the names (as text, g10 before g2), the legend in the groups'
+    assert legend_colors(ax) == [*(GROUP_COLORS[sorted(TOP).index(n)] for n in TOP), OTHER_COLOR]
     # every group is still drawn: the others in grey
     for i in range(N):
         (pts,) = [ln for ln in ax.lines if ln.get_gid() == f"days:g{i}"]

@@ -562,10 +562,10 @@ def test_alerts_grouped_rows():
     # the groups with episodes: fra
     assert [c.get_label() for c in ax.containers] == ["fra · page_10m"]
     assert [len(c.patches) for c in ax.containers] == [len(ep)]
-    # every evaluated group when told them: ams (no episode) too
+    # every evaluated group when told them: ams (no episode) named in the legend, without rows
     ax = plot_alerts(ep, groups=bins[["region"]].drop_duplicates(), ax=plt.subplots()[1])
-    assert [c.get_label() for c in ax.containers] == ["ams · page_10m", "fra · page_10m"]
-    assert [len(c.patches) for c in ax.containers] == [0, len(ep)]
+    assert [c.get_label() for c in ax.containers] == ["fra · page_10m"]
+    assert "no alert in 1 group:\nams" in [t.get_text() for t in ax.get_legend().get_texts()]
 
 
 def filling_patches(ax):

@@ -19,6 +19,7 @@ import budgetlab.plotting.timeline as timeline_mod  # noqa: E402
 from budgetlab import SLO, PerGroup, as_events, replay, status_spans  # noqa: E402
 from budgetlab.errors import ConfigError, InputError  # noqa: E402
 from budgetlab.plotting import plot_timeline  # noqa: E402
+from budgetlab.plotting.status_bands import WARMUP_LABEL  # noqa: E402
 from tests.plotting.test_timeline_clock_lines import NS, at, steps  # noqa: E402
 from tests.plotting.test_timeline_legends import texts  # noqa: E402
 
@@ -148,8 +149,8 @@ def test_legends_placed_once_when_they_name_what_is_drawn(monkeypatch):
     ax = plot_timeline(spans=status_spans(ev, SLO_50, steps=True), ax=fig.add_subplot())
     assert len(calls) == 1
     assert texts(ax.panels[-1]) == ["budget remaining (%)", "thresholds 50%, 10%",
-                                    "no traffic (window empty)", "healthy", "warning (< 50%)",
-                                    "exhausted (≤ 0)"]
+                                    "no traffic (window empty)", WARMUP_LABEL, "healthy",
+                                    "warning (< 50%)", "exhausted (≤ 0)"]
     # the entries handed on (merge_legends reads them) are those of the legends shown
     assert [h.get_label() for h in ax.legend_entries[-1]] == texts(ax.panels[-1])
     plt.close(fig)
@@ -170,6 +171,6 @@ def test_a_status_held_for_one_instant_is_named_by_no_legend(monkeypatch):
     fig = plt.figure()
     ax = plot_timeline(spans=spans, ax=fig.add_subplot())
     assert len(calls) == 2 and "warning (< 50%)" in calls[0]
-    assert texts(ax.panels[-1]) == ["budget remaining (%)", "thresholds 50%, 10%", "healthy",
-                                    "exhausted (≤ 0)"]
+    assert texts(ax.panels[-1]) == ["budget remaining (%)", "thresholds 50%, 10%", WARMUP_LABEL,
+                                    "healthy", "exhausted (≤ 0)"]
     plt.close(fig)

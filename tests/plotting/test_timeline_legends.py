@@ -20,6 +20,7 @@ from budgetlab import SLO, as_events, replay, status_spans, transitions  # noqa:
 from budgetlab.cli import main  # noqa: E402
 from budgetlab.plotting import STATUS_COLORS, plot_timeline  # noqa: E402
 from budgetlab.plotting._pixels import pixel_columns  # noqa: E402
+from budgetlab.plotting.status_bands import WARMUP_LABEL  # noqa: E402
 from budgetlab.plotting.timeline_marks import merge_legends  # noqa: E402
 from tests.plotting.hand_spans import with_figures  # noqa: E402
 
@@ -27,6 +28,7 @@ T0 = pd.Timestamp("2026-03-02", tz="UTC")
 SLO_1H = SLO(target=0.9, window="1h")
 # the budget panel's line and its dashed thresholds (SLO's defaults: warning 0.5, critical 0.1)
 BUDGET, THRESHOLDS = "budget remaining (%)", "thresholds 50%, 10%"
+WARMUP = WARMUP_LABEL
 
 
 def texts(panel):
@@ -57,13 +59,14 @@ def test_the_legend_names_what_any_group_draws_and_only_that():
         tops.append(plot_timeline(st, slo=SLO_1H, spans=sp, transitions=transitions(st),
                                   ax=fig.add_subplot(2, 1, i + 1)))
     # each alone names what it draws: a no silence, b no exhausted band and no status change
+    # (each group's first window is its warm-up)
     assert texts(tops[0].panels[-1]) == [BUDGET, THRESHOLDS, "2 status changes at events",
-                                         "healthy", "exhausted (≤ 0)"]
+                                         WARMUP, "healthy", "exhausted (≤ 0)"]
     assert texts(tops[1].panels[-1]) == [BUDGET, THRESHOLDS, "no traffic (window empty)",
-                                         "healthy"]
+                                         WARMUP, "healthy"]
     merge_legends(tops)
     assert texts(tops[0].panels[-1]) == [BUDGET, THRESHOLDS, "status changes at events",
-                                         "no traffic (window empty)", "healthy",
+                                         "no traffic (window empty)", WARMUP, "healthy",
                                          "exhausted (≤ 0)"]
     assert texts(tops[0]) == ["success rate in window (%)", "target 90%"]
     assert texts(tops[0].burn_ax) == ["burn rate", "1× = the allowed pace"]
@@ -141,7 +144,7 @@ def test_replay_plot_by_group_names_a_silence_only_a_later_group_has(tmp_path, m
     drawn = [t for t in legends if t]
     assert len(drawn) == 3  # one set: the first group's three panels
     assert drawn[-1] == [BUDGET, THRESHOLDS, "status changes at events",
-                         "no traffic (window empty)", "healthy", "exhausted (≤ 0)"]
+                         "no traffic (window empty)", WARMUP, "healthy", "exhausted (≤ 0)"]
 
 
 def minute_spans(n, exhausted_at):
@@ -203,7 +206,7 @@ def test_a_lone_event_drawn_as_a_dot_is_named():
                        ax=fig.add_subplot())
     assert [ln.get_gid() for ln in ax.get_lines() if ln.get_gid() == "success_rate_lone"]
     assert texts(ax.panels[-1]) == [BUDGET, THRESHOLDS, "lone event",
-                                    "no traffic (window empty)", "healthy"]
+                                    "no traffic (window empty)", WARMUP, "healthy"]
     plt.close(fig)
 
 
@@ -230,8 +233,8 @@ def test_the_fullest_merged_legend_fits_in_the_cli_figure():
     merge_legends(tops)
     labels = texts(tops[0].panels[-1])
     assert labels == [BUDGET, THRESHOLDS, "lone event", "incident", "status changes at events",
-                      "status changes at events (rug)", "no traffic (window empty)", "healthy",
-                      "warning (< 50%)", "critical (< 10%)", "exhausted (≤ 0)"]
+                      "status changes at events (rug)", "no traffic (window empty)", WARMUP,
+                      "healthy", "warning (< 50%)", "critical (< 10%)", "exhausted (≤ 0)"]
     fig.canvas.draw()
     assert tops[0].panels[-1].get_legend().get_window_extent().x1 <= fig.bbox.width
     assert_legends_beside_their_panels(tops[0].panels)
