@@ -1,19 +1,16 @@
-"""``budgetlab recalibrate``, ``compare-windows`` and ``buckets`` (and, from
-:mod:`~budgetlab.cli.incidents`, ``incident`` and ``alerts``): every analysis from the command
-line, with the input flags of ``replay`` (:func:`~budgetlab.cli.reading.read_log` reads the log
-the same way), ``--slo`` for per-group SLOs, tables to ``--out`` and plots to ``--plot``
-(PNG, SVG or PDF by the suffix).
+"""``budgetlab recalibrate`` and ``compare-windows`` (and, from :mod:`~budgetlab.cli.buckets`,
+``buckets``; from :mod:`~budgetlab.cli.incidents`, ``incident`` and ``alerts``): every analysis
+from the command line, with the input flags of ``replay`` (:func:`~budgetlab.cli.reading.read_log`
+reads the log the same way), ``--slo`` for per-group SLOs, tables to ``--out`` and plots to
+``--plot`` (PNG, SVG or PDF by the suffix).
 
 Each command prints what the analysis found with its evidence; the numbers are the library's
-(:func:`budgetlab.recalibrate`, :func:`budgetlab.compare_windows`,
-:func:`budgetlab.bucket_breakdown`), never recomputed here.
+(:func:`budgetlab.recalibrate`, :func:`budgetlab.compare_windows`), never recomputed here.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
-from typing import Any
 
 import pandas as pd
 
@@ -21,10 +18,8 @@ from .._util.percent import given_fraction, given_percent, measured_percent
 from .._util.validation import to_timedelta, window_words
 from .._util.words import counted, duration_words, flags_as, hours_words, prose_duration, speak
 from ..errors import ConfigError
-from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
-from .labels import path_label
-from .reading import LogRead, group_keys, longest_window, read_log, slo_from_args
+from .reading import group_keys, longest_window, read_log, slo_from_args
 from .shared import group_label, print_slo, save_plot, wrap, write_output
 from .shown_groups import group_limit, shown_groups
 
@@ -275,126 +270,5 @@ def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
         print(f"  ... and {counted(len(rows) - most, 'more row')} (the note column of --out)")
 
 
-# --- buckets ------------------------------------------------------------------------------------
-
-
-def _cmd_buckets(args: argparse.Namespace) -> int:
-    from .._util.burns import three_digits
-    from ..analyses.failure_buckets import THIN_COLUMNS, bucket_breakdown
-    from ..plotting import plot_buckets
-
-    slo = slo_from_args(args)
-    to_timedelta(args.plot_freq, name="plot_freq")  # refused before the work, by its flag
-    _check_policy_freq(args.freq, slo)
-    limit = group_limit(args)
-    read = read_log(args, {"--out": args.out, "--plot": args.plot})
-    by = group_keys(args)
-    table = bucket_breakdown(read.events, slo, by=by or None, freq=args.freq)
-    n_fail = int(table["failures"].sum())
-    names = [str(b) for b in table["bucket"].cat.categories]
-    if not n_fail:  # no bucket to break down: said, never an empty table or an API error
-        return _no_failures(read, table, slo, by, args)
-    print(f"{read.title}: {len(read.events):,} events, {counted(n_fail, 'failure')} in the "
-          f"{'bucket' if len(names) == 1 else 'buckets'} {', '.join(names)} (named from the data)")
-    print_slo(slo, by)
-    cols = [*by, "bucket", "events", "failures", "share_of_failures", "failure_rate", "burn_rate",
-            "sli",
-            "sli_without", "transitions", "transitions_caused", "pages", "pages_caused"]
-    cut = shown_groups(table, by, limit)
-    show = cut.rows[cols].copy()
-    for c in ("share_of_failures", "failure_rate", "sli", "sli_without"):
-        show[c] = show[c].map(measured_percent)
-    show["burn_rate"] = show["burn_rate"].map(three_digits)
-    for c in ("events", "failures"):  # as the reading block counts them
-        show[c] = show[c].map("{:,}".format)
-    thin = (table["note"] != "").to_numpy()
-    withheld = [c for c in cols if c in THIN_COLUMNS]
-    blank = (cut.rows["note"] != "").to_numpy()
-    show[withheld] = show[withheld].astype(object).mask(
-        pd.DataFrame({c: blank for c in withheld}, index=show.index), "")
-    print()
-    print(show.to_string(index=False))
-    if cut.line:
-        print(wrap(cut.line, indent=""))
-    _print_thin_groups(table[thin].drop_duplicates(by) if by else table[thin].head(1), by)
-    if args.out:
-        write_output(table, args, "row", "(group x bucket)")
-    if args.plot:
-        panels = _burn_over_time(read.events, slo, args.plot_freq, by)
-
-        def draw(axes: Any) -> None:  # one panel per target: burns under two targets do not add
-            axs = list(axes) if len(panels) > 1 else [axes]
-            for ax, (target, over) in zip(axs, panels, strict=True):
-                # the groups the table leaves blank (too thin) are left out, named there
-                plot_buckets(over, by=by or None, ax=ax, tz=args.tz, breakdown=table,
-                             target=target if len(panels) > 1 else None)
-            for ax in axs[:-1]:
-                ax.set_xlabel("")  # the time axis is shared: labelled once, at the bottom
-
-        save_plot(draw, args.plot, force=args.force, rows=len(panels))
-    return 0
-
-
-def _no_failures(read: LogRead, table: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
-                 args: argparse.Namespace) -> int:
-    """``buckets`` on a log without failures: says so, writes ``--out`` (no rows) and no
-    ``--plot`` (no bucket burns: a note on stderr says why)."""
-    print(f"{read.title}: {counted(len(read.events), 'event')}, no failures: no failure bucket "
-          "to break down")
-    print_slo(slo, by)
-    if args.out:
-        write_output(table, args, "row", "(group x bucket)")
-    if args.plot:
-        sys.stderr.write(f"budgetlab: note: no plot written to {path_label(args.plot)}: without "
-                         "failures no bucket burns.\n")
-    return 0
-
-
-def _check_policy_freq(freq: str, slo: SLO | PerGroup) -> None:
-    """``--freq`` must divide every window of the workbook policy ``bucket_breakdown`` replays
-    (one per SLO period): refused before the read, by the flag, as ``alerts`` refuses it."""
-    from ..alerts.policy import AlertPolicy
-
-    slos = [*slo.table.values(), *([slo.default] if isinstance(slo.default, SLO) else [])] \
-        if isinstance(slo, PerGroup) else [slo]
-    for period in dict.fromkeys(s.period for s in slos):
-        incidents.check_freq(freq, {"workbook": AlertPolicy.workbook(period)})
-
-
-def _print_thin_groups(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
-    """Below the ``buckets`` table: the groups whose figures are left blank, each with why; the
-    first ``most`` of them, and how many more."""
-    if len(rows):
-        print("figures left blank, too thin for a verdict:")
-    for _, r in rows.head(most).iterrows():
-        print(wrap(f"{group_label(r, by)}: {str(r['note']).removeprefix('withheld: ')}",
-                   indent="  "))
-    if len(rows) > most:
-        print(f"  ... and {counted(len(rows) - most, 'more group')} (the note column of --out)")
-
-
-def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str,
-                    by: list[str]) -> list[tuple[float, pd.DataFrame]]:
-    """:func:`budgetlab.bucket_burn_over_time` per target, the highest first: with per-group SLOs
-    each row's burn is against its own group's target, and the groups of one target are one
-    table (a burn of 2 under 99 % and one under 90 % are not one unit: they are drawn apart)."""
-    from ..analyses.failure_buckets import bucket_burn_over_time
-
-    if isinstance(slo, SLO):
-        return [(slo.target, bucket_burn_over_time(events, slo, freq=freq, by=by or None))]
-    parts: dict[float, list[pd.DataFrame]] = {}
-    for s, pos in split_by_slo(events, slo, by):
-        parts.setdefault(s.target, []).append(
-            bucket_burn_over_time(events.iloc[pos], s, freq=freq, by=by))
-    out = []
-    for target in sorted(parts, reverse=True):
-        t = pd.concat(parts[target], ignore_index=True).sort_values(
-            ["bin_start", *by], kind="stable", ignore_index=True)
-        t.attrs.update(parts[target][0].attrs)
-        out.append((target, t))
-    return out
-
-
 #: The handlers of this module's subcommands (their parsers are in :mod:`budgetlab.cli.commands`).
-COMMANDS = {"recalibrate": _cmd_recalibrate, "compare-windows": _cmd_compare_windows,
-            "buckets": _cmd_buckets}
+COMMANDS = {"recalibrate": _cmd_recalibrate, "compare-windows": _cmd_compare_windows}

@@ -3,9 +3,9 @@
 
 Each parser's handler is a :class:`Command`: the module that does the work
 (:mod:`~budgetlab.cli.replay`, :mod:`~budgetlab.cli.demo`, :mod:`~budgetlab.cli.analyses`,
-:mod:`~budgetlab.cli.incidents`) is imported when the command runs, and looked up in its
-``COMMANDS`` table. ``budgetlab --help``, ``budgetlab COMMAND --help`` and argument errors
-therefore answer before pandas, numpy, numba or matplotlib are loaded.
+:mod:`~budgetlab.cli.buckets`, :mod:`~budgetlab.cli.incidents`) is imported when the command
+runs, and looked up in its ``COMMANDS`` table. ``budgetlab --help``, ``budgetlab COMMAND --help``
+and argument errors therefore answer before pandas, numpy, numba or matplotlib are loaded.
 """
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ def add_analyses(subparsers: Any) -> None:
     g = p.add_argument_group("buckets")
     g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")
     g.add_argument("--plot-freq", default="1h", help="bin width of the plot (default 1h)")
-    p.set_defaults(func=Command("analyses", "buckets"))
+    p.set_defaults(func=Command("buckets", "buckets"))
 
     add_incidents(subparsers)
 

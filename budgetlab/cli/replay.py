@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.words import command_flag, counted, counted_of, prose_duration
+from .._util.words import command_flag, counted
 from ..budget.replay_status import partial_window_note
 from ..errors import ConfigError, PartialWindowWarning
 from ..slo import SLO, PerGroup
@@ -36,55 +36,15 @@ from .clock_text import between_events_line, format_summary, silence_record, tie
 from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
 from .labels import path_label
 from .reading import LogRead, describe_slo, group_keys, longest_window, read_log, slo_from_args
+from .replay_tables import format_incidents, print_transitions
 from .run_record import record_path, run_record, write_record
 from .shared import wrap, write_output
 from .shown_groups import group_limit
 
 __all__ = ["COMMANDS", "run_replay",
-           "replay_states", "print_run_header", "format_incidents",
+           "replay_states", "print_run_header",
            "write_timeline", "draw_timeline", "render_timeline"]
 
-
-
-def format_incidents(incidents: pd.DataFrame, events: pd.DataFrame, limit: int = 40) -> str:
-    """The incidents table as printed: ``incident_id``, ``kind``, ``start``, ``end`` (UTC, to the
-    minute), ``scope``; at most ``limit`` rows, and a note on incidents outside the log's span."""
-    if incidents.empty:
-        return "(no incidents in the file)"
-    cols = [c for c in ("incident_id", "kind", "start", "end", "scope") if c in incidents.columns]
-    show = incidents[cols].head(limit).copy()
-    for c in ("start", "end"):
-        show[c] = show[c].dt.strftime("%Y-%m-%d %H:%M")
-    text = show.to_string(index=False)
-    if len(incidents) > limit:
-        text += f"\n... {len(incidents) - limit:,} more (--plot draws every incident)"
-    first, last = events["ts"].min(), events["ts"].max()
-    outside = int(((incidents["end"] < first) | (incidents["start"] > last)).sum())
-    if outside:
-        text += (f"\nnote: {counted_of(outside, len(incidents), 'incident')} "
-                 f"{'lies' if outside == 1 else 'lie'} outside the log's span "
-                 f"({first:%Y-%m-%d %H:%M} .. {last:%Y-%m-%d %H:%M} UTC)")
-    return text
-
-
-def _format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
-    if tr.empty:
-        return "(no status changes)"
-    show = tr.head(limit).copy()
-    show["ts"] = show["ts"].dt.strftime("%Y-%m-%d %H:%M:%S")
-    # a budget of 0.05 failures (1 event at 0.95) reads 0.1: say the rounding, not only the figure
-    note = ("The seed tracker's report figures, rounded as it rounds them (--out too): "
-            "current_rate to 4 decimals, burn_rate to 2, budget_total, budget_remaining and "
-            "budget_remaining_pct to 1.")
-    hidden = {"burn_rate", "failures"} <= set(show.columns) and bool(
-        ((show["burn_rate"] == 0) & (show["failures"] > 0)).any())
-    if hidden:  # never "0" for a burn
-        note += (" A burn_rate of 0.0 beside failures is a burn under 0.005 (its rounding), not "
-                 "none.")
-    text = show.to_string(index=False) + "\n" + wrap(note, indent="")
-    if len(tr) > limit:
-        text += f"\n... {len(tr) - limit:,} more (--out writes every status change)"
-    return text
 
 
 #: The replay columns of a run: transitions, the summary and the episodes are computed from
@@ -169,7 +129,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
               if getattr(args, "incidents", None) else
               f"\nIncidents ({len(incidents):,}; times UTC)")
         print(format_incidents(incidents, events))
-    _print_transitions(tr, events, longest_window(slo))
+    print_transitions(tr, events, longest_window(slo))
     between = between_events_line(summary, tr)
     if between:
         print(between)
@@ -190,21 +150,6 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
                       events=events)
         print(f"wrote timeline to {path_label(args.plot)}")
     return 0
-
-
-def _print_transitions(tr: pd.DataFrame, events: pd.DataFrame, window: pd.Timedelta) -> None:
-    """The transitions' heading, how many fell in the log's first ``window`` (the windows
-    filling), and :func:`_format_transitions` of those after it (all when none are)."""
-    warm = (tr["ts"] < events["ts"].iloc[0] + window).to_numpy()
-    after = int((~warm).sum())
-    # the log's first window (a group's own warm-up, as the summary counts it, may start later)
-    those = "that one is" if len(tr) == 1 else "those are"
-    listed = ("listed from the log's first full window on" if after else
-              f"none after it, so {those} listed") if warm.any() else "listed"
-    print("\n" + wrap(f"Transitions at events ({len(tr):,}; {int(warm.sum()):,} in the log's "
-                      f"first {prose_duration(window)}, while the windows fill: {listed})",
-                      indent=""))
-    print(_format_transitions(tr[~warm] if after else tr))
 
 
 def _observation(spans: pd.DataFrame | None,

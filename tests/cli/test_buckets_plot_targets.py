@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 
 import budgetlab as bl  # noqa: E402
 from budgetlab.cli import main  # noqa: E402
-from budgetlab.cli.analyses import _burn_over_time  # noqa: E402
+from budgetlab.cli.buckets import _burn_over_time  # noqa: E402
 
 
 def _events() -> pd.DataFrame:

@@ -12,7 +12,7 @@ import pytest
 
 from budgetlab.cli import main
 from budgetlab.cli.backtest_report import budget_withheld_note, print_episodes, print_reading
-from budgetlab.cli.replay import _format_transitions, format_incidents
+from budgetlab.cli.replay_tables import format_incidents, format_transitions
 from budgetlab.cli.shared import write_output
 
 T0 = pd.Timestamp("2026-01-05 10:00", tz="UTC")
@@ -88,7 +88,7 @@ def test_the_more_lines_name_the_flag_that_shows_the_rest(n, more):
     assert format_incidents(incidents, events, limit=1).splitlines()[-1] == (
         f"... {more} more (--plot draws every incident)")
     transitions = pd.DataFrame({"ts": times, "to_status": "WARNING"})
-    assert _format_transitions(transitions, limit=1).splitlines()[-1] == (
+    assert format_transitions(transitions, limit=1).splitlines()[-1] == (
         f"... {more} more (--out writes every status change)")
 
 
