@@ -100,7 +100,9 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                                 tz=tz or "UTC")  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
     ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, tz=tz or "UTC"))  # type: ignore[no-untyped-call]
-    ax.set_xlabel(f"local day ({tz or 'UTC'}); hollow: partial day")
+    # the rule of daily_success's full_day, said as it is: traffic, not the hours the log covers
+    ax.set_xlabel(f"local day ({tz or 'UTC'}); hollow: a day with under half the group's median "
+                  "day of traffic")
     ax.set_ylabel("success rate that day (%)")
     ax.grid(alpha=0.3)
     handles: list[Any] = [Line2D([], [], color=colors[n], marker="o", label=n) for n in top]

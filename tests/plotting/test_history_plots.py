@@ -134,3 +134,27 @@ def test_daily_points_fall_on_their_local_day_west_of_utc():
             i,
             shown,
         )
+
+
+def test_hollow_days_are_said_by_their_rule_traffic_not_hours():
+    # a log's first day that starts at 04:41 holds 19 h 19 min of traffic at the usual pace:
+    # 280 events a day elsewhere (median 288), 232 that day, >= half the median, so daily_success
+    # counts it a full day; the label must say the rule (traffic), not "partial day", which that
+    # filled point would contradict. The last day's 40 events (< 144) are hollow.
+    from budgetlab.analyses.history import daily_success
+
+    ts = pd.concat([pd.Series(pd.date_range("2026-03-07 04:41", periods=232, freq="5min",
+                                            tz="Europe/Berlin")),
+                    pd.Series(pd.date_range("2026-03-08 00:00", periods=288 * 2, freq="5min",
+                                            tz="Europe/Berlin")),
+                    pd.Series(pd.date_range("2026-03-10 00:00", periods=40, freq="5min",
+                                            tz="Europe/Berlin"))]).dt.tz_convert("UTC")
+    events = pd.DataFrame({"ts": ts.to_numpy(), "ok": True})
+    daily = daily_success(events, tz="Europe/Berlin")
+    assert daily["total"].tolist() == [232, 288, 288, 40]
+    fig, ax = plt.subplots()
+    plot_daily_success(daily, ax=ax)
+    lines = {line.get_gid(): line for line in ax.lines if line.get_gid()}
+    assert len(lines["days:all"].get_ydata()) == 3 and len(lines["partial:all"].get_ydata()) == 1
+    assert "hollow: a day with under half the group's median day of traffic" in ax.get_xlabel()
+    assert "partial day" not in ax.get_xlabel()
