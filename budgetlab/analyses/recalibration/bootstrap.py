@@ -75,15 +75,12 @@ def bootstrap_interval(boot: np.ndarray, has_time: np.ndarray,
     >>> [x.tolist() for x in bootstrap_interval(boot, np.array([True]), 0.5)]
     [[nan], [0.95]]
     """
-    g_n = boot.shape[1]
+    if not len(boot):
+        return np.full(boot.shape[1], np.nan), np.full(boot.shape[1], np.nan)
     alpha = 1 - confidence
-    lo = np.full(g_n, np.nan)
-    hi = np.full(g_n, np.nan)
-    if len(boot):
-        for g in np.flatnonzero(has_time).tolist():
-            ranked = np.where(np.isnan(boot[:, g]), -np.inf, boot[:, g])
-            lo[g] = np.quantile(ranked, alpha / 2, method="lower")
-            hi[g] = np.quantile(ranked, 1 - alpha / 2, method="higher")
-    lo[np.isinf(lo)] = np.nan
-    hi[np.isinf(hi)] = np.nan
-    return lo, hi
+    ranked = np.where(np.isnan(boot), -np.inf, boot)
+    lo = np.quantile(ranked, alpha / 2, axis=0, method="lower")
+    hi = np.quantile(ranked, 1 - alpha / 2, axis=0, method="higher")
+    keep = np.asarray(has_time, dtype=bool)
+    return (np.where(keep & np.isfinite(lo), lo, np.nan),
+            np.where(keep & np.isfinite(hi), hi, np.nan))

@@ -74,16 +74,12 @@ def target_range(p1: np.ndarray, rate: np.ndarray, *,
     usual = np.asarray(USUAL_TARGETS)
     p1 = np.asarray(p1, dtype=np.float64)
     rate = np.asarray(rate, dtype=np.float64)
-    lo = np.full(len(p1), np.nan)
-    hi = np.full(len(p1), np.nan)
-    for g in range(len(p1)):
-        if not (np.isfinite(p1[g]) and np.isfinite(rate[g])):
-            continue
-        below = usual[usual <= p1[g] + 1e-12]
-        above = usual[usual > rate[g]]
-        lo[g] = usual[0] if held or not len(below) else below[-1]
-        hi[g] = max(above[0] if len(above) else usual[-1], lo[g])
-    return lo, hi
+    below = np.searchsorted(usual, p1 + 1e-12, side="right") - 1  # the last usual <= p1
+    above = np.searchsorted(usual, rate, side="right")  # the first usual > rate
+    lo = usual[0] if held else usual[np.maximum(below, 0)]
+    hi = np.maximum(usual[np.minimum(above, len(usual) - 1)], lo)
+    ok = np.isfinite(p1) & np.isfinite(rate)
+    return np.where(ok, lo, np.nan), np.where(ok, hi, np.nan)
 
 
 def candidate_targets(step: float, lo: np.ndarray, hi: np.ndarray, current: np.ndarray,

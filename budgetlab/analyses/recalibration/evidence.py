@@ -1,8 +1,6 @@
-"""The evidence behind :func:`budgetlab.recalibrate`'s verdicts: figures per group over the
-evaluated
-span, thin evidence withheld, the bootstrap, the verdict and the notes (one step of
-:func:`~budgetlab.analyses.recalibration.recalibrate`, apart to keep it short), and the incident
-time :func:`recalibrate` leaves out.
+"""Steps 6-7 of :func:`~budgetlab.analyses.recalibration.recalibrate`: the evidence behind its
+verdicts (figures per group over the evaluated span, thin evidence withheld, the bootstrap, the
+verdict and the notes), and the incident time it leaves out.
 """
 
 from __future__ import annotations
@@ -22,8 +20,8 @@ from ..._util.words import days_words, prose_duration
 from ...events.schema import scope_mask
 from .bootstrap import bootstrap_interval, bootstrap_targets
 from .candidates import USUAL_TARGETS
-from .choice import Choice
 from .clock import evaluated_events
+from .levels import Choice
 from .options import Plan
 from .rolling import Exclusions, weighted_quantiles
 from .rules import cap_notes, capped_words, explain_no_recommendation, thin_evidence
@@ -279,17 +277,10 @@ def incident_rows(srt: Any, incidents: pd.DataFrame, window_ns: int) -> Exclusio
     ends = utc_ns_column(incidents["end"], "incidents['end']")
     scopes = incidents["scope"].tolist() if "scope" in incidents.columns else ["*"] * len(incidents)
     keys = srt.keys.astype(str) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
-    grp, lo, hi = [], [], []
-    for a, b, sc in zip(starts.tolist(), ends.tolist(), scopes, strict=True):
-        covered = np.flatnonzero(np.asarray(scope_mask(keys, sc), dtype=bool))
-        grp.append(covered)
-        lo.append(np.full(len(covered), a, dtype=np.int64))
-        hi.append(np.full(len(covered), b + window_ns, dtype=np.int64))
-    return Exclusions.merged(_cat(grp), _cat(lo), _cat(hi))
-
-
-def _cat(parts: list[np.ndarray]) -> np.ndarray:
-    return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
+    covered = [np.flatnonzero(np.asarray(scope_mask(keys, sc), dtype=bool)) for sc in scopes]
+    n = [len(c) for c in covered]
+    return Exclusions.merged(np.concatenate([np.zeros(0, dtype=np.int64), *covered]),
+                             np.repeat(starts, n), np.repeat(ends + window_ns, n))
 
 
 def _capped_actions(actions: list[str], capped: np.ndarray, events: np.ndarray,

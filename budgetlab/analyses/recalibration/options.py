@@ -5,7 +5,7 @@ read against the run's SLO: its window, its alert policy for the SLO's period)."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -115,11 +115,11 @@ class Plan:
 
     @property
     def history_ns(self) -> int:
-        return int(pd.Timedelta(self.options.history).value)
+        return int(self.options.history.value)
 
     @property
     def block_ns(self) -> int:
-        return int(pd.Timedelta(self.options.block).value)
+        return int(self.options.block.value)
 
     @property
     def limit(self) -> int:
@@ -133,19 +133,14 @@ class Plan:
         return getattr(self.options, name)
 
     def settings(self, *, span_start: int, span_end: int, by: Sequence[str]) -> dict[str, Any]:
-        """:attr:`Recalibration.settings`."""
-        o = self.options
-        return {
-            "window": pd.Timedelta(self.slo.window), "history": pd.Timedelta(self.history_ns,
-                                                                             unit="ns"),
-            "span_start": pd.Timestamp(span_start, tz="UTC"), "span_end": pd.Timestamp(span_end,
-                                                                                       tz="UTC"),
-            "step": self.step, "max_share": self.max_share, "limit_status": o.limit_status,
-            "loose_burn": self.loose_burn, "confidence": self.confidence, "n_boot": self.n_boot,
-            "block": pd.Timedelta(self.block_ns, unit="ns"), "seed": o.seed, "policy": self.policy,
-                "by": list(by),
-            "slo": self.slo,
-        }
+        """:attr:`Recalibration.settings`: the checked options, the SLO's window, the policy built
+        for it, the evaluated span and the group keys."""
+        kept = {f.name: getattr(self.options, f.name) for f in fields(self.options)
+                if f.name not in ("window", "candidates", "policy", "show_progress")}
+        return {**kept, "window": pd.Timedelta(self.slo.window),
+                "span_start": pd.Timestamp(span_start, tz="UTC"),
+                "span_end": pd.Timestamp(span_end, tz="UTC"), "policy": self.policy,
+                "by": list(by), "slo": self.slo}
 
 
 def _check_candidates(candidates: Any) -> np.ndarray | None:

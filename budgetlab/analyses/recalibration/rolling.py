@@ -1,14 +1,11 @@
-"""Step 1-2 of :func:`~budgetlab.analyses.recalibration.recalibrate`: the window's clock, the
-evaluated time (with traffic, after warm-up, outside excluded incidents) per segment and day block,
-the time-weighted quantiles of the rolling success rate, and the events in that span.
+"""Step 1-2 of :func:`~budgetlab.analyses.recalibration.recalibrate`: the window's clock
+(:mod:`.clock`), the evaluated time (with traffic, after warm-up, outside excluded incidents) per
+segment and day block, the time-weighted quantiles of the rolling success rate, and the events in
+that span.
 
-Everything that sums time reads the **window's clock** (:mod:`.clock`): the window's counts
-between every two instants at which they change (an event arriving, an event leaving one window
-plus 1 ns later), so a status holds only while the window still holds the events it was computed
-from; an empty window is no traffic and counts as no time. Per-event arrays are in the order of
-:func:`budgetlab.analyses.sorted_events.sort_events` (each group's rows together, time order
-kept); per-segment arrays in the clock's order (group, then time); per-group arrays hold one value
-per group.
+Per-event arrays are in the order of :func:`budgetlab.analyses.sorted_events.sort_events` (each
+group's rows together, time order kept); per-segment arrays in the clock's order (group, then
+time); per-group arrays hold one value per group.
 """
 
 from __future__ import annotations

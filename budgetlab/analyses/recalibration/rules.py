@@ -1,20 +1,8 @@
-"""The rules of :func:`budgetlab.recalibrate`: when the evidence is too thin, how far the
-events support a target, which window would do, and why no target meets the rule.
-
-**Thin evidence is withheld** (:func:`thin_evidence`): a group gets no verdict and no recommended
-target when its evaluated span (time with traffic after warm-up) holds fewer events than give
-:data:`MIN_EXPECTED_FAILURES` expected failures under the target in question (the verdict: the
-current one; the recommendation, judged apart: the recommended one, else the lowest usual
-target, 50 %; the words name which, and a current target too thin withholds the verdict alone),
-or fewer than :data:`MIN_TRAFFIC_DAYS` day blocks with traffic for the day-block bootstrap (when
-one is drawn: ``n_boot`` > 0), or less than a day of evaluated time
-(:func:`budgetlab._util.thin.too_thin`, the package's one rule for time shares and rates per
-day). The reason is said in words.
-
-**The verdict on the current target** lives in :mod:`~budgetlab.analyses.recalibration.verdict`.
-
-**A suggested window** (:func:`suggest_window`) is never longer than the history nor than
-:data:`MAX_WINDOW_DAYS`; otherwise the note says "no window length fixes this: too little traffic".
+"""The rules of :func:`budgetlab.recalibrate` (said in the package's doc): when the evidence is too
+thin (:func:`thin_evidence`), how far the events support a target (:func:`supported_targets`),
+which window would do (:func:`suggest_window`) and why no target meets the rule
+(:func:`explain_no_recommendation`). The verdict on the current target lives in
+:mod:`~budgetlab.analyses.recalibration.verdict`.
 """
 
 from __future__ import annotations
@@ -28,7 +16,7 @@ import pandas as pd
 from ..._util.burns import three_digits
 from ..._util.percent import given_fraction, given_percent, measured_percent
 from ..._util.thin import MIN_EVALUATED_HOURS, too_thin
-from ..._util.words import about_words, days_words, hours_words, prose_duration
+from ..._util.words import about_words, counted, days_words, hours_words, prose_duration
 from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence",
@@ -56,10 +44,6 @@ def events_for(target: float) -> int:
     (200, 100000)
     """
     return int(np.ceil(MIN_EXPECTED_FAILURES / (1 - target) * (1 - 1e-9)))
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
 def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool, *,
@@ -106,7 +90,7 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
     if kind == "too_few_events":
         return too_few_events(events, target, judged_at=judged_at)
     if kind == "too_few_days":
-        return (f"{_plural(traffic_days, 'day')} with traffic in the evaluated span: too few for "
+        return (f"{counted(traffic_days, 'day')} with traffic in the evaluated span: too few for "
                 f"the day-block bootstrap (at least {MIN_TRAFFIC_DAYS})")
     if kind == "too_little_time" and hours is not None:
         span = hours_words(hours) if hours * 3600 >= 1 else "a fraction of a second"
@@ -172,7 +156,7 @@ def too_few_events(events: int, target: float, *, judged_at: str = "current",
     need = events_for(target)
     # weighed for the recommendation alone (a current target was given, and judged apart)
     what = "a recommendation" if judged_at == "lowest_for_rule" else "a verdict"
-    return (f"{_plural(events, 'event')} in {span}: too few for {what} "
+    return (f"{counted(events, 'event')} in {span}: too few for {what} "
             f"({_judged_at(target, judged_at)} {'it holds' if events == 1 else 'they hold'} "
             f"{three_digits(expected)} expected failures; "
             f"{what} needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
@@ -283,7 +267,7 @@ def capped_words(events: int) -> str:
     >>> capped_words(28), capped_words(1)
     ('capped: as high as 28 events can judge', 'capped: as high as 1 event can judge')
     """
-    return f"capped: as high as {_plural(events, 'event')} can judge"
+    return f"capped: as high as {counted(events, 'event')} can judge"
 
 
 def _window_label(days: float) -> str:

@@ -3,18 +3,18 @@ the steps in order, each in its own module of this package:
 
 1. :mod:`.rolling`: the window's clock (:mod:`.clock`), the evaluated time, the rolling rate's
    quantiles;
-2-5. :mod:`.choice` (with :mod:`.candidates`, :mod:`.levels` and :mod:`.rules`): events in the
+2-5. :mod:`.levels` (with :mod:`.candidates` and :mod:`.rules`): events in the
    evaluated span, the candidate targets, the time at each status under each, the rule;
 6-7. :mod:`.evidence` (with :mod:`.bootstrap` and :mod:`.rules`): thin evidence withheld, the
    block bootstrap, the verdict on the current target and the notes;
-8. :mod:`.tables` (with :mod:`.display` and :mod:`.pages`): the four tables.
+8. :mod:`.tables` (with :mod:`.pages`): the four tables.
 
-Per-group SLOs run once per SLO (:mod:`.per_slo`).
+Per-group SLOs run once per SLO (:func:`recalibrate_per_slo`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,12 +25,13 @@ from ..._util.validation import options_object
 from ..._util.words import duration_words, prose_duration
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
-from ...slo import SLO, PerGroup, as_per_group
-from ..sorted_events import Sorted, sort_events
-from .choice import choose_targets
+from ...events.schema import check_events
+from ...slo import SLO, PerGroup, as_per_group, key_text, split_by_slo
+from ..per_group import need_group_keys
+from ..sorted_events import Sorted, group_targets, sort_events
 from .evidence import incident_rows, judge_groups
+from .levels import choose_targets
 from .options import Plan, RecalibrationOptions
-from .per_slo import current_targets, recalibrate_per_slo
 from .rolling import rolling_rates
 from .tables import (
     QUANTILE_LEVELS,
@@ -191,35 +192,18 @@ def recalibrate(
     >>> same.summary.equals(r.summary)
     True
     """
-    opts = _options(options, {
+    opts = options_object(RecalibrationOptions, options, {
         "window": window, "history": history, "step": step, "max_share": max_share,
-                              "limit_status": limit_status,
-        "loose_burn": loose_burn, "candidates": candidates, "policy": policy,
-                              "confidence": confidence,
-        "n_boot": n_boot, "block": block, "seed": seed, "show_progress": show_progress})
+        "limit_status": limit_status, "loose_burn": loose_burn, "candidates": candidates,
+        "policy": policy, "confidence": confidence, "n_boot": n_boot, "block": block,
+        "seed": seed, "show_progress": show_progress}, "RecalibrationOptions(n_boot=0)")
+
+    def run(one: Any) -> Recalibration:
+        return _run(events, opts.plan(one), slo=one, by=by, target=target,
+                    exclude_incidents=exclude_incidents)
+
     per = as_per_group(slo)
-    if per is not None:
-        return recalibrate_per_slo(
-            events,
-            per,
-            by,
-            lambda one: _run(
-                events,
-                opts.plan(one),
-                slo=one,
-                by=by,
-                target=target,
-                exclude_incidents=exclude_incidents,
-            ),
-        )
-    return _run(events, opts.plan(slo), slo=slo, by=by, target=target,
-                exclude_incidents=exclude_incidents)
-
-
-def _options(options: RecalibrationOptions | None, given: dict[str, Any]) -> RecalibrationOptions:
-    """``options``, or the keyword options as one; both at once only with the keywords at their
-    defaults."""
-    return options_object(RecalibrationOptions, options, given, "RecalibrationOptions(n_boot=0)")
+    return run(slo) if per is None else recalibrate_per_slo(events, per, by, run)
 
 
 def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
@@ -266,3 +250,64 @@ def _evaluated_span(srt: Sorted, plan: Plan) -> tuple[int, int]:
             "longer log or a shorter window=."
         )
     return span_lo, t_last
+
+
+def recalibrate_per_slo(events: pd.DataFrame, per: PerGroup, by: Any,
+                        run: Callable[[SLO], Recalibration]) -> Recalibration:
+    """``run`` (:func:`recalibrate` under one SLO) once per set of groups sharing an SLO, the
+    tables put together in group order."""
+    keys = check_events(events, by)
+    parts = split_by_slo(events, per, keys)
+    if len(parts) == 1:
+        return run(parts[0][0])
+    # each SLO runs over the whole table (the history span is the table's, as in a one-SLO run),
+    # and keeps the rows of its own groups
+    results = [run(s) for s, _ in parts]
+    mine = [{key_text(k) for k in events.iloc[pos][keys].drop_duplicates().itertuples(index=False,
+                                                                                      name=None)}
+            for _, pos in parts]
+    tables = {}
+    for name in ("summary", "candidates", "distribution", "bootstrap"):
+        picked = []
+        for r, groups in zip(results, mine, strict=True):
+            frame = getattr(r, name)
+            rows = [key_text(k) in groups for k in frame[keys].itertuples(index=False, name=None)]
+            picked.append(frame[np.asarray(rows, dtype=bool)])
+        frame = pd.concat(picked, ignore_index=True)
+        # by group (sorted key values, as sort_events orders them; the bootstrap by sample
+        # first), the table's own order kept inside a group
+        codes = frame.groupby(list(keys), sort=True, dropna=False,
+                              observed=True).ngroup().to_numpy()
+        if name == "bootstrap":
+            codes = codes + frame["sample"].to_numpy() * (codes.max(initial=0) + 1)
+        frame = frame.iloc[np.argsort(codes, kind="stable")].reset_index(drop=True)
+        frame.attrs["by"] = list(keys)
+        tables[name] = frame
+    settings = dict(results[0].settings)
+    # one window when every SLO has the same (targets differ per group), else none
+    windows = {r.settings["window"] for r in results}
+    settings.update(slo=per, window=windows.pop() if len(windows) == 1 else None,
+                    span_start=min(r.settings["span_start"] for r in results),
+                    span_end=max(r.settings["span_end"] for r in results))
+    return Recalibration(summary=tables["summary"], candidates=tables["candidates"],
+                         distribution=tables["distribution"], bootstrap=tables["bootstrap"],
+                         settings=settings)
+
+
+def current_targets(target: Any, slo: Any, srt: Sorted) -> np.ndarray:
+    """The current target of every group: ``target`` (number, table, mapping or :class:`PerGroup`),
+    else ``slo`` (one SLO or per group), else NaN."""
+    source = slo if target is None else target
+    if source is None:
+        return np.full(srt.n_groups, np.nan)
+    per = as_per_group(source) if isinstance(source, PerGroup) else None
+    if (
+        per is None
+        and isinstance(source, Mapping)
+        and any(isinstance(v, SLO) for v in source.values())
+    ):
+        per = PerGroup(source)
+    if per is not None:
+        need_group_keys(srt.by)
+        return np.array([s.target for s in per.resolve(srt.keys[list(srt.by)])], dtype=np.float64)
+    return group_targets(source, srt.keys, srt.by)

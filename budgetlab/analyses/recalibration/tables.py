@@ -18,16 +18,15 @@ from ..._util.words import counted, prose_duration, speak
 from ...budget.figures import STATUSES
 from ...errors import ConfigError
 from ..sorted_events import Sorted
-from .choice import Choice
-from .display import display_targets, transitions_per_day
 from .evidence import Judged
+from .levels import Choice
 from .options import Plan
-from .pages import page_counts
+from .pages import display_targets, page_counts, transitions_per_day
 from .rolling import Rolling
 from .rules import recommendation_name
 
 __all__ = ["Recalibration", "QUANTILE_LEVELS", "ESTIMATES", "key_columns", "summary_table",
-           "candidates_table", "sample_tables"]
+           "candidates_table", "sample_tables", "group_words"]
 
 #: Probabilities of the ``distribution`` table (time-weighted quantiles of the rolling rate).
 QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.002, 0.005, *(k / 100 for k in range(1, 100)), 0.995,
@@ -89,7 +88,7 @@ class Recalibration:
         lines = [head]
         shown = sm.head(_REPR_GROUPS) if set(_REPR_COLUMNS) <= set(sm.columns) else sm.iloc[0:0]
         for _, row in shown.iterrows():
-            lines.append(f"  {_group_words(row, by)}: {_outcome_words(row, st.get('n_boot'))}")
+            lines.append(f"  {group_words(row, by)}: {_outcome_words(row, st.get('n_boot'))}")
         if len(sm) > _REPR_GROUPS:
             lines.append(f"  ... {counted(len(sm) - _REPR_GROUPS, 'more group')} in .summary")
         sizes = ", ".join(f"{name} ({counted(len(getattr(self, name)), 'row')})"
@@ -104,7 +103,9 @@ _REPR_COLUMNS = ("action", "recommended_target", "recommended_low", "recommended
                  "verdict_reason", "recommendation_note")
 
 
-def _group_words(row: pd.Series, by: list[str]) -> str:
+def group_words(row: pd.Series, by: list[str]) -> str:
+    """A group in a sentence: its one key's value, ``key=value, ...`` for several, ``all events``
+    without keys."""
     if not by:
         return "all events"
     return str(row[by[0]]) if len(by) == 1 else ", ".join(f"{k}={row[k]}" for k in by)
@@ -175,8 +176,11 @@ def candidates_table(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, c: C
                                                                         strict=True)},
                   "hours_exhausted": c.time.at_least[2].sum(axis=1)[:, sidx] / HOUR_NS,
                   "transitions_per_day": tr_day, "pages_per_day": pages}
-    per_target = {k: np.where(j.withheld[:, None], np.nan, v) for k, v in per_target.items()}
-    return _candidate_rows(key_cols, show_vals, shown, current, recommended, per_target)
+    rows, cols = np.nonzero(shown)  # one row per group and shown target
+    return _beside_keys(_key_rows(key_cols, rows), {
+        "target": show_vals[cols], "is_current": show_vals[cols] == current[rows],
+        "is_recommended": show_vals[cols] == recommended[rows],
+        **{k: np.where(j.withheld[:, None], np.nan, v)[rows, cols] for k, v in per_target.items()}})
 
 
 def sample_tables(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, j: Judged,
@@ -193,19 +197,6 @@ def sample_tables(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, j: Judg
     bt = _beside_keys(_key_rows(key_cols, np.tile(groups, n_boot)), {
         "sample": np.repeat(np.arange(n_boot), srt.n_groups), "recommended_target": boot.ravel()})
     return dist, bt
-
-
-def _candidate_rows(key_cols: pd.DataFrame, targets: np.ndarray, shown: np.ndarray,
-                    current: np.ndarray,
-                    recommended: np.ndarray, per_target: dict[str, np.ndarray]) -> pd.DataFrame:
-    """One row per group and shown target (``shown``: groups x targets): the target, whether it
-    is the group's current or recommended one, and the ``(groups, targets)`` arrays of
-    ``per_target``."""
-    rows, cols = np.nonzero(shown)
-    return _beside_keys(_key_rows(key_cols, rows), {
-        "target": targets[cols], "is_current": targets[cols] == current[rows],
-        "is_recommended": targets[cols] == recommended[rows],
-        **{name: arr[rows, cols] for name, arr in per_target.items()}})
 
 
 def _beside_keys(keys: pd.DataFrame, columns: dict[str, Any]) -> pd.DataFrame:

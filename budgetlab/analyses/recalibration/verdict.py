@@ -1,14 +1,5 @@
-"""The verdict of :func:`budgetlab.recalibrate` on the current target, and the action it implies.
-
-**The verdict follows the interval** (:func:`verdict`): ``too_strict`` only when the bootstrap
-interval of the recommended target lies wholly below the current target (and the current target
-spent more than ``max_share`` of the time at the limit status); ``too_loose`` only when it lies
-wholly above (and the window burned under ``loose_burn`` of its budget nine hours in ten); else
-``ok``. Its ``action`` agrees with it: "loosen to 0.93", "tighten to 0.976", "keep 0.97". The
-reason says a zero burn in words ("spends none of its budget") and names the ``loose_burn``
-limit by its keyword in the API, by its flag on a command that has one, by its value alone on a
-command that has none (``recalibrate``).
-"""
+"""The verdict of :func:`budgetlab.recalibrate` on the current target, and the action it implies
+(:func:`verdict`, its rule; :func:`judge_current`, every group's)."""
 
 from __future__ import annotations
 
@@ -38,14 +29,11 @@ def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray,
     the ``thin`` reason where that is not empty; ``capped`` where the evidence capped the
     recommendation); ``window`` names the window a burn is over (``"24 h window"``)."""
     g_n, n_c = len(current), len(cands)
-    cur_idx = np.searchsorted(cands, np.where(np.isfinite(current), current, 0.5))
-    has = np.array([not t for t in thin], dtype=bool) | np.isfinite(
-        lim_share[:, 0] if n_c else np.zeros(g_n)
-    )
-    cur_share = np.full(g_n, np.nan)
+    cur_share = np.full(g_n, np.nan)  # NaN too where the group has no evaluated time
     if n_c:
-        ok = np.isfinite(current) & has
-        cur_share[ok] = lim_share[np.arange(g_n), np.minimum(cur_idx, n_c - 1)][ok]
+        cur_idx = np.searchsorted(cands, np.where(np.isfinite(current), current, 0.5))
+        at = lim_share[np.arange(g_n), np.minimum(cur_idx, n_c - 1)]
+        cur_share = np.where(np.isfinite(current), at, np.nan)
     judged: list[tuple[Any, str, str]] = [(None, t, "") if t else verdict(
         current[g], cur_share[g], p10[g], recommended[g], rec_low[g], rec_high[g],
         max_share=max_share, limit_status=limit_status, loose_burn=loose_burn,
