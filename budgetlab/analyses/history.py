@@ -227,18 +227,12 @@ def daily_spread(daily: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFra
                                                   "ci_high",
                                                    "full_day")]
     rate = daily["good"] / daily["total"]
-    full = daily.assign(_rate=rate.where(daily["full_day"].astype(bool)))
-    if keys:
-        grouped = full.groupby(keys, sort=False)
-        out = grouped[["total", "good"]].sum().reset_index()
-        out["full_days"] = grouped["full_day"].sum().to_numpy().astype(np.int64)
-        out["day_min"] = grouped["_rate"].min().to_numpy()
-        out["day_max"] = grouped["_rate"].max().to_numpy()
-    else:
-        out = pd.DataFrame({"total": [int(full["total"].sum())], "good": [int(full["good"].sum())],
-                            "full_days": [int(full["full_day"].sum())],
-                            "day_min": [full["_rate"].min()],
-                            "day_max": [full["_rate"].max()]})
+    full = daily.assign(_rate=rate.where(daily["full_day"].astype(bool)),
+                        full_days=daily["full_day"].astype(np.int64))
+    # without keys, one group of every row (its key column dropped)
+    out = full.groupby(keys or np.zeros(len(full), dtype=np.int64), sort=False).agg(
+        total=("total", "sum"), good=("good", "sum"), full_days=("full_days", "sum"),
+        day_min=("_rate", "min"), day_max=("_rate", "max")).reset_index(drop=not keys)
     out["success_rate"] = out["good"] / out["total"]
     out["ci_low"], out["ci_high"] = wilson_interval(out["good"].to_numpy(), out["total"].to_numpy(),
                                                     confidence)

@@ -32,10 +32,11 @@ import pandas as pd
 from .._util.burns import three_digits
 from .._util.percent import given_fraction, given_percent, measured_percent
 from .._util.validation import check_fraction, check_number, check_whole
-from .._util.words import days_words, duration_words
+from .._util.words import counted, days_words, duration_words
 from ..errors import ConfigError
 from .recalibration import Recalibration
 from .recalibration.evidence import MIN_HISTORY_DAYS
+from .recalibration.tables import group_words
 from .recalibration.wilson import wilson_interval
 from .target_words import recommendation_sentence, verdict_in_percent, verdict_withheld
 
@@ -106,12 +107,6 @@ def minutes(td: Any) -> str:
     'n/a'
     """
     return "n/a" if td is None or pd.isna(td) else duration_words(td)
-
-
-def _group_text(row: pd.Series, by: Sequence[str]) -> str:
-    if not by:
-        return "all events"
-    return ", ".join(f"{k}={row[k]}" for k in by) if len(by) > 1 else str(row[by[0]])
 
 
 def target_verdicts(rec: Recalibration, *, min_events: int = 0,
@@ -188,10 +183,10 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     conf = float(rec.settings.get("confidence", 0.95))
     rows = []
     for _, r in s.iterrows():
-        group = _group_text(r, by)
+        group = group_words(r, by)
         n, f, days = int(r["events"]), int(r["failures"]), float(r["history_days"])
         cur = float(r["current_target"])
-        evidence = (f"{n:,} event{'s' * (n != 1)}, {f:,} failure{'s' * (f != 1)} over "
+        evidence = (f"{counted(n, 'event')}, {counted(f, 'failure')} over "
                     f"{days_words(days)}; success "
                     f"{measured_percent(r['success_rate'])} ({given_percent(conf)} interval "
                     f"{measured_percent(r['ci_low'])} – {measured_percent(r['ci_high'])})")
@@ -283,7 +278,7 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
     b_lo, b_hi = (1 - float(hi_s)) / budget, (1 - float(lo_s)) / budget
     burn = f / (n * budget)
     span = f"{three_digits(b_lo)} – {three_digits(b_hi)}"  # never an exponent (1e+03)
-    evidence = (f"{f:,} failure{'s' * (f != 1)} in {n:,} event{'s' * (n != 1)}: burn "
+    evidence = (f"{counted(f, 'failure')} in {counted(n, 'event')}: burn "
                 f"{three_digits(burn)} ({given_percent(confidence)} interval {span}) against the "
                 f"threshold {given_fraction(threshold)}")
     if b_lo > threshold:
