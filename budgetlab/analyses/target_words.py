@@ -16,7 +16,7 @@ from .._util.burns import three_digits
 from .._util.percent import given_percent
 from .._util.validation import window_words
 from .._util.words import days_words
-from .recalibration.rules import capped_words, too_few_events
+from .recalibration.rules import capped_action, capped_words, too_few_events
 from .recalibration.verdict import verdict
 
 __all__ = ["verdict_withheld", "verdict_in_percent", "recommendation_sentence"]
@@ -47,6 +47,7 @@ def verdict_in_percent(r: pd.Series, settings: dict[str, Any]) -> tuple[str, str
     percentages): :func:`~budgetlab.analyses.recalibration.verdict.verdict` on the row's own
     figures, the one rule (the summary's ``action`` spells targets as ``--target`` takes them)."""
     window = f"{window_words(r['window'])} window" if "window" in r.index else "window"
+    capped = bool(r.get("recommended_capped", False))
     code, reason, action = verdict(
         float(r["current_target"]), float(r["current_share_limit"]), float(r["p10"]),
         float(r["recommended_target"]), float(r["recommended_low"]),
@@ -54,12 +55,10 @@ def verdict_in_percent(r: pd.Series, settings: dict[str, Any]) -> tuple[str, str
         limit_status=str(settings.get("limit_status", "exhausted")),
         loose_burn=float(settings.get("loose_burn", 0.25)),
         bootstrapped=int(settings.get("n_boot", 0)) > 0, window=window,
-        capped=bool(r.get("recommended_capped", False)), spell=given_percent)
+        capped=capped, spell=given_percent)
     if code != r["verdict"]:  # a table from elsewhere: its own words
         return str(r["verdict_reason"]), str(r.get("action", "") or "")
-    if code != "ok" and bool(r.get("recommended_capped", False)):  # as recalibrate's action
-        action += f" ({capped_words(int(r['events']))})"
-    return reason, action
+    return reason, capped_action(action, code, int(r["events"]), capped)  # as recalibrate's
 
 
 def recommendation_sentence(r: pd.Series, group: str, caveat: str, min_events: int, *,

@@ -24,7 +24,7 @@ from .clock import evaluated_events
 from .levels import Choice
 from .options import Plan
 from .rolling import Exclusions, weighted_quantiles
-from .rules import cap_notes, capped_words, explain_no_recommendation, thin_evidence
+from .rules import cap_notes, capped_action, explain_no_recommendation, thin_evidence
 from .verdict import judge_current
 
 __all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "judge_groups", "incident_rows"]
@@ -88,7 +88,8 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     cur_share = np.where(alone, np.nan, cur_share)  # the verdict's figure, withheld with it
     for g in np.flatnonzero(alone).tolist():
         reasons[g], actions[g] = _verdict_alone(cur_thin[g], int(n_ev[g]), float(recommended[g]))
-    actions = _capped_actions(actions, capped, n_ev, verdicts)
+    actions = [capped_action(a, v, int(n), cap) for a, v, n, cap in zip(
+        actions, verdicts, n_ev.tolist(), capped.tolist(), strict=True)]
     notes = [x if not cap else f"{cap}; {x}" if x else cap for x, cap in zip(
         _notes(evidence, has_time, c, recommended, plan, rec_thin),
         cap_notes(np.where(judged, c.uncapped, np.nan), recommended, n_ev, counted=alone),
@@ -169,13 +170,11 @@ def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray
     days = np.where(np.isfinite(first), (last - first) / DAY_NS, 0.0)
     obs_days = rolling.w_group / DAY_NS
     per_day = ratio(n_ev, obs_days, 0.0)
-    win = np.full(g_n, np.nan)
-    for g in range(g_n):
-        s, e = int(c.bounds[g]), int(c.bounds[g + 1])
-        w = rolling.dt[s:e]
-        if (w > 0).any():
-            win[g] = float(weighted_quantiles(c.total[s:e].astype(np.float64), w,
-                                              np.array([0.5]))[0])
+    # NaN for a group without evaluated time (no weight)
+    win = np.array([weighted_quantiles(c.total[s:e].astype(np.float64), rolling.dt[s:e],
+                                       np.array([0.5]))[0]
+                    for s, e in zip(c.bounds[:-1].tolist(), c.bounds[1:].tolist(), strict=True)],
+                   dtype=np.float64)
     return {"history_days": days, "traffic_days": (time.w_day > 0).sum(axis=1),
             "events_per_day": per_day,
             "window_events": win}
@@ -281,22 +280,3 @@ def incident_rows(srt: Any, incidents: pd.DataFrame, window_ns: int) -> Exclusio
     n = [len(c) for c in covered]
     return Exclusions.merged(np.concatenate([np.zeros(0, dtype=np.int64), *covered]),
                              np.repeat(starts, n), np.repeat(ends + window_ns, n))
-
-
-def _capped_actions(actions: list[str], capped: np.ndarray, events: np.ndarray,
-                    verdicts: list[Any]) -> list[str]:
-    """Each action that names a recommendation the evidence ``capped`` (the rule alone gives
-    more: :func:`~budgetlab.analyses.recalibration.rules.cap_notes` says why) says so, so that
-    "use 0.64" for a group without a failure in 28 events does not read as the service's level.
-    An ``ok`` verdict's action keeps the current target and names no recommendation (told by
-    the verdict, never by the action's words).
-
-    >>> _capped_actions(["use 0.64", "keep 0.95", "use 0.93"], np.array([True, True, False]),
-    ...                 np.array([28, 4000, 900]), [None, "ok", None])
-    ['use 0.64 (capped: as high as 28 events can judge)', 'keep 0.95', 'use 0.93']
-    """
-    events = np.asarray(events)
-    return [f"{a} ({capped_words(int(n))})"
-            if cap and v != "ok" else a
-            for a, cap, n, v in zip(actions, capped.tolist(), events.tolist(), verdicts,
-                                    strict=True)]

@@ -30,11 +30,11 @@ __all__ = ["candidate_levels", "status_thresholds", "hold_thresholds", "TimeAtLe
 def candidate_levels(rolling: Rolling, cands: np.ndarray, slo: SLO) -> list[np.ndarray]:
     """:func:`status_thresholds` of every clock segment, with the ``min_events`` hold of ``slo``
     (restarting from HEALTHY at each traffic stretch)."""
-    levels = status_thresholds(rolling.total, rolling.failures, cands, slo)
+    c = rolling.clock
+    levels = status_thresholds(c.total, c.failures, cands, slo)
     if slo.min_events > 0:
-        levels = hold_thresholds(levels, rolling.total < slo.min_events, rolling.clock.bounds,
-                                 len(cands),
-                                 first=rolling.clock.first)
+        levels = hold_thresholds(levels, c.total < slo.min_events, c.bounds, len(cands),
+                                 first=c.first)
     return levels
 
 
@@ -103,10 +103,6 @@ class TimeAtLevels:
     # per level 1..3: (groups, days, candidates) ns at that level or worse
     at_least: list[np.ndarray]
     share_ge: list[np.ndarray]  # per level 1..3: (groups, candidates) share of the evaluated time
-
-    @property
-    def n_days(self) -> int:
-        return int(self.w_day.shape[1])
 
 
 def time_at_levels(rolling: Rolling, levels: list[np.ndarray], n_c: int) -> TimeAtLevels:

@@ -56,14 +56,6 @@ class Rolling:
     quantiles: np.ndarray  # (groups, probabilities): time-weighted quantiles of the rolling rate
 
     @property
-    def total(self) -> np.ndarray:
-        return self.clock.total
-
-    @property
-    def failures(self) -> np.ndarray:
-        return self.clock.failures
-
-    @property
     def has_time(self) -> np.ndarray:
         """Groups with evaluated time."""
         return np.asarray(self.w_group > 0)

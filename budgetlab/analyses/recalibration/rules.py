@@ -22,7 +22,7 @@ from .candidates import USUAL_TARGETS
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence",
            "thin_kind", "events_for",
            "beyond_evidence", "too_few_events", "supported_targets", "widen_to_support",
-           "cap_notes", "recommendation_name", "capped_words", "suggest_window",
+           "cap_notes", "recommendation_name", "capped_words", "capped_action", "suggest_window",
            "explain_no_recommendation"]
 
 #: Fewest expected failures (events x (1 - target)) in the evaluated span for a verdict.
@@ -268,6 +268,21 @@ def capped_words(events: int) -> str:
     ('capped: as high as 28 events can judge', 'capped: as high as 1 event can judge')
     """
     return f"capped: as high as {counted(events, 'event')} can judge"
+
+
+def capped_action(action: str, verdict: Any, events: int, capped: bool) -> str:
+    """``action`` with :func:`capped_words` beside it where it names a recommendation the evidence
+    ``capped`` (the rule alone gives more: :func:`cap_notes` says why), so that "use 0.64" for a
+    group without a failure in 28 events does not read as the service's level. An ``ok``
+    verdict's action keeps the current target and names no recommendation (told by the verdict,
+    never by the action's words).
+
+    >>> capped_action("use 0.64", None, 28, True), capped_action("keep 0.95", "ok", 4000, True)
+    ('use 0.64 (capped: as high as 28 events can judge)', 'keep 0.95')
+    >>> capped_action("use 0.93", None, 900, False)
+    'use 0.93'
+    """
+    return f"{action} ({capped_words(events)})" if capped and verdict != "ok" else action
 
 
 def _window_label(days: float) -> str:
