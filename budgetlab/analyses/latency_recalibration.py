@@ -282,8 +282,7 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands:
     alpha = (1 - confidence) / 2
     lo, hi = np.quantile(b_sup, alpha, axis=-1), np.quantile(b_sup, 1 - alpha, axis=-1)
     key_table = censoring[list(keys)]
-    g_i, t_i, c_i = (a.ravel() for a in np.meshgrid(np.arange(len(censoring)), np.arange(len(thr)),
-                                                   np.arange(len(cands)), indexing="ij"))
+    g_i, t_i, c_i = np.indices((len(censoring), len(thr), len(cands))).reshape(3, -1)
     table = key_table.iloc[g_i].reset_index(drop=True)
     table["threshold"] = pd.to_timedelta(np.array(thr, dtype=np.int64)[t_i],
                                          unit="ns").as_unit("ns")
@@ -292,8 +291,7 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands:
     table["observed_time"] = pd.to_timedelta(np.round(tot_obs[g_i, t_i, c_i]).astype(np.int64),
                                              unit="ns")
     table["supported"] = (share[g_i, t_i, c_i] <= max_share) & judgeable[g_i, c_i]
-    g_s, t_s = (a.ravel() for a in np.meshgrid(np.arange(len(censoring)), np.arange(len(thr)),
-                                               indexing="ij"))
+    g_s, t_s = np.indices((len(censoring), len(thr))).reshape(2, -1)
     summary = key_table.iloc[g_s].reset_index(drop=True)
     summary["threshold"] = table["threshold"].iloc[::len(cands)].to_numpy()
     summary["supported_target"] = supported[g_s, t_s]

@@ -70,8 +70,9 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     rec_thin, cur_thin = _thin_reasons(srt, rolling, c, current, plan,
                                        evidence["traffic_days"])
     judged = np.array([not x for x in rec_thin], dtype=bool)
+    thin_for_current = np.array([bool(x) for x in cur_thin], dtype=bool)
     # the figures are withheld only where neither the verdict nor the recommendation stands
-    withheld = ~judged & np.array([bool(x) for x in cur_thin], dtype=bool)
+    withheld = ~judged & thin_for_current
     recommended = np.where(judged, c.recommended, np.nan)
     boot = bootstrap_targets(c.time, plan.limit, c.grid, c.grid_idx, max_share=plan.max_share,
                              n_boot=plan.n_boot, block_days=plan.block_ns // DAY_NS, seed=plan.seed,
@@ -84,7 +85,7 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
         max_share=plan.max_share, limit_status=plan.limit_status, loose_burn=plan.loose_burn,
         bootstrapped=plan.n_boot > 0,
         window=f"{prose_duration(pd.Timedelta(plan.slo.window_ns, unit='ns'))} window")
-    alone = given & judged & np.array([bool(x) for x in cur_thin], dtype=bool)
+    alone = given & judged & thin_for_current
     cur_share = np.where(alone, np.nan, cur_share)  # the verdict's figure, withheld with it
     for g in np.flatnonzero(alone).tolist():
         reasons[g], actions[g] = _verdict_alone(cur_thin[g], int(n_ev[g]), float(recommended[g]))

@@ -285,13 +285,6 @@ def capped_action(action: str, verdict: Any, events: int, capped: bool) -> str:
     return f"{action} ({capped_words(events)})" if capped and verdict != "ok" else action
 
 
-def _window_label(days: float) -> str:
-    """A window long enough for ``days``: whole days from one day on, else whole hours."""
-    if days >= 1:
-        return f"{int(np.ceil(days - 1e-9))}D"
-    return f"{max(1, int(np.ceil(days * 24 - 1e-9)))}h"
-
-
 def suggest_window(need_events: int, events_per_day: float, history_days: float) -> str | None:
     """The shortest window that holds ``need_events`` at ``events_per_day`` (events a day with
     traffic), or ``None`` when it would be longer than the history or :data:`MAX_WINDOW_DAYS`.
@@ -304,7 +297,9 @@ def suggest_window(need_events: int, events_per_day: float, history_days: float)
     days = need_events / events_per_day
     if days > min(history_days, MAX_WINDOW_DAYS) + 1e-9:
         return None
-    return _window_label(days)
+    if days >= 1:  # whole days from one day on, else whole hours
+        return f"{int(np.ceil(days - 1e-9))}D"
+    return f"{max(1, int(np.ceil(days * 24 - 1e-9)))}h"
 
 
 def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo: float,
