@@ -61,13 +61,11 @@ def file_label(path: str | os.PathLike[str]) -> str:
     return text if len(text) <= 120 else text[:119] + "…"
 
 
-class _Refused(yaml.YAMLError):  # type: ignore[misc]
+class _Refused(yaml.MarkedYAMLError):  # type: ignore[misc]
     """A YAML source refused by the resource checks (turned into FileFormatError with its line)."""
 
     def __init__(self, message: str, mark: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.mark = mark
+        super().__init__(problem=message, problem_mark=mark)
 
 
 class _Loader(yaml.SafeLoader):  # type: ignore[misc]
@@ -184,16 +182,12 @@ def plain(value: Any) -> Any:
     return value
 
 
-def _where(exc: yaml.YAMLError) -> str:
-    mark = getattr(exc, "mark", None) or getattr(exc, "problem_mark", None)
-    return f" at line {mark.line + 1}" if mark is not None else ""
-
-
 def _message(exc: yaml.YAMLError, label: str) -> str:
     """One line for a YAML error: what is wrong, where, and how to fix it."""
-    where = _where(exc)
+    mark = getattr(exc, "problem_mark", None)
+    where = f" at line {mark.line + 1}" if mark is not None else ""
     if isinstance(exc, _Refused):
-        return f"{label}{where}: {exc.message}."
+        return f"{label}{where}: {exc.problem}."
     problem = str(getattr(exc, "problem", "") or "")
     if isinstance(exc, yaml.reader.ReaderError):
         return (f"{label}: holds a character YAML does not allow (a control character such as NUL, "

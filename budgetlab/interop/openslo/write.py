@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from ..._util.files import atomic_path
+from ..._util.files import write_bytes
 from ...alerts.tier import AlertTier
 from ...errors import ConfigError
 from ...slo import SLO
@@ -280,8 +280,5 @@ def to_openslo_yaml(docs: SLODocument | Iterable[SLODocument]) -> str:
 def write_openslo(docs: SLODocument | Iterable[SLODocument], path: str | os.PathLike[str], *,
                   force: bool = False) -> Path:
     """Write ``docs`` as an OpenSLO v1 YAML file, atomically (existing files need ``force``)."""
-    text = to_openslo_yaml(docs)
-    with atomic_path(path, force=force, option="path") as tmp:
-        tmp.write_text(text, encoding="utf-8")
-    return Path(path)
+    return write_bytes(to_openslo_yaml(docs).encode("utf-8"), path, force=force, option="path")
 
