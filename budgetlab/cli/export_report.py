@@ -82,7 +82,7 @@ def say_window(docs: list[Any], given: Any, judged: list[Any] | None) -> None:
     judged: a statement, not a refusal."""
     from .._util.validation import to_timedelta
     from .._util.words import noun_for, prose_duration
-    from ..interop.openslo.durations import duration_shorthand
+    from ..interop.openslo import duration_shorthand
 
     if given is None and judged is None:
         # no window column: an older budgetlab's table, or one written by hand

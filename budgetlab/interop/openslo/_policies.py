@@ -17,9 +17,8 @@ from ..._util.validation import check_number
 from ...alerts.policy import AlertPolicy
 from ...alerts.tier import AlertTier
 from ...errors import ConfigError
-from ._fields import check_strings, prefix, quoted
+from ._fields import check_strings, parse_duration_shorthand, prefix, quoted
 from .alert_info import AlertPolicyInfo
-from .durations import parse_duration_shorthand
 from .model import ANNOTATION_PREFIX
 
 __all__ = ["ObjectTable", "context", "own_annotations", "parse_alert_policies"]
