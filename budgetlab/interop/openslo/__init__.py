@@ -12,12 +12,12 @@ details (:class:`AlertPolicyInfo`), the objects it refers to, and notes on how i
 
 Modules: :mod:`.checks` (the v1 rules), :mod:`.model` (the document), :mod:`.read` and
 :mod:`.write` (YAML in and out), :mod:`.v1alpha` (Sloth's dialect), :mod:`._fields` (field
-values, OpenSLO's duration shorthand among them), :mod:`.build` (documents from a recalibration, one SLO per group bound by
-labels) with :mod:`.recalibration_table` (:func:`read_recalibration_table`, and each row's target
-and window). :mod:`.bind` holds :func:`load_slos`, which reads a file
-whose SLOs are bound to groups by
-``metadata.labels`` as a :class:`~budgetlab.PerGroup`. The full field list,
-what is refused and why, is in ``docs/interop.md``.
+values, OpenSLO's duration shorthand among them), :mod:`.build` (documents from a
+recalibration, one SLO per group bound by labels) with :mod:`.recalibration_table`
+(:func:`read_recalibration_table`, and each row's target and window). :mod:`.bind` holds
+:func:`load_slos`, which reads a file whose SLOs are bound to groups by ``metadata.labels`` as a
+:class:`~budgetlab.PerGroup`. The full field list, what is refused and why, is in
+``docs/interop.md``.
 """
 
 from __future__ import annotations
