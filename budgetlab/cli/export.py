@@ -58,16 +58,10 @@ def _guard_docs(docs: list[Any]) -> None:
 
 
 def _read_docs(spec: str) -> list[Any]:
-    from ..interop.openslo import read_openslo
-    from ..privacy import shown
+    """The SLOs of ``FILE[#NAME]`` (``--from``, ``--slo``)."""
+    from ..interop.openslo.bind import pick_slos
 
-    path, _, name = spec.partition("#")
-    docs = read_openslo(Path(path))
-    if name:
-        docs = [d for d in docs if d.name == name]
-        if not docs:
-            raise ConfigError(f"{shown(Path(path).name)}: has no SLO named {shown(name)}.")
-    return docs
+    return pick_slos(spec)[2]
 
 
 def _override(doc: Any, args: argparse.Namespace, window: Any = None) -> Any:
