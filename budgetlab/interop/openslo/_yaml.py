@@ -32,7 +32,7 @@ from typing import Any
 import yaml
 
 from ..._util.inputs import register_input
-from ...errors import ConfigError, FileFormatError
+from ...errors import FileFormatError
 from ...privacy import looks_personal, shown
 
 __all__ = ["load_documents", "plain", "check_graph", "file_label", "MAX_NODES", "MAX_DEPTH",
@@ -267,19 +267,15 @@ def _read_text(path: Path) -> tuple[str, str]:
         raise FileFormatError(f"{label}: is not UTF-8 text; give an OpenSLO YAML file.") from None
 
 
-def load_documents(source: Any) -> tuple[list[Any], str]:
+def load_documents(source: str | os.PathLike[str]) -> tuple[list[Any], str]:
     """``(objects, label)``: every object of a YAML file or text (several documents, or lists of
     objects, are flattened) and the name that messages use for the source. A file is registered
     as an input of the run (no output may replace it)."""
-    is_text = isinstance(source,
-                         str) and ("\n" in source or source.lstrip().startswith(("apiVersion", "-",
-                                                                                 "{")))
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and not is_text):
-        text, label = _read_text(Path(source))
-    elif isinstance(source, str):
+    if isinstance(source, str) and ("\n" in source
+                                    or source.lstrip().startswith(("apiVersion", "-", "{"))):
         text, label = source, "<text>"
     else:
-        raise ConfigError("read_openslo takes a path or YAML text.")
+        text, label = _read_text(Path(source))
     objects: list[Any] = []
     for d in _parse(text, label):
         if d is None:
