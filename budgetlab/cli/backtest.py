@@ -12,6 +12,7 @@ tables, ``--plot`` a timeline of the episodes, one panel per policy.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
@@ -88,12 +89,9 @@ def _episodes_with_budget(grid: Any, spec: Any, policy: Any) -> pd.DataFrame:
         k = ((ep["start"].astype("int64").to_numpy() - grid.start_ns) // grid.freq_ns - 1).astype(
             np.int64
         )
-        if grid.by:
-            lookup = {tuple(r): i for i,
-                      r in enumerate(grid.keys[grid.by].astype(str).itertuples(index=False,
-                                                                               name=None))}
-            g = np.array([lookup[tuple(r)] for r in ep[grid.by].astype(str).itertuples(index=False,
-                                                                                       name=None)])
+        if grid.by:  # each episode's group: its row in the grid's keys
+            g = pd.MultiIndex.from_frame(grid.keys[grid.by].astype(str)).get_indexer(
+                pd.MultiIndex.from_frame(ep[grid.by].astype(str)))
         else:
             g = np.zeros(len(ep), dtype=np.int64)
         spent = 100.0 * consumed[g, k]
@@ -135,15 +133,18 @@ def _latency_spec(args: argparse.Namespace, spec: Any, start: pd.Timestamp,
                   end: pd.Timestamp) -> Any:
     """The SLO with the good and total counters of ``--histogram`` at the ``--slow-above`` bound."""
     from ..interop.prometheus_histogram import histogram_sli
-    from ..interop.prometheus_http import PrometheusClient
-    from ..interop.sli_queries import SpecSLO
 
-    client = PrometheusClient(args.prometheus, timeout=args.timeout,
-                              headers=parse_headers(args.header),
-                              max_series=args.max_series)
-    sli = histogram_sli(client, args.histogram, args.slow_above, start_ns=start.value,
+    sli = histogram_sli(_client(args), args.histogram, args.slow_above, start_ns=start.value,
                         end_ns=end.value)
-    return SpecSLO(**{**spec.__dict__, "total": sli.total, "good": sli.good, "notes": sli.notes})
+    return dataclasses.replace(spec, total=sli.total, good=sli.good, notes=sli.notes)
+
+
+def _client(args: argparse.Namespace) -> Any:
+    """The client of ``--prometheus`` with ``--timeout``, ``--header`` and ``--max-series``."""
+    from ..interop.prometheus_http import PrometheusClient
+
+    return PrometheusClient(args.prometheus, timeout=args.timeout,
+                            headers=parse_headers(args.header), max_series=args.max_series)
 
 
 def _check_buckets(args: argparse.Namespace, spec: Any, start: pd.Timestamp,
@@ -151,7 +152,6 @@ def _check_buckets(args: argparse.Namespace, spec: Any, start: pd.Timestamp,
     """A histogram bucket in the SLI's queries must be one the server has (else every event reads
     bad)."""
     from ..interop.prometheus_histogram import check_bucket_selectors
-    from ..interop.prometheus_http import PrometheusClient
     from ..interop.promql import parse_count_query
 
     queries = {k: q for k, q in (("good", spec.good), ("errors", spec.errors), ("total",
@@ -159,9 +159,7 @@ def _check_buckets(args: argparse.Namespace, spec: Any, start: pd.Timestamp,
     selectors = {k: parse_count_query(q, k).selectors for k, q in queries.items()}
     if not any("_bucket" in sel for sels in selectors.values() for sel in sels):
         return
-    client = PrometheusClient(args.prometheus, timeout=args.timeout,
-                              headers=parse_headers(args.header),
-                              max_series=args.max_series)
+    client = _client(args)
     for kind, sels in selectors.items():
         check_bucket_selectors(client, sels, start_ns=start.value, end_ns=end.value, what=kind)
 

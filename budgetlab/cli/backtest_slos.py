@@ -7,9 +7,11 @@ here, before the server is asked."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from typing import Any
 
 from ..errors import ConfigError
+from .export_options import refuse_half_latency
 
 __all__ = ["at_period", "backtest_policies", "target_slos"]
 
@@ -20,19 +22,16 @@ def at_period(spec: Any, period: Any, *, own_policy: bool = True) -> Any:
     both said in its notes; dropped with ``own_policy=False`` (``--policy`` replaces them)."""
     from .._util.words import prose_duration
     from ..interop.openslo.model import merged_policy
-    from ..interop.redate import redate_policies
-    from ..interop.sli_queries import SpecSLO
-    from .export_report import redated_line
+    from ..interop.redate import redate_policies, redated_words
 
     slo = spec.slo.with_(period=period)
     notes = [*spec.notes, f"the period: {prose_duration(slo.period)} (--period), not the spec's"]
     was = spec.alert_policies if own_policy else ()
     pols = redate_policies(was, spec.slo.period, slo.period)
-    notes += [redated_line(p) for p, w in zip(pols, was, strict=True)
+    notes += [redated_words(p) for p, w in zip(pols, was, strict=True)
               if w.period == spec.slo.period]
-    return SpecSLO(**{**spec.__dict__, "slo": slo, "policy": merged_policy(pols, slo.period,
-                                                                           spec.name),
-                      "alert_policies": pols, "notes": tuple(notes)})
+    return dataclasses.replace(spec, slo=slo, policy=merged_policy(pols, slo.period, spec.name),
+                               alert_policies=pols, notes=tuple(notes))
 
 
 def target_slos(args: argparse.Namespace) -> list[Any]:
@@ -62,13 +61,10 @@ def target_slos(args: argparse.Namespace) -> list[Any]:
             raise ConfigError("give the SLI either in --slo or with --total/--errors/--good, not "
                               "both.")
         if args.target is not None:
-            spec = SpecSLO(**{**spec.__dict__, "slo": spec.slo.with_(target=args.target)})
+            spec = dataclasses.replace(spec, slo=spec.slo.with_(target=args.target))
         return [spec if args.period is None else at_period(spec, args.period,
                                                             own_policy=not args.policy)]
-    if (args.histogram is None) != (args.slow_above is None):
-        raise ConfigError("a latency SLI takes both --histogram NAME (a Prometheus histogram of "
-                          "durations) and "
-                          "--slow-above DURATION (one of its bucket bounds).")
+    refuse_half_latency(args)
     if args.histogram is not None:
         if args.total or args.errors or args.good:
             raise ConfigError("give the SLI either with --histogram/--slow-above or with "

@@ -12,7 +12,7 @@ from typing import Any
 
 from .._util.words import counted
 from ..errors import ConfigError
-from .export_options import refuse_unread, refuse_window
+from .export_options import refuse_half_latency, refuse_unread, refuse_window
 from .export_report import (
     WINDOW,
     group_names,
@@ -58,16 +58,10 @@ def _guard_docs(docs: list[Any]) -> None:
 
 
 def _read_docs(spec: str) -> list[Any]:
-    from ..interop.openslo import read_openslo
-    from ..privacy import shown
+    """The SLOs of ``FILE[#NAME]`` (``--from``, ``--slo``)."""
+    from ..interop.openslo.bind import pick_slos
 
-    path, _, name = spec.partition("#")
-    docs = read_openslo(Path(path))
-    if name:
-        docs = [d for d in docs if d.name == name]
-        if not docs:
-            raise ConfigError(f"{shown(Path(path).name)}: has no SLO named {shown(name)}.")
-    return docs
+    return pick_slos(spec)[2]
 
 
 def _override(doc: Any, args: argparse.Namespace, window: Any = None) -> Any:
@@ -135,11 +129,9 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
     out = _plan(args)
     _guard_names(args)
     indicator = _latency(args)
-    if args.total_metric or args.errors_metric:
-        if not (args.total_metric and args.errors_metric):
-            raise ConfigError("give both --total-metric and --errors-metric for the SLI.")
-        indicator = ratio_indicator(args.total_metric, args.errors_metric,
-                                    selector=args.selector or "")
+    metrics = _metrics(args)
+    if metrics is not None:
+        indicator = ratio_indicator(*metrics, selector=args.selector or "")
     sources = sum(x is not None for x in (args.from_spec, args.from_recalibration))
     if sources > 1:
         raise ConfigError("give at most one of --from and --from-recalibration.")
@@ -290,10 +282,7 @@ def _latency(args: argparse.Namespace) -> dict[str, Any] | None:
     """The latency SLI of ``--histogram`` and ``--slow-above`` (None when neither is given)."""
     from ..interop.openslo import latency_indicator
 
-    if (args.histogram is None) != (args.slow_above is None):
-        raise ConfigError("a latency SLI takes both --histogram NAME (a Prometheus histogram of "
-                          "durations) and "
-                          "--slow-above DURATION (one of its bucket bounds).")
+    refuse_half_latency(args)
     if args.histogram is None:
         return None
     if args.total_metric or args.errors_metric:
@@ -308,8 +297,8 @@ def _metrics(args: argparse.Namespace) -> tuple[str, str] | None:
     if args.total_metric is None and args.errors_metric is None:
         return None
     if not (args.total_metric and args.errors_metric):
-        raise ConfigError("give both --total-metric and --errors-metric, or neither (the SLO "
-                          "file's own queries).")
+        raise ConfigError("give both --total-metric and --errors-metric for the SLI, or "
+                          "neither.")
     return args.total_metric, args.errors_metric
 
 
@@ -343,13 +332,9 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
         docs = [SLODocument(args.name, SLO(target=args.target, window="30D",
                                            period=args.period or "30D"), service=args.service or "",
                             indicator=latency)]
-    policy: Any = args.policy
-    if policy is None and any(d.policy is None for d in docs):
+    if args.policy is None and any(d.policy is None for d in docs):
         raise ConfigError(no_policy_text([d.name for d in docs if d.policy is None], len(docs)))
-    if policy is not None and args.period is not None:
-        from ..interop.prometheus import resolve_policy
-
-        policy = resolve_policy(policy, period=args.period)
+    policy = args.policy if args.period is None else _policy(args, args.period)
     rules = prometheus_rules(
         docs, policy, total_metric=metrics[0] if metrics else None,
                              errors_metric=metrics[1] if metrics else None,

@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import ConfigError
 from .commands import Command
 
-__all__ = ["add_parser", "refuse_unread", "refuse_window"]
+__all__ = ["add_parser", "refuse_unread", "refuse_window", "refuse_half_latency"]
 
 #: ``export openslo``'s flags that only ``--from-recalibration`` reads
 _RECALIBRATION_ONLY = ("--by", "--target-column", "--name-prefix")
@@ -167,3 +167,12 @@ def refuse_window(args: argparse.Namespace) -> None:
         raise ConfigError("--window is the tracker window, and Prometheus rules hold none (they "
                           "alert on the policy's burn-rate windows against the budget period, "
                           "--period); leave --window out.")
+
+
+def refuse_half_latency(args: argparse.Namespace) -> None:
+    """Refuse ``--histogram`` without ``--slow-above`` or the reverse (``export`` and
+    ``backtest``): a latency SLI needs both."""
+    if (args.histogram is None) != (args.slow_above is None):
+        raise ConfigError("a latency SLI takes both --histogram NAME (a Prometheus histogram of "
+                          "durations) and "
+                          "--slow-above DURATION (one of its bucket bounds).")

@@ -12,7 +12,7 @@ from .._util.words import some_named
 
 __all__ = ["WINDOW", "report_openslo", "report_prometheus", "say_provisional", "say_kept",
            "say_window", "refuse_seconds", "group_names", "named_with_why", "no_policy_text",
-           "say_redated", "redated_line", "why_no_recommendation"]
+           "say_redated", "why_no_recommendation"]
 
 #: How many groups a line names before "and N more".
 _NAMED = 10
@@ -82,7 +82,7 @@ def say_window(docs: list[Any], given: Any, judged: list[Any] | None) -> None:
     judged: a statement, not a refusal."""
     from .._util.validation import to_timedelta
     from .._util.words import noun_for, prose_duration
-    from ..interop.openslo.durations import duration_shorthand
+    from ..interop.openslo import duration_shorthand
 
     if given is None and judged is None:
         # no window column: an older budgetlab's table, or one written by hand
@@ -353,16 +353,11 @@ def say_redated(doc: Any, lead: str = "  ") -> None:
     """Say the burns the file's alert policies got at ``--period``: each tier keeps its budget
     fraction (:func:`~budgetlab.interop.redate.redate_policy`), and which fraction each burn
     means."""
-    for p in doc.alert_policies:
-        if p.period == doc.slo.period:
-            print(lead + redated_line(p))
-
-
-def redated_line(policy: Any) -> str:
-    """What :func:`say_redated` says of one policy re-dated to its ``period``."""
     from ..interop.redate import redated_words
 
-    return redated_words(policy)
+    for p in doc.alert_policies:
+        if p.period == doc.slo.period:
+            print(lead + redated_words(p))
 
 
 def tiers_words(doc: Any, policy: Any) -> str:

@@ -134,9 +134,7 @@ def _sample_times(ts: np.ndarray, asked: Asked) -> np.ndarray:
     return ts_ns
 
 
-def _checked(metric: Any, ts: np.ndarray, vals: np.ndarray, asked: Asked) -> Series:
-    if not isinstance(metric, dict):
-        raise ServerError(f"{asked.what}: the Prometheus answer has a malformed series.")
+def _checked(metric: dict[Any, Any], ts: np.ndarray, vals: np.ndarray, asked: Asked) -> Series:
     ts_ns = _sample_times(ts, asked)
     bad = ~np.isfinite(vals)
     if bool(bad.any()):

@@ -75,8 +75,6 @@ class PrometheusClient:
     headers: Mapping[str, str] | None = None
     retries: int = 3
     max_series: int = MAX_SERIES
-    _base: str = field(init=False, repr=False)
-    _headers: dict[str, str] = field(init=False, repr=False)
     _origin: Origin = field(init=False, repr=False)
     requests: int = field(default=0, init=False)
     _count_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
@@ -116,10 +114,8 @@ class PrometheusClient:
             pwd = urllib.parse.unquote(parts.password or "")
             hdrs.setdefault("Authorization",
                             "Basic " + base64.b64encode(f"{user}:{pwd}".encode()).decode())
-        self._headers = hdrs
-        self._base = redact_url(self.url.strip())
-        self.where = self._base
-        self._origin = Origin(self._base, hdrs, float(self.timeout), PARALLEL_REQUESTS,
+        self.where = redact_url(self.url.strip())
+        self._origin = Origin(self.where, hdrs, float(self.timeout), PARALLEL_REQUESTS,
                               f"(the cap for {self.max_series:,} series of the points asked); "
                               "raise max_series= "
                               "(--max-series) if the query holds that many series")

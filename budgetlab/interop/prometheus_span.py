@@ -90,8 +90,8 @@ def flag_gaps(series: Sequence[Series], by: list[str], index: Mapping[tuple[str,
     for s in series:
         key = tuple(s.labels.get(k, "") for k in by)
         if key in index:
-            pos = (s.ts_ns - span.first_eval) // span.step_ns
-            flags[index[key], pos[(pos >= 0) & (pos < span.n)]] = True
+            k, ok = span.steps(s)
+            flags[index[key], k[ok]] = True
 
 
 def _runs(mask: np.ndarray) -> list[tuple[int, int]]:

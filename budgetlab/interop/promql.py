@@ -80,6 +80,7 @@ _COUNTER_FN = re.compile(rf"\b(rate|increase)\s*\(\s*({_SELECTOR})\s*\[\s*([^\]]
 LABEL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 _METRIC = re.compile(rf"^{_NAME}$")
 _MATCHER = re.compile(r'\s*[a-zA-Z_][a-zA-Z0-9_]*\s*(=~|!~|!=|=)\s*"(?:[^"\\]|\\.)*"\s*')
+_MATCHER_LIST = re.compile(rf"{_MATCHER.pattern}(?:,{_MATCHER.pattern})*,?")
 _AGGREGATION = re.compile(r"^\s*(?:sum|min|max|avg|count|group|stddev|stdvar)\s*"
                           r"(?:(?:by|without)\s*\([^()]*\)\s*)?\(")
 _GROUPING_TAIL = re.compile(r"^\s*(?:(?:by|without)\s*\([^()]*\)\s*)?$")
@@ -142,20 +143,10 @@ def label_matchers(selector: str | Mapping[str, str] | None, what: str) -> list[
     if not isinstance(selector, str):
         raise ConfigError(f"{what} must be label matchers such as 'job=\"solver\"' or a mapping.")
     text = selector.strip().strip("{}").strip()
-    items: list[str] = []
-    pos = 0
-    while pos < len(text):
-        m = _MATCHER.match(text, pos)
-        if m is None:
-            raise ConfigError(f"{what} is not a list of label matchers such as "
-                              "'job=\"solver\",region=~\"fra|ams\"'.")
-        items.append(m.group(0).strip())
-        pos = m.end()
-        if pos < len(text):
-            if text[pos] != ",":
-                raise ConfigError(f"{what}: separate label matchers with commas.")
-            pos += 1
-    return items
+    if text and _MATCHER_LIST.fullmatch(text) is None:
+        raise ConfigError(f"{what} is not a list of label matchers separated by commas, such as "
+                          "'job=\"solver\",region=~\"fra|ams\"'.")
+    return [m.group(0).strip() for m in _MATCHER.finditer(text)]
 
 
 def selector_text(items: Sequence[str]) -> str:

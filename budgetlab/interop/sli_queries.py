@@ -22,7 +22,8 @@ from .._util.words import say
 from ..alerts.policy import AlertPolicy
 from ..errors import ConfigError, FileFormatError
 from ..slo import SLO
-from .openslo import SLODocument, read_openslo
+from .openslo import SLODocument
+from .openslo.bind import pick_slos
 from .openslo.pyrra import is_pyrra
 from .openslo.sloth import SLOTH_VERSION, is_sloth_spec
 from .promql import parse_count_query, window_query
@@ -194,21 +195,12 @@ def read_slo_spec(spec: str | os.PathLike[str]) -> list[SpecSLO]:
     >>> [(s.name, s.slo.target, s.errors) for s in read_slo_spec(p)]
     [('availability', 0.999, 'sum(rate(e_total[{{.window}}]))')]
     """
-    path_text, _, name = str(spec).partition("#")
-    path = Path(path_text)
+    path = Path(str(spec).partition("#")[0])
     if not path.is_file():
         raise FileFormatError(f"{path.name}: no such file; give an OpenSLO, Sloth prometheus/v1 or "
                               "Pyrra spec.")
-    docs = read_openslo(path)
+    _, _, docs = pick_slos(str(spec))
     source, grouping = _source(path)
-    found = []
-    for doc in docs:
-        if name and doc.name != name:
-            continue
-        found.append(SpecSLO(name=doc.name, slo=doc.slo, policy=doc.policy, labels=dict(doc.labels),
-                             source=source,
-                             notes=doc.notes, by=grouping.get(doc.name, ()),
-                             alert_policies=doc.alert_policies, **sli_queries(doc)))
-    if name and not found:
-        raise ConfigError(f"{path.name}: has no SLO named {name!r}.")
-    return found
+    return [SpecSLO(name=doc.name, slo=doc.slo, policy=doc.policy, labels=dict(doc.labels),
+                    source=source, notes=doc.notes, by=grouping.get(doc.name, ()),
+                    alert_policies=doc.alert_policies, **sli_queries(doc)) for doc in docs]

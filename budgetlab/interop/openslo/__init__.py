@@ -11,21 +11,21 @@ for ``targetPercent``; ``period`` from ``timeWindow``; the tracker ``window`` fr
 details (:class:`AlertPolicyInfo`), the objects it refers to, and notes on how it was read.
 
 Modules: :mod:`.checks` (the v1 rules), :mod:`.model` (the document), :mod:`.read` and
-:mod:`.write` (YAML in and out), :mod:`.v1alpha` (Sloth's dialect), :mod:`.durations` (OpenSLO's
-duration shorthand), :mod:`.build` (documents from a recalibration, one SLO per group bound by
-labels) with :mod:`.recalibration_table` (:func:`read_recalibration_table`, and each row's target
-and window). :mod:`.bind` holds :func:`load_slos`, which reads a file
-whose SLOs are bound to groups by
-``metadata.labels`` as a :class:`~budgetlab.PerGroup`. The full field list,
-what is refused and why, is in ``docs/interop.md``.
+:mod:`.write` (YAML in and out), :mod:`.v1alpha` (Sloth's dialect), :mod:`._fields` (field
+values, OpenSLO's duration shorthand among them), :mod:`.build` (documents from a
+recalibration, one SLO per group bound by labels) with :mod:`.recalibration_table`
+(:func:`read_recalibration_table`, and each row's target and window). :mod:`.bind` holds
+:func:`load_slos`, which reads a file whose SLOs are bound to groups by ``metadata.labels`` as a
+:class:`~budgetlab.PerGroup`. The full field list, what is refused and why, is in
+``docs/interop.md``.
 """
 
 from __future__ import annotations
 
+from ._fields import duration_shorthand, parse_duration_shorthand
 from .alert_info import AlertPolicyInfo
 from .bind import load_slo, load_slos
 from .build import slos_from_recalibration
-from .durations import duration_shorthand, parse_duration_shorthand
 from .indicators import latency_indicator, ratio_indicator
 from .model import API_VERSION, SLODocument
 from .read import read_openslo

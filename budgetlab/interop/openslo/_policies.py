@@ -17,9 +17,8 @@ from ..._util.validation import check_number
 from ...alerts.policy import AlertPolicy
 from ...alerts.tier import AlertTier
 from ...errors import ConfigError
-from ._fields import check_strings, prefix, quoted
+from ._fields import check_strings, parse_duration_shorthand, prefix, quoted
 from .alert_info import AlertPolicyInfo
-from .durations import parse_duration_shorthand
 from .model import ANNOTATION_PREFIX
 
 __all__ = ["ObjectTable", "context", "own_annotations", "parse_alert_policies"]
@@ -56,6 +55,14 @@ class ObjectTable:
         found = self.objects.get((kind, name))
         if found is not None:
             self.used.add((kind, name))
+        return found
+
+    def need(self, kind: str, ref_key: str, name: str, where: str) -> tuple[str, dict[str, Any]]:
+        """The object ``{ref_key: name}`` refers to (:meth:`get`), refused when none is read."""
+        found = self.get(kind, name)
+        if found is None:
+            raise ConfigError(f"{where}: {ref_key} {quoted(name)} names no {kind} in "
+                              f"{self.label}; add it to the files read.")
         return found
 
 
@@ -128,12 +135,8 @@ def _policy(obj: Mapping[str, Any], where: str, table: ObjectTable) -> _Parsed:
                           "in budgetlab and never alerts.")
     (c,) = spec["conditions"]
     if "conditionRef" in c:
-        found = table.get("AlertCondition", c["conditionRef"])
-        if found is None:
-            raise ConfigError(f"{sw}.conditions[0]: conditionRef {quoted(c['conditionRef'])} names "
-                              "no AlertCondition in "
-                              f"{table.label}.")
-        ctx, cobj = found
+        ctx, cobj = table.need("AlertCondition", "conditionRef", c["conditionRef"],
+                               f"{sw}.conditions[0]")
         with context(ctx):
             tier, c_display, c_desc = _condition(cobj, "")
     else:
@@ -141,13 +144,8 @@ def _policy(obj: Mapping[str, Any], where: str, table: ObjectTable) -> _Parsed:
     companions = []
     for i, t in enumerate(spec["notificationTargets"]):
         if "targetRef" in t:
-            found = table.get("AlertNotificationTarget", t["targetRef"])
-            if found is None:
-                raise ConfigError(f"{sw}.notificationTargets[{i}]: targetRef "
-                                  f"{quoted(t['targetRef'])} names no "
-                                  f"AlertNotificationTarget in {table.label}; add it to the files "
-                                  "read.")
-            companions.append(found[1])
+            companions.append(table.need("AlertNotificationTarget", "targetRef", t["targetRef"],
+                                         f"{sw}.notificationTargets[{i}]")[1])
     info = AlertPolicyInfo(display_name=meta.get("displayName", ""),
                            description=spec.get("description", ""),
                            notification_targets=tuple(spec["notificationTargets"]),
@@ -166,12 +164,7 @@ def _policy(obj: Mapping[str, Any], where: str, table: ObjectTable) -> _Parsed:
 
 def _resolve(item: Mapping[str, Any], where: str, table: ObjectTable) -> _Parsed:
     if "alertPolicyRef" in item:
-        ref = item["alertPolicyRef"]
-        found = table.get("AlertPolicy", ref)
-        if found is None:
-            raise ConfigError(f"{where}: alertPolicyRef {quoted(ref)} names no AlertPolicy in "
-                              f"{table.label}.")
-        ctx, obj = found
+        ctx, obj = table.need("AlertPolicy", "alertPolicyRef", item["alertPolicyRef"], where)
         with context(ctx):
             return _policy(obj, "", table)
     return _policy(item, where, table)

@@ -32,7 +32,7 @@ from typing import Any
 import yaml
 
 from ..._util.inputs import register_input
-from ...errors import ConfigError, FileFormatError
+from ...errors import FileFormatError
 from ...privacy import looks_personal, shown
 
 __all__ = ["load_documents", "plain", "check_graph", "file_label", "MAX_NODES", "MAX_DEPTH",
@@ -61,13 +61,11 @@ def file_label(path: str | os.PathLike[str]) -> str:
     return text if len(text) <= 120 else text[:119] + "…"
 
 
-class _Refused(yaml.YAMLError):  # type: ignore[misc]
+class _Refused(yaml.MarkedYAMLError):  # type: ignore[misc]
     """A YAML source refused by the resource checks (turned into FileFormatError with its line)."""
 
     def __init__(self, message: str, mark: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.mark = mark
+        super().__init__(problem=message, problem_mark=mark)
 
 
 class _Loader(yaml.SafeLoader):  # type: ignore[misc]
@@ -184,16 +182,12 @@ def plain(value: Any) -> Any:
     return value
 
 
-def _where(exc: yaml.YAMLError) -> str:
-    mark = getattr(exc, "mark", None) or getattr(exc, "problem_mark", None)
-    return f" at line {mark.line + 1}" if mark is not None else ""
-
-
 def _message(exc: yaml.YAMLError, label: str) -> str:
     """One line for a YAML error: what is wrong, where, and how to fix it."""
-    where = _where(exc)
+    mark = getattr(exc, "problem_mark", None)
+    where = f" at line {mark.line + 1}" if mark is not None else ""
     if isinstance(exc, _Refused):
-        return f"{label}{where}: {exc.message}."
+        return f"{label}{where}: {exc.problem}."
     problem = str(getattr(exc, "problem", "") or "")
     if isinstance(exc, yaml.reader.ReaderError):
         return (f"{label}: holds a character YAML does not allow (a control character such as NUL, "
@@ -273,19 +267,15 @@ def _read_text(path: Path) -> tuple[str, str]:
         raise FileFormatError(f"{label}: is not UTF-8 text; give an OpenSLO YAML file.") from None
 
 
-def load_documents(source: Any) -> tuple[list[Any], str]:
+def load_documents(source: str | os.PathLike[str]) -> tuple[list[Any], str]:
     """``(objects, label)``: every object of a YAML file or text (several documents, or lists of
     objects, are flattened) and the name that messages use for the source. A file is registered
     as an input of the run (no output may replace it)."""
-    is_text = isinstance(source,
-                         str) and ("\n" in source or source.lstrip().startswith(("apiVersion", "-",
-                                                                                 "{")))
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and not is_text):
-        text, label = _read_text(Path(source))
-    elif isinstance(source, str):
+    if isinstance(source, str) and ("\n" in source
+                                    or source.lstrip().startswith(("apiVersion", "-", "{"))):
         text, label = source, "<text>"
     else:
-        raise ConfigError("read_openslo takes a path or YAML text.")
+        text, label = _read_text(Path(source))
     objects: list[Any] = []
     for d in _parse(text, label):
         if d is None:

@@ -9,9 +9,8 @@ from typing import Any
 
 from ...alerts.tier import AlertTier
 from ...errors import ConfigError
-from ._fields import check_str, check_strings
+from ._fields import check_str, check_strings, duration_shorthand
 from ._yaml import plain
-from .durations import duration_shorthand
 
 __all__ = ["AlertPolicyInfo", "DEFAULT_TARGET"]
 

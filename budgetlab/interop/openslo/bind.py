@@ -18,18 +18,24 @@ from ._yaml import file_label
 from .model import SLODocument
 from .read import Source, read_openslo
 
-__all__ = ["load_slo", "load_slos"]
+__all__ = ["load_slo", "load_slos", "pick_slos"]
 
 
-def _pick(spec: Source) -> tuple[Path, str, list[SLODocument]]:
-    """(path, ``#NAME`` or ``""``, the SLOs of the file) of ``FILE[#NAME]``."""
+def pick_slos(spec: Source) -> tuple[Path, str, list[SLODocument]]:
+    """``(path, NAME or "", SLOs)`` of ``FILE[#NAME]``: every SLO of the file, or the one
+    ``NAME`` names (one that names none is refused, with the names the file holds)."""
     if isinstance(spec, str):
         path, _, name = spec.partition("#")
     elif isinstance(spec, os.PathLike):
         path, name = os.fspath(spec), ""
     else:
         raise ConfigError("give the OpenSLO file as a path (FILE or FILE#NAME).")
-    return Path(path), name, read_openslo(Path(path))
+    docs = read_openslo(Path(path))
+    chosen = [d for d in docs if d.name == name]
+    if name and not chosen:
+        raise ConfigError(f"{file_label(Path(path).name)}: has no SLO named {shown(name)}; it "
+                          f"holds {', '.join(repr(d.name) for d in docs)}.")
+    return Path(path), name, chosen if name else docs
 
 
 def _calendar_note(doc: SLODocument) -> None:
@@ -39,14 +45,6 @@ def _calendar_note(doc: SLODocument) -> None:
                          f"trailing {doc.slo.window} window.\n")
 
 
-def _named(path: Path, name: str, docs: list[SLODocument]) -> SLODocument:
-    chosen = [d for d in docs if d.name == name]
-    if not chosen:
-        raise ConfigError(f"{file_label(path.name)}: has no SLO named {shown(name)}; it holds "
-                          f"{', '.join(repr(d.name) for d in docs)}.")
-    return chosen[0]
-
-
 def load_slo(spec: Source) -> SLO:
     """The :class:`SLO` of an OpenSLO file, for ``budgetlab replay --slo FILE[#NAME]``.
 
@@ -54,10 +52,8 @@ def load_slo(spec: Source) -> SLO:
     replayed as a trailing window of its nominal length; a note on stderr says so. For a file
     whose SLOs are bound to groups by labels, see :func:`load_slos`.
     """
-    path, name, docs = _pick(spec)
-    if name:
-        doc = _named(path, name, docs)
-    elif len(docs) == 1:
+    path, name, docs = pick_slos(spec)
+    if name or len(docs) == 1:
         doc = docs[0]
     else:
         label = file_label(path.name)
@@ -138,11 +134,10 @@ def load_slos(spec: Source, by: Sequence[str] = ()) -> SLO | PerGroup:
     keys = [by] if isinstance(by, str) else list(by)
     if not all(isinstance(k, str) and k for k in keys) or len(set(keys)) != len(keys):
         raise ConfigError("by must name distinct group keys (e.g. by=['captcha_type']).")
-    path, name, docs = _pick(spec)
+    path, name, docs = pick_slos(spec)
     if name:
-        doc = _named(path, name, docs)
-        _calendar_note(doc)
-        return doc.slo
+        _calendar_note(docs[0])
+        return docs[0].slo
     if not keys:
         return load_slo(path)
     label = file_label(path.name)

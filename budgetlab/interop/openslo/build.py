@@ -48,11 +48,6 @@ def _unpacked(table: Any, by: Any) -> tuple[Any, Any, Mapping[str, Any]]:
     return table.summary, by, settings
 
 
-def _group_slos(settings: Mapping[str, Any]) -> PerGroup | None:
-    slo = settings.get("slo")
-    return slo if isinstance(slo, PerGroup) else None
-
-
 def _table_frame(table: Any, by: str | Sequence[str] | None,
                  target_column: str) -> tuple[pd.DataFrame, list[str]]:
     """(frame, group keys) of a DataFrame or a ``{group: target}`` mapping."""
@@ -200,7 +195,9 @@ def slos_from_recalibration(
     {'captcha_type': 'turnstile'})]
     """
     table, by, settings = _unpacked(table, by)
-    per = _group_slos(settings) if window is None else None
+    # per-group SLOs of the recalibration: each group's own window
+    per = settings.get("slo") if window is None else None
+    per = per if isinstance(per, PerGroup) else None
     column = target_column or "recommended_target"
     frame, keys = _table_frame(table, by, column)
     _check_frame(frame, keys, column)
@@ -219,7 +216,7 @@ def slos_from_recalibration(
                            np.zeros(len(frame), dtype=bool)))
     docs = []
     # one row per group
-    for i, row in enumerate(frame.reset_index(drop=True).itertuples(index=False), start=1):
+    for i, row in enumerate(frame.itertuples(index=False), start=1):
         rec = dict(zip(frame.columns, row, strict=True))
         labels = {k: str(rec[k]) for k in keys}
         name = slug(name_prefix + "-".join(labels.values())) if keys else slug(name_prefix or "slo")

@@ -13,11 +13,16 @@ from ..._util.words import say
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
 from ...slo import SLO
-from ._fields import check_str, check_strings, normalize_start, refuse_threshold
+from ._fields import (
+    check_str,
+    check_strings,
+    duration_shorthand,
+    normalize_start,
+    refuse_threshold,
+)
 from ._yaml import plain
 from .alert_info import AlertPolicyInfo
 from .checks import METHODS_V1, OPS, check_indicator_spec, check_metadata
-from .durations import duration_shorthand
 
 __all__ = ["API_VERSION", "CALENDARS", "CALENDAR_SHORTHAND", "ANNOTATION_PREFIX",
            "DEFAULT_SERVICE", "SLODocument", "as_documents", "merged_policy"]

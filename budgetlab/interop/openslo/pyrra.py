@@ -24,9 +24,8 @@ from ..._util.validation import percent_to_fraction
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
 from ...slo import SLO
-from ._fields import quoted
+from ._fields import parse_duration_shorthand, quoted
 from .alert_info import DEFAULT_TARGET, AlertPolicyInfo
-from .durations import parse_duration_shorthand
 from .indicators import prometheus_ratio
 from .model import SLODocument
 from .sloth import check_keys, text_field, text_map

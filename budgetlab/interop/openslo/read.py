@@ -17,12 +17,18 @@ from typing import Any
 from ..._util.validation import check_fraction, check_tz, percent_to_fraction
 from ...errors import ConfigError
 from ...slo import SLO
-from ._fields import check_str, check_strings, normalize_start, quoted, refuse_threshold
+from ._fields import (
+    check_str,
+    check_strings,
+    normalize_start,
+    parse_duration_shorthand,
+    quoted,
+    refuse_threshold,
+)
 from ._policies import ObjectTable, context, own_annotations, parse_alert_policies
 from ._yaml import load_documents
 from .checks import KINDS
 from .checks_slo import check_object
-from .durations import parse_duration_shorthand
 from .indicators import is_events_indicator
 from .model import API_VERSION, CALENDARS, SLODocument
 from .pyrra import from_pyrra, is_pyrra

@@ -163,17 +163,12 @@ def _document(spec: Mapping[str, Any], i: int, item: Any, label: str) -> SLODocu
     policies = (AlertPolicy(tiers, period=SLOTH_PERIOD, name="sloth"),) if tiers else ()
     ind_name = slug(name) if name else "sli"
     indicator = prometheus_ratio(ind_name, total=total, bad=errors)
+    disabled = [s for _, s in _SEVERITIES if s not in on]
     notes = [
         f"Sloth {SLOTH_VERSION}: period {SLOTH_PERIOD[:-1]} days (Sloth's default), also the "
         "tracker window",
         f"{ALERTS_NOTE}Sloth's tiers (page 14.4 over 1h/5m and 6 over 6h/30m, ticket 3 over "
-        "1d/2h and 1 over "
-        "3d/6h)"
-        + (
-            ""
-            if len(on) == 2
-            else f"; disabled: {', '.join(s for _, s in _SEVERITIES if s not in on)}"
-        ),
+        "1d/2h and 1 over 3d/6h)" + (f"; disabled: {', '.join(disabled)}" if disabled else ""),
     ]
     description = text_field(item, "description", f"{label}: {where}")
     return SLODocument(

@@ -16,15 +16,15 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from ..._util.files import atomic_path
+from ..._util.files import write_bytes
 from ...alerts.tier import AlertTier
 from ...errors import ConfigError
 from ...slo import SLO
+from ._fields import duration_shorthand
 from ._policies import context
 from ._yaml import plain
 from .alert_info import AlertPolicyInfo
 from .checks_slo import check_object
-from .durations import duration_shorthand
 from .indicators import events_indicator
 from .model import ANNOTATION_PREFIX, API_VERSION, CALENDAR_SHORTHAND, SLODocument, as_documents
 
@@ -72,19 +72,17 @@ def _tier_condition(tier: AlertTier, info: AlertPolicyInfo) -> dict[str, Any]:
         ann[ANNOTATION_PREFIX + "short-window"] = duration_shorthand(tier.short_window)
     if tier.cooldown > pd.Timedelta(0):
         ann[ANNOTATION_PREFIX + "keep-firing-for"] = duration_shorthand(tier.cooldown)
-    meta: dict[str, Any] = {"name": name}
-    if info.condition_display_name:
-        meta["displayName"] = info.condition_display_name
-    if ann:
-        meta["annotations"] = ann
-    spec: dict[str, Any] = {}
-    if info.condition_description:
-        spec["description"] = info.condition_description
-    spec["severity"] = tier.severity
-    spec["condition"] = {"kind": "burnrate", "op": "gt", "threshold": _num(tier.burn),
-                         "lookbackWindow": duration_shorthand(tier.long_window),
-                         "alertAfter": duration_shorthand(tier.for_)}
+    meta = _given(name=name, displayName=info.condition_display_name, annotations=ann)
+    spec = {**_given(description=info.condition_description), "severity": tier.severity,
+            "condition": {"kind": "burnrate", "op": "gt", "threshold": _num(tier.burn),
+                          "lookbackWindow": duration_shorthand(tier.long_window),
+                          "alertAfter": duration_shorthand(tier.for_)}}
     return {"kind": "AlertCondition", "metadata": meta, "spec": spec}
+
+
+def _given(**fields: Any) -> dict[str, Any]:
+    """``fields`` without the empty ones (OpenSLO leaves an empty optional field out)."""
+    return {k: v for k, v in fields.items() if v}
 
 
 def _num(x: float) -> float | int:
@@ -97,36 +95,24 @@ def _policy_objects(doc: SLODocument, name: str) -> list[dict[str, Any]]:
         single = len(p.tiers) == 1 and bool(_RFC1123.match(p.name))
         for t in p.tiers:
             info = doc.policy_info.get(t.name) or AlertPolicyInfo.default(t)
-            meta: dict[str, Any] = {"name": p.name if single else slug(f"{name}-{p.name}-{t.name}")}
-            if info.display_name:
-                meta["displayName"] = info.display_name
-            if info.labels:
-                meta["labels"] = dict(info.labels)
             ann = dict(info.annotations)
             if not single:
                 ann[ANNOTATION_PREFIX + "policy"] = p.name
             if p.period != doc.slo.period:
                 ann[ANNOTATION_PREFIX + "period"] = duration_shorthand(p.period)
-            if ann:
-                meta["annotations"] = ann
-            spec: dict[str, Any] = {}
-            if info.description:
-                spec["description"] = info.description
-            spec.update(alertWhenNoData=False, alertWhenBreaching=True,
-                        alertWhenResolved=info.alert_when_resolved,
-                        conditions=[_tier_condition(t, info)],
-                        notificationTargets=list(info.notification_targets))
+            meta = _given(name=p.name if single else slug(f"{name}-{p.name}-{t.name}"),
+                          displayName=info.display_name, labels=dict(info.labels),
+                          annotations=ann)
+            spec = {**_given(description=info.description), "alertWhenNoData": False,
+                    "alertWhenBreaching": True, "alertWhenResolved": info.alert_when_resolved,
+                    "conditions": [_tier_condition(t, info)],
+                    "notificationTargets": list(info.notification_targets)}
             out.append({"apiVersion": API_VERSION, "kind": "AlertPolicy", "metadata": meta,
                         "spec": spec})
     return out
 
 
 def _slo_metadata(doc: SLODocument, name: str) -> dict[str, Any]:
-    meta: dict[str, Any] = {"name": name}
-    if doc.display_name:
-        meta["displayName"] = doc.display_name
-    if doc.labels:
-        meta["labels"] = dict(doc.labels)
     ann = dict(doc.annotations)
     if name != doc.name:
         ann[ANNOTATION_PREFIX + "name"] = doc.name
@@ -139,9 +125,8 @@ def _slo_metadata(doc: SLODocument, name: str) -> dict[str, Any]:
         ann[ANNOTATION_PREFIX + "critical"] = repr(doc.slo.critical)
     if doc.slo.min_events != default.min_events:
         ann[ANNOTATION_PREFIX + "min-events"] = str(doc.slo.min_events)
-    if ann:
-        meta["annotations"] = ann
-    return meta
+    return _given(name=name, displayName=doc.display_name, labels=dict(doc.labels),
+                  annotations=ann)
 
 
 def _sli_object(doc: SLODocument) -> dict[str, Any] | None:
@@ -154,10 +139,7 @@ def _sli_object(doc: SLODocument) -> dict[str, Any] | None:
 
 
 def _slo_object(doc: SLODocument, name: str, policy_names: list[str]) -> dict[str, Any]:
-    spec: dict[str, Any] = {}
-    if doc.description:
-        spec["description"] = doc.description
-    spec["service"] = doc.service
+    spec: dict[str, Any] = {**_given(description=doc.description), "service": doc.service}
     if doc.indicator_ref is not None:
         spec["indicatorRef"] = doc.indicator_ref
     else:
@@ -173,12 +155,8 @@ def _slo_object(doc: SLODocument, name: str, policy_names: list[str]) -> dict[st
                                "calendar": {"startTime": doc.calendar_start,
                                             "timeZone": doc.time_zone}}]
     spec["budgetingMethod"] = doc.budgeting_method
-    objective: dict[str, Any] = {}
-    if doc.objective_name:
-        objective["displayName"] = doc.objective_name
-    # only with an indicatorRef whose SLI is elsewhere (see SLODocument)
-    if doc.objective_op is not None:
-        objective["op"] = doc.objective_op
+    # op only with an indicatorRef whose SLI is elsewhere (see SLODocument)
+    objective = _given(displayName=doc.objective_name, op=doc.objective_op)
     objective["target"] = float(doc.slo.target)
     if doc.budgeting_method == "Timeslices":
         objective["timeSliceTarget"] = _num(float(doc.time_slice_target))  # type: ignore[arg-type]
@@ -280,8 +258,5 @@ def to_openslo_yaml(docs: SLODocument | Iterable[SLODocument]) -> str:
 def write_openslo(docs: SLODocument | Iterable[SLODocument], path: str | os.PathLike[str], *,
                   force: bool = False) -> Path:
     """Write ``docs`` as an OpenSLO v1 YAML file, atomically (existing files need ``force``)."""
-    text = to_openslo_yaml(docs)
-    with atomic_path(path, force=force, option="path") as tmp:
-        tmp.write_text(text, encoding="utf-8")
-    return Path(path)
+    return write_bytes(to_openslo_yaml(docs).encode("utf-8"), path, force=force, option="path")
 

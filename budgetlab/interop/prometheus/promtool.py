@@ -130,7 +130,8 @@ def promtool_test(
         raise ConfigError("promtool_test needs two counters: give different total_metric and "
                           "errors_metric.")
     grid = read_bins(bins, freq=freq)
-    step = prom_duration(pd.Timedelta(grid.freq_ns, unit="ns"), "freq")
+    step_td = pd.Timedelta(grid.freq_ns, unit="ns")
+    step = prom_duration(step_td, "freq")
     prepared = prepare_slos(slos, policy, selector=selector, selector_labels=selector_labels,
                             service=service, name=name)
     series: list[dict[str, str]] = []
@@ -148,7 +149,6 @@ def promtool_test(
         for entry, firing in _firing_entries(grid.select([g]), s, style):
             for i in np.flatnonzero(firing).tolist():
                 expected[i].append(entry)
-    step_td = pd.Timedelta(grid.freq_ns, unit="ns")
     tests = [{"eval_time": prom_duration((i + 1) * step_td, "eval_time"), "alertname": alert_name,
               "exp_alerts": expected[i]} for i in range(grid.n_bins)]
     return {"rule_files": [rule_file], "evaluation_interval": step,

@@ -33,7 +33,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from ..._util.files import atomic_path
+from ..._util.files import write_bytes
 from ..._util.percent import given_fraction
 from ...alerts.policy import AlertPolicy, as_policy
 from ...alerts.tier import AlertTier
@@ -358,7 +358,4 @@ def to_prometheus_yaml(rules: Mapping[str, Any]) -> str:
 def write_prometheus_rules(rules: Mapping[str, Any], path: str | os.PathLike[str], *,
                            force: bool = False) -> Path:
     """Write a rules (or promtool test) document atomically (existing files need ``force``)."""
-    text = to_prometheus_yaml(rules)
-    with atomic_path(path, force=force, option="path") as tmp:
-        tmp.write_text(text, encoding="utf-8")
-    return Path(path)
+    return write_bytes(to_prometheus_yaml(rules).encode("utf-8"), path, force=force, option="path")
