@@ -39,9 +39,8 @@ from ..slo import SLO, PerGroup, as_per_group, as_slo
 from ..windows.groups import group_key_codes
 from .bucket_variants import Groups, TrackerVariants
 from .failure_buckets import bucket_burn_over_time, bucket_counts
-from .incident_tables import alert_tables, budget_table
+from .incident_tables import alert_tables, budget_table, tracker_table
 from .incident_text import summary_text
-from .incident_tracker import tracker_table
 from .incident_window import (
     Span,
     between,

@@ -18,6 +18,7 @@ from ..errors import ConfigError, InputError
 from ..events.schema import check_events
 from ..slo import SLO, PerGroup
 from ..windows.groups import group_key_codes
+from .incident_tables import worst_first
 
 __all__ = ["group_mask", "need_group_keys", "per_slo_rows", "merge_tables", "GROUP_TABLES"]
 
@@ -74,12 +75,8 @@ def _ordered(name: str, frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFram
         frame = frame.sort_values([*keys, "start", "tier"], kind="stable")
     elif name in ("spans", "steps"):
         frame = frame.sort_values([*keys, "start"], kind="stable")
-    elif name == "tracker":  # the worst group first: status, then peak burn
-        rank = (
-            frame["worst_status"].cat.codes.to_numpy() * 1e6
-            + frame["peak_burn"].fillna(0.0).to_numpy()
-        )
-        frame = frame.iloc[np.argsort(-rank, kind="stable")]
+    elif name == "tracker":
+        frame = worst_first(frame)
     return frame.reset_index(drop=True)
 
 
