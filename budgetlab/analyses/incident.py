@@ -365,8 +365,8 @@ def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,
     bkeys = as_list(kw["breakdown_by"]) if kw["breakdown_by"] is not None else list(keys)
     reports = [incident_report(events, one, start, end, **kw)
                for one in dict.fromkeys(slo_of.values())]
-    tables = merge_tables([(r.slo, {n: getattr(r, n) for n in REPORT_TABLES}) for r in reports],
-                          keys, bkeys, slo_of, per)
+    runs = [(r.slo, {n: getattr(r, n) for n in REPORT_TABLES}) for r in reports]
+    tables: dict[str, Any] = merge_tables(runs, keys, bkeys, slo_of, per)
     focus = tables["tracker"].iloc[0] if len(tables["tracker"]) else None
     focus_slo = slo_of[tuple(str(focus[k]) for k in keys)] if focus is not None else reports[0].slo
     rep = next(r for r in reports if r.slo == focus_slo)

@@ -199,37 +199,28 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[t
                 end: pd.Timestamp) -> pd.DataFrame:
     """Per group (``group_rows``: their keys) and tier: what the tier did during the incident
     (``states``: the tiers' states at its evaluations)."""
-    peaks = states.groupby([*keys, "tier"], observed=True, sort=False)[["burn_long",
-                                                                        "burn_short"]].max()
-    hit = _overlapping(episodes, start, end)
-    rows = []
-    for g in group_rows:  # a loop over groups and tiers
-        sel_g = np.ones(len(hit), dtype=bool)
-        for k, v in zip(keys, g, strict=True):
-            sel_g &= (hit[k] == v).to_numpy()
-        for tier in policy.tiers:
-            h = hit[sel_g & (hit["tier"].astype(str) == tier.name).to_numpy()]
-            row: dict[str, Any] = dict(zip(keys, g, strict=True))
-            row.update(tier=tier.name, severity=tier.severity, burn=tier.burn,
-                       long_window=tier.long_window,
-                       short_window=tier.short_window if tier.short_window is not None else pd.NaT)
-            first: Any = h["start"].min() if len(h) else pd.NaT
-            row.update(fired=len(h) > 0, first_alert=first,
-                       detection_delay=max(first - start, pd.Timedelta(0)) if len(h) else pd.NaT,
-                       alert_end=h["end"].max() if len(h) else pd.NaT,
-                       caused_by_timeouts=bool(len(h) and h["caused_by_timeouts"].all()))
-            pk: Any = (*g, tier.name) if keys else tier.name
-            peak = peaks.loc[pk] if pk in peaks.index else {"burn_long": np.nan,
-                                                            "burn_short": np.nan}
-            row.update(peak_burn_long=float(peak["burn_long"]),
-                       peak_burn_short=float(peak["burn_short"]))
-            rows.append(row)
-    out = pd.DataFrame(rows)
+    on = [*keys, "tier"]
+    tiers = pd.DataFrame({
+        "tier": [t.name for t in policy.tiers], "severity": [t.severity for t in policy.tiers],
+        "burn": [t.burn for t in policy.tiers],
+        "long_window": pd.to_timedelta([t.long_window for t in policy.tiers]).as_unit("ns"),
+        "short_window": pd.to_timedelta([t.short_window for t in policy.tiers]).as_unit("ns")})
+    plain = {"tier": str, **{k: object for k in keys}}  # joined on the values, not categories
+    hit = _overlapping(episodes, start, end).astype(plain)
+    fired = hit.groupby(on).agg(first_alert=("start", "min"), alert_end=("end", "max"),
+                                caused_by_timeouts=("caused_by_timeouts", "all"))
+    peaks = states.astype(plain).groupby(on)[["burn_long", "burn_short"]].max()
+    out = pd.DataFrame(group_rows, columns=keys).merge(tiers, how="cross")
+    out = out.join(fired, on=on).join(peaks.add_prefix("peak_"), on=on)
     for c in ("first_alert", "alert_end"):
-        out[c] = pd.Series([r[c] for r in rows], dtype="datetime64[ns, UTC]")
-    for c in ("detection_delay", "long_window", "short_window"):
-        out[c] = pd.Series([r[c] for r in rows], dtype="timedelta64[ns]")
-    return out
+        out[c] = out[c].astype("datetime64[ns, UTC]")
+    out["fired"] = out["first_alert"].notna().to_numpy()
+    delay = out["first_alert"] - start
+    out["detection_delay"] = delay.mask(delay < pd.Timedelta(0), pd.Timedelta(0))  # at least 0
+    out["caused_by_timeouts"] = out["caused_by_timeouts"].eq(True)  # False when none fired
+    return out[[*on, "severity", "burn", "long_window", "short_window", "fired", "first_alert",
+                "detection_delay", "alert_end", "caused_by_timeouts", "peak_burn_long",
+                "peak_burn_short"]].astype({"peak_burn_long": float, "peak_burn_short": float})
 
 
 def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_hist: Groups, slo: SLO,

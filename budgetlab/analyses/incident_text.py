@@ -27,7 +27,7 @@ from ..slo import SLO
 from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
 __all__ = ["between", "summary_text", "tracker_sentence", "bucket_sentence", "alert_sentence",
-           "budget_sentence", "every"]
+           "budget_sentence", "closest_tier", "every"]
 
 
 def _group_label(row: pd.Series | dict[str, Any], keys: Sequence[str]) -> str:
@@ -288,6 +288,13 @@ def every(freq: Any) -> str:
     return f"every {one[td]}" if td in one else f"every {prose_duration(td)}"
 
 
+def closest_tier(tiers: pd.DataFrame) -> pd.Series | None:
+    """The row of the tier whose peak long-window burn came closest to its threshold (``None``
+    when no tier has a peak)."""
+    ratio = (tiers["peak_burn_long"] / tiers["burn"]).to_numpy(dtype=float)
+    return tiers.iloc[int(np.nanargmax(ratio))] if np.isfinite(ratio).any() else None
+
+
 def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str],
                    start: pd.Timestamp, tz: str, *, freq: Any = "1min") -> str:
     """Whether and when the policy would have paged (or fired, without page tiers); if not, how
@@ -326,13 +333,11 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
                f"{when(r)}{others(fired, 'fired')}")
     else:
         txt = f"{name} would not have {'paged' if has_page else 'fired'}"
-        page_rows = tiers[tiers["severity"] == "page"] if has_page else tiers
-        ratio = (page_rows["peak_burn_long"] / page_rows["burn"]).to_numpy(dtype=float)
-        if len(ratio) and np.isfinite(ratio).any():
-            r = page_rows.iloc[int(np.nanargmax(ratio))]
-            txt += (f" ({r['tier']}'s {prose_duration(r['long_window'])} burn"
-                    f"{_for_group(r, keys)}, evaluated {every(freq)}, peaked at "
-                    f"{three_digits(r['peak_burn_long'])}, its threshold is {r['burn']:g})")
+        near = closest_tier(tiers[tiers["severity"] == "page"] if has_page else tiers)
+        if near is not None:
+            txt += (f" ({near['tier']}'s {prose_duration(near['long_window'])} burn"
+                    f"{_for_group(near, keys)}, evaluated {every(freq)}, peaked at "
+                    f"{three_digits(near['peak_burn_long'])}, its threshold is {near['burn']:g})")
         if has_page and len(fired):
             r = fired.iloc[0]
             txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"
