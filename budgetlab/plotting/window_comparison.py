@@ -61,13 +61,13 @@ _METRIC_LABELS = {
 def _metric_values(table: pd.DataFrame, column: str, thin: np.ndarray) -> np.ndarray:
     """A column as drawn: Timedelta in minutes (NaT: NaN, not drawn), ``share_*`` in %, and NaN
     (not drawn) where a thin row withholds it."""
-    from ..analyses.window_clock import withheld_when_thin
+    from ..analyses.window_clock import THIN_COLUMNS
 
     col = table[column]
     if pd.api.types.is_timedelta64_dtype(col.dtype):
         return np.asarray(pd.to_timedelta(col).dt.total_seconds().to_numpy(dtype=float) / 60.0)
     vals = col.to_numpy(dtype=float) * (100 if column.startswith("share_") else 1)
-    return np.where(thin, np.nan, vals) if withheld_when_thin(column) else vals
+    return np.where(thin, np.nan, vals) if column in THIN_COLUMNS else vals
 
 
 def _from_zero(ax: Axes, values: np.ndarray | None) -> None:
