@@ -99,42 +99,43 @@ def _on_the_clock(tracker: pd.DataFrame, spans: pd.DataFrame, keys: list[str],
     ``worst_status`` and ``worst_at`` over ``[start, end)`` (``no_traffic`` when the window was
     empty throughout), ``hours_no_traffic`` during the incident; a status held for one instant
     only counts as the one before it (docs/conventions.md). The worst group comes first."""
-    start, end = span.start, span.end
-    lo, hi = start.value, end.value
+    lo, hi = span.start.value, span.end.value
     s_ns, e_ns = spans["start"].array.asi8, spans["end"].array.asi8
-    gid = (spans.groupby(keys, observed=True, sort=False).ngroup().to_numpy() if keys
-           else np.zeros(len(spans), dtype=np.int64))
+    if keys:  # one numbering of the spans' groups and the tracker's rows, by the keys as text
+        both = pd.concat([spans[keys], tracker[keys]], ignore_index=True).astype(str)
+        num = both.groupby(keys, sort=False).ngroup().to_numpy()
+    else:
+        num = np.zeros(len(spans) + len(tracker), dtype=np.int64)
+    gid, row_g = num[:len(spans)], num[len(spans):]  # a row's group may have no span
     code = blips_folded(spans, gid)  # a status held for one instant only is none
-    first: dict[tuple[str, ...], int] = {}
-    rows = spans[keys].itertuples(index=False, name=None) if keys else [()] * len(spans)
-    for k, g in zip(rows, gid.tolist(), strict=True):
-        first.setdefault(tuple(str(v) for v in k), g)
+    n = int(num.max(initial=-1)) + 1
+
+    def held(sel: np.ndarray, value: np.ndarray, none: int) -> np.ndarray:
+        """Per group, ``value`` at its first span of ``sel``, else ``none``."""
+        out, idx = np.full(n, none, dtype=np.int64), np.flatnonzero(sel)[::-1]
+        out[gid[idx]] = value[idx]  # the first one of a group is written last
+        return out
+
+    def at(t: int) -> np.ndarray:  # the code of the span holding instant t; -1 when none
+        return held((s_ns <= t) & (e_ns > t), code, -1)
+
+    over = (s_ns < hi) & (e_ns > lo)
+    busy = over & (code != NO_TRAFFIC)
+    top = np.full(n, -1, dtype=np.int64)
+    np.maximum.at(top, gid[busy], code[busy])
+    before = at(lo - 1)  # before a change at start; at start when the spans begin there
+    statuses = {"status_at_start": np.where(before >= 0, before, at(lo)),
+                "status_at_end": at(hi - 1), "worst_status": top}
     out = tracker.copy()
-    at_s, at_e, worst, worst_at, quiet = [], [], [], [], []
-    for _, row in tracker.iterrows():
-        g = first.get(tuple(str(row[k]) for k in keys), -1)
-        mine = gid == g
-        over = mine & (s_ns < hi) & (e_ns > lo)
-        at = mine & (s_ns <= lo - 1) & (e_ns > lo - 1)  # before a change at start
-        at = at if at.any() else mine & (s_ns <= lo) & (e_ns > lo)  # spans begin at start
-        last = mine & (s_ns <= hi - 1) & (e_ns > hi - 1)
-        at_s.append(SPAN_STATUSES[int(code[at][0])] if at.any() else "no_traffic")
-        at_e.append(SPAN_STATUSES[int(code[last][0])] if last.any() else "no_traffic")
-        busy = over & (code != NO_TRAFFIC)
-        if busy.any():
-            top = int(code[busy].max())
-            worst.append(SPAN_STATUSES[top])
-            worst_at.append(pd.Timestamp(max(int(s_ns[busy & (code == top)][0]), lo), tz="UTC"))
-        else:
-            worst.append("no_traffic")
-            worst_at.append(start)
-        dur = np.minimum(e_ns, hi) - np.maximum(s_ns, lo)
-        quiet.append(float(dur[over & (code == NO_TRAFFIC)].sum()) / 3.6e12)
-    out["status_at_start"] = pd.Categorical(at_s, dtype=SPAN_STATUS_DTYPE)
-    out["status_at_end"] = pd.Categorical(at_e, dtype=SPAN_STATUS_DTYPE)
-    out["worst_status"] = pd.Categorical(worst, dtype=SPAN_STATUS_DTYPE)
-    out["worst_at"] = pd.Series(worst_at, dtype="datetime64[ns, UTC]").to_numpy()
-    out["hours_no_traffic"] = np.asarray(quiet, dtype=np.float64)
+    for col, c in statuses.items():  # no span, or none busy: no traffic
+        out[col] = pd.Categorical.from_codes(np.where(c < 0, NO_TRAFFIC, c)[row_g],
+                                             dtype=SPAN_STATUS_DTYPE)
+    worst_at = held(busy & (code == top[gid]), np.maximum(s_ns, lo), lo)
+    out["worst_at"] = pd.to_datetime(worst_at[row_g], utc=True)
+    quiet = np.zeros(n, dtype=np.int64)
+    q = over & (code == NO_TRAFFIC)
+    np.add.at(quiet, gid[q], (np.minimum(e_ns, hi) - np.maximum(s_ns, lo))[q])
+    out["hours_no_traffic"] = quiet[row_g] / 3.6e12
     return worst_first(out)
 
 
