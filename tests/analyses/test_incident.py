@@ -670,7 +670,8 @@ def test_tier_peaks_per_group_equal_the_hourly_error_ratio(one_group_at_a_time, 
 
 def test_per_group_slos_put_a_group_without_traffic_last():
     # "quiet" has one event a minute 01:00-01:29 only (in the replay, which reads from 01:00: an
-    # hour of history before the 02:00 window): its 1 h window empties 1 ns after 02:29, so during the incident 03:00-04:00 it has no traffic throughout (worst status no_traffic);
+    # hour of history before the 02:00 window): its 1 h window empties 1 ns after 02:29, so
+    # during the incident 03:00-04:00 it has no traffic throughout (worst status no_traffic);
     # "busy" fails every other event 03:00-03:59 (30 of 60 under 99 %: EXHAUSTED). The worst
     # group comes first (docs of IncidentReport.tracker), as with one SLO: no traffic is below
     # healthy, never above exhausted.
