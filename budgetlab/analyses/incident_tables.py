@@ -54,40 +54,46 @@ def tracker_table(states: pd.DataFrame, trans: pd.DataFrame, spans: pd.DataFrame
     return _on_the_clock(per_event, spans, keys, span)[[*keys, *TRACKER_COLUMNS]]
 
 
-def _by_group(frame: pd.DataFrame, keys: list[str]) -> dict[tuple[Any, ...], pd.DataFrame]:
-    if not keys:
-        return {(): frame}
-    return {k if isinstance(k, tuple) else (k,): g
-            for k, g in frame.groupby(keys, observed=True, sort=True)}
-
-
 def _per_event(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], start: pd.Timestamp,
                end: pd.Timestamp) -> pd.DataFrame:
-    """Per group (in key order): the first status change, the changes and the peak burn during the
-    incident, as the tracker recorded them at events (a loop over groups)."""
-    during = _by_group(states[between(states["ts"], start, end)], keys)
-    changes = _by_group(trans[between(trans["ts"], start, end)] if len(trans) else trans, keys)
-    rows = []
-    for key in _by_group(states, keys):
-        row: dict[str, Any] = dict(zip(keys, key, strict=True))
-        c = changes.get(key, trans.iloc[0:0])
-        first = c.iloc[0] if len(c) else None
-        row.update(first_change_at=first["ts"] if first is not None else pd.NaT,
-                   first_change_from=str(first["from_status"]) if first is not None else None,
-                   first_change_to=str(first["to_status"]) if first is not None else None,
-                   first_change_burn=float(first["burn_rate"]) if first is not None else np.nan,
-                   first_change_rate=float(first["current_rate"]) if first is not None else np.nan,
-                   transitions=len(c),
-                   transitions_caused_by_timeouts=int(c["caused_by_timeouts"].sum()))
-        d = during.get(key, states.iloc[0:0])
-        j = int(np.argmax(d["burn_rate"].to_numpy())) if len(d) else -1
-        row.update(peak_burn=float(d["burn_rate"].iloc[j]) if len(d) else np.nan,
-                   peak_burn_at=d["ts"].iloc[j] if len(d) else pd.NaT,
-                   min_success_rate=float(d["success_rate"].min()) if len(d) else np.nan)
-        rows.append(row)
-    out = pd.DataFrame(rows, columns=[*keys, *TRACKER_COLUMNS[4:-1]])
-    for col in ("first_change_at", "peak_burn_at"):
-        out[col] = pd.Series([r[col] for r in rows], dtype="datetime64[ns, UTC]")
+    """Per group (in key order; a missing key has none): the first status change, the changes and
+    the peak burn (the first of equal ones) during the incident, as the tracker recorded them at
+    events."""
+    both = pd.concat([states[keys], trans[keys]], ignore_index=True)
+    num = (both.groupby(keys, observed=True, sort=True).ngroup().fillna(-1).to_numpy(np.int64)
+           if keys else np.zeros(len(both), dtype=np.int64))  # -1: a missing key
+    sg, tg = num[:len(states)], num[len(states):]
+    n = int(num.max(initial=-1)) + 1
+    during = np.flatnonzero((sg >= 0) & between(states["ts"], start, end))
+    changes = (np.flatnonzero((tg >= 0) & between(trans["ts"], start, end)) if len(trans)
+               else np.zeros(0, dtype=np.int64))
+    burn = states["burn_rate"].to_numpy(dtype=np.float64)
+    peaks = during[np.lexsort((-burn[during], sg[during]))]  # stable: the first of equal burns
+
+    def first(rows: np.ndarray, group: np.ndarray) -> np.ndarray:  # per group; -1 when none
+        out = np.full(n, -1, dtype=np.int64)
+        out[group[rows[::-1]]] = rows[::-1]  # the first one of a group is written last
+        return out
+
+    def pick(col: pd.Series, at: np.ndarray, none: Any) -> list[Any]:  # col[at], none at -1
+        return list(np.append(col.to_numpy(dtype=object), none)[at])
+
+    fc, pk = first(changes, tg), first(peaks, sg)
+    rows = states[keys].iloc[first(np.flatnonzero(sg >= 0), sg)]
+    out = pd.DataFrame(list(rows.itertuples(index=False, name=None)), columns=keys)
+    out["first_change_at"] = pd.Series(pick(trans["ts"], fc, pd.NaT), dtype="datetime64[ns, UTC]")
+    for col in ("from_status", "to_status"):
+        out[f"first_change_{col[:-7]}"] = pick(trans[col].astype(str), fc, None)
+    out["first_change_burn"] = np.asarray(pick(trans["burn_rate"], fc, np.nan), dtype=float)
+    out["first_change_rate"] = np.asarray(pick(trans["current_rate"], fc, np.nan), dtype=float)
+    out["transitions"] = np.bincount(tg[changes], minlength=n)
+    caused = trans["caused_by_timeouts"].to_numpy(dtype=np.int64)[changes]
+    out["transitions_caused_by_timeouts"] = np.bincount(tg[changes], caused,
+                                                        minlength=n).astype(np.int64)
+    out["peak_burn"] = np.asarray(pick(states["burn_rate"], pk, np.nan), dtype=float)
+    out["peak_burn_at"] = pd.Series(pick(states["ts"], pk, pd.NaT), dtype="datetime64[ns, UTC]")
+    rates = pd.Series(states["success_rate"].to_numpy()[during]).groupby(sg[during]).min()
+    out["min_success_rate"] = rates.reindex(range(n)).to_numpy(dtype=float)
     return out
 
 
@@ -103,7 +109,7 @@ def _on_the_clock(tracker: pd.DataFrame, spans: pd.DataFrame, keys: list[str],
     s_ns, e_ns = spans["start"].array.asi8, spans["end"].array.asi8
     if keys:  # one numbering of the spans' groups and the tracker's rows, by the keys as text
         both = pd.concat([spans[keys], tracker[keys]], ignore_index=True).astype(str)
-        num = both.groupby(keys, sort=False).ngroup().to_numpy()
+        num = both.groupby(keys, sort=False, dropna=False).ngroup().to_numpy()
     else:
         num = np.zeros(len(spans) + len(tracker), dtype=np.int64)
     gid, row_g = num[:len(spans)], num[len(spans):]  # a row's group may have no span

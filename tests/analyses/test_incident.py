@@ -689,3 +689,21 @@ def test_per_group_slos_put_a_group_without_traffic_last():
     assert rep.tracker["kind"].astype(str).tolist() == ["busy", "quiet"]
     assert rep.tracker["worst_status"].astype(str).tolist() == ["exhausted", "no_traffic"]
     assert rep.focus() == {"kind": "busy"}
+
+
+def test_events_without_a_group_key_have_no_tracker_row_and_leave_the_others_alone():
+    # every third event has no region: the groups never share a window, so region "a"'s tracker
+    # row is the one of a report on its events alone (the oracle); the rows without a key form
+    # no group of the tracker table (as pandas' groupby leaves missing keys out)
+    ts = pd.date_range("2026-01-05 00:00", periods=360, freq="1min", tz="UTC")
+    ok = [not (180 <= i < 240 and i % 2) for i in range(360)]
+    region = [None if i % 3 == 0 else "a" for i in range(360)]
+    ev = as_events(ts, ok, groups={"region": region})
+    slo, pol = SLO(target=0.99, window="1h"), AlertPolicy.single_window("1h", 50.0)
+    rep = incident_report(ev, slo, "2026-01-05 03:00", "2026-01-05 04:00", by="region",
+                          context="1h", policy=pol)
+    alone = ev[ev["region"].notna().to_numpy()].reset_index(drop=True)
+    ref = incident_report(alone, slo, "2026-01-05 03:00", "2026-01-05 04:00", by="region",
+                          context="1h", policy=pol)
+    assert rep.tracker["region"].tolist() == ["a"]
+    pd.testing.assert_frame_equal(rep.tracker, ref.tracker)
