@@ -34,7 +34,7 @@ from ..errors import ConfigError, InputError
 from ..events.schema import scope_mask, ts_ns
 from ..slo import table_slo
 from .incident import IncidentReport
-from .incident_text import closest_tier
+from .incident_tables import closest_tier
 from .verdicts import Verdict, page_verdict
 
 __all__ = ["tracker_at", "incident_span", "page_table", "wake_verdict", "BURN_BANDS_TEXT"]

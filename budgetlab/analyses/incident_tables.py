@@ -30,8 +30,8 @@ from ..windows.bins import read_bins
 from .bucket_variants import Groups, episodes_caused
 from .incident_window import Span, between
 
-__all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "alert_tables", "budget_table", "tracker_table",
-           "worst_first"]
+__all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "alert_tables", "budget_table", "closest_tier",
+           "tracker_table", "worst_first"]
 
 
 #: The code of ``no_traffic`` in :data:`~budgetlab.budget.spans.SPAN_STATUS_DTYPE`.
@@ -228,6 +228,13 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[t
     return out[[*on, "severity", "burn", "long_window", "short_window", "fired", "first_alert",
                 "detection_delay", "alert_end", "caused_by_timeouts", "peak_burn_long",
                 "peak_burn_short"]].astype({"peak_burn_long": float, "peak_burn_short": float})
+
+
+def closest_tier(tiers: pd.DataFrame) -> pd.Series | None:
+    """The row of the tier whose peak long-window burn came closest to its threshold (``None``
+    when no tier has a peak)."""
+    ratio = (tiers["peak_burn_long"] / tiers["burn"]).to_numpy(dtype=float)
+    return tiers.iloc[int(np.nanargmax(ratio))] if np.isfinite(ratio).any() else None
 
 
 def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_hist: Groups, slo: SLO,

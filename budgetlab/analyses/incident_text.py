@@ -24,10 +24,11 @@ from .._util.words import counted, duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
 from ..events.schema import FAILURE, TIMEOUT, parse_scope
 from ..slo import SLO
+from .incident_tables import closest_tier
 from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
 __all__ = ["between", "summary_text", "tracker_sentence", "bucket_sentence", "alert_sentence",
-           "budget_sentence", "closest_tier", "every"]
+           "budget_sentence", "every"]
 
 
 def _group_label(row: pd.Series | dict[str, Any], keys: Sequence[str]) -> str:
@@ -286,13 +287,6 @@ def every(freq: Any) -> str:
            pd.Timedelta(hours=1): "hour", pd.Timedelta(days=1): "day"}
     td = pd.Timedelta(freq)
     return f"every {one[td]}" if td in one else f"every {prose_duration(td)}"
-
-
-def closest_tier(tiers: pd.DataFrame) -> pd.Series | None:
-    """The row of the tier whose peak long-window burn came closest to its threshold (``None``
-    when no tier has a peak)."""
-    ratio = (tiers["peak_burn_long"] / tiers["burn"]).to_numpy(dtype=float)
-    return tiers.iloc[int(np.nanargmax(ratio))] if np.isfinite(ratio).any() else None
 
 
 def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str],
