@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["time_text", "attr_time"]
+__all__ = ["time_text", "attr_time", "attr_span"]
 
 
 def time_text(value: Any) -> str:
@@ -40,3 +40,18 @@ def attr_time(attrs: Mapping[Any, Any], key: str) -> pd.Timestamp | None:
     ts = pd.Timestamp(value)
     return ts if ts.tzinfo is None else ts.tz_convert("UTC")
 
+
+
+def attr_span(attrs: Mapping[Any, Any], tz: str) -> str:
+    """``attrs["start"] .. attrs["end"]`` in ``tz``, to the minute (the span a table counts, as a
+    figure's label says it); ``""`` when the attrs do not hold both (a table made otherwise).
+
+    >>> attr_span({"start": "2026-01-01T03:41:00+00:00", "end": "2026-01-03T03:41:30+00:00"},
+    ...           "Europe/Berlin")
+    '2026-01-01 04:41 .. 2026-01-03 04:41'
+    """
+    start, end = attr_time(attrs, "start"), attr_time(attrs, "end")
+    if start is None or end is None:
+        return ""
+    first, last = (t.tz_convert(tz) if t.tzinfo is not None else t for t in (start, end))
+    return f"{first:%Y-%m-%d %H:%M} .. {last:%Y-%m-%d %H:%M}"

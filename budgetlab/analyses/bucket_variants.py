@@ -224,22 +224,11 @@ def episodes_caused(bins: pd.DataFrame, target: Any, policy: AlertPolicy, bucket
     and the episodes without the bucket. ``episodes``: the episodes with all failures, if known."""
     ep = alert_episodes(bins, target, policy, freq=freq) if episodes is None else episodes
     wo = alert_episodes(bins, target, policy, freq=freq, exclude_buckets=bucket)
-    by = list(ep.attrs.get("by", []))
-    tiers = [t.name for t in policy.tiers]
-
-    def gid(frame: pd.DataFrame) -> np.ndarray:
-        tier = frame["tier"].astype(str).map({n: i for i,
-                                              n in enumerate(tiers)}).to_numpy(dtype=np.int64)
-        if not by:
-            return tier
-        keys = (frame[by].astype(object).where(frame[by].notna(),
-                                               "<NA>").astype(str).agg("\x1f".join, axis=1)
-                if len(frame) else pd.Series([], dtype=str))
-        return (keys + "\x1e" + pd.Series(tier, index=frame.index).astype(str)).to_numpy()
-
-    a_id, b_id = gid(ep), gid(wo)
-    codes, uniques = pd.factorize(np.concatenate([a_id, b_id]).astype(str))
-    a_g, b_g = codes[: len(ep)].astype(np.int64), codes[len(ep):].astype(np.int64)
+    on = [*ep.attrs.get("by", []), "tier"]
+    # one number per group and tier over both tables (missing keys a group of their own)
+    both = pd.concat([ep[on], wo[on]], ignore_index=True).astype(object)
+    code = both.groupby(on, dropna=False, sort=False).ngroup().to_numpy(dtype=np.int64)
+    a_g, b_g = code[:len(ep)], code[len(ep):]
     a_s, a_e, b_s, b_e = (utc_ns_column(f[c], f"episodes['{c}']")
                           for f in (ep, wo) for c in ("start", "end"))
     matched = closed_overlap(a_g, a_s, a_e, b_g, b_s, b_e)

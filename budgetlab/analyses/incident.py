@@ -36,12 +36,10 @@ from ..budget.tracker_replay import replay
 from ..errors import ConfigError, PartialWindowWarning
 from ..events.schema import TIMEOUT, check_events
 from ..slo import SLO, PerGroup, as_per_group, as_slo
-from ..windows.groups import group_key_codes
 from .bucket_variants import Groups, TrackerVariants
 from .failure_buckets import bucket_burn_over_time, bucket_counts
-from .incident_tables import alert_tables, budget_table
+from .incident_tables import alert_tables, budget_table, tracker_table
 from .incident_text import summary_text
-from .incident_tracker import tracker_table
 from .incident_window import (
     Span,
     between,
@@ -50,7 +48,7 @@ from .incident_window import (
     overlapping_incidents,
     replayed_events,
 )
-from .per_group import merge_tables, need_group_keys
+from .per_group import REPORT_TABLES, group_slos, merge_tables
 
 __all__ = ["IncidentReport", "incident_report"]
 
@@ -363,20 +361,14 @@ def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,
                       kw: dict[str, Any]) -> IncidentReport:
     """:func:`incident_report` under per-group SLOs: one report per distinct SLO, each group's rows
     from the report under its own SLO, the summary about the worst group under its SLO."""
-    keys = need_group_keys(check_events(events, kw["by"]))
+    keys, slo_of = group_slos(events, kw["by"], per)
     bkeys = as_list(kw["breakdown_by"]) if kw["breakdown_by"] is not None else list(keys)
-    key_table = group_key_codes(events, keys)[1]
-    slos = per.resolve(key_table)
-    key_rows = key_table.astype(str).itertuples(index=False, name=None)
-    slo_of = {tuple(k): s for k, s in zip(key_rows, slos, strict=True)}
-    reports = [incident_report(events, one, start, end, **kw) for one in dict.fromkeys(slos)]
-    names = ("states", "spans", "steps", "transitions", "tracker", "alerts", "tiers", "budget",
-             "buckets", "window_buckets", "over_time")
-    tables = merge_tables([(r.slo, {n: getattr(r, n) for n in names}) for r in reports], keys,
-                          bkeys, slo_of, per)
+    reports = [incident_report(events, one, start, end, **kw)
+               for one in dict.fromkeys(slo_of.values())]
+    runs = [(r.slo, {n: getattr(r, n) for n in REPORT_TABLES}) for r in reports]
+    tables: dict[str, Any] = merge_tables(runs, keys, bkeys, slo_of, per)
     focus = tables["tracker"].iloc[0] if len(tables["tracker"]) else None
     focus_slo = slo_of[tuple(str(focus[k]) for k in keys)] if focus is not None else reports[0].slo
     rep = next(r for r in reports if r.slo == focus_slo)
     notes = tuple(dict.fromkeys(n for r in reports for n in r.notes))
-    changes: dict[str, Any] = {n: tables[n] for n in names}
-    return _with_summary(dataclasses.replace(rep, slo=focus_slo, notes=notes, slos=per, **changes))
+    return _with_summary(dataclasses.replace(rep, slo=focus_slo, notes=notes, slos=per, **tables))

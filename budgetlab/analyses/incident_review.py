@@ -34,6 +34,7 @@ from ..errors import ConfigError, InputError
 from ..events.schema import scope_mask, ts_ns
 from ..slo import table_slo
 from .incident import IncidentReport
+from .incident_tables import closest_tier
 from .verdicts import Verdict, page_verdict
 
 __all__ = ["tracker_at", "incident_span", "page_table", "wake_verdict", "BURN_BANDS_TEXT"]
@@ -193,11 +194,8 @@ def _fired(tiers: pd.DataFrame) -> pd.DataFrame:
 
 
 def _closest(tiers: pd.DataFrame) -> str:
-    if not len(tiers) or tiers["peak_burn_long"].isna().all():
-        return "–"
-    ratio = (tiers["peak_burn_long"] / tiers["burn"]).to_numpy(dtype=float)
-    r = tiers.iloc[int(np.nanargmax(ratio))]
-    return f"{r['tier']}: {three_digits(r['peak_burn_long'])} / {r['burn']:g}"
+    r = closest_tier(tiers)
+    return "–" if r is None else f"{r['tier']}: {three_digits(r['peak_burn_long'])} / {r['burn']:g}"
 
 
 def page_table(

@@ -1,5 +1,13 @@
-"""The incident report's alert and budget tables: the alert episodes overlapping the window, what
-each tier of the policy did during the incident, and what the incident cost the error budget."""
+"""The incident report's tables: the tracker's (one row per group, the worst group first), the
+alert episodes overlapping the window, what each tier of the policy did during the incident, and
+what the incident cost the error budget.
+
+The tracker table's per-event columns (the first status change, its burn, the number of changes,
+the peak burn) are what the tracker's callbacks saw. Its status when the incident began and ended,
+its worst status during it and the time its window was empty are read on the window's clock
+(:func:`budgetlab.status_spans`): between events the window keeps moving, and an empty window is
+*no traffic*, never the last status.
+"""
 
 from __future__ import annotations
 
@@ -12,15 +20,138 @@ from .._util.ratios import ratio
 from .._util.validation import utc_ns_column
 from ..alerts.episodes import alert_episodes, alert_states
 from ..alerts.policy import AlertPolicy
+from ..budget.blips import blips_folded
+from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
 from ..events.schema import TIMEOUT
 from ..slo import SLO
 from ..windows.bingrid import BinGrid
 from ..windows.binning import bin_events
 from ..windows.bins import read_bins
 from .bucket_variants import Groups, episodes_caused
-from .incident_window import Span
+from .incident_window import Span, between
 
-__all__ = ["alert_tables", "budget_table"]
+__all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "alert_tables", "budget_table", "closest_tier",
+           "tracker_table", "worst_first"]
+
+
+#: The code of ``no_traffic`` in :data:`~budgetlab.budget.spans.SPAN_STATUS_DTYPE`.
+NO_TRAFFIC = SPAN_STATUSES.index("no_traffic")
+
+#: Columns of the tracker table after the group keys.
+TRACKER_COLUMNS = ("status_at_start", "worst_status", "worst_at", "status_at_end",
+                   "first_change_at", "first_change_from", "first_change_to", "first_change_burn",
+                   "first_change_rate", "peak_burn", "peak_burn_at", "min_success_rate",
+                   "transitions", "transitions_caused_by_timeouts", "hours_no_traffic")
+
+
+def tracker_table(states: pd.DataFrame, trans: pd.DataFrame, spans: pd.DataFrame,
+                  keys: list[str], span: Span) -> pd.DataFrame:
+    """Per group of ``states`` (the replay, history included) and its ``trans``itions (with
+    ``caused_by_timeouts``): the :data:`TRACKER_COLUMNS` over the incident ``[span.start,
+    span.end)`` (the time-driven ones from ``spans``, :func:`budgetlab.status_spans` covering
+    the incident), the worst group (status on the clock, then peak burn) first."""
+    per_event = _per_event(states, trans, keys, span.start, span.end)
+    return _on_the_clock(per_event, spans, keys, span)[[*keys, *TRACKER_COLUMNS]]
+
+
+def _per_event(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], start: pd.Timestamp,
+               end: pd.Timestamp) -> pd.DataFrame:
+    """Per group (in key order; a missing key has none): the first status change, the changes and
+    the peak burn (the first of equal ones) during the incident, as the tracker recorded them at
+    events."""
+    both = pd.concat([states[keys], trans[keys]], ignore_index=True)
+    num = (both.groupby(keys, observed=True, sort=True).ngroup().fillna(-1).to_numpy(np.int64)
+           if keys else np.zeros(len(both), dtype=np.int64))  # -1: a missing key
+    sg, tg = num[:len(states)], num[len(states):]
+    n = int(num.max(initial=-1)) + 1
+    during = np.flatnonzero((sg >= 0) & between(states["ts"], start, end))
+    changes = (np.flatnonzero((tg >= 0) & between(trans["ts"], start, end)) if len(trans)
+               else np.zeros(0, dtype=np.int64))
+    burn = states["burn_rate"].to_numpy(dtype=np.float64)
+    peaks = during[np.lexsort((-burn[during], sg[during]))]  # stable: the first of equal burns
+
+    def first(rows: np.ndarray, group: np.ndarray) -> np.ndarray:  # per group; -1 when none
+        out = np.full(n, -1, dtype=np.int64)
+        out[group[rows[::-1]]] = rows[::-1]  # the first one of a group is written last
+        return out
+
+    def pick(col: pd.Series, at: np.ndarray, none: Any) -> list[Any]:  # col[at], none at -1
+        return list(np.append(col.to_numpy(dtype=object), none)[at])
+
+    fc, pk = first(changes, tg), first(peaks, sg)
+    rows = states[keys].iloc[first(np.flatnonzero(sg >= 0), sg)]
+    out = pd.DataFrame(list(rows.itertuples(index=False, name=None)), columns=keys)
+    out["first_change_at"] = pd.Series(pick(trans["ts"], fc, pd.NaT), dtype="datetime64[ns, UTC]")
+    for col in ("from_status", "to_status"):
+        out[f"first_change_{col[:-7]}"] = pick(trans[col].astype(str), fc, None)
+    out["first_change_burn"] = np.asarray(pick(trans["burn_rate"], fc, np.nan), dtype=float)
+    out["first_change_rate"] = np.asarray(pick(trans["current_rate"], fc, np.nan), dtype=float)
+    out["transitions"] = np.bincount(tg[changes], minlength=n)
+    caused = trans["caused_by_timeouts"].to_numpy(dtype=np.int64)[changes]
+    out["transitions_caused_by_timeouts"] = np.bincount(tg[changes], caused,
+                                                        minlength=n).astype(np.int64)
+    out["peak_burn"] = np.asarray(pick(states["burn_rate"], pk, np.nan), dtype=float)
+    out["peak_burn_at"] = pd.Series(pick(states["ts"], pk, pd.NaT), dtype="datetime64[ns, UTC]")
+    rates = pd.Series(states["success_rate"].to_numpy()[during]).groupby(sg[during]).min()
+    out["min_success_rate"] = rates.reindex(range(n)).to_numpy(dtype=float)
+    return out
+
+
+def _on_the_clock(tracker: pd.DataFrame, spans: pd.DataFrame, keys: list[str],
+                  span: Span) -> pd.DataFrame:
+    """The tracker table's time-driven columns from the window's clock: ``status_at_start`` (in
+    the instant before ``start``: a change at ``start`` is the incident's first change; at
+    ``start`` when the spans begin there), ``status_at_end`` (in the incident's last instant),
+    ``worst_status`` and ``worst_at`` over ``[start, end)`` (``no_traffic`` when the window was
+    empty throughout), ``hours_no_traffic`` during the incident; a status held for one instant
+    only counts as the one before it (docs/conventions.md). The worst group comes first."""
+    lo, hi = span.start.value, span.end.value
+    s_ns, e_ns = spans["start"].array.asi8, spans["end"].array.asi8
+    if keys:  # one numbering of the spans' groups and the tracker's rows, by the keys as text
+        both = pd.concat([spans[keys], tracker[keys]], ignore_index=True).astype(str)
+        num = both.groupby(keys, sort=False, dropna=False).ngroup().to_numpy()
+    else:
+        num = np.zeros(len(spans) + len(tracker), dtype=np.int64)
+    gid, row_g = num[:len(spans)], num[len(spans):]  # a row's group may have no span
+    code = blips_folded(spans, gid)  # a status held for one instant only is none
+    n = int(num.max(initial=-1)) + 1
+
+    def held(sel: np.ndarray, value: np.ndarray, none: int) -> np.ndarray:
+        """Per group, ``value`` at its first span of ``sel``, else ``none``."""
+        out, idx = np.full(n, none, dtype=np.int64), np.flatnonzero(sel)[::-1]
+        out[gid[idx]] = value[idx]  # the first one of a group is written last
+        return out
+
+    def at(t: int) -> np.ndarray:  # the code of the span holding instant t; -1 when none
+        return held((s_ns <= t) & (e_ns > t), code, -1)
+
+    over = (s_ns < hi) & (e_ns > lo)
+    busy = over & (code != NO_TRAFFIC)
+    top = np.full(n, -1, dtype=np.int64)
+    np.maximum.at(top, gid[busy], code[busy])
+    before = at(lo - 1)  # before a change at start; at start when the spans begin there
+    statuses = {"status_at_start": np.where(before >= 0, before, at(lo)),
+                "status_at_end": at(hi - 1), "worst_status": top}
+    out = tracker.copy()
+    for col, c in statuses.items():  # no span, or none busy: no traffic
+        out[col] = pd.Categorical.from_codes(np.where(c < 0, NO_TRAFFIC, c)[row_g],
+                                             dtype=SPAN_STATUS_DTYPE)
+    worst_at = held(busy & (code == top[gid]), np.maximum(s_ns, lo), lo)
+    out["worst_at"] = pd.to_datetime(worst_at[row_g], utc=True)
+    quiet = np.zeros(n, dtype=np.int64)
+    q = over & (code == NO_TRAFFIC)
+    np.add.at(quiet, gid[q], (np.minimum(e_ns, hi) - np.maximum(s_ns, lo))[q])
+    out["hours_no_traffic"] = quiet[row_g] / 3.6e12
+    return worst_first(out)
+
+
+def worst_first(tracker: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a tracker table, the worst group first: by ``worst_status`` (``no_traffic``
+    below ``healthy``), then by ``peak_burn``; ties keep their order."""
+    level = tracker["worst_status"].cat.codes.to_numpy().astype(np.float64)
+    level[level == NO_TRAFFIC] = -1.0
+    rank = level * 1e6 + tracker["peak_burn"].fillna(0.0).to_numpy()
+    return tracker.iloc[np.argsort(-rank, kind="stable")].reset_index(drop=True)
 
 
 def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str], span: Span, *,
@@ -75,37 +206,35 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[t
                 end: pd.Timestamp) -> pd.DataFrame:
     """Per group (``group_rows``: their keys) and tier: what the tier did during the incident
     (``states``: the tiers' states at its evaluations)."""
-    peaks = states.groupby([*keys, "tier"], observed=True, sort=False)[["burn_long",
-                                                                        "burn_short"]].max()
-    hit = _overlapping(episodes, start, end)
-    rows = []
-    for g in group_rows:  # a loop over groups and tiers
-        sel_g = np.ones(len(hit), dtype=bool)
-        for k, v in zip(keys, g, strict=True):
-            sel_g &= (hit[k] == v).to_numpy()
-        for tier in policy.tiers:
-            h = hit[sel_g & (hit["tier"].astype(str) == tier.name).to_numpy()]
-            row: dict[str, Any] = dict(zip(keys, g, strict=True))
-            row.update(tier=tier.name, severity=tier.severity, burn=tier.burn,
-                       long_window=tier.long_window,
-                       short_window=tier.short_window if tier.short_window is not None else pd.NaT)
-            first: Any = h["start"].min() if len(h) else pd.NaT
-            row.update(fired=len(h) > 0, first_alert=first,
-                       detection_delay=max(first - start, pd.Timedelta(0)) if len(h) else pd.NaT,
-                       alert_end=h["end"].max() if len(h) else pd.NaT,
-                       caused_by_timeouts=bool(len(h) and h["caused_by_timeouts"].all()))
-            pk: Any = (*g, tier.name) if keys else tier.name
-            peak = peaks.loc[pk] if pk in peaks.index else {"burn_long": np.nan,
-                                                            "burn_short": np.nan}
-            row.update(peak_burn_long=float(peak["burn_long"]),
-                       peak_burn_short=float(peak["burn_short"]))
-            rows.append(row)
-    out = pd.DataFrame(rows)
+    on = [*keys, "tier"]
+    tiers = pd.DataFrame({
+        "tier": [t.name for t in policy.tiers], "severity": [t.severity for t in policy.tiers],
+        "burn": [t.burn for t in policy.tiers],
+        "long_window": pd.to_timedelta([t.long_window for t in policy.tiers]).as_unit("ns"),
+        "short_window": pd.to_timedelta([t.short_window for t in policy.tiers]).as_unit("ns")})
+    plain = {"tier": str, **{k: object for k in keys}}  # joined on the values, not categories
+    hit = _overlapping(episodes, start, end).astype(plain)
+    fired = hit.groupby(on).agg(first_alert=("start", "min"), alert_end=("end", "max"),
+                                caused_by_timeouts=("caused_by_timeouts", "all"))
+    peaks = states.astype(plain).groupby(on)[["burn_long", "burn_short"]].max()
+    out = pd.DataFrame(group_rows, columns=keys).merge(tiers, how="cross")
+    out = out.join(fired, on=on).join(peaks.add_prefix("peak_"), on=on)
     for c in ("first_alert", "alert_end"):
-        out[c] = pd.Series([r[c] for r in rows], dtype="datetime64[ns, UTC]")
-    for c in ("detection_delay", "long_window", "short_window"):
-        out[c] = pd.Series([r[c] for r in rows], dtype="timedelta64[ns]")
-    return out
+        out[c] = out[c].astype("datetime64[ns, UTC]")
+    out["fired"] = out["first_alert"].notna().to_numpy()
+    delay = out["first_alert"] - start
+    out["detection_delay"] = delay.mask(delay < pd.Timedelta(0), pd.Timedelta(0))  # at least 0
+    out["caused_by_timeouts"] = out["caused_by_timeouts"].eq(True)  # False when none fired
+    return out[[*on, "severity", "burn", "long_window", "short_window", "fired", "first_alert",
+                "detection_delay", "alert_end", "caused_by_timeouts", "peak_burn_long",
+                "peak_burn_short"]].astype({"peak_burn_long": float, "peak_burn_short": float})
+
+
+def closest_tier(tiers: pd.DataFrame) -> pd.Series | None:
+    """The row of the tier whose peak long-window burn came closest to its threshold (``None``
+    when no tier has a peak)."""
+    ratio = (tiers["peak_burn_long"] / tiers["burn"]).to_numpy(dtype=float)
+    return tiers.iloc[int(np.nanargmax(ratio))] if np.isfinite(ratio).any() else None
 
 
 def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_hist: Groups, slo: SLO,

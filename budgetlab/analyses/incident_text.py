@@ -24,6 +24,7 @@ from .._util.words import counted, duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
 from ..events.schema import FAILURE, TIMEOUT, parse_scope
 from ..slo import SLO
+from .incident_tables import closest_tier
 from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
 __all__ = ["between", "summary_text", "tracker_sentence", "bucket_sentence", "alert_sentence",
@@ -326,13 +327,11 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
                f"{when(r)}{others(fired, 'fired')}")
     else:
         txt = f"{name} would not have {'paged' if has_page else 'fired'}"
-        page_rows = tiers[tiers["severity"] == "page"] if has_page else tiers
-        ratio = (page_rows["peak_burn_long"] / page_rows["burn"]).to_numpy(dtype=float)
-        if len(ratio) and np.isfinite(ratio).any():
-            r = page_rows.iloc[int(np.nanargmax(ratio))]
-            txt += (f" ({r['tier']}'s {prose_duration(r['long_window'])} burn"
-                    f"{_for_group(r, keys)}, evaluated {every(freq)}, peaked at "
-                    f"{three_digits(r['peak_burn_long'])}, its threshold is {r['burn']:g})")
+        near = closest_tier(tiers[tiers["severity"] == "page"] if has_page else tiers)
+        if near is not None:
+            txt += (f" ({near['tier']}'s {prose_duration(near['long_window'])} burn"
+                    f"{_for_group(near, keys)}, evaluated {every(freq)}, peaked at "
+                    f"{three_digits(near['peak_burn_long'])}, its threshold is {near['burn']:g})")
         if has_page and len(fired):
             r = fired.iloc[0]
             txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"

@@ -254,18 +254,17 @@ def _quantiles(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.n
     for g in range(len(table)):  # a loop over groups x periods; each curve is vectorized
         idx = order[bounds[g]:bounds[g + 1]]
         km = kaplan_meier(dur[idx], ok[idx])
-        for q in qs:
-            value, low, high = km_quantile(km, q, confidence=confidence)
-            rows.append((g, q, len(idx), int(ok[idx].sum()), value, low, high))
-    out = table.iloc[[r[0] for r in rows]].reset_index(drop=True)
-    out["quantile"] = np.array([r[1] for r in rows], dtype=np.float64)
-    out["attempts"] = np.array([r[2] for r in rows], dtype=np.int64)
-    out["successes"] = np.array([r[3] for r in rows], dtype=np.int64)
-    for col, pos in (("value", 4), ("ci_low", 5), ("ci_high", 6)):
-        out[col] = pd.to_timedelta([np.nan if r[pos] is None else r[pos] for r in rows],
-                                   unit="ns").as_unit("ns")
-    out["above_timeout"] = np.array([r[4] is None for r in rows], dtype=bool)
-    out["ci_high_above_timeout"] = np.array([r[6] is None for r in rows], dtype=bool)
-    to = timeout_ns[[r[0] for r in rows]] if rows else np.zeros(0, dtype=np.int64)
-    out["timeout"] = pd.to_timedelta(to, unit="ns").as_unit("ns")
+        rows += [(g, q, len(idx), int(ok[idx].sum()), *km_quantile(km, q, confidence=confidence))
+                 for q in qs]
+    rec = pd.DataFrame(rows, columns=["g", "quantile", "attempts", "successes", "value", "ci_low",
+                                      "ci_high"])
+    pos = rec["g"].to_numpy(dtype=np.int64)
+    out = table.iloc[pos].reset_index(drop=True)
+    out["quantile"] = rec["quantile"].to_numpy(dtype=np.float64)
+    out[["attempts", "successes"]] = rec[["attempts", "successes"]].to_numpy(dtype=np.int64)
+    for col in ("value", "ci_low", "ci_high"):  # None: above the timeout, NaT
+        out[col] = pd.to_timedelta(rec[col].to_numpy(dtype=float), unit="ns").as_unit("ns")
+    out["above_timeout"] = rec["value"].isna().to_numpy()
+    out["ci_high_above_timeout"] = rec["ci_high"].isna().to_numpy()
+    out["timeout"] = pd.to_timedelta(timeout_ns[pos], unit="ns").as_unit("ns")
     return out

@@ -18,11 +18,14 @@ from ..errors import ConfigError, InputError
 from ..events.schema import check_events
 from ..slo import SLO, PerGroup
 from ..windows.groups import group_key_codes
+from .incident_tables import worst_first
 
-__all__ = ["group_mask", "need_group_keys", "per_slo_rows", "merge_tables", "GROUP_TABLES"]
+__all__ = ["group_mask", "group_slos", "need_group_keys", "per_slo_rows", "merge_tables",
+           "REPORT_TABLES"]
 
-#: Tables of an incident report keyed by the tracker's group keys, and how each is ordered.
-GROUP_TABLES = ("states", "spans", "steps", "transitions", "tracker", "alerts", "tiers", "budget")
+#: The tables of an incident report that :func:`merge_tables` puts together.
+REPORT_TABLES = ("states", "spans", "steps", "transitions", "tracker", "alerts", "tiers", "budget",
+                 "buckets", "window_buckets", "over_time")
 _SAME_ROWS = ("states", "tiers", "budget", "buckets", "window_buckets", "over_time")
 
 
@@ -43,21 +46,27 @@ def need_group_keys(keys: Sequence[str]) -> list[str]:
     return list(keys)
 
 
+def group_slos(events: pd.DataFrame, by: Any,
+               per: PerGroup) -> tuple[list[str], dict[tuple[str, ...], SLO]]:
+    """The group keys of ``by`` (refused when none) and the SLO of each group of ``events`` (its
+    keys as text), in the order of the groups' first events."""
+    keys = need_group_keys(check_events(events, by))
+    key_table = group_key_codes(events, keys)[1]
+    rows = key_table.astype(str).itertuples(index=False, name=None)
+    return keys, dict(zip(rows, per.resolve(key_table), strict=True))
+
+
 def per_slo_rows(
     events: pd.DataFrame, per: PerGroup, by: Any, run: Callable[[SLO], pd.DataFrame]
 ) -> pd.DataFrame:
     """Per-group SLOs for an analysis with one row set per group: ``run`` with each distinct SLO
     on the whole table, each group's rows taken from the run with its own SLO (the row order and
     columns of one run; ``attrs["slo"]`` is ``per``)."""
-    keys = need_group_keys(check_events(events, by))
+    keys, slo_of = group_slos(events, by, per)
     if len(events) == 0:
         raise InputError("events is empty; there is nothing to break down.")
-    key_table = group_key_codes(events, keys)[1]
-    slos = per.resolve(key_table)
-    slo_of = {tuple(k): s for k, s in zip(key_table.astype(str).itertuples(index=False, name=None),
-                                          slos, strict=True)}
     out = pd.DataFrame()
-    for i, one in enumerate(dict.fromkeys(slos)):
+    for i, one in enumerate(dict.fromkeys(slo_of.values())):
         table = run(one)
         mine = group_mask(table, keys, {k: s == one for k, s in slo_of.items()})
         if i == 0:
@@ -74,12 +83,8 @@ def _ordered(name: str, frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFram
         frame = frame.sort_values([*keys, "start", "tier"], kind="stable")
     elif name in ("spans", "steps"):
         frame = frame.sort_values([*keys, "start"], kind="stable")
-    elif name == "tracker":  # the worst group first: status, then peak burn
-        rank = (
-            frame["worst_status"].cat.codes.to_numpy() * 1e6
-            + frame["peak_burn"].fillna(0.0).to_numpy()
-        )
-        frame = frame.iloc[np.argsort(-rank, kind="stable")]
+    elif name == "tracker":
+        frame = worst_first(frame)
     return frame.reset_index(drop=True)
 
 
@@ -112,7 +117,7 @@ def merge_tables(runs: Sequence[tuple[SLO, dict[str, pd.DataFrame]]], keys: Sequ
                           f"keys {list(keys)} among its breakdown_by keys (burn rates depend on "
                           "each group's target); add them to breakdown_by.")
     out: dict[str, pd.DataFrame] = {}
-    for name in (*GROUP_TABLES, "buckets", "window_buckets", "over_time"):
+    for name in REPORT_TABLES:
         parts = []
         for slo, tables in runs:
             mine = {k: s == slo for k, s in slo_of.items()}

@@ -48,7 +48,7 @@ from .status_variants import dwell_records
 
 __all__ = ["MIN_EVALUATED_HOURS", "THIN_COLUMNS", "ClockFigures", "clock_codes", "clock_figures",
            "clock_events", "shown_clock", "dwell_clock", "thin_notes", "thin_rows", "too_thin",
-           "warmup_notes", "withheld_when_thin"]
+           "warmup_notes"]
 
 _MONTH_NS = 32 * DAY_NS
 
@@ -117,16 +117,6 @@ def thin_rows(table: pd.DataFrame) -> np.ndarray:
     if "hours" not in table.columns:
         return np.zeros(len(table), dtype=bool)
     return too_thin(table["hours"].to_numpy(dtype=np.float64))
-
-
-def withheld_when_thin(column: str) -> bool:
-    """Whether a :func:`~budgetlab.compare_windows` column is withheld on a thin row
-    (:func:`thin_rows`): one of :data:`THIN_COLUMNS`, the time shares and the rates per day.
-
-    >>> [withheld_when_thin(c) for c in ("share_exhausted", "transitions_per_day", "missed")]
-    [True, True, False]
-    """
-    return column in THIN_COLUMNS
 
 
 def clock_codes(srt: Sorted, spec: WindowSpec, slo: SLO | list[SLO], targets: np.ndarray, tz: str,

@@ -171,14 +171,9 @@ def incident_columns(inc: Incidents, c: ClockCounts, code: np.ndarray, n_groups:
                             "missed": (n_inc - n_det - n_unseen).astype(np.int64),
                             "unseen": n_unseen.astype(np.int64)}
     for name, vals, ok in (("detection", det, hit), ("recovery", rec, back)):
-        med = np.full(g_n, NAT, dtype=np.int64)
-        mx = np.full(g_n, NAT, dtype=np.int64)
-        for g in range(g_n):
-            v = vals[(gs == g) & ok]
-            if len(v):
-                med[g] = int(np.median(v))
-                mx[g] = int(v.max())
-        cols[f"{name}_median"] = as_timedelta(med)
-        cols[f"{name}_max"] = as_timedelta(mx)
+        per = pd.Series(vals[ok], dtype=np.int64).groupby(gs[ok])
+        for stat, got in (("median", per.median().astype(np.int64)), ("max", per.max())):
+            ns = got.reindex(range(g_n), fill_value=NAT).to_numpy()  # NAT: none in the group
+            cols[f"{name}_{stat}"] = as_timedelta(ns)
     cols["unrecovered"] = (n_det - n_back).astype(np.int64)  # detected, never below it again
     return cols

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from .._util.attrs import attr_time
+from .._util.attrs import attr_span
 from .._util.validation import check_tz, to_timedelta
 from .._util.words import given_duration, prose_duration
 from ..errors import ConfigError, InputError
@@ -119,12 +119,8 @@ def _span_counted(shares: pd.DataFrame, tz: str, *, zone: bool = False) -> str:
     >>> _span_counted(t, "Europe/Berlin")
     '; attempts 2026-01-01 04:41 .. 2026-01-03 04:41'
     """
-    start, end = attr_time(shares.attrs, "start"), attr_time(shares.attrs, "end")
-    if start is None or end is None:
-        return ""
-    first, last = (t.tz_convert(tz) if t.tzinfo is not None else t for t in (start, end))
-    return f"; attempts {first:%Y-%m-%d %H:%M} .. {last:%Y-%m-%d %H:%M}" + (f" {tz}" if zone
-                                                                             else "")
+    span = attr_span(shares.attrs, tz)
+    return (f"; attempts {span}" + (f" {tz}" if zone else "")) if span else ""
 
 
 #: The legend title of :func:`plot_latency_shares` and :func:`plot_timeout_tradeoff` when two

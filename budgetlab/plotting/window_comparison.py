@@ -18,7 +18,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import StrMethodFormatter, SymmetricalLogLocator
 
-from .._util.attrs import attr_time
+from .._util.attrs import attr_span
 from .._util.validation import duration_label, require_columns, window_words
 from .._util.words import some_named
 from ._common import (
@@ -61,13 +61,13 @@ _METRIC_LABELS = {
 def _metric_values(table: pd.DataFrame, column: str, thin: np.ndarray) -> np.ndarray:
     """A column as drawn: Timedelta in minutes (NaT: NaN, not drawn), ``share_*`` in %, and NaN
     (not drawn) where a thin row withholds it."""
-    from ..analyses.window_clock import withheld_when_thin
+    from ..analyses.window_clock import THIN_COLUMNS
 
     col = table[column]
     if pd.api.types.is_timedelta64_dtype(col.dtype):
         return np.asarray(pd.to_timedelta(col).dt.total_seconds().to_numpy(dtype=float) / 60.0)
     vals = col.to_numpy(dtype=float) * (100 if column.startswith("share_") else 1)
-    return np.where(thin, np.nan, vals) if withheld_when_thin(column) else vals
+    return np.where(thin, np.nan, vals) if column in THIN_COLUMNS else vals
 
 
 def _from_zero(ax: Axes, values: np.ndarray | None) -> None:
@@ -219,15 +219,13 @@ def _span_counted(table: pd.DataFrame, calendar: bool) -> str:
     2026-01-01 01:00 .. 2026-01-03 01:59 UTC: each window over the time it held traffic, after its
     warm-up
     """
-    start, end = attr_time(table.attrs, "start"), attr_time(table.attrs, "end")
-    if start is None or end is None:
-        return ""
     tz = table.attrs.get("tz")
     zone = str(tz) if isinstance(tz, str) and tz else "UTC"
-    first, last = (t.tz_convert(zone) for t in (start, end))
+    span = attr_span(table.attrs, zone)
+    if not span:
+        return ""
     warm = "after its warm-up (a calendar window has none)" if calendar else "after its warm-up"
-    return (f"\n{first:%Y-%m-%d %H:%M} .. {last:%Y-%m-%d %H:%M} {zone}: each window over the "
-            f"time it held traffic, {warm}")
+    return f"\n{span} {zone}: each window over the time it held traffic, {warm}"
 
 
 def _log_axis(ax: Axes, values: np.ndarray) -> str:

@@ -29,9 +29,9 @@ def mark_thin(p: Axes, column: str, x_all: np.ndarray, series: np.ndarray, thin:
     """On each window where ``column`` is withheld for some series (thin rows): a hatched band
     over the panel's height and the words :data:`THIN_LABEL` (``k of n`` series when not all).
     Whether any was drawn."""
-    from ..analyses.window_clock import withheld_when_thin
+    from ..analyses.window_clock import THIN_COLUMNS
 
-    if not withheld_when_thin(column) or not thin.any():
+    if column not in THIN_COLUMNS or not thin.any():
         return False
     n_series = len(pd.unique(series))
     for x in np.unique(x_all[thin]).tolist():

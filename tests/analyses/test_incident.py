@@ -666,3 +666,44 @@ def test_tier_peaks_per_group_equal_the_hourly_error_ratio(one_group_at_a_time, 
         row = rep.tiers[rep.tiers["region"] == region].iloc[0]
         assert row["peak_burn_long"] == pytest.approx(peak, rel=1e-12), region
     assert sorted(rep.tiers["region"]) == ["ams", "fra"]  # one row per group (one tier)
+
+
+def test_per_group_slos_put_a_group_without_traffic_last():
+    # "quiet" has one event a minute 01:00-01:29 only (in the replay, which reads from 01:00: an
+    # hour of history before the 02:00 window): its 1 h window empties 1 ns after 02:29, so
+    # during the incident 03:00-04:00 it has no traffic throughout (worst status no_traffic);
+    # "busy" fails every other event 03:00-03:59 (30 of 60 under 99 %: EXHAUSTED). The worst
+    # group comes first (docs of IncidentReport.tracker), as with one SLO: no traffic is below
+    # healthy, never above exhausted.
+    from budgetlab import PerGroup
+
+    quiet = pd.date_range("2026-01-05 01:00", periods=30, freq="1min", tz="UTC")
+    busy = pd.date_range("2026-01-05 00:00", periods=360, freq="1min", tz="UTC")
+    ts = pd.DatetimeIndex(list(quiet) + list(busy))
+    ok = [True] * 30 + [not (180 <= i < 240 and i % 2) for i in range(360)]
+    ev = as_events(ts, ok, groups={"kind": ["quiet"] * 30 + ["busy"] * 360})
+    ev = ev.sort_values("ts", kind="stable").reset_index(drop=True)
+    slos = PerGroup({"quiet": SLO(target=0.9, window="1h"), "busy": SLO(target=0.99, window="1h")})
+    rep = incident_report(ev, slos, "2026-01-05 03:00", "2026-01-05 04:00", by="kind",
+                          context="1h", policy=AlertPolicy.single_window("1h", 50.0))
+    assert rep.tracker["kind"].astype(str).tolist() == ["busy", "quiet"]
+    assert rep.tracker["worst_status"].astype(str).tolist() == ["exhausted", "no_traffic"]
+    assert rep.focus() == {"kind": "busy"}
+
+
+def test_events_without_a_group_key_have_no_tracker_row_and_leave_the_others_alone():
+    # every third event has no region: the groups never share a window, so region "a"'s tracker
+    # row is the one of a report on its events alone (the oracle); the rows without a key form
+    # no group of the tracker table (as pandas' groupby leaves missing keys out)
+    ts = pd.date_range("2026-01-05 00:00", periods=360, freq="1min", tz="UTC")
+    ok = [not (180 <= i < 240 and i % 2) for i in range(360)]
+    region = [None if i % 3 == 0 else "a" for i in range(360)]
+    ev = as_events(ts, ok, groups={"region": region})
+    slo, pol = SLO(target=0.99, window="1h"), AlertPolicy.single_window("1h", 50.0)
+    rep = incident_report(ev, slo, "2026-01-05 03:00", "2026-01-05 04:00", by="region",
+                          context="1h", policy=pol)
+    alone = ev[ev["region"].notna().to_numpy()].reset_index(drop=True)
+    ref = incident_report(alone, slo, "2026-01-05 03:00", "2026-01-05 04:00", by="region",
+                          context="1h", policy=pol)
+    assert rep.tracker["region"].tolist() == ["a"]
+    pd.testing.assert_frame_equal(rep.tracker, ref.tracker)
