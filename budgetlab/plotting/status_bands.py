@@ -22,7 +22,7 @@ from ..budget.figures import STATUSES
 from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
 from ._common import STATUS_COLORS, STATUS_HATCHES
 from ._pixels import column_runs, span_bands, status_runs, worst_per_column
-from .alert_marks import FILLING_ALPHA, FILLING_COLOR
+from .alert_chart import FILLING_ALPHA, FILLING_COLOR
 
 __all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RuledHandler", "RuledPatch", "STRIP",
            "STRIP_STATUSES", "StripHandler", "StripPatch", "WARMUP", "WARMUP_COLOR",
@@ -59,8 +59,8 @@ def _on_white(color: str, alpha: float) -> str:
 WARMUP = (0.0, 0.06)
 #: The warm-up strip's fill and outline, opaque (the band under it does not show through): the
 #: light sky blue of the alert chart's long-window filling
-#: (:data:`~budgetlab.plotting.alert_marks.FILLING_COLOR` at its
-#: :data:`~budgetlab.plotting.alert_marks.FILLING_ALPHA` on white: the same thing, a window
+#: (:data:`~budgetlab.plotting.alert_chart.FILLING_COLOR` at its
+#: :data:`~budgetlab.plotting.alert_chart.FILLING_ALPHA` on white: the same thing, a window
 #: filling), lighter than the no-traffic rules and apart from every status tint, grey included;
 #: the outline that sky blue at 60 %.
 WARMUP_COLOR = (_on_white(FILLING_COLOR, FILLING_ALPHA), _on_white(FILLING_COLOR, 0.6))
