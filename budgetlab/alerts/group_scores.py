@@ -204,19 +204,20 @@ def _durations(values: np.ndarray, has: np.ndarray) -> np.ndarray:
 
 
 def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_end: np.ndarray,
-                    observed_ns: np.ndarray, open_ns: int, *,
-                    budget: tuple[BadCounts, np.ndarray] | None = None,
-                    early_ns: int | None = None) -> dict[str, np.ndarray]:
-    """The score columns of every group's row (as the one-row summary computes them), one array
-    per column with one value per group: built column by column, no per-group Python object.
-    Rates are over each group's ``observed_ns``; an alert ending at or after ``open_ns`` still
-    fired (no reset). With ``budget``, the failures and the period budget of each group: the
-    budget-before-alert columns. Incidents begun before ``early_ns`` are counted apart
-    (``incidents_filling``; with ``early_ns`` the ``*_filling`` columns are added)."""
+                    observed_ns: np.ndarray, open_ns: int, *, pct: np.ndarray | None = None,
+                    early: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """The score columns of the rows of ``n_groups`` groups (the columns of
+    :func:`~budgetlab.score_alerts` after the labels), one array per column with one value per
+    group, from their matches ``gs``: built column by column, no per-group Python object. Rates
+    are over each group's ``observed_ns``; an alert ending at or after ``open_ns`` still fired (no
+    reset). Per (incident, group) pair of ``gs``: ``pct``, the budget spent before the alert (NaN:
+    withheld; ``None`` without bins: no budget columns), and ``early``, the incident began while
+    the long window filled (counted apart in the ``*_filling`` columns; ``None``: every incident
+    scored, no such columns)."""
     g, inc = gs.pair_group, gs.pair_incident
-    early = np.zeros(len(g), dtype=bool) if early_ns is None else inc_start[inc] < early_ns
-    det = gs.detected & ~early
-    n_inc = np.bincount(g[~early], minlength=n_groups)
+    apart = np.zeros(len(g), dtype=bool) if early is None else early
+    det = gs.detected & ~apart
+    n_inc = np.bincount(g[~apart], minlength=n_groups)
     detection = np.maximum(gs.first - inc_start[inc], 0)[det]
     reset = (gs.last - inc_end[inc])[det]
     n_det, d_med, d_max = segment_median_max(g[det], detection, n_groups)
@@ -244,16 +245,12 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
         "observed_days": np.asarray(per_day, dtype=np.float64),
         "rates_note": rate_notes(observed_ns),
     }
-    if budget is not None:
-        bad_counts, period_budget = budget
-        used = bad_counts.between(g, inc_start[inc],
-                                  np.where(det, gs.first, inc_end[inc])).astype(float)
-        allowed = period_budget[g]
-        pct = np.where(allowed > 0, 100.0 * used / np.where(allowed > 0, allowed, 1.0), 0.0)
+    if pct is not None:  # a group with a withheld incident (NaN) has none
         _, p_med, p_max = segment_median_max(g[det], pct[det], n_groups)
-        cols["budget_before_alert_median"] = np.where(has, p_med, np.nan).astype(np.float64)
-        cols["budget_before_alert_max"] = np.where(has, p_max, np.nan).astype(np.float64)
-    if early_ns is not None:
+        known = has & ~(np.bincount(g[det], weights=np.isnan(pct[det]), minlength=n_groups) > 0)
+        cols["budget_before_alert_median"] = np.where(known, p_med, np.nan).astype(np.float64)
+        cols["budget_before_alert_max"] = np.where(known, p_max, np.nan).astype(np.float64)
+    if early is not None:
         cols["episodes_filling"] = gs.episodes_filling.astype(np.int64)
         cols["true_episodes_filling"] = gs.true_episodes_filling.astype(np.int64)
         cols["incidents_filling"] = np.bincount(g[early], minlength=n_groups).astype(np.int64)

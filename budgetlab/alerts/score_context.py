@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.units import DAY_NS
 from .._util.validation import check_argument, to_timedelta, utc_from_ns, utc_ns_column
 from ..budget.burn import error_budgets, group_slos
 from ..errors import ConfigError
@@ -19,12 +18,13 @@ from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
 from ..windows.exclusions import exclusion_intervals
 from .group_scores import (
     BadCounts,
+    GroupScores,
     group_scores,
     merge_intervals,
     overlaps,
     summary_columns,
 )
-from .observed import ObservedTime, rate_notes, thin_rates
+from .observed import ObservedTime
 from .policy import AlertPolicy
 from .score_inputs import (
     budget_before_alert_note,
@@ -38,7 +38,7 @@ from .score_inputs import (
     tier_labels,
     tier_window,
 )
-from .score_table import rows_to_columns
+from .score_table import stack_columns
 
 __all__ = ["Matches", "ScoringContext"]
 
@@ -260,55 +260,33 @@ class ScoringContext:
                           gi, st, en, early_ns=cut)
         observed = self.observed_of(tiers)[0]
         if gs is None:
-            return rows_to_columns([self.summary(self.match(np.array([g]), tiers),
-                                                 float(observed[g]))
-                                    for g in range(n_groups)])
-        budget = None if self.grid is None else (self.bad_counts, self.period_budget)
-        cols = summary_columns(gs, n_groups, self.inc_start, self.inc_end, observed, self.open_ns,
-                               budget=budget, early_ns=cut)
-        for c in ("budget_before_alert_median", "budget_before_alert_max"):
-            if c in cols:  # withheld (NaN) for the groups that read less than their period
-                cols[c] = np.where(self.budget_withheld, np.nan, cols[c])
-        return cols
+            return stack_columns([self.summary(self.match(np.array([g]), tiers),
+                                               float(observed[g]))
+                                  for g in range(n_groups)])
+        g, inc = gs.pair_group, gs.pair_incident
+        pct = None
+        if self.grid is not None:  # withheld (NaN) for the groups that read less than their period
+            used = self.bad_counts.between(g, self.inc_start[inc],
+                                           np.where(gs.detected, gs.first, self.inc_end[inc]))
+            allowed = self.period_budget[g]
+            pct = np.where(allowed > 0, 100.0 * used / np.where(allowed > 0, allowed, 1.0), 0.0)
+            pct = np.where(self.budget_withheld[g], np.nan, pct)
+        early = None if cut is None else self.inc_start[inc] < cut
+        return summary_columns(gs, n_groups, self.inc_start, self.inc_end, observed, self.open_ns,
+                               pct=pct, early=early)
 
-    def summary(self, m: Matches, observed_ns: float) -> dict[str, Any]:
-        """The scores of one row (the columns of :func:`~budgetlab.score_alerts` after the labels),
-        its rates
-        over ``observed_ns`` (:class:`~budgetlab.alerts.observed.ObservedTime`)."""
-        n_ep, true_ep = m.episodes, m.true_episodes
-        detected = m.detected & ~m.early  # incidents begun while the window filled: apart
-        n_inc = int((~m.early).sum())
-        row: dict[str, Any] = {
-            "episodes": n_ep,
-            "true_episodes": true_ep,
-            "precision": true_ep / n_ep if n_ep else np.nan,
-            "incidents": n_inc,
-            "detected": int(detected.sum()),
-            "recall": int(detected.sum()) / n_inc if n_inc else np.nan,
-        }
-        d = m.detection[detected]
-        r = m.reset[detected]
-        if bool(np.any(r == _NAT)):  # an alert still firing at the end: no median of the others
-            r = r[:0]
-        row["detection_median"] = pd.Timedelta(int(np.median(d)), unit="ns") if len(d) else pd.NaT
-        row["detection_max"] = pd.Timedelta(int(d.max()), unit="ns") if len(d) else pd.NaT
-        row["reset_median"] = pd.Timedelta(int(np.median(r)), unit="ns") if len(r) else pd.NaT
-        row["reset_max"] = pd.Timedelta(int(r.max()), unit="ns") if len(r) else pd.NaT
-        thin = bool(thin_rates([observed_ns])[0])  # under a day: withheld, rates_note says why
-        row["pages_per_day"] = np.nan if thin else n_ep / (observed_ns / DAY_NS)
-        row["false_pages_per_week"] = (np.nan if thin
-                                       else (n_ep - true_ep) / (observed_ns / (7 * DAY_NS)))
-        row["observed_days"] = observed_ns / DAY_NS
-        row["rates_note"] = str(rate_notes([observed_ns])[0])
-        if m.budget_pct is not None:
-            p = m.budget_pct[detected]
-            row["budget_before_alert_median"] = float(np.median(p)) if len(p) else np.nan
-            row["budget_before_alert_max"] = float(p.max()) if len(p) else np.nan
-        if self.filling == "apart":
-            row["episodes_filling"] = m.episodes_filling
-            row["true_episodes_filling"] = m.true_episodes_filling
-            row["incidents_filling"] = int(m.early.sum())
-        return row
+    def summary(self, m: Matches, observed_ns: float) -> dict[str, np.ndarray]:
+        """The scores of one row (:func:`~budgetlab.alerts.group_scores.summary_columns` of one
+        value each), its rates over ``observed_ns``
+        (:class:`~budgetlab.alerts.observed.ObservedTime`)."""
+        n = len(m.incidents)
+        gs = GroupScores(np.zeros(n, dtype=np.int64), m.incidents, m.detected,
+                         np.where(m.detected, m.first, 0), np.where(m.detected, m.last, 0),
+                         *(np.array([v]) for v in (m.episodes, m.true_episodes,
+                                                   m.episodes_filling, m.true_episodes_filling)))
+        return summary_columns(gs, 1, self.inc_start, self.inc_end, np.array([observed_ns]),
+                               self.open_ns, pct=m.budget_pct,
+                               early=None if self.filling == "count" else m.early)
 
     def incident_table(self, m: Matches) -> pd.DataFrame:
         """One row per incident of the match (the columns of :func:`~budgetlab.incident_detections`
