@@ -1,5 +1,6 @@
 """Scores of every single group at once (the per-group rows of
-:func:`budgetlab.alerts.scoring.score_alerts`).
+:func:`budgetlab.alerts.scoring.score_alerts`; its other rows, all groups or a group whose
+episodes overlap, are :func:`summary_columns` of one value each).
 
 Linear in episodes and in (incident, group) pairs: the episodes are sorted once by group and start;
 an incident overlaps a contiguous range of a group's episodes when they are disjoint
