@@ -27,11 +27,11 @@ from .._util.attrs import time_text
 from .._util.memory import check_cells
 from .._util.validation import utc_from_ns
 from .._util.words import counted
-from ..budget.burn import group_slos, split_groups
+from ..budget.burn import error_budgets, group_slos, split_groups
 from ..slo import SLO
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
-from .firing import policy_runs, tier_replays
+from .firing import grid_firing_runs, policy_runs, tier_conditions, tier_steps
 from .policy import AlertPolicy, as_policy
 
 __all__ = ["alert_states", "alert_episodes", "policy_parts", "in_group_order", "EPISODE_COLUMNS"]
@@ -221,11 +221,11 @@ def alert_states(bins: BinsLike, target: Any, policy: AlertPolicy | str,
 
 def _states(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:
     """The states table of one policy over ``grid`` and the group of each row."""
-    replays = tier_replays(grid, target, pol)
+    conditions = tier_conditions(grid, error_budgets(target, grid), pol)
     n, g_n, t_n = grid.n_bins, grid.n_groups, len(pol.tiers)
     fire_all = np.zeros((g_n, t_n, n), dtype=bool)
-    for j, rep in enumerate(replays):
-        group, first, stop, _ = rep.runs
+    for j, (tier, (cond, _, _)) in enumerate(zip(pol.tiers, conditions, strict=True)):
+        group, first, stop, _ = grid_firing_runs(cond, *tier_steps(tier, grid.freq_ns))
         delta = np.zeros((g_n, n + 1), dtype=np.int64)
         np.add.at(delta, (group, first), 1)
         np.add.at(delta, (group, stop), -1)
@@ -233,8 +233,8 @@ def _states(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame,
     out = grid.long_keys(t_n * n)
     _tier_columns(out, pol, np.tile(np.repeat(np.arange(t_n), n), g_n))
     out["bin_end"] = utc_from_ns(np.tile(grid.bin_end_ns, g_n * t_n))
-    out["burn_long"] = np.stack([rep.burn_long for rep in replays], axis=1).ravel()
-    out["burn_short"] = np.stack([rep.burn_short for rep in replays], axis=1).ravel()
-    out["condition"] = np.stack([rep.condition for rep in replays], axis=1).ravel()
+    out["burn_long"] = np.stack([burn for _, burn, _ in conditions], axis=1).ravel()
+    out["burn_short"] = np.stack([burn for _, _, burn in conditions], axis=1).ravel()
+    out["condition"] = np.stack([cond for cond, _, _ in conditions], axis=1).ravel()
     out["firing"] = fire_all.ravel()
     return out, np.repeat(np.arange(g_n, dtype=np.int64), t_n * n)

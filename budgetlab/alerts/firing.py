@@ -5,7 +5,6 @@ kernel (:func:`budgetlab.windows.kernels.compiled`) or in numpy."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -20,14 +19,20 @@ from ..windows.bingrid import BinGrid
 from ..windows.bins import window_bins
 from ..windows.kernels import compiled
 from .policy import AlertPolicy
+from .tier import AlertTier
 
-__all__ = ["TierReplay", "check_policy_bins", "firing_runs", "grid_firing_runs", "policy_runs",
-           "steps", "tier_conditions", "tier_replays"]
+__all__ = ["check_policy_bins", "firing_runs", "grid_firing_runs", "policy_runs", "steps",
+           "tier_conditions", "tier_steps"]
 
 
 def steps(duration: pd.Timedelta, freq_ns: int) -> int:
     """Evaluations a duration spans: ``ceil(duration / freq)``."""
     return int(-(-int(duration.value) // freq_ns))
+
+
+def tier_steps(tier: AlertTier, freq_ns: int) -> tuple[int, int]:
+    """The evaluations of ``tier``'s ``for_`` and ``cooldown`` (:func:`steps`)."""
+    return steps(tier.for_, freq_ns), steps(tier.cooldown, freq_ns)
 
 
 def check_policy_bins(pol: AlertPolicy, freq_ns: int, *,
@@ -49,6 +54,32 @@ def check_policy_bins(pol: AlertPolicy, freq_ns: int, *,
         f"{fix.format(duration_label(fit))}.")
 
 
+def _conditions(tot: np.ndarray, bad: np.ndarray, budget: np.ndarray, policy: AlertPolicy,
+                freq_ns: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """For each tier: ``(condition, error ratio long, error ratio short)`` over the ``(groups,
+    bins)`` counts ``tot`` and ``bad`` (a single-window tier's short ratio is its long one);
+    ``budget`` is ``1 - target`` per group. Tiers of one window share its rolling sums."""
+    ratios: dict[int, np.ndarray] = {}
+
+    def of(window: pd.Timedelta) -> np.ndarray:
+        k = window_bins(window, freq_ns)
+        if k not in ratios:
+            ratios[k] = ratio(rolling_sum(bad, k), rolling_sum(tot, k), 0.0)
+        return ratios[k]
+
+    out = []
+    for tier in policy.tiers:
+        thr = (tier.burn * budget)[:, None]
+        er_long = of(tier.long_window)
+        cond = er_long > thr
+        er_short = er_long
+        if tier.short_window is not None:
+            er_short = of(tier.short_window)
+            cond = cond & (er_short > thr)
+        out.append((cond, er_long, er_short))
+    return out
+
+
 def tier_conditions(grid: BinGrid, budget: np.ndarray,
                     policy: AlertPolicy) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """For each tier: ``(condition, burn_long, burn_short)`` arrays of shape ``(groups, bins)``.
@@ -57,25 +88,11 @@ def tier_conditions(grid: BinGrid, budget: np.ndarray,
     same window.
     """
     check_policy_bins(policy, grid.freq_ns)
-    cache: dict[int, np.ndarray] = {}
-
-    def burn_of(window: pd.Timedelta) -> tuple[np.ndarray, np.ndarray]:
-        k = window_bins(window, grid.freq_ns)
-        if k not in cache:
-            cache[k] = ratio(rolling_sum(grid.bad, k), rolling_sum(grid.total, k), 0.0)
-        return cache[k], cache[k] / budget[:, None]
-
     out = []
-    for tier in policy.tiers:
-        thr = (tier.burn * budget)[:, None]
-        er_long, burn_long = burn_of(tier.long_window)
-        cond = er_long > thr
-        if tier.short_window is not None:
-            er_short, burn_short = burn_of(tier.short_window)
-            cond = cond & (er_short > thr)
-        else:
-            burn_short = burn_long
-        out.append((cond, burn_long, burn_short))
+    for cond, er_long, er_short in _conditions(grid.total, grid.bad, budget, policy, grid.freq_ns):
+        burn_long = er_long / budget[:, None]
+        out.append((cond, burn_long, burn_long if er_short is er_long
+                    else er_short / budget[:, None]))
     return out
 
 
@@ -139,31 +156,6 @@ def grid_firing_runs(cond: np.ndarray, for_steps: int = 0,
     )
 
 
-@dataclass(frozen=True)
-class TierReplay:
-    """One tier replayed over a grid: ``(groups, bins)`` arrays and the firing runs per group."""
-
-    condition: np.ndarray
-    burn_long: np.ndarray
-    burn_short: np.ndarray
-    # grid_firing_runs() of the condition
-    runs: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-
-
-def tier_replays(grid: BinGrid, target: Any, pol: AlertPolicy) -> list[TierReplay]:
-    replays = []
-    for tier, (cond, burn_long, burn_short) in zip(pol.tiers, tier_conditions(grid,
-                                                                              error_budgets(target,
-                                                                                            grid),
-                                                                              pol),
-                                                    strict=True):
-        k_for = steps(tier.for_, grid.freq_ns)
-        k_cool = steps(tier.cooldown, grid.freq_ns)
-        replays.append(TierReplay(cond, burn_long, burn_short, grid_firing_runs(cond, k_for,
-                                                                                k_cool)))
-    return replays
-
-
 #: Bytes of the per-window float arrays one chunk of groups may hold while
 # :func:`~budgetlab.alert_episodes` runs.
 _CHUNK_BYTES = 256 * 2**20
@@ -200,16 +192,11 @@ def policy_runs(grid: BinGrid, target: Any, pol: AlertPolicy) -> list[tuple[np.n
                  ongoing[tier_of == j])
                 for j in range(len(pol.tiers))]
     ks = {window_bins(w, grid.freq_ns) for t in pol.tiers for w in t.windows}
-    k_steps = [(steps(t.for_, grid.freq_ns), steps(t.cooldown, grid.freq_ns)) for t in pol.tiers]
     parts: list[list[tuple[np.ndarray, ...]]] = [[] for _ in pol.tiers]
     for g0, g1 in grid.chunks(len(ks) + 3, _CHUNK_BYTES):
-        (tot, bad), bud = grid.dense(g0, g1), budget[g0:g1]
-        ratios = {k: ratio(rolling_sum(bad, k), rolling_sum(tot, k), 0.0) for k in ks}
-        for j, tier in enumerate(pol.tiers):
-            thr = (tier.burn * bud)[:, None]
-            cond = ratios[window_bins(tier.long_window, grid.freq_ns)] > thr
-            if tier.short_window is not None:
-                cond = cond & (ratios[window_bins(tier.short_window, grid.freq_ns)] > thr)
-            group, first, stop, ongoing = grid_firing_runs(cond, *k_steps[j])
+        tot, bad = grid.dense(g0, g1)
+        conditions = _conditions(tot, bad, budget[g0:g1], pol, grid.freq_ns)
+        for j, (tier, (cond, _, _)) in enumerate(zip(pol.tiers, conditions, strict=True)):
+            group, first, stop, ongoing = grid_firing_runs(cond, *tier_steps(tier, grid.freq_ns))
             parts[j].append((group + g0, first, stop, ongoing))
     return [tuple(np.concatenate(col) for col in zip(*p, strict=True)) for p in parts]

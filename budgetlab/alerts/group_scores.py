@@ -1,5 +1,6 @@
 """Scores of every single group at once (the per-group rows of
-:func:`budgetlab.alerts.scoring.score_alerts`).
+:func:`budgetlab.alerts.scoring.score_alerts`; its other rows, all groups or a group whose
+episodes overlap, are :func:`summary_columns` of one value each).
 
 Linear in episodes and in (incident, group) pairs: the episodes are sorted once by group and start;
 an incident overlaps a contiguous range of a group's episodes when they are disjoint
@@ -16,10 +17,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._util.ratios import ratio
+from .._util.units import DAY_NS
+from ..windows.bingrid import BinGrid
 from .observed import rate_notes, thin_rates
 
 __all__ = ["merge_intervals", "BadCounts", "GroupScores", "group_scores", "segment_median_max",
-           "ScoreSpan", "summary_columns", "overlaps", "NAT"]
+           "summary_columns", "overlaps", "NAT"]
 
 
 def merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray, np.ndarray,
@@ -68,37 +71,36 @@ def _merge_loop(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndar
 
 
 class BadCounts:
-    """Failures of a ``(groups, bins)`` count array between bin indices, from a cumulative sum over
-    its non-empty cells only (memory grows with the non-empty bins, not groups x bins): the cells
-    ``(group, bin, bad)`` sorted by group then bin.
+    """Failures of a grid's groups between two instants, from a cumulative sum over its non-empty
+    cells only (memory grows with the non-empty bins, not groups x bins).
 
-    >>> bc = BadCounts.of_dense(np.array([[0, 2, 0, 1], [5, 0, 0, 0]]))
-    >>> bc.between(np.array([0, 0, 1]), np.array([0, 2, 0]), np.array([4, 4, 1])).tolist()
+    >>> import pandas as pd
+    >>> g = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(2)), [], 0, 60, np.full((2, 4), 9),
+    ...                        np.array([[0, 2, 0, 1], [5, 0, 0, 0]]))
+    >>> BadCounts(g).between(np.array([0, 0, 1]), np.array([0, 120, 0]),
+    ...                      np.array([240, 181, 1])).tolist()
     [3, 1, 5]
     """
 
-    def __init__(self, group: np.ndarray, b: np.ndarray, bad: np.ndarray, n_bins: int) -> None:
-        self.n_bins = int(n_bins)
-        nz = bad != 0
-        self.key = group[nz].astype(np.int64) * (self.n_bins + 1) + b[nz]
+    def __init__(self, grid: BinGrid) -> None:
+        self.start_ns, self.freq_ns, self.n_bins = grid.start_ns, grid.freq_ns, grid.n_bins
+        nz = grid.cell_bad != 0
+        self.key = grid.cell_group[nz].astype(np.int64) * (self.n_bins + 1) + grid.cell_bin[nz]
         self.cum = np.zeros(int(nz.sum()) + 1, dtype=np.int64)
-        np.cumsum(bad[nz], out=self.cum[1:])
+        np.cumsum(grid.cell_bad[nz], out=self.cum[1:])
 
-    @classmethod
-    def of_dense(cls, bad: np.ndarray) -> BadCounts:
-        """From a dense ``(groups, bins)`` array."""
-        group, b = np.nonzero(bad)
-        return cls(group, b, bad[group, b], int(bad.shape[1]))
-
-    def upto(self, groups: np.ndarray, b: np.ndarray) -> np.ndarray:
+    def _upto(self, groups: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Failures of each group in the bins before index ``b`` (group-major cumulative count)."""
         return np.asarray(self.cum[np.searchsorted(self.key,
                                                    groups.astype(np.int64) * (self.n_bins + 1) + b,
                                                    side="left")])
 
-    def between(self, groups: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Failures of group ``groups[i]`` in bins ``a[i] <= bin < b[i]`` (0 when ``b <= a``)."""
-        return np.where(b > a, self.upto(groups, b) - self.upto(groups, a), 0)
+    def between(self, groups: np.ndarray, lo_ns: np.ndarray, hi_ns: np.ndarray) -> np.ndarray:
+        """Failures of group ``groups[i]`` in the bins from the one holding ``lo_ns[i]`` to the
+        last one that begins before ``hi_ns[i]`` (0 when there is none)."""
+        a = np.clip((lo_ns - self.start_ns) // self.freq_ns, 0, self.n_bins)
+        b = np.clip(-(-(hi_ns - self.start_ns) // self.freq_ns), 0, self.n_bins)
+        return np.where(b > a, self._upto(groups, b) - self._upto(groups, a), 0)
 
 
 @dataclass(frozen=True)
@@ -194,22 +196,6 @@ def segment_median_max(groups: np.ndarray, values: np.ndarray, n_groups: int) ->
     return count, np.where(has, median, 0.0), np.where(has, vmax, 0)
 
 
-@dataclass(frozen=True)
-class ScoreSpan:
-    """What the per-group rows need besides the matches: the observed time per group, and with bins
-    the bin grid (``start_ns``, ``freq_ns``, ``n_bins``), the failures and the period budget per
-    group."""
-
-    observed_ns: np.ndarray  # per group: the time its rates are over
-    day_ns: int
-    start_ns: int = 0
-    freq_ns: int = 1
-    n_bins: int = 0
-    bad_counts: BadCounts | None = None
-    period_budget: np.ndarray | None = None
-    open_ns: int = np.iinfo(np.int64).max  # alert ends from here on: still firing, no reset
-
-
 def _durations(values: np.ndarray, has: np.ndarray) -> np.ndarray:
     """``timedelta64[ns]`` of ``values`` (truncated to whole ns as ``int()`` does), NaT where not
     ``has``."""
@@ -219,26 +205,31 @@ def _durations(values: np.ndarray, has: np.ndarray) -> np.ndarray:
 
 
 def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_end: np.ndarray,
-                    span: ScoreSpan, *, early_ns: int | None = None) -> dict[str, np.ndarray]:
-    """The score columns of every group's row (as the one-row summary computes them), one array
-    per column with one value per group: built column by column, no per-group Python object.
-    Incidents begun before ``early_ns`` are counted apart (``incidents_filling``; with
-    ``early_ns`` the ``*_filling`` columns are added)."""
+                    observed_ns: np.ndarray, open_ns: int, *, pct: np.ndarray | None = None,
+                    early: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """The score columns of the rows of ``n_groups`` groups (the columns of
+    :func:`~budgetlab.score_alerts` after the labels), one array per column with one value per
+    group, from their matches ``gs``: built column by column, no per-group Python object. Rates
+    are over each group's ``observed_ns``; an alert ending at or after ``open_ns`` still fired (no
+    reset). Per (incident, group) pair of ``gs``: ``pct``, the budget spent before the alert (NaN:
+    withheld; ``None`` without bins: no budget columns), and ``early``, the incident began while
+    the long window filled (counted apart in the ``*_filling`` columns; ``None``: every incident
+    scored, no such columns)."""
     g, inc = gs.pair_group, gs.pair_incident
-    early = np.zeros(len(g), dtype=bool) if early_ns is None else inc_start[inc] < early_ns
-    det = gs.detected & ~early
-    n_inc = np.bincount(g[~early], minlength=n_groups)
+    apart = np.zeros(len(g), dtype=bool) if early is None else early
+    det = gs.detected & ~apart
+    n_inc = np.bincount(g[~apart], minlength=n_groups)
     detection = np.maximum(gs.first - inc_start[inc], 0)[det]
     reset = (gs.last - inc_end[inc])[det]
     n_det, d_med, d_max = segment_median_max(g[det], detection, n_groups)
     _, r_med, r_max = segment_median_max(g[det], reset, n_groups)
     has = n_det > 0
     # a reset is known where no detected incident's alert still fired at the last evaluation
-    unknown = np.bincount(g[det & (gs.last >= span.open_ns)], minlength=n_groups) > 0
+    unknown = np.bincount(g[det & (gs.last >= open_ns)], minlength=n_groups) > 0
     n_ep, true_ep = gs.episodes.astype(np.int64), gs.true_episodes.astype(np.int64)
-    per_day = span.observed_ns / span.day_ns
-    per_week = span.observed_ns / (7 * span.day_ns)
-    thin = thin_rates(span.observed_ns)  # under a day of observed time: withheld
+    per_day = observed_ns / DAY_NS
+    per_week = observed_ns / (7 * DAY_NS)
+    thin = thin_rates(observed_ns)  # under a day of observed time: withheld
     cols: dict[str, np.ndarray] = {
         "episodes": n_ep,
         "true_episodes": true_ep,
@@ -253,20 +244,14 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
         "pages_per_day": np.where(thin, np.nan, ratio(n_ep, per_day)),
         "false_pages_per_week": np.where(thin, np.nan, ratio(n_ep - true_ep, per_week)),
         "observed_days": np.asarray(per_day, dtype=np.float64),
-        "rates_note": rate_notes(span.observed_ns),
+        "rates_note": rate_notes(observed_ns),
     }
-    if span.bad_counts is not None and span.period_budget is not None:
-        hi_ns = np.where(det, gs.first, inc_end[inc])
-        lo_ns = inc_start[inc]
-        a = np.clip((lo_ns - span.start_ns) // span.freq_ns, 0, span.n_bins)
-        b = np.clip(-(-(hi_ns - span.start_ns) // span.freq_ns), 0, span.n_bins)
-        used = span.bad_counts.between(g, a, b).astype(float)
-        budget = span.period_budget[g]
-        pct = np.where(budget > 0, 100.0 * used / np.where(budget > 0, budget, 1.0), 0.0)
+    if pct is not None:  # a group with a withheld incident (NaN) has none
         _, p_med, p_max = segment_median_max(g[det], pct[det], n_groups)
-        cols["budget_before_alert_median"] = np.where(has, p_med, np.nan).astype(np.float64)
-        cols["budget_before_alert_max"] = np.where(has, p_max, np.nan).astype(np.float64)
-    if early_ns is not None:
+        known = has & ~(np.bincount(g[det], weights=np.isnan(pct[det]), minlength=n_groups) > 0)
+        cols["budget_before_alert_median"] = np.where(known, p_med, np.nan).astype(np.float64)
+        cols["budget_before_alert_max"] = np.where(known, p_max, np.nan).astype(np.float64)
+    if early is not None:
         cols["episodes_filling"] = gs.episodes_filling.astype(np.int64)
         cols["true_episodes_filling"] = gs.true_episodes_filling.astype(np.int64)
         cols["incidents_filling"] = np.bincount(g[early], minlength=n_groups).astype(np.int64)

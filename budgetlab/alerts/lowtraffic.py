@@ -83,12 +83,11 @@ def _window_traffic(grid: BinGrid, k: int) -> tuple[np.ndarray, np.ndarray, bool
     n = grid.n_bins
     complete = k <= n
     typical, quietest = np.empty(grid.n_groups), np.empty(grid.n_groups)
-    step = max(1, _CHUNK_BYTES // (16 * n))  # chunks of groups: memory bounded, same rows
-    for g0 in range(0, grid.n_groups, step):
-        sums = rolling_sum(grid.dense(g0, min(g0 + step, grid.n_groups))[0], k)
+    for g0, g1 in grid.chunks(2, _CHUNK_BYTES):  # chunks of groups: memory bounded, same rows
+        sums = rolling_sum(grid.dense(g0, g1)[0], k)
         use = sums[:, k - 1:] if complete else sums
-        typical[g0:g0 + step] = np.median(use, axis=1).astype(float)
-        quietest[g0:g0 + step] = use.min(axis=1).astype(float)
+        typical[g0:g1] = np.median(use, axis=1).astype(float)
+        quietest[g0:g1] = use.min(axis=1).astype(float)
     return typical, quietest, complete
 
 

@@ -28,7 +28,7 @@ another period (Sloth's 28 d table, burns 13.44, 5.6, 2.8, 0.93) are built expli
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -166,6 +166,10 @@ class AlertPolicy:
         [('page_1h', 13.44), ('ticket_3d', 0.9333333333)]
         """
         p = to_timedelta(period, name="period")
+        if short_divisor is not None and (isinstance(short_divisor, bool)
+                                          or not isinstance(short_divisor, (int, np.integer))
+                                          or short_divisor < 1):
+            raise ConfigError("short_divisor must be a whole number >= 1 (the workbook uses 12).")
         tiers = []
         for item in fractions:
             if not isinstance(item, (tuple, list)) or len(item) not in (2, 3):
@@ -181,16 +185,8 @@ class AlertPolicy:
                 if len(item) == 3
                 else ("page" if long_w <= pd.Timedelta("6h") else "ticket")
             )
-            short_w = None
-            if short_divisor is not None:
-                if (
-                    isinstance(short_divisor, bool)
-                    or not isinstance(short_divisor, (int, np.integer))
-                    or short_divisor < 1
-                ):
-                    raise ConfigError("short_divisor must be a whole number >= 1 (the workbook "
-                                      "uses 12).")
-                short_w = pd.Timedelta(long_w.value // int(short_divisor), unit="ns")
+            short_w = (None if short_divisor is None
+                       else pd.Timedelta(long_w.value // int(short_divisor), unit="ns"))
             burn = clean_burn(float(frac) * (p / long_w))
             tiers.append(AlertTier(f"{severity}_{duration_label(long_w)}", severity, long_w,
                                    short_w, burn,
@@ -367,14 +363,10 @@ def as_policy(policy: Any, *, default: AlertPolicy | None = None,
         return AlertPolicy((policy,))
     if isinstance(policy, str) and policy.strip() in PRESET_NAMES:
         p = WORKBOOK_PERIOD if period is None else to_timedelta(period, name="period")
-        name = policy.strip()
-        if name == "workbook":
-            return AlertPolicy.workbook(p)
-        if name == "sloth":
-            return AlertPolicy.sloth(p)
-        if name == "pyrra":
-            return AlertPolicy.pyrra(p)
-        return AlertPolicy.single_window("1h", 0.9, period=p)
+        if policy.strip() == "single_window":
+            return AlertPolicy.single_window("1h", 0.9, period=p)
+        preset: Callable[[pd.Timedelta], AlertPolicy] = getattr(AlertPolicy, policy.strip())
+        return preset(p)
     extra = " or None" if default is not None else ""
     raise ConfigError(f"policy must be an AlertPolicy (e.g. AlertPolicy.workbook()), a preset name "
                       f"({', '.join(PRESET_NAMES)}){extra}.")

@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.units import DAY_NS
 from .._util.validation import check_argument, to_timedelta, utc_from_ns, utc_ns_column
 from ..budget.burn import error_budgets, group_slos
 from ..errors import ConfigError
@@ -19,13 +18,13 @@ from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
 from ..windows.exclusions import exclusion_intervals
 from .group_scores import (
     BadCounts,
-    ScoreSpan,
+    GroupScores,
     group_scores,
     merge_intervals,
     overlaps,
     summary_columns,
 )
-from .observed import ObservedTime, rate_notes, thin_rates
+from .observed import ObservedTime
 from .policy import AlertPolicy
 from .score_inputs import (
     budget_before_alert_note,
@@ -39,7 +38,7 @@ from .score_inputs import (
     tier_labels,
     tier_window,
 )
-from .score_table import rows_to_columns
+from .score_table import stack_columns
 
 __all__ = ["Matches", "ScoringContext"]
 
@@ -116,7 +115,7 @@ class ScoringContext:
         np.cumsum(np.bincount(cell, minlength=len(self.keys) * n_tiers), out=self.ep_bounds[1:])
         if self.grid is not None:
             g = self.grid
-            self.bad_counts = BadCounts(g.cell_group, g.cell_bin, g.cell_bad, g.n_bins)
+            self.bad_counts = BadCounts(g)
             allowed = error_budgets(target, g) * g.group_totals()
             periods = self._periods_ns(target, g)
             self.period_budget = allowed * (periods / self.span_ns)  # the order of the oracle
@@ -199,29 +198,16 @@ class ScoringContext:
         return np.flatnonzero(np.isin(self.ep_group, groups) & np.isin(self.ep_tier,
                                                                        tiers))  # pragma: no cover
 
-    def _one_group_pct(self, g: int, lo_ns: np.ndarray, hi_ns: np.ndarray) -> np.ndarray:
-        """Budget spent between ``lo_ns`` and ``hi_ns`` (per incident) in group ``g``, in % of its
-        period
-        budget: :meth:`bad_between` for one group, vectorized over incidents."""
-        grid = self.grid
-        if grid is None:  # pragma: no cover - callers check
-            raise RuntimeError("needs bins")
-        a = np.clip((lo_ns - grid.start_ns) // grid.freq_ns, 0, grid.n_bins)
-        b = np.clip(-(-(hi_ns - grid.start_ns) // grid.freq_ns), 0, grid.n_bins)
-        used = self.bad_counts.between(np.full(len(a), g, dtype=np.int64), a, b).astype(float)
-        budget = float(self.period_budget[g])
-        return np.full(len(used), 100.0) * used / budget if budget > 0 else np.zeros(len(used))
-
-    def bad_between(self, groups: np.ndarray, lo_ns: int, hi_ns: int) -> float:
-        g = self.grid
-        if g is None:  # pragma: no cover - callers check
-            raise RuntimeError("bad_between needs bins")
-        a = int(np.clip((lo_ns - g.start_ns) // g.freq_ns, 0, g.n_bins))
-        b = int(np.clip(-(-(hi_ns - g.start_ns) // g.freq_ns), 0, g.n_bins))
-        if b <= a or len(groups) == 0:
-            return 0.0
-        n = len(groups)
-        return float(self.bad_counts.between(groups, np.full(n, a), np.full(n, b)).sum())
+    def _budget_pct(self, groups: np.ndarray, i_idx: np.ndarray, lo_ns: np.ndarray,
+                    hi_ns: np.ndarray) -> np.ndarray:
+        """Per incident of ``i_idx``: the failures from ``lo_ns`` to ``hi_ns`` in the groups of
+        its scope among ``groups``, in % of their period budget (0 without a budget)."""
+        scope = self.inc_match[np.ix_(i_idx, groups)]
+        inc, col = np.nonzero(scope)
+        bad = self.bad_counts.between(groups[col], lo_ns[inc], hi_ns[inc])
+        used = np.bincount(inc, weights=bad, minlength=len(i_idx))
+        budget = np.array([float(self.period_budget[groups[row]].sum()) for row in scope])
+        return np.where(budget > 0, 100.0 * used / np.where(budget > 0, budget, 1.0), 0.0)
 
     def match(self, groups: np.ndarray, tiers: list[int]) -> Matches:
         """Match the episodes of ``tiers`` in ``groups`` (merged when several tiers) to the
@@ -242,17 +228,8 @@ class ScoringContext:
         ep_early = np.zeros(len(st), dtype=bool) if cut is None else st < cut
         inc_early = np.zeros(len(i_s), dtype=bool) if cut is None else i_s < cut
         pct = None
-        if self.grid is not None and one:
-            pct = self._one_group_pct(int(groups[0]), i_s, np.where(detected, first, i_e))
-        elif self.grid is not None:
-            pct = np.zeros(len(i_idx))
-            for j in range(len(i_idx)):
-                scope_groups = groups[self.inc_match[i_idx[j], groups]]
-                hi = int(first[j]) if bool(detected[j]) else int(i_e[j])
-                budget = float(self.period_budget[scope_groups].sum())
-                used = self.bad_between(scope_groups, int(i_s[j]), hi)
-                pct[j] = 100.0 * used / budget if budget > 0 else 0.0  # used > 0 implies budget > 0
-        if pct is not None:  # withheld (NaN) when a group of the incident's scope read too little
+        if self.grid is not None:  # withheld (NaN) when a group of its scope read too little
+            pct = self._budget_pct(groups, i_idx, i_s, np.where(detected, first, i_e))
             scope = self.inc_match[np.ix_(i_idx, groups)] & self.budget_withheld[groups]
             pct = np.where(scope.any(axis=1), np.nan, pct)
         return Matches(
@@ -283,60 +260,33 @@ class ScoringContext:
                           gi, st, en, early_ns=cut)
         observed = self.observed_of(tiers)[0]
         if gs is None:
-            return rows_to_columns([self.summary(self.match(np.array([g]), tiers),
-                                                 float(observed[g]))
-                                    for g in range(n_groups)])
-        span = ScoreSpan(observed, DAY_NS, open_ns=self.open_ns)
-        if self.grid is not None:
-            span = ScoreSpan(observed, DAY_NS, self.grid.start_ns, self.grid.freq_ns,
-                             self.grid.n_bins,
-                             self.bad_counts, np.broadcast_to(np.asarray(self.period_budget,
-                                                                         dtype=float), (n_groups,)),
-                             open_ns=self.open_ns)
-        cols = summary_columns(gs, n_groups, self.inc_start, self.inc_end, span, early_ns=cut)
-        for c in ("budget_before_alert_median", "budget_before_alert_max"):
-            if c in cols:  # withheld (NaN) for the groups that read less than their period
-                cols[c] = np.where(self.budget_withheld, np.nan, cols[c])
-        return cols
+            return stack_columns([self.summary(self.match(np.array([g]), tiers),
+                                               float(observed[g]))
+                                  for g in range(n_groups)])
+        g, inc = gs.pair_group, gs.pair_incident
+        pct = None
+        if self.grid is not None:  # withheld (NaN) for the groups that read less than their period
+            used = self.bad_counts.between(g, self.inc_start[inc],
+                                           np.where(gs.detected, gs.first, self.inc_end[inc]))
+            allowed = self.period_budget[g]
+            pct = np.where(allowed > 0, 100.0 * used / np.where(allowed > 0, allowed, 1.0), 0.0)
+            pct = np.where(self.budget_withheld[g], np.nan, pct)
+        early = None if cut is None else self.inc_start[inc] < cut
+        return summary_columns(gs, n_groups, self.inc_start, self.inc_end, observed, self.open_ns,
+                               pct=pct, early=early)
 
-    def summary(self, m: Matches, observed_ns: float) -> dict[str, Any]:
-        """The scores of one row (the columns of :func:`~budgetlab.score_alerts` after the labels),
-        its rates
-        over ``observed_ns`` (:class:`~budgetlab.alerts.observed.ObservedTime`)."""
-        n_ep, true_ep = m.episodes, m.true_episodes
-        detected = m.detected & ~m.early  # incidents begun while the window filled: apart
-        n_inc = int((~m.early).sum())
-        row: dict[str, Any] = {
-            "episodes": n_ep,
-            "true_episodes": true_ep,
-            "precision": true_ep / n_ep if n_ep else np.nan,
-            "incidents": n_inc,
-            "detected": int(detected.sum()),
-            "recall": int(detected.sum()) / n_inc if n_inc else np.nan,
-        }
-        d = m.detection[detected]
-        r = m.reset[detected]
-        if bool(np.any(r == _NAT)):  # an alert still firing at the end: no median of the others
-            r = r[:0]
-        row["detection_median"] = pd.Timedelta(int(np.median(d)), unit="ns") if len(d) else pd.NaT
-        row["detection_max"] = pd.Timedelta(int(d.max()), unit="ns") if len(d) else pd.NaT
-        row["reset_median"] = pd.Timedelta(int(np.median(r)), unit="ns") if len(r) else pd.NaT
-        row["reset_max"] = pd.Timedelta(int(r.max()), unit="ns") if len(r) else pd.NaT
-        thin = bool(thin_rates([observed_ns])[0])  # under a day: withheld, rates_note says why
-        row["pages_per_day"] = np.nan if thin else n_ep / (observed_ns / DAY_NS)
-        row["false_pages_per_week"] = (np.nan if thin
-                                       else (n_ep - true_ep) / (observed_ns / (7 * DAY_NS)))
-        row["observed_days"] = observed_ns / DAY_NS
-        row["rates_note"] = str(rate_notes([observed_ns])[0])
-        if m.budget_pct is not None:
-            p = m.budget_pct[detected]
-            row["budget_before_alert_median"] = float(np.median(p)) if len(p) else np.nan
-            row["budget_before_alert_max"] = float(p.max()) if len(p) else np.nan
-        if self.filling == "apart":
-            row["episodes_filling"] = m.episodes_filling
-            row["true_episodes_filling"] = m.true_episodes_filling
-            row["incidents_filling"] = int(m.early.sum())
-        return row
+    def summary(self, m: Matches, observed_ns: float) -> dict[str, np.ndarray]:
+        """The scores of one row (:func:`~budgetlab.alerts.group_scores.summary_columns` of one
+        value each), its rates over ``observed_ns``
+        (:class:`~budgetlab.alerts.observed.ObservedTime`)."""
+        n = len(m.incidents)
+        gs = GroupScores(np.zeros(n, dtype=np.int64), m.incidents, m.detected,
+                         np.where(m.detected, m.first, 0), np.where(m.detected, m.last, 0),
+                         *(np.array([v]) for v in (m.episodes, m.true_episodes,
+                                                   m.episodes_filling, m.true_episodes_filling)))
+        return summary_columns(gs, 1, self.inc_start, self.inc_end, np.array([observed_ns]),
+                               self.open_ns, pct=m.budget_pct,
+                               early=None if self.filling == "count" else m.early)
 
     def incident_table(self, m: Matches) -> pd.DataFrame:
         """One row per incident of the match (the columns of :func:`~budgetlab.incident_detections`

@@ -2,8 +2,9 @@
 
 The single groups' rows come as one array per column and tier selection (one value per group,
 :func:`budgetlab.alerts.group_scores.summary_columns`); the few other rows (all groups ``"*"``,
-or a selection whose episodes overlap) as one dict each. Rows are ordered group by group (in the
-order of the group table), each group's tier selections in policy order, then the ``"*"`` rows.
+or a selection whose episodes overlap) as columns of one value each. Rows are ordered group by
+group (in the order of the group table), each group's tier selections in policy order, then the
+``"*"`` rows.
 Duration columns are always ``timedelta64[ns]`` (NaT where no incident was detected).
 """
 
@@ -15,34 +16,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["DURATION_COLUMNS", "rows_to_columns", "score_table"]
+__all__ = ["DURATION_COLUMNS", "score_table", "stack_columns"]
 
 #: The score columns that hold durations.
 DURATION_COLUMNS = ("detection_median", "detection_max", "reset_median", "reset_max")
-_NAT = np.iinfo(np.int64).min
 
 
-def rows_to_columns(rows: Sequence[Mapping[str, Any]]) -> dict[str, np.ndarray]:
-    """The score dicts ``rows`` (one per row, the same keys) as one array per column.
+def stack_columns(tables: Sequence[Mapping[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The score columns of ``tables`` (the same columns in each) one after the other.
 
-    >>> cols = rows_to_columns([{"episodes": 2, "detection_max": pd.Timedelta("5min")},
-    ...                         {"episodes": 0, "detection_max": pd.NaT}])
-    >>> cols["episodes"].tolist(), cols["detection_max"].astype("timedelta64[m]").tolist()
-    ([2, 0], [datetime.timedelta(seconds=300), None])
+    >>> stack_columns([{"episodes": np.array([2])}, {"episodes": np.array([0, 1])}])
+    {'episodes': array([2, 0, 1])}
     """
-    if not rows:
-        return {}
-    out: dict[str, np.ndarray] = {}
-    for name in rows[0]:
-        values = [r[name] for r in rows]
-        if name in DURATION_COLUMNS:
-            out[name] = np.array([_NAT if v is pd.NaT else int(v.value) for v in values],
-                                 dtype=np.int64).view("timedelta64[ns]")
-        else:
-            col = np.asarray(values)
-            # text (rates_note) as objects: a fixed-width str array would cut longer texts
-            out[name] = col.astype(object) if col.dtype.kind == "U" else col
-    return out
+    return {name: np.concatenate([t[name] for t in tables]) for name in tables[0]} if tables else {}
 
 
 def score_table(

@@ -71,7 +71,7 @@ from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
 from .episodes import alert_episodes
 from .policy import AlertPolicy
 from .score_context import ScoringContext
-from .score_table import rows_to_columns, score_table
+from .score_table import score_table, stack_columns
 
 __all__ = ["incident_detections", "score_alerts", "compare_policies"]
 
@@ -202,7 +202,7 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
                          policy=policy, options=options, filling=filling)
     tier_sel = ctx.tier_selections()
     every = np.arange(len(ctx.keys))
-    star = rows_to_columns([ctx.summary(ctx.match(every, tidx), ctx.observed_of(tidx)[1])
+    star = stack_columns([ctx.summary(ctx.match(every, tidx), ctx.observed_of(tidx)[1])
                             for _, _, tidx in tier_sel])
     if not ctx.by:
         table = score_table([], [], [(t, s) for t, s, _ in tier_sel], None, star)

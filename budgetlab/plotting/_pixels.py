@@ -12,13 +12,13 @@ is drawn is then bounded by the columns, whatever the number of events.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 from matplotlib.axes import Axes
 
 from ..budget.figures import STATUSES
 
 __all__ = ["pixel_columns", "column_of", "worst_per_column", "column_runs", "merge_breaks",
-           "rug_ticks", "span_bands",
-           "status_runs"]
+           "rug_ticks", "span_bands", "status_codes", "status_runs"]
 
 
 def pixel_columns(ax: Axes) -> int:
@@ -41,9 +41,31 @@ def column_of(t_ns: np.ndarray, lo: int, hi: int, columns: int) -> np.ndarray:
     >>> column_of(np.array([0, 4, 5, 9, 10]), 0, 10, 2).tolist()
     [0, 0, 1, 1, 1]
     """
-    width = max(float(hi - lo), 1.0) / columns
-    col = np.floor((np.asarray(t_ns, dtype=np.int64) - lo) / width).astype(np.int64)
-    return np.clip(col, 0, columns - 1)
+    col = np.floor((np.asarray(t_ns, dtype=np.int64) - lo) / _width(lo, hi, columns))
+    return np.clip(col.astype(np.int64), 0, columns - 1)
+
+
+def _width(lo: int, hi: int, columns: int) -> float:
+    """The width (ns) of each of ``columns`` equal columns of ``[lo, hi]``."""
+    return max(float(hi - lo), 1.0) / columns
+
+
+def _edges(lo: int, hi: int, columns: int) -> np.ndarray:
+    """The ``columns + 1`` edges (ns) of the columns of ``[lo, hi]``, rounded up; the last at
+    ``hi`` at least."""
+    edges = lo + np.ceil(np.arange(columns + 1) * _width(lo, hi, columns)).astype(np.int64)
+    edges[-1] = max(edges[-1], hi)
+    return np.asarray(edges, dtype=np.int64)
+
+
+def status_codes(names: np.ndarray) -> np.ndarray:
+    """Each status name's rank in :data:`~budgetlab.budget.figures.STATUSES` (healthy 0 ..
+    exhausted 3), ``-1`` for another name (``no_traffic``).
+
+    >>> status_codes(np.array(["critical", "no_traffic", "healthy"])).tolist()
+    [2, -1, 0]
+    """
+    return np.asarray(pd.Index(STATUSES).get_indexer(pd.Index(names, dtype=str)), dtype=np.int64)
 
 
 def worst_per_column(start: np.ndarray, end: np.ndarray, code: np.ndarray, lo: int, hi: int,
@@ -63,7 +85,7 @@ def worst_per_column(start: np.ndarray, end: np.ndarray, code: np.ndarray, lo: i
     if len(start) == 0:
         return worst
     np.maximum.at(worst, column_of(start, lo, hi, columns), code)  # the spans starting in a column
-    edges = lo + np.ceil(np.arange(columns) * (max(float(hi - lo), 1.0) / columns)).astype(np.int64)
+    edges = _edges(lo, hi, columns)[:-1]
     # the last span starting at or before the edge
     running = np.searchsorted(start, edges, side="right") - 1
     on = running >= 0
@@ -80,9 +102,7 @@ def column_runs(values: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.nd
     [[0, 2], [0, 6], [4, 8]]
     """
     columns = len(values)
-    edges = lo + np.ceil(np.arange(columns + 1) * (max(float(hi - lo),
-                                                       1.0) / columns)).astype(np.int64)
-    edges[-1] = max(edges[-1], hi)
+    edges = _edges(lo, hi, columns)
     new = np.r_[True, values[1:] != values[:-1]]
     first = np.flatnonzero(new)
     last = np.r_[first[1:], columns]
@@ -101,8 +121,7 @@ def merge_breaks(t_ns: np.ndarray, breaks: np.ndarray, lo: int, hi: int,
     b = np.asarray(breaks, dtype=np.int64)
     if len(b) <= columns:
         return b
-    width = max(float(hi - lo), 1.0) / columns
-    wide = (t_ns[b + 1] - t_ns[b]) >= width
+    wide = (t_ns[b + 1] - t_ns[b]) >= _width(lo, hi, columns)
     col = column_of(t_ns[b], lo, hi, columns)
     first = np.r_[True, col[1:] != col[:-1]]
     return np.asarray(b[wide | first], dtype=np.int64)
@@ -119,8 +138,7 @@ def rug_ticks(t_ns: np.ndarray, names: np.ndarray, columns: int) -> np.ndarray:
     t = np.asarray(t_ns, dtype=np.int64)
     if len(t) == 0:
         return np.zeros(0, dtype=np.int64)
-    rank = {name: k for k, name in enumerate(STATUSES)}
-    code = np.array([rank.get(str(n), 0) for n in names], dtype=np.int64)
+    code = status_codes(names)
     col = column_of(t, int(t.min()), int(t.max()), columns)
     order = np.lexsort((t, -code, col))
     first = np.r_[True, col[order][1:] != col[order][:-1]]
@@ -140,8 +158,7 @@ def span_bands(names: np.ndarray, start: np.ndarray, end: np.ndarray, lo: int, h
     (['healthy', 'exhausted', 'no_traffic'], [0, 5, 0], [5, 10, 5])
     """
     quiet = names == "no_traffic"
-    rank = {name: k for k, name in enumerate(STATUSES)}
-    code = np.array([rank.get(str(n), -1) for n in names], dtype=np.int64)
+    code = status_codes(names)
     worst = worst_per_column(start[~quiet], end[~quiet], code[~quiet], lo, hi, columns)
     empty = worst_per_column(start[quiet], end[quiet], np.zeros(int(quiet.sum()), dtype=np.int64),
                              lo, hi, columns)

@@ -123,7 +123,9 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
             handles.append(line)
     if other_label(colors):
         handles.append(Line2D([], [], color=OTHER_COLOR, lw=1.5, label=other_label(colors)))
-    capped = _capped(summary, ~left_out)
+    # drawn and capped by the evidence (none capped in a table without recommended_capped)
+    capped = ((summary["recommended_capped"].to_numpy(dtype=bool) & ~left_out)
+              if "recommended_capped" in summary.columns else np.zeros(len(summary), dtype=bool))
     handles += _capped_handles(summary, s_lab, capped, colors, named=bool(keys))
     if left_out.any():
         # a few named, then how many more: thousands of thin sitekeys would cover the plot
@@ -148,14 +150,6 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     legend_above(ax, handles + _recalibration_key(settings, limit_status, max_share,
                                                   drawn=drawn), ncols=3)
     return ax
-
-
-def _capped(summary: pd.DataFrame, drawn: np.ndarray) -> np.ndarray:
-    """Per row of ``summary``: its recommendation is drawn and capped by the evidence
-    (``recommended_capped``; none capped in a table without that column)."""
-    if "recommended_capped" not in summary.columns:
-        return np.zeros(len(summary), dtype=bool)
-    return np.asarray(summary["recommended_capped"].to_numpy(dtype=bool) & drawn, dtype=bool)
 
 
 def _capped_handles(summary: pd.DataFrame, labels: np.ndarray, capped: np.ndarray,

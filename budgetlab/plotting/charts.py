@@ -17,7 +17,7 @@ from matplotlib.ticker import FixedLocator
 from .._util.percent import given_percent
 from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, check_tz, require_columns, to_timedelta
-from .._util.words import counted, prose_duration
+from .._util.words import counted, prose_duration, some_named
 from ..errors import ConfigError, InputError
 from ._common import (
     OTHER_COLOR,
@@ -260,9 +260,7 @@ def _withheld_words(withheld: list[str], keys: list[str], most: int = 6) -> str:
     ``most``, then how many more)."""
     if not keys:
         return "not drawn: the table is too thin for a verdict"
-    named = ", ".join(withheld[:most]) + (f" and {len(withheld) - most:,} more"
-                                          if len(withheld) > most else "")
-    return textwrap.fill(f"not drawn, too thin for a verdict: {named}", 36)
+    return textwrap.fill(f"not drawn, too thin for a verdict: {some_named(withheld, most)}", 36)
 
 
 def _say_what_is_missing(ax: Axes, burned: bool, any_drawn: bool, withheld: bool,

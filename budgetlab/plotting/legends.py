@@ -3,7 +3,7 @@ figure makes for them, so that a plain ``savefig`` keeps them whole."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from matplotlib.axes import Axes
@@ -21,20 +21,26 @@ def legend_above(ax: Axes, handles: list[Any], ncols: int = 4, title: str | None
     fewer columns when ``ncols`` of them would run past the figure's right edge (long group
     names), so it is never cut there; room made above (:func:`room_for`)."""
     fig = ax.figure
-    renderer = getattr(fig.canvas, "get_renderer", None)
     anchor = ax.transAxes + ScaledTranslation(0, title_room(ax) / 72, fig.dpi_scale_trans)
-    for n in range(max(1, min(ncols, len(handles))), 0, -1):
-        legend = ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.0),
-                           bbox_transform=anchor, ncols=n, fontsize="small", frameon=False,
-                           borderaxespad=0.0, title=title, title_fontsize="small",
-                           alignment="left")
-        if n == 1 or renderer is None:
-            break
-        box = legend.get_window_extent(renderer())
+
+    def fits(box: Bbox) -> bool:
         if fig.get_layout_engine() is not None:  # the engine moves the axes to make room
-            if box.width <= 0.98 * fig.bbox.width:
-                break
-        elif box.x1 <= fig.bbox.x1 - EDGE_MARGIN * fig.bbox.width:  # it starts at the axes' left
+            return bool(box.width <= 0.98 * fig.bbox.width)
+        return bool(box.x1 <= fig.bbox.x1 - EDGE_MARGIN * fig.bbox.width)  # from the axes' left
+
+    _fitted_legend(ax, min(ncols, len(handles)), fits, handles=handles, loc="lower left",
+                   bbox_to_anchor=(0.0, 1.0), bbox_transform=anchor, title=title,
+                   title_fontsize="small", alignment="left")
+
+
+def _fitted_legend(ax: Axes, ncols: int, fits: Callable[[Bbox], bool], **options: Any) -> None:
+    """``ax.legend(**options)`` (small font, no frame) in ``ncols`` columns, or fewer until its
+    box ``fits`` (the figure's right edge), and the room made for it (:func:`room_for`)."""
+    renderer = getattr(ax.figure.canvas, "get_renderer", None)
+    for n in range(max(1, ncols), 0, -1):
+        legend = ax.legend(ncols=n, fontsize="small", frameon=False, borderaxespad=0.0,
+                           **options)
+        if n == 1 or renderer is None or fits(legend.get_window_extent(renderer())):
             break
     room_for(ax, [legend])
 
@@ -69,17 +75,9 @@ def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float 
     matplotlib's, for handles of its own); in fewer columns when ``ncols`` of them would run past
     the figure's right edge; room made beside it (:func:`room_for`)."""
     anchor = ax.transAxes + ScaledTranslation(inches, 0, ax.figure.dpi_scale_trans)
-    renderer = getattr(ax.figure.canvas, "get_renderer", None)
-    for n in range(max(1, ncols), 0, -1):
-        legend = ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(x, y),
-                           bbox_transform=anchor, ncols=n, fontsize="small", frameon=False,
-                           borderaxespad=0.0, columnspacing=1.0, handlelength=1.6,
-                           handler_map=handler_map)
-        if n == 1 or renderer is None:
-            break
-        if legend.get_window_extent(renderer()).x1 <= ax.figure.bbox.x1:
-            break
-    room_for(ax, [legend])
+    _fitted_legend(ax, ncols, lambda box: box.x1 <= ax.figure.bbox.x1, handles=handles,
+                   loc="upper left", bbox_to_anchor=(x, y), bbox_transform=anchor,
+                   columnspacing=1.0, handlelength=1.6, handler_map=handler_map)
 
 
 def room_for_y_labels(ax: Axes) -> None:

@@ -22,7 +22,7 @@ from ..budget.figures import STATUSES
 from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
 from ._common import STATUS_COLORS, STATUS_HATCHES
 from ._pixels import column_runs, span_bands, status_runs, worst_per_column
-from .alert_marks import FILLING_ALPHA, FILLING_COLOR
+from .alert_chart import FILLING_ALPHA, FILLING_COLOR
 
 __all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RuledHandler", "RuledPatch", "STRIP",
            "STRIP_STATUSES", "StripHandler", "StripPatch", "WARMUP", "WARMUP_COLOR",
@@ -59,8 +59,8 @@ def _on_white(color: str, alpha: float) -> str:
 WARMUP = (0.0, 0.06)
 #: The warm-up strip's fill and outline, opaque (the band under it does not show through): the
 #: light sky blue of the alert chart's long-window filling
-#: (:data:`~budgetlab.plotting.alert_marks.FILLING_COLOR` at its
-#: :data:`~budgetlab.plotting.alert_marks.FILLING_ALPHA` on white: the same thing, a window
+#: (:data:`~budgetlab.plotting.alert_chart.FILLING_COLOR` at its
+#: :data:`~budgetlab.plotting.alert_chart.FILLING_ALPHA` on white: the same thing, a window
 #: filling), lighter than the no-traffic rules and apart from every status tint, grey included;
 #: the outline that sky blue at 60 %.
 WARMUP_COLOR = (_on_white(FILLING_COLOR, FILLING_ALPHA), _on_white(FILLING_COLOR, 0.6))
@@ -136,21 +136,28 @@ def _bars(bottom: Axes, names: np.ndarray, start_ns: np.ndarray, end_ns: np.ndar
     """One bar collection per status (gid ``status_<name>``) over the full height of ``bottom``,
     behind the lines; over them, the :data:`STRIP` of each of :data:`STRIP_STATUSES` drawn (gid
     ``<name>_strip``, the worse ones on top)."""
-    x0 = mdates.date2num(start_ns.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
-    width = mdates.date2num(end_ns.view("datetime64[ns]")) - x0  # type: ignore[no-untyped-call]
     for name in (*STATUSES, "no_traffic"):
         run = names == name
         if not run.any():
             continue
-        look, bars = _look(name), list(zip(x0[run], width[run], strict=True))
-        bottom.broken_barh(bars, (0, 1), transform=bottom.get_xaxis_transform(),
-                           facecolors=look["facecolor"], edgecolors=look["edgecolor"], lw=0,
-                           hatch=look["hatch"], gid=f"status_{name}", zorder=0.5)
+        look = _look(name)
+        _barh(bottom, start_ns[run], end_ns[run], (0, 1), facecolors=look["facecolor"],
+              edgecolors=look["edgecolor"], lw=0, hatch=look["hatch"], gid=f"status_{name}",
+              zorder=0.5)
         if name in STRIP_STATUSES:
             color = STATUS_COLORS[name]
-            bottom.broken_barh(bars, (STRIP[0], STRIP[1] - STRIP[0]),
-                               transform=bottom.get_xaxis_transform(), facecolors=color,
-                               edgecolors=color, lw=1.5, gid=f"{name}_strip", zorder=2.5)
+            _barh(bottom, start_ns[run], end_ns[run], STRIP, facecolors=color, edgecolors=color,
+                  lw=1.5, gid=f"{name}_strip", zorder=2.5)
+
+
+def _barh(ax: Axes, start_ns: np.ndarray, end_ns: np.ndarray, height: tuple[float, float],
+          **style: Any) -> None:
+    """``ax.broken_barh`` of the spans ``[start_ns, end_ns)`` from ``height[0]`` to ``height[1]``
+    of the axes' height."""
+    x0 = mdates.date2num(start_ns.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
+    width = mdates.date2num(end_ns.view("datetime64[ns]")) - x0  # type: ignore[no-untyped-call]
+    ax.broken_barh(list(zip(x0, width, strict=True)), (height[0], height[1] - height[0]),
+                   transform=ax.get_xaxis_transform(), **style)
 
 
 def draw_status(bottom: Axes, status: pd.Series, order: np.ndarray | None, t: np.ndarray,
@@ -244,8 +251,5 @@ def draw_warmup(bottom: Axes, warm: tuple[np.ndarray, np.ndarray], lo: int, hi: 
     if len(start) > columns:
         held = worst_per_column(start, end, np.zeros(len(start), dtype=np.int64), lo, hi, columns)
         _, start, end = column_runs(held, lo, hi)
-    x0 = mdates.date2num(start.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
-    width = mdates.date2num(end.view("datetime64[ns]")) - x0  # type: ignore[no-untyped-call]
-    bottom.broken_barh(list(zip(x0, width, strict=True)), (WARMUP[0], WARMUP[1] - WARMUP[0]),
-                       transform=bottom.get_xaxis_transform(), facecolors=WARMUP_COLOR[0],
-                       edgecolors=WARMUP_COLOR[1], lw=0.8, gid="warmup", zorder=0.6)
+    _barh(bottom, start, end, WARMUP, facecolors=WARMUP_COLOR[0], edgecolors=WARMUP_COLOR[1],
+          lw=0.8, gid="warmup", zorder=0.6)

@@ -28,8 +28,7 @@ from ._common import (
 from ._pixels import merge_breaks, pixel_columns
 from .clock_lines import clock_lines, require_steps
 from .status_bands import draw_spans, draw_status, draw_warmup, warmup_spans
-from .timeline_levels import LINE_COLORS, draw_levels
-from .timeline_marks import draw_marks, legend_entries, place_legends
+from .timeline_marks import LINE_COLORS, draw_levels, draw_marks, legend_entries, place_legends
 
 #: The lines (gid) top-down and the replay column each draws.
 _LINES = (("success_rate", "success_rate"), ("burn_rate", "burn_rate"),

@@ -39,11 +39,15 @@ def mark_thin(p: Axes, column: str, x_all: np.ndarray, series: np.ndarray, thin:
         p.axvspan(x - 0.3, x + 0.3, fill=False, hatch="//", edgecolor="0.8", lw=0, zorder=0.5,
                   gid=f"thin:{column}:{windows[int(x)]}")
         words = THIN_LABEL if k == n_series else f"{k} of {n_series} {THIN_LABEL}"
-        p.text(x, 0.5, textwrap.fill(words, 14), transform=p.get_xaxis_transform(),
-               ha="center", va="center", fontsize=8, color="0.3", zorder=3,
-               bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85},
-               gid=f"thin_label:{column}:{windows[int(x)]}")
+        _say(p, x, textwrap.fill(words, 14), 3, f"thin_label:{column}:{windows[int(x)]}")
     return True
+
+
+def _say(p: Axes, x: float, text: str, zorder: float, gid: str) -> None:
+    """``text`` at window ``x``, centred on the panel's height, on a white ground."""
+    p.text(x, 0.5, text, transform=p.get_xaxis_transform(), ha="center", va="center",
+           fontsize=8, color="0.3", zorder=zorder,
+           bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85}, gid=gid)
 
 
 def why_no_time(table: pd.DataFrame, column: str) -> np.ndarray:
@@ -95,7 +99,4 @@ def mark_no_time(p: Axes, column: str, table: pd.DataFrame, values: np.ndarray,
             who = ("" if len(named) == n_series else ", ".join(named) + ": "
                    if len(named) <= MOST_NAMED else f"{len(named)} of {n_series}: ")
             lines.append(textwrap.fill(who + reason, 22))
-        p.text(x, 0.5, "\n".join(lines), transform=p.get_xaxis_transform(), ha="center",
-               va="center", fontsize=8, color="0.3", zorder=1.2,
-               bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85},
-               gid=f"no_time:{column}:{windows[int(x)]}")
+        _say(p, x, "\n".join(lines), 1.2, f"no_time:{column}:{windows[int(x)]}")

@@ -118,6 +118,18 @@ def test_validation():
         AlertPolicy.workbook().tier("nope")
 
 
+@pytest.mark.parametrize("divisor", [0, 2.5, True])
+def test_short_divisor_must_be_a_whole_number_of_at_least_one(divisor):
+    with pytest.raises(ConfigError, match=r"short_divisor must be a whole number >= 1"):
+        AlertPolicy.from_budget_fractions([(0.02, "1h")], short_divisor=divisor)
+
+
+def test_short_divisor_none_makes_single_window_tiers():
+    # the workbook's 2 % in 1 h at 30 d: burn 0.02 x 720 h / 1 h = 14.4, no short window
+    tier, = AlertPolicy.from_budget_fractions([(0.02, "1h")], short_divisor=None).tiers
+    assert (tier.short_window, tier.burn) == (None, 14.4)
+
+
 def test_presets_bundle():
     pres = AlertPolicy.presets("30D")
     assert list(pres) == ["workbook", "sloth", "pyrra", "single_window_1h"]
