@@ -6,7 +6,7 @@ looks like personal data (:func:`personal_mask`, the one rule the label words us
 Where rows are is noted as a read goes (:data:`ROWS`, one state per read: :func:`file_offset` and
 :func:`reading_files` when several files are read, :func:`note_open_last_row`); the words are
 built only when refusing. The words about outcome labels are in :mod:`._label_words` (unknown
-labels and the fix to paste) and :mod:`._series_words` (numeric labels, metric series).
+labels and the fix to paste, numeric labels, metric series).
 """
 
 from __future__ import annotations

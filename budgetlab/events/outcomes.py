@@ -20,10 +20,14 @@ import pyarrow.compute as pc
 from .._util.codes import numpy_backed
 from .._util.words import counted
 from ..errors import OutcomeError
-from ._label_words import outcomes_fix, unknown_labels_error
+from ._label_words import (
+    numbers_note,
+    numeric_labels_error,
+    outcomes_fix,
+    too_many_labels_error,
+    unknown_labels_error,
+)
 from ._messages import personal_mask, row_numbers
-from ._series_words import numbers_note, numeric_labels_error, too_many_labels_error
-from .flags import parse_ok
 from .how_read import LabelReading
 from .schema import FAILURE, MISSING_LABELS, SKIP, SUCCESS, bucket_dtype, code_counts
 from .vocabulary import (
@@ -33,6 +37,7 @@ from .vocabulary import (
     is_number,
     lookup_label,
     normalize_label,
+    parse_ok,
 )
 
 __all__ = ["OutcomeReading", "classify_outcomes", "check_label_rows", "map_outcomes",

@@ -26,7 +26,6 @@ from ..privacy import guard_personal_data, hash_values, shown
 from ._latency import DURATION, apply_slow, parse_durations
 from ._messages import ROWS, number_dtypes, row_numbers
 from .files import ISO_TIME, FileSpec, check_scalars, expand_sources, is_path_like, read_files
-from .flags import parse_ok
 from .how_read import HowRead, LabelReading, skip_reasons
 from .lines import NOT_IN_FORMAT, read_lines
 from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes
@@ -35,6 +34,7 @@ from .schema import SUCCESS, bucket_dtype, check_header, code_counts, sort_by_ti
 from .spec import ReadSpec
 from .timeformat import parse_formatted
 from .times import describe_time, parse_time
+from .vocabulary import parse_ok
 
 __all__ = ["read_events", "one_spelling", "reading_time", "ID_LIKE_SHARE", "ID_LIKE_MIN_ROWS",
            "CLOCK_SKEW", "READING_TIME"]

@@ -14,7 +14,7 @@ from ..errors import ConfigError
 from ..privacy import PII_MODES, guard_values, names_a_person
 from ._latency import check_latency
 from .files import FORMATS, check_text_encoding
-from .line_options import check_line_options
+from .presets import check_line_options
 from .times import EPOCH_UNITS
 from .vocabulary import Outcomes, check_outcomes
 
@@ -59,7 +59,7 @@ def _listed(options: Sequence[str], word: str) -> str:
 
 def _text_log_options(spec: ReadSpec) -> bool:
     """Whether ``spec`` gives an option of text logs, checked by
-    :func:`~budgetlab.events.line_options.check_line_options` (a read of a table enters no
+    :func:`~budgetlab.events.presets.check_line_options` (a read of a table enters no
     module of text logs)."""
     return any(v is not None for v in (spec.pattern, spec.preset, spec.time_format, spec.year)) \
         or spec.strict is not False or spec.on_error != "count"
