@@ -6,20 +6,17 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._util.validation import check_argument, check_tz
 from .._util.words import command_flag, noun_for, say
 from ..errors import ConfigError
 from ..privacy import PII_MODES, guard_values, names_a_person
-from ._latency import check_latency
 from .files import FORMATS, check_text_encoding
 from .presets import check_line_options
+from .threshold import Threshold, check_latency, check_ok_when, parse_ok_when
 from .times import EPOCH_UNITS
 from .vocabulary import Outcomes, check_outcomes
-
-if TYPE_CHECKING:
-    from .threshold import Threshold
 
 __all__ = ["ReadSpec", "OUTPUT_NAMES"]
 
@@ -246,8 +243,6 @@ class ReadSpec:
             check_line_options(self)
         self._set(outcomes=check_outcomes(self.outcomes))
         if self.ok_when is not None:  # a metric series read by a threshold
-            from .threshold import check_ok_when
-
             self._set(ok_when=check_ok_when(self))
         if (self.duration, self.duration_unit, self.slow_above) != (None, None, None):
             check_latency(self.duration, self.duration_unit, self.slow_above)
@@ -315,8 +310,6 @@ class ReadSpec:
         """``ok_when`` parsed: its column, operator and number (``None`` without it)."""
         if self.ok_when is None:
             return None
-        from .threshold import parse_ok_when
-
         return parse_ok_when(self.ok_when)
 
     def _label_role(self) -> tuple[str, str | None]:
