@@ -34,7 +34,7 @@ from .._util.codes import numpy_backed
 from .._util.validation import check_argument, to_ns
 from .._util.words import counted, noun_for, say
 from ..errors import ConfigError, InputError, OutcomeError
-from ._messages import row_numbers
+from ._messages import fill_or_drop, row_numbers
 from .schema import MISSING_LABELS, SLOW, bucket_dtype
 from .times import EPOCH_UNITS  # the units of numbers in ns, as for epochs
 
@@ -197,8 +197,7 @@ def parse_durations(col: pd.Series, unit: str | None) -> np.ndarray:
         if text is not None and numbers.isna().any():
             missing = text.str.lower().isin(list(MISSING_LABELS)).fillna(True).to_numpy(dtype=bool)
             if missing.any():
-                raise InputError(f"{counted(int(missing.sum()), 'empty duration')} at "
-                                 f"{row_numbers(missing)}; fill or drop those rows.")
+                raise fill_or_drop(InputError, "empty duration", missing)
             with_unit = pd.to_timedelta(text.where(numbers.isna()), errors="coerce")
             if with_unit[numbers.isna()].isna().any():
                 unreadable = with_unit.isna().to_numpy() & numbers.isna().to_numpy()
@@ -225,8 +224,7 @@ def parse_durations(col: pd.Series, unit: str | None) -> np.ndarray:
             unit_ns = with_unit.to_numpy(dtype="timedelta64[ns]").view(np.int64)
             ns = np.where(numbers.isna().to_numpy(), unit_ns, ns)
     if bad.any():
-        raise InputError(f"{counted(int(bad.sum()), 'empty duration')} at {row_numbers(bad)}; "
-                         "fill or drop those rows.")
+        raise fill_or_drop(InputError, "empty duration", bad)
     ns = np.asarray(ns, dtype=np.int64)
     if (ns < 0).any():
         raise InputError(f"negative {noun_for(int((ns < 0).sum()), 'duration')} at "

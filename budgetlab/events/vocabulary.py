@@ -18,10 +18,9 @@ import numpy as np
 import pandas as pd
 
 from .._util.codes import numpy_backed
-from .._util.words import counted
 from ..errors import ConfigError, OutcomeError
 from ._label_words import non_boolean_error
-from ._messages import row_numbers
+from ._messages import fill_or_drop
 from .schema import FAILURE, MISSING_LABELS, SKIP, SOLVE_ERROR, SUCCESS, TIMEOUT
 
 __all__ = ["DEFAULT_OUTCOMES", "TRUE_WORDS", "FALSE_WORDS", "Outcomes", "normalize_label",
@@ -160,8 +159,7 @@ def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
         state = np.array([1 if u in TRUE_WORDS else 0 if u in FALSE_WORDS else
                           -1 if u in MISSING_LABELS else -2 for u in words] + [-1])[codes]
     if (state == -1).any():
-        raise OutcomeError(f"{counted(int((state == -1).sum()), f'empty {what} value')} at "
-                           f"{row_numbers(state == -1)}; fill or drop those rows.")
+        raise fill_or_drop(OutcomeError, f"empty {what} value", state == -1)
     if (state == -2).any():
         raise non_boolean_error(what, state == -2, numeric or all(map(is_number, words)))
     return np.asarray(state == 1)
