@@ -323,10 +323,7 @@ class ReadSpec:
     def columns(self) -> list[str]:
         """Every declared column, once, in reading order (time, label, bucket, session, keys,
         kept, duration)."""
-        label = self._label_role()[1]
-        return list(dict.fromkeys(c for c in (self.time, label, self.bucket, self.session,
-                                              *self.by, *self.keep, self.duration)
-                                  if isinstance(c, str)))
+        return list(self.roles)
 
     @property
     def roles(self) -> dict[str, tuple[str, ...]]:
