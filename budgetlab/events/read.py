@@ -313,8 +313,7 @@ def _latency_of(raw: pd.DataFrame, spec: ReadSpec, outcome: OutcomeReading,
     if spec.slow_ns is None:
         return outcome, 0, note, durations
     ok, bucket, n_slow = apply_slow(outcome.ok, outcome.bucket, durations, spec.slow_ns)
-    return OutcomeReading(ok, bucket, outcome.skip, outcome.labels, outcome.vocabulary,
-                          outcome.notes), n_slow, note, durations
+    return dataclasses.replace(outcome, ok=ok, bucket=bucket), n_slow, note, durations
 
 
 # --------------------------------------------------------------------------------------------
