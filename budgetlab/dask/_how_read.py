@@ -19,8 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..events.after_reading import after_reading_note
-from ..events.how_read import HowRead, LabelReading, skip_reasons
+from ..events.how_read import HowRead, LabelReading, after_reading_note, skip_reasons
 from ..events.outcomes import OutcomeReading
 from ..events.read import CLOCK_SKEW
 from ..events.schema import time_span

@@ -6,7 +6,7 @@ looks like personal data (:func:`personal_mask`, the one rule the label words us
 Where rows are is noted as a read goes (:data:`ROWS`, one state per read: :func:`file_offset` and
 :func:`reading_files` when several files are read, :func:`note_open_last_row`); the words are
 built only when refusing. The words about outcome labels are in :mod:`._label_words` (unknown
-labels and the fix to paste) and :mod:`._series_words` (numeric labels, metric series).
+labels and the fix to paste, numeric labels, metric series).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -31,7 +31,9 @@ from ..privacy import scan_text, shown
 __all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open_last_row",
            "row_numbers", "expand", "personal_mask", "header_error", "SAMPLE_ROWS",
            "numbers_in_rows", "number_dtypes", "threshold_words",
-           "numeric_date_words"]
+           "numeric_date_words", "fill_or_drop"]
+
+_E = TypeVar("_E", bound=Exception)
 
 #: How many row numbers a message lists before it says "and N more".
 MAX_ROWS_LISTED = 5
@@ -100,6 +102,16 @@ def row_numbers(mask: np.ndarray) -> str:
     if len(idx) and int(idx[-1]) + state.get("offset", 0) in state.get("open", ()):
         text += " (the last line has no line end: the file may be half-written)"
     return text
+
+
+def fill_or_drop(error: type[_E], what: str, mask: np.ndarray) -> _E:
+    """The refusal of the rows of ``mask``, whose ``what`` is empty: how many, where, the fix.
+
+    >>> print(fill_or_drop(ValueError, "empty duration", np.array([False, True])))
+    1 empty duration at row 2 (1-based); fill or drop those rows.
+    """
+    return error(f"{counted(int(mask.sum()), what)} at {row_numbers(mask)}; fill or drop those "
+                 "rows.")
 
 
 def expand(sub_mask: np.ndarray, where: np.ndarray) -> np.ndarray:

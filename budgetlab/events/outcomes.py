@@ -20,10 +20,14 @@ import pyarrow.compute as pc
 from .._util.codes import numpy_backed
 from .._util.words import counted
 from ..errors import OutcomeError
-from ._label_words import outcomes_fix, unknown_labels_error
+from ._label_words import (
+    numbers_note,
+    numeric_labels_error,
+    outcomes_fix,
+    too_many_labels_error,
+    unknown_labels_error,
+)
 from ._messages import personal_mask, row_numbers
-from ._series_words import numbers_note, numeric_labels_error, too_many_labels_error
-from .flags import parse_ok
 from .how_read import LabelReading
 from .schema import FAILURE, MISSING_LABELS, SKIP, SUCCESS, bucket_dtype, code_counts
 from .vocabulary import (
@@ -33,6 +37,7 @@ from .vocabulary import (
     is_number,
     lookup_label,
     normalize_label,
+    parse_ok,
 )
 
 __all__ = ["OutcomeReading", "classify_outcomes", "check_label_rows", "map_outcomes",
@@ -148,7 +153,10 @@ def _prepared(labels: pd.Series, table: Outcomes | None, require_success: bool, 
     # labels, the note and the labels themselves
     distinct = _factorized(labels) if numbers else None
     values = None if distinct is None else _whole_numbers(distinct[1])
-    if table is None and (flags or (numbers and not _status_codes(values))):
+    # codes, not 1/0 flags: some whole value other than 0 and 1 (HTTP statuses in a Parquet
+    # file), read as labels, as the same codes are in a CSV file
+    status_codes = values is not None and bool(np.any((values != 0) & (values != 1)))
+    if table is None and (flags or (numbers and not status_codes)):
         return flags_reading(parse_ok(labels, what="outcome"), require_success, flags, rows)
     notes = numbers_note(dtype, values, name) if numbers else ()
     if flags:
@@ -158,13 +166,6 @@ def _prepared(labels: pd.Series, table: Outcomes | None, require_success: bool, 
     if table is None:
         _vocabulary_checks(norm, counts, codes, rows, numeric=not part)
     return codes, norm, counts, notes
-
-
-def _at(mask: np.ndarray, rows: np.ndarray | None) -> str:
-    """Where the rows of ``mask`` are: their numbers; or, for counted values (``rows``: of each
-    value), how many."""
-    return f"at {row_numbers(mask)}" if rows is None else \
-        f"in {counted(int(rows[mask].sum()), 'row')}"
 
 
 def _label_rows(codes: np.ndarray, norm: list[str], rows: np.ndarray | None) -> np.ndarray:
@@ -238,8 +239,8 @@ def _normalized(codes: np.ndarray, uniques: Any) -> tuple[np.ndarray, list[str]]
 def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray,
                        rows: np.ndarray | None, *, numeric: bool = True) -> None:
     """The refusals with a more specific fix than "unknown label": numeric codes (a question on
-    the labels as a whole: not ``numeric``, for one part of a log), truncated labels (``rows``:
-    see :func:`_at`)."""
+    the labels as a whole: not ``numeric``, for one part of a log), truncated labels (named by
+    row; counted values, ``rows`` of each, by how many)."""
     unknown = [i for i, u in enumerate(norm) if u not in DEFAULT_OUTCOMES and counts[i]]
     numbers = [i for i in unknown if is_number(norm[i])] if numeric else []
     if numbers:
@@ -247,9 +248,12 @@ def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray,
     truncated = [i for i in unknown if len(norm[i]) >= 2 and
                  any(k.startswith(norm[i]) and len(k) > len(norm[i]) for k in DEFAULT_OUTCOMES)]
     if truncated:
+        mask = np.isin(codes, truncated)
+        where = f"at {row_numbers(mask)}" if rows is None else \
+            f"in {counted(int(rows[mask].sum()), 'row')}"
         raise OutcomeError(f"{counted(len(truncated), 'truncated outcome label')} (a prefix of a "
                            "known label such as 'success' or 'timeout') "
-                           f"{_at(np.isin(codes, truncated), rows)}; fix or drop each such row, "
+                           f"{where}; fix or drop each such row, "
                            "or list every label with outcomes=.")
 
 
@@ -261,13 +265,6 @@ def _whole_numbers(values: Any) -> np.ndarray | None:
         return None
     values = np.asarray(values, dtype=np.float64)
     return values if bool(np.all(np.isfinite(values) & (values == np.round(values)))) else None
-
-
-def _status_codes(values: np.ndarray | None) -> bool:
-    """A numeric column of codes, not 1/0 flags (``values``: its whole distinct values, or
-    ``None``): some value is a whole number other than 0 and 1 (HTTP statuses in a Parquet
-    file). Read as labels, as the same codes are in a CSV file."""
-    return values is not None and bool(np.any((values != 0) & (values != 1)))
 
 
 def _reading(codes: np.ndarray, mapped: list[str], used: np.ndarray | None = None,

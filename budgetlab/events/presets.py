@@ -1,21 +1,29 @@
 """Line formats: the named groups of a pattern (what Arrow's ``extract_regex`` can run) and the
 named presets (``preset=``, CLI ``--preset``), documented examples of common formats, each tested
-on a real public sample. How their lines are read is :mod:`budgetlab.events.lines`.
+on a real public sample; and the options of text logs in a
+:class:`~budgetlab.events.spec.ReadSpec` (``pattern``, ``preset``, ``time_format``, ``year``,
+``on_error`` and the deprecated ``strict``), checked when one of them is given
+(:func:`check_line_options`). How their lines are read is :mod:`budgetlab.events.lines`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
+import sys
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._util.validation import check_argument
 from ..errors import ConfigError
+from .timeformat import check_time_format, has_year
 
-__all__ = ["LinePreset", "PRESETS", "check_pattern", "only_groups", "pattern_groups"]
+__all__ = ["LinePreset", "PRESETS", "check_pattern", "only_groups", "pattern_groups",
+           "check_line_options"]
 
 _GROUP = re.compile(r"\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>")
 _UNSUPPORTED = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")
@@ -150,3 +158,65 @@ def only_groups(pattern: str, groups: Sequence[str]) -> str:
     """
     return _GROUP.sub(lambda m: m.group(0) if m.group(1) in groups else "(?:", pattern)
 
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of a warning raised by the caller of this function that points at the
+    user's line: the first frame outside budgetlab and the dataclass machinery (a spec is made by
+    ``ReadSpec(...)``, by :meth:`ReadSpec.replace` through :func:`dataclasses.replace`, or inside
+    ``read_events`` and its Dask twin, each a different depth)."""
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and \
+            str(frame.f_globals.get("__name__")).partition(".")[0] in ("budgetlab", "dataclasses"):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def check_line_options(spec: Any) -> None:
+    """Check the options of text logs of ``spec`` (``pattern``, ``preset``, ``time_format``,
+    ``year``, ``on_error`` and the deprecated ``strict``) and fill those a ``preset`` sets."""
+    check_argument("on_error", spec.on_error, ("count", "raise", "skip"))
+    # the refusals below name the option given: strict=True, or on_error=
+    given = "strict=True (on_error='raise')" if spec.strict is True else "on_error="
+    _old_strict(spec)
+    if spec.preset is not None:
+        check_argument("preset", spec.preset, tuple(PRESETS))
+        if spec.pattern is not None or spec.time_format is not None:
+            raise ConfigError("preset= sets the pattern and the time format; give either "
+                              "preset= or pattern= (with time_format=), not both.")
+        p = PRESETS[spec.preset]
+        if spec.year is not None and has_year(p.time_format):  # the user gave no format
+            raise ConfigError(f"the {spec.preset} preset's times carry their year "
+                              f"({p.time_format!r}); leave year= out.")
+        spec._set(pattern=p.pattern, time_format=p.time_format,
+                  outcomes=spec.outcomes if spec.outcomes is not None else
+                  dict(p.outcomes) or None)
+    if spec.pattern is not None:
+        if spec.format is not None:
+            raise ConfigError("pattern= reads text lines; leave format= out.")
+        check_pattern(spec.pattern, [spec.time, spec.label, *spec.by, *spec.keep,
+                                     *(c for c in (spec.bucket, spec.session, spec.duration)
+                                       if c)], preset=spec.preset, roles=spec.roles)
+    elif spec.on_error != "count":
+        raise ConfigError(f"{given} goes with pattern= (or preset=): it says what becomes "
+                          "of the lines the pattern does not match.")
+    if spec.time_format is not None or spec.year is not None:
+        check_time_format(spec.time_format, spec.year)
+    if spec.time_format is not None and spec.epoch is not None:
+        raise ConfigError("time_format= reads text times and epoch= numbers; give one of "
+                          "them.")
+
+
+def _old_strict(spec: Any) -> None:
+    """``strict=True``, the deprecated spelling of ``on_error="raise"``: warned about and
+    read as that, so that ``on_error`` alone holds the choice."""
+    if not isinstance(spec.strict, bool):
+        raise ConfigError("strict= takes True or False (it is deprecated: pass "
+                          "on_error='raise').")
+    if not spec.strict:
+        return
+    if spec.on_error == "skip":
+        raise ConfigError("strict=True refuses the lines that on_error='skip' would skip; "
+                          "give on_error= alone (strict= is deprecated).")
+    warnings.warn("strict=True is deprecated and will be removed; pass on_error='raise' "
+                  "(the same rule).", FutureWarning, stacklevel=_caller_level())
+    spec._set(strict=False, on_error="raise")

@@ -23,18 +23,18 @@ from .._util.validation import duration_label
 from .._util.words import counted, say
 from ..errors import BudgetlabWarning, ConfigError, InputError
 from ..privacy import guard_personal_data, hash_values, shown
-from ._latency import DURATION, apply_slow, parse_durations
 from ._messages import ROWS, number_dtypes, row_numbers
 from .files import ISO_TIME, FileSpec, check_scalars, expand_sources, is_path_like, read_files
-from .flags import parse_ok
-from .how_read import HowRead, LabelReading, skip_reasons
+from .how_read import HowRead, LabelReading, after_reading_note, skip_reasons
 from .lines import NOT_IN_FORMAT, read_lines
 from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes
 from .presets import PRESETS
 from .schema import SUCCESS, bucket_dtype, check_header, code_counts, sort_by_time
 from .spec import ReadSpec
+from .threshold import DURATION, apply_slow, parse_durations, read_threshold
 from .timeformat import parse_formatted
 from .times import describe_time, parse_time
+from .vocabulary import parse_ok
 
 __all__ = ["read_events", "one_spelling", "reading_time", "ID_LIKE_SHARE", "ID_LIKE_MIN_ROWS",
            "CLOCK_SKEW", "READING_TIME"]
@@ -203,13 +203,11 @@ def _after_reading(t: np.ndarray, last: str | None, spec: ReadSpec,
                    ) -> tuple[int, str | None, tuple[str, ...]]:
     """Rows stamped later than the time of reading (:func:`reading_time`) by more than
     :data:`CLOCK_SKEW`, the time of reading and the note that says so
-    (:func:`~.after_reading.after_reading_note`); nothing when the last event is not that late.
+    (:func:`~.how_read.after_reading_note`); nothing when the last event is not that late.
     Compared as time - skew: a time of reading at the end of time fits."""
     now = reading_time()
     if last is None or pd.Timestamp(last) - CLOCK_SKEW <= now:
         return 0, None, ()
-    from .after_reading import after_reading_note  # its words only for a late log
-
     late = int(np.count_nonzero(t - CLOCK_SKEW.value > now.value))
     return late, *after_reading_note(late, now, pd.Timestamp(last), CLOCK_SKEW, year=spec.year)
 
@@ -282,8 +280,6 @@ def _outcome_reading(raw: pd.DataFrame, spec: ReadSpec, *,
     kinds), or a metric column compared with the ``ok_when`` threshold."""
     threshold = spec.threshold
     if threshold is not None:  # a metric series read by the user's threshold
-        from .threshold import read_threshold
-
         ok = read_threshold(raw[threshold.column], threshold)
     elif spec.ok is None:
         reading = classify_outcomes(raw[spec.label], spec.outcomes,
@@ -317,8 +313,7 @@ def _latency_of(raw: pd.DataFrame, spec: ReadSpec, outcome: OutcomeReading,
     if spec.slow_ns is None:
         return outcome, 0, note, durations
     ok, bucket, n_slow = apply_slow(outcome.ok, outcome.bucket, durations, spec.slow_ns)
-    return OutcomeReading(ok, bucket, outcome.skip, outcome.labels, outcome.vocabulary,
-                          outcome.notes), n_slow, note, durations
+    return dataclasses.replace(outcome, ok=ok, bucket=bucket), n_slow, note, durations
 
 
 # --------------------------------------------------------------------------------------------

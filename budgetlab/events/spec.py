@@ -6,20 +6,17 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._util.validation import check_argument, check_tz
 from .._util.words import command_flag, noun_for, say
 from ..errors import ConfigError
 from ..privacy import PII_MODES, guard_values, names_a_person
-from ._latency import check_latency
 from .files import FORMATS, check_text_encoding
-from .line_options import check_line_options
+from .presets import check_line_options
+from .threshold import Threshold, check_latency, check_ok_when, parse_ok_when
 from .times import EPOCH_UNITS
 from .vocabulary import Outcomes, check_outcomes
-
-if TYPE_CHECKING:
-    from .threshold import Threshold
 
 __all__ = ["ReadSpec", "OUTPUT_NAMES"]
 
@@ -59,7 +56,7 @@ def _listed(options: Sequence[str], word: str) -> str:
 
 def _text_log_options(spec: ReadSpec) -> bool:
     """Whether ``spec`` gives an option of text logs, checked by
-    :func:`~budgetlab.events.line_options.check_line_options` (a read of a table enters no
+    :func:`~budgetlab.events.presets.check_line_options` (a read of a table enters no
     module of text logs)."""
     return any(v is not None for v in (spec.pattern, spec.preset, spec.time_format, spec.year)) \
         or spec.strict is not False or spec.on_error != "count"
@@ -246,8 +243,6 @@ class ReadSpec:
             check_line_options(self)
         self._set(outcomes=check_outcomes(self.outcomes))
         if self.ok_when is not None:  # a metric series read by a threshold
-            from .threshold import check_ok_when
-
             self._set(ok_when=check_ok_when(self))
         if (self.duration, self.duration_unit, self.slow_above) != (None, None, None):
             check_latency(self.duration, self.duration_unit, self.slow_above)
@@ -315,8 +310,6 @@ class ReadSpec:
         """``ok_when`` parsed: its column, operator and number (``None`` without it)."""
         if self.ok_when is None:
             return None
-        from .threshold import parse_ok_when
-
         return parse_ok_when(self.ok_when)
 
     def _label_role(self) -> tuple[str, str | None]:
@@ -330,10 +323,7 @@ class ReadSpec:
     def columns(self) -> list[str]:
         """Every declared column, once, in reading order (time, label, bucket, session, keys,
         kept, duration)."""
-        label = self._label_role()[1]
-        return list(dict.fromkeys(c for c in (self.time, label, self.bucket, self.session,
-                                              *self.by, *self.keep, self.duration)
-                                  if isinstance(c, str)))
+        return list(self.roles)
 
     @property
     def roles(self) -> dict[str, tuple[str, ...]]:

@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 from .._util.codes import numpy_backed
 from .._util.words import counted, noun_for, say
 from ..errors import TimestampError
-from ._messages import expand, numeric_date_words, row_numbers
+from ._messages import expand, fill_or_drop, numeric_date_words, row_numbers
 from .offsets import has_offset, iso_offsets
 from .schema import MISSING_LABELS
 
@@ -38,6 +38,7 @@ OFFSETS_READING = "text with UTC offsets (each row its own instant)"
 # epoch numbers must land in [2000-01-01, 2100-01-01): anything else is almost surely the wrong unit
 _EPOCH_LOW_NS, _EPOCH_HIGH_NS = 946_684_800 * 10**9, 4_102_444_800 * 10**9
 _ZONED = "datetimes with their zones"
+_MISSING = "empty or missing timestamp"
 _RANGE = "outside pandas' range 1677-09-21 .. 2262-04-11"
 _UTC = ("UTC", "utc", "Etc/UTC")
 _MONTHS = r"(?i)(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
@@ -51,11 +52,6 @@ _YEAR = r"(?:^|[^0-9])[0-9]{4}(?:$|[^0-9])"
 def _range_error(bad: np.ndarray, fix: str) -> TimestampError:
     return TimestampError(f"{noun_for(int(bad.sum()), 'timestamp')} {_RANGE} at "
                           f"{row_numbers(bad)}; {fix}.")
-
-
-def _missing_error(missing: np.ndarray) -> TimestampError:
-    return TimestampError(f"{counted(int(missing.sum()), 'empty or missing timestamp')} at "
-                          f"{row_numbers(missing)}; fill or drop those rows.")
 
 
 def _to_ns(parsed: pd.Series, where: np.ndarray | None = None) -> np.ndarray:
@@ -88,7 +84,7 @@ def parse_time(col: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
     numbers = is_.is_numeric_dtype(dtype) or inferred in ("integer", "floating", "decimal",
                                                           "mixed-integer-float")
     if missing.any() and (numbers or is_.is_datetime64_any_dtype(dtype)):
-        raise _missing_error(missing)
+        raise fill_or_drop(TimestampError, _MISSING, missing)
     if isinstance(dtype, pd.DatetimeTZDtype):
         return _to_ns(col.dt.tz_convert("UTC"))
     if is_.is_datetime64_dtype(dtype):
@@ -160,7 +156,7 @@ def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
                 "values; give every time in one form (ISO-8601 like 2026-11-29T03:47:00Z, or "
                 "epoch numbers with epoch=).")
         if na.any():
-            raise _missing_error(na)
+            raise fill_or_drop(TimestampError, _MISSING, na)
         return from_epoch(pd.to_numeric(s.str.strip()).to_numpy(), None)
     s = iso_offsets(s)
     parsed = _parse_iso(s)
@@ -175,7 +171,7 @@ def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
         missing = na[~ok] | stripped.str.lower().isin(list(MISSING_LABELS)).fillna(True) \
             .to_numpy(dtype=bool)
         if missing.any():
-            raise _missing_error(expand(missing, ~ok))
+            raise fill_or_drop(TimestampError, _MISSING, expand(missing, ~ok))
         t[~ok] = _fallback_parse(stripped.reset_index(drop=True), ~ok)
     _check_full_dates(s)
     aware = has_offset(s)
@@ -335,8 +331,7 @@ def from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
         values = values.astype(np.float64)
         finite = np.isfinite(values)
         if not finite.all():
-            raise TimestampError(f"non-finite epoch {noun_for(int((~finite).sum()), 'timestamp')} "
-                                 f"at {row_numbers(~finite)}; fill or drop those rows.")
+            raise fill_or_drop(TimestampError, "non-finite epoch timestamp", ~finite)
         bad = (values <= -(2.0**63) / f) | (values >= 2.0**63 / f)
         if bad.any():
             raise _range_error(bad, _unit_hint(np.abs(values[bad]), epoch))
@@ -356,7 +351,7 @@ def _from_epoch_text(s: pd.Series, na: np.ndarray, epoch: str) -> np.ndarray:
     text = s.str.strip()
     missing = na | text.str.lower().isin(list(MISSING_LABELS)).to_numpy(dtype=bool)
     if missing.any():
-        raise _missing_error(missing)
+        raise fill_or_drop(TimestampError, _MISSING, missing)
     if not bool(text.str.fullmatch(r"[+-]?[0-9]{1,19}(?:[.][0-9]*)?").fillna(False).all()):
         num = pd.to_numeric(text, errors="coerce")
         bad = num.isna().to_numpy()

@@ -2,7 +2,9 @@
 (:func:`normalize_label`); the built-in words (:data:`DEFAULT_OUTCOMES`) name successes, timeouts
 and failures, and an ``outcomes=`` mapping (or function) says what any other label means, status
 ranges included (:func:`check_outcomes`, :func:`lookup_label`). **A label no rule names is never
-given a meaning**: :mod:`.outcomes` refuses it.
+given a meaning**: :mod:`.outcomes` refuses it. A true/false success column is read value by value
+by its words (:func:`parse_ok`): any other value is refused by its rows, and a column of numbers
+none of whose rows is a boolean is called a metric series.
 """
 
 from __future__ import annotations
@@ -13,12 +15,16 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-from ..errors import ConfigError
-from .schema import FAILURE, SKIP, SOLVE_ERROR, SUCCESS, TIMEOUT
+from .._util.codes import numpy_backed
+from ..errors import ConfigError, OutcomeError
+from ._label_words import non_boolean_error
+from ._messages import fill_or_drop
+from .schema import FAILURE, MISSING_LABELS, SKIP, SOLVE_ERROR, SUCCESS, TIMEOUT
 
 __all__ = ["DEFAULT_OUTCOMES", "TRUE_WORDS", "FALSE_WORDS", "Outcomes", "normalize_label",
-           "is_number", "check_outcomes", "lookup_label"]
+           "is_number", "check_outcomes", "lookup_label", "parse_ok"]
 
 _SUCCESS_WORDS = ("success", "successful", "successfully", "succeeded", "succeed", "ok", "okay",
                   "true", "1", "yes", "y", "t", "pass", "passed", "solved", "completed",
@@ -123,3 +129,37 @@ def lookup_label(label: str, table: Outcomes) -> tuple[str, str] | None:
         return _meaning(value), "outcomes= function"
     keys = (label, label[:2] + "x", label[0] + "xx") if _STATUS.fullmatch(label) else (label,)
     return next(((table[k], k) for k in keys if k in table), None)
+
+
+def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
+    """A success column (true/false, 1/0, yes/no; ``1.0``/``0.0``, a float column as pandas writes
+    it to text, are 1/0: :func:`normalize_label`) as bool, each value read on its own; anything
+    else raises :class:`OutcomeError`.
+
+    >>> parse_ok(pd.Series(["1.0", "0.0", "1"])).tolist()
+    [True, False, True]
+    """
+    col = numpy_backed(col)
+    if col.dtype == np.bool_:  # a NumPy bool column holds nothing else and no missing value
+        return col.to_numpy(dtype=bool, copy=True)
+    numeric = pd.api.types.is_numeric_dtype(col.dtype) and \
+        not isinstance(col.dtype, pd.CategoricalDtype)
+    if pd.api.types.is_complex_dtype(col.dtype):
+        raise OutcomeError(f"the {what} column holds complex numbers; use true/false or 1/0.")
+    if numeric or (pd.api.types.is_bool_dtype(col.dtype) and
+                   not isinstance(col.dtype, pd.CategoricalDtype)):
+        state, words = col.to_numpy(dtype=float, na_value=np.nan), []
+        state = np.where(np.isnan(state), -1, np.where(np.isin(state, [0.0, 1.0]), state, -2))
+    else:
+        codes, uniques = pd.factorize(col)
+        if len(uniques) > 100_000:  # far too many distinct values for a true/false column
+            raise OutcomeError(f"the {what} column has {len(uniques)} distinct values; use "
+                               "true/false or 1/0.")
+        words = [normalize_label(u) for u in uniques]
+        state = np.array([1 if u in TRUE_WORDS else 0 if u in FALSE_WORDS else
+                          -1 if u in MISSING_LABELS else -2 for u in words] + [-1])[codes]
+    if (state == -1).any():
+        raise fill_or_drop(OutcomeError, f"empty {what} value", state == -1)
+    if (state == -2).any():
+        raise non_boolean_error(what, state == -2, numeric or all(map(is_number, words)))
+    return np.asarray(state == 1)
