@@ -14,7 +14,7 @@ from ..windows.groups import first_in_group, group_order
 from .figures import hold_low_traffic, remaining_fraction, status_codes
 
 __all__ = ["PROGRESS_EVENTS", "REPLAY_COLUMNS", "event_status", "partial_window_note",
-           "slo_parts", "warn_partial"]
+           "slo_parts"]
 
 #: The columns of :func:`budgetlab.replay` (before the group keys).
 REPLAY_COLUMNS = (
@@ -57,20 +57,16 @@ def slo_parts(events: pd.DataFrame, slo: Any, keys: list[str], *,
         parts = [(as_slo(slo), None)]
     else:
         parts = list(split_by_slo(events, per_group, keys))
-    if warn and parts:
-        warn_partial(events, max(s.window for s, _ in parts), stacklevel=4)
-    return parts
-
-
-def warn_partial(events: pd.DataFrame, window: pd.Timedelta, stacklevel: int = 3) -> None:
-    if len(events) and window.value > events["ts"].iloc[-1].value - events["ts"].iloc[0].value:
-        import warnings
-
-        from ..errors import PartialWindowWarning
-
+    if warn and parts and len(events):
+        window = max(s.window for s, _ in parts)
         span = events["ts"].iloc[-1] - events["ts"].iloc[0]
-        warnings.warn(PartialWindowWarning(partial_window_note(window, span)),
-                      stacklevel=stacklevel)
+        if window.value > span.value:
+            import warnings
+
+            from ..errors import PartialWindowWarning
+
+            warnings.warn(PartialWindowWarning(partial_window_note(window, span)), stacklevel=3)
+    return parts
 
 
 def event_status(events: pd.DataFrame, slo: SLO, keys: list[str], total: np.ndarray,
