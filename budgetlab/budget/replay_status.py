@@ -59,13 +59,14 @@ def slo_parts(events: pd.DataFrame, slo: Any, keys: list[str], *,
         parts = list(split_by_slo(events, per_group, keys))
     if warn and parts and len(events):
         window = max(s.window for s, _ in parts)
-        span = events["ts"].iloc[-1] - events["ts"].iloc[0]
-        if window.value > span.value:
+        first, last = events["ts"].iloc[0], events["ts"].iloc[-1]
+        if window.value > last.value - first.value:  # ints: a span of centuries does not overflow
             import warnings
 
             from ..errors import PartialWindowWarning
 
-            warnings.warn(PartialWindowWarning(partial_window_note(window, span)), stacklevel=3)
+            warnings.warn(PartialWindowWarning(partial_window_note(window, last - first)),
+                          stacklevel=3)
     return parts
 
 
