@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import utc_from_ns
-from ..windows.bingrid import BinGrid
+from ..windows.bingrid import BinGrid, ranges
 
 __all__ = ["traffic_runs", "traffic_bins", "RowPlan", "plan_rows", "sparse_table", "BYTES_PER_ROW"]
 
@@ -135,12 +135,6 @@ def _base_steps(plan: RowPlan, r0: int, r1: int) -> Iterator[tuple[int, int]]:
         a = b
 
 
-def _expand(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Concatenated ``arange(starts[i], starts[i] + lengths[i])``."""
-    shift = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
-    return np.asarray(np.arange(int(lengths.sum()), dtype=np.int64) + shift)
-
-
 def _group_columns(grid: BinGrid) -> dict[str, np.ndarray]:
     """Per group key, the value written on every row: the categorical's code, else the group's
     position."""
@@ -175,7 +169,7 @@ def _fill_step(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], ce
     starts, lengths = plan.run_start[a:z], plan.run_end[a:z] - plan.run_start[a:z]
     offset = np.zeros(z - a, dtype=np.int64)  # the run's first base row in this step
     np.cumsum(lengths[:-1], out=offset[1:])
-    j = _expand(starts, lengths)
+    j = ranges(starts, lengths)
     g = np.repeat(plan.run_group[a:z], lengths)
     c0 = int(plan.run_first[a])
     c1 = int(plan.run_first[z]) if z < len(plan.run_first) else len(cells.bin)

@@ -197,29 +197,7 @@ def _event_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: list[st
     end = np.where(has_end, e_t[np.minimum(e_first[s_g] + rank, max(len(e_t) - 1,
                                                                     0))] if len(e_t) else 0,
                    last_ns[s_g] if len(s_g) else 0)
-    new = np.ones(len(s_g), dtype=bool)
-    if len(s_g) > 1:
-        new[1:] = (s_g[1:] != s_g[:-1]) | (s_t[1:] - end[:-1] >= gap_ns)
-    ep_id = np.cumsum(new) - 1
-    n_ep = int(ep_id[-1]) + 1 if len(ep_id) else 0
-    starts = s_t[new]
-    ends = np.zeros(n_ep, dtype=np.int64)
-    np.maximum.at(ends, ep_id, end)
-    ongoing = np.zeros(n_ep, dtype=bool)
-    np.logical_or.at(ongoing, ep_id, ~has_end)
-    out = (
-        key_frame.iloc[s_g[new]].reset_index(drop=True)
-        if by
-        else pd.DataFrame(index=pd.RangeIndex(n_ep))
-    )
-    out["start"] = pd.to_datetime(starts, unit="ns", utc=True)
-    out["end"] = pd.to_datetime(ends, unit="ns", utc=True)
-    out["duration"] = out["end"] - out["start"]
-    out["ongoing"] = ongoing
-    out["merged"] = np.bincount(ep_id, minlength=n_ep).astype(np.int64)
-    out.attrs.update({"at_least": at_least, "gap": duration_label(pd.Timedelta(gap_ns, unit="ns")),
-                      "by": list(by)})
-    return out
+    return _merged(s_g, s_t, end, ~has_end, key_frame, s_g, gap_ns, at_least, by)
 
 
 def _span_episodes(spans: pd.DataFrame, level: int, gap_ns: int, at_least: str) -> pd.DataFrame:
@@ -239,22 +217,28 @@ def _span_episodes(spans: pd.DataFrame, level: int, gap_ns: int, at_least: str) 
     next_bad = np.zeros(n, dtype=bool)
     next_bad[:-1] = bad[1:] & (gid[1:] == gid[:-1])
     first, last = np.flatnonzero(bad & ~prev_bad), np.flatnonzero(bad & ~next_bad)  # raw episodes
-    g, start, end = gid[first], s[first], e[last]
-    new = np.ones(len(first), dtype=bool)
+    group_last = np.ones(n, dtype=bool)
+    group_last[:-1] = gid[1:] != gid[:-1]
+    return _merged(gid[first], s[first], e[last], group_last[last], spans[keys], first, gap_ns,
+                   at_least, keys)
+
+
+def _merged(g: np.ndarray, start: np.ndarray, end: np.ndarray, ongoing_raw: np.ndarray,
+            key_table: pd.DataFrame, key_rows: np.ndarray, gap_ns: int, at_least: str,
+            by: list[str]) -> pd.DataFrame:
+    """The episodes table of the raw episodes (group ``g``, sorted by group then ``start``; their
+    keys: rows ``key_rows`` of ``key_table``), those less than ``gap_ns`` apart merged."""
+    new = np.ones(len(g), dtype=bool)
     new[1:] = (g[1:] != g[:-1]) | (start[1:] - end[:-1] >= gap_ns)
     ep_id = np.cumsum(new) - 1
     n_ep = int(ep_id[-1]) + 1 if len(ep_id) else 0
     ends = np.zeros(n_ep, dtype=np.int64)
     np.maximum.at(ends, ep_id, end)
-    group_last = np.ones(n, dtype=bool)
-    group_last[:-1] = gid[1:] != gid[:-1]
-    ongoing_raw = group_last[last]
     ongoing = np.zeros(n_ep, dtype=bool)
     np.logical_or.at(ongoing, ep_id, ongoing_raw)
-    rows = first[new]
     out = (
-        spans[keys].iloc[rows].reset_index(drop=True)
-        if keys
+        key_table.iloc[key_rows[new]].reset_index(drop=True)
+        if by
         else pd.DataFrame(index=pd.RangeIndex(n_ep))
     )
     out["start"] = pd.to_datetime(start[new], unit="ns", utc=True)
@@ -263,5 +247,5 @@ def _span_episodes(spans: pd.DataFrame, level: int, gap_ns: int, at_least: str) 
     out["ongoing"] = ongoing
     out["merged"] = np.bincount(ep_id, minlength=n_ep).astype(np.int64)
     out.attrs.update({"at_least": at_least, "gap": duration_label(pd.Timedelta(gap_ns, unit="ns")),
-                      "by": keys})
+                      "by": list(by)})
     return out

@@ -3,16 +3,18 @@ hold included) and the partial-window warning."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
 from .._util.progress import ProgressBar
-from ..slo import SLO
+from ..slo import SLO, as_per_group, as_slo, split_by_slo
 from ..windows.groups import first_in_group, group_order
 from .figures import hold_low_traffic, remaining_fraction, status_codes
 
 __all__ = ["PROGRESS_EVENTS", "REPLAY_COLUMNS", "event_status", "partial_window_note",
-           "warn_partial"]
+           "slo_parts"]
 
 #: The columns of :func:`budgetlab.replay` (before the group keys).
 REPLAY_COLUMNS = (
@@ -43,15 +45,29 @@ def partial_window_note(window: pd.Timedelta, span: pd.Timedelta) -> str:
             f"({duration_words(span)}); every window is partial.")
 
 
-def warn_partial(events: pd.DataFrame, window: pd.Timedelta, stacklevel: int = 3) -> None:
-    if len(events) and window.value > events["ts"].iloc[-1].value - events["ts"].iloc[0].value:
-        import warnings
+def slo_parts(events: pd.DataFrame, slo: Any, keys: list[str], *,
+              warn: bool = True) -> list[tuple[SLO, np.ndarray | None]]:
+    """``[(slo, None)]`` for one SLO; for per-group SLOs each distinct SLO and the positions of
+    its groups' rows (:func:`~budgetlab.slo.split_by_slo`). ``warn``: a
+    :class:`~budgetlab.errors.PartialWindowWarning` when the longest window is longer than the
+    data (for the caller of the public function that calls this)."""
+    per_group = as_per_group(slo)
+    parts: list[tuple[SLO, np.ndarray | None]]
+    if per_group is None:
+        parts = [(as_slo(slo), None)]
+    else:
+        parts = list(split_by_slo(events, per_group, keys))
+    if warn and parts and len(events):
+        window = max(s.window for s, _ in parts)
+        first, last = events["ts"].iloc[0], events["ts"].iloc[-1]
+        if window.value > last.value - first.value:  # ints: a span of centuries does not overflow
+            import warnings
 
-        from ..errors import PartialWindowWarning
+            from ..errors import PartialWindowWarning
 
-        span = events["ts"].iloc[-1] - events["ts"].iloc[0]
-        warnings.warn(PartialWindowWarning(partial_window_note(window, span)),
-                      stacklevel=stacklevel)
+            warnings.warn(PartialWindowWarning(partial_window_note(window, last - first)),
+                          stacklevel=3)
+    return parts
 
 
 def event_status(events: pd.DataFrame, slo: SLO, keys: list[str], total: np.ndarray,

@@ -23,11 +23,12 @@ from .._util.attrs import time_text
 from .._util.validation import utc_from_ns, utc_timestamp
 from ..errors import ConfigError, InputError
 from ..events.schema import check_events, ts_ns
-from ..slo import SLO, PerGroup, as_per_group, as_slo, split_by_slo
+from ..slo import SLO, PerGroup, as_per_group
 from ..windows.clock import NO_TRAFFIC_CODE, StatusRuns, status_runs
 from ..windows.groups import group_codes
 from .blips import instant_spans
 from .figures import STATUSES, seed_figures, seed_status_codes
+from .replay_status import slo_parts
 
 __all__ = ["SPAN_STATUSES", "SPAN_STATUS_DTYPE", "SPAN_COLUMNS", "status_spans", "silences"]
 
@@ -137,10 +138,7 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
                           f"({utc_from_ns(np.array([lo]))[0]}); give end at or after start.")
     codes = group_codes(events, keys, dense=False) if keys else np.zeros(len(events), dtype=np.int8)
     ngroups = int(codes.max()) + 1 if len(codes) else 0
-    if per_group is not None:
-        parts: list[tuple[SLO, np.ndarray | None]] = list(split_by_slo(events, per_group, keys))
-    else:
-        parts = [(as_slo(slo), None)]
+    parts = slo_parts(events, slo, keys, warn=False)
     pieces = [_part_spans(t if pos is None else t[pos],
                           events["ok"].to_numpy(dtype=bool) if pos is None
                           else events["ok"].to_numpy(dtype=bool)[pos],

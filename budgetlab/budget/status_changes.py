@@ -11,13 +11,13 @@ import pandas as pd
 
 from .._util.progress import ProgressBar, progress_bar
 from ..events.schema import check_events
-from ..slo import SLO, PerGroup, as_per_group, as_slo, split_by_slo, table_slo
+from ..slo import SLO, PerGroup, table_slo
 from ..windows.groups import group_codes, group_key_codes, previous_in_group
 from ..windows.trailing import event_window_counts
 from .figures import STATUS_DTYPE, round_like_python, seed_figures
-from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, event_status, warn_partial
+from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, event_status, slo_parts
 
-__all__ = ["replay_transitions", "transitions"]
+__all__ = ["change_rows", "replay_transitions", "transitions"]
 
 #: The replay figures a transition reports (``get_report()`` of the seed at that moment).
 _REPORTED = ("total", "successes", "failures", "success_rate", "budget_total", "budget_remaining",
@@ -99,9 +99,7 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
                          "budgetlab.replay_transitions(events, slo).")
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
     code = states["status"].cat.codes.to_numpy()
-    # groups start healthy
-    prev_code = previous_in_group(code, group_codes(states, keys, dense=False), 0)
-    rows = np.flatnonzero(code != prev_code)
+    rows, from_code = change_rows(code, states, keys)
     key_cols = {k: states[k].array.take(rows) for k in keys}
     if recompute:  # the seed's figures of the changed rows only, from their counts and SLO
         target: Any = slo.target if isinstance(slo, SLO) else _row_targets(cast(PerGroup, slo),
@@ -112,8 +110,16 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
                             columns=_REPORTED)
     else:
         figs = {name: states[name].to_numpy()[rows] for name in _REPORTED}  # only the changed rows
-    return _transition_table(states["ts"].array.take(rows), key_cols, prev_code[rows], code[rows],
-                             figs)
+    return _transition_table(states["ts"].array.take(rows), key_cols, from_code, code[rows], figs)
+
+
+def change_rows(code: np.ndarray, frame: pd.DataFrame, keys: list[str]
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The rows (table order) where a group's status ``code`` differs from its previous row's
+    (groups start healthy), and the codes before them."""
+    prev = previous_in_group(code, group_codes(frame, keys, dense=False), 0)
+    rows = np.flatnonzero(code != prev)
+    return rows, prev[rows]
 
 
 def _row_targets(slos: PerGroup, key_cols: dict[str, Any], keys: list[str], n: int) -> np.ndarray:
@@ -160,15 +166,7 @@ def replay_transitions(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, 
     [{'from_status': 'healthy', 'to_status': 'critical', 'total_events': 20, 'burn_rate': 1.0}]
     """
     keys = check_events(events, by)
-    per_group = as_per_group(slo)
-    if per_group is not None:
-        parts: list[tuple[SLO, np.ndarray | None]] = list(split_by_slo(events, per_group, keys))
-        if parts:
-            warn_partial(events, max(s.window for s, _ in parts))
-    else:
-        one = as_slo(slo)
-        warn_partial(events, one.window)
-        parts = [(one, None)]
+    parts = slo_parts(events, slo, keys)
     found: list[tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]] = []
     with progress_bar(len(events), desc="replay", min_total=PROGRESS_EVENTS) as bar:
         for s, pos in parts:
@@ -197,17 +195,7 @@ def _changes(events: pd.DataFrame, slo: SLO, keys: list[str], pos: np.ndarray | 
     total, failures = event_window_counts(events, slo.window_ns, keys)
     bar.update(len(events) - len(events) // 2)
     code = event_status(events, slo, keys, total, failures, bar)
-    if keys:
-        prev = previous_in_group(code, group_codes(events, keys, dense=False), 0)
-        rows = np.flatnonzero(code != prev)
-        from_code = prev[rows]
-    else:  # one group: compare with the row before (healthy before the first)
-        rows = np.flatnonzero(code[1:] != code[:-1])
-        rows += 1
-        if len(code) and code[0] != 0:
-            rows = np.r_[0, rows]
-        from_code = code[np.maximum(rows - 1, 0)]
-        from_code[rows == 0] = 0
+    rows, from_code = change_rows(code, events, keys)
     figs = seed_figures(total[rows], failures[rows], slo.target, columns=_REPORTED)
     position = rows if pos is None else pos[rows]
     return np.asarray(position, dtype=np.int64), from_code, code[rows], figs

@@ -4,6 +4,8 @@ per event.
 The seed's ``ErrorBudgetTracker`` sums over its whole window on every ``record()`` (and, as
 written, deadlocks: ``record()`` holds a non-reentrant ``threading.Lock`` that its properties take
 again). :class:`Tracker` keeps running counters instead and gives the same figures bit for bit.
+Its event times (:func:`event_ns`, :func:`batch_ns`) are int64 ns: numbers are seconds (like
+``time.monotonic()``), naive times UTC.
 """
 
 from __future__ import annotations
@@ -28,14 +30,48 @@ from .figures import (
     seed_status_codes,
     status_code,
 )
-from .stream_times import batch_ns, event_ns
 
-__all__ = ["Report", "Tracker"]
+__all__ = ["Report", "Tracker", "batch_ns", "event_ns"]
 
 _log = logging.getLogger(__name__)
 
 #: What a callback gets: the seed's ``get_report()`` (and ``group`` from a KeyedTracker).
 Report = dict[str, Any]
+
+
+def event_ns(ts: Any) -> int:
+    """An event time as int ns: numbers are seconds (like ``time.monotonic()``), anything else is
+    read by :class:`pandas.Timestamp` (naive times are UTC)."""
+    if isinstance(ts, bool):
+        raise InputError("ts must be a time, not a bool.")
+    if isinstance(ts, (int, float, np.integer, np.floating)):
+        if not np.isfinite(ts):
+            raise InputError("ts must be a finite number of seconds.")
+        return int(round(float(ts) * 1e9))
+    try:
+        stamp = pd.Timestamp(ts)
+    except (ValueError, TypeError, OverflowError):
+        raise InputError("ts is not a time; give a datetime, a Timestamp, an ISO string or "
+                         "seconds.") from None
+    if pd.isna(stamp):
+        raise InputError("ts is NaT; give a time.")
+    if stamp.tzinfo is None:
+        stamp = stamp.tz_localize("UTC")
+    return int(stamp.as_unit("ns").value)
+
+
+def batch_ns(ts: Any) -> np.ndarray:
+    """Event times of a batch as int64 ns (numbers are seconds; naive times are UTC)."""
+    if np.ndim(ts) == 0:
+        raise InputError("record_many() needs one ts per event.")
+    ts_arr = np.asarray(ts)
+    if ts_arr.dtype.kind == "M":  # datetime64 (naive = UTC): exact, no float detour
+        return ts_arr.astype("datetime64[ns]").view(np.int64)
+    if ts_arr.dtype.kind in "iuf":
+        return np.round(ts_arr.astype(np.float64) * 1e9).astype(np.int64)
+    return np.asarray(pd.to_datetime(pd.Series(ts_arr),
+                                     utc=True).dt.as_unit("ns").to_numpy(dtype="datetime64[ns]")
+                      .view(np.int64))
 
 
 def _no_transitions() -> pd.DataFrame:

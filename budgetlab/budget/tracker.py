@@ -15,8 +15,7 @@ import pandas as pd
 from ..errors import ConfigError, InputError
 from ..slo import as_per_group, key_text
 from .figures import STATUS_DTYPE, STATUSES
-from .stream import Report, Tracker
-from .stream_times import batch_ns
+from .stream import Report, Tracker, batch_ns
 
 __all__ = ["KeyedTracker"]
 

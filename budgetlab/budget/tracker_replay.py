@@ -20,14 +20,14 @@ import pandas as pd
 
 from .._util.progress import ProgressBar, progress_bar
 from ..events.schema import check_events
-from ..slo import SLO, PerGroup, as_per_group, as_slo, split_by_slo
+from ..slo import SLO, PerGroup, as_per_group
 from ..windows.trailing import event_window_counts
 from .figures import (
     FIGURE_COLUMNS,
     STATUS_DTYPE,
     seed_figures,
 )
-from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, event_status, warn_partial
+from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, event_status, slo_parts
 
 __all__ = ["replay"]
 
@@ -98,13 +98,14 @@ def replay(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
     keys = check_events(events, by, output=REPLAY_COLUMNS)
     wanted = _check_columns(columns)
     per_group = as_per_group(slo)
+    parts = slo_parts(events, slo, keys)
     with progress_bar(len(events), desc="replay", min_total=PROGRESS_EVENTS) as bar:
-        if per_group is not None:
-            return _replay_per_group(events, per_group, keys, wanted, bar)
-        one = as_slo(slo)
-        warn_partial(events, one.window)
-        out = _replay_one(events, one, keys, wanted, bar)
-    out.attrs["slo"] = one.as_dict()
+        if per_group is None:
+            arrays = _replay_arrays(events, parts[0][0], keys, wanted, bar)
+        else:
+            arrays = _per_group_arrays(events, parts, keys, wanted, bar)
+    out = _frame(events, keys, arrays, wanted)
+    out.attrs["slo"] = (parts[0][0] if per_group is None else per_group).as_dict()
     out.attrs["by"] = keys
     return out
 
@@ -155,20 +156,11 @@ def _frame(events: pd.DataFrame, keys: list[str], arrays: dict[str, np.ndarray],
     return pd.DataFrame(cols, index=events.index, copy=False)
 
 
-def _replay_one(events: pd.DataFrame, slo: SLO, keys: list[str], wanted: Sequence[str],
-                bar: ProgressBar) -> pd.DataFrame:
-    """The replay of ``events`` (checked, sorted) with one SLO; no attrs."""
-    return _frame(events, keys, _replay_arrays(events, slo, keys, wanted, bar), wanted)
-
-
-def _replay_per_group(events: pd.DataFrame, slos: PerGroup, keys: list[str], wanted: Sequence[str],
-                      bar: ProgressBar) -> pd.DataFrame:
-    """Replay with per-group SLOs: each distinct SLO once over its groups (groups never share a
-    window, so this equals replaying every group alone), rows put back in the order of
-    ``events``."""
-    parts = split_by_slo(events, slos, keys)
-    if parts:
-        warn_partial(events, max(s.window for s, _ in parts), stacklevel=4)
+def _per_group_arrays(events: pd.DataFrame, parts: Sequence[tuple[SLO, Any]], keys: list[str],
+                      wanted: Sequence[str], bar: ProgressBar) -> dict[str, np.ndarray]:
+    """The replay arrays with per-group SLOs: each distinct SLO once over its groups (``parts``;
+    groups never share a window, so this equals replaying every group alone), rows put back in
+    the order of ``events``."""
     n = len(events)
     arrays: dict[str, np.ndarray] = {}
     for s, pos in parts:
@@ -183,7 +175,4 @@ def _replay_per_group(events: pd.DataFrame, slos: PerGroup, keys: list[str], wan
             arrays[name] = np.zeros(
                 n, dtype=np.int8 if name == "status" else bool if name == "low_traffic" else dtype
             )
-    out = _frame(events, keys, arrays, wanted)
-    out.attrs["slo"] = slos.as_dict()
-    out.attrs["by"] = keys
-    return out
+    return arrays

@@ -11,12 +11,12 @@ import numpy as np
 import pandas as pd
 from dask.delayed import delayed
 
-from .._util.validation import check_whole, to_ns, utc_timestamp
-from ..errors import BudgetlabError, ConfigError
+from .._util.validation import check_whole, to_ns
+from ..errors import BudgetlabError
 from ..events.schema import SUCCESS, bucket_dtype, ts_ns
 from ..windows.bingrid import BinGrid
 from ..windows.binning import bin_events as pandas_bin_events
-from ..windows.binning import grid_span
+from ..windows.binning import grid_span, span_ns
 from ..windows.exclusions import ExcludeOptions, Exclusions
 from ._partitions import check_dask_events, partition_error, partition_number
 
@@ -173,10 +173,7 @@ def bin_events(
     freq_ns = to_ns(freq, name="freq")
     exclusions = Exclusions.of(**exclude)  # bad options fail here, before any work
     check_whole("split_every", split_every, low=2)
-    lo = None if start is None else int(utc_timestamp(start, name="start").value)
-    hi = None if end is None else int(utc_timestamp(end, name="end").value)
-    if lo is not None and hi is not None and hi <= lo:
-        raise ConfigError("end must be after start.")
+    lo, hi = span_ns(start, end)
 
     columns = ["ts", "ok", *(["bucket"] if "bucket" in events.columns else []), *keys]
     parts = events[list(dict.fromkeys(columns))].to_delayed()

@@ -14,12 +14,12 @@ from dask.delayed import delayed
 
 from .._util.validation import check_argument, check_whole
 from ..budget.replay_status import REPLAY_COLUMNS
+from ..budget.status_changes import change_rows
 from ..budget.status_changes import transitions as pandas_transitions
 from ..budget.tracker_replay import replay as pandas_replay
 from ..errors import ConfigError, InputError
 from ..events.schema import ts_ns
 from ..slo import SLO, PerGroup, as_per_group, as_slo
-from ..windows.groups import group_order
 from ._partitions import check_dask_events, partition_number, require_dask_frame
 
 __all__ = ["EVENT_ID", "ROW_BITS", "replay", "transitions"]
@@ -135,25 +135,14 @@ def replay(
     return states
 
 
-def _change_rows(states: pd.DataFrame, keys: list[str]) -> np.ndarray:
-    """Positions of the status changes, as :func:`budgetlab.transitions` finds them."""
-    code = states["status"].cat.codes.to_numpy()
-    order, bounds = group_order(states, keys)
-    idx = np.arange(len(code)) if order is None else order
-    code_s = code[idx]
-    prev = np.empty_like(code_s)
-    prev[1:] = code_s[:-1]
-    prev[bounds[:-1][bounds[:-1] < len(code_s)]] = 0
-    return np.sort(idx[np.flatnonzero(code_s != prev)])
-
-
 def _transitions_partition(part: pd.DataFrame, keys: list[str]) -> tuple[pd.DataFrame | None,
                                                                          pd.DataFrame | None]:
     groups = part[keys].drop_duplicates(ignore_index=True) if keys else None
     if len(part) == 0:
         return None, groups
     tr = pandas_transitions(part)
-    ids = np.asarray(part.index, dtype=np.int64)[_change_rows(part, keys)]
+    rows = change_rows(part["status"].cat.codes.to_numpy(), part, keys)[0]
+    ids = np.asarray(part.index, dtype=np.int64)[rows]
     if len(ids) != len(tr):  # pragma: no cover - guards against a change in budgetlab.transitions
         raise RuntimeError("budgetlab.dask.transitions is out of step with budgetlab.transitions.")
     return tr.assign(**{EVENT_ID: ids}), groups

@@ -32,17 +32,18 @@ INCIDENT_KINDS = {
 _SCOPE_KEYS = ("captcha_type", "region", "sitekey")
 
 
-def _empty_incidents() -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "incident_id": pd.Series([], dtype="str"),
-            "kind": pd.Series([], dtype="str"),
-            "start": pd.Series([], dtype="datetime64[ns, UTC]"),
-            "end": pd.Series([], dtype="datetime64[ns, UTC]"),
-            "scope": pd.Series([], dtype="str"),
-            "severity": pd.Series([], dtype="float64"),
-        }
-    )
+def _incidents(ids: Sequence[str] = (), kinds: Sequence[str] = (), starts: Sequence[int] = (),
+               ends: Sequence[int] = (), scopes: Sequence[str] = (),
+               severities: Sequence[float] = ()) -> pd.DataFrame:
+    """The incident table of these columns (times in int64 ns UTC); none given: empty."""
+    def utc(ns: Sequence[int]) -> pd.DatetimeIndex:
+        return pd.to_datetime(np.array(ns, dtype=np.int64), unit="ns", utc=True).as_unit("ns")
+
+    return pd.DataFrame({"incident_id": pd.Series(list(ids), dtype="str"),
+                         "kind": pd.Series(list(kinds), dtype="str"),
+                         "start": utc(starts), "end": utc(ends),
+                         "scope": pd.Series(list(scopes), dtype="str"),
+                         "severity": np.array(severities, dtype=np.float64)})
 
 
 def scope_masks(
@@ -58,15 +59,11 @@ def scope_masks(
     sitekey = -1
     all_keys = [k for t in CAPTCHA_TYPES for k in keys[t]]
     for key, value in parts.items():
-        if key == "captcha_type":
-            if value not in CAPTCHA_TYPES:
-                raise ConfigError(f"incident {incident}: captcha_type must be one of "
-                                  f"{list(CAPTCHA_TYPES)}.")
-            types &= np.array([t == value for t in CAPTCHA_TYPES])
-        elif key == "region":
-            if value not in REGIONS:
-                raise ConfigError(f"incident {incident}: region must be one of {list(REGIONS)}.")
-            regions &= np.array([r == value for r in REGIONS])
+        if key in ("captcha_type", "region"):
+            names, mask = (CAPTCHA_TYPES, types) if key == "captcha_type" else (REGIONS, regions)
+            if value not in names:
+                raise ConfigError(f"incident {incident}: {key} must be one of {list(names)}.")
+            mask &= np.array([n == value for n in names])
         elif key == "sitekey":
             if value not in all_keys:
                 raise ConfigError(f"incident {incident}: unknown sitekey; use one of "
@@ -85,7 +82,7 @@ def scope_masks(
 
 def incident_table(spec: Any, model: MinuteModel, keys: Mapping[str, list[str]]) -> pd.DataFrame:
     if spec is None:
-        return _empty_incidents()
+        return _incidents()
     if isinstance(spec, pd.DataFrame):
         frame = spec.copy()
     elif isinstance(spec, Sequence) and not isinstance(spec, str):
@@ -95,7 +92,7 @@ def incident_table(spec: Any, model: MinuteModel, keys: Mapping[str, list[str]])
                           "columns "
                           f"{list(INCIDENT_COLUMNS)}.")
     if frame.empty:
-        return _empty_incidents()
+        return _incidents()
     need = [c for c in INCIDENT_COLUMNS if c != "incident_id"]
     missing = [c for c in need if c not in frame.columns]
     extra = [c for c in frame.columns if c not in INCIDENT_COLUMNS]
@@ -121,18 +118,8 @@ def incident_table(spec: Any, model: MinuteModel, keys: Mapping[str, list[str]])
         starts.append(a)
         ends.append(b)
         severities.append(check_fraction(f"incident {iid} severity", row.severity, high_open=False))
-    return pd.DataFrame(
-        {
-            "incident_id": pd.Series(ids, dtype="str"),
-            "kind": pd.Series([str(k) for k in frame["kind"]], dtype="str"),
-            "start": pd.to_datetime(np.array(starts, dtype=np.int64), unit="ns",
-                                    utc=True).as_unit("ns"),
-            "end": pd.to_datetime(np.array(ends, dtype=np.int64), unit="ns",
-                                  utc=True).as_unit("ns"),
-            "scope": pd.Series([str(s).strip() or "*" for s in frame["scope"]], dtype="str"),
-            "severity": np.array(severities, dtype=np.float64),
-        }
-    )
+    return _incidents(ids, [str(k) for k in frame["kind"]], starts, ends,
+                      [str(s).strip() or "*" for s in frame["scope"]], severities)
 
 
 def auto_incidents(model: MinuteModel, keys: Mapping[str, list[str]],

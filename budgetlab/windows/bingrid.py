@@ -25,10 +25,10 @@ from ..errors import ConfigError
 from .exclusions import Exclusions
 from .groups import group_key_codes
 
-__all__ = ["BinGrid"]
+__all__ = ["BinGrid", "ranges"]
 
 
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Concatenated ``arange(starts[i], starts[i] + lengths[i])``."""
     total = int(lengths.sum())
     if total == 0:
@@ -157,7 +157,7 @@ class BinGrid:
         idx = np.asarray(groups, dtype=np.int64)
         off = self.offsets
         lengths = off[idx + 1] - off[idx]
-        pos = _ranges(off[idx], lengths)
+        pos = ranges(off[idx], lengths)
         return self._with_cells(self.keys.iloc[idx].reset_index(drop=True), self.by,
                                 np.repeat(np.arange(len(idx), dtype=np.int64), lengths),
                                 self.cell_bin[pos],

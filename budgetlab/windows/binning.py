@@ -19,7 +19,8 @@ from .exclusions import ExcludeOptions, Exclusions
 from .groups import group_key_codes
 from .kernels import event_cells
 
-__all__ = ["COUNT_COLUMNS", "bin_events", "bucket_codes", "check_grid_cells", "grid_span"]
+__all__ = ["COUNT_COLUMNS", "bin_events", "bucket_codes", "check_grid_cells", "grid_span",
+           "span_ns"]
 
 #: The count columns every bins table has (plus one ``bad_<bucket>`` per failure bucket).
 COUNT_COLUMNS = ("total", "good", "bad")
@@ -82,14 +83,21 @@ def _check_bucket_names(excluded: Sequence[str], categories: Sequence[str]) -> N
             )
 
 
-def _event_span(t: np.ndarray, start: Any, end: Any, freq_ns: int) -> tuple[np.ndarray, int, int]:
-    """``(keep, first_bin, n_bins)``: the events inside ``[start, end)`` and the grid covering
-    them."""
-    keep = np.ones(len(t), dtype=bool)
+def span_ns(start: Any, end: Any) -> tuple[int | None, int | None]:
+    """``start`` and ``end`` (either may be ``None``) in int64 ns UTC, refused unless
+    ``end > start``."""
     lo_ns = int(utc_timestamp(start, name="start").value) if start is not None else None
     hi_ns = int(utc_timestamp(end, name="end").value) if end is not None else None
     if lo_ns is not None and hi_ns is not None and hi_ns <= lo_ns:
         raise ConfigError("end must be after start.")
+    return lo_ns, hi_ns
+
+
+def _event_span(t: np.ndarray, start: Any, end: Any, freq_ns: int) -> tuple[np.ndarray, int, int]:
+    """``(keep, first_bin, n_bins)``: the events inside ``[start, end)`` and the grid covering
+    them."""
+    keep = np.ones(len(t), dtype=bool)
+    lo_ns, hi_ns = span_ns(start, end)
     if lo_ns is not None:
         keep &= t >= lo_ns
     if hi_ns is not None:

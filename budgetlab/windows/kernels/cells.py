@@ -4,20 +4,24 @@
 group then bin order: events in time order need two passes and no sort; otherwise a counting sort
 by group (a group whose events are not in time order is sorted on its own).
 The compiled pass is ``_cells.cells``; the numpy twin is one stable argsort. Both give identical
-results (integer counts); :func:`~budgetlab.windows.kernels.compiled` chooses.
+results (integer counts); :func:`~budgetlab.windows.kernels.compiled_or` chooses.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .choice import compiled
+from .choice import compiled_or
 
 __all__ = ["event_cells"]
 
 
-def _numpy_cells(group: np.ndarray, b: np.ndarray, fail: np.ndarray, code: np.ndarray,
-                 n_cat: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _numpy_cells(group: np.ndarray, t: np.ndarray, first_bin: int, freq_ns: int, keep: np.ndarray,
+                 fail: np.ndarray, code: np.ndarray, n_groups: int, n_cat: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """numpy twin of the compiled ``cells`` (same arguments, same integers): one stable argsort."""
+    group, t, fail, code = group[keep], t[keep], fail[keep], code[keep]
+    b = (t - first_bin) // freq_ns
     n_bins = int(b.max(initial=0)) + 1
     flat = group * n_bins + b
     order = np.argsort(flat, kind="stable")
@@ -50,16 +54,8 @@ def event_cells(group: np.ndarray, t: np.ndarray, fail: np.ndarray, code: np.nda
     t = np.ascontiguousarray(t, dtype=np.int64)
     fail = np.ascontiguousarray(fail, dtype=np.bool_)
     code = np.ascontiguousarray(code, dtype=np.int64)
-    kernel = compiled("cells")
-    if kernel is not None:
-        mask = (
-            np.ones(len(t), dtype=np.bool_)
-            if keep is None
-            else np.ascontiguousarray(keep, dtype=np.bool_)
-        )
-        return kernel(  # type: ignore[no-any-return]
-            group, t, int(first_bin), int(freq_ns), mask, fail, code, int(n_groups), int(n_cat)
-        )
-    if keep is not None:
-        group, t, fail, code = group[keep], t[keep], fail[keep], code[keep]
-    return _numpy_cells(group, (t - first_bin) // freq_ns, fail, code, n_cat)
+    mask = (np.ones(len(t), dtype=np.bool_) if keep is None
+            else np.ascontiguousarray(keep, dtype=np.bool_))
+    kernel = compiled_or("cells", _numpy_cells)
+    return kernel(group, t, int(first_bin), int(freq_ns), mask, fail, code, int(n_groups),
+                  int(n_cat))
