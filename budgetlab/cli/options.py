@@ -11,7 +11,7 @@ import argparse
 from typing import Any
 
 __all__ = ["add_log_argument", "add_slo_options", "add_output_options", "add_log_options",
-           "add_analysis_options", "add_tz_option", "SHOW_GROUPS", "group_count"]
+           "add_analysis_options", "add_tz_option", "SHOW_GROUPS", "group_count", "flag_table"]
 
 
 def add_log_argument(p: argparse.ArgumentParser) -> None:
@@ -85,34 +85,40 @@ def group_count(text: str) -> int:
     return n
 
 
-class _ZoneGiven(argparse.Action):
-    """``--tz ZONE``, remembered as given (``args.tz_given``): a log's naive times read in the
-    default UTC are stated as the default, not as a zone the user chose."""
+class _Given(argparse.Action):
+    """An option remembered as typed (``args.<flag>_given``: ``tz_given``, ``strict_given``): a
+    log's naive times read in the default UTC are stated as the default, not as a zone the user
+    chose; a message about ``--on-error`` names ``--strict`` when that was the flag typed. With
+    ``nargs=0`` the option takes no value and stores ``const``."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
-        setattr(namespace, self.dest, values)
-        namespace.tz_given = True
+        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
+        setattr(namespace, f"{str(option_string).lstrip('-')}_given", True)
 
 
-class _StrictGiven(argparse.Action):
-    """``--strict``, the same as ``--on-error raise``, remembered as typed (``args.strict_given``):
-    a message about the choice names the flag the user gave."""
+def flag_table(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """A command's flags by the keyword names an API message may use: each option's destination
+    and its long name spelled as a keyword (``min_events`` and ``slo_file`` -> ``--min-events``).
 
-    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, nargs=0, **kwargs)
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: Any, option_string: str | None = None) -> None:
-        setattr(namespace, self.dest, "raise")
-        namespace.strict_given = True
+    >>> p = argparse.ArgumentParser()
+    >>> add_log_options(p)
+    >>> flag_table(p)["on_error"], flag_table(p)["ok_when"]
+    ('--on-error', '--ok-when')
+    """
+    table: dict[str, str] = {}
+    for action in parser._actions:
+        for flag in (s for s in action.option_strings if s.startswith("--")):
+            table.setdefault(action.dest, flag)
+            table.setdefault(flag[2:].replace("-", "_"), flag)
+    return table
 
 
 def add_tz_option(g: argparse._ActionsContainer, *, naive: str | None) -> None:
     """``--tz``, the zone of the ``--plot`` axis (the data stay UTC), and of the naive times the
     command reads (``naive`` says which; ``None``: it reads none)."""
     of = f"naive {naive} and of the plot axis" if naive else "the plot axis"
-    g.add_argument("--tz", default="UTC", action=_ZoneGiven,
+    g.add_argument("--tz", default="UTC", action=_Given,
                    help=f"time zone of {of} (default: UTC)")
 
 
@@ -183,7 +189,7 @@ def _add_text_log_options(p: argparse.ArgumentParser) -> None:
                        help="lines not in the format: count them (default with --pattern, "
                             "--preset), raise (refuse them; the default for access logs read "
                             "without --preset) or skip them with a warning")
-    lines.add_argument("--strict", dest="on_error", action=_StrictGiven,
+    lines.add_argument("--strict", dest="on_error", action=_Given, nargs=0, const="raise",
                        help="the same as --on-error raise")
 
 

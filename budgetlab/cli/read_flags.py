@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..errors import BudgetlabError, ConfigError
-from .options import add_log_options
+from .options import add_log_options, flag_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,12 +45,6 @@ def _parser() -> argparse.ArgumentParser:
     p = _ReadingParser(prog="read", add_help=False, allow_abbrev=False)
     add_log_options(p)
     return p
-
-
-def _flags(parser: argparse.ArgumentParser) -> dict[str, str]:
-    from .app import flag_table
-
-    return flag_table(parser)
 
 
 def _words(text: str) -> list[str]:
@@ -88,7 +82,7 @@ def _args(text: str | None, given: Sequence[tuple[str, str, str]]) -> argparse.N
                           "--pattern, --preset, --year, ...: budgetlab replay --help lists them "
                           "under 'input columns' and 'line-oriented text logs'); the rest are "
                           "parameters of their own.")
-    flags = _flags(parser)
+    flags = flag_table(parser)
     for name, dest, value in given:
         flag = flags.get(dest)
         if flag is None or not hasattr(args, dest):
@@ -107,7 +101,7 @@ def _flag_words(where: str = "") -> Iterator[None]:
     ``where``, a refusal that names one says where to write it."""
     from .._util.words import cli_words, speak
 
-    flags = _flags(_parser())
+    flags = flag_table(_parser())
     with cli_words(flags):
         try:
             yield

@@ -148,14 +148,12 @@ def _targets(text: str | None, by: list[str]) -> float | dict[str, float] | None
     for part in text.split(","):
         key, sep, value = part.partition("=")
         try:
+            if not sep or not key.strip():
+                raise ValueError(part)
             out[key.strip()] = float(value)
         except ValueError:
             raise ConfigError("--target: every item must be GROUP=TARGET (e.g. "
-                              "recaptcha_v2=0.93,turnstile=0.97)."
-                              ) from None
-        if not sep or not key.strip():
-            raise ConfigError("--target: every item must be GROUP=TARGET (e.g. "
-                              "recaptcha_v2=0.93,turnstile=0.97).")
+                              "recaptcha_v2=0.93,turnstile=0.97).") from None
     return out
 
 

@@ -35,10 +35,10 @@ from ..slo import SLO, PerGroup
 from .clock_text import between_events_line, format_summary, silence_record, tie_line
 from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
 from .labels import path_label
-from .reading import LogRead, describe_slo, group_keys, longest_window, read_log, slo_from_args
+from .reading import LogRead, group_keys, longest_window, read_log, slo_from_args
 from .replay_tables import format_incidents, print_transitions
 from .run_record import record_path, run_record, write_record
-from .shared import wrap, write_output
+from .shared import print_slo, write_output
 from .shown_groups import group_limit
 
 __all__ = ["COMMANDS", "run_replay",
@@ -74,9 +74,7 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
     span = events["ts"].iloc[-1] - events["ts"].iloc[0]
     print(f"{title}: {counted(len(events), 'event')}, {events['ts'].iloc[0]:%Y-%m-%d %H:%M} .. "
           f"{events['ts'].iloc[-1]:%Y-%m-%d %H:%M} UTC")
-    print(wrap(describe_slo(slo, by), indent=""))
-    if isinstance(slo, PerGroup) and slo.binding:
-        print(wrap(f"SLOs bound to groups: {slo.binding}", indent=""))
+    print_slo(slo, by)
     window = longest_window(slo)
     if window > span:
         print(f"note: {partial_window_note(window, span)}")
