@@ -17,7 +17,7 @@ from .._util.validation import to_timedelta
 from .._util.words import counted
 from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
-from .labels import path_label
+from .prose import path_label
 from .reading import LogRead, group_keys, read_log, slo_from_args, slo_list
 from .shared import group_label, print_slo, save_plot, wrap, write_output
 from .shown_groups import group_limit, shown_groups

@@ -19,7 +19,7 @@ from ..alerts.incidents_file import read_incidents
 from ..errors import ConfigError, InputError, NoTrafficError
 from ..privacy import shown
 from ..slo import SLO, PerGroup
-from .labels import path_label
+from .prose import path_label
 from .reading import group_keys, read_log, slo_from_args
 from .shared import (
     SCORE_FOOTNOTE,

@@ -191,7 +191,6 @@ def render_notebooks(
     force: bool = False,
     timeout: float = 600,
     kernel: str = "python3",
-    cwd: str | os.PathLike[str] | None = None,
     log: Any = print,
 ) -> list[Path]:
     """Execute each notebook (with ``parameters`` injected after its ``parameters`` cell) and
@@ -219,7 +218,7 @@ def render_notebooks(
                          {str(src): list(tools.papermill.inspect_notebook(str(src)))
                           for src in sources})
     targets = _html_outputs(sources, out_dir, force=force)
-    run_dir = str(Path(cwd) if cwd is not None else Path.cwd())
+    run_dir = str(Path.cwd())
     written = []
     show = progress_enabled()
     if show and log is print:  # keep the bars whole: lines go above them

@@ -22,8 +22,7 @@ from .._util.validation import duration_label, to_ns
 from .._util.words import option_word, prose_duration, some_named, speak
 from ..errors import BudgetlabError, ConfigError
 from ..slo import SLO, PerGroup
-from .labels import path_label
-from .prose import wrap
+from .prose import path_label, wrap
 from .read_args import group_keys, parse_outcomes, read_spec
 
 # group_keys, parse_outcomes, read_spec: what the reading flags mean (read_args), for commands

@@ -34,7 +34,7 @@ from ..errors import ConfigError, PartialWindowWarning
 from ..slo import SLO, PerGroup
 from .clock_text import between_events_line, format_summary, silence_record, tie_line
 from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
-from .labels import path_label
+from .prose import path_label
 from .reading import LogRead, group_keys, longest_window, read_log, slo_from_args
 from .replay_tables import format_incidents, print_transitions
 from .run_record import record_path, run_record, write_record
@@ -109,7 +109,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
         )
         drawn = (*drawn_groups(states, tr, by, MAX_DRAWN, rates=False,
                                ok=events["ok"].to_numpy(dtype=bool), names=names,
-                               outside=_observation(spans, events)), bool(names))
+                               outside=(spans.attrs["start"], spans.attrs["end"])), bool(names))
     summary = replay_summary(states, events, spans=spans)
     ties = find_ties(events, by or None)
     print_run_header(title, events, slo, by)
@@ -150,16 +150,6 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     return 0
 
 
-def _observation(spans: pd.DataFrame | None,
-                 events: pd.DataFrame | None) -> tuple[Any, Any] | None:
-    """``(start, end)``, the observation of the run's ``spans``, when the timeline draws the
-    window's steps (``spans`` and ``events`` given: :func:`draw_timeline`), else ``None``: the
-    drawn groups' tables then need only their rows outside it (:func:`drawn_groups`)."""
-    if spans is None or events is None:
-        return None
-    return spans.attrs["start"], spans.attrs["end"]
-
-
 def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], groups: list[Group],
                  spans: pd.DataFrame) -> Iterator[pd.DataFrame]:
     """The window's steps (:func:`budgetlab.status_spans` with ``steps=True``) of each drawn
@@ -181,20 +171,20 @@ def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], group
 def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *,
                    slo: SLO | PerGroup,
                    incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
-                   ok: np.ndarray, spans: pd.DataFrame | None = None,
-                   names: list[str] | None = None, events: pd.DataFrame | None = None) -> None:
+                   ok: np.ndarray, spans: pd.DataFrame, names: list[str] | None = None,
+                   events: pd.DataFrame) -> None:
     """Draw the timeline figure and write it (atomically): stacked panels per group (success
     rate, burn rate, budget remaining; see :func:`~budgetlab.plotting.plot_timeline`), each with
     its own SLO's target. Up to :data:`MAX_DRAWN` groups; with more, those with the most evidence
     (``ok``, each row's outcome: the most failures, then the most events), or the ``names``
-    given (``--plot-groups``), said in the figure and on stderr. With ``spans``
-    (:func:`budgetlab.status_spans` of the run) and ``events`` (the run's) the status bands and
-    the lines are the window's clock, no traffic drawn as such.
+    given (``--plot-groups``), said in the figure and on stderr. The status bands and the lines
+    are the window's clock of ``spans`` (:func:`budgetlab.status_spans` of the run) and
+    ``events`` (the run's), no traffic drawn as such.
     Format from the suffix (png, svg, pdf); ``tz`` labels the axes.
 
     :func:`drawn_groups` (cheap: a few passes over the group codes), then :func:`draw_timeline`."""
     groups, n_groups = drawn_groups(states, tr, by, MAX_DRAWN, rates=False, ok=ok, names=names,
-                                    outside=_observation(spans, events))
+                                    outside=(spans.attrs["start"], spans.attrs["end"]))
     draw_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, force=force, tz=tz,
                   spans=spans, named=bool(names), events=events)
 
@@ -202,8 +192,7 @@ def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: 
 def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, *,
                   slo: SLO | PerGroup,
                   incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
-                  spans: pd.DataFrame | None = None, named: bool = False,
-                  events: pd.DataFrame | None = None) -> None:
+                  spans: pd.DataFrame, named: bool = False, events: pd.DataFrame) -> None:
     """Draw the ``groups`` :func:`drawn_groups` chose (of ``n_groups``; a note on stderr when not
     all) on the window's clock of ``spans`` (the run's, all groups: its observation) with the
     window's steps of those groups in ``events`` (the run's), and write the file."""
@@ -212,12 +201,8 @@ def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, 
     if n_groups > len(groups):
         sys.stderr.write("budgetlab: note: the timeline shows "
                          f"{_drawn_note(len(groups), n_groups, named)}.\n")
-    group_spans = None
-    if spans is not None and events is not None:
-        group_spans = _drawn_steps(events, slo, by, groups, spans)
     data = render_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, tz=tz,
-                           spans=group_spans,
-                           named=named)
+                           spans=_drawn_steps(events, slo, by, groups, spans), named=named)
     write_bytes(data, path, force=force)
 
 
@@ -257,7 +242,7 @@ def _timeline_figure(n: int, note: bool) -> tuple[Any, list[Any]]:
 def render_timeline(groups: list[Group], n_groups: int, by: list[str],
                     path: str, *, slo: SLO | PerGroup, incidents: pd.DataFrame | None,
                     tz: str | None = None,
-                    spans: Iterable[pd.DataFrame] | None = None, named: bool = False) -> bytes:
+                    spans: Iterable[pd.DataFrame], named: bool = False) -> bytes:
     """The timeline of the ``groups`` :func:`drawn_groups` chose (of ``n_groups``), encoded in the
     format ``path``'s suffix names (the file is written by the caller). ``spans``: each group's
     steps, in the groups' order, read one group at a time as it is drawn; with them a group's
@@ -277,7 +262,7 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
     fig, axes = _timeline_figure(len(groups), bool(note))
     left, width, height = _LEFT, _WIDTH, fig.get_figheight()
     tops: list[Any] = []
-    steps = iter(spans) if spans is not None else None
+    steps = iter(spans)
     try:
         for i, (key, g, t, _) in enumerate(groups):
             ax = axes[i]
@@ -292,7 +277,7 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
             group_slo = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
             drawn = plot_timeline(with_rates(g, key), slo=group_slo, transitions=t, incidents=inc,
                                   ax=ax, tz=tz,
-                                  spans=next(steps) if steps is not None else None)
+                                  spans=next(steps))
             name = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events"
             # a fixed y: matplotlib's automatic one measures every tick
             ax.set_title(name, loc="left", y=1.0)

@@ -15,7 +15,7 @@ import pandas as pd
 
 from .._util.validation import duration_label
 from ..slo import SLO, PerGroup
-from .labels import path_label
+from .prose import path_label
 from .reading import LogRead
 
 __all__ = ["record_path", "run_record", "write_record"]

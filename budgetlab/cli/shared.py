@@ -9,8 +9,7 @@ from typing import Any
 import pandas as pd
 
 from ..slo import SLO, PerGroup
-from .labels import path_label
-from .prose import wrap
+from .prose import path_label, wrap
 from .reading import describe_slo
 
 __all__ = ["print_slo", "save_plot", "group_label", "write_output", "wrap",
