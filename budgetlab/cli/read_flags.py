@@ -1,7 +1,7 @@
 """The command line's reading flags where there is no command line: a notebook's ``read``
 parameter (``read = "--time timestamp --ok-when 'value<50'"``) is parsed by the argparse group
 the commands use (:func:`~budgetlab.cli.options.add_log_options`) and read as the commands read
-their ``LOG...`` (:func:`~budgetlab.cli.read_args.read_paths`); a refusal names those flags, not
+their ``LOG...`` (:func:`~budgetlab.cli.options.read_paths`); a refusal names those flags, not
 keyword arguments.
 
 :func:`read_options` gives the :class:`~budgetlab.events.spec.ReadSpec` of such text;
@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..errors import BudgetlabError, ConfigError
-from .options import add_log_options, flag_table
+from .options import add_log_options, flag_table, read_paths, read_spec
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -146,8 +146,6 @@ say how to read the log (--time, --outcome, --ok-when, --outcomes, --format, --p
 --year, ...: budgetlab replay --help lists them under 'input columns' and 'line-oriented text \
 logs'); the rest are parameters of their own.
     """
-    from .read_args import read_spec
-
     with _flag_words():
         args = _args(text, ())
         if args.format == "access":
@@ -213,7 +211,6 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
     if not (os.path.exists(path) or glob.glob(path)):  # a misspelt name, or no such file
         datasets.load(source)  # refuses, naming the datasets or the file
     from ..events.files import expand_sources
-    from .read_args import read_paths
 
     args = _args(read, given)  # its refusals name read already
     args.by = ",".join(keys)

@@ -22,10 +22,10 @@ from .._util.validation import duration_label, to_ns
 from .._util.words import option_word, prose_duration, some_named, speak
 from ..errors import BudgetlabError, ConfigError
 from ..slo import SLO, PerGroup
+from .options import group_keys, parse_outcomes, read_paths, read_spec
 from .prose import path_label, wrap
-from .read_args import group_keys, parse_outcomes, read_spec
 
-# group_keys, parse_outcomes, read_spec: what the reading flags mean (read_args), for commands
+# group_keys, parse_outcomes, read_spec: what the reading flags mean (options), for commands
 __all__ = ["slo_from_args", "group_keys", "parse_outcomes", "read_spec", "LogRead", "read_log",
            "describe_slo",
            "slo_list", "longest_window", "target_table"]
@@ -266,7 +266,6 @@ def read_log(
     from .._util.plan import plan_outputs
     from ..events.files import expand_sources
     from ..events.how_read import how_read
-    from .read_args import read_paths
 
     paths = expand_sources(args.log if len(args.log) > 1 else args.log[0])
     for p in [*paths, *(Path(x) for x in extra_inputs if x)]:
