@@ -51,7 +51,7 @@ class Command(NamedTuple):
 def add_demo(subparsers: Any) -> None:
     """Register ``budgetlab demo``."""
     demo = subparsers.add_parser("demo", help="replay the embedded sample data and tell its story")
-    add_slo_options(demo, target=0.95, window="24h", slo_file=False)
+    add_slo_options(demo, slo_file=False)
     add_output_options(demo, out="write every status change (.csv or .parquet)")
     add_tz_option(demo, naive=None)
     demo.add_argument("--gap", default="30min",

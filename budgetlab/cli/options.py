@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["add_log_argument", "add_slo_options", "add_output_options", "add_log_options",
            "add_analysis_options", "add_tz_option", "SHOW_GROUPS", "group_count", "flag_table",
+           "DEFAULT_TARGET", "DEFAULT_WINDOW",
            "group_keys", "parse_outcomes", "read_spec", "read_paths"]
 
 
@@ -40,32 +41,33 @@ def add_log_argument(p: argparse.ArgumentParser) -> None:
                                           "folder")
 
 
-def add_slo_options(p: argparse.ArgumentParser, *, target: float = 0.95, window: str = "24h",
-                    by: str | None = None, slo_file: bool = True) -> None:
+#: The target and window of a command line that gives neither (``--target``, ``--window``).
+DEFAULT_TARGET, DEFAULT_WINDOW = 0.95, "24h"
+
+
+def add_slo_options(p: argparse.ArgumentParser, *, slo_file: bool = True) -> None:
     """``--target``, ``--window``, ``--warning``, ``--critical``, ``--min-events``, ``--by`` and
-    (with ``slo_file``) ``--slo FILE``; ``by`` is the default of ``--by``."""
+    (with ``slo_file``) ``--slo FILE``."""
     g = p.add_argument_group("SLO")
     g.add_argument("--target", default=None, metavar="TARGET|GROUP=TARGET,...",
-                   help=f"target success rate (default: {target}), or one per group of the --by "
-                        "key, e.g. "
-                        "recaptcha_v2=0.93,turnstile=0.97")
+                   help=f"target success rate (default: {DEFAULT_TARGET}), or one per group of "
+                        "the --by key, e.g. recaptcha_v2=0.93,turnstile=0.97")
     g.add_argument("--window", default=None,
-                   help=f"trailing window, e.g. 1h, 24h, 7D (default: {window})")
+                   help=f"trailing window, e.g. 1h, 24h, 7D (default: {DEFAULT_WINDOW})")
     g.add_argument("--warning", type=float, default=None,
                    help="warning below this budget fraction (0.5)")
     g.add_argument("--critical", type=float, default=None,
                    help="critical below this budget fraction (0.1)")
     g.add_argument("--min-events", type=int, default=None,
                    help="hold the status below this many events (0)")
-    g.add_argument("--by", default=by, help="group keys, comma-separated (e.g. captcha_type,region)"
-                   + (f" (default: {by})" if by else ""))
+    g.add_argument("--by", default=None,
+                   help="group keys, comma-separated (e.g. captcha_type,region)")
     if slo_file:
         g.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
                        help="OpenSLO v1 file; several SLOs bound to groups by metadata.labels "
                             "(keys named in --by) "
                             "apply each to its group (--window/--warning/--critical/--min-events "
                             "override them)")
-    p.set_defaults(default_target=target, default_window=window)
 
 
 def add_output_options(p: argparse.ArgumentParser, *,
@@ -211,12 +213,12 @@ def _add_text_log_options(p: argparse.ArgumentParser) -> None:
                        help="the same as --on-error raise")
 
 
-def add_analysis_options(p: argparse.ArgumentParser, *, by: str | None = None, out: str,
-                         plot: str, groups: str | None = None) -> None:
+def add_analysis_options(p: argparse.ArgumentParser, *, out: str, plot: str,
+                         groups: str | None = None) -> None:
     """The options every analysis shares with ``replay``: ``LOG...``, the SLO (``--slo``), the
     input columns and the outputs."""
     add_log_argument(p)
-    add_slo_options(p, by=by)
+    add_slo_options(p)
     add_log_options(p)
     add_output_options(p, out=out, plot=plot, groups=groups)
 

@@ -171,22 +171,21 @@ def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], group
 def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *,
                    slo: SLO | PerGroup,
                    incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
-                   ok: np.ndarray, spans: pd.DataFrame, names: list[str] | None = None,
-                   events: pd.DataFrame) -> None:
+                   ok: np.ndarray, spans: pd.DataFrame, events: pd.DataFrame) -> None:
     """Draw the timeline figure and write it (atomically): stacked panels per group (success
     rate, burn rate, budget remaining; see :func:`~budgetlab.plotting.plot_timeline`), each with
     its own SLO's target. Up to :data:`MAX_DRAWN` groups; with more, those with the most evidence
-    (``ok``, each row's outcome: the most failures, then the most events), or the ``names``
-    given (``--plot-groups``), said in the figure and on stderr. The status bands and the lines
-    are the window's clock of ``spans`` (:func:`budgetlab.status_spans` of the run) and
-    ``events`` (the run's), no traffic drawn as such.
+    (``ok``, each row's outcome: the most failures, then the most events), said in the figure
+    and on stderr. The status bands and the lines are the window's clock of ``spans``
+    (:func:`budgetlab.status_spans` of the run) and ``events`` (the run's), no traffic drawn as
+    such.
     Format from the suffix (png, svg, pdf); ``tz`` labels the axes.
 
     :func:`drawn_groups` (cheap: a few passes over the group codes), then :func:`draw_timeline`."""
-    groups, n_groups = drawn_groups(states, tr, by, MAX_DRAWN, rates=False, ok=ok, names=names,
+    groups, n_groups = drawn_groups(states, tr, by, MAX_DRAWN, rates=False, ok=ok,
                                     outside=(spans.attrs["start"], spans.attrs["end"]))
     draw_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, force=force, tz=tz,
-                  spans=spans, named=bool(names), events=events)
+                  spans=spans, events=events)
 
 
 def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, *,
