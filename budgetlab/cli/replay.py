@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ from .shown_groups import group_limit
 
 __all__ = ["COMMANDS", "run_replay",
            "replay_states", "print_run_header",
-           "write_timeline", "draw_timeline", "render_timeline"]
+           "write_timeline", "draw_timeline"]
 
 
 
@@ -192,17 +192,61 @@ def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, 
                   slo: SLO | PerGroup,
                   incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
                   spans: pd.DataFrame, named: bool = False, events: pd.DataFrame) -> None:
-    """Draw the ``groups`` :func:`drawn_groups` chose (of ``n_groups``; a note on stderr when not
-    all) on the window's clock of ``spans`` (the run's, all groups: its observation) with the
-    window's steps of those groups in ``events`` (the run's), and write the file."""
-    from .._util.files import write_bytes
+    """Draw the ``groups`` :func:`drawn_groups` chose (of ``n_groups``; a note on stderr and in
+    the figure when not all) on the window's clock of ``spans`` (the run's, all groups: its
+    observation) with the window's steps of those groups in ``events`` (the run's), and write the
+    file in the format ``path``'s suffix names. Each group's steps are made as it is drawn
+    (:func:`_drawn_steps`); with them a group's table needs only its rows outside their
+    observation (:func:`drawn_groups`'s ``outside``: :func:`~budgetlab.plotting.plot_timeline`
+    reads no other)."""
+    import matplotlib
 
-    if n_groups > len(groups):
-        sys.stderr.write("budgetlab: note: the timeline shows "
-                         f"{_drawn_note(len(groups), n_groups, named)}.\n")
-    data = render_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, tz=tz,
-                           spans=_drawn_steps(events, slo, by, groups, spans), named=named)
-    write_bytes(data, path, force=force)
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .._util.figures import save_figure
+    from ..events.schema import scope_mask
+    from ..plotting import place_axis_labels, plot_timeline
+    from ..plotting.timeline_marks import merge_legends
+
+    note = _drawn_note(len(groups), n_groups, named) if n_groups > len(groups) else ""
+    if note:
+        sys.stderr.write(f"budgetlab: note: the timeline shows {note}.\n")
+    fig, axes = _timeline_figure(len(groups), bool(note))
+    left, width, height = _LEFT, _WIDTH, fig.get_figheight()
+    tops: list[Any] = []
+    steps = _drawn_steps(events, slo, by, groups, spans)
+    try:
+        for i, (key, g, t, _) in enumerate(groups):
+            ax = axes[i]
+            inc = None
+            if incidents is not None and len(incidents):
+                probe = (
+                    pd.DataFrame({k: [v] for k, v in zip(by, key, strict=True)})
+                    if by
+                    else pd.DataFrame(index=[0])
+                )
+                inc = incidents[[bool(scope_mask(probe, s)[0]) for s in incidents["scope"]]]
+            group_slo = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
+            drawn = plot_timeline(with_rates(g, key), slo=group_slo, transitions=t, incidents=inc,
+                                  ax=ax, tz=tz,
+                                  spans=next(steps))
+            name = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events"
+            # a fixed y: matplotlib's automatic one measures every tick
+            ax.set_title(name, loc="left", y=1.0)
+            ax.set_title(f"{counted(len(t), 'status change')} at events",
+                         loc="right", fontsize="small", y=1.0)
+            tops.append(drawn)
+            # measured once here, not for every sibling again in the draw
+            place_axis_labels(getattr(drawn, "panels", [drawn]))
+        merge_legends(tops)  # on the first group's panels: what any group draws
+        if note:
+            fig.text(left / width, 1 - 0.12 / height, f"Timeline of {note}.", va="top",
+                     fontsize="medium")
+        # 15 % larger, a third faster to encode
+        save_figure(fig, path, force=force, dpi=100, png_compression=1)
+    finally:
+        plt.close(fig)
 
 
 def _drawn_note(drawn: int, n_groups: int, named: bool = False) -> str:
@@ -236,63 +280,6 @@ def _timeline_figure(n: int, note: bool) -> tuple[Any, list[Any]]:
                             top=1 - top / height,
                             bottom=_BOTTOM / height, hspace=_BETWEEN / _PER)
     return fig, [fig.add_subplot(grid[i]) for i in range(n)]
-
-
-def render_timeline(groups: list[Group], n_groups: int, by: list[str],
-                    path: str, *, slo: SLO | PerGroup, incidents: pd.DataFrame | None,
-                    tz: str | None = None,
-                    spans: Iterable[pd.DataFrame], named: bool = False) -> bytes:
-    """The timeline of the ``groups`` :func:`drawn_groups` chose (of ``n_groups``), encoded in the
-    format ``path``'s suffix names (the file is written by the caller). ``spans``: each group's
-    steps, in the groups' order, read one group at a time as it is drawn; with them a group's
-    table needs only its rows outside their observation (:func:`drawn_groups`'s ``outside``:
-    :func:`~budgetlab.plotting.plot_timeline` reads no other)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .._util.figures import figure_bytes
-    from ..events.schema import scope_mask
-    from ..plotting import place_axis_labels, plot_timeline
-    from ..plotting.timeline_marks import merge_legends
-
-    note = _drawn_note(len(groups), n_groups, named) if n_groups > len(groups) else ""
-    fig, axes = _timeline_figure(len(groups), bool(note))
-    left, width, height = _LEFT, _WIDTH, fig.get_figheight()
-    tops: list[Any] = []
-    steps = iter(spans)
-    try:
-        for i, (key, g, t, _) in enumerate(groups):
-            ax = axes[i]
-            inc = None
-            if incidents is not None and len(incidents):
-                probe = (
-                    pd.DataFrame({k: [v] for k, v in zip(by, key, strict=True)})
-                    if by
-                    else pd.DataFrame(index=[0])
-                )
-                inc = incidents[[bool(scope_mask(probe, s)[0]) for s in incidents["scope"]]]
-            group_slo = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
-            drawn = plot_timeline(with_rates(g, key), slo=group_slo, transitions=t, incidents=inc,
-                                  ax=ax, tz=tz,
-                                  spans=next(steps))
-            name = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events"
-            # a fixed y: matplotlib's automatic one measures every tick
-            ax.set_title(name, loc="left", y=1.0)
-            ax.set_title(f"{counted(len(t), 'status change')} at events",
-                         loc="right", fontsize="small", y=1.0)
-            tops.append(drawn)
-            # measured once here, not for every sibling again in the draw
-            place_axis_labels(getattr(drawn, "panels", [drawn]))
-        merge_legends(tops)  # on the first group's panels: what any group draws
-        if note:
-            fig.text(left / width, 1 - 0.12 / height, f"Timeline of {note}.", va="top",
-                     fontsize="medium")
-        # 15 % larger, a third faster to encode
-        return figure_bytes(fig, path, dpi=100, png_compression=1)
-    finally:
-        plt.close(fig)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
