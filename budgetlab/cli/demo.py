@@ -232,8 +232,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print(f"\nwrote {counted(len(tr), 'transition')} to {args.out}")
     if args.plot:
         write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
-                       ok=events["ok"].to_numpy(dtype=bool), spans=spans, tz=args.tz,
-                       events=events)
+                       spans=spans, tz=args.tz, events=events)
         print(f"wrote timeline to {args.plot}")
     return 0
 

@@ -25,7 +25,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from .._util.words import command_flag, counted
@@ -81,11 +80,11 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
 
 
 def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
-               slo: SLO | PerGroup | None = None,
-               incidents: pd.DataFrame | None = None, record: dict[str, Any] | None = None) -> int:
+               slo: SLO | PerGroup, incidents: pd.DataFrame | None,
+               record: dict[str, Any] | None) -> int:
     """Replay, print the summary and transitions, write --out/--plot (checked by the caller).
 
-    ``slo`` defaults to the command line's; ``incidents`` (a :func:`read_incidents
+    ``incidents`` (a :func:`read_incidents
     <budgetlab.alerts.incidents_file.read_incidents>` table) are listed after the summary and
     drawn on the timeline; ``record`` (the JSON run record) is written beside ``--out`` as
     ``OUT.run.json``.
@@ -95,18 +94,14 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     from ..budget.summary import replay_summary
     from ..budget.ties import find_ties
 
-    slo = slo_from_args(args) if slo is None else slo
     by = group_keys(args)
     states, tr = replay_states(events, slo, by)
     spans = status_spans(events, slo, by=by or None)
     drawn = None
     # the groups chosen now: a name --plot-groups does not know fails before any output
     if args.plot:
-        names = (
-            [n.strip() for n in args.plot_groups.split(",") if n.strip()]
-            if getattr(args, "plot_groups", None)
-            else None
-        )
+        names = ([n.strip() for n in args.plot_groups.split(",") if n.strip()]
+                 if args.plot_groups else None)
         drawn = (*drawn_groups(states, tr, by, MAX_DRAWN, rates=False,
                                ok=events["ok"].to_numpy(dtype=bool), names=names,
                                outside=(spans.attrs["start"], spans.attrs["end"])), bool(names))
@@ -123,18 +118,15 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     if incidents is not None:
         from ..privacy import shown
 
-        print(f"\nIncidents ({len(incidents):,} in {shown(Path(args.incidents).name)}; times UTC)"
-              if getattr(args, "incidents", None) else
-              f"\nIncidents ({len(incidents):,}; times UTC)")
+        print(f"\nIncidents ({len(incidents):,} in {shown(Path(args.incidents).name)}; times UTC)")
         print(format_incidents(incidents, events))
     print_transitions(tr, events, longest_window(slo))
     between = between_events_line(summary, tr)
     if between:
         print(between)
-    summary_out = getattr(args, "summary_out", None)
-    if summary_out:
+    if args.summary_out:
         print()
-        write_output(summary, args, "summary row", "(one per group)", path=summary_out)
+        write_output(summary, args, "summary row", "(one per group)", path=args.summary_out)
     if args.out:
         write_table(tr, args.out, force=args.force)
         print(f"\nwrote {counted(len(tr), 'transition')} to {path_label(args.out)}")
@@ -144,7 +136,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     if drawn is not None:
         groups, n_groups, named = drawn
         draw_timeline(groups, n_groups, by, args.plot, slo=slo, incidents=incidents,
-                      force=args.force, tz=getattr(args, "tz", None), spans=spans, named=named,
+                      force=args.force, tz=args.tz, spans=spans, named=named,
                       events=events)
         print(f"wrote timeline to {path_label(args.plot)}")
     return 0
@@ -171,18 +163,19 @@ def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], group
 def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *,
                    slo: SLO | PerGroup,
                    incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
-                   ok: np.ndarray, spans: pd.DataFrame, events: pd.DataFrame) -> None:
+                   spans: pd.DataFrame, events: pd.DataFrame) -> None:
     """Draw the timeline figure and write it (atomically): stacked panels per group (success
     rate, burn rate, budget remaining; see :func:`~budgetlab.plotting.plot_timeline`), each with
     its own SLO's target. Up to :data:`MAX_DRAWN` groups; with more, those with the most evidence
-    (``ok``, each row's outcome: the most failures, then the most events), said in the figure
+    (the most failures, then the most events), said in the figure
     and on stderr. The status bands and the lines are the window's clock of ``spans``
     (:func:`budgetlab.status_spans` of the run) and ``events`` (the run's), no traffic drawn as
     such.
     Format from the suffix (png, svg, pdf); ``tz`` labels the axes.
 
     :func:`drawn_groups` (cheap: a few passes over the group codes), then :func:`draw_timeline`."""
-    groups, n_groups = drawn_groups(states, tr, by, MAX_DRAWN, rates=False, ok=ok,
+    groups, n_groups = drawn_groups(states, tr, by, MAX_DRAWN, rates=False,
+                                    ok=events["ok"].to_numpy(dtype=bool),
                                     outside=(spans.attrs["start"], spans.attrs["end"]))
     draw_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, force=force, tz=tz,
                   spans=spans, events=events)
