@@ -174,3 +174,9 @@ def _run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"budgetlab: internal error ({type(exc).__name__}); please report it "
                          "(set BUDGETLAB_DEBUG=1 for details).\n")
         return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from budgetlab.cli import main as entry  # Ctrl-C there too: one line, exit 130
+
+    raise SystemExit(entry())
