@@ -114,7 +114,7 @@ class _Given(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
         setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
-        setattr(namespace, f"{str(option_string).lstrip('-')}_given", True)
+        setattr(namespace, f"{str(option_string).lstrip('-').replace('-', '_')}_given", True)
 
 
 def flag_table(parser: argparse.ArgumentParser) -> dict[str, str]:
