@@ -18,7 +18,6 @@ from .._util.percent import given_fraction, given_percent, measured_percent
 from .._util.validation import to_timedelta, window_words
 from .._util.words import counted, duration_words, flags_as, hours_words, prose_duration, speak
 from ..errors import ConfigError
-from . import incidents
 from .reading import group_keys, longest_window, read_log, slo_from_args
 from .shared import group_label, print_slo, save_plot, wrap, write_output
 from .shown_groups import group_limit, shown_groups
@@ -151,6 +150,7 @@ def _no_events_words(hours: float, warmup: str) -> str:
 
 
 def _cmd_compare_windows(args: argparse.Namespace) -> int:
+    from ..alerts.incidents_file import read_incidents
     from ..analyses.window_clock import thin_rows
     from ..analyses.window_lengths import compare_windows
     from ..analyses.window_options import WindowOptions
@@ -166,7 +166,7 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
                       grace=args.grace, warmup=args.warmup)
     read = read_log(args, {"--out": args.out, "--plot": args.plot},
                     extra_inputs=(args.incidents or "",))
-    inc = incidents.read_table(args.incidents) if args.incidents else None
+    inc = read_incidents(args.incidents) if args.incidents else None
     by = group_keys(args)
     with flags_as(window="--windows"):  # the API's window= is an item of --windows here
         table = compare_windows(read.events, slo, windows, incidents=inc, by=by or None, tz=args.tz,

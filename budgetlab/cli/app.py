@@ -1,5 +1,5 @@
 """The ``budgetlab`` command line: the parser, wired explicitly (the parsers of ``demo``,
-``replay`` and the analyses from :mod:`~budgetlab.cli.commands`, ``export``'s from
+``replay``, the analyses and ``latency`` from :mod:`~budgetlab.cli.commands`, ``export``'s from
 :mod:`~budgetlab.cli.export_options`; those of ``notebooks`` and ``backtest`` from their
 modules), and the entry point.
 
@@ -23,9 +23,10 @@ from typing import Any, NoReturn
 
 from .._util.words import cli_words, speak
 from ..errors import BudgetlabError
-from . import backtest, commands, export_options, latency, notebooks
+from . import backtest, commands, export_options, notebooks
+from .options import flag_table
 
-__all__ = ["main", "build_parser", "flag_table"]
+__all__ = ["main", "build_parser"]
 
 
 #: argparse's refusal of an option whose value it took for a flag (``--gap -5min``)
@@ -68,21 +69,6 @@ class _Parser(argparse.ArgumentParser):
         return ns, rest
 
 
-def flag_table(parser: argparse.ArgumentParser) -> dict[str, str]:
-    """A command's flags by the keyword names an API message may use: each option's destination
-    and its long name spelled as a keyword (``min_events`` and ``slo_file`` -> ``--min-events``).
-
-    >>> flag_table(build_parser())["version"]
-    '--version'
-    """
-    table: dict[str, str] = {}
-    for action in parser._actions:
-        for flag in (s for s in action.option_strings if s.startswith("--")):
-            table.setdefault(action.dest, flag)
-            table.setdefault(flag[2:].replace("-", "_"), flag)
-    return table
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The ``budgetlab`` argument parser with every subcommand wired in."""
     from .. import __version__
@@ -97,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     notebooks.add_parser(sub)
     backtest.add_parser(sub)
     commands.add_analyses(sub)
-    latency.add_parser(sub)
+    commands.add_latency(sub)
     return parser
 
 
@@ -135,7 +121,7 @@ def _file_name(filename: Any) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``budgetlab`` command line once (the console script enters through
-    :func:`budgetlab.cli.main`, which also turns Ctrl-C during start-up into exit status 130).
+    :func:`budgetlab.cli.main`, which turns Ctrl-C into exit status 130).
 
     Each call is one run: the inputs read and outputs planned by an earlier call are forgotten.
     """
@@ -180,9 +166,6 @@ def _run(args: argparse.Namespace) -> int:
                          "output was "
                          "left half-written.\n")
         return 2
-    except KeyboardInterrupt:
-        sys.stderr.write("budgetlab: interrupted; no output was left half-written.\n")
-        return 130
     except Exception as exc:  # a bug: still one line, unless debugging
         if os.environ.get("BUDGETLAB_DEBUG"):
             import traceback
@@ -194,4 +177,6 @@ def _run(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+    from budgetlab.cli import main as entry  # Ctrl-C there too: one line, exit 130
+
+    raise SystemExit(entry())

@@ -27,8 +27,8 @@ from .backtest_report import (
     write_outputs,
 )
 from .backtest_slos import backtest_policies, target_slos
-from .labels import path_label
 from .options import add_tz_option
+from .prose import path_label
 
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
     import pandas as pd

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .labels import path_label
+from .prose import path_label
 
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
     import pandas as pd

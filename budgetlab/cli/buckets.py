@@ -17,8 +17,8 @@ from .._util.validation import to_timedelta
 from .._util.words import counted
 from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
-from .labels import path_label
-from .reading import LogRead, group_keys, read_log, slo_from_args
+from .prose import path_label
+from .reading import LogRead, group_keys, read_log, slo_from_args, slo_list
 from .shared import group_label, print_slo, save_plot, wrap, write_output
 from .shown_groups import group_limit, shown_groups
 
@@ -102,9 +102,7 @@ def _check_policy_freq(freq: str, slo: SLO | PerGroup) -> None:
     (one per SLO period): refused before the read, by the flag, as ``alerts`` refuses it."""
     from ..alerts.policy import AlertPolicy
 
-    slos = [*slo.table.values(), *([slo.default] if isinstance(slo.default, SLO) else [])] \
-        if isinstance(slo, PerGroup) else [slo]
-    for period in dict.fromkeys(s.period for s in slos):
+    for period in dict.fromkeys(s.period for s in slo_list(slo)):
         incidents.check_freq(freq, {"workbook": AlertPolicy.workbook(period)})
 
 

@@ -1,18 +1,20 @@
 """The parsers of the subcommands whose work needs pandas (``demo``, ``replay``, ``recalibrate``,
-``compare-windows``, ``buckets``, ``incident``, ``alerts``), built without importing it.
+``compare-windows``, ``buckets``, ``incident``, ``alerts``, ``latency``), built without
+importing it.
 
 Each parser's handler is a :class:`Command`: the module that does the work
 (:mod:`~budgetlab.cli.replay`, :mod:`~budgetlab.cli.demo`, :mod:`~budgetlab.cli.analyses`,
-:mod:`~budgetlab.cli.buckets`, :mod:`~budgetlab.cli.incidents`) is imported when the command
-runs, and looked up in its ``COMMANDS`` table. ``budgetlab --help``, ``budgetlab COMMAND --help``
-and argument errors therefore answer before pandas, numpy, numba or matplotlib are loaded.
+:mod:`~budgetlab.cli.buckets`, :mod:`~budgetlab.cli.incidents`, :mod:`~budgetlab.cli.latency`)
+is imported when the command runs, and looked up in its ``COMMANDS`` table. ``budgetlab --help``,
+``budgetlab COMMAND --help`` and argument errors therefore answer before pandas, numpy, numba or
+matplotlib are loaded.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-from typing import Any
+from typing import Any, NamedTuple
 
 from .options import (
     SHOW_GROUPS,
@@ -25,32 +27,20 @@ from .options import (
     group_count,
 )
 
-__all__ = ["Command", "add_demo", "add_replay", "add_analyses", "add_incidents"]
+__all__ = ["Command", "add_demo", "add_replay", "add_analyses", "add_incidents", "add_latency"]
 
 
-class Command:
+class Command(NamedTuple):
     """The handler of subcommand ``name``, defined in ``budgetlab.cli.<module>`` (its
-    ``COMMANDS[name]``) and imported on the first call. (A plain class: :mod:`dataclasses` would
+    ``COMMANDS[name]``) and imported on the first call. (A named tuple: :mod:`dataclasses` would
     import :mod:`inspect`, 20 ms of start-up.)
 
     >>> Command("replay", "replay")
     Command(module='replay', name='replay')
     """
 
-    __slots__ = ("module", "name")
-
-    def __init__(self, module: str, name: str) -> None:
-        self.module = module
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"Command(module={self.module!r}, name={self.name!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Command) and (self.module, self.name) == (other.module, other.name)
-
-    def __hash__(self) -> int:
-        return hash((self.module, self.name))
+    module: str
+    name: str
 
     def __call__(self, args: argparse.Namespace) -> int:
         """Import the module that does the work and run the command with ``args``."""
@@ -61,7 +51,7 @@ class Command:
 def add_demo(subparsers: Any) -> None:
     """Register ``budgetlab demo``."""
     demo = subparsers.add_parser("demo", help="replay the embedded sample data and tell its story")
-    add_slo_options(demo, target=0.95, window="24h", slo_file=False)
+    add_slo_options(demo, slo_file=False)
     add_output_options(demo, out="write every status change (.csv or .parquet)")
     add_tz_option(demo, naive=None)
     demo.add_argument("--gap", default="30min",
@@ -208,3 +198,39 @@ def add_incidents(subparsers: Any) -> None:
                         "N of them: those an incident's scope names, then the most alert "
                         "episodes; 0 draws them all (--out writes every group's scores)")
     p.set_defaults(func=Command("incidents", "alerts"))
+
+
+def add_latency(subparsers: Any) -> None:
+    """Register ``budgetlab latency``."""
+    p = subparsers.add_parser("latency",
+                              help="latency profile of a log with durations: shares within "
+                                   "thresholds, "
+                                              "censored quantiles, the client-timeout trade-off")
+    add_log_argument(p)
+    add_log_options(p)
+    add_output_options(p, out="write the shares table per group and period (.csv or .parquet)",
+                       plot="write the shares over time, or with --timeouts the trade-off (.png, "
+                            ".svg, .pdf)")
+    g = p.add_argument_group("latency")
+    g.add_argument("--thresholds", required=True,
+                   help="latency thresholds, comma-separated (e.g. 10s,20s,30s)")
+    g.add_argument("--by", default=None, help="group keys, comma-separated (e.g. captcha_type)")
+    g.add_argument("--freq", default="1D",
+                   help="period of the --out table and the plot (default 1D)")
+    g.add_argument("--quantiles", default="0.5,0.9,0.99",
+                   help="quantiles of the time to success (default "
+                                                              "0.5,0.9,0.99)")
+    g.add_argument("--client-timeout", default=None, metavar="DURATION",
+                   help="the client timeout in force when the log does not show it (no timeout "
+                        "rows)")
+    g.add_argument("--timeouts", default=None, metavar="DURATION,...",
+                   help="candidate client timeouts at or below the one in force: the trade-off "
+                        "table")
+    g.add_argument("--window", default=None, metavar="DURATION",
+                   help="tracker window (e.g. 1h, 24h): which target each threshold supports, and "
+                        "the frontier (the smallest threshold each target allows)")
+    g.add_argument("--target", type=float, default=None,
+                   help="the current target, reported beside the supported ones (with --window)")
+    g.add_argument("--n-boot", type=int, default=None,
+                   help="bootstrap resamples of the supported targets (with --window; default 200)")
+    p.set_defaults(func=Command("latency", "latency"))

@@ -52,7 +52,7 @@ def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | P
                      by: list[str]) -> None:
     """The incident table, and per incident what the tracker showed (:func:`incident_report`)."""
     from ..analyses.incident import incident_report
-    from ..events.schema import parse_scope
+    from .incidents import scoped_slo
 
     print("\nInjected incidents (ground truth: budgetlab/datasets/demo_incidents.csv)")
     show = incidents.copy()
@@ -61,14 +61,8 @@ def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | P
     print(show.to_string(index=False))
     for _, inc in incidents.iterrows():
         scope = str(inc["scope"])
-        scoped = parse_scope(scope)
-        key = tuple(scoped.get(k) for k in by)
-        group_slo = (
-            slo.slo_for(key)
-            if isinstance(slo, PerGroup) and all(v is not None for v in key)
-            else slo
-        )
-        rep = incident_report(events, group_slo, inc["start"], inc["end"], by=by or None,
+        rep = incident_report(events, scoped_slo(slo, scope, by), inc["start"], inc["end"],
+                              by=by or None,
                               scope=scope,
                               incidents=incidents, context="2h")
         print(f"\nIncident {inc['incident_id']} ({inc.get('kind', '')}, {scope}):")
@@ -238,8 +232,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print(f"\nwrote {counted(len(tr), 'transition')} to {args.out}")
     if args.plot:
         write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
-                       ok=events["ok"].to_numpy(dtype=bool), spans=spans, tz=args.tz,
-                       events=events)
+                       spans=spans, tz=args.tz, events=events)
         print(f"wrote timeline to {args.plot}")
     return 0
 

@@ -25,7 +25,7 @@ from .export_report import (
     say_provisional,
     why_no_recommendation,
 )
-from .labels import path_label
+from .prose import path_label
 
 __all__ = ["COMMANDS"]
 

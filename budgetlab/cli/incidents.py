@@ -15,10 +15,11 @@ import pandas as pd
 
 from .._util.validation import utc_timestamp
 from .._util.words import counted, duration_words, prose_duration
+from ..alerts.incidents_file import read_incidents
 from ..errors import ConfigError, InputError, NoTrafficError
 from ..privacy import shown
 from ..slo import SLO, PerGroup
-from .labels import path_label
+from .prose import path_label
 from .reading import group_keys, read_log, slo_from_args
 from .shared import (
     SCORE_FOOTNOTE,
@@ -32,14 +33,7 @@ from .shared import (
 )
 from .shown_groups import group_limit, shown_groups
 
-__all__ = ["COMMANDS", "check_freq", "naive_times_note", "read_table"]
-
-
-def read_table(path: str) -> pd.DataFrame:
-    """The incidents CSV of ``--incidents``."""
-    from ..alerts.incidents_file import read_incidents
-
-    return read_incidents(path)
+__all__ = ["COMMANDS", "check_freq", "naive_times_note", "scoped_slo"]
 
 
 def naive_times_note(table: pd.DataFrame, path: str) -> str:
@@ -105,7 +99,7 @@ def check_freq(freq: str, policies: dict[str, Any]) -> None:
                         "numbers of bins); give a --freq that divides every window, e.g. 1min.")
 
 
-def _scoped_slo(slo: SLO | PerGroup, scope: str, by: list[str]) -> SLO | PerGroup:
+def scoped_slo(slo: SLO | PerGroup, scope: str, by: list[str]) -> SLO | PerGroup:
     """The SLO of the one group a scope names (all ``by`` keys given), else ``slo`` as it is."""
     from ..events.schema import parse_scope
 
@@ -125,7 +119,7 @@ def _spans(args: argparse.Namespace) -> list[tuple[str, Any, Any, str | None]]:
         if args.start or args.end:
             raise ConfigError("give the incident either as --start/--end or as --incidents FILE, "
                               "not both.")
-        table = read_table(args.incidents)
+        table = read_incidents(args.incidents)
         if args.id is not None:
             table = table[table["incident_id"].astype(str) == args.id]
             if table.empty:
@@ -192,7 +186,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     if args.plot and len(spans) > 1:
         raise ConfigError(f"--plot draws one incident and {args.incidents} holds {len(spans):,}; "
                           "pick one with --id.")
-    table = read_table(args.incidents) if args.incidents else None
+    table = read_incidents(args.incidents) if args.incidents else None
     print(f"{read.title}: {len(read.events):,} events; replaying {counted(len(spans), 'incident')}")
     if table is not None and naive_times_note(table, args.incidents):
         print(wrap(naive_times_note(table, args.incidents), indent=""))
@@ -202,7 +196,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
         try:
             rep = incident_report(
                 read.events,
-                _scoped_slo(slo, scope or "*", by),
+                scoped_slo(slo, scope or "*", by),
                 start,
                 end,
                 policy=policy,
@@ -303,7 +297,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     check_freq(args.freq, {n: as_policy(n, period=_period(slo)) for n in names})
     by = group_keys(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot}, extra_inputs=(args.incidents,))
-    inc = read_table(args.incidents)
+    inc = read_incidents(args.incidents)
     bins = bin_events(read.events, args.freq, by=by or None)
     periods = _periods(slo, read.events, by)
     print(f"{read.title}: {counted(len(read.events), 'event')} in bins of "

@@ -2,8 +2,8 @@
 (shares within each threshold, censored quantiles of the time to success), and with
 ``--timeouts`` the client-timeout trade-off. The input flags are those of ``replay``.
 
-The parser is built with :mod:`argparse` only (``--help`` answers before pandas is imported);
-the work is :func:`budgetlab.analyses.latency_profile.latency_profile` and
+The parser is in :mod:`budgetlab.cli.commands`; the work is
+:func:`budgetlab.analyses.latency_profile.latency_profile` and
 :func:`budgetlab.analyses.timeout_tradeoff.timeout_tradeoff`, never recomputed here.
 """
 
@@ -12,48 +12,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .._util.words import given_duration
+import pandas as pd
+
+from .._util.percent import fraction_to_percent, given_fraction, measured_percent
+from .._util.validation import check_whole, to_timedelta, window_words
+from .._util.words import counted, duration_words, given_duration
 from ..errors import ConfigError
-from .commands import Command
-from .options import add_log_argument, add_log_options, add_output_options
+from ..slo import SLO
+from .reading import group_keys, read_log
+from .shared import group_label, save_plot, wrap, write_output
 
-__all__ = ["add_parser", "COMMANDS"]
-
-
-def add_parser(subparsers: Any) -> None:
-    """Register ``budgetlab latency``."""
-    p = subparsers.add_parser("latency",
-                              help="latency profile of a log with durations: shares within "
-                                   "thresholds, "
-                                              "censored quantiles, the client-timeout trade-off")
-    add_log_argument(p)
-    add_log_options(p)
-    add_output_options(p, out="write the shares table per group and period (.csv or .parquet)",
-                       plot="write the shares over time, or with --timeouts the trade-off (.png, "
-                            ".svg, .pdf)")
-    g = p.add_argument_group("latency")
-    g.add_argument("--thresholds", required=True,
-                   help="latency thresholds, comma-separated (e.g. 10s,20s,30s)")
-    g.add_argument("--by", default=None, help="group keys, comma-separated (e.g. captcha_type)")
-    g.add_argument("--freq", default="1D",
-                   help="period of the --out table and the plot (default 1D)")
-    g.add_argument("--quantiles", default="0.5,0.9,0.99",
-                   help="quantiles of the time to success (default "
-                                                              "0.5,0.9,0.99)")
-    g.add_argument("--client-timeout", default=None, metavar="DURATION",
-                   help="the client timeout in force when the log does not show it (no timeout "
-                        "rows)")
-    g.add_argument("--timeouts", default=None, metavar="DURATION,...",
-                   help="candidate client timeouts at or below the one in force: the trade-off "
-                        "table")
-    g.add_argument("--window", default=None, metavar="DURATION",
-                   help="tracker window (e.g. 1h, 24h): which target each threshold supports, and "
-                        "the frontier (the smallest threshold each target allows)")
-    g.add_argument("--target", type=float, default=None,
-                   help="the current target, reported beside the supported ones (with --window)")
-    g.add_argument("--n-boot", type=int, default=None,
-                   help="bootstrap resamples of the supported targets (with --window; default 200)")
-    p.set_defaults(func=Command("latency", "latency"))
+__all__ = ["COMMANDS", "supported_lines", "frontier_lines", "one_period_note"]
 
 
 def _list(text: str) -> list[str]:
@@ -63,16 +32,11 @@ def _list(text: str) -> list[str]:
 def _seconds(value: Any) -> str:
     """A measured duration (a quantile, a wait) to four significant digits; a given one (a
     threshold, a timeout) is said as written, by ``given_duration``."""
-    import pandas as pd
-
     return f"{pd.Timedelta(value).total_seconds():.4g} s"
 
 
 def _print_profile(whole: Any, by: list[str]) -> None:
     """Per group: the timeout in force, each threshold's share and each quantile, in words."""
-    from .._util.percent import fraction_to_percent, measured_percent
-    from .shared import group_label
-
     cens = whole.censoring
     for _, row in cens.iterrows():
         shares = whole.shares[(whole.shares[by] == row[by]).all(axis=1)] if by else whole.shares
@@ -108,10 +72,7 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
                          by: list[str]) -> None:
     """The supported target of each threshold and the frontier, in words (no NaN: a threshold
     that supports no candidate says so with its note)."""
-    from .._util.percent import given_fraction
-    from .._util.validation import window_words
     from ..analyses.latency_recalibration import latency_recalibrate
-    from ..slo import SLO
 
     slo = SLO(target=args.target if args.target is not None else 0.95, window=args.window)
     n_boot = 200 if args.n_boot is None else args.n_boot
@@ -147,11 +108,6 @@ def supported_lines(summary: Any, by: list[str], target: float | None) -> list[s
       g=a: within 250 ms, 500 ms: withheld: 3 events
       g=b: within 250 ms: supported target 0.9 (interval 0.85 .. 0.95); the current 0.95 is above it
     """
-    import pandas as pd
-
-    from .._util.percent import given_fraction
-    from .shared import group_label
-
     runs: list[list[Any]] = []  # [group label, answer, thresholds]
     for _, r in summary.iterrows():
         if pd.isna(r["supported_target"]):
@@ -182,11 +138,6 @@ def frontier_lines(frontier: Any, by: list[str]) -> list[str]:
     events for each target of a run is one reason (the frontier's ``withheld`` kind and
     ``events``; its figures differ per target): said once, with the events the run's first and
     last targets need (:func:`_too_few_words`)."""
-    import pandas as pd
-
-    from .._util.percent import given_fraction
-    from .shared import group_label
-
     runs: list[list[Any]] = []  # [group label, key, answer, first target, last target]
     for _, f in frontier.iterrows():
         label = group_label(f, by)
@@ -213,8 +164,6 @@ def _too_few_words(events: int, lo: float, hi: float) -> str:
     'none (12 events in the evaluated span: too few for a verdict at any of them; one needs at
     least 10 expected failures: 20 events at 0.5, 10,000 at 0.999)'
     """
-    from .._util.percent import given_fraction
-    from .._util.words import counted
     from ..analyses.recalibration.rules import MIN_EXPECTED_FAILURES, events_for
 
     return (f"none ({counted(events, 'event')} in the evaluated span: too few for a verdict at "
@@ -234,10 +183,6 @@ def one_period_note(freq: str, span: Any) -> str:
     note: the plot has one 1D period (the log spans 3 min 20 s), one point per line; give --freq
     10s (or another period shorter than the log) for the shares over time.
     """
-    import pandas as pd
-
-    from .._util.words import duration_words
-
     hint = next((f for f in ("1h", "15min", "5min", "1min", "30s", "10s")
                  if pd.Timedelta(f) * 10 <= span), "1s")
     return (f"note: the plot has one {freq} period (the log spans {duration_words(span)}), one "
@@ -248,8 +193,6 @@ def one_period_note(freq: str, span: Any) -> str:
 def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
     """The quantiles and thresholds; every flag checked before the log is read, and none given
     that this run would not use."""
-    from .._util.validation import to_timedelta
-
     if args.duration is None:
         raise ConfigError("latency needs the duration column: --duration COLUMN (with "
                           "--duration-unit s|ms|us|ns "
@@ -265,8 +208,6 @@ def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
                           "--window "
                           "(e.g. --window 24h).")
     if args.window:  # the supported targets' SLO (--target, --window), checked before the work
-        from .._util.validation import check_whole
-        from ..slo import SLO
 
         SLO(target=args.target if args.target is not None else 0.95, window=args.window)
         if args.n_boot is not None:
@@ -288,12 +229,9 @@ def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
 
 
 def _cmd_latency(args: argparse.Namespace) -> int:
-    from .._util.percent import measured_percent
     from ..analyses.latency_profile import latency_profile
     from ..analyses.timeout_tradeoff import timeout_tradeoff
     from ..plotting import plot_latency_shares, plot_timeout_tradeoff
-    from .reading import group_keys, read_log
-    from .shared import group_label, save_plot, wrap, write_output
 
     quantiles, thresholds = _check_args(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
@@ -319,9 +257,10 @@ def _cmd_latency(args: argparse.Namespace) -> int:
                   f"{measured_percent(t['availability'])}")
     if args.window:
         _print_recalibration(read.events, args, thresholds, by)
-    if args.out:
+    if args.out or (args.plot and tradeoff is None):  # the shares per --freq period
         per = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=args.freq,
                               quantiles=quantiles, client_timeout=args.client_timeout)
+    if args.out:
         write_output(per.shares, args, "row",
                      f"(shares per group, threshold and {args.freq} period)")
     if args.plot:
@@ -329,8 +268,6 @@ def _cmd_latency(args: argparse.Namespace) -> int:
             save_plot(lambda ax: plot_timeout_tradeoff(tradeoff, ax=ax), args.plot,
                       force=args.force)
         else:
-            per = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=args.freq,
-                                  quantiles=quantiles, client_timeout=args.client_timeout)
             if per.shares["period"].nunique() == 1:
                 print(wrap(one_period_note(args.freq, ts.iloc[-1] - ts.iloc[0])))
             save_plot(lambda ax: plot_latency_shares(per.shares, ax=ax, tz=args.tz,

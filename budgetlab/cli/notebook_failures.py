@@ -29,7 +29,7 @@ def error_line(src: Path, exc: BaseException, kept: Path | None) -> str:
 
 
 def kept_text(kept: Path | None) -> str:
-    from .labels import path_label
+    from .prose import path_label
 
     if kept is None:
         return "; no executed copy could be kept"

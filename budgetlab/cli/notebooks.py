@@ -125,19 +125,16 @@ def _html_exporter(exporter_class: Any) -> Any:
     :func:`_kernel_environment`)."""
     import sys
 
-    try:
-        exporter = exporter_class(template_name="lab")
-        exporter.template  # noqa: B018  (loads the template: fails here, not after a notebook ran)
-        return exporter
-    except ValueError:
-        pass
     base = Path(sys.base_prefix) / "share" / "jupyter"
-    if (base / "nbconvert" / "templates" / "lab").is_dir():
-        os.environ["JUPYTER_PATH"] = os.pathsep.join([p for p in (os.environ.get("JUPYTER_PATH"),
-                                                                  str(base)) if p])
+    for extra in (None, base):
+        if extra is not None:  # the base installation's templates, when they are there
+            if not (extra / "nbconvert" / "templates" / "lab").is_dir():
+                break
+            os.environ["JUPYTER_PATH"] = os.pathsep.join(
+                [p for p in (os.environ.get("JUPYTER_PATH"), str(extra)) if p])
         try:
             exporter = exporter_class(template_name="lab")
-            exporter.template  # noqa: B018
+            exporter.template  # noqa: B018  (loads the template: fails here, not after a run)
             return exporter
         except ValueError:
             pass
@@ -194,7 +191,6 @@ def render_notebooks(
     force: bool = False,
     timeout: float = 600,
     kernel: str = "python3",
-    cwd: str | os.PathLike[str] | None = None,
     log: Any = print,
 ) -> list[Path]:
     """Execute each notebook (with ``parameters`` injected after its ``parameters`` cell) and
@@ -222,7 +218,7 @@ def render_notebooks(
                          {str(src): list(tools.papermill.inspect_notebook(str(src)))
                           for src in sources})
     targets = _html_outputs(sources, out_dir, force=force)
-    run_dir = str(Path(cwd) if cwd is not None else Path.cwd())
+    run_dir = str(Path.cwd())
     written = []
     show = progress_enabled()
     if show and log is print:  # keep the bars whole: lines go above them

@@ -1,17 +1,36 @@
 """The options the log-reading subcommands share (``replay``, ``demo`` and every analysis): the
-positional ``LOG...``, the SLO, the input columns and the outputs.
+positional ``LOG...``, the SLO, the input columns and the outputs; and what the reading flags
+mean: ``--by`` as group keys, ``--outcomes`` as a mapping, the
+:class:`~budgetlab.events.spec.ReadSpec` of the input flags, and :func:`read_paths`, which reads
+the files by them as every command reads its ``LOG...``: an access log (recognised by its first
+line) with :func:`~budgetlab.read_access_log`, anything else with :func:`~budgetlab.read_events`.
 
-Only :mod:`argparse` here, so that ``budgetlab COMMAND --help`` answers before pandas is imported;
-what the options mean is read by :mod:`budgetlab.cli.reading` when a command runs.
+Only :mod:`argparse` and light modules at import, so that ``budgetlab COMMAND --help`` answers
+before pandas is imported; the readers are imported when a command reads.
+:mod:`budgetlab.cli.reading` adds what a command does around the read (inputs registered,
+outputs checked, the "how it was read" block); :mod:`budgetlab.cli.read_flags` reads a
+notebook's ``read`` parameter by the same flags.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from contextlib import nullcontext
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .._util.words import flags_as
+from ..errors import ConfigError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..events.spec import ReadSpec
 
 __all__ = ["add_log_argument", "add_slo_options", "add_output_options", "add_log_options",
-           "add_analysis_options", "add_tz_option", "SHOW_GROUPS", "group_count"]
+           "add_analysis_options", "add_tz_option", "SHOW_GROUPS", "group_count", "flag_table",
+           "DEFAULT_TARGET", "DEFAULT_WINDOW",
+           "group_keys", "parse_outcomes", "read_spec", "read_paths"]
 
 
 def add_log_argument(p: argparse.ArgumentParser) -> None:
@@ -22,32 +41,33 @@ def add_log_argument(p: argparse.ArgumentParser) -> None:
                                           "folder")
 
 
-def add_slo_options(p: argparse.ArgumentParser, *, target: float = 0.95, window: str = "24h",
-                    by: str | None = None, slo_file: bool = True) -> None:
+#: The target and window of a command line that gives neither (``--target``, ``--window``).
+DEFAULT_TARGET, DEFAULT_WINDOW = 0.95, "24h"
+
+
+def add_slo_options(p: argparse.ArgumentParser, *, slo_file: bool = True) -> None:
     """``--target``, ``--window``, ``--warning``, ``--critical``, ``--min-events``, ``--by`` and
-    (with ``slo_file``) ``--slo FILE``; ``by`` is the default of ``--by``."""
+    (with ``slo_file``) ``--slo FILE``."""
     g = p.add_argument_group("SLO")
     g.add_argument("--target", default=None, metavar="TARGET|GROUP=TARGET,...",
-                   help=f"target success rate (default: {target}), or one per group of the --by "
-                        "key, e.g. "
-                        "recaptcha_v2=0.93,turnstile=0.97")
+                   help=f"target success rate (default: {DEFAULT_TARGET}), or one per group of "
+                        "the --by key, e.g. recaptcha_v2=0.93,turnstile=0.97")
     g.add_argument("--window", default=None,
-                   help=f"trailing window, e.g. 1h, 24h, 7D (default: {window})")
+                   help=f"trailing window, e.g. 1h, 24h, 7D (default: {DEFAULT_WINDOW})")
     g.add_argument("--warning", type=float, default=None,
                    help="warning below this budget fraction (0.5)")
     g.add_argument("--critical", type=float, default=None,
                    help="critical below this budget fraction (0.1)")
     g.add_argument("--min-events", type=int, default=None,
                    help="hold the status below this many events (0)")
-    g.add_argument("--by", default=by, help="group keys, comma-separated (e.g. captcha_type,region)"
-                   + (f" (default: {by})" if by else ""))
+    g.add_argument("--by", default=None,
+                   help="group keys, comma-separated (e.g. captcha_type,region)")
     if slo_file:
         g.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
                        help="OpenSLO v1 file; several SLOs bound to groups by metadata.labels "
                             "(keys named in --by) "
                             "apply each to its group (--window/--warning/--critical/--min-events "
                             "override them)")
-    p.set_defaults(default_target=target, default_window=window)
 
 
 def add_output_options(p: argparse.ArgumentParser, *,
@@ -85,34 +105,40 @@ def group_count(text: str) -> int:
     return n
 
 
-class _ZoneGiven(argparse.Action):
-    """``--tz ZONE``, remembered as given (``args.tz_given``): a log's naive times read in the
-    default UTC are stated as the default, not as a zone the user chose."""
+class _Given(argparse.Action):
+    """An option remembered as typed (``args.<flag>_given``: ``tz_given``, ``strict_given``): a
+    log's naive times read in the default UTC are stated as the default, not as a zone the user
+    chose; a message about ``--on-error`` names ``--strict`` when that was the flag typed. With
+    ``nargs=0`` the option takes no value and stores ``const``."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
-        setattr(namespace, self.dest, values)
-        namespace.tz_given = True
+        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
+        setattr(namespace, f"{str(option_string).lstrip('-').replace('-', '_')}_given", True)
 
 
-class _StrictGiven(argparse.Action):
-    """``--strict``, the same as ``--on-error raise``, remembered as typed (``args.strict_given``):
-    a message about the choice names the flag the user gave."""
+def flag_table(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """A command's flags by the keyword names an API message may use: each option's destination
+    and its long name spelled as a keyword (``min_events`` and ``slo_file`` -> ``--min-events``).
 
-    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, nargs=0, **kwargs)
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: Any, option_string: str | None = None) -> None:
-        setattr(namespace, self.dest, "raise")
-        namespace.strict_given = True
+    >>> p = argparse.ArgumentParser()
+    >>> add_log_options(p)
+    >>> flag_table(p)["on_error"], flag_table(p)["ok_when"]
+    ('--on-error', '--ok-when')
+    """
+    table: dict[str, str] = {}
+    for action in parser._actions:
+        for flag in (s for s in action.option_strings if s.startswith("--")):
+            table.setdefault(action.dest, flag)
+            table.setdefault(flag[2:].replace("-", "_"), flag)
+    return table
 
 
 def add_tz_option(g: argparse._ActionsContainer, *, naive: str | None) -> None:
     """``--tz``, the zone of the ``--plot`` axis (the data stay UTC), and of the naive times the
     command reads (``naive`` says which; ``None``: it reads none)."""
     of = f"naive {naive} and of the plot axis" if naive else "the plot axis"
-    g.add_argument("--tz", default="UTC", action=_ZoneGiven,
+    g.add_argument("--tz", default="UTC", action=_Given,
                    help=f"time zone of {of} (default: UTC)")
 
 
@@ -183,15 +209,124 @@ def _add_text_log_options(p: argparse.ArgumentParser) -> None:
                        help="lines not in the format: count them (default with --pattern, "
                             "--preset), raise (refuse them; the default for access logs read "
                             "without --preset) or skip them with a warning")
-    lines.add_argument("--strict", dest="on_error", action=_StrictGiven,
+    lines.add_argument("--strict", dest="on_error", action=_Given, nargs=0, const="raise",
                        help="the same as --on-error raise")
 
 
-def add_analysis_options(p: argparse.ArgumentParser, *, by: str | None = None, out: str,
-                         plot: str, groups: str | None = None) -> None:
+def add_analysis_options(p: argparse.ArgumentParser, *, out: str, plot: str,
+                         groups: str | None = None) -> None:
     """The options every analysis shares with ``replay``: ``LOG...``, the SLO (``--slo``), the
     input columns and the outputs."""
     add_log_argument(p)
-    add_slo_options(p, by=by)
+    add_slo_options(p)
     add_log_options(p)
     add_output_options(p, out=out, plot=plot, groups=groups)
+
+
+def group_keys(args: argparse.Namespace) -> list[str]:
+    """``--by a,b`` as a list of column names."""
+    by = getattr(args, "by", None)
+    return [b.strip() for b in by.split(",") if b.strip()] if by else []
+
+
+def parse_outcomes(text: str | None) -> dict[str, str] | None:
+    """``--outcomes ok=success,pending=skip,5xx=server_error`` as a mapping (None when not given).
+
+    >>> parse_outcomes("done=success,pending=skip")
+    {'done': 'success', 'pending': 'skip'}
+    """
+    if text is None:
+        return None
+    table: dict[str, str] = {}
+    for part in text.split(","):
+        label, sep, bucket = part.partition("=")
+        if not sep or not label.strip() or not bucket.strip():
+            raise ConfigError("--outcomes: an item is not LABEL=MEANING (e.g. "
+                              "done=success,pending=skip,"
+                              "5xx=server_error).")
+        table[label.strip()] = bucket.strip()
+    return table
+
+
+def read_spec(args: argparse.Namespace) -> ReadSpec:
+    """The :class:`~budgetlab.events.spec.ReadSpec` of the command line's reading flags."""
+    from ..events.spec import ReadSpec
+
+    text_logs: dict[str, Any] = {k: getattr(args, k, None) for k in ("pattern", "preset",
+                                                                     "time_format", "year")}
+    ok_when = getattr(args, "ok_when", None)
+    if ok_when is not None and args.outcome is not None:  # typed, even as the default's name
+        from ..events.threshold import both_given_error
+
+        raise both_given_error("outcome")
+    # --strict is --on-error raise: a refusal of the choice names the flag typed
+    with flags_as(on_error="--strict") if getattr(args, "strict_given", False) else nullcontext():
+        return ReadSpec(time=args.time, ok=args.ok, ok_when=ok_when, bucket=args.bucket,
+                        outcome=args.outcome if args.outcome is not None else "outcome",
+                        by=group_keys(args),
+                        tz=args.tz if getattr(args, "tz_given", False) else None,  # else stated
+                        epoch=args.epoch, pii=args.pii, salt=args.salt,
+                        outcomes=parse_outcomes(args.outcomes),
+                        format=args.format, encoding=args.encoding, duration=args.duration,
+                        duration_unit=args.duration_unit, slow_above=args.slow_above,
+                        on_error=getattr(args, "on_error", None) or "count",
+                        not_personal=[k.strip() for k in (getattr(args, "not_personal", None)
+                                                          or "").split(",") if k.strip()],
+                        **text_logs)
+
+
+def _refuse_personal_data_flags(args: argparse.Namespace) -> None:
+    """``--pii drop|hash`` and ``--salt`` on an access log: it never reads a personal field, so
+    they would do nothing, and a flag that does nothing is refused, not ignored."""
+    given = [f"--pii {args.pii}"] if args.pii != "error" else []
+    if args.salt is not None:
+        given.append("--salt")
+    if given:
+        raise ConfigError(f"{' and '.join(given)} would do nothing: an access log's client "
+                          "address, user, request path, referrer and user agent are never read "
+                          "(only the time, the status and the method); leave "
+                          f"{'them' if len(given) > 1 else 'it'} out.")
+
+
+def read_paths(paths: list[Path], args: argparse.Namespace) -> tuple[pd.DataFrame, bool]:
+    """The events of ``paths`` read with the command line's reading flags (``args``), and
+    whether they were access logs: recognised by their first line unless ``--format`` names
+    another format or a ``--pattern``/``--preset`` is given; every reading flag that would do
+    nothing on an access log is refused."""
+    from ..events.accesslog import is_access_log
+    from ..privacy import shown
+
+    lines = getattr(args, "pattern", None) is not None or getattr(args, "preset", None) is not None
+    access = [is_access_log(p) for p in paths] if args.format in (None, "access") and not lines \
+        else [False] * len(paths)
+    if args.format == "access" and not all(access):
+        bad = next(p for p, a in zip(paths, access, strict=True) if not a)
+        raise ConfigError(f"{shown(bad.name)}: its first line is not in common/combined access-log "
+                          "format; "
+                          "check --format.")
+    if any(access) and not all(access):
+        raise ConfigError("the inputs mix access logs and event tables; give one kind per run.")
+    if all(access) or getattr(args, "preset", None) == "access":
+        _refuse_personal_data_flags(args)
+    if not all(access):
+        from ..events.read import read_events
+
+        return read_events(paths, read_spec(args)), False
+    from ..events.accesslog import read_access_log
+
+    if getattr(args, "ok_when", None) is not None:  # a flag that would do nothing
+        raise ConfigError("--ok-when reads a metric series; an access log's outcome is its "
+                          "status: map the statuses with --outcomes (e.g. 5xx=server_error).")
+    if args.slow_above is not None or args.duration is not None:
+        flag = "--duration" if args.duration is not None else "--slow-above"
+        raise ConfigError(f"{flag} needs a duration column, and access logs in "
+                          "common/combined format carry none. If your lines end with the "
+                          "request time (nginx $request_time, Apache %D), read them with a "
+                          "--pattern whose group (?P<duration>...) holds it, and --duration "
+                          "duration --duration-unit; else export the log with its request "
+                          "time as CSV/JSON Lines and pass --duration COLUMN.")
+    if args.on_error == "count":
+        raise ConfigError("--on-error count goes with --pattern or --preset; pass --preset "
+                          "access to count the lines not in the format of an access log.")
+    return read_access_log(paths, outcomes=parse_outcomes(args.outcomes),
+                           by=group_keys(args) or None, on_error=args.on_error or "raise"), True

@@ -1,12 +1,15 @@
 """The command line's prose filled to 100 columns (:func:`wrap`): every line of words a command
-prints beside its tables, the "how it was read" block's long lines too."""
+prints beside its tables, the "how it was read" block's long lines too; and a path the user gave,
+as that prose repeats it (:func:`path_label`). No heavy import at module load (``export``,
+``backtest`` keep ``--help`` light)."""
 
 from __future__ import annotations
 
 import re
 import textwrap
+from typing import Any
 
-__all__ = ["wrap"]
+__all__ = ["wrap", "path_label"]
 
 
 #: The spaces of a figure and its unit, and of a duration's two units ("3 h 21 min"), which
@@ -31,3 +34,17 @@ def wrap(text: str, indent: str = "    ") -> str:
     glued = _UNIT.sub(lambda m: "\0" + m[1].replace(" ", "\0"), " ".join(str(text).split()))
     return textwrap.fill(glued, width=100, initial_indent=indent, subsequent_indent=indent,
                          break_on_hyphens=False).replace("\0", " ")
+
+
+def path_label(path: Any) -> str:
+    """A path the user gave, as output text may repeat it: as given, unless it looks like personal
+    data (then a placeholder; the file is still written).
+
+    >>> path_label("out/transitions.csv"), path_label("ivan@mail.ru.csv")
+    ('out/transitions.csv', 'a file whose name looks like personal data (not shown)')
+    """
+    from ..privacy import looks_personal
+
+    text = str(path)
+    return ("a file whose name looks like personal data (not "
+            "shown)") if looks_personal(text) else text

@@ -1,7 +1,7 @@
 """The command line's reading flags where there is no command line: a notebook's ``read``
 parameter (``read = "--time timestamp --ok-when 'value<50'"``) is parsed by the argparse group
 the commands use (:func:`~budgetlab.cli.options.add_log_options`) and read as the commands read
-their ``LOG...`` (:func:`~budgetlab.cli.read_args.read_paths`); a refusal names those flags, not
+their ``LOG...`` (:func:`~budgetlab.cli.options.read_paths`); a refusal names those flags, not
 keyword arguments.
 
 :func:`read_options` gives the :class:`~budgetlab.events.spec.ReadSpec` of such text;
@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..errors import BudgetlabError, ConfigError
-from .options import add_log_options
+from .options import add_log_options, flag_table, read_paths, read_spec
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,12 +45,6 @@ def _parser() -> argparse.ArgumentParser:
     p = _ReadingParser(prog="read", add_help=False, allow_abbrev=False)
     add_log_options(p)
     return p
-
-
-def _flags(parser: argparse.ArgumentParser) -> dict[str, str]:
-    from .app import flag_table
-
-    return flag_table(parser)
 
 
 def _words(text: str) -> list[str]:
@@ -88,7 +82,7 @@ def _args(text: str | None, given: Sequence[tuple[str, str, str]]) -> argparse.N
                           "--pattern, --preset, --year, ...: budgetlab replay --help lists them "
                           "under 'input columns' and 'line-oriented text logs'); the rest are "
                           "parameters of their own.")
-    flags = _flags(parser)
+    flags = flag_table(parser)
     for name, dest, value in given:
         flag = flags.get(dest)
         if flag is None or not hasattr(args, dest):
@@ -107,7 +101,7 @@ def _flag_words(where: str = "") -> Iterator[None]:
     ``where``, a refusal that names one says where to write it."""
     from .._util.words import cli_words, speak
 
-    flags = _flags(_parser())
+    flags = flag_table(_parser())
     with cli_words(flags):
         try:
             yield
@@ -152,8 +146,6 @@ say how to read the log (--time, --outcome, --ok-when, --outcomes, --format, --p
 --year, ...: budgetlab replay --help lists them under 'input columns' and 'line-oriented text \
 logs'); the rest are parameters of their own.
     """
-    from .read_args import read_spec
-
     with _flag_words():
         args = _args(text, ())
         if args.format == "access":
@@ -219,7 +211,6 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
     if not (os.path.exists(path) or glob.glob(path)):  # a misspelt name, or no such file
         datasets.load(source)  # refuses, naming the datasets or the file
     from ..events.files import expand_sources
-    from .read_args import read_paths
 
     args = _args(read, given)  # its refusals name read already
     args.by = ",".join(keys)

@@ -22,14 +22,20 @@ from .._util.validation import duration_label, to_ns
 from .._util.words import option_word, prose_duration, some_named, speak
 from ..errors import BudgetlabError, ConfigError
 from ..slo import SLO, PerGroup
-from .labels import path_label
-from .prose import wrap
-from .read_args import group_keys, parse_outcomes, read_spec
+from .options import (
+    DEFAULT_TARGET,
+    DEFAULT_WINDOW,
+    group_keys,
+    parse_outcomes,
+    read_paths,
+    read_spec,
+)
+from .prose import path_label, wrap
 
-# group_keys, parse_outcomes, read_spec: what the reading flags mean (read_args), for commands
+# group_keys, parse_outcomes, read_spec: what the reading flags mean (options), for commands
 __all__ = ["slo_from_args", "group_keys", "parse_outcomes", "read_spec", "LogRead", "read_log",
            "describe_slo",
-           "slo_list", "longest_window", "target_table"]
+           "slo_list", "longest_window"]
 
 #: How many groups the SLO header line names before "and N more".
 _SHOWN_GROUPS = 8
@@ -73,8 +79,8 @@ def slo_from_args(args: argparse.Namespace) -> SLO | PerGroup:
         return base.with_(**changes) if changes else base
     target = _targets(args.target, group_keys(args))
     slo = SLO(
-        target=args.default_target if target is None or isinstance(target, dict) else target,
-        window=args.default_window if args.window is None else args.window,
+        target=DEFAULT_TARGET if target is None or isinstance(target, dict) else target,
+        window=DEFAULT_WINDOW if args.window is None else args.window,
         warning=0.5 if args.warning is None else args.warning,
         critical=0.1 if args.critical is None else args.critical,
         min_events=0 if args.min_events is None else args.min_events,
@@ -148,14 +154,12 @@ def _targets(text: str | None, by: list[str]) -> float | dict[str, float] | None
     for part in text.split(","):
         key, sep, value = part.partition("=")
         try:
+            if not sep or not key.strip():
+                raise ValueError(part)
             out[key.strip()] = float(value)
         except ValueError:
             raise ConfigError("--target: every item must be GROUP=TARGET (e.g. "
-                              "recaptcha_v2=0.93,turnstile=0.97)."
-                              ) from None
-        if not sep or not key.strip():
-            raise ConfigError("--target: every item must be GROUP=TARGET (e.g. "
-                              "recaptcha_v2=0.93,turnstile=0.97).")
+                              "recaptcha_v2=0.93,turnstile=0.97).") from None
     return out
 
 
@@ -218,27 +222,6 @@ def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> 
     return f"SLO: target {some_named(targets, _SHOWN_GROUPS)}; {', '.join(parts)}{by_text}"
 
 
-def target_table(slo: SLO | PerGroup, events: pd.DataFrame, by: list[str], *,
-                 ignore_window: bool = False) -> tuple[SLO, Any]:
-    """``(base SLO, target)`` for functions that take one SLO and per-group targets: with
-    per-group SLOs that differ only in their target (and window, with ``ignore_window``), the
-    shared SLO and a table of the group keys with ``target``; refused when they differ in more."""
-    if isinstance(slo, SLO):
-        return slo, slo.target
-    keys = events.groupby(by, observed=True, sort=True, dropna=False).size().reset_index()[by]
-    per_group = slo.resolve(keys)
-    shared = {s.with_(target=0.5, **({"window": "1h"} if ignore_window else {})) for s in per_group}
-    if len(shared) > 1:
-        raise ConfigError("this analysis takes per-group targets but one window and one set of "
-                          "thresholds; the "
-                          "per-group SLOs differ in more than the target (give --window, "
-                          "--warning, --critical and "
-                          "--min-events to make them equal).")
-    table = keys.copy()
-    table["target"] = [s.target for s in per_group]
-    return per_group[0], table
-
-
 @dataclass(frozen=True)
 class LogRead:
     """What :func:`read_log` read: the canonical events, the files, a title and the reader."""
@@ -269,7 +252,6 @@ def read_log(
     from .._util.plan import plan_outputs
     from ..events.files import expand_sources
     from ..events.how_read import how_read
-    from .read_args import read_paths
 
     paths = expand_sources(args.log if len(args.log) > 1 else args.log[0])
     for p in [*paths, *(Path(x) for x in extra_inputs if x)]:

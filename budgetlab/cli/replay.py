@@ -21,11 +21,10 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from .._util.words import command_flag, counted
@@ -34,16 +33,16 @@ from ..errors import ConfigError, PartialWindowWarning
 from ..slo import SLO, PerGroup
 from .clock_text import between_events_line, format_summary, silence_record, tie_line
 from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
-from .labels import path_label
-from .reading import LogRead, describe_slo, group_keys, longest_window, read_log, slo_from_args
+from .prose import path_label
+from .reading import LogRead, group_keys, longest_window, read_log, slo_from_args
 from .replay_tables import format_incidents, print_transitions
 from .run_record import record_path, run_record, write_record
-from .shared import wrap, write_output
+from .shared import print_slo, write_output
 from .shown_groups import group_limit
 
 __all__ = ["COMMANDS", "run_replay",
            "replay_states", "print_run_header",
-           "write_timeline", "draw_timeline", "render_timeline"]
+           "write_timeline", "draw_timeline"]
 
 
 
@@ -74,20 +73,18 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
     span = events["ts"].iloc[-1] - events["ts"].iloc[0]
     print(f"{title}: {counted(len(events), 'event')}, {events['ts'].iloc[0]:%Y-%m-%d %H:%M} .. "
           f"{events['ts'].iloc[-1]:%Y-%m-%d %H:%M} UTC")
-    print(wrap(describe_slo(slo, by), indent=""))
-    if isinstance(slo, PerGroup) and slo.binding:
-        print(wrap(f"SLOs bound to groups: {slo.binding}", indent=""))
+    print_slo(slo, by)
     window = longest_window(slo)
     if window > span:
         print(f"note: {partial_window_note(window, span)}")
 
 
 def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
-               slo: SLO | PerGroup | None = None,
-               incidents: pd.DataFrame | None = None, record: dict[str, Any] | None = None) -> int:
+               slo: SLO | PerGroup, incidents: pd.DataFrame | None,
+               record: dict[str, Any] | None) -> int:
     """Replay, print the summary and transitions, write --out/--plot (checked by the caller).
 
-    ``slo`` defaults to the command line's; ``incidents`` (a :func:`read_incidents
+    ``incidents`` (a :func:`read_incidents
     <budgetlab.alerts.incidents_file.read_incidents>` table) are listed after the summary and
     drawn on the timeline; ``record`` (the JSON run record) is written beside ``--out`` as
     ``OUT.run.json``.
@@ -97,21 +94,17 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     from ..budget.summary import replay_summary
     from ..budget.ties import find_ties
 
-    slo = slo_from_args(args) if slo is None else slo
     by = group_keys(args)
     states, tr = replay_states(events, slo, by)
     spans = status_spans(events, slo, by=by or None)
     drawn = None
     # the groups chosen now: a name --plot-groups does not know fails before any output
     if args.plot:
-        names = (
-            [n.strip() for n in args.plot_groups.split(",") if n.strip()]
-            if getattr(args, "plot_groups", None)
-            else None
-        )
+        names = ([n.strip() for n in args.plot_groups.split(",") if n.strip()]
+                 if args.plot_groups else None)
         drawn = (*drawn_groups(states, tr, by, MAX_DRAWN, rates=False,
                                ok=events["ok"].to_numpy(dtype=bool), names=names,
-                               outside=_observation(spans, events)), bool(names))
+                               outside=(spans.attrs["start"], spans.attrs["end"])), bool(names))
     summary = replay_summary(states, events, spans=spans)
     ties = find_ties(events, by or None)
     print_run_header(title, events, slo, by)
@@ -125,18 +118,15 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     if incidents is not None:
         from ..privacy import shown
 
-        print(f"\nIncidents ({len(incidents):,} in {shown(Path(args.incidents).name)}; times UTC)"
-              if getattr(args, "incidents", None) else
-              f"\nIncidents ({len(incidents):,}; times UTC)")
+        print(f"\nIncidents ({len(incidents):,} in {shown(Path(args.incidents).name)}; times UTC)")
         print(format_incidents(incidents, events))
     print_transitions(tr, events, longest_window(slo))
     between = between_events_line(summary, tr)
     if between:
         print(between)
-    summary_out = getattr(args, "summary_out", None)
-    if summary_out:
+    if args.summary_out:
         print()
-        write_output(summary, args, "summary row", "(one per group)", path=summary_out)
+        write_output(summary, args, "summary row", "(one per group)", path=args.summary_out)
     if args.out:
         write_table(tr, args.out, force=args.force)
         print(f"\nwrote {counted(len(tr), 'transition')} to {path_label(args.out)}")
@@ -146,20 +136,10 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     if drawn is not None:
         groups, n_groups, named = drawn
         draw_timeline(groups, n_groups, by, args.plot, slo=slo, incidents=incidents,
-                      force=args.force, tz=getattr(args, "tz", None), spans=spans, named=named,
+                      force=args.force, tz=args.tz, spans=spans, named=named,
                       events=events)
         print(f"wrote timeline to {path_label(args.plot)}")
     return 0
-
-
-def _observation(spans: pd.DataFrame | None,
-                 events: pd.DataFrame | None) -> tuple[Any, Any] | None:
-    """``(start, end)``, the observation of the run's ``spans``, when the timeline draws the
-    window's steps (``spans`` and ``events`` given: :func:`draw_timeline`), else ``None``: the
-    drawn groups' tables then need only their rows outside it (:func:`drawn_groups`)."""
-    if spans is None or events is None:
-        return None
-    return spans.attrs["start"], spans.attrs["end"]
 
 
 def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], groups: list[Group],
@@ -183,44 +163,83 @@ def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], group
 def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *,
                    slo: SLO | PerGroup,
                    incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
-                   ok: np.ndarray, spans: pd.DataFrame | None = None,
-                   names: list[str] | None = None, events: pd.DataFrame | None = None) -> None:
+                   spans: pd.DataFrame, events: pd.DataFrame) -> None:
     """Draw the timeline figure and write it (atomically): stacked panels per group (success
     rate, burn rate, budget remaining; see :func:`~budgetlab.plotting.plot_timeline`), each with
     its own SLO's target. Up to :data:`MAX_DRAWN` groups; with more, those with the most evidence
-    (``ok``, each row's outcome: the most failures, then the most events), or the ``names``
-    given (``--plot-groups``), said in the figure and on stderr. With ``spans``
-    (:func:`budgetlab.status_spans` of the run) and ``events`` (the run's) the status bands and
-    the lines are the window's clock, no traffic drawn as such.
+    (the most failures, then the most events), said in the figure
+    and on stderr. The status bands and the lines are the window's clock of ``spans``
+    (:func:`budgetlab.status_spans` of the run) and ``events`` (the run's), no traffic drawn as
+    such.
     Format from the suffix (png, svg, pdf); ``tz`` labels the axes.
 
     :func:`drawn_groups` (cheap: a few passes over the group codes), then :func:`draw_timeline`."""
-    groups, n_groups = drawn_groups(states, tr, by, MAX_DRAWN, rates=False, ok=ok, names=names,
-                                    outside=_observation(spans, events))
+    groups, n_groups = drawn_groups(states, tr, by, MAX_DRAWN, rates=False,
+                                    ok=events["ok"].to_numpy(dtype=bool),
+                                    outside=(spans.attrs["start"], spans.attrs["end"]))
     draw_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, force=force, tz=tz,
-                  spans=spans, named=bool(names), events=events)
+                  spans=spans, events=events)
 
 
 def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, *,
                   slo: SLO | PerGroup,
                   incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
-                  spans: pd.DataFrame | None = None, named: bool = False,
-                  events: pd.DataFrame | None = None) -> None:
-    """Draw the ``groups`` :func:`drawn_groups` chose (of ``n_groups``; a note on stderr when not
-    all) on the window's clock of ``spans`` (the run's, all groups: its observation) with the
-    window's steps of those groups in ``events`` (the run's), and write the file."""
-    from .._util.files import write_bytes
+                  spans: pd.DataFrame, named: bool = False, events: pd.DataFrame) -> None:
+    """Draw the ``groups`` :func:`drawn_groups` chose (of ``n_groups``; a note on stderr and in
+    the figure when not all) on the window's clock of ``spans`` (the run's, all groups: its
+    observation) with the window's steps of those groups in ``events`` (the run's), and write the
+    file in the format ``path``'s suffix names. Each group's steps are made as it is drawn
+    (:func:`_drawn_steps`); with them a group's table needs only its rows outside their
+    observation (:func:`drawn_groups`'s ``outside``: :func:`~budgetlab.plotting.plot_timeline`
+    reads no other)."""
+    import matplotlib
 
-    if n_groups > len(groups):
-        sys.stderr.write("budgetlab: note: the timeline shows "
-                         f"{_drawn_note(len(groups), n_groups, named)}.\n")
-    group_spans = None
-    if spans is not None and events is not None:
-        group_spans = _drawn_steps(events, slo, by, groups, spans)
-    data = render_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, tz=tz,
-                           spans=group_spans,
-                           named=named)
-    write_bytes(data, path, force=force)
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .._util.figures import save_figure
+    from ..events.schema import scope_mask
+    from ..plotting import place_axis_labels, plot_timeline
+    from ..plotting.timeline_marks import merge_legends
+
+    note = _drawn_note(len(groups), n_groups, named) if n_groups > len(groups) else ""
+    if note:
+        sys.stderr.write(f"budgetlab: note: the timeline shows {note}.\n")
+    fig, axes = _timeline_figure(len(groups), bool(note))
+    left, width, height = _LEFT, _WIDTH, fig.get_figheight()
+    tops: list[Any] = []
+    steps = _drawn_steps(events, slo, by, groups, spans)
+    try:
+        for i, (key, g, t, _) in enumerate(groups):
+            ax = axes[i]
+            inc = None
+            if incidents is not None and len(incidents):
+                probe = (
+                    pd.DataFrame({k: [v] for k, v in zip(by, key, strict=True)})
+                    if by
+                    else pd.DataFrame(index=[0])
+                )
+                inc = incidents[[bool(scope_mask(probe, s)[0]) for s in incidents["scope"]]]
+            group_slo = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
+            drawn = plot_timeline(with_rates(g, key), slo=group_slo, transitions=t, incidents=inc,
+                                  ax=ax, tz=tz,
+                                  spans=next(steps))
+            name = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events"
+            # a fixed y: matplotlib's automatic one measures every tick
+            ax.set_title(name, loc="left", y=1.0)
+            ax.set_title(f"{counted(len(t), 'status change')} at events",
+                         loc="right", fontsize="small", y=1.0)
+            tops.append(drawn)
+            # measured once here, not for every sibling again in the draw
+            place_axis_labels(getattr(drawn, "panels", [drawn]))
+        merge_legends(tops)  # on the first group's panels: what any group draws
+        if note:
+            fig.text(left / width, 1 - 0.12 / height, f"Timeline of {note}.", va="top",
+                     fontsize="medium")
+        # 15 % larger, a third faster to encode
+        save_figure(fig, path, force=force, dpi=100, png_compression=1)
+    finally:
+        plt.close(fig)
 
 
 def _drawn_note(drawn: int, n_groups: int, named: bool = False) -> str:
@@ -254,63 +273,6 @@ def _timeline_figure(n: int, note: bool) -> tuple[Any, list[Any]]:
                             top=1 - top / height,
                             bottom=_BOTTOM / height, hspace=_BETWEEN / _PER)
     return fig, [fig.add_subplot(grid[i]) for i in range(n)]
-
-
-def render_timeline(groups: list[Group], n_groups: int, by: list[str],
-                    path: str, *, slo: SLO | PerGroup, incidents: pd.DataFrame | None,
-                    tz: str | None = None,
-                    spans: Iterable[pd.DataFrame] | None = None, named: bool = False) -> bytes:
-    """The timeline of the ``groups`` :func:`drawn_groups` chose (of ``n_groups``), encoded in the
-    format ``path``'s suffix names (the file is written by the caller). ``spans``: each group's
-    steps, in the groups' order, read one group at a time as it is drawn; with them a group's
-    table needs only its rows outside their observation (:func:`drawn_groups`'s ``outside``:
-    :func:`~budgetlab.plotting.plot_timeline` reads no other)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .._util.figures import figure_bytes
-    from ..events.schema import scope_mask
-    from ..plotting import place_axis_labels, plot_timeline
-    from ..plotting.timeline_marks import merge_legends
-
-    note = _drawn_note(len(groups), n_groups, named) if n_groups > len(groups) else ""
-    fig, axes = _timeline_figure(len(groups), bool(note))
-    left, width, height = _LEFT, _WIDTH, fig.get_figheight()
-    tops: list[Any] = []
-    steps = iter(spans) if spans is not None else None
-    try:
-        for i, (key, g, t, _) in enumerate(groups):
-            ax = axes[i]
-            inc = None
-            if incidents is not None and len(incidents):
-                probe = (
-                    pd.DataFrame({k: [v] for k, v in zip(by, key, strict=True)})
-                    if by
-                    else pd.DataFrame(index=[0])
-                )
-                inc = incidents[[bool(scope_mask(probe, s)[0]) for s in incidents["scope"]]]
-            group_slo = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
-            drawn = plot_timeline(with_rates(g, key), slo=group_slo, transitions=t, incidents=inc,
-                                  ax=ax, tz=tz,
-                                  spans=next(steps) if steps is not None else None)
-            name = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events"
-            # a fixed y: matplotlib's automatic one measures every tick
-            ax.set_title(name, loc="left", y=1.0)
-            ax.set_title(f"{counted(len(t), 'status change')} at events",
-                         loc="right", fontsize="small", y=1.0)
-            tops.append(drawn)
-            # measured once here, not for every sibling again in the draw
-            place_axis_labels(getattr(drawn, "panels", [drawn]))
-        merge_legends(tops)  # on the first group's panels: what any group draws
-        if note:
-            fig.text(left / width, 1 - 0.12 / height, f"Timeline of {note}.", va="top",
-                     fontsize="medium")
-        # 15 % larger, a third faster to encode
-        return figure_bytes(fig, path, dpi=100, png_compression=1)
-    finally:
-        plt.close(fig)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:

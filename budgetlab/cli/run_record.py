@@ -15,7 +15,7 @@ import pandas as pd
 
 from .._util.validation import duration_label
 from ..slo import SLO, PerGroup
-from .labels import path_label
+from .prose import path_label
 from .reading import LogRead
 
 __all__ = ["record_path", "run_record", "write_record"]
@@ -41,7 +41,7 @@ _RECORDED = ("time", "outcome", "ok", "bucket", "tz", "epoch", "outcomes", "pii"
              "window", "warning", "critical", "min_events")
 
 
-def run_record(args: argparse.Namespace, read: LogRead, command: str = "replay") -> dict[str, Any]:
+def run_record(args: argparse.Namespace, read: LogRead) -> dict[str, Any]:
     """The reproducible facts of a run: version, parameters (never the salt), input hashes (the
     log files, then ``--incidents`` when given)."""
     from .. import __version__
@@ -52,7 +52,7 @@ def run_record(args: argparse.Namespace, read: LogRead, command: str = "replay")
     if incidents is not None:  # recorded like the log: name, size, hash
         params["incidents"] = incidents.name
     files = [*read.paths, *([incidents] if incidents is not None else [])]
-    return {"budgetlab_version": __version__, "command": command, "reader": read.reader,
+    return {"budgetlab_version": __version__, "command": "replay", "reader": read.reader,
             "parameters": params,
             "inputs": [{"name": path_label(p.name), "bytes": p.stat().st_size,
                         "sha256": _sha256(p)} for p in files]}

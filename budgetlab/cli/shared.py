@@ -9,8 +9,7 @@ from typing import Any
 import pandas as pd
 
 from ..slo import SLO, PerGroup
-from .labels import path_label
-from .prose import wrap
+from .prose import path_label, wrap
 from .reading import describe_slo
 
 __all__ = ["print_slo", "save_plot", "group_label", "write_output", "wrap",
@@ -46,10 +45,9 @@ def group_label(row: pd.Series, by: list[str]) -> str:
     return ", ".join(f"{k}={row[k]}" for k in by) or "all events"
 
 
-def save_plot(draw: Any, path: str, *, force: bool, size: tuple[float, float] = (11, 6),
-              rows: int = 1) -> None:
-    """Draw with ``draw(ax)`` on a new figure and save it (format from the suffix: png, svg or
-    pdf). The figure's constrained layout makes room for the legends the plots put beside or
+def save_plot(draw: Any, path: str, *, force: bool, rows: int = 1) -> None:
+    """Draw with ``draw(ax)`` on a new 11 x 6 in figure and save it (format from the suffix: png,
+    svg or pdf). The figure's constrained layout makes room for the legends the plots put beside or
     above their axes and for panels a plot adds below ``ax`` (``tight_layout`` knows neither).
     With ``rows`` > 1, ``draw`` gets that many axes stacked, sharing the time axis, the figure
     that much taller."""
@@ -60,7 +58,7 @@ def save_plot(draw: Any, path: str, *, force: bool, size: tuple[float, float] = 
 
     from .._util.figures import save_figure
 
-    fig, ax = plt.subplots(rows, 1, figsize=(size[0], size[1] * (1 + 0.75 * (rows - 1))),
+    fig, ax = plt.subplots(rows, 1, figsize=(11, 6 * (1 + 0.75 * (rows - 1))),
                            layout="constrained", sharex=True)
     try:
         draw(ax)
