@@ -263,7 +263,7 @@ def _period_range(ax: Axes, starts: pd.DatetimeIndex, freq: str | None) -> None:
 
 
 def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """Per candidate client timeout: successes lost (share of attempts, left axis) against the
+    """Per candidate client timeout: successes lost (percent of attempts, left axis) against the
     waiting saved per attempt (seconds, right axis, drawn in the lower half so that it never lies
     over the successes lost), a set of points per group: ``timeout_tradeoff(...)``.
     Only the candidates were measured, so they are points, never joined by a line (a line, even
