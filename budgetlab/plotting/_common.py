@@ -280,7 +280,7 @@ def time_axis(ax: Axes, tz: str) -> None:
     sharex=True)``): the chart that shows the dates carries it. On a figure without a layout
     engine, room is made below for the dates, their year and month and the x label
     (:func:`~budgetlab.plotting.legends.room_for`: a short figure keeps them whole)."""
-    from .legends import room_for, x_label_clear
+    from .legends import room_below, x_label_clear
 
     locator = WidthDateLocator(tz)
     ax.xaxis.set_major_locator(locator)
@@ -288,12 +288,9 @@ def time_axis(ax: Axes, tz: str) -> None:
     shown = ax.xaxis.get_tick_params(which="major")
     dates_shown = shown.get("labelbottom", True) or shown.get("labeltop", False)
     ax.set_xlabel(f"time ({tz})" if dates_shown else "")
-    renderer = getattr(ax.figure.canvas, "get_renderer", None)
-    if renderer is None or not dates_shown or ax.figure.get_layout_engine() is not None:
+    if not dates_shown or ax.figure.get_layout_engine() is not None:
         return  # no room to make: no dates below, or an engine makes it
-    box = ax.xaxis.get_tightbbox(renderer())
-    if box is not None:
-        room_for(ax, [box])
+    room_below(ax)
     x_label_clear(ax)
 
 
