@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import matplotlib.dates as mdates
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
@@ -245,7 +244,7 @@ def time_axis(ax: Axes, tz: str) -> None:
 
     locator = WidthDateLocator(tz)
     ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(YearDateFormatter(locator, tz=tz))
+    ax.xaxis.set_major_formatter(YearDateFormatter(locator, tz=tz))  # type: ignore[no-untyped-call]
     shown = ax.xaxis.get_tick_params(which="major")
     dates_shown = shown.get("labelbottom", True) or shown.get("labeltop", False)
     ax.set_xlabel(f"time ({tz})" if dates_shown else "")

@@ -10,7 +10,6 @@ from typing import Any
 import matplotlib.dates as mdates
 from matplotlib.axes import Axes
 
-
 #: The width (inches) a date tick needs on a time axis: its label (``12:00``, ``Oct-06``) and a
 #: gap. An axis narrower than 11 of them shows fewer ticks (:class:`WidthDateLocator`).
 TICK_INCHES = 0.6

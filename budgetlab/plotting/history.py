@@ -100,7 +100,7 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     locator = mdates.DayLocator(interval=max(1, -(-n_days // 10)),
                                 tz=tz or "UTC")  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(YearDateFormatter(locator, tz=tz or "UTC"))
+    ax.xaxis.set_major_formatter(YearDateFormatter(locator, tz=tz or "UTC"))  # type: ignore[no-untyped-call]
     # the rule of daily_success's full_day, said as it is: traffic, not the hours the log covers
     ax.set_xlabel(f"local day ({tz or 'UTC'}); hollow: a day with under half the group's median "
                   "day of traffic")
