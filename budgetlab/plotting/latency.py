@@ -65,6 +65,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     ([1.0, 0.0], 'period start (UTC); attempts 2026-01-01 00:00 .. 2026-01-02 00:00')
     >>> ax.get_ylabel().splitlines()  # latency_profile's default freq, "1D", from its attrs
     ['share of attempts that succeeded within', 'the threshold per 24 h period (0 to 1)']
+    >>> plt.close("all")
     """
     known = ("period", "threshold", "attempts", "good", "share", "share_low", "share_high",
              "at_or_above_timeout")
@@ -291,6 +292,7 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     ['5 s', '30 s']
     >>> print(ax.get_xlabel())
     client timeout (the candidates measured); attempts 2026-01-01 00:00 .. 2026-01-01 00:00 UTC
+    >>> plt.close("all")
     """
     known = ("client_timeout", "current", "attempts", "timed_out", "successes_lost",
              "timed_out_share",
