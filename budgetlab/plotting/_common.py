@@ -3,17 +3,16 @@ colours)."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
-import matplotlib.dates as mdates
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
 from .._util.words import counted
 from ..errors import InputError
+from ._dates import WidthDateLocator, YearDateFormatter
 
 #: Colours of the status bands, from the Okabe–Ito palette: bluish green, orange, vermillion and
 #: black (warning and critical as :data:`~budgetlab.plotting.alert_chart.SEVERITY_COLORS` draws
@@ -234,45 +233,6 @@ def display_names(col: pd.Series) -> list[str]:
     return list(pd.unique(col.astype(str)))
 
 
-#: The width (inches) a date tick needs on a time axis: its label (``12:00``, ``Oct-06``) and a
-#: gap. An axis narrower than 11 of them shows fewer ticks (:class:`WidthDateLocator`).
-TICK_INCHES = 0.6
-
-
-class WidthDateLocator(mdates.AutoDateLocator):
-    """matplotlib's :class:`~matplotlib.dates.AutoDateLocator`, with at most one tick per
-    :data:`TICK_INCHES` of the axis' width (``maxticks``, at least 3), measured when the axis is
-    drawn: after a layout engine or the legends' room narrowed it. Its ``minticks`` is
-    matplotlib's, lowered only as far as matplotlib needs to find an interval within
-    ``maxticks`` (else it warns and takes its largest). An axis wide enough keeps matplotlib's
-    own choice."""
-
-    def __init__(self, tz: str) -> None:
-        super().__init__(tz=tz)  # type: ignore[no-untyped-call]
-        self._wide = (dict(self.maxticks), self.minticks)
-
-    def get_locator(self, dmin: Any, dmax: Any) -> Any:
-        self.maxticks, self.minticks = dict(self._wide[0]), self._wide[1]
-        axes: Axes | None = getattr(self.axis, "axes", None)  # on an axis (else None)
-        fig = axes.get_figure(root=True) if axes is not None else None
-        if axes is None or fig is None:
-            return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
-        n = int(axes.get_window_extent().width / fig.dpi / TICK_INCHES)
-        if n >= 11:
-            return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
-        self.maxticks = dict.fromkeys(self.maxticks, max(3, n))
-        for most in range(self._wide[1], 1, -1):
-            self.minticks = most
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", UserWarning)
-                try:
-                    return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
-                except UserWarning:  # "unable to pick an appropriate interval"
-                    pass
-        self.minticks = 1  # an interval always fits in 3 ticks
-        return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
-
-
 def time_axis(ax: Axes, tz: str) -> None:
     """Date ticks and labels in ``tz`` (the data stay UTC; as many ticks as the axis' width holds:
     :class:`WidthDateLocator`) and the zone in the x label; no x label under an axis whose tick
@@ -280,20 +240,17 @@ def time_axis(ax: Axes, tz: str) -> None:
     sharex=True)``): the chart that shows the dates carries it. On a figure without a layout
     engine, room is made below for the dates, their year and month and the x label
     (:func:`~budgetlab.plotting.legends.room_for`: a short figure keeps them whole)."""
-    from .legends import room_for, x_label_clear
+    from .legends import room_below, x_label_clear
 
     locator = WidthDateLocator(tz)
     ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, tz=tz))  # type: ignore[no-untyped-call]
+    ax.xaxis.set_major_formatter(YearDateFormatter(locator, tz=tz))  # type: ignore[no-untyped-call]
     shown = ax.xaxis.get_tick_params(which="major")
     dates_shown = shown.get("labelbottom", True) or shown.get("labeltop", False)
     ax.set_xlabel(f"time ({tz})" if dates_shown else "")
-    renderer = getattr(ax.figure.canvas, "get_renderer", None)
-    if renderer is None or not dates_shown or ax.figure.get_layout_engine() is not None:
+    if not dates_shown or ax.figure.get_layout_engine() is not None:
         return  # no room to make: no dates below, or an engine makes it
-    box = ax.xaxis.get_tightbbox(renderer())
-    if box is not None:
-        room_for(ax, [box])
+    room_below(ax)
     x_label_clear(ax)
 
 

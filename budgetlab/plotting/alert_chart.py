@@ -174,12 +174,13 @@ def _row_plan(episodes: pd.DataFrame, groups: pd.DataFrame | None
     """The group key columns, the tiers (name, severity), the groups whose rows
     :func:`plot_alerts` draws (those with an episode, their keys as text, sorted; one empty tuple
     without keys or without any episode) and the quiet ones: those of ``groups`` without an
-    episode, sorted."""
+    episode, sorted. The keys are the ones :func:`budgetlab.score_alerts` scores by; the tiers
+    its own when the attrs name them, else the table's in display order, a tier without an
+    episode of unknown severity drawn without one (scoring refuses it: it needs a policy)."""
+    from ..alerts.score_inputs import episode_keys  # the alerts package: loaded when drawn
+
     require_columns(episodes, ["tier", "severity", "start", "end"], what="episodes")
-    attr_by = episodes.attrs.get("by")
-    keys = [k for k in attr_by if k in episodes.columns] if isinstance(attr_by, list) else \
-        [c for c in episodes.columns if c not in ("tier", "severity", "start", "end", "duration",
-                                                  "ongoing", "caused")]
+    keys = episode_keys(episodes)
     tiers = episodes.attrs.get("tiers")
     if not (isinstance(tiers, list) and tiers):
         sev = dict(zip(episodes["tier"].astype(str), episodes["severity"].astype(str), strict=True))

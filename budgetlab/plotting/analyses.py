@@ -22,7 +22,7 @@ from ._common import (
     other_label,
 )
 from ._group_labels import group_labels
-from .legends import legend_above
+from .legends import legend_above, room_below
 
 #: The most groups the note on the groups left out names (then "and N more").
 MOST_NAMED = 6
@@ -50,8 +50,9 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     logy : bool
         Log scale for the share of time (the tail that decides the target stays visible), its
         floor at :data:`LOG_FLOOR_PERCENT` (0.0001 %): a candidate's share above 0 and below it
-        is drawn on the floor, with a marker keyed ``below 0.0001 %`` (the table keeps the exact
-        figure); a share of 0 is not drawn on a log scale.
+        is drawn on the floor, with a marker keyed ``below 0.0001%`` (a legend's percent, as its
+        other keys: ``limit 1%``; the table keeps the exact figure); a share of 0 is not drawn on
+        a log scale.
 
     Returns
     -------
@@ -73,8 +74,9 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         groups than distinct colours, those with the most events keep theirs and the others are
         drawn in grey (without the interval's shading) under one legend entry, ``other (N groups)``.
         A group whose evidence :func:`~budgetlab.recalibrate` withheld (no ``p50``: too thin for
-        a verdict) is not drawn; a text (gid ``left_out``) says why and names those groups, the
-        first :data:`MOST_NAMED` of them, then how many more.
+        a verdict) is not drawn; a text (gid ``left_out``) under the x label, outside the plot
+        area (inside it, it covered the candidates on the floor), says why and names those
+        groups, the first :data:`MOST_NAMED` of them, then how many more.
         The legend keys only the marks drawn: no ``current target`` without one (none given),
         no bootstrap interval without one (``n_boot=0``). A recommendation the evidence capped
         (``recommended_capped``: the rule alone gives more than the group's events can judge) is
@@ -127,11 +129,15 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     capped = ((summary["recommended_capped"].to_numpy(dtype=bool) & ~left_out)
               if "recommended_capped" in summary.columns else np.zeros(len(summary), dtype=bool))
     handles += _capped_handles(summary, s_lab, capped, colors, named=bool(keys))
+    notes = []
     if left_out.any():
-        # a few named, then how many more: thousands of thin sitekeys would cover the plot
-        ax.text(0.01, 0.01, "not drawn (evidence too thin for a recommendation; the summary says "
-                "why): " + some_named([str(x) for x in s_lab[left_out]], MOST_NAMED),
-                transform=ax.transAxes, fontsize="small", va="bottom", gid="left_out", wrap=True)
+        # a few named, then how many more: thousands of thin sitekeys would cover the plot;
+        # under the x label: in the plot area it covered the candidates drawn on the floor
+        notes.append(ax.annotate(
+            "not drawn (evidence too thin for a recommendation; the summary says why): "
+            + some_named([str(x) for x in s_lab[left_out]], MOST_NAMED), xy=(0, 0),
+            xycoords=("axes fraction", ax.xaxis.label), xytext=(0, -4), textcoords="offset points",
+            fontsize="small", va="top", gid="left_out", wrap=True))
     max_share = float(settings.get("max_share", 0.01))
     ax.axhline(max_share * 100, color="black", lw=0.8, ls=":", gid="limit")
     if logy:
@@ -142,6 +148,7 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
             ax.set_ylim(bottom=LOG_FLOOR_PERCENT)
     ax.set_xlabel(_recalibration_xlabel(settings))
     ax.set_ylabel("share of time at or below (%)" + (", log scale" if logy else ""))
+    room_below(ax, notes)  # on a plain figure: the note kept whole
     # the keys of the marks drawn only: no current target given, or no bootstrap, none drawn
     drawn = {str(a.get_gid()).split(":")[0] for a in [*ax.lines, *ax.patches]}
     if not (np.isfinite(summary["recommended_target"].to_numpy(dtype=float))

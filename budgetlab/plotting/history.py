@@ -13,6 +13,7 @@ from matplotlib.lines import Line2D
 
 from .._util.validation import require_columns
 from ._common import OTHER_COLOR, group_colors, other_label
+from ._dates import YearDateFormatter
 from .legends import legend_above
 
 __all__ = ["MIN_HOUR_ATTEMPTS", "plot_daily_success", "plot_hourly_profile"]
@@ -99,7 +100,7 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     locator = mdates.DayLocator(interval=max(1, -(-n_days // 10)),
                                 tz=tz or "UTC")  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, tz=tz or "UTC"))  # type: ignore[no-untyped-call]
+    ax.xaxis.set_major_formatter(YearDateFormatter(locator, tz=tz or "UTC"))  # type: ignore[no-untyped-call]
     # the rule of daily_success's full_day, said as it is: traffic, not the hours the log covers
     ax.set_xlabel(f"local day ({tz or 'UTC'}); hollow: a day with under half the group's median "
                   "day of traffic")

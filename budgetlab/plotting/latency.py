@@ -14,7 +14,7 @@ from .._util.attrs import attr_span
 from .._util.validation import check_tz, to_timedelta
 from .._util.words import given_duration, prose_duration
 from ..errors import ConfigError, InputError
-from ._common import time_axis, utc_naive
+from ._common import OTHER_COLOR, group_colors, other_label, time_axis, utc_naive
 from .legends import legend_above
 
 __all__ = ["plot_latency_shares", "plot_timeout_tradeoff"]
@@ -65,6 +65,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     ([1.0, 0.0], 'period start (UTC); attempts 2026-01-01 00:00 .. 2026-01-02 00:00')
     >>> ax.get_ylabel().splitlines()  # latency_profile's default freq, "1D", from its attrs
     ['share of attempts that succeeded within', 'the threshold per 24 h period (0 to 1)']
+    >>> plt.close("all")
     """
     known = ("period", "threshold", "attempts", "good", "share", "share_low", "share_high",
              "at_or_above_timeout")
@@ -263,7 +264,7 @@ def _period_range(ax: Axes, starts: pd.DatetimeIndex, freq: str | None) -> None:
 
 
 def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """Per candidate client timeout: successes lost (share of attempts, left axis) against the
+    """Per candidate client timeout: successes lost (percent of attempts, left axis) against the
     waiting saved per attempt (seconds, right axis, drawn in the lower half so that it never lies
     over the successes lost), a set of points per group: ``timeout_tradeoff(...)``.
     Only the candidates were measured, so they are points, never joined by a line (a line, even
@@ -273,7 +274,11 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     timeout every group loses nothing and saves nothing) the dots nest as
     :func:`plot_latency_shares`' do, the successes lost first, then the waiting saved. The x
     label states the span counted (``attrs["start"]`` .. ``attrs["end"]``, UTC), as
-    :func:`plot_latency_shares`' does.
+    :func:`plot_latency_shares`' does. The successes lost are drawn in percent of the attempts
+    (``successes_lost_share`` × 100), as the CLI prints them; each group has the colour
+    :func:`~budgetlab.plotting._common.group_colors` gives its name in every figure (more groups
+    than colours: those with the most attempts keep theirs, the others are grey under one
+    legend entry, ``other (N groups)``).
 
     >>> from budgetlab.analyses.timeout_tradeoff import timeout_tradeoff
     >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 3, utc=True).as_unit("ns"),
@@ -281,12 +286,13 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     ...     "duration": pd.to_timedelta([2, 8, 30], unit="s")})
     >>> ax = plot_timeout_tradeoff(timeout_tradeoff(ev, timeouts=["5s", "30s"]),
     ...                            ax=plt.figure().gca())
-    >>> ax.lines[0].get_ydata().round(4).tolist(), ax.lines[0].get_linestyle()
-    ([0.3333, 0.0], 'None')
+    >>> ax.lines[0].get_ydata().round(2).tolist(), ax.lines[0].get_linestyle()
+    ([33.33, 0.0], 'None')
     >>> [t.get_text() for t in ax.get_xticklabels()]
     ['5 s', '30 s']
     >>> print(ax.get_xlabel())
     client timeout (the candidates measured); attempts 2026-01-01 00:00 .. 2026-01-01 00:00 UTC
+    >>> plt.close("all")
     """
     known = ("client_timeout", "current", "attempts", "timed_out", "successes_lost",
              "timed_out_share",
@@ -299,22 +305,28 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     keys = _keys(tradeoff, known)
     parts = [part for _, part in (tradeoff.groupby(keys, sort=True, observed=True) if keys
                                   else [((), tradeoff)])]
+    names = [_label(part.iloc[0], keys) or "all attempts" for part in parts]
+    # the one rule of every figure that draws groups: colours by the groups' sorted names
+    colors = group_colors(names, [float(part["attempts"].max()) for part in parts]
+                          if "attempts" in tradeoff.columns else None)
+    grey = [n for n in names if colors[n] is None]
     lost, saved = [], []
-    for i, part in enumerate(parts):
+    for name, part in zip(names, parts, strict=True):
         x = part["client_timeout"].dt.total_seconds().to_numpy()
-        name = _label(part.iloc[0], keys) or "all attempts"
-        color = f"C{i % 10}"
+        # the grey groups under one legend entry (the first one's), as every figure keys them
+        key = name if colors[name] else other_label(colors) if name == grey[0] else "_nolegend_"
         # points only: the candidates were measured, nothing between them
-        lost += ax.plot(x, part["successes_lost_share"].to_numpy(), marker="o", linestyle="none",
-                        color=color, markeredgewidth=0, label=f"{name}: successes lost")
+        lost += ax.plot(x, part["successes_lost_share"].to_numpy() * 100, marker="o",
+                        linestyle="none", color=colors[name] or OTHER_COLOR, markeredgewidth=0,
+                        label=f"{key}: successes lost")
         saved += right.plot(x, part["wait_saved_per_attempt"].dt.total_seconds().to_numpy(),
-                            marker="s", linestyle="none", color=color, markeredgewidth=0,
-                            label=f"{name}: waiting saved")
-    _apart(ax, tradeoff["successes_lost_share"].astype(float), right,
+                            marker="s", linestyle="none", color=colors[name] or OTHER_COLOR,
+                            markeredgewidth=0, label=f"{key}: waiting saved")
+    _apart(ax, tradeoff["successes_lost_share"].astype(float) * 100, right,
            tradeoff["wait_saved_per_attempt"].dt.total_seconds())
     # nested dots where points meet: at the current timeout every group loses and saves nothing
     meet = any(_points_meet(tradeoff["client_timeout"], v, span=float(np.ptp(a.get_ylim())))
-               for a, v in ((ax, tradeoff["successes_lost_share"].astype(float)),
+               for a, v in ((ax, tradeoff["successes_lost_share"].astype(float) * 100),
                             (right, tradeoff["wait_saved_per_attempt"].dt.total_seconds())))
     for line, ms in zip([*lost, *saved], _nested_sizes(2 * len(parts), meet), strict=True):
         line.set_markersize(ms + POINT_GROW)
@@ -323,7 +335,7 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
                   [given_duration(t) for t in candidates])
     ax.set_xlabel("client timeout (the candidates measured)"
                   + _span_counted(tradeoff, "UTC", zone=True))
-    ax.set_ylabel("successes lost (share of attempts; no retries)")
+    ax.set_ylabel("successes lost (% of attempts; no retries)")
     right.set_ylabel("waiting saved per attempt (s)")
     # above the plot area, so it covers no point: the successes lost in one column, the
     # waiting saved in the other

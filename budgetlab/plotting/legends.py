@@ -115,6 +115,18 @@ def x_label_clear(ax: Axes) -> None:
     room_for(ax, [ax.xaxis.get_tightbbox(renderer())])
 
 
+def room_below(ax: Axes, artists: Sequence[Any] = ()) -> None:
+    """Make room (:func:`room_for`) below ``ax`` for its x axis, tick labels and x label (a long
+    label wrapped, ``ax.xaxis.label.set_wrap(True)``), and for ``artists`` placed from them (a
+    note under the x label), where the draw will put them."""
+    renderer = getattr(ax.figure.canvas, "get_renderer", None)
+    if renderer is None or ax.figure.get_layout_engine() is not None:
+        return  # nothing to measure with, or an engine makes the room
+    box = ax.xaxis.get_tightbbox(renderer())  # places the ticks and the label, as drawn
+    boxes = [a.get_window_extent(renderer()) for a in artists]
+    room_for(ax, [b for b in [box, *boxes] if b is not None])
+
+
 def room_for(ax: Axes, artists: Sequence[Any]) -> None:
     """Make room in ``ax``'s figure for ``artists`` drawn outside the plot area (legends above or
     beside it; a ``Bbox`` in display units stands for what is drawn there) when the figure has no

@@ -65,8 +65,11 @@ def draw_marks(panels: list[Axes], incidents: pd.DataFrame | None, transitions: 
 #: Each line's legend text, top-down.
 LINE_LABELS = (("success_rate", "success rate in window (%)"), ("burn_rate", "burn rate"),
                ("budget_remaining", "budget remaining (%)"))
-#: Line colours (Okabe–Ito): success rate blue, burn rate reddish purple, budget remaining black.
-LINE_COLORS = {"success_rate": "#0072B2", "burn_rate": "#CC79A7", "budget_remaining": "#0072B2"}
+#: Line colours (Okabe–Ito): success rate blue, burn rate reddish purple, budget remaining black,
+#: one colour per line of the figure (the budget was blue as the success rate). Black stands
+#: apart from the budget panel's grey thresholds and zero line by lightness too (WCAG 3 to 1
+#: against ``0.35`` grey; blue has 1.4), so a budget at 0 still shows on the zero line in print.
+LINE_COLORS = {"success_rate": "#0072B2", "burn_rate": "#CC79A7", "budget_remaining": "#000000"}
 
 
 def draw_levels(panels: list[Axes], values: dict[str, np.ndarray], spans: pd.DataFrame | None,

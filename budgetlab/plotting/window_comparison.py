@@ -29,7 +29,7 @@ from ._common import (
     split_axes,
 )
 from ._group_labels import group_labels
-from .legends import legend_above
+from .legends import legend_above, room_below
 from .window_gaps import THIN_LABEL, mark_no_time, mark_thin
 
 __all__ = ["plot_window_comparison"]
@@ -181,6 +181,8 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     if not logy:
         _from_zero(ax, panels[0][2])
     legend_above(ax, handles, ncols=3)
+    bottom.xaxis.label.set_wrap(True)  # its second line (the span) is wider than a small figure
+    room_below(bottom)  # on a plain figure: the label's lines kept whole
     ax.y2_ax = ax2  # type: ignore[attr-defined]
     return ax
 

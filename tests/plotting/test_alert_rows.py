@@ -120,3 +120,19 @@ def test_the_alerts_command_shows_every_evaluated_group(tmp_path, monkeypatch):
                  "single_window", "--plot", str(tmp_path / "a.png")]) == 0
     assert "fra · page_1h (page)" in labels and not any("ams" in t for t in labels)
     assert "no alert in 1 group:\nams" in legend
+
+
+def test_the_rows_are_the_groups_scoring_reads_with_or_without_attrs():
+    """The chart reads the group keys as budgetlab.score_alerts does (alerts' episode_keys): from
+    attrs["by"], or without attrs (a table read back from a file) every column that is not an
+    episode's own. Hand-stated: fra has the one 10 min page episode, so its row is
+    ``fra · page_10m`` in both cases."""
+    bins = bin_events(_two_regions(), "1min", by=["region"])
+    ep = alert_episodes(bins, 0.9, AlertPolicy.single_window("10min", burn=4.5))
+    bare = ep.copy()
+    bare.attrs = {}
+    for table in (ep, bare):
+        fig, ax = plt.subplots()
+        plot_alerts(table, ax=ax)
+        assert [c.get_label() for c in ax.containers] == ["fra · page_10m"]
+        plt.close(fig)

@@ -120,3 +120,36 @@ def test_a_narrow_alert_chart_keeps_its_x_label_clear_of_the_year_and_month(epis
         assert a.y0 >= 0 and a.x1 <= fig.bbox.x1
     if size[0] >= 12:  # room enough: matplotlib's place, the label level with the offset text
         assert boxes[0].y1 > boxes[1].y0
+
+
+def _alerts_over(start: str, days: int, size=(11, 4)):
+    """plot_alerts over ``days`` of five-minute bins from ``start`` (an hour of failures on the
+    fifth day), on a plain figure, drawn; the x tick labels by their dates (UTC)."""
+    ts = pd.date_range(start, periods=days * 288, freq="5min", tz="UTC")
+    ok = ~((ts >= ts[0] + pd.Timedelta("4D")) & (ts < ts[0] + pd.Timedelta("4D1h")))
+    ep = bl.alert_episodes(bl.bin_events(bl.as_events(ts, ok), "5min"), 0.99, "workbook")
+    fig, ax = plt.subplots(figsize=size)
+    plot_alerts(ep, ax=ax)
+    fig.canvas.draw()
+    lo, hi = sorted(ax.get_xlim())
+    return ax, {mdates.num2date(t.get_loc()).strftime("%Y-%m-%d %H:%M"): t.label1.get_text()
+                for t in ax.xaxis.get_major_ticks() if lo <= t.get_loc() <= hi}
+
+
+def test_an_alert_chart_across_new_year_names_the_new_year_at_its_tick():
+    """NAB's machine_temperature runs 2013-12-02 .. 2014-02-19: the ticks are days and the offset
+    names only the last one's year and month (``2014-Feb``), so the December ticks read as 2014;
+    the tick at 2014-01-01 00:00 now reads ``2014`` (matplotlib's own label on an axis of
+    months), the others keep their day or month."""
+    ax, labels = _alerts_over("2013-12-02", 79)
+    assert labels["2014-01-01 00:00"] == "2014"
+    assert [text for when, text in labels.items() if when.startswith("2013-12")] == ["15"]
+    assert labels["2014-02-01 00:00"] == "Feb"
+    assert ax.xaxis.get_major_formatter().get_offset() == "2014-Feb"
+
+
+def test_an_alert_chart_within_one_year_keeps_the_year_in_the_offset_only():
+    # three weeks of March 2014: no tick names a year, the offset does (as the timeline's)
+    ax, labels = _alerts_over("2014-03-01", 21)
+    assert labels and not any("2014" in text for text in labels.values())
+    assert ax.xaxis.get_major_formatter().get_offset() == "2014-Mar"

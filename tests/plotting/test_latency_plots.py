@@ -60,7 +60,8 @@ def test_tradeoff_points_hold_the_table(events):
     assert [h.get_linestyle() for h in legend.legend_handles] == ["None"] * 4  # keys are dots
     for i, (_, part) in enumerate(table.groupby("g", observed=True)):
         assert ax.lines[i].get_xdata().tolist() == [10.0, 20.0, 25.0]
-        assert ax.lines[i].get_ydata().tolist() == part["successes_lost_share"].tolist()
+        # in percent, as the CLI prints the successes lost
+        assert np.allclose(ax.lines[i].get_ydata(), part["successes_lost_share"] * 100)
         assert (
             right.lines[i].get_ydata().tolist()
             == part["wait_saved_per_attempt"].dt.total_seconds().tolist()
@@ -414,3 +415,28 @@ def test_no_break_no_words():
     assert ax.lines[0].get_ydata().tolist() == [1.0, 0.5]
     assert ax.get_legend().get_title().get_text() == ""
     plt.close("all")
+
+
+def test_tradeoff_draws_percent_in_the_shared_group_colours():
+    """The successes lost are in percent, as the CLI prints them ("successes lost 50.00 % of
+    attempts"), and each group takes the colour of the one rule of every figure: the names
+    sorted, then Okabe–Ito blue, vermillion. Hand-counted: at a 5 s timeout, alpha loses its 8 s
+    success of 3 attempts (33.3 %), zeta its 6 s and 7 s successes of 4 (50 %); at 30 s none."""
+    ts = pd.to_datetime(["2026-01-01"] * 7, utc=True).as_unit("ns")
+    ev = pd.DataFrame({"ts": ts, "ok": [True, True, False, True, True, True, False],
+                       "bucket": pd.Categorical(["success"] * 2 + ["timeout"] + ["success"] * 3
+                                                + ["timeout"]),
+                       "g": pd.Categorical(["alpha"] * 3 + ["zeta"] * 4),
+                       "duration": pd.to_timedelta([2, 8, 30, 1, 6, 7, 30], unit="s")})
+    fig, ax = plt.subplots()
+    plot_timeout_tradeoff(bl.timeout_tradeoff(ev, timeouts=["5s", "30s"], by="g"), ax=ax)
+    right = [a for a in fig.axes if a is not ax][0]
+    lost = {ln.get_label().split(":")[0]: ln for ln in ax.lines}
+    assert {g: matplotlib.colors.to_hex(ln.get_color()) for g, ln in lost.items()} == {
+        "alpha": "#0072b2", "zeta": "#d55e00"}
+    assert [matplotlib.colors.to_hex(ln.get_color()) for ln in right.lines] == ["#0072b2",
+                                                                                "#d55e00"]
+    assert np.allclose(lost["alpha"].get_ydata(), [100 / 3, 0.0])
+    assert np.allclose(lost["zeta"].get_ydata(), [50.0, 0.0])
+    assert "%" in ax.get_ylabel() and "share" not in ax.get_ylabel()
+    plt.close(fig)

@@ -90,3 +90,33 @@ def test_group_colours_stay_apart_with_colour_vision_deficiencies():
     for name, m in CVD.items():
         assert closest(GROUP_COLORS, np.array(m)) >= okabe - 0.5, name
     assert closest(GROUP_COLORS, np.eye(3)) >= okabe
+
+
+def test_each_timeline_line_has_its_own_colour_and_the_legend_says_which():
+    """The budget line was blue as the success rate (its comment said black): one colour per
+    line, the budget black, which stands apart from the budget panel's 0.35 grey thresholds and
+    zero line by lightness too (WCAG 3 to 1), and the legend keys it in the colour drawn."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+    from matplotlib.colors import to_hex
+
+    import budgetlab as bl
+
+    ts = pd.date_range("2026-01-01", periods=600, freq="1min", tz="UTC")
+    slo = bl.SLO(target=0.9, window="1h")
+    states = bl.replay(bl.as_events(ts, [i % 7 != 0 for i in range(600)]), slo)
+    fig = plt.figure(figsize=(8, 6))
+    ax = bl.plotting.plot_timeline(states, slo=slo, ax=fig.gca())
+    drawn = {ln.get_gid(): to_hex(ln.get_color()) for p in ax.panels for ln in p.lines
+             if ln.get_gid() in ("success_rate", "burn_rate", "budget_remaining")}
+    assert drawn == {"success_rate": "#0072b2", "burn_rate": "#cc79a7",
+                     "budget_remaining": "#000000"}
+    keyed = {t.get_text(): to_hex(h.get_color()) for leg in fig.legends + [
+        p.get_legend() for p in ax.panels if p.get_legend()] for t, h in zip(
+        leg.get_texts(), leg.legend_handles, strict=True) if t.get_text().startswith("budget r")}
+    assert keyed == {"budget remaining (%)": "#000000"}
+    assert round(contrast("#000000", to_hex("0.35")), 1) == 3.0
+    plt.close(fig)

@@ -159,3 +159,30 @@ def test_a_share_below_the_log_floor_is_drawn_on_the_floor_and_keyed():
     assert dots.get_ydata().tolist() == pytest.approx([s * 100 for s in shares])
     assert not any(str(ln.get_gid()).startswith("below_floor") for ln in ax.lines)
     plt.close("all")
+
+
+@pytest.mark.parametrize("layout", ["constrained", None])
+def test_the_note_on_groups_left_out_sits_under_the_plot_area_inside_the_figure(layout):
+    """The note naming the withheld groups covered the candidates drawn on the axis floor
+    (bottom left of the plot area) when many groups were left out: it sits below the plot area
+    and its x label now, whole inside the figure, on a constrained and on a plain figure."""
+    from budgetlab import recalibrate
+
+    ts = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(np.arange(288) * 10, unit="min")
+    a = pd.DataFrame({"ts": ts, "ok": np.arange(288) % 7 != 0, "g": "a"})
+    lone = pd.DataFrame({"ts": pd.Timestamp("2026-01-01 12:00:30", tz="UTC")
+                         + pd.to_timedelta(np.arange(25), unit="min"),
+                         "ok": False, "g": [f"l{i:02d}" for i in range(25)]})
+    ev = pd.concat([a, lone]).sort_values("ts", kind="stable").reset_index(drop=True)
+    ev["ts"] = ev["ts"].astype("datetime64[ns, UTC]")
+    ev["g"] = ev["g"].astype("category")
+    fig, ax = plt.subplots(figsize=(6, 4), layout=layout)
+    plot_recalibration(recalibrate(ev, by="g", window="1h", n_boot=0), ax=ax)
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    note = next(t for t in ax.texts if t.get_gid() == "left_out")
+    box, frame = note.get_window_extent(r), fig.bbox
+    assert box.x0 >= frame.x0 and box.x1 <= frame.x1 and box.y0 >= frame.y0
+    assert box.y1 <= ax.xaxis.label.get_window_extent(r).y0  # under the x label
+    assert box.y1 < ax.get_window_extent(r).y0  # so never over the plot area's floor
+    plt.close(fig)

@@ -119,3 +119,23 @@ def test_a_window_without_a_row_of_a_series_breaks_its_line():
     whole = t[t["method"] == "HEAD"]
     ax = plot_window_comparison(whole, y2=None)
     assert NO_ROW not in [x.get_text() for x in ax.get_legend().get_texts()]
+
+
+@pytest.mark.parametrize("size", [(8, 5), (5, 3.5)])
+def test_the_x_labels_second_line_stays_inside_a_plain_figure(size):
+    """The x label's second line (the span counted, from attrs) ran off the bottom (and, on a
+    small figure, off both sides) of a plain ``plt.subplots()`` figure: both lines lie whole
+    inside the figure, below the lower panel."""
+    import matplotlib.pyplot as plt
+
+    t = _table({"GET": [3.0, 1.0]}, {"GET": [48.0, 48.0]})
+    t.attrs.update(start="2026-10-05T00:00:00+00:00", end="2026-10-10T23:59:00+00:00", tz="UTC")
+    fig, ax = plt.subplots(figsize=size)
+    plot_window_comparison(t, ax=ax)
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    label = ax.y2_ax.xaxis.label
+    assert "each window over the time it held traffic" in label.get_text()
+    box, frame = label.get_window_extent(r), fig.bbox
+    assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0
+    assert box.y1 <= ax.y2_ax.get_window_extent(r).y0

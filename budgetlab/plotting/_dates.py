@@ -1,0 +1,78 @@
+"""The date ticks of every time axis (:func:`~budgetlab.plotting._common.time_axis`): as many as
+the axis' width holds (:class:`WidthDateLocator`), labelled by matplotlib's concise formatter
+with the year where the ticks cross into another one (:class:`YearDateFormatter`)."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import matplotlib.dates as mdates
+from matplotlib.axes import Axes
+
+#: The width (inches) a date tick needs on a time axis: its label (``12:00``, ``Oct-06``) and a
+#: gap. An axis narrower than 11 of them shows fewer ticks (:class:`WidthDateLocator`).
+TICK_INCHES = 0.6
+
+
+class WidthDateLocator(mdates.AutoDateLocator):
+    """matplotlib's :class:`~matplotlib.dates.AutoDateLocator`, with at most one tick per
+    :data:`TICK_INCHES` of the axis' width (``maxticks``, at least 3), measured when the axis is
+    drawn: after a layout engine or the legends' room narrowed it. Its ``minticks`` is
+    matplotlib's, lowered only as far as matplotlib needs to find an interval within
+    ``maxticks`` (else it warns and takes its largest). An axis wide enough keeps matplotlib's
+    own choice."""
+
+    def __init__(self, tz: str) -> None:
+        super().__init__(tz=tz)  # type: ignore[no-untyped-call]
+        self._wide = (dict(self.maxticks), self.minticks)
+
+    def get_locator(self, dmin: Any, dmax: Any) -> Any:
+        self.maxticks, self.minticks = dict(self._wide[0]), self._wide[1]
+        axes: Axes | None = getattr(self.axis, "axes", None)  # on an axis (else None)
+        fig = axes.get_figure(root=True) if axes is not None else None
+        if axes is None or fig is None:
+            return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
+        n = int(axes.get_window_extent().width / fig.dpi / TICK_INCHES)
+        if n >= 11:
+            return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
+        self.maxticks = dict.fromkeys(self.maxticks, max(3, n))
+        for most in range(self._wide[1], 1, -1):
+            self.minticks = most
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", UserWarning)
+                try:
+                    return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
+                except UserWarning:  # "unable to pick an appropriate interval"
+                    pass
+        self.minticks = 1  # an interval always fits in 3 ticks
+        return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
+
+
+class YearDateFormatter(mdates.ConciseDateFormatter):
+    """matplotlib's :class:`~matplotlib.dates.ConciseDateFormatter`, whose ticks name the year
+    where they cross into another one. Ticks of days or finer write the year only in the offset
+    (the last tick's: ``2014-Feb``), so across New Year the December ticks read as the offset's
+    year; here the first tick of each later year is labelled with its year (as matplotlib labels
+    January on an axis of months), followed by its own label when it is not the year's start.
+    Ticks within one year keep matplotlib's labels; the offset keeps naming the last tick's
+    year and month.
+
+    >>> loc = mdates.DayLocator(bymonthday=[1, 15])
+    >>> f = YearDateFormatter(loc, tz="UTC")
+    >>> f.format_ticks(mdates.date2num(["2013-12-15", "2014-01-01", "2014-01-15"]))
+    ['15', '2014', '15']
+    >>> f.get_offset()
+    '2014-Jan'
+    """
+
+    def format_ticks(self, values: Any) -> list[str]:
+        labels: list[str] = super().format_ticks(values)  # type: ignore[no-untyped-call]
+        dates = mdates.num2date(values, tz=self._tz)  # type: ignore[no-untyped-call]
+        for i in range(1, len(dates)):
+            d = dates[i]
+            if d.year == dates[i - 1].year or str(d.year) in labels[i]:
+                continue  # the same year, or matplotlib wrote it (ticks of months)
+            start = (d.month, d.day, d.hour, d.minute, d.second) == (1, 1, 0, 0, 0)
+            labels[i] = f"{d.year}" if start else f"{labels[i]}\n{d.year}"
+        return labels
