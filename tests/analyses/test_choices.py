@@ -284,7 +284,7 @@ def test_bucket_target_verdicts_are_withheld_by_the_bucket_tables_rule():
     v = bucket_target_verdicts(ev, t, bucket="timeout").set_index("g")
     assert v["verdict"].isna().tolist() == [True, False, False, True]
     assert v.loc["a", "withheld"] == ("199 events in the group: too few for a verdict (under 95 % "
-                                      "they hold 9.95 expected failures; a verdict needs at least "
+                                      "they hold 9.95 expected failures; one needs at least "
                                       "10, i.e. 200 events)")
     # the target as written (0.95: 95 %, no digit added)
     assert v.loc["a", "sentence"].startswith("No verdict on the target 95 % for a: 199 events")

@@ -171,7 +171,7 @@ def test_a_real_log_says_a_group_withheld_at_every_threshold_once(capsys):
     said = [ln for ln in lines if ln.startswith("  api=metadata: within")]
     assert said == ["  api=metadata: within 250 ms, 500 ms, 1 s: withheld: 12 events in the "
                     "evaluated span: too few for a verdict (under 50 % they hold 6 expected "
-                    "failures; a verdict needs at least 10, i.e. 20 events)"]
+                    "failures; one needs at least 10, i.e. 20 events)"]
 
 
 def test_the_frontier_says_each_run_of_equal_answers_once():
