@@ -276,3 +276,17 @@ def test_a_bad_value_of_the_supported_targets_is_refused_before_the_profile(log,
                  "--thresholds", "5s", *extra]) == 2
     out, err = capsys.readouterr()
     assert out == "" and message in err
+
+
+def test_one_attempt_is_said_in_the_singular(tmp_path, capsys):
+    """A log of one attempt (a 2 s success) in one group: "1 attempt", never "1 attempts", in the
+    title line and the group's line."""
+    path = tmp_path / "one.csv"
+    pd.DataFrame({"ts": ["2026-01-01T00:00:00Z"], "outcome": ["success"], "g": ["a"],
+                  "ms": [2000.0]}).to_csv(path, index=False)
+    assert main(["latency", str(path), "--duration", "ms", "--duration-unit", "ms",
+                 "--thresholds", "5s", "--by", "g"]) == 0
+    text = capsys.readouterr().out
+    assert "one.csv: 1 attempt with durations, 2026-01-01 00:00 .. 2026-01-01 00:00 UTC" in text
+    assert "g=a: 1 attempt; timeout " in text
+    assert "1 attempts" not in text
