@@ -74,7 +74,7 @@ WARM = ("fell within a warm-up (the first 1 h of a stretch of traffic, which onl
 POST = f"0 events in the evaluated span: all 5 of the group's events {WARM}"
 OPTIONS = f"0 events in the evaluated span: the group's one event {WARM}"
 HEAD_50 = ("5 events in the evaluated span: too few for {what} ({at} they hold 2.5 expected "
-           "failures; {what} needs at least 10, i.e. 20 events)")
+           "failures; one needs at least 10, i.e. 20 events)")
 APACHE_RUNS = {
     (): {"GET": PROVISIONAL,
          "HEAD": HEAD_50.format(what="a verdict", at="no target given and none to recommend: "
