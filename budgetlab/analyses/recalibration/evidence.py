@@ -27,7 +27,8 @@ from .rolling import Exclusions, weighted_quantiles
 from .rules import cap_notes, capped_action, explain_no_recommendation, thin_evidence
 from .verdict import judge_current
 
-__all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "history_words", "judge_groups", "incident_rows"]
+__all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "history_words", "judge_groups",
+           "incident_rows"]
 
 #: Said after the reason of a group whose evidence is too thin for its current target but not for
 #: a recommendation: the thin-evidence rule weighs the verdict at the current target and the
