@@ -20,6 +20,7 @@ import pandas as pd
 from .._util.csv_cells import restore_frame
 from .._util.inputs import register_input
 from .._util.validation import require_columns
+from .._util.words import noun_for, some_named
 from ..errors import FileFormatError, InputError, SchemaError, TimestampError
 from ..events.offsets import has_offset
 from ..privacy import guard_values, shown
@@ -35,9 +36,7 @@ def _rows(mask: np.ndarray) -> str:
     """``row 3`` / ``rows 2, 5 and 7 more`` (1-based data rows) for the ``True`` entries of
     ``mask``."""
     idx = np.flatnonzero(mask) + 1
-    head = ", ".join(str(i) for i in idx[:_LISTED])
-    more = f" and {len(idx) - _LISTED} more" if len(idx) > _LISTED else ""
-    return f"{'row' if len(idx) == 1 else 'rows'} {head}{more}"
+    return f"{noun_for(len(idx), 'row')} {some_named([str(i) for i in idx], _LISTED)}"
 
 
 def _read_csv(p: Path, name: str) -> pd.DataFrame:

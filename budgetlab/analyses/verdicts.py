@@ -35,7 +35,7 @@ from .._util.validation import check_fraction, check_number, check_whole
 from .._util.words import counted, days_words, duration_words
 from ..errors import ConfigError
 from .recalibration import Recalibration
-from .recalibration.evidence import MIN_HISTORY_DAYS
+from .recalibration.evidence import MIN_HISTORY_DAYS, history_words
 from .recalibration.tables import group_words
 from .recalibration.wilson import wilson_interval
 from .target_words import recommendation_sentence, verdict_in_percent, verdict_withheld
@@ -48,8 +48,8 @@ __all__ = ["Verdict", "VERDICT_COLUMNS", "target_verdicts", "page_verdict", "cau
 #: Columns of :func:`verdicts_table`.
 VERDICT_COLUMNS = ("subject", "verdict", "sentence", "evidence", "withheld", "caveat")
 
-_TARGET_WORDS = {"too_strict": "too strict (the budget burns too fast)",
-                 "too_loose": "too loose (the budget barely moves)", "ok": "about right"}
+_TARGET_WORDS = {"too_strict": "too strict, the budget burning too fast",
+                 "too_loose": "too loose, the budget barely moving", "ok": "about right"}
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     ...                            session_ids=False)
     >>> v = target_verdicts(recalibrate(events, by="captcha_type", target=0.95, n_boot=0))
     >>> v.loc[0, "caveat"]
-    'provisional: 1 d 23 h of evaluated history, less than the 14 d a verdict needs'
+    'provisional: 1 d 23 h of evaluated history, less than the 14 d a recommendation needs'
 
     An event every 20 min, the first hour's 3 the warm-up: 199 evaluated events at 95 % hold 9.95
     expected failures, one event short of the rule's 200; 200 are judged. The recommendation is
@@ -163,11 +163,11 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     ...                                   n_boot=0))
     >>> print(few.loc[0, "withheld"])
     199 events in the evaluated span: too few for a verdict (under 95 % they hold 9.95 expected
-    failures; a verdict needs at least 10, i.e. 200 events); the recommendation is judged at its
+    failures; one needs at least 10, i.e. 200 events); the recommendation is judged at its
     own level, where they hold 66.7 expected failures
     >>> print(few.loc[0, "recommendation"])
     Recommended for all events: 66.5 %, from 199 events over 2 d 18 h; provisional: 2 d 18 h of
-    evaluated history, less than the 14 d a verdict needs.
+    evaluated history, less than the 14 d a recommendation needs.
     >>> v = target_verdicts(recalibrate(as_events(ts, ok), target=0.95, window="1h", n_boot=0))
     >>> v.loc[0, "withheld"], v.loc[0, "verdict"]
     ('', 'too_strict')
@@ -193,9 +193,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         if np.isfinite(cur) and np.isfinite(r["current_share_limit"]):
             evidence += (f"; {limit} or worse {measured_percent(r['current_share_limit'], 1)} of "
                          f"the time under {given_percent(cur)}")
-        caveat = (f"provisional: {days_words(days)} of evaluated history, less than the "
-                  f"{days_words(min_days)} a verdict needs"
-                  if days < min_days else "")
+        caveat = f"provisional: {history_words(days, min_days)}" if days < min_days else ""
         subject = (f"target {given_percent(cur)} for {group}" if np.isfinite(cur)
                    else f"target for {group}")
         withheld = ""
@@ -210,9 +208,8 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         if verdict is None:
             sentence = f"No verdict on the {subject}: {withheld} ({evidence})."
         else:
-            sentence = (f"The current {subject} is "
-                        f"{_TARGET_WORDS[verdict]}") + (f" ({action})" if action else "") \
-                + f": {evidence}."
+            sentence = (f"The current {subject} is {_TARGET_WORDS[verdict]}"
+                        + (f", so {action}" if action else "") + f": {evidence}.")
         if caveat:
             sentence += f" ({caveat.capitalize()}.)"
         rec_t = float(r["recommended_target"])

@@ -115,14 +115,7 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     import pandas as pd
 
     from .._util.words import duration_words
-    from .shared import (
-        SCORE_FOOTNOTE,
-        filling_notes,
-        outside_line,
-        score_text,
-        thin_rates_line,
-        wrap,
-    )
+    from .shared import SCORE_FOOTNOTE, print_score_notes, wrap
 
     overall = det[(det["tier"] == "*") & (det["severity"] == "*")]
     for k in by:
@@ -140,20 +133,7 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
         # as the score table's rows of all tiers merged count it (filling_notes says why)
         show["scored"] = overall["filling"].map({True: "apart (filling)", False: "yes"})
     print(show.to_string(index=False) if len(show) else "(no incident in scope)")
-    rows = scores
-    for k in by:
-        rows = rows[rows[k] == "*"]
-    for note in filling_notes(rows, episodes, what="span"):
-        print(wrap(note, indent="  "))
-    outside = outside_line(scores, episodes, n_incidents, what="span")
-    if outside:
-        print(wrap(outside, indent="  "))
-    print(score_text(rows, duration_words))
-    thin = thin_rates_line(rows)
-    if thin:
-        print(wrap(thin, indent=""))
-    if scores.attrs.get("budget_note"):  # the --out tables' budget_before_alert_* columns
-        print(wrap(scores.attrs["budget_note"], indent=""))
+    print_score_notes(scores, episodes, n_incidents, by, what="span")
     print(wrap(SCORE_FOOTNOTE, indent=""))
 
 

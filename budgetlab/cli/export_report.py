@@ -242,14 +242,12 @@ def say_provisional(table: Any, keys: list[str]) -> None:
     ``recommendation_note`` (a cap note may come first)."""
     import pandas as pd
 
-    from .._util.words import days_words
-    from ..analyses.recalibration.evidence import MIN_HISTORY_DAYS
+    from ..analyses.recalibration.evidence import MIN_HISTORY_DAYS, history_words
 
     if "history_days" in table.columns:
         days = pd.to_numeric(table["history_days"], errors="coerce")
         rows = table[(days < MIN_HISTORY_DAYS).to_numpy()]
-        why = [f"{days_words(float(d))} of evaluated history, less than the "
-               f"{days_words(MIN_HISTORY_DAYS)} a recommendation needs" for d in days[rows.index]]
+        why = [history_words(float(d)) for d in days[rows.index]]
     elif "recommendation_note" in table.columns:
         clauses = table["recommendation_note"].fillna("").astype(str).str.extract(
             r"(?:^|; )provisional: ([^;]*)", expand=False)

@@ -23,11 +23,8 @@ from .prose import path_label
 from .reading import group_keys, read_log, slo_from_args
 from .shared import (
     SCORE_FOOTNOTE,
-    filling_notes,
-    outside_line,
+    print_score_notes,
     print_slo,
-    score_text,
-    thin_rates_line,
     wrap,
     write_output,
 )
@@ -314,22 +311,9 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         sc = score_alerts(ep, inc, grace=args.grace, bins=bins, target=slo)
         episodes[name] = ep
         scores.append(sc.assign(policy=name))
-        rows = sc
-        for k in by:
-            rows = rows[rows[k] == "*"]
         print(f"\npolicy {name} ({counted(len(ep), 'alert episode')}; tiers: "
               + ", ".join(f"{t.name} burn {t.burn:g}" for t in pol.tiers) + ")")
-        for note in filling_notes(rows, ep):
-            print(wrap(note, indent="  "))
-        outside = outside_line(sc, ep, len(inc))
-        if outside:
-            print(wrap(outside, indent="  "))
-        print(score_text(rows, duration_words))
-        thin = thin_rates_line(rows)
-        if thin:
-            print(wrap(thin, indent=""))
-        if args.out and sc.attrs.get("budget_note"):  # the budget_before_alert_* columns
-            print(wrap(sc.attrs["budget_note"], indent=""))
+        print_score_notes(sc, ep, len(inc), by, budget=bool(args.out))
     print(wrap(SCORE_FOOTNOTE, indent=""))
     if args.out:
         table = pd.concat(scores, ignore_index=True)

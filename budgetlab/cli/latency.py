@@ -48,7 +48,8 @@ def _print_profile(whole: Any, by: list[str]) -> None:
         # the analysis names its keyword; the command line, its flag
         source = ("--client-timeout" if row["timeout_source"] == "client_timeout"
                   else row["timeout_source"])
-        print(f"\n{group_label(row, by)}: {int(shares['attempts'].iloc[0]):,} attempts; timeout "
+        attempts = counted(int(shares["attempts"].iloc[0]), "attempt")
+        print(f"\n{group_label(row, by)}: {attempts}; timeout "
               + (f"{given_duration(timeout)} ({source})" if has_to else f"unknown ({source})"))
         for _, s in shares.iterrows():
             extra = (" (at or above the timeout: equals "
@@ -240,7 +241,7 @@ def _cmd_latency(args: argparse.Namespace) -> int:
                             quantiles=quantiles,
                             client_timeout=args.client_timeout)
     ts = read.events["ts"]
-    print(f"{read.title}: {len(read.events):,} attempts with durations, "
+    print(f"{read.title}: {counted(len(read.events), 'attempt')} with durations, "
           f"{ts.iloc[0]:%Y-%m-%d %H:%M} .. {ts.iloc[-1]:%Y-%m-%d %H:%M} UTC")
     _print_profile(whole, by)
     tradeoff = None

@@ -96,12 +96,13 @@ def _args(text: str | None, given: Sequence[tuple[str, str, str]]) -> argparse.N
 
 
 @contextlib.contextmanager
-def _flag_words(where: str = "") -> Iterator[None]:
+def _flag_words(where: str = "", **words: str) -> Iterator[None]:
     """Messages raised inside name the reading flags (``--time``, not ``time=``); with
-    ``where``, a refusal that names one says where to write it."""
+    ``where``, a refusal that names one says where to write it; ``words``: the words for options
+    a notebook gives as parameters of their own (``by``: its group parameters, never "by")."""
     from .._util.words import cli_words, speak
 
-    flags = flag_table(_parser())
+    flags = {**flag_table(_parser()), **words}
     with cli_words(flags):
         try:
             yield
@@ -214,7 +215,7 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
 
     args = _args(read, given)  # its refusals name read already
     args.by = ",".join(keys)
-    with _flag_words("read"):
+    with _flag_words("read", by="the notebook's group parameters"):
         events = read_paths(expand_sources(path), args)[0]
         if show:  # as the commands write it before their results, in the words of the flags
             from .._util.words import speak

@@ -14,7 +14,7 @@ from .reading import describe_slo
 
 __all__ = ["print_slo", "save_plot", "group_label", "write_output", "wrap",
            "SCORE_COLUMNS", "score_text", "SCORE_FOOTNOTE", "filling_notes", "thin_rates_line",
-           "outside_line"]
+           "outside_line", "print_score_notes"]
 
 #: The columns of a score table (:func:`budgetlab.score_alerts`) the CLI prints.
 SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "detected", "recall",
@@ -317,3 +317,27 @@ def outside_line(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int,
             f"{'lies' if n == 1 else 'lie'} wholly outside the {what} "
             f"({start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC): not scored, neither detected "
             f"nor missed; check {'its' if n == 1 else 'their'} times and zone.")
+
+
+def print_score_notes(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int,
+                      by: list[str], *, what: str = "log", budget: bool = True) -> None:
+    """One policy's scores as ``alerts`` and ``backtest`` print them: the rows of all groups
+    (:func:`score_text`) between their notes (:func:`filling_notes`, :func:`outside_line`,
+    :func:`thin_rates_line`, and with ``budget`` the score table's ``budget_note``); ``what`` as
+    :func:`filling_notes` takes it."""
+    from .._util.words import duration_words
+
+    rows = scores
+    for k in by:
+        rows = rows[rows[k] == "*"]
+    for note in filling_notes(rows, episodes, what=what):
+        print(wrap(note, indent="  "))
+    outside = outside_line(scores, episodes, n_incidents, what=what)
+    if outside:
+        print(wrap(outside, indent="  "))
+    print(score_text(rows, duration_words))
+    thin = thin_rates_line(rows)
+    if thin:
+        print(wrap(thin, indent=""))
+    if budget and scores.attrs.get("budget_note"):  # the budget_before_alert_* columns
+        print(wrap(scores.attrs["budget_note"], indent=""))

@@ -23,6 +23,8 @@ def episode_lines(summary: pd.DataFrame, episodes: pd.DataFrame, by: list[str]) 
     at_least = episodes.attrs.get("at_least", "critical")
     level = STATUSES.index(at_least)
     worse = STATUSES[level:]
+    gap = episodes.attrs.get("gap")
+    merging = gap is None or pd.Timedelta(gap) > pd.Timedelta(0)  # --gap 0: nothing merges
     lines = []
     for _, row in summary.iterrows():
         label = ", ".join(str(row[k]) for k in by) or "all events"
@@ -38,14 +40,13 @@ def episode_lines(summary: pd.DataFrame, episodes: pd.DataFrame, by: list[str]) 
             continue
         longest = ep.iloc[int(np.argmax(ep["duration"].to_numpy()))]
         ongoing = " (still there at the end)" if bool(longest["ongoing"]) else ""
-        lines.append(f"{head}; {counted(len(ep), 'episode')} ({int(ep['merged'].sum()):,} "
-                     "before merging), "
+        raw = f" ({int(ep['merged'].sum()):,} before merging)" if merging else ""
+        lines.append(f"{head}; {counted(len(ep), 'episode')}{raw}, "
                      f"longest {duration_words(longest['duration'], days=False)} from "
                      f"{longest['start']:%Y-%m-%d %H:%M}{ongoing}")
-    gap = episodes.attrs.get("gap")
     if gap is not None:
+        merged = (f"episodes less than {prose_duration(gap)} apart are merged into one" if merging
+                  else "with a zero --gap, none are merged")
         lines.append(f"(an episode runs from reaching {at_least.upper()} to dropping below it or "
-                     "the window emptying; "
-                     "episodes less than "
-                     f"{prose_duration(gap)} apart are merged into one)")
+                     f"the window emptying; {merged})")
     return lines

@@ -102,6 +102,17 @@ def test_bad_files_give_one_line_naming_the_rows(tmp_path, text, error, needle):
     assert needle in str(info.value) and "\n" not in str(info.value)
 
 
+def test_many_bad_rows_are_named_a_few_then_counted_with_thousands_separated(tmp_path):
+    """1,239 rows with an empty end: the first 5 named, "and 1,234 more" (the package's number
+    style), never "and 1234 more"."""
+    path = tmp_path / "inc.csv"
+    path.write_text("incident_id,start,end\n"
+                    + "".join(f"i{i},2026-01-06T06:00:00Z,\n" for i in range(1239)))
+    with pytest.raises(TimestampError) as info:
+        read_incidents(path)
+    assert "column 'end' is empty in rows 1, 2, 3, 4, 5 and 1,234 more; " in str(info.value)
+
+
 def test_missing_folder_and_non_utf8_files(tmp_path):
     with pytest.raises(FileFormatError, match="no such file"):
         read_incidents(tmp_path / "missing.csv")

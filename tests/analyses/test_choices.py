@@ -284,7 +284,7 @@ def test_bucket_target_verdicts_are_withheld_by_the_bucket_tables_rule():
     v = bucket_target_verdicts(ev, t, bucket="timeout").set_index("g")
     assert v["verdict"].isna().tolist() == [True, False, False, True]
     assert v.loc["a", "withheld"] == ("199 events in the group: too few for a verdict (under 95 % "
-                                      "they hold 9.95 expected failures; a verdict needs at least "
+                                      "they hold 9.95 expected failures; one needs at least "
                                       "10, i.e. 200 events)")
     # the target as written (0.95: 95 %, no digit added)
     assert v.loc["a", "sentence"].startswith("No verdict on the target 95 % for a: 199 events")
@@ -323,9 +323,9 @@ def test_window_summary_leaves_thin_rows_out_of_its_sums_by_hand():
     assert one["share_exhausted"] == pytest.approx(0.1)
     assert one["share_alerting"] == pytest.approx(0.2)
     assert (one["groups"], one["groups_left_out"]) == (1, 1)
-    assert one["note"] == ("left out of the sums: 1 of 2 group rows with under 24 h of evaluated "
-                           "time, their time shares and rates per day too thin to go by (the "
-                           "table's note)")
+    assert one["note"] == ("left out of the sums: 1 of the 2 group rows with under 24 h of "
+                           "evaluated time, their time shares and rates per day too thin to go "
+                           "by (the table's note)")
     # 1d: both groups: 2 + 1 changes a day; 3 of 80 h exhausted; alerting (0.3 x 30 + 0.1 x 50)
     day = s.loc["1d"]
     assert day["transitions_per_day"] == 3.0 and day["share_exhausted"] == pytest.approx(3 / 80)
@@ -338,6 +338,15 @@ def test_window_summary_leaves_thin_rows_out_of_its_sums_by_hand():
     assert (five["groups"], five["groups_left_out"]) == (0, 2)
     assert five["note"].startswith("no summed value: all 2 group rows have under 24 h")
     assert window_summary(_thin_table()).attrs["groups_left_out"] == 3
+
+
+def test_window_summary_says_a_single_group_row_as_a_reader_would():
+    """One group whose only row is thin (1 h of evaluated time, under 24 h): "the one group row
+    has", never "all 1 group rows have"."""
+    t = _thin_table()
+    one = window_summary(t[(t["window"] == "5m") & (t["g"] == "a")]).loc[0, "note"]
+    assert one == ("no summed value: the one group row has under 24 h of evaluated time, their "
+                   "time shares and rates per day too thin to go by (the table's note)")
 
 
 def test_window_summary_the_plot_and_the_cli_share_one_thin_rule():
@@ -372,8 +381,8 @@ def test_choose_window_compares_only_windows_that_hold_every_group():
     v = choose_window(s)
     assert v.verdict == "chosen" and v.subject == "the 24 h window"
     assert v.caveat == ("without incident labels only flapping is compared; not compared, the 1 h "
-                        "window: 1 of 2 group rows under 24 h of evaluated time; the 5 min "
-                        "window: 2 of 2 group rows under 24 h of evaluated time")
+                        "window: 1 of the 2 group rows under 24 h of evaluated time; the 5 min "
+                        "window: all 2 group rows under 24 h of evaluated time")
     pairs = pd.DataFrame({"window": ["1h", "1d", "5m"], "min_dwell": pd.Timedelta(0),
                           "g": "a", "detected": True, "detection": pd.Timedelta("5min"),
                           "recovered": True, "recovery": pd.Timedelta("10min")})

@@ -136,7 +136,7 @@ def test_a_group_under_ten_expected_failures_is_withheld_in_words():
     t = bucket_breakdown(ev, SLO(target=0.95, window=60), by="region")
     note = dict(zip(t["region"].astype(str), t["note"], strict=True))
     assert note == {"a": "withheld: 199 events in the group: too few for a verdict (under 95 % "
-                         "they hold 9.95 expected failures; a verdict needs at least 10, i.e. 200 "
+                         "they hold 9.95 expected failures; one needs at least 10, i.e. 200 "
                          "events)",
                     "b": ""}
     # the figures keep their meaning in the table: a's timeout burn is 1 / (199 x 0.05)
@@ -146,7 +146,7 @@ def test_a_group_under_ten_expected_failures_is_withheld_in_words():
     assert set(whole["note"]) == {""}  # 399 events together
     assert set(bucket_breakdown(ev.iloc[:5], SLO(target=0.95, window=60), by=None)["note"]) == {
         "withheld: 5 events in the table: too few for a verdict (under 95 % they hold 0.25 "
-        "expected failures; a verdict needs at least 10, i.e. 200 events)"}
+        "expected failures; one needs at least 10, i.e. 200 events)"}
 
 
 # ------------------------------------------------------------------------------------------------

@@ -206,7 +206,7 @@ def test_the_bucket_panel_leaves_out_the_groups_too_thin_over_the_window():
     assert notes.to_dict() == {
         "big": "", "mid": "",
         "tiny": "withheld: 5 events in the group: too few for a verdict (under 90 % they hold 0.5 "
-                "expected failures; a verdict needs at least 10, i.e. 100 events)"}
+                "expected failures; one needs at least 10, i.e. 100 events)"}
     # the incident's own table judges the incident's events: mid's 5 are too few there
     during = rep.buckets.drop_duplicates("region").set_index("region")
     assert during["events"].to_dict() == {"big": 120, "mid": 5, "tiny": 5}

@@ -171,7 +171,7 @@ def test_a_target_the_evidence_is_too_thin_for_is_withheld_in_words():
     assert f.loc[0.9, "smallest_threshold"] == pd.Timedelta("20s") and f.loc[0.9, "note"] == ""
     assert pd.isna(f.loc[0.99, "smallest_threshold"])
     assert f.loc[0.99, "note"] == ("282 events in the evaluated span: too few for a verdict "
-                                   "(under 99 % they hold 2.82 expected failures; a verdict needs "
+                                   "(under 99 % they hold 2.82 expected failures; one needs "
                                    "at least 10, i.e. 1,000 events)")
 
 
@@ -185,7 +185,7 @@ def test_too_thin_for_even_the_lowest_candidate_withholds_the_whole_row_in_words
     row = r.summary.iloc[0]
     assert np.isnan([row["supported_target"], row["supported_low"], row["supported_high"]]).all()
     assert row["note"] == ("withheld: 282 events in the evaluated span: too few for a verdict "
-                           "(under 97 % they hold 8.46 expected failures; a verdict needs at "
+                           "(under 97 % they hold 8.46 expected failures; one needs at "
                            "least 10, i.e. 334 events)")
 
 

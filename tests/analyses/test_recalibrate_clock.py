@@ -239,7 +239,7 @@ def test_thin_evidence_without_a_target_says_what_it_judged_at():
     words = thin_evidence(3, float("nan"), 1, True)
     assert words == ("3 events in the evaluated span: too few for a verdict (no target given and "
                      "none to recommend: at 50 %, the lowest target the candidates start from, "
-                     "they hold 1.5 expected failures; a verdict needs at least 10, i.e. 20 "
+                     "they hold 1.5 expected failures; one needs at least 10, i.e. 20 "
                      "events)")
     # a target given: judged under it (3 x 0.1 = 0.3; 10 / 0.1 = 100 events), and no word of a
     # missing one
@@ -253,7 +253,7 @@ def test_thin_evidence_without_a_target_names_the_target_it_counted_under():
     rec = thin_evidence(100, 0.965, 1, True, judged_at="recommended")
     assert rec == ("100 events in the evaluated span: too few for a verdict (no target given: at "
                    "96.5 %, the target the rule would recommend, they hold 3.5 expected "
-                   "failures; a verdict needs at least 10, i.e. 286 events)")  # 10 / 0.035
+                   "failures; one needs at least 10, i.e. 286 events)")  # 10 / 0.035
     # 00:00 .. 05:00 hourly, the 01:00 one fails; 1 h window: the first event is warm-up, the other
     # five are evaluated (one failure). No target given, none recommended: counted at the group's
     # lowest candidate, 50 %: 5 x 0.5 = 2.5 expected failures; 10 / 0.5 = 20 events needed
@@ -263,8 +263,8 @@ def test_thin_evidence_without_a_target_names_the_target_it_counted_under():
     assert np.isnan(row["recommended_target"]) and pd.isna(row["verdict"])
     assert row["verdict_reason"] == (
         "5 events in the evaluated span: too few for a verdict (no target given and none to "
-        "recommend: at 50 %, the lowest usual target, they hold 2.5 expected failures; a "
-        "verdict needs at least 10, i.e. 20 events)")
+        "recommend: at 50 %, the lowest usual target, they hold 2.5 expected failures; one "
+        "needs at least 10, i.e. 20 events)")
     assert "under 50 %" not in row["verdict_reason"]
 
 
@@ -281,7 +281,7 @@ def test_thin_evidence_without_a_target_weighs_a_faultless_group_at_the_lowest_u
     assert np.isnan(row["recommended_target"]) and pd.isna(row["verdict"])
     assert row["verdict_reason"] == (
         "4 events in the evaluated span: too few for a verdict (no target given and none to "
-        "recommend: at 50 %, the lowest usual target, they hold 2 expected failures; a verdict "
+        "recommend: at 50 %, the lowest usual target, they hold 2 expected failures; one "
         "needs at least 10, i.e. 20 events)")
 
 
@@ -290,7 +290,7 @@ def test_thin_evidence_at_four_nines_names_the_target_and_counts_exactly():
     # 5 events hold 5 x 0.0001 = 0.0005; the target is 99.99 %, never rounded to "100 %"
     words = thin_evidence(5, 0.9999, 1, True)
     assert words == ("5 events in the evaluated span: too few for a verdict (under 99.99 % they "
-                     "hold 0.0005 expected failures; a verdict needs at least 10, i.e. 100,000 "
+                     "hold 0.0005 expected failures; one needs at least 10, i.e. 100,000 "
                      "events)")
     # 100,000 events hold exactly 10 (100,000 x 0.0001): enough, whatever the float rounding
     assert thin_evidence(100_000, 0.9999, 9, True) == ""

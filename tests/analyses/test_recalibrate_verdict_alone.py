@@ -52,7 +52,7 @@ def test_a_thin_current_target_keeps_the_recommendation_of_a_run_without_it(all_
     assert given["action"] == bare["action"]
     assert given["verdict_reason"] == (
         "2,000 events in the evaluated span: too few for a verdict (under 99.9 % they hold 2 "
-        "expected failures; a verdict needs at least 10, i.e. 10,000 events); the verdict alone "
+        "expected failures; one needs at least 10, i.e. 10,000 events); the verdict alone "
         "is withheld: the recommendation is judged at its own level, as without a current target "
         "(at 0.995 the 2,000 events hold 10 expected failures)")
     # the figures over the evaluated time stay: the rolling rate is 100 % throughout

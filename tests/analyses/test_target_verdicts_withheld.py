@@ -39,18 +39,18 @@ def test_a_verdict_withheld_alone_says_why_once(verdicts):
     # 2,000: 2,000 / (2,000 + 1.96^2) = 99.81 %; 33 h 19 min 30 s is 1 d 9 h
     a = verdicts.loc["a"]
     withheld = ("2,000 events in the evaluated span: too few for a verdict (under 99.9 % they hold "
-                "2 expected failures; a verdict needs at least 10, i.e. 10,000 events); the "
+                "2 expected failures; one needs at least 10, i.e. 10,000 events); the "
                 "recommendation is judged at its own level, where they hold 10 expected failures")
     assert a["withheld"] == withheld and pd.isna(a["verdict"])
     assert a["sentence"] == (
         f"No verdict on the target 99.9 % for a: {withheld} (2,000 events, 0 failures over 1 d "
         "9 h; success 100.00 % (95 % interval 99.81 % – 100.00 %)). (Provisional: 1 d 9 h of "
-        "evaluated history, less than the 14 d a verdict needs.)")
+        "evaluated history, less than the 14 d a recommendation needs.)")
     # capped: the rule alone gives 99.99 %, 2,000 events judge up to 99.5 % (the legend's words)
     assert a["recommendation"] == (
         "Recommended for a: 99.5 % (capped: as high as 2,000 events can judge), from 2,000 events "
-        "over 1 d 9 h; provisional: 1 d 9 h of evaluated history, less than the 14 d a verdict "
-        "needs.")
+        "over 1 d 9 h; provisional: 1 d 9 h of evaluated history, less than the 14 d a "
+        "recommendation needs.")
     assert a["recommended_target"] == pytest.approx(0.995, abs=1e-12)
     for said in ("too few for a verdict", "judged at its own level", "expected failures"):
         assert f"{a['sentence']} {a['recommendation']}".count(said) == 1 + (
@@ -64,7 +64,7 @@ def test_a_group_too_thin_for_both_keeps_recalibrates_reason(verdicts):
     b = verdicts.loc["b"]
     assert b["withheld"] == (
         "41 events in the evaluated span: too few for a verdict (under 99.9 % they hold 0.041 "
-        "expected failures; a verdict needs at least 10, i.e. 10,000 events)")
+        "expected failures; one needs at least 10, i.e. 10,000 events)")
     assert b["recommendation"] == (
         "No recommendation for b: only 5 h 43 min of evaluated time, too little for time shares "
         "and rates per day (at least 24 h).")
@@ -80,7 +80,7 @@ def test_a_verdict_withheld_alone_where_no_target_meets_the_rule():
     v = target_verdicts(rec).iloc[0]
     assert v["withheld"] == (
         "142 events in the evaluated span: too few for a verdict (under 99 % they hold 1.42 "
-        "expected failures; a verdict needs at least 10, i.e. 1,000 events); the recommendation "
+        "expected failures; one needs at least 10, i.e. 1,000 events); the recommendation "
         "is judged at its own level")
     assert v["recommendation"].startswith("No recommendation for all events: no target meets "
                                           "the rule: even 50 %, ")

@@ -137,7 +137,7 @@ def test_target_verdicts_carry_evidence_withhold_thin_groups_and_caveat_short_hi
     rec_t = float(s.loc["never_fails", "recommended_target"])
     assert pd.isna(t["verdict"]) and t["withheld"] == (
         f"{n_thin:,} events in the evaluated span: too few for a verdict (under 99 % they hold "
-        f"{n_thin * 0.01:.3g} expected failures; a verdict needs at least 10, i.e. 1,000 events); "
+        f"{n_thin * 0.01:.3g} expected failures; one needs at least 10, i.e. 1,000 events); "
         "the recommendation is judged at its own level, where they hold "
         f"{n_thin * (1 - rec_t):.3g} expected failures")
     assert n_thin * (1 - rec_t) >= 10  # the recommendation's own evidence is enough
@@ -147,7 +147,7 @@ def test_target_verdicts_carry_evidence_withhold_thin_groups_and_caveat_short_hi
                         target=0.99, n_boot=0)
     sv = target_verdicts(short).iloc[0]
     assert sv["verdict"] == "too_strict" and sv["caveat"].startswith("provisional:")
-    assert "less than the 14 d a verdict needs" in sv["sentence"]
+    assert "less than the 14 d a recommendation needs" in sv["sentence"]
 
 
 def _spaced(name, n, fail_every, step="20min"):
@@ -177,7 +177,7 @@ def test_target_verdicts_are_withheld_by_the_package_rule_not_a_flat_floor():
     assert 199 * (1 - rec_a) >= 10
     assert v.loc["a", "withheld"] == (
         "199 events in the evaluated span: too few for a verdict (under 95 % they hold 9.95 "
-        "expected failures; a verdict needs at least 10, i.e. 200 events); the recommendation "
+        "expected failures; one needs at least 10, i.e. 200 events); the recommendation "
         f"is judged at its own level, where they hold {199 * (1 - rec_a):.3g} expected failures")
     assert pd.isna(v.loc["a", "verdict"]) and v.loc["a", "recommended_target"] == rec_a
     for k in ("b", "c"):

@@ -446,7 +446,7 @@ def test_buckets_leave_a_thin_group_blank_and_say_why(capsys):
     text = " ".join(out.split())
     assert "figures left blank, too thin for a verdict:" in text
     assert ("method=OPTIONS: 1 event in the group: too few for a verdict (under 95 % it holds "
-            "0.05 expected failures; a verdict needs at least 10, i.e. 200 events)") in text
+            "0.05 expected failures; one needs at least 10, i.e. 200 events)") in text
     assert "method=GET" not in text
 
 

@@ -112,6 +112,24 @@ def test_episodes_per_type_equal_a_loop_over_each_types_own_replay(demo):
     assert "episodes less than 30 min apart are merged into one" in " ".join(section.split())
 
 
+def test_a_zero_gap_merges_nothing_and_says_so(demo, capsys):
+    """--gap 0s: each type's episodes are the loop's raw ones (none merged), so the line has no
+    "(N before merging)" and the note says none are merged, never "less than 0 ns apart"."""
+    assert main(["demo", "--gap", "0s"]) == 0
+    printed = capsys.readouterr().out
+    flat = " ".join(printed.split("Episodes at CRITICAL or worse")[1].split(
+        "Injected incidents")[0].split())
+    for ctype, target in DEMO_TARGETS.items():
+        sub = demo["events"][demo["events"]["captcha_type"] == ctype]
+        spans = status_spans(sub, SLO(target=target, window="24h"), by="captcha_type",
+                             start=demo["events"]["ts"].min(), end=demo["events"]["ts"].max())
+        raw, _ = loop_episodes(spans)
+        assert f" {ctype}: " in flat and f"); {len(raw)} episodes, longest " in flat
+    assert "before merging" not in flat and "0 ns" not in flat
+    assert ("(an episode runs from reaching CRITICAL to dropping below it or the window "
+            "emptying; with a zero --gap, none are merged)") in flat
+
+
 def test_the_injected_incident_is_shown_with_what_the_tracker_showed(demo):
     printed = demo["printed"]
     inc = demo["incidents"].iloc[0]

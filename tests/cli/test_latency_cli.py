@@ -171,7 +171,7 @@ def test_a_real_log_says_a_group_withheld_at_every_threshold_once(capsys):
     said = [ln for ln in lines if ln.startswith("  api=metadata: within")]
     assert said == ["  api=metadata: within 250 ms, 500 ms, 1 s: withheld: 12 events in the "
                     "evaluated span: too few for a verdict (under 50 % they hold 6 expected "
-                    "failures; a verdict needs at least 10, i.e. 20 events)"]
+                    "failures; one needs at least 10, i.e. 20 events)"]
 
 
 def test_the_frontier_says_each_run_of_equal_answers_once():
@@ -276,3 +276,17 @@ def test_a_bad_value_of_the_supported_targets_is_refused_before_the_profile(log,
                  "--thresholds", "5s", *extra]) == 2
     out, err = capsys.readouterr()
     assert out == "" and message in err
+
+
+def test_one_attempt_is_said_in_the_singular(tmp_path, capsys):
+    """A log of one attempt (a 2 s success) in one group: "1 attempt", never "1 attempts", in the
+    title line and the group's line."""
+    path = tmp_path / "one.csv"
+    pd.DataFrame({"ts": ["2026-01-01T00:00:00Z"], "outcome": ["success"], "g": ["a"],
+                  "ms": [2000.0]}).to_csv(path, index=False)
+    assert main(["latency", str(path), "--duration", "ms", "--duration-unit", "ms",
+                 "--thresholds", "5s", "--by", "g"]) == 0
+    text = capsys.readouterr().out
+    assert "one.csv: 1 attempt with durations, 2026-01-01 00:00 .. 2026-01-01 00:00 UTC" in text
+    assert "g=a: 1 attempt; timeout " in text
+    assert "1 attempts" not in text

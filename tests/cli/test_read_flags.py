@@ -93,6 +93,16 @@ def test_a_refusal_names_the_flag_and_the_read_parameter(metric_series):
                          "as the command line writes them.)")
 
 
+def test_a_missing_group_column_names_the_notebooks_group_parameters(metric_series):
+    """A group key the log lacks is one of the notebook's group parameters (``by``,
+    ``split_by``): the refusal says so, never "declared in by" (a parameter's name as a word)."""
+    with pytest.raises(SchemaError) as err:
+        read_source(str(metric_series), "--time timestamp --ok-when 'value<50'", by="region")
+    assert str(err.value) == (
+        "latency.csv has no column 'region' (declared in the notebook's group parameters: give "
+        "the name the file uses). Columns present: 'timestamp', 'value'.")
+
+
 def test_a_text_log_by_preset_and_year():
     """openssh_300.log: 66 lines of the sshd preset's form (grep -cE 'sshd\\[[0-9]+\\]:
     (Accepted|Failed) \\S+ for'), one of them Accepted; all of them on host LabSZ."""

@@ -45,11 +45,11 @@ B_TIME = ("only 5 h 43 min of evaluated time, too little for time shares and rat
 # 10 / 0.001 = 10,000 events): the verdict alone is withheld, the recommendation stands (at 0.995
 # they hold 10); b's 41 hold 0.041, and its recommendation is withheld for its 5 h 43 min
 A_THIN = ("2,000 events in the evaluated span: too few for a verdict (under 99.9 % they hold 2 "
-          "expected failures; a verdict needs at least 10, i.e. 10,000 events); the verdict alone "
+          "expected failures; one needs at least 10, i.e. 10,000 events); the verdict alone "
           "is withheld: the recommendation is judged at its own level, as without a current "
           "target (at 0.995 the 2,000 events hold 10 expected failures)")
 B_THIN = ("41 events in the evaluated span: too few for a verdict (under 99.9 % they hold 0.041 "
-          "expected failures; a verdict needs at least 10, i.e. 10,000 events)")
+          "expected failures; one needs at least 10, i.e. 10,000 events)")
 # --target 0.5: a never fails, so 9 hours in 10 its window spends none of its budget, under the
 # 0.25 limit, and 0.995 lies above 0.5: too loose
 A_LOOSE = ("budget barely moves: under 0.5, 9 hours in 10 the 1 h window spends none of its budget "
@@ -74,7 +74,7 @@ WARM = ("fell within a warm-up (the first 1 h of a stretch of traffic, which onl
 POST = f"0 events in the evaluated span: all 5 of the group's events {WARM}"
 OPTIONS = f"0 events in the evaluated span: the group's one event {WARM}"
 HEAD_50 = ("5 events in the evaluated span: too few for {what} ({at} they hold 2.5 expected "
-           "failures; {what} needs at least 10, i.e. 20 events)")
+           "failures; one needs at least 10, i.e. 20 events)")
 APACHE_RUNS = {
     (): {"GET": PROVISIONAL,
          "HEAD": HEAD_50.format(what="a verdict", at="no target given and none to recommend: "
@@ -82,12 +82,12 @@ APACHE_RUNS = {
          "OPTIONS": OPTIONS, "POST": POST},
     ("--target", "0.999"): {
         "GET": ("9,878 events in the evaluated span: too few for a verdict (under 99.9 % they "
-                "hold 9.88 expected failures; a verdict needs at least 10, i.e. 10,000 events); "
+                "hold 9.88 expected failures; one needs at least 10, i.e. 10,000 events); "
                 "the verdict alone is withheld: the recommendation is judged at its own level, "
                 "as without a current target (at 0.991 the 9,878 events hold 88.9 expected "
                 f"failures) {PROVISIONAL}"),
         "HEAD": ("5 events in the evaluated span: too few for a verdict (under 99.9 % they hold "
-                 "0.005 expected failures; a verdict needs at least 10, i.e. 10,000 events) note: "
+                 "0.005 expected failures; one needs at least 10, i.e. 10,000 events) note: "
                  + HEAD_50.format(what="a recommendation", at="at 50 %, the lowest usual target,")),
         "OPTIONS": OPTIONS, "POST": POST},
 }

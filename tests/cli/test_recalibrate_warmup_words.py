@@ -82,7 +82,7 @@ def test_a_verdict_withheld_for_the_current_target_keeps_the_recommendation(caps
     block = _said(out[out.index("method=GET:"):out.index("method=HEAD:")])
     assert ("current target 0.999; the rule's target 0.991; no verdict; use 0.991 9,878 events "
             "in the evaluated span: too few for a verdict (under 99.9 % they hold 9.88 expected "
-            "failures; a verdict needs at least 10, i.e. 10,000 events); the verdict alone is "
+            "failures; one needs at least 10, i.e. 10,000 events); the verdict alone is "
             "withheld: the recommendation is judged at its own level, as without a current "
             "target (at 0.991 the 9,878 events hold 88.9 expected failures)") in block
     assert block.count("too few for a verdict") == 1
@@ -91,6 +91,6 @@ def test_a_verdict_withheld_for_the_current_target_keeps_the_recommendation(caps
     head = _said(out[out.index("method=HEAD:"):out.index("method=OPTIONS:")])
     assert "no recommended target; no verdict" in head
     assert ("note: 5 events in the evaluated span: too few for a recommendation (at 50 %, the "
-            "lowest usual target, they hold 2.5 expected failures; a recommendation needs at "
+            "lowest usual target, they hold 2.5 expected failures; one needs at "
             "least 10, i.e. 20 events)") in head
     assert "verdict alone" not in head

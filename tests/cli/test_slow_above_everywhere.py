@@ -63,7 +63,7 @@ def test_buckets_table(log, tmp_path, capsys):
     # 40 events hold 4 expected failures at 90 % (10 needed): withheld in the text, once
     said = " ".join(capsys.readouterr().out.split())
     assert said.count("all events: 40 events in the table: too few for a verdict (under 90 % they "
-                      "hold 4 expected failures; a verdict needs at least 10, i.e. 100 "
+                      "hold 4 expected failures; one needs at least 10, i.e. 100 "
                       "events)") == 1
     table = pd.read_csv(out).set_index("bucket")
     assert list(table.index) == ["timeout", "solve_error", "slow"]

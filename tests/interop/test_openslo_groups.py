@@ -326,7 +326,7 @@ WITHHELD = (
     "recaptcha_v2,59639,0.93,\n"
     "image,0,,\"0 events in the evaluated span: too few for a verdict (no target given and none "
     "to recommend: at 50 %, the lowest target the candidates start from, they hold 0 expected "
-    "failures; a verdict needs at least 10, i.e. 20 events)\"\n"
+    "failures; one needs at least 10, i.e. 20 events)\"\n"
     "turnstile,35765,0.97,\"provisional: 7 d of evaluated history, less than the 14 d a "
     "recommendation needs; re-run with more history\"\n"
     "ams,3,,\"2 days with traffic in the evaluated span: too few for the day-block bootstrap "

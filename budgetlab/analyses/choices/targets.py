@@ -138,8 +138,8 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
     1  b          0.90                   0.9  misses_without
     2  c          0.94                   1.0             NaN
     >>> v.loc[2, "withheld"]  # 100 attempts hold 5 expected failures under 95 %
-    '100 events in the group: too few for a verdict (under 95 % they hold 5 expected failures; a
-    verdict needs at least 10, i.e. 200 events)'
+    '100 events in the group: too few for a verdict (under 95 % they hold 5 expected failures; one
+    needs at least 10, i.e. 200 events)'
     """
     min_events = check_whole("min_events", min_events)
     require_columns(targets, ["target"], what="targets")

@@ -19,7 +19,7 @@ import pandas as pd
 from ..._util.percent import given_percent, measured_percent
 from ..._util.ratios import ratio
 from ..._util.validation import check_fraction, require_columns, window_words
-from ..._util.words import prose_duration
+from ..._util.words import counted_of, prose_duration
 from ...errors import ConfigError
 from ..verdicts import Verdict, minutes
 from ..window_clock import MIN_EVALUATED_HOURS, thin_rows
@@ -115,8 +115,9 @@ def _left_out_note(left_out: int, rows: int) -> str:
     why = (f"under {MIN_EVALUATED_HOURS:g} h of evaluated time, their time shares and rates "
            "per day too thin to go by (the table's note)")
     if left_out == rows:
-        return f"no summed value: all {rows} group rows have {why}"
-    return f"left out of the sums: {left_out} of {rows} group rows with {why}"
+        return (f"no summed value: {counted_of(rows, rows, 'group row')} "
+                f"{'has' if rows == 1 else 'have'} {why}")
+    return f"left out of the sums: {counted_of(left_out, rows, 'group row')} with {why}"
 
 
 def _pair_columns(incidents: pd.DataFrame) -> pd.DataFrame:
@@ -272,8 +273,10 @@ def _whole(summary: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     if "groups_left_out" not in summary.columns:
         return summary, ""
     part = summary["groups_left_out"].to_numpy() > 0
-    names = [f"{_window_name(r)}: {int(r['groups_left_out'])} of "
-             f"{int(r['groups_left_out'] + r['groups'])} group rows under "
-             f"{MIN_EVALUATED_HOURS:g} h of evaluated time" for _, r in summary[part].iterrows()]
+    names = []
+    for _, r in summary[part].iterrows():
+        left = int(r["groups_left_out"])
+        rows = counted_of(left, left + int(r["groups"]), "group row")
+        names.append(f"{_window_name(r)}: {rows} under {MIN_EVALUATED_HOURS:g} h of evaluated time")
     caveat = f"not compared, {'; '.join(names)}" if names else ""
     return summary[~part], caveat

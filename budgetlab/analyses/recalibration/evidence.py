@@ -27,7 +27,8 @@ from .rolling import Exclusions, weighted_quantiles
 from .rules import cap_notes, capped_action, explain_no_recommendation, thin_evidence
 from .verdict import judge_current
 
-__all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "judge_groups", "incident_rows"]
+__all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "history_words", "judge_groups",
+           "incident_rows"]
 
 #: Said after the reason of a group whose evidence is too thin for its current target but not for
 #: a recommendation: the thin-evidence rule weighs the verdict at the current target and the
@@ -240,8 +241,19 @@ def short_history(days: float) -> str:
     """
     if days >= MIN_HISTORY_DAYS:
         return ""
-    return (f"provisional: {days_words(days)} of evaluated history, less than the "
-            f"{days_words(MIN_HISTORY_DAYS)} a recommendation needs; re-run with more history")
+    return f"provisional: {history_words(days)}; re-run with more history"
+
+
+def history_words(days: float, min_days: float = MIN_HISTORY_DAYS) -> str:
+    """The history rule in words, for a history of ``days`` shorter than ``min_days``: the one
+    wording of :func:`short_history`, :func:`budgetlab.target_verdicts`' caveat and ``export``'s
+    line on provisional targets.
+
+    >>> history_words(1.993)
+    '1 d 23 h of evaluated history, less than the 14 d a recommendation needs'
+    """
+    return (f"{days_words(days)} of evaluated history, less than the {days_words(min_days)} a "
+            "recommendation needs")
 
 
 def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommended: np.ndarray,

@@ -66,14 +66,14 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
 
     >>> thin_evidence(5, 0.95, 1, True)
     '5 events in the evaluated span: too few for a verdict (under 95 % they hold 0.25 expected
-    failures; a verdict needs at least 10, i.e. 200 events)'
+    failures; one needs at least 10, i.e. 200 events)'
     >>> thin_evidence(5, 0.5, 1, True, judged_at="lowest")
     '5 events in the evaluated span: too few for a verdict (no target given and none to
-    recommend: at 50 %, the lowest usual target, they hold 2.5 expected failures; a verdict
+    recommend: at 50 %, the lowest usual target, they hold 2.5 expected failures; one
     needs at least 10, i.e. 20 events)'
     >>> thin_evidence(5, 0.5, 1, True, judged_at="lowest_for_rule")
     '5 events in the evaluated span: too few for a recommendation (at 50 %, the lowest usual
-    target, they hold 2.5 expected failures; a recommendation needs at least 10, i.e. 20 events)'
+    target, they hold 2.5 expected failures; one needs at least 10, i.e. 20 events)'
     >>> thin_evidence(5000, 0.95, 1, True)
     '1 day with traffic in the evaluated span: too few for the day-block bootstrap (at least 2)'
     >>> thin_evidence(5000, 0.95, 1, True, hours=1.0, bootstrap=False)
@@ -140,8 +140,8 @@ def too_few_events(events: int, target: float, *, judged_at: str = "current",
     (:func:`budgetlab.bucket_breakdown` uses it per group with ``span="the group"``).
 
     >>> too_few_events(1, 0.95, span="the group")
-    '1 event in the group: too few for a verdict (under 95 % it holds 0.05 expected failures; a
-    verdict needs at least 10, i.e. 200 events)'
+    '1 event in the group: too few for a verdict (under 95 % it holds 0.05 expected failures; one
+    needs at least 10, i.e. 200 events)'
     >>> too_few_events(200, 0.95)
     ''
     >>> too_few_events(1, 0.99999).split("; ")[0]  # 0.00001, never 1e-05
@@ -159,7 +159,7 @@ def too_few_events(events: int, target: float, *, judged_at: str = "current",
     return (f"{counted(events, 'event')} in {span}: too few for {what} "
             f"({_judged_at(target, judged_at)} {'it holds' if events == 1 else 'they hold'} "
             f"{three_digits(expected)} expected failures; "
-            f"{what} needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
+            f"one needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
 
 
 def _holds_enough(events: int, target: float) -> bool:
