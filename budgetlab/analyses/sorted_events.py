@@ -79,6 +79,7 @@ class Sorted:
     bounds: np.ndarray
     t: np.ndarray
     bad: np.ndarray
+    #: One row per group, its keys (index 0, 1, ...); no columns and one row without groups.
     keys: pd.DataFrame
 
     @property
