@@ -28,9 +28,10 @@ from .write import slug
 __all__ = ["slos_from_recalibration", "DEFAULT_WINDOW"]
 
 #: What an SLO of such a table notes (:attr:`SLODocument.notes`).
-_DEFAULT_WINDOW_NOTE = (f"tracker window {prose_duration(DEFAULT_WINDOW)}, the default: the table "
-                        "has no window column, so it does not say the window its target was "
-                        "judged under; give that one with window=")
+_DEFAULT_WINDOW_NOTE = (f"tracker window "
+                        f"{prose_duration(to_timedelta(DEFAULT_WINDOW, name='window'))}, the "
+                        "default: the table has no window column, so it does not say the window "
+                        "its target was judged under; give that one with window=")
 
 
 
