@@ -23,6 +23,7 @@ from ..slo import SLO
 from ..windows.binning import bucket_codes
 from ..windows.groups import group_codes, order_by_codes, segment_codes
 from ..windows.trailing import trailing_counts
+from .sorted_events import change_flags
 
 __all__ = ["closed_overlap", "Groups", "TrackerVariants", "episodes_caused"]
 
@@ -158,11 +159,9 @@ class TrackerVariants:
     def changes(self, rows: np.ndarray, code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Positions (into ``rows``) of status changes and the previous code there (healthy at a
         group's start), in group order."""
-        prev = np.zeros(len(rows), dtype=code.dtype)
-        prev[1:] = code[:-1]
-        prev[self._first_rows(rows)] = 0
-        pos = np.flatnonzero(code != prev)
-        return pos, prev[pos]
+        first = self._first_rows(rows)
+        pos = np.flatnonzero(change_flags(code, first))
+        return pos, np.where(first[pos], 0, code[pos - 1]).astype(code.dtype)
 
     def _first_rows(self, rows: np.ndarray) -> np.ndarray:
         """``True`` at the first of ``rows`` (positions in group order) in each group."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["bucket_tables", "changes_words", "incident_span", "plot_report"]
+__all__ = ["bucket_tables", "changes_words", "span_title", "plot_report"]
 
 
 def plot_report(report: Any, *, fig: Any = None) -> Any:
@@ -88,7 +88,7 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     # what every panel is about: the scope's events (all panels), the focus group's (the upper two)
     where = ", ".join(dict.fromkeys([*([r.scope] if r.scope != "*" else []),
                                      *(f"{k}={v}" for k, v in focus.items())]))
-    fig.suptitle(f"Incident {incident_span(r.start, r.end, r.tz)}"
+    fig.suptitle(f"Incident {span_title(r.start, r.end, r.tz)}"
                  + (f", {where}" if where else ""))
     # one column of y labels, as the timeline aligns its own panels: left of the widest tick
     # labels of any panel (the alert tiers' names, mostly)
@@ -105,7 +105,7 @@ def _say_changes(top: Any, panels: list[Any], report: Any, drawn: int) -> None:
 
     entries = getattr(top, "legend_entries", [])
     during = int(report.tracker["transitions"].iloc[0]) if len(report.tracker) else 0
-    span = incident_span(report.start, report.end, report.tz)
+    span = span_title(report.start, report.end, report.tz)
     for handle in (h for handles in entries for h in handles):
         gid = str(handle.get_gid())
         if gid.startswith("transitions"):
@@ -176,15 +176,15 @@ def bucket_tables(report: Any) -> list[tuple[float, Any, Any]]:
             for t in sorted(drawn, reverse=True)]
 
 
-def incident_span(start: Any, end: Any, tz: str) -> str:
+def span_title(start: Any, end: Any, tz: str) -> str:
     """The incident's ``[start, end)`` in ``tz`` as a title says it: the end's date too when it
     falls on another day.
 
     >>> import pandas as pd
     >>> t = pd.Timestamp("2015-05-18", tz="UTC")
-    >>> incident_span(t, t + pd.Timedelta("6h"), "UTC")
+    >>> span_title(t, t + pd.Timedelta("6h"), "UTC")
     '2015-05-18 00:00–06:00 (UTC)'
-    >>> incident_span(t, t + pd.Timedelta("24h"), "UTC")
+    >>> span_title(t, t + pd.Timedelta("24h"), "UTC")
     '2015-05-18 00:00 – 2015-05-19 00:00 (UTC)'
     """
     lo, hi = start.tz_convert(tz), end.tz_convert(tz)

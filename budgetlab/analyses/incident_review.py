@@ -29,6 +29,7 @@ from .._util.validation import check_tz, require_columns, to_timedelta, utc_time
 from .._util.words import counted, hours_words
 from ..alerts.tier import PAGE_SEVERITIES
 from ..budget.episodes import status_episodes
+from ..budget.figures import BURN_BANDS
 from ..budget.status_changes import transitions
 from ..errors import ConfigError, InputError
 from ..events.schema import scope_mask, ts_ns
@@ -39,22 +40,24 @@ from .verdicts import Verdict, page_verdict
 
 __all__ = ["tracker_at", "incident_span", "page_table", "wake_verdict", "BURN_BANDS_TEXT"]
 
+#: The upper limits of the seed's burn-rate bands (:data:`~budgetlab.budget.figures.BURN_BANDS`).
+_UPPER = (*BURN_BANDS, np.inf)
 #: The seed's burn-rate table: (upper limit, what to do).
-BURN_BANDS_TEXT = ((1.0, "below 1: slower than planned, nothing to do"),
-                   (2.0, "1 to 2: just makes it, watch more closely"),
-                   (5.0, "2 to 5: gone in half the window, investigate and slow down changes"),
-                   (np.inf, "5 and above: melting, pause non-critical work"))
+BURN_BANDS_TEXT = tuple(zip(_UPPER, (
+    "below 1: slower than planned, nothing to do",
+    "1 to 2: just makes it, watch more closely",
+    "2 to 5: gone in half the window, investigate and slow down changes",
+    "5 and above: melting, pause non-critical work"), strict=True))
 
 #: What the seed's band of the tracker's peak burn (:data:`BURN_BANDS_TEXT`, the same limits)
 #: leaves to do when waking the team was not justified; the last band does not wait for the
 #: morning, which :func:`not_waking_words` says beside the verdict.
-NOT_WAKING = ((1.0, "nothing was to be done, not even a ticket (the budget was spent slower than "
-                    "planned)"),
-              (2.0, "watching the budget more closely was the right response, no ticket needed"),
-              (5.0, "a ticket for the morning was the right response"),
-              (np.inf, "its reasons did not hold, but the seed's band 5 and above does not wait "
-                       "for the morning: pausing non-critical work at once was the right "
-                       "response"))
+NOT_WAKING = tuple(zip(_UPPER, (
+    "nothing was to be done, not even a ticket (the budget was spent slower than planned)",
+    "watching the budget more closely was the right response, no ticket needed",
+    "a ticket for the morning was the right response",
+    "its reasons did not hold, but the seed's band 5 and above does not wait for the morning: "
+    "pausing non-critical work at once was the right response"), strict=True))
 
 
 def tracker_at(states: pd.DataFrame, at: Any = None, *, tz: str | None = None) -> pd.Series:

@@ -44,9 +44,12 @@ from .survival import kaplan_meier, km_quantile
 from .tables_repr import tables_repr
 
 __all__ = ["LatencyProfile", "latency_profile", "attempt_durations", "group_timeouts",
+           "timeouts_in_force", "NO_TIMEOUT",
            "parse_thresholds"]
 
 _TIMEOUT = "timeout"
+#: A group's timeout in int64 ns when it has none (no timeout in the log, none given): NaT.
+NO_TIMEOUT = np.iinfo(np.int64).min
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,17 @@ def group_timeouts(events: pd.DataFrame, keys: Sequence[str], durations: np.ndar
                                                 np.iinfo(np.int64).min, ns), unit="ns")
     table["timeout_source"] = source
     return table
+
+
+def timeouts_in_force(events: pd.DataFrame, keys: Sequence[str], durations: np.ndarray,
+                      client_timeout: Any = None
+                      ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`group_timeouts`' table, each group's timeout in int64 ns (:data:`NO_TIMEOUT` when
+    none), each row's group code and each row's timeout: the setup of every latency analysis."""
+    censoring = group_timeouts(events, keys, durations, client_timeout)
+    per_group = censoring["timeout"].to_numpy(dtype="timedelta64[ns]").view(np.int64)
+    codes = group_key_codes(events, keys)[0]
+    return censoring, per_group, codes, per_group[codes]
 
 
 def _refuse_successes_beyond(events: pd.DataFrame, durations: np.ndarray, timeout_ns: int,
@@ -194,14 +208,11 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
     qs = [check_fraction("quantiles", q) for q in quantiles]
     thr = parse_thresholds(thresholds)
     dur = attempt_durations(events)
-    censoring = group_timeouts(events, keys, dur, client_timeout)
+    censoring, timeout_ns, _, row_timeout = timeouts_in_force(events, keys, dur, client_timeout)
     frame = events[[*keys]].copy() if keys else pd.DataFrame(index=events.index)
     frame["period"] = _periods(events["ts"], freq)
     codes, table = group_key_codes(frame, [*keys, "period"])
-    gcodes, _ = group_key_codes(events, keys)
-    timeout_ns = censoring["timeout"].to_numpy(dtype="timedelta64[ns]").view(np.int64)
-    row_timeout = timeout_ns[gcodes] if len(timeout_ns) else np.zeros(0, dtype=np.int64)
-    has_to = row_timeout != np.iinfo(np.int64).min
+    has_to = row_timeout != NO_TIMEOUT
     clipped = np.where(has_to, np.minimum(dur, row_timeout), dur)
     # a success slower than the timeout in force would have been cut there: censored, not good
     ok = events["ok"].to_numpy(dtype=bool) & (~has_to | (dur <= row_timeout))
@@ -239,7 +250,7 @@ def _shares(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.ndar
         part["attempts"], part["good"] = attempts, good
         part["share"] = ratio(good, attempts, 0.0)
         part["share_low"], part["share_high"] = lo, hi
-        part["at_or_above_timeout"] = (timeout_ns != np.iinfo(np.int64).min) & (t >= timeout_ns)
+        part["at_or_above_timeout"] = (timeout_ns != NO_TIMEOUT) & (t >= timeout_ns)
         parts.append(part)
     return pd.concat(parts, ignore_index=True).sort_values([*table.columns, "threshold"],
                                                            kind="stable",

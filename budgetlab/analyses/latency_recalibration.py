@@ -54,10 +54,9 @@ from ..budget.spans import status_spans
 from ..errors import ConfigError
 from ..events.schema import check_events
 from ..slo import SLO, PerGroup, as_per_group
-from ..windows.groups import group_key_codes
 from .latency_clock import day_times, evaluated_group_events, history_days
-from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
-from .per_group import group_mask, need_group_keys
+from .latency_profile import NO_TIMEOUT, attempt_durations, parse_thresholds, timeouts_in_force
+from .per_group import group_slos, rows_by_slo
 from .recalibration.bootstrap import block_weights
 from .recalibration.candidates import USUAL_TARGETS
 from .recalibration.evidence import short_history
@@ -68,7 +67,6 @@ __all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES"]
 
 #: The success-duration quantiles that make the default thresholds.
 DEFAULT_QUANTILES = (0.5, 0.75, 0.9, 0.95, 0.99)
-_NONE = np.iinfo(np.int64).min
 
 
 @dataclass(frozen=True)
@@ -139,7 +137,7 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
         opts = dict(thresholds=thresholds, by=by, candidates=candidates, max_share=max_share,
                     limit_status=limit_status, client_timeout=client_timeout, confidence=confidence,
                     n_boot=n_boot, seed=seed)
-        return _per_slo(events, per, keys, lambda one: latency_recalibrate(events, slo=one, **opts))
+        return _per_slo(events, per, by, lambda one: latency_recalibrate(events, slo=one, **opts))
     if not isinstance(slo, SLO):
         raise ConfigError("slo= must be an SLO, a PerGroup or a mapping of group keys to SLOs, "
                           f"not {type(slo).__name__}.")
@@ -150,11 +148,8 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
     cands = _candidates(candidates)
     dur = attempt_durations(events)
     thr = _default_thresholds(events, dur) if thresholds is None else parse_thresholds(thresholds)
-    censoring = group_timeouts(events, keys, dur, client_timeout)
-    current = censoring["timeout"].to_numpy(dtype="timedelta64[ns]").view(np.int64)
-    gcodes = group_key_codes(events, keys)[0]
-    row_to = current[gcodes]
-    in_time = (row_to == _NONE) | (dur <= row_to)
+    censoring, current, gcodes, row_to = timeouts_in_force(events, keys, dur, client_timeout)
+    in_time = (row_to == NO_TIMEOUT) | (dur <= row_to)
     base = events[["ts", *keys]].copy()
     ok = events["ok"].to_numpy(dtype=bool) & in_time
     limit = list(STATUSES[STATUSES.index(limit_status):])
@@ -212,29 +207,12 @@ def _thin_reasons(n_ev: np.ndarray, traffic_days: np.ndarray, observed_ns: np.nd
     return why, kinds
 
 
-def _per_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],
+def _per_slo(events: pd.DataFrame, per: PerGroup, by: Any,
              run: Callable[[SLO], LatencyRecalibration]) -> LatencyRecalibration:
     """One run per distinct SLO over the whole table; each group's rows from its own SLO's run
     (every run has the same rows: the same groups, thresholds and candidates)."""
-    need_group_keys(keys)
-    key_table = group_key_codes(events, keys)[1]
-    slos = per.resolve(key_table)
-    slo_of = {tuple(k): s for k, s in zip(key_table.astype(str).itertuples(index=False, name=None),
-                                          slos, strict=True)}
-    merged: dict[str, pd.DataFrame] = {}
-    for i, one in enumerate(dict.fromkeys(slos)):
-        result = run(one)
-        mine = {k: s == one for k, s in slo_of.items()}
-        for name in ("table", "summary", "frontier"):
-            frame = getattr(result, name)
-            if i == 0:
-                merged[name] = frame.copy()
-            else:
-                m = group_mask(frame, keys, mine)
-                merged[name].loc[m] = frame.loc[m]
-    return LatencyRecalibration(merged["table"], merged["summary"], merged["frontier"])
-
-
+    keys, slo_of = group_slos(events, by, per)
+    return LatencyRecalibration(**rows_by_slo(keys, slo_of, lambda one: vars(run(one))))
 
 
 def _default_thresholds(events: pd.DataFrame, dur: np.ndarray) -> list[int]:
@@ -297,7 +275,7 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands:
     summary["supported_target"] = supported[g_s, t_s]
     summary["supported_low"] = np.where(lo[g_s, t_s] < 0, np.nan, lo[g_s, t_s])
     summary["supported_high"] = np.where(hi[g_s, t_s] < 0, np.nan, hi[g_s, t_s])
-    at_to = (current[g_s] != _NONE) & (np.array(thr, dtype=np.int64)[t_s] >= current[g_s])
+    at_to = (current[g_s] != NO_TIMEOUT) & (np.array(thr, dtype=np.int64)[t_s] >= current[g_s])
     summary["equals_availability"] = at_to
     summary["note"] = [_note(s, lo_, a, cands) for s, lo_, a in
                        zip(summary["supported_target"], lo[g_s, t_s], at_to, strict=True)]

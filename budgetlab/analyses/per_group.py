@@ -20,7 +20,8 @@ from ..slo import SLO, PerGroup
 from ..windows.groups import group_key_codes
 from .incident_tables import worst_first
 
-__all__ = ["group_mask", "group_slos", "need_group_keys", "per_slo_rows", "merge_tables",
+__all__ = ["group_mask", "group_slos", "need_group_keys", "per_slo_rows", "rows_by_slo",
+           "merge_tables",
            "REPORT_TABLES"]
 
 #: The tables of an incident report that :func:`merge_tables` puts together.
@@ -65,14 +66,24 @@ def per_slo_rows(
     keys, slo_of = group_slos(events, by, per)
     if len(events) == 0:
         raise InputError("events is empty; there is nothing to break down.")
-    out = pd.DataFrame()
-    for i, one in enumerate(dict.fromkeys(slo_of.values())):
-        table = run(one)
-        mine = group_mask(table, keys, {k: s == one for k, s in slo_of.items()})
-        if i == 0:
-            out = table.copy()
-        out.loc[mine] = table.loc[mine]
+    out = rows_by_slo(keys, slo_of, lambda one: {"rows": run(one)})["rows"]
     out.attrs["slo"] = per.as_dict()
+    return out
+
+
+def rows_by_slo(keys: Sequence[str], slo_of: dict[tuple[str, ...], SLO],
+                run: Callable[[SLO], dict[str, pd.DataFrame]]) -> dict[str, pd.DataFrame]:
+    """``run`` with each distinct SLO of ``slo_of`` (each group, its ``keys`` as text, to its
+    SLO); each group's rows of each table taken from the run with its own SLO (every run has the
+    same rows; the row order and columns of the first run)."""
+    out: dict[str, pd.DataFrame] = {}
+    for i, one in enumerate(dict.fromkeys(slo_of.values())):
+        mine = {k: s == one for k, s in slo_of.items()}
+        for name, table in run(one).items():
+            if i == 0:
+                out[name] = table.copy()
+            m = group_mask(table, keys, mine)
+            out[name].loc[m] = table.loc[m]
     return out
 
 

@@ -22,7 +22,7 @@ from ..budget.burn import target_array
 from ..errors import ConfigError, InputError
 from ..events.schema import check_events, ts_ns
 from ..windows.bingrid import BinGrid
-from ..windows.groups import first_in_group, group_order, segment_codes
+from ..windows.groups import group_order, segment_codes, table_order
 
 __all__ = [
     "WindowSpec",
@@ -79,6 +79,7 @@ class Sorted:
     bounds: np.ndarray
     t: np.ndarray
     bad: np.ndarray
+    #: One row per group, its keys (index 0, 1, ...); no columns and one row without groups.
     keys: pd.DataFrame
 
     @property
@@ -92,11 +93,7 @@ class Sorted:
 
     def scatter(self, values: np.ndarray) -> np.ndarray:
         """Back to the order of the input table."""
-        if self.order is None:
-            return values
-        out = np.empty_like(values)
-        out[self.order] = values
-        return out
+        return table_order(values, self.order)
 
 
 def sort_events(events: pd.DataFrame, by: str | Sequence[str] | None) -> Sorted:
@@ -150,11 +147,10 @@ def group_targets(target: Any, keys: pd.DataFrame, by: Sequence[str]) -> np.ndar
     return np.asarray(target_array(target, grid), dtype=np.float64)
 
 
-def change_flags(code: np.ndarray, bounds: np.ndarray) -> np.ndarray:
-    """True where a row's status differs from its group's previous row (first row: vs healthy)."""
-    n = len(code)
-    prev = np.zeros(n, dtype=code.dtype)
-    if n:
-        prev[1:] = code[:-1]
-        prev[first_in_group(bounds)] = 0
+def change_flags(code: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """True where a row's status differs from its group's previous row (rows in group order;
+    ``first`` is True at each group's first row, compared with healthy)."""
+    prev = np.zeros(len(code), dtype=code.dtype)
+    prev[1:] = code[:-1]
+    prev[first] = 0
     return np.asarray(code != prev)

@@ -27,7 +27,7 @@ from ..errors import ConfigError, InputError
 from ..events.schema import ts_ns
 from ..slo import SLO
 from ..windows.calendar import calendar_counts, calendar_edges
-from ..windows.groups import first_in_group, group_order
+from ..windows.groups import first_in_group, group_order, table_order
 from .sorted_events import change_flags, parse_window, sort_events
 
 __all__ = ["replay_calendar", "hysteresis", "dwell_codes", "dwell_records"]
@@ -130,11 +130,7 @@ def hysteresis(states: pd.DataFrame, min_dwell: Any) -> pd.DataFrame:
         if bool(np.any((t[1:] < t[:-1]) & inside)):
             raise InputError("states must be in time order within each group (as replay() returns "
                              "them).")
-    shown = dwell_codes(t, code, bounds, dwell_ns)
-    if order is not None:
-        back = np.empty_like(shown)
-        back[order] = shown
-        shown = back
+    shown = table_order(dwell_codes(t, code, bounds, dwell_ns), order)
     out = states.copy()
     out["status"] = pd.Categorical.from_codes(shown, dtype=STATUS_DTYPE)
     out.attrs["min_dwell"] = duration_label(pd.Timedelta(dwell_ns, unit="ns"))
@@ -168,7 +164,7 @@ def dwell_records(t: np.ndarray, key: np.ndarray, code: np.ndarray, bounds: np.n
     (``exact=False``, ``key`` the event times) at the first row at or after it; on the clock
     (``exact=True``, ``key`` each segment's end) at that very instant, in the segment holding
     it. Either way no later than the next change, or not at all."""
-    change = np.flatnonzero(change_flags(code, bounds))
+    change = np.flatnonzero(change_flags(code, first_in_group(bounds)))
     grp = np.searchsorted(bounds, change, side="right") - 1
     rows: list[int] = []
     times: list[int] = []

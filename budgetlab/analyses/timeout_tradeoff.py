@@ -23,13 +23,10 @@ from .._util.validation import as_list, to_ns
 from .._util.words import given_duration
 from ..errors import ConfigError
 from ..events.schema import check_events
-from ..windows.groups import group_key_codes
 from .event_span import span_attrs
-from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
+from .latency_profile import NO_TIMEOUT, attempt_durations, parse_thresholds, timeouts_in_force
 
 __all__ = ["timeout_tradeoff"]
-
-_NONE = np.iinfo(np.int64).min
 
 
 def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[str] | None = None,
@@ -75,9 +72,8 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
     keys = check_events(events, as_list(by))
     cands = parse_thresholds(timeouts, name="timeouts")
     dur = attempt_durations(events)
-    censoring = group_timeouts(events, keys, dur, client_timeout)
-    current = censoring["timeout"].to_numpy(dtype="timedelta64[ns]").view(np.int64)
-    if (current == _NONE).any():
+    censoring, current, codes, row_current = timeouts_in_force(events, keys, dur, client_timeout)
+    if (current == NO_TIMEOUT).any():
         raise ConfigError("the log shows no client timeout (no 'timeout' rows); say the one in "
                           "force with client_timeout= (CLI: --client-timeout 60s).")
     longer = [c for c in cands if c > int(current.min())]
@@ -88,9 +84,7 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
                           "longer timeout would do is not in the data; give candidates at or "
                           "below it.")
     thr = None if threshold is None else to_ns(threshold, name="threshold")
-    codes = group_key_codes(events, keys)[0]
     n = len(censoring)
-    row_current = current[codes]
     # slower: cut at the timeout in force
     ok = events["ok"].to_numpy(dtype=bool) & (dur <= row_current)
     timed_out_now = (events["bucket"].astype(str) == "timeout").to_numpy() | (dur > row_current)

@@ -262,9 +262,7 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
     """
     check_fraction("target", target, low_open=True, high_open=True)
     confidence = check_fraction("confidence", confidence)
-    if isinstance(failures, bool) or isinstance(events, bool) or int(failures) != failures \
-            or int(events) != events or not 0 <= failures <= events:
-        raise ConfigError("failures and events must be whole numbers with 0 <= failures <= events.")
+    _check_counts(failures, events, ("failures", "events"))
     n, f = int(events), int(failures)
     budget = 1 - target
     if n == 0:
@@ -301,6 +299,15 @@ def bucket_phrase(bucket: Any) -> str:
     return f"{bucket} failures"
 
 
+def _check_counts(part: Any, whole: Any, names: tuple[str, str]) -> None:
+    """Refuses counts that are not whole numbers (a bool included) with ``0 <= part <= whole``;
+    ``names`` are the caller's keyword arguments."""
+    if isinstance(part, bool) or isinstance(whole, bool) or int(part) != part \
+            or int(whole) != whole or not 0 <= part <= whole:
+        p, w = names
+        raise ConfigError(f"{p} and {w} must be whole numbers with 0 <= {p} <= {w}.")
+
+
 def cause_verdict(caused: int, total: int, *, bucket: Any, what: str = "pages",
                   min_total: int = 1) -> Verdict:
     """Did the failure bucket ``bucket`` alone cause ``caused`` of ``total`` alerts, pages or status
@@ -312,9 +319,7 @@ def cause_verdict(caused: int, total: int, *, bucket: Any, what: str = "pages",
     >>> cause_verdict(0, 0, bucket="timeout").withheld
     'there were no pages to attribute'
     """
-    if isinstance(caused,
-                  bool) or int(caused) != caused or int(total) != total or not 0 <= caused <= total:
-        raise ConfigError("caused and total must be whole numbers with 0 <= caused <= total.")
+    _check_counts(caused, total, ("caused", "total"))
     name = bucket_phrase(bucket)
     subject = f"{what} caused by {name}"
     evidence = f"{int(caused):,} of {int(total):,} {what}"

@@ -44,7 +44,7 @@ class Incidents:
             raise InputError("incidents has rows with end <= start; 'end' is exclusive and must be "
                              "after 'start'.")
         scopes = inc["scope"].tolist() if "scope" in inc.columns else ["*"] * len(inc)
-        keys = srt.keys.astype(str) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
+        keys = srt.keys.astype(str)
         self.match = np.zeros((len(inc), srt.n_groups), dtype=bool)
         for i, sc in enumerate(scopes):
             parse_scope(sc)

@@ -35,6 +35,7 @@ from ..slo import SLO
 
 __all__ = [
     "STATUSES",
+    "BURN_BANDS",
     "STATUS_DTYPE",
     "FIGURE_COLUMNS",
     "remaining_fraction",
@@ -55,6 +56,10 @@ STATUS_DTYPE = pd.CategoricalDtype(list(STATUSES), ordered=True)
 FIGURE_COLUMNS = ("total", "successes", "failures", "success_rate", "budget_total",
                   "budget_remaining",
                   "remaining_fraction", "burn_rate")
+
+#: The limits of the seed's burn-rate bands: below 1 on plan, 1 just makes it, 2 gone in half the
+#: window, 5 and above melting (a band holds its lower limit).
+BURN_BANDS = (1.0, 2.0, 5.0)
 
 
 def remaining_fraction(total: np.ndarray, failures: np.ndarray, target: Any) -> np.ndarray:

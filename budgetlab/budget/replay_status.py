@@ -10,7 +10,7 @@ import pandas as pd
 
 from .._util.progress import ProgressBar
 from ..slo import SLO, as_per_group, as_slo, split_by_slo
-from ..windows.groups import first_in_group, group_order
+from ..windows.groups import first_in_group, group_order, table_order
 from .figures import hold_low_traffic, remaining_fraction, status_codes
 
 __all__ = ["PROGRESS_EVENTS", "REPLAY_COLUMNS", "event_status", "partial_window_note",
@@ -94,7 +94,5 @@ def event_status(events: pd.DataFrame, slo: SLO, keys: list[str], total: np.ndar
             if order is None:
                 code = hold_low_traffic(code, low, first)
             else:
-                held = hold_low_traffic(code[order], low[order], first)
-                code = np.empty_like(held)
-                code[order] = held
+                code = table_order(hold_low_traffic(code[order], low[order], first), order)
     return code

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .._util.units import DEFAULT_WINDOW as WINDOW
 from .._util.words import some_named
 
 __all__ = ["WINDOW", "report_openslo", "report_prometheus", "say_provisional", "say_kept",
@@ -17,9 +18,6 @@ __all__ = ["WINDOW", "report_openslo", "report_prometheus", "say_provisional", "
 #: How many groups a line names before "and N more".
 _NAMED = 10
 
-#: the tracker window of the SLOs from flags, or from a recalibration table without a window
-#: column, without --window
-WINDOW = "28d"
 #: why a target's window is said whenever the one written is not the one it was judged under
 _MEANING = "a target holds its meaning only under the window it was judged under"
 

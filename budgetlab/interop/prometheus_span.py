@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.percent import measured_percent
+from .._util.runs import true_runs
 from .._util.validation import duration_label, to_ns, utc_from_ns, utc_timestamp
 from .._util.words import counted, say
 from ..errors import BudgetlabWarning, ConfigError, InputError
@@ -94,11 +95,6 @@ def flag_gaps(series: Sequence[Series], by: list[str], index: Mapping[tuple[str,
             flags[index[key], k[ok]] = True
 
 
-def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
-    d = np.diff(np.concatenate([[False], mask, [False]]).astype(np.int8))
-    return list(zip(np.flatnonzero(d == 1).tolist(), np.flatnonzero(d == -1).tolist(), strict=True))
-
-
 def report_gaps(flags: np.ndarray, keys: pd.DataFrame, by: list[str],
                 span: Span) -> list[dict[str, Any]]:
     """The runs of flagged bins, one dict each (group keys, ``start``, ``end``, ``bins``), with a
@@ -110,7 +106,8 @@ def report_gaps(flags: np.ndarray, keys: pd.DataFrame, by: list[str],
                          "is shorter than the scrape interval; use a freq of at least the "
                          "scrape interval.")
     gaps = [{**{k: str(keys[k].iloc[g]) for k in by}, "start": span.time(lo), "end": span.time(hi),
-             "bins": hi - lo} for g in range(flags.shape[0]) for lo, hi in _runs(flags[g])]
+             "bins": hi - lo} for g in range(flags.shape[0])
+            for lo, hi in zip(*(a.tolist() for a in true_runs(flags[g])), strict=True)]
     if gaps:
         first = gaps[0]
         where = ", ".join(f"{k}={first[k]}" for k in by)

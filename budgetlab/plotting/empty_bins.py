@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from .._util.runs import true_runs
 from .status_bands import band_patch
 
 __all__ = ["LANE", "mark_empty_bins"]
@@ -26,20 +27,10 @@ __all__ = ["LANE", "mark_empty_bins"]
 LANE = 0.05
 
 
-def _runs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The first and the past-the-end index of each run of ``True`` in ``mask``.
-
-    >>> _runs(np.array([True, True, False, True]))
-    (array([0, 3]), array([2, 4]))
-    """
-    step = np.diff(np.r_[0, mask.astype(np.int8), 0])
-    return np.flatnonzero(step == 1), np.flatnonzero(step == -1)
-
-
 def _bars(x: np.ndarray, mask: np.ndarray) -> list[tuple[float, float]]:
     """``(start, width)`` of each run of bins in ``mask``, on the axis' numbers ``x`` (the bin
     edges, one more than the bins)."""
-    first, end = _runs(mask)
+    first, end = true_runs(mask)
     return [(float(x[a]), float(x[b] - x[a])) for a, b in zip(first, end, strict=True)]
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "segment_codes",
     "first_in_group",
     "previous_in_group",
+    "table_order",
 ]
 
 
@@ -172,8 +173,20 @@ def _numpy_previous_in_group(values: np.ndarray, codes: np.ndarray, ngroups: int
     prev = np.empty_like(in_order)
     prev[1:] = in_order[:-1]
     prev[first_in_group(bounds)] = initial
-    out = np.empty_like(prev)
-    out[order] = prev
+    return table_order(prev, order)
+
+
+def table_order(values: np.ndarray, order: np.ndarray | None) -> np.ndarray:
+    """``values`` given in group order (rows ``order`` of the table, as :func:`group_order`
+    returns it) back in the table's order; ``order`` None: as they are.
+
+    >>> table_order(np.array([10, 20, 30]), np.array([2, 0, 1])).tolist()
+    [20, 30, 10]
+    """
+    if order is None:
+        return values
+    out = np.empty_like(values)
+    out[order] = values
     return out
 
 

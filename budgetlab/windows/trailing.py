@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..events.schema import ts_ns
-from .groups import group_codes, order_by_codes, segment_codes
+from .groups import group_codes, order_by_codes, segment_codes, table_order
 from .kernels import compiled_or
 
 __all__ = ["window_starts", "trailing_counts", "event_window_counts"]
@@ -123,9 +123,7 @@ def _numpy_window_counts(
     total = t_sorted  # no longer needed: reuse its memory for one of the results
     total[order] = total_s
     del total_s
-    failures = np.empty_like(fail_s)
-    failures[order] = fail_s
-    return total, failures
+    return total, table_order(fail_s, order)
 
 
 def _segment_counts(

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from budgetlab import SLO, AlertPolicy, PerGroup, as_events, incident_report, status_spans
-from budgetlab.analyses.incident_plot import incident_span
+from budgetlab.analyses.incident_plot import span_title
 
 DAY = pd.Timestamp("2026-02-02", tz="UTC")
 QUIET_HOURS = (5, 6)  # no burst at 05:00 and 06:00: the 1 h window is empty 05:00:59 .. 07:00
@@ -100,12 +100,12 @@ def test_the_title_names_the_end_s_date_when_it_is_another_day(report):
     assert fig.get_suptitle() == "Incident 2026-02-02 02:00–10:00 (UTC)"
     plt.close(fig)
     t = pd.Timestamp("2015-05-18", tz="UTC")
-    assert incident_span(t, t + pd.Timedelta("24h"), "UTC") == \
+    assert span_title(t, t + pd.Timedelta("24h"), "UTC") == \
         "2015-05-18 00:00 – 2015-05-19 00:00 (UTC)"
     # the day is the local one: 23:00-01:00 UTC is one day in Berlin (01:00-03:00 CEST)
-    assert incident_span(t - pd.Timedelta("1h"), t + pd.Timedelta("1h"), "Europe/Berlin") == \
+    assert span_title(t - pd.Timedelta("1h"), t + pd.Timedelta("1h"), "Europe/Berlin") == \
         "2015-05-18 01:00–03:00 (Europe/Berlin)"
-    assert incident_span(t - pd.Timedelta("1h"), t + pd.Timedelta("1h"), "UTC") == \
+    assert span_title(t - pd.Timedelta("1h"), t + pd.Timedelta("1h"), "UTC") == \
         "2015-05-17 23:00 – 2015-05-18 01:00 (UTC)"
 
 

@@ -98,6 +98,18 @@ def test_cause_verdict_names_the_bucket_from_the_data():
     )
 
 
+@pytest.mark.parametrize(("caused", "total"), [(1, True), (0, False), (True, 2), (1, 2.5),
+                                               (3, 2), (-1, 2)])
+def test_cause_verdict_refuses_what_is_not_a_count_as_page_verdict_does(caused, total):
+    # a bool is not a count, in either argument (page_verdict refuses it in both too)
+    with pytest.raises(ConfigError, match=r"^caused and total must be whole numbers with "
+                                          r"0 <= caused <= total\.$"):
+        cause_verdict(caused, total, bucket="timeout")
+    with pytest.raises(ConfigError, match=r"^failures and events must be whole numbers with "
+                                          r"0 <= failures <= events\.$"):
+        page_verdict(caused, total, target=0.9, threshold=1)
+
+
 def _events(days, per_day, p_fail, seed, group):
     rng = np.random.default_rng(seed)
     n = int(days * per_day)

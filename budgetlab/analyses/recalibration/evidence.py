@@ -288,7 +288,7 @@ def incident_rows(srt: Any, incidents: pd.DataFrame, window_ns: int) -> Exclusio
     starts = utc_ns_column(incidents["start"], "incidents['start']")
     ends = utc_ns_column(incidents["end"], "incidents['end']")
     scopes = incidents["scope"].tolist() if "scope" in incidents.columns else ["*"] * len(incidents)
-    keys = srt.keys.astype(str) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
+    keys = srt.keys.astype(str)
     covered = [np.flatnonzero(np.asarray(scope_mask(keys, sc), dtype=bool)) for sc in scopes]
     n = [len(c) for c in covered]
     return Exclusions.merged(np.concatenate([np.zeros(0, dtype=np.int64), *covered]),

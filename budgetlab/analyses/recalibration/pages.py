@@ -4,7 +4,6 @@ table lists per group, and their status changes and pages per day under each."""
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from ..._util.progress import progress
 from ..._util.ratios import ratio
@@ -184,5 +183,4 @@ def _bin_grid(srt: Sorted, policy: AlertPolicy) -> BinGrid:
                                                                             dtype=np.int64),
                                           srt.n_groups, 1,
                                           first_bin=start, freq_ns=freq)
-    keys = srt.keys if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
-    return BinGrid(keys, list(srt.by), start, freq, n_bins, group, b, total, bad)
+    return BinGrid(srt.keys, list(srt.by), start, freq, n_bins, group, b, total, bad)

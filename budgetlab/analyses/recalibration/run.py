@@ -37,7 +37,6 @@ from .tables import (
     QUANTILE_LEVELS,
     Recalibration,
     candidates_table,
-    key_columns,
     sample_tables,
     summary_table,
 )
@@ -222,7 +221,7 @@ def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
         bar.update(1)
         j = judge_groups(srt, rolling, c, current, plan)
         bar.update(1)
-        key_cols = key_columns(srt)
+        key_cols = srt.keys
         summary = summary_table(key_cols, rolling, c, j, current, plan.slo.window)
         cand = candidates_table(key_cols, srt, rolling, c, j, current, plan)
         dist, bt = sample_tables(key_cols, srt, rolling, j)

@@ -25,7 +25,7 @@ from .pages import display_targets, page_counts, transitions_per_day
 from .rolling import Rolling
 from .rules import recommendation_name
 
-__all__ = ["Recalibration", "QUANTILE_LEVELS", "ESTIMATES", "key_columns", "summary_table",
+__all__ = ["Recalibration", "QUANTILE_LEVELS", "ESTIMATES", "summary_table",
            "candidates_table", "sample_tables", "group_words"]
 
 #: Probabilities of the ``distribution`` table (time-weighted quantiles of the rolling rate).
@@ -123,11 +123,6 @@ def _outcome_words(row: pd.Series, n_boot: Any) -> str:
             + (f"bootstrap interval {low} .. {high}" if n_boot != 0 else "no bootstrap, n_boot=0"))
     txt = f"{row['action'] or 'no current target'} ({rule})"
     return txt + (f"; {row['recommendation_note']}" if row["recommendation_note"] else "")
-
-
-def key_columns(srt: Sorted) -> pd.DataFrame:
-    """One row per group: its keys (no columns and one row without groups)."""
-    return srt.keys.reset_index(drop=True) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
 
 
 def summary_table(key_cols: pd.DataFrame, rolling: Rolling, c: Choice, j: Judged,

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._util.units import DEFAULT_WINDOW
 from ..._util.validation import as_list, percent_to_fraction, to_timedelta
 from ..._util.words import counted, prose_duration
 from ...alerts.policy import AlertPolicy
@@ -26,13 +27,11 @@ from .write import slug
 
 __all__ = ["slos_from_recalibration", "DEFAULT_WINDOW"]
 
-#: The tracker window written for a table that does not say its own (no ``window`` column: an
-#: older budgetlab's table, or one written by hand).
-DEFAULT_WINDOW = "28D"
 #: What an SLO of such a table notes (:attr:`SLODocument.notes`).
-_DEFAULT_WINDOW_NOTE = (f"tracker window {prose_duration(DEFAULT_WINDOW)}, the default: the table "
-                        "has no window column, so it does not say the window its target was "
-                        "judged under; give that one with window=")
+_DEFAULT_WINDOW_NOTE = (f"tracker window "
+                        f"{prose_duration(to_timedelta(DEFAULT_WINDOW, name='window'))}, the "
+                        "default: the table has no window column, so it does not say the window "
+                        "its target was judged under; give that one with window=")
 
 
 
