@@ -18,6 +18,7 @@ from .._util.percent import given_percent
 from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, check_tz, require_columns, to_timedelta
 from .._util.words import counted, prose_duration, some_named
+from ..budget.figures import BURN_BANDS
 from ..errors import ConfigError, InputError
 from ._common import (
     OTHER_COLOR,
@@ -35,8 +36,6 @@ from .status_bands import LEGEND_HANDLERS
 #: 1.3 to 1 against white, a layer drawn in it hardly showed; Paul Tol's wine in its place).
 BUCKET_COLORS = {"timeout": "#56B4E9", "solve_error": "#E69F00"}
 _EXTRA_COLORS = ("#CC79A7", "#009E73", "#882255", "#0072B2", "#D55E00", "#999999")
-#: The seed's burn-rate bands: < 1 on plan, 1 just makes it, 2 gone in half the window, 5+ melting.
-BURN_BANDS = (1.0, 2.0, 5.0)
 
 
 def _freq_ns(frame: pd.DataFrame, column: str) -> int:
