@@ -58,7 +58,7 @@ def _pairs(text: str, what: str, form: str, example: str) -> dict[str, str]:
 
 
 def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
-                 overrides: str | None = None) -> pd.DataFrame:
+                 overrides: str | None = None, name: str = "overrides") -> pd.DataFrame:
     """One target per value of ``by``: ``target``, or the value given in ``overrides``.
 
     Parameters
@@ -75,6 +75,9 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
         ``=`` inside a value), e.g. ``"recaptcha_v2=0.93,turnstile=0.97"``; ``None`` or ``""``
         for none. A group the data do not have is refused (a typo would otherwise be ignored
         silently).
+    name : str, default "overrides"
+        What the refusals call ``overrides``: a notebook passes the name of its own parameter
+        (``"targets"``, ``"proposed"``), so that a refusal names what its user wrote.
 
     Returns
     -------
@@ -95,15 +98,15 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
     if not isinstance(by, str):
         raise ConfigError(f"by={by!r}: a table of targets per group needs the name of a "
                           "group column of events, e.g. by='method'.")
-    pairs = _pairs(overrides or "", "targets", "GROUP=TARGET", "recaptcha_v2=0.93,turnstile=0.97")
+    pairs = _pairs(overrides or "", name, "GROUP=TARGET", "recaptcha_v2=0.93,turnstile=0.97")
     given = {k: pd.to_numeric(v, errors="coerce") for k, v in pairs.items()}
     if not all(0 < x < 1 for x in given.values()):  # NaN (not a number) fails too
-        raise ConfigError("targets must be numbers between 0 and 1 "
+        raise ConfigError(f"{name} must be numbers between 0 and 1 "
                           "(e.g. 'recaptcha_v2=0.93,turnstile=0.97').")
     values = group_values(events, by)
     unknown = sorted(set(given) - set(values))
     if unknown:
-        raise ConfigError(f"targets names {counted(len(unknown), 'group')} that the column "
+        raise ConfigError(f"{name} names {counted(len(unknown), 'group')} that the column "
                           f"{by!r} does not have; use its values: {', '.join(values[:10])}.")
     return pd.DataFrame({by: values, "target": [float(given.get(v, target)) for v in values]})
 

@@ -167,3 +167,19 @@ def test_incidents_for_reads_scopes():
     assert incidents_for(None) is None and incidents_for(inc.iloc[:0]) is None
     # no keys: nothing excluded
     assert np.array_equal(incidents_for(inc)["incident_id"], inc["incident_id"])
+
+
+def test_target_table_refusals_name_the_parameter_the_user_wrote():
+    """Notebook 01's ``proposed`` (default: captcha groups) on a log grouped by method was refused
+    as "targets names 2 groups ...": a parameter the user had not set. The refusal names what the
+    caller says the text is (``name=``), and ``overrides`` by default, the keyword."""
+    ev = pd.DataFrame({"method": ["GET", "POST"]})
+    with pytest.raises(ConfigError) as err:
+        target_table(ev, by="method", overrides="recaptcha_v2:0.93,turnstile:0.97",
+                     name="proposed")
+    assert str(err.value) == ("proposed names 2 groups that the column 'method' does not have; "
+                              "use its values: GET, POST.")
+    with pytest.raises(ConfigError) as err:
+        target_table(ev, by="method", overrides="GET=2")
+    assert str(err.value) == ("overrides must be numbers between 0 and 1 "
+                              "(e.g. 'recaptcha_v2=0.93,turnstile=0.97').")
