@@ -97,24 +97,35 @@ def _args(text: str | None, given: Sequence[tuple[str, str, str]]) -> argparse.N
 
 @contextlib.contextmanager
 def _flag_words(where: str = "", **words: str) -> Iterator[None]:
-    """Messages raised inside name the reading flags (``--time``, not ``time=``); with
-    ``where``, a refusal that names one says where to write it; ``words``: the words for options
-    a notebook gives as parameters of their own (``by``: its group parameters, never "by")."""
+    """Messages raised inside, refusals and warnings alike, name the reading flags (``--time``,
+    not ``time=``); with ``where``, one that names a flag says where to write it; ``words``: the
+    words for options a notebook gives as parameters of their own (``by``: its group parameters,
+    never "by"). A warning is said once the block ends, reworded, in its own category."""
+    import warnings
+
     from .._util.words import cli_words, speak
 
     flags = {**flag_table(_parser()), **words}
+
+    def reworded(text: str) -> str:
+        said = speak(text)
+        named = [f for f in dict.fromkeys(_FLAG.findall(said)) if f in flags.values()]
+        if where and named:
+            listed = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+            said += (f" (A notebook takes {listed} in its parameter {where}, as the command "
+                     f"line writes {'it' if len(named) == 1 else 'them'}.)")
+        return said
+
     with cli_words(flags):
+        caught: list[warnings.WarningMessage] = []
         try:
-            yield
+            with warnings.catch_warnings(record=True) as caught:
+                yield
         except BudgetlabError as exc:
-            said = speak(str(exc))
-            named = [f for f in dict.fromkeys(_FLAG.findall(said)) if f in flags.values()]
-            if where and named:
-                listed = named[0] if len(named) == 1 else \
-                    f"{', '.join(named[:-1])} and {named[-1]}"
-                said += (f" (A notebook takes {listed} in its parameter {where}, as the command "
-                         f"line writes {'it' if len(named) == 1 else 'them'}.)")
-            raise type(exc)(said) from None
+            raise type(exc)(reworded(str(exc))) from None
+        finally:  # outside catch_warnings: the caller's filters and display; at the caller's line
+            for w in caught:
+                warnings.warn(w.category(reworded(str(w.message))), stacklevel=4)
 
 
 def read_options(text: str | None = None) -> ReadSpec:

@@ -6,12 +6,15 @@ awk) in the fixtures."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
+from budgetlab import read_events
 from budgetlab.cli.read_flags import read_options, read_source
-from budgetlab.errors import ConfigError, DatasetError, SchemaError
+from budgetlab.errors import BudgetlabWarning, ConfigError, DatasetError, SchemaError
 from budgetlab.events.spec import ReadSpec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,6 +104,28 @@ def test_a_missing_group_column_names_the_notebooks_group_parameters(metric_seri
     assert str(err.value) == (
         "latency.csv has no column 'region' (declared in the notebook's group parameters: give "
         "the name the file uses). Columns present: 'timestamp', 'value'.")
+
+
+def test_a_warning_of_the_read_names_what_the_notebook_takes(tmp_path):
+    """A warning raised inside a notebook's read is reworded as its refusals are: the id-like
+    group key is dropped from the notebook's group parameters, never from ``--by`` (a flag the
+    notebook has not) nor ``by=``; the API keeps its keyword. Hand-built: 1,200 rows, each its
+    own request_id (100 % distinct, above the 50 % of ``ID_LIKE_SHARE``)."""
+    ts = pd.date_range("2026-11-29", periods=1200, freq="1min", tz="UTC")
+    log = tmp_path / "ids.csv"
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"), "outcome": "success",
+                  "request_id": [f"req-{i:05d}" for i in range(1200)]}).to_csv(log, index=False)
+    head = ("group key 'request_id' has 1,200 distinct values over 1,200 rows (100 %): it looks "
+            "like an id, not a group, and each group would hold one or two events; drop it from ")
+    with pytest.warns(BudgetlabWarning) as notebook:
+        read_source(str(log), by="request_id", show=False)
+    assert [str(w.message) for w in notebook] == [
+        head + "the notebook's group parameters or group by a coarser key."]
+    assert notebook[0].filename == __file__  # said at the notebook's call, not inside budgetlab
+    with warnings.catch_warnings(record=True) as api:
+        warnings.simplefilter("always")
+        read_events(log, by="request_id")
+    assert [str(w.message) for w in api] == [head + "by= or group by a coarser key."]
 
 
 def test_a_text_log_by_preset_and_year():
