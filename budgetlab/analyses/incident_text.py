@@ -240,12 +240,12 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
         thin = bool(too_few_events(int(ev_g), 1.0 - expected_failures / ev_g))
         together = _all_groups(b, bkeys, scope, mid=True)
         if thin:
+            # the words of the rule's own sentence (too_few_events), as the buckets' note says it
             txt += (f"; the success rate{together} without timeouts{share} is withheld (the "
-                    "incident's "
-                    f"{int(ev_g):,} event{'s' if ev_g != 1 else ''} hold "
-                    f"{three_digits(expected_failures)} expected failures under the target, a "
-                    "verdict needs at least "
-                    f"{MIN_EXPECTED_FAILURES})")
+                    f"incident's {counted(int(ev_g), 'event')} "
+                    f"{'holds' if ev_g == 1 else 'hold'} {three_digits(expected_failures)} "
+                    "expected failures under the target: too few for a verdict, one needs at "
+                    f"least {MIN_EXPECTED_FAILURES})")
         else:
             txt += (f"; without timeouts{share} the success rate{together} would have"
                     f" been {measured_percent(sli_wo)} instead of {measured_percent(sli)}")

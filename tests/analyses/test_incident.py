@@ -205,10 +205,13 @@ def test_sentence_withholds_the_rate_without_timeouts_on_thin_evidence_by_the_bu
     assert (kept.buckets["note"] == "").all()
     thin = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(6, 10), policy=pol)
     assert ("80 % of the failures were timeouts; the success rate without timeouts is withheld "
-            "(the incident's 60 events hold 6 expected failures under the target, a verdict "
-            "needs at least 10).") in thin.summary
+            "(the incident's 60 events hold 6 expected failures under the target: too few for "
+            "a verdict, one needs at least 10).") in thin.summary
     assert "93.75" not in thin.summary
-    assert thin.buckets["note"].str.startswith("withheld: 60 events").all()
+    # the table's note says the same rule in the same words (one needs 10 / 0.1 = 100 events)
+    assert (thin.buckets["note"] == "withheld: 60 events in the table: too few for a verdict "
+            "(under 90 % they hold 6 expected failures; one needs at least 10, i.e. 100 "
+            "events)").all()
 
 
 def test_sentence_says_few_expected_failures_without_an_exponent():
@@ -217,8 +220,8 @@ def test_sentence_says_few_expected_failures_without_an_exponent():
     ev = history(12, ten_minutes_of_failures)
     thin = incident_report(ev, SLO(target=0.999999, window="1h"), at(6), at(6, 10),
                            policy=AlertPolicy.single_window("1h", 50.0))
-    assert ("(the incident's 60 events hold 0.00006 expected failures under the target, a "
-            "verdict needs at least 10)") in thin.summary
+    assert ("(the incident's 60 events hold 0.00006 expected failures under the target: too "
+            "few for a verdict, one needs at least 10)") in thin.summary
 
 
 def test_sentence_counts_the_expected_failures_of_every_group_under_its_own_target():
@@ -237,8 +240,8 @@ def test_sentence_counts_the_expected_failures_of_every_group_under_its_own_targ
                           at(6), at(6, 10), by="region", policy=pol)
     assert ("the success rate of both groups by region without timeouts (80 % of all failures) "
             "is withheld (the "
-            "incident's 120 events hold 9 expected failures under the target, a verdict needs at "
-            "least 10)") in per.summary
+            "incident's 120 events hold 9 expected failures under the target: too few for a "
+            "verdict, one needs at least 10)") in per.summary
 
 
 def test_sentence_already_bad_at_start_and_no_failures_and_stayed_healthy():
