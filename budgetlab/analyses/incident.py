@@ -108,7 +108,8 @@ class IncidentReport:
         ``period_events`` (the events of a period at that traffic), ``replayed_events`` and
         ``replayed_hours`` (the group's events and the hours of the replayed span that traffic is
         read over: under 24 h, the rule of :func:`budgetlab.replay_summary`'s ``note``, the
-        summary withholds the share and the events a day it stands on, and says why).
+        three period figures are NaN, ``attrs["budget_note"]`` says why, and the summary
+        withholds the share and the events a day in words).
     buckets : DataFrame
         :func:`budgetlab.analyses.failure_buckets.bucket_counts` of the incident by
         ``breakdown_by`` (its ``note``: the groups with too few events during the incident for a

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.ratios import ratio
+from .._util.thin import thin_words, too_thin
 from .._util.validation import utc_ns_column
 from ..alerts.episodes import alert_episodes, alert_states
 from ..alerts.policy import AlertPolicy
@@ -240,7 +241,9 @@ def closest_tier(tiers: pd.DataFrame) -> pd.Series | None:
 def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_hist: Groups, slo: SLO,
                  policy: AlertPolicy, span_ns: int) -> pd.DataFrame:
     """Per group: failures during the incident and their share of the policy-period budget at
-    the traffic of the replayed span (``span_ns`` long: its events and hours are columns).
+    the traffic of the replayed span (``span_ns`` long: its events and hours are columns); the
+    period's figures are NaN when that span is under a day, ``attrs["budget_note"]`` says why
+    (``""`` when nothing is withheld).
 
     ``incident_group`` / ``incident_ok``: group code (of ``groups_hist``) and outcome of each event
     of the incident."""
@@ -258,12 +261,19 @@ def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_his
     # to 1e-9 of a failure: 1 - 0.99 is 0.010000000000000009 in floats, so 200 events' allowance
     # is 2.0000000000000018 and 2 failures would be -1.8e-15 over it
     out["excess_failures"] = np.round(bad - eb * n, 9)
+    hours = max(span_ns, 1) / 3.6e12
+    # the period's figures carry the replayed span's traffic to the period, a rate: withheld (NaN)
+    # under a day of it (budgetlab._util.thin.too_thin), as the summary's words withhold them
     per_period = hist_counts * (policy.period.value / max(span_ns, 1))
-    out["period_budget_pct"] = ratio(100.0 * bad, eb * per_period, 0.0)
-    out["period_budget"] = eb * per_period
-    out["period_events"] = per_period
-    # what the period's figures are read over: a span under a day is too thin for them
-    # (budgetlab._util.thin.too_thin), which the summary says instead of the figures
+    thin = bool(too_thin(hours))
+    out["period_budget_pct"] = np.nan if thin else ratio(100.0 * bad, eb * per_period, 0.0)
+    out["period_budget"] = np.nan if thin else eb * per_period
+    out["period_events"] = np.nan if thin else per_period
     out["replayed_events"] = hist_counts
-    out["replayed_hours"] = max(span_ns, 1) / 3.6e12
+    out["replayed_hours"] = hours
+    why = thin_words([hours], [hist_counts.sum()], time="replayed time", figures="rates per day",
+                     no_time="no replayed time")[0]
+    out.attrs["budget_note"] = (f"period_budget_pct, period_budget and period_events withheld "
+                                f"(the replayed span's traffic carried to the policy's period): "
+                                f"{why}." if thin else "")
     return out
