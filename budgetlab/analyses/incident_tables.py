@@ -22,6 +22,7 @@ from .._util.validation import utc_ns_column
 from ..alerts.episodes import alert_episodes, alert_states
 from ..alerts.policy import AlertPolicy
 from ..budget.blips import blips_folded
+from ..budget.figures import STATUS_DTYPE
 from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
 from ..events.schema import TIMEOUT
 from ..slo import SLO
@@ -39,7 +40,8 @@ __all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "alert_tables", "budget_table", "clo
 NO_TRAFFIC = SPAN_STATUSES.index("no_traffic")
 
 #: Columns of the tracker table after the group keys.
-TRACKER_COLUMNS = ("status_at_start", "worst_status", "worst_at", "status_at_end",
+TRACKER_COLUMNS = ("status_at_start", "worst_status", "worst_at", "worst_status_at_events",
+                   "status_at_end",
                    "first_change_at", "first_change_from", "first_change_to", "first_change_burn",
                    "first_change_rate", "peak_burn", "peak_burn_at", "min_success_rate",
                    "transitions", "transitions_caused_by_timeouts", "hours_no_traffic")
@@ -57,9 +59,9 @@ def tracker_table(states: pd.DataFrame, trans: pd.DataFrame, spans: pd.DataFrame
 
 def _per_event(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], start: pd.Timestamp,
                end: pd.Timestamp) -> pd.DataFrame:
-    """Per group (in key order; a missing key has none): the first status change, the changes and
-    the peak burn (the first of equal ones) during the incident, as the tracker recorded them at
-    events."""
+    """Per group (in key order; a missing key has none): the first status change, the changes,
+    the worst status and the peak burn (the first of equal ones) during the incident, as the
+    tracker recorded them at events."""
     both = pd.concat([states[keys], trans[keys]], ignore_index=True)
     num = (both.groupby(keys, observed=True, sort=True).ngroup().fillna(-1).to_numpy(np.int64)
            if keys else np.zeros(len(both), dtype=np.int64))  # -1: a missing key
@@ -93,6 +95,11 @@ def _per_event(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], start
                                                         minlength=n).astype(np.int64)
     out["peak_burn"] = np.asarray(pick(states["burn_rate"], pk, np.nan), dtype=float)
     out["peak_burn_at"] = pd.Series(pick(states["ts"], pk, pd.NaT), dtype="datetime64[ns, UTC]")
+    # the worst status the tracker showed at the incident's events (none: no event in it); worse
+    # on the clock, it was reached only between events, as older events left the window
+    top = np.full(n, -1, dtype=np.int64)
+    np.maximum.at(top, sg[during], states["status"].cat.codes.to_numpy()[during])
+    out["worst_status_at_events"] = pd.Categorical.from_codes(top, dtype=STATUS_DTYPE)
     rates = pd.Series(states["success_rate"].to_numpy()[during]).groupby(sg[during]).min()
     out["min_success_rate"] = rates.reindex(range(n)).to_numpy(dtype=float)
     return out
