@@ -236,6 +236,44 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
     return events
 
 
+def source_incidents(incidents: str | os.PathLike[str] | None, events: pd.DataFrame, *,
+                     name: str = "incidents") -> pd.DataFrame | None:
+    """A notebook's incident table: ``None`` for ``None``, else the dataset or CSV ``incidents``
+    (:func:`budgetlab.datasets.load`), refused when not one of its incidents overlaps the span
+    of ``events`` (first to last event): such labels belong to another log (a shipped dataset's
+    incidents beside a log of your own), and every figure scored against them would say
+    "unseen". ``name`` is the notebook parameter the refusal names.
+
+    >>> import pandas as pd
+    >>> ts = pd.to_datetime(["2015-05-17 10:00", "2015-05-20 10:00"], utc=True)
+    >>> source_incidents("incidents_4w", pd.DataFrame({"ts": ts}))
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: incidents='incidents_4w': none of its 7 incidents \
+(2026-10-06 13:20 .. 2026-11-02 00:00 UTC) overlaps the log (2015-05-17 10:00 .. 2015-05-20 \
+10:00 UTC): they label another log. Set incidents=None, or give the incidents of this log.
+    """
+    if incidents is None:
+        return None
+    import pandas as pd
+
+    from .. import datasets
+    from .._util.words import counted
+
+    table = datasets.load(incidents, kind="incidents")
+    first, last = events["ts"].min(), events["ts"].max()
+    start, end = table["start"], table["end"].fillna(table["start"])
+    if len(table) and not ((start <= last) & (end >= first)).any():
+        def utc(t: pd.Timestamp) -> str:
+            return f"{pd.Timestamp(t).tz_convert('UTC'):%Y-%m-%d %H:%M}"
+
+        raise ConfigError(f"{name}={incidents!r}: none of its {counted(len(table), 'incident')} "
+                          f"({utc(start.min())} .. {utc(end.max())} UTC) overlaps the log "
+                          f"({utc(first)} .. {utc(last)} UTC): they label another log. Set "
+                          f"{name}=None, or give the incidents of this log.")
+    return table
+
+
 def _given(params: dict[str, Any]) -> list[tuple[str, str, str]]:
     """``(parameter, flag's keyword, value)`` of the reading parameters that are not ``None``;
     ``outcomes`` also in the notebook spelling ``LABEL:MEANING``."""

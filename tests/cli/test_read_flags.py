@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from budgetlab import read_events
-from budgetlab.cli.read_flags import read_options, read_source
+from budgetlab.cli.read_flags import read_options, read_source, source_incidents
 from budgetlab.errors import BudgetlabWarning, ConfigError, DatasetError, SchemaError
 from budgetlab.events.spec import ReadSpec
 
@@ -159,3 +159,38 @@ def test_a_dataset_name_takes_no_reading_flags():
         read_source("outcomes_4x")
     with pytest.raises(ConfigError, match=r"^by=\['captcha_type', None\]: each group key"):
         read_source("demo", by=["captcha_type", None])
+
+
+def _events(*times: str) -> pd.DataFrame:
+    return pd.DataFrame({"ts": pd.to_datetime(list(times), utc=True)})
+
+
+def test_source_incidents_refuses_labels_of_another_log():
+    """Notebook 02's default incidents (the shipped incidents_4w: 2026-10-06 13:20 to the end of
+    its data, 2026-11-02, data/README.md) beside the Elastic log's May 2015 were all scored
+    "unseen"; now they are refused, with the fix."""
+    events = _events("2015-05-17 10:05", "2015-05-20 21:05")
+    with pytest.raises(ConfigError) as err:
+        source_incidents("incidents_4w", events)
+    assert str(err.value) == (
+        "incidents='incidents_4w': none of its 7 incidents (2026-10-06 13:20 .. 2026-11-02 00:00 "
+        "UTC) overlaps the log (2015-05-17 10:05 .. 2015-05-20 21:05 UTC): they label another "
+        "log. Set incidents=None, or give the incidents of this log.")
+    with pytest.raises(ConfigError, match=r"^incident_labels='incidents_4w': .* Set "
+                                          r"incident_labels=None"):
+        source_incidents("incidents_4w", events, name="incident_labels")
+
+
+def test_source_incidents_keeps_labels_that_touch_the_log(tmp_path):
+    """One incident of two overlaps the log: the table is returned whole (the scores say which
+    incident lies outside); an incident ending at the first event still touches it; None stays
+    None."""
+    path = tmp_path / "inc.csv"
+    path.write_text("incident_id,start,end,scope\n"
+                    "A,2015-05-01T00:00:00Z,2015-05-02T00:00:00Z,*\n"
+                    "B,2015-05-17T09:00:00Z,2015-05-17T10:05:00Z,*\n")
+    got = source_incidents(str(path), _events("2015-05-17 10:05", "2015-05-20 21:05"))
+    assert got["incident_id"].tolist() == ["A", "B"]
+    with pytest.raises(ConfigError, match="none of its 2 incidents"):
+        source_incidents(str(path), _events("2015-05-17 10:06", "2015-05-20 21:05"))
+    assert source_incidents(None, _events("2015-05-17 10:05")) is None
