@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from ..events.spec import ReadSpec
 
-__all__ = ["read_options", "read_source"]
+__all__ = ["read_options", "read_source", "source_incidents"]
 
 _FLAG = re.compile(r"--[a-z][a-z-]*")
 
