@@ -13,8 +13,7 @@ from typing import Any
 import pandas as pd
 
 from .._util.percent import measured_percent
-from .._util.durations import window_words
-from .._util.validation import to_timedelta
+from .._util.validation import to_timedelta, window_words
 from .._util.words import counted
 from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
