@@ -13,16 +13,26 @@ from typing import Any
 import pandas as pd
 
 from .._util.percent import measured_percent
-from .._util.validation import to_timedelta
+from .._util.validation import to_timedelta, window_words
 from .._util.words import counted
 from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
 from .prose import path_label
 from .reading import LogRead, group_keys, read_log, slo_from_args, slo_list
+from .replay import span_words
 from .shared import group_label, print_slo, save_plot, wrap, write_output
 from .shown_groups import group_limit, shown_groups
 
 __all__ = ["COMMANDS"]
+
+#: What the columns count, printed above the table (the API's definitions:
+#: :mod:`budgetlab.analyses.failure_buckets`).
+LEGEND = ("Every figure counts the whole log, first to last event. burn_rate: the bucket's "
+          "failures over the group's events x (1 - target), the buckets adding up to the group's "
+          "burn; sli_without: the group's success rate with the bucket's events left out; "
+          "transitions: the seed tracker's status changes; pages: episodes of the workbook "
+          "policy's page tiers on {freq} bins (--freq); *_caused: those the replay without the "
+          "bucket does not have (each bucket alone: one that two buckets cause counts for both).")
 
 
 def _cmd_buckets(args: argparse.Namespace) -> int:
@@ -41,9 +51,11 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     names = [str(b) for b in table["bucket"].cat.categories]
     if not n_fail:  # no bucket to break down: said, never an empty table or an API error
         return _no_failures(read, table, slo, by, args)
-    print(f"{read.title}: {len(read.events):,} events, {counted(n_fail, 'failure')} in the "
-          f"{'bucket' if len(names) == 1 else 'buckets'} {', '.join(names)} (named from the data)")
+    print(f"{read.title}: {len(read.events):,} events, {span_words(read.events)}, "
+          f"{counted(n_fail, 'failure')} in the {'bucket' if len(names) == 1 else 'buckets'} "
+          f"{', '.join(names)}")
     print_slo(slo, by)
+    print(wrap(LEGEND.format(freq=window_words(args.freq)), indent=""))
     cols = [*by, "bucket", "events", "failures", "share_of_failures", "failure_rate", "burn_rate",
             "sli",
             "sli_without", "transitions", "transitions_caused", "pages", "pages_caused"]

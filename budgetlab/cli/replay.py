@@ -67,12 +67,17 @@ def replay_states(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str]
     return states, transitions(states)
 
 
+def span_words(events: pd.DataFrame) -> str:
+    """The span of a canonical (time-sorted) table, first to last event, in UTC, as a header
+    says it: ``2026-10-06 00:00 .. 2026-10-08 23:59 UTC``."""
+    return f"{events['ts'].iloc[0]:%Y-%m-%d %H:%M} .. {events['ts'].iloc[-1]:%Y-%m-%d %H:%M} UTC"
+
+
 def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: list[str]) -> None:
     """The run's first lines: events and span, the SLO (per-group compactly), how per-group SLOs
     were bound, and a note when a window is longer than the data."""
     span = events["ts"].iloc[-1] - events["ts"].iloc[0]
-    print(f"{title}: {counted(len(events), 'event')}, {events['ts'].iloc[0]:%Y-%m-%d %H:%M} .. "
-          f"{events['ts'].iloc[-1]:%Y-%m-%d %H:%M} UTC")
+    print(f"{title}: {counted(len(events), 'event')}, {span_words(events)}")
     print_slo(slo, by)
     window = longest_window(slo)
     if window > span:

@@ -159,24 +159,33 @@ def read_files(paths: Sequence[Path], want: FileSpec,
     """The declared columns of every file, one after the other, ``(file name, rows)`` per file, and
     how they were read (:func:`file_notes`). Every file must hold the same kind of values (text,
     numbers, datetimes, true/false) as the first, the time column (``want.time``) aside: it becomes
-    UTC instants file by file (:func:`_times_of_files`), each file parsed once."""
+    UTC instants file by file (:func:`_times_of_files`), each file parsed once. Text beside numbers
+    or true/false values (a CSV, which holds text, beside a Parquet file) is one text column, read
+    as one file's text would be. A file that repeats an earlier one row for row is refused
+    (:func:`_refuse_copies`)."""
     frames: list[pd.DataFrame] = []
     per_file: list[list[str]] = []
+    as_text: set[str] = set()
     for path in progress(paths, desc=f"reading {len(paths)} files") if _large(paths) else paths:
         # where rows are, for messages: the file's first row in the whole table
         with file_offset(sum(map(len, frames))) if len(paths) > 1 else nullcontext():
             frame, notes = read_file(path, want)
         for col in [c for c in want.columns if c != want.time] if frames else ():
             first, this = _kind(frames[0][col].dtype), _kind(frame[col].dtype)
-            if first != this:
+            if first != this and ("text" not in (first, this) or "datetimes" in (first, this)):
                 raise SchemaError(f"column {col!r} holds {first} in {file_name(paths[0])} but "
                                   f"{this} in {file_name(path)}; every file must have one schema: "
                                   "export them the same way.")
+            if first != this:  # a CSV has no types: numbers beside its text are read as text
+                as_text.add(col)
         frames.append(frame.reset_index(drop=True))
         per_file.append(notes)
+    for frame, col in ((f, c) for f in frames for c in as_text):  # then parsed as one column
+        frame[col] = frame[col].astype(pd.StringDtype(na_value=np.nan))
     files = [(file_name(p), len(f)) for p, f in zip(paths, frames, strict=True)]
     reading = _times_of_files(frames, files, want, per_file) if len(frames) > 1 and want.time \
         else OFFSETS_READING if frames[0].attrs.get(ISO_TIME) else None
+    _refuse_copies(frames, files)
     notes = file_notes([n for n, _ in files], per_file)
     if len(frames) > 1:
         reading_files([n for n, _ in files], [r for _, r in files])
@@ -190,6 +199,24 @@ def read_files(paths: Sequence[Path], want: FileSpec,
         raw[c] = pd.Categorical.from_codes(*pd.factorize(raw[c]), validate=False)
     raw.attrs = {} if reading is None else {ISO_TIME: reading}
     return raw, files, notes
+
+
+def _refuse_copies(frames: list[pd.DataFrame], files: list[tuple[str, int]]) -> None:
+    """Refuse a file whose rows, times read, are row for row those of an earlier file: a copy
+    (the ``.gz`` that ``gzip -k`` keeps beside its file, a Parquet export of a CSV) would count
+    every event twice. Only files of equal row counts are compared, by a hash of their rows."""
+    first: dict[tuple[int, bytes], str] = {}
+    same_length = pd.Series([rows for _, rows in files]).duplicated(keep=False)
+    for frame, (name, rows), compare in zip(frames, files, same_length, strict=True):
+        if not (compare and rows):
+            continue
+        key = (rows, pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+        if key in first:
+            raise InputError(
+                f"{name} holds the same {counted(rows, 'row')} as {first[key]}, row for row: "
+                "read both, every event would count twice; give each log once (two logs that "
+                "really hold the same events: join them into one file first).")
+        first[key] = name
 
 
 def _times_of_files(frames: list[pd.DataFrame], files: list[tuple[str, int]], want: FileSpec,

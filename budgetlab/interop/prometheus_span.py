@@ -26,6 +26,8 @@ from .prometheus_answer import Series
 
 __all__ = ["Span", "ScrapeGapWarning", "check_span", "flag_gaps", "report_gaps"]
 
+#: The share of bins without a scrape from which the bins are refused as shorter than the
+#: scrape interval: half of them is a freq of half the interval (30s under 1-minute scrapes).
 _MAX_GAP_SHARE = 0.5
 
 
@@ -98,13 +100,14 @@ def flag_gaps(series: Sequence[Series], by: list[str], index: Mapping[tuple[str,
 def report_gaps(flags: np.ndarray, keys: pd.DataFrame, by: list[str],
                 span: Span) -> list[dict[str, Any]]:
     """The runs of flagged bins, one dict each (group keys, ``start``, ``end``, ``bins``), with a
-    :class:`ScrapeGapWarning`; more than half the bins flagged is an error."""
+    :class:`ScrapeGapWarning`; half the bins flagged or more is an error."""
     share = float(flags.mean())
-    if share > _MAX_GAP_SHARE:
+    if share >= _MAX_GAP_SHARE:
         freq = duration_label(pd.Timedelta(span.step_ns, unit="ns"))
-        raise InputError(f"{measured_percent(share, 0)} of the bins have no scrape: freq={freq} "
-                         "is shorter than the scrape interval; use a freq of at least the "
-                         "scrape interval.")
+        raise InputError(f"{measured_percent(share, 0)} of the bins have no scrape: "
+                         f"{say(f'freq={freq}', f'--freq {freq}')} is shorter than the scrape "
+                         f"interval; use a {say('freq=', '--freq')} of at least the scrape "
+                         "interval.")
     gaps = [{**{k: str(keys[k].iloc[g]) for k in by}, "start": span.time(lo), "end": span.time(hi),
              "bins": hi - lo} for g in range(flags.shape[0])
             for lo, hi in zip(*(a.tolist() for a in true_runs(flags[g])), strict=True)]

@@ -33,5 +33,26 @@ def test_one_bucket_is_named_in_the_singular(tmp_path, capsys):
     log = tmp_path / "one.csv"
     write_log(log, ["success"] * 8 + ["timeout"] * 2)
     assert main(["buckets", str(log), "--window", "1h"]) == 0
-    assert ("one.csv: 10 events, 2 failures in the bucket timeout (named from the data)"
-            in capsys.readouterr().out)
+    # the span the figures count, by construction: 10 events 5 min apart from midnight
+    assert ("one.csv: 10 events, 2026-01-01 00:00 .. 2026-01-01 00:45 UTC, 2 failures in the "
+            "bucket timeout\n" in capsys.readouterr().out)
+
+
+def test_the_header_says_the_span_and_what_the_columns_count(tmp_path, capsys):
+    """The figures count the whole log: its span is said (it was not), and what the burn,
+    sli_without, pages and the *_caused columns count, above the table. 10 timeouts among 200
+    events 5 min apart (enough for a verdict at 95 %): burn 10 / (200 x 0.05) = 1 by hand; the
+    legend names the --freq bins."""
+    log = tmp_path / "log.csv"
+    write_log(log, (["success"] * 19 + ["timeout"]) * 10)
+    assert main(["buckets", str(log), "--window", "1h", "--freq", "5min"]) == 0
+    out = capsys.readouterr().out
+    first, legend = out.split("\n")[0], " ".join(out.split("\n\n")[0].split("\n")[2:])
+    assert first == ("log.csv: 200 events, 2026-01-01 00:00 .. 2026-01-01 16:35 UTC, 10 failures "
+                     "in the bucket timeout")
+    assert legend.startswith("Every figure counts the whole log, first to last event.")
+    assert "pages: episodes of the workbook policy's page tiers on 5 min bins (--freq)" in legend
+    assert "each bucket alone: one that two buckets cause counts for both" in legend
+    row = out.split("\n\n")[1].split("\n")[1].split()
+    # bucket, events, failures, share_of_failures "100.00 %", failure_rate "5.00 %", burn_rate
+    assert row[:8] == ["timeout", "200", "10", "100.00", "%", "5.00", "%", "1"]

@@ -208,8 +208,9 @@ def test_numeric_codes_that_are_not_statuses_are_not_called_statuses() -> None:
 
 def test_many_files_name_the_file_each_statement_concerns(tmp_path: Path) -> None:
     (tmp_path / "a.csv").write_bytes(CSV_LF)
-    (tmp_path / "b.csv").write_bytes(CSV_LF.replace(b"\n", b"\r"))
-    (tmp_path / "c.csv").write_bytes(lzma.compress(CSV_LF))
+    # three logs, not copies (a copy is refused): the last rows differ
+    (tmp_path / "b.csv").write_bytes(CSV_LF.replace(b"02:10", b"02:11").replace(b"\n", b"\r"))
+    (tmp_path / "c.csv").write_bytes(lzma.compress(CSV_LF.replace(b"02:10", b"02:12")))
     events = read_events(tmp_path)
     assert len(events) == 9
     _assert_states(events, f"b.csv: {CR}")
@@ -217,14 +218,14 @@ def test_many_files_name_the_file_each_statement_concerns(tmp_path: Path) -> Non
     assert len(how_read(events).notes) == 2
     plain = tmp_path / "plain"
     plain.mkdir()
-    for name in ("a.csv", "b.csv"):
-        (plain / name).write_bytes(CSV_LF)
+    for name, last in (("a.csv", b"02:10"), ("b.csv", b"02:11")):
+        (plain / name).write_bytes(CSV_LF.replace(b"02:10", last))
     _assert_states_nothing(read_events(plain))
 
 
 def test_many_files_with_one_decision_say_every_file(tmp_path: Path) -> None:
-    for name in ("a.csv", "b.csv"):
-        (tmp_path / name).write_bytes(CSV_LF.replace(b"\n", b"\r"))
+    for name, last in (("a.csv", b"02:10"), ("b.csv", b"02:11")):  # two logs, not a copy
+        (tmp_path / name).write_bytes(CSV_LF.replace(b"02:10", last).replace(b"\n", b"\r"))
     _assert_states(read_events(tmp_path), f"every file: {CR}")
 
 

@@ -80,8 +80,8 @@ def test_many_large_files_get_a_bar_per_file_and_small_ones_none(tmp_path: Path,
         return iter(items)
 
     monkeypatch.setattr(sources_mod, "progress", progress)
-    for i in range(3):
-        (tmp_path / f"{i}.csv").write_bytes(CSV)
+    for i in range(3):  # three logs, not copies (a copy is refused): each hour its own
+        (tmp_path / f"{i}.csv").write_bytes(CSV.replace(b"T00:", b"T%02d:" % i))
     read_events(tmp_path)
     assert seen == []  # 3 small files: no bar (the progress wrapper is not even entered)
     monkeypatch.setattr(sources_mod, "PROGRESS_BYTES", 1)

@@ -71,11 +71,11 @@ def test_one_schema_across_files_and_the_bad_row_named_by_file(tmp_path):
     with pytest.raises(TimestampError,
                        match="unparseable epoch timestamp.* at row 1 of a.csv .*must be a number"):
         read_events([a, tmp_path / "d.parquet"], epoch="s")
-    (tmp_path / "e.csv").write_text("ts,outcome,n\n2026-01-01T00:00:00Z,ok,1\n")
-    pq.write_table(pa.table({"ts": ["2026-01-01T00:00:00Z"], "outcome": ["ok"], "n": [1]}),
-                   tmp_path / "f.parquet")  # other columns: still one schema
-    with pytest.raises(SchemaError, match="column 'n' holds text in e.csv but numbers in f.parq"):
-        read_events([tmp_path / "e.csv", tmp_path / "f.parquet"], keep=["n"])
+    (tmp_path / "e.jsonl").write_text('{"ts": "2026-01-01T00:00:00Z", "outcome": "ok", "n": 1}\n')
+    pq.write_table(pa.table({"ts": ["2026-01-01T00:00:00Z"], "outcome": ["ok"], "n": [True]}),
+                   tmp_path / "f.parquet")  # other columns: still one schema (a CSV's text aside)
+    with pytest.raises(SchemaError, match="column 'n' holds numbers in e.jsonl but true/false va"):
+        read_events([tmp_path / "e.jsonl", tmp_path / "f.parquet"], keep=["n"])
     with pytest.raises(InputError, match="given twice"):
         read_events([a, a])
     with pytest.raises(Exception, match="matches no file"):
@@ -92,8 +92,8 @@ def test_files_mixing_zoned_and_naive_times_are_refused_naming_the_file(tmp_path
     import pyarrow.csv as pcsv
 
     (tmp_path / "z.csv").write_text("ts,outcome\n2026-01-01T10:00:00Z,ok\n")
-    for name in ("n1.csv", "n2.csv"):
-        (tmp_path / name).write_text("ts,outcome\n2026-01-01 11:00:00,ok\n")
+    for name, outcome in (("n1.csv", "ok"), ("n2.csv", "failed")):  # two logs, not a copy
+        (tmp_path / name).write_text(f"ts,outcome\n2026-01-01 11:00:00,{outcome}\n")
     files = ["n1.csv", "n2.csv", "z.csv"] if order == "naive first" else ["z.csv", "n1.csv"]
     parses = []
     read_csv = pcsv.read_csv
@@ -188,3 +188,36 @@ def test_how_read_is_json_and_a_readable_block():
     assert "200 read, 180 kept, 20 skipped" in text
     assert "'succeeded'  -> success  160" in text
     assert "2026-11-28T23:00:00Z .. 2026-11-29T08:57:00Z" in text
+
+
+def test_a_csv_beside_a_parquet_file_with_numbers_is_one_table(tmp_path):
+    """A CSV holds text: its numbers and true/false values beside a Parquet file's are read as
+    one column of text, as one file would be (they were refused as two schemas). The expected
+    counts are by hand: a row succeeds when value < 50 (45 and 40 do, 60 does not)."""
+    (tmp_path / "a.csv").write_text("ts,value,ok\n2026-01-01T00:00:00Z,45.5,true\n"
+                                    "2026-01-01T00:01:00Z,60,false\n")
+    pq.write_table(pa.table({"ts": ["2026-01-01T00:02:00Z"], "value": [40.0], "ok": [True]}),
+                   tmp_path / "b.parquet")
+    both = [tmp_path / "a.csv", tmp_path / "b.parquet"]
+    assert read_events(both, ok_when="value<50")["ok"].tolist() == [True, False, True]
+    assert read_events(both, ok="ok")["ok"].tolist() == [True, False, True]
+
+
+def test_a_copy_of_a_file_is_refused_not_counted_twice(tmp_path):
+    """The .gz that ``gzip -k`` keeps beside its file, or a Parquet export of a CSV, repeats its
+    rows: read together, every event would count twice. A file that differs in one row is read
+    (3 + 3 rows)."""
+    text = "ts,outcome\n2026-01-01T00:00:00Z,ok\n2026-01-01T00:01:00Z,failed\n" \
+           "2026-01-01T00:02:00Z,ok\n"
+    (tmp_path / "a.csv").write_text(text)
+    (tmp_path / "a.csv.gz").write_bytes(gzip.compress(text.encode()))
+    pq.write_table(pa.table({"ts": ["2026-01-01T00:00:00Z", "2026-01-01T00:01:00Z",
+                                    "2026-01-01T00:02:00Z"], "outcome": ["ok", "failed", "ok"]}),
+                   tmp_path / "a.parquet")
+    for copy in ("a.csv.gz", "a.parquet"):
+        with pytest.raises(InputError, match=f"{copy} holds the same 3 rows as a.csv, row for "
+                                             "row: read both, every event would count twice"):
+            read_events([tmp_path / "a.csv", tmp_path / copy])
+    (tmp_path / "b.csv").write_text(text.replace("00:02:00Z,ok", "00:02:00Z,failed"))
+    assert read_events([tmp_path / "a.csv", tmp_path / "b.csv"])["ok"].tolist() == [
+        True, True, False, False, True, False]

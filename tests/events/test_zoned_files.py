@@ -69,7 +69,7 @@ def test_epoch_numbers_and_epoch_text_under_epoch_read_with_zoned_datetimes(tmp_
                              "outcome": ["ok"]}), tmp_path / "epoch.parquet")
     (tmp_path / "text.csv").write_text("ts,outcome\n1772330400,ok\n")  # midnight + 2 h
     pq.write_table(pa.table({"ts": pa.array(NY_LOCAL[:1], pa.timestamp("ms", tz="UTC")),
-                             "outcome": ["ok"]}), tmp_path / "utc.parquet")
+                             "outcome": ["failed"]}), tmp_path / "utc.parquet")  # not a copy
     got = read_events([tmp_path / n for n in ("epoch.parquet", "text.csv", "utc.parquet")],
                       epoch="s")
     assert utc_text(got) == ["2026-03-01 02:00", "2026-03-01 09:00", "2026-03-01 09:00"]

@@ -385,10 +385,25 @@ def test_scrape_gap_warning_counts_in_words():
         "not known;")
 
 
-def test_step_shorter_than_scrape_interval(prom):
-    with pytest.raises(InputError, match="shorter than the scrape interval"):
+@pytest.mark.parametrize("freq", ["20s", "30s"])
+def test_step_shorter_than_scrape_interval(prom, freq):
+    # under 1-minute scrapes, 30 s bins leave every other bin without a scrape: exactly half,
+    # which was a warning of "scrape gaps" (its rule refused only more than half), not refused
+    with pytest.raises(InputError, match=f"freq={freq} is shorter than the scrape interval"):
         read_prometheus(prom, total=TOTAL, errors=ERRORS, start=START,
-                        end=START + pd.Timedelta("2h"), freq="20s")
+                        end=START + pd.Timedelta("2h"), freq=freq)
+
+
+def test_half_the_bins_without_a_scrape_are_refused_by_the_cli_flag():
+    from budgetlab._util.words import cli_words
+
+    span = Span.over("30s", START, START + 10 * MIN)
+    flags = np.zeros((1, 20), dtype=bool)
+    flags[0, 1::2] = True  # every other bin: 10 of 20, half
+    with cli_words(), pytest.raises(InputError) as got:
+        report_gaps(flags, pd.DataFrame({"region": ["par"]}), ["region"], span)
+    assert str(got.value) == ("50 % of the bins have no scrape: --freq 30s is shorter than the "
+                              "scrape interval; use a --freq of at least the scrape interval.")
 
 
 def test_unknown_counter_form_refused_before_sending():
