@@ -151,7 +151,6 @@ def _no_events_words(hours: float, warmup: str) -> str:
 
 
 def _cmd_compare_windows(args: argparse.Namespace) -> int:
-    from ..alerts.incidents_file import read_incidents
     from ..analyses.window_clock import thin_rows
     from ..analyses.window_lengths import compare_windows
     from ..analyses.window_options import WindowOptions
@@ -165,9 +164,8 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     with flags_as(window="--windows"):  # every option refused by its flag before the read
         WindowOptions(windows=windows, min_dwell=args.min_dwell, alert_at=args.alert_at,
                       grace=args.grace, warmup=args.warmup)
-    read = read_log(args, {"--out": args.out, "--plot": args.plot},
-                    extra_inputs=(args.incidents or "",))
-    inc = read_incidents(args.incidents) if args.incidents else None
+    read = read_log(args, {"--out": args.out, "--plot": args.plot}, incidents=args.incidents)
+    inc = read.incidents
     by = group_keys(args)
     with flags_as(window="--windows"):  # the API's window= is an item of --windows here
         table = compare_windows(read.events, slo, windows, incidents=inc, by=by or None, tz=args.tz,

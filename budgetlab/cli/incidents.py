@@ -9,13 +9,12 @@ Both read the log as ``replay`` does; the incidents table is read by
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
 from .._util.validation import utc_timestamp
 from .._util.words import counted, duration_words, prose_duration
-from ..alerts.incidents_file import read_incidents
 from ..errors import ConfigError, InputError, NoTrafficError
 from ..privacy import shown
 from ..slo import SLO, PerGroup
@@ -110,13 +109,13 @@ def scoped_slo(slo: SLO | PerGroup, scope: str, by: list[str]) -> SLO | PerGroup
 # --- incident -----------------------------------------------------------------------------------
 
 
-def _spans(args: argparse.Namespace) -> list[tuple[str, Any, Any, str | None]]:
-    """``(id, start, end, scope)`` of each incident to report."""
-    if args.incidents:
+def _spans(args: argparse.Namespace, table: pd.DataFrame | None
+           ) -> list[tuple[str, Any, Any, str | None]]:
+    """``(id, start, end, scope)`` of each incident to report (``table``: ``--incidents``')."""
+    if table is not None:
         if args.start or args.end:
             raise ConfigError("give the incident either as --start/--end or as --incidents FILE, "
                               "not both.")
-        table = read_incidents(args.incidents)
         if args.id is not None:
             table = table[table["incident_id"].astype(str) == args.id]
             if table.empty:
@@ -176,14 +175,14 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     by = group_keys(args)
     limit = group_limit(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot, "--tiers-out": args.tiers_out},
-                    extra_inputs=(args.incidents or "",))
-    spans = _spans(args)
+                    incidents=args.incidents)
+    table = read.incidents
+    spans = _spans(args, table)
     _check_scopes(args, spans, read.events.columns)
     breakdown_by = _breakdown_keys(args, read.events.columns)
     if args.plot and len(spans) > 1:
         raise ConfigError(f"--plot draws one incident and {args.incidents} holds {len(spans):,}; "
                           "pick one with --id.")
-    table = read_incidents(args.incidents) if args.incidents else None
     print(f"{read.title}: {len(read.events):,} events; replaying {counted(len(spans), 'incident')}")
     if table is not None and naive_times_note(table, args.incidents):
         print(wrap(naive_times_note(table, args.incidents), indent=""))
@@ -293,8 +292,8 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     # a bad name, a period the preset refuses or a --freq that does not fit fails before the read
     check_freq(args.freq, {n: as_policy(n, period=_period(slo)) for n in names})
     by = group_keys(args)
-    read = read_log(args, {"--out": args.out, "--plot": args.plot}, extra_inputs=(args.incidents,))
-    inc = read_incidents(args.incidents)
+    read = read_log(args, {"--out": args.out, "--plot": args.plot}, incidents=args.incidents)
+    inc = cast(pd.DataFrame, read.incidents)  # --incidents is required
     bins = bin_events(read.events, args.freq, by=by or None)
     periods = _periods(slo, read.events, by)
     print(f"{read.title}: {counted(len(read.events), 'event')} in bins of "

@@ -224,12 +224,14 @@ def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> 
 
 @dataclass(frozen=True)
 class LogRead:
-    """What :func:`read_log` read: the canonical events, the files, a title and the reader."""
+    """What :func:`read_log` read: the canonical events, the files, a title, the reader and the
+    ``--incidents`` table (``None`` without one)."""
 
     events: pd.DataFrame
     paths: list[Path]
     title: str
     reader: str
+    incidents: pd.DataFrame | None = None
 
 
 def _filled(block: str) -> str:
@@ -241,23 +243,25 @@ def _filled(block: str) -> str:
 
 
 def read_log(
-    args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs: tuple[str, ...] = ()
+    args: argparse.Namespace, outputs: dict[str, Any], *, incidents: str | None = None
 ) -> LogRead:
     """Read ``args.log`` as every subcommand reads it: register the inputs (the log files and
-    ``extra_inputs``), check every output of the run (``{option: path or None}``, see
-    :func:`~budgetlab._util.files.plan_outputs`) before the work, read (event table or access
-    log), write the "how it was read" block to stderr, and drop from ``--by`` a key that
-    ``--pii drop`` dropped (the reader warned by name)."""
+    the ``--incidents`` file ``incidents``), check every output of the run (``{option: path or
+    None}``, see :func:`~budgetlab._util.files.plan_outputs`) and read the incidents before the
+    work, read (event table or access log), write the "how it was read" block to stderr, and drop
+    from ``--by`` a key that ``--pii drop`` dropped (the reader warned by name)."""
     from .._util.inputs import register_input
     from .._util.plan import plan_outputs
+    from ..alerts.incidents_file import read_incidents
     from ..events.files import expand_sources
     from ..events.how_read import how_read
 
     paths = expand_sources(args.log if len(args.log) > 1 else args.log[0])
-    for p in [*paths, *(Path(x) for x in extra_inputs if x)]:
+    for p in [*paths, *([Path(incidents)] if incidents else [])]:
         if p.is_file():
             register_input(p)
     plan_outputs(outputs, force=args.force)
+    table = read_incidents(incidents) if incidents else None  # a bad file fails before the read
     events, access = read_paths(paths, args)
     # --bucket column, not bucket= column
     sys.stderr.write(f"{_filled(speak(str(how_read(events))))}\n")
@@ -268,4 +272,4 @@ def read_log(
         raise ConfigError("no events were kept from the log (see 'how it was read' above); check "
                           "--outcomes.")
     title = path_label(paths[0].name) if len(paths) == 1 else f"{len(paths):,} files"
-    return LogRead(events, paths, title, "access log" if access else "events")
+    return LogRead(events, paths, title, "access log" if access else "events", table)

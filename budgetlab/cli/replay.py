@@ -290,17 +290,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                           "timeline draws all events: give --by KEY too, or leave --plot-groups "
                           "out.")
     group_limit(args)  # --show-groups without --by fails before the read
-    incidents = None
-    # a bad incidents file fails before the log is read; an input from here on
-    if args.incidents is not None:
-        from ..alerts.incidents_file import read_incidents
-
-        incidents = read_incidents(args.incidents)
     outputs = {"--out": args.out, "--plot": args.plot, "--summary-out": args.summary_out,
                "--out's run record": record_path(args.out) if args.out else None}
-    read: LogRead = read_log(args, outputs, extra_inputs=(args.incidents or "",))
+    read: LogRead = read_log(args, outputs, incidents=args.incidents)
     record = run_record(args, read) if args.out else None
-    return run_replay(read.events, args, title=read.title, slo=slo, incidents=incidents,
+    return run_replay(read.events, args, title=read.title, slo=slo, incidents=read.incidents,
                       record=record)
 
 
