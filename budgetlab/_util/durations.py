@@ -1,5 +1,6 @@
 """Durations as users write them: window lengths, periods and thresholds parsed exactly
-(:func:`to_timedelta`), and said back (:func:`duration_label`, :func:`window_words`)."""
+(:func:`to_timedelta`), and said back (:func:`duration_label`, :func:`window_words`); a measured
+duration said as a measured figure (:func:`measured_duration`)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError
+from .burns import three_digits
 from .units import DAY_NS, HOUR_NS, MINUTE_NS, SECOND_NS
-from .words import prose_duration
+from .words import DURATION_SCALES, prose_duration
 
-__all__ = ["MAX_DURATION", "to_timedelta", "to_ns", "exact_ns", "duration_label", "window_words"]
+__all__ = ["MAX_DURATION", "to_timedelta", "to_ns", "exact_ns", "duration_label", "window_words",
+           "measured_duration"]
 
 #: The longest duration budgetlab accepts (10 years: beyond any window, period or history).
 MAX_DURATION = pd.Timedelta(days=3660)
@@ -180,3 +183,26 @@ def window_words(window: Any) -> str:
         return prose_duration(to_timedelta(window, name="window"))
     except ConfigError:
         return str(window)
+
+
+def measured_duration(value: Any) -> str:
+    """A measured duration (a latency quantile, a mean, the waiting a shorter timeout saves) as
+    every measured figure is said, to three significant digits
+    (:func:`~budgetlab._util.burns.three_digits`), in the unit
+    :func:`~budgetlab._util.words.given_duration` says a duration of that size in: seconds from a
+    second up, else ``ms``, ``us`` or ``ns``. Never pandas' ``0 days 00:00:16.093320198``; the
+    unit is chosen after the rounding (999.6 ms is ``1 s``, not ``1,000 ms``); ``n/a`` for NaT.
+
+    >>> [measured_duration(x) for x in ("16.093320198s", "59.982s", "1.311s", "440ms", "0s")]
+    ['16.1 s', '60 s', '1.31 s', '440 ms', '0 s']
+    >>> [measured_duration(x) for x in ("384902260ns", "999.6ms", "1234.5s", "12us", pd.NaT)]
+    ['385 ms', '1 s', '1,234 s', '12 us', 'n/a']
+    """
+    td = pd.Timedelta(value)
+    if pd.isna(td):
+        return "n/a"
+    ns = float(td.value)
+    near = abs(float(f"{ns:.3g}"))  # the unit of the rounded figure
+    size, unit = next(((size, unit) for size, unit in DURATION_SCALES if near >= size),
+                      (SECOND_NS, "s"))  # zero in seconds, as duration_words says it
+    return f"{three_digits(ns / size)} {unit}"

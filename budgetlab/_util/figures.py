@@ -29,9 +29,8 @@ def _plot_format(p: Path) -> str:
 def figure_bytes(fig: Any, path: str | PathLike[str], *, dpi: int = 110,
                  png_compression: int | None = None) -> bytes:
     """A matplotlib figure encoded in the format ``path``'s suffix names (png, svg or pdf), in
-    memory: what :func:`save_figure` writes (a process that draws but writes no file hands these
-    bytes to the one that does); ``png_compression`` (0-9) trades a PNG's size for the time to
-    encode it (default: Pillow's).
+    memory: the bytes :func:`save_figure` writes; ``png_compression`` (0-9) trades a PNG's size
+    for the time to encode it (default: Pillow's).
 
     >>> import matplotlib
     >>> matplotlib.use("Agg")

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import ConfigError, OutputExistsError
-from .inputs import is_input
+from .inputs import is_input, special_kind
 from .words import say
 
 if TYPE_CHECKING:
@@ -115,12 +115,9 @@ def _check_special(p: Path, option: str | None = None) -> None:
     except (OSError, ValueError):
         return
     if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
-        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
-                else "a "
-                     "device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
-        raise ConfigError(_named(option, shown_path(p), f"is {kind}, not a regular file; "
-                                 "budgetlab never replaces special files, not even with --force: "
-                                 "give the name of a regular file."))
+        raise ConfigError(_named(option, shown_path(p), f"is {special_kind(mode)}, not a regular "
+                                 "file; budgetlab never replaces special files, not even with "
+                                 "--force: give the name of a regular file."))
 
 
 def _check_writable(p: Path, option: str | None = None) -> None:

@@ -270,12 +270,14 @@ def given_duration(value: Any) -> str:
     import pandas as pd
 
     ns = pd.Timedelta(value).value
-    size, unit = next(((size, unit) for size, unit in _SCALES if abs(ns) >= size), (1, "ns"))
+    size, unit = next(((size, unit) for size, unit in DURATION_SCALES if abs(ns) >= size),
+                      (1, "ns"))
     return f"{format((decimal.Decimal(ns) / size).normalize(), 'f')} {unit}"
 
 
-#: The units :func:`given_duration` says a duration in, largest first, with their nanoseconds.
-_SCALES = ((10**9, "s"), (10**6, "ms"), (10**3, "us"), (1, "ns"))
+#: The units :func:`given_duration` (and :func:`~budgetlab._util.durations.measured_duration`)
+#: says a duration in, largest first, with their nanoseconds.
+DURATION_SCALES = ((10**9, "s"), (10**6, "ms"), (10**3, "us"), (1, "ns"))
 
 
 def duration_words(value: Any, *, days: bool = True) -> str:

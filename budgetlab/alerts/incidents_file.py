@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.csv_cells import restore_frame
-from .._util.inputs import register_input
+from .._util.inputs import check_input_file, register_input
 from .._util.validation import require_columns
 from .._util.words import noun_for, some_named
 from ..errors import FileFormatError, InputError, SchemaError, TimestampError
@@ -146,12 +146,8 @@ def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
     """
     p = Path(path)
     name = shown(p.name)
-    if p.is_dir():
-        raise FileFormatError(f"{name}: is a folder; give the incidents as a CSV file "
-                              "(incident_id,start,end[,scope,kind]).")
-    if not p.is_file():
-        raise FileFormatError(f"{name}: no such file; give the incidents as CSV "
-                              "(incident_id,start,end[,scope,kind]).")
+    check_input_file(p, name=name, give="give the incidents as a CSV file "
+                                        "(incident_id,start,end[,scope,kind])")
     register_input(p)
     table = _read_csv(p, name)
     missing = [c for c in INCIDENT_COLUMNS if c not in table.columns]

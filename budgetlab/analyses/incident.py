@@ -87,7 +87,9 @@ class IncidentReport:
         :func:`budgetlab.transitions` in the window, plus ``caused_by_timeouts`` (the change
         would not have happened without timeouts; see :mod:`budgetlab.analyses.failure_buckets`).
     tracker : DataFrame
-        Per group: ``status_at_start``, ``worst_status``, ``worst_at``, ``status_at_end``,
+        Per group: ``status_at_start``, ``worst_status``, ``worst_at`` (on the window's
+        clock), ``worst_status_at_events`` (the worst the incident's events showed: a
+        ``worst_status`` worse than it was reached only between events), ``status_at_end``,
         ``first_change_at``, ``first_change_from``, ``first_change_to``, ``first_change_burn``,
         ``first_change_rate`` (the seed's rounded report figures), ``peak_burn``,
         ``peak_burn_at``, ``min_success_rate`` (at the events, as the tracker recomputes them),
@@ -108,7 +110,8 @@ class IncidentReport:
         ``period_events`` (the events of a period at that traffic), ``replayed_events`` and
         ``replayed_hours`` (the group's events and the hours of the replayed span that traffic is
         read over: under 24 h, the rule of :func:`budgetlab.replay_summary`'s ``note``, the
-        summary withholds the share and the events a day it stands on, and says why).
+        three period figures are NaN, ``attrs["budget_note"]`` says why, and the summary
+        withholds the share and the events a day in words).
     buckets : DataFrame
         :func:`budgetlab.analyses.failure_buckets.bucket_counts` of the incident by
         ``breakdown_by`` (its ``note``: the groups with too few events during the incident for a

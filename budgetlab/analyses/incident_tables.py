@@ -17,10 +17,12 @@ import numpy as np
 import pandas as pd
 
 from .._util.ratios import ratio
+from .._util.thin import thin_words, too_thin
 from .._util.validation import utc_ns_column
 from ..alerts.episodes import alert_episodes, alert_states
 from ..alerts.policy import AlertPolicy
 from ..budget.blips import blips_folded
+from ..budget.figures import STATUS_DTYPE
 from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
 from ..events.schema import TIMEOUT
 from ..slo import SLO
@@ -38,7 +40,8 @@ __all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "alert_tables", "budget_table", "clo
 NO_TRAFFIC = SPAN_STATUSES.index("no_traffic")
 
 #: Columns of the tracker table after the group keys.
-TRACKER_COLUMNS = ("status_at_start", "worst_status", "worst_at", "status_at_end",
+TRACKER_COLUMNS = ("status_at_start", "worst_status", "worst_at", "worst_status_at_events",
+                   "status_at_end",
                    "first_change_at", "first_change_from", "first_change_to", "first_change_burn",
                    "first_change_rate", "peak_burn", "peak_burn_at", "min_success_rate",
                    "transitions", "transitions_caused_by_timeouts", "hours_no_traffic")
@@ -56,9 +59,9 @@ def tracker_table(states: pd.DataFrame, trans: pd.DataFrame, spans: pd.DataFrame
 
 def _per_event(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], start: pd.Timestamp,
                end: pd.Timestamp) -> pd.DataFrame:
-    """Per group (in key order; a missing key has none): the first status change, the changes and
-    the peak burn (the first of equal ones) during the incident, as the tracker recorded them at
-    events."""
+    """Per group (in key order; a missing key has none): the first status change, the changes,
+    the worst status and the peak burn (the first of equal ones) during the incident, as the
+    tracker recorded them at events."""
     both = pd.concat([states[keys], trans[keys]], ignore_index=True)
     num = (both.groupby(keys, observed=True, sort=True).ngroup().fillna(-1).to_numpy(np.int64)
            if keys else np.zeros(len(both), dtype=np.int64))  # -1: a missing key
@@ -92,6 +95,11 @@ def _per_event(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], start
                                                         minlength=n).astype(np.int64)
     out["peak_burn"] = np.asarray(pick(states["burn_rate"], pk, np.nan), dtype=float)
     out["peak_burn_at"] = pd.Series(pick(states["ts"], pk, pd.NaT), dtype="datetime64[ns, UTC]")
+    # the worst status the tracker showed at the incident's events (none: no event in it); worse
+    # on the clock, it was reached only between events, as older events left the window
+    top = np.full(n, -1, dtype=np.int64)
+    np.maximum.at(top, sg[during], states["status"].cat.codes.to_numpy()[during])
+    out["worst_status_at_events"] = pd.Categorical.from_codes(top, dtype=STATUS_DTYPE)
     rates = pd.Series(states["success_rate"].to_numpy()[during]).groupby(sg[during]).min()
     out["min_success_rate"] = rates.reindex(range(n)).to_numpy(dtype=float)
     return out
@@ -240,7 +248,9 @@ def closest_tier(tiers: pd.DataFrame) -> pd.Series | None:
 def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_hist: Groups, slo: SLO,
                  policy: AlertPolicy, span_ns: int) -> pd.DataFrame:
     """Per group: failures during the incident and their share of the policy-period budget at
-    the traffic of the replayed span (``span_ns`` long: its events and hours are columns).
+    the traffic of the replayed span (``span_ns`` long: its events and hours are columns); the
+    period's figures are NaN when that span is under a day, ``attrs["budget_note"]`` says why
+    (``""`` when nothing is withheld).
 
     ``incident_group`` / ``incident_ok``: group code (of ``groups_hist``) and outcome of each event
     of the incident."""
@@ -258,12 +268,19 @@ def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_his
     # to 1e-9 of a failure: 1 - 0.99 is 0.010000000000000009 in floats, so 200 events' allowance
     # is 2.0000000000000018 and 2 failures would be -1.8e-15 over it
     out["excess_failures"] = np.round(bad - eb * n, 9)
+    hours = max(span_ns, 1) / 3.6e12
+    # the period's figures carry the replayed span's traffic to the period, a rate: withheld (NaN)
+    # under a day of it (budgetlab._util.thin.too_thin), as the summary's words withhold them
     per_period = hist_counts * (policy.period.value / max(span_ns, 1))
-    out["period_budget_pct"] = ratio(100.0 * bad, eb * per_period, 0.0)
-    out["period_budget"] = eb * per_period
-    out["period_events"] = per_period
-    # what the period's figures are read over: a span under a day is too thin for them
-    # (budgetlab._util.thin.too_thin), which the summary says instead of the figures
+    thin = bool(too_thin(hours))
+    out["period_budget_pct"] = np.nan if thin else ratio(100.0 * bad, eb * per_period, 0.0)
+    out["period_budget"] = np.nan if thin else eb * per_period
+    out["period_events"] = np.nan if thin else per_period
     out["replayed_events"] = hist_counts
-    out["replayed_hours"] = max(span_ns, 1) / 3.6e12
+    out["replayed_hours"] = hours
+    why = thin_words([hours], [hist_counts.sum()], time="replayed time", figures="rates per day",
+                     no_time="no replayed time")[0]
+    out.attrs["budget_note"] = (f"period_budget_pct, period_budget and period_events withheld "
+                                f"(the replayed span's traffic carried to the policy's period): "
+                                f"{why}." if thin else "")
     return out

@@ -22,6 +22,7 @@ from .._util.percent import given_percent, measured_percent
 from .._util.thin import MIN_EVALUATED_HOURS, too_thin
 from .._util.words import counted, duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
+from ..budget.figures import STATUSES
 from ..events.schema import FAILURE, TIMEOUT, parse_scope
 from ..slo import SLO
 from .incident_tables import closest_tier
@@ -160,9 +161,9 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
                 f"{window} burn {_seed_burn(row['first_change_burn'])} ({window} success "
                 f"{measured_percent(row['first_change_rate'])})")
         n_tr = int(row["transitions"])
-        # the worst status is read on the window's clock; with one change at events, to another
-        # status, the events never saw it: older events leaving the window between them did
-        between_events = n_tr == 1 and worst != row["first_change_from"]
+        # the worst status is read on the window's clock; when it is worse than any the
+        # incident's events showed, older events leaving the window between them reached it
+        between_events = STATUSES.index(worst) > STATUSES.index(str(row["worst_status_at_events"]))
         if worst != row["first_change_to"] and worst != at_start and worst != "no_traffic":
             txt += f", reached {worst.upper()} at {_clock(row['worst_at'], tz, start)}"
             txt += " between its events, as older events left its window" if between_events \
@@ -240,12 +241,12 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
         thin = bool(too_few_events(int(ev_g), 1.0 - expected_failures / ev_g))
         together = _all_groups(b, bkeys, scope, mid=True)
         if thin:
+            # the words of the rule's own sentence (too_few_events), as the buckets' note says it
             txt += (f"; the success rate{together} without timeouts{share} is withheld (the "
-                    "incident's "
-                    f"{int(ev_g):,} event{'s' if ev_g != 1 else ''} hold "
-                    f"{three_digits(expected_failures)} expected failures under the target, a "
-                    "verdict needs at least "
-                    f"{MIN_EXPECTED_FAILURES})")
+                    f"incident's {counted(int(ev_g), 'event')} "
+                    f"{'holds' if ev_g == 1 else 'hold'} {three_digits(expected_failures)} "
+                    "expected failures under the target: too few for a verdict, one needs at "
+                    f"least {MIN_EXPECTED_FAILURES})")
         else:
             txt += (f"; without timeouts{share} the success rate{together} would have"
                     f" been {measured_percent(sli_wo)} instead of {measured_percent(sli)}")

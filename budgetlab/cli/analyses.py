@@ -71,7 +71,8 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
           f"most {given_percent(s['max_share'])} of the evaluated time\n")
     shown = shown_groups(rec.summary, by, limit)
     for _, row in shown.rows.iterrows():
-        print(f"{group_label(row, by)}: {_recalibration_line(row, given, warmup)}")
+        print(wrap(f"{group_label(row, by)}: {_recalibration_line(row, given, warmup)}",
+                   indent=""))
         for line in _reason_and_note(row, given):
             print(wrap(line))
     if shown.line:

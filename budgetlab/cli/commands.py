@@ -218,8 +218,7 @@ def add_latency(subparsers: Any) -> None:
     g.add_argument("--freq", default="1D",
                    help="period of the --out table and the plot (default 1D)")
     g.add_argument("--quantiles", default="0.5,0.9,0.99",
-                   help="quantiles of the time to success (default "
-                                                              "0.5,0.9,0.99)")
+                   help="quantiles of the time to success (default 0.5,0.9,0.99)")
     g.add_argument("--client-timeout", default=None, metavar="DURATION",
                    help="the client timeout in force when the log does not show it (no timeout "
                         "rows)")

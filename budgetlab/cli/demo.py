@@ -126,8 +126,10 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
         label = ", ".join(str(row[k]) for k in by) or "all events"
         verdict = str(row["verdict"]).replace("_",
                                               " ") if pd.notna(row["verdict"]) else "no verdict"
-        action = str(row["action"] or "")
-        head = f"{label}: {verdict}" + (f": {action}" if action else "")
+        action, reason = str(row["action"] or ""), str(row["verdict_reason"])
+        # the action once: in the head only where the reason does not end with it
+        said = bool(action) and not reason.endswith(action)
+        head = f"{label}: {verdict}" + (f": {action}" if said else "")
         if int(row["events"]):
             evidence = (f"{counted(int(row['events']), 'event')} in "
                         f"{hours_words(row['hours'])} after the warm-up, "
@@ -138,8 +140,8 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
             evidence = "no events after the warm-up"
         side = _summary_share(summary, row, by, worse)
         note = str(row.get("recommendation_note", "") or "")
-        note = "" if note == row["verdict_reason"] else note
-        print(wrap(speak(f"{head}. {row['verdict_reason']}. Evidence: {evidence}."
+        note = "" if note == reason else note
+        print(wrap(speak(f"{head}. {reason}. Evidence: {evidence}."
                              + (f" {side}" if side else "") + (f" Note: {note}." if note else "")),
                        indent="  "))  # the table's API words, said as flags here
     print("\nNext step: recalibrate on the sample (the same figures, with the candidates' table):")

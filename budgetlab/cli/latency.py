@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._util.durations import measured_duration
 from .._util.percent import fraction_to_percent, given_fraction, measured_percent
 from .._util.validation import check_whole, to_timedelta, window_words
 from .._util.words import counted, duration_words, given_duration
@@ -22,17 +23,13 @@ from ..slo import SLO
 from .reading import group_keys, read_log
 from .shared import group_label, save_plot, wrap, write_output
 
-__all__ = ["COMMANDS", "supported_lines", "frontier_lines", "one_period_note"]
+#: ``measured_duration``: a quantile or the waiting saved as these lines say it (``16.1 s``,
+#: ``440 ms``), for notebook 05's tables (:func:`budgetlab._util.durations.measured_duration`)
+__all__ = ["COMMANDS", "supported_lines", "frontier_lines", "one_period_note", "measured_duration"]
 
 
 def _list(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
-
-
-def _seconds(value: Any) -> str:
-    """A measured duration (a quantile, a wait) to four significant digits; a given one (a
-    threshold, a timeout) is said as written, by ``given_duration``."""
-    return f"{pd.Timedelta(value).total_seconds():.4g} s"
 
 
 def _print_profile(whole: Any, by: list[str]) -> None:
@@ -59,9 +56,9 @@ def _print_profile(whole: Any, by: list[str]) -> None:
                   f"{measured_percent(s['share_high'])}){extra}")
         for _, q in quants.iterrows():
             above = f"> {given_duration(timeout)}" if has_to else "beyond the longest duration"
-            value = above if q["above_timeout"] else _seconds(q["value"])
-            low = _seconds(q["ci_low"]) if q["ci_low"] == q["ci_low"] else above
-            high = above if q["ci_high_above_timeout"] else _seconds(q["ci_high"])
+            value = above if q["above_timeout"] else measured_duration(q["value"])
+            low = measured_duration(q["ci_low"]) if q["ci_low"] == q["ci_low"] else above
+            high = above if q["ci_high_above_timeout"] else measured_duration(q["ci_high"])
             print(f"  p{fraction_to_percent(q['quantile'])} time to success: {value} (95 % "
                   f"interval {low} .. {high})")
     print("\nquantiles: Kaplan-Meier, timeouts censored at the timeout, solve errors censored at "
@@ -254,7 +251,7 @@ def _cmd_latency(args: argparse.Namespace) -> int:
                   f"{measured_percent(t['timed_out_share'])}, "
                   f"successes lost {measured_percent(t['successes_lost_share'])} of attempts "
                   f"({int(t['successes_lost']):,}), waiting saved "
-                  f"{_seconds(t['wait_saved_per_attempt'])} per attempt, availability "
+                  f"{measured_duration(t['wait_saved_per_attempt'])} per attempt, availability "
                   f"{measured_percent(t['availability'])}")
     if args.window:
         _print_recalibration(read.events, args, thresholds, by)

@@ -34,6 +34,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from .._util.inputs import check_input_file
 from ..errors import ConfigError, NotebookError
 from .notebook_failures import FAILED_SUFFIX, drop_stale_failure, error_line, keep_failed, kept_text
 from .notebook_params import parse_parameters, per_notebook
@@ -66,11 +67,6 @@ def find_notebooks(spec: str | os.PathLike[str] | None = None) -> list[Path]:
         packaged = _packaged_folder() / path.name
         if packaged.is_file():
             return [packaged]
-    if path.is_file():
-        if path.suffix != ".ipynb":
-            raise ConfigError(f"{path.name}: is not a notebook; give a .ipynb file or a folder of "
-                              "them.")
-        return [path]
     if path.is_dir():
         # an earlier run's failed copies are not notebooks to run
         found = sorted(p for p in path.glob("*.ipynb")
@@ -83,7 +79,13 @@ def find_notebooks(spec: str | os.PathLike[str] | None = None) -> list[Path]:
         raise ConfigError("this installation of budgetlab has no notebooks (budgetlab/notebooks/ "
                           "is missing); "
                           "reinstall budgetlab, or give --notebooks DIR_OR_FILE.")
-    raise ConfigError(f"{path}: no such file or folder; give --notebooks DIR or a .ipynb file.")
+    # missing, a pipe or a device: refused; a folder was taken above
+    check_input_file(path, name=str(path), give="give --notebooks DIR or a .ipynb file",
+                     error=ConfigError)
+    if path.suffix != ".ipynb":
+        raise ConfigError(f"{path.name}: is not a notebook; give a .ipynb file or a folder of "
+                          "them.")
+    return [path]
 
 
 def _packaged_folder() -> Path:

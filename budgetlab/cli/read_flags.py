@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from ..events.spec import ReadSpec
 
-__all__ = ["read_options", "read_source"]
+__all__ = ["read_options", "read_source", "source_incidents"]
 
 _FLAG = re.compile(r"--[a-z][a-z-]*")
 
@@ -97,24 +97,35 @@ def _args(text: str | None, given: Sequence[tuple[str, str, str]]) -> argparse.N
 
 @contextlib.contextmanager
 def _flag_words(where: str = "", **words: str) -> Iterator[None]:
-    """Messages raised inside name the reading flags (``--time``, not ``time=``); with
-    ``where``, a refusal that names one says where to write it; ``words``: the words for options
-    a notebook gives as parameters of their own (``by``: its group parameters, never "by")."""
+    """Messages raised inside, refusals and warnings alike, name the reading flags (``--time``,
+    not ``time=``); with ``where``, one that names a flag says where to write it; ``words``: the
+    words for options a notebook gives as parameters of their own (``by``: its group parameters,
+    never "by"). A warning is said once the block ends, reworded, in its own category."""
+    import warnings
+
     from .._util.words import cli_words, speak
 
     flags = {**flag_table(_parser()), **words}
+
+    def reworded(text: str) -> str:
+        said = speak(text)
+        named = [f for f in dict.fromkeys(_FLAG.findall(said)) if f in flags.values()]
+        if where and named:
+            listed = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+            said += (f" (A notebook takes {listed} in its parameter {where}, as the command "
+                     f"line writes {'it' if len(named) == 1 else 'them'}.)")
+        return said
+
     with cli_words(flags):
+        caught: list[warnings.WarningMessage] = []
         try:
-            yield
+            with warnings.catch_warnings(record=True) as caught:
+                yield
         except BudgetlabError as exc:
-            said = speak(str(exc))
-            named = [f for f in dict.fromkeys(_FLAG.findall(said)) if f in flags.values()]
-            if where and named:
-                listed = named[0] if len(named) == 1 else \
-                    f"{', '.join(named[:-1])} and {named[-1]}"
-                said += (f" (A notebook takes {listed} in its parameter {where}, as the command "
-                         f"line writes {'it' if len(named) == 1 else 'them'}.)")
-            raise type(exc)(said) from None
+            raise type(exc)(reworded(str(exc))) from None
+        finally:  # outside catch_warnings: the caller's filters and display; at the caller's line
+            for w in caught:
+                warnings.warn(w.category(reworded(str(w.message))), stacklevel=4)
 
 
 def read_options(text: str | None = None) -> ReadSpec:
@@ -223,6 +234,44 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
 
             print(speak(str(how_read(events))))
     return events
+
+
+def source_incidents(incidents: str | os.PathLike[str] | None, events: pd.DataFrame, *,
+                     name: str = "incidents") -> pd.DataFrame | None:
+    """A notebook's incident table: ``None`` for ``None``, else the dataset or CSV ``incidents``
+    (:func:`budgetlab.datasets.load`), refused when not one of its incidents overlaps the span
+    of ``events`` (first to last event): such labels belong to another log (a shipped dataset's
+    incidents beside a log of your own), and every figure scored against them would say
+    "unseen". ``name`` is the notebook parameter the refusal names.
+
+    >>> import pandas as pd
+    >>> ts = pd.to_datetime(["2015-05-17 10:00", "2015-05-20 10:00"], utc=True)
+    >>> source_incidents("incidents_4w", pd.DataFrame({"ts": ts}))
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: incidents='incidents_4w': none of its 7 incidents \
+(2026-10-06 13:20 .. 2026-11-02 00:00 UTC) overlaps the log (2015-05-17 10:00 .. 2015-05-20 \
+10:00 UTC): they label another log. Set incidents=None, or give the incidents of this log.
+    """
+    if incidents is None:
+        return None
+    import pandas as pd
+
+    from .. import datasets
+    from .._util.words import counted
+
+    table = datasets.load(incidents, kind="incidents")
+    first, last = events["ts"].min(), events["ts"].max()
+    start, end = table["start"], table["end"].fillna(table["start"])
+    if len(table) and not ((start <= last) & (end >= first)).any():
+        def utc(t: pd.Timestamp) -> str:
+            return f"{pd.Timestamp(t).tz_convert('UTC'):%Y-%m-%d %H:%M}"
+
+        raise ConfigError(f"{name}={incidents!r}: none of its {counted(len(table), 'incident')} "
+                          f"({utc(start.min())} .. {utc(end.max())} UTC) overlaps the log "
+                          f"({utc(first)} .. {utc(last)} UTC): they label another log. Set "
+                          f"{name}=None, or give the incidents of this log.")
+    return table
 
 
 def _given(params: dict[str, Any]) -> list[tuple[str, str, str]]:

@@ -12,7 +12,9 @@ from typing import Any
 import dask.dataframe as dd
 import pandas as pd
 
+from .._util.inputs import check_input_file
 from ..errors import FileFormatError, InputError
+from ..events.files import file_name
 from ..events.spec import ReadSpec
 
 __all__ = ["read_parquet", "spec_of", "raw_frame"]
@@ -27,7 +29,8 @@ _PANDAS_ONLY = ("pattern", "time_format", "format", "encoding", "duration", "dur
 
 def read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
     """Parquet paths as a Dask frame, and their name for messages; each local path is checked
-    first (missing, or not Parquet: a CSV file is pointed to ``dask.dataframe.read_csv``)."""
+    first (missing, a pipe or a device, or not Parquet: a CSV file is pointed to
+    ``dask.dataframe.read_csv``)."""
     paths = list(source) if isinstance(source, (list, tuple)) else [source]
     for p in paths:
         if not isinstance(p, (str, PathLike)):
@@ -39,9 +42,12 @@ def read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
         if any(ch in text for ch in "*?[") or "://" in text:
             continue  # a glob or a remote URL: Dask resolves it
         path = Path(text)
-        if not path.exists():
-            raise FileFormatError(f"{path}: no such file or directory; check the path.")
-        if path.is_file() and path.suffix.lower() not in (".parquet", ".pq", ".parq"):
+        if path.is_dir():
+            continue  # a Parquet dataset: Dask reads its files
+        check_input_file(path, name=file_name(path),
+                         give="give a Parquet file, a folder of them or a glob such as "
+                              "'logs/*.parquet'")
+        if path.suffix.lower() not in (".parquet", ".pq", ".parq"):
             raise FileFormatError(
                 f"{path.name}: budgetlab.dask.read_events reads Parquet (a file, a directory or a "
                 "glob); for CSV or JSON build the frame with dask.dataframe.read_csv(..., "

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.inputs import register_input
+from .._util.inputs import check_input_file, register_input
 from .._util.progress import progress
 from .._util.validation import check_argument, utc_from_ns
 from .._util.words import counted, say
@@ -223,20 +223,12 @@ def _times_of_files(frames: list[pd.DataFrame], files: list[tuple[str, int]], wa
         "each file by its own rule (see the notes), as UTC instants"
 
 
-def check_path(path: Path, *,
-               how: str = "a folder of files: pass the folder itself, a glob such as 'logs/*.csv' "
-               "or a list of files to read_events (CLI: budgetlab replay logs/)") -> None:
-    """Refuse a path that is not a regular file, naming what it is instead (missing, a folder and
-    how to pass one, a pipe or a device)."""
-    name = file_name(path)
-    if not path.exists():
-        hint = " (its folder does not exist either)" if not path.parent.exists() else ""
-        raise FileFormatError(f"{name}: no such file{hint}; check the path.")
-    if path.is_dir():
-        raise FileFormatError(f"{name}: is a directory, not a file; for {how}.")
-    if not path.is_file():
-        raise FileFormatError(f"{name}: is not a regular file (a pipe or a device); give a CSV, "
-                              "Parquet or JSON Lines file.")
+def check_path(path: Path) -> None:
+    """Refuse a path that is not a regular file (missing, a folder, a pipe or a device) in the
+    words of :func:`~budgetlab._util.inputs.check_input_file`, naming it as the readers do."""
+    check_input_file(path, name=file_name(path),
+                     give="give a log file (CSV, TSV, Parquet, JSON Lines or text), a folder of "
+                          "them or a glob such as 'logs/*.csv'")
 
 
 def _detect_format(path: Path, fmt: str | None) -> tuple[str, bool]:

@@ -20,7 +20,7 @@ import pandas as pd
 
 from .._util.percent import measured_percent
 from .._util.validation import duration_label
-from .._util.words import counted, say
+from .._util.words import counted
 from ..errors import BudgetlabWarning, ConfigError, InputError
 from ..privacy import guard_personal_data, hash_values, shown
 from ._messages import ROWS, number_dtypes, row_numbers
@@ -384,5 +384,5 @@ def _warn_id_like(name: str, key: pd.Categorical) -> None:
         warnings.warn(BudgetlabWarning(
             f"group key {shown(name)} has {distinct:,} distinct values over {rows:,} rows "
             f"({measured_percent(distinct / rows, 0)}): it looks like an id, not a group, and "
-            f"each group would hold one or two events; drop it from {say('by=', '--by')} or "
+            "each group would hold one or two events; drop it from by= or "
             "group by a coarser key."), stacklevel=4)

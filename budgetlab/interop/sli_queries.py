@@ -20,7 +20,7 @@ import yaml
 
 from .._util.words import say
 from ..alerts.policy import AlertPolicy
-from ..errors import ConfigError, FileFormatError
+from ..errors import ConfigError
 from ..slo import SLO
 from .openslo import SLODocument
 from .openslo.bind import pick_slos
@@ -195,11 +195,7 @@ def read_slo_spec(spec: str | os.PathLike[str]) -> list[SpecSLO]:
     >>> [(s.name, s.slo.target, s.errors) for s in read_slo_spec(p)]
     [('availability', 0.999, 'sum(rate(e_total[{{.window}}]))')]
     """
-    path = Path(str(spec).partition("#")[0])
-    if not path.is_file():
-        raise FileFormatError(f"{path.name}: no such file; give an OpenSLO, Sloth prometheus/v1 or "
-                              "Pyrra spec.")
-    _, _, docs = pick_slos(str(spec))
+    path, _, docs = pick_slos(str(spec))  # refuses a path that is not a regular file
     source, grouping = _source(path)
     return [SpecSLO(name=doc.name, slo=doc.slo, policy=doc.policy, labels=dict(doc.labels),
                     source=source, notes=doc.notes, by=grouping.get(doc.name, ()),

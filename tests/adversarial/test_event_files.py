@@ -354,6 +354,7 @@ def test_an_id_like_by_key_warns_in_one_line(tmp_path, capsys):
     warnings = [ln for ln in err.splitlines() if ln.startswith("budgetlab: warning:")]
     assert any("'request_id' has 1,200 distinct values over 1,200 rows "
                "(100 %)" in w and "looks like an id" in w
+               and w.endswith("drop it from --by or group by a coarser key.")
                for w in warnings), err
 
 

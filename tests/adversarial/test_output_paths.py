@@ -345,7 +345,7 @@ CASES = [
     Case(
         "notebooks-missing-folder",
         ["notebooks", "--notebooks", "missing", "--html", "html"],
-        needles=("no such file or folder",),
+        needles=("missing: no such file; give --notebooks DIR or a .ipynb file.",),
     ),
     Case(
         "notebooks-html-is-a-file",

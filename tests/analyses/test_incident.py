@@ -168,11 +168,15 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
     b = rep.budget.iloc[0]
     assert (b["events"], b["failures"]) == (360, 72)
     assert b["burn_rate"] == pytest.approx(72 / 36)
-    assert b["period_budget_pct"] == pytest.approx(100 * 72 / (0.1 * 360 * 720))
-    # the period's budget is at the replayed traffic: 360 an hour. The replay reads 03:00 to
-    # 09:00 (1 h of history before the 2 h context either side of 06:00-07:00): 6 x 360 = 2,160
-    # events in 6 h, under the day a rate per day needs, so the sentence withholds the share
-    assert b["period_events"] == pytest.approx(360 * 720)
+    # the period's budget would be at the replayed traffic: 360 an hour. The replay reads 03:00
+    # to 09:00 (1 h of history before the 2 h context either side of 06:00-07:00): 6 x 360 =
+    # 2,160 events in 6 h, under the day a rate per day needs, so the table withholds the
+    # period's figures (NaN, the note says why) and the sentence withholds the share
+    assert b[["period_budget_pct", "period_budget", "period_events"]].isna().all()
+    assert rep.budget.attrs["budget_note"] == (
+        "period_budget_pct, period_budget and period_events withheld (the replayed span's traffic "
+        "carried to the policy's period): only 6 h of replayed time (2,160 events in it): too "
+        "little for rates per day, which need at least 24 h (one day).")
     assert (b["replayed_events"], b["replayed_hours"]) == (2160, 6.0)
     said = " ".join(rep.summary.split())
     assert ("Over its 1 h the incident saw 72 failures in 360 events (burn 2 over the "
@@ -205,10 +209,13 @@ def test_sentence_withholds_the_rate_without_timeouts_on_thin_evidence_by_the_bu
     assert (kept.buckets["note"] == "").all()
     thin = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(6, 10), policy=pol)
     assert ("80 % of the failures were timeouts; the success rate without timeouts is withheld "
-            "(the incident's 60 events hold 6 expected failures under the target, a verdict "
-            "needs at least 10).") in thin.summary
+            "(the incident's 60 events hold 6 expected failures under the target: too few for "
+            "a verdict, one needs at least 10).") in thin.summary
     assert "93.75" not in thin.summary
-    assert thin.buckets["note"].str.startswith("withheld: 60 events").all()
+    # the table's note says the same rule in the same words (one needs 10 / 0.1 = 100 events)
+    assert (thin.buckets["note"] == "withheld: 60 events in the table: too few for a verdict "
+            "(under 90 % they hold 6 expected failures; one needs at least 10, i.e. 100 "
+            "events)").all()
 
 
 def test_sentence_says_few_expected_failures_without_an_exponent():
@@ -217,8 +224,8 @@ def test_sentence_says_few_expected_failures_without_an_exponent():
     ev = history(12, ten_minutes_of_failures)
     thin = incident_report(ev, SLO(target=0.999999, window="1h"), at(6), at(6, 10),
                            policy=AlertPolicy.single_window("1h", 50.0))
-    assert ("(the incident's 60 events hold 0.00006 expected failures under the target, a "
-            "verdict needs at least 10)") in thin.summary
+    assert ("(the incident's 60 events hold 0.00006 expected failures under the target: too "
+            "few for a verdict, one needs at least 10)") in thin.summary
 
 
 def test_sentence_counts_the_expected_failures_of_every_group_under_its_own_target():
@@ -237,8 +244,8 @@ def test_sentence_counts_the_expected_failures_of_every_group_under_its_own_targ
                           at(6), at(6, 10), by="region", policy=pol)
     assert ("the success rate of both groups by region without timeouts (80 % of all failures) "
             "is withheld (the "
-            "incident's 120 events hold 9 expected failures under the target, a verdict needs at "
-            "least 10)") in per.summary
+            "incident's 120 events hold 9 expected failures under the target: too few for a "
+            "verdict, one needs at least 10)") in per.summary
 
 
 def test_sentence_already_bad_at_start_and_no_failures_and_stayed_healthy():
@@ -387,19 +394,33 @@ def test_times_naive_in_tz_or_aware_and_history_note():
 
 
 def test_period_budget_uses_the_span_the_data_cover():
-    # 12 h of data at 360 events an hour; the window reaches past the data's end: the average
+    # 36 h of data at 360 events an hour; the window reaches past the data's end: the average
     # traffic is taken over the span the events cover, not the window
-    ev = history(12, lambda i, r: "timeout" if idx(6) <= i < idx(7) and i % 5 == 0 else "success")
-    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(9), at(10),
+    ev = history(36, lambda i, r: "timeout" if idx(30) <= i < idx(31) and i % 5 == 0
+                 else "success")
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(33), at(34),
                           policy=AlertPolicy.single_window("1h", 50.0))
     assert rep.window_end > ev["ts"].iloc[-1]
     assert rep.budget["failures"].sum() == 0
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(30), at(31), context="1D",
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    # replayed span: 1 h of history before the window (06:00 on day 2 minus 1 h: 05:00:00) to
+    # the last event (35:59:50), 31 h - 10 s over a day, holding 31 x 360 = 11,160 events; the
+    # incident's 72 timeouts of a 30 d budget of 0.1 x 11,160 x 30 d / (31 h - 10 s)
+    b = rep.budget.iloc[0]
+    assert (b["replayed_events"], b["replayed_hours"]) == (11_160, (31 * 3600 - 10) / 3600)
+    per_period = 11_160 * (30 * 86400) / (31 * 3600 - 10)
+    assert b["period_events"] == pytest.approx(per_period, rel=1e-9)
+    assert b["period_budget"] == pytest.approx(0.1 * per_period, rel=1e-9)
+    assert b["period_budget_pct"] == pytest.approx(100 * 72 / (0.1 * per_period), rel=1e-9)
+    assert rep.budget.attrs["budget_note"] == ""
+    # the same incident with 12 h of data: 00:00:00 to 11:59:50 replayed, under a day: withheld
+    ev = history(12, lambda i, r: "timeout" if idx(6) <= i < idx(7) and i % 5 == 0 else "success")
     rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(7), context="5h30min",
                           policy=AlertPolicy.single_window("1h", 50.0))
-    # replayed span: first event (00:00:00) to last (11:59:50) with 4320 events
-    per_period = 4320 * (30 * 86400) / (12 * 3600 - 10)
-    assert rep.budget["period_budget_pct"].iloc[0] == pytest.approx(100 * 72 / (0.1 * per_period),
-                                                                    rel=1e-9)
+    assert np.isnan(rep.budget["period_budget_pct"].iloc[0])
+    assert "only 11 h 59 min of replayed time (4,320 events in it)" in rep.budget.attrs[
+        "budget_note"]
 
 
 def test_errors():

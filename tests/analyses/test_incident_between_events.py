@@ -11,6 +11,7 @@ import pandas as pd
 
 import budgetlab as bl
 from budgetlab.analyses.incident import incident_report
+from tests.seed_tracker import ErrorBudgetTracker, SLOConfig
 
 
 def test_a_worst_status_reached_between_events_is_said_so():
@@ -34,3 +35,56 @@ def test_a_worst_status_reached_between_events_is_said_so():
             "at 03:00 between its events, as older events left its window; it changed status 1 "
             "time at its events and was WARNING when the incident ended (at its events: peak 1 h "
             "burn 0.857 at 03:00") in rep.summary
+
+
+def _seed_status(tracker: ErrorBudgetTracker, t: pd.Timestamp) -> str:
+    """The seed tracker's status at instant ``t`` (ns), stepped there without an event: its window
+    pruned to ``t`` and its status computed, as ``record`` does."""
+    tracker._prune(t.value)
+    return tracker._compute_status().value
+
+
+def test_a_worst_status_reached_between_events_after_two_changes_is_said_so():
+    """Target 90 %, window 1 h: 100 successes 00:00:00 .. 00:01:39 (one a second), 6 failures
+    00:30:00 .. 00:30:05, 60 successes 00:40:00 .. 00:40:59, one success at 01:35. At events: the
+    6th failure makes 6 of 106 (budget 10.6, 43 % left): WARNING at 00:30:05; the 14th success of
+    00:40 makes 120 events (budget 12, 50 % left): HEALTHY at 00:40:13; two changes. Between
+    events the 100 successes of 00:00 leave (1 ns after ts + 1 h): from 01:01:39 + 1 ns the window
+    holds 6 failures in 66 events (budget 6.6, 9 % left): CRITICAL until the failures leave, at
+    01:30 + 1 ns. The incident 00:20 .. 01:20: no event in it showed CRITICAL (the summary read
+    "reached CRITICAL at 01:01; it changed status 2 times", as if an event had). The oracle is the
+    seed tracker recording the events and stepped at the instants in question."""
+    t0 = pd.Timestamp("2026-01-01", tz="UTC")
+    parts = [(pd.Timedelta(0), 100, True), (pd.Timedelta("30min"), 6, False),
+             (pd.Timedelta("40min"), 60, True), (pd.Timedelta("95min"), 1, True)]
+    ts = [t0 + at + pd.Timedelta(seconds=k) for at, n, _ in parts for k in range(n)]
+    ok = [good for _, n, good in parts for _ in range(n)]
+    start, end = t0 + pd.Timedelta("20min"), t0 + pd.Timedelta("80min")
+    seed = ErrorBudgetTracker(SLOConfig(target_success_rate=0.9, window_seconds=3600 * 10**9))
+    at_events = []
+    for t, good in zip(ts, ok, strict=True):
+        seed.record(good, t.value)
+        if start <= t < end:
+            at_events.append(seed.get_report()["status"])
+    assert set(at_events) == {"healthy", "warning"}  # no event of the incident showed CRITICAL
+    seed = ErrorBudgetTracker(SLOConfig(target_success_rate=0.9, window_seconds=3600 * 10**9))
+    for t, good in zip(ts, ok, strict=True):
+        if t > t0 + pd.Timedelta("41min"):
+            break
+        seed.record(good, t.value)
+    critical_at = t0 + pd.Timedelta("61min39s") + pd.Timedelta(1, "ns")
+    assert _seed_status(seed, critical_at - pd.Timedelta(2, "ns")) == "warning"
+    assert _seed_status(seed, critical_at) == "critical"
+    assert _seed_status(seed, end - pd.Timedelta(1, "ns")) == "critical"
+
+    rep = incident_report(bl.as_events(pd.DatetimeIndex(ts), np.array(ok)),
+                          bl.SLO(target=0.9, window="1h"), start, end,
+                          policy=bl.AlertPolicy.single_window("1h", 50.0))
+    row = rep.tracker.iloc[0]
+    assert row["transitions"] == 2
+    assert (str(row["worst_status"]), row["worst_at"]) == ("critical", critical_at)
+    assert str(row["worst_status_at_events"]) == "warning"
+    said = " ".join(rep.summary.split())
+    assert ("went WARNING at 00:30 with 1 h burn 0.57 (1 h success 94.34 %), reached CRITICAL at "
+            "01:01 between its events, as older events left its window; it changed status 2 "
+            "times at its events and was CRITICAL when the incident ended") in said

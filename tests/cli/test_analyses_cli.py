@@ -26,6 +26,7 @@ from budgetlab.analyses.recalibration import recalibrate
 from budgetlab.analyses.window_lengths import compare_windows
 from budgetlab.cli import main
 from budgetlab.windows.binning import bin_events
+from tests.group_lines import group_lines
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 APACHE = FIXTURES / "elastic_apache" / "apache_logs"
@@ -79,11 +80,7 @@ def test_recalibrate_table_equals_the_api(files, tmp_path, capsys):
         assert np.allclose(got[col], want[col], rtol=0, atol=1e-12, equal_nan=True), col
     assert got["verdict"].tolist() == want["verdict"].astype(str).tolist()
     for _, row in want.iterrows():  # the printed line names the figures of the API
-        line = next(
-            ln
-            for ln in printed.splitlines()
-            if ln.startswith(f"captcha_type={row['captcha_type']}:")
-        )
+        line = group_lines(printed, "captcha_type=")[f"captcha_type={row['captcha_type']}"]
         assert f"the rule's target {row['recommended_target']:.4g}" in line
         assert (f"observed {row['success_rate'] * 100:.2f} % over {int(row['events']):,} "
                 "events") in line
@@ -135,7 +132,7 @@ def test_recalibrate_without_a_target_says_so_once(tmp_path, capsys):
     assert len(table) > 1 and table["current_target"].isna().all()
     assert text.count("no current target") == 1
     assert "no current target given (--target or --slo): recommendations only" in text
-    lines = {ln.split(":")[0]: ln for ln in text.splitlines() if ln.startswith("method=")}
+    lines = group_lines(text, "method=")  # each group's line, filled to 100 columns
     for _, row in table.iterrows():
         line = lines[f"method={row['method']}"]
         if pd.notna(row["recommended_target"]):
@@ -579,8 +576,10 @@ def test_replay_with_label_bound_slos_applies_each_to_its_group(files, tmp_path,
                  "--window", "6h",
                  "--n-boot", "0"]) == 0
     rec = capsys.readouterr().out
+    lines = group_lines(rec, "captcha_type=")
     for c, t in TARGETS.items():
-        assert re.search(rf"^captcha_type={c}: .*current target {t:.4g};", rec, re.M)
+        assert re.search(rf"^captcha_type={c}: .*current target {t:.4g};",
+                         lines[f"captcha_type={c}"])
 
 
 def test_alerts_use_each_groups_openslo_period(files, tmp_path, capsys):

@@ -60,9 +60,11 @@ def test_a_packaged_notebook_is_found_by_its_file_name_from_any_folder(tmp_path,
     (tmp_path / "04_incident_replay.ipynb").write_text(nbformat.writes(nbformat.v4.new_notebook()))
     # a file here wins
     assert find_notebooks("04_incident_replay.ipynb") == [Path("04_incident_replay.ipynb")]
-    with pytest.raises(ConfigError, match="no such file or folder"):
+    with pytest.raises(ConfigError, match=r"^99_nope\.ipynb: no such file; give --notebooks DIR "
+                                          r"or a \.ipynb file\.$"):
         find_notebooks("99_nope.ipynb")
-    with pytest.raises(ConfigError, match="no such file or folder"):
+    with pytest.raises(ConfigError, match=r"^sub/04_incident_replay\.ipynb: no such file \(its "
+                                          r"folder does not exist either\)"):
         find_notebooks("sub/04_incident_replay.ipynb")  # a path with a folder is only a path
 
 

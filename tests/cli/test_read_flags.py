@@ -6,12 +6,15 @@ awk) in the fixtures."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
-from budgetlab.cli.read_flags import read_options, read_source
-from budgetlab.errors import ConfigError, DatasetError, SchemaError
+from budgetlab import read_events
+from budgetlab.cli.read_flags import read_options, read_source, source_incidents
+from budgetlab.errors import BudgetlabWarning, ConfigError, DatasetError, SchemaError
 from budgetlab.events.spec import ReadSpec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,6 +106,28 @@ def test_a_missing_group_column_names_the_notebooks_group_parameters(metric_seri
         "the name the file uses). Columns present: 'timestamp', 'value'.")
 
 
+def test_a_warning_of_the_read_names_what_the_notebook_takes(tmp_path):
+    """A warning raised inside a notebook's read is reworded as its refusals are: the id-like
+    group key is dropped from the notebook's group parameters, never from ``--by`` (a flag the
+    notebook has not) nor ``by=``; the API keeps its keyword. Hand-built: 1,200 rows, each its
+    own request_id (100 % distinct, above the 50 % of ``ID_LIKE_SHARE``)."""
+    ts = pd.date_range("2026-11-29", periods=1200, freq="1min", tz="UTC")
+    log = tmp_path / "ids.csv"
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"), "outcome": "success",
+                  "request_id": [f"req-{i:05d}" for i in range(1200)]}).to_csv(log, index=False)
+    head = ("group key 'request_id' has 1,200 distinct values over 1,200 rows (100 %): it looks "
+            "like an id, not a group, and each group would hold one or two events; drop it from ")
+    with pytest.warns(BudgetlabWarning) as notebook:
+        read_source(str(log), by="request_id", show=False)
+    assert [str(w.message) for w in notebook] == [
+        head + "the notebook's group parameters or group by a coarser key."]
+    assert notebook[0].filename == __file__  # said at the notebook's call, not inside budgetlab
+    with warnings.catch_warnings(record=True) as api:
+        warnings.simplefilter("always")
+        read_events(log, by="request_id")
+    assert [str(w.message) for w in api] == [head + "by= or group by a coarser key."]
+
+
 def test_a_text_log_by_preset_and_year():
     """openssh_300.log: 66 lines of the sshd preset's form (grep -cE 'sshd\\[[0-9]+\\]:
     (Accepted|Failed) \\S+ for'), one of them Accepted; all of them on host LabSZ."""
@@ -134,3 +159,38 @@ def test_a_dataset_name_takes_no_reading_flags():
         read_source("outcomes_4x")
     with pytest.raises(ConfigError, match=r"^by=\['captcha_type', None\]: each group key"):
         read_source("demo", by=["captcha_type", None])
+
+
+def _events(*times: str) -> pd.DataFrame:
+    return pd.DataFrame({"ts": pd.to_datetime(list(times), utc=True)})
+
+
+def test_source_incidents_refuses_labels_of_another_log():
+    """Notebook 02's default incidents (the shipped incidents_4w: 2026-10-06 13:20 to the end of
+    its data, 2026-11-02, data/README.md) beside the Elastic log's May 2015 were all scored
+    "unseen"; now they are refused, with the fix."""
+    events = _events("2015-05-17 10:05", "2015-05-20 21:05")
+    with pytest.raises(ConfigError) as err:
+        source_incidents("incidents_4w", events)
+    assert str(err.value) == (
+        "incidents='incidents_4w': none of its 7 incidents (2026-10-06 13:20 .. 2026-11-02 00:00 "
+        "UTC) overlaps the log (2015-05-17 10:05 .. 2015-05-20 21:05 UTC): they label another "
+        "log. Set incidents=None, or give the incidents of this log.")
+    with pytest.raises(ConfigError, match=r"^incident_labels='incidents_4w': .* Set "
+                                          r"incident_labels=None"):
+        source_incidents("incidents_4w", events, name="incident_labels")
+
+
+def test_source_incidents_keeps_labels_that_touch_the_log(tmp_path):
+    """One incident of two overlaps the log: the table is returned whole (the scores say which
+    incident lies outside); an incident ending at the first event still touches it; None stays
+    None."""
+    path = tmp_path / "inc.csv"
+    path.write_text("incident_id,start,end,scope\n"
+                    "A,2015-05-01T00:00:00Z,2015-05-02T00:00:00Z,*\n"
+                    "B,2015-05-17T09:00:00Z,2015-05-17T10:05:00Z,*\n")
+    got = source_incidents(str(path), _events("2015-05-17 10:05", "2015-05-20 21:05"))
+    assert got["incident_id"].tolist() == ["A", "B"]
+    with pytest.raises(ConfigError, match="none of its 2 incidents"):
+        source_incidents(str(path), _events("2015-05-17 10:06", "2015-05-20 21:05"))
+    assert source_incidents(None, _events("2015-05-17 10:05")) is None

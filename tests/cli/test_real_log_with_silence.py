@@ -17,6 +17,7 @@ import pytest
 
 from budgetlab._util.words import hours_words
 from budgetlab.cli import main
+from tests.group_lines import group_lines
 
 LOG = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_logs"
 NAN = re.compile(r"\b(nan|NaN|NaT)\b")
@@ -46,7 +47,7 @@ def test_recalibrate_on_a_real_log_with_a_four_month_silence(stitched, tmp_path,
     # day blocks run from the span's start (11:05, one window after the first request): May 17
     # 11:05 - May 18 00:59 is one block, September 20 00:00 - 21:05 straddles two
     assert get["traffic_days"] == 3
-    lines = {ln.split(":")[0]: ln for ln in text.splitlines() if ln.startswith("method=")}
+    lines = group_lines(text, "method=")  # each group's line, filled to 100 columns
     for method, row in table.iterrows():
         line = lines[f"method={method}"]
         if row["events"]:

@@ -50,8 +50,11 @@ def test_a_group_with_one_evaluated_event_says_one_event(tmp_path, capsys):
                    "2026-11-01T01:00:00Z,success,a\n2026-11-01T02:00:00Z,success,b\n")
     assert main(["recalibrate", str(log), "--window", "1h", "--n-boot", "0", "--by", "g"]) == 0
     text = capsys.readouterr().out
-    assert ("g=a: observed 100.00 % over 1 event in 1 h with traffic (95 % interval 20.65 % .. "
-            "100.00 %); no recommended target; no verdict") in text
+    # the group's line filled to 100 columns, as the notes under it are: "recommended" would end
+    # at column 108, so it begins the second line (at column 0, the notes' lines at 4)
+    assert ("\ng=a: observed 100.00 % over 1 event in 1 h with traffic (95 % interval 20.65 % .. "
+            "100.00 %); no\nrecommended target; no verdict\n") in text
+    assert all(len(line) <= 100 for line in text.splitlines())
 
 
 def test_a_recommendation_the_evidence_capped_says_so_in_its_action(tmp_path, capsys):

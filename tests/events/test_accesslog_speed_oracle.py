@@ -123,10 +123,7 @@ def _read_text(path: Path, notes: list[str] | None = None) -> tuple[int, Iterato
     """``(bytes of text, its blocks of whole lines)``: an uncompressed file is read block by
     block, never whole; compressed input (recognised by content) is decompressed as a stream
     under the ratio cap, and text with CR-only line ends is read whole and converted."""
-    check_path(path,
-               how="a folder of logs: pass the folder to read_access_log as a list of its files or "
-                   "a glob "
-               "such as 'logs/access.log*' (CLI: budgetlab replay logs/)")
+    check_path(path)  # the readers' one refusal of a path that is not a regular file
     register_input(path)
     name = file_name(path)
     try:

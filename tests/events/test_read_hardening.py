@@ -254,9 +254,11 @@ def test_read_access_log_of_a_folder_says_how_to_pass_one(tmp_path):
     assert len(read_access_log(tmp_path / "logs")) == 1
     from budgetlab.events.lines import scan_lines
 
-    with pytest.raises(FileFormatError,
-                       match="is a directory, not a file; for a folder of files: .*glob"):
+    with pytest.raises(FileFormatError) as info:
         scan_lines(tmp_path / "logs", "(?P<ts>.)")
+    assert str(info.value) == ("logs: is a folder, not a file; give a log file (CSV, TSV, Parquet, "
+                               "JSON Lines or text), a folder of them or a glob such as "
+                               "'logs/*.csv'.")
 
 
 def test_access_logs_cr_only_and_bz2(tmp_path):

@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from ..._util.inputs import register_input
+from ..._util.inputs import check_input_file, register_input
 from ...errors import FileFormatError
 from ...privacy import looks_personal, shown
 
@@ -245,10 +245,8 @@ def _parse(text: str, label: str) -> list[Any]:
 def _read_text(path: Path) -> tuple[str, str]:
     """(text, label) of a YAML file, registered as an input of this run."""
     shown_path = file_label(path)
-    if not path.exists():
-        raise FileFormatError(f"{shown_path}: no such file; give an OpenSLO YAML file.")
-    if path.is_dir():
-        raise FileFormatError(f"{shown_path}: is a directory; give an OpenSLO YAML file.")
+    check_input_file(path, name=shown_path,
+                     give="give an OpenSLO, Sloth prometheus/v1 or Pyrra YAML file")
     try:
         with path.open("rb") as fh:
             data = fh.read(MAX_BYTES + 1)

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..._util.csv_cells import restore_frame
-from ..._util.inputs import register_input
+from ..._util.inputs import check_input_file, register_input
 from ..._util.validation import as_list, to_timedelta
 from ...errors import ConfigError, FileFormatError
 from ...privacy import guard_values, shown
@@ -60,12 +60,7 @@ def read_recalibration_table(path: str | os.PathLike[str], *, by: str | Sequence
         raise ConfigError("give the recalibration table as a file name (.csv or .parquet).")
     p = Path(path)
     label = file_label(p)
-    if not p.exists():
-        raise FileFormatError(f"{label}: no such file; give the recalibration table (.csv or "
-                              ".parquet).")
-    if not p.is_file():
-        raise FileFormatError(f"{label}: is not a regular file; give the recalibration table (.csv "
-                              "or .parquet).")
+    check_input_file(p, name=label, give="give the recalibration table (.csv or .parquet)")
     ext = p.suffix.lower()
     if ext not in (".csv", ".parquet"):
         raise FileFormatError(f"{label}: the recalibration table must be .csv or .parquet.")
