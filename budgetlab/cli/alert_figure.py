@@ -1,18 +1,18 @@
-"""The figure of ``alerts --plot`` and ``backtest --plot``: one alert chart per policy, stacked on
-one time axis that is labelled once, under the bottom chart; each chart as tall as the rows it
-draws."""
+"""The figure of ``alerts --plot`` and ``backtest --plot`` (and notebook 02's): one alert chart
+per policy, stacked on one time axis that is labelled once, under the bottom chart; each chart as
+tall as the rows it draws."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
+if TYPE_CHECKING:  # pandas and matplotlib are imported when a command runs, not for --help
     import pandas as pd
     from matplotlib.figure import Figure
 
-__all__ = ["plot_policies", "policy_figure", "panel_heights", "drawn_groups", "ROW_INCHES", "PANEL_INCHES",
-           "AXIS_INCHES", "MAX_INCHES"]
+__all__ = ["plot_policies", "policy_figure", "panel_heights", "drawn_groups", "ROW_INCHES",
+           "PANEL_INCHES", "AXIS_INCHES", "MAX_INCHES"]
 
 #: Inches per drawn row of an alert chart (a tier of a group, or the incidents).
 ROW_INCHES = 0.32
