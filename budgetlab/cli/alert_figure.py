@@ -1,17 +1,18 @@
-"""The figure of ``alerts --plot`` and ``backtest --plot``: one alert chart per policy, stacked on
-one time axis that is labelled once, under the bottom chart; each chart as tall as the rows it
-draws."""
+"""The figure of ``alerts --plot`` and ``backtest --plot`` (and notebook 02's): one alert chart
+per policy, stacked on one time axis that is labelled once, under the bottom chart; each chart as
+tall as the rows it draws."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
+if TYPE_CHECKING:  # pandas and matplotlib are imported when a command runs, not for --help
     import pandas as pd
+    from matplotlib.figure import Figure
 
-__all__ = ["plot_policies", "panel_heights", "drawn_groups", "ROW_INCHES", "PANEL_INCHES",
-           "AXIS_INCHES", "MAX_INCHES"]
+__all__ = ["plot_policies", "policy_figure", "panel_heights", "drawn_groups", "ROW_INCHES",
+           "PANEL_INCHES", "AXIS_INCHES", "MAX_INCHES"]
 
 #: Inches per drawn row of an alert chart (a tier of a group, or the incidents).
 ROW_INCHES = 0.32
@@ -89,27 +90,44 @@ def drawn_groups(evaluated: pd.DataFrame, episodes: dict[str, pd.DataFrame],
 def plot_policies(path: str | Path, episodes: dict[str, pd.DataFrame],
                   incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
                   groups: pd.DataFrame | None = None) -> None:
-    """One alert chart per policy (:func:`~budgetlab.plotting.plot_alerts`, titled "policy
-    NAME"), stacked on one time axis in ``tz`` (``--tz``) labelled under the bottom chart only;
-    every group of ``groups`` (the evaluated ones) gets its rows. Each chart is
-    :data:`PANEL_INCHES` plus :data:`ROW_INCHES` per row it draws high, the figure
-    :data:`AXIS_INCHES` more. Saved to ``path`` (png, svg or pdf); the note of
-    :func:`panel_heights` is printed when the rows are drawn thinner."""
+    """:func:`policy_figure` saved to ``path`` (png, svg or pdf); its note is printed when the
+    rows are drawn thinner."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     from .._util.figures import save_figure
+    from .shared import wrap
+
+    fig, note = policy_figure(episodes, incidents, tz=tz, groups=groups)
+    try:
+        save_figure(fig, path, force=force, dpi=110)
+    finally:
+        plt.close(fig)
+    if note:
+        print(wrap(note, indent=""))
+
+
+def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None, *,
+                  tz: str | None = None, groups: pd.DataFrame | None = None,
+                  width: float = 12) -> tuple[Figure, str]:
+    """One alert chart per policy (:func:`~budgetlab.plotting.plot_alerts`, titled "policy
+    NAME"), stacked on one time axis in ``tz`` (``--tz``) labelled under the bottom chart only;
+    every group of ``groups`` (the evaluated ones) gets its rows. Each chart is
+    :data:`PANEL_INCHES` plus :data:`ROW_INCHES` per row it draws high, the figure
+    :data:`AXIS_INCHES` more, ``width`` inches wide. Returns the figure (drawn on the current
+    backend; notebook 02 shows it) and the note of :func:`panel_heights`."""
+    import matplotlib.pyplot as plt
+
     from ..plotting import plot_alerts
     from ..plotting.alert_chart import alert_rows
-    from .shared import wrap
 
     rows = [alert_rows(ep, groups=groups, incidents=incidents) for ep in episodes.values()]
     heights, note = panel_heights(rows)
     # the constrained layout gives each chart's title and ticks their room first and shares the
     # rest by these ratios: every row the same height, in every chart
-    fig, axes = plt.subplots(len(episodes), 1, figsize=(12, sum(heights) + AXIS_INCHES),
+    fig, axes = plt.subplots(len(episodes), 1, figsize=(width, sum(heights) + AXIS_INCHES),
                              squeeze=False, sharex=True, layout="constrained",
                              gridspec_kw={"height_ratios": [max(n, 1) for n in rows]})
     try:
@@ -117,8 +135,7 @@ def plot_policies(path: str | Path, episodes: dict[str, pd.DataFrame],
             plot_alerts(ep, incidents=incidents, ax=ax, tz=tz, groups=groups)
             ax.set_title(f"policy {name}", loc="left")
             ax.label_outer()  # the shared time axis is labelled once, under the bottom panel
-        save_figure(fig, path, force=force, dpi=110)
-    finally:
+    except BaseException:
         plt.close(fig)
-    if note:
-        print(wrap(note, indent=""))
+        raise
+    return fig, note

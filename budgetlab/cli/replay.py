@@ -259,8 +259,9 @@ def _drawn_note(drawn: int, n_groups: int, named: bool = False) -> str:
 
 
 # inches: 3.5 per group (the fullest legends, stacked beside the three panels, need about 3.2),
-# 0.8 between groups (tick labels, title), margins for labels and legends
-_WIDTH, _PER, _BETWEEN, _BOTTOM, _LEFT, _RIGHT = 13.0, 3.5, 0.8, 0.55, 1.1, 3.9
+# 0.8 between groups (tick labels, title), margins for labels and legends; below, room for the
+# dates on two lines (a first tick of a span across New Year carries its year) and the x label
+_WIDTH, _PER, _BETWEEN, _BOTTOM, _LEFT, _RIGHT = 13.0, 3.5, 0.8, 0.7, 1.1, 3.9
 
 
 def _timeline_figure(n: int, note: bool) -> tuple[Any, list[Any]]:

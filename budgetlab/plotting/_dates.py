@@ -53,25 +53,29 @@ class YearDateFormatter(mdates.ConciseDateFormatter):
     """matplotlib's :class:`~matplotlib.dates.ConciseDateFormatter`, whose ticks name the year
     where they cross into another one. Ticks of days or finer write the year only in the offset
     (the last tick's: ``2014-Feb``), so across New Year the December ticks read as the offset's
-    year; here the first tick of each later year is labelled with its year (as matplotlib labels
-    January on an axis of months), followed by its own label when it is not the year's start.
-    Ticks within one year keep matplotlib's labels; the offset keeps naming the last tick's
-    year and month.
+    year; here the first tick of each year is labelled with its year (as matplotlib labels
+    January on an axis of months), followed by its own label when it is not the year's start:
+    the first tick of the axis too (``Dec`` then ``2013`` under it), so the first year is named
+    as well. Ticks within one year keep matplotlib's labels; the offset keeps naming the last
+    tick's year and month.
 
     >>> loc = mdates.DayLocator(bymonthday=[1, 15])
     >>> f = YearDateFormatter(loc, tz="UTC")
     >>> f.format_ticks(mdates.date2num(["2013-12-15", "2014-01-01", "2014-01-15"]))
-    ['15', '2014', '15']
+    ['15\\n2013', '2014', '15']
     >>> f.get_offset()
     '2014-Jan'
+    >>> f.format_ticks(mdates.date2num(["2014-01-01", "2014-01-15"]))  # one year: the offset's
+    ['Jan', '15']
     """
 
     def format_ticks(self, values: Any) -> list[str]:
         labels: list[str] = super().format_ticks(values)  # type: ignore[no-untyped-call]
         dates = mdates.num2date(values, tz=self._tz)  # type: ignore[no-untyped-call]
-        for i in range(1, len(dates)):
-            d = dates[i]
-            if d.year == dates[i - 1].year or str(d.year) in labels[i]:
+        for i, d in enumerate(dates):
+            # a year the tick before was not in; the first tick's when the ticks cross a year
+            before = dates[i - 1] if i else dates[-1]
+            if d.year == before.year or str(d.year) in labels[i]:
                 continue  # the same year, or matplotlib wrote it (ticks of months)
             start = (d.month, d.day, d.hour, d.minute, d.second) == (1, 1, 0, 0, 0)
             labels[i] = f"{d.year}" if start else f"{labels[i]}\n{d.year}"

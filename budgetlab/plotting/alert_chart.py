@@ -100,21 +100,21 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     keys, tiers, rows_of, quiet = _row_plan(episodes, groups)
     start = utc_naive(episodes["start"])
     end = utc_naive(episodes["end"])
-    tier_col = episodes["tier"].astype(str).to_numpy()
-    key_col = (episodes[keys].astype(str).agg("\x1f".join,
-                                              axis=1).to_numpy() if keys and len(episodes)
-               else np.full(len(episodes), "", dtype=object))
+    # the episodes by row (stable: each row's in the table's order), and where each row's begin
+    row = _row_codes(episodes, keys, rows_of, tiers)
+    order = np.argsort(row, kind="stable")
+    bounds = np.searchsorted(row[order], np.arange(len(rows_of) * len(tiers) + 1))
     rows: list[str] = []
     y, shaded, fired = 0, False, set()
     for g in rows_of:  # a loop over groups and tiers
         for name, severity in tiers:
-            sel = (tier_col == str(name)) & (key_col == "\x1f".join(g))
+            sel = order[bounds[y]:bounds[y + 1]]
             label = " · ".join([*g, str(name)])
             # an edge in the bar's colour: an episode narrower than a pixel still shows
             colour = SEVERITY_COLORS.get(str(severity), "#0072B2")
-            ax.barh(np.full(int(sel.sum()), y), end[sel] - start[sel], left=start[sel], height=0.6,
+            ax.barh(np.full(len(sel), y), end[sel] - start[sel], left=start[sel], height=0.6,
                     color=colour, edgecolor=colour, linewidth=0.8, label=label)
-            fired |= {str(severity)} if sel.any() else set()
+            fired |= {str(severity)} if len(sel) else set()
             rows.append(f"{label} ({severity})" if severity else label)
             shaded = filling_span(ax, episodes.attrs, str(name), y) or shaded
             y += 1
@@ -191,6 +191,24 @@ def _row_plan(episodes: pd.DataFrame, groups: pd.DataFrame | None
         evaluated = groups[keys].drop_duplicates().astype(str)  # the bins themselves will do
         quiet = set(evaluated.itertuples(index=False, name=None)) - seen
     return keys, tiers, sorted(seen) or [()], sorted(quiet)
+
+
+def _row_codes(episodes: pd.DataFrame, keys: list[str], rows_of: list[tuple[str, ...]],
+               tiers: list[tuple[str, str]]) -> np.ndarray:
+    """The row of each episode in :func:`plot_alerts`' order (``rows_of``' groups, each with
+    every tier: row ``i * len(tiers) + j`` is group ``i``'s tier ``j``), -1 for an episode of a
+    tier not drawn; one lookup of the episodes' (keys as text, tier) in the rows' index.
+
+    >>> ep = pd.DataFrame({"k": ["b", "a", "b"], "tier": ["t2", "t1", "t1"]})
+    >>> _row_codes(ep, ["k"], [("a",), ("b",)], [("t1", "page"), ("t2", "ticket")]).tolist()
+    [3, 0, 2]
+    """
+    if not len(episodes):
+        return np.zeros(0, dtype=np.intp)
+    drawn = pd.MultiIndex.from_tuples([(*g, str(name)) for g in rows_of for name, _ in tiers])
+    own = pd.MultiIndex.from_arrays([*(episodes[k].astype(str) for k in keys),
+                                     episodes["tier"].astype(str)])
+    return np.asarray(drawn.get_indexer(own), dtype=np.intp)
 
 
 def _quiet_line(quiet: list[tuple[str, ...]], most: int = 3) -> str:

@@ -15,6 +15,13 @@ from budgetlab.analyses.recalibration.tables import ESTIMATES
 from budgetlab.plotting import plot_recalibration
 
 
+@pytest.fixture(autouse=True)
+def _close():
+    """Every figure closed after each test, also after one that fails."""
+    yield
+    plt.close("all")
+
+
 @pytest.fixture(scope="module")
 def lone():
     """Group ``a``: a success every 10 min for two days (288 events); group ``b``: one failure at
@@ -59,14 +66,14 @@ def test_no_figure_of_the_withheld_group_in_candidates_or_distribution(lone):
 
 
 def test_the_plot_leaves_the_withheld_group_out_and_says_so(lone):
-    ax = plot_recalibration(lone)
+    # the axes of a figure of its own: a figure left open by another test is not drawn on
+    ax = plot_recalibration(lone, ax=plt.subplots()[1])
     gids = [a.get_gid() for a in [*ax.lines, *ax.patches, *ax.collections]]
     assert "distribution:a" in gids and not any(str(g).endswith(":b") for g in gids)
     texts = [t.get_text() for t in ax.texts if t.get_gid() == "left_out"]
     assert texts == ["not drawn (evidence too thin for a recommendation; the summary says why): b"]
     # the x axis spans group a's rates only (all 1.0) and the candidates, never 0 %
     assert ax.get_xlim()[0] > 50
-    plt.close("all")
 
 
 def test_the_plot_names_a_few_withheld_groups_then_counts_the_rest():
@@ -81,8 +88,7 @@ def test_the_plot_names_a_few_withheld_groups_then_counts_the_rest():
     ev = pd.concat([a, many]).sort_values("ts", kind="stable").reset_index(drop=True)
     ev["ts"] = ev["ts"].astype("datetime64[ns, UTC]")
     ev["g"] = ev["g"].astype("category")
-    ax = plot_recalibration(recalibrate(ev, by="g", window="1h", n_boot=0))
+    ax = plot_recalibration(recalibrate(ev, by="g", window="1h", n_boot=0), ax=plt.subplots()[1])
     texts = [t.get_text() for t in ax.texts if t.get_gid() == "left_out"]
     assert texts == ["not drawn (evidence too thin for a recommendation; the summary says why): "
                      "l00, l01, l02, l03, l04, l05 and 19 more"]
-    plt.close("all")

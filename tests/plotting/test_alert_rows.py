@@ -11,6 +11,7 @@ from __future__ import annotations
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
 import pandas as pd
 
@@ -136,3 +137,32 @@ def test_the_rows_are_the_groups_scoring_reads_with_or_without_attrs():
         plot_alerts(table, ax=ax)
         assert [c.get_label() for c in ax.containers] == ["fra · page_10m"]
         plt.close(fig)
+
+
+def test_each_episode_is_drawn_on_its_own_groups_tier_row_in_the_tables_order():
+    """A hand-made table, its episodes out of order: two groups, two tiers (one never fired in
+    group a). Stated by hand: the rows, group by group and tier by tier, and on each the bars of
+    its episodes, [start, end) in the table's order, at the row's height, in its severity's
+    colour (page vermillion, ticket orange)."""
+    t = pd.Timestamp("2026-01-01", tz="UTC")
+    ep = pd.DataFrame({
+        "k": ["b", "a", "b", "a"],
+        "tier": ["slow", "fast", "fast", "fast"],
+        "severity": ["ticket", "page", "page", "page"],
+        "start": [t + pd.Timedelta(m, "min") for m in (120, 60, 30, 10)],
+        "end": [t + pd.Timedelta(m, "min") for m in (180, 90, 40, 20)]})
+    ep.attrs["tiers"] = [("fast", "page"), ("slow", "ticket")]
+    ax = plot_alerts(ep)
+    drawn = [(c.get_label(),
+              [(mdates.num2date(p.get_x()).strftime("%H:%M"),
+                mdates.num2date(p.get_x() + p.get_width()).strftime("%H:%M"),
+                p.get_y() + p.get_height() / 2, matplotlib.colors.to_hex(p.get_facecolor()))
+               for p in c.patches]) for c in ax.containers]
+    assert drawn == [
+        ("a · fast", [("01:00", "01:30", 0, "#d55e00"), ("00:10", "00:20", 0, "#d55e00")]),
+        ("a · slow", []),
+        ("b · fast", [("00:30", "00:40", 2, "#d55e00")]),
+        ("b · slow", [("02:00", "03:00", 3, "#e69f00")])]
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "a · fast (page)", "a · slow (ticket)", "b · fast (page)", "b · slow (ticket)"]
+    plt.close("all")

@@ -83,3 +83,27 @@ def test_rows_beyond_the_tallest_figure_are_drawn_thinner_and_said_so():
     assert note == ("the plot's 2,000 rows are drawn 0.78 times their height for the figure to "
                     "stay 500 in high; their labels may overlap")
     assert panel_heights([9, 3]) == ([pytest.approx(4.08), pytest.approx(2.16)], "")
+
+
+def test_notebook_02s_figure_counts_the_rows_of_the_groups_with_an_alert_only():
+    """Notebook 02 draws its policies with ``policy_figure`` (as ``alerts --plot``): fra fails
+    minutes 30..39 of 2 h, ams never. Rows by hand: fra's tiers only (workbook 4, single_window
+    1; ams is named in the legend), so 0.6 + (1.2 + 0.32 * 4) + (1.2 + 0.32 * 1) = 4.6 in high;
+    the notebook's own sizing gave every panel all groups' rows (3 + 1.2 * 2 * 2 = 7.8 in)."""
+    import matplotlib.pyplot as plt
+
+    from budgetlab import alert_episodes, as_events, bin_events
+    from budgetlab.cli.alert_figure import policy_figure
+
+    ts = pd.date_range("2026-01-01", periods=120, freq="1min", tz="UTC")
+    ok = [not (30 <= i < 40) for i in range(120)] + [True] * 120
+    regions = {"region": ["fra"] * 120 + ["ams"] * 120}
+    bins = bin_events(as_events(ts.append(ts), ok, groups=regions), "1min", by=["region"])
+    episodes = {name: alert_episodes(bins, 0.99, name) for name in ["workbook", "single_window"]}
+    fig, note = policy_figure(episodes, None, groups=bins, width=11)
+    assert note == ""
+    assert fig.get_size_inches() == pytest.approx((11, 4.6))
+    assert [[t.get_text() for t in ax.get_yticklabels()] for ax in fig.axes] == [
+        ["fra · page_1h (page)", "fra · page_6h (page)", "fra · ticket_1d (ticket)",
+         "fra · ticket_3d (ticket)"], ["fra · page_1h (page)"]]
+    plt.close(fig)

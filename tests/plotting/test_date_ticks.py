@@ -140,10 +140,11 @@ def test_an_alert_chart_across_new_year_names_the_new_year_at_its_tick():
     """NAB's machine_temperature runs 2013-12-02 .. 2014-02-19: the ticks are days and the offset
     names only the last one's year and month (``2014-Feb``), so the December ticks read as 2014;
     the tick at 2014-01-01 00:00 now reads ``2014`` (matplotlib's own label on an axis of
-    months), the others keep their day or month."""
+    months), the first tick (2013-12-15) its day and ``2013`` under it, the others keep their day
+    or month."""
     ax, labels = _alerts_over("2013-12-02", 79)
     assert labels["2014-01-01 00:00"] == "2014"
-    assert [text for when, text in labels.items() if when.startswith("2013-12")] == ["15"]
+    assert [text for when, text in labels.items() if when.startswith("2013-12")] == ["15\n2013"]
     assert labels["2014-02-01 00:00"] == "Feb"
     assert ax.xaxis.get_major_formatter().get_offset() == "2014-Feb"
 
@@ -153,3 +154,18 @@ def test_an_alert_chart_within_one_year_keeps_the_year_in_the_offset_only():
     ax, labels = _alerts_over("2014-03-01", 21)
     assert labels and not any("2014" in text for text in labels.values())
     assert ax.xaxis.get_major_formatter().get_offset() == "2014-Mar"
+
+
+def test_a_year_of_months_across_new_year_names_the_first_ticks_year():
+    """2013-06-01 .. 2014-06-01 on an 11-inch axis: ticks every other month from July. The offset
+    is empty (matplotlib's, as the ticks name the years): before, only ``2014`` was named and July
+    to November read as no year at all; the first tick now carries 2013 under its month."""
+    fig, ax = plt.subplots(figsize=(11, 2))
+    t = pd.to_datetime(["2013-06-01", "2014-06-01"])
+    ax.plot(t.to_numpy(), [0, 1])
+    ax.set_xlim(t[0], t[1])
+    time_axis(ax, "UTC")
+    fig.canvas.draw()
+    assert [tick.label1.get_text() for tick in ax.xaxis.get_major_ticks()] == [
+        "Jul\n2013", "Sep", "Nov", "2014", "Mar", "May"]
+    assert ax.xaxis.get_major_formatter().get_offset() == ""
