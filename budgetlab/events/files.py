@@ -162,7 +162,7 @@ def read_files(paths: Sequence[Path], want: FileSpec,
     UTC instants file by file (:func:`_times_of_files`), each file parsed once. Text beside numbers
     or true/false values (a CSV, which holds text, beside a Parquet file) is one text column, read
     as one file's text would be. A file that repeats an earlier one row for row is refused
-    (:func:`_refuse_copies`)."""
+    (:func:`refuse_copies`)."""
     frames: list[pd.DataFrame] = []
     per_file: list[list[str]] = []
     as_text: set[str] = set()
@@ -185,7 +185,7 @@ def read_files(paths: Sequence[Path], want: FileSpec,
     files = [(file_name(p), len(f)) for p, f in zip(paths, frames, strict=True)]
     reading = _times_of_files(frames, files, want, per_file) if len(frames) > 1 and want.time \
         else OFFSETS_READING if frames[0].attrs.get(ISO_TIME) else None
-    _refuse_copies(frames, files)
+    refuse_copies(frames, files)
     notes = file_notes([n for n, _ in files], per_file)
     if len(frames) > 1:
         reading_files([n for n, _ in files], [r for _, r in files])
@@ -201,7 +201,7 @@ def read_files(paths: Sequence[Path], want: FileSpec,
     return raw, files, notes
 
 
-def _refuse_copies(frames: list[pd.DataFrame], files: list[tuple[str, int]]) -> None:
+def refuse_copies(frames: list[pd.DataFrame], files: list[tuple[str, int]]) -> None:
     """Refuse a file whose rows, times read, are row for row those of an earlier file: a copy
     (the ``.gz`` that ``gzip -k`` keeps beside its file, a Parquet export of a CSV) would count
     every event twice. Only files of equal row counts are compared, by a hash of their rows."""

@@ -47,7 +47,7 @@ from .._util.words import counted, noun_for, say
 from ..errors import FileFormatError
 from ._compressed import read_head, read_input
 from ._text import CR_ONLY_NOTE, ISO_TIME, PROGRESS_BYTES, cr_only, text_problem
-from .files import check_path, file_name, file_notes
+from .files import check_path, file_name, file_notes, refuse_copies
 from .presets import PRESETS, LinePreset, check_pattern, only_groups, pattern_groups
 from .timeformat import has_year, instants
 
@@ -308,6 +308,10 @@ def read_lines(paths: Sequence[Path], spec: ReadSpec) -> LineRead:
                                              for c in columns[1:]}})
     if len(read) == len(got):
         raw.attrs[ISO_TIME] = f"text as written, format {spec.time_format!r} with UTC offsets"
+    files = [(name, len(g.events)) for name, g in zip(names, got, strict=True)]
+    ends = np.cumsum([rows for _, rows in files])
+    refuse_copies([raw.iloc[end - rows:end] for (_, rows), end in zip(files, ends, strict=True)],
+                  files)
     return LineRead(raw, [(name, g.rows) for name, g in zip(names, got, strict=True)],
                     [*file_notes(names, [g.notes for g in got]),
                      *(note for g in got for note in g.share)],

@@ -221,3 +221,22 @@ def test_a_copy_of_a_file_is_refused_not_counted_twice(tmp_path):
     (tmp_path / "b.csv").write_text(text.replace("00:02:00Z,ok", "00:02:00Z,failed"))
     assert read_events([tmp_path / "a.csv", tmp_path / "b.csv"])["ok"].tolist() == [
         True, True, False, False, True, False]
+
+
+def test_a_copy_of_a_text_log_is_refused_not_counted_twice(tmp_path):
+    """The same rule for line-oriented logs (a pattern, a preset, an access log): an access log
+    and its gzip copy; the log's two halves are read, 2 + 1 events in line order."""
+    lines = ['192.0.2.1 - - [17/May/2015:10:05:03 +0000] "GET /a HTTP/1.1" 200 12\n',
+             '192.0.2.2 - - [17/May/2015:10:05:04 +0000] "GET /b HTTP/1.1" 503 12\n',
+             '192.0.2.3 - - [17/May/2015:10:05:05 +0000] "POST /c HTTP/1.1" 200 12\n']
+    (tmp_path / "access.log").write_text("".join(lines))
+    (tmp_path / "access.log.1.gz").write_bytes(gzip.compress("".join(lines).encode()))
+    with pytest.raises(InputError, match="access.log.1.gz holds the same 3 rows as access.log, "
+                                         "row for row"):
+        read_access_log([tmp_path / "access.log", tmp_path / "access.log.1.gz"])
+    with pytest.raises(InputError, match="holds the same 3 rows"):
+        read_events([tmp_path / "access.log", tmp_path / "access.log.1.gz"], preset="access")
+    (tmp_path / "h1.log").write_text("".join(lines[:2]))
+    (tmp_path / "h2.log").write_text(lines[2])
+    assert read_access_log([tmp_path / "h1.log", tmp_path / "h2.log"])["ok"].tolist() == [
+        True, False, True]
