@@ -87,12 +87,14 @@ _DENSE_PER_BIN = 24
 
 
 def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values: np.ndarray,
-                show: bool | None, log_times: tuple[int, int]) -> np.ndarray:
+                shown: np.ndarray, show: bool | None, log_times: tuple[int, int]) -> np.ndarray:
     """Page notifications per group and candidate target whose first firing evaluation lies in
     the group's evaluated span (its time with traffic after warm-up, :class:`Rolling`): episodes
     of the page tiers, OR-ed per group (touching episodes are one notification, as
-    :func:`budgetlab.score_alerts` merges them). The bins span ``log_times`` (the log's first and
-    last event, :meth:`~.options.Plan.log_times`)."""
+    :func:`budgetlab.score_alerts` merges them). Only the pairs the candidates table lists
+    (``shown``, ``(groups, targets)``, :func:`display_targets`) are counted; the others are 0.
+    The bins span ``log_times`` (the log's first and last event,
+    :meth:`~.options.Plan.log_times`)."""
     grid = _bin_grid(srt, policy, log_times)
     g_n, freq = grid.n_groups, grid.freq_ns
     tiers = [t for t in policy.tiers if t.severity in PAGE_SEVERITIES] or list(policy.tiers)
@@ -111,7 +113,8 @@ def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values:
     for c, target in enumerate(progress(cand_values.tolist(), desc="pages per target",
                                         enabled=show)):
         budget = 1 - target
-        for g, (idx, g_ratios, g_span) in enumerate(kept):
+        for g in np.flatnonzero(shown[:, c]).tolist():  # the groups that list this target
+            idx, g_ratios, g_span = kept[g]
             if not len(idx):
                 continue
             delta = np.zeros(len(idx) + 1, dtype=np.int64)
