@@ -41,18 +41,21 @@ def closed_overlap(a_group: np.ndarray, a_start: np.ndarray, a_end: np.ndarray,
     ...                g[:1], np.array([12]), np.array([15])).tolist()
     [False, True, False]
     """
-    out = np.zeros(len(a_group), dtype=bool)
-    for g in np.unique(a_group).tolist():  # a loop over groups
-        ia = np.flatnonzero(a_group == g)
-        ib = np.flatnonzero(b_group == g)
-        if len(ib) == 0:
-            continue
-        order = np.argsort(b_start[ib], kind="stable")
-        bs, be = b_start[ib][order], b_end[ib][order]
-        j = np.searchsorted(bs, a_end[ia], side="right") - 1
-        hit = j >= 0
-        out[ia[hit]] = be[j[hit]] >= a_start[ia][hit]
-    return out
+    if not len(b_group):
+        return np.zeros(len(a_group), dtype=bool)
+    # one sort of the b intervals by (group, start) on one int64 key: the group's rank times the
+    # number of distinct instants plus the instant's rank; for each a, the last b of its group
+    # starting at or before a_end (the only one that can reach it) is one searchsorted away
+    _, grp = np.unique(np.concatenate([b_group, a_group]), return_inverse=True)
+    instants, at = np.unique(np.concatenate([b_start, a_end]), return_inverse=True)
+    key = grp.astype(np.int64) * (len(instants) + 1) + at
+    b_key, a_key = key[:len(b_group)], key[len(b_group):]
+    order = np.argsort(b_key, kind="stable")
+    j = np.searchsorted(b_key[order], a_key, side="right") - 1
+    hit = j >= 0
+    j = order[np.maximum(j, 0)]
+    hit &= grp[j] == grp[len(b_group):]
+    return hit & (np.asarray(b_end)[j] >= a_start)
 
 
 class Groups:

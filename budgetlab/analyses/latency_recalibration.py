@@ -245,8 +245,8 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands:
     share = ratio(bad.sum(-1), tot_obs, 1.0)
     supported = _supported(share[..., None], cands, max_share, judgeable)[..., 0]  # (groups, thr)
     # multiplicities of each group's days with observed time, drawn group by group from one
-    # generator as in recalibrate's bootstrap: a day without observed time (warm-up, silence)
-    # holds no evidence and is never drawn
+    # generator (recalibrate's bootstrap gives each group its own): a day without observed time
+    # (warm-up, silence) holds no evidence and is never drawn
     rng = np.random.default_rng(seed)
     weights = np.zeros((len(censoring), n_boot, obs.shape[-1]))
     for g in range(len(censoring)):

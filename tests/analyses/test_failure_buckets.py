@@ -341,6 +341,28 @@ def test_closed_overlap_touching_counts():
                           np.array([10])).tolist() == [False]
 
 
+
+def test_closed_overlap_many_groups_in_any_order():
+    # b: group 7 holds [0, 4] and [10, 20]; group 2 holds [3, 5]; group 9 none (rows shuffled)
+    b_group = np.array([2, 7, 7])
+    b_start, b_end = np.array([3, 10, 0]), np.array([5, 20, 4])
+    a = [  # (group, start, end, overlaps?) by hand
+        (7, 5, 9, False),    # between group 7's two intervals
+        (7, 4, 4, True),     # touches [0, 4] at its end
+        (7, 21, 30, False),  # after [10, 20]
+        (7, 9, 10, True),    # touches [10, 20] at its start
+        (2, 0, 2, False),    # before [3, 5]
+        (2, 5, 8, True),     # touches [3, 5]
+        (9, 0, 50, False),   # a group without b intervals
+        (2, 10, 20, False),  # group 7's interval, not group 2's
+    ]
+    got = closed_overlap(np.array([r[0] for r in a]), np.array([r[1] for r in a]),
+                         np.array([r[2] for r in a]), b_group, b_start, b_end)
+    assert got.tolist() == [r[3] for r in a]
+    none = np.zeros(0, dtype=np.int64)
+    assert closed_overlap(np.array([7]), np.array([0]), np.array([1]), none, none,
+                          none).tolist() == [False]
+
 # ------------------------------------------------------------------------------------------------
 # over time
 

@@ -25,7 +25,12 @@ from budgetlab import (
 )
 from budgetlab.analyses.recalibration import RecalibrationOptions, recalibrate
 from budgetlab.analyses.recalibration import pages as recalibration_pages
-from budgetlab.analyses.recalibration.bootstrap import block_weights, bootstrap_targets
+from budgetlab.analyses.recalibration.bootstrap import (
+    block_weights,
+    bootstrap_interval,
+    bootstrap_targets,
+    group_seeds,
+)
 from budgetlab.analyses.recalibration.levels import TimeAtLevels, status_thresholds
 from budgetlab.analyses.recalibration.levels import hold_thresholds as _hold_thresholds
 from budgetlab.analyses.recalibration.tables import QUANTILE_LEVELS
@@ -374,14 +379,14 @@ def test_four_week_sample_against_the_injected_truth():
 # bootstrap and settings
 
 
-def _bootstrap_loop(time, limit, fine, fine_idx, *, max_share, n_boot, block_days, seed, has_time,
-                    in_range):
-    """Oracle: the rule on each block-bootstrap sample, one group and one sample at a time."""
-    rng = np.random.default_rng(seed)
+def _bootstrap_loop(time, limit, fine, fine_idx, *, max_share, n_boot, block_days, seeds,
+                    has_time, in_range):
+    """Oracle: the rule on each block-bootstrap sample, one group and one sample at a time, each
+    group drawing from its own generator."""
     boot = np.full((n_boot, time.w_day.shape[0]), np.nan)
     for g in np.flatnonzero(has_time):
         days = np.flatnonzero(time.w_day[g] > 0)
-        m = block_weights(rng, n_boot, len(days), block_days)
+        m = block_weights(np.random.default_rng(seeds[g]), n_boot, len(days), block_days)
         for b in range(n_boot):
             w = sum(m[b, k] * time.w_day[g, d] for k, d in enumerate(days))
             best = np.nan
@@ -406,12 +411,41 @@ def test_bootstrap_across_groups_equals_the_loop_oracle(block_days):
     fine, fine_idx = np.array([0.9, 0.95, 0.97, 0.99]), np.array([0, 2, 3, 5])
     in_range = np.ones((g_n, len(fine)), dtype=bool)
     in_range[2, 3] = False
-    kw = dict(max_share=0.01, n_boot=30, block_days=block_days, seed=7,
+    kw = dict(max_share=0.01, n_boot=30, block_days=block_days, seeds=[[7, g] for g in range(g_n)],
               has_time=w_day.sum(axis=1) > 0,
               in_range=in_range)
     got = bootstrap_targets(time, 3, fine, fine_idx, show_progress=False, **kw)
     np.testing.assert_array_equal(got, _bootstrap_loop(time, 3, fine, fine_idx, **kw))
     assert np.isnan(got[:, 3]).all() and np.isfinite(got).any()
+
+
+def test_bootstrap_interval_matches_the_binomial_on_a_known_case():
+    from scipy.stats import binom
+
+    # One group, 400 days; day d breaches every target above d / 400 for the whole day, so under
+    # candidate j / 400 the share of time at the limit is (days below j) / 400 and the rule (at
+    # most 10 %) recommends 40 / 400 = 0.1. In a resample of whole days the count below j is
+    # Binomial(400, j / 400): the recommendation is at least j / 400 with probability
+    # binom.cdf(40, 400, j / 400), whence the percentile interval's bounds by hand.
+    n, n_boot = 400, 4000
+    day = np.arange(n)
+    w_day = np.full((1, n), 1e9)
+    lim = np.where(day[:, None] < np.arange(n + 1)[None, :], 1e9, 0.0)[None]
+    time = TimeAtLevels(w_day=w_day, at_least=[lim, lim, lim], share_ge=[])
+    fine = np.arange(n + 1) / n
+    has = np.array([True])
+    boot = bootstrap_targets(time, 3, fine, np.arange(n + 1), max_share=0.1, n_boot=n_boot,
+                             block_days=1, seeds=group_seeds(5, pd.DataFrame(index=[0])),
+                             has_time=has, show_progress=False)
+    lo, hi = (float(x[0]) for x in bootstrap_interval(boot, has, 0.95))
+    # P(recommendation <= j / 400) = P(count below j + 1 > 40)
+    at_most = binom.sf(40, n, (np.arange(n + 1) + 1) / n)
+    want_lo = fine[np.argmax(at_most >= 0.025)]
+    want_hi = fine[np.argmax(at_most >= 0.975)]
+    # near the normal approximation 0.1 -+ 1.96 * sqrt(0.1 * 0.9 / 400) = 0.1 -+ 0.029
+    assert (want_lo, want_hi) == (0.0725, 0.1325)
+    assert lo <= 0.1 <= hi
+    assert abs(lo - want_lo) <= 1 / n and abs(hi - want_hi) <= 1 / n
 
 
 def test_progress_bar_over_the_steps(no_incidents, capsys):
@@ -679,6 +713,33 @@ def test_per_group_slos_equal_separate_runs():
         shared.summary[shared.summary["kind"] == "b"].reset_index(drop=True),
         check_categorical=False,
     )
+
+
+def test_per_group_slos_equal_each_group_alone_under_its_own_slo():
+    from budgetlab import PerGroup
+
+    # Three groups, two SLOs ("a" and "c" share one). Every group has an event at the log's first
+    # and last instants, so a group alone has the log's time span: its rows of the per-group run
+    # equal a run over its own events alone under its own SLO, bootstrap samples included (a
+    # group's draws depend on the seed and its own key, not on the groups beside it).
+    base = events_with_dips(12)
+    kind = np.where(np.random.default_rng(3).random(len(base)) < 0.3, "c", base["kind"])
+    ends = [base["ts"].min(), base["ts"].max()]
+    events = pd.concat([as_events(base["ts"], base["ok"], groups={"kind": kind}),
+                        as_events([t for t in ends for _ in "abc"], [True] * 6,
+                                  groups={"kind": list("abc") * 2})])
+    events = events.sort_values("ts", kind="stable").reset_index(drop=True)
+    slo_ac, slo_b = SLO(target=0.93, window="1h"), SLO(target=0.88, window="3h", warning=0.6)
+    per = PerGroup({"a": slo_ac, "b": slo_b, "c": slo_ac})
+    r = recalibrate(events, by="kind", slo=per, n_boot=20, history="3D")
+    assert r.summary["kind"].tolist() == ["a", "b", "c"]
+    for k, slo in (("a", slo_ac), ("b", slo_b), ("c", slo_ac)):
+        alone = recalibrate(events[events["kind"] == k].reset_index(drop=True), by="kind",
+                            slo=slo, n_boot=20, history="3D")
+        for name in ("summary", "candidates", "distribution", "bootstrap"):
+            got = getattr(r, name)
+            got = got[(got["kind"] == k).to_numpy()].reset_index(drop=True)
+            pd.testing.assert_frame_equal(got, getattr(alone, name), check_categorical=False)
 
 
 def test_exclude_incidents_leaves_their_time_out_of_the_rule():

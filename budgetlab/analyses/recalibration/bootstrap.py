@@ -4,12 +4,30 @@ with traffic, vectorized across resamples and groups, and its percentile interva
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import pandas as pd
 
 from ..._util.progress import progress
+from ...slo import key_text
 from .levels import TimeAtLevels
 
-__all__ = ["block_weights", "bootstrap_targets", "bootstrap_interval"]
+__all__ = ["block_weights", "group_seeds", "bootstrap_targets", "bootstrap_interval"]
+
+
+def group_seeds(seed: int, keys: pd.DataFrame) -> list[list[int]]:
+    """Per group (a row of ``keys``), the seed of its own generator,
+    ``np.random.default_rng([seed, k])``: ``k`` spells the group's key values
+    (:func:`~budgetlab.slo.key_text`) as one whole number. A group's samples then depend on
+    ``seed`` and its own days alone, not on the other groups of the table, so a run per SLO over
+    its groups' rows draws what a run over the whole table draws.
+
+    >>> group_seeds(7, pd.DataFrame({"kind": ["a"]}))
+    [[7, 45269615978280]]
+    """
+    return [[seed, int.from_bytes(repr(key_text(k)).encode(), "little")]
+            for k in keys.itertuples(index=False, name=None)]
 
 
 def block_weights(rng: np.random.Generator, n_boot: int, n_days: int, block: int) -> np.ndarray:
@@ -25,7 +43,7 @@ def block_weights(rng: np.random.Generator, n_boot: int, n_days: int, block: int
 
 def bootstrap_targets(time: TimeAtLevels, limit: int, fine: np.ndarray, fine_idx: np.ndarray, *,
                       max_share: float,
-                      n_boot: int, block_days: int, seed: int, has_time: np.ndarray,
+                      n_boot: int, block_days: int, seeds: list[Any], has_time: np.ndarray,
                       show_progress: bool | None = None,
                       in_range: np.ndarray | None = None) -> np.ndarray:
     """``(n_boot, groups)``: the rule (:func:`recommend`) on each block-bootstrap sample of the
@@ -35,13 +53,13 @@ def bootstrap_targets(time: TimeAtLevels, limit: int, fine: np.ndarray, fine_idx
     group's range (``in_range``) meets the rule gives NaN (no recommendation in that sample), as do
     groups without evaluated time.
 
-    Vectorized across samples and groups: the draws are made group by group from one generator
-    (the same stream as one group at a time), then all samples of a chunk of groups are one batched
-    matrix product ``(groups, n_boot, days) @ (groups, days, fine)``. Sums of whole ns times whole
-    multiplicities are exact in float64 (below 2**53), so the order of the sums changes nothing."""
+    Vectorized across samples and groups: each group draws from its own generator, seeded with
+    its entry of ``seeds`` (:func:`group_seeds`), then all samples of a chunk of groups are one
+    batched matrix product ``(groups, n_boot, days) @ (groups, days, fine)``. Sums of whole ns
+    times whole multiplicities are exact in float64 (below 2**53), so the order of the sums
+    changes nothing."""
     w_day = time.w_day
     g_n, n_days = w_day.shape
-    rng = np.random.default_rng(seed)
     boot = np.full((n_boot, g_n), np.nan)
     if n_boot == 0 or not len(fine):
         return boot
@@ -54,6 +72,7 @@ def bootstrap_targets(time: TimeAtLevels, limit: int, fine: np.ndarray, fine_idx
         m = np.zeros((len(gs), n_boot, n_days))
         for k, g in enumerate(gs.tolist()):
             days = np.flatnonzero(w_day[g] > 0)
+            rng = np.random.default_rng(seeds[g])
             m[k][:, days] = block_weights(rng, n_boot, len(days), block_days)
         share_b = (m @ lim_time[gs]) / (m @ w_day[gs][:, :, None])  # (chunk, n_boot, fine)
         ok = share_b <= max_share

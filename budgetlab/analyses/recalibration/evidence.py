@@ -18,7 +18,7 @@ from ..._util.units import DAY_NS, HOUR_NS
 from ..._util.validation import require_columns, utc_ns_column
 from ..._util.words import days_words, prose_duration
 from ...events.schema import scope_mask
-from .bootstrap import bootstrap_interval, bootstrap_targets
+from .bootstrap import bootstrap_interval, bootstrap_targets, group_seeds
 from .candidates import USUAL_TARGETS
 from .clock import evaluated_events
 from .levels import Choice
@@ -76,7 +76,8 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     withheld = ~judged & thin_for_current
     recommended = np.where(judged, c.recommended, np.nan)
     boot = bootstrap_targets(c.time, plan.limit, c.grid, c.grid_idx, max_share=plan.max_share,
-                             n_boot=plan.n_boot, block_days=plan.block_ns // DAY_NS, seed=plan.seed,
+                             n_boot=plan.n_boot, block_days=plan.block_ns // DAY_NS,
+                             seeds=group_seeds(plan.seed, srt.keys),
                              has_time=has_time & ~withheld, show_progress=plan.show_progress,
                              in_range=c.supported)
     rec_low, rec_high = bootstrap_interval(boot, has_time & ~withheld, plan.confidence)
@@ -216,7 +217,7 @@ def _warmup_reasons(n_ev: np.ndarray, srt: Any, plan: Plan) -> list[str]:
     stretch of traffic, said as that (:func:`_warmup_words`), not as "too few events"; empty for
     every other group."""
     t = np.asarray(srt.t, dtype=np.int64)
-    t_first, t_last = int(t.min()), int(t.max())
+    t_first, t_last = plan.log_times(t)
     lo = max(t_last - plan.history_ns, t_first)
     warm = (t >= lo) & ~evaluated_events(t, srt.bounds, plan.slo.window_ns, lo, t_last)
     n_warm = np.bincount(srt.seg[warm], minlength=srt.n_groups)

@@ -112,6 +112,9 @@ class Plan:
     slo: SLO
     policy: AlertPolicy
     requested: np.ndarray | None
+    #: ``(first, last)`` event time (ns) of the whole log when the run covers part of its groups
+    #: (those sharing one SLO); ``None``: the run's own events are the log.
+    log_span: tuple[int, int] | None = None
 
     @property
     def history_ns(self) -> int:
@@ -125,6 +128,12 @@ class Plan:
     def limit(self) -> int:
         """The status level the rule limits (1 warning, 2 critical, 3 exhausted)."""
         return STATUSES.index(self.options.limit_status)
+
+    def log_times(self, t: np.ndarray) -> tuple[int, int]:
+        """The log's first and last event time (ns): :attr:`log_span`, else those of ``t`` (the
+        run's event times). The evaluated span, the warm-up words and the pages' bin grid count
+        from them, so a run over some groups gives them the rows of a run over the whole log."""
+        return self.log_span if self.log_span is not None else (int(t.min()), int(t.max()))
 
     def __getattr__(self, name: str) -> Any:
         """The options' checked fields: ``plan.step`` is ``plan.options.step``."""

@@ -87,12 +87,15 @@ _DENSE_PER_BIN = 24
 
 
 def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values: np.ndarray,
-                show: bool | None) -> np.ndarray:
+                shown: np.ndarray, show: bool | None, log_times: tuple[int, int]) -> np.ndarray:
     """Page notifications per group and candidate target whose first firing evaluation lies in
     the group's evaluated span (its time with traffic after warm-up, :class:`Rolling`): episodes
     of the page tiers, OR-ed per group (touching episodes are one notification, as
-    :func:`budgetlab.score_alerts` merges them)."""
-    grid = _bin_grid(srt, policy)
+    :func:`budgetlab.score_alerts` merges them). Only the pairs the candidates table lists
+    (``shown``, ``(groups, targets)``, :func:`display_targets`) are counted; the others are 0.
+    The bins span ``log_times`` (the log's first and last event,
+    :meth:`~.options.Plan.log_times`)."""
+    grid = _bin_grid(srt, policy, log_times)
     g_n, freq = grid.n_groups, grid.freq_ns
     tiers = [t for t in policy.tiers if t.severity in PAGE_SEVERITIES] or list(policy.tiers)
     sub = AlertPolicy(tuple(tiers), period=policy.period)
@@ -110,7 +113,8 @@ def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values:
     for c, target in enumerate(progress(cand_values.tolist(), desc="pages per target",
                                         enabled=show)):
         budget = 1 - target
-        for g, (idx, g_ratios, g_span) in enumerate(kept):
+        for g in np.flatnonzero(shown[:, c]).tolist():  # the groups that list this target
+            idx, g_ratios, g_span = kept[g]
             if not len(idx):
                 continue
             delta = np.zeros(len(idx) + 1, dtype=np.int64)
@@ -173,12 +177,13 @@ def _in_evaluated(rolling: Rolling, times: np.ndarray, g0: int, g1: int) -> np.n
     return out
 
 
-def _bin_grid(srt: Sorted, policy: AlertPolicy) -> BinGrid:
-    """The sorted events binned at the gcd of the policy's windows and a minute."""
+def _bin_grid(srt: Sorted, policy: AlertPolicy, log_times: tuple[int, int]) -> BinGrid:
+    """The sorted events binned at the gcd of the policy's windows and a minute, from the bin of
+    the log's first event to that of its last (``log_times``)."""
     wins = [int(w.value) for w in policy.windows]
     freq = int(np.gcd.reduce(np.array([*wins, MINUTE_NS], dtype=np.int64)))
-    start = (int(srt.t.min()) // freq) * freq
-    n_bins = int((int(srt.t.max()) - start) // freq) + 1
+    start = (log_times[0] // freq) * freq
+    n_bins = int((log_times[1] - start) // freq) + 1
     group, b, total, bad, _ = event_cells(srt.seg, srt.t, srt.bad, np.zeros(len(srt.t),
                                                                             dtype=np.int64),
                                           srt.n_groups, 1,

@@ -9,12 +9,13 @@ the steps in order, each in its own module of this package:
    block bootstrap, the verdict on the current target and the notes;
 8. :mod:`.tables` (with :mod:`.pages`): the four tables.
 
-Per-group SLOs run once per SLO (:func:`recalibrate_per_slo`).
+Per-group SLOs run once per SLO, on its groups' rows (:func:`recalibrate_per_slo`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -25,8 +26,8 @@ from ..._util.validation import options_object
 from ..._util.words import duration_words, prose_duration
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
-from ...events.schema import check_events
-from ...slo import SLO, PerGroup, as_per_group, key_text, split_by_slo
+from ...events.schema import check_events, ts_ns
+from ...slo import SLO, PerGroup, as_per_group, split_by_slo
 from ..per_group import need_group_keys
 from ..sorted_events import Sorted, group_targets, sort_events
 from .evidence import incident_rows, judge_groups
@@ -122,7 +123,10 @@ def recalibrate(
     block : duration
         Bootstrap block length in whole days (default one day).
     seed : int
-        Seed of the bootstrap's ``np.random.default_rng``.
+        Seed of the bootstrap: each group draws from its own ``np.random.default_rng``, seeded
+        by ``seed`` and the group's key values
+        (:func:`~budgetlab.analyses.recalibration.bootstrap.group_seeds`), so its samples do not
+        depend on the other groups of the table.
     show_progress : bool, optional
         Progress bars: one over the steps (``recalibrate``) and the inner ones of the long steps
         (default: only on a terminal, as in the CLI; see :func:`budgetlab._util.progress.progress`).
@@ -197,9 +201,11 @@ def recalibrate(
         "policy": policy, "confidence": confidence, "n_boot": n_boot, "block": block,
         "seed": seed, "show_progress": show_progress}, "RecalibrationOptions(n_boot=0)")
 
-    def run(one: Any) -> Recalibration:
-        return _run(events, opts.plan(one), slo=one, by=by, target=target,
-                    exclude_incidents=exclude_incidents)
+    def run(one: Any, rows: np.ndarray | None = None,
+            log_span: tuple[int, int] | None = None) -> Recalibration:
+        part = events if rows is None else events.iloc[rows]
+        return _run(part, replace(opts.plan(one), log_span=log_span), slo=one, by=by,
+                    target=target, exclude_incidents=exclude_incidents)
 
     per = as_per_group(slo)
     return run(slo) if per is None else recalibrate_per_slo(events, per, by, run)
@@ -236,7 +242,7 @@ def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
 def _evaluated_span(srt: Sorted, plan: Plan) -> tuple[int, int]:
     """``(span_lo, span_hi)``: the history counted back from the last event, after the first
     window."""
-    t_first, t_last = int(srt.t.min()), int(srt.t.max())
+    t_first, t_last = plan.log_times(srt.t)
     span_lo = max(t_last - plan.history_ns, t_first + plan.slo.window_ns)
     if span_lo >= t_last:  # the log is no longer than a window (history is always positive)
         first, last = (pd.Timestamp(t, tz="UTC") for t in (t_first, t_last))
@@ -252,27 +258,22 @@ def _evaluated_span(srt: Sorted, plan: Plan) -> tuple[int, int]:
 
 
 def recalibrate_per_slo(events: pd.DataFrame, per: PerGroup, by: Any,
-                        run: Callable[[SLO], Recalibration]) -> Recalibration:
-    """``run`` (:func:`recalibrate` under one SLO) once per set of groups sharing an SLO, the
-    tables put together in group order."""
+                        run: Callable[..., Recalibration]) -> Recalibration:
+    """``run`` (:func:`recalibrate` under one SLO) once per set of groups sharing an SLO, on those
+    groups' rows, the tables put together in group order. Each run counts the log's time span
+    (its first and last event, :meth:`~.options.Plan.log_times`) and a group's bootstrap draws
+    depend on its own key (:func:`~.bootstrap.group_seeds`), so every group's rows equal those
+    of a run over the whole table under its SLO."""
     keys = check_events(events, by)
     parts = split_by_slo(events, per, keys)
     if len(parts) == 1:
         return run(parts[0][0])
-    # each SLO runs over the whole table (the history span is the table's, as in a one-SLO run),
-    # and keeps the rows of its own groups
-    results = [run(s) for s, _ in parts]
-    mine = [{key_text(k) for k in events.iloc[pos][keys].drop_duplicates().itertuples(index=False,
-                                                                                      name=None)}
-            for _, pos in parts]
+    t = ts_ns(events)
+    log_span = (int(t.min()), int(t.max()))
+    results = [run(s, pos, log_span) for s, pos in parts]
     tables = {}
     for name in ("summary", "candidates", "distribution", "bootstrap"):
-        picked = []
-        for r, groups in zip(results, mine, strict=True):
-            frame = getattr(r, name)
-            rows = [key_text(k) in groups for k in frame[keys].itertuples(index=False, name=None)]
-            picked.append(frame[np.asarray(rows, dtype=bool)])
-        frame = pd.concat(picked, ignore_index=True)
+        frame = pd.concat([getattr(r, name) for r in results], ignore_index=True)
         # by group (sorted key values, as sort_events orders them; the bootstrap by sample
         # first), the table's own order kept inside a group
         codes = frame.groupby(list(keys), sort=True, dropna=False,

@@ -164,7 +164,8 @@ def candidates_table(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, c: C
     sidx = np.searchsorted(c.cands, show_vals)
     tr_day = transitions_per_day(rolling, c.levels, sidx, show)
     days = (rolling.w_group / DAY_NS)[:, None]
-    pages = ratio(page_counts(srt, plan.policy, rolling, show_vals, show), days, 0.0)
+    pages = ratio(page_counts(srt, plan.policy, rolling, show_vals, shown, show,
+                              plan.log_times(srt.t)), days, 0.0)
     ge = [s[:, sidx] for s in c.time.share_ge]
     shares = [1 - ge[0], ge[0] - ge[1], ge[1] - ge[2], ge[2]]
     per_target = {**{f"share_{s}": np.clip(x, 0.0, 1.0) for s, x in zip(STATUSES, shares,
