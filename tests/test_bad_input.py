@@ -186,7 +186,7 @@ CASES = [
         FileFormatError,
         ("gzip stream is truncated or corrupt",),
     ),
-    Case("a directory", "folder", None, FileFormatError, ("is a directory",)),
+    Case("a directory", "folder", None, FileFormatError, ("is a folder that holds no file",)),
     Case("missing file", "nope.csv", None, FileFormatError, ("no such file",)),
     Case(
         "unsupported extension",

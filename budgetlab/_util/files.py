@@ -90,10 +90,10 @@ def _named(option: str | None, subject: str, rest: str) -> str:
     ``'a.csv': exists already; ...``; an option that names the file already (one of the files
     of a folder option: ``--out bins.csv``) is not followed by the name again.
 
-    >>> _named("--plot", "'t.png'", "is a directory.")
-    "--plot: 't.png' is a directory."
-    >>> _named(None, "'t.png'", "is a directory.")
-    "'t.png': is a directory."
+    >>> _named("--plot", "'t.png'", "is a folder.")
+    "--plot: 't.png' is a folder."
+    >>> _named(None, "'t.png'", "is a folder.")
+    "'t.png': is a folder."
     >>> _named("--out bins.csv", "'bins.csv'", "exists already.")
     '--out bins.csv: exists already.'
     """
@@ -184,8 +184,8 @@ def check_output(path: str | PathLike[str], *, force: bool = False,
         raise ConfigError(f"{lead}the output name is {len(os.fsencode(p.name))} bytes long; this "
                           f"file system allows {limit}: give a shorter name.")
     if p.is_dir():
-        raise ConfigError(_named(option, shown_path(p), "is a directory; give a file name for the "
-                                 "output."))
+        raise ConfigError(_named(option, shown_path(p), "is a folder, not a file; give a file name "
+                                 "for the output."))
     if not p.parent.exists():
         raise ConfigError(f"{lead}folder {shown_path(p.parent)} does not exist; create it first."
                           if option else

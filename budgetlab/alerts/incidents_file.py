@@ -125,7 +125,9 @@ def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
     Raises
     ------
     FileFormatError
-        The file is missing, a folder, empty, not UTF-8 or not CSV.
+        The file is missing, a folder, a FIFO (named pipe), a socket or a device (refused
+        before it is opened: reading a FIFO would wait for a writer), empty, not UTF-8 or not
+        CSV.
     SchemaError
         A required column is missing.
     TimestampError

@@ -34,9 +34,9 @@ def read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
     paths = list(source) if isinstance(source, (list, tuple)) else [source]
     for p in paths:
         if not isinstance(p, (str, PathLike)):
-            raise InputError("source must be a Parquet path (file, directory or glob), a list of "
+            raise InputError("source must be a Parquet path (file, folder or glob), a list of "
                              f"them, or a dask DataFrame, got {type(p).__name__}.")
-    name = Path(paths[0]).name if len(paths) == 1 else f"{len(paths)} Parquet paths"
+    name = file_name(paths[0]) if len(paths) == 1 else f"{len(paths)} Parquet paths"
     for p in paths:
         text = str(p)
         if any(ch in text for ch in "*?[") or "://" in text:
@@ -49,8 +49,8 @@ def read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
                               "'logs/*.parquet'")
         if path.suffix.lower() not in (".parquet", ".pq", ".parq"):
             raise FileFormatError(
-                f"{path.name}: budgetlab.dask.read_events reads Parquet (a file, a directory or a "
-                "glob); for CSV or JSON build the frame with dask.dataframe.read_csv(..., "
+                f"{file_name(path)}: budgetlab.dask.read_events reads Parquet (a file, a folder or "
+                "a glob); for CSV or JSON build the frame with dask.dataframe.read_csv(..., "
                 "dtype=str) and pass it.")
     try:
         import pyarrow as pa

@@ -254,7 +254,7 @@ def read_events(
     Parameters
     ----------
     source : path, list of paths, or dask DataFrame
-        A Parquet file, a directory of Parquet files (hive partitions such as
+        A Parquet file, a folder of Parquet files (hive partitions such as
         ``date=2026-10-05/`` become columns that ``by=`` may name), a glob, or a list of them;
         or a Dask DataFrame of raw columns (e.g. from ``dask.dataframe.read_csv(..., dtype=str)``).
     spec : ReadSpec, optional

@@ -82,7 +82,7 @@ def _one(source: str | PathLike[str]) -> list[Path]:
         found = sorted(p for p in path.iterdir()
                        if p.is_file() and not p.name.startswith((".", "_", "~")))
         if not found:
-            raise FileFormatError(f"{file_name(path)}: is a directory that holds no file to read; "
+            raise FileFormatError(f"{file_name(path)}: is a folder that holds no file to read; "
                                   "give a file or a folder of files.")
         return found
     return [path]

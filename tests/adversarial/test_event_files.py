@@ -241,7 +241,8 @@ CASES = [
         "access-log-empty-folder",
         ["replay", "{d}/logs"],
         {"logs/sub/x.txt": b""},
-        needles=("is a directory",),
+        needles=("logs: is a folder that holds no file to read; give a file or a folder of "
+                 "files.",),
         api=lambda d: read_access_log(d / "logs"),
         api_error=FileFormatError,
     ),

@@ -212,8 +212,8 @@ def test_check_output_names_its_option_first_or_the_file(tmp_path):
     (tmp_path / "a-file").write_text("x")
     cases = [  # path, with option, without
         (tmp_path / "a-folder",
-         "--out: 'a-folder' is a directory; give a file name for the output.",
-         "'a-folder': is a directory; give a file name for the output."),
+         "--out: 'a-folder' is a folder, not a file; give a file name for the output.",
+         "'a-folder': is a folder, not a file; give a file name for the output."),
         (tmp_path / "a-file" / "t.csv",
          "--out: 'a-file' is not a folder; give an output path inside a folder.",
          "'a-file': is not a folder; give an output path inside a folder."),
