@@ -17,7 +17,7 @@ from .incidents_file import check_incidents
 from .policy import AlertPolicy
 
 __all__ = ["check_tables", "episode_groups", "episode_keys", "evaluated_span", "group_table",
-           "scored_incidents", "tier_labels", "tier_window"]
+           "outside_span", "scored_incidents", "tier_labels", "tier_window"]
 
 
 def episode_keys(episodes: pd.DataFrame) -> list[str]:
@@ -108,6 +108,18 @@ def evaluated_span(grid: BinGrid | None, episodes: pd.DataFrame, incidents: pd.D
     return int(lo.min()), int(hi.max())
 
 
+def outside_span(start: np.ndarray, end: np.ndarray, span: tuple[int, int]) -> np.ndarray:
+    """Which incidents (``start``, ``end`` in ns, ``end`` exclusive) lie wholly outside the
+    evaluated ``span`` ``(start, end)`` in ns: they end at or before its start or begin at or
+    after its end. The log cannot have seen them: scoring leaves them out, the alert chart does
+    not draw them.
+
+    >>> outside_span(np.array([0, 5, 10]), np.array([5, 10, 15]), (5, 10)).tolist()
+    [True, False, True]
+    """
+    return np.asarray((end <= span[0]) | (start >= span[1]))
+
+
 def scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
                      windows: np.ndarray, span: tuple[int, int]
                      ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray, int]:
@@ -134,7 +146,7 @@ def scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
         pos = np.searchsorted(windows[:, 0], i_s, side="right") - 1
         covered = (pos >= 0) & (i_e <= windows[np.maximum(pos, 0), 1])
         keep &= ~covered
-    outside = (i_e <= span[0]) | (i_s >= span[1])
+    outside = outside_span(i_s, i_e, span)
     n_outside = int((keep & outside).sum())
     keep &= ~outside
     return (inc.iloc[np.flatnonzero(keep)].reset_index(drop=True), i_s[keep], i_e[keep],

@@ -84,6 +84,8 @@ def drawn_groups(evaluated: pd.DataFrame, episodes: dict[str, pd.DataFrame],
     drawn = cut.rows[by]
     keep = {name: ep.merge(drawn.astype(str), on=by, how="inner") if len(ep) else ep
             for name, ep in ((n, e.astype({k: str for k in by})) for n, e in episodes.items())}
+    for name, ep in keep.items():  # merge drops them: the span drawn, the tiers and their windows
+        ep.attrs = dict(episodes[name].attrs)
     return drawn, keep, f"the plot: {cut.line}"
 
 

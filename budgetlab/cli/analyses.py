@@ -19,6 +19,7 @@ from .._util.validation import to_timedelta, window_words
 from .._util.words import counted, duration_words, flags_as, hours_words, prose_duration, speak
 from ..errors import ConfigError
 from .reading import group_keys, longest_window, read_log, slo_from_args
+from .replay import span_words
 from .shared import group_label, print_slo, save_plot, wrap, write_output
 from .shown_groups import group_limit, shown_groups
 
@@ -172,7 +173,8 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
                                 min_dwell=args.min_dwell, alert_at=args.alert_at, grace=args.grace,
                                 warmup=args.warmup)
     shown = table["window"].cat.categories
-    print(f"{read.title}: {counted(len(read.events), 'event')}; the seed tracker under "
+    print(f"{read.title}: {counted(len(read.events), 'event')}, {span_words(read.events)}; "
+          f"the seed tracker under "
           f"{counted(len(shown), 'window')}: {', '.join(map(window_words, shown))}")
     print_slo(slo, by, window=False)  # the SLO's own window is not one of those compared
     cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",

@@ -24,8 +24,11 @@ from .reading import group_keys, read_log
 from .shared import group_label, save_plot, wrap, write_output
 
 #: ``measured_duration``: a quantile or the waiting saved as these lines say it (``16.1 s``,
-#: ``440 ms``), for notebook 05's tables (:func:`budgetlab._util.durations.measured_duration`)
-__all__ = ["COMMANDS", "supported_lines", "frontier_lines", "one_period_note", "measured_duration"]
+#: ``440 ms``), for notebook 05's tables (:func:`budgetlab._util.durations.measured_duration`);
+#: ``given_duration`` and ``window_words``: a threshold or timeout (``10 s``, ``1.5 ms``) and the
+#: window (``1 h``) as they say them, for its given durations
+__all__ = ["COMMANDS", "supported_lines", "frontier_lines", "one_period_note", "measured_duration",
+           "given_duration", "window_words"]
 
 
 def _list(text: str) -> list[str]:

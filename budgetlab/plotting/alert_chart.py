@@ -79,9 +79,12 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         ``Rectangle`` of gid ``filling``), keyed by what scoring did with the episodes and
         incidents that begin there: "long window filling: scored apart" (``filling="apart"``),
         "long window filling: scored with the rest" (``"count"``). Without any episode the panel
-        says "no alert fired" (a text, gid ``no_alert``). The legend keys the severities of the
-        episodes drawn (not those of tiers that never fired), the filling spans, the incidents
-        and the groups without an alert, each when there are any.
+        says "no alert fired" (a text, gid ``no_alert``). Incidents wholly outside the evaluated
+        span are not drawn (:func:`drawn_incidents`; no incident row when none is left); a line
+        of the legend says how many (gid ``outside``: "not drawn: 1 incident wholly outside the
+        span evaluated"). The legend keys the severities of the episodes drawn (not those of
+        tiers that never fired), the filling spans, the incidents and the groups without an
+        alert, each when there are any.
 
     Examples
     --------
@@ -126,10 +129,15 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     if not len(episodes):  # said in the panel, not by an empty key
         ax.text(0.5, 0.5, "no alert fired", transform=ax.transAxes, ha="center", va="center",
                 color="0.3", gid="no_alert")
-    if incidents is not None and len(incidents):
-        incident_row(ax, incidents, y)
+    drawn, outside = drawn_incidents(episodes.attrs, incidents)
+    if len(drawn):
+        incident_row(ax, drawn, y)
         rows.append("incidents")
         handles.append(Patch(facecolor="none", edgecolor="grey", hatch="//", label="incident"))
+    if outside:  # a line of text in the key, without a mark
+        handles.append(Patch(facecolor="none", edgecolor="none", gid="outside",
+                             label=f"not drawn: {counted(outside, 'incident')} wholly\n"
+                                   "outside the span evaluated"))
     line = _quiet_line(quiet) if _groups_given(keys, groups) else QUIET_NOT_DRAWN if keys else ""
     if line:  # a line of text in the key, without a mark
         handles.append(Patch(facecolor="none", edgecolor="none", label=line, gid="quiet"))
@@ -153,7 +161,8 @@ def alert_rows(episodes: pd.DataFrame, *, groups: pd.DataFrame | None = None,
     """How many rows :func:`plot_alerts` draws for these arguments: one per tier in every group
     with an episode (one set of tiers without group keys or without any episode; the groups of
     ``groups`` without one are named in the legend instead), plus the incident row when
-    ``incidents`` has any. What a figure sizes its panel by.
+    ``incidents`` has any within the evaluated span (:func:`drawn_incidents`). What a figure
+    sizes its panel by.
 
     >>> from budgetlab import AlertPolicy, alert_episodes, as_events, bin_events
     >>> ts = pd.date_range("2026-01-01", periods=120, freq="1min")
@@ -165,7 +174,35 @@ def alert_rows(episodes: pd.DataFrame, *, groups: pd.DataFrame | None = None,
     (['fra'], 1)
     """
     _, tiers, rows_of, _ = _row_plan(episodes, groups)
-    return len(rows_of) * len(tiers) + int(incidents is not None and len(incidents) > 0)
+    return len(rows_of) * len(tiers) + int(len(drawn_incidents(episodes.attrs, incidents)[0]) > 0)
+
+
+def drawn_incidents(attrs: Mapping[Hashable, Any], incidents: pd.DataFrame | None
+                    ) -> tuple[pd.DataFrame, int]:
+    """The incidents :func:`plot_alerts` draws, and how many it leaves out: those wholly outside
+    the evaluated span (``attrs["grid_start"]``..``attrs["grid_end"]``, the episodes' attrs; the
+    rule by which :func:`budgetlab.score_alerts` leaves them unscored), which its x range does
+    not show. All are drawn when the span is not known.
+
+    >>> inc = pd.DataFrame({"start": pd.to_datetime(["2026-10-07", "2026-11-02"], utc=True),
+    ...                     "end": pd.to_datetime(["2026-10-08", "2026-11-03"], utc=True)})
+    >>> span = {"grid_start": "2026-11-01 00:00:00+00:00", "grid_end": "2026-11-15 00:00:00+00:00"}
+    >>> shown, outside = drawn_incidents(span, inc)
+    >>> shown["start"].dt.day.tolist(), outside
+    ([2], 1)
+    """
+    from ..alerts.score_inputs import outside_span  # the alerts package: loaded when drawn
+
+    if incidents is None:
+        return pd.DataFrame(columns=["start", "end"]), 0
+    lo, hi = attrs.get("grid_start"), attrs.get("grid_end")
+    if lo is None or hi is None or not len(incidents):
+        return incidents, 0
+    require_columns(incidents, ["start", "end"], what="incidents")
+    span = utc_naive([lo, hi]).view(np.int64)
+    out = outside_span(utc_naive(incidents["start"]).view(np.int64),
+                       utc_naive(incidents["end"]).view(np.int64), (int(span[0]), int(span[1])))
+    return incidents[~out], int(out.sum())
 
 
 def _row_plan(episodes: pd.DataFrame, groups: pd.DataFrame | None

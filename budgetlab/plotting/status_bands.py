@@ -22,7 +22,7 @@ from ..budget.figures import STATUSES
 from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
 from ._common import STATUS_COLORS, STATUS_HATCHES
 from ._pixels import column_runs, span_bands, status_runs, worst_per_column
-from .alert_chart import FILLING_ALPHA, FILLING_COLOR
+from .alert_chart import FILLING_COLOR
 
 __all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RuledHandler", "RuledPatch", "STRIP",
            "STRIP_STATUSES", "StripHandler", "StripPatch", "WARMUP", "WARMUP_COLOR",
@@ -58,12 +58,12 @@ def _on_white(color: str, alpha: float) -> str:
 #: column, or less, stays visible.
 WARMUP = (0.0, 0.06)
 #: The warm-up strip's fill and outline, opaque (the band under it does not show through): the
-#: light sky blue of the alert chart's long-window filling
-#: (:data:`~budgetlab.plotting.alert_chart.FILLING_COLOR` at its
-#: :data:`~budgetlab.plotting.alert_chart.FILLING_ALPHA` on white: the same thing, a window
-#: filling), lighter than the no-traffic rules and apart from every status tint, grey included;
-#: the outline that sky blue at 60 %.
-WARMUP_COLOR = (_on_white(FILLING_COLOR, FILLING_ALPHA), _on_white(FILLING_COLOR, 0.6))
+#: sky blue of the alert chart's long-window filling
+#: (:data:`~budgetlab.plotting.alert_chart.FILLING_COLOR`: the same thing, a window filling) at
+#: 60 % on white, outlined in that sky blue itself. Darker than the chart's light filling
+#: (:data:`~budgetlab.plotting.alert_chart.FILLING_ALPHA`): a strip a few pixels high must stand
+#: out from every status tint, the exhausted grey (as light as that filling) included.
+WARMUP_COLOR = (_on_white(FILLING_COLOR, 0.6), FILLING_COLOR)
 #: The warm-up strip's legend entry.
 WARMUP_LABEL = "warm-up (window filling)"
 #: The statuses marked by the strip, mildest first (where two outlines meet, the worse is on top).

@@ -118,7 +118,7 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
         legend entry; a status held for one instant only drawn as the one before it), and the
         time axis covers them. The warm-up, each first window of a traffic stretch (from the
         group's first event, or refilling after a silence longer than the window: what
-        :func:`budgetlab.replay_summary` counts in ``warmup_hours``), is a light sky blue
+        :func:`budgetlab.replay_summary` counts in ``warmup_hours``), is a sky blue
         strip along the bottom panel's foot (gid ``warmup``), "warm-up (window filling)" in the
         legend; reduced to the pixel columns as the bands, a one-pixel warm-up stays visible.
         The lines are drawn on the same clock, exact

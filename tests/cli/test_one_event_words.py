@@ -25,8 +25,19 @@ def test_compare_windows_header_counts_one_event(tmp_path, capsys):
     path = tmp_path / "a.csv"
     path.write_text("ts,ok\n2026-01-01T00:00:00Z,true\n")
     assert main(["compare-windows", str(path), "--ok", "ok", "--windows", "1h"]) == 0
-    assert capsys.readouterr().out.startswith("a.csv: 1 event; the seed tracker under 1 window: "
-                                              "1 h\n")
+    assert capsys.readouterr().out.startswith(
+        "a.csv: 1 event, 2026-01-01 00:00 .. 2026-01-01 00:00 UTC; the seed tracker under 1 "
+        "window: 1 h\n")
+
+
+def test_compare_windows_header_says_the_span_in_utc(tmp_path, capsys):
+    # as replay's and buckets' headers: first to last event, in UTC whatever the log's offsets
+    path = tmp_path / "a.csv"
+    path.write_text("ts,ok\n2026-01-01T00:00:00Z,true\n2026-01-02T05:30:00+02:00,false\n")
+    assert main(["compare-windows", str(path), "--ok", "ok", "--windows", "1h,6h"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "a.csv: 2 events, 2026-01-01 00:00 .. 2026-01-02 03:30 UTC; the seed tracker under 2 "
+        "windows: 1 h, 6 h")
 
 
 @pytest.mark.parametrize(("groups", "more"), [(11, " and 1 more group."), (12, " and 2 more "

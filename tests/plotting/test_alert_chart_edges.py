@@ -55,3 +55,49 @@ def test_tier_names_lie_inside_a_plain_figure(regions):
         assert box.x0 >= fig.bbox.x0 and box.x1 <= fig.bbox.x1, text.get_text()
     # the legend on the right is kept whole too
     assert ax.get_legend().get_window_extent(r).x1 <= fig.bbox.x1
+
+
+def _incidents(*spans):
+    return pd.DataFrame({"incident_id": [f"I{i}" for i in range(len(spans))],
+                         "start": pd.to_datetime([s for s, _ in spans], utc=True),
+                         "end": pd.to_datetime([e for _, e in spans], utc=True)})
+
+
+def test_incidents_wholly_outside_the_span_are_not_drawn_but_counted():
+    import matplotlib.dates as mdates
+
+    from budgetlab.plotting.alert_chart import alert_rows
+
+    ep = _episodes()  # 10 h of minutes: 2026-01-01 00:00 .. 10:00 UTC
+    # two incidents before the log (one ends where it starts: 'end' is exclusive), one after
+    # it, one across its start
+    inc = _incidents(("2025-12-20 00:00", "2025-12-21 00:00"),
+                     ("2025-12-31 23:00", "2026-01-01 00:00"),
+                     ("2026-01-01 10:00", "2026-01-01 11:00"),
+                     ("2025-12-31 23:00", "2026-01-01 06:00"))
+    ax = plot_alerts(ep, incidents=inc, ax=plt.subplots()[1])
+    assert ax.get_xlim() == pytest.approx((mdates.datestr2num("2026-01-01 00:00"),
+                                           mdates.datestr2num("2026-01-01 10:00")))
+    drawn = [c for c in ax.containers if c.get_label() == "incidents"]
+    assert [len(c.patches) for c in drawn] == [1]  # the one across the start
+    assert [t.get_text() for t in ax.texts] == ["I3"]
+    assert len([p for p in ax.patches if p.get_gid() == "incident"]) == 1
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "not drawn: 3 incidents wholly\noutside the span evaluated" in labels
+    assert "incident" in labels
+    # 8 tier rows (4 tiers in 2 regions) and the incident row
+    assert alert_rows(ep, incidents=inc) == 9 == len(ax.get_yticks())
+
+
+def test_no_incident_row_when_every_incident_lies_outside():
+    from budgetlab.plotting.alert_chart import alert_rows
+
+    ep = _episodes()
+    inc = _incidents(("2025-12-20 00:00", "2025-12-21 00:00"))
+    ax = plot_alerts(ep, incidents=inc, ax=plt.subplots()[1])
+    assert not [c for c in ax.containers if c.get_label() == "incidents"]
+    assert "incidents" not in [t.get_text() for t in ax.get_yticklabels()]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "incident" not in labels
+    assert "not drawn: 1 incident wholly\noutside the span evaluated" in labels
+    assert alert_rows(ep, incidents=inc) == 8

@@ -166,3 +166,22 @@ def test_each_episode_is_drawn_on_its_own_groups_tier_row_in_the_tables_order():
     assert [t.get_text() for t in ax.get_yticklabels()] == [
         "a · fast (page)", "a · slow (ticket)", "b · fast (page)", "b · slow (ticket)"]
     plt.close("all")
+
+
+def test_the_groups_drawn_keep_the_span_and_tier_windows_of_their_episodes():
+    # --show-groups cuts the episodes to the groups drawn; the chart still needs the evaluated
+    # span (its x range) and the tiers' long windows (the filling spans) from their attrs
+    from budgetlab.cli.alert_figure import drawn_groups
+
+    bins = bin_events(_two_regions(), "1min", by=["region"])
+    ep = alert_episodes(bins, 0.9, AlertPolicy.single_window("10min", burn=4.5))
+    groups = bins[["region"]].drop_duplicates()
+    drawn, kept, line = drawn_groups(groups, {"p": ep}, pd.DataFrame(), ["region"], 1)
+    assert drawn["region"].tolist() == ["fra"] and line is not None
+    assert kept["p"]["region"].tolist() == ["fra"]
+    for name in ("grid_start", "grid_end", "tier_windows"):
+        assert kept["p"].attrs[name] == ep.attrs[name]
+    ax = plot_alerts(kept["p"], ax=plt.subplots()[1], groups=drawn)
+    assert ax.get_xlim() == (mdates.datestr2num("2026-01-01 00:00"),
+                             mdates.datestr2num("2026-01-01 02:00"))
+    assert [p.get_gid() for p in ax.patches].count("filling") == 1

@@ -115,3 +115,64 @@ def test_a_warmup_under_one_pixel_column_stays_visible():
     expected = mdates.date2num(np.array([0, 500, 700, 900], dtype="datetime64[ns]"))
     assert np.asarray(drawn).ravel() == pytest.approx(expected, abs=1e-15)
     assert bars.get_linewidth()[0] > 0
+
+
+def test_an_exhausted_warmup_shows_both_the_strip_and_the_band():
+    # the sshd log's 66 events lie within 1 h 37 min, all in the 24 h window's warm-up, and
+    # exhaust the budget at its second event: the exhausted band fills the panel, the warm-up
+    # strip runs along its whole foot. Both must be seen in the rendered pixels: the strip
+    # drawn over the band and under the lines, in a colour apart from the band's grey
+    from matplotlib.colors import to_rgb
+
+    from budgetlab.plotting.status_bands import WARMUP_COLOR
+
+    ev = read_events(FIXTURES / "loghub/openssh_300.log", preset="sshd", year=2026)
+    slo = SLO(target=0.95, window="24h")
+    ax = plot_timeline(replay(ev, slo), slo=slo, spans=status_spans(ev, slo, steps=True))
+    bottom = ax.panels[-1]
+    z = {str(a.get_gid()): a.get_zorder() for a in bottom.collections}
+    line = [ln for ln in bottom.get_lines() if ln.get_gid() == "budget_remaining"]
+    assert z["status_exhausted"] < z["warmup"] < line[0].get_zorder()
+    fig = bottom.figure
+    fig.canvas.draw()
+    pixels = np.asarray(fig.canvas.buffer_rgba())[..., :3].astype(int)
+    box = bottom.get_window_extent()
+    height = pixels.shape[0]
+    rows = pixels[height - int(box.y1):height - int(box.y0)]  # the panel, top to bottom
+    cols = rows[:, int(box.x0) + 5:int(box.x1) - 5]
+
+    def share(colour):  # per column, how many pixel rows show ``colour``
+        rgb = np.array([round(255 * c) for c in to_rgb(colour)])
+        return (np.abs(cols - rgb).max(axis=2) <= 2).sum(axis=0)
+
+    strip, band = share(WARMUP_COLOR[0]), share((0.84, 0.84, 0.84))  # black at 16 % on white
+    # the strip's 6 % of the ~100-pixel panel, less its outline and the budget line at 0
+    assert strip.min() >= 3, strip.min()
+    assert band.min() >= 30, band.min()
+
+
+
+def _lab(rgb) -> np.ndarray:
+    """CIELAB (D65) of an sRGB colour: the published sRGB and CIE 1976 formulas."""
+    c = np.asarray(rgb, dtype=float)
+    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722],
+                    [0.0193, 0.1192, 0.9505]]) @ lin / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def test_the_warmup_strip_stands_apart_from_every_status_tint():
+    # a strip a few pixels high over a band that fills the panel: its fill at least 20 CIE76
+    # units (a plainly different colour) from each status's tint on white, the exhausted grey
+    # included (the earlier light blue was 12 from it, and from the healthy green)
+    from matplotlib.colors import to_rgb
+
+    from budgetlab.plotting._common import STATUS_COLORS
+    from budgetlab.plotting.status_bands import BAND_ALPHA, WARMUP_COLOR
+
+    strip = _lab(to_rgb(WARMUP_COLOR[0]))
+    for name, color in STATUS_COLORS.items():
+        alpha = BAND_ALPHA[name][0]
+        tint = _lab([1 - alpha + alpha * v for v in to_rgb(color)])
+        assert np.linalg.norm(strip - tint) >= 20, name
