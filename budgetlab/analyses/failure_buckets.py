@@ -43,7 +43,7 @@ from ..alerts.episodes import alert_episodes
 from ..alerts.firing import check_policy_bins
 from ..alerts.policy import AlertPolicy, as_policy
 from ..errors import InputError
-from ..events.schema import SUCCESS, check_events
+from ..events.schema import SUCCESS, bucket_dtype, check_events
 from ..slo import SLO, PerGroup, as_per_group, as_slo
 from ..windows.binning import bin_events, bucket_codes
 from .bucket_variants import Groups, TrackerVariants, episodes_caused
@@ -196,10 +196,38 @@ def bucket_breakdown(
     """
     per = as_per_group(slo)
     if per is not None:
-        return per_slo_rows(events, per, by, lambda one: bucket_breakdown(events, one, by=by,
-                                                                          policy=policy,
-                                                                          freq=freq))
-    slo = as_slo(slo)
+        return _breakdown_per_slo(events, per, by, policy, freq)
+    return _breakdown(events, as_slo(slo), by, policy, freq)
+
+
+def _breakdown_per_slo(events: pd.DataFrame, per: PerGroup, by: Any, policy: Any,
+                       freq: Any) -> pd.DataFrame:
+    """:func:`bucket_breakdown` under per-group SLOs: each SLO on its groups' rows
+    (:func:`~.per_group.per_slo_rows`), with the whole table's failure buckets and the policy's
+    bins over the whole log (its first event's bin to its last's), so every group's rows equal
+    those of the whole table's run under its SLO; ``share_of_all_failures`` and
+    ``attrs["start"]``/``["end"]`` count every group."""
+    check_events(events, by)
+    if "bucket" in events.columns and not isinstance(events["bucket"].dtype, pd.CategoricalDtype):
+        codes, names = bucket_codes(events)  # the buckets of the whole table in every run
+        events = events.assign(bucket=pd.Categorical.from_codes(codes, dtype=bucket_dtype(names)))
+
+    def run(one: SLO, rows: pd.DataFrame) -> pd.DataFrame:
+        ts = events["ts"]  # sorted (checked): the log's first and last event
+        return _breakdown(rows, one, by, policy, freq,
+                          bins_span=(ts.iloc[0], ts.iloc[-1] + pd.Timedelta(1, "ns")))
+
+    out = per_slo_rows(events, per, by, run)
+    failures = out["failures"].to_numpy()
+    out["share_of_all_failures"] = ratio(failures, int(failures.sum()), 0.0)
+    out.attrs.update(span_attrs(events["ts"]))
+    return out
+
+
+def _breakdown(events: pd.DataFrame, slo: SLO, by: Any, policy: Any, freq: Any,
+               bins_span: tuple[Any, Any] = (None, None)) -> pd.DataFrame:
+    """:func:`bucket_breakdown` under one SLO; the policy's bins span ``bins_span`` (``start``,
+    ``end`` of :func:`~budgetlab.windows.binning.bin_events`; default: the events' own span)."""
     keys = check_events(events, by)
     pol = as_policy(policy, default=AlertPolicy.workbook(slo.period), period=slo.period)
     check_policy_bins(pol, to_ns(freq, name="freq"), fix="freq={!r}")
@@ -211,7 +239,7 @@ def bucket_breakdown(
     variants = TrackerVariants(events, slo, groups)
     n_groups = groups.n_groups
     k = len(fail_names)
-    bins = bin_events(events, freq, by=keys)
+    bins = bin_events(events, freq, by=keys, start=bins_span[0], end=bins_span[1])
     page_tiers = [t.name for t in pol.tiers if t.severity == "page"]
     cols = {f"{what}_{how}": np.zeros((n_groups, k), dtype=np.int64)
             for what in ("transitions", "alerts", "pages") for how in ("without", "caused")}

@@ -30,15 +30,15 @@ timeout would have done is not in the data (the cut attempts' durations are unkn
 see :func:`~budgetlab.analyses.timeout_tradeoff.timeout_tradeoff`, which refuses it.
 
 **Per-group SLOs** (a :class:`~budgetlab.PerGroup` or a mapping), as in
-:func:`budgetlab.recalibrate`: one run per distinct SLO over the whole table (so the history
-span, its UTC days and the default thresholds are the table's, as in a one-SLO run), each group's
-rows taken from the run under its own SLO. ``summary`` says each group's ``window`` and
-``current_target``.
+:func:`budgetlab.recalibrate`: one run per set of groups sharing an SLO, on those groups' rows;
+the history span, its UTC days and the default thresholds are the whole table's, and each group
+draws its bootstrap samples from its own generator, so a group's rows equal those of a run over
+the whole table under its SLO. ``summary`` says each group's ``window`` and ``current_target``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -52,12 +52,18 @@ from .._util.validation import as_list, check_argument, check_fraction, check_wh
 from ..budget.figures import STATUSES
 from ..budget.spans import status_spans
 from ..errors import ConfigError
-from ..events.schema import check_events
-from ..slo import SLO, PerGroup, as_per_group
+from ..events.schema import check_events, ts_ns
+from ..slo import SLO, PerGroup, as_per_group, as_slo
 from .latency_clock import day_times, evaluated_group_events, history_days
-from .latency_profile import NO_TIMEOUT, attempt_durations, parse_thresholds, timeouts_in_force
-from .per_group import group_slos, rows_by_slo
-from .recalibration.bootstrap import block_weights
+from .latency_profile import (
+    NO_TIMEOUT,
+    attempt_durations,
+    group_timeouts,
+    parse_thresholds,
+    timeouts_in_force,
+)
+from .per_group import need_group_keys, rows_by_slo
+from .recalibration.bootstrap import block_weights, group_seeds
 from .recalibration.candidates import USUAL_TARGETS
 from .recalibration.evidence import short_history
 from .recalibration.rules import beyond_evidence, thin_evidence, thin_kind
@@ -109,7 +115,10 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
         :data:`~budgetlab.analyses.recalibration.candidates.USUAL_TARGETS`
         up to 99.9 %.
     max_share, limit_status, confidence, n_boot, seed
-        The rule and its bootstrap interval.
+        The rule and its bootstrap interval. Each group draws from its own
+        ``np.random.default_rng``, seeded by ``seed`` and the group's key values
+        (:func:`~budgetlab.analyses.recalibration.bootstrap.group_seeds`), so its interval does
+        not depend on the other groups of the table.
     client_timeout : duration, optional
         The timeout in force when the log does not show it.
 
@@ -133,46 +142,75 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
     """
     keys = check_events(events, as_list(by))
     per = as_per_group(slo)
-    if per is not None:
-        opts = dict(thresholds=thresholds, by=by, candidates=candidates, max_share=max_share,
-                    limit_status=limit_status, client_timeout=client_timeout, confidence=confidence,
-                    n_boot=n_boot, seed=seed)
-        return _per_slo(events, per, by, lambda one: latency_recalibrate(events, slo=one, **opts))
-    if not isinstance(slo, SLO):
+    if per is None and not isinstance(slo, SLO):
         raise ConfigError("slo= must be an SLO, a PerGroup or a mapping of group keys to SLOs, "
                           f"not {type(slo).__name__}.")
     check_argument("limit_status", limit_status, STATUSES[1:])
-    max_share = check_fraction("max_share", max_share)
-    confidence = check_fraction("confidence", confidence)
-    n_boot = check_whole("n_boot", n_boot, low=1, high=100_000)
-    cands = _candidates(candidates)
+    if per is not None:
+        keys = need_group_keys(keys)
+    rule = _Rule(max_share=check_fraction("max_share", max_share),
+                 limit=list(STATUSES[STATUSES.index(limit_status):]),
+                 confidence=check_fraction("confidence", confidence),
+                 n_boot=check_whole("n_boot", n_boot, low=1, high=100_000),
+                 cands=_candidates(candidates), seed=seed, client_timeout=client_timeout)
     dur = attempt_durations(events)
     thr = _default_thresholds(events, dur) if thresholds is None else parse_thresholds(thresholds)
-    censoring, current, gcodes, row_to = timeouts_in_force(events, keys, dur, client_timeout)
+    t = ts_ns(events)
+    span = (int(t[0]), int(t[-1])) if len(t) else (0, 0)  # the log's first and last event
+    if per is None:
+        return _recalibrate(events, as_slo(slo), keys, dur, thr, span, rule)
+    if client_timeout is not None:  # refused for the whole log's successes, as in one run
+        group_timeouts(events, keys, dur, client_timeout)
+    tables = rows_by_slo(events, per, keys, lambda one, rows: vars(
+        _recalibrate(rows, one, keys, attempt_durations(rows), thr, span, rule)))
+    return LatencyRecalibration(**tables)
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """The checked options of :func:`latency_recalibrate` besides the SLO and the thresholds."""
+
+    max_share: float
+    limit: list[str]
+    confidence: float
+    n_boot: int
+    cands: np.ndarray
+    seed: int
+    client_timeout: Any
+
+
+def _recalibrate(events: pd.DataFrame, slo: SLO, keys: list[str], dur: np.ndarray, thr: list[int],
+                 span: tuple[int, int], rule: _Rule) -> LatencyRecalibration:
+    """:func:`latency_recalibrate` under one SLO, ``dur`` the events' durations (ns); ``thr``
+    (ns) and ``span`` (the log's first and last event, ns: the status spans' observation and the
+    day grid) are the whole log's, so that a run over some of its groups gives them the rows of
+    a run over the whole log."""
+    cands = rule.cands
+    censoring, current, gcodes, row_to = timeouts_in_force(events, keys, dur, rule.client_timeout)
     in_time = (row_to == NO_TIMEOUT) | (dur <= row_to)
     base = events[["ts", *keys]].copy()
     ok = events["ok"].to_numpy(dtype=bool) & in_time
-    limit = list(STATUSES[STATUSES.index(limit_status):])
-    t0 = int(events["ts"].iloc[0].value) if len(events) else 0
-    n_days = max(1,
-                 -(-(int(events["ts"].iloc[-1].value) - t0 + 1) // DAY_NS)) if len(events) else 1
+    t0 = span[0]
+    n_days = max(1, -(-(span[1] - t0 + 1) // DAY_NS)) if len(events) else 1
+    start, end = (pd.Timestamp(x, tz="UTC") for x in span)
     days = np.zeros(len(censoring))
     bad = np.zeros((len(censoring), len(thr), len(cands), n_days))
     obs = np.zeros_like(bad)
     for i, t in enumerate(thr):  # a loop over thresholds x candidates, each a vectorized replay
         base["ok"] = ok & (dur <= t)
         for j, c in enumerate(cands):
-            spans = status_spans(base, replace(slo, target=float(c)), by=keys or None)
-            b, o = day_times(spans, limit, t0, n_days, keys, censoring)
+            spans = status_spans(base, replace(slo, target=float(c)), by=keys or None, start=start,
+                                 end=end)
+            b, o = day_times(spans, rule.limit, t0, n_days, keys, censoring)
             if i == j == 0:  # the evaluated span does not depend on the threshold or target
                 days = history_days(spans, keys, censoring)
             bad[:, i, j], obs[:, i, j] = b, o
     n_ev = evaluated_group_events(events, gcodes, len(censoring), slo.window_ns)
     # the observed time after warm-up does not depend on the threshold or target either
     why, kinds = _thin_reasons(n_ev, (obs[:, 0, 0] > 0).sum(-1), obs[:, 0, 0].sum(-1), cands)
-    out = _tables(censoring, keys, thr, cands, bad, obs, current, max_share, confidence, n_boot,
-                  seed, np.asarray(kinds == "", dtype=bool))
-    _withhold_thin(out, why, n_ev, cands, max_share)
+    out = _tables(censoring, keys, thr, bad, obs, current, rule, np.asarray(kinds == "",
+                                                                              dtype=bool))
+    _withhold_thin(out, why, n_ev, cands, rule.max_share)
     # the thin evidence's kind and figure, for a caller that says a run of targets at once
     out.frontier["withheld"] = kinds.ravel()
     out.frontier["events"] = np.repeat(np.asarray(n_ev, dtype=np.int64), len(cands))
@@ -207,14 +245,6 @@ def _thin_reasons(n_ev: np.ndarray, traffic_days: np.ndarray, observed_ns: np.nd
     return why, kinds
 
 
-def _per_slo(events: pd.DataFrame, per: PerGroup, by: Any,
-             run: Callable[[SLO], LatencyRecalibration]) -> LatencyRecalibration:
-    """One run per distinct SLO over the whole table; each group's rows from its own SLO's run
-    (every run has the same rows: the same groups, thresholds and candidates)."""
-    keys, slo_of = group_slos(events, by, per)
-    return LatencyRecalibration(**rows_by_slo(keys, slo_of, lambda one: vars(run(one))))
-
-
 def _default_thresholds(events: pd.DataFrame, dur: np.ndarray) -> list[int]:
     ok = events["ok"].to_numpy(dtype=bool)
     if not ok.any():
@@ -237,27 +267,28 @@ def _supported(share: np.ndarray, cands: np.ndarray, max_share: float,
     return np.where(ok.any(axis=-2), cands[idx], np.nan)
 
 
-def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands: np.ndarray,
-            bad: np.ndarray,
-            obs: np.ndarray, current: np.ndarray, max_share: float, confidence: float, n_boot: int,
-            seed: int, judgeable: np.ndarray) -> LatencyRecalibration:
+def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], bad: np.ndarray,
+            obs: np.ndarray, current: np.ndarray, rule: _Rule,
+            judgeable: np.ndarray) -> LatencyRecalibration:
+    cands, max_share, n_boot = rule.cands, rule.max_share, rule.n_boot
     tot_obs = obs.sum(-1)
     share = ratio(bad.sum(-1), tot_obs, 1.0)
     supported = _supported(share[..., None], cands, max_share, judgeable)[..., 0]  # (groups, thr)
-    # multiplicities of each group's days with observed time, drawn group by group from one
-    # generator (recalibrate's bootstrap gives each group its own): a day without observed time
-    # (warm-up, silence) holds no evidence and is never drawn
-    rng = np.random.default_rng(seed)
+    # multiplicities of each group's days with observed time, each group drawing from its own
+    # generator as in recalibrate's bootstrap (group_seeds: not from the groups beside it): a day
+    # without observed time (warm-up, silence) holds no evidence and is never drawn
+    seeds = group_seeds(rule.seed, censoring[list(keys)])
     weights = np.zeros((len(censoring), n_boot, obs.shape[-1]))
     for g in range(len(censoring)):
         days = np.flatnonzero(obs[g].sum(axis=(0, 1)) > 0)
         if len(days):
-            weights[g][:, days] = block_weights(rng, n_boot, len(days), 1)
+            weights[g][:, days] = block_weights(np.random.default_rng(seeds[g]), n_boot,
+                                                len(days), 1)
     b_obs = np.einsum("gtcd,gbd->gtcb", obs, weights)
     b_share = ratio(np.einsum("gtcd,gbd->gtcb", bad, weights), b_obs, 1.0)
     # below the grid: -1
     b_sup = np.nan_to_num(_supported(b_share, cands, max_share, judgeable), nan=-1.0)
-    alpha = (1 - confidence) / 2
+    alpha = (1 - rule.confidence) / 2
     lo, hi = np.quantile(b_sup, alpha, axis=-1), np.quantile(b_sup, 1 - alpha, axis=-1)
     key_table = censoring[list(keys)]
     g_i, t_i, c_i = np.indices((len(censoring), len(thr), len(cands))).reshape(3, -1)

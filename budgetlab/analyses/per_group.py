@@ -1,6 +1,6 @@
 """Per-group SLOs in the analyses: one run per distinct SLO, and each group's rows taken from the
-run under its own SLO (:func:`per_slo_rows` for one table, :func:`merge_tables` for the tables of
-an incident report).
+run under its own SLO (:func:`per_slo_rows` for one table and :func:`rows_by_slo` for several,
+each run on its groups' rows; :func:`merge_tables` for the tables of an incident report).
 
 Groups never share a window, so the rows of a group are the same whichever other groups are
 replayed beside it; the tables are put together here from plain DataFrames.
@@ -16,8 +16,8 @@ import pandas as pd
 
 from ..errors import ConfigError, InputError
 from ..events.schema import check_events
-from ..slo import SLO, PerGroup
-from ..windows.groups import group_key_codes
+from ..slo import SLO, PerGroup, split_by_slo
+from ..windows.groups import group_codes, group_key_codes
 from .incident_tables import worst_first
 
 __all__ = ["group_mask", "group_slos", "need_group_keys", "per_slo_rows", "rows_by_slo",
@@ -58,32 +58,40 @@ def group_slos(events: pd.DataFrame, by: Any,
 
 
 def per_slo_rows(
-    events: pd.DataFrame, per: PerGroup, by: Any, run: Callable[[SLO], pd.DataFrame]
+    events: pd.DataFrame, per: PerGroup, by: Any, run: Callable[[SLO, pd.DataFrame], pd.DataFrame]
 ) -> pd.DataFrame:
-    """Per-group SLOs for an analysis with one row set per group: ``run`` with each distinct SLO
-    on the whole table, each group's rows taken from the run with its own SLO (the row order and
-    columns of one run; ``attrs["slo"]`` is ``per``)."""
-    keys, slo_of = group_slos(events, by, per)
+    """Per-group SLOs for an analysis with one row set per group: ``run(slo, rows)`` once per set
+    of groups sharing an SLO, on those groups' rows (:func:`rows_by_slo`); ``attrs["slo"]`` is
+    ``per``."""
+    keys = need_group_keys(check_events(events, by))
     if len(events) == 0:
         raise InputError("events is empty; there is nothing to break down.")
-    out = rows_by_slo(keys, slo_of, lambda one: {"rows": run(one)})["rows"]
+    out = rows_by_slo(events, per, keys, lambda one, rows: {"rows": run(one, rows)})["rows"]
     out.attrs["slo"] = per.as_dict()
     return out
 
 
-def rows_by_slo(keys: Sequence[str], slo_of: dict[tuple[str, ...], SLO],
-                run: Callable[[SLO], dict[str, pd.DataFrame]]) -> dict[str, pd.DataFrame]:
-    """``run`` with each distinct SLO of ``slo_of`` (each group, its ``keys`` as text, to its
-    SLO); each group's rows of each table taken from the run with its own SLO (every run has the
-    same rows; the row order and columns of the first run)."""
-    out: dict[str, pd.DataFrame] = {}
-    for i, one in enumerate(dict.fromkeys(slo_of.values())):
-        mine = {k: s == one for k, s in slo_of.items()}
-        for name, table in run(one).items():
-            if i == 0:
-                out[name] = table.copy()
-            m = group_mask(table, keys, mine)
-            out[name].loc[m] = table.loc[m]
+def rows_by_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],
+                run: Callable[[SLO, pd.DataFrame], dict[str, pd.DataFrame]]
+                ) -> dict[str, pd.DataFrame]:
+    """``run(slo, rows)`` once per set of groups sharing an SLO
+    (:func:`~budgetlab.slo.split_by_slo`), on those groups' rows of ``events``; each table's rows
+    put in group order (:func:`~budgetlab.windows.groups.group_codes`, the order of a run over
+    the whole table), each run's own order kept inside a group, and the first run's ``attrs``.
+
+    Groups never share a window, so a group's rows are those of a run over the whole table under
+    its SLO wherever ``run`` counts nothing across groups: what it counts over the whole log (its
+    time span, the default thresholds, ...) it takes from the whole table, not from ``rows``."""
+    parts = split_by_slo(events, per, keys)
+    if len(parts) == 1:
+        return run(parts[0][0], events)
+    results = [run(one, events.iloc[pos]) for one, pos in parts]
+    out = {}
+    for name, first in results[0].items():
+        frame = pd.concat([r[name] for r in results], ignore_index=True)
+        order = np.argsort(group_codes(frame, keys), kind="stable")
+        out[name] = frame.iloc[order].reset_index(drop=True)
+        out[name].attrs = dict(first.attrs)
     return out
 
 

@@ -127,6 +127,52 @@ def test_per_group_slos_equal_one_run_per_group_under_its_own_slo():
     )
 
 
+def three_groups(days=6):
+    """Groups ``a``, ``b``, ``c`` on the same clock (one success every 10 min each, 5 s), each with
+    slow (13 s) successes at its own random instants: the days differ, so resampled days give
+    intervals that are not one point."""
+    frames = []
+    for seed, name in enumerate("abc"):
+        ev = every_ten_minutes(days=days).assign(t=name)
+        slow = np.random.default_rng(seed).choice(len(ev), 4 * days, replace=False)
+        ev.loc[slow, "duration"] = pd.Timedelta("13s")
+        frames.append(ev)
+    return pd.concat(frames).sort_values("ts", kind="stable").reset_index(drop=True)
+
+
+def test_three_groups_two_slos_equal_each_group_alone_bootstrap_included():
+    # "a" and "c" share an SLO. Every group has the log's first and last event (the same clock),
+    # so a group alone has the log's span and UTC days: its rows of the per-group run equal a run
+    # over its events alone under its own SLO, the bootstrap interval included (each group draws
+    # from its own generator).
+    ev = three_groups()
+    slo_ac, slo_b = SLO(target=0.9, window="1h"), SLO(target=0.95, window="2h")
+    opts = dict(thresholds=["10s", "20s"], candidates=[0.5, 0.7, 0.8, 0.9], n_boot=40, by="t")
+    r = latency_recalibrate(ev, slo={"a": slo_ac, "b": slo_b, "c": slo_ac}, **opts)
+    assert r.summary["t"].tolist() == ["a", "a", "b", "b", "c", "c"]
+    for g, slo in (("a", slo_ac), ("b", slo_b), ("c", slo_ac)):
+        alone = latency_recalibrate(ev[ev["t"] == g].reset_index(drop=True), slo=slo, **opts)
+        for name in ("table", "summary", "frontier"):
+            got = getattr(r, name)
+            got = got[(got["t"] == g).to_numpy()].reset_index(drop=True)
+            pd.testing.assert_frame_equal(got, getattr(alone, name), check_exact=True)
+
+
+def test_a_groups_interval_is_the_same_alone_or_beside_other_groups():
+    # Under one SLO: the bootstrap draws of group "c" come from its own generator, seeded by the
+    # seed and its key, so the groups beside it change nothing (before, one generator drew the
+    # groups in turn: "c" beside "a" and "b" drew after them).
+    ev = three_groups()
+    opts = dict(slo=SLO(target=0.9, window="1h"), thresholds=["10s"],
+                candidates=[0.5, 0.6, 0.7, 0.8, 0.85, 0.9], n_boot=30, by="t", seed=4)
+    beside = latency_recalibrate(ev, **opts).summary
+    beside = beside[(beside["t"] == "c").to_numpy()].reset_index(drop=True)
+    alone = latency_recalibrate(ev[ev["t"] == "c"].reset_index(drop=True), **opts).summary
+    pd.testing.assert_frame_equal(beside, alone, check_exact=True)
+    # a real interval, not one point the draws could not move
+    assert (alone["supported_low"] < alone["supported_high"]).all()
+
+
 def test_one_slo_for_every_group_given_per_group_is_the_one_slo_run():
     ev = two_groups()
     one = SLO(target=0.9, window="1h")

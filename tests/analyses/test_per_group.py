@@ -95,6 +95,37 @@ def test_bucket_breakdown_per_group_equals_the_run_with_each_groups_slo():
                                       check_categorical=False)
 
 
+def test_bucket_breakdown_three_groups_two_slos_equal_each_group_alone():
+    # Three groups, two SLOs ("a" and "c" share one), the bucket column as plain text. Every group
+    # has an event at the log's first and last instants, so a group alone has the log's span and
+    # the policy's bin grid: its rows equal a run over its events alone under its own SLO, but
+    # share_of_all_failures, which counts every group's failures (by hand below).
+    base = grouped(7, n=3000, days=1.0)
+    ends = [base["ts"].min(), base["ts"].max()]
+    edge = as_events([t for t in ends for _ in "abc"], [True] * 6, ["success"] * 6,
+                     groups={"kind": list("abc") * 2, "region": ["x"] * 6})
+    events = pd.concat([base, edge]).sort_values("ts", kind="stable").reset_index(drop=True)
+    events["bucket"] = events["bucket"].astype(str)
+    pol = AlertPolicy.single_window("30min", 2.0)
+    slo_ac, slo_b = SLO(target=0.9, window="1h"), SLO(target=0.8, window="2h", warning=0.6)
+    got = bucket_breakdown(events, PerGroup({"a": slo_ac, "b": slo_b, "c": slo_ac}), by="kind",
+                           policy=pol)
+    assert got["kind"].tolist() == ["a", "a", "b", "b", "c", "c"]
+    assert (got["pages"] > 0).any() and (got["transitions_caused"] > 0).any()
+    bad = ~events["ok"]
+    assert got["failures"].tolist() == [
+        int((bad & (events["kind"] == k) & (events["bucket"] == b)).sum())
+        for k in "abc" for b in ("timeout", "solve_error")]
+    assert got["share_of_all_failures"].tolist() == (got["failures"] / bad.sum()).tolist()
+    for kind, slo in (("a", slo_ac), ("b", slo_b), ("c", slo_ac)):
+        alone = bucket_breakdown(events[(events["kind"] == kind).to_numpy()].reset_index(drop=True),
+                                 slo, by="kind", policy=pol)
+        mine = got[(got["kind"] == kind).to_numpy()].reset_index(drop=True)
+        cols = [c for c in alone.columns if c != "share_of_all_failures"]
+        pd.testing.assert_frame_equal(mine[cols], alone[cols], check_exact=True)
+    assert [got.attrs[k] for k in ("start", "end")] == [t.isoformat() for t in ends]
+
+
 def test_incident_report_per_group_equals_the_report_under_each_groups_slo():
     events = grouped(5, n=5000, days=1.0)
     per = PerGroup({"a": SLO(target=0.93, window="1h"), "b": SLO(target=0.85, window="30min"),

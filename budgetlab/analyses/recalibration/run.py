@@ -27,8 +27,8 @@ from ..._util.words import duration_words, prose_duration
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
 from ...events.schema import check_events, ts_ns
-from ...slo import SLO, PerGroup, as_per_group, split_by_slo
-from ..per_group import need_group_keys
+from ...slo import SLO, PerGroup, as_per_group
+from ..per_group import need_group_keys, rows_by_slo
 from ..sorted_events import Sorted, group_targets, sort_events
 from .evidence import incident_rows, judge_groups
 from .levels import choose_targets
@@ -201,14 +201,13 @@ def recalibrate(
         "policy": policy, "confidence": confidence, "n_boot": n_boot, "block": block,
         "seed": seed, "show_progress": show_progress}, "RecalibrationOptions(n_boot=0)")
 
-    def run(one: Any, rows: np.ndarray | None = None,
+    def run(one: Any, rows: pd.DataFrame,
             log_span: tuple[int, int] | None = None) -> Recalibration:
-        part = events if rows is None else events.iloc[rows]
-        return _run(part, replace(opts.plan(one), log_span=log_span), slo=one, by=by,
+        return _run(rows, replace(opts.plan(one), log_span=log_span), slo=one, by=by,
                     target=target, exclude_incidents=exclude_incidents)
 
     per = as_per_group(slo)
-    return run(slo) if per is None else recalibrate_per_slo(events, per, by, run)
+    return run(slo, events) if per is None else recalibrate_per_slo(events, per, by, run)
 
 
 def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
@@ -265,33 +264,31 @@ def recalibrate_per_slo(events: pd.DataFrame, per: PerGroup, by: Any,
     depend on its own key (:func:`~.bootstrap.group_seeds`), so every group's rows equal those
     of a run over the whole table under its SLO."""
     keys = check_events(events, by)
-    parts = split_by_slo(events, per, keys)
-    if len(parts) == 1:
-        return run(parts[0][0])
     t = ts_ns(events)
     log_span = (int(t.min()), int(t.max()))
-    results = [run(s, pos, log_span) for s, pos in parts]
-    tables = {}
-    for name in ("summary", "candidates", "distribution", "bootstrap"):
-        frame = pd.concat([getattr(r, name) for r in results], ignore_index=True)
-        # by group (sorted key values, as sort_events orders them; the bootstrap by sample
-        # first), the table's own order kept inside a group
-        codes = frame.groupby(list(keys), sort=True, dropna=False,
-                              observed=True).ngroup().to_numpy()
-        if name == "bootstrap":
-            codes = codes + frame["sample"].to_numpy() * (codes.max(initial=0) + 1)
-        frame = frame.iloc[np.argsort(codes, kind="stable")].reset_index(drop=True)
+    results: list[Recalibration] = []
+
+    def tables(one: SLO, rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
+        results.append(run(one, rows, log_span))
+        return {name: getattr(results[-1], name)
+                for name in ("summary", "candidates", "distribution", "bootstrap")}
+
+    merged = rows_by_slo(events, per, keys, tables)
+    if len(results) == 1:
+        return results[0]
+    # by group, as sort_events orders them (rows_by_slo); the bootstrap by sample first
+    boot = merged["bootstrap"]
+    merged["bootstrap"] = boot.iloc[np.argsort(boot["sample"].to_numpy(), kind="stable")
+                                    ].reset_index(drop=True)
+    for frame in merged.values():
         frame.attrs["by"] = list(keys)
-        tables[name] = frame
     settings = dict(results[0].settings)
     # one window when every SLO has the same (targets differ per group), else none
     windows = {r.settings["window"] for r in results}
     settings.update(slo=per, window=windows.pop() if len(windows) == 1 else None,
                     span_start=min(r.settings["span_start"] for r in results),
                     span_end=max(r.settings["span_end"] for r in results))
-    return Recalibration(summary=tables["summary"], candidates=tables["candidates"],
-                         distribution=tables["distribution"], bootstrap=tables["bootstrap"],
-                         settings=settings)
+    return Recalibration(**merged, settings=settings)
 
 
 def current_targets(target: Any, slo: Any, srt: Sorted) -> np.ndarray:
