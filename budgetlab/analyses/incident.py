@@ -264,9 +264,9 @@ def incident_report(
     with 1 h burn 0.66 (1 h success 93.44 %), reached EXHAUSTED at 10:11; it changed status 3 times
     and was EXHAUSTED when the incident ended (at its events: peak 1 h burn 4.92 at 10:59, lowest
     1 h success 50.82 %). 100 % of the failures were timeouts; the success rate without timeouts
-    is withheld (the incident's 60 events hold 6 expected failures under the target, a verdict
-    needs at least 10); without timeouts 3 of the tracker's 3 status changes would not have
-    happened.
+    is withheld (the incident's 60 events hold 6 expected failures under the target: too few for
+    a verdict, one needs at least 10); without timeouts 3 of the tracker's 3 status changes would
+    not have happened.
     The single_window policy would have fired ticket_1h (ticket) at 10:36, 36 min after the start.
     Over its 1 h the incident saw 30 failures in 60 events (burn 5 over the incident); its share
     of a 30 d error budget is withheld, too thin to go by (that budget is the replayed span's
