@@ -1,6 +1,7 @@
 """The clock of :func:`~budgetlab.latency_recalibrate`: per group, the time at the limit status
-and the observed time in each UTC day, the span of history evaluated and the events in it, all
-after warm-up with no-traffic time left out, as :func:`budgetlab.recalibrate` counts them."""
+and the observed time in each day (24 h blocks from the log's first event), the span of history
+evaluated and the events in it, all after warm-up with no-traffic time left out, as
+:func:`budgetlab.recalibrate` counts them."""
 
 from __future__ import annotations
 
@@ -43,8 +44,8 @@ def _evaluated(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFrame
 
 def day_times(spans: pd.DataFrame, limit: list[str], t0: int, n_days: int, keys: Sequence[str],
               censoring: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """Per group and UTC day of the observation: time at ``limit`` or worse, and observed time
-    (both after warm-up, no-traffic time left out)."""
+    """Per group and day of the observation (24 h blocks from ``t0``, the log's first event): time
+    at ``limit`` or worse, and observed time (both after warm-up, no-traffic time left out)."""
     a, b, status, g = _evaluated(spans, keys, censoring)
     a, b = a - t0, b - t0
     is_bad = np.isin(status, limit)

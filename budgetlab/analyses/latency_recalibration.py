@@ -7,17 +7,18 @@ and the **rule** is the one of :func:`budgetlab.recalibrate` read on time: the s
 time after warm-up (no-traffic time and each traffic stretch's first window left out) during which
 the status was ``limit_status`` or worse (default ``critical``: critical or exhausted). A target is
 supported when that share is at most ``max_share``; the **supported target** of a threshold is the
-highest supported candidate. Its interval is a day-block bootstrap: the group's whole UTC days
-with observed time (their status time; a day of warm-up or silence holds no evidence and is never
-drawn) drawn with replacement, the rule recomputed on each sample,
-percentiles of the supported target (a sample that supports no candidate counts as below the grid).
-A supported target from a history shorter than 14 days (a group's first evaluated instant to its
-last) is provisional, said in ``note`` as :func:`budgetlab.recalibrate` says it.
+highest supported candidate. Its interval is a day-block bootstrap: the group's whole days (24 h
+blocks from the log's first event, not UTC midnights) with observed time (their status time; a
+day of warm-up or silence holds no evidence and is never drawn) drawn with replacement, the rule
+recomputed on each sample, percentiles of the supported target (a sample that supports no
+candidate counts as below the grid). A supported target from a history shorter than 14 days (a
+group's first evaluated instant to its last) is provisional, said in ``note`` as
+:func:`budgetlab.recalibrate` says it.
 
 **Thin evidence** is withheld, in words, by :func:`budgetlab.recalibrate`'s rule
 (:func:`~budgetlab.analyses.recalibration.rules.thin_evidence`): a candidate under which the
 group's events in the evaluated span hold fewer than 10 expected failures is never supported;
-a group with fewer than 2 UTC days with traffic, or under 24 h of observed time after warm-up
+a group with fewer than 2 of those days with traffic, or under 24 h of observed time after warm-up
 (its ``observed_time``, the evaluated time :func:`budgetlab.recalibrate` counts; the one rule of
 :func:`budgetlab._util.thin.too_thin`), gets no supported target, the reason in ``note``.
 
@@ -31,7 +32,7 @@ see :func:`~budgetlab.analyses.timeout_tradeoff.timeout_tradeoff`, which refuses
 
 **Per-group SLOs** (a :class:`~budgetlab.PerGroup` or a mapping), as in
 :func:`budgetlab.recalibrate`: one run per set of groups sharing an SLO, on those groups' rows;
-the history span, its UTC days and the default thresholds are the whole table's, and each group
+the history span, its days and the default thresholds are the whole table's, and each group
 draws its bootstrap samples from its own generator, so a group's rows equal those of a run over
 the whole table under its SLO. ``summary`` says each group's ``window`` and ``current_target``.
 """
