@@ -213,7 +213,6 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     all_ep, all_det, all_sc, eps = [], [], [], {}
     for name, pol in policies.items():
         ep = _episodes_with_budget(grid, spec, pol)
-        ep.attrs["n_groups"] = grid.n_groups
         eps[name] = ep
         print_episodes(name, ep, pol, end - start)
         all_ep.append(ep.assign(policy=name))
