@@ -79,8 +79,9 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
                     keys: list[str]) -> tuple[pd.DataFrame, int, list[str]]:
     """The events to replay (from ``span.h_start`` to the window's end, in scope), the time they
     span (cut by the table's own start and end when they come first) and a note when the data
-    start too late for the longest window, or end before the window does. A window without events in scope is refused with
-    the silence it lies in and the tracker's status there (:func:`no_traffic_words`)."""
+    start too late for the longest window, or end before the window does. A window without
+    events in scope is refused with the silence it lies in and the tracker's status there
+    (:func:`no_traffic_words`)."""
     t = ts_ns(events)
     h_start, w_start, w_end = span.h_start, span.w_start, span.w_end
     i0 = int(np.searchsorted(t, h_start.value, side="left"))

@@ -291,7 +291,8 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], bad: n
     # recalibrate's percentiles: each bound is one of the samples' candidates, never a value
     # between two of them; a sample below the grid (NaN) ranks below every candidate
     b_sup = _supported(b_share, cands, max_share, judgeable)
-    lo, hi = bootstrap_interval(np.moveaxis(b_sup, -1, 0), np.True_, rule.confidence)
+    lo, hi = bootstrap_interval(np.moveaxis(b_sup, -1, 0), np.ones(b_sup.shape[:-1], dtype=bool),
+                                rule.confidence)
     key_table = censoring[list(keys)]
     g_i, t_i, c_i = np.indices((len(censoring), len(thr), len(cands))).reshape(3, -1)
     table = key_table.iloc[g_i].reset_index(drop=True)
