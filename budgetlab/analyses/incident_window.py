@@ -79,8 +79,9 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
                     keys: list[str]) -> tuple[pd.DataFrame, int, list[str]]:
     """The events to replay (from ``span.h_start`` to the window's end, in scope), the time they
     span (cut by the table's own start and end when they come first) and a note when the data
-    start too late for the longest window. A window without events in scope is refused with
-    the silence it lies in and the tracker's status there (:func:`no_traffic_words`)."""
+    start too late for the longest window, or end before the window does. A window without
+    events in scope is refused with the silence it lies in and the tracker's status there
+    (:func:`no_traffic_words`)."""
     t = ts_ns(events)
     h_start, w_start, w_end = span.h_start, span.w_start, span.w_end
     i0 = int(np.searchsorted(t, h_start.value, side="left"))
@@ -106,6 +107,17 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
                     f"the report's window (the incident and its context), less than {need}")
         notes.append(f"the data start {have}: statuses and burns early in the report may differ "
                      "from production's.")
+    # the log's last event, whatever the scope: after it the log holds nothing, which is not a
+    # silence of the traffic (the replay goes on to the window's end as if it were one)
+    last_ns = int(t[-1])
+    if i1 == len(events) and last_ns < w_end.value:
+        where = ("before the incident began: the log does not cover the incident"
+                 if last_ns < span.start.value else
+                 "before the incident ended: the incident's figures count only its part before "
+                 "that" if last_ns < span.end.value else "inside the context after the incident")
+        notes.append(f"the data end at {_at(last_ns)}, {where}; after it the log holds no events "
+                     "(the log ended, not the traffic), so the statuses, burns and alerts after it "
+                     "are not production's.")
     span_lo = h_start.value if i0 > 0 else first_ns
     span_hi = w_end.value if i1 < len(events) else int(t[-1])
     return ev, max(span_hi - span_lo, 1), notes

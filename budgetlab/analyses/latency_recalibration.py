@@ -11,8 +11,9 @@ highest supported candidate. Its interval is a day-block bootstrap: the group's 
 blocks from the log's first event, not UTC midnights) with observed time (their status time; a
 day of warm-up or silence holds no evidence and is never drawn) drawn with replacement, the rule
 recomputed on each sample, percentiles of the supported target (a sample that supports no
-candidate counts as below the grid). A supported target from a history shorter than 14 days (a
-group's first evaluated instant to its last) is provisional, said in ``note`` as
+candidate counts as below the grid), taken as :func:`budgetlab.recalibrate` takes them: each
+bound is a candidate, never a value between two. A supported target from a history shorter than
+14 days (a group's first evaluated instant to its last) is provisional, said in ``note`` as
 :func:`budgetlab.recalibrate` says it.
 
 **Thin evidence** is withheld, in words, by :func:`budgetlab.recalibrate`'s rule
@@ -64,7 +65,7 @@ from .latency_profile import (
     timeouts_in_force,
 )
 from .per_group import need_group_keys, rows_by_slo
-from .recalibration.bootstrap import block_weights, group_seeds
+from .recalibration.bootstrap import block_weights, bootstrap_interval, group_seeds
 from .recalibration.candidates import USUAL_TARGETS
 from .recalibration.evidence import short_history
 from .recalibration.rules import beyond_evidence, thin_evidence, thin_kind
@@ -287,10 +288,11 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], bad: n
                                                 len(days), 1)
     b_obs = np.einsum("gtcd,gbd->gtcb", obs, weights)
     b_share = ratio(np.einsum("gtcd,gbd->gtcb", bad, weights), b_obs, 1.0)
-    # below the grid: -1
-    b_sup = np.nan_to_num(_supported(b_share, cands, max_share, judgeable), nan=-1.0)
-    alpha = (1 - rule.confidence) / 2
-    lo, hi = np.quantile(b_sup, alpha, axis=-1), np.quantile(b_sup, 1 - alpha, axis=-1)
+    # recalibrate's percentiles: each bound is one of the samples' candidates, never a value
+    # between two of them; a sample below the grid (NaN) ranks below every candidate
+    b_sup = _supported(b_share, cands, max_share, judgeable)
+    lo, hi = bootstrap_interval(np.moveaxis(b_sup, -1, 0), np.ones(b_sup.shape[:-1], dtype=bool),
+                                rule.confidence)
     key_table = censoring[list(keys)]
     g_i, t_i, c_i = np.indices((len(censoring), len(thr), len(cands))).reshape(3, -1)
     table = key_table.iloc[g_i].reset_index(drop=True)
@@ -305,8 +307,8 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], bad: n
     summary = key_table.iloc[g_s].reset_index(drop=True)
     summary["threshold"] = table["threshold"].iloc[::len(cands)].to_numpy()
     summary["supported_target"] = supported[g_s, t_s]
-    summary["supported_low"] = np.where(lo[g_s, t_s] < 0, np.nan, lo[g_s, t_s])
-    summary["supported_high"] = np.where(hi[g_s, t_s] < 0, np.nan, hi[g_s, t_s])
+    summary["supported_low"] = lo[g_s, t_s]
+    summary["supported_high"] = hi[g_s, t_s]
     at_to = (current[g_s] != NO_TIMEOUT) & (np.array(thr, dtype=np.int64)[t_s] >= current[g_s])
     summary["equals_availability"] = at_to
     summary["note"] = [_note(s, lo_, a, cands) for s, lo_, a in

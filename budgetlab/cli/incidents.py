@@ -44,6 +44,23 @@ def naive_times_note(table: pd.DataFrame, path: str) -> str:
             "offset such as +01:00 to mean another zone.")
 
 
+def ungrouped_scope_note(table: pd.DataFrame, by: list[str]) -> str:
+    """How incident scopes that name keys outside ``--by`` are read (such a key does not
+    restrict: the incident covers every group), or '' when every scope key is a --by key."""
+    from ..events.schema import parse_scope
+
+    scopes = table["scope"] if "scope" in table.columns else pd.Series([], dtype=object)
+    keys = sorted({k for s in scopes.dropna() for k in parse_scope(str(s))} - set(by))
+    if not keys:
+        return ""
+    one = len(keys) == 1
+    return (f"incident scopes name {', '.join(keys)}, "
+            f"{'not a --by key' if one else 'not --by keys'}: "
+            f"{'it does' if one else 'they do'} not restrict which groups' alerts "
+            f"match an incident; give --by {','.join([*by, *keys])} to match each incident to "
+            "its own groups only.")
+
+
 def _period(slo: SLO | PerGroup) -> pd.Timedelta:
     return pd.Timedelta((slo.base if isinstance(slo, PerGroup) else slo).period)
 
@@ -299,8 +316,9 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     print(f"{read.title}: {counted(len(read.events), 'event')} in bins of "
           f"{prose_duration(args.freq)}; {counted(len(inc), 'incident')} from "
           f"{args.incidents}; SRE budget period {periods}")
-    if naive_times_note(inc, args.incidents):
-        print(wrap(naive_times_note(inc, args.incidents), indent=""))
+    for note in (naive_times_note(inc, args.incidents), ungrouped_scope_note(inc, by)):
+        if note:
+            print(wrap(note, indent=""))
     print_slo(slo, by)
     scores, episodes = [], {}
     for name in names:

@@ -51,3 +51,31 @@ def test_a_log_beginning_inside_the_window_says_so_not_zero_seconds():
     assert rep.notes[0].startswith("the data start only at 2026-01-02 11:30:00 UTC, inside the "
                                    "report's window (the incident and its context), with none of "
                                    "the 3 d of history the longest window needs")
+
+
+@pytest.mark.parametrize(("start", "end", "where"), [
+    ("2026-01-02 12:00", "2026-01-02 14:00", "before the incident ended: the incident's figures "
+                                             "count only its part before that"),
+    ("2026-01-02 14:00", "2026-01-02 14:30", "before the incident began: the log does not cover "
+                                             "the incident"),
+    ("2026-01-02 10:00", "2026-01-02 11:00", "inside the context after the incident"),
+])
+def test_a_log_ending_inside_the_window_says_so(start, end, where):
+    """The log cut before 2026-01-02 13:00: its last event is key a's of 12:50. The report's
+    window (the incident and 2 h of context) goes on after it; the replay reads the rest as no
+    traffic, which the log cannot tell (before, an incident after the log's end was reported with
+    "there were no events during the incident" alone)."""
+    ev = _events()
+    ev = ev[ev["ts"] < pd.Timestamp("2026-01-02 13:00", tz="UTC")].reset_index(drop=True)
+    rep = incident_report(ev, bl.SLO(target=0.9, window="1h"), start, end, by="key",
+                          context="2h")
+    said = [n for n in rep.notes if n.startswith("the data end")]
+    assert said == [f"the data end at 2026-01-02 12:50:00 UTC, {where}; after it the log holds no "
+                    "events (the log ended, not the traffic), so the statuses, burns and alerts "
+                    "after it are not production's."]
+
+
+def test_a_log_going_on_after_the_window_has_no_end_note():
+    rep = incident_report(_events(), bl.SLO(target=0.9, window="1h"), "2026-01-02 12:00",
+                          "2026-01-02 14:00", by="key", context="1h")
+    assert not [n for n in rep.notes if n.startswith("the data end")]

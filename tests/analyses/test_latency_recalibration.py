@@ -369,3 +369,19 @@ def test_the_frontier_says_which_rule_withholds_a_target_with_its_figure():
     f = r.frontier.set_index("target")
     assert f["withheld"].tolist() == ["too_few_days", "too_few_events"]
     assert f["events"].tolist() == [144, 144]
+
+
+def test_the_interval_bounds_are_candidates_never_a_value_between_two():
+    # Day 1 holds the slow hour (at 10 s it supports 0.5 only), day 2 does not (0.9): every
+    # resample supports 0.5 or 0.9, so a percentile interval of the samples is bounded by two of
+    # them, as recalibrate's is. Two samples and a 50 % interval: before, the bounds were
+    # interpolated between the samples (0.6 .. 0.8 when one drew 0.5 and the other 0.9).
+    ev = every_ten_minutes()
+    seen = set()
+    for seed in range(6):
+        row = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["10s"],
+                                  candidates=[0.5, 0.9], n_boot=2, confidence=0.5,
+                                  seed=seed).summary.iloc[0]
+        assert row["supported_low"] in (0.5, 0.9) and row["supported_high"] in (0.5, 0.9)
+        seen.add((row["supported_low"], row["supported_high"]))
+    assert (0.5, 0.9) in seen  # a seed whose two samples differ

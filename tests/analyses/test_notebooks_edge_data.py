@@ -350,3 +350,29 @@ def test_notebook_01_says_withheld_where_it_printed_nan(tmp_path, monkeypatch):
         cells = [c.strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", tr, flags=re.S)]
         rows[cells[1]] = cells[2:]
     assert rows["OPTIONS"] == ["withheld"] * 3 + ["95 %"] + ["withheld"] * 5
+
+
+@pytest.mark.slow
+def test_notebook_04_says_already_firing_for_a_page_that_began_before_the_incident(
+        tmp_path, monkeypatch):
+    """On ``demo`` (UTC) the seed-style 1 h policy pages from 2026-10-07 16:32, before D1 begins
+    at 23:30 (demo_incidents.csv): the page detected the incident at once, which the CLI's tiers
+    table says "already firing"; the notebook showed the delay as "0 days 00:00:00"."""
+    papermill = pytest.importorskip("papermill",
+                                    reason="papermill (a test extra) runs the notebooks")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    out = tmp_path / "04.ipynb"
+    papermill.execute_notebook(str(ROOT / "budgetlab" / "notebooks" / "04_incident_replay.ipynb"),
+                               str(out), kernel_name="python3", progress_bar=False,
+                               cwd=str(tmp_path),
+                               parameters={"source": "demo", "incidents": "demo_incidents",
+                                           "alert_time": None, "tz": "UTC"})
+    outputs = [o for cell in nbformat.read(out, as_version=4).cells
+               for o in cell.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    tables, _ = _tables_and_words(outputs)
+    pages = next(t for t in tables if "caused_by_timeouts" in t)
+    seed = next(r for r in re.findall(r"<tr>(.*?)</tr>", pages, flags=re.S) if ">seed 1h<" in r)
+    cells = [c.strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", seed, flags=re.S)]
+    assert cells[:4] == ["True", "2026-10-07 16:32:00+00:00", "page_1h", "already firing"]
+    assert "0 days" not in pages
