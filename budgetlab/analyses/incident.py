@@ -131,6 +131,10 @@ class IncidentReport:
         One paragraph, every figure computed from the tables above.
     notes : tuple of str
         Caveats (short history, no events, ...).
+    data_end : Timestamp or None
+        The log's last event when the log ends inside the window (a note says so, and the figure
+        marks the time after it: no data, not a silence of the traffic); ``None`` when the log
+        runs to the window's end or beyond.
     """
 
     start: pd.Timestamp
@@ -159,6 +163,7 @@ class IncidentReport:
     freq: pd.Timedelta = pd.Timedelta(minutes=1)
     steps: pd.DataFrame | None = None
     window_buckets: pd.DataFrame | None = None
+    data_end: pd.Timestamp | None = None
 
     def __repr__(self) -> str:
         local = [t.tz_convert(self.tz) for t in (self.start, self.window_start, self.window_end)]
@@ -304,7 +309,8 @@ def incident_report(
     require_columns(events, bkeys)
     span = Span.of(start, end, tz=tz, context=context, history=max([slo.window, *pol.windows]))
     scope_text = check_scope(events, scope)
-    ev, replayed_ns, notes = replayed_events(events, span, scope_text, slo=slo, keys=keys)
+    ev, replayed_ns, notes, data_end = replayed_events(events, span, scope_text, slo=slo,
+                                                       keys=keys)
     tables = _replay_tables(ev, slo, pol, keys, bkeys, span, freq=freq, replayed_ns=replayed_ns)
     if int(tables["budget"]["events"].sum()) == 0:
         notes.append("there were no events during the incident.")
@@ -312,7 +318,7 @@ def incident_report(
         start=span.start, end=span.end, window_start=span.w_start, window_end=span.w_end, slo=slo,
         policy=pol, by=tuple(keys), breakdown_by=tuple(bkeys), scope=scope_text, tz=tz, **tables,
         incidents=overlapping_incidents(incidents, span), summary="", notes=tuple(notes),
-        freq=to_timedelta(freq, name="freq")))
+        freq=to_timedelta(freq, name="freq"), data_end=data_end))
 
 
 def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str], bkeys: list[str],

@@ -79,9 +79,7 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
             ax.set_yticks([])
         ax.set_xlabel("")
     axes[-1].set_xlabel(f"time ({r.tz})")  # the time axis, once at the bottom
-    for ax in [*panels, *axes[1:]]:
-        ax.axvspan(r.start.tz_convert(None), r.end.tz_convert(None), color="black", alpha=0.04,
-                   lw=0)
+    _mark_spans(r, [*panels, *axes[1:]])
     axes[1].set_xlabel("")  # the time axis is labelled once, at the bottom
     for ax in [*panels, axes[1]]:  # the rows below share axes[1]'s time axis
         ax.set_xlim(r.window_start.tz_convert(None), r.window_end.tz_convert(None))
@@ -94,6 +92,27 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     # labels of any panel (the alert tiers' names, mostly)
     fig.align_ylabels([*panels, *axes[1:]])
     return fig
+
+
+def _mark_spans(r: Any, axes: list[Any]) -> None:
+    """Shade the incident on every panel; when the log ends inside the window (``r.data_end``),
+    hatch every panel from its last event to the window's end and say it in the top panel: what
+    is drawn there is the tracker's clock running on after the data, not traffic."""
+    import matplotlib.transforms as mtransforms
+
+    for ax in axes:
+        ax.axvspan(r.start.tz_convert(None), r.end.tz_convert(None), color="black", alpha=0.04,
+                   lw=0)
+    if getattr(r, "data_end", None) is None:  # the log runs to the window's end
+        return
+    end = r.data_end.tz_convert(None)
+    for ax in axes:
+        ax.axvspan(end, r.window_end.tz_convert(None), facecolor="none", edgecolor="0.7",
+                   hatch="//", lw=0, gid="data_end")
+    top = axes[0]
+    top.text(end, 0.97, " no data: the log ends", transform=mtransforms.blended_transform_factory(
+        top.transData, top.transAxes), ha="left", va="top", fontsize=8, color="0.3",
+        bbox={"facecolor": "white", "edgecolor": "none", "pad": 1}, gid="data_end_label")
 
 
 def _say_changes(top: Any, panels: list[Any], report: Any, drawn: int) -> None:

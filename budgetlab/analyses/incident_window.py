@@ -76,10 +76,11 @@ class Span:
 
 
 def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
-                    keys: list[str]) -> tuple[pd.DataFrame, int, list[str]]:
+                    keys: list[str]) -> tuple[pd.DataFrame, int, list[str], pd.Timestamp | None]:
     """The events to replay (from ``span.h_start`` to the window's end, in scope), the time they
-    span (cut by the table's own start and end when they come first) and a note when the data
-    start too late for the longest window, or end before the window does. A window without
+    span (cut by the table's own start and end when they come first), a note when the data
+    start too late for the longest window, or end before the window does, and then the log's
+    last event (``None`` when the log runs to the window's end or beyond). A window without
     events in scope is refused with the silence it lies in and the tracker's status there
     (:func:`no_traffic_words`)."""
     t = ts_ns(events)
@@ -110,7 +111,9 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
     # the log's last event, whatever the scope: after it the log holds nothing, which is not a
     # silence of the traffic (the replay goes on to the window's end as if it were one)
     last_ns = int(t[-1])
+    data_end = None
     if i1 == len(events) and last_ns < w_end.value:
+        data_end = pd.Timestamp(last_ns, unit="ns", tz="UTC")
         where = ("before the incident began: the log does not cover the incident"
                  if last_ns < span.start.value else
                  "before the incident ended: the incident's figures count only its part before "
@@ -120,7 +123,7 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
                      "are not production's.")
     span_lo = h_start.value if i0 > 0 else first_ns
     span_hi = w_end.value if i1 < len(events) else int(t[-1])
-    return ev, max(span_hi - span_lo, 1), notes
+    return ev, max(span_hi - span_lo, 1), notes, data_end
 
 
 def no_traffic_words(t: np.ndarray, history: pd.DataFrame, span: Span, scope: str, *, slo: SLO,

@@ -79,3 +79,38 @@ def test_a_log_going_on_after_the_window_has_no_end_note():
     rep = incident_report(_events(), bl.SLO(target=0.9, window="1h"), "2026-01-02 12:00",
                           "2026-01-02 14:00", by="key", context="1h")
     assert not [n for n in rep.notes if n.startswith("the data end")]
+
+
+def test_the_figure_hatches_the_time_after_the_logs_end():
+    """The log cut before 2026-01-02 13:00 (last event 12:50), incident 12:00 .. 14:00 with 2 h
+    of context: the window runs to 16:00. Every panel hatches 12:50 .. 16:00 (the tracker's
+    clock running on after the data), and the top panel says "no data: the log ends"; a log that
+    runs past the window has neither."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.dates as mdates
+    import matplotlib.pyplot as plt
+
+    ev = _events()
+    ev = ev[ev["ts"] < pd.Timestamp("2026-01-02 13:00", tz="UTC")].reset_index(drop=True)
+    rep = incident_report(ev, bl.SLO(target=0.9, window="1h"), "2026-01-02 12:00",
+                          "2026-01-02 14:00", by="key", context="2h")
+    assert rep.data_end == pd.Timestamp("2026-01-02 12:50", tz="UTC")
+    fig = rep.plot()
+    spans = [p for ax in fig.axes for p in ax.patches if p.get_gid() == "data_end"]
+    panels = [ax for ax in fig.axes if any(p.get_gid() == "data_end" for p in ax.patches)]
+    assert len(panels) == len(spans) >= 4  # every time panel: the timeline's, alerts, buckets
+    for p in spans:
+        x0, x1 = p.get_x(), p.get_x() + p.get_width()  # a Rectangle in data units (days)
+        assert mdates.num2date(x0) == pd.Timestamp("2026-01-02 12:50", tz="UTC")
+        assert mdates.num2date(x1) == pd.Timestamp("2026-01-02 16:00", tz="UTC")
+    labels = [t.get_text() for ax in fig.axes for t in ax.texts if t.get_gid() == "data_end_label"]
+    assert labels == [" no data: the log ends"]
+    plt.close(fig)
+    whole = incident_report(_events(), bl.SLO(target=0.9, window="1h"), "2026-01-02 12:00",
+                            "2026-01-02 14:00", by="key", context="1h")
+    assert whole.data_end is None
+    fig = whole.plot()
+    assert not [p for ax in fig.axes for p in ax.patches if p.get_gid() == "data_end"]
+    plt.close(fig)
