@@ -240,14 +240,15 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     whole = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=None,
                             quantiles=quantiles,
                             client_timeout=args.client_timeout)
+    # computed before anything is printed: a candidate the data refuse stops the run whole
+    tradeoff = None if not args.timeouts else timeout_tradeoff(
+        read.events, timeouts=_list(args.timeouts), by=by or None,
+        client_timeout=args.client_timeout)
     ts = read.events["ts"]
     print(f"{read.title}: {counted(len(read.events), 'attempt')} with durations, "
           f"{ts.iloc[0]:%Y-%m-%d %H:%M} .. {ts.iloc[-1]:%Y-%m-%d %H:%M} UTC")
     _print_profile(whole, by)
-    tradeoff = None
-    if args.timeouts:
-        tradeoff = timeout_tradeoff(read.events, timeouts=_list(args.timeouts), by=by or None,
-                                    client_timeout=args.client_timeout)
+    if tradeoff is not None:
         print("\nclient timeout trade-off (no retries assumed):")
         for _, t in tradeoff.iterrows():
             print(f"  {group_label(t, by)}: at {given_duration(t['client_timeout'])}: timed out "

@@ -292,6 +292,17 @@ def test_a_bad_value_of_the_supported_targets_is_refused_before_the_profile(log,
     assert out == "" and message in err
 
 
+def test_a_timeout_candidate_the_data_refuse_stops_the_run_before_the_profile(log, capsys):
+    """ROWS' timeouts both end at 30 s, the timeout in force; a 45 s candidate is refused before
+    anything is printed, not under a printed profile."""
+    assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms",
+                 "--thresholds", "5s", "--timeouts", "20s,45s"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines()[-1].startswith("budgetlab: error: a client timeout of 45 s is longer "
+                                           "than the one in force (30 s)")
+
+
 def test_one_attempt_is_said_in_the_singular(tmp_path, capsys):
     """A log of one attempt (a 2 s success) in one group: "1 attempt", never "1 attempts", in the
     title line and the group's line."""
