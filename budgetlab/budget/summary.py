@@ -19,6 +19,7 @@ from .._util.ratios import ratio
 from .._util.thin import thin_words
 from .._util.units import HOUR_NS
 from ..errors import InputError
+from ..events.schema import ts_ns
 from ..slo import SLO, PerGroup, table_slo
 from ..windows.clock import NO_TRAFFIC_CODE
 from ..windows.groups import group_order
@@ -56,7 +57,8 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     ----------
     states : DataFrame
         Output of :func:`budgetlab.replay` (its ``attrs["slo"]``; only ``ts``, the group keys and
-        ``status`` are read).
+        ``status`` are read), row for row the events' (same times and groups, else refused; a
+        Dask replay: ``budgetlab.dask.replay(...).compute().sort_index()``).
     events : DataFrame
         The events that were replayed.
     spans : DataFrame, optional
@@ -118,6 +120,7 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     which need at least 24 h (one day)
     """
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
+    _check_rows(states, events, keys)
     slo = table_slo(states)
     if spans is None:
         if (
@@ -165,6 +168,22 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
                               figures="events and transitions per day",
                               no_time=NO_OBSERVED_TIME)
     return pd.DataFrame(cols, index=table.index)
+
+
+def _check_rows(states: pd.DataFrame, events: pd.DataFrame, keys: list[str]) -> None:
+    """Refuses ``states`` whose rows are not ``events``' one for one (time and group keys): the
+    per-event figures pair each state with the event in its position."""
+    same = len(states) == len(events) and np.array_equal(ts_ns(states), ts_ns(events))
+    for key in keys if same else ():
+        mine, theirs = states[key].reset_index(drop=True), events[key].reset_index(drop=True)
+        if mine.dtype != theirs.dtype:  # e.g. read back from a file: compared as text
+            mine, theirs = mine.astype(str), theirs.astype(str)
+        same = same and mine.equals(theirs)
+    if not same:
+        raise InputError("states are not the replay of events row for row (same times and groups "
+                         "in the same order); give the states of budgetlab.replay(events, slo) "
+                         "(of a Dask replay: budgetlab.dask.replay(...).compute().sort_index(), "
+                         "with events.compute()).")
 
 
 def _per_event(states: pd.DataFrame, events: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

@@ -42,13 +42,12 @@ def _tag_rows(part: pd.DataFrame, partition_info: Mapping[str, Any] | None = Non
 
 def _replay_partition(part: pd.DataFrame, slo: SLO | PerGroup, keys: list[str],
                       columns: list[str] | None = None) -> pd.DataFrame:
-    """Every group of this partition in full: sort by (ts, event_id), then the pandas kernel."""
+    """Every group of this partition in full: sort by (ts, event_id), then the pandas kernel
+    (whose ``attrs``, the same in every partition, ``compute`` keeps)."""
     order = np.lexsort((part[EVENT_ID].to_numpy(), ts_ns(part)))
     part = part.iloc[order]
     part = part.set_index(EVENT_ID)
-    states = pandas_replay(part, slo, by=keys or None, columns=columns)
-    states.attrs.clear()
-    return states
+    return pandas_replay(part, slo, by=keys or None, columns=columns)
 
 
 def replay(
@@ -94,7 +93,10 @@ def replay(
         ``budget_remaining``, ``remaining_fraction``, ``burn_rate``, ``status``, ``low_traffic``;
         only those in ``columns`` when given), indexed by ``event_id`` (int64; sorting by it gives
         the order of ``events``). Each partition holds whole groups, rows sorted by
-        ``(ts, event_id)``.
+        ``(ts, event_id)``. ``attrs`` are those of :func:`budgetlab.replay` (``slo``, ``by``),
+        kept by ``compute()``: ``budgetlab.replay_summary(states.compute().sort_index(),
+        events.compute())`` is the summary of the pandas path (it takes the states in the order
+        of the events).
 
     Examples
     --------

@@ -89,6 +89,20 @@ def test_summary_refuses_states_of_a_variant():
         replay_summary(states, ev)
 
 
+def test_summary_refuses_states_not_row_for_row_the_events():
+    """The per-event figures pair each state with the event in its position: two groups' events
+    at one instant, a failing "a" and a succeeding "b", with their states swapped (the same
+    times, as a Dask replay's computed states in partition order may be) would give "a" a success
+    rate of 1 and "b" 0; refused, as states of other events are."""
+    ev = as_events(pd.to_datetime(["2026-01-01 00:00"] * 2 + ["2026-01-01 00:10"], utc=True),
+                   [False, True, True], groups={"g": ["a", "b", "a"]})
+    states = replay(ev, SLO(target=0.9, window="1h"), by="g")
+    assert replay_summary(states, ev)["success_rate"].tolist() == [0.5, 1.0]  # by hand
+    for other in (states.iloc[[1, 0, 2]], states.iloc[:2]):
+        with pytest.raises(InputError, match="row for row"):
+            replay_summary(other, ev)
+
+
 def loop_episodes(spans, level):
     """Runs of spans at level or worse (no_traffic ends them), per group, not merged; a status
     held for one instant only (``instant``) reads as the status before it."""

@@ -17,7 +17,7 @@ import pytest
 from distributed import Client, LocalCluster
 
 import budgetlab.dask as bd
-from budgetlab import SLO, PerGroup, as_events, replay, transitions
+from budgetlab import SLO, PerGroup, as_events, replay, replay_summary, transitions
 from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.budget.period import period_budget
 from budgetlab.errors import ConfigError
@@ -63,7 +63,7 @@ def test_dask_replay_and_transitions_with_per_group_slos_equal_pandas(client):
     ddf = dd.from_pandas(ev, npartitions=4, sort=False)
     got = bd.replay(ddf, SLOS, by=BY).compute()
     want = replay(ev, SLOS, by=BY)
-    want.attrs = {}
+    assert got.attrs == want.attrs  # the PerGroup and keys: what replay_summary reads
     # sorting by event_id restores the event table's order (from_pandas keeps it, partition by
     # partition)
     pd.testing.assert_frame_equal(got.sort_index().reset_index(drop=True),
@@ -72,6 +72,9 @@ def test_dask_replay_and_transitions_with_per_group_slos_equal_pandas(client):
     pd.testing.assert_frame_equal(bd.transitions(bd.replay(ddf, SLOS, by=BY)),
                                   transitions(replay(ev, SLOS, by=BY)),
                                   check_exact=True)
+    # the pandas summary is the oracle (the per-group replay is tested against per-group runs)
+    pd.testing.assert_frame_equal(replay_summary(got.sort_index(), ddf.compute()),
+                                  replay_summary(want, ev), check_exact=True)
 
 
 def test_dask_replay_refuses_per_group_slos_without_by_and_names_missing_groups(client):
