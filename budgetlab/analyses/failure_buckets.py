@@ -48,7 +48,7 @@ from ..slo import SLO, PerGroup, as_per_group, as_slo
 from ..windows.binning import bin_events, bucket_codes
 from .bucket_variants import Groups, TrackerVariants, episodes_caused
 from .event_span import span_attrs
-from .per_group import per_slo_rows
+from .per_group import group_slos, per_slo_rows
 from .recalibration.rules import too_few_events
 
 __all__ = ["THIN_COLUMNS", "bucket_breakdown", "bucket_burn_over_time", "bucket_counts"]
@@ -172,7 +172,10 @@ def bucket_breakdown(
         Every figure counts the whole table: ``attrs["start"]`` and ``attrs["end"]`` (ISO-8601
         text, UTC) are its first and last event (all groups, both included); the replays and the
         policy's bins see the same events. ``attrs`` also holds ``slo``, ``by`` and ``policy``
-        (``slo`` as :meth:`~budgetlab.SLO.as_dict`: :func:`budgetlab.table_slo` rebuilds it).
+        (``slo`` as :meth:`~budgetlab.SLO.as_dict`: :func:`budgetlab.table_slo` rebuilds it;
+        ``policy`` the name of the policy replayed; when per-group SLOs build a preset into
+        different policies, each group's, ``[{"group": [key, ...], "policy": name}, ...]``
+        (``policy="sloth"`` under periods of 28 and 30 days: ``sloth_28d``, ``sloth_30d``).
 
     Examples
     --------
@@ -212,15 +215,22 @@ def _breakdown_per_slo(events: pd.DataFrame, per: PerGroup, by: Any, policy: Any
         codes, names = bucket_codes(events)  # the buckets of the whole table in every run
         events = events.assign(bucket=pd.Categorical.from_codes(codes, dtype=bucket_dtype(names)))
 
+    policies: dict[SLO, str] = {}
+
     def run(one: SLO, rows: pd.DataFrame) -> pd.DataFrame:
         ts = events["ts"]  # sorted (checked): the log's first and last event
-        return _breakdown(rows, one, by, policy, freq,
-                          bins_span=(ts.iloc[0], ts.iloc[-1] + pd.Timedelta(1, "ns")))
+        table = _breakdown(rows, one, by, policy, freq,
+                           bins_span=(ts.iloc[0], ts.iloc[-1] + pd.Timedelta(1, "ns")))
+        policies[one] = table.attrs["policy"]
+        return table
 
     out = per_slo_rows(events, per, by, run)
     failures = out["failures"].to_numpy()
     out["share_of_all_failures"] = ratio(failures, int(failures.sum()), 0.0)
     out.attrs.update(span_attrs(events["ts"]))
+    if len(set(policies.values())) > 1:  # a preset built for each group's period: say each one
+        slo_of = group_slos(events, by, per)[1]
+        out.attrs["policy"] = [{"group": list(k), "policy": policies[s]} for k, s in slo_of.items()]
     return out
 
 

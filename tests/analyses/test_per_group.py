@@ -95,6 +95,22 @@ def test_bucket_breakdown_per_group_equals_the_run_with_each_groups_slo():
                                       check_categorical=False)
 
 
+def test_bucket_breakdown_says_each_groups_policy_when_a_preset_differs_by_period():
+    """A preset name is built for each SLO's period: Sloth's for 28 days is ``sloth_28d``, for 30
+    days ``sloth_30d`` (its two tables of windows). The table said the first group's for all;
+    now each group's, by its key as text. One policy for all (given, or built alike) stays one
+    name."""
+    events = grouped(5, n=2000, days=1.0)
+    per = PerGroup({"a": SLO(target=0.9, period="28D"), "b": SLO(target=0.9, period="30D")},
+                   default=SLO(target=0.8, period="28D"))
+    got = bucket_breakdown(events, per, by="kind", policy="sloth")
+    assert got.attrs["policy"] == [{"group": ["a"], "policy": "sloth_28d"},
+                                   {"group": ["b"], "policy": "sloth_30d"},
+                                   {"group": ["c"], "policy": "sloth_28d"}]
+    same = bucket_breakdown(events, per, by="kind", policy=AlertPolicy.single_window("1h", 2.0))
+    assert same.attrs["policy"] == "single_window"
+
+
 def test_bucket_breakdown_three_groups_two_slos_equal_each_group_alone():
     # Three groups, two SLOs ("a" and "c" share one), the bucket column as plain text. Every group
     # has an event at the log's first and last instants, so a group alone has the log's span and
