@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._util.durations import measured_duration
+from .._util.durations import measured_duration, measured_interval
 from .._util.percent import fraction_to_percent, given_fraction, measured_percent
 from .._util.validation import check_whole, to_timedelta, window_words
 from .._util.words import counted, duration_words, given_duration, speak
@@ -58,9 +58,11 @@ def _print_profile(whole: Any, by: list[str]) -> None:
                   f"{measured_percent(s['share_high'])}){extra}")
         for _, q in quants.iterrows():
             above = f"> {given_duration(timeout)}" if has_to else "beyond the longest duration"
-            value = above if q["above_timeout"] else measured_duration(q["value"])
-            low = measured_duration(q["ci_low"]) if q["ci_low"] == q["ci_low"] else above
-            high = above if q["ci_high_above_timeout"] else measured_duration(q["ci_high"])
+            # digits enough to tell the estimate from each bound (at most 4 significant)
+            value, low, high = measured_interval(q["value"], q["ci_low"], q["ci_high"])
+            value = above if q["above_timeout"] else value
+            low = low if q["ci_low"] == q["ci_low"] else above
+            high = above if q["ci_high_above_timeout"] else high
             print(f"  p{fraction_to_percent(q['quantile'])} time to success: {value} (95 % "
                   f"interval {low} .. {high})")
     print("\nquantiles: Kaplan-Meier, timeouts censored at the timeout, solve errors censored at "
@@ -262,12 +264,15 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     _print_profile(whole, by)
     if tradeoff is not None:
         print("\nclient timeout trade-off (no retries assumed):")
+        # one unit for the waiting saved, the largest's, as the figure's right axis says it
+        most = tradeoff["wait_saved_per_attempt"].max()
         for _, t in tradeoff.iterrows():
             print(f"  {group_label(t, by)}: at {given_duration(t['client_timeout'])}: timed out "
                   f"{measured_percent(t['timed_out_share'])}, "
                   f"successes lost {measured_percent(t['successes_lost_share'])} of attempts "
                   f"({int(t['successes_lost']):,}), waiting saved "
-                  f"{measured_duration(t['wait_saved_per_attempt'])} per attempt, availability "
+                  f"{measured_duration(t['wait_saved_per_attempt'], like=most)} per attempt, "
+                  "availability "
                   f"{measured_percent(t['availability'])}")
     for line in supported:
         print(line)

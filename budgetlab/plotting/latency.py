@@ -11,6 +11,8 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from .._util.attrs import attr_span
+from .._util.durations import duration_scale
+from .._util.units import SECOND_NS
 from .._util.validation import check_tz, to_timedelta
 from .._util.words import given_duration, prose_duration
 from ..errors import ConfigError, InputError
@@ -265,8 +267,10 @@ def _period_range(ax: Axes, starts: pd.DatetimeIndex, freq: str | None) -> None:
 
 def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Per candidate client timeout: successes lost (percent of attempts, left axis) against the
-    waiting saved per attempt (seconds, right axis, drawn in the lower half so that it never lies
-    over the successes lost), a set of points per group: ``timeout_tradeoff(...)``.
+    waiting saved per attempt (right axis, in the unit the CLI says it in, the largest value's,
+    :func:`~budgetlab._util.durations.duration_scale`: ms when all are under a second; drawn in
+    the lower half so that it never lies over the successes lost), a set of points per group:
+    ``timeout_tradeoff(...)``.
     Only the candidates were measured, so they are points, never joined by a line (a line, even
     a faint one, would show values between candidates that nobody measured); each candidate is
     a tick of the x axis, named as given (:func:`~budgetlab._util.words.given_duration`).
@@ -290,6 +294,8 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     ([33.33, 0.0], 'None')
     >>> [t.get_text() for t in ax.get_xticklabels()]
     ['5 s', '30 s']
+    >>> ax.figure.axes[1].get_ylabel()  # (3 + 25) / 3 = 9.33 s saved per attempt at 5 s
+    'waiting saved per attempt (s)'
     >>> print(ax.get_xlabel())
     client timeout (the candidates measured); attempts 2026-01-01 00:00 .. 2026-01-01 00:00 UTC
     >>> plt.close("all")
@@ -302,6 +308,9 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
         raise InputError("plot_timeout_tradeoff draws the table of timeout_tradeoff(...).")
     ax = plt.gca() if ax is None else ax
     right = ax.twinx()
+    # the waiting saved in the unit the CLI says it in: its largest value's (ms under a second)
+    size, unit = duration_scale(tradeoff["wait_saved_per_attempt"].max())
+    saved_in_unit = tradeoff["wait_saved_per_attempt"].dt.total_seconds() * (SECOND_NS / size)
     keys = _keys(tradeoff, known)
     parts = [part for _, part in (tradeoff.groupby(keys, sort=True, observed=True) if keys
                                   else [((), tradeoff)])]
@@ -319,15 +328,14 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
         lost += ax.plot(x, part["successes_lost_share"].to_numpy() * 100, marker="o",
                         linestyle="none", color=colors[name] or OTHER_COLOR, markeredgewidth=0,
                         label=f"{key}: successes lost")
-        saved += right.plot(x, part["wait_saved_per_attempt"].dt.total_seconds().to_numpy(),
+        saved += right.plot(x, saved_in_unit[part.index].to_numpy(),
                             marker="s", linestyle="none", color=colors[name] or OTHER_COLOR,
                             markeredgewidth=0, label=f"{key}: waiting saved")
-    _apart(ax, tradeoff["successes_lost_share"].astype(float) * 100, right,
-           tradeoff["wait_saved_per_attempt"].dt.total_seconds())
+    _apart(ax, tradeoff["successes_lost_share"].astype(float) * 100, right, saved_in_unit)
     # nested dots where points meet: at the current timeout every group loses and saves nothing
     meet = any(_points_meet(tradeoff["client_timeout"], v, span=float(np.ptp(a.get_ylim())))
                for a, v in ((ax, tradeoff["successes_lost_share"].astype(float) * 100),
-                            (right, tradeoff["wait_saved_per_attempt"].dt.total_seconds())))
+                            (right, saved_in_unit)))
     for line, ms in zip([*lost, *saved], _nested_sizes(2 * len(parts), meet), strict=True):
         line.set_markersize(ms + POINT_GROW)
     candidates = np.unique(tradeoff["client_timeout"].dropna().to_numpy())
@@ -336,7 +344,7 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     ax.set_xlabel("client timeout (the candidates measured)"
                   + _span_counted(tradeoff, "UTC", zone=True))
     ax.set_ylabel("successes lost (% of attempts; no retries)")
-    right.set_ylabel("waiting saved per attempt (s)")
+    right.set_ylabel(f"waiting saved per attempt ({unit})")
     # above the plot area, so it covers no point: the successes lost in one column, the
     # waiting saved in the other
     legend_above(ax, ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0],

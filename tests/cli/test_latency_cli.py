@@ -49,18 +49,23 @@ def test_profile_and_tradeoff_printed(log, tmp_path, capsys):
     assert len(table) == 4 and set(table.columns) >= {"g", "period", "threshold", "good", "share"}
 
 
-def test_measured_durations_are_said_to_three_digits_and_in_ms_under_a_second(log, capsys):
-    """Waiting saved is a measured figure: three significant digits, in ms under a second, as
-    notebook 05 says it. By hand, b at 3 s: (0 + 4 + 27) / 3 = 10.333 s per attempt; at 29.5 s
-    only the 30 s timeout is cut: a 0.5 / 5 = 0.1 s, b 0.5 / 3 = 0.1667 s."""
-    assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
-                 "5s", "--by", "g", "--timeouts", "3s,29.5s"]) == 0
+def test_measured_durations_are_said_to_three_digits_in_one_unit(log, capsys):
+    """Waiting saved is a measured figure: three significant digits, every row in the unit of the
+    largest (the figure's right axis is in it too). By hand, b at 3 s: (0 + 4 + 27) / 3 = 10.333
+    s per attempt; at 29.5 s only the 30 s timeout is cut: a 0.5 / 5 = 0.1 s, b 0.5 / 3 = 0.1667
+    s, said in seconds beside 10.3 s; with 29.5 s alone, all are under a second: in ms."""
+    args = ["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
+            "5s", "--by", "g"]
+    assert main([*args, "--timeouts", "3s,29.5s"]) == 0
     text = capsys.readouterr().out
     assert "g=b: at 3 s: timed out 66.67 %" in text and "waiting saved 10.3 s per attempt" in text
     assert "g=a: at 29.5 s: timed out 20.00 %" in text
-    assert "waiting saved 100 ms per attempt" in text
-    assert "waiting saved 167 ms per attempt" in text
-    assert "0.1667 s" not in text and "0.1 s" not in text
+    assert "waiting saved 0.1 s per attempt" in text
+    assert "waiting saved 0.167 s per attempt" in text
+    assert "0.1667 s" not in text and " ms per attempt" not in text
+    assert main([*args, "--timeouts", "29.5s"]) == 0
+    text = capsys.readouterr().out
+    assert "waiting saved 100 ms per attempt" in text and "waiting saved 167 ms" in text
 
 
 def test_thresholds_in_milliseconds_are_said_in_milliseconds(log, capsys):

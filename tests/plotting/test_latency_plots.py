@@ -69,6 +69,23 @@ def test_tradeoff_points_hold_the_table(events):
     plt.close(fig)
 
 
+def test_the_waiting_saved_axis_is_in_the_unit_the_cli_says_it_in():
+    # by hand: three successes of 0.2, 0.5 and 0.9 s; a 0.4 s timeout saves (0.1 + 0.5) / 3 =
+    # 0.2 s per attempt, a 0.8 s one 0.1 / 3 s: all under a second, said in ms by the CLI, so the
+    # right axis is in ms: 200 and 33.3
+    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:01", "2026-01-01 00:02"], utc=True)
+    events = pd.DataFrame({"ts": ts.as_unit("ns"), "ok": True,
+                           "bucket": pd.Categorical(["success"] * 3),
+                           "duration": pd.to_timedelta([0.2, 0.5, 0.9], unit="s")})
+    table = bl.timeout_tradeoff(events, timeouts=["0.4s", "0.8s"], client_timeout="1s")
+    fig, ax = plt.subplots()
+    plot_timeout_tradeoff(table, ax=ax)
+    right = [a for a in fig.axes if a is not ax][0]
+    assert right.get_ylabel() == "waiting saved per attempt (ms)"
+    assert np.allclose(right.lines[0].get_ydata(), [200.0, 100 / 3])
+    plt.close(fig)
+
+
 def test_both_figures_state_the_span_they_count():
     # three attempts by hand: 2026-01-01 06:00, 2026-01-01 18:30 and 2026-01-03 02:15 UTC (in
     # Berlin, UTC+1 in January: 07:00 .. 03:15); the first and the last period of a day hold
