@@ -39,14 +39,14 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     says the period's length (``per 24 h period``; ``over the whole log`` for
     ``latency_profile(freq=None)``), ``freq`` or else ``shares.attrs["freq"]``, which
     ``latency_profile`` writes. When lines meet at a point (closer than 2 % of the y range;
-    often at a share of exactly 1), each line's dots are smaller than the line's before it, so
+    often at a share of exactly 100 %), each line's dots are smaller than the line's before it, so
     that they nest, each line a ring around the next, and the legend's title says so
     (:data:`LINES_MEET`). The time axis is in ``tz`` (default UTC; the data stay UTC), named in
     the x label with the span the shares count (``attrs["start"]`` .. ``attrs["end"]``, the
     first and the last attempt: a first or last period they cover only in part reads as such),
-    and the y axis is a share, from the lowest one drawn (0.9 at the highest) to 1,
-    padded by 5 % of that span either side, so that a point at 1 or at the lowest share is drawn
-    whole. The legend sits above the plot area (it covers no point), a column per group. The x
+    and the y axis is a share in percent of the attempts, as the CLI prints it, from the lowest
+    one drawn (90 % at the highest) to 100 %, padded by 5 % of that span either side, so that a
+    point at 100 % or at the lowest share is drawn whole. The legend sits above the plot area (it covers no point), a column per group. The x
     range is the periods' span padded by 5 %: from the first period's start to the last one's
     end when the period is known (``freq`` or the attrs), else to the last one's start, and one
     hour either side of a lone period start (matplotlib alone widens one date to four years, the
@@ -64,9 +64,9 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     >>> ax = plot_latency_shares(latency_profile(ev, thresholds=["5s"]).shares,
     ...                          ax=plt.figure().gca())
     >>> ax.lines[0].get_ydata().tolist(), ax.get_xlabel()
-    ([1.0, 0.0], 'period start (UTC); attempts 2026-01-01 00:00 .. 2026-01-02 00:00')
+    ([100.0, 0.0], 'period start (UTC); attempts 2026-01-01 00:00 .. 2026-01-02 00:00')
     >>> ax.get_ylabel().splitlines()  # latency_profile's default freq, "1D", from its attrs
-    ['share of attempts that succeeded within', 'the threshold per 24 h period (0 to 1)']
+    ['share of attempts that succeeded within', 'the threshold per 24 h period (%)']
     >>> plt.close("all")
     """
     known = ("period", "threshold", "attempts", "good", "share", "share_low", "share_high",
@@ -78,7 +78,9 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     ax = plt.gca() if ax is None else ax
     freq = _table_freq(shares, freq)
     keys = _keys(shares, known)
-    parts = [part for _, part in shares.groupby([*keys, "threshold"], sort=True, observed=True)]
+    # in percent of the attempts, as the CLI prints the shares
+    percent = shares.assign(share=shares["share"].astype(float) * 100)
+    parts = [part for _, part in percent.groupby([*keys, "threshold"], sort=True, observed=True)]
     step = _period_step(pd.DatetimeIndex(shares["period"]), freq)
     lines, broken = [], False
     for part in parts:
@@ -94,10 +96,10 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     time_axis(ax, tz)
     ax.set_xlabel(f"period start ({tz}){_span_counted(shares, tz)}")
     ax.set_ylabel("share of attempts that succeeded within\nthe threshold"
-                  f"{_per_period(shares, freq)} (0 to 1)")
-    _share_range(ax, shares["share"])
+                  f"{_per_period(shares, freq)} (%)")
+    _share_range(ax, percent["share"])
     lo, hi = ax.get_ylim()
-    meet = _points_meet(shares["period"], shares["share"], span=hi - lo)
+    meet = _points_meet(shares["period"], percent["share"], span=hi - lo)
     # one period: its dots larger, so that they read on an axis as wide as the period
     grow = 3.5 if shares["period"].nunique() == 1 else 0.0
     for line, ms in zip(lines, _nested_sizes(len(lines), meet), strict=True):
@@ -243,15 +245,15 @@ def _nested_sizes(n: int, meet: bool = True) -> list[float]:
 
 
 def _share_range(ax: Axes, share: pd.Series) -> None:
-    """:func:`plot_latency_shares`' y range: from the lowest share drawn (0.9 at the highest) to
-    1, padded by 5 % of that span either side, so that a point at either end (a lone one too:
-    matplotlib alone pads it by 5 % of its own value, a share of 0.1 then sits on the bottom
-    edge) is drawn whole."""
+    """:func:`plot_latency_shares`' y range (``share`` in percent): from the lowest share drawn
+    (90 % at the highest) to 100 %, padded by 5 % of that span either side, so that a point at
+    either end (a lone one too: matplotlib alone pads it by 5 % of its own value, a share of 10 %
+    then sits on the bottom edge) is drawn whole."""
     values = share.to_numpy(dtype=float)
     finite = values[np.isfinite(values)]
-    low = min(float(finite.min()), 0.9) if finite.size else 0.0
-    pad = 0.05 * (1.0 - low)
-    ax.set_ylim(low - pad, 1.0 + pad)
+    low = min(float(finite.min()), 90.0) if finite.size else 0.0
+    pad = 0.05 * (100.0 - low)
+    ax.set_ylim(low - pad, 100.0 + pad)
 
 
 def _period_range(ax: Axes, starts: pd.DatetimeIndex, freq: str | None) -> None:
