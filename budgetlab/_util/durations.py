@@ -232,9 +232,10 @@ MOST_INTERVAL_DIGITS = 4
 
 def measured_interval(value: Any, low: Any, high: Any) -> tuple[str, str, str]:
     """An estimate and its interval's bounds as :func:`measured_duration` says them, in the unit
-    of the largest and all to one number of significant digits: three, or more (at most :data:`MOST_INTERVAL_DIGITS`) where
-    three say a bound as the estimate though their values differ (a p50 of 14.568 s in 14.514 ..
-    14.634 s read ``14.6 s (interval 14.5 s .. 14.6 s)``). NaT is ``n/a``.
+    of the largest and all to one number of significant digits: three, or more (at most
+    :data:`MOST_INTERVAL_DIGITS`) where three say a bound as the estimate though their values
+    differ (a p50 of 14.568 s in 14.514 .. 14.634 s read ``14.6 s (interval 14.5 s .. 14.6 s)``).
+    NaT is ``n/a``.
 
     >>> measured_interval("14.568s", "14.514s", "14.634s")
     ('14.57 s', '14.51 s', '14.63 s')

@@ -46,9 +46,10 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     first and the last attempt: a first or last period they cover only in part reads as such),
     and the y axis is a share in percent of the attempts, as the CLI prints it, from the lowest
     one drawn (90 % at the highest) to 100 %, padded by 5 % of that span either side, so that a
-    point at 100 % or at the lowest share is drawn whole. The legend sits above the plot area (it covers no point), a column per group. The x
-    range is the periods' span padded by 5 %: from the first period's start to the last one's
-    end when the period is known (``freq`` or the attrs), else to the last one's start, and one
+    point at 100 % or at the lowest share is drawn whole. The legend sits above the plot area
+    (it covers no point), a column per group. The x range is the periods' span padded by 5 %:
+    from the first period's start to the last one's end when the period is known (``freq`` or
+    the attrs), else to the last one's start, and one
     hour either side of a lone period start (matplotlib alone widens one date to four years, the
     points lost in it). A period without attempts of a group has no share (the table has no row
     for it): the group's lines break there, never joined across it (a NaN point at the first
