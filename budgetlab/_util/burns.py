@@ -13,7 +13,7 @@ import pandas as pd
 __all__ = ["three_digits"]
 
 
-def three_digits(x: Any, *, missing: str = "n/a") -> str:
+def three_digits(x: Any, *, missing: str = "n/a", significant: int = 3) -> str:
     """A measured figure to three significant digits: trailing zeros dropped, a whole number never
     rounded into zeros and thousands separated, never an exponent; 0 is ``0``; ``missing`` where
     there is no figure (``None``, NaN, infinite).
@@ -29,12 +29,15 @@ def three_digits(x: Any, *, missing: str = "n/a") -> str:
     ['0.69', '0.8', '0.0456', '0.004', '0.00002', '0.1', '1', '1.25']
     >>> [three_digits(x) for x in (14.4, 19.666, 206.54, 1000.0, 0.0, float("nan"))]
     ['14.4', '19.7', '207', '1,000', '0', 'n/a']
+
+    ``significant`` digits other than three tell apart figures that three say alike (an
+    estimate and its interval's bounds): ``three_digits(14.568, significant=4)`` is ``14.57``.
     """
     if x is None or pd.isna(x) or not math.isfinite(float(x)):
         return missing
     value = float(x) + 0.0  # + 0.0: -0.0 prints as 0
     if value == 0:
         return "0"
-    digits = max(0, 2 - math.floor(math.log10(abs(value))))
+    digits = max(0, significant - 1 - math.floor(math.log10(abs(value))))
     text = f"{value:,.{digits}f}"
     return text.rstrip("0").rstrip(".") if "." in text else text

@@ -18,7 +18,7 @@ from .units import DAY_NS, HOUR_NS, MINUTE_NS, SECOND_NS
 from .words import DURATION_SCALES, prose_duration
 
 __all__ = ["MAX_DURATION", "to_timedelta", "to_ns", "exact_ns", "duration_label", "window_words",
-           "measured_duration"]
+           "measured_duration", "measured_interval", "duration_scale"]
 
 #: The longest duration budgetlab accepts (10 years: beyond any window, period or history).
 MAX_DURATION = pd.Timedelta(days=3660)
@@ -185,7 +185,7 @@ def window_words(window: Any) -> str:
         return str(window)
 
 
-def measured_duration(value: Any) -> str:
+def measured_duration(value: Any, *, significant: int = 3, like: Any = None) -> str:
     """A measured duration (a latency quantile, a mean, the waiting a shorter timeout saves) as
     every measured figure is said, to three significant digits
     (:func:`~budgetlab._util.burns.three_digits`), in the unit
@@ -197,12 +197,58 @@ def measured_duration(value: Any) -> str:
     ['16.1 s', '60 s', '1.31 s', '440 ms', '0 s']
     >>> [measured_duration(x) for x in ("384902260ns", "999.6ms", "1234.5s", "12us", pd.NaT)]
     ['385 ms', '1 s', '1,234 s', '12 us', 'n/a']
+
+    A column of one quantity is said in one unit, that of its largest value, given as ``like``
+    (:func:`duration_scale`); other ``significant`` digits tell an estimate from its interval's
+    bounds (:func:`measured_interval`).
+
+    >>> [measured_duration(x, like="2.54s") for x in ("832ms", "0s", "2.54s")]
+    ['0.832 s', '0 s', '2.54 s']
     """
     td = pd.Timedelta(value)
     if pd.isna(td):
         return "n/a"
-    ns = float(td.value)
-    near = abs(float(f"{ns:.3g}"))  # the unit of the rounded figure
-    size, unit = next(((size, unit) for size, unit in DURATION_SCALES if near >= size),
-                      (SECOND_NS, "s"))  # zero in seconds, as duration_words says it
-    return f"{three_digits(ns / size)} {unit}"
+    size, unit = duration_scale(td if like is None else like, significant=significant)
+    return f"{three_digits(td.value / size, significant=significant)} {unit}"
+
+
+def duration_scale(value: Any, *, significant: int = 3) -> tuple[int, str]:
+    """The nanoseconds and name of the unit :func:`measured_duration` says ``value`` in, chosen
+    after rounding to ``significant`` digits; seconds for zero or NaT. The unit of a figure's axis
+    that shows the durations a text says in it.
+
+    >>> duration_scale("999.6ms"), duration_scale("440ms"), duration_scale(pd.NaT)
+    ((1000000000, 's'), (1000000, 'ms'), (1000000000, 's'))
+    """
+    td = pd.Timedelta(value)
+    near = 0.0 if pd.isna(td) else abs(float(f"{float(td.value):.{significant}g}"))
+    return next(((size, unit) for size, unit in DURATION_SCALES if near >= size),
+                (SECOND_NS, "s"))  # zero in seconds, as duration_words says it
+
+
+#: The most significant digits :func:`measured_interval` says an estimate and its bounds to.
+MOST_INTERVAL_DIGITS = 4
+
+
+def measured_interval(value: Any, low: Any, high: Any) -> tuple[str, str, str]:
+    """An estimate and its interval's bounds as :func:`measured_duration` says them, in the unit
+    of the largest and all to one number of significant digits: three, or more (at most
+    :data:`MOST_INTERVAL_DIGITS`) where three say a bound as the estimate though their values
+    differ (a p50 of 14.568 s in 14.514 .. 14.634 s read ``14.6 s (interval 14.5 s .. 14.6 s)``).
+    NaT is ``n/a``.
+
+    >>> measured_interval("14.568s", "14.514s", "14.634s")
+    ('14.57 s', '14.51 s', '14.63 s')
+    >>> measured_interval("9.24s", "9.19s", "9.31s"), measured_interval("5s", "5s", pd.NaT)
+    (('9.24 s', '9.19 s', '9.31 s'), ('5 s', '5 s', 'n/a'))
+    >>> measured_interval("998ms", "990ms", "1.02s")
+    ('0.998 s', '0.99 s', '1.02 s')
+    """
+    points = [pd.Timedelta(x) for x in (value, low, high)]
+    like = max((p for p in points if pd.notna(p)), default=pd.NaT)  # one unit for the three
+    for significant in range(3, MOST_INTERVAL_DIGITS + 1):
+        said = [measured_duration(x, significant=significant, like=like) for x in points]
+        if all(text != said[0] or bound == points[0]
+               for text, bound in zip(said[1:], points[1:], strict=True)):
+            break
+    return said[0], said[1], said[2]

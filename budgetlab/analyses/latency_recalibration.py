@@ -120,7 +120,8 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
         The rule and its bootstrap interval. Each group draws from its own
         ``np.random.default_rng``, seeded by ``seed`` and the group's key values
         (:func:`~budgetlab.analyses.recalibration.bootstrap.group_seeds`), so its interval does
-        not depend on the other groups of the table.
+        not depend on the other groups of the table. ``n_boot=0`` skips the bootstrap, as in
+        :func:`budgetlab.recalibrate`: ``supported_low`` and ``supported_high`` are NaN.
     client_timeout : duration, optional
         The timeout in force when the log does not show it.
 
@@ -153,7 +154,7 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
     rule = _Rule(max_share=check_fraction("max_share", max_share),
                  limit=list(STATUSES[STATUSES.index(limit_status):]),
                  confidence=check_fraction("confidence", confidence),
-                 n_boot=check_whole("n_boot", n_boot, low=1, high=100_000),
+                 n_boot=check_whole("n_boot", n_boot),  # recalibrate's rule: 0 is none
                  cands=_candidates(candidates), seed=seed, client_timeout=client_timeout)
     dur = attempt_durations(events)
     thr = _default_thresholds(events, dur) if thresholds is None else parse_thresholds(thresholds)
@@ -283,7 +284,7 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], bad: n
     weights = np.zeros((len(censoring), n_boot, obs.shape[-1]))
     for g in range(len(censoring)):
         days = np.flatnonzero(obs[g].sum(axis=(0, 1)) > 0)
-        if len(days):
+        if len(days) and n_boot:  # n_boot=0: no samples, no interval
             weights[g][:, days] = block_weights(np.random.default_rng(seeds[g]), n_boot,
                                                 len(days), 1)
     b_obs = np.einsum("gtcd,gbd->gtcb", obs, weights)

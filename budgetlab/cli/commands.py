@@ -228,8 +228,13 @@ def add_latency(subparsers: Any) -> None:
     g.add_argument("--window", default=None, metavar="DURATION",
                    help="tracker window (e.g. 1h, 24h): which target each threshold supports, and "
                         "the frontier (the smallest threshold each target allows)")
-    g.add_argument("--target", type=float, default=None,
-                   help="the current target, reported beside the supported ones (with --window)")
+    g.add_argument("--target", default=None, metavar="TARGET|GROUP=TARGET,...",
+                   help="the current target, reported beside the supported ones (with --window), "
+                        "or one per group of the --by key, e.g. recaptcha_v2=0.93,turnstile=0.97")
     g.add_argument("--n-boot", type=int, default=None,
-                   help="bootstrap resamples of the supported targets (with --window; default 200)")
-    p.set_defaults(func=Command("latency", "latency"))
+                   help="bootstrap resamples of the supported targets (with --window; default "
+                        "200; 0: none)")
+    # the rest of the SLO that --target and --window make (recalibrate's parser reads them): its
+    # defaults, latency having no flag for them
+    p.set_defaults(func=Command("latency", "latency"), slo=None, warning=None, critical=None,
+                   min_events=None)

@@ -14,13 +14,12 @@ from typing import Any
 
 import pandas as pd
 
-from .._util.durations import measured_duration
+from .._util.durations import measured_duration, measured_interval
 from .._util.percent import fraction_to_percent, given_fraction, measured_percent
 from .._util.validation import check_whole, to_timedelta, window_words
-from .._util.words import counted, duration_words, given_duration
+from .._util.words import counted, duration_words, given_duration, speak
 from ..errors import ConfigError
-from ..slo import SLO
-from .reading import group_keys, read_log
+from .reading import describe_slo, group_keys, read_log, slo_from_args
 from .shared import group_label, save_plot, wrap, write_output
 
 #: ``measured_duration``: a quantile or the waiting saved as these lines say it (``16.1 s``,
@@ -59,9 +58,11 @@ def _print_profile(whole: Any, by: list[str]) -> None:
                   f"{measured_percent(s['share_high'])}){extra}")
         for _, q in quants.iterrows():
             above = f"> {given_duration(timeout)}" if has_to else "beyond the longest duration"
-            value = above if q["above_timeout"] else measured_duration(q["value"])
-            low = measured_duration(q["ci_low"]) if q["ci_low"] == q["ci_low"] else above
-            high = above if q["ci_high_above_timeout"] else measured_duration(q["ci_high"])
+            # digits enough to tell the estimate from each bound (at most 4 significant)
+            value, low, high = measured_interval(q["value"], q["ci_low"], q["ci_high"])
+            value = above if q["above_timeout"] else value
+            low = low if q["ci_low"] == q["ci_low"] else above
+            high = above if q["ci_high_above_timeout"] else high
             print(f"  p{fraction_to_percent(q['quantile'])} time to success: {value} (95 % "
                   f"interval {low} .. {high})")
     print("\nquantiles: Kaplan-Meier, timeouts censored at the timeout, solve errors censored at "
@@ -69,56 +70,68 @@ def _print_profile(whole: Any, by: list[str]) -> None:
           "(cause-specific); intervals Brookmeyer-Crowley")
 
 
-def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list[str],
-                         by: list[str]) -> None:
+def _recalibration_lines(events: Any, args: argparse.Namespace, thresholds: list[str],
+                         by: list[str]) -> list[str]:
     """The supported target of each threshold and the frontier, in words (no NaN: a threshold
-    that supports no candidate says so with its note)."""
+    that supports no candidate says so with its note); computed before anything is printed, so
+    that a --target the log refuses stops the run with one line."""
     from ..analyses.latency_recalibration import latency_recalibrate
 
-    slo = SLO(target=args.target if args.target is not None else 0.95, window=args.window)
+    slo = slo_from_args(args)  # --target: one number, or one per group of the --by key
     n_boot = 200 if args.n_boot is None else args.n_boot
     rec = latency_recalibrate(events, slo=slo, thresholds=thresholds, by=by or None, n_boot=n_boot,
                               client_timeout=args.client_timeout)
-    current = "" if args.target is None else f", current target {given_fraction(args.target)}"
-    print(f"\nlatency targets the history supports ({window_words(args.window)} window{current}; a "
-          "target is supported when the tracker "
-          "would have been CRITICAL or worse at most 1 % of the observed time after warm-up):")
-    for line in supported_lines(rec.summary, by, args.target):
-        print(line)
-    print("frontier (the smallest threshold each target allows):")
-    for line in frontier_lines(rec.frontier, by):
-        print(line)
+    current = [] if args.target is None else [f"current {describe_slo(slo, by, window=False)}"]
+    return [f"\nlatency targets the history supports ({window_words(args.window)} window; a "
+            "target is supported when the tracker "
+            "would have been CRITICAL or worse at most 1 % of the observed time after warm-up):",
+            *current,  # the current SLO, each supported target compared with it
+            *supported_lines(rec.summary, by, args.target is not None, bootstrap=n_boot > 0),
+            "frontier (the smallest threshold each target allows):",
+            *frontier_lines(rec.frontier, by)]
 
 
-def supported_lines(summary: Any, by: list[str], target: float | None) -> list[str]:
+def supported_lines(summary: Any, by: list[str], compare: bool, *,
+                    bootstrap: bool = True) -> list[str]:
     """The supported target of each group and threshold in words, one line per group and run of
     neighbouring thresholds with the same answer: ``within 250 ms, 500 ms, 1 s: withheld: (...)``
     rather than three lines saying the same (a withheld answer does not depend on the
-    threshold when the group's events are too few). ``target``: the current target, compared
-    with each supported one.
+    threshold when the group's events are too few). With ``compare``, each supported target is
+    compared with the group's current target (the summary's ``current_target``). Without a
+    ``bootstrap`` (``n_boot=0``) there is no interval, said in
+    :data:`~budgetlab.analyses.recalibration.rules.NO_BOOTSTRAP`'s words;
+    a bound below the candidate grid (NaN) is said so, as ``recalibrate`` says it.
 
     >>> import pandas as pd
     >>> nan = float("nan")
     >>> summary = pd.DataFrame({"g": ["a", "a", "b"],
     ...     "threshold": pd.to_timedelta(["250ms", "500ms", "250ms"]),
-    ...     "supported_target": [nan, nan, 0.9], "supported_low": [nan, nan, 0.85],
+    ...     "supported_target": [nan, nan, 0.9], "supported_low": [nan, nan, nan],
     ...     "supported_high": [nan, nan, 0.95], "note": ["withheld: 3 events", "withheld: 3 events",
-    ...     ""]})
-    >>> for line in supported_lines(summary, ["g"], 0.95):
-    ...     print(line)
+    ...     ""], "current_target": [0.95, 0.95, 0.95]})
+    >>> for line in supported_lines(summary, ["g"], True):
+    ...     print(line)  # doctest: +NORMALIZE_WHITESPACE
       g=a: within 250 ms, 500 ms: withheld: 3 events
-      g=b: within 250 ms: supported target 0.9 (interval 0.85 .. 0.95); the current 0.95 is above it
+      g=b: within 250 ms: supported target 0.9 (interval below the candidates' range .. 0.95); the
+      current 0.95 is above it
+    >>> supported_lines(summary, ["g"], False, bootstrap=False)[1]
+    '  g=b: within 250 ms: supported target 0.9 (no bootstrap, n_boot=0)'
     """
+    from ..analyses.recalibration.rules import NO_BOOTSTRAP
+
     runs: list[list[Any]] = []  # [group label, answer, thresholds]
     for _, r in summary.iterrows():
         if pd.isna(r["supported_target"]):
             said = r["note"] or "no candidate target supported"
         else:
-            sup, low, high = (given_fraction(r[c]) for c in
+            sup, low, high = (given_fraction(r[c], missing="below the candidates' range") for c in
                               ("supported_target", "supported_low", "supported_high"))
-            said = (f"supported target {sup} (interval {low} .. {high})"
-                    if pd.notna(r["supported_low"]) else f"supported target {sup}")
-            if target is not None:
+            interval = (f" (interval {low} .. {high})"
+                        if pd.notna(r["supported_low"]) or pd.notna(r["supported_high"]) else "")
+            said = f"supported target {sup}" + (interval if bootstrap
+                                                 else f" ({speak(NO_BOOTSTRAP)})")
+            if compare:
+                target = float(r["current_target"])
                 said += (f"; the current {given_fraction(target)} is "
                          + ("at or below it" if target <= r["supported_target"] else "above it"))
             if r["note"]:
@@ -209,10 +222,9 @@ def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
                           "--window "
                           "(e.g. --window 24h).")
     if args.window:  # the supported targets' SLO (--target, --window), checked before the work
-
-        SLO(target=args.target if args.target is not None else 0.95, window=args.window)
-        if args.n_boot is not None:
-            check_whole("n_boot", args.n_boot, low=1, high=100_000)
+        slo_from_args(args)
+        if args.n_boot is not None:  # recalibrate's rule: 0 skips the bootstrap (no interval)
+            check_whole("n_boot", args.n_boot)
     try:
         quantiles = [float(q) for q in _list(args.quantiles)]
     except ValueError:
@@ -240,25 +252,30 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     whole = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=None,
                             quantiles=quantiles,
                             client_timeout=args.client_timeout)
-    # computed before anything is printed: a candidate the data refuse stops the run whole
+    # computed before anything is printed: a candidate or target the data refuse stops the run
+    # whole
     tradeoff = None if not args.timeouts else timeout_tradeoff(
         read.events, timeouts=_list(args.timeouts), by=by or None,
         client_timeout=args.client_timeout)
+    supported = _recalibration_lines(read.events, args, thresholds, by) if args.window else []
     ts = read.events["ts"]
     print(f"{read.title}: {counted(len(read.events), 'attempt')} with durations, "
           f"{ts.iloc[0]:%Y-%m-%d %H:%M} .. {ts.iloc[-1]:%Y-%m-%d %H:%M} UTC")
     _print_profile(whole, by)
     if tradeoff is not None:
         print("\nclient timeout trade-off (no retries assumed):")
+        # one unit for the waiting saved, the largest's, as the figure's right axis says it
+        most = tradeoff["wait_saved_per_attempt"].max()
         for _, t in tradeoff.iterrows():
             print(f"  {group_label(t, by)}: at {given_duration(t['client_timeout'])}: timed out "
                   f"{measured_percent(t['timed_out_share'])}, "
                   f"successes lost {measured_percent(t['successes_lost_share'])} of attempts "
                   f"({int(t['successes_lost']):,}), waiting saved "
-                  f"{measured_duration(t['wait_saved_per_attempt'])} per attempt, availability "
+                  f"{measured_duration(t['wait_saved_per_attempt'], like=most)} per attempt, "
+                  "availability "
                   f"{measured_percent(t['availability'])}")
-    if args.window:
-        _print_recalibration(read.events, args, thresholds, by)
+    for line in supported:
+        print(line)
     if args.out or (args.plot and tradeoff is None):  # the shares per --freq period
         per = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=args.freq,
                               quantiles=quantiles, client_timeout=args.client_timeout)

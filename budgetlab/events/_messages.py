@@ -202,11 +202,24 @@ def _series_hint(option: str, have: Sequence[str], numbers: Callable[[], Collect
     named = [n for n in others if n == n.strip() and n and not set(n) & set("<>=!'\"")]
     if not named:
         return ""
+    if all("duration" in roles.get(n, ()) for n in others):  # the numbers are the durations
+        return _durations_only(others, named[0])
     which = (f"Its other column, {_shown_names(others)}, holds numbers: read a metric series by "
              "a threshold you choose, " if len(others) == 1 else
              f"Its other columns, {_shown_names(others)}, hold numbers: read a metric series by "
              "a threshold you choose on one of them, ")
     return f" {which}{threshold_words(named[0])}."
+
+
+def _durations_only(others: Sequence[str], column: str) -> str:
+    """The words of :func:`_series_hint` where the numbers besides the time are the duration
+    column's: no threshold shares that column with the duration, and no reading makes a log of
+    attempts of a metric series; what the series can be read as instead."""
+    flag = say("duration=", "--duration")
+    return (f" Its other column, {_shown_names(others)}, is the {flag} column: a latency SLO needs "
+            "an outcome per attempt, and a metric series of durations (one value per interval, "
+            "such as an average) is not a log of attempts. To judge the series itself by a "
+            f"threshold you choose, read it without {flag}: {threshold_words(column)}.")
 
 
 def threshold_words(column: str) -> str:

@@ -11,6 +11,8 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from .._util.attrs import attr_span
+from .._util.durations import duration_scale
+from .._util.units import SECOND_NS
 from .._util.validation import check_tz, to_timedelta
 from .._util.words import given_duration, prose_duration
 from ..errors import ConfigError, InputError
@@ -37,16 +39,17 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     says the period's length (``per 24 h period``; ``over the whole log`` for
     ``latency_profile(freq=None)``), ``freq`` or else ``shares.attrs["freq"]``, which
     ``latency_profile`` writes. When lines meet at a point (closer than 2 % of the y range;
-    often at a share of exactly 1), each line's dots are smaller than the line's before it, so
+    often at a share of exactly 100 %), each line's dots are smaller than the line's before it, so
     that they nest, each line a ring around the next, and the legend's title says so
     (:data:`LINES_MEET`). The time axis is in ``tz`` (default UTC; the data stay UTC), named in
     the x label with the span the shares count (``attrs["start"]`` .. ``attrs["end"]``, the
     first and the last attempt: a first or last period they cover only in part reads as such),
-    and the y axis is a share, from the lowest one drawn (0.9 at the highest) to 1,
-    padded by 5 % of that span either side, so that a point at 1 or at the lowest share is drawn
-    whole. The legend sits above the plot area (it covers no point), a column per group. The x
-    range is the periods' span padded by 5 %: from the first period's start to the last one's
-    end when the period is known (``freq`` or the attrs), else to the last one's start, and one
+    and the y axis is a share in percent of the attempts, as the CLI prints it, from the lowest
+    one drawn (90 % at the highest) to 100 %, padded by 5 % of that span either side, so that a
+    point at 100 % or at the lowest share is drawn whole. The legend sits above the plot area
+    (it covers no point), a column per group. The x range is the periods' span padded by 5 %:
+    from the first period's start to the last one's end when the period is known (``freq`` or
+    the attrs), else to the last one's start, and one
     hour either side of a lone period start (matplotlib alone widens one date to four years, the
     points lost in it). A period without attempts of a group has no share (the table has no row
     for it): the group's lines break there, never joined across it (a NaN point at the first
@@ -62,9 +65,9 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     >>> ax = plot_latency_shares(latency_profile(ev, thresholds=["5s"]).shares,
     ...                          ax=plt.figure().gca())
     >>> ax.lines[0].get_ydata().tolist(), ax.get_xlabel()
-    ([1.0, 0.0], 'period start (UTC); attempts 2026-01-01 00:00 .. 2026-01-02 00:00')
+    ([100.0, 0.0], 'period start (UTC); attempts 2026-01-01 00:00 .. 2026-01-02 00:00')
     >>> ax.get_ylabel().splitlines()  # latency_profile's default freq, "1D", from its attrs
-    ['share of attempts that succeeded within', 'the threshold per 24 h period (0 to 1)']
+    ['share of attempts that succeeded within', 'the threshold per 24 h period (%)']
     >>> plt.close("all")
     """
     known = ("period", "threshold", "attempts", "good", "share", "share_low", "share_high",
@@ -76,7 +79,9 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     ax = plt.gca() if ax is None else ax
     freq = _table_freq(shares, freq)
     keys = _keys(shares, known)
-    parts = [part for _, part in shares.groupby([*keys, "threshold"], sort=True, observed=True)]
+    # in percent of the attempts, as the CLI prints the shares
+    percent = shares.assign(share=shares["share"].astype(float) * 100)
+    parts = [part for _, part in percent.groupby([*keys, "threshold"], sort=True, observed=True)]
     step = _period_step(pd.DatetimeIndex(shares["period"]), freq)
     lines, broken = [], False
     for part in parts:
@@ -92,10 +97,10 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     time_axis(ax, tz)
     ax.set_xlabel(f"period start ({tz}){_span_counted(shares, tz)}")
     ax.set_ylabel("share of attempts that succeeded within\nthe threshold"
-                  f"{_per_period(shares, freq)} (0 to 1)")
-    _share_range(ax, shares["share"])
+                  f"{_per_period(shares, freq)} (%)")
+    _share_range(ax, percent["share"])
     lo, hi = ax.get_ylim()
-    meet = _points_meet(shares["period"], shares["share"], span=hi - lo)
+    meet = _points_meet(shares["period"], percent["share"], span=hi - lo)
     # one period: its dots larger, so that they read on an axis as wide as the period
     grow = 3.5 if shares["period"].nunique() == 1 else 0.0
     for line, ms in zip(lines, _nested_sizes(len(lines), meet), strict=True):
@@ -241,15 +246,15 @@ def _nested_sizes(n: int, meet: bool = True) -> list[float]:
 
 
 def _share_range(ax: Axes, share: pd.Series) -> None:
-    """:func:`plot_latency_shares`' y range: from the lowest share drawn (0.9 at the highest) to
-    1, padded by 5 % of that span either side, so that a point at either end (a lone one too:
-    matplotlib alone pads it by 5 % of its own value, a share of 0.1 then sits on the bottom
-    edge) is drawn whole."""
+    """:func:`plot_latency_shares`' y range (``share`` in percent): from the lowest share drawn
+    (90 % at the highest) to 100 %, padded by 5 % of that span either side, so that a point at
+    either end (a lone one too: matplotlib alone pads it by 5 % of its own value, a share of 10 %
+    then sits on the bottom edge) is drawn whole."""
     values = share.to_numpy(dtype=float)
     finite = values[np.isfinite(values)]
-    low = min(float(finite.min()), 0.9) if finite.size else 0.0
-    pad = 0.05 * (1.0 - low)
-    ax.set_ylim(low - pad, 1.0 + pad)
+    low = min(float(finite.min()), 90.0) if finite.size else 0.0
+    pad = 0.05 * (100.0 - low)
+    ax.set_ylim(low - pad, 100.0 + pad)
 
 
 def _period_range(ax: Axes, starts: pd.DatetimeIndex, freq: str | None) -> None:
@@ -265,8 +270,10 @@ def _period_range(ax: Axes, starts: pd.DatetimeIndex, freq: str | None) -> None:
 
 def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Per candidate client timeout: successes lost (percent of attempts, left axis) against the
-    waiting saved per attempt (seconds, right axis, drawn in the lower half so that it never lies
-    over the successes lost), a set of points per group: ``timeout_tradeoff(...)``.
+    waiting saved per attempt (right axis, in the unit the CLI says it in, the largest value's,
+    :func:`~budgetlab._util.durations.duration_scale`: ms when all are under a second; drawn in
+    the lower half so that it never lies over the successes lost), a set of points per group:
+    ``timeout_tradeoff(...)``.
     Only the candidates were measured, so they are points, never joined by a line (a line, even
     a faint one, would show values between candidates that nobody measured); each candidate is
     a tick of the x axis, named as given (:func:`~budgetlab._util.words.given_duration`).
@@ -290,6 +297,8 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     ([33.33, 0.0], 'None')
     >>> [t.get_text() for t in ax.get_xticklabels()]
     ['5 s', '30 s']
+    >>> ax.figure.axes[1].get_ylabel()  # (3 + 25) / 3 = 9.33 s saved per attempt at 5 s
+    'waiting saved per attempt (s)'
     >>> print(ax.get_xlabel())
     client timeout (the candidates measured); attempts 2026-01-01 00:00 .. 2026-01-01 00:00 UTC
     >>> plt.close("all")
@@ -302,6 +311,9 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
         raise InputError("plot_timeout_tradeoff draws the table of timeout_tradeoff(...).")
     ax = plt.gca() if ax is None else ax
     right = ax.twinx()
+    # the waiting saved in the unit the CLI says it in: its largest value's (ms under a second)
+    size, unit = duration_scale(tradeoff["wait_saved_per_attempt"].max())
+    saved_in_unit = tradeoff["wait_saved_per_attempt"].dt.total_seconds() * (SECOND_NS / size)
     keys = _keys(tradeoff, known)
     parts = [part for _, part in (tradeoff.groupby(keys, sort=True, observed=True) if keys
                                   else [((), tradeoff)])]
@@ -319,15 +331,14 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
         lost += ax.plot(x, part["successes_lost_share"].to_numpy() * 100, marker="o",
                         linestyle="none", color=colors[name] or OTHER_COLOR, markeredgewidth=0,
                         label=f"{key}: successes lost")
-        saved += right.plot(x, part["wait_saved_per_attempt"].dt.total_seconds().to_numpy(),
+        saved += right.plot(x, saved_in_unit[part.index].to_numpy(),
                             marker="s", linestyle="none", color=colors[name] or OTHER_COLOR,
                             markeredgewidth=0, label=f"{key}: waiting saved")
-    _apart(ax, tradeoff["successes_lost_share"].astype(float) * 100, right,
-           tradeoff["wait_saved_per_attempt"].dt.total_seconds())
+    _apart(ax, tradeoff["successes_lost_share"].astype(float) * 100, right, saved_in_unit)
     # nested dots where points meet: at the current timeout every group loses and saves nothing
     meet = any(_points_meet(tradeoff["client_timeout"], v, span=float(np.ptp(a.get_ylim())))
                for a, v in ((ax, tradeoff["successes_lost_share"].astype(float) * 100),
-                            (right, tradeoff["wait_saved_per_attempt"].dt.total_seconds())))
+                            (right, saved_in_unit)))
     for line, ms in zip([*lost, *saved], _nested_sizes(2 * len(parts), meet), strict=True):
         line.set_markersize(ms + POINT_GROW)
     candidates = np.unique(tradeoff["client_timeout"].dropna().to_numpy())
@@ -336,7 +347,7 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     ax.set_xlabel("client timeout (the candidates measured)"
                   + _span_counted(tradeoff, "UTC", zone=True))
     ax.set_ylabel("successes lost (% of attempts; no retries)")
-    right.set_ylabel("waiting saved per attempt (s)")
+    right.set_ylabel(f"waiting saved per attempt ({unit})")
     # above the plot area, so it covers no point: the successes lost in one column, the
     # waiting saved in the other
     legend_above(ax, ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0],

@@ -53,6 +53,18 @@ def test_table_and_frontier_by_hand():
     assert row["supported_low"] <= 0.5 <= row["supported_high"] == 0.9
 
 
+def test_n_boot_0_gives_the_supported_targets_without_an_interval():
+    # recalibrate's rule: 0 skips the bootstrap. The hand-computed answers of
+    # test_table_and_frontier_by_hand (0.5 within 10 s, 0.9 within 20 s), no bounds
+    r = latency_recalibrate(every_ten_minutes(), slo=SLO(target=0.9, window="1h"),
+                            thresholds=["10s", "20s"], candidates=[0.5, 0.9], n_boot=0)
+    s = r.summary.set_index("threshold")
+    assert s["supported_target"].to_dict() == {pd.Timedelta("10s"): 0.5, pd.Timedelta("20s"): 0.9}
+    assert s[["supported_low", "supported_high"]].isna().all().all()
+    with pytest.raises(ConfigError, match="n_boot=-1 must be a whole number >= 0"):
+        latency_recalibrate(every_ten_minutes(), slo=SLO(target=0.9, window="1h"), n_boot=-1)
+
+
 def test_looser_limit_share_changes_the_answer():
     ev = every_ten_minutes()
     r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["10s"],

@@ -39,4 +39,4 @@ def test_a_freq_on_a_whole_log_table_is_refused():
 def test_the_same_period_spelled_otherwise_is_drawn():
     shares = latency_profile(EV, thresholds=["5s"]).shares  # "1D" is 24 h
     ax = plot_latency_shares(shares, freq="24h", ax=plt.figure().gca())
-    assert ax.get_ylabel().splitlines()[1] == "the threshold per 24 h period (0 to 1)"
+    assert ax.get_ylabel().splitlines()[1] == "the threshold per 24 h period (%)"

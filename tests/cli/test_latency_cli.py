@@ -49,18 +49,23 @@ def test_profile_and_tradeoff_printed(log, tmp_path, capsys):
     assert len(table) == 4 and set(table.columns) >= {"g", "period", "threshold", "good", "share"}
 
 
-def test_measured_durations_are_said_to_three_digits_and_in_ms_under_a_second(log, capsys):
-    """Waiting saved is a measured figure: three significant digits, in ms under a second, as
-    notebook 05 says it. By hand, b at 3 s: (0 + 4 + 27) / 3 = 10.333 s per attempt; at 29.5 s
-    only the 30 s timeout is cut: a 0.5 / 5 = 0.1 s, b 0.5 / 3 = 0.1667 s."""
-    assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
-                 "5s", "--by", "g", "--timeouts", "3s,29.5s"]) == 0
+def test_measured_durations_are_said_to_three_digits_in_one_unit(log, capsys):
+    """Waiting saved is a measured figure: three significant digits, every row in the unit of the
+    largest (the figure's right axis is in it too). By hand, b at 3 s: (0 + 4 + 27) / 3 = 10.333
+    s per attempt; at 29.5 s only the 30 s timeout is cut: a 0.5 / 5 = 0.1 s, b 0.5 / 3 = 0.1667
+    s, said in seconds beside 10.3 s; with 29.5 s alone, all are under a second: in ms."""
+    args = ["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
+            "5s", "--by", "g"]
+    assert main([*args, "--timeouts", "3s,29.5s"]) == 0
     text = capsys.readouterr().out
     assert "g=b: at 3 s: timed out 66.67 %" in text and "waiting saved 10.3 s per attempt" in text
     assert "g=a: at 29.5 s: timed out 20.00 %" in text
-    assert "waiting saved 100 ms per attempt" in text
-    assert "waiting saved 167 ms per attempt" in text
-    assert "0.1667 s" not in text and "0.1 s" not in text
+    assert "waiting saved 0.1 s per attempt" in text
+    assert "waiting saved 0.167 s per attempt" in text
+    assert "0.1667 s" not in text and " ms per attempt" not in text
+    assert main([*args, "--timeouts", "29.5s"]) == 0
+    text = capsys.readouterr().out
+    assert "waiting saved 100 ms per attempt" in text and "waiting saved 167 ms" in text
 
 
 def test_thresholds_in_milliseconds_are_said_in_milliseconds(log, capsys):
@@ -133,7 +138,7 @@ def test_the_current_target_is_reported_beside_the_supported_one(every_fifth_slo
                  "20s", "--window", "24h",
                  "--target", "0.9", "--n-boot", "50"]) == 0
     text = capsys.readouterr().out
-    assert "(24 h window, current target 0.9; a target is supported" in text
+    assert "current SLO: target 0.9, warning < 0.5, critical < 0.1, min_events 0" in text
     assert ("within 20 s: supported target 0.75 (interval 0.75 .. 0.75); the current 0.9 is "
             "above it") in text
     # recalibrate's caveat, in its words: evaluated from 2 Jan 00:00 (after the 24 h warm-up) to
@@ -158,7 +163,7 @@ def test_thresholds_with_the_same_answer_are_said_once():
         "note": ["withheld: 12 events", "withheld: 12 events", "", "", "withheld: x", "",
                  "withheld: x"],
     })
-    assert supported_lines(summary, ["g"], None) == [
+    assert supported_lines(summary, ["g"], False) == [
         "  g=a: within 250 ms, 1 s: withheld: 12 events",
         "  g=b: within 250 ms: supported target 0.9 (interval 0.85 .. 0.95)",
         "  g=b: within 1 s: supported target 0.99",
@@ -279,9 +284,49 @@ def test_a_plot_of_one_period_says_so_and_proposes_a_period_that_draws_a_curve(l
     assert "one point per line" not in capsys.readouterr().out
 
 
+def _two_groups(path, tmp_path):
+    """every_fifth_slow's log twice, as groups a and b: each supports 0.75 within 20 s."""
+    one = pd.read_csv(path)
+    both = tmp_path / "two.csv"
+    pd.concat([one.assign(g="a"), one.assign(g="b")]).to_csv(both, index=False)
+    return both
+
+
+def test_per_group_targets_are_each_compared_with_their_groups_supported_one(every_fifth_slow,
+                                                                           tmp_path, capsys):
+    # recalibrate's --target syntax: a's 0.9 lies above the 0.75 each group supports, b's 0.7 at
+    # or below it
+    args = ["latency", str(_two_groups(every_fifth_slow, tmp_path)), "--duration", "s",
+            "--duration-unit", "s", "--thresholds", "20s", "--window", "24h", "--by", "g",
+            "--n-boot", "20"]
+    assert main([*args, "--target", "a=0.9,b=0.7"]) == 0
+    text = capsys.readouterr().out
+    assert "current SLO: target a 0.9, b 0.7;" in text
+    assert ("g=a: within 20 s: supported target 0.75 (interval 0.75 .. 0.75); the current 0.9 is "
+            "above it") in text
+    assert ("g=b: within 20 s: supported target 0.75 (interval 0.75 .. 0.75); the current 0.7 is "
+            "at or below it") in text
+    # a group left without its target is refused before anything is printed
+    assert main([*args, "--target", "a=0.9,A=0.7"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "no SLO for the group b" in err
+
+
+def test_n_boot_0_is_taken_as_recalibrate_takes_it(every_fifth_slow, capsys):
+    # no bootstrap: the supported target alone (0.75, as with one), its missing interval said in
+    # recalibrate's words; the --help says 0 is none, as recalibrate's does
+    assert main(["latency", str(every_fifth_slow), "--duration", "s", "--duration-unit", "s",
+                 "--thresholds", "20s", "--window", "24h", "--n-boot", "0"]) == 0
+    text = capsys.readouterr().out
+    assert "within 20 s: supported target 0.75 (no bootstrap, --n-boot 0); provisional" in text
+    assert main(["latency", "--help"]) == 0
+    assert "200; 0: none)" in " ".join(capsys.readouterr().out.split())
+
+
 @pytest.mark.parametrize(("extra", "message"), [
     (["--window", "1h", "--target", "1.2"], "--target 1.2 must lie in (0, 1)"),
-    (["--window", "1h", "--n-boot", "-3"], "--n-boot -3 must be a whole number"),
+    (["--window", "1h", "--n-boot", "-3"], "--n-boot -3 must be a whole number >= 0"),
+    (["--window", "1h", "--target", "a=0.9"], "per-group --target needs exactly one --by key"),
 ])
 def test_a_bad_value_of_the_supported_targets_is_refused_before_the_profile(log, capsys, extra,
                                                                              message):

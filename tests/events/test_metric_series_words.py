@@ -11,7 +11,7 @@ import pytest
 
 from budgetlab import how_read, read_events
 from budgetlab.cli import main
-from budgetlab.errors import OutcomeError
+from budgetlab.errors import OutcomeError, SchemaError
 
 ELB = Path(__file__).parents[1] / "fixtures" / "nab" / "elb_request_count_8c0756.csv"
 METRIC_SERIES = ("A metric series (one measured value per time, such as CPU use or a latency) is "
@@ -200,3 +200,24 @@ def test_status_counts_are_written_as_every_count_is_and_the_counts_fix_reads_as
     text = str(info.value)
     assert "'200' (9,126), '404' (213), '304' (445)" in text
     assert text.endswith(IF_COUNTS)
+
+
+def test_a_metric_series_of_durations_is_told_it_is_no_log_of_attempts(tmp_path, capsys):
+    # NAB's ec2 request latency shape: timestamp,value (a latency per 5 min). Its one number
+    # column is the duration column: --ok-when on it cannot share it with --duration, so the
+    # refusal says what a latency SLO needs, and what the series can be read as instead
+    path = tmp_path / "ec2.csv"
+    pd.DataFrame({"timestamp": ["2014-03-07 03:41:00", "2014-03-07 03:46:00"],
+                  "value": [45.868, 47.606]}).to_csv(path, index=False)
+    said = ("Its other column, 'value', is the {flag} column: a latency SLO needs an outcome per "
+            "attempt, and a metric series of durations (one value per interval, such as an "
+            "average) is not a log of attempts. To judge the series itself by a threshold you "
+            "choose, read it without {flag}: {how} (or <=, >, >=; the threshold is yours: "
+            "budgetlab never proposes one).")
+    with pytest.raises(SchemaError, match="no column 'outcome'") as caught:
+        read_events(path, time="timestamp", duration="value", duration_unit="ms")
+    assert said.format(flag="duration=", how='ok_when="value<THRESHOLD"') in str(caught.value)
+    assert main(["latency", str(path), "--time", "timestamp", "--duration", "value",
+                 "--duration-unit", "ms", "--thresholds", "50ms"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert said.format(flag="--duration", how="--ok-when 'value<THRESHOLD'") in err

@@ -39,7 +39,8 @@ def test_shares_lines_hold_the_shares(events):
     assert len(ax.lines) == 4  # 2 groups x 2 thresholds
     for line, (_, part) in zip(ax.lines, shares.groupby(["g", "threshold"], observed=True),
                                strict=True):
-        assert line.get_ydata().tolist() == part["share"].tolist()
+        # in percent, as the CLI prints the shares ("within 10 s: 52.56 %")
+        assert np.allclose(line.get_ydata(), part["share"] * 100)
     plt.close(fig)
 
 
@@ -66,6 +67,23 @@ def test_tradeoff_points_hold_the_table(events):
             right.lines[i].get_ydata().tolist()
             == part["wait_saved_per_attempt"].dt.total_seconds().tolist()
         )
+    plt.close(fig)
+
+
+def test_the_waiting_saved_axis_is_in_the_unit_the_cli_says_it_in():
+    # by hand: three successes of 0.2, 0.5 and 0.9 s; a 0.4 s timeout saves (0.1 + 0.5) / 3 =
+    # 0.2 s per attempt, a 0.8 s one 0.1 / 3 s: all under a second, said in ms by the CLI, so the
+    # right axis is in ms: 200 and 33.3
+    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:01", "2026-01-01 00:02"], utc=True)
+    events = pd.DataFrame({"ts": ts.as_unit("ns"), "ok": True,
+                           "bucket": pd.Categorical(["success"] * 3),
+                           "duration": pd.to_timedelta([0.2, 0.5, 0.9], unit="s")})
+    table = bl.timeout_tradeoff(events, timeouts=["0.4s", "0.8s"], client_timeout="1s")
+    fig, ax = plt.subplots()
+    plot_timeout_tradeoff(table, ax=ax)
+    right = [a for a in fig.axes if a is not ax][0]
+    assert right.get_ylabel() == "waiting saved per attempt (ms)"
+    assert np.allclose(right.lines[0].get_ydata(), [200.0, 100 / 3])
     plt.close(fig)
 
 
@@ -169,13 +187,13 @@ def _lone_period(seconds):
 
 
 @pytest.mark.parametrize(("seconds", "share", "want"), [
-    # 1 of 10 attempts within 5 s: share 0.1; the axis 0.1 .. 1 padded by 0.045 either side
-    # (matplotlib alone padded the lone point by 5 % of 0.1 and drew it on the bottom edge)
-    ([1] + [20] * 9, 0.1, (0.055, 1.045)),
-    # all within 5 s: share 1; the axis 0.9 .. 1 padded by 0.005 (the point was on the top edge)
-    ([1] * 10, 1.0, (0.895, 1.005)),
-    # none within 5 s: share 0; the axis 0 .. 1 padded by 0.05
-    ([20] * 10, 0.0, (-0.05, 1.05)),
+    # 1 of 10 attempts within 5 s: share 0.1, drawn 10 %; the axis 10 .. 100 % padded by 4.5
+    # either side (matplotlib alone padded the lone point by 5 % of it, on the bottom edge)
+    ([1] + [20] * 9, 0.1, (5.5, 104.5)),
+    # all within 5 s: 100 %; the axis 90 .. 100 % padded by 0.5 (the point was on the top edge)
+    ([1] * 10, 1.0, (89.5, 100.5)),
+    # none within 5 s: 0 %; the axis 0 .. 100 % padded by 5
+    ([20] * 10, 0.0, (-5.0, 105.0)),
 ])
 def test_a_lone_point_is_inside_the_y_range(seconds, share, want):
     shares = bl.latency_profile(_lone_period(seconds), thresholds=["5s"], freq="1h").shares
@@ -184,7 +202,7 @@ def test_a_lone_point_is_inside_the_y_range(seconds, share, want):
     lo, hi = ax.get_ylim()
     assert (lo, hi) == pytest.approx(want, abs=1e-12)
     drawn = np.concatenate([line.get_ydata() for line in ax.lines])
-    assert drawn.tolist() == [share]
+    assert drawn.tolist() == [share * 100]
     # strictly inside, at least 4 % of the axis from either edge
     assert lo + 0.04 * (hi - lo) < drawn.min() and drawn.max() < hi - 0.04 * (hi - lo)
     plt.close("all")
@@ -196,10 +214,10 @@ def test_every_drawn_share_is_inside_the_y_range(events):
                                 freq="6h").shares
     ax = plot_latency_shares(shares, ax=plt.figure().gca(), freq="6h")
     drawn = np.concatenate([line.get_ydata() for line in ax.lines])
-    assert drawn.max() == 1.0  # some period's attempts all succeeded within the threshold
+    assert drawn.max() == 100.0  # some period's attempts all succeeded within the threshold
     lo, hi = ax.get_ylim()
-    low = min(drawn.min(), 0.9)
-    assert (lo, hi) == pytest.approx((low - 0.05 * (1 - low), 1 + 0.05 * (1 - low)))
+    low = min(drawn.min(), 90.0)
+    assert (lo, hi) == pytest.approx((low - 0.05 * (100 - low), 100 + 0.05 * (100 - low)))
     assert lo < drawn.min() and drawn.max() < hi
     plt.close("all")
 
@@ -220,7 +238,7 @@ def test_lines_at_one_stay_visible_as_nested_rings():
 
     shares = bl.latency_profile(_all_quick(), thresholds=["5s", "10s"], by="g", freq="1h").shares
     ax = plot_latency_shares(shares, ax=plt.figure().gca(), freq="1h")
-    assert [line.get_ydata().tolist() for line in ax.lines] == [[1.0, 1.0]] * 4
+    assert [line.get_ydata().tolist() for line in ax.lines] == [[100.0, 100.0]] * 4
     sizes = [line.get_markersize() for line in ax.lines]
     assert all(a - b >= 2.0 for a, b in zip(sizes[:-1], sizes[1:], strict=True))
     assert {line.get_marker() for line in ax.lines} == {"o"}
@@ -329,7 +347,7 @@ def test_the_y_label_says_the_period_and_a_lone_point_is_a_larger_dot(freq, word
     assert shares["period"].nunique() == 1
     ax = plot_latency_shares(shares, ax=plt.figure().gca())
     assert ax.get_ylabel() == ("share of attempts that succeeded within\nthe threshold "
-                               f"{words} (0 to 1)")
+                               f"{words} (%)")
     (line,) = ax.lines
     assert (line.get_marker(), line.get_linestyle(), line.get_markersize()) == ("o", "None", 8.0)
     (handle,) = ax.get_legend().legend_handles
@@ -383,7 +401,7 @@ def test_a_line_breaks_at_periods_without_attempts():
     x = [f"{mdates.num2date(v):%H:%M}" for v in mdates.date2num(line.get_xdata())]
     assert x == ["00:00", "00:10", "00:20", "00:40", "00:50"]
     y = line.get_ydata()
-    assert y[[0, 1, 3, 4]].tolist() == [1.0, 0.5, 0.25, 0.75] and np.isnan(y[2])
+    assert y[[0, 1, 3, 4]].tolist() == [100.0, 50.0, 25.0, 75.0] and np.isnan(y[2])
     assert ax.get_legend().get_title().get_text() == NO_ATTEMPTS
     plt.close("all")
 
@@ -402,7 +420,7 @@ def test_two_groups_break_each_at_their_own_empty_periods(freq):
     shares.attrs = a.attrs
     ax = plot_latency_shares(shares, ax=plt.figure().gca())
     line_a, line_b = ax.lines
-    assert line_a.get_ydata().tolist() == [1.0, 1.0, 0.5, 1.0]
+    assert line_a.get_ydata().tolist() == [100.0, 100.0, 50.0, 100.0]
     assert len(line_b.get_ydata()) == 3 and np.isnan(line_b.get_ydata()[1])
     assert mdates.num2date(mdates.date2num(line_b.get_xdata()[1])).minute == 10
     plt.close("all")
@@ -412,7 +430,7 @@ def test_no_break_no_words():
     """Adjacent periods: nothing breaks, the legend has no title about breaks."""
     shares = _shares_by_hand(["2026-01-01 00:00", "2026-01-01 00:10"], [1.0, 0.5])
     ax = plot_latency_shares(shares, ax=plt.figure().gca())
-    assert ax.lines[0].get_ydata().tolist() == [1.0, 0.5]
+    assert ax.lines[0].get_ydata().tolist() == [100.0, 50.0]
     assert ax.get_legend().get_title().get_text() == ""
     plt.close("all")
 

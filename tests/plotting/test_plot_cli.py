@@ -168,7 +168,7 @@ def test_demo_plot_takes_the_time_zone(tmp_path, saved, capsys):
 
 def test_latency_plot_names_the_zone_and_the_share(tmp_path, saved, capsys):
     """``latency --plot`` over time: the x axis in ``--tz`` (Berlin in January: UTC+1), named in
-    its label with what a point is (its period's start); the y axis a share from 0 to 1."""
+    its label with what a point is (its period's start); the y axis a share in percent."""
     ts = pd.date_range("2026-01-05 06:00", periods=180, freq="1min", tz="UTC")
     path = tmp_path / "lat.csv"
     pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"), "outcome": "success",

@@ -95,7 +95,7 @@ def bootstrap_interval(boot: np.ndarray, has_time: np.ndarray,
     [[nan], [0.95]]
     """
     if not len(boot):
-        return np.full(boot.shape[1], np.nan), np.full(boot.shape[1], np.nan)
+        return np.full(boot.shape[1:], np.nan), np.full(boot.shape[1:], np.nan)
     alpha = 1 - confidence
     ranked = np.where(np.isnan(boot), -np.inf, boot)
     lo = np.quantile(ranked, alpha / 2, axis=0, method="lower")

@@ -23,7 +23,7 @@ __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin
            "thin_kind", "events_for",
            "beyond_evidence", "too_few_events", "supported_targets", "widen_to_support",
            "cap_notes", "recommendation_name", "capped_words", "capped_action", "suggest_window",
-           "explain_no_recommendation"]
+           "explain_no_recommendation", "NO_BOOTSTRAP"]
 
 #: Fewest expected failures (events x (1 - target)) in the evaluated span for a verdict.
 MIN_EXPECTED_FAILURES = 10
@@ -252,6 +252,11 @@ def cap_notes(uncapped: np.ndarray, recommended: np.ndarray, events: np.ndarray,
         else:
             out.append("")
     return out
+
+
+#: What a recommendation's interval is said as without the bootstrap (``n_boot=0``: no
+#: interval), by ``recalibrate`` and ``latency_recalibrate`` alike.
+NO_BOOTSTRAP = "no bootstrap, n_boot=0"
 
 
 def recommendation_name(capped: bool) -> str:

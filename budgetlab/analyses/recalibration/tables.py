@@ -23,7 +23,7 @@ from .levels import Choice
 from .options import Plan
 from .pages import display_targets, page_counts, transitions_per_day
 from .rolling import Rolling
-from .rules import recommendation_name
+from .rules import NO_BOOTSTRAP, recommendation_name
 
 __all__ = ["Recalibration", "QUANTILE_LEVELS", "ESTIMATES", "summary_table",
            "candidates_table", "sample_tables", "group_words"]
@@ -120,7 +120,7 @@ def _outcome_words(row: pd.Series, n_boot: Any) -> str:
     rec, low, high = (given_fraction(row[c], missing="below every candidate") for c in
                       ("recommended_target", "recommended_low", "recommended_high"))
     rule = (f"{recommendation_name(bool(row['recommended_capped']))} {rec}, "
-            + (f"bootstrap interval {low} .. {high}" if n_boot != 0 else "no bootstrap, n_boot=0"))
+            + (f"bootstrap interval {low} .. {high}" if n_boot != 0 else NO_BOOTSTRAP))
     txt = f"{row['action'] or 'no current target'} ({rule})"
     return txt + (f"; {row['recommendation_note']}" if row["recommendation_note"] else "")
 

@@ -11,7 +11,7 @@ import numpy as np
 from ..._util.burns import three_digits
 from ..._util.percent import given_fraction, given_percent, measured_percent
 from ..._util.words import command_flag, say
-from .rules import recommendation_name
+from .rules import NO_BOOTSTRAP, recommendation_name
 
 __all__ = ["NO_CURRENT_TARGET", "judge_current", "verdict"]
 
@@ -86,7 +86,7 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
         else:
             # without a current target there is no verdict: the recommendation is what rests
             rests = "the verdict" if np.isfinite(current) else "the recommendation"
-            rec_txt += f" (no bootstrap, n_boot=0: {rests} rests on this point)"
+            rec_txt += f" ({NO_BOOTSTRAP}: {rests} rests on this point)"
     else:
         rec_txt = "no usual target meets the rule (see the recommendation note)"
     if not np.isfinite(current):
