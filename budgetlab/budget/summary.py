@@ -23,7 +23,8 @@ from ..slo import SLO, PerGroup, table_slo
 from ..windows.clock import NO_TRAFFIC_CODE
 from ..windows.groups import group_order
 from .figures import STATUS_DTYPE, STATUSES
-from .replay_status import REPLAY_COLUMNS
+from ..events.schema import ts_ns
+from .replay_status import REPLAY_COLUMNS, check_states
 from .spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, silences, status_spans
 
 __all__ = ["replay_summary", "SUMMARY_TIME_COLUMNS", "NO_OBSERVED_TIME"]
@@ -117,6 +118,12 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     only 3 h of observed time (4 events in it): too little for events and transitions per day,
     which need at least 24 h (one day)
     """
+    check_states(states, "replay_summary", "; spans of budgetlab.status_spans() go in spans=")
+    if len(events) != len(states) or not np.array_equal(ts_ns(events), ts_ns(states)):
+        differ = (f"states has {len(states):,} rows, events {len(events):,}"
+                  if len(events) != len(states) else "the events' times are not the states'")
+        raise InputError(f"replay_summary() needs the events that were replayed, in their order "
+                         f"({differ}); give replay_summary(replay(events, slo), events).")
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
     slo = table_slo(states)
     if spans is None:
