@@ -15,8 +15,7 @@ from ..slo import SLO, PerGroup, table_slo
 from ..windows.groups import group_codes, group_key_codes, previous_in_group
 from ..windows.trailing import event_window_counts
 from .figures import STATUS_DTYPE, round_like_python, seed_figures
-from .replay_status import (PROGRESS_EVENTS, REPLAY_COLUMNS, check_states, event_status,
-                            slo_parts)
+from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, check_states, event_status, slo_parts
 
 __all__ = ["change_rows", "replay_transitions", "transitions"]
 

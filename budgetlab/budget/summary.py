@@ -19,11 +19,11 @@ from .._util.ratios import ratio
 from .._util.thin import thin_words
 from .._util.units import HOUR_NS
 from ..errors import InputError
+from ..events.schema import ts_ns
 from ..slo import SLO, PerGroup, table_slo
 from ..windows.clock import NO_TRAFFIC_CODE
 from ..windows.groups import group_order
 from .figures import STATUS_DTYPE, STATUSES
-from ..events.schema import ts_ns
 from .replay_status import REPLAY_COLUMNS, check_states
 from .spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, silences, status_spans
 
