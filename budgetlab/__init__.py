@@ -19,9 +19,8 @@ from . import errors
 __version__ = "0.1.0"
 
 # public name -> module that defines it (in data-flow order): the public surface, written once. To
-# export a new
-# name: one line here, then `python tests/test_public_api.py` regenerates the type checkers' stub
-# (__init__.pyi)
+# export a new name: one line here, then `python tests/test_public_api.py` regenerates the type
+# checkers' stub (__init__.pyi)
 _EXPORTS: dict[str, str] = {
     "SLO": "slo",
     "PerGroup": "slo",
@@ -90,9 +89,8 @@ _EXPORTS: dict[str, str] = {
     "read_prometheus": "interop.prometheus_source",
 }
 # subpackages and modules reachable as attributes (``bl.datasets.load``, ``bl.plotting.timeline``),
-# imported
-# on first use like the names above; ``budgetlab.dask`` needs the optional extra and is imported by
-# name only
+# imported on first use like the names above; ``budgetlab.dask`` needs the optional extra and is
+# imported by name only
 _MODULES: dict[str, str] = {
     "slo": "slo",
     "events": "events",
@@ -107,8 +105,8 @@ _MODULES: dict[str, str] = {
     "cli": "cli",
 }
 
-# the exception classes are imported at once (budgetlab.errors is light); every other name on first
-# use
+# the exception classes are imported at once (budgetlab.errors is light); every other name on
+# first use
 globals().update({name: getattr(errors, name) for name in errors.__all__})
 __all__ = [*errors.__all__, "synth", "datasets", *_EXPORTS]
 

@@ -118,9 +118,13 @@ class SLO:
                 "min_events": self.min_events, "period": duration_label(self.period)}
 
 
-def as_slo(slo: Any) -> SLO:
-    """``slo`` if it is an :class:`SLO`, else :class:`ConfigError` with an example."""
+def as_slo(slo: Any, caller: str | None = None) -> SLO:
+    """``slo`` if it is an :class:`SLO`, else :class:`ConfigError` with an example; per-group SLOs
+    given to the public function ``caller``, which takes one SLO, are refused in those words."""
     if not isinstance(slo, SLO):
+        if caller is not None and isinstance(slo, (PerGroup, Mapping)):
+            raise ConfigError(f"{caller}() takes one SLO, not per-group SLOs: call it on each "
+                              "group's events with that group's SLO.")
         raise ConfigError("slo must be a budgetlab.SLO, e.g. SLO(target=0.95, window='24h').")
     return slo
 
@@ -132,7 +136,9 @@ class PerGroup:
 
     Every function that takes an ``slo`` (or a ``target``) also takes a ``PerGroup``, or a plain
     mapping, which is read as ``PerGroup(mapping)``; the result equals running each group on its
-    own with its SLO, bit for bit.
+    own with its SLO, bit for bit. Except :func:`~budgetlab.bucket_burn_over_time` and
+    :func:`~budgetlab.replay_calendar`, which take one SLO and refuse per-group SLOs in so many
+    words (call them per group).
 
     Parameters
     ----------

@@ -103,3 +103,17 @@ def test_bucket_breakdown_takes_a_missing_group_key():
     got = table.groupby(table["region"].astype(object).where(table["region"].notna(),
                                                              "<NA>"))["failures"].sum()
     assert got.sort_index().to_dict() == fails.sort_index().to_dict()
+
+
+@pytest.mark.parametrize("name", ["bucket_burn_over_time", "replay_calendar"])
+@pytest.mark.parametrize("slos", [{"a": 0.9, "b": 0.99}, PerGroup({"a": 0.9, "b": 0.99})])
+def test_functions_of_one_slo_say_so_to_per_group_slos(name, slos):
+    """The two functions PerGroup's docstring names as taking one SLO refuse per-group SLOs in
+    those words (they said "slo must be an SLO", as to a typo)."""
+    import budgetlab as bl
+
+    ev = bl.as_events(pd.date_range("2026-01-01", periods=4, freq="min"), [True] * 4,
+                      groups={"g": ["a", "b", "a", "b"]})
+    with pytest.raises(ConfigError, match=rf"^{name}\(\) takes one SLO, not per-group SLOs: call "
+                                          "it on each group's events with that group's SLO.$"):
+        getattr(bl, name)(ev, slos, by="g")

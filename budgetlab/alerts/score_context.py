@@ -15,7 +15,7 @@ from ..errors import ConfigError
 from ..slo import SLO
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
-from ..windows.exclusions import exclusion_intervals
+from ..windows.exclusions import exclusion_intervals, refuse_unknown
 from .group_scores import (
     BadCounts,
     GroupScores,
@@ -93,9 +93,9 @@ class ScoringContext:
                 raise ConfigError("bins= needs target= too (for the budget consumed before the "
                                   "first alert).")
             self.grid = read_bins(bins, **options)
-        elif unknown := sorted(set(options) - ReadBinsOptions.__optional_keys__):
-            # read_bins() says so when bins are given
-            raise TypeError(f"unexpected keyword arguments {unknown}")
+        else:  # read_bins() says so when bins are given
+            refuse_unknown(set(options) - ReadBinsOptions.__optional_keys__,
+                           ReadBinsOptions.__optional_keys__)
         self.keys = group_table(self.grid, self.by, episodes)
         self.ep_group = episode_groups(episodes, self.by, self.keys)
         self.span_start, self.span_end = evaluated_span(self.grid, episodes, incidents,

@@ -329,7 +329,7 @@ def bucket_burn_over_time(
     >>> t["budget_spent"].round(4).tolist()  # 1 failure / (0.5 x 3 events in the table)
     [0.6667, 0.0, 0.0, 0.6667]
     """
-    slo = as_slo(slo)
+    slo = as_slo(slo, "bucket_burn_over_time")
     keys = as_list(by)
     check_events(events, keys)
     if len(events) == 0:

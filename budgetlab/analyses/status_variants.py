@@ -23,9 +23,9 @@ import pandas as pd
 from .._util.validation import check_tz, duration_label, to_timedelta
 from ..budget.figures import STATUS_DTYPE, seed_figures, seed_status_codes
 from ..budget.replay_status import REPLAY_COLUMNS
-from ..errors import ConfigError, InputError
+from ..errors import InputError
 from ..events.schema import ts_ns
-from ..slo import SLO
+from ..slo import SLO, as_slo
 from ..windows.calendar import calendar_counts, calendar_edges
 from ..windows.groups import first_in_group, group_order, table_order
 from .sorted_events import change_flags, parse_window, sort_events
@@ -50,8 +50,10 @@ def replay_calendar(
     Returns
     -------
     DataFrame
-        The columns of :func:`budgetlab.replay` (so :func:`budgetlab.transitions` and
-        :func:`budgetlab.replay_summary` apply); ``attrs`` adds ``calendar`` and ``tz``.
+        The columns of :func:`budgetlab.replay` (so :func:`budgetlab.transitions` applies; time
+        in each status on a calendar window: :func:`budgetlab.compare_windows` with
+        ``windows=["calendar:day"]``, which :func:`budgetlab.replay_summary` leaves to it);
+        ``attrs`` adds ``calendar`` and ``tz``.
 
     Examples
     --------
@@ -61,8 +63,7 @@ def replay_calendar(
     >>> st[["total", "failures", "status"]].to_dict("list")
     {'total': [1, 2, 1], 'failures': [1, 1, 0], 'status': ['exhausted', 'exhausted', 'healthy']}
     """
-    if not isinstance(slo, SLO):
-        raise ConfigError("slo must be an SLO, e.g. SLO(target=0.95).")
+    slo = as_slo(slo, "replay_calendar")
     spec = parse_window(f"calendar:{calendar}")
     tz = check_tz(tz)
     srt = sort_events(events, by)

@@ -9,12 +9,13 @@ import numpy as np
 import pandas as pd
 
 from .._util.progress import ProgressBar
+from ..errors import InputError
 from ..slo import SLO, as_per_group, as_slo, split_by_slo
 from ..windows.groups import first_in_group, group_order, table_order
 from .figures import hold_low_traffic, remaining_fraction, status_codes
 
-__all__ = ["PROGRESS_EVENTS", "REPLAY_COLUMNS", "event_status", "partial_window_note",
-           "slo_parts"]
+__all__ = ["PROGRESS_EVENTS", "REPLAY_COLUMNS", "check_states", "event_status",
+           "partial_window_note", "slo_parts"]
 
 #: The columns of :func:`budgetlab.replay` (before the group keys).
 REPLAY_COLUMNS = (
@@ -33,6 +34,14 @@ REPLAY_COLUMNS = (
 _CHUNK = 1 << 18  # rows per chunk of the status computation (2 MiB of float64 temporaries)
 #: Inputs of at least this many events show a progress bar on a terminal.
 PROGRESS_EVENTS = 2_000_000
+
+
+def check_states(states: Any, caller: str, hint: str = "") -> None:
+    """Refuse, for the public function ``caller``, a table that is not the output of
+    :func:`budgetlab.replay` (the spans of :func:`budgetlab.status_spans` have a ``status`` too,
+    but no ``ts``); ``hint`` ends the message."""
+    if not isinstance(states, pd.DataFrame) or not {"ts", "status"} <= set(states.columns):
+        raise InputError(f"{caller}() takes the DataFrame returned by budgetlab.replay(){hint}.")
 
 
 def partial_window_note(window: pd.Timedelta, span: pd.Timedelta) -> str:

@@ -15,7 +15,7 @@ from ..slo import SLO, PerGroup, table_slo
 from ..windows.groups import group_codes, group_key_codes, previous_in_group
 from ..windows.trailing import event_window_counts
 from .figures import STATUS_DTYPE, round_like_python, seed_figures
-from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, event_status, slo_parts
+from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, check_states, event_status, slo_parts
 
 __all__ = ["change_rows", "replay_transitions", "transitions"]
 
@@ -84,8 +84,7 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
     """
     from ..errors import InputError
 
-    if not isinstance(states, pd.DataFrame) or "status" not in states.columns:
-        raise InputError("transitions() takes the DataFrame returned by budgetlab.replay().")
+    check_states(states, "transitions")
     missing = [c for c in _REPORTED if c not in states.columns]
     slo = table_slo(states)
     recompute = (

@@ -24,7 +24,7 @@ from ..slo import SLO, PerGroup, table_slo
 from ..windows.clock import NO_TRAFFIC_CODE
 from ..windows.groups import group_order
 from .figures import STATUS_DTYPE, STATUSES
-from .replay_status import REPLAY_COLUMNS
+from .replay_status import REPLAY_COLUMNS, check_states
 from .spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, silences, status_spans
 
 __all__ = ["replay_summary", "SUMMARY_TIME_COLUMNS", "NO_OBSERVED_TIME"]
@@ -119,6 +119,7 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     only 3 h of observed time (4 events in it): too little for events and transitions per day,
     which need at least 24 h (one day)
     """
+    check_states(states, "replay_summary", "; spans of budgetlab.status_spans() go in spans=")
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
     _check_rows(states, events, keys)
     slo = table_slo(states)
@@ -173,17 +174,22 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
 def _check_rows(states: pd.DataFrame, events: pd.DataFrame, keys: list[str]) -> None:
     """Refuses ``states`` whose rows are not ``events``' one for one (time and group keys): the
     per-event figures pair each state with the event in its position."""
-    same = len(states) == len(events) and np.array_equal(ts_ns(states), ts_ns(events))
-    for key in keys if same else ():
+    differ = None
+    if len(states) != len(events):
+        differ = f"states has {len(states):,} rows, events {len(events):,}"
+    elif not np.array_equal(ts_ns(states), ts_ns(events)):
+        differ = "the events' times are not the states'"
+    for key in keys if differ is None else ():
         mine, theirs = states[key].reset_index(drop=True), events[key].reset_index(drop=True)
         if mine.dtype != theirs.dtype:  # e.g. read back from a file: compared as text
             mine, theirs = mine.astype(str), theirs.astype(str)
-        same = same and mine.equals(theirs)
-    if not same:
-        raise InputError("states are not the replay of events row for row (same times and groups "
-                         "in the same order); give the states of budgetlab.replay(events, slo) "
-                         "(of a Dask replay: budgetlab.dask.replay(...).compute().sort_index(), "
-                         "with events.compute()).")
+        if not mine.equals(theirs):
+            differ = f"the events' {key!r} is not the states'"
+    if differ is not None:
+        raise InputError(f"states are not the replay of events row for row ({differ}); give the "
+                         "states of budgetlab.replay(events, slo) (of a Dask replay: "
+                         "budgetlab.dask.replay(...).compute().sort_index(), with "
+                         "events.compute()).")
 
 
 def _per_event(states: pd.DataFrame, events: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

@@ -88,7 +88,7 @@ def _merge_partials(parts: list[_Partial], keys: list[str]) -> _Partial:
 
 def _bins_table(total: _Partial, keys: list[str], bucket_cols: list[str], first_bin: int,
                 n_bins: int,
-                freq_ns: int) -> pd.DataFrame:
+                freq_ns: int, dense: bool) -> pd.DataFrame:
     """The bins table (non-empty bins, see :func:`budgetlab.bin_events`) from the merged nonzero
     bins."""
     if keys:
@@ -118,7 +118,7 @@ def _bins_table(total: _Partial, keys: list[str], bucket_cols: list[str], first_
     grid = BinGrid(key_table, list(keys), first_bin, freq_ns, n_bins, flat // n_bins, flat % n_bins,
                    col["total"],
                    col["bad"])
-    return grid.to_table({c: col[c] for c in bucket_cols})
+    return grid.to_table({c: col[c] for c in bucket_cols}, dense=dense)
 
 
 def bin_events(
@@ -128,24 +128,24 @@ def bin_events(
     by: str | Sequence[str] | None = None,
     start: Any = None,
     end: Any = None,
+    dense: bool = False,
     split_every: int = 8,
     **exclude: Unpack[ExcludeOptions],
 ) -> pd.DataFrame:
     """Count events per regular time bin (and group) on Dask; the bins table comes back as pandas.
 
-    Each partition is binned on the workers with :func:`budgetlab.windows.binning.bin_events` (bins
-    aligned
-    on the Unix epoch, so partial counts add up), only nonzero bins travel, and partials are
-    summed in a tree of ``split_every`` at a time. The result equals pandas ``bin_events`` on the
-    whole table (non-empty bins, the zero rows at the grid's first and last bin, the
-    ``bad_<bucket>`` columns), so every SRE-model analysis
-    (``burn_rates``, ``period_budget``, ``alert_episodes``, ...) runs on it unchanged.
+    Each partition is binned on the workers with :func:`budgetlab.windows.binning.bin_events`
+    (bins aligned on the Unix epoch, so partial counts add up), only nonzero bins travel, and
+    partials are summed in a tree of ``split_every`` at a time. The result equals pandas
+    ``bin_events`` on the whole table (non-empty bins, the zero rows at the grid's first and last
+    bin, every bin with ``dense=True``, the ``bad_<bucket>`` columns), so every SRE-model
+    analysis (``burn_rates``, ``period_budget``, ``alert_episodes``, ...) runs on it unchanged.
 
     Parameters
     ----------
     events : dask DataFrame
         From :func:`read_events` (``bucket`` and group keys with known categories).
-    freq, by, start, end, exclude_buckets, exclude_windows, exclude_mode
+    freq, by, start, end, dense, exclude_buckets, exclude_windows, exclude_mode
         As in :func:`budgetlab.windows.binning.bin_events`.
     split_every : int
         Partials merged per step of the reduction tree.
@@ -193,4 +193,4 @@ def bin_events(
     )
     categories = [str(c) for c in bucket_dtype(labels).categories]
     bucket_cols = [f"bad_{c}" for c in categories if c != SUCCESS and c not in exclusions.buckets]
-    return _bins_table(total, keys, bucket_cols, first_bin, n_bins, freq_ns)
+    return _bins_table(total, keys, bucket_cols, first_bin, n_bins, freq_ns, dense)

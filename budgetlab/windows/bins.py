@@ -51,7 +51,7 @@ from .._util.validation import duration_label, to_ns, to_timedelta
 from ..errors import ConfigError, InputError, SchemaError
 from .bingrid import BinGrid
 from .binning import COUNT_COLUMNS
-from .exclusions import ExcludeOptions, Exclusions
+from .exclusions import ExcludeOptions, Exclusions, refuse_unknown
 from .groups import group_key_codes
 
 __all__ = ["BinsLike", "ReadBinsOptions", "read_bins", "bin_keys", "window_bins"]
@@ -184,6 +184,7 @@ def read_bins(
     exclude_buckets: str | Sequence[str] | None = (),
     exclude_windows: Any = None,
     exclude_mode: str = "drop",
+    **unknown: Any,
 ) -> BinGrid:
     """Validate a bins table and turn it into a :class:`BinGrid`, after exclusions.
 
@@ -214,6 +215,7 @@ def read_bins(
     budgetlab.errors.ConfigError: bins is a BinGrid, whose exclusions were applied when it was read;
     ...
     """
+    refuse_unknown(unknown, ReadBinsOptions.__optional_keys__)
     exclusions = Exclusions.of(exclude_buckets=exclude_buckets, exclude_windows=exclude_windows,
                                exclude_mode=exclude_mode)
     if isinstance(bins, BinGrid):

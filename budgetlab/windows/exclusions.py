@@ -20,7 +20,7 @@ from .._util.validation import check_argument, utc_timestamp
 from ..errors import ConfigError
 from ..events.schema import SUCCESS
 
-__all__ = ["ExcludeOptions", "Exclusions", "exclusion_intervals"]
+__all__ = ["ExcludeOptions", "Exclusions", "exclusion_intervals", "refuse_unknown"]
 
 _EXCLUDE_MODES = ("drop", "good")
 
@@ -31,6 +31,23 @@ class ExcludeOptions(TypedDict, total=False):
     exclude_buckets: str | Sequence[str] | None
     exclude_windows: Any
     exclude_mode: str
+
+
+def refuse_unknown(unknown: Iterable[str], known: Iterable[str]) -> None:
+    """Refuse the ``unknown`` keywords that a public function passed on in its ``**options``, by
+    name and with the ``known`` ones (a ``TypeError``, as Python's own for an unknown keyword,
+    which would name the internal function instead).
+
+    >>> refuse_unknown(["denes"], ExcludeOptions.__optional_keys__)
+    Traceback (most recent call last):
+    ...
+    TypeError: unexpected keyword argument 'denes'; besides its named arguments, the function takes
+    exclude_buckets, exclude_mode, exclude_windows.
+    """
+    if names := sorted(unknown):
+        raise TypeError(f"unexpected keyword {'argument' if len(names) == 1 else 'arguments'} "
+                        f"{', '.join(map(repr, names))}; besides its named arguments, the "
+                        f"function takes {', '.join(sorted(known))}.")
 
 
 def exclusion_intervals(exclude_windows: Any) -> np.ndarray:
@@ -112,8 +129,10 @@ class Exclusions:
 
     @classmethod
     def of(cls, *, exclude_buckets: str | Sequence[str] | None = (), exclude_windows: Any = None,
-           exclude_mode: str = "drop") -> Exclusions:
-        """From the ``exclude_buckets``, ``exclude_windows`` and ``exclude_mode`` keywords."""
+           exclude_mode: str = "drop", **unknown: Any) -> Exclusions:
+        """From the ``exclude_buckets``, ``exclude_windows`` and ``exclude_mode`` keywords
+        (others are refused by name)."""
+        refuse_unknown(unknown, ExcludeOptions.__optional_keys__)
         buckets = (exclude_buckets,) if isinstance(exclude_buckets,
                                                    str) else tuple(exclude_buckets or ())
         return cls(buckets, exclusion_intervals(exclude_windows), exclude_mode)

@@ -103,6 +103,27 @@ def test_summary_refuses_states_not_row_for_row_the_events():
             replay_summary(other, ev)
 
 
+def test_summary_and_transitions_refuse_tables_they_cannot_read():
+    """Spans in place of the states, or events other than those replayed, are refused with the fix
+    (they failed with a misleading group-key message, an IndexError, a KeyError)."""
+    ev = silent_month()
+    slo = SLO(target=0.9, window="1h")
+    states, spans = replay(ev, slo, by="g"), status_spans(ev, slo, by="g")
+    with pytest.raises(InputError, match=r"takes the DataFrame returned by budgetlab.replay\(\); "
+                                         "spans of budgetlab.status_spans"):
+        replay_summary(spans, ev)
+    with pytest.raises(InputError, match=r"^transitions\(\) takes the DataFrame returned by "):
+        transitions(spans)
+    with pytest.raises(InputError, match="states has 12 rows, events 3"):
+        replay_summary(states, ev.iloc[:3])
+    # as many rows, other times: the per-event figures would pair statuses with other events
+    with pytest.raises(InputError, match="the events' times are not the states'"):
+        replay_summary(states, ev.assign(ts=ev["ts"] + pd.Timedelta("1s")))
+    # the same events with times in ms: the same table
+    ms = ev.assign(ts=ev["ts"].astype("datetime64[ms, UTC]"))
+    pd.testing.assert_frame_equal(replay_summary(states, ms), replay_summary(states, ev))
+
+
 def loop_episodes(spans, level):
     """Runs of spans at level or worse (no_traffic ends them), per group, not merged; a status
     held for one instant only (``instant``) reads as the status before it."""

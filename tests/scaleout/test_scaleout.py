@@ -174,8 +174,11 @@ def test_read_events_daily_parquet_equals_pandas(client, daily_dir, events_pd):
         # start not on the grid, end past the data (empty trailing bins), ungrouped
         {"freq": "5min", "start": "2026-10-10 07:03:30", "end": "2026-11-03 00:00",
          "exclude_windows": [("2026-10-20 02:00", "2026-10-20 02:30")]},
+        # every bin of every group, the span past the data at both ends (dense= was refused with
+        # a TypeError from deep inside before)
+        {"freq": "1h", "by": GROUPS, "dense": True, "start": "2026-10-05", "end": "2026-11-03"},
     ],
-    ids=["groups", "exclusions", "span"],
+    ids=["groups", "exclusions", "span", "dense"],
 )
 def test_bin_events_equals_pandas(events_dd, events_pd, options):
     options = dict(options)
@@ -185,6 +188,8 @@ def test_bin_events_equals_pandas(events_dd, events_pd, options):
     assert_identical(got, want)
     assert got.attrs == want.attrs
     assert (got["total"] == 0).any()  # empty bins are rows, on both paths
+    if options.get("dense"):  # by hand: every group's 29 days x 24 hourly bins
+        assert len(got) == len(events_pd[GROUPS].drop_duplicates()) * 29 * 24
 
 
 def test_sre_analyses_run_unchanged_on_dask_bins(events_dd, events_pd):

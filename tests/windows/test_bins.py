@@ -263,3 +263,28 @@ def test_window_bins_and_labels():
                                                                                        "1d", "3d",
                                                                                        "1h30m",
                                                                                        "10s"]
+
+
+def test_a_misspelt_option_is_refused_by_its_name_not_an_internal_function():
+    """The options every SRE-model function passes on (``**options``) are checked where they
+    land; Python's own TypeError named Exclusions.of() or read_bins() instead."""
+    import budgetlab as bl
+
+    ev = make_events([10, 70, 130], ["success", "timeout", "success"])
+    bins = bin_events(ev, "1min")
+    bins_options = "exclude_buckets, exclude_mode, exclude_windows, freq."
+    calls = {
+        "bin_events": (lambda: bin_events(ev, "1min", denes=True), " 'denes'",
+                       "exclude_buckets, exclude_mode, exclude_windows."),
+        "burn_rates": (lambda: bl.burn_rates(bins, 0.95, windw="1h"), " 'windw'", bins_options),
+        "alert_episodes": (lambda: bl.alert_episodes(bins, 0.95, "workbook", fre="1min", x=1),
+                           "s 'fre', 'x'", bins_options),
+        "score_alerts": (lambda: bl.score_alerts(bl.alert_episodes(bins, 0.95, "workbook"),
+                                                 bl.datasets.load("demo_incidents"), gracee="1h"),
+                         " 'gracee'", bins_options),
+    }
+    for name, (call, words, known) in calls.items():
+        with pytest.raises(TypeError) as info:
+            call()
+        assert str(info.value) == (f"unexpected keyword argument{words}; besides its named "
+                                   f"arguments, the function takes {known}"), name

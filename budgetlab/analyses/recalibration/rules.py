@@ -16,7 +16,7 @@ import pandas as pd
 from ..._util.burns import three_digits
 from ..._util.percent import given_fraction, given_percent, measured_percent
 from ..._util.thin import MIN_EVALUATED_HOURS, too_thin
-from ..._util.words import about_words, counted, days_words, hours_words, prose_duration
+from ..._util.words import about_words, counted, days_words, hours_words, noun_for, prose_duration
 from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence",
@@ -144,6 +144,8 @@ def too_few_events(events: int, target: float, *, judged_at: str = "current",
     needs at least 10, i.e. 200 events)'
     >>> too_few_events(200, 0.95)
     ''
+    >>> too_few_events(2, 0.5).split("; ")[0]
+    '2 events in the evaluated span: too few for a verdict (under 50 % they hold 1 expected failure'
     >>> too_few_events(1, 0.99999).split("; ")[0]  # 0.00001, never 1e-05
     '1 event in the evaluated span: too few for a verdict (under 99.999 % it holds 0.00001 expected
     failures'
@@ -156,9 +158,10 @@ def too_few_events(events: int, target: float, *, judged_at: str = "current",
     need = events_for(target)
     # weighed for the recommendation alone (a current target was given, and judged apart)
     what = "a recommendation" if judged_at == "lowest_for_rule" else "a verdict"
+    shown = three_digits(expected)  # "1 expected failure", as printed (0.9996 prints 1 too)
     return (f"{counted(events, 'event')} in {span}: too few for {what} "
             f"({_judged_at(target, judged_at)} {'it holds' if events == 1 else 'they hold'} "
-            f"{three_digits(expected)} expected failures; "
+            f"{shown} expected {noun_for(1 if shown == '1' else 2, 'failure')}; "
             f"one needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
 
 
