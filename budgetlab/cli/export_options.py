@@ -49,15 +49,18 @@ def _duration(text: str) -> Any:
     return text
 
 
-def _add_common(p: argparse.ArgumentParser) -> None:
+#: ``export openslo --window``'s help; ``export prometheus`` takes the flag only to refuse it
+#: (:func:`refuse_window`) and leaves it out of its help
+_WINDOW_HELP = ("tracker window, e.g. 24h, 28d (whole minutes; the budgetlab/window annotation; "
+                "default: the --from file's, the window a --from-recalibration table's targets "
+                "were judged under, else 28d)")
+
+
+def _add_common(p: argparse.ArgumentParser, window_help: str = argparse.SUPPRESS) -> None:
     p.add_argument("out", metavar="OUT.yaml", help="output file")
     p.add_argument("--force", action="store_true", help="overwrite an existing output")
     p.add_argument("--target", type=float, default=None, help="target success rate (e.g. 0.95)")
-    p.add_argument("--window", type=_duration, default=None,
-                   help="tracker window, e.g. 24h, 28d (whole minutes; the budgetlab/window "
-                        "annotation; default: the --from file's, the window a "
-                        "--from-recalibration table's targets were judged under, else 28d; "
-                        "export openslo only: Prometheus rules hold none)")
+    p.add_argument("--window", type=_duration, default=None, help=window_help)
     p.add_argument("--name", default="slo", help="SLO name (metadata.name; default: slo)")
     p.add_argument("--service", default=None, help="service name (spec.service / sloth_service)")
     p.add_argument("--policy", default=None, metavar="PRESET",  # interop.prometheus.POLICY_PRESETS
@@ -110,7 +113,7 @@ def add_parser(subparsers: Any) -> None:
 
     o = fmt.add_parser("openslo",
                        help="write OpenSLO v1 SLOs (from a target, a spec or a recalibration)")
-    _add_common(o)
+    _add_common(o, _WINDOW_HELP)
     _add_openslo(o)
     o.set_defaults(func=Command("export", "openslo"))
 
