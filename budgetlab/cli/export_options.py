@@ -77,8 +77,7 @@ def _add_common(p: argparse.ArgumentParser, window_help: str = argparse.SUPPRESS
                    help="label matchers for both counters, e.g. 'job=\"solver\"'")
     p.add_argument("--histogram", default=None, metavar="NAME[{MATCHERS}]",
                    help="latency SLI: a Prometheus histogram of durations (good: its bucket at "
-                        "--slow-above; "
-                        "total: its _count)")
+                        "--slow-above; total: its _count)")
     p.add_argument("--slow-above", default=None, metavar="DURATION",
                    help="latency threshold, a bucket bound of --histogram (le in seconds), e.g. "
                         "500ms")
@@ -95,8 +94,8 @@ def _add_openslo(o: argparse.ArgumentParser) -> None:
                         "--service and the SLI flags override)")
     o.add_argument("--from-recalibration", default=None, metavar="TABLE",
                    help="one SLO per row of a recalibration table (.csv/.parquet), under the "
-                   "window its target was judged under (the table's window column); rows "
-                   "without a target are left out and named")
+                        "window its target was judged under (the table's window column); rows "
+                        "without a target are left out and named")
     o.add_argument("--by", default=None,
                    help="group keys of the recalibration table (e.g. captcha_type)")
     o.add_argument("--target-column", default=None,
@@ -136,8 +135,8 @@ def add_parser(subparsers: Any) -> None:
                         "form)")
     p.add_argument("--style", default="budgetlab", choices=["budgetlab", "sloth"],
                    help="budgetlab: one alert per tier (labels severity, tier); sloth: Sloth's "
-                        "layout, one alert per "
-                        "severity with tiers OR-ed, sloth_severity label, Sloth's meta recordings")
+                        "layout, one alert per severity with tiers OR-ed, sloth_severity label, "
+                        "Sloth's meta recordings")
     p.add_argument("--check", action="store_true", help="run 'promtool check rules' before writing")
     p.set_defaults(func=Command("export", "prometheus"))
 
