@@ -173,9 +173,9 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
                                 min_dwell=args.min_dwell, alert_at=args.alert_at, grace=args.grace,
                                 warmup=args.warmup)
     shown = table["window"].cat.categories
-    print(f"{read.title}: {counted(len(read.events), 'event')}, {span_words(read.events)}; "
-          f"the seed tracker under "
-          f"{counted(len(shown), 'window')}: {', '.join(map(window_words, shown))}")
+    print(wrap(f"{read.title}: {counted(len(read.events), 'event')}, {span_words(read.events)}; "
+               f"the seed tracker under {counted(len(shown), 'window')}: "
+               f"{', '.join(map(window_words, shown))}", indent=""))
     print_slo(slo, by, window=False)  # the SLO's own window is not one of those compared
     cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
             "share_exhausted", "transitions_per_day", "round_trips_per_day"]

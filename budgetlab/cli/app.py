@@ -33,8 +33,23 @@ __all__ = ["main", "build_parser"]
 _NO_VALUE = re.compile(r"argument (?:-[^-/ ]+/)?(--[\w-]+): expected one argument")
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, its lines never broken at a hyphen (``--tiers-out``, ``client-timeout``
+    stay whole), as :func:`~budgetlab.cli.prose.wrap` fills the commands' prose."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap  # as argparse does: only for --help
+
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False,
+                             break_long_words=False)  # a word longer than the column: whole
+
+
 class _Parser(argparse.ArgumentParser):
     _argv: list[str] = []
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)  # every subcommand's parser too
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse prints usage too)
         found = _NO_VALUE.fullmatch(message)

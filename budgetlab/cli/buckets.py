@@ -51,9 +51,9 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     names = [str(b) for b in table["bucket"].cat.categories]
     if not n_fail:  # no bucket to break down: said, never an empty table or an API error
         return _no_failures(read, table, slo, by, args)
-    print(f"{read.title}: {len(read.events):,} events, {span_words(read.events)}, "
-          f"{counted(n_fail, 'failure')} in the {'bucket' if len(names) == 1 else 'buckets'} "
-          f"{', '.join(names)}")
+    print(wrap(f"{read.title}: {len(read.events):,} events, {span_words(read.events)}, "
+               f"{counted(n_fail, 'failure')} in the {'bucket' if len(names) == 1 else 'buckets'} "
+               f"{', '.join(names)}", indent=""))
     print_slo(slo, by)
     print(wrap(LEGEND.format(freq=window_words(args.freq)), indent=""))
     cols = [*by, "bucket", "events", "failures", "share_of_failures", "failure_rate", "burn_rate",

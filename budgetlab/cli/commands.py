@@ -71,12 +71,11 @@ def add_replay(subparsers: Any) -> None:
                      help="write the summary table, one row per group (.csv or .parquet)")
     rep.add_argument("--incidents", default=None, metavar="CSV",
                      help="incidents table (incident_id,start,end[,scope,kind]): listed after the "
-                          "summary and drawn "
-                          "on the --plot timeline; an input, never overwritten")
+                          "summary and drawn on the --plot timeline; an input, never overwritten")
     rep.add_argument("--plot-groups", default=None, metavar="NAMES",
                      help="the groups the --plot timeline draws, by name (their --by values joined "
-                          "by '/', "
-                          "comma-separated; default: the most failures, then the most events)")
+                          "by '/', comma-separated; default: the most failures, then the most "
+                          "events)")
     rep.set_defaults(func=Command("replay", "replay"))
 
 
@@ -109,8 +108,7 @@ def add_analyses(subparsers: Any) -> None:
     g = p.add_argument_group("windows")
     g.add_argument("--windows", default="1h,6h,24h,7D",
                    help="windows to compare, comma-separated; calendar:day|week|month reset at "
-                        "midnight in --tz "
-                        "(default 1h,6h,24h,7D)")
+                        "midnight in --tz (default 1h,6h,24h,7D)")
     g.add_argument("--incidents", default=None, metavar="CSV",
                    help="incident_id,start,end[,scope,kind] to score")
     g.add_argument("--min-dwell", default="0s",
@@ -162,13 +160,12 @@ def add_incidents(subparsers: Any) -> None:
     g.add_argument("--start", default=None, help="incident start (ISO 8601; naive times in --tz)")
     g.add_argument("--end", default=None, help="incident end, exclusive")
     g.add_argument("--incidents", default=None, metavar="CSV",
-                   help="incident_id,start,end[,scope,kind] instead of "
-                                                                   "--start/--end: every incident, "
-                                                                   "or --id")
+                   help="incident_id,start,end[,scope,kind] instead of --start/--end: every "
+                        "incident, or --id")
     g.add_argument("--id", default=None, help="the incident of --incidents to report")
     g.add_argument("--scope", default=None,
-                   help="only events in this scope, e.g. captcha_type=recaptcha_v2 "
-                                                 "(default: the incident's scope, else all)")
+                   help="only events in this scope, e.g. captcha_type=recaptcha_v2 (default: "
+                        "the incident's scope, else all)")
     g.add_argument("--context", default="6h",
                    help="time shown before and after the incident (default 6h)")
     g.add_argument("--policy", default="workbook",
@@ -204,8 +201,7 @@ def add_latency(subparsers: Any) -> None:
     """Register ``budgetlab latency``."""
     p = subparsers.add_parser("latency",
                               help="latency profile of a log with durations: shares within "
-                                   "thresholds, "
-                                              "censored quantiles, the client-timeout trade-off")
+                                   "thresholds, censored quantiles, the client-timeout trade-off")
     add_log_argument(p)
     add_log_options(p)
     add_output_options(p, out="write the shares table per group and period (.csv or .parquet)",

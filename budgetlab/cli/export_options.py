@@ -49,15 +49,18 @@ def _duration(text: str) -> Any:
     return text
 
 
-def _add_common(p: argparse.ArgumentParser) -> None:
+#: ``export openslo --window``'s help; ``export prometheus`` takes the flag only to refuse it
+#: (:func:`refuse_window`) and leaves it out of its help
+_WINDOW_HELP = ("tracker window, e.g. 24h, 28d (whole minutes; the budgetlab/window annotation; "
+                "default: the --from file's, the window a --from-recalibration table's targets "
+                "were judged under, else 28d)")
+
+
+def _add_common(p: argparse.ArgumentParser, window_help: str = argparse.SUPPRESS) -> None:
     p.add_argument("out", metavar="OUT.yaml", help="output file")
     p.add_argument("--force", action="store_true", help="overwrite an existing output")
     p.add_argument("--target", type=float, default=None, help="target success rate (e.g. 0.95)")
-    p.add_argument("--window", type=_duration, default=None,
-                   help="tracker window, e.g. 24h, 28d (whole minutes; the budgetlab/window "
-                        "annotation; default: the --from file's, the window a "
-                        "--from-recalibration table's targets were judged under, else 28d; "
-                        "export openslo only: Prometheus rules hold none)")
+    p.add_argument("--window", type=_duration, default=None, help=window_help)
     p.add_argument("--name", default="slo", help="SLO name (metadata.name; default: slo)")
     p.add_argument("--service", default=None, help="service name (spec.service / sloth_service)")
     p.add_argument("--policy", default=None, metavar="PRESET",  # interop.prometheus.POLICY_PRESETS
@@ -74,8 +77,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
                    help="label matchers for both counters, e.g. 'job=\"solver\"'")
     p.add_argument("--histogram", default=None, metavar="NAME[{MATCHERS}]",
                    help="latency SLI: a Prometheus histogram of durations (good: its bucket at "
-                        "--slow-above; "
-                        "total: its _count)")
+                        "--slow-above; total: its _count)")
     p.add_argument("--slow-above", default=None, metavar="DURATION",
                    help="latency threshold, a bucket bound of --histogram (le in seconds), e.g. "
                         "500ms")
@@ -92,8 +94,8 @@ def _add_openslo(o: argparse.ArgumentParser) -> None:
                         "--service and the SLI flags override)")
     o.add_argument("--from-recalibration", default=None, metavar="TABLE",
                    help="one SLO per row of a recalibration table (.csv/.parquet), under the "
-                   "window its target was judged under (the table's window column); rows "
-                   "without a target are left out and named")
+                        "window its target was judged under (the table's window column); rows "
+                        "without a target are left out and named")
     o.add_argument("--by", default=None,
                    help="group keys of the recalibration table (e.g. captcha_type)")
     o.add_argument("--target-column", default=None,
@@ -110,7 +112,7 @@ def add_parser(subparsers: Any) -> None:
 
     o = fmt.add_parser("openslo",
                        help="write OpenSLO v1 SLOs (from a target, a spec or a recalibration)")
-    _add_common(o)
+    _add_common(o, _WINDOW_HELP)
     _add_openslo(o)
     o.set_defaults(func=Command("export", "openslo"))
 
@@ -133,8 +135,8 @@ def add_parser(subparsers: Any) -> None:
                         "form)")
     p.add_argument("--style", default="budgetlab", choices=["budgetlab", "sloth"],
                    help="budgetlab: one alert per tier (labels severity, tier); sloth: Sloth's "
-                        "layout, one alert per "
-                        "severity with tiers OR-ed, sloth_severity label, Sloth's meta recordings")
+                        "layout, one alert per severity with tiers OR-ed, sloth_severity label, "
+                        "Sloth's meta recordings")
     p.add_argument("--check", action="store_true", help="run 'promtool check rules' before writing")
     p.set_defaults(func=Command("export", "prometheus"))
 

@@ -313,9 +313,9 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     inc = cast(pd.DataFrame, read.incidents)  # --incidents is required
     bins = bin_events(read.events, args.freq, by=by or None)
     periods = _periods(slo, read.events, by)
-    print(f"{read.title}: {counted(len(read.events), 'event')} in bins of "
-          f"{prose_duration(args.freq)}; {counted(len(inc), 'incident')} from "
-          f"{args.incidents}; SRE budget period {periods}")
+    print(wrap(f"{read.title}: {counted(len(read.events), 'event')} in bins of "
+               f"{prose_duration(args.freq)}; {counted(len(inc), 'incident')} from "
+               f"{args.incidents}; SRE budget period {periods}", indent=""))
     for note in (naive_times_note(inc, args.incidents), ungrouped_scope_note(inc, by)):
         if note:
             print(wrap(note, indent=""))

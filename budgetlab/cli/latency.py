@@ -259,8 +259,8 @@ def _cmd_latency(args: argparse.Namespace) -> int:
         client_timeout=args.client_timeout)
     supported = _recalibration_lines(read.events, args, thresholds, by) if args.window else []
     ts = read.events["ts"]
-    print(f"{read.title}: {counted(len(read.events), 'attempt')} with durations, "
-          f"{ts.iloc[0]:%Y-%m-%d %H:%M} .. {ts.iloc[-1]:%Y-%m-%d %H:%M} UTC")
+    print(wrap(f"{read.title}: {counted(len(read.events), 'attempt')} with durations, "
+               f"{ts.iloc[0]:%Y-%m-%d %H:%M} .. {ts.iloc[-1]:%Y-%m-%d %H:%M} UTC", indent=""))
     _print_profile(whole, by)
     if tradeoff is not None:
         print("\nclient timeout trade-off (no retries assumed):")

@@ -329,22 +329,18 @@ def add_parser(subparsers: Any) -> None:
         "notebooks", help="execute the analysis notebooks and render them to HTML with their "
                           "outputs",
         description="Execute notebooks top to bottom (papermill) and write OUT_DIR/<name>.html "
-                    "with the "
-                    "outputs (nbconvert). Kernels run in the current folder. A notebook that fails "
-                    "is kept, "
-                    "executed up to the error, as OUT_DIR/<name>.failed.ipynb.")
+                    "with the outputs (nbconvert). Kernels run in the current folder. A notebook "
+                    "that fails is kept, executed up to the error, as OUT_DIR/<name>.failed.ipynb.")
     p.add_argument("--html", required=True, metavar="OUT_DIR",
                    help="folder for the HTML files (created if missing)")
     p.add_argument("--notebooks", default=None, metavar="DIR_OR_FILE",
                    help="a folder of .ipynb files or one notebook; a bare name such as "
-                        "04_incident_replay.ipynb "
-                        "not found here names a shipped one (default: all notebooks shipped with "
-                        "budgetlab)")
+                        "04_incident_replay.ipynb not found here names a shipped one (default: "
+                        "all notebooks shipped with budgetlab)")
     p.add_argument("-p", "--parameter", action="append", default=[], metavar="NAME=VALUE",
                    help="override a parameter of the notebooks' parameters cell; VALUE is a plain "
-                        "value "
-                        "(None, true/false, a number, else text: 3:47 stays text); repeatable, "
-                        "e.g. -p source=path/to/log.parquet")
+                        "value (None, true/false, a number, else text: 3:47 stays text); "
+                        "repeatable, e.g. -p source=path/to/log.parquet")
     p.add_argument("--timeout", type=float, default=600, help="seconds one cell may run (600)")
     p.add_argument("--kernel", default="python3", help="Jupyter kernel name (python3)")
     p.add_argument("--force", action="store_true", help="overwrite existing HTML files")

@@ -37,8 +37,7 @@ def add_log_argument(p: argparse.ArgumentParser) -> None:
     """The positional ``LOG...``."""
     p.add_argument("log", nargs="+",
                    help="one or more outcome logs: .csv, .tsv, .parquet, .jsonl (optionally .gz), "
-                                          "Apache/nginx access logs; several files, a glob or a "
-                                          "folder")
+                        "Apache/nginx access logs; several files, a glob or a folder")
 
 
 #: The target and window of a command line that gives neither (``--target``, ``--window``).
@@ -178,8 +177,7 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
                         "bucket 'slow'")
     g.add_argument("--format", default=None, choices=["csv", "tsv", "parquet", "jsonl", "access"],
                    help="file format when the extension does not say it (access: Apache/nginx "
-                        "access log; "
-                        "recognised by content anyway)")
+                        "access log; recognised by content anyway)")
     g.add_argument("--encoding", default="utf-8",
                    help="text encoding of CSV/JSON Lines (default: utf-8)")
     _add_text_log_options(p)

@@ -15,12 +15,14 @@ __all__ = ["wrap", "path_label"]
 #: The spaces of a figure and its unit, and of a duration's two units ("3 h 21 min"), which
 #: :func:`wrap` never breaks.
 _UNIT = re.compile(r"(?<=\d) (%|(?:d|h|min|s)\b(?: \d+ (?:h|min|s)\b)?)")
+#: The space between a date and its time of day (``2014-03-21 03:41``), never broken either.
+_DATE_TIME = re.compile(r"(?<=\d{4}-\d\d-\d\d) (?=\d\d:\d\d)")
 
 
 def wrap(text: str, indent: str = "    ") -> str:
     """``text`` filled to 100 columns, never broken between a figure and its unit ("93.80 %",
-    "3 d", "53 s"), inside a duration ("19 h 59 min") nor at a hyphen ("re-run", "warm-up",
-    "--min-events" stay whole).
+    "3 d", "53 s"), inside a duration ("19 h 59 min"), between a date and its time
+    ("2026-10-06 03:13") nor at a hyphen ("re-run", "warm-up", "--min-events" stay whole).
 
     >>> print(wrap("note: provisional: 3 d 10 h of evaluated history, less than the 14 d a "
     ...            "recommendation needs; re-run with more history"))
@@ -32,6 +34,7 @@ def wrap(text: str, indent: str = "    ") -> str:
       3 h 21 min from 2026-10-06 03:13
     """
     glued = _UNIT.sub(lambda m: "\0" + m[1].replace(" ", "\0"), " ".join(str(text).split()))
+    glued = _DATE_TIME.sub("\0", glued)
     return textwrap.fill(glued, width=100, initial_indent=indent, subsequent_indent=indent,
                          break_on_hyphens=False).replace("\0", " ")
 

@@ -33,7 +33,7 @@ from ..errors import ConfigError, PartialWindowWarning
 from ..slo import SLO, PerGroup
 from .clock_text import between_events_line, format_summary, silence_record, tie_line
 from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
-from .prose import path_label
+from .prose import path_label, wrap
 from .reading import LogRead, group_keys, longest_window, read_log, slo_from_args
 from .replay_tables import format_incidents, print_transitions
 from .run_record import record_path, run_record, write_record
@@ -77,11 +77,11 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
     """The run's first lines: events and span, the SLO (per-group compactly), how per-group SLOs
     were bound, and a note when a window is longer than the data."""
     span = events["ts"].iloc[-1] - events["ts"].iloc[0]
-    print(f"{title}: {counted(len(events), 'event')}, {span_words(events)}")
+    print(wrap(f"{title}: {counted(len(events), 'event')}, {span_words(events)}", indent=""))
     print_slo(slo, by)
     window = longest_window(slo)
     if window > span:
-        print(f"note: {partial_window_note(window, span)}")
+        print(wrap(f"note: {partial_window_note(window, span)}", indent=""))
 
 
 def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,

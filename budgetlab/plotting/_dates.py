@@ -51,27 +51,35 @@ class WidthDateLocator(mdates.AutoDateLocator):
 
 class YearDateFormatter(mdates.ConciseDateFormatter):
     """matplotlib's :class:`~matplotlib.dates.ConciseDateFormatter`, whose ticks name the year
-    where they cross into another one. Ticks of days or finer write the year only in the offset
-    (the last tick's: ``2014-Feb``), so across New Year the December ticks read as the offset's
-    year; here the first tick of each year is labelled with its year (as matplotlib labels
-    January on an axis of months), followed by its own label when it is not the year's start:
-    the first tick of the axis too (``Dec`` then ``2013`` under it), so the first year is named
-    as well. Ticks within one year keep matplotlib's labels; the offset keeps naming the last
-    tick's year and month.
+    where they cross into another one, and the month where a tick of days is the first or in
+    another month than the tick before. Ticks of days write the month only on the 1st, and
+    the year only in the offset (the last tick's: ``2014-Feb``), so the ticks before a month's
+    (or a year's) first tick read as the offset's month and year; here such a tick is labelled
+    as matplotlib labels a day on an axis of hours (``Dec-15``), and the first tick of each year
+    with its year (as matplotlib labels January on an axis of months), followed by its own label
+    when it is not the year's start: the first tick of the axis too (``Dec-15`` then ``2013``
+    under it), so the first year is named as well. Other ticks keep matplotlib's labels; the
+    offset keeps naming the last tick's year and month.
 
     >>> loc = mdates.DayLocator(bymonthday=[1, 15])
     >>> f = YearDateFormatter(loc, tz="UTC")
     >>> f.format_ticks(mdates.date2num(["2013-12-15", "2014-01-01", "2014-01-15"]))
-    ['15\\n2013', '2014', '15']
+    ['Dec-15\\n2013', '2014', '15']
     >>> f.get_offset()
     '2014-Jan'
     >>> f.format_ticks(mdates.date2num(["2014-01-01", "2014-01-15"]))  # one year: the offset's
     ['Jan', '15']
+    >>> f.format_ticks(mdates.date2num(["2014-01-26", "2014-02-02", "2014-02-09"]))
+    ['Jan-26', 'Feb-02', '09']
     """
 
     def format_ticks(self, values: Any) -> list[str]:
         labels: list[str] = super().format_ticks(values)  # type: ignore[no-untyped-call]
         dates = mdates.num2date(values, tz=self._tz)  # type: ignore[no-untyped-call]
+        for i, d in enumerate(dates):  # a day's number: its month too, first or in a new month
+            if labels[i] == d.strftime(self.formats[2]) and (
+                    i == 0 or d.month != dates[i - 1].month):
+                labels[i] = d.strftime(self.zero_formats[3])
         for i, d in enumerate(dates):
             # a year the tick before was not in; the first tick's when the ticks cross a year
             before = dates[i - 1] if i else dates[-1]

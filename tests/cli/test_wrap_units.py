@@ -25,3 +25,12 @@ def test_a_figure_keeps_its_unit_and_a_hyphen_its_word():
                         "empty for up to")
     assert lines[1].startswith("1119 h 59 min after one")
     assert all(len(line) <= 100 for line in lines)
+
+
+def test_a_date_keeps_its_time():
+    text = ("realKnownCause_ec2_request_latency_system_failure.csv: 4,032 events, 2014-03-07 "
+            "03:41 .. 2014-03-21 03:41 UTC")
+    # "2014-03-21" ends at column 99, "03:41" would end at 105: the date goes with its time
+    assert wrap(text, indent="").splitlines() == [
+        "realKnownCause_ec2_request_latency_system_failure.csv: 4,032 events, 2014-03-07 03:41 ..",
+        "2014-03-21 03:41 UTC"]

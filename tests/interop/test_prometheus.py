@@ -511,3 +511,23 @@ def test_cli_export_prometheus_writes_no_tracker_window_and_refuses_window(tmp_p
         "budgetlab: error: --window is the tracker window, and Prometheus rules hold none (they "
         "alert on the policy's burn-rate windows against the budget period, --period); leave "
         "--window out.\n")
+
+
+def test_export_help_lists_only_the_flags_its_target_takes(capsys):
+    """``export prometheus --help`` listed --window ("export openslo only"), a flag it takes only
+    to refuse; each target's help lists its own flags (openslo's --window without the remark)."""
+    helps = {}
+    for target in ("prometheus", "openslo"):
+        assert main(["export", target, "--help"]) == 0
+        helps[target] = " ".join(capsys.readouterr().out.split())
+    assert "openslo only" not in helps["openslo"]
+    assert "--window WINDOW tracker window, e.g. 24h, 28d" in helps["openslo"]
+    flags = {k: set(re.findall(r"--[\w-]+", text)) for k, text in helps.items()}
+    common = {"--help", "--force", "--target", "--name", "--service", "--policy", "--period",
+              "--total-metric", "--errors-metric", "--selector", "--histogram", "--slow-above"}
+    assert flags["prometheus"] - common == {"--slo", "--errors-selector", "--selector-labels",
+                                            "--alert-name", "--interval", "--function",
+                                            "--style", "--check"}
+    assert flags["openslo"] - common == {"--window", "--description", "--warning", "--critical",
+                                         "--min-events", "--from", "--from-recalibration",
+                                         "--by", "--target-column", "--name-prefix"}

@@ -140,12 +140,26 @@ def test_an_alert_chart_across_new_year_names_the_new_year_at_its_tick():
     """NAB's machine_temperature runs 2013-12-02 .. 2014-02-19: the ticks are days and the offset
     names only the last one's year and month (``2014-Feb``), so the December ticks read as 2014;
     the tick at 2014-01-01 00:00 now reads ``2014`` (matplotlib's own label on an axis of
-    months), the first tick (2013-12-15) its day and ``2013`` under it, the others keep their day
-    or month."""
+    months), the first tick (2013-12-15) its month and day and ``2013`` under it (it read ``15``
+    over ``2013``, a December day under the offset's ``Feb``), the others keep their day or
+    month."""
     ax, labels = _alerts_over("2013-12-02", 79)
     assert labels["2014-01-01 00:00"] == "2014"
-    assert [text for when, text in labels.items() if when.startswith("2013-12")] == ["15\n2013"]
+    assert [text for when, text in labels.items() if when.startswith("2013-12")] == [
+        "Dec-15\n2013"]
     assert labels["2014-02-01 00:00"] == "Feb"
+    assert ax.xaxis.get_major_formatter().get_offset() == "2014-Feb"
+
+
+def test_day_ticks_name_the_month_at_the_first_tick_and_where_it_changes():
+    """Three weeks from 2014-01-20: ticks every 4 days from January 21; the offset names the last
+    tick's month (``2014-Feb``), so the January ticks read ``21``, ``25``, ``29`` as February
+    days. The first tick names its month, as a tick in a new month does; the 1st of a month is
+    matplotlib's month name."""
+    ax, labels = _alerts_over("2014-01-20", 21)
+    assert labels == {"2014-01-21 00:00": "Jan-21", "2014-01-25 00:00": "25",
+                      "2014-01-29 00:00": "29", "2014-02-01 00:00": "Feb",
+                      "2014-02-05 00:00": "05", "2014-02-09 00:00": "09"}
     assert ax.xaxis.get_major_formatter().get_offset() == "2014-Feb"
 
 
