@@ -90,7 +90,8 @@ def as_events(ts: Any, ok: Any, bucket: Any = None, *, groups: dict[str, Any] | 
               session_id: Any = None, sort: bool = True) -> pd.DataFrame:
     """Build a canonical event table from arrays (no parsing, no guessing).
 
-    ``ts`` is anything :func:`pandas.to_datetime` reads with ``utc=True``; ``bucket`` defaults to
+    ``ts`` is anything :func:`pandas.to_datetime` reads with ``utc=True`` except numbers (their unit
+    would be a guess); ``ok`` is booleans or 0/1 (text is refused). ``bucket`` defaults to
     ``success`` for ``ok`` rows and ``failure`` otherwise (a failure of no stated kind, as the
     readers read an ``ok=`` column without ``bucket=``), and the bucket categories are then
     ``success`` and ``failure`` if a row failed, as the readers keep them. A given ``bucket`` names
@@ -108,20 +109,71 @@ def as_events(ts: Any, ok: Any, bucket: Any = None, *, groups: dict[str, Any] | 
     >>> str(ev["ts"].dtype)
     'datetime64[ns, UTC]'
     """
-    ok_arr = np.asarray(ok, dtype=bool)
+    times = _as_times(ts)
+    ok_arr = _as_ok(ok)
+    lengths = {"ts": len(times), "ok": len(ok_arr),
+               **({} if bucket is None else {"bucket": len(bucket)}),
+               **{f"groups[{k!r}]": len(v) for k, v in (groups or {}).items()},
+               **({} if session_id is None else {"session_id": len(session_id)})}
+    if len(set(lengths.values())) > 1:
+        raise InputError("as_events() needs one value per event in each argument; got "
+                         + ", ".join(f"{k} {n:,}" for k, n in lengths.items()) + ".")
     if bucket is None:
         bucket_arr = np.where(ok_arr, SUCCESS, FAILURE)
         dtype = bucket_dtype(pd.unique(bucket_arr))
     else:
         bucket_arr = np.asarray(pd.Series(bucket).astype(str))
+        wrong = ok_arr != (bucket_arr == SUCCESS)
+        if wrong.any():
+            raise InputError(f"as_events(): bucket disagrees with ok at {int(wrong.sum()):,} of "
+                             f"{len(wrong):,} events (a success's bucket is {SUCCESS!r}, a "
+                             "failure's is its kind); fix ok or bucket.")
         dtype = bucket_dtype([*_KNOWN_ORDER[1:], *pd.unique(bucket_arr)])
-    cols: dict[str, Any] = {"ts": pd.to_datetime(pd.Series(ts), utc=True).dt.as_unit("ns").array,
-                            "ok": ok_arr, "bucket": pd.Categorical(bucket_arr, dtype=dtype)}
+    cols: dict[str, Any] = {"ts": times, "ok": ok_arr,
+                            "bucket": pd.Categorical(bucket_arr, dtype=dtype)}
     cols.update({name: pd.Categorical(values) for name, values in (groups or {}).items()})
     if session_id is not None:
         cols["session_id"] = pd.array(session_id, dtype="string")
     frame = pd.DataFrame(cols)
     return frame.sort_values("ts", kind="stable", ignore_index=True) if sort else frame
+
+
+def _as_times(ts: Any) -> Any:
+    """``ts`` as a UTC ns datetime array: times (aware, or naive read as UTC) or their text;
+    numbers are refused (their unit would be a guess), as is text that is not a time."""
+    col = pd.Series(ts)
+    if pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype):
+        raise InputError("as_events(): ts holds numbers, whose unit (s, ms, us, ns) would be a "
+                         "guess; pass times, e.g. pd.to_datetime(ts, unit='s', utc=True).")
+    try:
+        times = pd.to_datetime(col, utc=True)
+    except (ValueError, TypeError) as exc:
+        raise InputError(f"as_events(): ts is not all times ({type(exc).__name__}); pass "
+                         "datetimes or ISO-8601 text, e.g. pd.to_datetime(ts, format=...)."
+                         ) from None
+    if times.isna().any():
+        raise InputError(f"as_events(): ts has {int(times.isna().sum()):,} missing times; drop "
+                         "those events or give their times.")
+    return times.dt.as_unit("ns").array
+
+
+def _as_ok(ok: Any) -> np.ndarray:
+    """``ok`` as a bool array: booleans, or the numbers 0 and 1; anything else (text such as
+    ``"no"``, missing values) is refused, since ``bool("no")`` is true."""
+    col = pd.Series(ok)
+    if not len(col):
+        return np.zeros(0, dtype=bool)
+    if pd.api.types.is_bool_dtype(col.dtype) and not col.isna().any():
+        return col.to_numpy(dtype=bool)
+    if (pd.api.types.is_numeric_dtype(col.dtype) and not col.isna().any()
+            and col.isin([0, 1]).all()):
+        return np.asarray(col.to_numpy() == 1, dtype=bool)
+    what = ("missing values" if col.isna().any() else
+            "numbers other than 0 and 1" if pd.api.types.is_numeric_dtype(col.dtype) else
+            "text" if pd.api.types.is_string_dtype(col.dtype) else f"{col.dtype} values")
+    raise InputError(f"as_events(): ok must be true/false (booleans, or 0 and 1), and it holds "
+                     f"{what}; map your labels first, e.g. ok=(labels == 'success'), or read the "
+                     "log with budgetlab.read_events(..., outcomes=...).")
 
 
 def ts_ns(events: pd.DataFrame) -> np.ndarray:

@@ -1,9 +1,13 @@
 """as_events without bucket=: failures of no stated kind are 'failure', as read_events reads an
-ok= column, and the bucket categories hold only what is there (no empty timeout row)."""
+ok= column, and the bucket categories hold only what is there (no empty timeout row); and what
+as_events refuses rather than guess (text as ok, numbers as times, unequal lengths)."""
 
+import numpy as np
 import pandas as pd
+import pytest
 
 from budgetlab import SLO, as_events, bucket_breakdown, read_events
+from budgetlab.errors import InputError
 
 TS = pd.date_range("2026-01-01", periods=10, freq="1min", tz="UTC")
 OK = [i not in (2, 7) for i in range(10)]  # 2 failures in 10, counted by hand
@@ -37,3 +41,36 @@ def test_breakdown_of_a_generic_log_has_one_failure_row():
 def test_a_given_bucket_keeps_the_sample_domain_categories():
     ev = as_events(TS, OK, ["timeout" if not o else "success" for o in OK])
     assert list(ev["bucket"].cat.categories) == ["success", "timeout", "solve_error"]
+
+
+TS3 = pd.date_range("2026-01-01", periods=3, freq="min", tz="UTC")
+
+
+@pytest.mark.parametrize(("ok", "what"), [
+    (["no", "no", "yes"], "holds text"),  # bool("no") is True: all three would read as successes
+    ([True, np.nan, False], "holds missing values"),
+    ([0, 1, 2], "holds numbers other than 0 and 1"),
+])
+def test_as_events_refuses_ok_that_is_not_true_false(ok, what):
+    with pytest.raises(InputError, match=f"ok must be true/false .*{what}"):
+        as_events(TS3, ok)
+
+
+def test_as_events_reads_0_and_1_and_nullable_booleans_as_ok():
+    assert as_events(TS3, [1, 0, 1])["ok"].tolist() == [True, False, True]
+    assert as_events(TS3, pd.array([False, True, True], dtype="boolean"))["ok"].tolist() == [
+        False, True, True]
+
+
+def test_as_events_refuses_unequal_lengths_numbers_as_times_and_contradicting_buckets():
+    with pytest.raises(InputError, match="got ts 3, ok 2"):
+        as_events(TS3, [True, False])
+    with pytest.raises(InputError, match=r"ts 3, ok 3, groups\['g'\] 1"):
+        as_events(TS3, [True] * 3, groups={"g": ["a"]})
+    with pytest.raises(InputError, match=r"ts holds numbers, whose unit .* would be a guess"):
+        as_events(np.arange(3) * 60, [True] * 3)  # read as ns, these would be 1970-01-01
+    with pytest.raises(InputError, match="ts has 1 missing times"):
+        as_events([TS3[0], pd.NaT, TS3[2]], [True] * 3)
+    # a success filed as a timeout, and a failure filed as a success: 2 of 3 disagree
+    with pytest.raises(InputError, match="bucket disagrees with ok at 2 of 3 events"):
+        as_events(TS3, [True, False, False], ["timeout", "success", "timeout"])
