@@ -313,19 +313,19 @@ def split_by_slo(frame: pd.DataFrame, slos: PerGroup, by: Sequence[str], *,
 def warn_unused(slos: PerGroup, keys: pd.DataFrame) -> None:
     """A :class:`~budgetlab.errors.BudgetlabWarning` (the CLI prints it as one line) when
     ``slos`` names groups that ``keys``, every group of the log (one row each, the ``by``
-    columns in order), does not have: their SLOs are not used. Not a refusal, as one SLO file
-    may list more services than a log holds; :meth:`PerGroup.resolve` stays silent, as per-SLO
-    runs resolve a part of the groups.
+    columns in order), does not have: their SLOs are not used. It names them as given, and the
+    log's groups sorted. Not a refusal, as one SLO file may list more services than a log holds;
+    :meth:`PerGroup.resolve` stays silent, as per-SLO runs resolve a part of the groups.
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     warn_unused(PerGroup({"GET": 0.99, "GTE": 0.9}), pd.DataFrame({"m": ["GET", "HEAD"]}))
+    ...     warn_unused(PerGroup({"GET": 0.99, "GTE": 0.9}), pd.DataFrame({"m": ["HEAD", "GET"]}))
     >>> print(caught[0].message)
     slo= names GTE, which the events do not have (their groups: GET, HEAD): not used.
     """
-    have = [key_text(row) for row in keys.itertuples(index=False, name=None)]
-    unused = [_key_label(k) for k in slos.table if k not in set(have)]
+    have = {key_text(row) for row in keys.itertuples(index=False, name=None)}
+    unused = [_key_label(k) for k in slos.table if k not in have]
     if not unused:
         return
     import warnings
@@ -334,10 +334,10 @@ def warn_unused(slos: PerGroup, keys: pd.DataFrame) -> None:
     from .errors import BudgetlabWarning
 
     given = say("slo=", "--target" if (slos.binding or "").startswith("--target") else "--slo")
-    warnings.warn(BudgetlabWarning(
-        f"{given} names {some_named(unused, _SHOWN)}, which "
-        f"{say('the events do not have (their', 'the log does not have (its')} groups: "
-        f"{some_named([_key_label(k) for k in have], _SHOWN)}): not used."), stacklevel=2)
+    lacks = say("the events do not have (their groups", "the log does not have (its groups")
+    groups = some_named([_key_label(k) for k in sorted(have)], _SHOWN)
+    warnings.warn(BudgetlabWarning(f"{given} names {some_named(unused, _SHOWN)}, which {lacks}: "
+                                   f"{groups}): not used."), stacklevel=2)
 
 
 #: How many groups a warning names before "and N more".
