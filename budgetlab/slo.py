@@ -314,8 +314,9 @@ def warn_unused(slos: PerGroup, keys: pd.DataFrame) -> None:
     """A :class:`~budgetlab.errors.BudgetlabWarning` (the CLI prints it as one line) when
     ``slos`` names groups that ``keys``, every group of the log (one row each, the ``by``
     columns in order), does not have: their SLOs are not used. It names them as given, and the
-    log's groups sorted. Not a refusal, as one SLO file may list more services than a log holds;
-    :meth:`PerGroup.resolve` stays silent, as per-SLO runs resolve a part of the groups.
+    log's groups sorted (nothing without events). Not a refusal, as one SLO file may list more
+    services than a log holds; :meth:`PerGroup.resolve` stays silent, as per-SLO runs resolve a
+    part of the groups.
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
@@ -326,7 +327,7 @@ def warn_unused(slos: PerGroup, keys: pd.DataFrame) -> None:
     """
     have = {key_text(row) for row in keys.itertuples(index=False, name=None)}
     unused = [_key_label(k) for k in slos.table if k not in have]
-    if not unused:
+    if not unused or not have:  # no events: no group to compare with
         return
     import warnings
 

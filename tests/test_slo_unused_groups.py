@@ -97,3 +97,8 @@ def test_cli_a_shared_slo_file_with_more_services(capsys, tmp_path):
 def test_a_refusal_still_wins_over_the_warning():
     with pytest.raises(ConfigError, match="^no SLO for the group b;"):
         bl.replay(EVENTS, {"a": 0.9, "zz": 0.9}, by="t")
+
+
+def test_no_events_no_word():
+    """Without events there is no group to compare the SLOs with: nothing is said."""
+    assert _warned(lambda: bl.replay(EVENTS.iloc[:0], STRAY, by="t")) == []
