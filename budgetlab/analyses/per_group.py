@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..errors import ConfigError, InputError
 from ..events.schema import check_events
-from ..slo import SLO, PerGroup, split_by_slo
+from ..slo import SLO, PerGroup, split_by_slo, warn_unused
 from ..windows.groups import group_codes, group_key_codes
 from .incident_tables import worst_first
 
@@ -54,7 +54,9 @@ def group_slos(events: pd.DataFrame, by: Any,
     keys = need_group_keys(check_events(events, by))
     key_table = group_key_codes(events, keys)[1]
     rows = key_table.astype(str).itertuples(index=False, name=None)
-    return keys, dict(zip(rows, per.resolve(key_table), strict=True))
+    slos = per.resolve(key_table)
+    warn_unused(per, key_table)  # events: the whole log
+    return keys, dict(zip(rows, slos, strict=True))
 
 
 def per_slo_rows(
@@ -78,11 +80,13 @@ def rows_by_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],
     (:func:`~budgetlab.slo.split_by_slo`), on those groups' rows of ``events``; each table's rows
     put in group order (:func:`~budgetlab.windows.groups.group_codes`, the order of a run over
     the whole table), each run's own order kept inside a group, and the first run's ``attrs``.
+    ``events`` is the whole log: per-group SLOs naming a group it does not have are warned of
+    (:func:`~budgetlab.slo.warn_unused`).
 
     Groups never share a window, so a group's rows are those of a run over the whole table under
     its SLO wherever ``run`` counts nothing across groups: what it counts over the whole log (its
     time span, the default thresholds, ...) it takes from the whole table, not from ``rows``."""
-    parts = split_by_slo(events, per, keys)
+    parts = split_by_slo(events, per, keys, whole=True)
     if len(parts) == 1:
         return run(parts[0][0], events)
     results = [run(one, events.iloc[pos]) for one, pos in parts]

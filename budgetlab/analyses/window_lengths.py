@@ -33,7 +33,7 @@ from .._util.validation import utc_from_ns
 from .._util.words import duration_words, prose_duration
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
-from ..slo import SLO, PerGroup, as_per_group, as_slo
+from ..slo import SLO, PerGroup, as_per_group, as_slo, warn_unused
 from .per_group import need_group_keys
 from .recalibration.clock import ClockCounts
 from .sorted_events import Sorted, WindowSpec, group_targets, sort_events
@@ -100,6 +100,7 @@ def _prepare(events: pd.DataFrame, slo: Any, by: Any, target: Any) -> tuple[Sort
         return srt, slo, group_targets(slo if target is None else target, srt.keys, srt.by)
     need_group_keys(srt.by)
     slos = per.resolve(srt.keys[list(srt.by)])
+    warn_unused(per, srt.keys[list(srt.by)])
     targets = (np.array([x.target for x in slos], dtype=np.float64) if target is None
                else group_targets(target, srt.keys, srt.by))
     return srt, slos, targets

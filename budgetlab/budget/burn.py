@@ -33,7 +33,7 @@ from .._util.validation import (
 )
 from .._util.words import counted
 from ..errors import ConfigError
-from ..slo import SLO, as_per_group
+from ..slo import SLO, as_per_group, warn_unused
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins, window_bins
 from .burn_rows import BYTES_PER_ROW, plan_rows, sparse_table
@@ -73,7 +73,9 @@ def group_slos(target: Any, grid: BinGrid) -> list[SLO] | None:
     if not grid.by:
         raise ConfigError("per-group SLOs need grouped bins; bin the events with by= naming the "
                           "columns the SLOs are keyed by.")
-    return per_group.resolve(grid.keys[list(grid.by)])
+    slos = per_group.resolve(grid.keys[list(grid.by)])
+    warn_unused(per_group, grid.keys[list(grid.by)])  # the bins: the whole log
+    return slos
 
 
 def split_groups(values: Sequence[Any]) -> list[tuple[Any, np.ndarray]]:

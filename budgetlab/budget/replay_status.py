@@ -59,13 +59,14 @@ def slo_parts(events: pd.DataFrame, slo: Any, keys: list[str], *,
     """``[(slo, None)]`` for one SLO; for per-group SLOs each distinct SLO and the positions of
     its groups' rows (:func:`~budgetlab.slo.split_by_slo`). ``warn``: a
     :class:`~budgetlab.errors.PartialWindowWarning` when the longest window is longer than the
-    data (for the caller of the public function that calls this)."""
+    data (for the caller of the public function that calls this), and one when the per-group
+    SLOs name groups ``events`` does not have (:func:`~budgetlab.slo.warn_unused`)."""
     per_group = as_per_group(slo)
     parts: list[tuple[SLO, np.ndarray | None]]
     if per_group is None:
         parts = [(as_slo(slo), None)]
     else:
-        parts = list(split_by_slo(events, per_group, keys))
+        parts = list(split_by_slo(events, per_group, keys, whole=warn))
     if warn and parts and len(events):
         window = max(s.window for s, _ in parts)
         first, last = events["ts"].iloc[0], events["ts"].iloc[-1]

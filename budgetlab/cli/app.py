@@ -14,6 +14,7 @@ never a traceback (set ``BUDGETLAB_DEBUG=1`` to see one for an unexpected error)
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import re
 import sys
@@ -102,9 +103,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
-                  file: Any = None, line: str | None = None) -> None:
-    sys.stderr.write(f"budgetlab: warning: {' '.join(speak(str(message)).split())}\n")
+def _show_warning(shown: set[str], message: Warning | str, category: type[Warning],
+                  filename: str, lineno: int, file: Any = None, line: str | None = None) -> None:
+    """A warning as one line, once a run (``shown``: the lines written), however many of the
+    command's steps warn it."""
+    text = f"budgetlab: warning: {' '.join(speak(str(message)).split())}\n"
+    if text not in shown:
+        shown.add(text)
+        sys.stderr.write(text)
 
 
 #: The exit status a shell reports for a process ended by SIGPIPE (128 + 13), as ``yes | head``
@@ -162,7 +168,8 @@ def _run(args: argparse.Namespace) -> int:
         # messages name the command's flags, not keywords
         with warnings.catch_warnings(), cli_words(flags):
             warnings.simplefilter("default")
-            warnings.showwarning = _show_warning  # one line each, restored on exit
+            # one line each, restored on exit
+            warnings.showwarning = functools.partial(_show_warning, set())
             code = int(args.func(args) or 0)
             # a closed pipe shows here, inside the handler, not at interpreter exit
             sys.stdout.flush()

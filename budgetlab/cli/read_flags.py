@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 __all__ = ["read_options", "read_source", "source_incidents"]
 
 _FLAG = re.compile(r"--[a-z][a-z-]*")
+#: The bins notebook 02 scores its alerts on (``bin_events(events, "1min")``), in ns: the span
+#: within which :func:`source_incidents` looks for incidents.
+_MINUTE_NS = 60 * 10**9
 
 
 class _ReadingParser(argparse.ArgumentParser):
@@ -239,10 +242,14 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
 def source_incidents(incidents: str | os.PathLike[str] | None, events: pd.DataFrame, *,
                      name: str = "incidents") -> pd.DataFrame | None:
     """A notebook's incident table: ``None`` for ``None``, else the dataset or CSV ``incidents``
-    (:func:`budgetlab.datasets.load`), refused when not one of its incidents overlaps the span
-    of ``events`` (first to last event): such labels belong to another log (a shipped dataset's
-    incidents beside a log of your own), and every figure scored against them would say
-    "unseen". ``name`` is the notebook parameter the refusal names.
+    (:func:`budgetlab.datasets.load`), refused when scoring would leave every one of its
+    incidents out: when each lies outside (:func:`~budgetlab.alerts.score_inputs.outside_span`,
+    end exclusive) the span the alerts are scored over, that of the one-minute bins of
+    ``events`` (:func:`budgetlab.bin_events`, as notebook 02 bins them): from the first event's
+    minute to the end of the last event's.
+    Such labels belong to another log (a shipped dataset's incidents beside a log of your own),
+    and every figure scored against them would say "unseen". ``name`` is the notebook parameter
+    the refusal names.
 
     >>> import pandas as pd
     >>> ts = pd.to_datetime(["2015-05-17 10:00", "2015-05-20 10:00"], utc=True)
@@ -258,12 +265,18 @@ def source_incidents(incidents: str | os.PathLike[str] | None, events: pd.DataFr
     import pandas as pd
 
     from .. import datasets
+    from .._util.validation import utc_ns_column
     from .._util.words import counted
+    from ..alerts.score_inputs import outside_span
+    from ..windows.binning import grid_span
 
     table = datasets.load(incidents, kind="incidents")
     first, last = events["ts"].min(), events["ts"].max()
-    start, end = table["start"], table["end"].fillna(table["start"])
-    if len(table) and not ((start <= last) & (end >= first)).any():
+    start, end = table["start"], table["end"]  # every incident has an end (read_incidents)
+    first_bin, n_bins = grid_span(None, None, first.value, last.value, _MINUTE_NS)
+    outside = outside_span(utc_ns_column(start, "start"), utc_ns_column(end, "end"),
+                           (first_bin, first_bin + n_bins * _MINUTE_NS))
+    if len(table) and outside.all():
         def utc(t: pd.Timestamp) -> str:
             return f"{pd.Timestamp(t).tz_convert('UTC'):%Y-%m-%d %H:%M}"
 

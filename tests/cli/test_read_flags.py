@@ -181,15 +181,49 @@ def test_source_incidents_refuses_labels_of_another_log():
         source_incidents("incidents_4w", events, name="incident_labels")
 
 
-def test_source_incidents_keeps_labels_that_touch_the_log(tmp_path):
+# The log's first event at 10:05:30, its last at 21:05:10: scoring bins it by the minute
+# (notebook 02: bin_events(events, "1min")), so the span the alerts are scored over runs from
+# 10:05:00 to 21:06:00, the end exclusive, as is an incident's end.
+_LOG = ("2015-05-17 10:05:30", "2015-05-20 21:05:10")
+
+
+@pytest.mark.parametrize(("start", "end", "kept"), [
+    ("2015-05-17T09:00:00Z", "2015-05-17T10:05:00Z", False),  # ends where the span begins
+    ("2015-05-17T09:00:00Z", "2015-05-17T10:05:01Z", True),  # 1 s into its first minute
+    ("2015-05-17T10:05:10Z", "2015-05-17T10:05:20Z", True),  # in the first minute, before the
+    # first event: scoring counts it (the first bin holds it)
+    ("2015-05-20T21:05:59Z", "2015-05-20T22:00:00Z", True),  # begins in the last event's minute
+    ("2015-05-20T21:06:00Z", "2015-05-20T22:00:00Z", False),  # begins where the span ends
+])
+def test_source_incidents_one_overlap_rule_with_scoring(tmp_path, start, end, kept):
+    """One rule with the scoring of alerts (alerts.score_inputs.outside_span, end exclusive):
+    the notebooks refuse labels exactly when scoring the one-minute bins of the log would leave
+    every incident out (attrs["incidents_outside"] counts the one incident)."""
+    import budgetlab as bl
+
+    path = tmp_path / "inc.csv"
+    path.write_text(f"incident_id,start,end,scope\nB,{start},{end},*\n")
+    events = _events(*_LOG)
+    if kept:
+        assert source_incidents(str(path), events)["incident_id"].tolist() == ["B"]
+    else:
+        with pytest.raises(ConfigError, match="none of its 1 incident "):
+            source_incidents(str(path), events)
+    bins = bl.bin_events(bl.events.as_events(events["ts"], [True, True]), "1min")
+    policy = bl.AlertPolicy.single_window("1h", 0.9, period="28D")
+    scores = bl.score_alerts(bl.alert_episodes(bins, 0.95, policy),
+                             bl.datasets.load(str(path), kind="incidents"), bins=bins, target=0.95)
+    assert scores.attrs["incidents_outside"] == (0 if kept else 1)
+
+
+def test_source_incidents_keeps_labels_one_of_which_overlaps(tmp_path):
     """One incident of two overlaps the log: the table is returned whole (the scores say which
-    incident lies outside); an incident ending at the first event still touches it; None stays
-    None."""
+    incident lies outside); None stays None."""
     path = tmp_path / "inc.csv"
     path.write_text("incident_id,start,end,scope\n"
                     "A,2015-05-01T00:00:00Z,2015-05-02T00:00:00Z,*\n"
-                    "B,2015-05-17T09:00:00Z,2015-05-17T10:05:00Z,*\n")
-    got = source_incidents(str(path), _events("2015-05-17 10:05", "2015-05-20 21:05"))
+                    "B,2015-05-17T09:00:00Z,2015-05-17T10:06:00Z,*\n")
+    got = source_incidents(str(path), _events(*_LOG))
     assert got["incident_id"].tolist() == ["A", "B"]
     with pytest.raises(ConfigError, match="none of its 2 incidents"):
         source_incidents(str(path), _events("2015-05-17 10:06", "2015-05-20 21:05"))
