@@ -14,7 +14,7 @@ from matplotlib.ticker import MaxNLocator
 
 from .._util.validation import check_tz, require_columns, to_timedelta, utc_ns_column
 from ..errors import ConfigError
-from ..slo import PerGroup, table_slo
+from ..slo import SLO, PerGroup, table_slo
 from ._common import (
     extreme_rows,
     gap_breaks,
@@ -109,8 +109,9 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
     gap : duration, optional
         Lines break where consecutive events are further apart than this. Default
         (:func:`~budgetlab.plotting.gap_threshold`): ``max(20 × the median spacing of the
-        events, 2 % of the span drawn)``; ignored with ``spans`` (the lines break where the
-        window held no event).
+        events, 2 % of the span drawn)``, at most the SLO's window (after a longer silence the
+        window held no event: no status to draw); ignored with ``spans`` (the lines break
+        where the window held no event).
     spans : DataFrame, optional
         The group's window steps, :func:`budgetlab.status_spans` with ``steps=True`` (the
         window's clock; other spans are refused): the status bands are its runs of one status,
@@ -163,7 +164,7 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
     labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
     panels = split_axes(ax, 3 if budget else 2)
     lines, hidden, extras = draw_levels(panels, values, spans, slo, policy)
-    breaks, lone = _breaks(t, spans, gap)
+    breaks, lone = _breaks(t, spans, gap, slo)
     warm = warmup_spans(spans)
     facts: dict[str, Any] = {"hidden": hidden, "transitions": transitions,
                              "slo": slo if budget else None, "incidents": incidents,
@@ -323,14 +324,20 @@ def _finish(ax: Axes, panels: list[Axes], labels_below: bool, tz: str) -> None:
     fig.sca(ax)  # hand back the top panel as the current axes
 
 
-def _breaks(t: np.ndarray, spans: pd.DataFrame | None, gap: Any) -> tuple[np.ndarray, np.ndarray]:
+def _breaks(t: np.ndarray, spans: pd.DataFrame | None, gap: Any,
+            slo: SLO | None) -> tuple[np.ndarray, np.ndarray]:
     """Rows after which the per-event lines break (after a gap), and the rows alone between
     breaks (drawn as dots: a step needs two points). With ``spans`` the lines are the spans'
-    (:func:`clock_lines`): no break, and a dot for the events at the spans' end."""
+    (:func:`clock_lines`): no break, and a dot for the events at the spans' end. The default gap
+    is at most ``slo``'s window: after a longer silence the window held no event."""
     if spans is not None and len(spans):
         return np.zeros(0, dtype=np.int64), _after_spans(t, spans)
-    gap_ns = gap_threshold(t) if gap is None else int(pd.Timedelta(to_timedelta(gap,
-                                                                                name="gap")).value)
+    if gap is None:
+        gap_ns = gap_threshold(t)
+        if slo is not None:
+            gap_ns = min(gap_ns, int(slo.window.value))
+    else:
+        gap_ns = int(pd.Timedelta(to_timedelta(gap, name="gap")).value)
     breaks = gap_breaks(t, gap_ns)
     return breaks, _lone(len(t), breaks)
 

@@ -132,6 +132,17 @@ def test_timeline_gap_can_be_set():
     assert not np.isnan(line.get_ydata()).any() and len(line.get_ydata()) == len(st)
 
 
+def test_timeline_default_gap_is_at_most_the_window():
+    """Events each minute 00:00..00:09, then 00:24..00:33: the 15 min silence is shorter than the
+    spacing rule's 20 min (20 x the 1 min median) but longer than the 10 min window, which held no
+    event from 00:19 on: the line breaks there (it was drawn across, as if the status held)."""
+    t = pd.to_datetime([f"2026-01-01 00:{m:02d}" for m in [*range(10), *range(24, 34)]], utc=True)
+    st = replay(as_events(t, [True] * 20), SLO(target=0.9, window="10min"))
+    (line,) = by_gid(plot_timeline(st).get_lines(), "success_rate")
+    assert np.flatnonzero(np.isnan(line.get_ydata())).tolist() == [10]  # after the 10th event
+    plt.close("all")
+
+
 def test_timeline_thins_each_line_with_thin_minmax():
     ev = events(n=20_000, p_fail=0.1)
     st = replay(ev, SLO(target=0.9, window="30min"))
