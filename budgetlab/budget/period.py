@@ -76,6 +76,7 @@ def _periods(grid: BinGrid, period: Any, calendar: str | None, tz: str) -> _Peri
     if calendar is not None:
         check_argument("calendar", calendar, CALENDARS)
         pstart = calendar_period_starts(grid.bin_start_ns, calendar, tz)
+        _refuse_straddling_bins(grid, pstart, calendar, tz)
         new = np.ones(n, dtype=bool)
         new[1:] = pstart[1:] != pstart[:-1]
         seg_first = np.maximum.accumulate(np.where(new, np.arange(n), 0))
@@ -85,6 +86,22 @@ def _periods(grid: BinGrid, period: Any, calendar: str | None, tz: str) -> _Peri
     new = np.zeros(n, dtype=bool)
     new[0] = True
     return _Periods(grid.bin_end_ns - p_ns, new, None, k_period)
+
+
+def _refuse_straddling_bins(grid: BinGrid, pstart: np.ndarray, calendar: str, tz: str) -> None:
+    """Refuse bins that hold a calendar period start (local midnight in ``tz`` inside a bin, e.g.
+    1 h bins in Asia/Kolkata or 1 d bins in Europe/Berlin): their events would count whole in the
+    period the bin starts in, so both periods' budgets would be wrong."""
+    last = calendar_period_starts(grid.bin_end_ns - 1, calendar, tz)
+    cut = np.flatnonzero(last != pstart)
+    if len(cut):
+        at, edge = utc_from_ns(grid.bin_start_ns[cut[:1]])[0], utc_from_ns(last[cut[:1]])[0]
+        raise ConfigError(
+            f"calendar={calendar!r} periods start at local midnight in tz={tz!r}, which falls "
+            f"inside bins ({len(cut)} of them; the first from {at:%Y-%m-%d %H:%M} UTC holds "
+            f"{edge.tz_convert(tz):%Y-%m-%d %H:%M %Z}); their events cannot be split between "
+            "two periods. Bin the events with a freq that divides the zone's UTC offset (e.g. "
+            "'1h' for a whole-hour offset, '30min' for +05:30).")
 
 
 def _slice_targets(slice_target: Any, grid: BinGrid) -> np.ndarray:
@@ -161,7 +178,9 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
         Default: the SLO's ``period`` (with per-group SLOs each group's own, groups with
         different periods computed apart), 30 days for a bare target or a target table.
     calendar : {"day", "week", "month"}, optional
-        Calendar periods that reset at local midnight in ``tz`` (weeks on Monday).
+        Calendar periods that reset at local midnight in ``tz`` (weeks on Monday); bins that
+        hold a local midnight (the bins of ``freq`` do not divide the zone's UTC offset) are
+        refused.
     tz : str
         IANA time zone for calendar periods.
     burn_window : duration
