@@ -53,6 +53,13 @@ def check_time_format(fmt: Any, year: Any) -> None:
     if not isinstance(fmt, str) or "%" not in fmt:
         raise ConfigError("time_format= takes a strptime format such as '%b %d %H:%M:%S' or "
                           "'%d/%m/%Y %H:%M'.")
+    if "%Z" in fmt.replace("%%", ""):  # strptime would drop the name and read the wall time as UTC
+        raise ConfigError(
+            f"time_format={fmt!r} has %Z, a zone name (CET, PDT, UTC), which budgetlab does not "
+            "read: names are ambiguous (CST is three zones) and change at DST. For times all in "
+            "UTC write that as text in the format (e.g. '%Y-%m-%d %H:%M:%S UTC'); for local "
+            "times leave the name out of the time and give tz= (e.g. Europe/Berlin); for "
+            "offsets like +0100 use %z.")
     if year is not None:
         if isinstance(year, bool) or not isinstance(year, int) or not 1970 <= year <= 2100:
             raise ConfigError(f"year={year!r} is not a year budgetlab reads: give the year of "

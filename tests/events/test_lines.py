@@ -384,3 +384,18 @@ def test_a_line_holding_the_reader_separator_is_refused_without_echoing_it(tmp_p
         read_events(log, pattern=r"^(?P<ts>\S+) (?P<outcome>\w+)$", time_format="%H:%M:%S",
                     year=2026)
     assert "secret" not in str(info.value)
+
+
+def test_zone_names_are_refused_not_dropped(tmp_path):
+    # Arrow's strptime matched %Z against any word and dropped it: '02:30:00 CET' and '02:30:00
+    # CEST' both read as 02:30 UTC (hand: they are 01:30 and 00:30 UTC). Refused with the fix.
+    log = tmp_path / "app.log"
+    log.write_text("2026-10-25 02:30:00 CEST ok\n2026-10-25 02:30:00 CET fail\n")
+    with pytest.raises(ConfigError, match=r"has %Z, a zone name .* use %z"):
+        read_events(log, pattern=r"^(?P<ts>\S+ \S+ \S+) (?P<outcome>\w+)$",
+                    time_format="%Y-%m-%d %H:%M:%S %Z")
+    # the fix it names: a zone written as text in the format (times all in UTC)
+    log.write_text("2026-10-25 02:30:00 UTC ok\n")
+    ev = read_events(log, pattern=r"^(?P<ts>\S+ \S+ \S+) (?P<outcome>\w+)$",
+                     time_format="%Y-%m-%d %H:%M:%S UTC")
+    assert ev["ts"].tolist() == [pd.Timestamp("2026-10-25T02:30Z")]
