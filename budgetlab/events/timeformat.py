@@ -29,6 +29,8 @@ __all__ = ["check_time_format", "has_year", "parse_formatted", "instants", "NEW_
 #: A time this much earlier than the line before it starts the next year (formats without a year).
 NEW_YEAR_GAP = pd.Timedelta(days=183)
 _YEAR = re.compile(r"%[YyGcxD]")
+# a day of the year: day and month, the day of the year, or a whole date
+_DAY, _MONTH, _DATE = re.compile(r"%[de]"), re.compile(r"%[mbBh]"), re.compile(r"%[jcxD]")
 _ORDER_YEAR = 2000  # a leap year: Feb 29 orders before the year is known
 _MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
 
@@ -60,6 +62,11 @@ def check_time_format(fmt: Any, year: Any) -> None:
             "UTC write that as text in the format (e.g. '%Y-%m-%d %H:%M:%S UTC'); for local "
             "times leave the name out of the time and give tz= (e.g. Europe/Berlin); for "
             "offsets like +0100 use %z.")
+    if not (_DATE.search(fmt) or (_DAY.search(fmt) and _MONTH.search(fmt))):
+        raise ConfigError(
+            f"time_format={fmt!r} has no day and month (%d with %m or %b, or %j), so every time "
+            "would fall on January 1st and a log crossing midnight would run backwards; put the "
+            "date in the format (and in the pattern's time group).")
     if year is not None:
         if isinstance(year, bool) or not isinstance(year, int) or not 1970 <= year <= 2100:
             raise ConfigError(f"year={year!r} is not a year budgetlab reads: give the year of "

@@ -307,6 +307,13 @@ def test_patterns_arrow_cannot_run_are_refused_with_the_reason():
         ReadSpec(on_error="raise")
     with pytest.raises(ConfigError, match="carries the year already"):
         ReadSpec(time_format="%Y-%m-%d %H:%M", year=2026)
+    # a time without its date would be put on January 1st: '23:59:00' then '00:01:00' would run
+    # 23 h 58 min backwards instead of 2 min forwards
+    with pytest.raises(ConfigError, match=r"'%H:%M:%S' has no day and month"):
+        ReadSpec(time_format="%H:%M:%S", year=2026)
+    with pytest.raises(ConfigError, match=r"'%b %Y' has no day and month"):
+        ReadSpec(time_format="%b %Y")
+    assert ReadSpec(time_format="%j %H:%M", year=2026).time_format == "%j %H:%M"  # day of year
 
 
 def test_a_dataframe_has_columns_not_lines():
@@ -379,10 +386,10 @@ def test_times_are_never_rolled_over_to_another_day(tmp_path):
 
 def test_a_line_holding_the_reader_separator_is_refused_without_echoing_it(tmp_path):
     log = tmp_path / "app.log"
-    log.write_bytes(b"10:00:01 ok\nsecret-user@example.com \x1f ok\n")
+    log.write_bytes(b"01-05 10:00:01 ok\nsecret-user@example.com \x1f ok\n")
     with pytest.raises(FileFormatError, match="control character U\\+001F") as info:
-        read_events(log, pattern=r"^(?P<ts>\S+) (?P<outcome>\w+)$", time_format="%H:%M:%S",
-                    year=2026)
+        read_events(log, pattern=r"^(?P<ts>\S+ \S+) (?P<outcome>\w+)$",
+                    time_format="%m-%d %H:%M:%S", year=2026)
     assert "secret" not in str(info.value)
 
 
