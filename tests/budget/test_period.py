@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -11,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budgetlab.budget.period import period_budget
-from budgetlab.errors import ConfigError
+from budgetlab.errors import ConfigError, PartialWindowWarning
 
 T0 = pd.Timestamp("2026-03-27 00:00", tz="UTC")
 
@@ -168,6 +169,20 @@ def test_bins_holding_local_midnight_are_refused():
     half = period_budget(make_bins([1] * 48, [0] * 48, freq="30min"), 0.99, calendar="day",
                          tz="Asia/Kolkata")
     assert half["events"].tolist() == list(range(1, 38)) + list(range(1, 12))
+
+
+def test_a_first_calendar_period_before_the_data_is_said_partial():
+    # T0 = 2026-03-27 00:00 UTC is 01:00 CET in Berlin: the Berlin day began an hour before the
+    # data, the UTC day with them
+    bins = make_bins([1] * 3, [0] * 3, freq="1h")
+    with pytest.warns(PartialWindowWarning, match=r"start at 2026-03-27 01:00 CET, after their "
+                      r"first calendar day \(from 2026-03-27 00:00 CET\): that period is partial"):
+        period_budget(bins, 0.99, calendar="day", tz="Europe/Berlin")
+    with pytest.warns(PartialWindowWarning, match=r"first calendar month \(from 2026-03-01 00:00"):
+        period_budget(bins, 0.99, calendar="month", tz="UTC")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PartialWindowWarning)
+        period_budget(bins, 0.99, calendar="day", tz="UTC")  # the data start at midnight UTC
 
 
 def test_timeslices_vs_events_weighted_under_uneven_traffic():
