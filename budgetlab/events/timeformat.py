@@ -171,6 +171,8 @@ def parse_formatted(col: pd.Series, fmt: str, *, year: int | None,
                              "the next one).")
     if with_year:
         parsed, said = _strptime(text, fmt), f"text as written, format {fmt!r}"
+        if "%y" in fmt.replace("%%", ""):  # the century is strptime's choice: said, not guessed
+            said += " (two-digit years: 69-99 as 1969-1999, 00-68 as 2000-2068)"
     else:
         year = int(year or 0)  # given: checked above
         ordered = _strptime(f"{_ORDER_YEAR} " + text, f"%Y {fmt}")

@@ -334,6 +334,17 @@ def test_time_format_reads_a_csv_column_as_written(tmp_path):
         read_events(path, time_format="%m/%d/%Y %H:%M")
 
 
+def test_two_digit_years_say_their_century(tmp_path):
+    # strptime's pivot: '68' is 2068 and '69' is 1969; the reading says so instead of leaving
+    # the century to be guessed from the span
+    path = tmp_path / "log.csv"
+    path.write_text("ts,outcome\n01/02/69 10:00,success\n01/02/68 10:00,failure\n")
+    ev = read_events(path, time_format="%d/%m/%y %H:%M")
+    assert ev["ts"].tolist() == [pd.Timestamp("1969-02-01T10:00Z"),
+                                 pd.Timestamp("2068-02-01T10:00Z")]
+    assert "two-digit years: 69-99 as 1969-1999, 00-68 as 2000-2068" in how_read(ev).time_reading
+
+
 def test_spec_overrides_and_unknown_keywords():
     spec = ReadSpec(by=["region"], tz="Europe/Berlin")
     assert spec.replace(tz="UTC").tz == "UTC" and spec.replace(tz="UTC").by == ("region",)
