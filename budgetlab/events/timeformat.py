@@ -62,6 +62,9 @@ def check_time_format(fmt: Any, year: Any) -> None:
             "UTC write that as text in the format (e.g. '%Y-%m-%d %H:%M:%S UTC'); for local "
             "times leave the name out of the time and give tz= (e.g. Europe/Berlin); for "
             "offsets like +0100 use %z.")
+    if "%s" in fmt.replace("%%", ""):
+        raise ConfigError(f"time_format={fmt!r} has %s, epoch seconds: leave time_format= out "
+                          "and give epoch='s' (its checks of unit and range apply).")
     if not (_DATE.search(fmt) or (_DAY.search(fmt) and _MONTH.search(fmt))):
         raise ConfigError(
             f"time_format={fmt!r} has no day and month (%d with %m or %b, or %j), so every time "

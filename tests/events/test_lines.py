@@ -313,6 +313,8 @@ def test_patterns_arrow_cannot_run_are_refused_with_the_reason():
         ReadSpec(time_format="%H:%M:%S", year=2026)
     with pytest.raises(ConfigError, match=r"'%b %Y' has no day and month"):
         ReadSpec(time_format="%b %Y")
+    with pytest.raises(ConfigError, match=r"'%s' has %s, epoch seconds: .* give epoch='s'"):
+        ReadSpec(time_format="%s")
     assert ReadSpec(time_format="%j %H:%M", year=2026).time_format == "%j %H:%M"  # day of year
 
 
