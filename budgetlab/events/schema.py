@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import as_list, require_columns
-from ..errors import ConfigError, InputError, SchemaError
+from ..errors import ConfigError, InputError, SchemaError, TimestampError
 
 __all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "MISSING_LABELS",
            "bucket_dtype", "code_counts", "as_events", "check_events", "ts_ns", "INCIDENT_COLUMNS",
@@ -88,9 +88,11 @@ def code_counts(codes: np.ndarray, n: int, *, step: int = 1 << 20) -> np.ndarray
 
 def as_events(ts: Any, ok: Any, bucket: Any = None, *, groups: dict[str, Any] | None = None,
               session_id: Any = None, sort: bool = True) -> pd.DataFrame:
-    """Build a canonical event table from arrays (no parsing, no guessing).
+    """Build a canonical event table from arrays (no guessing).
 
-    ``ts`` is anything :func:`pandas.to_datetime` reads with ``utc=True``; ``bucket`` defaults to
+    ``ts``: datetimes (naive ones are UTC) or text read as :func:`budgetlab.read_events` reads it
+    (ISO-8601; day/month orders such as ``01/02/2026`` refused); numbers are refused, their unit
+    unknown (convert them with ``pd.to_datetime(ts, unit="s", utc=True)``). ``bucket`` defaults to
     ``success`` for ``ok`` rows and ``failure`` otherwise (a failure of no stated kind, as the
     readers read an ``ok=`` column without ``bucket=``), and the bucket categories are then
     ``success`` and ``failure`` if a row failed, as the readers keep them. A given ``bucket`` names
@@ -115,13 +117,24 @@ def as_events(ts: Any, ok: Any, bucket: Any = None, *, groups: dict[str, Any] | 
     else:
         bucket_arr = np.asarray(pd.Series(bucket).astype(str))
         dtype = bucket_dtype([*_KNOWN_ORDER[1:], *pd.unique(bucket_arr)])
-    cols: dict[str, Any] = {"ts": pd.to_datetime(pd.Series(ts), utc=True).dt.as_unit("ns").array,
-                            "ok": ok_arr, "bucket": pd.Categorical(bucket_arr, dtype=dtype)}
+    cols: dict[str, Any] = {"ts": _utc_times(pd.Series(ts)), "ok": ok_arr, "bucket": pd.Categorical(bucket_arr, dtype=dtype)}
     cols.update({name: pd.Categorical(values) for name, values in (groups or {}).items()})
     if session_id is not None:
         cols["session_id"] = pd.array(session_id, dtype="string")
     frame = pd.DataFrame(cols)
     return frame.sort_values("ts", kind="stable", ignore_index=True) if sort else frame
+
+
+def _utc_times(ts: pd.Series) -> Any:
+    """The times of :func:`as_events` as datetime64[ns, UTC], by the readers' rules: pandas alone
+    took ``1792893600`` for 1.79 s after 1970 and ``01/02/2026`` for January 2nd."""
+    from .._util.validation import utc_from_ns
+    from .times import parse_time
+
+    if pd.api.types.is_numeric_dtype(ts) and not pd.api.types.is_bool_dtype(ts) and len(ts):
+        raise TimestampError("ts holds numbers, whose unit as_events cannot know; convert them "
+                             "first, e.g. pd.to_datetime(ts, unit='s', utc=True).")
+    return utc_from_ns(parse_time(ts, tz=None, epoch=None)).array
 
 
 def ts_ns(events: pd.DataFrame) -> np.ndarray:
