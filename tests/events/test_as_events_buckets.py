@@ -2,8 +2,10 @@
 ok= column, and the bucket categories hold only what is there (no empty timeout row)."""
 
 import pandas as pd
+import pytest
 
 from budgetlab import SLO, as_events, bucket_breakdown, read_events
+from budgetlab.errors import TimestampError
 
 TS = pd.date_range("2026-01-01", periods=10, freq="1min", tz="UTC")
 OK = [i not in (2, 7) for i in range(10)]  # 2 failures in 10, counted by hand
@@ -37,3 +39,19 @@ def test_breakdown_of_a_generic_log_has_one_failure_row():
 def test_a_given_bucket_keeps_the_sample_domain_categories():
     ev = as_events(TS, OK, ["timeout" if not o else "success" for o in OK])
     assert list(ev["bucket"].cat.categories) == ["success", "timeout", "solve_error"]
+
+
+def test_times_are_read_not_guessed():
+    # pandas alone: 1792893600 as nanoseconds (1970-01-01 00:00:01.7928936) and '01/02/2026'
+    # month first (2 January); both refused. Text in ISO-8601 is read as the readers read it:
+    # 04:00 at +02:00 is 02:00 UTC, after 01:00 UTC (hand).
+    with pytest.raises(TimestampError, match=r"ts holds numbers.*unit='s'"):
+        as_events([1792893600, 1792893660], [True, False])
+    with pytest.raises(TimestampError, match=r"01/02/2026 reads day first .* or month first"):
+        as_events(["01/02/2026 10:00", "03/02/2026 10:00"], [True, False])
+    with pytest.raises(TimestampError, match=r"empty or missing timestamp at row 2"):
+        as_events(["2026-01-01T00:00:00Z", None], [True, False])
+    ev = as_events(["2026-10-25T04:00:00+02:00", "2026-10-25T01:00:00Z"], [True, False])
+    assert ev["ts"].tolist() == [pd.Timestamp("2026-10-25T01:00Z"),
+                                 pd.Timestamp("2026-10-25T02:00Z")]
+    assert ev["ok"].tolist() == [False, True]  # sorted by time, each row keeping its outcome
