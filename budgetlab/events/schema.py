@@ -29,6 +29,7 @@ import pandas as pd
 
 from .._util.validation import as_list, require_columns
 from ..errors import ConfigError, InputError, SchemaError, TimestampError
+from ._messages import MISSING_LABELS
 
 __all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "MISSING_LABELS",
            "bucket_dtype", "code_counts", "as_events", "check_events", "ts_ns", "INCIDENT_COLUMNS",
@@ -49,8 +50,6 @@ SLOW = "slow"
 #: The meaning of a label whose rows are left out on purpose (counted, never analysed).
 SKIP = "skip"
 _KNOWN_ORDER = (SUCCESS, TIMEOUT, SOLVE_ERROR)
-#: Values that mean "missing" in time, outcome and success columns (case-insensitive).
-MISSING_LABELS = frozenset({"", "nan", "nat", "null", "none", "na", "n/a", "<na>", "-"})
 
 
 def bucket_dtype(labels: Iterable[str] | None = None) -> pd.CategoricalDtype:
@@ -117,7 +116,8 @@ def as_events(ts: Any, ok: Any, bucket: Any = None, *, groups: dict[str, Any] | 
     else:
         bucket_arr = np.asarray(pd.Series(bucket).astype(str))
         dtype = bucket_dtype([*_KNOWN_ORDER[1:], *pd.unique(bucket_arr)])
-    cols: dict[str, Any] = {"ts": _utc_times(pd.Series(ts)), "ok": ok_arr, "bucket": pd.Categorical(bucket_arr, dtype=dtype)}
+    cols: dict[str, Any] = {"ts": _utc_times(pd.Series(ts)), "ok": ok_arr,
+                            "bucket": pd.Categorical(bucket_arr, dtype=dtype)}
     cols.update({name: pd.Categorical(values) for name, values in (groups or {}).items()})
     if session_id is not None:
         cols["session_id"] = pd.array(session_id, dtype="string")
