@@ -24,6 +24,7 @@ window is empty. For rolling periods it ignores events leaving the period.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any, Unpack
 
@@ -33,7 +34,7 @@ import pandas as pd
 from .._util.memory import check_cells
 from .._util.ratios import ratio
 from .._util.validation import check_argument, to_timedelta, utc_from_ns
-from ..errors import ConfigError
+from ..errors import ConfigError, PartialWindowWarning
 from ..slo import SLO
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins, window_bins
@@ -76,6 +77,7 @@ def _periods(grid: BinGrid, period: Any, calendar: str | None, tz: str) -> _Peri
     if calendar is not None:
         check_argument("calendar", calendar, CALENDARS)
         pstart = calendar_period_starts(grid.bin_start_ns, calendar, tz)
+        _refuse_straddling_bins(grid, pstart, calendar, tz)
         new = np.ones(n, dtype=bool)
         new[1:] = pstart[1:] != pstart[:-1]
         seg_first = np.maximum.accumulate(np.where(new, np.arange(n), 0))
@@ -85,6 +87,35 @@ def _periods(grid: BinGrid, period: Any, calendar: str | None, tz: str) -> _Peri
     new = np.zeros(n, dtype=bool)
     new[0] = True
     return _Periods(grid.bin_end_ns - p_ns, new, None, k_period)
+
+
+def _refuse_straddling_bins(grid: BinGrid, pstart: np.ndarray, calendar: str, tz: str) -> None:
+    """Refuse bins that hold a calendar period start (local midnight in ``tz`` inside a bin, e.g.
+    1 h bins in Asia/Kolkata or 1 d bins in Europe/Berlin): their events would count whole in the
+    period the bin starts in, so both periods' budgets would be wrong."""
+    last = calendar_period_starts(grid.bin_end_ns - 1, calendar, tz)
+    cut = np.flatnonzero(last != pstart)
+    if len(cut):
+        at, edge = utc_from_ns(grid.bin_start_ns[cut[:1]])[0], utc_from_ns(last[cut[:1]])[0]
+        raise ConfigError(
+            f"calendar={calendar!r} periods start at local midnight in tz={tz!r}, which falls "
+            f"inside bins ({len(cut)} of them; the first from {at:%Y-%m-%d %H:%M} UTC holds "
+            f"{edge.tz_convert(tz):%Y-%m-%d %H:%M %Z}); their events cannot be split between "
+            "two periods. Bin the events with a freq that divides the zone's UTC offset (e.g. "
+            "'1h' for a whole-hour offset, '30min' for +05:30).")
+
+
+def _warn_partial_first_period(grid: BinGrid, calendar: str, tz: str) -> None:
+    """A :class:`~budgetlab.errors.PartialWindowWarning` when the data start after their first
+    calendar period does: that period's figures count its events from the data's start only."""
+    check_argument("calendar", calendar, CALENDARS)
+    first = calendar_period_starts(grid.bin_start_ns[:1], calendar, tz)
+    if len(first) and first[0] < grid.start_ns:
+        period, data = utc_from_ns(np.array([first[0], grid.start_ns])).tz_convert(tz)
+        warnings.warn(PartialWindowWarning(
+            f"the data start at {data:%Y-%m-%d %H:%M %Z}, after their first calendar {calendar} "
+            f"(from {period:%Y-%m-%d %H:%M %Z}): that period is partial, its budget counts the "
+            "events from the data's start only."), stacklevel=3)
 
 
 def _slice_targets(slice_target: Any, grid: BinGrid) -> np.ndarray:
@@ -161,7 +192,10 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
         Default: the SLO's ``period`` (with per-group SLOs each group's own, groups with
         different periods computed apart), 30 days for a bare target or a target table.
     calendar : {"day", "week", "month"}, optional
-        Calendar periods that reset at local midnight in ``tz`` (weeks on Monday).
+        Calendar periods that reset at local midnight in ``tz`` (weeks on Monday); bins that
+        hold a local midnight (the bins of ``freq`` do not divide the zone's UTC offset) are
+        refused. Data that start after their first period does warn
+        (:class:`~budgetlab.errors.PartialWindowWarning`): that period is partial.
     tz : str
         IANA time zone for calendar periods.
     burn_window : duration
@@ -203,6 +237,8 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
     1       2           1             0.5           0.495
     """
     grid = read_bins(bins, **options)
+    if calendar is not None:
+        _warn_partial_first_period(grid, calendar, tz)
     # per group x bin: the table's 16 columns and their temporaries (measured: 219 B at 50 groups x
     # 14 days)
     check_cells(grid.n_groups, grid.n_bins, 220.0, "the period-budget table",

@@ -232,7 +232,8 @@ def _print_compare_legend(args: argparse.Namespace, table: pd.DataFrame, scored:
              if warmup > pd.Timedelta(0) else "")
     # a calendar window has no warm-up (it starts empty at each reset): said when one is compared
     warm = ("after warm-up (a rolling window: the first window of each stretch of traffic; a "
-            "calendar window has none, it counts from a stretch's first event)"
+            "calendar window has none, it counts from a stretch's first event and resets at "
+            f"midnight in {args.tz}, --tz; weeks on Monday)"
             if table["window_kind"].eq("calendar").any()
             else "after the first window of each stretch of traffic (warm-up)")
     print(wrap(f"hours: time the window held traffic, {warm}{start}; shares and rates per day "

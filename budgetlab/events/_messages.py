@@ -31,9 +31,13 @@ from ..privacy import scan_text, shown
 __all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open_last_row",
            "row_numbers", "expand", "personal_mask", "header_error", "SAMPLE_ROWS",
            "numbers_in_rows", "number_dtypes", "threshold_words",
-           "numeric_date_words", "fill_or_drop"]
+           "numeric_date_words", "fill_or_drop", "MISSING_LABELS"]
 
 _E = TypeVar("_E", bound=Exception)
+
+#: Values that mean "missing" in time, outcome and success columns (case-insensitive); here, not
+#: in ``schema``, so that the time parser (which ``schema.as_events`` uses) does not import it.
+MISSING_LABELS = frozenset({"", "nan", "nat", "null", "none", "na", "n/a", "<na>", "-"})
 
 #: How many row numbers a message lists before it says "and N more".
 MAX_ROWS_LISTED = 5

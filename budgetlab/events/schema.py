@@ -28,7 +28,8 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import as_list, require_columns
-from ..errors import ConfigError, InputError, SchemaError
+from ..errors import ConfigError, InputError, SchemaError, TimestampError
+from ._messages import MISSING_LABELS
 
 __all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "MISSING_LABELS",
            "bucket_dtype", "code_counts", "as_events", "check_events", "ts_ns", "INCIDENT_COLUMNS",
@@ -49,8 +50,6 @@ SLOW = "slow"
 #: The meaning of a label whose rows are left out on purpose (counted, never analysed).
 SKIP = "skip"
 _KNOWN_ORDER = (SUCCESS, TIMEOUT, SOLVE_ERROR)
-#: Values that mean "missing" in time, outcome and success columns (case-insensitive).
-MISSING_LABELS = frozenset({"", "nan", "nat", "null", "none", "na", "n/a", "<na>", "-"})
 
 
 def bucket_dtype(labels: Iterable[str] | None = None) -> pd.CategoricalDtype:
@@ -88,10 +87,12 @@ def code_counts(codes: np.ndarray, n: int, *, step: int = 1 << 20) -> np.ndarray
 
 def as_events(ts: Any, ok: Any, bucket: Any = None, *, groups: dict[str, Any] | None = None,
               session_id: Any = None, sort: bool = True) -> pd.DataFrame:
-    """Build a canonical event table from arrays (no parsing, no guessing).
+    """Build a canonical event table from arrays (no guessing).
 
-    ``ts`` is anything :func:`pandas.to_datetime` reads with ``utc=True`` except numbers (their unit
-    would be a guess); ``ok`` is booleans or 0/1 (text is refused). ``bucket`` defaults to
+    ``ts``: datetimes (naive ones are UTC) or text read as :func:`budgetlab.read_events` reads it
+    (ISO-8601; day/month orders such as ``01/02/2026`` refused); numbers are refused, their unit
+    unknown (convert them with ``pd.to_datetime(ts, unit="s", utc=True)``). ``ok``: booleans or
+    0/1 (text is refused: ``bool("no")`` is true). ``bucket`` defaults to
     ``success`` for ``ok`` rows and ``failure`` otherwise (a failure of no stated kind, as the
     readers read an ``ok=`` column without ``bucket=``), and the bucket categories are then
     ``success`` and ``failure`` if a row failed, as the readers keep them. A given ``bucket`` names
@@ -109,7 +110,7 @@ def as_events(ts: Any, ok: Any, bucket: Any = None, *, groups: dict[str, Any] | 
     >>> str(ev["ts"].dtype)
     'datetime64[ns, UTC]'
     """
-    times = _as_times(ts)
+    times = _utc_times(pd.Series(ts))
     ok_arr = _as_ok(ok)
     lengths = {"ts": len(times), "ok": len(ok_arr),
                **({} if bucket is None else {"bucket": len(bucket)}),
@@ -138,25 +139,6 @@ def as_events(ts: Any, ok: Any, bucket: Any = None, *, groups: dict[str, Any] | 
     return frame.sort_values("ts", kind="stable", ignore_index=True) if sort else frame
 
 
-def _as_times(ts: Any) -> Any:
-    """``ts`` as a UTC ns datetime array: times (aware, or naive read as UTC) or their text;
-    numbers are refused (their unit would be a guess), as is text that is not a time."""
-    col = pd.Series(ts)
-    if pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype):
-        raise InputError("as_events(): ts holds numbers, whose unit (s, ms, us, ns) would be a "
-                         "guess; pass times, e.g. pd.to_datetime(ts, unit='s', utc=True).")
-    try:
-        times = pd.to_datetime(col, utc=True)
-    except (ValueError, TypeError) as exc:
-        raise InputError(f"as_events(): ts is not all times ({type(exc).__name__}); pass "
-                         "datetimes or ISO-8601 text, e.g. pd.to_datetime(ts, format=...)."
-                         ) from None
-    if times.isna().any():
-        raise InputError(f"as_events(): ts has {int(times.isna().sum()):,} missing times; drop "
-                         "those events or give their times.")
-    return times.dt.as_unit("ns").array
-
-
 def _as_ok(ok: Any) -> np.ndarray:
     """``ok`` as a bool array: booleans, or the numbers 0 and 1; anything else (text such as
     ``"no"``, missing values) is refused, since ``bool("no")`` is true."""
@@ -174,6 +156,18 @@ def _as_ok(ok: Any) -> np.ndarray:
     raise InputError(f"as_events(): ok must be true/false (booleans, or 0 and 1), and it holds "
                      f"{what}; map your labels first, e.g. ok=(labels == 'success'), or read the "
                      "log with budgetlab.read_events(..., outcomes=...).")
+
+
+def _utc_times(ts: pd.Series) -> Any:
+    """The times of :func:`as_events` as datetime64[ns, UTC], by the readers' rules: pandas alone
+    took ``1792893600`` for 1.79 s after 1970 and ``01/02/2026`` for January 2nd."""
+    from .._util.validation import utc_from_ns
+    from .times import parse_time
+
+    if pd.api.types.is_numeric_dtype(ts) and not pd.api.types.is_bool_dtype(ts) and len(ts):
+        raise TimestampError("ts holds numbers, whose unit as_events cannot know; convert them "
+                             "first, e.g. pd.to_datetime(ts, unit='s', utc=True).")
+    return utc_from_ns(parse_time(ts, tz=None, epoch=None)).array
 
 
 def ts_ns(events: pd.DataFrame) -> np.ndarray:

@@ -29,6 +29,8 @@ __all__ = ["check_time_format", "has_year", "parse_formatted", "instants", "NEW_
 #: A time this much earlier than the line before it starts the next year (formats without a year).
 NEW_YEAR_GAP = pd.Timedelta(days=183)
 _YEAR = re.compile(r"%[YyGcxD]")
+# a day of the year: day and month, the day of the year, or a whole date
+_DAY, _MONTH, _DATE = re.compile(r"%[de]"), re.compile(r"%[mbBh]"), re.compile(r"%[jcxD]")
 _ORDER_YEAR = 2000  # a leap year: Feb 29 orders before the year is known
 _MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
 
@@ -53,6 +55,21 @@ def check_time_format(fmt: Any, year: Any) -> None:
     if not isinstance(fmt, str) or "%" not in fmt:
         raise ConfigError("time_format= takes a strptime format such as '%b %d %H:%M:%S' or "
                           "'%d/%m/%Y %H:%M'.")
+    if "%Z" in fmt.replace("%%", ""):  # strptime would drop the name and read the wall time as UTC
+        raise ConfigError(
+            f"time_format={fmt!r} has %Z, a zone name (CET, PDT, UTC), which budgetlab does not "
+            "read: names are ambiguous (CST is three zones) and change at DST. For times all in "
+            "UTC write that as text in the format (e.g. '%Y-%m-%d %H:%M:%S UTC'); for local "
+            "times leave the name out of the time and give tz= (e.g. Europe/Berlin); for "
+            "offsets like +0100 use %z.")
+    if "%s" in fmt.replace("%%", ""):
+        raise ConfigError(f"time_format={fmt!r} has %s, epoch seconds: leave time_format= out "
+                          "and give epoch='s' (its checks of unit and range apply).")
+    if not (_DATE.search(fmt) or (_DAY.search(fmt) and _MONTH.search(fmt))):
+        raise ConfigError(
+            f"time_format={fmt!r} has no day and month (%d with %m or %b, or %j), so every time "
+            "would fall on January 1st and a log crossing midnight would run backwards; put the "
+            "date in the format (and in the pattern's time group).")
     if year is not None:
         if isinstance(year, bool) or not isinstance(year, int) or not 1970 <= year <= 2100:
             raise ConfigError(f"year={year!r} is not a year budgetlab reads: give the year of "
@@ -157,6 +174,8 @@ def parse_formatted(col: pd.Series, fmt: str, *, year: int | None,
                              "the next one).")
     if with_year:
         parsed, said = _strptime(text, fmt), f"text as written, format {fmt!r}"
+        if "%y" in fmt.replace("%%", ""):  # the century is strptime's choice: said, not guessed
+            said += " (two-digit years: 69-99 as 1969-1999, 00-68 as 2000-2068)"
     else:
         year = int(year or 0)  # given: checked above
         ordered = _strptime(f"{_ORDER_YEAR} " + text, f"%Y {fmt}")

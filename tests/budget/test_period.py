@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -11,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budgetlab.budget.period import period_budget
-from budgetlab.errors import ConfigError
+from budgetlab.errors import ConfigError, PartialWindowWarning
 
 T0 = pd.Timestamp("2026-03-27 00:00", tz="UTC")
 
@@ -104,8 +105,11 @@ counts = st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=1, m
 def test_calendar_matches_loop(rows, calendar, tz, slice_bins):
     tot = [a for a, _ in rows]
     bad = [min(a, b) for a, b in rows]
-    freq = "6h" if calendar == "month" else "1h"
-    bins = make_bins(tot, bad, freq=freq)
+    # 1 h bins end at local midnight in these zones (coarser ones would hold it: refused); months
+    # start near the end of March so that up to 80 h cross April 1st
+    freq = "1h"
+    bins = make_bins(tot, bad, freq=freq,
+                     start=pd.Timestamp("2026-03-30", tz="UTC") if calendar == "month" else T0)
     pb = period_budget(bins, 0.8, calendar=calendar, tz=tz,
                        slice_window=pd.Timedelta(freq) * slice_bins,
                        burn_window=freq)
@@ -149,6 +153,36 @@ def test_week_starts_monday_and_month_on_the_first():
     mo = period_budget(bins, 0.99, calendar="month", tz="Asia/Tokyo")
     # April 1st, Tokyo midnight
     assert pd.Timestamp("2026-03-31 15:00", tz="UTC") in set(mo["period_start"])
+
+
+def test_bins_holding_local_midnight_are_refused():
+    # Asia/Kolkata is UTC+05:30: its midnight 2026-03-28 00:00 IST is 2026-03-27 18:30 UTC, inside
+    # the 1 h bin 18:00..19:00 UTC, whose events cannot be split between the two days. Europe/Berlin
+    # (UTC+01:00 on 2026-03-27) has its midnight 23:00 UTC inside the 1 d bin 2026-03-27 00:00 UTC.
+    hourly = make_bins([1] * 24, [0] * 24, freq="1h")
+    with pytest.raises(ConfigError, match=r"from 2026-03-27 18:00 UTC holds 2026-03-28 00:00 IST"):
+        period_budget(hourly, 0.99, calendar="day", tz="Asia/Kolkata")
+    daily = make_bins([10, 10], [0, 0], freq="1D")
+    with pytest.raises(ConfigError, match=r"from 2026-03-27 00:00 UTC holds 2026-03-28 00:00 CET"):
+        period_budget(daily, 0.99, calendar="day", tz="Europe/Berlin", burn_window="1D")
+    # 30 min bins end at 18:30 UTC: the day of 2026-03-28 IST holds the 11 bins from 18:30 on
+    half = period_budget(make_bins([1] * 48, [0] * 48, freq="30min"), 0.99, calendar="day",
+                         tz="Asia/Kolkata")
+    assert half["events"].tolist() == list(range(1, 38)) + list(range(1, 12))
+
+
+def test_a_first_calendar_period_before_the_data_is_said_partial():
+    # T0 = 2026-03-27 00:00 UTC is 01:00 CET in Berlin: the Berlin day began an hour before the
+    # data, the UTC day with them
+    bins = make_bins([1] * 3, [0] * 3, freq="1h")
+    with pytest.warns(PartialWindowWarning, match=r"start at 2026-03-27 01:00 CET, after their "
+                      r"first calendar day \(from 2026-03-27 00:00 CET\): that period is partial"):
+        period_budget(bins, 0.99, calendar="day", tz="Europe/Berlin")
+    with pytest.warns(PartialWindowWarning, match=r"first calendar month \(from 2026-03-01 00:00"):
+        period_budget(bins, 0.99, calendar="month", tz="UTC")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PartialWindowWarning)
+        period_budget(bins, 0.99, calendar="day", tz="UTC")  # the data start at midnight UTC
 
 
 def test_timeslices_vs_events_weighted_under_uneven_traffic():

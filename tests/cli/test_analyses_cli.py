@@ -346,8 +346,11 @@ def test_compare_windows_legend_says_a_calendar_window_has_no_warmup(tmp_path, c
         239 / 60)
     assert ("hours: time the window held traffic, after warm-up (a rolling window: the first "
             "window of each stretch of traffic; a calendar window has none, it counts from a "
-            "stretch's first event);") in text
+            "stretch's first event and resets at midnight in UTC, --tz; weeks on Monday);") in text
     assert "under 2 windows: 1 h, calendar:day" in text
+    # the zone of the resets is the one given (the table's days are not UTC days then)
+    assert main([*argv, "--windows", "calendar:day", "--tz", "Asia/Tokyo", "--force"]) == 0
+    assert "resets at midnight in Asia/Tokyo, --tz;" in " ".join(capsys.readouterr().out.split())
     assert main([*argv, "--windows", "1h", "--force"]) == 0
     text = " ".join(capsys.readouterr().out.split())
     assert "calendar" not in text and "under 1 window: 1 h" in text

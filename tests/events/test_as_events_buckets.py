@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from budgetlab import SLO, as_events, bucket_breakdown, read_events
-from budgetlab.errors import InputError
+from budgetlab.errors import InputError, TimestampError
 
 TS = pd.date_range("2026-01-01", periods=10, freq="1min", tz="UTC")
 OK = [i not in (2, 7) for i in range(10)]  # 2 failures in 10, counted by hand
@@ -67,10 +67,24 @@ def test_as_events_refuses_unequal_lengths_numbers_as_times_and_contradicting_bu
         as_events(TS3, [True, False])
     with pytest.raises(InputError, match=r"ts 3, ok 3, groups\['g'\] 1"):
         as_events(TS3, [True] * 3, groups={"g": ["a"]})
-    with pytest.raises(InputError, match=r"ts holds numbers, whose unit .* would be a guess"):
+    with pytest.raises(InputError, match=r"ts holds numbers, whose unit"):
         as_events(np.arange(3) * 60, [True] * 3)  # read as ns, these would be 1970-01-01
-    with pytest.raises(InputError, match="ts has 1 missing times"):
-        as_events([TS3[0], pd.NaT, TS3[2]], [True] * 3)
     # a success filed as a timeout, and a failure filed as a success: 2 of 3 disagree
     with pytest.raises(InputError, match="bucket disagrees with ok at 2 of 3 events"):
         as_events(TS3, [True, False, False], ["timeout", "success", "timeout"])
+
+
+def test_times_are_read_not_guessed():
+    # pandas alone: 1792893600 as nanoseconds (1970-01-01 00:00:01.7928936) and '01/02/2026'
+    # month first (2 January); both refused. Text in ISO-8601 is read as the readers read it:
+    # 04:00 at +02:00 is 02:00 UTC, after 01:00 UTC (hand).
+    with pytest.raises(TimestampError, match=r"ts holds numbers.*unit='s'"):
+        as_events([1792893600, 1792893660], [True, False])
+    with pytest.raises(TimestampError, match=r"01/02/2026 reads day first .* or month first"):
+        as_events(["01/02/2026 10:00", "03/02/2026 10:00"], [True, False])
+    with pytest.raises(TimestampError, match=r"empty or missing timestamp at row 2"):
+        as_events(["2026-01-01T00:00:00Z", None], [True, False])
+    ev = as_events(["2026-10-25T04:00:00+02:00", "2026-10-25T01:00:00Z"], [True, False])
+    assert ev["ts"].tolist() == [pd.Timestamp("2026-10-25T01:00Z"),
+                                 pd.Timestamp("2026-10-25T02:00Z")]
+    assert ev["ok"].tolist() == [False, True]  # sorted by time, each row keeping its outcome

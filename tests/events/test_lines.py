@@ -307,6 +307,15 @@ def test_patterns_arrow_cannot_run_are_refused_with_the_reason():
         ReadSpec(on_error="raise")
     with pytest.raises(ConfigError, match="carries the year already"):
         ReadSpec(time_format="%Y-%m-%d %H:%M", year=2026)
+    # a time without its date would be put on January 1st: '23:59:00' then '00:01:00' would run
+    # 23 h 58 min backwards instead of 2 min forwards
+    with pytest.raises(ConfigError, match=r"'%H:%M:%S' has no day and month"):
+        ReadSpec(time_format="%H:%M:%S", year=2026)
+    with pytest.raises(ConfigError, match=r"'%b %Y' has no day and month"):
+        ReadSpec(time_format="%b %Y")
+    with pytest.raises(ConfigError, match=r"'%s' has %s, epoch seconds: .* give epoch='s'"):
+        ReadSpec(time_format="%s")
+    assert ReadSpec(time_format="%j %H:%M", year=2026).time_format == "%j %H:%M"  # day of year
 
 
 def test_a_dataframe_has_columns_not_lines():
@@ -325,6 +334,17 @@ def test_time_format_reads_a_csv_column_as_written(tmp_path):
     with pytest.raises(TimestampError,
                        match=r"row 2 .*do not match the time format '%m/%d/%Y %H:%M'"):
         read_events(path, time_format="%m/%d/%Y %H:%M")
+
+
+def test_two_digit_years_say_their_century(tmp_path):
+    # strptime's pivot: '68' is 2068 and '69' is 1969; the reading says so instead of leaving
+    # the century to be guessed from the span
+    path = tmp_path / "log.csv"
+    path.write_text("ts,outcome\n01/02/69 10:00,success\n01/02/68 10:00,failure\n")
+    ev = read_events(path, time_format="%d/%m/%y %H:%M")
+    assert ev["ts"].tolist() == [pd.Timestamp("1969-02-01T10:00Z"),
+                                 pd.Timestamp("2068-02-01T10:00Z")]
+    assert "two-digit years: 69-99 as 1969-1999, 00-68 as 2000-2068" in how_read(ev).time_reading
 
 
 def test_spec_overrides_and_unknown_keywords():
@@ -379,8 +399,23 @@ def test_times_are_never_rolled_over_to_another_day(tmp_path):
 
 def test_a_line_holding_the_reader_separator_is_refused_without_echoing_it(tmp_path):
     log = tmp_path / "app.log"
-    log.write_bytes(b"10:00:01 ok\nsecret-user@example.com \x1f ok\n")
+    log.write_bytes(b"01-05 10:00:01 ok\nsecret-user@example.com \x1f ok\n")
     with pytest.raises(FileFormatError, match="control character U\\+001F") as info:
-        read_events(log, pattern=r"^(?P<ts>\S+) (?P<outcome>\w+)$", time_format="%H:%M:%S",
-                    year=2026)
+        read_events(log, pattern=r"^(?P<ts>\S+ \S+) (?P<outcome>\w+)$",
+                    time_format="%m-%d %H:%M:%S", year=2026)
     assert "secret" not in str(info.value)
+
+
+def test_zone_names_are_refused_not_dropped(tmp_path):
+    # Arrow's strptime matched %Z against any word and dropped it: '02:30:00 CET' and '02:30:00
+    # CEST' both read as 02:30 UTC (hand: they are 01:30 and 00:30 UTC). Refused with the fix.
+    log = tmp_path / "app.log"
+    log.write_text("2026-10-25 02:30:00 CEST ok\n2026-10-25 02:30:00 CET fail\n")
+    with pytest.raises(ConfigError, match=r"has %Z, a zone name .* use %z"):
+        read_events(log, pattern=r"^(?P<ts>\S+ \S+ \S+) (?P<outcome>\w+)$",
+                    time_format="%Y-%m-%d %H:%M:%S %Z")
+    # the fix it names: a zone written as text in the format (times all in UTC)
+    log.write_text("2026-10-25 02:30:00 UTC ok\n")
+    ev = read_events(log, pattern=r"^(?P<ts>\S+ \S+ \S+) (?P<outcome>\w+)$",
+                     time_format="%Y-%m-%d %H:%M:%S UTC")
+    assert ev["ts"].tolist() == [pd.Timestamp("2026-10-25T02:30Z")]
