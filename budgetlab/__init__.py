@@ -57,7 +57,7 @@ _EXPORTS: dict[str, str] = {
     "low_traffic": "alerts.lowtraffic",
     "read_incidents": "alerts.incidents_file",
     "bucket_breakdown": "analyses.failure_buckets",
-    "bucket_burn_over_time": "analyses.failure_buckets",
+    "bucket_burn_over_time": "analyses.bucket_burn",
     "IncidentReport": "analyses.incident",
     "incident_report": "analyses.incident",
     "Recalibration": "analyses.recalibration",

@@ -23,8 +23,8 @@ from .alerts.scoring import compare_policies as compare_policies
 from .alerts.scoring import incident_detections as incident_detections
 from .alerts.scoring import score_alerts as score_alerts
 from .alerts.tier import AlertTier as AlertTier
+from .analyses.bucket_burn import bucket_burn_over_time as bucket_burn_over_time
 from .analyses.failure_buckets import bucket_breakdown as bucket_breakdown
-from .analyses.failure_buckets import bucket_burn_over_time as bucket_burn_over_time
 from .analyses.incident import IncidentReport as IncidentReport
 from .analyses.incident import incident_report as incident_report
 from .analyses.latency_profile import LatencyProfile as LatencyProfile

@@ -3,7 +3,8 @@ latency."""
 
 from __future__ import annotations
 
-from .failure_buckets import bucket_breakdown, bucket_burn_over_time
+from .bucket_burn import bucket_burn_over_time
+from .failure_buckets import bucket_breakdown
 from .incident import IncidentReport, incident_report
 from .latency_profile import LatencyProfile, latency_profile
 from .latency_recalibration import LatencyRecalibration, latency_recalibrate

@@ -1,4 +1,5 @@
-"""Timeout vs solve failures: what each failure bucket costs, per group and over time.
+"""Timeout vs solve failures: what each failure bucket costs, per group (over time:
+:mod:`budgetlab.analyses.bucket_burn`).
 
 The seed's advice, "split the failures into a connection-timeout and a solve-error bucket before
 lowering the SLO", as tables. Every figure is attributed to a failure ``bucket`` (``timeout``,
@@ -38,7 +39,7 @@ import pandas as pd
 
 from .._util.progress import progress
 from .._util.ratios import ratio
-from .._util.validation import as_list, to_ns
+from .._util.validation import to_ns
 from ..alerts.episodes import alert_episodes
 from ..alerts.firing import check_policy_bins
 from ..alerts.policy import AlertPolicy, as_policy
@@ -51,7 +52,7 @@ from .event_span import span_attrs
 from .per_group import group_slos, per_slo_rows
 from .recalibration.rules import too_few_events
 
-__all__ = ["THIN_COLUMNS", "bucket_breakdown", "bucket_burn_over_time", "bucket_counts"]
+__all__ = ["THIN_COLUMNS", "bucket_breakdown", "bucket_counts", "bucket_rows"]
 
 #: The figures of :func:`bucket_breakdown` a thin group's ``note`` withholds: every one judged
 #: against the group's events or target (its ``events`` and ``failures`` are counts, kept).
@@ -94,7 +95,7 @@ def bucket_counts(events: pd.DataFrame, slo: SLO, keys: Sequence[str], *,
     eb = slo.error_budget
     all_fail = int(fails_g.sum())
     rest = events_g - fails
-    out = _bucket_rows(grp.key_table, grp.n_groups, [names[i] for i in fail_idx])
+    out = bucket_rows(grp.key_table, grp.n_groups, [names[i] for i in fail_idx])
     out["events"] = np.repeat(events_g, len(fail_idx))
     out["failures"] = fails.ravel()
     out["share_of_failures"] = ratio(fails, fails_g, 0.0).ravel()
@@ -113,7 +114,7 @@ def bucket_counts(events: pd.DataFrame, slo: SLO, keys: Sequence[str], *,
     return out
 
 
-def _bucket_rows(units: pd.DataFrame, n_units: int, names: list[str]) -> pd.DataFrame:
+def bucket_rows(units: pd.DataFrame, n_units: int, names: list[str]) -> pd.DataFrame:
     """One row per unit (``units``: its key columns, maybe none) and failure bucket, in that
     order."""
     k = len(names)
@@ -278,84 +279,3 @@ def _breakdown(events: pd.DataFrame, slo: SLO, by: Any, policy: Any, freq: Any,
     table["note"] = table.pop("note")  # bucket_counts' thin rule, the last column
     table.attrs.update({"slo": slo.as_dict(), "by": list(keys), "policy": pol.name or "custom"})
     return table
-
-
-def bucket_burn_over_time(
-    events: pd.DataFrame,
-    slo: SLO,
-    *,
-    freq: Any = "1h",
-    by: str | Sequence[str] | None = None,
-) -> pd.DataFrame:
-    """Budget burn attributed to each failure bucket, per time bin (and group).
-
-    Parameters
-    ----------
-    events : DataFrame
-        Canonical event table.
-    slo : SLO
-        Its ``target`` sets the budget.
-    freq : duration
-        Bin width (bins aligned on the Unix epoch, as :func:`budgetlab.bin_events`).
-    by : str or list of str, optional
-        Group keys (default: one series).
-
-    Returns
-    -------
-    DataFrame
-        One row per group, bin and failure bucket, in that order: group keys, ``bin_start``
-        (datetime64[ns, UTC]; the bin is ``[bin_start, bin_start + freq)``), ``bucket``,
-        ``events`` (all events of the group in the bin), ``failures`` (of the bucket),
-        ``burn_rate`` (failures / (events × (1 − target)); 0 in an empty bin; the buckets of a bin
-        add up to its burn rate), ``budget_spent`` (failures / ((1 − target) × the group's events
-        over the whole table): the share of the span's error budget this bucket spent in this
-        bin; summed over bins it is the bucket's ``burn_rate`` in :func:`bucket_breakdown`).
-        ``attrs`` holds ``freq``, ``by``, ``target``, and ``start`` and ``end``: the span whose
-        budget ``budget_spent`` shares (the table's first and last event, as
-        :func:`bucket_breakdown`).
-
-    Examples
-    --------
-    >>> from budgetlab import SLO, as_events
-    >>> ts = pd.to_datetime(["2026-01-01 00:10", "2026-01-01 00:20", "2026-01-01 01:30"])
-    >>> ev = as_events(ts, [False, True, False], ["timeout", "success", "solve_error"])
-    >>> t = bucket_burn_over_time(ev, SLO(target=0.5), freq="1h")
-    >>> t[["bin_start", "bucket", "events", "failures", "burn_rate"]]
-                      bin_start       bucket  events  failures  burn_rate
-    0 2026-01-01 00:00:00+00:00      timeout       2         1        1.0
-    1 2026-01-01 00:00:00+00:00  solve_error       2         0        0.0
-    2 2026-01-01 01:00:00+00:00      timeout       1         0        0.0
-    3 2026-01-01 01:00:00+00:00  solve_error       1         1        2.0
-    >>> t["budget_spent"].round(4).tolist()  # 1 failure / (0.5 x 3 events in the table)
-    [0.6667, 0.0, 0.0, 0.6667]
-    """
-    slo = as_slo(slo, "bucket_burn_over_time")
-    keys = as_list(by)
-    check_events(events, keys)
-    if len(events) == 0:
-        raise InputError("events is empty; there is nothing to bin.")
-    _, names = bucket_codes(events)
-    fail_names = [b for b in names if b != SUCCESS]
-    # one row per group and bin (the table's contract): the full grid, sorted by group then
-    # bin_start
-    bins = bin_events(events, freq, by=keys, dense=True)
-    n_bins = int(bins["bin_start"].nunique())
-    n_groups = len(bins) // n_bins
-    total = bins["total"].to_numpy(dtype=np.int64).reshape(n_groups, n_bins)
-    k = len(fail_names)
-    # (groups, bins, buckets); bins rows are sorted by group, then bin_start
-    # a log with no failure bucket at all (every label a success) has no row
-    fails = np.stack([bins[f"bad_{b}"].to_numpy(dtype=np.int64).reshape(n_groups, n_bins)
-                      for b in fail_names], axis=2) if k else np.zeros((n_groups, n_bins, 0),
-                                                                       dtype=np.int64)
-    eb = slo.error_budget
-    out = _bucket_rows(bins[keys], len(bins), fail_names)
-    out.insert(len(keys), "bin_start", pd.DatetimeIndex(bins["bin_start"]).as_unit("ns").repeat(k))
-    out["events"] = np.repeat(total.ravel(), k)
-    out["failures"] = fails.ravel()
-    out["burn_rate"] = ratio(fails, (total * eb)[:, :, None], 0.0).ravel()
-    # every group has events
-    out["budget_spent"] = (fails / (total.sum(axis=1) * eb)[:, None, None]).ravel()
-    out.attrs.update({"freq": bins.attrs.get("freq"), "by": list(keys), "target": slo.target,
-                      **span_attrs(events["ts"])})
-    return out

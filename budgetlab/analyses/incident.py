@@ -36,8 +36,9 @@ from ..budget.tracker_replay import replay
 from ..errors import ConfigError, PartialWindowWarning
 from ..events.schema import TIMEOUT, check_events
 from ..slo import SLO, PerGroup, as_per_group, as_slo
+from .bucket_burn import bucket_burn_over_time
 from .bucket_variants import Groups, TrackerVariants
-from .failure_buckets import bucket_burn_over_time, bucket_counts
+from .failure_buckets import bucket_counts
 from .incident_tables import alert_tables, budget_table, tracker_table
 from .incident_text import summary_text
 from .incident_window import (
