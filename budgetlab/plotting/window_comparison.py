@@ -184,9 +184,10 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     legend_above(ax, handles, ncols=3)
     bottom.xaxis.label.set_wrap(True)  # its lines (the span) are wider than a small figure
     room_below(bottom)  # on a plain figure: the label's lines kept whole
-    engine = ax.figure.get_layout_engine()
-    if engine is not None:  # the panels' heights as the engine makes them
-        engine.execute(ax.figure)
+    fig = ax.get_figure(root=True)
+    engine = fig.get_layout_engine() if fig is not None else None
+    if fig is not None and engine is not None:  # the panels' heights as the engine makes them
+        engine.execute(fig)
     _fit_y_label(ax, _METRIC_LABELS.get(y, y) + scale)
     if ax2 is not None and y2 is not None:
         _fit_y_label(ax2, _METRIC_LABELS.get(y2, y2))
