@@ -26,7 +26,7 @@ from .._util.burns import three_digits
 from .._util.percent import measured_percent
 from .._util.thin import MIN_EVALUATED_HOURS, too_thin
 from .._util.validation import check_tz, require_columns, to_timedelta, utc_timestamp
-from .._util.words import counted, hours_words
+from .._util.words import counted, duration_words, hours_words
 from ..alerts.tier import PAGE_SEVERITIES
 from ..budget.episodes import status_episodes
 from ..budget.figures import BURN_BANDS
@@ -38,7 +38,10 @@ from .incident import IncidentReport
 from .incident_tables import closest_tier
 from .verdicts import Verdict, page_verdict
 
-__all__ = ["tracker_at", "incident_span", "page_table", "wake_verdict", "BURN_BANDS_TEXT"]
+#: ``duration_words``: an elapsed time as the CLI says it (``1 h 40 min``), for the notebook's
+#: page delays (:func:`budgetlab._util.words.duration_words`)
+__all__ = ["tracker_at", "incident_span", "page_table", "wake_verdict", "BURN_BANDS_TEXT",
+           "duration_words"]
 
 #: The upper limits of the seed's burn-rate bands (:data:`~budgetlab.budget.figures.BURN_BANDS`).
 _UPPER = (*BURN_BANDS, np.inf)

@@ -20,6 +20,7 @@ from .._util.validation import check_whole, to_timedelta, window_words
 from .._util.words import counted, duration_words, given_duration, speak
 from ..errors import ConfigError
 from .reading import describe_slo, group_keys, read_log, slo_from_args
+from .replay import span_words
 from .shared import group_label, save_plot, wrap, write_output
 
 #: ``measured_duration``: a quantile or the waiting saved as these lines say it (``16.1 s``,
@@ -260,7 +261,7 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     supported = _recalibration_lines(read.events, args, thresholds, by) if args.window else []
     ts = read.events["ts"]
     print(wrap(f"{read.title}: {counted(len(read.events), 'attempt')} with durations, "
-               f"{ts.iloc[0]:%Y-%m-%d %H:%M} .. {ts.iloc[-1]:%Y-%m-%d %H:%M} UTC", indent=""))
+               f"{span_words(read.events)}", indent=""))
     _print_profile(whole, by)
     if tradeoff is not None:
         print("\nclient timeout trade-off (no retries assumed):")

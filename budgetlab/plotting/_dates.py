@@ -58,8 +58,10 @@ class YearDateFormatter(mdates.ConciseDateFormatter):
     as matplotlib labels a day on an axis of hours (``Dec-15``), and the first tick of each year
     with its year (as matplotlib labels January on an axis of months), followed by its own label
     when it is not the year's start: the first tick of the axis too (``Dec-15`` then ``2013``
-    under it), so the first year is named as well. Other ticks keep matplotlib's labels; the
-    offset keeps naming the last tick's year and month.
+    under it), so the first year is named as well. Ticks of hours name a day only at midnight,
+    and the offset names the last tick's: a first tick of another day, not at midnight, names
+    its day under its time (``04:00`` then ``May-19``). Other ticks keep matplotlib's labels; the
+    offset keeps naming the last tick's year and month (and day).
 
     >>> loc = mdates.DayLocator(bymonthday=[1, 15])
     >>> f = YearDateFormatter(loc, tz="UTC")
@@ -71,6 +73,11 @@ class YearDateFormatter(mdates.ConciseDateFormatter):
     ['Jan', '15']
     >>> f.format_ticks(mdates.date2num(["2014-01-26", "2014-02-02", "2014-02-09"]))
     ['Jan-26', 'Feb-02', '09']
+    >>> f = YearDateFormatter(mdates.HourLocator(byhour=[4, 12, 20]), tz="UTC")
+    >>> f.format_ticks(mdates.date2num(["2015-05-19 12:00", "2015-05-20", "2015-05-20 08:00"]))
+    ['12:00\\nMay-19', 'May-20', '08:00']
+    >>> f.get_offset()
+    '2015-May-20'
     """
 
     def format_ticks(self, values: Any) -> list[str]:
@@ -80,6 +87,10 @@ class YearDateFormatter(mdates.ConciseDateFormatter):
             if labels[i] == d.strftime(self.formats[2]) and (
                     i == 0 or d.month != dates[i - 1].month):
                 labels[i] = d.strftime(self.zero_formats[3])
+        first, last = dates[0], dates[-1]
+        if labels[0] == first.strftime(self.formats[3]) and first.date() != last.date():
+            # ticks of hours: the offset names the last tick's day, a day's tick only midnight
+            labels[0] = f"{labels[0]}\n{first.strftime(self.zero_formats[3])}"
         for i, d in enumerate(dates):
             # a year the tick before was not in; the first tick's when the ticks cross a year
             before = dates[i - 1] if i else dates[-1]

@@ -29,7 +29,7 @@ from ._common import (
     split_axes,
 )
 from ._group_labels import group_labels
-from .legends import legend_above, room_below
+from .legends import legend_above, room_below, room_for_y_labels
 from .window_gaps import THIN_LABEL, mark_no_time, mark_thin
 
 __all__ = ["plot_window_comparison"]
@@ -43,6 +43,10 @@ NO_ROW = "a break in a line: no row for that window"
 #: square inside a large circle), never one hiding the other.
 MARKERS = (("o", 1.4), ("s", 0.8), ("^", 1.4), ("D", 0.8), ("v", 1.4), ("X", 0.8), ("P", 1.4),
            ("*", 0.8))
+
+#: The widths (characters) a panel's y label is wrapped at, widest first: the widest whose
+#: lines fit the panel's height (:func:`_fit_y_label`).
+LABEL_WIDTHS = (24, 18, 14, 10)
 
 _METRIC_LABELS = {
     "transitions_per_day": "status changes per day (flapping)",
@@ -171,20 +175,39 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     bottom = ax2 if ax2 is not None else ax
     bottom.set_xlabel(_window_axis_label(table, windows) if labels_below else "")
     scale = _log_axis(ax, panels[0][2]) if logy else ""
-    ax.set_ylabel(textwrap.fill(_METRIC_LABELS.get(y, y), 24) + scale)
     if ax2 is not None and y2 is not None:
         ax.tick_params(labelbottom=False)
         ax2.tick_params(labelbottom=labels_below)
-        ax2.set_ylabel(textwrap.fill(_METRIC_LABELS.get(y2, y2), 24))
         _from_zero(ax2, panels[1][2])
-        ax.figure.align_ylabels([ax, ax2])
     if not logy:
         _from_zero(ax, panels[0][2])
     legend_above(ax, handles, ncols=3)
-    bottom.xaxis.label.set_wrap(True)  # its second line (the span) is wider than a small figure
+    bottom.xaxis.label.set_wrap(True)  # its lines (the span) are wider than a small figure
     room_below(bottom)  # on a plain figure: the label's lines kept whole
+    fig = ax.get_figure(root=True)
+    engine = fig.get_layout_engine() if fig is not None else None
+    if fig is not None and engine is not None:  # the panels' heights as the engine makes them
+        engine.execute(fig)
+    _fit_y_label(ax, _METRIC_LABELS.get(y, y) + scale)
+    if ax2 is not None and y2 is not None:
+        _fit_y_label(ax2, _METRIC_LABELS.get(y2, y2))
+        ax.figure.align_ylabels([ax, ax2])
+    for panel in (ax, ax2) if ax2 is not None else (ax,):
+        room_for_y_labels(panel)  # on a plain figure: the labels' lines kept whole
     ax.y2_ax = ax2  # type: ignore[attr-defined]
     return ax
+
+
+def _fit_y_label(ax: Axes, words: str) -> None:
+    """``ax``'s y label, wrapped at the widest of :data:`LABEL_WIDTHS` characters whose lines
+    are no taller than the panel (as placed now; the narrowest when none is): a label taller than
+    its panel ran into the label of the panel below (a 7 x 4 inch figure)."""
+    renderer = getattr(ax.figure.canvas, "get_renderer", None)
+    for width in LABEL_WIDTHS:
+        ax.set_ylabel(textwrap.fill(words, width))
+        if renderer is None or (ax.yaxis.label.get_window_extent(renderer()).height
+                                <= ax.get_window_extent(renderer()).height):
+            return
 
 
 def _window_axis_label(table: pd.DataFrame, windows: list[str]) -> str:
@@ -210,7 +233,7 @@ def _window_axis_label(table: pd.DataFrame, windows: list[str]) -> str:
 
 
 def _span_counted(table: pd.DataFrame, calendar: bool) -> str:
-    """The x label's second line: the span the rows count in (``attrs["start"]`` ..
+    """The x label's second and third lines: the span the rows count in (``attrs["start"]`` ..
     ``attrs["end"]``, in ``attrs["tz"]``) and which part of it each window's figures are over;
     nothing when the attrs do not say it (a table made otherwise).
 
@@ -218,8 +241,8 @@ def _span_counted(table: pd.DataFrame, calendar: bool) -> str:
     >>> t.attrs.update(start="2026-01-01T01:00:00+00:00", end="2026-01-03T01:59:00+00:00",
     ...                tz="UTC")
     >>> print(_span_counted(t, False).lstrip())
-    2026-01-01 01:00 .. 2026-01-03 01:59 UTC: each window over the time it held traffic, after its
-    warm-up
+    2026-01-01 01:00 .. 2026-01-03 01:59 UTC:
+    each window over the time it held traffic, after its warm-up
     """
     tz = table.attrs.get("tz")
     zone = str(tz) if isinstance(tz, str) and tz else "UTC"
@@ -227,7 +250,7 @@ def _span_counted(table: pd.DataFrame, calendar: bool) -> str:
     if not span:
         return ""
     warm = "after its warm-up (a calendar window has none)" if calendar else "after its warm-up"
-    return f"\n{span} {zone}: each window over the time it held traffic, {warm}"
+    return f"\n{span} {zone}:\neach window over the time it held traffic, {warm}"
 
 
 def _log_axis(ax: Axes, values: np.ndarray) -> str:
@@ -243,7 +266,7 @@ def _log_axis(ax: Axes, values: np.ndarray) -> str:
     ax.yaxis.set_minor_locator(SymmetricalLogLocator(linthresh=floor, base=10,
                                                      subs=[2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]))
     ax.yaxis.set_major_formatter(StrMethodFormatter("{x:g}"))
-    return f"\n(log scale above {floor:g},\nlinear down to 0)"
+    return f" (log scale above {floor:g}, linear down to 0)"
 
 
 def _draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,

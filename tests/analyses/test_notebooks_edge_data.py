@@ -315,7 +315,7 @@ def test_notebook_04_shows_local_times_and_words_not_nat(tmp_path, monkeypatch):
         assert not [t for t in tables if bad in t], bad
     assert "No status changes of the 1h window from 10 h before the alert to 8 h after it." in words
     at_alert = next(t for t in tables if "remaining_fraction" in t)
-    assert re.search(r">ts</th>\s*<td[^>]*>2015-05-18 \d\d:\d\d:\d\d\+02:00</td>", at_alert)
+    assert re.search(r">ts</th>\s*<td[^>]*>2015-05-18 \d\d:\d\d CEST</td>", at_alert)
     pages = next(t for t in tables if "caused_by_timeouts" in t)
     assert pages.count("no page") == 4 * 3  # first_page, delay, caused_by_timeouts per policy
 
@@ -388,21 +388,46 @@ def test_notebook_04_says_already_firing_for_a_page_that_began_before_the_incide
     """On ``demo`` (UTC) the seed-style 1 h policy pages from 2026-10-07 16:32, before D1 begins
     at 23:30 (demo_incidents.csv): the page detected the incident at once, which the CLI's tiers
     table says "already firing"; the notebook showed the delay as "0 days 00:00:00"."""
+    tables = _run_04(tmp_path, monkeypatch, source="demo", incidents="demo_incidents",
+                     alert_time=None, tz="UTC")
+    pages, cells = _seed_page(tables)
+    assert cells[:4] == ["True", "2026-10-07 16:32 UTC", "page_1h", "already firing"]
+    assert "0 days" not in pages
+
+
+@pytest.mark.slow
+def test_notebook_04_says_the_page_delay_in_words_and_its_times_to_the_minute(
+        tmp_path, monkeypatch):
+    """On its own data (night_incident, Europe/Berlin: CET in November) the notebook showed the
+    seed-style policy's page delay as ``0 days 01:40:00`` and its times with microseconds
+    (``2026-11-05 03:46:59.593000+01:00``). The delay is said as the CLI says one: the page at
+    03:20 CET less N1's start (night_incident_incidents.csv: 00:40 UTC, 01:40 CET) is
+    ``1 h 40 min``; the times read to the minute with their zone, the incidents' as their file
+    gives them (UTC)."""
+    tables = _run_04(tmp_path, monkeypatch)
+    pages, cells = _seed_page(tables)
+    assert cells[:4] == ["True", "2026-11-05 03:20 CET", "page_1h", "1 h 40 min"]
+    assert ">2026-11-05 00:40 UTC<" in next(t for t in tables if ">gradual_degradation<" in t)
+    assert not [t for t in tables if re.search(r"\d\d:\d\d:\d\d(\.\d|[+-]\d\d:)", t)]
+
+
+def _run_04(tmp_path, monkeypatch, **parameters):
+    """Notebook 04 run by papermill with ``parameters`` (none: its own): its HTML tables."""
     papermill = pytest.importorskip("papermill",
                                     reason="papermill (a test extra) runs the notebooks")
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     out = tmp_path / "04.ipynb"
     papermill.execute_notebook(str(ROOT / "budgetlab" / "notebooks" / "04_incident_replay.ipynb"),
                                str(out), kernel_name="python3", progress_bar=False,
-                               cwd=str(tmp_path),
-                               parameters={"source": "demo", "incidents": "demo_incidents",
-                                           "alert_time": None, "tz": "UTC"})
+                               cwd=str(tmp_path), parameters=parameters)
     outputs = [o for cell in nbformat.read(out, as_version=4).cells
                for o in cell.get("outputs", [])]
     assert not [o for o in outputs if o.output_type == "error"]
-    tables, _ = _tables_and_words(outputs)
+    return _tables_and_words(outputs)[0]
+
+
+def _seed_page(tables):
+    """The page table and the cells of its ``seed 1h`` row."""
     pages = next(t for t in tables if "caused_by_timeouts" in t)
     seed = next(r for r in re.findall(r"<tr>(.*?)</tr>", pages, flags=re.S) if ">seed 1h<" in r)
-    cells = [c.strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", seed, flags=re.S)]
-    assert cells[:4] == ["True", "2026-10-07 16:32:00+00:00", "page_1h", "already firing"]
-    assert "0 days" not in pages
+    return pages, [c.strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", seed, flags=re.S)]

@@ -183,3 +183,36 @@ def test_a_year_of_months_across_new_year_names_the_first_ticks_year():
     assert [tick.label1.get_text() for tick in ax.xaxis.get_major_ticks()] == [
         "Jul\n2013", "Sep", "Nov", "2014", "Mar", "May"]
     assert ax.xaxis.get_major_formatter().get_offset() == ""
+
+
+def _timeline_labels(times: list[str]) -> tuple[list[str], str]:
+    """plot_timeline with spans= (10 x 4 inches) of successes at ``times`` (UTC): the bottom
+    chart's x tick labels and the offset text."""
+    ev = bl.as_events(pd.to_datetime(times, utc=True), [True] * len(times))
+    slo = bl.SLO(target=0.99, window="1h")
+    fig, ax = plt.subplots(figsize=(10, 4))
+    bl.plotting.plot_timeline(bl.replay(ev, slo), slo=slo,
+                              spans=bl.status_spans(ev, slo, steps=True), ax=ax)
+    fig.canvas.draw()
+    bottom = fig.axes[2]
+    return ([t.label1.get_text() for t in bottom.xaxis.get_major_ticks()
+             if t.label1.get_visible()], bottom.xaxis.get_major_formatter().get_offset())
+
+
+def test_ticks_of_hours_name_the_first_ticks_day():
+    """The Elastic log's POST group, 2015-05-19 04:05 .. 05-20 08:10: ticks every 4 hours from
+    04:00; matplotlib names a day only at midnight (``May-20``) and the offset the last tick's
+    (``2015-May-20``), so May 19 was named nowhere. The first tick names it under its time."""
+    labels, offset = _timeline_labels(["2015-05-19 04:05", "2015-05-19 04:40",
+                                       "2015-05-19 09:10", "2015-05-19 11:50",
+                                       "2015-05-20 08:10"])
+    assert labels == ["04:00\nMay-19", "08:00", "12:00", "16:00", "20:00", "May-20", "04:00",
+                      "08:00"]
+    assert offset == "2015-May-20"
+
+
+def test_ticks_of_hours_within_one_day_leave_the_day_to_the_offset():
+    labels, offset = _timeline_labels(["2015-05-19 04:05", "2015-05-19 09:10",
+                                       "2015-05-19 20:10"])
+    assert labels and not any("May" in text for text in labels)
+    assert offset == "2015-May-19"

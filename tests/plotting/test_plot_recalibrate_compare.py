@@ -172,7 +172,9 @@ def test_window_comparison_lines_hold_the_tables_values(comparison):
         # NaT -> NaN (not drawn)
         minutes = sub["detection_median"].dt.total_seconds().to_numpy() / 60
         np.testing.assert_array_equal(dashed[0].get_ydata(), minutes)
-    assert "per day" in ax.get_ylabel() and "(min)" in ax.y2_ax.get_ylabel()
+    # the labels wrapped to their panels' height: their words, whatever the lines
+    assert " ".join(ax.get_ylabel().split()) == "status changes per day (flapping)"
+    assert " ".join(ax.y2_ax.get_ylabel().split()) == "median detection delay (min)"
     # a calendar window among those compared: the axis names it and the table's zone
     assert ax.y2_ax.get_xlabel().splitlines()[0] == "window (rolling, or calendar in UTC)"
     assert ax.y2_ax.get_xlabel().endswith("after its warm-up (a calendar window has none)")
@@ -203,8 +205,8 @@ def test_window_comparison_other_columns_and_no_second_axis(comparison):
     assert ax2.lines[0].get_gid() == "transitions_per_day:all"
     # no calendar window compared; the span counted: the first event (00:00) to the last (2,999
     # minutes later: 2026-01-03 01:59)
-    assert ax2.y2_ax.get_xlabel() == ("window (rolling)\n2026-01-01 00:00 .. 2026-01-03 01:59 UTC: "
-                                      "each window over the time it held traffic, after its "
+    assert ax2.y2_ax.get_xlabel() == ("window (rolling)\n2026-01-01 00:00 .. 2026-01-03 01:59 UTC:"
+                                      "\neach window over the time it held traffic, after its "
                                       "warm-up")
     with pytest.raises(SchemaError, match="detection_median"):
         plot_window_comparison(t, y2="detection_median")
@@ -269,5 +271,5 @@ def test_window_axis_names_the_calendar_windows_zone():
     # the span in the table's zone: 02:00 UTC (the first event plus the 2 h warmup) is 03:00 in
     # Berlin in January, the last event (01:59 UTC on the 3rd) 02:59
     assert ax.get_xlabel() == ("window (calendar in Europe/Berlin)\n2026-01-01 03:00 .. "
-                               "2026-01-03 02:59 Europe/Berlin: each window over the time it held "
+                               "2026-01-03 02:59 Europe/Berlin:\neach window over the time it held "
                                "traffic, after its warm-up (a calendar window has none)")

@@ -122,7 +122,7 @@ def test_a_window_without_a_row_of_a_series_breaks_its_line():
 
 
 @pytest.mark.parametrize("size", [(8, 5), (5, 3.5)])
-def test_the_x_labels_second_line_stays_inside_a_plain_figure(size):
+def test_the_x_labels_span_lines_stay_inside_a_plain_figure(size):
     """The x label's second line (the span counted, from attrs) ran off the bottom (and, on a
     small figure, off both sides) of a plain ``plt.subplots()`` figure: both lines lie whole
     inside the figure, below the lower panel."""
@@ -139,3 +139,37 @@ def test_the_x_labels_second_line_stays_inside_a_plain_figure(size):
     box, frame = label.get_window_extent(r), fig.bbox
     assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0
     assert box.y1 <= ax.y2_ax.get_window_extent(r).y0
+
+
+@pytest.mark.parametrize("layout", [None, "constrained"])
+@pytest.mark.parametrize("size", [(7, 4), (6.4, 4.8)])
+def test_labels_fit_their_panels_and_the_span_keeps_its_lines(size, layout):
+    """At 7 x 4 inches the top panel's y label (``status changes per day (flapping)`` in two
+    lines) was taller than its panel and ran into the lower panel's; the span under the x axis
+    was one line a little wider than the figure, so its last word (``warm-up``) wrapped onto a
+    line of its own. Drawn boxes: each y label is no taller than its panel, overlaps no other y
+    label or tick label and lies inside the figure; each line of the x label is as wide as the
+    figure at most (matplotlib has no line to wrap), the span and what is counted in it each on
+    a line of their own."""
+    import matplotlib.pyplot as plt
+
+    t = _table({"GET": [3.0, 1.0]}, {"GET": [48.0, 48.0]})
+    t.attrs.update(start="2015-05-17T10:05:00+00:00", end="2015-05-20T21:05:00+00:00", tz="UTC")
+    fig, ax = plt.subplots(figsize=size, layout=layout)
+    plot_window_comparison(t, ax=ax)
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    labels = [a.yaxis.label.get_window_extent(r) for a in (ax, ax.y2_ax)]
+    ticks = [tl.get_window_extent(r) for a in (ax, ax.y2_ax) for tl in a.get_yticklabels()
+             if tl.get_text()]
+    for a, box in zip((ax, ax.y2_ax), labels, strict=True):
+        assert box.height <= a.get_window_extent(r).height
+        assert box.x0 >= fig.bbox.x0 and not any(box.overlaps(b) for b in ticks)
+    assert not labels[0].overlaps(labels[1])
+    label = ax.y2_ax.xaxis.label
+    assert label.get_text().splitlines()[1:] == [
+        "2015-05-17 10:05 .. 2015-05-20 21:05 UTC:",
+        "each window over the time it held traffic, after its warm-up"]
+    for line in label.get_text().splitlines():
+        alone = fig.text(0, 0, line, fontproperties=label.get_fontproperties())
+        assert alone.get_window_extent(r).width <= fig.bbox.width
