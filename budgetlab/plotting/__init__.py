@@ -10,8 +10,9 @@ from .alert_chart import plot_alerts
 from .analyses import plot_recalibration
 from .charts import BUCKET_COLORS, plot_buckets
 from .history import plot_daily_success, plot_hourly_profile
-from .latency import plot_latency_shares, plot_timeout_tradeoff
+from .latency import plot_latency_shares
 from .timeline import plot_timeline
+from .timeout_tradeoff import plot_timeout_tradeoff
 from .window_comparison import plot_window_comparison
 
 __all__ = ["place_axis_labels", "plot_daily_success", "plot_hourly_profile",

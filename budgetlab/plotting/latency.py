@@ -1,4 +1,5 @@
-"""Latency drawings: the share within each threshold over time, and the timeout trade-off."""
+"""Latency drawings: the share within each threshold over time (the timeout trade-off:
+:mod:`budgetlab.plotting.timeout_tradeoff`, which shares this module's marker and label rules)."""
 
 from __future__ import annotations
 
@@ -11,22 +12,21 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from .._util.attrs import attr_span
-from .._util.durations import duration_scale
-from .._util.units import SECOND_NS
 from .._util.validation import check_tz, to_timedelta
 from .._util.words import given_duration, prose_duration
 from ..errors import ConfigError, InputError
-from ._common import OTHER_COLOR, group_colors, other_label, time_axis, utc_naive
+from ._common import time_axis, utc_naive
 from .legends import legend_above
 
-__all__ = ["plot_latency_shares", "plot_timeout_tradeoff"]
+__all__ = ["plot_latency_shares", "LINES_MEET", "NO_ATTEMPTS", "group_label", "table_keys",
+           "nested_sizes", "points_meet", "span_counted"]
 
 
-def _label(row: pd.Series, keys: Sequence[str]) -> str:
+def group_label(row: pd.Series, keys: Sequence[str]) -> str:
     return ", ".join(str(row[k]) for k in keys)
 
 
-def _keys(table: pd.DataFrame, known: Sequence[str]) -> list[str]:
+def table_keys(table: pd.DataFrame, known: Sequence[str]) -> list[str]:
     return [c for c in table.columns if c not in known]
 
 
@@ -78,7 +78,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     tz = check_tz(tz)
     ax = plt.gca() if ax is None else ax
     freq = _table_freq(shares, freq)
-    keys = _keys(shares, known)
+    keys = table_keys(shares, known)
     # in percent of the attempts, as the CLI prints the shares
     percent = shares.assign(share=shares["share"].astype(float) * 100)
     parts = [part for _, part in percent.groupby([*keys, "threshold"], sort=True, observed=True)]
@@ -86,7 +86,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     lines, broken = [], False
     for part in parts:
         thr = part["threshold"].iloc[0]
-        name = (f"{_label(part.iloc[0], keys)} within "
+        name = (f"{group_label(part.iloc[0], keys)} within "
                 f"{given_duration(thr)}") if keys else f"within {given_duration(thr)}"
         x, y = _broken_at_empty_periods(part.sort_values("period"), step)
         broken = broken or len(x) > len(part)
@@ -95,15 +95,15 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
                          linestyle="-" if len(part) > 1 else "none")
     _period_range(ax, pd.DatetimeIndex(shares["period"]), freq)
     time_axis(ax, tz)
-    ax.set_xlabel(f"period start ({tz}){_span_counted(shares, tz)}")
+    ax.set_xlabel(f"period start ({tz}){span_counted(shares, tz)}")
     ax.set_ylabel("share of attempts that succeeded within\nthe threshold"
                   f"{_per_period(shares, freq)} (%)")
     _share_range(ax, percent["share"])
     lo, hi = ax.get_ylim()
-    meet = _points_meet(shares["period"], percent["share"], span=hi - lo)
+    meet = points_meet(shares["period"], percent["share"], span=hi - lo)
     # one period: its dots larger, so that they read on an axis as wide as the period
     grow = 3.5 if shares["period"].nunique() == 1 else 0.0
-    for line, ms in zip(lines, _nested_sizes(len(lines), meet), strict=True):
+    for line, ms in zip(lines, nested_sizes(len(lines), meet), strict=True):
         line.set_markersize(ms + grow)
     # above the plot area, so it covers no point; a column per group (its thresholds below)
     handles = ax.get_legend_handles_labels()[0]
@@ -114,7 +114,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     return ax
 
 
-def _span_counted(shares: pd.DataFrame, tz: str, *, zone: bool = False) -> str:
+def span_counted(shares: pd.DataFrame, tz: str, *, zone: bool = False) -> str:
     """The x label's words on the span the table counts (``latency_profile``'s or
     ``timeout_tradeoff``'s ``attrs``: the first and the last attempt, in ``tz``, named when
     ``zone``: an axis of timeouts names none), so that a first or last period that the attempts
@@ -122,21 +122,17 @@ def _span_counted(shares: pd.DataFrame, tz: str, *, zone: bool = False) -> str:
 
     >>> t = pd.DataFrame()
     >>> t.attrs.update(start="2026-01-01T03:41:00+00:00", end="2026-01-03T03:41:30+00:00")
-    >>> _span_counted(t, "Europe/Berlin")
+    >>> span_counted(t, "Europe/Berlin")
     '; attempts 2026-01-01 04:41 .. 2026-01-03 04:41'
     """
     span = attr_span(shares.attrs, tz)
     return (f"; attempts {span}" + (f" {tz}" if zone else "")) if span else ""
 
 
-#: The legend title of :func:`plot_latency_shares` and :func:`plot_timeout_tradeoff` when two
+#: The legend title of :func:`plot_latency_shares` and
+#: :func:`~budgetlab.plotting.timeout_tradeoff.plot_timeout_tradeoff` when two
 #: lines or more meet at a point.
 LINES_MEET = "where lines meet, their markers nest: the first listed outermost"
-#: The legend title's words where points of :func:`plot_timeout_tradeoff` meet.
-POINTS_MEET = "where points meet, their markers nest: the first listed outermost"
-#: How much larger (points) the dots of :func:`plot_timeout_tradeoff` are than nested line
-#: markers: drawn without a line, each dot carries the figure alone.
-POINT_GROW = 2.0
 #: The legend title's words (a line of it) when a line of :func:`plot_latency_shares` breaks at
 #: periods without attempts.
 NO_ATTEMPTS = "a break in a line: periods without attempts (no share)"
@@ -220,7 +216,7 @@ def _per_period(shares: pd.DataFrame, freq: str | None) -> str:
     return " over the whole log" if "freq" in shares.attrs else ""
 
 
-def _points_meet(x: pd.Series, y: pd.Series, *, span: float) -> bool:
+def points_meet(x: pd.Series, y: pd.Series, *, span: float) -> bool:
     """Whether two points at one ``x`` lie closer than 2 % of ``span`` (the y range drawn),
     where their dots (4.5 pt, about 1 % of a 400 pt tall plot area) would cover each other."""
     points = pd.DataFrame({"x": x.to_numpy(), "y": y.to_numpy(dtype=float)}).dropna()
@@ -228,7 +224,7 @@ def _points_meet(x: pd.Series, y: pd.Series, *, span: float) -> bool:
     return bool((gaps <= 0.02 * span).any())
 
 
-def _nested_sizes(n: int, meet: bool = True) -> list[float]:
+def nested_sizes(n: int, meet: bool = True) -> list[float]:
     """The marker sizes (points) of ``n`` lines drawn in that order: each smaller than the one
     drawn before, so that where lines meet (shares of exactly 1) their markers nest and each
     shows as a ring around the next (2.5 pt larger a step, 1.25 pt a ring; with many lines less,
@@ -236,7 +232,7 @@ def _nested_sizes(n: int, meet: bool = True) -> list[float]:
 
     Without lines that ``meet``, all are the smallest.
 
-    >>> _nested_sizes(3), _nested_sizes(3, meet=False)
+    >>> nested_sizes(3), nested_sizes(3, meet=False)
     ([9.5, 7.0, 4.5], [4.5, 4.5, 4.5])
     """
     if not meet:
@@ -266,101 +262,3 @@ def _period_range(ax: Axes, starts: pd.DatetimeIndex, freq: str | None) -> None:
     pad = (hi - lo) * 0.05 if hi > lo else pd.Timedelta("1h")
     x0, x1 = mdates.date2num(utc_naive([lo - pad, hi + pad]))  # type: ignore[no-untyped-call]
     ax.set_xlim(float(x0), float(x1))
-
-
-def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """Per candidate client timeout: successes lost (percent of attempts, left axis) against the
-    waiting saved per attempt (right axis, in the unit the CLI says it in, the largest value's,
-    :func:`~budgetlab._util.durations.duration_scale`: ms when all are under a second; drawn in
-    the lower half so that it never lies over the successes lost), a set of points per group:
-    ``timeout_tradeoff(...)``.
-    Only the candidates were measured, so they are points, never joined by a line (a line, even
-    a faint one, would show values between candidates that nobody measured); each candidate is
-    a tick of the x axis, named as given (:func:`~budgetlab._util.words.given_duration`).
-    The legend sits above the plot area (it covers no point). Where points meet (at the current
-    timeout every group loses nothing and saves nothing) the dots nest as
-    :func:`plot_latency_shares`' do, the successes lost first, then the waiting saved. The x
-    label states the span counted (``attrs["start"]`` .. ``attrs["end"]``, UTC), as
-    :func:`plot_latency_shares`' does. The successes lost are drawn in percent of the attempts
-    (``successes_lost_share`` × 100), as the CLI prints them; each group has the colour
-    :func:`~budgetlab.plotting._common.group_colors` gives its name in every figure (more groups
-    than colours: those with the most attempts keep theirs, the others are grey under one
-    legend entry, ``other (N groups)``).
-
-    >>> from budgetlab.analyses.timeout_tradeoff import timeout_tradeoff
-    >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 3, utc=True).as_unit("ns"),
-    ...     "ok": [True, True, False], "bucket": pd.Categorical(["success", "success", "timeout"]),
-    ...     "duration": pd.to_timedelta([2, 8, 30], unit="s")})
-    >>> ax = plot_timeout_tradeoff(timeout_tradeoff(ev, timeouts=["5s", "30s"]),
-    ...                            ax=plt.figure().gca())
-    >>> ax.lines[0].get_ydata().round(2).tolist(), ax.lines[0].get_linestyle()
-    ([33.33, 0.0], 'None')
-    >>> [t.get_text() for t in ax.get_xticklabels()]
-    ['5 s', '30 s']
-    >>> ax.figure.axes[1].get_ylabel()  # (3 + 25) / 3 = 9.33 s saved per attempt at 5 s
-    'waiting saved per attempt (s)'
-    >>> print(ax.get_xlabel())
-    client timeout (the candidates measured); attempts 2026-01-01 00:00 .. 2026-01-01 00:00 UTC
-    >>> plt.close("all")
-    """
-    known = ("client_timeout", "current", "attempts", "timed_out", "successes_lost",
-             "timed_out_share",
-             "successes_lost_share", "wait_saved", "wait_saved_per_attempt", "availability",
-             "latency_sli")
-    if "successes_lost_share" not in tradeoff.columns:
-        raise InputError("plot_timeout_tradeoff draws the table of timeout_tradeoff(...).")
-    ax = plt.gca() if ax is None else ax
-    right = ax.twinx()
-    # the waiting saved in the unit the CLI says it in: its largest value's (ms under a second)
-    size, unit = duration_scale(tradeoff["wait_saved_per_attempt"].max())
-    saved_in_unit = tradeoff["wait_saved_per_attempt"].dt.total_seconds() * (SECOND_NS / size)
-    keys = _keys(tradeoff, known)
-    parts = [part for _, part in (tradeoff.groupby(keys, sort=True, observed=True) if keys
-                                  else [((), tradeoff)])]
-    names = [_label(part.iloc[0], keys) or "all attempts" for part in parts]
-    # the one rule of every figure that draws groups: colours by the groups' sorted names
-    colors = group_colors(names, [float(part["attempts"].max()) for part in parts]
-                          if "attempts" in tradeoff.columns else None)
-    grey = [n for n in names if colors[n] is None]
-    lost, saved = [], []
-    for name, part in zip(names, parts, strict=True):
-        x = part["client_timeout"].dt.total_seconds().to_numpy()
-        # the grey groups under one legend entry (the first one's), as every figure keys them
-        key = name if colors[name] else other_label(colors) if name == grey[0] else "_nolegend_"
-        # points only: the candidates were measured, nothing between them
-        lost += ax.plot(x, part["successes_lost_share"].to_numpy() * 100, marker="o",
-                        linestyle="none", color=colors[name] or OTHER_COLOR, markeredgewidth=0,
-                        label=f"{key}: successes lost")
-        saved += right.plot(x, saved_in_unit[part.index].to_numpy(),
-                            marker="s", linestyle="none", color=colors[name] or OTHER_COLOR,
-                            markeredgewidth=0, label=f"{key}: waiting saved")
-    _apart(ax, tradeoff["successes_lost_share"].astype(float) * 100, right, saved_in_unit)
-    # nested dots where points meet: at the current timeout every group loses and saves nothing
-    meet = any(_points_meet(tradeoff["client_timeout"], v, span=float(np.ptp(a.get_ylim())))
-               for a, v in ((ax, tradeoff["successes_lost_share"].astype(float) * 100),
-                            (right, saved_in_unit)))
-    for line, ms in zip([*lost, *saved], _nested_sizes(2 * len(parts), meet), strict=True):
-        line.set_markersize(ms + POINT_GROW)
-    candidates = np.unique(tradeoff["client_timeout"].dropna().to_numpy())
-    ax.set_xticks(pd.to_timedelta(candidates).total_seconds(),
-                  [given_duration(t) for t in candidates])
-    ax.set_xlabel("client timeout (the candidates measured)"
-                  + _span_counted(tradeoff, "UTC", zone=True))
-    ax.set_ylabel("successes lost (% of attempts; no retries)")
-    right.set_ylabel(f"waiting saved per attempt ({unit})")
-    # above the plot area, so it covers no point: the successes lost in one column, the
-    # waiting saved in the other
-    legend_above(ax, ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0],
-                 ncols=2, title=POINTS_MEET if meet else None)
-    return ax
-
-
-def _apart(left: Axes, lost: pd.Series, right: Axes, saved: pd.Series) -> None:
-    """Zero at one height on both axes (a margin of 5 % below it, so dots at 0 are whole), the
-    waiting saved in the lower half: two timeouts give each group a line from its largest value
-    down to 0 on either axis, and each scaled to its own top drew the waiting saved exactly over
-    the successes lost (one line seen where there were two)."""
-    for axis, values, room in ((left, lost, 1.05), (right, saved, 2.1)):
-        top = float(values.max()) if len(values) else 0.0
-        if np.isfinite(top) and top > 0 and float(values.min()) >= 0:
-            axis.set_ylim(-0.05 * top * room, top * room)

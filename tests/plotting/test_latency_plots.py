@@ -279,7 +279,7 @@ def test_tradeoff_points_at_the_current_timeout_stay_visible(events):
     """At 25 s, the timeout in force (every timed-out attempt lasted 25 s, no success longer),
     both groups lose no success and save no waiting: four points at (25, 0) on the two axes.
     Their dots nest (the successes lost first, then the waiting saved) and the legend says so."""
-    from budgetlab.plotting.latency import POINTS_MEET
+    from budgetlab.plotting.timeout_tradeoff import POINTS_MEET
 
     table = bl.timeout_tradeoff(events, timeouts=["10s", "25s"], by="g")
     fig, ax = plt.subplots()

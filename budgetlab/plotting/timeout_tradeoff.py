@@ -1,0 +1,125 @@
+"""The client-timeout trade-off drawn: per candidate timeout, the successes lost against the
+waiting saved, points per group (the candidates measured, never joined by a line)."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+
+from .._util.durations import duration_scale
+from .._util.units import SECOND_NS
+from .._util.words import given_duration
+from ..errors import InputError
+from ._common import OTHER_COLOR, group_colors, other_label
+from .latency import group_label, nested_sizes, points_meet, span_counted, table_keys
+from .legends import legend_above
+
+__all__ = ["plot_timeout_tradeoff", "POINTS_MEET", "POINT_GROW"]
+
+#: The legend title's words where points of :func:`plot_timeout_tradeoff` meet.
+POINTS_MEET = "where points meet, their markers nest: the first listed outermost"
+#: How much larger (points) the dots of :func:`plot_timeout_tradeoff` are than nested line
+#: markers: drawn without a line, each dot carries the figure alone.
+POINT_GROW = 2.0
+
+
+def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """Per candidate client timeout: successes lost (percent of attempts, left axis) against the
+    waiting saved per attempt (right axis, in the unit the CLI says it in, the largest value's,
+    :func:`~budgetlab._util.durations.duration_scale`: ms when all are under a second; drawn in
+    the lower half so that it never lies over the successes lost), a set of points per group:
+    ``timeout_tradeoff(...)``.
+    Only the candidates were measured, so they are points, never joined by a line (a line, even
+    a faint one, would show values between candidates that nobody measured); each candidate is
+    a tick of the x axis, named as given (:func:`~budgetlab._util.words.given_duration`).
+    The legend sits above the plot area (it covers no point). Where points meet (at the current
+    timeout every group loses nothing and saves nothing) the dots nest as
+    :func:`~budgetlab.plotting.plot_latency_shares`' do, the successes lost first, then the
+    waiting saved. The x label states the span counted (``attrs["start"]`` .. ``attrs["end"]``,
+    UTC), as :func:`~budgetlab.plotting.plot_latency_shares`' does. The successes lost are drawn
+    in percent of the attempts (``successes_lost_share`` × 100), as the CLI prints them; each
+    group has the colour
+    :func:`~budgetlab.plotting._common.group_colors` gives its name in every figure (more groups
+    than colours: those with the most attempts keep theirs, the others are grey under one
+    legend entry, ``other (N groups)``).
+
+    >>> from budgetlab.analyses.timeout_tradeoff import timeout_tradeoff
+    >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 3, utc=True).as_unit("ns"),
+    ...     "ok": [True, True, False], "bucket": pd.Categorical(["success", "success", "timeout"]),
+    ...     "duration": pd.to_timedelta([2, 8, 30], unit="s")})
+    >>> ax = plot_timeout_tradeoff(timeout_tradeoff(ev, timeouts=["5s", "30s"]),
+    ...                            ax=plt.figure().gca())
+    >>> ax.lines[0].get_ydata().round(2).tolist(), ax.lines[0].get_linestyle()
+    ([33.33, 0.0], 'None')
+    >>> [t.get_text() for t in ax.get_xticklabels()]
+    ['5 s', '30 s']
+    >>> ax.figure.axes[1].get_ylabel()  # (3 + 25) / 3 = 9.33 s saved per attempt at 5 s
+    'waiting saved per attempt (s)'
+    >>> print(ax.get_xlabel())
+    client timeout (the candidates measured); attempts 2026-01-01 00:00 .. 2026-01-01 00:00 UTC
+    >>> plt.close("all")
+    """
+    known = ("client_timeout", "current", "attempts", "timed_out", "successes_lost",
+             "timed_out_share",
+             "successes_lost_share", "wait_saved", "wait_saved_per_attempt", "availability",
+             "latency_sli")
+    if "successes_lost_share" not in tradeoff.columns:
+        raise InputError("plot_timeout_tradeoff draws the table of timeout_tradeoff(...).")
+    ax = plt.gca() if ax is None else ax
+    right = ax.twinx()
+    # the waiting saved in the unit the CLI says it in: its largest value's (ms under a second)
+    size, unit = duration_scale(tradeoff["wait_saved_per_attempt"].max())
+    saved_in_unit = tradeoff["wait_saved_per_attempt"].dt.total_seconds() * (SECOND_NS / size)
+    keys = table_keys(tradeoff, known)
+    parts = [part for _, part in (tradeoff.groupby(keys, sort=True, observed=True) if keys
+                                  else [((), tradeoff)])]
+    names = [group_label(part.iloc[0], keys) or "all attempts" for part in parts]
+    # the one rule of every figure that draws groups: colours by the groups' sorted names
+    colors = group_colors(names, [float(part["attempts"].max()) for part in parts]
+                          if "attempts" in tradeoff.columns else None)
+    grey = [n for n in names if colors[n] is None]
+    lost, saved = [], []
+    for name, part in zip(names, parts, strict=True):
+        x = part["client_timeout"].dt.total_seconds().to_numpy()
+        # the grey groups under one legend entry (the first one's), as every figure keys them
+        key = name if colors[name] else other_label(colors) if name == grey[0] else "_nolegend_"
+        # points only: the candidates were measured, nothing between them
+        lost += ax.plot(x, part["successes_lost_share"].to_numpy() * 100, marker="o",
+                        linestyle="none", color=colors[name] or OTHER_COLOR, markeredgewidth=0,
+                        label=f"{key}: successes lost")
+        saved += right.plot(x, saved_in_unit[part.index].to_numpy(),
+                            marker="s", linestyle="none", color=colors[name] or OTHER_COLOR,
+                            markeredgewidth=0, label=f"{key}: waiting saved")
+    _apart(ax, tradeoff["successes_lost_share"].astype(float) * 100, right, saved_in_unit)
+    # nested dots where points meet: at the current timeout every group loses and saves nothing
+    meet = any(points_meet(tradeoff["client_timeout"], v, span=float(np.ptp(a.get_ylim())))
+               for a, v in ((ax, tradeoff["successes_lost_share"].astype(float) * 100),
+                            (right, saved_in_unit)))
+    for line, ms in zip([*lost, *saved], nested_sizes(2 * len(parts), meet), strict=True):
+        line.set_markersize(ms + POINT_GROW)
+    candidates = np.unique(tradeoff["client_timeout"].dropna().to_numpy())
+    ax.set_xticks(pd.to_timedelta(candidates).total_seconds(),
+                  [given_duration(t) for t in candidates])
+    ax.set_xlabel("client timeout (the candidates measured)"
+                  + span_counted(tradeoff, "UTC", zone=True))
+    ax.set_ylabel("successes lost (% of attempts; no retries)")
+    right.set_ylabel(f"waiting saved per attempt ({unit})")
+    # above the plot area, so it covers no point: the successes lost in one column, the
+    # waiting saved in the other
+    legend_above(ax, ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0],
+                 ncols=2, title=POINTS_MEET if meet else None)
+    return ax
+
+
+def _apart(left: Axes, lost: pd.Series, right: Axes, saved: pd.Series) -> None:
+    """Zero at one height on both axes (a margin of 5 % below it, so dots at 0 are whole), the
+    waiting saved in the lower half: two timeouts give each group a line from its largest value
+    down to 0 on either axis, and each scaled to its own top drew the waiting saved exactly over
+    the successes lost (one line seen where there were two)."""
+    for axis, values, room in ((left, lost, 1.05), (right, saved, 2.1)):
+        top = float(values.max()) if len(values) else 0.0
+        if np.isfinite(top) and top > 0 and float(values.min()) >= 0:
+            axis.set_ylim(-0.05 * top * room, top * room)
+
