@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -316,13 +316,15 @@ def split_by_slo(frame: pd.DataFrame, slos: PerGroup, by: Sequence[str], *,
     return [(s, order[bounds[i]:bounds[i + 1]]) for s, i in distinct.items()]
 
 
-def warn_unused(slos: PerGroup, keys: pd.DataFrame) -> None:
+def warn_unused(slos: PerGroup | Iterable[tuple[str, ...]], keys: pd.DataFrame, *,
+                option: str = "slo") -> None:
     """A :class:`~budgetlab.errors.BudgetlabWarning` (the CLI prints it as one line) when
     ``slos`` names groups that ``keys``, every group of the log (one row each, the ``by``
     columns in order), does not have: their SLOs are not used. It names them as given, and the
     log's groups sorted (nothing without events). Not a refusal, as one SLO file may list more
     services than a log holds; :meth:`PerGroup.resolve` stays silent, as per-SLO runs resolve a
-    part of the groups.
+    part of the groups. ``slos`` may be the keys (:func:`key_text`) of a per-group table given
+    as the keyword ``option`` (``target=``).
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
@@ -332,7 +334,8 @@ def warn_unused(slos: PerGroup, keys: pd.DataFrame) -> None:
     slo= names GTE, which the events do not have (their groups: GET, HEAD): not used.
     """
     have = {key_text(row) for row in keys.itertuples(index=False, name=None)}
-    unused = [_key_label(k) for k in slos.table if k not in have]
+    unused = [_key_label(k) for k in (slos.table if isinstance(slos, PerGroup) else slos)
+              if k not in have]
     if not unused or not have:  # no events: no group to compare with
         return
     import warnings
@@ -340,7 +343,8 @@ def warn_unused(slos: PerGroup, keys: pd.DataFrame) -> None:
     from ._util.words import some_named
     from .errors import BudgetlabWarning
 
-    given = say("slo=", "--target" if (slos.binding or "").startswith("--target") else "--slo")
+    binding = slos.binding if isinstance(slos, PerGroup) else None
+    given = say(f"{option}=", "--target" if (binding or "").startswith("--target") else "--slo")
     lacks = say("the events do not have (their groups", "the log does not have (its groups")
     groups = some_named([_key_label(k) for k in sorted(have)], _SHOWN)
     warnings.warn(BudgetlabWarning(f"{given} names {some_named(unused, _SHOWN)}, which {lacks}: "

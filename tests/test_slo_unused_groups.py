@@ -102,3 +102,23 @@ def test_a_refusal_still_wins_over_the_warning():
 def test_no_events_no_word():
     """Without events there is no group to compare the SLOs with: nothing is said."""
     assert _warned(lambda: bl.replay(EVENTS.iloc[:0], STRAY, by="t")) == []
+
+
+TARGET_SAID = "target= names zz, which the events do not have (their groups: a, b): not used."
+TWO_SLOS = PerGroup({"a": 0.9, "b": 0.95}, base=SLO(window="1h"))
+TABLE = pd.DataFrame({"t": ["a", "b", "zz"], "target": [0.9, 0.95, 0.9]})
+
+
+@pytest.mark.parametrize("target", [STRAY, TABLE, PerGroup(STRAY)], ids=["mapping", "table",
+                                                                        "PerGroup"])
+@pytest.mark.parametrize("run", [
+    lambda t: bl.compare_windows(EVENTS, SLO(window="1h"), ["1h"], by="t", target=t),
+    lambda t: bl.compare_windows(EVENTS, TWO_SLOS, ["1h"], by="t", target=t),
+    lambda t: bl.recalibrate(EVENTS, target=t, by="t", window="1h", n_boot=0),
+    lambda t: bl.recalibrate(EVENTS, slo=TWO_SLOS, target=t, by="t", n_boot=0),
+], ids=["compare_windows", "compare_windows-per-slo", "recalibrate", "recalibrate-per-slo"])
+def test_per_group_targets_naming_a_group_the_events_do_not_have_are_warned_of(run, target):
+    """target= as slo= (before api52b, nothing was said; recalibrate with per-group SLOs runs once
+    per SLO on a part of the groups, and names zz once, not b as missing from a's part)."""
+    assert _warned(lambda: run(target)) == [TARGET_SAID]
+    assert _warned(lambda: run({"a": 0.9, "b": 0.95})) == []

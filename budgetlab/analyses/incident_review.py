@@ -25,8 +25,15 @@ import pandas as pd
 from .._util.burns import three_digits
 from .._util.percent import measured_percent
 from .._util.thin import MIN_EVALUATED_HOURS, too_thin
-from .._util.validation import check_tz, require_columns, to_timedelta, utc_timestamp
+from .._util.validation import (
+    check_tz,
+    require_columns,
+    to_timedelta,
+    utc_ns_column,
+    utc_timestamp,
+)
 from .._util.words import counted, duration_words, hours_words
+from ..alerts.score_inputs import outside_span
 from ..alerts.tier import PAGE_SEVERITIES
 from ..budget.episodes import status_episodes
 from ..budget.figures import BURN_BANDS
@@ -176,9 +183,10 @@ def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | No
         return {"start": lo, "end": hi, "reason": "as given"}
     if incidents is not None and len(incidents):
         require_columns(incidents, ["start", "end"], what="incidents")
-        near = incidents[
-            ((incidents["start"] <= when) & (incidents["end"] > when - window)).to_numpy()
-        ]
+        i_s = utc_ns_column(incidents["start"], "incidents['start']")
+        i_e = utc_ns_column(incidents["end"], "incidents['end']")
+        # scoring's overlap rule on [at - window, at] (+ 1 ns: an incident starting at the alert)
+        near = incidents[~outside_span(i_s, i_e, (when.value - window.value, when.value + 1))]
         if len(near):
             noun = "incident" if len(near) == 1 else "incidents"
             which = (f"the labelled {noun} " + ", ".join(near["incident_id"].astype(str))

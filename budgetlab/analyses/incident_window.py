@@ -11,6 +11,7 @@ import pandas as pd
 
 from .._util.validation import require_columns, to_timedelta, utc_ns_column, utc_timestamp
 from .._util.words import duration_words, prose_duration, speak
+from ..alerts.score_inputs import outside_span
 from ..budget.spans import status_spans
 from ..errors import ConfigError, NoTrafficError, SchemaError
 from ..events.schema import parse_scope, scope_mask, ts_ns
@@ -177,11 +178,13 @@ def _at(ns: int) -> str:
 
 
 def overlapping_incidents(incidents: pd.DataFrame | None, span: Span) -> pd.DataFrame:
-    """The given incidents that overlap the window (an empty table when none were given)."""
+    """The given incidents that overlap the window (an empty table when none were given): not
+    :func:`~budgetlab.alerts.score_inputs.outside_span` it, the rule of scoring."""
     if incidents is None:
         return pd.DataFrame({"start": pd.Series([], dtype="datetime64[ns, UTC]"),
                              "end": pd.Series([], dtype="datetime64[ns, UTC]")})
     require_columns(incidents, ["start", "end"], what="incidents")
-    i_s = pd.to_datetime(incidents["start"], utc=True)
-    i_e = pd.to_datetime(incidents["end"], utc=True)
-    return incidents[((i_s < span.w_end) & (i_e > span.w_start)).to_numpy()].reset_index(drop=True)
+    i_s = utc_ns_column(incidents["start"], "incidents['start']")
+    i_e = utc_ns_column(incidents["end"], "incidents['end']")
+    away = outside_span(i_s, i_e, (span.w_start.value, span.w_end.value))
+    return incidents[~away].reset_index(drop=True)

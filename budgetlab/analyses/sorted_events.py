@@ -21,6 +21,7 @@ from .._util.validation import duration_label, to_timedelta
 from ..budget.burn import target_array
 from ..errors import ConfigError, InputError
 from ..events.schema import check_events, ts_ns
+from ..slo import PerGroup, key_text, warn_unused
 from ..windows.bingrid import BinGrid
 from ..windows.groups import group_order, segment_codes, table_order
 
@@ -113,15 +114,22 @@ def sort_events(events: pd.DataFrame, by: str | Sequence[str] | None) -> Sorted:
     return Sorted(keys, order, bounds, t, bad, key_table)
 
 
-def group_targets(target: Any, keys: pd.DataFrame, by: Sequence[str]) -> np.ndarray:
+def group_targets(target: Any, keys: pd.DataFrame, by: Sequence[str], *,
+                  whole: bool = False) -> np.ndarray:
     """Per-group targets: a number, an :class:`SLO`, a DataFrame with group-key columns and
-    ``target``, or a mapping ``{key value: target}`` (keyed by the values of one group key, or by
-    tuples of all keys).
+    ``target``, a mapping ``{key value: target}`` (keyed by the values of one group key, or by
+    tuples of all keys) or a :class:`PerGroup`. ``whole``: ``keys`` holds every group of the log,
+    so groups the table, mapping or ``PerGroup`` names beyond them are warned of as ``target=``
+    (:func:`~budgetlab.slo.warn_unused`); a per-SLO run sees a part of the groups only.
 
     >>> keys = pd.DataFrame({"captcha_type": ["image", "turnstile"]})
     >>> group_targets({"image": 0.9, "turnstile": 0.97}, keys, ["captcha_type"]).tolist()
     [0.9, 0.97]
     """
+    if isinstance(target, PerGroup) and by:  # without by: target_array refuses
+        if whole:
+            warn_unused(target, keys[list(by)], option="target")
+        return np.array([s.target for s in target.resolve(keys[list(by)])], dtype=np.float64)
     if isinstance(target, Mapping):
         if not target:
             raise ConfigError("target mapping is empty; give e.g. {'recaptcha_v2': 0.93}.")
@@ -144,7 +152,12 @@ def group_targets(target: Any, keys: pd.DataFrame, by: Sequence[str]) -> np.ndar
         target = table
     none = np.empty(0, dtype=np.int64)
     grid = BinGrid(keys, list(by), 0, 1, 1, none, none, none, none)
-    return np.asarray(target_array(target, grid), dtype=np.float64)
+    out = np.asarray(target_array(target, grid), dtype=np.float64)
+    if whole and isinstance(target, pd.DataFrame):  # its columns checked by target_array
+        on = [c for c in target.columns if c != "target"]
+        warn_unused([key_text(k) for k in target[on].itertuples(index=False, name=None)],
+                    keys[on], option="target")
+    return out
 
 
 def change_flags(code: np.ndarray, first: np.ndarray) -> np.ndarray:

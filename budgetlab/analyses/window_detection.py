@@ -135,7 +135,10 @@ def incident_rows(inc: Incidents, c: ClockCounts, code: np.ndarray, lo_ns: int, 
     """(group, incident index, detection ns, recovery ns, seen) for every in-scope pair, read on
     the clock segments ``c`` with their (shown) status codes; ``seen``: the window held traffic
     at some instant from the incident's start to its end + grace (else there was nothing to
-    detect: the incident is unseen, not missed)."""
+    detect: the incident is unseen, not missed). Not scoring's overlap rule
+    (:func:`~budgetlab.alerts.score_inputs.outside_span`, the incident against the log's span) on
+    purpose: a detection counts up to ``grace`` after the end, so traffic then makes the incident
+    seen too."""
     folded = folded_codes(c, code)
     gs, ii, det, rec, seen = [], [], [], [], []
     for i in range(len(inc.start)):

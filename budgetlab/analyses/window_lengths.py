@@ -97,12 +97,13 @@ def _prepare(events: pd.DataFrame, slo: Any, by: Any, target: Any) -> tuple[Sort
                           "or a mapping); its window is replaced by windows=.")
     srt = sort_events(events, by)
     if per is None:
-        return srt, slo, group_targets(slo if target is None else target, srt.keys, srt.by)
+        return srt, slo, group_targets(slo if target is None else target, srt.keys, srt.by,
+                                       whole=target is not None)
     need_group_keys(srt.by)
     slos = per.resolve(srt.keys[list(srt.by)])
     warn_unused(per, srt.keys[list(srt.by)])
     targets = (np.array([x.target for x in slos], dtype=np.float64) if target is None
-               else group_targets(target, srt.keys, srt.by))
+               else group_targets(target, srt.keys, srt.by, whole=True))
     return srt, slos, targets
 
 

@@ -89,7 +89,8 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
         of its own on the clock, see docs/conventions.md). The time of a span after warm-up is
         ``max(0, end - max(start, warmup_end))``.
         ``attrs`` holds ``slo`` (as in :func:`budgetlab.replay`), ``by``, ``start``, ``end``
-        (ISO-8601 text, UTC) and ``steps``.
+        (ISO-8601 text, UTC; empty events: no rows, and ``None`` for a bound not given, as there
+        is no event time to take it from) and ``steps``.
 
     Notes
     -----
@@ -130,10 +131,13 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
     keys = check_events(events, by, output=SPAN_COLUMNS)
     per_group = as_per_group(slo)
     t = ts_ns(events)
-    lo = utc_timestamp(start,
-                       name="start").value if start is not None else (int(t[0]) if len(t) else 0)
-    hi = utc_timestamp(end, name="end").value if end is not None else (int(t[-1]) if len(t) else 0)
-    if hi < lo:
+    # without events, a bound not given is None: there is no event time to take it from (and
+    # no group, so the kernel's bounds below do not matter)
+    lo = utc_timestamp(start, name="start").value if start is not None else (
+        int(t[0]) if len(t) else None)
+    hi = utc_timestamp(end, name="end").value if end is not None else (
+        int(t[-1]) if len(t) else None)
+    if lo is not None and hi is not None and hi < lo:
         raise ConfigError(f"end ({utc_from_ns(np.array([hi]))[0]}) is before start "
                           f"({utc_from_ns(np.array([lo]))[0]}); give end at or after start.")
     codes = group_codes(events, keys, dense=False) if keys else np.zeros(len(events), dtype=np.int8)
@@ -143,7 +147,7 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
                           events["ok"].to_numpy(dtype=bool) if pos is None
                           else events["ok"].to_numpy(dtype=bool)[pos],
                           codes if pos is None else codes[pos],
-                          ngroups, s, lo, hi, steps) for s, pos in parts]
+                          ngroups, s, lo or 0, hi or 0, steps) for s, pos in parts]
     cols = pieces[0] if len(pieces) == 1 else {
         name: np.concatenate([p[name] for p in pieces]) if pieces else np.zeros(0, dtype=np.int64)
         for name in ("group", "start", "end", "status", "total", "failures", "burn_rate",
@@ -156,8 +160,8 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
         cols = {k: v[order] for k, v in cols.items()}
     out = _frame(events, keys, codes, cols)
     out.attrs.update(slo=(per_group if per_group is not None else parts[0][0]).as_dict(),
-                     by=keys, start=time_text(pd.Timestamp(lo, tz="UTC")),
-                     end=time_text(pd.Timestamp(hi, tz="UTC")), steps=steps,
+                     by=keys, start=None if lo is None else time_text(pd.Timestamp(lo, tz="UTC")),
+                     end=None if hi is None else time_text(pd.Timestamp(hi, tz="UTC")), steps=steps,
                      events_at_end=_groups_at(events, keys, codes, t == hi))
     return out
 

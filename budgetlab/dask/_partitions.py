@@ -50,8 +50,9 @@ def check_dask_events(events: Any, by: str | Sequence[str] | None, pandas_name: 
     ts = dtypes["ts"]
     if not (isinstance(ts, pd.DatetimeTZDtype) and str(ts.tz) == "UTC"):
         raise SchemaError(
-            "events['ts'] must be a UTC datetime column (datetime64[ns, UTC]); load the data with "
-            "budgetlab.dask.read_events()."
+            "events['ts'] must be a UTC datetime column (datetime64 in s, ms, us or ns, UTC); load "
+            "the data with budgetlab.dask.read_events(), or convert a column in another zone: "
+            "events.assign(ts=events['ts'].dt.tz_convert('UTC'))."
         )
     if dtypes["ok"] != np.dtype(bool):
         raise SchemaError("events['ok'] must be a bool column; load the data with "

@@ -41,13 +41,23 @@ def _tag_rows(part: pd.DataFrame, partition_info: Mapping[str, Any] | None = Non
 
 
 def _replay_partition(part: pd.DataFrame, slo: SLO | PerGroup, keys: list[str],
-                      columns: list[str] | None = None) -> pd.DataFrame:
+                      columns: list[str] | None = None,
+                      groups: pd.DataFrame | None = None) -> pd.DataFrame:
     """Every group of this partition in full: sort by (ts, event_id), then the pandas kernel
-    (whose ``attrs``, the same in every partition, ``compute`` keeps)."""
+    (whose ``attrs``, the same in every partition, ``compute`` keeps). ``groups``: every group
+    of the events, so that a missing SLO is refused naming all groups without one, as pandas
+    does, not only this partition's."""
+    if groups is not None and isinstance(slo, PerGroup):
+        slo.resolve(groups)
     order = np.lexsort((part[EVENT_ID].to_numpy(), ts_ns(part)))
     part = part.iloc[order]
     part = part.set_index(EVENT_ID)
     return pandas_replay(part, slo, by=keys or None, columns=columns)
+
+
+def _sorted_keys(groups: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """The distinct group keys in pandas' group order."""
+    return groups.sort_values(keys, na_position="last")
 
 
 def replay(
@@ -73,7 +83,7 @@ def replay(
         Target, window, thresholds and ``min_events``; per group as in :func:`budgetlab.replay`
         (a :class:`~budgetlab.PerGroup` or ``{group key: SLO or target}``; each partition replays
         its whole groups with their own SLOs, so the states equal the pandas path's, bit for
-        bit). A group without an SLO is an error naming it when the states are computed.
+        bit). Groups without an SLO are an error naming them all when the states are computed.
     by : str or list of str, optional
         Group keys; each group is replayed by its own tracker. Without ``by`` the whole table
         is one group and goes to one partition (per-group SLOs need ``by``).
@@ -132,8 +142,11 @@ def replay(
         tagged = tagged.repartition(npartitions=1)
     wanted = None if columns is None else [columns] if isinstance(columns, str) else list(columns)
     meta = _replay_partition(meta_in, slo, keys, wanted)  # also checks the names
-    states: dd.DataFrame = tagged.map_partitions(_replay_partition, slo, keys, wanted, meta=meta,
-                                                 clear_divisions=True)
+    groups = None
+    if isinstance(slo, PerGroup) and slo.default is None:  # a group may lack an SLO
+        groups = delayed(_sorted_keys)(frame[keys].drop_duplicates(), keys)
+    states: dd.DataFrame = tagged.map_partitions(_replay_partition, slo, keys, wanted, groups,
+                                                 meta=meta, clear_divisions=True)
     return states
 
 

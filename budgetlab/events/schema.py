@@ -202,9 +202,13 @@ def check_events(events: Any, by: str | Sequence[str] | None = None, *,
                           "first (an access log's status: group by status_class).")
     require_columns(events, ["ts", "ok", *keys])
     if not isinstance(events["ts"].dtype, pd.DatetimeTZDtype):
-        raise SchemaError("events['ts'] must be a UTC datetime column (datetime64[ns, UTC]); load "
-                          "the data with budgetlab.read_events(), which parses and converts "
-                          "timestamps.")
+        raise SchemaError("events['ts'] must be a UTC datetime column (datetime64 in s, ms, us or "
+                          "ns, UTC); load the data with budgetlab.read_events(), which parses and "
+                          "converts timestamps.")
+    if str(events["ts"].dt.tz) != "UTC":
+        raise SchemaError(f"events['ts'] is in {events['ts'].dt.tz}, not UTC (the event table's "
+                          "times are UTC); convert it, the instants stay the same: "
+                          "events.assign(ts=events['ts'].dt.tz_convert('UTC')).")
     if events["ts"].isna().any():
         raise InputError("events['ts'] has missing timestamps; load the data with "
                          "budgetlab.read_events().")

@@ -194,3 +194,33 @@ def test_the_spent_share_is_withheld_over_less_than_a_day():
     assert v.sentence.endswith("The incident's share of the period's error budget is withheld: "
                                "the replayed span holds 300 events in 4 h 59 min, and a rate per "
                                "day needs at least 24 h of observed time.")
+
+
+@pytest.mark.parametrize(("at", "labelled"), [
+    ("2026-01-02 01:59:59.999999999", False),  # before the incident starts
+    ("2026-01-02 02:00", True),  # the alert at the incident's first instant
+    ("2026-01-02 03:59:59.999999999", True),  # [at - 1 h, at] holds the incident's last instant
+    ("2026-01-02 04:00", False),  # [03:00, 04:00]: the incident ended at 03:00 (end exclusive)
+], ids=["before", "at-start", "last-ns", "after"])
+def test_incident_span_overlap_at_the_boundaries(states, at, labelled):
+    """The labelled incident [02:00, 03:00) is around the alert at ``at`` when it overlaps the
+    1 h window [at - 1 h, at], scoring's rule (outside_span) with the alert's instant included;
+    api52b moved incident_span onto that rule, the boundaries as before (hand-stated here)."""
+    inc = pd.DataFrame({"incident_id": ["z"], "start": [pd.Timestamp("2026-01-02 02:00", tz="UTC")],
+                        "end": [pd.Timestamp("2026-01-02 03:00", tz="UTC")]})
+    got = incident_span(states, at=at, incidents=inc)
+    assert (got["reason"] == "the labelled incident z around the alert") is labelled
+
+
+def test_incident_report_lists_the_incidents_overlapping_its_window_end_exclusive():
+    """The report's window [02:00, 03:00) against incidents ending at its start, holding its
+    first or last nanosecond, and starting at its end: by hand, only the middle two overlap."""
+    from budgetlab.analyses.incident_window import Span, overlapping_incidents
+
+    t = pd.Timestamp("2026-01-02 02:00", tz="UTC")
+    h, ns = pd.Timedelta("1h"), pd.Timedelta(1, "ns")
+    inc = pd.DataFrame({"incident_id": ["ends-at-start", "first-ns", "last-ns", "starts-at-end"],
+                        "start": [t - h, t - h, t + h - ns, t + h],
+                        "end": [t, t + ns, t + 2 * h, t + 2 * h]})
+    span = Span(start=t, end=t + h, w_start=t, w_end=t + h, history=h)
+    assert overlapping_incidents(inc, span)["incident_id"].tolist() == ["first-ns", "last-ns"]

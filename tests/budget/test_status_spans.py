@@ -344,6 +344,11 @@ def test_empty_events_and_bad_bounds():
     assert len(sp) == 0 and list(sp.columns) == ["start", "end", "status", "total", "failures",
                                                  "burn_rate",
                                                  "remaining_fraction", "warmup_end", "instant"]
+    # no event time to observe from: the span is none, not 1970-01-01 (before api52b)
+    assert (sp.attrs["start"], sp.attrs["end"], sp.attrs["events_at_end"]) == (None, None, [])
+    # a bound given is stated as given; the other stays none
+    sp = status_spans(ev, SLO(target=0.9, window="1h"), start="2026-01-01")
+    assert (len(sp), sp.attrs["start"], sp.attrs["end"]) == (0, "2026-01-01T00:00:00+00:00", None)
     ev = as_events(pd.to_datetime(["2026-01-01"], utc=True), [True])
     with pytest.raises(ConfigError, match="before start"):
         status_spans(ev, SLO(target=0.9, window="1h"), start="2026-01-02", end="2026-01-01")

@@ -94,3 +94,13 @@ def test_sre_model_with_per_group_slos_on_dask_bins_equals_pandas(client):
                                   check_exact=True)
     pd.testing.assert_frame_equal(alert_episodes(bins_dd, SLOS, "single_window"),
                                   alert_episodes(bins_pd, SLOS, "single_window"), check_exact=True)
+
+
+def test_dask_replay_names_every_group_without_an_slo_not_one_partitions(client):
+    # Groups a..f, twice over, in three partitions. Only a has an SLO, so b, c, d, e and f have
+    # none; before, only the groups of the partition that failed first were named (b, d, e, f).
+    ev = as_events(pd.date_range(T0, periods=12, freq="min"), [True] * 12,
+                   groups={"g": list("abcdef") * 2})
+    ddf = dd.from_pandas(ev, npartitions=3, sort=False)
+    with pytest.raises(ConfigError, match=r"no SLO for the groups b, c, d, e, f; "):
+        bd.replay(ddf, {"a": 0.9}, by="g").compute()

@@ -207,7 +207,7 @@ def recalibrate(
                     target=target, exclude_incidents=exclude_incidents)
 
     per = as_per_group(slo)
-    return run(slo, events) if per is None else recalibrate_per_slo(events, per, by, run)
+    return run(slo, events) if per is None else recalibrate_per_slo(events, per, by, run, target)
 
 
 def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
@@ -215,7 +215,7 @@ def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
     """:func:`recalibrate` under one SLO (``plan``), a progress bar advancing a step at a time."""
     with ProgressBar(4, desc="recalibrate", enabled=plan.options.show_progress) as bar:
         srt = sort_events(events, by)
-        current = current_targets(target, slo, srt)
+        current = current_targets(target, slo, srt, whole=plan.log_span is None)
         span_lo, span_hi = _evaluated_span(srt, plan)
         skip = None if exclude_incidents is None else incident_rows(srt, exclude_incidents,
                                                                     plan.slo.window_ns)
@@ -257,13 +257,16 @@ def _evaluated_span(srt: Sorted, plan: Plan) -> tuple[int, int]:
 
 
 def recalibrate_per_slo(events: pd.DataFrame, per: PerGroup, by: Any,
-                        run: Callable[..., Recalibration]) -> Recalibration:
+                        run: Callable[..., Recalibration], target: Any = None) -> Recalibration:
     """``run`` (:func:`recalibrate` under one SLO) once per set of groups sharing an SLO, on those
     groups' rows, the tables put together in group order. Each run counts the log's time span
     (its first and last event, :meth:`~.options.Plan.log_times`) and a group's bootstrap draws
     depend on its own key (:func:`~.bootstrap.group_seeds`), so every group's rows equal those
-    of a run over the whole table under its SLO."""
+    of a run over the whole table under its SLO. ``target`` (as in :func:`recalibrate`) is
+    checked against every group here, as each run sees a part of them."""
     keys = check_events(events, by)
+    if target is not None:
+        current_targets(target, None, sort_events(events, keys), whole=True)
     t = ts_ns(events)
     log_span = (int(t.min()), int(t.max()))
     results: list[Recalibration] = []
@@ -291,20 +294,15 @@ def recalibrate_per_slo(events: pd.DataFrame, per: PerGroup, by: Any,
     return Recalibration(**merged, settings=settings)
 
 
-def current_targets(target: Any, slo: Any, srt: Sorted) -> np.ndarray:
+def current_targets(target: Any, slo: Any, srt: Sorted, *, whole: bool = False) -> np.ndarray:
     """The current target of every group: ``target`` (number, table, mapping or :class:`PerGroup`),
-    else ``slo`` (one SLO or per group), else NaN."""
+    else ``slo`` (one SLO or per group), else NaN. ``whole``: ``srt`` is the whole log, so a
+    ``target`` naming groups it does not have is warned of (:func:`group_targets`)."""
     source = slo if target is None else target
     if source is None:
         return np.full(srt.n_groups, np.nan)
-    per = as_per_group(source) if isinstance(source, PerGroup) else None
-    if (
-        per is None
-        and isinstance(source, Mapping)
-        and any(isinstance(v, SLO) for v in source.values())
-    ):
-        per = PerGroup(source)
-    if per is not None:
+    if isinstance(source, Mapping) and any(isinstance(v, SLO) for v in source.values()):
+        source = PerGroup(source)
+    if isinstance(source, PerGroup):
         need_group_keys(srt.by)
-        return np.array([s.target for s in per.resolve(srt.keys[list(srt.by)])], dtype=np.float64)
-    return group_targets(source, srt.keys, srt.by)
+    return group_targets(source, srt.keys, srt.by, whole=whole and target is not None)
