@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from budgetlab import SLO, AlertPolicy, as_events, incident_report, replay
-from budgetlab.analyses.incident_review import incident_span, page_table, tracker_at, wake_verdict
+from budgetlab.analyses.incident_review import incident_span, tracker_at
+from budgetlab.analyses.paging import page_table, wake_verdict
 from budgetlab.errors import ConfigError
 
 START = pd.Timestamp("2026-01-01 00:00", tz="UTC")
@@ -152,7 +153,7 @@ MELTING = ("its reasons did not hold, but the seed's band 5 and above does not w
     (0.0, NOTHING), (0.999, NOTHING), (1.0, WATCH), (1.999, WATCH), (2.0, TICKET),
     (4.999, TICKET), (5.0, MELTING), (1e6, MELTING)])
 def test_what_was_to_be_done_follows_the_seed_band_at_its_edges(peak, words):
-    from budgetlab.analyses.incident_review import not_waking_words
+    from budgetlab.analyses.paging import not_waking_words
 
     assert not_waking_words(peak) == words
 

@@ -40,7 +40,8 @@ from budgetlab.analyses.history import (
     incidents_for,
     target_table,
 )
-from budgetlab.analyses.incident_review import incident_span, tracker_at, wake_verdict
+from budgetlab.analyses.incident_review import incident_span, tracker_at
+from budgetlab.analyses.paging import wake_verdict
 from budgetlab.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,0 +1,241 @@
+"""After an alert, the pages: what each alert policy would have paged during the incident, and
+whether waking the team was justified.
+
+* :func:`page_table`: per alert policy, its first page during the incident (or its closest page
+  tier);
+* :func:`wake_verdict`: the rule "was it worth waking the team?", each reason judged with
+  :func:`~budgetlab.analyses.verdicts.page_verdict` on the window that decided it.
+
+The span under review and the tracker at the alert: :mod:`budgetlab.analyses.incident_review`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from .._util.burns import three_digits
+from .._util.percent import measured_percent
+from .._util.thin import MIN_EVALUATED_HOURS, too_thin
+from .._util.validation import require_columns, to_timedelta
+from .._util.words import counted, hours_words
+from ..alerts.tier import PAGE_SEVERITIES
+from ..errors import ConfigError
+from ..events.schema import scope_mask, ts_ns
+from .incident import IncidentReport
+from .incident_review import BURN_BANDS_TEXT, BURN_LIMITS
+from .incident_tables import closest_tier
+from .verdicts import Verdict, page_verdict
+
+__all__ = ["page_table", "wake_verdict", "NOT_WAKING", "not_waking_words"]
+
+#: What the seed's band of the tracker's peak burn (:data:`BURN_BANDS_TEXT`, the same limits)
+#: leaves to do when waking the team was not justified; the last band does not wait for the
+#: morning, which :func:`not_waking_words` says beside the verdict.
+NOT_WAKING = tuple(zip(BURN_LIMITS, (
+    "nothing was to be done, not even a ticket (the budget was spent slower than planned)",
+    "watching the budget more closely was the right response, no ticket needed",
+    "a ticket for the morning was the right response",
+    "its reasons did not hold, but the seed's band 5 and above does not wait for the morning: "
+    "pausing non-critical work at once was the right response"), strict=True))
+
+
+def _fired(tiers: pd.DataFrame) -> pd.DataFrame:
+    """The tiers that fired, first alert first."""
+    return tiers[tiers["fired"].to_numpy(dtype=bool)].sort_values("first_alert", kind="stable")
+
+
+def _closest(tiers: pd.DataFrame) -> str:
+    r = closest_tier(tiers)
+    return "–" if r is None else f"{r['tier']}: {three_digits(r['peak_burn_long'])} / {r['burn']:g}"
+
+
+def page_table(
+    reports: Mapping[str, IncidentReport], *, severities: tuple[str, ...] = PAGE_SEVERITIES
+) -> pd.DataFrame:
+    """Per alert policy: did it page during the incident, when, and how close its page tiers came.
+
+    Parameters
+    ----------
+    reports : mapping of str to IncidentReport
+        :func:`budgetlab.incident_report` of the same incident under each policy, by name.
+    severities : tuple of str
+        Severities that page.
+
+    Returns
+    -------
+    DataFrame
+        One row per policy (index ``policy``): ``paged``, ``first_page`` (UTC; NaT), ``tier``,
+        ``delay`` (from the incident's start; NaT), ``caused_by_timeouts`` (every page tier
+        that fired was caused by timeouts alone; NA without a page), ``closest`` (the page
+        tier whose peak long-window burn came closest to its threshold: ``tier: peak /
+        threshold``) and ``other_alerts`` (tiers of other severities that fired).
+
+    Examples
+    --------
+    >>> from budgetlab import AlertPolicy, SLO, datasets, incident_report
+    >>> ev = datasets.load("demo")
+    >>> rep = incident_report(ev, SLO(target=0.95, window="1h"),
+    ...                       "2026-10-06 01:00", "2026-10-06 05:00",
+    ...                       scope="captcha_type=recaptcha_v2", policy=AlertPolicy.workbook("30D"))
+    >>> list(page_table({"workbook": rep}).columns)
+    ['paged', 'first_page', 'tier', 'delay', 'caused_by_timeouts', 'closest', 'other_alerts']
+    """
+    rows = []
+    for name, rep in reports.items():
+        if not isinstance(rep, IncidentReport):
+            raise ConfigError("page_table() takes {name: IncidentReport} from "
+                              "budgetlab.incident_report().")
+        page = rep.tiers["severity"].astype(str).isin(severities)
+        pages, others = _fired(rep.tiers[page]), _fired(rep.tiers[~page])
+        rows.append({
+            "policy": name, "paged": bool(len(pages)),
+            "first_page": pages["first_alert"].iloc[0] if len(pages) else pd.NaT,
+            "tier": str(pages["tier"].iloc[0]) if len(pages) else "–",
+            "delay": pages["detection_delay"].iloc[0] if len(pages) else pd.NaT,
+            "caused_by_timeouts": bool(pages["caused_by_timeouts"].all()) if len(pages) else pd.NA,
+            "closest": _closest(rep.tiers[page]),
+            "other_alerts": ", ".join(str(t) for t in others["tier"]) or "–",
+        })
+    return pd.DataFrame(rows).set_index("policy")
+
+
+def _window_counts(events: pd.DataFrame, when: pd.Timestamp, width: pd.Timedelta) -> tuple[int,
+                                                                                           int]:
+    """Failures and events with ``when - width <= ts <= when`` (the seed's window; events
+    sorted)."""
+    t = ts_ns(events)
+    lo, hi = np.searchsorted(t, when.value - width.value, "left"), np.searchsorted(t, when.value,
+                                                                                   "right")
+    n = int(hi - lo)
+    return n - int(events["ok"].to_numpy(dtype=bool)[lo:hi].sum()), n
+
+
+def not_waking_words(peak: float) -> str:
+    """What was to be done instead of waking the team, by the seed's band of the tracker's
+    ``peak`` burn (:data:`NOT_WAKING`; a band holds its lower limit: 1 is "1 to 2").
+
+    >>> not_waking_words(0.189)
+    'nothing was to be done, not even a ticket (the budget was spent slower than planned)'
+    >>> not_waking_words(2.0)
+    'a ticket for the morning was the right response'
+    """
+    return next(text for limit, text in NOT_WAKING if peak < limit)
+
+
+def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
+                 wake_burn: float = 5.0) -> Verdict:
+    """Was it worth waking the team? Judged with evidence, on the window that decided each reason.
+
+    **Rule.** Waking people is **justified** when, during the incident, a page tier of one of the
+    policies fired or the tracker's burn rate exceeded ``wake_burn`` (the seed: above 5 the budget
+    "melts almost instantly"), *and* the burn interval of the window that decided it (the tier's
+    long window when it first fired; the tracker's window at its peak) lies above the threshold
+    (:func:`~budgetlab.analyses.verdicts.page_verdict`). It is **not justified** when every such
+    reason is refuted by its interval, or when there is no such reason at all. Otherwise the
+    verdict is withheld: the windows held too few events to tell.
+
+    Parameters
+    ----------
+    events : DataFrame
+        The canonical events the reports were made from.
+    reports : mapping of str to IncidentReport
+        The same incident under each policy (:func:`budgetlab.incident_report`); the first
+        report's tracker (its focus group) is the one judged.
+    wake_burn : float
+        Tracker burn rate that justifies waking people on its own.
+
+    Returns
+    -------
+    Verdict
+        ``justified``, ``not_justified`` or withheld; the sentence lists every reason with its
+        figures and the seed's burn-rate band of the tracker's peak.
+
+    Examples
+    --------
+    One event a minute, an hour of failures: at its peak the tracker's hour holds 60 failures in
+    61 events (``t - 1h <= ts <= t``), burn 60 / 61 / 0.05 = 19.67 (19.7 to three significant
+    digits), well above 5.
+
+    >>> from budgetlab import AlertPolicy, SLO, as_events, incident_report
+    >>> ts = pd.date_range("2026-01-01", periods=1440, freq="1min", tz="UTC")
+    >>> ev = as_events(ts, ~((ts >= "2026-01-01 02:00") & (ts < "2026-01-01 03:00")))
+    >>> rep = incident_report(ev, SLO(target=0.95, window="1h"), "2026-01-01 02:00",
+    ...                       "2026-01-01 03:00", policy=AlertPolicy.single_window("1h", 0.9))
+    >>> v = wake_verdict(ev, {"seed": rep})
+    >>> v.verdict
+    'justified'
+    >>> v.evidence.split(" (95 %")[0]
+    "The tracker's peak burn was justified: 60 failures in 61 events: burn 19.7"
+    """
+    if not reports or not all(isinstance(r, IncidentReport) for r in reports.values()):
+        raise ConfigError("wake_verdict() takes {name: IncidentReport} from "
+                          "budgetlab.incident_report().")
+    if isinstance(wake_burn, bool) or not wake_burn > 0:
+        raise ConfigError("wake_burn must be a number > 0 (the seed uses 5).")
+    first = next(iter(reports.values()))
+    require_columns(events, ["ts", "ok"], what="events")
+    mask = (scope_mask(events, first.scope) if first.scope and first.scope != "*"
+            else np.ones(len(events), bool))
+    for k, v in first.focus().items():
+        mask &= (events[k].astype(str) == str(v)).to_numpy()
+    scoped = events[mask]
+    target = float(first.slo.target)
+    tracker = first.tracker.iloc[0]
+    peak = float(tracker["peak_burn"]) if pd.notna(tracker["peak_burn"]) else 0.0
+    band = next(text for limit, text in BURN_BANDS_TEXT if peak < limit)
+    judged: list[Verdict] = []
+    if pd.notna(tracker["peak_burn_at"]) and peak > wake_burn:
+        f, n = _window_counts(scoped, pd.Timestamp(tracker["peak_burn_at"]),
+                              pd.Timedelta(first.slo.window))
+        judged.append(page_verdict(f, n, target=target, threshold=wake_burn,
+                                   subject="the tracker's peak burn"))
+    silent = []
+    for name, rep in reports.items():
+        tiers = rep.tiers[rep.tiers["severity"].astype(str).isin(PAGE_SEVERITIES)]
+        fired = _fired(tiers)
+        if not len(fired):
+            silent.append(f"{name} ({_closest(tiers)})")
+            continue
+        tier = fired.iloc[0]
+        f, n = _window_counts(
+            scoped,
+            pd.Timestamp(tier["first_alert"]),
+            to_timedelta(tier["long_window"], name="long_window"),
+        )
+        judged.append(page_verdict(f, n, target=target, threshold=float(tier["burn"]),
+                                   subject=f"{name}'s {tier['tier']} page"))
+    reasons = [v.sentence for v in judged]
+    reasons.append(f"The tracker's burn peaked at {three_digits(peak)}, in the seed's band "
+                   f"\"{band}\".")
+    if silent:
+        reasons.append("No page tier fired "
+                       "for " + "; ".join(silent) + " (peak long-window burn / threshold).")
+    reasons.append(_spent_words(first.budget.iloc[0]))
+    evidence = " ".join(reasons)
+    if any(v.verdict == "justified" for v in judged):
+        return Verdict("waking the team", "justified", f"Waking the team was justified. {evidence}",
+                       evidence)
+    if all(v.verdict == "not_justified" for v in judged):
+        return Verdict("waking the team", "not_justified",
+                       f"Waking the team was not justified: {not_waking_words(peak)}. {evidence}",
+                       evidence)
+    why = "the windows that would justify it held too few events to tell"
+    return Verdict("waking the team", None, f"No verdict on waking the team: {why}. {evidence}",
+                   evidence, withheld=why)
+
+
+def _spent_words(budget: pd.Series) -> str:
+    """The incident's share of the period's error budget (a ``budget`` row of
+    :func:`budgetlab.incident_report`); withheld, and why, when the replayed span it is carried
+    from is under a day (:func:`budgetlab._util.thin.too_thin`, as the summary's)."""
+    hours = float(budget["replayed_hours"])
+    if bool(too_thin(hours)):
+        return (f"The incident's share of the period's error budget is withheld: the replayed span "
+                f"holds {counted(int(budget['replayed_events']), 'event')} in "
+                f"{hours_words(hours)}, and a rate per day needs at least "
+                f"{MIN_EVALUATED_HOURS:g} h of observed time.")
+    spent = measured_percent(float(budget["period_budget_pct"]) / 100)  # a column in percent
+    return f"The incident spent {spent} of the period's error budget."
