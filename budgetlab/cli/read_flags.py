@@ -19,6 +19,7 @@ import shlex
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from .._util.units import MINUTE_NS
 from ..errors import BudgetlabError, ConfigError
 from .options import add_log_options, flag_table, read_paths, read_spec
 
@@ -32,7 +33,7 @@ __all__ = ["read_options", "read_source", "source_incidents"]
 _FLAG = re.compile(r"--[a-z][a-z-]*")
 #: The bins notebook 02 scores its alerts on (``bin_events(events, "1min")``), in ns: the span
 #: within which :func:`source_incidents` looks for incidents.
-_MINUTE_NS = 60 * 10**9
+_SCORED_BIN_NS = MINUTE_NS
 
 
 class _ReadingParser(argparse.ArgumentParser):
@@ -273,9 +274,9 @@ def source_incidents(incidents: str | os.PathLike[str] | None, events: pd.DataFr
     table = datasets.load(incidents, kind="incidents")
     first, last = events["ts"].min(), events["ts"].max()
     start, end = table["start"], table["end"]  # every incident has an end (read_incidents)
-    first_bin, n_bins = grid_span(None, None, first.value, last.value, _MINUTE_NS)
+    first_bin, n_bins = grid_span(None, None, first.value, last.value, _SCORED_BIN_NS)
     outside = outside_span(utc_ns_column(start, "start"), utc_ns_column(end, "end"),
-                           (first_bin, first_bin + n_bins * _MINUTE_NS))
+                           (first_bin, first_bin + n_bins * _SCORED_BIN_NS))
     if len(table) and outside.all():
         def utc(t: pd.Timestamp) -> str:
             return f"{pd.Timestamp(t).tz_convert('UTC'):%Y-%m-%d %H:%M}"
