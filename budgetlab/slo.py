@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +15,7 @@ from ._util.validation import check_fraction, to_timedelta
 from ._util.words import noun_for, say
 from .errors import ConfigError
 
-__all__ = ["SLO", "as_slo", "PerGroup", "as_per_group", "split_by_slo", "key_text", "slo_from_dict",
+__all__ = ["SLO", "as_slo", "PerGroup", "as_per_group", "key_text", "key_label", "slo_from_dict",
            "table_slo"]
 
 
@@ -182,9 +182,9 @@ class PerGroup:
         for key, value in self.slos.items():
             norm = key_text(key)
             if norm in table:
-                raise ConfigError(f"the per-group SLOs name the group {_key_label(norm)} twice; "
+                raise ConfigError(f"the per-group SLOs name the group {key_label(norm)} twice; "
                                   "give it once.")
-            table[norm] = self._as_slo(value, f"the SLO of group {_key_label(norm)}")
+            table[norm] = self._as_slo(value, f"the SLO of group {key_label(norm)}")
         object.__setattr__(self, "_table", table)
         object.__setattr__(self, "_default",
                            None if self.default is None else self._as_slo(self.default, "default"))
@@ -210,7 +210,7 @@ class PerGroup:
             return found  # type: ignore[no-any-return]
         if self._default is not None:  # type: ignore[attr-defined]
             return self._default  # type: ignore[attr-defined,no-any-return]
-        raise ConfigError(f"no SLO for the group {_key_label(norm)}; add it to the mapping or give "
+        raise ConfigError(f"no SLO for the group {key_label(norm)}; add it to the mapping or give "
                           "PerGroup(..., default=SLO(...)).")
 
     def as_dict(self) -> dict[str, Any]:
@@ -232,7 +232,7 @@ class PerGroup:
             try:
                 out.append(self.slo_for(row))
             except ConfigError:
-                missing.append(_key_label(key_text(row)))
+                missing.append(key_label(key_text(row)))
         if missing:
             shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} "
                                                "more" if len(missing) > 10 else "")
@@ -272,7 +272,8 @@ def _is_missing(value: Any) -> bool:
         return False
 
 
-def _key_label(norm: tuple[str, ...]) -> str:
+def key_label(norm: tuple[str, ...]) -> str:
+    """A group key (:func:`key_text`) as messages name it: ``a``, or ``(a, b)`` for two keys."""
     return norm[0] if len(norm) == 1 else "(" + ", ".join(norm) + ")"
 
 
@@ -284,75 +285,6 @@ def as_per_group(slo: Any) -> PerGroup | None:
     if isinstance(slo, Mapping):
         return PerGroup(slo)
     return None
-
-
-def split_by_slo(frame: pd.DataFrame, slos: PerGroup, by: Sequence[str], *,
-                 whole: bool = False) -> list[tuple[SLO, np.ndarray]]:
-    """Rows of ``frame`` per distinct SLO: ``[(slo, positions), ...]``, positions ascending, in the
-    order of each SLO's first group (groups in key order). Running a grouped computation on each
-    part with its SLO and putting the rows back gives the per-group result exactly, since groups
-    never share a window. ``whole``: ``frame`` is the caller's whole log, whose groups
-    :func:`warn_unused` compares with those ``slos`` names.
-
-    >>> ev = pd.DataFrame({"t": ["a", "b", "a", "c"]})
-    >>> parts = split_by_slo(ev, PerGroup({"a": 0.9, "b": 0.99}, default=0.9), ["t"])
-    >>> [(s.target, p.tolist()) for s, p in parts]
-    [(0.9, [0, 2, 3]), (0.99, [1])]
-    """
-    if not by:
-        raise ConfigError("per-group SLOs need group keys; pass by= naming the columns the SLOs "
-                          "are keyed by.")
-    grouped = frame.groupby(list(by), sort=True, dropna=False, observed=True)
-    codes = grouped.ngroup().to_numpy(dtype=np.int64)
-    keys = grouped.size().reset_index()[list(by)]
-    per_group = slos.resolve(keys)
-    if whole:
-        warn_unused(slos, keys)
-    distinct: dict[SLO, int] = {}
-    slo_code = np.array([distinct.setdefault(s, len(distinct)) for s in per_group], dtype=np.int64)
-    row_slo = slo_code[codes] if len(codes) else np.zeros(0, dtype=np.int64)
-    order = np.argsort(row_slo, kind="stable")
-    bounds = np.searchsorted(row_slo[order], np.arange(len(distinct) + 1))
-    return [(s, order[bounds[i]:bounds[i + 1]]) for s, i in distinct.items()]
-
-
-def warn_unused(slos: PerGroup | Iterable[tuple[str, ...]], keys: pd.DataFrame, *,
-                option: str = "slo") -> None:
-    """A :class:`~budgetlab.errors.BudgetlabWarning` (the CLI prints it as one line) when
-    ``slos`` names groups that ``keys``, every group of the log (one row each, the ``by``
-    columns in order), does not have: their SLOs are not used. It names them as given, and the
-    log's groups sorted (nothing without events). Not a refusal, as one SLO file may list more
-    services than a log holds; :meth:`PerGroup.resolve` stays silent, as per-SLO runs resolve a
-    part of the groups. ``slos`` may be the keys (:func:`key_text`) of a per-group table given
-    as the keyword ``option`` (``target=``).
-
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     warn_unused(PerGroup({"GET": 0.99, "GTE": 0.9}), pd.DataFrame({"m": ["HEAD", "GET"]}))
-    >>> print(caught[0].message)
-    slo= names GTE, which the events do not have (their groups: GET, HEAD): not used.
-    """
-    have = {key_text(row) for row in keys.itertuples(index=False, name=None)}
-    unused = [_key_label(k) for k in (slos.table if isinstance(slos, PerGroup) else slos)
-              if k not in have]
-    if not unused or not have:  # no events: no group to compare with
-        return
-    import warnings
-
-    from ._util.words import some_named
-    from .errors import BudgetlabWarning
-
-    binding = slos.binding if isinstance(slos, PerGroup) else None
-    given = say(f"{option}=", "--target" if (binding or "").startswith("--target") else "--slo")
-    lacks = say("the events do not have (their groups", "the log does not have (its groups")
-    groups = some_named([_key_label(k) for k in sorted(have)], _SHOWN)
-    warnings.warn(BudgetlabWarning(f"{given} names {some_named(unused, _SHOWN)}, which {lacks}: "
-                                   f"{groups}): not used."), stacklevel=2)
-
-
-#: How many groups a warning names before "and N more".
-_SHOWN = 8
 
 
 def slo_from_dict(facts: Mapping[str, Any]) -> SLO | PerGroup:

@@ -9,7 +9,8 @@ import pytest
 
 from budgetlab import SLO, PerGroup
 from budgetlab.errors import ConfigError
-from budgetlab.slo import as_per_group, split_by_slo
+from budgetlab.slo import as_per_group
+from budgetlab.slo_groups import split_by_slo
 
 
 def test_bare_targets_take_the_other_fields_from_base():

@@ -175,7 +175,7 @@ def bucket_tables(report: Any) -> list[tuple[float, Any, Any]]:
     """
     import numpy as np
 
-    from ..slo import split_by_slo
+    from ..slo_groups import split_by_slo
 
     over_time, breakdown, per = report.over_time, report.window_buckets, report.slos
     if per is None or not len(over_time):

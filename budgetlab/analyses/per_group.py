@@ -16,7 +16,8 @@ import pandas as pd
 
 from ..errors import ConfigError, InputError
 from ..events.schema import check_events
-from ..slo import SLO, PerGroup, split_by_slo, warn_unused
+from ..slo import SLO, PerGroup
+from ..slo_groups import split_by_slo, warn_unused
 from ..windows.groups import group_codes, group_key_codes
 from .incident_tables import worst_first
 
@@ -77,11 +78,11 @@ def rows_by_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],
                 run: Callable[[SLO, pd.DataFrame], dict[str, pd.DataFrame]]
                 ) -> dict[str, pd.DataFrame]:
     """``run(slo, rows)`` once per set of groups sharing an SLO
-    (:func:`~budgetlab.slo.split_by_slo`), on those groups' rows of ``events``; each table's rows
+    (:func:`~budgetlab.slo_groups.split_by_slo`), on those groups' rows of ``events``; each table's rows
     put in group order (:func:`~budgetlab.windows.groups.group_codes`, the order of a run over
     the whole table), each run's own order kept inside a group, and the first run's ``attrs``.
     ``events`` is the whole log: per-group SLOs naming a group it does not have are warned of
-    (:func:`~budgetlab.slo.warn_unused`).
+    (:func:`~budgetlab.slo_groups.warn_unused`).
 
     Groups never share a window, so a group's rows are those of a run over the whole table under
     its SLO wherever ``run`` counts nothing across groups: what it counts over the whole log (its

@@ -21,7 +21,8 @@ from .._util.validation import duration_label, to_timedelta
 from ..budget.burn import target_array
 from ..errors import ConfigError, InputError
 from ..events.schema import check_events, ts_ns
-from ..slo import PerGroup, key_text, warn_unused
+from ..slo import PerGroup, key_text
+from ..slo_groups import warn_unused
 from ..windows.bingrid import BinGrid
 from ..windows.groups import group_order, segment_codes, table_order
 
@@ -120,7 +121,7 @@ def group_targets(target: Any, keys: pd.DataFrame, by: Sequence[str], *,
     ``target``, a mapping ``{key value: target}`` (keyed by the values of one group key, or by
     tuples of all keys) or a :class:`PerGroup`. ``whole``: ``keys`` holds every group of the log,
     so groups the table, mapping or ``PerGroup`` names beyond them are warned of as ``target=``
-    (:func:`~budgetlab.slo.warn_unused`); a per-SLO run sees a part of the groups only.
+    (:func:`~budgetlab.slo_groups.warn_unused`); a per-SLO run sees a part of the groups only.
 
     >>> keys = pd.DataFrame({"captcha_type": ["image", "turnstile"]})
     >>> group_targets({"image": 0.9, "turnstile": 0.97}, keys, ["captcha_type"]).tolist()

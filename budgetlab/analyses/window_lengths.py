@@ -33,7 +33,8 @@ from .._util.validation import utc_from_ns
 from .._util.words import duration_words, prose_duration
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
-from ..slo import SLO, PerGroup, as_per_group, as_slo, warn_unused
+from ..slo import SLO, PerGroup, as_per_group, as_slo
+from ..slo_groups import warn_unused
 from .per_group import need_group_keys
 from .recalibration.clock import ClockCounts
 from .sorted_events import Sorted, WindowSpec, group_targets, sort_events

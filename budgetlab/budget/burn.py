@@ -33,7 +33,8 @@ from .._util.validation import (
 )
 from .._util.words import counted
 from ..errors import ConfigError
-from ..slo import SLO, as_per_group, warn_unused
+from ..slo import SLO, as_per_group
+from ..slo_groups import warn_unused
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins, window_bins
 from .burn_rows import BYTES_PER_ROW, plan_rows, sparse_table

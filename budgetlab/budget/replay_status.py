@@ -10,7 +10,8 @@ import pandas as pd
 
 from .._util.progress import ProgressBar
 from ..errors import InputError
-from ..slo import SLO, as_per_group, as_slo, split_by_slo
+from ..slo import SLO, as_per_group, as_slo
+from ..slo_groups import split_by_slo
 from ..windows.groups import first_in_group, group_order, table_order
 from .figures import hold_low_traffic, remaining_fraction, status_codes
 
@@ -57,10 +58,10 @@ def partial_window_note(window: pd.Timedelta, span: pd.Timedelta) -> str:
 def slo_parts(events: pd.DataFrame, slo: Any, keys: list[str], *,
               warn: bool = True) -> list[tuple[SLO, np.ndarray | None]]:
     """``[(slo, None)]`` for one SLO; for per-group SLOs each distinct SLO and the positions of
-    its groups' rows (:func:`~budgetlab.slo.split_by_slo`). ``warn``: a
+    its groups' rows (:func:`~budgetlab.slo_groups.split_by_slo`). ``warn``: a
     :class:`~budgetlab.errors.PartialWindowWarning` when the longest window is longer than the
     data (for the caller of the public function that calls this), and one when the per-group
-    SLOs name groups ``events`` does not have (:func:`~budgetlab.slo.warn_unused`)."""
+    SLOs name groups ``events`` does not have (:func:`~budgetlab.slo_groups.warn_unused`)."""
     per_group = as_per_group(slo)
     parts: list[tuple[SLO, np.ndarray | None]]
     if per_group is None:

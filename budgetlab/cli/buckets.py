@@ -15,7 +15,8 @@ import pandas as pd
 from .._util.percent import measured_percent
 from .._util.validation import to_timedelta, window_words
 from .._util.words import counted
-from ..slo import SLO, PerGroup, split_by_slo
+from ..slo import SLO, PerGroup
+from ..slo_groups import split_by_slo
 from . import incidents
 from .prose import path_label
 from .reading import LogRead, group_keys, read_log, slo_from_args, slo_list
