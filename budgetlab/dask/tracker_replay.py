@@ -3,6 +3,7 @@ replayed there by the pandas kernel, bit-identical to :func:`budgetlab.replay`."
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -17,7 +18,7 @@ from ..budget.replay_status import REPLAY_COLUMNS
 from ..budget.status_changes import change_rows
 from ..budget.status_changes import transitions as pandas_transitions
 from ..budget.tracker_replay import replay as pandas_replay
-from ..errors import ConfigError, InputError
+from ..errors import BudgetlabWarning, ConfigError, InputError, PartialWindowWarning
 from ..events.schema import ts_ns
 from ..slo import SLO, PerGroup, as_per_group, as_slo
 from ._partitions import check_dask_events, partition_number, require_dask_frame
@@ -52,7 +53,13 @@ def _replay_partition(part: pd.DataFrame, slo: SLO | PerGroup, keys: list[str],
     order = np.lexsort((part[EVENT_ID].to_numpy(), ts_ns(part)))
     part = part.iloc[order]
     part = part.set_index(EVENT_ID)
-    return pandas_replay(part, slo, by=keys or None, columns=columns)
+    with warnings.catch_warnings():
+        # a partition is a part of the log: its span and its groups are not the log's, and the
+        # pandas kernel's warnings on them (a window longer than the data, SLO groups the
+        # events lack) would name a partition's facts as the log's
+        warnings.simplefilter("ignore", PartialWindowWarning)
+        warnings.filterwarnings("ignore", message="slo= names ", category=BudgetlabWarning)
+        return pandas_replay(part, slo, by=keys or None, columns=columns)
 
 
 def _sorted_keys(groups: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -84,6 +91,8 @@ def replay(
         (a :class:`~budgetlab.PerGroup` or ``{group key: SLO or target}``; each partition replays
         its whole groups with their own SLOs, so the states equal the pandas path's, bit for
         bit). Groups without an SLO are an error naming them all when the states are computed.
+        Unlike the pandas path, no warning says that the window is longer than the data or that
+        the SLOs name groups the events lack: each partition sees a part of the log only.
     by : str or list of str, optional
         Group keys; each group is replayed by its own tracker. Without ``by`` the whole table
         is one group and goes to one partition (per-group SLOs need ``by``).

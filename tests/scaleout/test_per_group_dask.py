@@ -9,6 +9,7 @@ Oracle: the pandas functions on the same rows; compared exactly.
 from __future__ import annotations
 
 import pickle
+import warnings
 
 import dask.dataframe as dd
 import numpy as np
@@ -20,7 +21,7 @@ import budgetlab.dask as bd
 from budgetlab import SLO, PerGroup, as_events, replay, replay_summary, transitions
 from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.budget.period import period_budget
-from budgetlab.errors import ConfigError
+from budgetlab.errors import BudgetlabWarning, ConfigError
 from budgetlab.windows.binning import bin_events
 
 # xdist_group: with -n, one worker runs the tests that start a Dask cluster
@@ -104,3 +105,19 @@ def test_dask_replay_names_every_group_without_an_slo_not_one_partitions(client)
     ddf = dd.from_pandas(ev, npartitions=3, sort=False)
     with pytest.raises(ConfigError, match=r"no SLO for the groups b, c, d, e, f; "):
         bd.replay(ddf, {"a": 0.9}, by="g").compute()
+
+
+def test_dask_replay_says_nothing_of_a_partitions_span_or_groups():
+    """Each partition holds a part of the log, and the pandas kernel's warnings on it spoke of
+    the partition as of the log: "slo= names a, zz, which the events do not have" (a is in the
+    events) and "the window (28 d) is longer than the data (5 min)" (the log spans 11 min).
+    Computed in this process (no cluster), where a worker's warning would reach the caller."""
+    ev = as_events(pd.date_range(T0, periods=12, freq="min"), [True] * 12,
+                   groups={"g": list("abcdef") * 2})
+    ddf = dd.from_pandas(ev, npartitions=3, sort=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = bd.replay(ddf, PerGroup({"a": 0.9, "zz": 0.9}, default=0.9), by="g").compute(
+            scheduler="synchronous")
+    assert [str(w.message) for w in caught if issubclass(w.category, BudgetlabWarning)] == []
+    assert len(got) == 12
