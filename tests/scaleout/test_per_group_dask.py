@@ -117,7 +117,8 @@ def test_dask_replay_says_nothing_of_a_partitions_span_or_groups():
     ddf = dd.from_pandas(ev, npartitions=3, sort=False)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        got = bd.replay(ddf, PerGroup({"a": 0.9, "zz": 0.9}, default=0.9), by="g").compute(
-            scheduler="synchronous")
+        # tasks: p2p, the default while another test's cluster runs, needs a worker
+        got = bd.replay(ddf, PerGroup({"a": 0.9, "zz": 0.9}, default=0.9), by="g",
+                        shuffle_method="tasks").compute(scheduler="synchronous")
     assert [str(w.message) for w in caught if issubclass(w.category, BudgetlabWarning)] == []
     assert len(got) == 12
