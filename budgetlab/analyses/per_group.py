@@ -79,8 +79,9 @@ def rows_by_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],
                 ) -> dict[str, pd.DataFrame]:
     """``run(slo, rows)`` once per set of groups sharing an SLO
     (:func:`~budgetlab.slo_groups.split_by_slo`), on those groups' rows of ``events``; each
-    table's rows put in group order (:func:`~budgetlab.windows.groups.group_codes`, the order of a run over
-    the whole table), each run's own order kept inside a group, and the first run's ``attrs``.
+    table's rows put in group order (:func:`~budgetlab.windows.groups.group_codes`, the order of
+    a run over the whole table), each run's own order kept inside a group, and the first run's
+    ``attrs``.
     ``events`` is the whole log: per-group SLOs naming a group it does not have are warned of
     (:func:`~budgetlab.slo_groups.warn_unused`).
 
