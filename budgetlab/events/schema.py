@@ -167,7 +167,13 @@ def _utc_times(ts: pd.Series) -> Any:
     if pd.api.types.is_numeric_dtype(ts) and not pd.api.types.is_bool_dtype(ts) and len(ts):
         raise TimestampError("ts holds numbers, whose unit as_events cannot know; convert them "
                              "first, e.g. pd.to_datetime(ts, unit='s', utc=True).")
-    return utc_from_ns(parse_time(ts, tz=None, epoch=None)).array
+    try:
+        ns = parse_time(ts, tz=None, epoch=None)
+    except TimestampError as exc:  # the readers' words: their keywords are read_events'
+        raise TimestampError(f"as_events(): {exc} (The keywords named are read_events'; here "
+                             "give times, e.g. pd.to_datetime(ts, format=..., utc=True).)"
+                             ) from None
+    return utc_from_ns(ns).array
 
 
 def ts_ns(events: pd.DataFrame) -> np.ndarray:

@@ -80,7 +80,9 @@ def test_times_are_read_not_guessed():
     # 04:00 at +02:00 is 02:00 UTC, after 01:00 UTC (hand).
     with pytest.raises(TimestampError, match=r"ts holds numbers.*unit='s'"):
         as_events([1792893600, 1792893660], [True, False])
-    with pytest.raises(TimestampError, match=r"01/02/2026 reads day first .* or month first"):
+    with pytest.raises(TimestampError, match=r"01/02/2026 reads day first .* or month first"
+                       r".* keywords named are read_events'; here give times, e\.g\. "
+                       r"pd\.to_datetime\(ts, format=\.\.\., utc=True\)"):
         as_events(["01/02/2026 10:00", "03/02/2026 10:00"], [True, False])
     with pytest.raises(TimestampError, match=r"empty or missing timestamp at row 2"):
         as_events(["2026-01-01T00:00:00Z", None], [True, False])
