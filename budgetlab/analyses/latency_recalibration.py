@@ -226,12 +226,9 @@ def _recalibrate(events: pd.DataFrame, slo: SLO, keys: list[str], dur: np.ndarra
 
 def _candidates(candidates: Sequence[float] | None) -> np.ndarray:
     """The candidate targets, sorted and checked (default: the usual targets up to 99.9 %)."""
-    cands = np.array(
-        sorted(candidates if candidates is not None else [t for t in USUAL_TARGETS if t <= 0.999])
-    )
-    for c in cands:
-        check_fraction("candidates", c)
-    return cands
+    given = candidates if candidates is not None else [t for t in USUAL_TARGETS if t <= 0.999]
+    # each checked as given: "candidates=0 must lie in (0, 1)", not np.float64(0.0)
+    return np.array(sorted(check_fraction("candidates", c) for c in given))
 
 
 def _thin_reasons(n_ev: np.ndarray, traffic_days: np.ndarray, observed_ns: np.ndarray,
@@ -312,8 +309,8 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], bad: n
     summary["supported_high"] = hi[g_s, t_s]
     at_to = (current[g_s] != NO_TIMEOUT) & (np.array(thr, dtype=np.int64)[t_s] >= current[g_s])
     summary["equals_availability"] = at_to
-    summary["note"] = [_note(s, lo_, a, cands) for s, lo_, a in
-                       zip(summary["supported_target"], lo[g_s, t_s], at_to, strict=True)]
+    summary["note"] = [_note(s, a, cands) for s, a in
+                       zip(summary["supported_target"], at_to, strict=True)]
     frontier = _frontier(table, keys, cands)
     return LatencyRecalibration(table, summary, frontier)
 
@@ -365,13 +362,11 @@ def _caveat_short_history(summary: pd.DataFrame, days: np.ndarray) -> None:
                        for n, i, k in zip(summary["note"], g, given, strict=True)]
 
 
-def _note(sup: float, low: float, at_timeout: bool, cands: np.ndarray) -> str:
+def _note(sup: float, at_timeout: bool, cands: np.ndarray) -> str:
     words = []
     if np.isnan(sup):
         words.append(f"no candidate target supported (even {given_fraction(cands[0])} is too "
                      "strict)")
-    elif low < 0:
-        words.append("the interval reaches below the candidate grid")
     if at_timeout:
         words.append("at or above the client timeout: the latency SLI equals availability")
     return "; ".join(words)

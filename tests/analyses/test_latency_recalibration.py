@@ -65,6 +65,23 @@ def test_n_boot_0_gives_the_supported_targets_without_an_interval():
         latency_recalibrate(every_ten_minutes(), slo=SLO(target=0.9, window="1h"), n_boot=-1)
 
 
+def test_a_lower_bound_below_the_grid_is_nan_never_a_negative_figure():
+    # 3 days, the slow hour (a whole window CRITICAL or worse under 0.9 within 10 s) on day 1:
+    # 1 h of the 70 h 50 min observed after warm-up, 1.4 % <= max_share 2 %, so 0.9 is supported.
+    # A day-block sample holding day 1 twice or more (7 in 27) holds 2 h of ~71 h, 2.8 % > 2 %:
+    # no candidate, ranked below the grid, so the 2.5 % bound is NaN ("below the candidates'
+    # range" in the lines), never a figure below 0 (the note said "reaches below" for one)
+    r = latency_recalibrate(every_ten_minutes(days=3), slo=SLO(target=0.9, window="1h"),
+                            thresholds=["10s"], candidates=[0.9], max_share=0.02, n_boot=200)
+    row = r.summary.iloc[0]
+    assert row["supported_target"] == row["supported_high"] == 0.9
+    assert np.isnan(row["supported_low"])
+    assert row["note"].startswith("provisional: ") and "below" not in row["note"]
+    with pytest.raises(ConfigError, match="candidates=0 must lie in"):
+        latency_recalibrate(every_ten_minutes(), slo=SLO(target=0.9, window="1h"),
+                            candidates=[0, 0.5])
+
+
 def test_looser_limit_share_changes_the_answer():
     ev = every_ten_minutes()
     r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["10s"],
