@@ -230,12 +230,13 @@ def duration_scale(value: Any, *, significant: int = 3) -> tuple[int, str]:
 MOST_INTERVAL_DIGITS = 4
 
 
-def measured_interval(value: Any, low: Any, high: Any) -> tuple[str, str, str]:
+def measured_interval(value: Any, low: Any, high: Any, *,
+                      like: Any = None) -> tuple[str, str, str]:
     """An estimate and its interval's bounds as :func:`measured_duration` says them, in the unit
-    of the largest and all to one number of significant digits: three, or more (at most
-    :data:`MOST_INTERVAL_DIGITS`) where three say a bound as the estimate though their values
-    differ (a p50 of 14.568 s in 14.514 .. 14.634 s read ``14.6 s (interval 14.5 s .. 14.6 s)``).
-    NaT is ``n/a``.
+    of the largest (or of ``like``: a table's) and all to one number of significant digits:
+    three, or more (at most :data:`MOST_INTERVAL_DIGITS`) where three say a bound as the estimate
+    though their values differ (a p50 of 14.568 s in 14.514 .. 14.634 s read ``14.6 s (interval
+    14.5 s .. 14.6 s)``). NaT is ``n/a``.
 
     >>> measured_interval("14.568s", "14.514s", "14.634s")
     ('14.57 s', '14.51 s', '14.63 s')
@@ -245,7 +246,8 @@ def measured_interval(value: Any, low: Any, high: Any) -> tuple[str, str, str]:
     ('0.998 s', '0.99 s', '1.02 s')
     """
     points = [pd.Timedelta(x) for x in (value, low, high)]
-    like = max((p for p in points if pd.notna(p)), default=pd.NaT)  # one unit for the three
+    if like is None:  # one unit for the three
+        like = max((p for p in points if pd.notna(p)), default=pd.NaT)
     for significant in range(3, MOST_INTERVAL_DIGITS + 1):
         said = [measured_duration(x, significant=significant, like=like) for x in points]
         if all(text != said[0] or bound == points[0]

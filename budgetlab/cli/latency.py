@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._util.durations import measured_duration, measured_interval
+from .._util.durations import duration_scale, measured_duration, measured_interval
 from .._util.percent import fraction_to_percent, given_fraction, measured_percent
 from .._util.validation import check_whole, to_timedelta, window_words
 from .._util.words import counted, duration_words, given_duration, speak
@@ -26,23 +26,58 @@ from .shared import group_label, save_plot, wrap, write_output
 #: ``measured_duration``: a quantile or the waiting saved as these lines say it (``16.1 s``,
 #: ``440 ms``), for notebook 05's tables (:func:`budgetlab._util.durations.measured_duration`);
 #: ``given_duration`` and ``window_words``: a threshold or timeout (``10 s``, ``1.5 ms``) and the
-#: window (``1 h``) as they say them, for its given durations
+#: window (``1 h``) as they say them, for its given durations; ``quantile_text``: the quantile
+#: table as the lines say it, in one unit
 __all__ = ["COMMANDS", "supported_lines", "frontier_lines", "one_period_note", "measured_duration",
-           "given_duration", "window_words"]
+           "given_duration", "window_words", "quantile_text"]
 
 
 def _list(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
+def quantile_text(quantiles: pd.DataFrame) -> pd.DataFrame:
+    """The quantile table with ``value``, ``ci_low`` and ``ci_high`` said as the lines say them:
+    in one unit for the whole table, that of the largest duration said (a quantile, a bound, or
+    the timeout a quantile lies above; :func:`measured_duration`'s ``like``), with the digits
+    that tell each estimate from its bounds (:func:`measured_interval`, at most 4 significant);
+    ``> 60 s`` above the timeout in force (the timeout as given), "beyond the longest duration"
+    without one. The unit is ``attrs["unit"]``, for the table's header.
+
+    >>> q = pd.DataFrame({"value": pd.to_timedelta(["220ms", None]),
+    ...     "ci_low": pd.to_timedelta(["1.84ms", "900ms"]), "ci_high": pd.to_timedelta([
+    ...     "228ms", None]), "above_timeout": [False, True], "ci_high_above_timeout":
+    ...     [False, True], "timeout": pd.to_timedelta(["1s", "1s"])})
+    >>> said = quantile_text(q)
+    >>> said.attrs["unit"], said[["value", "ci_low", "ci_high"]].to_numpy().tolist()
+    ('s', [['0.22 s', '0.00184 s', '0.228 s'], ['> 1 s', '0.9 s', '> 1 s']])
+    """
+    above = quantiles["above_timeout"] | quantiles["ci_high_above_timeout"]
+    said = [quantiles[c] for c in ("value", "ci_low", "ci_high")] + [quantiles["timeout"][above]]
+    most = max((x for col in said for x in col if pd.notna(x)), default=pd.NaT)
+    out = quantiles.copy()
+    out.attrs["unit"] = duration_scale(most)[1]
+    for c in ("value", "ci_low", "ci_high"):
+        out[c] = out[c].astype(object)
+    for i, q in quantiles.iterrows():
+        timeout = q["timeout"]
+        beyond = (f"> {given_duration(timeout)}" if pd.notna(timeout)
+                  else "beyond the longest duration")
+        value, low, high = measured_interval(q["value"], q["ci_low"], q["ci_high"], like=most)
+        out.loc[i, ["value", "ci_low", "ci_high"]] = [
+            beyond if q["above_timeout"] else value, low if pd.notna(q["ci_low"]) else beyond,
+            beyond if q["ci_high_above_timeout"] else high]
+    return out
+
+
 def _print_profile(whole: Any, by: list[str]) -> None:
-    """Per group: the timeout in force, each threshold's share and each quantile, in words."""
+    """Per group: the timeout in force, each threshold's share and each quantile, in words, the
+    quantiles in one unit (:func:`quantile_text`)."""
     cens = whole.censoring
+    said = quantile_text(whole.quantiles)
     for _, row in cens.iterrows():
         shares = whole.shares[(whole.shares[by] == row[by]).all(axis=1)] if by else whole.shares
-        quants = (
-            whole.quantiles[(whole.quantiles[by] == row[by]).all(axis=1)] if by else whole.quantiles
-        )
+        quants = said[(said[by] == row[by]).all(axis=1)] if by else said
         timeout = row["timeout"]
         has_to = timeout == timeout  # not NaT
         # the analysis names its keyword; the command line, its flag
@@ -58,16 +93,10 @@ def _print_profile(whole: Any, by: list[str]) -> None:
                   f"({int(s['good']):,} good; 95 % interval {measured_percent(s['share_low'])} .. "
                   f"{measured_percent(s['share_high'])}){extra}")
         for _, q in quants.iterrows():
-            above = f"> {given_duration(timeout)}" if has_to else "beyond the longest duration"
-            # digits enough to tell the estimate from each bound (at most 4 significant)
-            value, low, high = measured_interval(q["value"], q["ci_low"], q["ci_high"])
-            value = above if q["above_timeout"] else value
-            low = low if q["ci_low"] == q["ci_low"] else above
-            high = above if q["ci_high_above_timeout"] else high
-            print(f"  p{fraction_to_percent(q['quantile'])} time to success: {value} (95 % "
-                  f"interval {low} .. {high})")
-    print("\nquantiles: Kaplan-Meier, timeouts censored at the timeout, solve errors censored at "
-          "their duration "
+            print(f"  p{fraction_to_percent(q['quantile'])} time to success: {q['value']} (95 % "
+                  f"interval {q['ci_low']} .. {q['ci_high']})")
+    print(f"\nquantiles in {said.attrs['unit']} (one unit, that of the largest): Kaplan-Meier, "
+          "timeouts censored at the timeout, solve errors censored at their duration "
           "(cause-specific); intervals Brookmeyer-Crowley")
 
 

@@ -68,6 +68,24 @@ def test_measured_durations_are_said_to_three_digits_in_one_unit(log, capsys):
     assert "waiting saved 100 ms per attempt" in text and "waiting saved 167 ms" in text
 
 
+def test_the_quantiles_are_said_in_one_unit_that_of_the_largest(tmp_path, capsys):
+    """Ten successes, 0.1 .. 0.9 s and 2 s, none censored: Kaplan-Meier is the empirical curve,
+    p50 0.5 s, p90 0.9 s, p95 2 s (the smallest duration where at most 1 - q are left). Every
+    quantile and bound is said in seconds, the unit of the largest, and the legend names it (the
+    p50 line said "500 ms (95 % interval 300 ms .. 800 ms)" beside "0.9 s")."""
+    path = tmp_path / "mixed.csv"
+    pd.DataFrame({"ts": [f"2026-01-01T00:{m:02d}:00Z" for m in range(10)], "outcome": "success",
+                  "s": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 2.0]}).to_csv(path,
+                                                                                   index=False)
+    assert main(["latency", str(path), "--duration", "s", "--duration-unit", "s", "--thresholds",
+                 "1s", "--quantiles", "0.5,0.9,0.95"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    said = [line for line in lines if "time to success" in line]
+    assert [line.split(": ")[1].split(" (")[0] for line in said] == ["0.5 s", "0.9 s", "2 s"]
+    assert not any(" ms" in line for line in said)
+    assert any(line.startswith("quantiles in s (one unit, that of the largest): ") for line in lines)
+
+
 def test_thresholds_in_milliseconds_are_said_in_milliseconds(log, capsys):
     """A threshold written in ms is said in ms (never ``0.04 s``): within 4000 ms group a has 2
     good of 5 (1 s, and the 2 s solve error is no success) = 40.00 %; within 1500 ms 1 of 5 =
