@@ -31,6 +31,7 @@ __all__ = ["COMMANDS"]
 
 def _cmd_recalibrate(args: argparse.Namespace) -> int:
     from ..analyses.recalibration import recalibrate
+    from ..analyses.recalibration.rules import NO_INTERVAL
     from ..plotting import plot_recalibration
 
     given = args.target is not None or bool(args.slo)
@@ -69,7 +70,8 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
     else:
         print("no current target given (--target or --slo): recommendations only, no verdict")
     print(f"rule: the highest target that would have been {s['limit_status'].upper()} or worse at "
-          f"most {given_percent(s['max_share'])} of the evaluated time\n")
+          f"most {given_percent(s['max_share'])} of the evaluated time")
+    print(speak(NO_INTERVAL) + "\n" if s["n_boot"] == 0 else "")  # no interval: said once
     shown = shown_groups(rec.summary, by, limit)
     for _, row in shown.rows.iterrows():
         print(wrap(f"{group_label(row, by)}: {_recalibration_line(row, given, warmup)}",

@@ -106,6 +106,7 @@ def _recalibration_lines(events: Any, args: argparse.Namespace, thresholds: list
     that supports no candidate says so with its note); computed before anything is printed, so
     that a --target the log refuses stops the run with one line."""
     from ..analyses.latency_recalibration import latency_recalibrate
+    from ..analyses.recalibration.rules import NO_INTERVAL
 
     slo = slo_from_args(args)  # --target: one number, or one per group of the --by key
     n_boot = 200 if args.n_boot is None else args.n_boot
@@ -116,21 +117,21 @@ def _recalibration_lines(events: Any, args: argparse.Namespace, thresholds: list
             "target is supported when the tracker "
             "would have been CRITICAL or worse at most 1 % of the observed time after warm-up):",
             *current,  # the current SLO, each supported target compared with it
-            *supported_lines(rec.summary, by, args.target is not None, bootstrap=n_boot > 0),
+            *([speak(NO_INTERVAL)] if n_boot == 0 else []),  # no interval: said once
+            *supported_lines(rec.summary, by, args.target is not None),
             "frontier (the smallest threshold each target allows):",
             *frontier_lines(rec.frontier, by)]
 
 
-def supported_lines(summary: Any, by: list[str], compare: bool, *,
-                    bootstrap: bool = True) -> list[str]:
+def supported_lines(summary: Any, by: list[str], compare: bool) -> list[str]:
     """The supported target of each group and threshold in words, one line per group and run of
     neighbouring thresholds with the same answer: ``within 250 ms, 500 ms, 1 s: withheld: (...)``
     rather than three lines saying the same (a withheld answer does not depend on the
     threshold when the group's events are too few). With ``compare``, each supported target is
-    compared with the group's current target (the summary's ``current_target``). Without a
-    ``bootstrap`` (``n_boot=0``) there is no interval, said in
-    :data:`~budgetlab.analyses.recalibration.rules.NO_BOOTSTRAP`'s words;
-    a bound below the candidate grid (NaN) is said so, as ``recalibrate`` says it.
+    compared with the group's current target (the summary's ``current_target``). Without the
+    bootstrap (``n_boot=0``: both bounds NaN) there is no interval, said once above the lines
+    (:data:`~budgetlab.analyses.recalibration.rules.NO_INTERVAL`); one bound below the candidate
+    grid (NaN) is said so, as ``recalibrate`` says it.
 
     >>> import pandas as pd
     >>> nan = float("nan")
@@ -144,11 +145,7 @@ def supported_lines(summary: Any, by: list[str], compare: bool, *,
       g=a: within 250 ms, 500 ms: withheld: 3 events
       g=b: within 250 ms: supported target 0.9 (interval below the candidates' range .. 0.95); the
       current 0.95 is above it
-    >>> supported_lines(summary, ["g"], False, bootstrap=False)[1]
-    '  g=b: within 250 ms: supported target 0.9 (no bootstrap, n_boot=0)'
     """
-    from ..analyses.recalibration.rules import NO_BOOTSTRAP
-
     runs: list[list[Any]] = []  # [group label, answer, thresholds]
     for _, r in summary.iterrows():
         if pd.isna(r["supported_target"]):
@@ -158,8 +155,7 @@ def supported_lines(summary: Any, by: list[str], compare: bool, *,
                               ("supported_target", "supported_low", "supported_high"))
             interval = (f" (interval {low} .. {high})"
                         if pd.notna(r["supported_low"]) or pd.notna(r["supported_high"]) else "")
-            said = f"supported target {sup}" + (interval if bootstrap
-                                                 else f" ({speak(NO_BOOTSTRAP)})")
+            said = f"supported target {sup}{interval}"
             if compare:
                 target = float(r["current_target"])
                 said += (f"; the current {given_fraction(target)} is "

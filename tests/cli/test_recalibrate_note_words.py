@@ -21,7 +21,11 @@ def test_the_out_table_names_flags_and_the_api_table_keywords(tmp_path, capsys):
     out = tmp_path / "rec.csv"
     assert main(["recalibrate", str(log), "--window", "6h", "--n-boot", "0", "--out",
                  str(out)]) == 0
-    capsys.readouterr()
+    # no target, no verdict: the missing interval is said once, under the rule, above the groups
+    text = capsys.readouterr().out
+    assert ("of the evaluated time\nno bootstrap, --n-boot 0: no target below comes with a "
+            "confidence interval\n\nall events: ") in text
+    assert text.count("no bootstrap") == 1
     reason = pd.read_csv(out)["verdict_reason"].iloc[0]
     # no current target, so no verdict: what rests on the point is the recommendation. Every 6 h
     # window after the warm-up holds 360 events, 18 of them failures: 0.95 is the highest usual

@@ -23,7 +23,7 @@ __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin
            "thin_kind", "events_for",
            "beyond_evidence", "too_few_events", "supported_targets", "widen_to_support",
            "cap_notes", "recommendation_name", "capped_words", "capped_action", "suggest_window",
-           "explain_no_recommendation", "NO_BOOTSTRAP"]
+           "explain_no_recommendation", "NO_BOOTSTRAP", "NO_INTERVAL"]
 
 #: Fewest expected failures (events x (1 - target)) in the evaluated span for a verdict.
 MIN_EXPECTED_FAILURES = 10
@@ -260,6 +260,9 @@ def cap_notes(uncapped: np.ndarray, recommended: np.ndarray, events: np.ndarray,
 #: What a recommendation's interval is said as without the bootstrap (``n_boot=0``: no
 #: interval), by ``recalibrate`` and ``latency_recalibrate`` alike.
 NO_BOOTSTRAP = "no bootstrap, n_boot=0"
+#: The one line a command prints above its targets without the bootstrap: ``recalibrate`` and
+#: ``latency`` alike, whether or not a verdict's reason says it too.
+NO_INTERVAL = f"{NO_BOOTSTRAP}: no target below comes with a confidence interval"
 
 
 def recommendation_name(capped: bool) -> str:
