@@ -33,3 +33,38 @@ def test_own_log_shows_the_how_it_was_read_block_the_latency_command_prints(page
     assert printed[:len(want)] == want
     rest = printed[len(want):]
     assert not rest or not rest[0].startswith("  "), "the page's block stops inside the block"
+
+
+def test_latency_quotes_the_x_label_its_shares_command_draws(page_dir, monkeypatch, capsys):
+    """docs/latency.md quoted the shares figure's x label of NAB's ec2 series (attempts
+    2014-03-07 03:41 .. 2014-03-21 03:41), a metric series ``latency`` refuses. It quotes the
+    label its own shares command draws on its sample log: the span from the log's first attempt
+    to its last, read from the file (the oracle)."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from budgetlab.cli import latency as cli_latency
+    from budgetlab.cli import main
+
+    page = blocks(DOCS / "latency.md")
+    monkeypatch.chdir(page_dir)
+    maker = next(b.code for b in page if b.language == "python" and "to_csv(\"latency_log.csv\""
+                 in b.code)
+    exec(compile(maker, "docs/latency.md", "exec"), {})  # the page's own sample log
+    command = next(argv for b in page if b.language == "bash" for argv in commands(b)
+                   if argv[:2] == ["budgetlab", "latency"] and "--timeouts" not in argv)
+    drawn = []
+
+    def keep(draw, path, *, force):
+        fig, ax = plt.subplots()
+        draw(ax)
+        drawn.append(ax.get_xlabel())
+        plt.close(fig)
+
+    monkeypatch.setattr(cli_latency, "save_plot", keep)
+    assert main(command[1:]) == 0
+    capsys.readouterr()
+    ts = pd.to_datetime(pd.read_csv("latency_log.csv", usecols=["ts"])["ts"], utc=True)
+    label = f"period start (UTC); attempts {ts.min():%Y-%m-%d %H:%M} .. {ts.max():%Y-%m-%d %H:%M}"
+    assert drawn == [label]
+    assert f"`{label}`" in (DOCS / "latency.md").read_text(encoding="utf-8")
