@@ -16,7 +16,7 @@ import pandas as pd
 
 from .._util.durations import duration_scale, measured_duration, measured_interval
 from .._util.percent import fraction_to_percent, given_fraction, measured_percent
-from .._util.validation import check_whole, to_timedelta, window_words
+from .._util.validation import check_fraction, check_whole, to_timedelta, window_words
 from .._util.words import counted, duration_words, given_duration, speak
 from ..errors import ConfigError
 from .reading import describe_slo, group_keys, read_log, slo_from_args
@@ -256,6 +256,8 @@ def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
     except ValueError:
         raise ConfigError(f"--quantiles {args.quantiles!r}: give fractions such as "
                           "0.5,0.9,0.99.") from None
+    for q in quantiles:  # in (0, 1), before the log is read
+        check_fraction("quantiles", q)
     thresholds = _list(args.thresholds)
     if not thresholds:
         raise ConfigError("--thresholds names no threshold; give e.g. --thresholds 10s,20s,30s.")

@@ -83,7 +83,8 @@ def test_the_quantiles_are_said_in_one_unit_that_of_the_largest(tmp_path, capsys
     said = [line for line in lines if "time to success" in line]
     assert [line.split(": ")[1].split(" (")[0] for line in said] == ["0.5 s", "0.9 s", "2 s"]
     assert not any(" ms" in line for line in said)
-    assert any(line.startswith("quantiles in s (one unit, that of the largest): ") for line in lines)
+    legend = "quantiles in s (one unit, that of the largest): "
+    assert any(line.startswith(legend) for line in lines)
 
 
 def test_thresholds_in_milliseconds_are_said_in_milliseconds(log, capsys):
@@ -139,6 +140,16 @@ def test_errors_are_one_line(log, capsys, extra, message):
     assert main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert message in err[-1] and "Traceback" not in "\n".join(err)
+
+
+def test_a_quantile_outside_0_1_is_refused_before_the_log_is_read(log, capsys):
+    # a fraction of the successes: 1.5 is 1.5 %, said as latency_profile says it; refused
+    # before the "how it was read" block (a large log is not read for nothing)
+    assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
+                 "5s", "--quantiles", "0.5,1.5"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("budgetlab: error: --quantiles 1.5 must lie in (0, 1); if 1.5 is a percentage, "
+                   "use a fraction: --quantiles 0.015.\n")
 
 
 def test_duration_is_required(log, capsys):
