@@ -116,6 +116,17 @@ def test_notebook_05_runs_on_the_real_log(tmp_path, monkeypatch):
     within = sum(t <= 0.5 for *_, t in rows)
     assert half[:3] == [str(len(rows)), str(within), f"{within / len(rows):.4f}"]
     assert [r[0] for r in table if r] == ["250 ms", "500 ms", "1 s"]
+    # each table of durations in one unit, that of its largest: the successes' shortest, 0.627 ms
+    # by hand, is "0.627 ms" beside the longest, 0.6686 s, "669 ms" (it said "627 us"), and the
+    # quantiles' caption names the unit
+    html_out = [o["data"]["text/html"] for c in nbformat.read(out, as_version=4).cells
+                for o in c.get("outputs", []) if "text/html" in o.get("data", {})]
+    spread = next(h for h in html_out if ">25%<" in h)
+    fastest, slowest = min(t for *_, t in rows), max(t for *_, t in rows)
+    assert (fastest, slowest) == (0.000627, 0.6686139)
+    assert ">0.627 ms<" in spread and ">669 ms<" in spread and " us<" not in spread
+    assert any("<caption>time to success in ms, the unit of the largest</caption>" in h
+               for h in html_out)
     assert sum("image/png" in o.get("data", {}) for c in nbformat.read(out, as_version=4).cells
                for o in c.get("outputs", [])) >= 2
 
