@@ -2,9 +2,7 @@
 
 A row of :func:`budgetlab.compare_windows` with less than a day of evaluated time has its time
 shares and rates per day withheld (:func:`~budgetlab.analyses.window_clock.thin_rows`); the
-figure never draws them: no mark there, and a hatched band says "under 24 h evaluated". The
-windows are categories (1 h, 24 h, 7 d), not a continuous axis: each value is a mark, never joined
-to the next by a line, which would draw values between the windows that no window has.
+figure never draws them: no mark there, and a hatched band says "under 24 h evaluated".
 """
 
 from __future__ import annotations
@@ -89,7 +87,8 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
                            y2: str | None = "auto", ax: Axes | None = None,
                            logy: bool = False) -> Axes:
     """Flapping against reaction time, window by window (one series of marks per group and dwell
-    time, never joined by a line: the windows are categories):
+    time, never joined by a line: the windows are categories, a line would draw values between
+    them that no window has):
     ``y`` on the top panel, ``y2`` on a panel below it, so that neither hides the other.
 
     Parameters
