@@ -70,7 +70,8 @@ def add_slo_options(p: argparse.ArgumentParser, *, slo_file: bool = True) -> Non
 
 
 def add_output_options(p: argparse.ArgumentParser, *,
-                       out: str = "write the transitions table (.csv or .parquet)",
+                       out: str = "write the transitions table (.csv or .parquet; times "
+                                  "in UTC, ISO-8601, whatever --tz)",
                        plot: str = "write a timeline (.png, .svg or .pdf)",
                        groups: str | None = None) -> argparse._ArgumentGroup:
     """``--out``, ``--plot`` and ``--force``, and with ``groups`` (where every group's row is

@@ -125,7 +125,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
 
         print(f"\nIncidents ({len(incidents):,} in {shown(Path(args.incidents).name)}; times UTC)")
         print(format_incidents(incidents, events))
-    print_transitions(tr, events, longest_window(slo))
+    print_transitions(tr, events, longest_window(slo), tz=args.tz)
     between = between_events_line(summary, tr)
     if between:
         print(between)

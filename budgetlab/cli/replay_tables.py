@@ -33,13 +33,19 @@ def format_incidents(incidents: pd.DataFrame, events: pd.DataFrame, limit: int =
     return text
 
 
-def format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
-    """The status changes as printed: at most ``limit`` rows, the seed's rounding said under
-    them, and how many more ``--out`` writes."""
+def format_transitions(tr: pd.DataFrame, limit: int = 40, tz: str = "UTC") -> str:
+    """The status changes as printed: at most ``limit`` rows, their times in UTC or on the clock
+    of ``tz`` (``--tz``) with their UTC offset (``2026-10-25 02:30:00 +01:00``: the repeated hour
+    of a fall-back reads twice, told apart), the seed's rounding said under them, and how many
+    more ``--out`` writes."""
     if tr.empty:
         return "(no status changes)"
     show = tr.head(limit).copy()
-    show["ts"] = show["ts"].dt.strftime("%Y-%m-%d %H:%M:%S")
+    if tz == "UTC":
+        show["ts"] = show["ts"].dt.strftime("%Y-%m-%d %H:%M:%S")
+    else:  # %z writes +0100
+        show["ts"] = show["ts"].dt.tz_convert(tz).dt.strftime("%Y-%m-%d %H:%M:%S %z").str.replace(
+            r"(\d\d)$", r":\1", regex=True)
     # a budget of 0.05 failures (1 event at 0.95) reads 0.1: say the rounding, not only the figure
     note = ("The seed tracker's report figures, rounded as it rounds them (--out too): "
             "current_rate to 4 decimals, burn_rate to 2, budget_total, budget_remaining and "
@@ -55,16 +61,19 @@ def format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
     return text
 
 
-def print_transitions(tr: pd.DataFrame, events: pd.DataFrame, window: pd.Timedelta) -> None:
+def print_transitions(tr: pd.DataFrame, events: pd.DataFrame, window: pd.Timedelta,
+                      tz: str = "UTC") -> None:
     """The transitions' heading, how many fell in the log's first ``window`` (the windows
-    filling), and :func:`format_transitions` of those after it (all when none are)."""
+    filling) and the zone of their times (``tz``), and :func:`format_transitions` of those after
+    it (all when none are)."""
     warm = (tr["ts"] < events["ts"].iloc[0] + window).to_numpy()
     after = int((~warm).sum())
     # the log's first window (a group's own warm-up, as the summary counts it, may start later)
     those = "that one is" if len(tr) == 1 else "those are"
     listed = ("listed from the log's first full window on" if after else
               f"none after it, so {those} listed") if warm.any() else "listed"
+    zone = "times UTC" if tz == "UTC" else f"times in {tz}, with their UTC offset"
     print("\n" + wrap(f"Transitions at events ({len(tr):,}; {int(warm.sum()):,} in the log's "
-                      f"first {prose_duration(window)}, while the windows fill: {listed})",
-                      indent=""))
-    print(format_transitions(tr[~warm] if after else tr))
+                      f"first {prose_duration(window)}, while the windows fill: {listed}; "
+                      f"{zone})", indent=""))
+    print(format_transitions(tr[~warm] if after else tr, tz=tz))

@@ -1,9 +1,11 @@
 """The date ticks of every time axis (:func:`~budgetlab.plotting._common.time_axis`): as many as
 the axis' width holds (:class:`WidthDateLocator`), labelled by matplotlib's concise formatter
-with the year where the ticks cross into another one (:class:`YearDateFormatter`)."""
+with the year where the ticks cross into another one, and the UTC offset where it changes
+(:class:`YearDateFormatter`)."""
 
 from __future__ import annotations
 
+import datetime
 import warnings
 from typing import Any
 
@@ -21,13 +23,26 @@ class WidthDateLocator(mdates.AutoDateLocator):
     drawn: after a layout engine or the legends' room narrowed it. Its ``minticks`` is
     matplotlib's, lowered only as far as matplotlib needs to find an interval within
     ``maxticks`` (else it warns and takes its largest). An axis wide enough keeps matplotlib's
-    own choice."""
+    own choice.
+
+    Ticks of hours (and finer) are placed evenly in UTC, on the zone's clock as it reads at the
+    axis' start: matplotlib places them on the zone's wall clock, which has no tick in the
+    repeated hour of a fall-back (02:00 CET after 02:00 CEST) and leaves 2 h between the ticks
+    around it. Ticks of days and longer stay on the zone's midnights."""
 
     def __init__(self, tz: str) -> None:
         super().__init__(tz=tz)  # type: ignore[no-untyped-call]
         self._wide = (dict(self.maxticks), self.minticks)
 
     def get_locator(self, dmin: Any, dmax: Any) -> Any:
+        locator = self._fitting(dmin, dmax)
+        if isinstance(locator, mdates.RRuleLocator) and self._freq > mdates.DAILY:
+            start = min(dmin, dmax).astimezone(self.tz)  # a fixed offset: no DST
+            locator.set_tzinfo(datetime.timezone(start.utcoffset()))  # type: ignore[no-untyped-call]
+        return locator
+
+    def _fitting(self, dmin: Any, dmax: Any) -> Any:
+        """matplotlib's locator for ``dmin .. dmax``, with as many ticks as the axis holds."""
         self.maxticks, self.minticks = dict(self._wide[0]), self._wide[1]
         axes: Axes | None = getattr(self.axis, "axes", None)  # on an axis (else None)
         fig = axes.get_figure(root=True) if axes is not None else None
@@ -59,8 +74,11 @@ class YearDateFormatter(mdates.ConciseDateFormatter):
     with its year (as matplotlib labels January on an axis of months), followed by its own label
     when it is not the year's start: the first tick of the axis too (``Dec-15`` then ``2013``
     under it), so the first year is named as well. Ticks of hours name a day only at midnight,
-    and the offset names the last tick's: a first tick of another day, not at midnight, names
-    its day under its time (``04:00`` then ``May-19``). Other ticks keep matplotlib's labels; the
+    and the offset names the last tick's: a first tick of another day, or a tick in a new day
+    not at midnight (after a change of UTC offset), names its day under its time (``04:00`` then
+    ``May-19``). Ticks of hours on either side of a change of UTC offset (a switch to or from
+    daylight saving time) write the offset under their time (``02:00`` then ``+02``, ``02:00``
+    then ``+01``: the repeated hour of a fall-back). Other ticks keep matplotlib's labels; the
     offset keeps naming the last tick's year and month (and day).
 
     >>> loc = mdates.DayLocator(bymonthday=[1, 15])
@@ -78,6 +96,10 @@ class YearDateFormatter(mdates.ConciseDateFormatter):
     ['12:00\\nMay-19', 'May-20', '08:00']
     >>> f.get_offset()
     '2015-May-20'
+    >>> f = YearDateFormatter(mdates.HourLocator(), tz="Europe/Berlin")  # the fall-back, 01:00Z
+    >>> f.format_ticks(mdates.date2num(["2026-10-24 23:00", "2026-10-25 00:00",
+    ...                                 "2026-10-25 01:00", "2026-10-25 02:00"]))  # UTC
+    ['01:00', '02:00\\n+02', '02:00\\n+01', '03:00']
     """
 
     def format_ticks(self, values: Any) -> list[str]:
@@ -87,10 +109,16 @@ class YearDateFormatter(mdates.ConciseDateFormatter):
             if labels[i] == d.strftime(self.formats[2]) and (
                     i == 0 or d.month != dates[i - 1].month):
                 labels[i] = d.strftime(self.zero_formats[3])
-        first, last = dates[0], dates[-1]
-        if labels[0] == first.strftime(self.formats[3]) and first.date() != last.date():
-            # ticks of hours: the offset names the last tick's day, a day's tick only midnight
-            labels[0] = f"{labels[0]}\n{first.strftime(self.zero_formats[3])}"
+        for i, d in enumerate(dates):  # ticks of hours: a day is named at midnight only, and
+            other = dates[i - 1] if i else dates[-1]  # the offset names the last tick's
+            if labels[i] == d.strftime(self.formats[3]) and d.date() != other.date():
+                labels[i] = f"{labels[i]}\n{d.strftime(self.zero_formats[3])}"
+        if any(d.time() != datetime.time() for d in dates):  # ticks of hours: offset changes
+            changed = [i for i in range(1, len(dates))
+                       if dates[i].utcoffset() != dates[i - 1].utcoffset()]
+            for i in sorted({*changed, *(i - 1 for i in changed)}):
+                time, _, day = labels[i].partition("\n")  # the offset under the time
+                labels[i] = "\n".join(filter(None, (time, utc_offset(dates[i]), day)))
         for i, d in enumerate(dates):
             # a year the tick before was not in; the first tick's when the ticks cross a year
             before = dates[i - 1] if i else dates[-1]
@@ -99,3 +127,19 @@ class YearDateFormatter(mdates.ConciseDateFormatter):
             start = (d.month, d.day, d.hour, d.minute, d.second) == (1, 1, 0, 0, 0)
             labels[i] = f"{d.year}" if start else f"{labels[i]}\n{d.year}"
         return labels
+
+
+def utc_offset(when: datetime.datetime) -> str:
+    """The UTC offset of an aware ``when`` as a time axis writes it: hours, and minutes when it
+    has them.
+
+    >>> from zoneinfo import ZoneInfo
+    >>> utc_offset(datetime.datetime(2026, 10, 25, 2, 30, tzinfo=ZoneInfo("Europe/Berlin")))
+    '+02'
+    >>> utc_offset(datetime.datetime(2026, 10, 25, 2, 30, fold=1, tzinfo=ZoneInfo("Europe/Berlin")))
+    '+01'
+    >>> utc_offset(datetime.datetime(2026, 1, 1, tzinfo=ZoneInfo("America/St_Johns")))
+    '-03:30'
+    """
+    z = when.strftime("%z")  # +0200, -0330
+    return z[:3] if z[3:] == "00" else f"{z[:3]}:{z[3:]}"

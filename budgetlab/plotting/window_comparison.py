@@ -2,7 +2,7 @@
 
 A row of :func:`budgetlab.compare_windows` with less than a day of evaluated time has its time
 shares and rates per day withheld (:func:`~budgetlab.analyses.window_clock.thin_rows`); the
-figure never draws them: its line breaks there and a hatched band says "under 24 h evaluated".
+figure never draws them: no mark there, and a hatched band says "under 24 h evaluated".
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from .window_gaps import THIN_LABEL, mark_no_time, mark_thin
 
 __all__ = ["plot_window_comparison"]
 
-#: The legend's words when a line breaks at a window without a row of its series (a table
-#: filtered by hand; :func:`budgetlab.compare_windows` gives every series a row per window).
-NO_ROW = "a break in a line: no row for that window"
+#: The legend's words when a series has no mark at a window for want of a row (a table filtered
+#: by hand; :func:`budgetlab.compare_windows` gives every series a row per window).
+NO_ROW = "no mark: no row for that window"
 
 #: Marker shapes of the series and their sizes (times the panel's), cycled like their colours:
 #: where two series share a value, their hollow shapes stay in sight one around the other (a small
@@ -75,7 +75,7 @@ def _metric_values(table: pd.DataFrame, column: str, thin: np.ndarray) -> np.nda
 
 
 def _from_zero(ax: Axes, values: np.ndarray | None) -> None:
-    """Y from 0 to the data's top plus 8 %; a flat 0 gets the range 0..1 so the line shows above
+    """Y from 0 to the data's top plus 8 %; a flat 0 gets the range 0..1 so the marks show above
     the axis (never hidden in it)."""
     v = np.asarray(values, dtype=float) if values is not None else np.zeros(0)
     v = v[np.isfinite(v)]
@@ -86,7 +86,9 @@ def _from_zero(ax: Axes, values: np.ndarray | None) -> None:
 def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day",
                            y2: str | None = "auto", ax: Axes | None = None,
                            logy: bool = False) -> Axes:
-    """Flapping against reaction time, window by window (one line per group and dwell time):
+    """Flapping against reaction time, window by window (one series of marks per group and dwell
+    time, never joined by a line: the windows are categories, a line would draw values between
+    them that no window has):
     ``y`` on the top panel, ``y2`` on a panel below it, so that neither hides the other.
 
     Parameters
@@ -109,23 +111,24 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     Returns
     -------
     Axes
-        The top panel; the lower one (``y2``) is ``ax.y2_ax`` (``None`` without ``y2``). One line
-        per series (gid ``<column>:<series>``, series ``<group>`` or ``<group> · dwell <d>``): x =
+        The top panel; the lower one (``y2``) is ``ax.y2_ax`` (``None`` without ``y2``). One
+        :class:`~matplotlib.lines.Line2D` of marks without a line per series (gid
+        ``<column>:<series>``, series ``<group>`` or ``<group> · dwell <d>``): x =
         the position of each window in ``table["window"]``'s categories (tick labels are the windows
         as the CLI spells them, ``24 h``; the x label says "rolling", and names the zone of the
         calendar windows, ``attrs["tz"]``, only when some are compared), y = the column's values
         (Timedelta columns in minutes, ``share_*`` in %). A time share or rate per day of a row with
         under 24 h of evaluated time (:func:`~budgetlab.analyses.window_clock.thin_rows`) is
-        withheld, as in the CLI's table: NaN in the line (a gap, never a point), and on its window a
+        withheld, as in the CLI's table: NaN in the marks (none drawn), and on its window a
         hatched band (gid ``thin:<column>:<window>``) labelled ``under 24 h evaluated`` (``k of n
         under 24 h evaluated`` when only some series are). A window without a row of a series
-        (a table filtered by hand, its categories kept) is a NaN in its line too, never joined
-        across, and the legend says so (:data:`NO_ROW`). A detection or recovery time that does
-        not exist (NaT: a gap in its line) is explained at its window, under the lines (gid
+        (a table filtered by hand, its categories kept) has no mark there either, and the
+        legend says so (:data:`NO_ROW`). A detection or recovery time that does
+        not exist (NaT: no mark) is explained at its window, under the marks (gid
         ``no_time:<column>:<window>``): ``none detected``, ``unseen (no traffic)``, ``no
         incident`` or ``none recovered`` (from the row's ``incidents``, ``detected`` and
         ``missed``: :func:`~budgetlab.plotting.window_gaps.why_no_time`), after the names of
-        the series when only some lack it (``POST: no incident``). With more lines than
+        the series when only some lack it (``POST: no incident``). With more series than
         distinct colours, those of the groups with the most events (the table's ``events``
         column, else the first ones) keep theirs and the others are drawn in grey under one
         legend entry, ``other (N groups)``. Each coloured series has a hollow marker of its own
@@ -159,9 +162,9 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     from ..analyses.window_clock import thin_rows
 
     thin = thin_rows(table)
-    panels = [(ax, y, _metric_values(table, y, thin), 6.0, 1.5)]
+    panels = [(ax, y, _metric_values(table, y, thin), 6.0)]
     if ax2 is not None and y2 is not None:
-        panels.append((ax2, y2, _metric_values(table, y2, thin), 4.5, 1.2))
+        panels.append((ax2, y2, _metric_values(table, y2, thin), 4.5))
     handles = _draw_series(table, series, x_all, panels, len(windows))
     withheld = [mark_thin(p, col, x_all, series, thin, windows) for p, col, *_ in panels]
     if any(withheld):
@@ -271,11 +274,11 @@ def _log_axis(ax: Axes, values: np.ndarray) -> str:
 
 def _draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
                  panels: list[Any], n_windows: int) -> list[Any]:
-    """One line per series on each panel ``(axes, column, values, marker size, width)``, its
-    hollow marker shape (:data:`MARKERS`) and colour the series' own; the legend handles (the
-    top panel's coloured lines, then ``other (N groups)``, then :data:`NO_ROW` when a line
-    breaks at a window without a row of its series). Only the series with a value drawn take a
-    colour and a legend entry; the others' lines (no value) are there, empty."""
+    """One series of marks (no joining line) per series on each panel ``(axes, column, values,
+    marker size)``, its hollow marker shape (:data:`MARKERS`) and colour the series' own; the
+    legend handles (the top panel's coloured series, then ``other (N groups)``, then
+    :data:`NO_ROW` when a series lacks a row at a window). Only the series with a value drawn take
+    a colour and a legend entry; the others' marks (no value) are there, empty."""
     names = pd.unique(series)
     drawn = [n for n in names if _has_values(series == n, panels)]
     weight = (table["events"].to_numpy(dtype=float) if "events" in table.columns
@@ -288,24 +291,20 @@ def _draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
     broken = False
     for name in names:
         sel = series == name
-        # a window without a row of this series (a table filtered by hand): a NaN there, so
-        # the line breaks instead of joining its neighbours across the window's tick
-        missing = np.setdiff1d(np.arange(n_windows, dtype=float), x_all[sel])
-        broken = broken or len(missing) > 0
-        x = np.concatenate([x_all[sel], missing])
-        order = np.argsort(x, kind="stable")
+        # a window without a row of this series (a table filtered by hand): no mark, said
+        broken = broken or len(np.setdiff1d(np.arange(n_windows), x_all[sel])) > 0
+        order = np.argsort(x_all[sel], kind="stable")  # the marks read back in window order
         color = colors.get(str(name))
         shown = color is not None
-        for i, (p, col, vals, ms, lw) in enumerate(panels):
+        for i, (p, col, vals, ms) in enumerate(panels):
             marker, size = shapes.get(str(name), ("o", 1.0))
-            y = np.concatenate([vals[sel], np.full(len(missing), np.nan)])
-            line, = p.plot(x[order], y[order], marker=marker, ms=ms * size,
-                           mfc="none", mew=1.4, color=color or OTHER_COLOR, lw=lw,
+            line, = p.plot(x_all[sel][order], vals[sel][order], ls="none", marker=marker,
+                           ms=ms * size, mfc="none", mew=1.4, color=color or OTHER_COLOR,
                            label=str(name), gid=f"{col}:{name}", zorder=2.0 if shown else 1.5)
             if shown and i == 0:
                 handles.append(line)
     if other_label(colors):
-        handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", mfc="none", lw=1.5,
+        handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", mfc="none", ls="none",
                               label=other_label(colors)))
     if broken:
         handles.append(Line2D([], [], ls="none", label=NO_ROW))

@@ -123,10 +123,10 @@ def test_help_texts_read_right_for_one_and_for_several(capsys):
 @pytest.mark.parametrize(("successes_after", "said"), [
     # s, f: the failure exhausts the budget (1 of 2 failed at target 0.95): one change
     (0, "(1; 1 in the log's first 24 h, while the windows fill: none after it, so that one is "
-        "listed)"),
+        "listed; times UTC)"),
     # then 20 successes: 1 of 22 failed, remaining 1 - 1 / (22 x 0.05) = 0.09 < 0.1: CRITICAL
     (20, "(2; 2 in the log's first 24 h, while the windows fill: none after it, so those are "
-         "listed)"),
+         "listed; times UTC)"),
 ])
 def test_transitions_all_in_the_first_window(tmp_path, capsys, successes_after, said):
     log = tmp_path / "log.csv"

@@ -100,8 +100,8 @@ def test_the_transitions_line_says_which_first_window_it_counts(tmp_path, capsys
     pd.DataFrame(rows, columns=["ts", "group", "outcome"]).to_csv(log, index=False)
     assert main(["replay", str(log), "--by", "group", "--window", "1h"]) == 0
     out = capsys.readouterr().out
-    assert ("Transitions at events (1; 0 in the log's first 1 h, while the windows fill: listed)"
-            in out)
+    assert ("Transitions at events (1; 0 in the log's first 1 h, while the windows fill: listed; "
+            "times UTC)" in out)
     assert "during the warm-up" not in out
 
 
@@ -146,3 +146,31 @@ def test_thousands_of_hours_carry_a_separator_as_the_text_beside_them(tmp_path, 
     row = printed.split("Summary")[1].splitlines()[2]
     assert "1.0 h (0.1 %)" in row and "1,415.0 h (99.9 %)" in row
     assert "(first to last event of the log, 1,416 h)" in " ".join(printed.split())
+
+
+def test_transitions_with_tz_read_on_its_clock_with_offsets_and_out_stays_utc(tmp_path, capsys):
+    """A hand-written log across Berlin's fall-back (25 October 2026, 01:00 UTC: 03:00 CEST back
+    to 02:00 CET), target 0.5, 1 h window. The failure at 00:30 UTC beside the success at 00:00
+    spends the whole budget (2 x 0.5 = 1 failure): exhausted at 02:30 CEST; the success at
+    01:30:30 UTC is alone in its window (the failure left at 01:30:00 + 1 ns): healthy at
+    02:30:30 CET. Both are 02:30 on the wall clock; the table writes the offset (it wrote the
+    UTC times under no zone at all), --out keeps UTC (ISO-8601)."""
+    log, out = tmp_path / "fallback.csv", tmp_path / "tr.csv"
+    log.write_text("ts,outcome\n2026-10-24T22:00:00Z,success\n2026-10-25T00:00:00Z,success\n"
+                   "2026-10-25T00:30:00Z,timeout\n2026-10-25T01:30:30Z,success\n",
+                   encoding="utf-8")
+    args = ["replay", str(log), "--target", "0.5", "--window", "1h"]
+    assert main([*args, "--tz", "Europe/Berlin", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert ("Transitions at events (2; 0 in the log's first 1 h, while the windows fill: listed; "
+            "times in Europe/Berlin, with their UTC offset)") in " ".join(text.split())
+    rows = [line.split()[:4] for line in text.splitlines() if line.startswith("2026-10-25 ")]
+    assert rows == [["2026-10-25", "02:30:00", "+02:00", "healthy"],
+                    ["2026-10-25", "02:30:30", "+01:00", "exhausted"]]
+    assert pd.read_csv(out)["ts"].tolist() == ["2026-10-25 00:30:00+00:00",
+                                               "2026-10-25 01:30:30+00:00"]
+    assert main(args) == 0  # no --tz: UTC, and the heading says so
+    text = capsys.readouterr().out
+    assert "while the windows fill: listed; times UTC)" in " ".join(text.split())
+    assert [line.split()[:3] for line in text.splitlines() if line.startswith("2026-10-25 ")] == [
+        ["2026-10-25", "00:30:00", "healthy"], ["2026-10-25", "01:30:30", "exhausted"]]

@@ -216,3 +216,49 @@ def test_ticks_of_hours_within_one_day_leave_the_day_to_the_offset():
                                        "2015-05-19 20:10"])
     assert labels and not any("May" in text for text in labels)
     assert offset == "2015-May-19"
+
+
+def _ticks_in(tz: str, times: list[str], size=(10, 4)) -> list[tuple[str, str]]:
+    """plot_timeline (the API, ``tz=``) of successes at ``times`` (UTC): the bottom chart's ticks
+    as (UTC time, label) pairs."""
+    ev = bl.as_events(pd.to_datetime(times, utc=True), [True] * len(times))
+    slo = bl.SLO(target=0.99, window="1h")
+    fig, ax = plt.subplots(figsize=size)
+    bl.plotting.plot_timeline(bl.replay(ev, slo), slo=slo, tz=tz,
+                              spans=bl.status_spans(ev, slo, steps=True), ax=ax)
+    fig.canvas.draw()
+    bottom = fig.axes[2]
+    lo, hi = sorted(bottom.get_xlim())
+    return [(mdates.num2date(t.get_loc()).strftime("%H:%M"), t.label1.get_text())
+            for t in bottom.xaxis.get_major_ticks() if lo <= t.get_loc() <= hi]
+
+
+def test_the_fall_back_hour_has_its_ticks_evenly_in_utc_and_both_two_oclocks():
+    """Europe/Berlin on 25 October 2026: 03:00 CEST (+02, 01:00 UTC) goes back to 02:00 CET (+01).
+    matplotlib placed hourly ticks on the wall clock: no tick at 02:00 CET (01:00 UTC), 2 h
+    unlabelled between 02:00 CEST and 03:00 CET. Now one tick an hour in UTC, labelled on the
+    Berlin clock, the two ticks around the switch with their offsets (hand-listed)."""
+    ticks = _ticks_in("Europe/Berlin", ["2026-10-24 20:00", "2026-10-25 05:00"])
+    assert ticks == [("20:00", "22:00\nOct-24"), ("21:00", "23:00"), ("22:00", "Oct-25"),
+                     ("23:00", "01:00"), ("00:00", "02:00\n+02"), ("01:00", "02:00\n+01"),
+                     ("02:00", "03:00"), ("03:00", "04:00"), ("04:00", "05:00"),
+                     ("05:00", "06:00")]
+
+
+def test_the_spring_gap_has_no_tick_for_the_hour_that_does_not_exist():
+    # 29 March 2026: 02:00 CET (+01, 01:00 UTC) jumps to 03:00 CEST (+02); 02:00 never shows
+    ticks = _ticks_in("Europe/Berlin", ["2026-03-28 22:00", "2026-03-29 04:00"])
+    assert ticks == [("22:00", "23:00\nMar-28"), ("23:00", "Mar-29"), ("00:00", "01:00\n+01"),
+                     ("01:00", "03:00\n+02"), ("02:00", "04:00"), ("03:00", "05:00"),
+                     ("04:00", "06:00")]
+
+
+def test_ticks_of_hours_across_a_switch_stay_even_and_name_each_new_day():
+    """Four days across the fall-back, 12-hourly ticks: placed on the +02 clock of the axis'
+    start, so after the switch they read 11:00 and 23:00 (+01), 12 h apart in UTC; the ticks
+    around the switch write their offsets, and 11:00 on 26 October, the day's first tick,
+    names its day (matplotlib names a day only at a midnight tick)."""
+    ticks = _ticks_in("Europe/Berlin", ["2026-10-23 22:00", "2026-10-27 03:00"], size=(12, 4))
+    assert ticks == [("22:00", "Oct-24"), ("10:00", "12:00"), ("22:00", "Oct-25\n+02"),
+                     ("10:00", "11:00\n+01"), ("22:00", "23:00"), ("10:00", "11:00\nOct-26"),
+                     ("22:00", "23:00")]

@@ -96,11 +96,10 @@ def test_log_axis_draws_zeros_and_writes_plain_ticks():
     assert "log scale above 0.1" in " ".join(ax.get_ylabel().split())
 
 
-def test_a_window_without_a_row_of_a_series_breaks_its_line():
+def test_a_window_without_a_row_of_a_series_has_no_mark_and_the_legend_says_why():
     """A table filtered by hand: windows 1 h, 6 h, 24 h (the column's categories), GET's 6 h row
-    taken out. GET's line holds NaN at 6 h (x = 1), never a straight join from 1 h to 24 h
-    across the 6 h tick (it read 3 flaps a day there); HEAD's line is whole; the legend says
-    what the break means. With every row there, no words."""
+    taken out. GET has marks at 1 h and 24 h only (its line joined them across the 6 h tick,
+    reading 3 flaps a day there); the legend says why no mark; with every row there, no words."""
     from budgetlab.plotting.window_comparison import NO_ROW
 
     t = pd.DataFrame({"method": ["GET", "GET", "HEAD", "HEAD", "HEAD"],
@@ -112,13 +111,24 @@ def test_a_window_without_a_row_of_a_series_breaks_its_line():
     t.attrs["by"] = ["method"]
     ax = plot_window_comparison(t, y2=None)
     get, head = _line(ax, "transitions_per_day:GET"), _line(ax, "transitions_per_day:HEAD")
-    assert get.get_xdata().tolist() == head.get_xdata().tolist() == [0.0, 1.0, 2.0]
-    np.testing.assert_array_equal(get.get_ydata(), [4.0, np.nan, 2.0])
-    np.testing.assert_array_equal(head.get_ydata(), [1.0, 8.0, 0.5])
+    assert get.get_xdata().tolist() == [0.0, 2.0] and get.get_ydata().tolist() == [4.0, 2.0]
+    assert head.get_xdata().tolist() == [0.0, 1.0, 2.0]
+    assert head.get_ydata().tolist() == [1.0, 8.0, 0.5]
     assert [x.get_text() for x in ax.get_legend().get_texts()] == ["GET", "HEAD", NO_ROW]
     whole = t[t["method"] == "HEAD"]
     ax = plot_window_comparison(whole, y2=None)
     assert NO_ROW not in [x.get_text() for x in ax.get_legend().get_texts()]
+
+
+def test_windows_are_categories_marks_never_joined_by_a_line():
+    """1 h, 6 h and 24 h are categories, not points on a continuous axis: a line from one to the
+    next drew rates between them that no window has. Every series on both panels, and its legend
+    entry, is marks only (line style "None")."""
+    t = _table({"GET": [1.0, 3.0], "HEAD": [2.0, 0.0]}, {"GET": [50.0] * 2, "HEAD": [50.0] * 2})
+    ax = plot_window_comparison(t)
+    drawn = [ln for ln in (*ax.lines, *ax.y2_ax.lines) if ":" in str(ln.get_gid())]
+    assert len(drawn) == 4 and {ln.get_linestyle() for ln in drawn} == {"None"}
+    assert {h.get_linestyle() for h in ax.get_legend().legend_handles} == {"None"}
 
 
 @pytest.mark.parametrize("size", [(8, 5), (5, 3.5)])
