@@ -74,7 +74,7 @@ def table_text(show: pd.DataFrame, keys: Sequence[str] = (), *, width: int | Non
     OPTIONS      no incident
     """
     width = shutil.get_terminal_size(fallback=(100, 24)).columns if width is None else width
-    text = show.to_string(index=False, **options)
+    text: str = show.to_string(index=False, **options)
     if max(map(len, text.splitlines()), default=0) <= width:
         return text
     # pandas repeats the index in every block; every row keeps its names (no sparse index)
