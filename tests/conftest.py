@@ -40,6 +40,14 @@ def no_dask_cluster_left_running() -> Iterator[None]:
 
 
 @pytest.fixture
+def wide_terminal(monkeypatch):
+    """A terminal wide enough for every table the CLI prints (``COLUMNS=250``), for the tests that
+    read a table's rows, one row a line: a narrower one cuts a wide table into blocks of columns
+    (:func:`budgetlab.cli.shared.table_text`, tested in tests/cli/test_table_width.py)."""
+    monkeypatch.setenv("COLUMNS", "250")
+
+
+@pytest.fixture
 def saved(monkeypatch):
     """The figures the command line encodes (every plot is saved through ``figure_bytes``): their
     axes' x and y labels, titles, texts, legend texts, the failure-bucket layers' labels (gid

@@ -20,7 +20,7 @@ from .._util.words import counted, duration_words, flags_as, hours_words, prose_
 from ..errors import ConfigError
 from .reading import group_keys, longest_window, read_log, slo_from_args
 from .replay import span_words
-from .shared import group_label, print_slo, save_plot, wrap, write_output
+from .shared import group_label, print_slo, save_plot, table_text, wrap, write_output
 from .shown_groups import group_limit, shown_groups
 
 __all__ = ["COMMANDS"]
@@ -203,7 +203,7 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     show["events"] = show["events"].map("{:,}".format)  # as the reading block counts them
     _print_compare_legend(args, table, inc is not None, unseen, unrecovered)
     print()
-    print(show.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+    print(table_text(show, [*by, "window"], float_format=lambda x: f"{x:.2f}"))
     if cut.line:
         print(wrap(cut.line, indent=""))
     _print_thin(table[thin], by)

@@ -63,6 +63,7 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
 def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta) -> None:
     from .._util.percent import measured_percent
     from .._util.words import counted, duration_words
+    from .shared import table_text
 
     long = [t.name for t in policy.tiers if t.long_window > span]
     print(f"\nPolicy {name}: {counted(len(ep), 'alert episode')}"
@@ -78,9 +79,9 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta)
     show["duration"] = show["duration"].map(duration_words)
     show["budget_spent_pct"] = show["budget_spent_pct"].map(  # a column in percent
         lambda v: measured_percent(v / 100, 1, missing="withheld"))
-    cols = [*ep.attrs.get("by", []), "tier", "severity", "start", "end", "duration",
-            "budget_spent_pct"]
-    print(show[cols].head(60).to_string(index=False))
+    by = ep.attrs.get("by", [])
+    cols = [*by, "tier", "severity", "start", "end", "duration", "budget_spent_pct"]
+    print(table_text(show[cols].head(60), [*by, "tier", "start"]))  # an episode: its tier, start
     if len(ep) > 60:
         print(f"... {len(ep) - 60} more (--out writes every episode)")
     withheld = int(ep["budget_spent_pct"].isna().sum())
@@ -115,7 +116,7 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     import pandas as pd
 
     from .._util.words import duration_words
-    from .shared import SCORE_FOOTNOTE, print_score_notes, wrap
+    from .shared import SCORE_FOOTNOTE, print_score_notes, table_text, wrap
 
     overall = det[(det["tier"] == "*") & (det["severity"] == "*")]
     for k in by:
@@ -132,7 +133,7 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     if "filling" in overall.columns:
         # as the score table's rows of all tiers merged count it (filling_notes says why)
         show["scored"] = overall["filling"].map({True: "apart (filling)", False: "yes"})
-    print(show.to_string(index=False) if len(show) else "(no incident in scope)")
+    print(table_text(show, ["incident_id"]) if len(show) else "(no incident in scope)")
     print_score_notes(scores, episodes, n_incidents, by, what="span")
     print(wrap(SCORE_FOOTNOTE, indent=""))
 

@@ -21,7 +21,7 @@ from . import incidents
 from .prose import path_label
 from .reading import LogRead, group_keys, read_log, slo_from_args, slo_list
 from .replay import span_words
-from .shared import group_label, print_slo, save_plot, wrap, write_output
+from .shared import group_label, print_slo, save_plot, table_text, wrap, write_output
 from .shown_groups import group_limit, shown_groups
 
 __all__ = ["COMMANDS"]
@@ -73,7 +73,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     show[withheld] = show[withheld].astype(object).mask(
         pd.DataFrame({c: blank for c in withheld}, index=show.index), "")
     print()
-    print(show.to_string(index=False))
+    print(table_text(show, [*by, "bucket"]))
     if cut.line:
         print(wrap(cut.line, indent=""))
     _print_thin_groups(table[thin].drop_duplicates(by) if by else table[thin].head(1), by)

@@ -15,7 +15,7 @@ import pandas as pd
 from .._util.percent import measured_percent
 from .._util.words import counted, hours_words, prose_duration, some_named
 from ..budget.ties import Ties
-from .shared import group_label, wrap
+from .shared import group_label, table_text, wrap
 from .shown_groups import shown_groups
 
 __all__ = ["format_summary", "summary_notes", "silence_line", "thin_rate_line", "tie_line",
@@ -61,7 +61,7 @@ def format_summary(summary: pd.DataFrame, window: Any = None, limit: int = 0) ->
             "final_status", "status_at_end"]
     table = show[cols].rename(columns={"no_traffic": "no traffic", "status_at_end": "at_end"})
     said = [wrap(cut.line, indent="")] if cut.line else []
-    return "\n".join([table.to_string(index=False), *said, *summary_notes(summary, window)])
+    return "\n".join([table_text(table, _keys(summary)), *said, *summary_notes(summary, window)])
 
 
 #: The summary's groups the terminal shows first when it cannot show them all: the most time

@@ -23,7 +23,7 @@ from ..slo import SLO, PerGroup
 from .clock_text import between_events_line, format_summary
 from .reading import group_keys, longest_window, slo_from_args
 from .replay import print_run_header, replay_states, write_timeline
-from .shared import wrap
+from .shared import table_text, wrap
 from .story import episode_lines
 
 __all__ = ["COMMANDS", "DEMO_TARGETS", "demo_slo"]
@@ -58,7 +58,7 @@ def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | P
     show = incidents.copy()
     for c in ("start", "end"):
         show[c] = show[c].dt.strftime("%Y-%m-%d %H:%M")
-    print(show.to_string(index=False))
+    print(table_text(show, ["incident_id"]))
     for _, inc in incidents.iterrows():
         scope = str(inc["scope"])
         rep = incident_report(events, scoped_slo(slo, scope, by), inc["start"], inc["end"],

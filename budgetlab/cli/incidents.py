@@ -24,6 +24,7 @@ from .shared import (
     SCORE_FOOTNOTE,
     print_score_notes,
     print_slo,
+    table_text,
     wrap,
     write_output,
 )
@@ -277,7 +278,7 @@ def _print_incident(ident: str, rep: Any, by: list[str], limit: int = 0) -> None
         tiers["burn"] = tiers["burn"].map(lambda v: f"{v:g}")
         tiers["peak_burn_long"] = tiers["peak_burn_long"].map(
             lambda v: three_digits(v, missing=""))
-        print(tiers.to_string(index=False))
+        print(table_text(tiers, [*by, "tier"]))
     if cut.line:
         print(wrap(cut.line, indent=""))
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .._util.words import counted_of, prose_duration
-from .shared import wrap
+from .shared import table_text, wrap
 
 __all__ = ["format_incidents", "format_transitions", "print_transitions"]
 
@@ -21,7 +21,7 @@ def format_incidents(incidents: pd.DataFrame, events: pd.DataFrame, limit: int =
     show = incidents[cols].head(limit).copy()
     for c in ("start", "end"):
         show[c] = show[c].dt.strftime("%Y-%m-%d %H:%M")
-    text = show.to_string(index=False)
+    text = table_text(show, ["incident_id"])
     if len(incidents) > limit:
         text += f"\n... {len(incidents) - limit:,} more (--plot draws every incident)"
     first, last = events["ts"].min(), events["ts"].max()

@@ -4,6 +4,8 @@ tables to ``--out`` and figures to ``--plot``."""
 from __future__ import annotations
 
 import argparse
+import shutil
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -12,7 +14,7 @@ from ..slo import SLO, PerGroup
 from .prose import path_label, wrap
 from .reading import describe_slo
 
-__all__ = ["print_slo", "save_plot", "group_label", "write_output", "wrap",
+__all__ = ["print_slo", "save_plot", "group_label", "write_output", "wrap", "table_text",
            "SCORE_COLUMNS", "score_text", "SCORE_FOOTNOTE", "filling_notes", "thin_rates_line",
            "outside_line", "print_score_notes"]
 
@@ -43,6 +45,42 @@ def print_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> Non
 def group_label(row: pd.Series, by: list[str]) -> str:
     """A group as ``key=value, ...`` (``all events`` without keys)."""
     return ", ".join(f"{k}={row[k]}" for k in by) or "all events"
+
+
+def table_text(show: pd.DataFrame, keys: Sequence[str] = (), *, width: int | None = None,
+               **options: Any) -> str:
+    """A table as every command prints it: ``show.to_string(index=False)`` when its rows fit
+    ``width`` columns (the terminal's, ``COLUMNS`` honoured, 100 when unknown); a wider one cut by
+    pandas into blocks of columns that fit, each block repeating the ``keys``, the columns that
+    name a row (the ``--by`` keys, the window, the tier...; their names on the line under the
+    block's header, which ends in ``\\`` when another block follows). Without ``keys`` (a
+    one-row table) the blocks go without them. ``options`` are ``to_string``'s (``float_format``).
+
+    >>> t = pd.DataFrame({"method": ["GET", "OPTIONS"], "events": ["9,952", "1"],
+    ...     "share_warning": ["0.0 %", ""], "detection_median": ["none detected", "no incident"]})
+    >>> print(table_text(t, ["method"], width=60))
+     method events share_warning detection_median
+        GET  9,952         0.0 %    none detected
+    OPTIONS      1                    no incident
+    >>> print(table_text(t, ["method"], width=40))
+            events share_warning  \\
+    method
+    GET      9,952         0.0 %
+    OPTIONS      1
+    <BLANKLINE>
+            detection_median
+    method
+    GET        none detected
+    OPTIONS      no incident
+    """
+    width = shutil.get_terminal_size(fallback=(100, 24)).columns if width is None else width
+    text: str = show.to_string(index=False, **options)
+    if max(map(len, text.splitlines()), default=0) <= width:
+        return text
+    # pandas repeats the index in every block; every row keeps its names (no sparse index)
+    wide = show.set_index(list(keys)) if keys else show
+    text = wide.to_string(index=bool(keys), line_width=width, sparsify=False, **options)
+    return "\n".join(line.rstrip() for line in text.splitlines())  # no padding at the ends
 
 
 def save_plot(draw: Any, path: str, *, force: bool, rows: int = 1) -> None:
@@ -84,20 +122,22 @@ def write_output(table: pd.DataFrame, args: argparse.Namespace, noun: str,
     print(f"wrote {said} to {path_label(path)}")
 
 
-def score_text(rows: pd.DataFrame, duration: Any) -> str:
+def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None) -> str:
     """The score rows as text: a figure that does not exist in words or blank, never ``NaN``/``NaT``
     (``precision`` of a tier that never fired: ``never fired``; ``recall`` without incidents:
     ``no incidents``; a rate per day over less than 24 h of observed time (``rates_note``):
     ``withheld``, :func:`thin_rates_line` says why; a detection or reset time that does not
     exist: why, :func:`_no_time_words`); rates and days as people read them, thousands
-    separated, never an exponent; ``duration`` formats the times.
+    separated, never an exponent; ``duration`` formats the times. A table wider than ``width``
+    (the terminal's by default) goes in blocks, each repeating tier and severity
+    (:func:`table_text`).
 
     >>> t = pd.DataFrame({"tier": ["p", "q"], "severity": ["page", "page"], "episodes": [0, 14_566],
     ...     "precision": [float("nan"), 0.0], "incidents": [0, 1], "detected": [0, 0],
     ...     "recall": [float("nan"), 0.0], "detection_median": [pd.NaT, pd.NaT],
     ...     "reset_median": [pd.NaT, pd.NaT], "pages_per_day": [0.0, 14_566 / 14],
     ...     "observed_days": [1.5, 14.0]})
-    >>> print(score_text(t, str))
+    >>> print(score_text(t, str, width=130))  # a terminal the rows fit
     tier severity  episodes   precision  incidents  detected       recall detection_median
     reset_median  pages_per_day  observed_days
        p     page         0 never fired          0         0 no incidents     no incidents
@@ -128,7 +168,7 @@ def score_text(rows: pd.DataFrame, duration: Any) -> str:
     if "pages_per_day" in show.columns and "rates_note" in rows.columns:
         withheld = (rows["rates_note"] != "").to_numpy()
         show["pages_per_day"] = show["pages_per_day"].mask(withheld, "withheld")
-    return show.to_string(index=False)
+    return table_text(show, ["tier", "severity"], width=width)
 
 
 def _no_time_words(row: dict[Any, Any], *, reset: bool) -> str:

@@ -189,6 +189,7 @@ def test_compare_windows_header_names_the_windows_compared_not_the_slos(files, t
     assert "window" not in lines[at], lines[at]
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_compare_windows_leaves_thin_rows_blank_and_says_why(tmp_path, capsys):
     # the web log's requests come in a one-minute burst each hour: a 5 min window holds traffic
     # about 6 min an hour, 5 of them warm-up; far less than the day its shares and rates need
@@ -215,6 +216,7 @@ def test_compare_windows_leaves_thin_rows_blank_and_says_why(tmp_path, capsys):
     assert "shares and rates per day left blank, too thin to go by: 5 min: " + five["note"] in flat
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_compare_windows_shows_unseen_incidents_when_there_are_some(tmp_path, capsys):
     # 04:20-04:40 falls between two hourly bursts: with a 10 min grace the 5 min window holds no
     # traffic from its start to its end + grace (unseen); the 1 h window still holds 04:05's
@@ -284,6 +286,7 @@ def test_compare_windows_says_which_incidents_are_left_out_when_others_count(fil
             "against the log") in text
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_compare_windows_says_an_incident_unrecovered_at_the_end(tmp_path, capsys):
     # one attempt a minute 00:00 .. 01:59, every one from 01:30 on fails, the incident 01:30 ..
     # 02:00 (the log ends inside it). Under 0.9 with a 1 h window the window is below target from
@@ -432,6 +435,7 @@ def test_buckets_on_a_web_log_name_the_buckets_from_the_data(capsys):
     assert "timeout" not in out and "solve_error" not in out and "captcha" not in out
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_buckets_leave_a_thin_group_blank_and_say_why(capsys):
     """The Apache log by method (shared/data/README.md: GET 9,952, HEAD 42, OPTIONS 1, POST 5
     requests; OPTIONS' one is a 500): at 95 % a verdict needs 200 events (10 expected failures),
@@ -680,6 +684,7 @@ def test_alerts_text_has_no_nan_and_states_observed_time(files, capsys):
     # missed: no detection or reset time, said in words, never a blank cell
     ("04:00", "04:30", ["0", "1", "0", "0", "none", "detected", "none", "detected"]),
 ])
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_alerts_print_a_reset_before_the_incident_end_as_its_negative_size(tmp_path, capsys,
                                                                           start, end, row):
     """One event a minute, 6 h, the minutes 60..69 failed; target 0.9, the single-window policy

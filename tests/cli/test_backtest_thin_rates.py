@@ -5,6 +5,7 @@ over three days the rate is printed. Hand-made bins, hand-computed figures."""
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.alerts.policy import AlertPolicy
@@ -31,6 +32,7 @@ def printed(minutes: int, capsys) -> tuple[list[str], str]:
     return rows[0], " ".join(text.split())
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_a_two_hour_span_withholds_pages_per_day(capsys):
     """2 h of bins, the 10 min window full from 00:10: 1 h 50 min observed. One page (01:42,
     matching i1) in it is not 13 pages a day: the cell reads withheld."""
@@ -43,6 +45,7 @@ def test_a_two_hour_span_withholds_pages_per_day(capsys):
             "observed), all tiers merged (1 h 50 min observed).") in text
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_a_three_day_span_prints_the_rate(capsys):
     """3 d of bins: 72 h - 10 min = 71 h 50 min observed, one page: 24 / 71.8333 = 0.334 a day."""
     row, text = printed(3 * 1440, capsys)

@@ -5,6 +5,7 @@ Oracles: the counts by construction of the hand-made logs."""
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from budgetlab.cli import main
 
@@ -38,6 +39,7 @@ def test_one_bucket_is_named_in_the_singular(tmp_path, capsys):
             "bucket timeout\n" in capsys.readouterr().out)
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_the_header_says_the_span_and_what_the_columns_count(tmp_path, capsys):
     """The figures count the whole log: its span is said (it was not), and what the burn,
     sli_without, pages and the *_caused columns count, above the table. 10 timeouts among 200

@@ -85,6 +85,7 @@ def test_console_script_runs_as_a_process(log):
     assert proc.stderr.strip().startswith("budgetlab: error:") and "Traceback" not in proc.stderr
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_demo_prints_the_summary_and_the_transitions_of_the_api(capsys, tmp_path):
     from budgetlab import datasets
     from budgetlab.cli.demo import DEMO_TARGETS

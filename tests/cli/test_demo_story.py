@@ -29,7 +29,8 @@ def demo(tmp_path_factory):
 
     out = tmp_path_factory.mktemp("demo") / "all.csv"
     buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
+    with contextlib.redirect_stdout(buf), pytest.MonkeyPatch.context() as mp:
+        mp.setenv("COLUMNS", "250")  # a wide terminal (as wide_terminal): the summary's rows whole
         assert main(["demo", "--out", str(out)]) == 0
     return {"printed": buf.getvalue(), "out": out, "events": datasets.load("demo"),
             "incidents": datasets.load("demo_incidents")}

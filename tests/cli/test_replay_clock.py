@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pandas as pd
+import pytest
 
 from budgetlab.cli import main
 
@@ -25,6 +26,7 @@ def write_log(path):
     df.to_csv(path, index=False)
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_replay_prints_no_traffic_silences_and_ties(tmp_path, capsys):
     log = tmp_path / "hand.csv"
     write_log(log)
@@ -135,6 +137,7 @@ def test_the_transitions_table_says_how_its_figures_are_rounded(tmp_path, capsys
     assert pd.read_csv(out_csv)["budget_total"].tolist() == [0.1]
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_thousands_of_hours_carry_a_separator_as_the_text_beside_them(tmp_path, capsys):
     # Jan 1 00:00 to Mar 1 00:00 is 59 days, 1,416 h: healthy from the first event until it
     # leaves the 1 h window (01:00 + 1 ns), then no traffic until the last event, 1,415 h

@@ -43,6 +43,7 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_replay_shows_the_worst_then_the_busiest_and_says_so(log, tmp_path, capsys):
     summary = tmp_path / "summary.csv"
     assert main(["replay", str(log), "--by", "site", "--window", "1h",
@@ -61,6 +62,7 @@ def test_replay_shows_the_worst_then_the_busiest_and_says_so(log, tmp_path, caps
     assert "wrote 45 summary rows (one per group) to" in out
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_show_groups_0_and_a_large_limit_print_every_group(log, capsys):
     for limit in ("0", "45"):
         assert main(["replay", str(log), "--by", "site", "--window", "1h",
@@ -72,6 +74,7 @@ def test_show_groups_0_and_a_large_limit_print_every_group(log, capsys):
         assert "showing" not in out
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_buckets_shows_the_most_events_and_out_holds_every_row(log, tmp_path, capsys):
     out_file = tmp_path / "buckets.parquet"
     assert main(["buckets", str(log), "--by", "site", "--window", "1h", "--show-groups", "3",

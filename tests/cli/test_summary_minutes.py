@@ -3,9 +3,12 @@ log read "0.0 h (1 %)" for a group's time in a status."""
 
 from __future__ import annotations
 
+import pytest
+
 from budgetlab.cli import main
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_a_short_log_counts_minutes(tmp_path, capsys):
     # 00:00 success, 00:10 timeout, 00:40 success at 0.95, 1 h window: healthy from the first
     # event to the failure (10 min of the 40 min observed, 25 %), exhausted after it (1 failure

@@ -9,6 +9,7 @@ import warnings
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from budgetlab import SLO, as_events, replay
 from budgetlab.cli import main
@@ -105,6 +106,7 @@ def test_the_cli_says_a_window_longer_than_the_data_in_the_apis_words(capsys):
             "partial.") in capsys.readouterr().out
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_the_summarys_note_is_no_group_key():
     """replay_summary's last column, ``note``, is a figure's words, not a group: the printed table
     and its lines name the group ``g`` alone."""

@@ -65,6 +65,7 @@ def test_sloth_spec_without_by_is_told_the_label_its_queries_keep(prom, tmp_path
         "give the labels that tell them apart: --by instance,region.\n")
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_sloth_spec_three_policies_outputs(prom, tmp_path, capsys):
     (tmp_path / "sloth.yaml").write_text(SLOTH)
     (tmp_path / "inc.csv").write_text(INCIDENTS)

@@ -3,6 +3,7 @@
 import re
 
 import pandas as pd
+import pytest
 
 from budgetlab._util.words import duration_words
 from budgetlab.alerts.scoring import score_alerts
@@ -19,6 +20,7 @@ def test_a_negative_duration_is_its_sign_then_its_magnitudes_words():
     assert duration_words(pd.Timedelta(minutes=-1)) == "-1 min"
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_a_reset_before_the_incident_ended_reads_as_a_negative_time():
     # the alert 10:05-10:20 matches the incident 10:00-10:30 and stops 10 minutes before its end:
     # reset time = 10:20 - 10:30 = -10 min (scoring's docs: signed)
