@@ -35,7 +35,7 @@ from .clock_text import between_events_line, format_summary, silence_record, tie
 from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
 from .prose import path_label, wrap
 from .reading import LogRead, group_keys, longest_window, read_log, slo_from_args
-from .replay_tables import format_incidents, print_transitions
+from .replay_tables import format_incidents, print_transitions, zone_words
 from .run_record import record_path, run_record, write_record
 from .shared import print_slo, write_output
 from .shown_groups import group_limit
@@ -123,8 +123,9 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     if incidents is not None:
         from ..privacy import shown
 
-        print(f"\nIncidents ({len(incidents):,} in {shown(Path(args.incidents).name)}; times UTC)")
-        print(format_incidents(incidents, events))
+        print(f"\nIncidents ({len(incidents):,} in {shown(Path(args.incidents).name)}; "
+              f"{zone_words(args.tz)})")
+        print(format_incidents(incidents, events, tz=args.tz))
     print_transitions(tr, events, longest_window(slo), tz=args.tz)
     between = between_events_line(summary, tr)
     if between:

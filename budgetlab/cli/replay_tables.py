@@ -9,27 +9,45 @@ import pandas as pd
 from .._util.words import counted_of, prose_duration
 from .shared import table_text, wrap
 
-__all__ = ["format_incidents", "format_transitions", "print_transitions"]
+__all__ = ["format_incidents", "format_transitions", "print_transitions", "zone_words"]
 
 
-def format_incidents(incidents: pd.DataFrame, events: pd.DataFrame, limit: int = 40) -> str:
-    """The incidents table as printed: ``incident_id``, ``kind``, ``start``, ``end`` (UTC, to the
-    minute), ``scope``; at most ``limit`` rows, and a note on incidents outside the log's span."""
+def _clock(times: pd.Series, tz: str, fmt: str) -> pd.Series:
+    """``times`` (UTC) as text: in UTC, or on the clock of ``tz`` with the UTC offset after them
+    (``2026-10-25 02:30 +01:00``: the repeated hour of a fall-back reads twice, told apart)."""
+    if tz == "UTC":
+        return times.dt.strftime(fmt)
+    # %z writes +0100
+    return times.dt.tz_convert(tz).dt.strftime(f"{fmt} %z").str.replace(
+        r"(\d\d)$", r":\1", regex=True)
+
+
+def zone_words(tz: str) -> str:
+    """How a table's heading names the clock of its times (``--tz``)."""
+    return "times UTC" if tz == "UTC" else f"times in {tz}, with their UTC offset"
+
+
+def format_incidents(incidents: pd.DataFrame, events: pd.DataFrame, limit: int = 40,
+                     tz: str = "UTC") -> str:
+    """The incidents table as printed: ``incident_id``, ``kind``, ``start``, ``end`` (to the
+    minute, in UTC or on the clock of ``tz`` with the UTC offset), ``scope``; at most ``limit``
+    rows, and a note on incidents outside the log's span."""
     if incidents.empty:
         return "(no incidents in the file)"
     cols = [c for c in ("incident_id", "kind", "start", "end", "scope") if c in incidents.columns]
     show = incidents[cols].head(limit).copy()
     for c in ("start", "end"):
-        show[c] = show[c].dt.strftime("%Y-%m-%d %H:%M")
+        show[c] = _clock(show[c], tz, "%Y-%m-%d %H:%M")
     text = table_text(show, ["incident_id"])
     if len(incidents) > limit:
         text += f"\n... {len(incidents) - limit:,} more (--plot draws every incident)"
     first, last = events["ts"].min(), events["ts"].max()
     outside = int(((incidents["end"] < first) | (incidents["start"] > last)).sum())
     if outside:
+        span = _clock(pd.Series([first, last]), tz, "%Y-%m-%d %H:%M")
         text += (f"\nnote: {counted_of(outside, len(incidents), 'incident')} "
                  f"{'lies' if outside == 1 else 'lie'} outside the log's span "
-                 f"({first:%Y-%m-%d %H:%M} .. {last:%Y-%m-%d %H:%M} UTC)")
+                 f"({span[0]} .. {span[1]}{' UTC' if tz == 'UTC' else ''})")
     return text
 
 
@@ -41,11 +59,7 @@ def format_transitions(tr: pd.DataFrame, limit: int = 40, tz: str = "UTC") -> st
     if tr.empty:
         return "(no status changes)"
     show = tr.head(limit).copy()
-    if tz == "UTC":
-        show["ts"] = show["ts"].dt.strftime("%Y-%m-%d %H:%M:%S")
-    else:  # %z writes +0100
-        show["ts"] = show["ts"].dt.tz_convert(tz).dt.strftime("%Y-%m-%d %H:%M:%S %z").str.replace(
-            r"(\d\d)$", r":\1", regex=True)
+    show["ts"] = _clock(show["ts"], tz, "%Y-%m-%d %H:%M:%S")
     # a budget of 0.05 failures (1 event at 0.95) reads 0.1: say the rounding, not only the figure
     note = ("The seed tracker's report figures, rounded as it rounds them (--out too): "
             "current_rate to 4 decimals, burn_rate to 2, budget_total, budget_remaining and "
@@ -55,7 +69,8 @@ def format_transitions(tr: pd.DataFrame, limit: int = 40, tz: str = "UTC") -> st
     if hidden:  # never "0" for a burn
         note += (" A burn_rate of 0.0 beside failures is a burn under 0.005 (its rounding), not "
                  "none.")
-    text = show.to_string(index=False) + "\n" + wrap(note, indent="")
+    keys = list(show.columns[: show.columns.get_loc("from_status")])  # ts and the group keys
+    text = table_text(show, keys) + "\n" + wrap(note, indent="")
     if len(tr) > limit:
         text += f"\n... {len(tr) - limit:,} more (--out writes every status change)"
     return text
@@ -72,7 +87,7 @@ def print_transitions(tr: pd.DataFrame, events: pd.DataFrame, window: pd.Timedel
     those = "that one is" if len(tr) == 1 else "those are"
     listed = ("listed from the log's first full window on" if after else
               f"none after it, so {those} listed") if warm.any() else "listed"
-    zone = "times UTC" if tz == "UTC" else f"times in {tz}, with their UTC offset"
+    zone = zone_words(tz)
     print("\n" + wrap(f"Transitions at events ({len(tr):,}; {int(warm.sum()):,} in the log's "
                       f"first {prose_duration(window)}, while the windows fill: {listed}; "
                       f"{zone})", indent=""))
