@@ -31,7 +31,7 @@ from ..privacy import scan_text, shown
 __all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open_last_row",
            "row_numbers", "expand", "personal_mask", "header_error", "SAMPLE_ROWS",
            "numbers_in_rows", "number_dtypes", "threshold_words",
-           "numeric_date_words", "fill_or_drop", "MISSING_LABELS"]
+           "numeric_date_words", "dst_words", "fill_or_drop", "MISSING_LABELS"]
 
 _E = TypeVar("_E", bound=Exception)
 
@@ -336,6 +336,43 @@ def numeric_date_words(texts: pd.Series) -> str | None:
     return (f"these dates read {'day' if day_first else 'month'} first only (a "
             f"{'first' if day_first else 'second'} number above 12 is no month), and budgetlab "
             f"does not take the order from some rows: give {give}")
+
+
+def dst_words(wall: pd.Series, bad: np.ndarray, tz: Any) -> str:
+    """Why the naive times ``wall[bad]`` have no instant in ``tz``, kind by kind (ambiguous: a
+    wall time the clocks go back over; nonexistent: one they skip), with the rows and the span of
+    wall time the change covers (a fact of the zone, not a value of the file), and the fix.
+
+    >>> wall = pd.Series(pd.to_datetime(["2026-03-29 02:30", "2026-10-25 02:10"]))
+    >>> print(dst_words(wall, np.array([True, True]), "Europe/Berlin"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    naive local times in tz='Europe/Berlin' that a DST change leaves without an instant:
+    nonexistent at row 1 (1-based): 2026-03-29 02:00-03:00 does not exist in Europe/Berlin (is
+    the log in another zone? check tz=); ambiguous at row 2 (1-based): 2026-10-25 02:00-03:00
+    happens twice in Europe/Berlin; log times with UTC offsets (e.g.
+    2026-10-25T02:30:00+01:00) or in UTC.
+    """
+    # with every ambiguous time read as standard time, only the nonexistent ones are left NaT
+    gap = bad & wall.dt.tz_localize(tz, ambiguous=np.zeros(len(wall), dtype=bool),
+                                    nonexistent="NaT").isna().to_numpy()
+    kinds: list[tuple[int, str]] = []
+    for kind, rows, what in (("ambiguous", bad & ~gap, "happens twice"),
+                             ("nonexistent", gap, "does not exist")):
+        if rows.any():
+            # the minutes around the first such time that have no single instant: the change
+            at = wall.iloc[int(np.flatnonzero(rows)[0])].floor("min")
+            grid = pd.date_range(at - pd.Timedelta(hours=3), at + pd.Timedelta(hours=3), freq="min")
+            lost, mid = grid.tz_localize(tz, ambiguous="NaT", nonexistent="NaT").isna(), 180
+            start = grid[mid - int(np.argmin(lost[mid::-1])) + 1]
+            end = grid[mid + int(np.argmin(lost[mid:]))]
+            span = f"{start:%Y-%m-%d %H:%M}-{end:%H:%M}" + ("" if end.date() == start.date()
+                                                            else f" on {end:%Y-%m-%d}")
+            hint = " (is the log in another zone? check tz=)" if kind == "nonexistent" else ""
+            kinds.append((int(np.flatnonzero(rows)[0]),
+                          f"{kind} at {row_numbers(rows)}: {span} {what} in {tz}{hint}"))
+    return (f"naive local times in tz={tz!r} that a DST change leaves without an instant: "
+            + "; ".join(text for _, text in sorted(kinds))
+            + "; log times with UTC offsets (e.g. 2026-10-25T02:30:00+01:00) or in UTC.")
 
 
 #: What a column declared by each option holds, for :func:`_declared_by`.

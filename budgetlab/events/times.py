@@ -20,7 +20,14 @@ import pyarrow.compute as pc
 from .._util.codes import numpy_backed
 from .._util.words import counted, noun_for, say
 from ..errors import TimestampError
-from ._messages import MISSING_LABELS, expand, fill_or_drop, numeric_date_words, row_numbers
+from ._messages import (
+    MISSING_LABELS,
+    dst_words,
+    expand,
+    fill_or_drop,
+    numeric_date_words,
+    row_numbers,
+)
 from .offsets import has_offset, iso_offsets
 
 __all__ = ["EPOCH_UNITS", "NS_MAX", "UNIT_NAMES", "OFFSETS_READING", "parse_time", "describe_time",
@@ -104,14 +111,11 @@ def _localize(t: np.ndarray, tz: Any) -> np.ndarray:
     and overlaps are refused."""
     if tz is None or str(tz) in _UTC:
         return t
-    local = pd.Series(pd.DatetimeIndex(t.view("datetime64[ns]"))) \
-        .dt.tz_localize(tz, ambiguous="NaT", nonexistent="NaT")
+    wall = pd.Series(pd.DatetimeIndex(t.view("datetime64[ns]")))
+    local = wall.dt.tz_localize(tz, ambiguous="NaT", nonexistent="NaT")
     bad = local.isna().to_numpy()
     if bad.any():
-        raise TimestampError(
-            f"naive local times in tz={tz!r} are ambiguous or do not exist around a DST change at "
-            f"{row_numbers(bad)}; log times with UTC offsets (e.g. 2026-10-25T02:30:00+01:00) or "
-            "in UTC.")
+        raise TimestampError(dst_words(wall, bad, tz))
     return _to_ns(local.dt.tz_convert("UTC"))
 
 
