@@ -247,10 +247,18 @@ def zone_reading(tz: Any) -> str:
     'read as UTC (the default; pass tz= to choose a zone)'
     >>> zone_reading("Europe/Berlin"), zone_reading("UTC")
     ('read as local times in Europe/Berlin (tz= given)', 'read as local times in UTC (tz= given)')
+
+    A zone of one fixed offset other than zero says it (POSIX ``Etc/GMT+5`` is five hours *behind*
+    UTC):
+
+    >>> zone_reading("Etc/GMT+5")
+    'read as local times in Etc/GMT+5, UTC-05:00 all year (tz= given)'
     """
     if tz is None:
         return f"read as UTC (the default; pass {say('tz=', '--tz')} to choose a zone)"
-    return f"read as local times in {tz} ({say('tz=', '--tz')} given)"
+    at = pd.Timestamp(0, tz=tz)
+    fixed = f", UTC{at.isoformat()[-6:]} all year" if at.tzinfo.utcoffset(None) else ""
+    return f"read as local times in {tz}{fixed} ({say('tz=', '--tz')} given)"
 
 
 def describe_time(col: pd.Series, *, tz: Any, epoch: str | None) -> str:
