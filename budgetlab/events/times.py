@@ -256,8 +256,9 @@ def zone_reading(tz: Any) -> str:
     """
     if tz is None:
         return f"read as UTC (the default; pass {say('tz=', '--tz')} to choose a zone)"
-    at = pd.Timestamp(0, tz=tz)
-    fixed = f", UTC{at.isoformat()[-6:]} all year" if at.tzinfo.utcoffset(None) else ""
+    zone = pd.DatetimeTZDtype(tz=tz).tz  # utcoffset(None): a fixed offset, else None
+    fixed = (f", UTC{pd.Timestamp(0, tz=zone).isoformat()[-6:]} all year"
+             if zone.utcoffset(None) else "")
     return f"read as local times in {tz}{fixed} ({say('tz=', '--tz')} given)"
 
 
