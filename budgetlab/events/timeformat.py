@@ -74,9 +74,11 @@ def check_time_format(fmt: Any, year: Any) -> None:
                                                and _WEEKDAY.search(bare)):
         raise ConfigError(f"time_format={fmt!r}: an ISO week (%V) goes with the ISO year (%G, "
                           "not %Y) and a weekday (%u or %a), e.g. '%G-W%V-%u %H:%M'.")
-    if _YEAR_WEEK.search(bare) and "%z" in bare:  # the check that dates stay in their year
-        raise ConfigError(f"time_format={fmt!r}: weeks %U/%W with an offset %z are not read; "
-                          "write ISO weeks ('%G-W%V-%u %H:%M %z') or the date ('%Y-%m-%d').")
+    # a week's days depend on its year, and are checked to lie in it (which %z would hide)
+    if _YEAR_WEEK.search(bare) and ("%z" in bare or not re.search("%[Yy]", bare)):
+        raise ConfigError(f"time_format={fmt!r}: weeks %U/%W are read with their year (%Y) and "
+                          "without an offset (%z); write e.g. '%Y-%U-%w %H:%M', ISO weeks "
+                          "('%G-W%V-%u %H:%M %z') or the date ('%Y-%m-%d').")
     if not (_DATE.search(fmt) or (_DAY.search(fmt) and _MONTH.search(fmt))
             or (_WEEK.search(bare) and _WEEKDAY.search(bare))):
         raise ConfigError(
