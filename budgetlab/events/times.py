@@ -20,14 +20,8 @@ import pyarrow.compute as pc
 from .._util.codes import numpy_backed
 from .._util.words import counted, noun_for, say
 from ..errors import TimestampError
-from ._messages import (
-    MISSING_LABELS,
-    dst_words,
-    expand,
-    fill_or_drop,
-    numeric_date_words,
-    row_numbers,
-)
+from ._messages import MISSING_LABELS, expand, fill_or_drop, row_numbers
+from ._time_words import dst_words, numeric_date_words
 from .offsets import has_offset, iso_offsets
 
 __all__ = ["EPOCH_UNITS", "NS_MAX", "UNIT_NAMES", "OFFSETS_READING", "parse_time", "describe_time",
