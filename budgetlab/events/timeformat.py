@@ -100,6 +100,8 @@ def _arrow_exact(texts: pa.Array, fmt: str) -> tuple[np.ndarray, np.ndarray]:
     read here when it is ``+HHMM`` under 24 h; any other text is not exact (pandas reads it)."""
     local, fmt_local, off = texts, fmt, np.zeros(len(texts), dtype=np.int64)
     exact = np.ones(len(texts), dtype=bool)
+    if _WEEK.search(fmt):  # Arrow misreads weeks (ISO weeks as 1900-01-01): pandas reads them
+        return off, ~exact
     if fmt.endswith("%z") and fmt.count("%z") == 1:
         local, fmt_local = pc.utf8_slice_codeunits(texts, 0, -5), fmt[:-2]
         zone = pc.utf8_slice_codeunits(texts, -5)
@@ -109,7 +111,7 @@ def _arrow_exact(texts: pa.Array, fmt: str) -> tuple[np.ndarray, np.ndarray]:
                        pa.int64()).to_numpy()
         sign = np.where(np.asarray(pc.starts_with(zone, "-"), dtype=bool), -1, 1)
         off = sign * (hhmm // 100 * 3600 + hhmm % 100 * 60)
-    elif "%z" in fmt or "%f" in fmt or _WEEK.search(fmt):  # Arrow misreads weeks (1900-01-01)
+    elif "%z" in fmt or "%f" in fmt:
         return off, ~exact
     if "%b" in fmt_local and not re.search(r"%[aABpPcxXZ]", fmt_local):  # %m: 8x faster than %b
         for number, month in enumerate(_MONTHS, 1):
