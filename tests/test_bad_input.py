@@ -320,7 +320,7 @@ CASES = [
         "log.csv",
         csv_text([("2026-10-25 02:30:00", "success", "fra")]),
         TimestampError,
-        ("ambiguous or do not exist", "row 1"),
+        ("ambiguous at row 1", "happens twice"),
         {"tz": "Europe/Berlin"},
         ("--tz", "Europe/Berlin"),
     ),

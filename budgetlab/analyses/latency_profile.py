@@ -36,7 +36,7 @@ from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, to_ns
 from .._util.words import counted, given_duration
 from ..errors import ConfigError, SchemaError
-from ..events.schema import check_events
+from ..events.schema import check_events, ts_utc
 from ..windows.groups import group_key_codes
 from .event_span import span_attrs
 from .recalibration.wilson import wilson_interval
@@ -210,7 +210,7 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
     dur = attempt_durations(events)
     censoring, timeout_ns, _, row_timeout = timeouts_in_force(events, keys, dur, client_timeout)
     frame = events[[*keys]].copy() if keys else pd.DataFrame(index=events.index)
-    frame["period"] = _periods(events["ts"], freq)
+    frame["period"] = _periods(pd.Series(ts_utc(events), index=events.index), freq)
     codes, table = group_key_codes(frame, [*keys, "period"])
     has_to = row_timeout != NO_TIMEOUT
     clipped = np.where(has_to, np.minimum(dur, row_timeout), dur)

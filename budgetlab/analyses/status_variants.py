@@ -24,7 +24,7 @@ from .._util.validation import check_tz, duration_label, to_timedelta
 from ..budget.figures import STATUS_DTYPE, seed_figures, seed_status_codes
 from ..budget.replay_status import REPLAY_COLUMNS
 from ..errors import InputError
-from ..events.schema import ts_ns
+from ..events.schema import ts_ns, ts_utc
 from ..slo import SLO, as_slo
 from ..windows.calendar import calendar_counts, calendar_edges
 from ..windows.groups import first_in_group, group_order, table_order
@@ -73,7 +73,7 @@ def replay_calendar(
         total_s, fail_s = calendar_counts(srt.t, srt.bad, edges, srt.bounds)
     code_s = seed_status_codes(total_s, fail_s, slo.target, slo, first_in_group(srt.bounds))
     total, failures, code = srt.scatter(total_s), srt.scatter(fail_s), srt.scatter(code_s)
-    cols: dict[str, object] = {"ts": events["ts"].array}
+    cols: dict[str, object] = {"ts": ts_utc(events)}
     for k in srt.by:
         cols[k] = events[k].array
     cols.update(seed_figures(total, failures, slo.target))

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.progress import ProgressBar, progress_bar
-from ..events.schema import check_events
+from ..events.schema import check_events, ts_utc
 from ..slo import SLO, PerGroup, table_slo
 from ..windows.groups import group_codes, group_key_codes, previous_in_group
 from ..windows.trailing import event_window_counts
@@ -181,7 +181,7 @@ def replay_transitions(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, 
                    else np.zeros(0, dtype=np.int64 if name in ("total", "successes",
                                                                "failures") else np.float64))
             for name in _REPORTED}
-    return _transition_table(events["ts"].array.take(position),
+    return _transition_table(ts_utc(events).take(position),
                              {k: events[k].array.take(position) for k in keys},
                              joined(1), joined(2), figs)
 

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.progress import ProgressBar, progress_bar
-from ..events.schema import check_events
+from ..events.schema import check_events, ts_utc
 from ..slo import SLO, PerGroup, as_per_group
 from ..windows.trailing import event_window_counts
 from .figures import (
@@ -146,7 +146,7 @@ def _replay_arrays(events: pd.DataFrame, slo: SLO, keys: list[str], wanted: Sequ
 def _frame(events: pd.DataFrame, keys: list[str], arrays: dict[str, np.ndarray],
            wanted: Sequence[str]
            ) -> pd.DataFrame:
-    cols: dict[str, object] = {"ts": events["ts"].array}
+    cols: dict[str, object] = {"ts": ts_utc(events)}
     for k in keys:
         cols[k] = events[k].array
     for name in wanted:

@@ -6,7 +6,8 @@ looks like personal data (:func:`personal_mask`, the one rule the label words us
 Where rows are is noted as a read goes (:data:`ROWS`, one state per read: :func:`file_offset` and
 :func:`reading_files` when several files are read, :func:`note_open_last_row`); the words are
 built only when refusing. The words about outcome labels are in :mod:`._label_words` (unknown
-labels and the fix to paste, numeric labels, metric series).
+labels and the fix to paste, numeric labels, metric series), those about times in
+:mod:`._time_words` (numeric dates, DST changes).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import contextvars
 import csv
 import difflib
 import itertools
-import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -30,8 +30,8 @@ from ..privacy import scan_text, shown
 
 __all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open_last_row",
            "row_numbers", "expand", "personal_mask", "header_error", "SAMPLE_ROWS",
-           "numbers_in_rows", "number_dtypes", "threshold_words",
-           "numeric_date_words", "fill_or_drop", "MISSING_LABELS"]
+           "numbers_in_rows", "number_dtypes", "threshold_words", "fill_or_drop",
+           "MISSING_LABELS"]
 
 _E = TypeVar("_E", bound=Exception)
 
@@ -267,75 +267,6 @@ def header_error(names: Sequence[str], columns: Sequence[str], what: str,
     series = "".join(_series_hint(o, have, numbers) for o in options)
     return SchemaError(f"{what} has no column {shown(col)}{declared}.{hint}{series} Columns "
                        f"present: {_shown_names(have)}.")
-
-
-#: A date written in numbers only (``01.02.2026``): day and month in an order the text does not
-#: tell, one separator, a year of four or two digits, then the rest (a time, if any)
-_NUMERIC_DATE = re.compile(r"\A([0-9]{1,2})([./-])([0-9]{1,2})\2([0-9]{4}|[0-9]{2})"
-                           r"((?:[ T].*)?)\Z")
-#: the time after such a date, as a strptime format reads it: separator, hours and minutes,
-#: seconds, a fraction, a zone (``Z`` or an offset)
-_CLOCK = re.compile(r"([ T])[0-9]{1,2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,9})?)?"
-                    r"(\s*)(Z|[+-][0-9]{2}:?[0-9]{2})?")
-
-
-def _clock_format(rest: str) -> str | None:
-    """The strptime directives of the time after a date (``' %H:%M'``), ``''`` without one,
-    ``None`` when it is in no form :data:`_CLOCK` knows."""
-    if not rest:
-        return ""
-    m = _CLOCK.fullmatch(rest)
-    if m is None:
-        return None
-    return (m.group(1) + "%H:%M" + (":%S" if m.group(2) else "") + (".%f" if m.group(3) else "")
-            + (m.group(4) + "%z" if m.group(5) else ""))
-
-
-def numeric_date_words(texts: pd.Series) -> str | None:
-    """Why times whose dates are numbers only cannot be read, and the ``time_format=`` that reads
-    them: the orders (day first, month first) every such date of ``texts`` allows, the format of
-    each for the file's own form (its separator, year and time), and no value of the file (the
-    example date is always the 1st of February 2026); ``None`` when none is such a date.
-
-    >>> print(numeric_date_words(pd.Series(["01.02.2026 10:00", "02.02.2026 10:00"])))
-    ... # doctest: +NORMALIZE_WHITESPACE
-    a date such as 01.02.2026 reads day first (1 February) or month first (2 January), and
-    budgetlab does not guess which: give time_format='%d.%m.%Y %H:%M' (day first) or
-    time_format='%m.%d.%Y %H:%M' (month first)
-    >>> print(numeric_date_words(pd.Series(["13/02/26", "01/02/26"])))
-    ... # doctest: +NORMALIZE_WHITESPACE
-    these dates read day first only (a first number above 12 is no month), and budgetlab does
-    not take the order from some rows: give time_format='%d/%m/%y' (day first)
-    """
-    found = texts.astype(str).str.extract(_NUMERIC_DATE.pattern).dropna(subset=[0])
-    if found.empty:
-        return None
-    first, second = found[0].astype(int), found[2].astype(int)
-    day_first = bool(((first <= 31) & (second <= 12)).all())
-    month_first = bool(((first <= 12) & (second <= 31)).all())
-    sep, year, rest = found.iloc[0][1], found.iloc[0][3], found.iloc[0][4]
-    clock = _clock_format(str(rest))
-    y = "%Y" if len(year) == 4 else "%y"
-
-    orders = [o for o, fits in (("%d %m", day_first), ("%m %d", month_first)) if fits]
-    if not orders:  # 31.13.2026: no order reads them, no format to give
-        return None
-    dates = [sep.join(o.split()) + sep + y for o in orders]
-    named = ["(day first)" if o == "%d %m" else "(month first)" for o in orders]
-    if clock is not None:
-        give = " or ".join(f"time_format={d + clock!r} {n}" for d, n in zip(dates, named,
-                                                                           strict=True))
-    else:  # a time in a form of its own: the date's part, the user writes the rest
-        give = ("time_format= with the date as " + " or ".join(
-            f"{d!r} {n}" for d, n in zip(dates, named, strict=True))
-                + ", then the time's own directives (e.g. %H:%M:%S)")
-    if len(orders) == 2:
-        example = sep.join(("01", "02", "2026" if y == "%Y" else "26"))
-        return (f"a date such as {example} reads day first (1 February) or month first "
-                f"(2 January), and budgetlab does not guess which: give {give}")
-    return (f"these dates read {'day' if day_first else 'month'} first only (a "
-            f"{'first' if day_first else 'second'} number above 12 is no month), and budgetlab "
-            f"does not take the order from some rows: give {give}")
 
 
 #: What a column declared by each option holds, for :func:`_declared_by`.

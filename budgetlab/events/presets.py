@@ -202,8 +202,9 @@ def check_line_options(spec: Any) -> None:
     if spec.time_format is not None or spec.year is not None:
         check_time_format(spec.time_format, spec.year)
     if spec.time_format is not None and spec.epoch is not None:
-        raise ConfigError("time_format= reads text times and epoch= numbers; give one of "
-                          "them.")
+        # the format may be a preset's: name what the user gave
+        given = "time_format=" if spec.preset is None else f"preset={spec.preset!r}"
+        raise ConfigError(f"{given} reads text times and epoch= numbers; give one of them.")
 
 
 def _old_strict(spec: Any) -> None:

@@ -20,6 +20,7 @@ Readers' messages never show a data value (:mod:`budgetlab.events._messages`).
 
 from __future__ import annotations
 
+import datetime
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
@@ -32,8 +33,9 @@ from ..errors import ConfigError, InputError, SchemaError, TimestampError
 from ._messages import MISSING_LABELS
 
 __all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "MISSING_LABELS",
-           "bucket_dtype", "code_counts", "as_events", "check_events", "ts_ns", "INCIDENT_COLUMNS",
-           "parse_scope", "scope_mask", "time_span", "sort_by_time", "check_header"]
+           "bucket_dtype", "code_counts", "as_events", "check_events", "is_utc", "ts_utc", "ts_ns",
+           "INCIDENT_COLUMNS", "parse_scope", "scope_mask", "time_span", "sort_by_time",
+           "check_header"]
 
 #: Columns of an incident table (ground truth for scoring): ``incident_id`` (str), ``kind`` (str),
 #: ``start``/``end`` (datetime64[ns, UTC], ``end`` exclusive), ``scope`` (str, see
@@ -176,6 +178,25 @@ def _utc_times(ts: pd.Series) -> Any:
     return utc_from_ns(ns).array
 
 
+def is_utc(dtype: Any) -> bool:
+    """Whether a time column's dtype holds UTC times: zoned in pandas' UTC or in a zone whose
+    offset is always zero (``Etc/UTC``, ``Zulu``, ``Etc/GMT``, a fixed ``+00:00``), which is UTC by
+    definition; a zone at offset zero for part of the year (``Europe/London``) is not.
+
+    >>> is_utc(pd.DatetimeTZDtype(tz="Zulu")), is_utc(pd.DatetimeTZDtype(tz="Europe/London"))
+    (True, False)
+    """
+    # tzinfo.utcoffset(None) is the offset of a zone that has one fixed offset, else None
+    return (isinstance(dtype, pd.DatetimeTZDtype)
+            and dtype.tz.utcoffset(None) == datetime.timedelta(0))
+
+
+def ts_utc(events: pd.DataFrame) -> Any:
+    """``events["ts"]`` (checked by :func:`check_events`) as a datetime array in pandas' UTC, the
+    zone of every time a function returns (``Etc/UTC`` is the same instants in UTC's name)."""
+    return events["ts"].array.tz_convert("UTC")
+
+
 def ts_ns(events: pd.DataFrame) -> np.ndarray:
     """``events["ts"]`` as int64 nanoseconds since the epoch, without an object-dtype detour."""
     col = events["ts"]
@@ -211,7 +232,7 @@ def check_events(events: Any, by: str | Sequence[str] | None = None, *,
         raise SchemaError("events['ts'] must be a UTC datetime column (datetime64 in s, ms, us or "
                           "ns, UTC); load the data with budgetlab.read_events(), which parses and "
                           "converts timestamps.")
-    if str(events["ts"].dt.tz) != "UTC":
+    if not is_utc(events["ts"].dtype):
         raise SchemaError(f"events['ts'] is in {events['ts'].dt.tz}, not UTC (the event table's "
                           "times are UTC); convert it, the instants stay the same: "
                           "events.assign(ts=events['ts'].dt.tz_convert('UTC')).")

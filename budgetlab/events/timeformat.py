@@ -29,8 +29,12 @@ __all__ = ["check_time_format", "has_year", "parse_formatted", "instants", "NEW_
 #: A time this much earlier than the line before it starts the next year (formats without a year).
 NEW_YEAR_GAP = pd.Timedelta(days=183)
 _YEAR = re.compile(r"%[YyGcxD]")
-# a day of the year: day and month, the day of the year, or a whole date
+# a day of the year: day and month, the day of the year, a whole date, or a week and a weekday
 _DAY, _MONTH, _DATE = re.compile(r"%[de]"), re.compile(r"%[mbBh]"), re.compile(r"%[jcxD]")
+_WEEK, _WEEKDAY = re.compile(r"%[UWV]"), re.compile(r"%[uwaA]")
+# weeks counted from the year's first Sunday (%U) or Monday (%W): strptime takes week 0's Sunday
+# of 2026 for 2025-12-28 and Arrow's 2026-52-6 for 2028-02-03, so their dates must format back
+_YEAR_WEEK = re.compile(r"%[UW]")
 _ORDER_YEAR = 2000  # a leap year: Feb 29 orders before the year is known
 _MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
 
@@ -65,11 +69,23 @@ def check_time_format(fmt: Any, year: Any) -> None:
     if "%s" in fmt.replace("%%", ""):
         raise ConfigError(f"time_format={fmt!r} has %s, epoch seconds: leave time_format= out "
                           "and give epoch='s' (its checks of unit and range apply).")
-    if not (_DATE.search(fmt) or (_DAY.search(fmt) and _MONTH.search(fmt))):
+    bare = fmt.replace("%%", "")
+    if ("%G" in bare or "%V" in bare) and not ("%G" in bare and "%V" in bare
+                                               and _WEEKDAY.search(bare)):
+        raise ConfigError(f"time_format={fmt!r}: an ISO week (%V) goes with the ISO year (%G, "
+                          "not %Y) and a weekday (%u or %a), e.g. '%G-W%V-%u %H:%M'.")
+    # a week's days depend on its year, and are checked to lie in it (which %z would hide)
+    if _YEAR_WEEK.search(bare) and ("%z" in bare or not re.search("%[Yy]", bare)):
+        raise ConfigError(f"time_format={fmt!r}: weeks %U/%W are read with their year (%Y) and "
+                          "without an offset (%z); write e.g. '%Y-%U-%w %H:%M', ISO weeks "
+                          "('%G-W%V-%u %H:%M %z') or the date ('%Y-%m-%d').")
+    if not (_DATE.search(fmt) or (_DAY.search(fmt) and _MONTH.search(fmt))
+            or (_WEEK.search(bare) and _WEEKDAY.search(bare))):
         raise ConfigError(
-            f"time_format={fmt!r} has no day and month (%d with %m or %b, or %j), so every time "
-            "would fall on January 1st and a log crossing midnight would run backwards; put the "
-            "date in the format (and in the pattern's time group).")
+            f"time_format={fmt!r} has no day and month (%d with %m or %b, %j, or a week %V, %U "
+            "or %W with a weekday %u, %w or %a), so every time would fall on January 1st and a "
+            "log crossing midnight would run backwards; put the date in the format (and in the "
+            "pattern's time group).")
     if year is not None:
         if isinstance(year, bool) or not isinstance(year, int) or not 1970 <= year <= 2100:
             raise ConfigError(f"year={year!r} is not a year budgetlab reads: give the year of "
@@ -84,6 +100,8 @@ def _arrow_exact(texts: pa.Array, fmt: str) -> tuple[np.ndarray, np.ndarray]:
     read here when it is ``+HHMM`` under 24 h; any other text is not exact (pandas reads it)."""
     local, fmt_local, off = texts, fmt, np.zeros(len(texts), dtype=np.int64)
     exact = np.ones(len(texts), dtype=bool)
+    if _WEEK.search(fmt):  # Arrow misreads weeks (ISO weeks as 1900-01-01): pandas reads them
+        return off, ~exact
     if fmt.endswith("%z") and fmt.count("%z") == 1:
         local, fmt_local = pc.utf8_slice_codeunits(texts, 0, -5), fmt[:-2]
         zone = pc.utf8_slice_codeunits(texts, -5)
@@ -118,8 +136,10 @@ def _distinct_ns(texts: pa.Array, fmt: str) -> tuple[np.ndarray, np.ndarray]:
     ns = np.where(valid, secs, 0) * 10**9
     rest = np.flatnonzero(~valid)
     if len(rest):
-        parsed = pd.to_datetime(pd.Series(texts.take(rest).to_pylist(), dtype=object), format=fmt,
-                                errors="coerce", utc="%z" in fmt)
+        given = pd.Series(texts.take(rest).to_pylist(), dtype=object)
+        parsed = pd.to_datetime(given, format=fmt, errors="coerce", utc="%z" in fmt)
+        if _YEAR_WEEK.search(fmt):  # no %z (refused): a date rolled into another year is refused
+            parsed = parsed.where(parsed.dt.strftime(fmt) == given)
         vals = np.asarray(parsed.dt.tz_localize(None) if "%z" in fmt else parsed).view(np.int64)
         factor = EPOCH_UNITS[parsed.dt.unit]
         ok = np.asarray(parsed.notna(), dtype=bool) & (np.abs(vals) <= NS_MAX // factor)

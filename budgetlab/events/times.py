@@ -20,7 +20,8 @@ import pyarrow.compute as pc
 from .._util.codes import numpy_backed
 from .._util.words import counted, noun_for, say
 from ..errors import TimestampError
-from ._messages import MISSING_LABELS, expand, fill_or_drop, numeric_date_words, row_numbers
+from ._messages import MISSING_LABELS, expand, fill_or_drop, row_numbers
+from ._time_words import dst_words, numeric_date_words
 from .offsets import has_offset, iso_offsets
 
 __all__ = ["EPOCH_UNITS", "NS_MAX", "UNIT_NAMES", "OFFSETS_READING", "parse_time", "describe_time",
@@ -104,14 +105,11 @@ def _localize(t: np.ndarray, tz: Any) -> np.ndarray:
     and overlaps are refused."""
     if tz is None or str(tz) in _UTC:
         return t
-    local = pd.Series(pd.DatetimeIndex(t.view("datetime64[ns]"))) \
-        .dt.tz_localize(tz, ambiguous="NaT", nonexistent="NaT")
+    wall = pd.Series(pd.DatetimeIndex(t.view("datetime64[ns]")))
+    local = wall.dt.tz_localize(tz, ambiguous="NaT", nonexistent="NaT")
     bad = local.isna().to_numpy()
     if bad.any():
-        raise TimestampError(
-            f"naive local times in tz={tz!r} are ambiguous or do not exist around a DST change at "
-            f"{row_numbers(bad)}; log times with UTC offsets (e.g. 2026-10-25T02:30:00+01:00) or "
-            "in UTC.")
+        raise TimestampError(dst_words(wall, bad, tz))
     return _to_ns(local.dt.tz_convert("UTC"))
 
 
@@ -243,10 +241,19 @@ def zone_reading(tz: Any) -> str:
     'read as UTC (the default; pass tz= to choose a zone)'
     >>> zone_reading("Europe/Berlin"), zone_reading("UTC")
     ('read as local times in Europe/Berlin (tz= given)', 'read as local times in UTC (tz= given)')
+
+    A zone of one fixed offset other than zero says it (POSIX ``Etc/GMT+5`` is five hours *behind*
+    UTC):
+
+    >>> zone_reading("Etc/GMT+5")
+    'read as local times in Etc/GMT+5, UTC-05:00 all year (tz= given)'
     """
     if tz is None:
         return f"read as UTC (the default; pass {say('tz=', '--tz')} to choose a zone)"
-    return f"read as local times in {tz} ({say('tz=', '--tz')} given)"
+    zone = pd.DatetimeTZDtype(tz=tz).tz  # utcoffset(None): a fixed offset, else None
+    fixed = (f", UTC{pd.Timestamp(0, tz=zone).isoformat()[-6:]} all year"
+             if zone.utcoffset(None) else "")
+    return f"read as local times in {tz}{fixed} ({say('tz=', '--tz')} given)"
 
 
 def describe_time(col: pd.Series, *, tz: Any, epoch: str | None) -> str:

@@ -295,7 +295,10 @@ def test_naive_times_read_in_the_default_zone_say_so_and_a_chosen_zone_says_give
               "2026-03-02T09:00Z"),
              # UTC chosen is said as chosen, though it is the default's zone
              ({"tz": "UTC"}, "text without offsets, read as local times in UTC (tz= given)",
-              "2026-03-02T10:00Z")]
+              "2026-03-02T10:00Z"),
+             # a fixed zone says its offset: POSIX Etc/GMT+5 is UTC-5, so 10:00 there is 15:00Z
+             ({"tz": "Etc/GMT+5"}, "text without offsets, read as local times in Etc/GMT+5, "
+              "UTC-05:00 all year (tz= given)", "2026-03-02T15:00Z")]
     for options, said, first in cases:
         events = read_events(path, **options)
         assert how_read(events).time_reading == said

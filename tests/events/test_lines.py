@@ -307,6 +307,9 @@ def test_patterns_arrow_cannot_run_are_refused_with_the_reason():
         ReadSpec(on_error="raise")
     with pytest.raises(ConfigError, match="carries the year already"):
         ReadSpec(time_format="%Y-%m-%d %H:%M", year=2026)
+    # the time format is the preset's: the refusal names the preset, not time_format= (tz53)
+    with pytest.raises(ConfigError, match=r"^preset='sshd' reads text times and epoch= numbers"):
+        ReadSpec(preset="sshd", year=2026, epoch="ms")
     # a time without its date would be put on January 1st: '23:59:00' then '00:01:00' would run
     # 23 h 58 min backwards instead of 2 min forwards
     with pytest.raises(ConfigError, match=r"'%H:%M:%S' has no day and month"):

@@ -1,0 +1,124 @@
+"""The words about times that cannot be read as the log meant them: numeric dates whose
+day/month order the text does not tell (:func:`numeric_date_words`, with the ``time_format=`` of
+each order), and naive local times that a DST change leaves without an instant
+(:func:`dst_words`, kind by kind). Like every refusal's words, they never show a value of the
+file: the example date is always 1 February 2026, and a DST change is named by its span of wall
+time, a fact of the zone.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._messages import row_numbers
+
+__all__ = ["numeric_date_words", "dst_words"]
+
+#: A date written in numbers only (``01.02.2026``): day and month in an order the text does not
+#: tell, one separator, a year of four or two digits, then the rest (a time, if any)
+_NUMERIC_DATE = re.compile(r"\A([0-9]{1,2})([./-])([0-9]{1,2})\2([0-9]{4}|[0-9]{2})"
+                           r"((?:[ T].*)?)\Z")
+#: the time after such a date, as a strptime format reads it: separator, hours and minutes,
+#: seconds, a fraction, a zone (``Z`` or an offset)
+_CLOCK = re.compile(r"([ T])[0-9]{1,2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,9})?)?"
+                    r"(\s*)(Z|[+-][0-9]{2}:?[0-9]{2})?")
+
+
+def _clock_format(rest: str) -> str | None:
+    """The strptime directives of the time after a date (``' %H:%M'``), ``''`` without one,
+    ``None`` when it is in no form :data:`_CLOCK` knows."""
+    if not rest:
+        return ""
+    m = _CLOCK.fullmatch(rest)
+    if m is None:
+        return None
+    return (m.group(1) + "%H:%M" + (":%S" if m.group(2) else "") + (".%f" if m.group(3) else "")
+            + (m.group(4) + "%z" if m.group(5) else ""))
+
+
+def numeric_date_words(texts: pd.Series) -> str | None:
+    """Why times whose dates are numbers only cannot be read, and the ``time_format=`` that reads
+    them: the orders (day first, month first) every such date of ``texts`` allows, the format of
+    each for the file's own form (its separator, year and time), and no value of the file (the
+    example date is always the 1st of February 2026); ``None`` when none is such a date.
+
+    >>> print(numeric_date_words(pd.Series(["01.02.2026 10:00", "02.02.2026 10:00"])))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    a date such as 01.02.2026 reads day first (1 February) or month first (2 January), and
+    budgetlab does not guess which: give time_format='%d.%m.%Y %H:%M' (day first) or
+    time_format='%m.%d.%Y %H:%M' (month first)
+    >>> print(numeric_date_words(pd.Series(["13/02/26", "01/02/26"])))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    these dates read day first only (a first number above 12 is no month), and budgetlab does
+    not take the order from some rows: give time_format='%d/%m/%y' (day first)
+    """
+    found = texts.astype(str).str.extract(_NUMERIC_DATE.pattern).dropna(subset=[0])
+    if found.empty:
+        return None
+    first, second = found[0].astype(int), found[2].astype(int)
+    day_first = bool(((first <= 31) & (second <= 12)).all())
+    month_first = bool(((first <= 12) & (second <= 31)).all())
+    sep, year, rest = found.iloc[0][1], found.iloc[0][3], found.iloc[0][4]
+    clock = _clock_format(str(rest))
+    y = "%Y" if len(year) == 4 else "%y"
+
+    orders = [o for o, fits in (("%d %m", day_first), ("%m %d", month_first)) if fits]
+    if not orders:  # 31.13.2026: no order reads them, no format to give
+        return None
+    dates = [sep.join(o.split()) + sep + y for o in orders]
+    named = ["(day first)" if o == "%d %m" else "(month first)" for o in orders]
+    if clock is not None:
+        give = " or ".join(f"time_format={d + clock!r} {n}" for d, n in zip(dates, named,
+                                                                           strict=True))
+    else:  # a time in a form of its own: the date's part, the user writes the rest
+        give = ("time_format= with the date as " + " or ".join(
+            f"{d!r} {n}" for d, n in zip(dates, named, strict=True))
+                + ", then the time's own directives (e.g. %H:%M:%S)")
+    if len(orders) == 2:
+        example = sep.join(("01", "02", "2026" if y == "%Y" else "26"))
+        return (f"a date such as {example} reads day first (1 February) or month first "
+                f"(2 January), and budgetlab does not guess which: give {give}")
+    return (f"these dates read {'day' if day_first else 'month'} first only (a "
+            f"{'first' if day_first else 'second'} number above 12 is no month), and budgetlab "
+            f"does not take the order from some rows: give {give}")
+
+
+def dst_words(wall: pd.Series, bad: np.ndarray, tz: Any) -> str:
+    """Why the naive times ``wall[bad]`` have no instant in ``tz``, kind by kind (ambiguous: a
+    wall time the clocks go back over; nonexistent: one they skip), with the rows and the span of
+    wall time the change covers (a fact of the zone, not a value of the file), and the fix.
+
+    >>> wall = pd.Series(pd.to_datetime(["2026-03-29 02:30", "2026-10-25 02:10"]))
+    >>> print(dst_words(wall, np.array([True, True]), "Europe/Berlin"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    naive local times in tz='Europe/Berlin' that a DST change leaves without an instant:
+    nonexistent at row 1 (1-based): 2026-03-29 02:00-03:00 does not exist in Europe/Berlin (is
+    the log in another zone? check tz=); ambiguous at row 2 (1-based): 2026-10-25 02:00-03:00
+    happens twice in Europe/Berlin; log times with UTC offsets (e.g.
+    2026-10-25T02:30:00+01:00) or in UTC.
+    """
+    # with every ambiguous time read as standard time, only the nonexistent ones are left NaT
+    gap = bad & wall.dt.tz_localize(tz, ambiguous=np.zeros(len(wall), dtype=bool),
+                                    nonexistent="NaT").isna().to_numpy()
+    kinds: list[tuple[int, str]] = []
+    for kind, rows, what in (("ambiguous", bad & ~gap, "happens twice"),
+                             ("nonexistent", gap, "does not exist")):
+        if rows.any():
+            # the minutes around the first such time that have no single instant: the change
+            at = wall.iloc[int(np.flatnonzero(rows)[0])].floor("min")
+            grid = pd.date_range(at - pd.Timedelta(hours=3), at + pd.Timedelta(hours=3), freq="min")
+            lost, mid = grid.tz_localize(tz, ambiguous="NaT", nonexistent="NaT").isna(), 180
+            start = grid[mid - int(np.argmin(lost[mid::-1])) + 1]
+            end = grid[mid + int(np.argmin(lost[mid:]))]
+            span = f"{start:%Y-%m-%d %H:%M}-{end:%H:%M}" + ("" if end.date() == start.date()
+                                                            else f" on {end:%Y-%m-%d}")
+            hint = " (is the log in another zone? check tz=)" if kind == "nonexistent" else ""
+            kinds.append((int(np.flatnonzero(rows)[0]),
+                          f"{kind} at {row_numbers(rows)}: {span} {what} in {tz}{hint}"))
+    return (f"naive local times in tz={tz!r} that a DST change leaves without an instant: "
+            + "; ".join(text for _, text in sorted(kinds))
+            + "; log times with UTC offsets (e.g. 2026-10-25T02:30:00+01:00) or in UTC.")
