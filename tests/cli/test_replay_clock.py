@@ -117,6 +117,7 @@ def test_plot_groups_without_plot_is_refused_before_the_read(tmp_path, capsys):
         "--plot FILE (.png, .svg or .pdf) too, or leave --plot-groups out.")
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_the_transitions_table_says_how_its_figures_are_rounded(tmp_path, capsys):
     # one failure at 0.95: budget_total = 1 x (1 - 0.95) = 0.05 failures, which the seed's
     # get_report() rounds to one decimal: round(0.05, 1) = 0.1 (0.05 is stored as
@@ -151,6 +152,7 @@ def test_thousands_of_hours_carry_a_separator_as_the_text_beside_them(tmp_path, 
     assert "(first to last event of the log, 1,416 h)" in " ".join(printed.split())
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_transitions_with_tz_read_on_its_clock_with_offsets_and_out_stays_utc(tmp_path, capsys):
     """A hand-written log across Berlin's fall-back (25 October 2026, 01:00 UTC: 03:00 CEST back
     to 02:00 CET), target 0.5, 1 h window. The failure at 00:30 UTC beside the success at 00:00
