@@ -44,7 +44,8 @@ class _Engine(ArrowDatasetEngine):  # type: ignore[misc]
         warnings.filterwarnings("ignore", message="The inplace keyword in DataFrame.reset_index",
                                 category=DeprecationWarning,
                                 module=r"dask\.dataframe\.io\.parquet\.arrow")
-        return super().read_partition(*args, **kwargs)
+        frame: pd.DataFrame = super().read_partition(*args, **kwargs)  # type: ignore[no-untyped-call]
+        return frame
 
 
 def read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
