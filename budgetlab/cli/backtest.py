@@ -14,11 +14,12 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import time
+import warnings
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConfigError
+from ..errors import ConfigError, PartialWindowWarning
 from .alert_figure import plot_policies
 from .backtest_report import (
     print_episodes,
@@ -83,8 +84,11 @@ def _episodes_with_budget(grid: Any, spec: Any, policy: Any) -> pd.DataFrame:
     from ..budget.period import period_budget
 
     ep = alert_episodes(grid, spec.slo.target, policy)
-    pb = period_budget(grid, spec.slo.target, period=policy.period)
+    with warnings.catch_warnings():  # budget_withheld_note says it, in the command's words
+        warnings.simplefilter("ignore", PartialWindowWarning)
+        pb = period_budget(grid, spec.slo.target, period=policy.period)
     consumed = pb["consumed_fraction"].to_numpy().reshape(grid.n_groups, grid.n_bins)
+    observed = pb["period_observed"].to_numpy()[:grid.n_bins]  # the same for every group
     if len(ep):
         k = ((ep["start"].astype("int64").to_numpy() - grid.start_ns) // grid.freq_ns - 1).astype(
             np.int64
@@ -96,8 +100,7 @@ def _episodes_with_budget(grid: Any, spec: Any, policy: Any) -> pd.DataFrame:
             g = np.zeros(len(ep), dtype=np.int64)
         spent = 100.0 * consumed[g, k]
         # the whole period before the start must lie in the span read
-        covered = ep["start"].astype("int64").to_numpy() - int(policy.period.value) >= grid.start_ns
-        ep["budget_spent_pct"] = np.where(covered, spent, np.nan)
+        ep["budget_spent_pct"] = np.where(observed[k] == 1, spent, np.nan)
     else:
         ep["budget_spent_pct"] = pd.Series(dtype="float64")
     return ep

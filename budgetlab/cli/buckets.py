@@ -35,6 +35,10 @@ LEGEND = ("Every figure counts the whole log, first to last event. burn_rate: th
           "policy's page tiers on {freq} bins (--freq); *_caused: those the replay without the "
           "bucket does not have (each bucket alone: one that two buckets cause counts for both).")
 
+#: Significant digits of the figures ``--out`` writes: a stated precision, far above what the
+#: counts carry, that drops float noise (a burn of 3 computed as 3.000000000000001 is written 3.0).
+OUT_DIGITS = 12
+
 
 def _cmd_buckets(args: argparse.Namespace) -> int:
     from .._util.burns import three_digits
@@ -78,7 +82,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
         print(wrap(cut.line, indent=""))
     _print_thin_groups(table[thin].drop_duplicates(by) if by else table[thin].head(1), by)
     if args.out:
-        write_output(table, args, "row", "(group x bucket)")
+        write_output(_out_figures(table), args, "row", "(group x bucket)")
     if args.plot:
         panels = _burn_over_time(read.events, slo, args.plot_freq, by)
 
@@ -103,11 +107,20 @@ def _no_failures(read: LogRead, table: pd.DataFrame, slo: SLO | PerGroup, by: li
           "to break down")
     print_slo(slo, by)
     if args.out:
-        write_output(table, args, "row", "(group x bucket)")
+        write_output(_out_figures(table), args, "row", "(group x bucket)")
     if args.plot:
         sys.stderr.write(f"budgetlab: note: no plot written to {path_label(args.plot)}: without "
                          "failures no bucket burns.\n")
     return 0
+
+
+def _out_figures(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` as ``--out`` writes it: its float figures to :data:`OUT_DIGITS` significant
+    digits (counts are integers, written exactly)."""
+    out = table.copy()
+    floats = out.select_dtypes("float").columns
+    out[floats] = out[floats].map(lambda v: float(f"{v:.{OUT_DIGITS}g}"))
+    return out
 
 
 def _check_policy_freq(freq: str, slo: SLO | PerGroup) -> None:
@@ -137,18 +150,21 @@ def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str,
     each row's burn is against its own group's target, and the groups of one target are one
     table (a burn of 2 under 99 % and one under 90 % are not one unit: they are drawn apart)."""
     from ..analyses.bucket_burn import bucket_burn_over_time
+    from ..analyses.event_span import span_attrs
 
     if isinstance(slo, SLO):
         return [(slo.target, bucket_burn_over_time(events, slo, freq=freq, by=by or None))]
-    parts: dict[float, list[pd.DataFrame]] = {}
+    parts: dict[float, list[tuple[pd.DataFrame, Any]]] = {}
     for s, pos in split_by_slo(events, slo, by):
         parts.setdefault(s.target, []).append(
-            bucket_burn_over_time(events.iloc[pos], s, freq=freq, by=by))
+            (bucket_burn_over_time(events.iloc[pos], s, freq=freq, by=by), pos))
     out = []
     for target in sorted(parts, reverse=True):
-        t = pd.concat(parts[target], ignore_index=True).sort_values(
+        t = pd.concat([p for p, _ in parts[target]], ignore_index=True).sort_values(
             ["bin_start", *by], kind="stable", ignore_index=True)
-        t.attrs.update(parts[target][0].attrs)
+        # freq, by and target are those of every part; start and end span all their events
+        t.attrs.update(parts[target][0][0].attrs)
+        t.attrs.update(span_attrs(pd.concat([events["ts"].iloc[pos] for _, pos in parts[target]])))
         out.append((target, t))
     return out
 

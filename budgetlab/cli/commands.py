@@ -124,7 +124,8 @@ def add_analyses(subparsers: Any) -> None:
     p = subparsers.add_parser("buckets",
                               help="what each failure bucket costs: burn, SLI without it, changes "
                                    "caused")
-    add_analysis_options(p, out="write the group x bucket table (.csv or .parquet)", groups="--out",
+    add_analysis_options(p, out="write the group x bucket table (.csv or .parquet); its figures "
+                                "to 12 significant digits", groups="--out",
                          plot="write the burn over time stacked by bucket (.png, .svg, .pdf)")
     g = p.add_argument_group("buckets")
     g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")

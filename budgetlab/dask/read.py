@@ -166,18 +166,13 @@ def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
              scan_pii: bool, late_after: int) -> list[dict[str, Any]]:
     """First pass: one small profile per partition, in partition order (see
     :func:`_profile_partition`)."""
-    with warnings.catch_warnings():
-        # dask's Parquet reader calls reset_index(inplace=True), which pandas 3.1 deprecates: a
-        # warning about dask's code that the caller can neither act on nor avoid
-        warnings.filterwarnings("ignore", message="The inplace keyword",
-                                category=DeprecationWarning, module=r"dask\.")
-        profiles = raw.map_partitions(  # type: ignore[no-untyped-call]
-            _profile_partition, spec=spec, guarded=guarded, scan_pii=scan_pii,
-            late_after=late_after,
-            meta=pd.DataFrame({"number": pd.Series(dtype=np.int64),
-                               "info": pd.Series(dtype=object)}),
-            enforce_metadata=False,
-        ).compute()
+    profiles = raw.map_partitions(  # type: ignore[no-untyped-call]
+        _profile_partition, spec=spec, guarded=guarded, scan_pii=scan_pii,
+        late_after=late_after,
+        meta=pd.DataFrame({"number": pd.Series(dtype=np.int64),
+                           "info": pd.Series(dtype=object)}),
+        enforce_metadata=False,
+    ).compute()
     infos = [i for _, i in sorted(zip(profiles["number"].tolist(), profiles["info"].tolist(),
                                       strict=True),
                                   key=lambda pair: pair[0])]

@@ -173,16 +173,43 @@ def test_bins_holding_local_midnight_are_refused():
 
 def test_a_first_calendar_period_before_the_data_is_said_partial():
     # T0 = 2026-03-27 00:00 UTC is 01:00 CET in Berlin: the Berlin day began an hour before the
-    # data, the UTC day with them
+    # data, the UTC day with them. The 3 hourly rows end at 02:00, 03:00, 04:00 CET: of their
+    # day so far (2, 3, 4 h) the data cover 1, 2, 3 h
     bins = make_bins([1] * 3, [0] * 3, freq="1h")
     with pytest.warns(PartialWindowWarning, match=r"start at 2026-03-27 01:00 CET, after their "
-                      r"first calendar day \(from 2026-03-27 00:00 CET\): that period is partial"):
-        period_budget(bins, 0.99, calendar="day", tz="Europe/Berlin")
+                      r"first calendar day \(from 2026-03-27 00:00 CET\): every row is partial, "
+                      r"its period at most 75.00 % observed; the budget of a partial row counts "
+                      r"the events from the data's start only"):
+        pb = period_budget(bins, 0.99, calendar="day", tz="Europe/Berlin")
+    assert pb["period_observed"].tolist() == pytest.approx([1 / 2, 2 / 3, 3 / 4])
     with pytest.warns(PartialWindowWarning, match=r"first calendar month \(from 2026-03-01 00:00"):
         period_budget(bins, 0.99, calendar="month", tz="UTC")
     with warnings.catch_warnings():
         warnings.simplefilter("error", PartialWindowWarning)
-        period_budget(bins, 0.99, calendar="day", tz="UTC")  # the data start at midnight UTC
+        pb = period_budget(bins, 0.99, calendar="day", tz="UTC")  # the data start at midnight UTC
+    assert (pb["period_observed"] == 1).all()
+
+
+def test_a_rolling_period_longer_than_the_data_is_said_partial():
+    # a 10-day log of daily bins (100 events, 1 failure each) from 2026-03-01 under a 30 d
+    # rolling period: the row at the end of day d (d = 1..10) counts d days of its 30, d / 30
+    # observed (1/3 at the last row), 100 d events, a budget of 0.01 * 100 d = d failures
+    bins = make_bins([100] * 10, [1] * 10, freq="1D", start=pd.Timestamp("2026-03-01", tz="UTC"))
+    with pytest.warns(PartialWindowWarning) as caught:
+        pb = period_budget(bins, 0.99, period="30D", burn_window="1D")
+    assert [str(w.message) for w in caught] == [
+        "the data start at 2026-03-01 00:00 UTC, after their first rolling period of 30 d (from "
+        "2026-01-31 00:00 UTC): every row is partial, its period at most 33.33 % observed; the "
+        "budget of a partial row counts the events from the data's start only (period_observed "
+        "below 1)."]
+    assert pb["period_observed"].tolist() == pytest.approx([d / 30 for d in range(1, 11)])
+    assert pb["events"].tolist() == [100 * d for d in range(1, 11)]
+    assert pb["budget_total"].tolist() == pytest.approx(list(range(1, 11)))
+    # a 3 d period: the rows of the first two days are partial (1/3, 2/3), then whole
+    with pytest.warns(PartialWindowWarning, match=r"first rolling period of 3 d \(from "
+                      r"2026-02-27 00:00 UTC\): the rows to 2026-03-03 00:00 UTC are partial"):
+        pb = period_budget(bins, 0.99, period="3D", burn_window="1D")
+    assert pb["period_observed"].tolist() == pytest.approx([1 / 3, 2 / 3] + [1.0] * 8)
 
 
 def test_timeslices_vs_events_weighted_under_uneven_traffic():

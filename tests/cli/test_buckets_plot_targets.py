@@ -60,3 +60,18 @@ def test_the_command_draws_one_panel_per_target(tmp_path, monkeypatch):
                  "--plot", str(tmp_path / "b.png")]) == 0
     assert drawn == [["burn rate per 1 h bin\n(1 = allowed pace, target 99%)",
                       "burn rate per 1 h bin\n(1 = allowed pace, target 90%)"]]
+
+
+def test_a_panel_of_several_slos_spans_all_their_events():
+    # a (1 h window) and b (2 h window) share the target 90 %: one panel of two parts. a's events
+    # run 00:00 .. 00:49:30, b's (the same, 1 h later) 01:00 .. 01:49:30: the panel's span is
+    # 00:00 .. 01:49:30 (it said a's, 00:00 .. 00:49:30)
+    ev = _events()
+    ev.loc[ev["g"] == "b", "ts"] += pd.Timedelta("1h")
+    ev = ev.sort_values("ts", kind="stable", ignore_index=True)
+    per = bl.PerGroup({"a": bl.SLO(0.9, window="1h"), "b": bl.SLO(0.9, window="2h")})
+    [(target, over)] = _burn_over_time(ev, per, "1h", ["g"])
+    assert target == 0.9 and set(over["g"]) == {"a", "b"}
+    assert (over.attrs["start"], over.attrs["end"]) == ("2026-01-01T00:00:00+00:00",
+                                                        "2026-01-01T01:49:30+00:00")
+    assert over.attrs["freq"] == "1h" and over.attrs["target"] == 0.9

@@ -58,3 +58,20 @@ def test_the_header_says_the_span_and_what_the_columns_count(tmp_path, capsys):
     row = out.split("\n\n")[1].split("\n")[1].split()
     # bucket, events, failures, share_of_failures "100.00 %", failure_rate "5.00 %", burn_rate
     assert row[:8] == ["timeout", "200", "10", "100.00", "%", "5.00", "%", "1"]
+
+
+def test_out_writes_the_figures_without_float_noise(tmp_path, capsys):
+    """300 timeouts among 1,000 events at 90 %: by hand the burn is 300 / (1,000 x 0.1) = 3, the
+    failure rate 0.3 and the SLI 0.7; 1 - 0.9 is 0.09999999999999998 in floating point, and the
+    burn was written 3.000000000000001. --out writes 12 significant digits (--help says so)."""
+    log, out = tmp_path / "log.csv", tmp_path / "b.csv"
+    write_log(log, (["success"] * 7 + ["timeout"] * 3) * 100)
+    assert main(["buckets", str(log), "--target", "0.9", "--window", "1h", "--out",
+                 str(out)]) == 0
+    header, row = out.read_text().splitlines()
+    cells = dict(zip(header.split(","), row.split(","), strict=True))
+    assert (cells["failure_rate"], cells["burn_rate"], cells["group_burn_rate"],
+            cells["sli"]) == ("0.3", "3.0", "3.0", "0.7")
+    capsys.readouterr()
+    main(["buckets", "--help"])
+    assert "figures to 12 significant digits" in " ".join(capsys.readouterr().out.split())

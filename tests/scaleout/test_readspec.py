@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import linecache
+import warnings
 from pathlib import Path
 
 import dask.dataframe as dd
@@ -150,3 +151,20 @@ def test_one_partition_of_failures_only_or_a_frame_of_failures_is_read(tmp_path)
     assert dask_read_events(folder).compute()["ok"].tolist() == [False, False, True]
     raw = pd.DataFrame({"ts": ["2026-11-29T00:00:00Z"], "outcome": ["timeout"]})
     assert dask_read_events(dd.from_pandas(raw, npartitions=1)).compute()["ok"].tolist() == [False]
+
+
+def test_reading_parquet_warns_nothing_at_compute(tmp_path):
+    # Dask's Parquet reader calls reset_index(inplace=True) on files without a stored index (as
+    # most tools write them), deprecated by pandas 3.1: its Pandas4Warning (a DeprecationWarning)
+    # reached the user's .compute(). With every warning an error, two files (two partitions)
+    # read to the 6 events of RAW: 4 successes, the ams timeout at 01:00 and the fra 'failed' at
+    # 04:00, each file sorted by time
+    RAW.iloc[:3].to_parquet(tmp_path / "a.parquet", index=False)
+    RAW.iloc[3:].to_parquet(tmp_path / "b.parquet", index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = dask_read_events(str(tmp_path / "*.parquet"), by=["region"]).compute()
+    assert got["ok"].tolist() == [True, False, True, True, False, True]
+    assert got["bucket"].astype(str).tolist() == ["success", "timeout", "success", "success",
+                                                  "failure", "success"]
+    assert got["region"].astype(str).tolist() == ["fra", "ams", "fra", "ams", "fra", "fra"]
