@@ -115,12 +115,13 @@ def _observed(grid: BinGrid, periods: _Periods) -> np.ndarray:
 
 def _warn_partial(grid: BinGrid, period: Any, calendar: str | None, tz: str) -> None:
     """A :class:`~budgetlab.errors.PartialWindowWarning` when periods began before the data
-    (rolling or calendar, one rule: ``period_observed`` below 1): which rows, and that their
-    figures count the events from the data's start only."""
+    (``period_observed`` below 1): which rows, and that their figures count the events from the
+    data's start only. A rolling period's first rows are always partial (its warm-up, shown in
+    ``period_observed``): it warns only when every row is, the period longer than the data."""
     periods = _periods(grid, period, calendar, tz)
     observed = _observed(grid, periods)
     partial = np.flatnonzero(observed < 1)
-    if not len(partial):
+    if not len(partial) or (calendar is None and len(partial) < grid.n_bins):
         return
     first, data, last = utc_from_ns(np.array([periods.start_ns[0], grid.start_ns,
                                               grid.bin_end_ns[partial[-1]]])).tz_convert(tz)
