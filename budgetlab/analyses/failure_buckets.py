@@ -172,7 +172,11 @@ def bucket_breakdown(
         thin for a verdict: fewer events than hold 10 expected failures under its target).
         Every figure counts the whole table: ``attrs["start"]`` and ``attrs["end"]`` (ISO-8601
         text, UTC) are its first and last event (all groups, both included); the replays and the
-        policy's bins see the same events. ``attrs`` also holds ``slo``, ``by`` and ``policy``
+        policy's bins see the same events, each group's bins to that end, on the window's clock
+        (:func:`budgetlab.status_spans`): an alert can go on, or begin, after a group's last event
+        while the tier's windows hold its events; once they are empty (a silence) it stops,
+        unless the policy's ``cooldown`` keeps it firing.
+        ``attrs`` also holds ``slo``, ``by`` and ``policy``
         (``slo`` as :meth:`~budgetlab.SLO.as_dict`: :func:`budgetlab.table_slo` rebuilds it;
         ``policy`` the name of the policy replayed; when per-group SLOs build a preset into
         different policies, each group's, ``[{"group": [key, ...], "policy": name}, ...]``

@@ -312,6 +312,15 @@ def _kernel_manager() -> Iterator[Any]:
             def __init__(self, **kwargs: Any) -> None:
                 super().__init__(transport="ipc", ip=os.path.join(folder, "kernel"), **kwargs)
 
+            async def _async_interrupt_kernel(self) -> None:
+                # jupyter_client sends SIGINT before every shutdown request; papermill shuts
+                # down on the reply to its last request, and a SIGINT reaching ipykernel before
+                # it restores its handler printed "KeyboardInterrupt caught in kernel". The
+                # request alone stops an idle kernel; a busy one (a cell over the timeout) gets
+                # jupyter_client's SIGTERM, then SIGKILL.
+                if not self.shutting_down:
+                    await super()._async_interrupt_kernel()
+
         yield IPCKernelManager
 
 
