@@ -116,7 +116,8 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     import pandas as pd
 
     from .._util.words import duration_words
-    from .shared import SCORE_FOOTNOTE, print_score_notes, table_text, wrap
+    from .score_text import SCORE_FOOTNOTE, print_score_notes
+    from .shared import table_text, wrap
 
     overall = det[(det["tier"] == "*") & (det["severity"] == "*")]
     for k in by:

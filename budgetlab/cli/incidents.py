@@ -20,14 +20,8 @@ from ..privacy import shown
 from ..slo import SLO, PerGroup
 from .prose import path_label
 from .reading import group_keys, read_log, slo_from_args
-from .shared import (
-    SCORE_FOOTNOTE,
-    print_score_notes,
-    print_slo,
-    table_text,
-    wrap,
-    write_output,
-)
+from .score_text import SCORE_FOOTNOTE, print_score_notes
+from .shared import print_slo, table_text, wrap, write_output
 from .shown_groups import group_limit, shown_groups
 
 __all__ = ["COMMANDS", "check_freq", "naive_times_note", "scoped_slo"]

@@ -16,10 +16,11 @@ def _clock(times: pd.Series, tz: str, fmt: str) -> pd.Series:
     """``times`` (UTC) as text: in UTC, or on the clock of ``tz`` with the UTC offset after them
     (``2026-10-25 02:30 +01:00``: the repeated hour of a fall-back reads twice, told apart)."""
     if tz == "UTC":
-        return times.dt.strftime(fmt)
-    # %z writes +0100
-    return times.dt.tz_convert(tz).dt.strftime(f"{fmt} %z").str.replace(
-        r"(\d\d)$", r":\1", regex=True)
+        text: pd.Series = times.dt.strftime(fmt)
+    else:  # %z writes +0100
+        text = times.dt.tz_convert(tz).dt.strftime(f"{fmt} %z").str.replace(
+            r"(\d\d)$", r":\1", regex=True)
+    return text
 
 
 def zone_words(tz: str) -> str:

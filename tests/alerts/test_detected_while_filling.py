@@ -10,7 +10,7 @@ import pandas as pd
 from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.alerts.policy import AlertPolicy
 from budgetlab.alerts.scoring import score_alerts
-from budgetlab.cli.shared import filling_notes
+from budgetlab.cli.score_text import filling_notes
 from budgetlab.events.schema import as_events
 from budgetlab.windows.binning import bin_events
 

@@ -12,7 +12,7 @@ from budgetlab._util.words import duration_words
 from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.alerts.policy import AlertPolicy
 from budgetlab.alerts.scoring import incident_detections, score_alerts
-from budgetlab.cli.shared import score_text
+from budgetlab.cli.score_text import score_text
 from budgetlab.events.schema import as_events
 from budgetlab.windows.binning import bin_events
 

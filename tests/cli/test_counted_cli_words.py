@@ -13,7 +13,7 @@ import pytest
 from budgetlab.cli import main
 from budgetlab.cli.backtest_report import budget_withheld_note, print_episodes, print_reading
 from budgetlab.cli.replay_tables import format_incidents, format_transitions
-from budgetlab.cli.shared import write_output
+from budgetlab.cli.score_text import write_output
 
 T0 = pd.Timestamp("2026-01-05 10:00", tz="UTC")
 
@@ -139,7 +139,7 @@ def test_transitions_all_in_the_first_window(tmp_path, capsys, successes_after, 
 
 
 def test_outside_line_says_its_or_their_times():
-    from budgetlab.cli.shared import outside_line
+    from budgetlab.cli.score_text import outside_line
 
     ep = pd.DataFrame(columns=["tier"])
     ep.attrs.update(grid_start=T0, grid_end=T0 + pd.Timedelta("3D"))

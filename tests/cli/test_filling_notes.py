@@ -1,5 +1,5 @@
 """The sentences of ``alerts`` and ``backtest`` on what began while a tier's long window filled
-(``cli.shared.filling_notes``), word for word, for both things a command reads: ``alerts`` a
+(``cli.score_text.filling_notes``), word for word, for both things a command reads: ``alerts`` a
 log, ``backtest`` a span of a server's history (it said "the span spans 2 d"). Counts take the
 number of their noun (it said "1 episode(s)", "3 incident(s)"). Hand-made attrs and counts."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from budgetlab.cli.shared import filling_notes
+from budgetlab.cli.score_text import filling_notes
 
 DAY_NS = 86_400 * 10**9
 

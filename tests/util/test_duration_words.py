@@ -7,7 +7,7 @@ import pytest
 
 from budgetlab._util.words import duration_words
 from budgetlab.alerts.scoring import score_alerts
-from budgetlab.cli.shared import score_text
+from budgetlab.cli.score_text import score_text
 
 
 def test_a_negative_duration_is_its_sign_then_its_magnitudes_words():
