@@ -13,7 +13,7 @@ import pytest
 from budgetlab.cli import main
 from budgetlab.cli.backtest_report import budget_withheld_note, print_episodes, print_reading
 from budgetlab.cli.replay_tables import format_incidents, format_transitions
-from budgetlab.cli.score_text import write_output
+from budgetlab.cli.shared import write_output
 
 T0 = pd.Timestamp("2026-01-05 10:00", tz="UTC")
 
