@@ -28,7 +28,8 @@ from .legends import legend_right
 from .status_bands import LEGEND_HANDLERS, band_patch, warmup_patch
 
 __all__ = ["ENTRY_ORDER", "LINE_COLORS", "LINE_LABELS", "MAX_TRANSITION_LINES", "draw_levels",
-           "draw_marks", "joined_label", "legend_entries", "merge_legends", "place_legends"]
+           "draw_marks", "handle_gid", "joined_label", "legend_entries", "merge_legends",
+           "place_legends"]
 
 #: Transitions are drawn as full-height lines up to this many, as a rug below the data above it.
 MAX_TRANSITION_LINES = 60
@@ -153,6 +154,12 @@ ENTRY_ORDER = ("success_rate", "target", "burn_rate", "burn_one", "burn_threshol
                "transitions_rug", "status_no_traffic", "warmup", *(f"status_{s}" for s in STATUSES))
 
 
+def handle_gid(handle: Any) -> str:
+    """A legend handle's gid as text, ``"None"`` for a handle that has none: a container (of
+    bars, error bars, stems) drawn with a label on the axes before the timeline is no Artist."""
+    return str(getattr(handle, "get_gid", lambda: None)())
+
+
 def _proxy(kind: Any, gid: str, **style: Any) -> Any:
     proxy = kind(**style)
     proxy.set_gid(gid)
@@ -271,7 +278,7 @@ def merge_legends(timelines: list[Axes]) -> None:
     for i, (top, own) in enumerate(zip(timelines, panels, strict=True)):
         for j, handles in enumerate(getattr(top, "legend_entries", [])[:len(seen)]):
             for h in handles:
-                gid = str(h.get_gid())
+                gid = handle_gid(h)
                 if gid.startswith("transitions") and len(timelines) > 1:
                     h = _proxy(Line2D, gid, xdata=[], ydata=[], color=h.get_color(),
                                ls=h.get_linestyle(), lw=h.get_linewidth(),
@@ -284,7 +291,7 @@ def merge_legends(timelines: list[Axes]) -> None:
     rank = {gid: k for k, gid in enumerate(ENTRY_ORDER)}
     merged = [[h for entries in m.values() for h in _once(entries, len(timelines))]
               for m in seen]
-    place_legends(panels[0], [sorted(m, key=lambda h: rank.get(str(h.get_gid()), len(rank)))
+    place_legends(panels[0], [sorted(m, key=lambda h: rank.get(handle_gid(h), len(rank)))
                               for m in merged])
 
 
