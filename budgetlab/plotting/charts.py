@@ -104,10 +104,12 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     -------
     Axes
         One filled step patch per layer that holds a failure (``StepPatch``, gid ``bucket``, label
-        ``<bucket>`` or ``<bucket> · <group>``): its ``get_data()`` gives the bin edges, the
-        layer's top (``values``) and bottom (``baseline``); ``values - baseline`` is the layer's
-        burn rate: its failures over all the events of the bin (of every group drawn) ×
-        (1 − target), so the stack's top is the bin's burn rate. The y label states the bin width
+        ``<bucket>`` or ``<bucket> · <group>``): its ``get_data()`` gives the bin edges (the first
+        and the last cut to the first and the last event, ``over_time.attrs["start"]`` and
+        ``["end"]``: a bin longer than the log is drawn over the time it observed), the layer's
+        top (``values``) and bottom (``baseline``); ``values - baseline`` is the layer's burn
+        rate: its failures over all the events of the bin (of every group drawn) × (1 − target),
+        so the stack's top is the bin's burn rate. The y label states the bin width
         (``burn rate per 1 h bin``); the y range runs from 0 to 1.08 times the higher of the
         stack's top and the highest band drawn, so the burn-1 line is inside the frame, never on
         it. The bands drawn are horizontal lines (gid ``band``), each with its label. Layers
@@ -164,6 +166,7 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     t0 = int(t.min())
     n_bins = int((t.max() - t0) // step) + 1
     edges = (t0 + np.arange(n_bins + 1, dtype=np.int64) * step).view("datetime64[ns]")
+    _clip_to_events(edges, over_time.attrs)
     withheld = _withheld_groups(breakdown, keys)
     # a hashed look-up: np.isin sorts object arrays (seconds at thousands of groups)
     drawn = ~pd.Series(group_labels(over_time, keys)).isin(withheld).to_numpy()
@@ -207,6 +210,19 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         legend_right(ax, handles, inches=0.45,  # clear of the band labels
                      handler_map=LEGEND_HANDLERS)
     return ax
+
+
+def _clip_to_events(edges: np.ndarray, attrs: dict[Any, Any]) -> None:
+    """``edges`` of :func:`plot_buckets`' bins cut, in place, to the events' span (``attrs``
+    ``start`` and ``end``, the first and last event, when given): a bin longer than the log draws
+    no burn over time it did not observe. A last event that opens its bin keeps the whole bin (a
+    bar of no width would hide it)."""
+    if attrs.get("start") is None or attrs.get("end") is None:
+        return
+    start, end = utc_naive([attrs["start"], attrs["end"]])
+    edges[0] = max(edges[0], start)
+    if end > edges[-2]:
+        edges[-1] = min(edges[-1], end)
 
 
 def _draw_stack(ax: Axes, edges: np.ndarray, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
