@@ -28,8 +28,8 @@ from .legends import legend_right
 from .status_bands import LEGEND_HANDLERS, band_patch, warmup_patch
 
 __all__ = ["ENTRY_ORDER", "LINE_COLORS", "LINE_LABELS", "MAX_TRANSITION_LINES", "draw_levels",
-           "draw_marks", "handle_gid", "joined_label", "legend_entries", "merge_legends",
-           "place_legends"]
+           "draw_marks", "handle_gid", "incident_patch", "joined_label", "legend_entries",
+           "merge_legends", "place_legends"]
 
 #: Transitions are drawn as full-height lines up to this many, as a rug below the data above it.
 MAX_TRANSITION_LINES = 60
@@ -160,6 +160,13 @@ def handle_gid(handle: Any) -> str:
     return str(getattr(handle, "get_gid", lambda: None)())
 
 
+def incident_patch() -> Patch:
+    """The legend entry of the incidents :func:`draw_marks` shades (gid ``incident``)."""
+    patch = Patch(facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3", label="incident")
+    patch.set_gid("incident")
+    return patch
+
+
 def _proxy(kind: Any, gid: str, **style: Any) -> Any:
     proxy = kind(**style)
     proxy.set_gid(gid)
@@ -186,8 +193,7 @@ def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFr
         last.append(_proxy(Line2D, "lone", xdata=[], ydata=[], ls="", marker="o", ms=3,
                            color="0.3", label="lone event"))
     if incidents is not None and len(incidents):
-        last.append(_proxy(Patch, "incident", facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3",
-                           label="incident"))
+        last.append(incident_patch())
     if transitions is not None and len(transitions):
         few = len(transitions) <= MAX_TRANSITION_LINES
         word = "status change" if len(transitions) == 1 else "status changes"

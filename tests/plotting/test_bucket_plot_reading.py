@@ -230,3 +230,24 @@ def test_bins_longer_than_the_log_are_drawn_over_its_events_only():
     ev = log([("a", 0, "timeout", 1), ("a", 0, "success", 9), ("a", 72, "success", 1)])
     (stack,) = layers(plot_buckets(bucket_burn_over_time(ev, slo, freq="7d")))
     np.testing.assert_allclose(stack.get_data().edges, mdates.date2num([start, thu, thu + 7 * day]))
+
+
+def test_incidents_are_shaded_and_named_within_the_bins():
+    """An incident 00:30 .. 01:30 over two hourly bins (events T0 .. 01:00:06): shaded (gid
+    ``incident``) over exactly its span and named "incident" after the layers, as the timeline
+    names it; a second one a day later is not drawn over and does not widen the time axis."""
+    ev = log([("a", 0, "success", 9), ("a", 0, "timeout", 1), ("a", 1, "success", 3)])
+    over = bucket_burn_over_time(ev, SLO(target=0.95, window="1h"), freq="1h")
+    start = T0.tz_localize(None)
+    incidents = pd.DataFrame({"start": [T0 + pd.Timedelta("30min"), T0 + pd.Timedelta("1D")],
+                              "end": [T0 + pd.Timedelta("90min"), T0 + pd.Timedelta("25h")]})
+    ax = plot_buckets(over)
+    lim = ax.get_xlim()
+    plt.close("all")
+    ax = plot_buckets(over, incidents=incidents)
+    assert ax.get_xlim() == lim
+    spans = [(p.get_x(), p.get_x() + p.get_width()) for p in ax.patches
+             if p.get_gid() == "incident"]
+    assert spans[0] == pytest.approx(tuple(mdates.date2num([start + pd.Timedelta("30min"),
+                                                            start + pd.Timedelta("90min")])))
+    assert legend_texts(ax) == ["timeout", "incident"]
