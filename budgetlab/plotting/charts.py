@@ -31,6 +31,7 @@ from ._group_labels import group_labels
 from .empty_bins import LANE, mark_empty_bins
 from .legends import legend_right
 from .status_bands import LEGEND_HANDLERS
+from .timeline_marks import draw_marks, incident_patch
 
 #: Fill colours of failure buckets (Okabe–Ito); other buckets cycle through the rest (no yellow:
 #: 1.3 to 1 against white, a layer drawn in it hardly showed; Paul Tol's wine in its place).
@@ -71,7 +72,8 @@ def _top_groups(labels: pd.Series, weight: np.ndarray) -> pd.Series:
 def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = None,
                  ax: Axes | None = None, tz: str | None = None,
                  bands: Sequence[float] = BURN_BANDS,
-                 breakdown: pd.DataFrame | None = None, target: float | None = None) -> Axes:
+                 breakdown: pd.DataFrame | None = None, target: float | None = None,
+                 incidents: pd.DataFrame | None = None) -> Axes:
     """Burn rate over time, stacked by failure bucket (and, with ``by``, by group).
 
     Parameters
@@ -99,15 +101,20 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         allowed pace, target 93%)``). Burn rates under different targets are not one unit and do not
         add up: draw the groups of each target on their own axes (as the incident report's
         figure does with per-group SLOs).
+    incidents : DataFrame, optional
+        Incident table; each ``[start, end)`` is shaded grey, as on the timeline (gid
+        ``incident``, "incident" in the legend), within the time axis the bins set.
 
     Returns
     -------
     Axes
         One filled step patch per layer that holds a failure (``StepPatch``, gid ``bucket``, label
-        ``<bucket>`` or ``<bucket> · <group>``): its ``get_data()`` gives the bin edges, the
-        layer's top (``values``) and bottom (``baseline``); ``values - baseline`` is the layer's
-        burn rate: its failures over all the events of the bin (of every group drawn) ×
-        (1 − target), so the stack's top is the bin's burn rate. The y label states the bin width
+        ``<bucket>`` or ``<bucket> · <group>``): its ``get_data()`` gives the bin edges (the first
+        and the last cut to the first and the last event, ``over_time.attrs["start"]`` and
+        ``["end"]``: a bin longer than the log is drawn over the time it observed), the layer's
+        top (``values``) and bottom (``baseline``); ``values - baseline`` is the layer's burn
+        rate: its failures over all the events of the bin (of every group drawn) × (1 − target),
+        so the stack's top is the bin's burn rate. The y label states the bin width
         (``burn rate per 1 h bin``); the y range runs from 0 to 1.08 times the higher of the
         stack's top and the highest band drawn, so the burn-1 line is inside the frame, never on
         it. The bands drawn are horizontal lines (gid ``band``), each with its label. Layers
@@ -164,6 +171,7 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     t0 = int(t.min())
     n_bins = int((t.max() - t0) // step) + 1
     edges = (t0 + np.arange(n_bins + 1, dtype=np.int64) * step).view("datetime64[ns]")
+    _clip_to_events(edges, over_time.attrs)
     withheld = _withheld_groups(breakdown, keys)
     # a hashed look-up: np.isin sorts object arrays (seconds at thousands of groups)
     drawn = ~pd.Series(group_labels(over_time, keys)).isin(withheld).to_numpy()
@@ -199,14 +207,41 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     ax.set_ylabel(f"burn rate per {prose_duration(pd.Timedelta(step))} bin\n"
                   f"(1 = allowed pace{at})")
     time_axis(ax, tz)
-    # legend top-down like the stack, then the groups left out
-    handles: list[Any] = [p for p in ax.patches if p.get_gid() == "bucket"][::-1] + quiet
+    _incidents_and_legend(ax, incidents, quiet,
+                          _withheld_words(withheld, keys) if withheld else None)
+    return ax
+
+
+def _incidents_and_legend(ax: Axes, incidents: pd.DataFrame | None, quiet: list[Any],
+                          withheld: str | None) -> None:
+    """:func:`plot_buckets`' ``incidents`` shaded, and its legend: the layers top-down like the
+    stack, then the incidents, the ``quiet`` keys of the empty bins and the ``withheld`` groups'
+    line."""
+    marked = incidents is not None and len(incidents) > 0
+    if marked:
+        span = ax.get_xlim()  # the bins': an incident outside them does not widen it
+        draw_marks([ax], incidents, None, 0)
+        ax.set_xlim(span)
+    handles: list[Any] = [p for p in ax.patches if p.get_gid() == "bucket"][::-1]
+    handles += [incident_patch()] * marked + quiet
     if withheld:
-        handles.append(Line2D([], [], ls="none", label=_withheld_words(withheld, keys)))
+        handles.append(Line2D([], [], ls="none", label=withheld))
     if handles:
         legend_right(ax, handles, inches=0.45,  # clear of the band labels
                      handler_map=LEGEND_HANDLERS)
-    return ax
+
+
+def _clip_to_events(edges: np.ndarray, attrs: dict[Any, Any]) -> None:
+    """``edges`` of :func:`plot_buckets`' bins cut, in place, to the events' span (``attrs``
+    ``start`` and ``end``, the first and last event, when given): a bin longer than the log draws
+    no burn over time it did not observe. A last event that opens its bin keeps the whole bin (a
+    bar of no width would hide it)."""
+    if attrs.get("start") is None or attrs.get("end") is None:
+        return
+    start, end = utc_naive([attrs["start"], attrs["end"]])
+    edges[0] = max(edges[0], start)
+    if end > edges[-2]:
+        edges[-1] = min(edges[-1], end)
 
 
 def _draw_stack(ax: Axes, edges: np.ndarray, rows: tuple[np.ndarray, np.ndarray, np.ndarray],

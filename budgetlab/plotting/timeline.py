@@ -28,7 +28,14 @@ from ._common import (
 from ._pixels import merge_breaks, pixel_columns
 from .clock_lines import clock_lines, require_steps
 from .status_bands import draw_spans, draw_status, draw_warmup, warmup_spans
-from .timeline_marks import LINE_COLORS, draw_levels, draw_marks, legend_entries, place_legends
+from .timeline_marks import (
+    LINE_COLORS,
+    draw_levels,
+    draw_marks,
+    handle_gid,
+    legend_entries,
+    place_legends,
+)
 
 #: The lines (gid) top-down and the replay column each draws.
 _LINES = (("success_rate", "success_rate"), ("burn_rate", "burn_rate"),
@@ -233,7 +240,7 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
 def _names(entries: list[list[Any]]) -> list[list[tuple[str, str]]]:
     """What legend ``entries`` name, per panel: each handle's gid and label (a handle's look
     follows from them: a line's is its panel's, a proxy's its gid's)."""
-    return [[(str(h.get_gid()), str(h.get_label())) for h in handles] for handles in entries]
+    return [[(handle_gid(h), str(h.get_label())) for h in handles] for handles in entries]
 
 
 def _line_points(t: np.ndarray, values: dict[str, np.ndarray], spans: pd.DataFrame | None,

@@ -28,7 +28,8 @@ from .legends import legend_right
 from .status_bands import LEGEND_HANDLERS, band_patch, warmup_patch
 
 __all__ = ["ENTRY_ORDER", "LINE_COLORS", "LINE_LABELS", "MAX_TRANSITION_LINES", "draw_levels",
-           "draw_marks", "joined_label", "legend_entries", "merge_legends", "place_legends"]
+           "draw_marks", "handle_gid", "incident_patch", "joined_label", "legend_entries",
+           "merge_legends", "place_legends"]
 
 #: Transitions are drawn as full-height lines up to this many, as a rug below the data above it.
 MAX_TRANSITION_LINES = 60
@@ -153,6 +154,19 @@ ENTRY_ORDER = ("success_rate", "target", "burn_rate", "burn_one", "burn_threshol
                "transitions_rug", "status_no_traffic", "warmup", *(f"status_{s}" for s in STATUSES))
 
 
+def handle_gid(handle: Any) -> str:
+    """A legend handle's gid as text, ``"None"`` for a handle that has none: a container (of
+    bars, error bars, stems) drawn with a label on the axes before the timeline is no Artist."""
+    return str(getattr(handle, "get_gid", lambda: None)())
+
+
+def incident_patch() -> Patch:
+    """The legend entry of the incidents :func:`draw_marks` shades (gid ``incident``)."""
+    patch = Patch(facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3", label="incident")
+    patch.set_gid("incident")
+    return patch
+
+
 def _proxy(kind: Any, gid: str, **style: Any) -> Any:
     proxy = kind(**style)
     proxy.set_gid(gid)
@@ -179,8 +193,7 @@ def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFr
         last.append(_proxy(Line2D, "lone", xdata=[], ydata=[], ls="", marker="o", ms=3,
                            color="0.3", label="lone event"))
     if incidents is not None and len(incidents):
-        last.append(_proxy(Patch, "incident", facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3",
-                           label="incident"))
+        last.append(incident_patch())
     if transitions is not None and len(transitions):
         few = len(transitions) <= MAX_TRANSITION_LINES
         word = "status change" if len(transitions) == 1 else "status changes"
@@ -271,7 +284,7 @@ def merge_legends(timelines: list[Axes]) -> None:
     for i, (top, own) in enumerate(zip(timelines, panels, strict=True)):
         for j, handles in enumerate(getattr(top, "legend_entries", [])[:len(seen)]):
             for h in handles:
-                gid = str(h.get_gid())
+                gid = handle_gid(h)
                 if gid.startswith("transitions") and len(timelines) > 1:
                     h = _proxy(Line2D, gid, xdata=[], ydata=[], color=h.get_color(),
                                ls=h.get_linestyle(), lw=h.get_linewidth(),
@@ -284,7 +297,7 @@ def merge_legends(timelines: list[Axes]) -> None:
     rank = {gid: k for k, gid in enumerate(ENTRY_ORDER)}
     merged = [[h for entries in m.values() for h in _once(entries, len(timelines))]
               for m in seen]
-    place_legends(panels[0], [sorted(m, key=lambda h: rank.get(str(h.get_gid()), len(rank)))
+    place_legends(panels[0], [sorted(m, key=lambda h: rank.get(handle_gid(h), len(rank)))
                               for m in merged])
 
 

@@ -7,6 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.ticker import FixedLocator, MaxNLocator
 
 from .._util.durations import duration_scale
 from .._util.units import SECOND_NS
@@ -29,7 +30,8 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     """Per candidate client timeout: successes lost (percent of attempts, left axis) against the
     waiting saved per attempt (right axis, in the unit the CLI says it in, the largest value's,
     :func:`~budgetlab._util.durations.duration_scale`: ms when all are under a second; drawn in
-    the lower half so that it never lies over the successes lost), a set of points per group:
+    the lower half so that it never lies over the successes lost; ticked up to its largest value
+    only), a set of points per group, in the sorted order of their names:
     ``timeout_tradeoff(...)``.
     Only the candidates were measured, so they are points, never joined by a line (a line, even
     a faint one, would show values between candidates that nobody measured); each candidate is
@@ -75,6 +77,9 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     keys = table_keys(tradeoff, known)
     parts = [part for _, part in (tradeoff.groupby(keys, sort=True, observed=True) if keys
                                   else [((), tradeoff)])]
+    # in the sorted order of their names, the command's (a categorical key's groupby keeps the
+    # order of its categories: a log's first appearance)
+    parts.sort(key=lambda part: group_label(part.iloc[0], keys))
     names = [group_label(part.iloc[0], keys) or "all attempts" for part in parts]
     # the one rule of every figure that draws groups: colours by the groups' sorted names
     colors = group_colors(names, [float(part["attempts"].max()) for part in parts]
@@ -117,9 +122,14 @@ def _apart(left: Axes, lost: pd.Series, right: Axes, saved: pd.Series) -> None:
     """Zero at one height on both axes (a margin of 5 % below it, so dots at 0 are whole), the
     waiting saved in the lower half: two timeouts give each group a line from its largest value
     down to 0 on either axis, and each scaled to its own top drew the waiting saved exactly over
-    the successes lost (one line seen where there were two)."""
+    the successes lost (one line seen where there were two). The right axis is ticked from 0 to its
+    largest value only: the upper half holds none."""
     for axis, values, room in ((left, lost, 1.05), (right, saved, 2.1)):
         top = float(values.max()) if len(values) else 0.0
         if np.isfinite(top) and top > 0 and float(values.min()) >= 0:
             axis.set_ylim(-0.05 * top * room, top * room)
+            if axis is right:  # matplotlib's ticks over 0 .. top, none above
+                ticks = np.asarray(MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10])
+                                   .tick_values(0.0, top))
+                axis.yaxis.set_major_locator(FixedLocator(ticks[ticks <= top].tolist()))
 

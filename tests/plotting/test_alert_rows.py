@@ -14,11 +14,15 @@ matplotlib.use("Agg")
 import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
 import pandas as pd
+import pytest
 
 from budgetlab import AlertPolicy, AlertTier, alert_episodes, as_events, bin_events
 from budgetlab.cli import main
 from budgetlab.plotting import plot_alerts
 from budgetlab.plotting.alert_chart import QUIET_NOT_DRAWN, alert_rows
+
+# a figure left open is the next test's plt.gca() (plot_timeline drew on these bars under -n 2)
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 def _two_regions() -> pd.DataFrame:

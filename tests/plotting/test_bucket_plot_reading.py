@@ -142,8 +142,8 @@ def test_every_group_thin_says_so_in_the_panel():
         "every group too thin for a verdict: not drawn"]
     assert not [t for t in ax.texts if t.get_gid() == "no_failures"]
     assert legend_texts(ax) == ["not drawn, too thin for a verdict:\ntiny"]
-    # the time axis still spans the bins: two hours from T0
-    lo, hi = (T0.tz_localize(None), T0.tz_localize(None) + pd.Timedelta(hours=2))
+    # the time axis still spans the bins, cut to the events: T0 to the last, at 01:00:06
+    lo, hi = (T0.tz_localize(None), T0.tz_localize(None) + pd.Timedelta(hours=1, seconds=6))
     assert ax.get_xlim() == pytest.approx((mdates.date2num(lo), mdates.date2num(hi)))
     plt.close("all")
     # without groups: the whole table is thin
@@ -211,3 +211,43 @@ def test_a_plain_savefig_keeps_the_legend(tmp_path, place):
     assert fig.bbox.x0 <= legend.x0 and legend.x1 <= fig.bbox.x1
     assert fig.bbox.y0 <= legend.y0 and legend.y1 <= fig.bbox.y1
     assert ax.get_window_extent().x1 < legend.x0  # beside the plot area, covering no data
+
+
+def test_bins_longer_than_the_log_are_drawn_over_its_events_only():
+    """7-day bins start on Thursdays (aligned on the epoch, a Thursday): Thursday 26 Feb and
+    Thursday 5 Mar 2026. Events from Monday 2 Mar 00:00 (T0) to Thursday 5 Mar 08:00:03: the bars
+    span T0 .. 5 Mar 00:00 and 5 Mar 00:00 .. 08:00:03, not 26 Feb .. 12 Mar (days without data
+    drawn as if observed). A last event that opens its bin keeps the whole bin (no width would
+    hide it)."""
+    day = pd.Timedelta(days=1)
+    start, thu = T0.tz_localize(None), T0.tz_localize(None) + 3 * day
+    slo = SLO(target=0.95, window="1h")
+    ev = log([("a", 0, "timeout", 1), ("a", 0, "success", 9), ("a", 80, "success", 2)])
+    (stack,) = layers(plot_buckets(bucket_burn_over_time(ev, slo, freq="7d")))
+    want = [start, thu, thu + pd.Timedelta(hours=8, seconds=3)]
+    np.testing.assert_allclose(stack.get_data().edges, mdates.date2num(want))
+    plt.close("all")
+    ev = log([("a", 0, "timeout", 1), ("a", 0, "success", 9), ("a", 72, "success", 1)])
+    (stack,) = layers(plot_buckets(bucket_burn_over_time(ev, slo, freq="7d")))
+    np.testing.assert_allclose(stack.get_data().edges, mdates.date2num([start, thu, thu + 7 * day]))
+
+
+def test_incidents_are_shaded_and_named_within_the_bins():
+    """An incident 00:30 .. 01:30 over two hourly bins (events T0 .. 01:00:06): shaded (gid
+    ``incident``) over exactly its span and named "incident" after the layers, as the timeline
+    names it; a second one a day later is not drawn over and does not widen the time axis."""
+    ev = log([("a", 0, "success", 9), ("a", 0, "timeout", 1), ("a", 1, "success", 3)])
+    over = bucket_burn_over_time(ev, SLO(target=0.95, window="1h"), freq="1h")
+    start = T0.tz_localize(None)
+    incidents = pd.DataFrame({"start": [T0 + pd.Timedelta("30min"), T0 + pd.Timedelta("1D")],
+                              "end": [T0 + pd.Timedelta("90min"), T0 + pd.Timedelta("25h")]})
+    ax = plot_buckets(over)
+    lim = ax.get_xlim()
+    plt.close("all")
+    ax = plot_buckets(over, incidents=incidents)
+    assert ax.get_xlim() == lim
+    spans = [(p.get_x(), p.get_x() + p.get_width()) for p in ax.patches
+             if p.get_gid() == "incident"]
+    assert spans[0] == pytest.approx(tuple(mdates.date2num([start + pd.Timedelta("30min"),
+                                                            start + pd.Timedelta("90min")])))
+    assert legend_texts(ax) == ["timeout", "incident"]

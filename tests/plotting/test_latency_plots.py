@@ -458,3 +458,29 @@ def test_tradeoff_draws_percent_in_the_shared_group_colours():
     assert np.allclose(lost["zeta"].get_ydata(), [50.0, 0.0])
     assert "%" in ax.get_ylabel() and "share" not in ax.get_ylabel()
     plt.close(fig)
+
+
+def test_tradeoff_legend_sorts_the_groups_and_the_right_axis_ticks_its_values_only():
+    """Groups of a categorical key whose categories are not sorted (a log's first appearance,
+    as ``bl.synth.generate`` gives them): the legend lists them sorted, as the command does.
+    Hand-computed waiting saved at a 5 s timeout: zeta (1, 6, 7 s successes, a 30 s timeout)
+    (0 + 1 + 2 + 25) / 4 = 7 s, alpha (2, 8 s, a 30 s timeout) (0 + 3 + 25) / 3 = 9.33 s: the
+    right axis keeps them in its lower half (its top above 2 x 9.33 s) and is ticked 0 .. 8
+    (steps of 2), none above the largest value."""
+    ts = pd.to_datetime(["2026-01-01"] * 7, utc=True).as_unit("ns")
+    ev = pd.DataFrame({"ts": ts, "ok": [True, True, True, False, True, True, False],
+                       "bucket": pd.Categorical(["success"] * 3 + ["timeout"] + ["success"] * 2
+                                                + ["timeout"]),
+                       "g": pd.Categorical(["zeta"] * 4 + ["alpha"] * 3,
+                                           categories=["zeta", "alpha"]),
+                       "duration": pd.to_timedelta([1, 6, 7, 30, 2, 8, 30], unit="s")})
+    fig, ax = plt.subplots()
+    plot_timeout_tradeoff(bl.timeout_tradeoff(ev, timeouts=["5s", "30s"], by="g"), ax=ax)
+    right = [a for a in fig.axes if a is not ax][0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "alpha: successes lost", "zeta: successes lost", "alpha: waiting saved",
+        "zeta: waiting saved"]
+    assert np.allclose([ln.get_ydata()[0] for ln in right.lines], [28 / 3, 7.0])
+    assert right.get_ylim()[1] > 2 * 28 / 3
+    assert right.get_yticks().tolist() == [0.0, 2.0, 4.0, 6.0, 8.0]
+    plt.close(fig)

@@ -74,6 +74,20 @@ def test_the_legend_names_what_any_group_draws_and_only_that():
     plt.close(fig)
 
 
+def test_a_labelled_bar_drawn_before_keeps_its_legend_entry():
+    """A timeline drawn on axes that already hold a labelled bar chart (plot_timeline draws on
+    ``plt.gca()`` by default): the bars' container, no Artist and without a gid, is named in the
+    top panel's legend after the timeline's own lines (it failed with an AttributeError)."""
+    ev = two_groups()
+    st = replay(ev[ev["g"] == "a"].drop(columns="g"), SLO_1H)
+    fig, ax = plt.subplots(figsize=(10, 6))
+    ax.bar([0.0], [1.0], label="my bars")
+    top = plot_timeline(st, ax=ax)
+    assert texts(top) == ["success rate in window (%)", "target 90%", "my bars"]
+    assert texts(top.burn_ax) == ["burn rate", "1× = the allowed pace"]
+    plt.close(fig)
+
+
 def test_each_groups_own_target_is_one_legend_entry():
     """Groups a and b of :func:`two_groups` drawn with their own targets (90 % and 80 %, as
     ``--target a=0.9,b=0.8`` gives) and thresholds (b: warning at 40 %): the merged legend names
