@@ -230,10 +230,12 @@ def test_the_demo_timeline_draws_the_spans_of_the_window_clock(monkeypatch, tmp_
         assert mine["status"].astype(str).tolist() == own["status"].astype(str).tolist()
 
 
-def test_demo_tz_prints_the_episodes_and_the_incidents_on_its_clock_with_offsets(capsys):
+def test_demo_tz_prints_the_episodes_and_the_incidents_on_its_clock_with_offsets(capsys,
+                                                                                 monkeypatch):
     """--tz Europe/Berlin: the injected incident (demo_incidents.csv: 2026-10-07T23:30Z ..
     2026-10-08T03:30Z) reads 01:30 .. 05:30 on 8 Oct at +02:00 (summer time until 25 Oct), and
     both headings name the clock; without --tz they name UTC."""
+    monkeypatch.setenv("COLUMNS", "250")  # the incidents' row whole
     assert main(["demo", "--tz", "Europe/Berlin"]) == 0
     flat = " ".join(capsys.readouterr().out.split())
     assert ("Episodes at CRITICAL or worse, per captcha_type (times in Europe/Berlin, with their "
