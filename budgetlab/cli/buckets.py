@@ -54,7 +54,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
         return _no_failures(read, table, slo, by, args)
     print(wrap(f"{read.title}: {len(read.events):,} events, {span_words(read.events)}, "
                f"{counted(n_fail, 'failure')} in the {'bucket' if len(names) == 1 else 'buckets'} "
-               f"{', '.join(names)}", indent=""))
+               f"{', '.join(map(repr, names))}", indent=""))  # quoted: a name reads whole
     print_slo(slo, by)
     print(wrap(LEGEND.format(freq=window_words(args.freq)), indent=""))
     cols = [*by, "bucket", "events", "failures", "share_of_failures", "failure_rate", "burn_rate",
