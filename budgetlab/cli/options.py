@@ -148,8 +148,10 @@ def flag_table(parser: argparse.ArgumentParser) -> dict[str, str]:
 
 def add_tz_option(g: argparse._ActionsContainer, *, naive: str | None) -> None:
     """``--tz``, the zone of the ``--plot`` axis (the data stay UTC), and of the naive times the
-    command reads (``naive`` says which; ``None``: it reads none)."""
-    of = f"naive {naive} and of the plot axis" if naive else "the plot axis"
+    command reads (``naive`` says which; ``None``: it reads none, ``demo``: its printed episodes
+    and incidents are on that clock)."""
+    of = (f"naive {naive} and of the plot axis" if naive else
+          "the plot axis and of the episodes and incidents printed, with their UTC offset")
     g.add_argument("--tz", default="UTC", action=_Given,
                    help=f"time zone of {of} (default: UTC)")
 
