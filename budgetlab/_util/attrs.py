@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["time_text", "attr_time", "attr_span"]
+__all__ = ["time_text", "attr_time", "attr_span", "clock_text"]
 
 
 def time_text(value: Any) -> str:
@@ -41,17 +41,35 @@ def attr_time(attrs: Mapping[Any, Any], key: str) -> pd.Timestamp | None:
     return ts if ts.tzinfo is None else ts.tz_convert("UTC")
 
 
+def clock_text(times: pd.Series, tz: str, fmt: str) -> pd.Series:
+    """``times`` (UTC) as text: in UTC, or on the clock of ``tz`` with the UTC offset after them
+    (``2026-10-25 02:30 +01:00``: the repeated hour of a fall-back reads twice, told apart).
+
+    >>> t = pd.Series(pd.to_datetime(["2026-10-25 00:30", "2026-10-25 01:30"], utc=True))
+    >>> clock_text(t, "Europe/Berlin", "%Y-%m-%d %H:%M").tolist()
+    ['2026-10-25 02:30 +02:00', '2026-10-25 02:30 +01:00']
+    """
+    if tz == "UTC":
+        text: pd.Series = times.dt.strftime(fmt)
+    else:  # %z writes +0100
+        text = times.dt.tz_convert(tz).dt.strftime(f"{fmt} %z").str.replace(
+            r"(\d\d)$", r":\1", regex=True)
+    return text
+
 
 def attr_span(attrs: Mapping[Any, Any], tz: str) -> str:
     """``attrs["start"] .. attrs["end"]`` in ``tz``, to the minute (the span a table counts, as a
-    figure's label says it); ``""`` when the attrs do not hold both (a table made otherwise).
+    figure's label says it), each with its UTC offset unless ``tz`` is UTC (:func:`clock_text`);
+    ``""`` when the attrs do not hold both (a table made otherwise).
 
     >>> attr_span({"start": "2026-01-01T03:41:00+00:00", "end": "2026-01-03T03:41:30+00:00"},
     ...           "Europe/Berlin")
-    '2026-01-01 04:41 .. 2026-01-03 04:41'
+    '2026-01-01 04:41 +01:00 .. 2026-01-03 04:41 +01:00'
     """
     start, end = attr_time(attrs, "start"), attr_time(attrs, "end")
     if start is None or end is None:
         return ""
-    first, last = (t.tz_convert(tz) if t.tzinfo is not None else t for t in (start, end))
-    return f"{first:%Y-%m-%d %H:%M} .. {last:%Y-%m-%d %H:%M}"
+    if start.tzinfo is None or end.tzinfo is None:  # set by hand without offset: as it is
+        return f"{start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M}"
+    first, last = clock_text(pd.Series([start, end]), tz, "%Y-%m-%d %H:%M")
+    return f"{first} .. {last}"

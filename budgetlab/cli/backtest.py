@@ -28,7 +28,7 @@ from .backtest_report import (
     write_outputs,
 )
 from .backtest_slos import backtest_policies, target_slos
-from .options import add_tz_option
+from .options import OUT_PRECISION, add_tz_option
 from .prose import path_label
 
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
@@ -294,7 +294,7 @@ def add_parser(subparsers: Any) -> None:
                    help="alerts up to this long after an incident still detect it (1h)")
     o.add_argument("--out", default=None, metavar="DIR|FILE",
                    help="folder for bins/episodes/detections/scores .csv, or one .csv/.parquet of "
-                        "the episodes")
+                        f"the episodes; {OUT_PRECISION}")
     o.add_argument("--plot", default=None, metavar="FILE",
                    help="write a timeline of the episodes (.png, .svg or .pdf, by the suffix)")
     o.add_argument("--force", action="store_true", help="overwrite existing outputs")

@@ -142,13 +142,14 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
 def write_outputs(planned: dict[str, Path], tables: dict[str, pd.DataFrame], force: bool) -> None:
     from .._util.files import write_table
     from .._util.words import counted
+    from .shared import out_figures
 
     if "--out" in planned:
-        write_table(tables["episodes"], planned["--out"], force=force)
+        write_table(out_figures(tables["episodes"]), planned["--out"], force=force)
         print(f"\nwrote {counted(len(tables['episodes']), 'episode')} to "
               f"{path_label(planned['--out'])}")
         return
     for name, table in tables.items():
-        write_table(table, planned[f"--out {name}.csv"], force=force)
+        write_table(out_figures(table), planned[f"--out {name}.csv"], force=force)
     print(f"\nwrote {', '.join(f'{n}.csv' for n in tables)} to "
           f"{path_label(planned['--out bins.csv'].parent)}")

@@ -35,10 +35,6 @@ LEGEND = ("Every figure counts the whole log, first to last event. burn_rate: th
           "policy's page tiers on {freq} bins (--freq); *_caused: those the replay without the "
           "bucket does not have (each bucket alone: one that two buckets cause counts for both).")
 
-#: Significant digits of the figures ``--out`` writes: a stated precision, far above what the
-#: counts carry, that drops float noise (a burn of 3 computed as 3.000000000000001 is written 3.0).
-OUT_DIGITS = 12
-
 
 def _cmd_buckets(args: argparse.Namespace) -> int:
     from .._util.burns import three_digits
@@ -58,7 +54,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
         return _no_failures(read, table, slo, by, args)
     print(wrap(f"{read.title}: {len(read.events):,} events, {span_words(read.events)}, "
                f"{counted(n_fail, 'failure')} in the {'bucket' if len(names) == 1 else 'buckets'} "
-               f"{', '.join(names)}", indent=""))
+               f"{', '.join(map(repr, names))}", indent=""))  # quoted: a name reads whole
     print_slo(slo, by)
     print(wrap(LEGEND.format(freq=window_words(args.freq)), indent=""))
     cols = [*by, "bucket", "events", "failures", "share_of_failures", "failure_rate", "burn_rate",
@@ -82,7 +78,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
         print(wrap(cut.line, indent=""))
     _print_thin_groups(table[thin].drop_duplicates(by) if by else table[thin].head(1), by)
     if args.out:
-        write_output(_out_figures(table), args, "row", "(group x bucket)")
+        write_output(table, args, "row", "(group x bucket)")
     if args.plot:
         panels = _burn_over_time(read.events, slo, args.plot_freq, by)
 
@@ -107,20 +103,11 @@ def _no_failures(read: LogRead, table: pd.DataFrame, slo: SLO | PerGroup, by: li
           "to break down")
     print_slo(slo, by)
     if args.out:
-        write_output(_out_figures(table), args, "row", "(group x bucket)")
+        write_output(table, args, "row", "(group x bucket)")
     if args.plot:
         sys.stderr.write(f"budgetlab: note: no plot written to {path_label(args.plot)}: without "
                          "failures no bucket burns.\n")
     return 0
-
-
-def _out_figures(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` as ``--out`` writes it: its float figures to :data:`OUT_DIGITS` significant
-    digits (counts are integers, written exactly)."""
-    out = table.copy()
-    floats = out.select_dtypes("float").columns
-    out[floats] = out[floats].map(lambda v: float(f"{v:.{OUT_DIGITS}g}"))
-    return out
 
 
 def _check_policy_freq(freq: str, slo: SLO | PerGroup) -> None:

@@ -17,6 +17,8 @@ import importlib
 from typing import Any, NamedTuple
 
 from .options import (
+    OUT_PRECISION,
+    SEED_ROUNDING,
     SHOW_GROUPS,
     add_analysis_options,
     add_log_argument,
@@ -52,7 +54,8 @@ def add_demo(subparsers: Any) -> None:
     """Register ``budgetlab demo``."""
     demo = subparsers.add_parser("demo", help="replay the embedded sample data and tell its story")
     add_slo_options(demo, slo_file=False)
-    add_output_options(demo, out="write every status change (.csv or .parquet)")
+    add_output_options(demo,
+                       out=f"write every status change (.csv or .parquet; {SEED_ROUNDING})")
     add_tz_option(demo, naive=None)
     demo.add_argument("--gap", default="30min",
                       help="merge CRITICAL episodes less than this apart (default 30min)")
@@ -68,7 +71,8 @@ def add_replay(subparsers: Any) -> None:
     add_log_options(rep)
     out = add_output_options(rep, groups="--summary-out")
     out.add_argument("--summary-out", default=None, metavar="FILE",
-                     help="write the summary table, one row per group (.csv or .parquet)")
+                     help="write the summary table, one row per group (.csv or .parquet; "
+                          f"{OUT_PRECISION})")
     rep.add_argument("--incidents", default=None, metavar="CSV",
                      help="incidents table (incident_id,start,end[,scope,kind]): listed after the "
                           "summary and drawn on the --plot timeline; an input, never overwritten")
@@ -83,7 +87,8 @@ def add_analyses(subparsers: Any) -> None:
     """Register ``recalibrate``, ``compare-windows``, ``buckets``, ``incident`` and ``alerts``."""
     p = subparsers.add_parser("recalibrate",
                               help="recommend a target per group from the log's history")
-    add_analysis_options(p, out="write the per-group table (.csv or .parquet)", groups="--out",
+    add_analysis_options(p, out=f"write the per-group table (.csv or .parquet; {OUT_PRECISION})",
+                         groups="--out",
                          plot="write the rolling-rate distributions and recommendations (.png, "
                               ".svg, .pdf)")
     g = p.add_argument_group("recalibration")
@@ -103,7 +108,8 @@ def add_analyses(subparsers: Any) -> None:
 
     p = subparsers.add_parser("compare-windows",
                               help="replay the tracker under several windows side by side")
-    add_analysis_options(p, out="write the comparison table (.csv or .parquet)", groups="--out",
+    add_analysis_options(p, out="write the comparison table (.csv or .parquet; "
+                                f"{OUT_PRECISION})", groups="--out",
                          plot="write flapping against reaction time per window (.png, .svg, .pdf)")
     g = p.add_argument_group("windows")
     g.add_argument("--windows", default="1h,6h,24h,7D",
@@ -124,8 +130,8 @@ def add_analyses(subparsers: Any) -> None:
     p = subparsers.add_parser("buckets",
                               help="what each failure bucket costs: burn, SLI without it, changes "
                                    "caused")
-    add_analysis_options(p, out="write the group x bucket table (.csv or .parquet); its figures "
-                                "to 12 significant digits", groups="--out",
+    add_analysis_options(p, out="write the group x bucket table (.csv or .parquet; "
+                                f"{OUT_PRECISION})", groups="--out",
                          plot="write the burn over time stacked by bucket (.png, .svg, .pdf)")
     g = p.add_argument_group("buckets")
     g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")
@@ -151,13 +157,13 @@ def add_incidents(subparsers: Any) -> None:
                                    "buckets")
     add_analysis_options(p,
                          out="write the status changes in each reported window (.csv or "
-                             ".parquet)",
+                             f".parquet; {OUT_PRECISION})",
                          plot="write the incident's timeline, alerts and bucket burn (.png, .svg, "
                               ".pdf)", groups="--tiers-out")
     g = p.add_argument_group("incident")
     g.add_argument("--tiers-out", default=None, metavar="FILE",
                    help="write the alert tiers' table of every group, one row per group x tier "
-                        "and incident (.csv or .parquet)")
+                        f"and incident (.csv or .parquet; {OUT_PRECISION})")
     g.add_argument("--start", default=None, help="incident start (ISO 8601; naive times in --tz)")
     g.add_argument("--end", default=None, help="incident end, exclusive")
     g.add_argument("--incidents", default=None, metavar="CSV",
@@ -178,7 +184,8 @@ def add_incidents(subparsers: Any) -> None:
     p.set_defaults(func=Command("incidents", "incident"))
 
     p = subparsers.add_parser("alerts", help="score alert policies against an incidents table")
-    add_analysis_options(p, out="write the scores of every policy (.csv or .parquet)",
+    add_analysis_options(p, out="write the scores of every policy (.csv or .parquet; "
+                                f"{OUT_PRECISION})",
                          plot="write the alert episodes per policy against the incidents (.png, "
                               ".svg, .pdf)")
     g = p.add_argument_group("alerts")
@@ -205,7 +212,8 @@ def add_latency(subparsers: Any) -> None:
                                    "thresholds, censored quantiles, the client-timeout trade-off")
     add_log_argument(p)
     add_log_options(p)
-    add_output_options(p, out="write the shares table per group and period (.csv or .parquet)",
+    add_output_options(p, out="write the shares table per group and period (.csv or .parquet; "
+                           f"{OUT_PRECISION})",
                        plot="write the shares over time, or with --timeouts the trade-off (.png, "
                             ".svg, .pdf)")
     g = p.add_argument_group("latency")

@@ -23,7 +23,8 @@ from ..slo import SLO, PerGroup
 from .clock_text import between_events_line, format_summary
 from .reading import group_keys, longest_window, slo_from_args
 from .replay import print_run_header, replay_states, write_timeline
-from .shared import table_text, wrap
+from .replay_tables import format_incidents, zone_words
+from .shared import wrap
 from .story import episode_lines
 
 __all__ = ["COMMANDS", "DEMO_TARGETS", "demo_slo"]
@@ -49,16 +50,15 @@ def demo_slo(args: argparse.Namespace) -> SLO | PerGroup:
 
 
 def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | PerGroup,
-                     by: list[str]) -> None:
-    """The incident table, and per incident what the tracker showed (:func:`incident_report`)."""
+                     by: list[str], tz: str) -> None:
+    """The incident table (as ``replay --incidents`` prints it, on the clock of ``tz``), and per
+    incident what the tracker showed (:func:`incident_report`)."""
     from ..analyses.incident import incident_report
     from .incidents import scoped_slo
 
-    print("\nInjected incidents (ground truth: budgetlab/datasets/demo_incidents.csv)")
-    show = incidents.copy()
-    for c in ("start", "end"):
-        show[c] = show[c].dt.strftime("%Y-%m-%d %H:%M")
-    print(table_text(show, ["incident_id"]))
+    print("\n" + wrap("Injected incidents (ground truth: budgetlab/datasets/demo_incidents.csv; "
+                      f"{zone_words(tz)})", indent=""))
+    print(format_incidents(incidents, events, tz=tz))
     for _, inc in incidents.iterrows():
         scope = str(inc["scope"])
         rep = incident_report(events, scoped_slo(slo, scope, by), inc["start"], inc["end"],
@@ -215,8 +215,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     print("\nSummary (time in each status, on the window's clock)")
     print(format_summary(summary, longest_window(slo)))
     episodes = status_episodes(spans, at_least="critical", gap=args.gap)
-    print(f"\nEpisodes at CRITICAL or worse, per {', '.join(by) or 'run'}")
-    for line in episode_lines(summary, episodes, by):
+    print(f"\nEpisodes at CRITICAL or worse, per {', '.join(by) or 'run'} ({zone_words(args.tz)})")
+    for line in episode_lines(summary, episodes, by, args.tz):
         print(wrap(line, indent="  "))
     warm = int((tr["ts"] < events["ts"].iloc[0] + longest_window(slo)).sum())
     where = f"written to {args.out}" if args.out else "the full list with --out FILE"
@@ -227,7 +227,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     if between:
         print(between)
     if len(incidents):
-        _print_incidents(events, incidents, slo, by)
+        _print_incidents(events, incidents, slo, by, args.tz)
     _print_verdicts(events, slo, by, summary)
     if args.out:
         write_table(tr, args.out, force=args.force)

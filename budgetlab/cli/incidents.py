@@ -323,8 +323,9 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         sc = score_alerts(ep, inc, grace=args.grace, bins=bins, target=slo)
         episodes[name] = ep
         scores.append(sc.assign(policy=name))
-        print(f"\npolicy {name} ({counted(len(ep), 'alert episode')}; tiers: "
-              + ", ".join(f"{t.name} burn {t.burn:g}" for t in pol.tiers) + ")")
+        print("\n" + wrap(f"policy {name} ({counted(len(ep), 'alert episode')}; tiers: "
+                          + ", ".join(f"{t.name} burn {t.burn:g}" for t in pol.tiers) + ")",
+                          indent=""))
         print_score_notes(sc, ep, len(inc), by, budget=bool(args.out))
     print(wrap(SCORE_FOOTNOTE, indent=""))
     if args.out:

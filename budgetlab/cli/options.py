@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["add_log_argument", "add_slo_options", "add_output_options", "add_log_options",
            "add_analysis_options", "add_tz_option", "SHOW_GROUPS", "group_count", "flag_table",
+           "OUT_DIGITS", "OUT_PRECISION", "SEED_ROUNDING",
            "DEFAULT_TARGET", "DEFAULT_WINDOW",
            "group_keys", "parse_outcomes", "read_spec", "read_paths"]
 
@@ -69,9 +70,20 @@ def add_slo_options(p: argparse.ArgumentParser, *, slo_file: bool = True) -> Non
                             "override them)")
 
 
+#: Significant digits of the float figures every table output writes (``--out``, ``--summary-out``,
+#: ``--tiers-out``: :func:`budgetlab.cli.shared.out_figures`): a stated precision, far above what
+#: the counts carry, that drops float noise (a burn of 3 computed as 3.000000000000001 is written
+#: 3.0).
+OUT_DIGITS = 12
+#: How the ``--help`` of each table output states :data:`OUT_DIGITS`.
+OUT_PRECISION = f"its figures to {OUT_DIGITS} significant digits"
+#: How the ``--help`` of ``replay --out`` and ``demo --out`` states their rounding (the seed's).
+SEED_ROUNDING = "its figures rounded as the seed tracker's report rounds them"
+
+
 def add_output_options(p: argparse.ArgumentParser, *,
                        out: str = "write the transitions table (.csv or .parquet; times "
-                                  "in UTC, ISO-8601, whatever --tz)",
+                                  f"in UTC, ISO-8601, whatever --tz; {SEED_ROUNDING})",
                        plot: str = "write a timeline (.png, .svg or .pdf)",
                        groups: str | None = None) -> argparse._ArgumentGroup:
     """``--out``, ``--plot`` and ``--force``, and with ``groups`` (where every group's row is
@@ -136,8 +148,10 @@ def flag_table(parser: argparse.ArgumentParser) -> dict[str, str]:
 
 def add_tz_option(g: argparse._ActionsContainer, *, naive: str | None) -> None:
     """``--tz``, the zone of the ``--plot`` axis (the data stay UTC), and of the naive times the
-    command reads (``naive`` says which; ``None``: it reads none)."""
-    of = f"naive {naive} and of the plot axis" if naive else "the plot axis"
+    command reads (``naive`` says which; ``None``: it reads none, ``demo``: its printed episodes
+    and incidents are on that clock)."""
+    of = (f"naive {naive} and of the plot axis" if naive else
+          "the plot axis and of the episodes and incidents printed, with their UTC offset")
     g.add_argument("--tz", default="UTC", action=_Given,
                    help=f"time zone of {of} (default: UTC)")
 

@@ -15,8 +15,9 @@ __all__ = ["wrap", "path_label"]
 #: The spaces of a figure and its unit, and of a duration's two units ("3 h 21 min"), which
 #: :func:`wrap` never breaks.
 _UNIT = re.compile(r"(?<=\d) (%|(?:d|h|min|s)\b(?: \d+ (?:h|min|s)\b)?)")
-#: The space between a date and its time of day (``2014-03-21 03:41``), never broken either.
-_DATE_TIME = re.compile(r"(?<=\d{4}-\d\d-\d\d) (?=\d\d:\d\d)")
+#: The space between a date and its time of day (``2014-03-21 03:41``), and between the time
+#: and its UTC offset (``03:41 +01:00``), never broken either.
+_DATE_TIME = re.compile(r"(?<=\d{4}-\d\d-\d\d) (?=\d\d:\d\d)|(?<=\d\d:\d\d) (?=[+-]\d\d:\d\d)")
 
 
 def wrap(text: str, indent: str = "    ") -> str:

@@ -6,21 +6,11 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .._util.attrs import clock_text
 from .._util.words import counted_of, prose_duration
 from .shared import table_text, wrap
 
 __all__ = ["format_incidents", "format_transitions", "print_transitions", "zone_words"]
-
-
-def _clock(times: pd.Series, tz: str, fmt: str) -> pd.Series:
-    """``times`` (UTC) as text: in UTC, or on the clock of ``tz`` with the UTC offset after them
-    (``2026-10-25 02:30 +01:00``: the repeated hour of a fall-back reads twice, told apart)."""
-    if tz == "UTC":
-        text: pd.Series = times.dt.strftime(fmt)
-    else:  # %z writes +0100
-        text = times.dt.tz_convert(tz).dt.strftime(f"{fmt} %z").str.replace(
-            r"(\d\d)$", r":\1", regex=True)
-    return text
 
 
 def zone_words(tz: str) -> str:
@@ -38,14 +28,14 @@ def format_incidents(incidents: pd.DataFrame, events: pd.DataFrame, limit: int =
     cols = [c for c in ("incident_id", "kind", "start", "end", "scope") if c in incidents.columns]
     show = incidents[cols].head(limit).copy()
     for c in ("start", "end"):
-        show[c] = _clock(show[c], tz, "%Y-%m-%d %H:%M")
+        show[c] = clock_text(show[c], tz, "%Y-%m-%d %H:%M")
     text = table_text(show, ["incident_id"])
     if len(incidents) > limit:
         text += f"\n... {len(incidents) - limit:,} more (--plot draws every incident)"
     first, last = events["ts"].min(), events["ts"].max()
     outside = int(((incidents["end"] < first) | (incidents["start"] > last)).sum())
     if outside:
-        span = _clock(pd.Series([first, last]), tz, "%Y-%m-%d %H:%M")
+        span = clock_text(pd.Series([first, last]), tz, "%Y-%m-%d %H:%M")
         text += (f"\nnote: {counted_of(outside, len(incidents), 'incident')} "
                  f"{'lies' if outside == 1 else 'lie'} outside the log's span "
                  f"({span[0]} .. {span[1]}{' UTC' if tz == 'UTC' else ''})")
@@ -60,7 +50,7 @@ def format_transitions(tr: pd.DataFrame, limit: int = 40, tz: str = "UTC") -> st
     if tr.empty:
         return "(no status changes)"
     show = tr.head(limit).copy()
-    show["ts"] = _clock(show["ts"], tz, "%Y-%m-%d %H:%M:%S")
+    show["ts"] = clock_text(show["ts"], tz, "%Y-%m-%d %H:%M:%S")
     # a budget of 0.05 failures (1 event at 0.95) reads 0.1: say the rounding, not only the figure
     note = ("The seed tracker's report figures, rounded as it rounds them (--out too): "
             "current_rate to 4 decimals, burn_rate to 2, budget_total, budget_remaining and "

@@ -11,10 +11,12 @@ from typing import Any
 import pandas as pd
 
 from ..slo import SLO, PerGroup
+from .options import OUT_DIGITS
 from .prose import path_label, wrap
 from .reading import describe_slo
 
-__all__ = ["print_slo", "save_plot", "group_label", "write_output", "wrap", "table_text"]
+__all__ = ["print_slo", "save_plot", "group_label", "write_output", "out_figures", "wrap",
+           "table_text"]
 
 def print_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> None:
     """The SLO line (without its window unless ``window``), and how per-group SLOs were bound."""
@@ -89,16 +91,30 @@ def save_plot(draw: Any, path: str, *, force: bool, rows: int = 1) -> None:
 
 def write_output(table: pd.DataFrame, args: argparse.Namespace, noun: str,
                  detail: str = "", *, path: str | None = None) -> None:
-    """Write ``table`` to ``--out`` (or ``path``: another output flag's file) and say so: its
-    rows counted as ``noun`` (singular, put in the number the count takes: ``1 group row``,
-    ``3 group rows``), then ``detail``."""
+    """Write ``table`` to ``--out`` (or ``path``: another output flag's file), its figures as
+    :func:`out_figures` writes them, and say so: its rows counted as ``noun`` (singular, put in
+    the number the count takes: ``1 group row``, ``3 group rows``), then ``detail``."""
     from .._util.files import write_table
     from .._util.words import counted
 
     path = args.out if path is None else path
-    out = table.copy()
+    out = out_figures(table)
     out.attrs = {}
     write_table(out, path, force=args.force)
     said = counted(len(out), noun) + (f" {detail}" if detail else "")
     print(f"wrote {said} to {path_label(path)}")
 
+
+
+def out_figures(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` as every table output writes it (``--out``, ``--summary-out``, ``--tiers-out``;
+    ``replay --out`` and ``demo --out`` write the seed tracker's own rounding): its float figures
+    to :data:`~budgetlab.cli.options.OUT_DIGITS` significant digits, counts (integers) exactly.
+
+    >>> out_figures(pd.DataFrame({"burn": [0.1 + 0.2], "events": [3]})).to_dict("list")
+    {'burn': [0.3], 'events': [3]}
+    """
+    out = table.copy()
+    floats = out.select_dtypes("float").columns
+    out[floats] = out[floats].map(lambda v: float(f"{v:.{OUT_DIGITS}g}"))
+    return out

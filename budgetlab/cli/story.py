@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import clock_text
 from .._util.percent import measured_percent
 from .._util.words import counted, duration_words, hours_words, prose_duration
 from ..budget.figures import STATUSES
@@ -15,11 +16,12 @@ from ..budget.figures import STATUSES
 __all__ = ["episode_lines"]
 
 
-def episode_lines(summary: pd.DataFrame, episodes: pd.DataFrame, by: list[str]) -> list[str]:
+def episode_lines(summary: pd.DataFrame, episodes: pd.DataFrame, by: list[str],
+                  tz: str = "UTC") -> list[str]:
     """One line per group of ``replay_summary`` rows: time at ``at_least`` or worse (the summary's
     hours, on the window's clock like ``episodes`` of :func:`budgetlab.status_spans`; in hours
     and minutes, as the episodes), how many episodes (and the raw ones they merge), the longest
-    with its start."""
+    with its start (in UTC, or on the clock of ``tz`` with its UTC offset: :func:`clock_text`)."""
     at_least = episodes.attrs.get("at_least", "critical")
     level = STATUSES.index(at_least)
     worse = STATUSES[level:]
@@ -38,12 +40,13 @@ def episode_lines(summary: pd.DataFrame, episodes: pd.DataFrame, by: list[str]) 
         if ep.empty:
             lines.append(f"{head}; no episode.")
             continue
-        longest = ep.iloc[int(np.argmax(ep["duration"].to_numpy()))]
+        i = int(np.argmax(ep["duration"].to_numpy()))
+        longest, start = ep.iloc[i], clock_text(ep["start"], tz, "%Y-%m-%d %H:%M").iloc[i]
         ongoing = " (still there at the end)" if bool(longest["ongoing"]) else ""
         raw = f" ({int(ep['merged'].sum()):,} before merging)" if merging else ""
         lines.append(f"{head}; {counted(len(ep), 'episode')}{raw}, "
                      f"longest {duration_words(longest['duration'], days=False)} from "
-                     f"{longest['start']:%Y-%m-%d %H:%M}{ongoing}")
+                     f"{start}{ongoing}")
     if gap is not None:
         merged = (f"episodes less than {prose_duration(gap)} apart are merged into one" if merging
                   else "with a zero --gap, none are merged")

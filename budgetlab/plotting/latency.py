@@ -123,7 +123,7 @@ def span_counted(shares: pd.DataFrame, tz: str, *, zone: bool = False) -> str:
     >>> t = pd.DataFrame()
     >>> t.attrs.update(start="2026-01-01T03:41:00+00:00", end="2026-01-03T03:41:30+00:00")
     >>> span_counted(t, "Europe/Berlin")
-    '; attempts 2026-01-01 04:41 .. 2026-01-03 04:41'
+    '; attempts 2026-01-01 04:41 +01:00 .. 2026-01-03 04:41 +01:00'
     """
     span = attr_span(shares.attrs, tz)
     return (f"; attempts {span}" + (f" {tz}" if zone else "")) if span else ""

@@ -403,8 +403,8 @@ def test_buckets_table_equals_the_api_and_groups_are_off_by_default(files, tmp_p
     for col in ("failures", "burn_rate", "sli_without", "transitions", "transitions_caused",
                 "pages_caused"):
         assert np.allclose(got[col], want[col], atol=1e-12), col
-    assert (f"{int(want['failures'].sum()):,} failures in the buckets timeout, "
-            "solve_error") in " ".join(printed.split())  # the header, filled to 100 columns
+    assert (f"{int(want['failures'].sum()):,} failures in the buckets 'timeout', "
+            "'solve_error'") in " ".join(printed.split())  # the header, filled to 100 columns
 
 
 def test_buckets_per_group_targets_equal_separate_runs(files, tmp_path, capsys):
@@ -431,7 +431,7 @@ def test_buckets_on_a_web_log_name_the_buckets_from_the_data(capsys):
     assert main(["buckets", str(APACHE), "--window", "1h", "--outcomes",
                  "2xx=success,3xx=success,4xx=skip,5xx=server_error"]) == 0
     out = capsys.readouterr().out
-    assert "3 failures in the bucket server_error SLO: " in " ".join(out.split())  # header end
+    assert "3 failures in the bucket 'server_error' SLO: " in " ".join(out.split())  # header end
     assert "timeout" not in out and "solve_error" not in out and "captcha" not in out
 
 
@@ -526,6 +526,19 @@ def test_alerts_scores_equal_the_api_per_policy(files, tmp_path, capsys):
         for col in ("episodes", "detected", "precision", "recall", "pages_per_day"):
             assert np.allclose(mine[col], want[col], equal_nan=True, atol=1e-12), (name, col)
         assert f"policy {name} ({len(ep)} alert episode{'' if len(ep) == 1 else 's'}" in printed
+
+
+def test_the_policy_line_fills_to_100_columns(files, capsys):
+    """The workbook's four tiers (the SRE workbook's burns: 14.4 over 1 h, 6 over 6 h, 3 over 1 d,
+    1 over 3 d) made a line of 112 characters; it is filled to 100, each tier's name whole."""
+    assert main(["alerts", str(files["log"]), "--incidents", str(files["incidents"]), "--target",
+                 "0.95"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("policy workbook ("))
+    head = lines[at: at + 2]
+    assert all(len(ln) <= 100 for ln in head) and len(head[1]) > 0
+    assert " ".join(head).endswith("tiers: page_1h burn 14.4, page_6h burn 6, ticket_1d burn 3, "
+                                   "ticket_3d burn 1)")
 
 
 def test_alerts_per_group_targets_equal_separate_runs(files, tmp_path, capsys):

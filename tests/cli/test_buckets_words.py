@@ -4,6 +4,8 @@ Oracles: the counts by construction of the hand-made logs."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
@@ -36,7 +38,7 @@ def test_one_bucket_is_named_in_the_singular(tmp_path, capsys):
     assert main(["buckets", str(log), "--window", "1h"]) == 0
     # the span the figures count, by construction: 10 events 5 min apart from midnight
     assert ("one.csv: 10 events, 2026-01-01 00:00 .. 2026-01-01 00:45 UTC, 2 failures in the "
-            "bucket timeout\n" in capsys.readouterr().out)
+            "bucket 'timeout'\n" in capsys.readouterr().out)
 
 
 @pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
@@ -51,7 +53,7 @@ def test_the_header_says_the_span_and_what_the_columns_count(tmp_path, capsys):
     out = capsys.readouterr().out
     first, legend = out.split("\n")[0], " ".join(out.split("\n\n")[0].split("\n")[2:])
     assert first == ("log.csv: 200 events, 2026-01-01 00:00 .. 2026-01-01 16:35 UTC, 10 failures "
-                     "in the bucket timeout")
+                     "in the bucket 'timeout'")
     assert legend.startswith("Every figure counts the whole log, first to last event.")
     assert "pages: episodes of the workbook policy's page tiers on 5 min bins (--freq)" in legend
     assert "each bucket alone: one that two buckets cause counts for both" in legend
@@ -75,3 +77,16 @@ def test_out_writes_the_figures_without_float_noise(tmp_path, capsys):
     capsys.readouterr()
     main(["buckets", "--help"])
     assert "figures to 12 significant digits" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_header_fills_to_100_columns_with_the_bucket_names_quoted(capsys):
+    """The Apache log by method (shared/data/README.md: 3 responses with status 500 among 10,000,
+    2015-05-17 10:05 .. 2015-05-20 21:05): the header is 112 characters; filled to 100, its
+    bucket's name goes to the next line whole and quoted, never read as part of the sentence."""
+    apache = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_logs"
+    assert main(["buckets", str(apache), "--preset", "access", "--by", "method"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("apache_logs: 10,000 events"))
+    assert lines[at: at + 2] == [
+        "apache_logs: 10,000 events, 2015-05-17 10:05 .. 2015-05-20 21:05 UTC, 3 failures in the "
+        "bucket", "'server_error'"]

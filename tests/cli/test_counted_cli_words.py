@@ -87,7 +87,7 @@ def test_the_more_lines_name_the_flag_that_shows_the_rest(n, more):
     events = pd.DataFrame({"ts": [T0, T0 + pd.Timedelta("1h")]})
     assert format_incidents(incidents, events, limit=1).splitlines()[-1] == (
         f"... {more} more (--plot draws every incident)")
-    transitions = pd.DataFrame({"ts": times, "to_status": "WARNING"})
+    transitions = pd.DataFrame({"ts": times, "from_status": "HEALTHY", "to_status": "WARNING"})
     assert format_transitions(transitions, limit=1).splitlines()[-1] == (
         f"... {more} more (--out writes every status change)")
 
@@ -115,7 +115,8 @@ def _help(command: str, capsys) -> str:
 def test_help_texts_read_right_for_one_and_for_several(capsys):
     text = _help("incident", capsys)
     assert "one or more outcome logs: .csv, .tsv" in text
-    assert "write the status changes in each reported window (.csv or .parquet)" in text
+    assert ("write the status changes in each reported window (.csv or .parquet; its figures to "
+            "12 significant digits)") in text
     assert "(s)" not in text
     assert "one or more outcome logs: .csv, .tsv" in _help("replay", capsys)
 

@@ -228,3 +228,46 @@ def test_the_demo_timeline_draws_the_spans_of_the_window_clock(monkeypatch, tmp_
         mine = spans[spans["captcha_type"].astype(str) == ctype].reset_index(drop=True)
         assert mine["start"].tolist() == own["start"].tolist()
         assert mine["status"].astype(str).tolist() == own["status"].astype(str).tolist()
+
+
+def test_demo_tz_prints_the_episodes_and_the_incidents_on_its_clock_with_offsets(capsys,
+                                                                                 monkeypatch):
+    """--tz Europe/Berlin: the injected incident (demo_incidents.csv: 2026-10-07T23:30Z ..
+    2026-10-08T03:30Z) reads 01:30 .. 05:30 on 8 Oct at +02:00 (summer time until 25 Oct), and
+    both headings name the clock; without --tz they name UTC."""
+    monkeypatch.setenv("COLUMNS", "250")  # the incidents' row whole
+    assert main(["demo", "--tz", "Europe/Berlin"]) == 0
+    flat = " ".join(capsys.readouterr().out.split())
+    assert ("Episodes at CRITICAL or worse, per captcha_type (times in Europe/Berlin, with their "
+            "UTC offset)") in flat
+    assert ("Injected incidents (ground truth: budgetlab/datasets/demo_incidents.csv; times in "
+            "Europe/Berlin, with their UTC offset)") in flat
+    assert "2026-10-08 01:30 +02:00 2026-10-08 05:30 +02:00" in flat
+    episodes = flat.split("Episodes at CRITICAL")[1].split("Transitions:")[0]
+    starts = re.findall(r"longest [^,]*? from (\S+ \S+ \S+)", episodes)
+    assert len(starts) == 3 and all(s.endswith(" +02:00") for s in starts)
+
+
+def test_the_demo_without_tz_names_utc(demo):
+    flat = " ".join(demo["printed"].split())
+    assert "Episodes at CRITICAL or worse, per captcha_type (times UTC)" in flat
+    assert "demo_incidents.csv; times UTC)" in flat
+    assert "2026-10-07 23:30 2026-10-08 03:30" in flat  # the file's own times, in UTC
+
+
+def test_the_longest_episode_starts_on_the_tz_clock_across_the_fall_back():
+    """Two hand-made episodes inside Berlin's repeated hour of 25 Oct 2026 (00:30 and 01:30 UTC
+    are both 02:30 local): the longest, the second, reads 02:30 +01:00, never a bare 02:30."""
+    from budgetlab.cli.story import episode_lines
+
+    zero = {f"hours_{s}": [0.0] for s in ("healthy", "warning", "exhausted", "no_traffic")}
+    summary = pd.DataFrame({**zero, "hours_critical": [1.5], "share_critical": [0.5],
+                            "share_exhausted": [0.0]})
+    at = pd.to_datetime(["2026-10-25 00:30", "2026-10-25 01:30"], utc=True)
+    episodes = pd.DataFrame({"start": at, "end": at + pd.to_timedelta(["30min", "1h"]),
+                             "ongoing": [False, False], "merged": [1, 1]})
+    episodes["duration"] = episodes["end"] - episodes["start"]
+    episodes.attrs.update(at_least="critical", gap="0s")
+    line = episode_lines(summary, episodes, [], "Europe/Berlin")[0]
+    assert line.endswith("2 episodes, longest 1 h from 2026-10-25 02:30 +01:00")
+    assert episode_lines(summary, episodes, [])[0].endswith("longest 1 h from 2026-10-25 01:30")

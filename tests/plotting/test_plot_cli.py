@@ -178,8 +178,8 @@ def test_latency_plot_names_the_zone_and_the_share(tmp_path, saved, capsys):
                  str(tmp_path / "lat.png")]) == 0
     (fig,) = saved
     # with the span the shares count: the first and last attempt, 06:00 and 08:59 UTC, in Berlin
-    assert fig["xlabels"] == ["period start (Europe/Berlin); attempts 2026-01-05 07:00 .. "
-                              "2026-01-05 09:59"]
+    assert fig["xlabels"] == ["period start (Europe/Berlin); attempts 2026-01-05 07:00 +01:00 "
+                              ".. 2026-01-05 09:59 +01:00"]
     assert clock_labels_in(fig["ticks"][0], "Europe/Berlin") > 0
     capsys.readouterr()
     plt.close("all")

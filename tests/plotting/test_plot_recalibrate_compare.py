@@ -186,6 +186,23 @@ def test_window_comparison_lines_hold_the_tables_values(comparison):
     assert all(ln.get_linestyle() == "None" for ln in [*ax.lines, *ax.y2_ax.lines])
 
 
+def test_window_comparison_span_in_a_zone_says_its_offsets_across_the_fall_back():
+    """An hour of events across Berlin's fall-back (25 Oct 2026, 03:00 CEST -> 02:00 CET): the
+    first, 00:30 UTC, and the last, 01:30 UTC, are both 02:30 on Berlin's clock, told apart by
+    their offsets (+02:00, then +01:00); in UTC no offset is written."""
+    ev = as_events(pd.date_range("2026-10-25 00:30", "2026-10-25 01:30", freq="1min", tz="UTC"),
+                   [True] * 61)
+    label = plot_window_comparison(compare_windows(ev, SLO(target=0.9), ["30min"],
+                                                   tz="Europe/Berlin"),
+                                   ax=plt.figure().gca(), y2=None).get_xlabel()
+    assert label.splitlines()[1] == ("2026-10-25 02:30 +02:00 .. 2026-10-25 02:30 +01:00 "
+                                     "Europe/Berlin:")
+    label = plot_window_comparison(compare_windows(ev, SLO(target=0.9), ["30min"]),
+                                   ax=plt.figure().gca(), y2=None).get_xlabel()
+    assert label.splitlines()[1] == "2026-10-25 00:30 .. 2026-10-25 01:30 UTC:"
+    plt.close("all")
+
+
 def test_window_comparison_other_columns_and_no_second_axis(comparison):
     one = comparison[comparison["min_dwell"] == pd.Timedelta(0)]
     plt.figure()
@@ -271,6 +288,7 @@ def test_window_axis_names_the_calendar_windows_zone():
     ax = plot_window_comparison(t, y2=None)
     # the span in the table's zone: 02:00 UTC (the first event plus the 2 h warmup) is 03:00 in
     # Berlin in January, the last event (01:59 UTC on the 3rd) 02:59
-    assert ax.get_xlabel() == ("window (calendar in Europe/Berlin)\n2026-01-01 03:00 .. "
-                               "2026-01-03 02:59 Europe/Berlin:\neach window over the time it held "
-                               "traffic, after its warm-up (a calendar window has none)")
+    assert ax.get_xlabel() == ("window (calendar in Europe/Berlin)\n2026-01-01 03:00 +01:00 .. "
+                               "2026-01-03 02:59 +01:00 Europe/Berlin:\neach window over the "
+                               "time it held traffic, after its warm-up (a calendar window has "
+                               "none)")
