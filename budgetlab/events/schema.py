@@ -33,7 +33,8 @@ from ..errors import ConfigError, InputError, SchemaError, TimestampError
 from ._messages import MISSING_LABELS
 
 __all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "MISSING_LABELS",
-           "bucket_dtype", "code_counts", "as_events", "check_events", "is_utc", "ts_utc", "ts_ns",
+           "bucket_dtype", "code_counts", "as_events", "check_events", "is_utc", "ts_error",
+           "ts_utc", "ts_ns",
            "INCIDENT_COLUMNS", "parse_scope", "scope_mask", "time_span", "sort_by_time",
            "check_header"]
 
@@ -191,6 +192,27 @@ def is_utc(dtype: Any) -> bool:
             and dtype.tz.utcoffset(None) == datetime.timedelta(0))
 
 
+def ts_error(dtype: Any, reader: str) -> SchemaError | None:
+    """The refusal of an event table's time column of ``dtype`` (pandas or Dask), ``None`` when it
+    holds UTC times (:func:`is_utc`): not zoned times (load the data with ``reader``), or times in
+    another zone, which is named (the fix converts them; the instants stay the same).
+
+    >>> print(ts_error(pd.DatetimeTZDtype(tz="Europe/Berlin"), "budgetlab.read_events()"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    events['ts'] is in Europe/Berlin, not UTC (the event table's times are UTC); convert it, the
+    instants stay the same: events.assign(ts=events['ts'].dt.tz_convert('UTC')).
+    """
+    if not isinstance(dtype, pd.DatetimeTZDtype):
+        return SchemaError("events['ts'] must be a UTC datetime column (datetime64 in s, ms, us or "
+                           f"ns, UTC); load the data with {reader}, which parses and converts "
+                           "timestamps.")
+    if not is_utc(dtype):
+        return SchemaError(f"events['ts'] is in {dtype.tz}, not UTC (the event table's times are "
+                           "UTC); convert it, the instants stay the same: "
+                           "events.assign(ts=events['ts'].dt.tz_convert('UTC')).")
+    return None
+
+
 def ts_utc(events: pd.DataFrame) -> Any:
     """``events["ts"]`` (checked by :func:`check_events`) as a datetime array in pandas' UTC, the
     zone of every time a function returns (``Etc/UTC`` is the same instants in UTC's name)."""
@@ -228,14 +250,8 @@ def check_events(events: Any, by: str | Sequence[str] | None = None, *,
                           "itself, which would hide the key: rename that column of the events "
                           "first (an access log's status: group by status_class).")
     require_columns(events, ["ts", "ok", *keys])
-    if not isinstance(events["ts"].dtype, pd.DatetimeTZDtype):
-        raise SchemaError("events['ts'] must be a UTC datetime column (datetime64 in s, ms, us or "
-                          "ns, UTC); load the data with budgetlab.read_events(), which parses and "
-                          "converts timestamps.")
-    if not is_utc(events["ts"].dtype):
-        raise SchemaError(f"events['ts'] is in {events['ts'].dt.tz}, not UTC (the event table's "
-                          "times are UTC); convert it, the instants stay the same: "
-                          "events.assign(ts=events['ts'].dt.tz_convert('UTC')).")
+    if (error := ts_error(events["ts"].dtype, "budgetlab.read_events()")) is not None:
+        raise error
     if events["ts"].isna().any():
         raise InputError("events['ts'] has missing timestamps; load the data with "
                          "budgetlab.read_events().")
