@@ -86,9 +86,11 @@ def reading_files(names: Sequence[str], rows: Sequence[int]) -> None:
 def reading_lines(names: Sequence[str], rows: Sequence[int], lines: np.ndarray) -> None:
     """From now on (in this read), rows are the events of line-oriented text logs, named by file
     and line: ``names[k]`` holds ``rows[k]`` events, and row ``i`` is line ``lines[i]`` (1-based,
-    blank and unmatched lines counted) of its file."""
-    reading_files(names, rows)
-    _state()["lines"] = lines
+    blank and unmatched lines counted) of its file. Noted in a read's state only (a call outside
+    a read leaves no numbering behind for later messages)."""
+    if ROWS.get() is not None:
+        reading_files(names, rows)
+        _state()["lines"] = lines
 
 
 def note_open_last_row(row: int) -> None:
