@@ -11,7 +11,7 @@ import pandas as pd
 
 from .._util.validation import as_list, require_columns
 from ..errors import BudgetlabError, InputError, SchemaError
-from ..events.schema import is_utc
+from ..events.schema import ts_error
 
 __all__ = ["require_dask_frame", "partition_error", "partition_number", "check_dask_events"]
 
@@ -48,13 +48,8 @@ def check_dask_events(events: Any, by: str | Sequence[str] | None, pandas_name: 
     keys = as_list(by)
     require_columns(pd.DataFrame(columns=list(frame.columns)), ["ts", "ok", *keys])
     dtypes = frame.dtypes
-    ts = dtypes["ts"]
-    if not is_utc(ts):
-        raise SchemaError(
-            "events['ts'] must be a UTC datetime column (datetime64 in s, ms, us or ns, UTC); load "
-            "the data with budgetlab.dask.read_events(), or convert a column in another zone: "
-            "events.assign(ts=events['ts'].dt.tz_convert('UTC'))."
-        )
+    if (error := ts_error(dtypes["ts"], "budgetlab.dask.read_events()")) is not None:
+        raise error
     if dtypes["ok"] != np.dtype(bool):
         raise SchemaError("events['ok'] must be a bool column; load the data with "
                           "budgetlab.dask.read_events().")

@@ -1,10 +1,12 @@
 """The words of the readers' refusals, which never show a data value: rows are named by number
-(1-based data rows in input order; by file and row there when several files are read), column
+(1-based data rows in input order, after the header in a CSV/TSV file; by file and row there when
+several files are read; a line-oriented text log's events by file and line), column
 names that look like data (a header-less file's first row) are hidden, and so is any text that
 looks like personal data (:func:`personal_mask`, the one rule the label words use too).
 
 Where rows are is noted as a read goes (:data:`ROWS`, one state per read: :func:`file_offset` and
-:func:`reading_files` when several files are read, :func:`note_open_last_row`); the words are
+:func:`reading_files` when several files are read, :func:`reading_lines` for text logs,
+:func:`note_open_last_row`); the words are
 built only when refusing. The words about outcome labels are in :mod:`._label_words` (unknown
 labels and the fix to paste, numeric labels, metric series), those about times in
 :mod:`._time_words` (numeric dates, DST changes).
@@ -28,7 +30,8 @@ from .._util.words import counted, noun_for, option_word, say
 from ..errors import SchemaError
 from ..privacy import scan_text, shown
 
-__all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open_last_row",
+__all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "reading_lines", "file_offset",
+           "note_open_last_row",
            "row_numbers", "expand", "personal_mask", "header_error", "SAMPLE_ROWS",
            "numbers_in_rows", "number_dtypes", "threshold_words", "fill_or_drop",
            "MISSING_LABELS"]
@@ -48,7 +51,9 @@ SAMPLE_ROWS = 100
 
 #: The state of one read for its messages, a dict of its own set by the reader: ``files`` (names,
 #: first row of each) when several are read, ``offset`` (first row of the file being read),
-#: ``open`` (rows whose line has no line end: the file may be half-written).
+#: ``open`` (rows whose line has no line end: the file may be half-written), ``header`` (rows are
+#: counted after a header line: a CSV/TSV file), ``lines`` (the line number of each row of a text
+#: log: :func:`reading_lines`).
 ROWS: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("ROWS", default=None)
 #: A column name that looks like data (a number, a date, a clock time): a header-less file's row.
 _DATA_LIKE = r"[+-]?[0-9]+(?:[.,][0-9]+)?|.*[0-9]{4}-[0-9]{2}-[0-9]{2}.*|.*[0-9]{1,2}:[0-9]{2}.*"
@@ -78,6 +83,16 @@ def reading_files(names: Sequence[str], rows: Sequence[int]) -> None:
     _state()["files"] = (tuple(names), np.concatenate([[0], np.cumsum(rows, dtype=np.int64)[:-1]]))
 
 
+def reading_lines(names: Sequence[str], rows: Sequence[int], lines: np.ndarray) -> None:
+    """From now on (in this read), rows are the events of line-oriented text logs, named by file
+    and line: ``names[k]`` holds ``rows[k]`` events, and row ``i`` is line ``lines[i]`` (1-based,
+    blank and unmatched lines counted) of its file. Noted in a read's state only (a call outside
+    a read leaves no numbering behind for later messages)."""
+    if ROWS.get() is not None:
+        reading_files(names, rows)
+        _state()["lines"] = lines
+
+
 def note_open_last_row(row: int) -> None:
     """Row ``row`` (0-based, in the file being read) is the last and its line has no line end."""
     state = _state()
@@ -86,7 +101,8 @@ def note_open_last_row(row: int) -> None:
 
 def row_numbers(mask: np.ndarray) -> str:
     """The first offending row numbers (1-based data rows, with their file when several are
-    read), never the values.
+    read; the file's line numbers for a text log's events: :func:`reading_lines`), never the
+    values.
 
     >>> row_numbers(np.array([False, True, True]))
     'rows 2, 3 (1-based)'
@@ -94,15 +110,19 @@ def row_numbers(mask: np.ndarray) -> str:
     idx = np.flatnonzero(mask)
     first, more = idx[:MAX_ROWS_LISTED], len(idx) - MAX_ROWS_LISTED
     state = ROWS.get() or {}
-    files = state.get("files")
+    files, lines = state.get("files"), state.get("lines")
+    word = "line" if lines is not None else "row"
     if files is None:
         parts = [("row " if len(first) == 1 else "rows ") + ", ".join(map(str, first + 1))]
     else:
         which = np.searchsorted(files[1], first, side="right") - 1
-        parts = [("row " if (which == k).sum() == 1 else "rows ")
-                 + ", ".join(map(str, first[which == k] - files[1][k] + 1))
+        numbers = first - files[1][which] + 1 if lines is None else lines[first]
+        parts = [word + (" " if (which == k).sum() == 1 else "s ")
+                 + ", ".join(map(str, numbers[which == k]))
                  + f" of {files[0][k]}" for k in dict.fromkeys(which.tolist())]
-    text = "; ".join(parts) + (f" and {more:,} more" if more > 0 else "") + " (1-based)"
+    text = "; ".join(parts) + (f" and {more:,} more" if more > 0 else "")
+    if lines is None:
+        text += " (1-based, after the header)" if state.get("header") else " (1-based)"
     if len(idx) and int(idx[-1]) + state.get("offset", 0) in state.get("open", ()):
         text += " (the last line has no line end: the file may be half-written)"
     return text

@@ -22,7 +22,7 @@ from .._util.validation import check_argument, utc_from_ns
 from .._util.words import counted, say
 from ..errors import ConfigError, FileFormatError, InputError, SchemaError, TimestampError
 from ._compressed import PACKED, read_input
-from ._messages import file_offset, reading_files, row_numbers
+from ._messages import ROWS, file_offset, reading_files, row_numbers
 from ._structured import read_jsonl, read_parquet
 from ._text import (
     CR_ONLY_NOTE,
@@ -166,6 +166,10 @@ def read_files(paths: Sequence[Path], want: FileSpec,
     frames: list[pd.DataFrame] = []
     per_file: list[list[str]] = []
     as_text: set[str] = set()
+    state = ROWS.get()  # CSV/TSV rows are counted after the header: messages say so
+    if state is not None and any(_detect_format(p, want.format)[0] in ("csv", "tsv")
+                                 for p in paths):
+        state["header"] = True
     for path in progress(paths, desc=f"reading {len(paths)} files") if _large(paths) else paths:
         # where rows are, for messages: the file's first row in the whole table
         with file_offset(sum(map(len, frames))) if len(paths) > 1 else nullcontext():

@@ -13,17 +13,19 @@ and the matched groups), one value per line; a line ends at LF, CRLF or a CR alo
 
 * ``"count"`` (the default): the pattern defines what an event is, so the lines it does not match
   are not events: they are counted and their share is stated in the "how it was read" block; a
-  matched line whose time does not read is refused by row (:mod:`.timeformat`).
+  matched line whose time does not read is refused by its line (:mod:`.timeformat`).
 * ``"raise"`` (CLI ``--on-error raise`` or ``--strict``; :func:`~budgetlab.read_access_log`'s
   default): every non-blank line must be an event. A line is not in the format when the
   pattern does not match it, its time does not read in a ``time_format`` that carries the year
-  (a format without one is read, and refused by row, once the years are known), or a group fails
+  (a format without one is read, and refused by line, once the years are known), or a group fails
   the preset's check (:attr:`LinePreset.checks`); such lines are refused together, named by file
   and line number (the first ten, then how many more).
 * ``"skip"``: the same lines are left out with a warning that names them, and counted as read
   and skipped (``lines not in the format``).
 
-In every mode a file in which no line is an event is refused.
+In every mode a file in which no line is an event is refused. Every refusal of an event (its
+time, its label) names it by file and line, as an editor counts lines: blank and unmatched lines
+count (:func:`~._messages.reading_lines`).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from .._util.validation import utc_from_ns
 from .._util.words import counted, noun_for, say
 from ..errors import FileFormatError
 from ._compressed import read_head, read_input
+from ._messages import reading_lines
 from ._text import CR_ONLY_NOTE, ISO_TIME, PROGRESS_BYTES, cr_only, text_problem
 from .files import check_path, file_name, file_notes, refuse_copies
 from .presets import PRESETS, LinePreset, check_pattern, only_groups, pattern_groups
@@ -213,6 +216,7 @@ class LineRead(NamedTuple):
 
 class _FileEvents(NamedTuple):
     events: pa.Table
+    lines: np.ndarray  # the line number of each event in its file
     ns: np.ndarray | None  # UTC instants of the events, when the lines were checked
     rows: int  # what the file counts for in how_read.files
     skipped: int
@@ -276,9 +280,10 @@ def _file_events(path: Path, spec: ReadSpec, columns: Sequence[str]) -> _FileEve
         _in_format(scan, spec, preset)
     share = _not_events(scan, good, spec, preset)
     if count:
-        return _FileEvents(scan.events, None, len(scan.events), 0, scan.notes, share)
+        return _FileEvents(scan.events, scan.numbers, None, len(scan.events), 0, scan.notes,
+                           share)
     events = scan.events if good.all() else scan.events.filter(pa.array(good))
-    return _FileEvents(events, None if ns is None else ns[good], scan.lines,
+    return _FileEvents(events, scan.numbers[good], None if ns is None else ns[good], scan.lines,
                        scan.lines - len(events), scan.notes, share)
 
 
@@ -309,6 +314,7 @@ def read_lines(paths: Sequence[Path], spec: ReadSpec) -> LineRead:
     if len(read) == len(got):
         raw.attrs[ISO_TIME] = f"text as written, format {spec.time_format!r} with UTC offsets"
     files = [(name, len(g.events)) for name, g in zip(names, got, strict=True)]
+    reading_lines(names, [rows for _, rows in files], np.concatenate([g.lines for g in got]))
     ends = np.cumsum([rows for _, rows in files])
     refuse_copies([raw.iloc[end - rows:end] for (_, rows), end in zip(files, ends, strict=True)],
                   files)

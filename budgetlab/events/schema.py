@@ -33,8 +33,8 @@ from ..errors import ConfigError, InputError, SchemaError, TimestampError
 from ._messages import MISSING_LABELS
 
 __all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "MISSING_LABELS",
-           "bucket_dtype", "code_counts", "as_events", "check_events", "is_utc", "ts_utc", "ts_ns",
-           "INCIDENT_COLUMNS", "parse_scope", "scope_mask", "time_span", "sort_by_time",
+           "bucket_dtype", "code_counts", "as_events", "check_events", "ts_error", "ts_utc",
+           "ts_ns", "INCIDENT_COLUMNS", "parse_scope", "scope_mask", "time_span", "sort_by_time",
            "check_header"]
 
 #: Columns of an incident table (ground truth for scoring): ``incident_id`` (str), ``kind`` (str),
@@ -178,17 +178,31 @@ def _utc_times(ts: pd.Series) -> Any:
     return utc_from_ns(ns).array
 
 
-def is_utc(dtype: Any) -> bool:
-    """Whether a time column's dtype holds UTC times: zoned in pandas' UTC or in a zone whose
-    offset is always zero (``Etc/UTC``, ``Zulu``, ``Etc/GMT``, a fixed ``+00:00``), which is UTC by
-    definition; a zone at offset zero for part of the year (``Europe/London``) is not.
+def ts_error(dtype: Any, reader: str) -> SchemaError | None:
+    """The refusal of an event table's time column of ``dtype`` (pandas or Dask), ``None`` when it
+    holds UTC times: zoned in pandas' UTC or in a zone whose offset is always zero (``Etc/UTC``,
+    ``Zulu``, ``Etc/GMT``, a fixed ``+00:00``), which is UTC by definition. Times that are not
+    zoned are refused with the reader that parses them (``reader``); times in another zone, even
+    one at offset zero for part of the year (``Europe/London``), with that zone named and the
+    conversion (the instants stay the same).
 
-    >>> is_utc(pd.DatetimeTZDtype(tz="Zulu")), is_utc(pd.DatetimeTZDtype(tz="Europe/London"))
-    (True, False)
+    >>> ts_error(pd.DatetimeTZDtype(tz="Zulu"), "budgetlab.read_events()") is None
+    True
+    >>> print(ts_error(pd.DatetimeTZDtype(tz="Europe/London"), "budgetlab.read_events()"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    events['ts'] is in Europe/London, not UTC (the event table's times are UTC); convert it, the
+    instants stay the same: events.assign(ts=events['ts'].dt.tz_convert('UTC')).
     """
+    if not isinstance(dtype, pd.DatetimeTZDtype):
+        return SchemaError("events['ts'] must be a UTC datetime column (datetime64 in s, ms, us or "
+                           f"ns, UTC); load the data with {reader}, which parses and converts "
+                           "timestamps.")
     # tzinfo.utcoffset(None) is the offset of a zone that has one fixed offset, else None
-    return (isinstance(dtype, pd.DatetimeTZDtype)
-            and dtype.tz.utcoffset(None) == datetime.timedelta(0))
+    if dtype.tz.utcoffset(None) != datetime.timedelta(0):
+        return SchemaError(f"events['ts'] is in {dtype.tz}, not UTC (the event table's times are "
+                           "UTC); convert it, the instants stay the same: "
+                           "events.assign(ts=events['ts'].dt.tz_convert('UTC')).")
+    return None
 
 
 def ts_utc(events: pd.DataFrame) -> Any:
@@ -228,14 +242,8 @@ def check_events(events: Any, by: str | Sequence[str] | None = None, *,
                           "itself, which would hide the key: rename that column of the events "
                           "first (an access log's status: group by status_class).")
     require_columns(events, ["ts", "ok", *keys])
-    if not isinstance(events["ts"].dtype, pd.DatetimeTZDtype):
-        raise SchemaError("events['ts'] must be a UTC datetime column (datetime64 in s, ms, us or "
-                          "ns, UTC); load the data with budgetlab.read_events(), which parses and "
-                          "converts timestamps.")
-    if not is_utc(events["ts"].dtype):
-        raise SchemaError(f"events['ts'] is in {events['ts'].dt.tz}, not UTC (the event table's "
-                          "times are UTC); convert it, the instants stay the same: "
-                          "events.assign(ts=events['ts'].dt.tz_convert('UTC')).")
+    if (error := ts_error(events["ts"].dtype, "budgetlab.read_events()")) is not None:
+        raise error
     if events["ts"].isna().any():
         raise InputError("events['ts'] has missing timestamps; load the data with "
                          "budgetlab.read_events().")

@@ -224,4 +224,4 @@ def _refuse_missing(parsed: pd.Series, fmt: str) -> None:
     if bad.any():
         raise TimestampError(f"times at {row_numbers(bad)} do not match the time format "
                              f"{fmt!r}; check {say('time_format=', '--time-format')}, or fix "
-                             "those rows.")
+                             "them.")

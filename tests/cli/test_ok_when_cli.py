@@ -84,7 +84,8 @@ def test_missing_values_are_refused_in_cli_words(tmp_path, capsys):
                     "2026-01-01T00:05:00Z,", "2026-01-01T00:10:00Z,4.0")
     assert _refusal(capsys, path, "--ok-when", "value<4") == (
         "budgetlab: error: column 'value': 1 row missing or not a number (1 missing, 0 not a "
-        "number) at row 2 (1-based); --ok-when compares numbers and will not call such a row "
+        "number) at row 2 (1-based, "
+        "after the header); --ok-when compares numbers and will not call such a row "
         "good or bad: drop those rows or fill them, then read again.\n")
 
 

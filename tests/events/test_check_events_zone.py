@@ -89,3 +89,20 @@ def test_dask_takes_the_same_rule() -> None:
                             npartitions=1)
     with pytest.raises(SchemaError, match=r"tz_convert\('UTC'\)"):
         dask_replay(london, slo)
+
+
+def test_dask_names_the_zone_in_the_same_words() -> None:
+    # the Dask check refused Berlin times without naming the zone; the words are pandas' now
+    dd = pytest.importorskip("dask.dataframe")
+    import budgetlab.dask as bd
+
+    berlin = EVENTS.assign(ts=EVENTS["ts"].dt.tz_convert("Europe/Berlin"))
+    with pytest.raises(SchemaError) as pandas_err:
+        replay(berlin, SLO(target=0.5, window="2h"))
+    with pytest.raises(SchemaError, match=r"^events\['ts'\] is in Europe/Berlin, not UTC") as err:
+        bd.replay(dd.from_pandas(berlin, npartitions=2), SLO(target=0.5, window="2h"))
+    assert str(err.value) == str(pandas_err.value)
+    # naive times: the reader that parses them is Dask's own
+    naive = EVENTS.assign(ts=EVENTS["ts"].dt.tz_localize(None))
+    with pytest.raises(SchemaError, match=r"load the data with budgetlab\.dask\.read_events\(\)"):
+        bd.replay(dd.from_pandas(naive, npartitions=2), SLO(target=0.5, window="2h"))

@@ -19,9 +19,10 @@ from budgetlab.cli import main
 FALL = "ts,outcome\n2026-10-25 01:30:00,ok\n2026-10-25 02:30:00,ok\n2026-10-25 03:30:00,failed\n"
 SPRING = ("ts,outcome\n2026-03-29 01:30:00,ok\n2026-03-29 01:45:00,ok\n"
           "2026-03-29 02:30:00,failed\n2026-03-29 03:30:00,ok\n")
-AMBIGUOUS = "ambiguous at row 2 (1-based): 2026-10-25 02:00-03:00 happens twice in Europe/Berlin"
-NONEXISTENT = ("nonexistent at row 3 (1-based): 2026-03-29 02:00-03:00 does not exist in "
-               "Europe/Berlin")
+AMBIGUOUS = ("ambiguous at row 2 (1-based, after the header): 2026-10-25 02:00-03:00 happens "
+             "twice in Europe/Berlin")
+NONEXISTENT = ("nonexistent at row 3 (1-based, after the header): 2026-03-29 02:00-03:00 does "
+               "not exist in Europe/Berlin")
 FIX = "log times with UTC offsets (e.g. 2026-10-25T02:30:00+01:00) or in UTC"
 
 
@@ -66,7 +67,8 @@ def test_the_cli_names_its_flag(tmp_path, capsys, text: str, kind: str) -> None:
 
 
 def test_a_time_format_log_is_refused_the_same_way(tmp_path, capsys) -> None:
-    # a text log read with --pattern and --time-format: rows count events, not lines
+    # a text log read with --pattern and --time-format: the bad time is named by the file's line
+    # (hand-counted: the comment, the first event, the noise, then line 4), not by event
     path = tmp_path / "app.log"
     path.write_text("# started\n2026-10-25 01:30:00 200\nnoise\n2026-10-25 02:30:00 500\n")
     code = main(["replay", str(path), "--pattern", r"^(?P<ts>\S+ \S+) (?P<status>\d+)$",
@@ -74,4 +76,5 @@ def test_a_time_format_log_is_refused_the_same_way(tmp_path, capsys) -> None:
                  "--time-format", "%Y-%m-%d %H:%M:%S", "--tz", "Europe/Berlin", "--window", "1h"])
     err = capsys.readouterr().err
     assert code == 2
-    assert AMBIGUOUS in err
+    assert ("ambiguous at line 4 of app.log: 2026-10-25 02:00-03:00 happens twice in "
+            "Europe/Berlin") in err

@@ -35,12 +35,13 @@ def test_pandas_floats_1_0_and_0_0_are_true_and_false(tmp_path, capsys):
 
 def test_a_value_other_than_1_0_and_0_0_is_refused_as_in_a_dataframe(tmp_path):
     # 1.0 is true, 0.5 no boolean: the row of 0.5 is named, from the CSV as from the DataFrame
-    want = "non-boolean success value at row 2 (1-based); use true/false or 1/0."
+    # (the CSV's rows counted after its header, as its message says)
+    want = "non-boolean success value at row 2 (1-based{}); use true/false or 1/0."
     frame = pd.DataFrame({"ts": TS, "ok": [1.0, 0.5, 1.0]})
-    for source in (_csv(tmp_path, [1.0, 0.5, 1.0]), frame):
+    for source, after in ((_csv(tmp_path, [1.0, 0.5, 1.0]), ", after the header"), (frame, "")):
         with pytest.raises(OutcomeError) as info:
             read_events(source, ok="ok")
-        assert str(info.value) == want
+        assert str(info.value) == want.format(after)
 
 
 def test_a_float_metric_series_keeps_its_refusal(tmp_path):
@@ -59,8 +60,8 @@ def test_each_value_is_read_on_its_own_beside_other_spellings(tmp_path):
 def test_a_whole_number_other_than_1_and_0_is_not_a_flag(tmp_path):
     with pytest.raises(OutcomeError) as info:
         read_events(_csv(tmp_path, ["1.0", "2.0", "0.0"]), ok="ok")
-    assert str(info.value) == "non-boolean success value at row 2 (1-based); use true/false " \
-        "or 1/0."
+    assert str(info.value) == "non-boolean success value at row 2 (1-based, after the header); " \
+        "use true/false or 1/0."
 
 
 # one table of floats (an outcome column as pandas holds it), read from a DataFrame, from the CSV
@@ -101,5 +102,5 @@ def test_float_statuses_take_status_ranges_from_every_source(tmp_path, kind):
 def test_a_missing_float_is_named_as_missing(tmp_path):
     with pytest.raises(OutcomeError) as info:
         read_events(_csv(tmp_path, [1.0, None, 0.0]), ok="ok")
-    assert str(info.value) == "1 empty success value at row 2 (1-based); fill or drop those " \
-        "rows."
+    assert str(info.value) == "1 empty success value at row 2 (1-based, after the header); " \
+        "fill or drop those rows."

@@ -33,7 +33,8 @@ def _refusal(path):
 def test_day_or_month_first_is_said_with_both_formats(tmp_path):
     path = _log(tmp_path, ["01.02.2026 10:00", "02.02.2026 10:30"])
     assert _refusal(path) == (
-        "unparseable timestamps at rows 1, 2 (1-based); a date such as 01.02.2026 reads day "
+        "unparseable timestamps at rows 1, 2 (1-based, "
+        "after the header); a date such as 01.02.2026 reads day "
         "first (1 February) or month first (2 January), and budgetlab does not guess which: give "
         "time_format='%d.%m.%Y %H:%M' (day first) or time_format='%m.%d.%Y %H:%M' (month "
         f"first); or write {ISO}")
@@ -51,7 +52,8 @@ def test_on_the_command_line_it_names_time_format(tmp_path, capsys):
     assert main(["replay", str(path), "--ok", "ok"]) == 2
     err = capsys.readouterr().err
     assert err == (
-        "budgetlab: error: unparseable timestamp at row 1 (1-based); a date such as 01/02/26 "
+        "budgetlab: error: unparseable timestamp at row 1 (1-based, "
+        "after the header); a date such as 01/02/26 "
         "reads day first (1 February) or month first (2 January), and budgetlab does not guess "
         "which: give --time-format %d/%m/%yT%H:%M:%S.%f%z (day first) or --time-format "
         f"%m/%d/%yT%H:%M:%S.%f%z (month first); or write {ISO}\n")
@@ -64,7 +66,8 @@ def test_on_the_command_line_it_names_time_format(tmp_path, capsys):
 def test_one_order_only_is_said_and_still_not_taken_from_some_rows(tmp_path):
     path = _log(tmp_path, ["13/02/2026", "01/02/2026"])
     assert _refusal(path) == (
-        "unparseable timestamps at rows 1, 2 (1-based); these dates read day first only (a first "
+        "unparseable timestamps at rows 1, 2 (1-based, "
+        "after the header); these dates read day first only (a first "
         "number above 12 is no month), and budgetlab does not take the order from some rows: "
         f"give time_format='%d/%m/%Y' (day first); or write {ISO}")
     assert read_events(path, ok="ok", time_format="%d/%m/%Y")["ts"].tolist() == list(
@@ -73,7 +76,8 @@ def test_one_order_only_is_said_and_still_not_taken_from_some_rows(tmp_path):
 
 def test_a_time_in_a_form_of_its_own_gets_the_dates_part(tmp_path):
     assert _refusal(_log(tmp_path, ["01-02-2026 10h00"])) == (
-        "unparseable timestamp at row 1 (1-based); a date such as 01-02-2026 reads day first "
+        "unparseable timestamp at row 1 (1-based, "
+        "after the header); a date such as 01-02-2026 reads day first "
         "(1 February) or month first (2 January), and budgetlab does not guess which: give "
         "time_format= with the date as '%d-%m-%Y' (day first) or '%m-%d-%Y' (month first), then "
         f"the time's own directives (e.g. %H:%M:%S); or write {ISO}")
@@ -81,4 +85,4 @@ def test_a_time_in_a_form_of_its_own_gets_the_dates_part(tmp_path):
 
 def test_dates_no_order_reads_get_no_format(tmp_path):
     assert _refusal(_log(tmp_path, ["31.13.2026"])) == (
-        f"unparseable timestamp at row 1 (1-based); use {ISO}")
+        f"unparseable timestamp at row 1 (1-based, after the header); use {ISO}")

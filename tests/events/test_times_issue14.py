@@ -85,7 +85,7 @@ def test_epoch_numbers_past_the_range_name_the_unit_they_look_like(tmp_path, cap
 
     assert main(["replay", str(log), "--epoch", "s"]) == 2
     assert capsys.readouterr().err.endswith(
-        "(1-based); these numbers look like --epoch ms (milliseconds).\n")
+        "(1-based, after the header); these numbers look like --epoch ms (milliseconds).\n")
 
 
 def test_seconds_and_milliseconds_mixed_in_one_column_are_refused():

@@ -142,9 +142,9 @@ def test_a_bad_time_is_named_by_its_file_and_row_and_only_an_open_last_line_is_s
                              "outcome": ["ok", "ok"]}), tmp_path / "ny.parquet")
     with pytest.raises(TimestampError) as err:
         read_events([tmp_path / n for n in ("a.csv", "ny.parquet", "b.csv")])
-    assert "at row 1 of b.csv (1-based);" in str(err.value)
+    assert "at row 1 of b.csv (1-based, after the header);" in str(err.value)
     assert "no line end" not in str(err.value)  # a.csv's last line is not b.csv's first row
     (tmp_path / "c.csv").write_text("ts,outcome\n2026-03-01T10:00:00Z,ok\nnot a time,ok")
-    with pytest.raises(TimestampError, match=r"row 2 of c.csv \(1-based\) \(the last line has no "
-                                             "line end"):
+    with pytest.raises(TimestampError, match=r"row 2 of c.csv \(1-based, after the header\) "
+                                             r"\(the last line has no line end"):
         read_events([tmp_path / n for n in ("ny.parquet", "c.csv")])
