@@ -22,9 +22,10 @@ from .bootstrap import bootstrap_interval, bootstrap_targets, group_seeds
 from .candidates import USUAL_TARGETS
 from .clock import evaluated_events
 from .levels import Choice
+from .no_target import explain_no_recommendation
 from .options import Plan
 from .rolling import Exclusions, weighted_quantiles
-from .rules import cap_notes, capped_action, explain_no_recommendation, thin_evidence
+from .rules import cap_notes, capped_action, thin_evidence
 from .verdict import judge_current
 
 __all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "history_words", "judge_groups",
