@@ -71,9 +71,9 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     show["burn_rate"] = show["burn_rate"].map(three_digits)
     for c in ("events", "failures"):  # as the reading block counts them
         show[c] = show[c].map("{:,}".format)
-    thin = (table["note"] != "").to_numpy()
+    thin = (table["note"] != "").to_numpy()  # withheld, or a miss decided on few events
     withheld = [c for c in cols if c in THIN_COLUMNS]
-    blank = (cut.rows["note"] != "").to_numpy()
+    blank = cut.rows["note"].str.startswith("withheld").to_numpy()
     show[withheld] = show[withheld].astype(object).mask(
         pd.DataFrame({c: blank for c in withheld}, index=show.index), "")
     print()
@@ -133,15 +133,21 @@ def _check_policy_freq(freq: str, slo: SLO | PerGroup) -> None:
 
 
 def _print_thin_groups(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
-    """Below the ``buckets`` table: the groups whose figures are left blank, each with why; the
-    first ``most`` of them, and how many more."""
-    if len(rows):
-        print("figures left blank, too thin for a verdict:")
-    for _, r in rows.head(most).iterrows():
-        print(wrap(f"{group_label(r, by)}: {str(r['note']).removeprefix('withheld: ')}",
-                   indent="  "))
-    if len(rows) > most:
-        print(f"  ... and {counted(len(rows) - most, 'more group')} (the note column of --out)")
+    """Below the ``buckets`` table: the groups with few events, each with its note, the first
+    ``most`` of each kind and how many more: those whose figures are left blank, and those whose
+    failures decide a miss all the same (``missed:``, figures kept)."""
+    missed = rows["note"].str.startswith("missed").to_numpy()
+    for kind, head in ((~missed, "figures left blank, too thin for a verdict:"),
+                       (missed, "few events, but a miss all the same (figures kept):")):
+        some = rows[kind]
+        if len(some):
+            print(head)
+        for _, r in some.head(most).iterrows():
+            print(wrap(f"{group_label(r, by)}: {str(r['note']).removeprefix('withheld: ')}",
+                       indent="  "))
+        if len(some) > most:
+            print(f"  ... and {counted(len(some) - most, 'more group')} (the note column of "
+                  "--out)")
 
 
 def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str,
