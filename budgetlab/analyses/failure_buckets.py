@@ -123,9 +123,7 @@ def _thin_note(events: int, failures: int, target: float, span: str) -> str:
     (:func:`too_few_events`), unless its failures decide a miss all the same
     (:func:`decided_miss`: ``"missed: ..."``, the figures kept); empty when they are enough."""
     thin = too_few_events(events, target, span=span)
-    if not thin:
-        return ""
-    return decided_miss(events, failures, target) or f"withheld: {thin}"
+    return decided_miss(events, failures, target) or (f"withheld: {thin}" if thin else "")
 
 
 def bucket_rows(units: pd.DataFrame, n_units: int, names: list[str]) -> pd.DataFrame:

@@ -193,19 +193,22 @@ def failure_tail(failures: int, events: int, rate: float) -> float:
 
 
 def decided_miss(events: int, failures: int, target: float) -> str:
-    """A verdict of **missed** despite few events (:func:`too_few_events`), in words, where the
-    failures decide it: a service meeting ``target`` (failing at ``1 - target``) would fail
-    ``failures`` times or more in ``events`` with probability below :data:`MISS_LEVEL`
-    (:func:`failure_tail`); empty otherwise (the thin rule withholds as ever). "Met" is never
-    given on thin evidence: few events cannot show a 99 % service is 99 %.
+    """A verdict of **missed** despite too few events for a verdict (:func:`too_few_events`), in
+    words, where the failures decide it: a service meeting ``target`` (failing at ``1 -
+    target``) would fail ``failures`` times or more in ``events`` with probability below
+    :data:`MISS_LEVEL` (:func:`failure_tail`); empty otherwise: where the events are enough for
+    a verdict (the usual rules judge), or too few and the failures decide nothing (withheld as
+    ever). "Met" is never given on thin evidence: few events cannot show a 99 % service is 99 %.
 
     >>> decided_miss(66, 65, 0.95)  # doctest: +NORMALIZE_WHITESPACE
     'missed: 65 of 66 events failed (98.48 %); even with 66 events, a service at 95 % would fail
     this often with probability < 0.1 %'
-    >>> decided_miss(66, 10, 0.95)  # P(X >= 10) = 0.0016: withheld
-    ''
+    >>> decided_miss(66, 10, 0.95), decided_miss(200, 190, 0.95)  # P(X >= 10) = 0.0016; enough
+    ('', '')
     """
-    if not (np.isfinite(target) and failure_tail(failures, events, 1 - target) < MISS_LEVEL):
+    if not np.isfinite(target) or _holds_enough(events, target):
+        return ""
+    if not failure_tail(failures, events, 1 - target) < MISS_LEVEL:
         return ""
     return (f"missed: {failures:,} of {counted(events, 'event')} failed "
             f"({measured_percent(failures / events)}); even with {counted(events, 'event')}, "
