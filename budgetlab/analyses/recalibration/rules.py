@@ -192,13 +192,14 @@ def failure_tail(failures: int, events: int, rate: float) -> float:
     return math.exp(first) * total
 
 
-def decided_miss(events: int, failures: int, target: float) -> str:
+def decided_miss(events: int, failures: int, target: float, *, failed: str = "failed") -> str:
     """A verdict of **missed** despite too few events for a verdict (:func:`too_few_events`), in
     words, where the failures decide it: a service meeting ``target`` (failing at ``1 -
     target``) would fail ``failures`` times or more in ``events`` with probability below
     :data:`MISS_LEVEL` (:func:`failure_tail`); empty otherwise: where the events are enough for
     a verdict (the usual rules judge), or too few and the failures decide nothing (withheld as
     ever). "Met" is never given on thin evidence: few events cannot show a 99 % service is 99 %.
+    ``failed`` says what failing is (latency: ``"slower than 1 s or failed"``).
 
     >>> decided_miss(66, 65, 0.95)  # doctest: +NORMALIZE_WHITESPACE
     'missed: 65 of 66 events failed (98.48 %); even with 66 events, a service at 95 % would fail
@@ -210,7 +211,7 @@ def decided_miss(events: int, failures: int, target: float) -> str:
         return ""
     if not failure_tail(failures, events, 1 - target) < MISS_LEVEL:
         return ""
-    return (f"missed: {failures:,} of {counted(events, 'event')} failed "
+    return (f"missed: {failures:,} of {counted(events, 'event')} {failed} "
             f"({measured_percent(failures / events)}); even with {counted(events, 'event')}, "
             f"a service at {given_percent(target)} would fail this often with probability "
             f"< {given_percent(MISS_LEVEL)}")
