@@ -30,7 +30,8 @@ lowering the SLO", as tables. Every figure is attributed to a failure ``bucket``
   Unless the failures decide a miss all the same
   (:func:`~budgetlab.analyses.recalibration.rules.decided_miss`: a service at the target would
   fail that often with probability under 0.1 %): then the note begins ``missed:`` and the figures
-  stand. 65 failures in 66 events are a miss of 95 %.
+  stand, but for those without the bucket (:data:`WITHOUT_COLUMNS`: fewer events still, the CLI
+  leaves them blank). 65 failures in 66 events are a miss of 95 %.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ from .event_span import span_attrs
 from .per_group import group_slos, per_slo_rows
 from .recalibration.rules import decided_miss, too_few_events
 
-__all__ = ["THIN_COLUMNS", "bucket_breakdown", "bucket_counts", "bucket_rows"]
+__all__ = ["THIN_COLUMNS", "WITHOUT_COLUMNS", "bucket_breakdown", "bucket_counts", "bucket_rows"]
 
 #: The figures of :func:`bucket_breakdown` a thin group's ``note`` withholds: every one judged
 #: against the group's events or target (its ``events`` and ``failures`` are counts, kept).
@@ -64,6 +65,13 @@ THIN_COLUMNS = ("share_of_failures", "failure_rate", "burn_rate", "group_burn_ra
                 "sli_without", "burn_rate_without", "transitions", "transitions_without",
                 "transitions_caused", "alerts", "alerts_without", "alerts_caused", "pages",
                 "pages_without", "pages_caused")
+
+#: The figures of :data:`THIN_COLUMNS` of the group without the bucket, a group of fewer events
+#: still: a ``missed:`` note (the group's miss decided on few events) keeps the others, not these
+#: (the CLI leaves them blank: whether the group would miss without the bucket is not decided).
+WITHOUT_COLUMNS = ("sli_without", "burn_rate_without", "transitions_without",
+                   "transitions_caused", "alerts_without", "alerts_caused", "pages_without",
+                   "pages_caused")
 
 
 def _episode_counts(ep: pd.DataFrame, keys: list[str], key_table: pd.DataFrame,

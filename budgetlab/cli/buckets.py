@@ -42,7 +42,7 @@ OUT_DIGITS = 12
 
 def _cmd_buckets(args: argparse.Namespace) -> int:
     from .._util.burns import three_digits
-    from ..analyses.failure_buckets import THIN_COLUMNS, bucket_breakdown
+    from ..analyses.failure_buckets import THIN_COLUMNS, WITHOUT_COLUMNS, bucket_breakdown
     from ..plotting import plot_buckets
 
     slo = slo_from_args(args)
@@ -72,10 +72,14 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     for c in ("events", "failures"):  # as the reading block counts them
         show[c] = show[c].map("{:,}".format)
     thin = (table["note"] != "").to_numpy()  # withheld, or a miss decided on few events
-    withheld = [c for c in cols if c in THIN_COLUMNS]
-    blank = cut.rows["note"].str.startswith("withheld").to_numpy()
-    show[withheld] = show[withheld].astype(object).mask(
-        pd.DataFrame({c: blank for c in withheld}, index=show.index), "")
+    note = cut.rows["note"]
+    # withheld: every figure judged against the target; missed: those without the bucket
+    blank = {c: note.str.startswith("withheld").to_numpy() for c in cols if c in THIN_COLUMNS}
+    for c in WITHOUT_COLUMNS:
+        if c in blank:
+            blank[c] = blank[c] | note.str.startswith("missed").to_numpy()
+    show[list(blank)] = show[list(blank)].astype(object).mask(
+        pd.DataFrame(blank, index=show.index), "")
     print()
     print(table_text(show, [*by, "bucket"]))
     if cut.line:
@@ -138,7 +142,8 @@ def _print_thin_groups(rows: pd.DataFrame, by: list[str], most: int = 10) -> Non
     failures decide a miss all the same (``missed:``, figures kept)."""
     missed = rows["note"].str.startswith("missed").to_numpy()
     for kind, head in ((~missed, "figures left blank, too thin for a verdict:"),
-                       (missed, "few events, but a miss all the same (figures kept):")):
+                       (missed, "few events, but a miss all the same (the figures without the "
+                                "bucket left blank):")):
         some = rows[kind]
         if len(some):
             print(head)

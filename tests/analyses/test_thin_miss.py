@@ -90,10 +90,11 @@ def test_the_sshd_log_gets_its_miss_in_the_buckets_command(capsys):
     assert main(["buckets", str(SSH), "--preset", "sshd", "--year", "2026"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "too few for a verdict" not in out
-    assert ("few events, but a miss all the same (figures kept): all events: missed: 65 of 66 "
-            "events failed (98.48 %); even with 66 events, a service at 95 % would fail this "
-            "often with probability < 0.1 %") in out
-    assert "failure 66 65 100.00 % 98.48 % 19.7 1.52 %" in out
+    assert ("few events, but a miss all the same (the figures without the bucket left blank): "
+            "all events: missed: 65 of 66 events failed (98.48 %); even with 66 events, a service "
+            "at 95 % would fail this often with probability < 0.1 %") in out
+    # failures, shares, burn and sli kept; sli_without blank, then 1 transition
+    assert "failure 66 65 100.00 % 98.48 % 19.7 1.52 % 1" in out
 
 
 def _recalibrated(fails: int) -> pd.Series:
