@@ -27,6 +27,11 @@ lowering the SLO", as tables. Every figure is attributed to a failure ``bucket``
   ``recalibrate`` and ``latency``) gets a ``note`` saying so: its figures of
   :data:`THIN_COLUMNS` keep their meaning in the table but are no verdict (the CLI leaves them
   blank and prints the note). One event that failed is a burn rate of 20 at 95 %, not evidence.
+  Unless the failures decide a miss all the same
+  (:func:`~budgetlab.analyses.recalibration.rules.decided_miss`: a service at the target would
+  fail that often with probability under 0.1 %): then the note begins ``missed:`` and the figures
+  stand, but for those without the bucket (:data:`WITHOUT_COLUMNS`: fewer events still, the CLI
+  leaves them blank). 65 failures in 66 events are a miss of 95 %.
 """
 
 from __future__ import annotations
@@ -50,9 +55,9 @@ from ..windows.binning import bin_events, bucket_codes
 from .bucket_variants import Groups, TrackerVariants, episodes_caused
 from .event_span import span_attrs
 from .per_group import group_slos, per_slo_rows
-from .recalibration.rules import too_few_events
+from .recalibration.rules import decided_miss, too_few_events
 
-__all__ = ["THIN_COLUMNS", "bucket_breakdown", "bucket_counts", "bucket_rows"]
+__all__ = ["THIN_COLUMNS", "WITHOUT_COLUMNS", "bucket_breakdown", "bucket_counts", "bucket_rows"]
 
 #: The figures of :func:`bucket_breakdown` a thin group's ``note`` withholds: every one judged
 #: against the group's events or target (its ``events`` and ``failures`` are counts, kept).
@@ -60,6 +65,13 @@ THIN_COLUMNS = ("share_of_failures", "failure_rate", "burn_rate", "group_burn_ra
                 "sli_without", "burn_rate_without", "transitions", "transitions_without",
                 "transitions_caused", "alerts", "alerts_without", "alerts_caused", "pages",
                 "pages_without", "pages_caused")
+
+#: The figures of :data:`THIN_COLUMNS` of the group without the bucket, a group of fewer events
+#: still: a ``missed:`` note (the group's miss decided on few events) keeps the others, not these
+#: (the CLI leaves them blank: whether the group would miss without the bucket is not decided).
+WITHOUT_COLUMNS = ("sli_without", "burn_rate_without", "transitions_without",
+                   "transitions_caused", "alerts_without", "alerts_caused", "pages_without",
+                   "pages_caused")
 
 
 def _episode_counts(ep: pd.DataFrame, keys: list[str], key_table: pd.DataFrame,
@@ -107,11 +119,19 @@ def bucket_counts(events: pd.DataFrame, slo: SLO, keys: Sequence[str], *,
     out["sli_without"] = ratio(rest - (fails_g - fails), rest, 1.0).ravel()
     out["burn_rate_without"] = ratio(fails_g - fails, rest * eb, 0.0).ravel()
     span = "the group" if len(keys) else "the table"
-    why = [too_few_events(int(n), slo.target, span=span) for n in events_g[:, 0]]
-    out["note"] = np.repeat(np.array([f"withheld: {w}" if w else "" for w in why], dtype=object),
-                            len(fail_idx))
+    notes = [_thin_note(int(n), int(f), slo.target, span) for n, f in zip(
+        events_g[:, 0].tolist(), fails_g[:, 0].tolist(), strict=True)]
+    out["note"] = np.repeat(np.array(notes, dtype=object), len(fail_idx))
     out.attrs.update(by=list(keys), **span_attrs(events["ts"]))
     return out
+
+
+def _thin_note(events: int, failures: int, target: float, span: str) -> str:
+    """A group's ``note``: ``"withheld: ..."`` where its events are too few for a verdict
+    (:func:`too_few_events`), unless its failures decide a miss all the same
+    (:func:`decided_miss`: ``"missed: ..."``, the figures kept); empty when they are enough."""
+    thin = too_few_events(events, target, span=span)
+    return decided_miss(events, failures, target) or (f"withheld: {thin}" if thin else "")
 
 
 def bucket_rows(units: pd.DataFrame, n_units: int, names: list[str]) -> pd.DataFrame:
@@ -169,7 +189,8 @@ def bucket_breakdown(
         see the module doc), ``alerts`` / ``alerts_without`` / ``alerts_caused`` (episodes of every
         tier), ``pages`` / ``pages_without`` / ``pages_caused`` (episodes of ``"page"`` tiers),
         ``note`` (empty, or ``"withheld: ..."`` why the group's :data:`THIN_COLUMNS` are too
-        thin for a verdict: fewer events than hold 10 expected failures under its target).
+        thin for a verdict: fewer events than hold 10 expected failures under its target; or
+        ``"missed: ..."`` where as few events decide a miss all the same, the figures kept).
         Every figure counts the whole table: ``attrs["start"]`` and ``attrs["end"]`` (ISO-8601
         text, UTC) are its first and last event (all groups, both included); the replays and the
         policy's bins see the same events, each group's bins to that end, on the window's clock

@@ -18,15 +18,18 @@ __all__ = ["day_times", "history_days", "evaluated_group_events"]
 
 
 def evaluated_group_events(events: pd.DataFrame, gcodes: np.ndarray, n_groups: int,
-                           window_ns: int) -> np.ndarray:
+                           window_ns: int, counted: np.ndarray | None = None) -> np.ndarray:
     """Per group, the events in the evaluated span (after each traffic stretch's first window), as
-    :func:`budgetlab.recalibrate` counts them for its thin-evidence rule."""
+    :func:`budgetlab.recalibrate` counts them for its thin-evidence rule; only those ``counted``
+    (a mask of ``events``) where given."""
     if not len(events):
         return np.zeros(n_groups, dtype=np.int64)
     order = np.argsort(gcodes, kind="stable")
     t = utc_ns_column(events["ts"], "ts")[order]
     bounds = np.searchsorted(gcodes[order], np.arange(n_groups + 1))
     keep = evaluated_events(t, bounds, window_ns, int(t.min()), int(t.max()))
+    if counted is not None:
+        keep = keep & counted[order]
     return np.bincount(gcodes[order][keep], minlength=n_groups)
 
 

@@ -49,7 +49,7 @@ import pandas as pd
 
 from .._util.percent import given_fraction
 from .._util.ratios import ratio
-from .._util.units import DAY_NS, HOUR_NS
+from .._util.units import DAY_NS
 from .._util.validation import as_list, check_argument, check_fraction, check_whole
 from ..budget.figures import STATUSES
 from ..budget.spans import status_spans
@@ -64,11 +64,12 @@ from .latency_profile import (
     parse_thresholds,
     timeouts_in_force,
 )
+from .latency_thin import say_missed, thin_reasons
 from .per_group import need_group_keys, rows_by_slo
 from .recalibration.bootstrap import block_weights, bootstrap_interval, group_seeds
 from .recalibration.candidates import USUAL_TARGETS
 from .recalibration.evidence import short_history
-from .recalibration.rules import beyond_evidence, thin_evidence, thin_kind
+from .recalibration.rules import beyond_evidence
 from .tables_repr import tables_repr
 
 __all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES"]
@@ -209,11 +210,15 @@ def _recalibrate(events: pd.DataFrame, slo: SLO, keys: list[str], dur: np.ndarra
                 days = history_days(spans, keys, censoring)
             bad[:, i, j], obs[:, i, j] = b, o
     n_ev = evaluated_group_events(events, gcodes, len(censoring), slo.window_ns)
+    # per threshold, the evaluated events it fails (slower, or failed): a miss they decide
+    slow = np.stack([evaluated_group_events(events, gcodes, len(censoring), slo.window_ns,
+                                            counted=~(ok & (dur <= t))) for t in thr], axis=-1)
     # the observed time after warm-up does not depend on the threshold or target either
-    why, kinds = _thin_reasons(n_ev, (obs[:, 0, 0] > 0).sum(-1), obs[:, 0, 0].sum(-1), cands)
+    why, kinds = thin_reasons(n_ev, (obs[:, 0, 0] > 0).sum(-1), obs[:, 0, 0].sum(-1), cands)
     out = _tables(censoring, keys, thr, bad, obs, current, rule, np.asarray(kinds == "",
                                                                               dtype=bool))
     _withhold_thin(out, why, n_ev, cands, rule.max_share)
+    kinds = say_missed(out.summary, out.frontier, n_ev, slow, thr, cands, kinds)
     # the thin evidence's kind and figure, for a caller that says a run of targets at once
     out.frontier["withheld"] = kinds.ravel()
     out.frontier["events"] = np.repeat(np.asarray(n_ev, dtype=np.int64), len(cands))
@@ -231,20 +236,6 @@ def _candidates(candidates: Sequence[float] | None) -> np.ndarray:
     return np.array(sorted(check_fraction("candidates", c) for c in given))
 
 
-def _thin_reasons(n_ev: np.ndarray, traffic_days: np.ndarray, observed_ns: np.ndarray,
-                  cands: np.ndarray) -> tuple[list[list[str]], np.ndarray]:
-    """Per group and candidate: why the evidence cannot judge it (:func:`thin_evidence`'s words
-    for the group's events in the evaluated span, its days with traffic and its observed time
-    after warm-up, ``observed_ns``, the table's ``observed_time``; empty when it can), and which
-    rule that is (:func:`thin_kind`, groups x candidates; empty where it can judge it)."""
-    args = [[(int(n), float(c), int(d), bool(d), float(h) / HOUR_NS) for c in cands]
-            for n, d, h in zip(n_ev, traffic_days, observed_ns, strict=True)]
-    why = [[thin_evidence(*a[:4], hours=a[4]) for a in row] for row in args]
-    kinds = np.array([[thin_kind(*a[:4], hours=a[4]) for a in row] for row in args],
-                     dtype=object).reshape(len(n_ev), len(cands))
-    return why, kinds
-
-
 def _default_thresholds(events: pd.DataFrame, dur: np.ndarray) -> list[int]:
     ok = events["ok"].to_numpy(dtype=bool)
     if not ok.any():
@@ -252,10 +243,6 @@ def _default_thresholds(events: pd.DataFrame, dur: np.ndarray) -> list[int]:
                           "...].")
     q = np.quantile(dur[ok], DEFAULT_QUANTILES)
     return sorted({int(-(-int(x) // 10**8) * 10**8) for x in q})
-
-
-
-
 
 
 def _supported(share: np.ndarray, cands: np.ndarray, max_share: float,
@@ -348,8 +335,6 @@ def _withhold_thin(out: LatencyRecalibration, why: list[list[str]], n_ev: np.nda
     for col in ("supported_target", "supported_low", "supported_high"):
         out.summary[col] = np.where(thin, np.nan, out.summary[col].to_numpy(dtype=np.float64))
     out.summary["note"] = notes
-
-
 
 
 def _caveat_short_history(summary: pd.DataFrame, days: np.ndarray) -> None:

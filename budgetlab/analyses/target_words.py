@@ -16,7 +16,7 @@ from .._util.burns import three_digits
 from .._util.percent import given_percent
 from .._util.validation import window_words
 from .._util.words import days_words
-from .recalibration.rules import capped_action, capped_words, too_few_events
+from .recalibration.rules import capped_action, capped_words, decided_miss, too_few_events
 from .recalibration.verdict import verdict
 
 __all__ = ["verdict_withheld", "verdict_in_percent", "recommendation_sentence"]
@@ -54,8 +54,9 @@ def verdict_in_percent(r: pd.Series, settings: dict[str, Any]) -> tuple[str, str
         float(r["recommended_high"]), max_share=float(settings.get("max_share", 0.01)),
         limit_status=str(settings.get("limit_status", "exhausted")),
         loose_burn=float(settings.get("loose_burn", 0.25)),
-        bootstrapped=int(settings.get("n_boot", 0)) > 0, window=window,
-        capped=capped, spell=given_percent)
+        bootstrapped=int(settings.get("n_boot", 0)) > 0, window=window, capped=capped,
+        missed=decided_miss(int(r["events"]), int(r["failures"]), float(r["current_target"])),
+        spell=given_percent)
     if code != r["verdict"]:  # a table from elsewhere: its own words
         return str(r["verdict_reason"]), str(r.get("action", "") or "")
     return reason, capped_action(action, code, int(r["events"]), capped)  # as recalibrate's

@@ -119,7 +119,10 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     (:func:`~budgetlab.analyses.recalibration.rules.too_few_events`, the first rule of its
     ``thin_evidence``: fewer evaluated events than hold 10 expected failures under the current
     target, e.g. 200 at 95 %, 50 at 80 %), or too few days or hours of evaluated time; the reason
-    is its ``verdict_reason`` (``recommendation_note`` for the recommendation). Where the evidence
+    is its ``verdict_reason`` (``recommendation_note`` for the recommendation). Too few events
+    never withhold a miss their failures decide
+    (:func:`~budgetlab.analyses.recalibration.rules.decided_miss`): that verdict is
+    ``too_strict``. Where the evidence
     is too thin for the current target alone, the reason says so, and that the recommendation is
     judged at its own level, with the expected failures there, once: the ``recommendation``
     column names the target and its events.

@@ -38,7 +38,7 @@ LEGEND = ("Every figure counts the whole log, first to last event. burn_rate: th
 
 def _cmd_buckets(args: argparse.Namespace) -> int:
     from .._util.burns import three_digits
-    from ..analyses.failure_buckets import THIN_COLUMNS, bucket_breakdown
+    from ..analyses.failure_buckets import THIN_COLUMNS, WITHOUT_COLUMNS, bucket_breakdown
     from ..plotting import plot_buckets
 
     slo = slo_from_args(args)
@@ -67,11 +67,15 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     show["burn_rate"] = show["burn_rate"].map(three_digits)
     for c in ("events", "failures"):  # as the reading block counts them
         show[c] = show[c].map("{:,}".format)
-    thin = (table["note"] != "").to_numpy()
-    withheld = [c for c in cols if c in THIN_COLUMNS]
-    blank = (cut.rows["note"] != "").to_numpy()
-    show[withheld] = show[withheld].astype(object).mask(
-        pd.DataFrame({c: blank for c in withheld}, index=show.index), "")
+    thin = (table["note"] != "").to_numpy()  # withheld, or a miss decided on few events
+    note = cut.rows["note"]
+    # withheld: every figure judged against the target; missed: those without the bucket
+    blank = {c: note.str.startswith("withheld").to_numpy() for c in cols if c in THIN_COLUMNS}
+    for c in WITHOUT_COLUMNS:
+        if c in blank:
+            blank[c] = blank[c] | note.str.startswith("missed").to_numpy()
+    show[list(blank)] = show[list(blank)].astype(object).mask(
+        pd.DataFrame(blank, index=show.index), "")
     print()
     print(table_text(show, [*by, "bucket"]))
     if cut.line:
@@ -120,15 +124,22 @@ def _check_policy_freq(freq: str, slo: SLO | PerGroup) -> None:
 
 
 def _print_thin_groups(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
-    """Below the ``buckets`` table: the groups whose figures are left blank, each with why; the
-    first ``most`` of them, and how many more."""
-    if len(rows):
-        print("figures left blank, too thin for a verdict:")
-    for _, r in rows.head(most).iterrows():
-        print(wrap(f"{group_label(r, by)}: {str(r['note']).removeprefix('withheld: ')}",
-                   indent="  "))
-    if len(rows) > most:
-        print(f"  ... and {counted(len(rows) - most, 'more group')} (the note column of --out)")
+    """Below the ``buckets`` table: the groups with few events, each with its note, the first
+    ``most`` of each kind and how many more: those whose figures are left blank, and those whose
+    failures decide a miss all the same (``missed:``, figures kept)."""
+    missed = rows["note"].str.startswith("missed").to_numpy()
+    for kind, head in ((~missed, "figures left blank, too thin for a verdict:"),
+                       (missed, "few events, but a miss all the same (the figures without the "
+                                "bucket left blank):")):
+        some = rows[kind]
+        if len(some):
+            print(head)
+        for _, r in some.head(most).iterrows():
+            print(wrap(f"{group_label(r, by)}: {str(r['note']).removeprefix('withheld: ')}",
+                       indent="  "))
+        if len(some) > most:
+            print(f"  ... and {counted(len(some) - most, 'more group')} (the note column of "
+                  "--out)")
 
 
 def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str,

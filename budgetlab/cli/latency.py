@@ -177,7 +177,8 @@ def frontier_lines(frontier: Any, by: list[str]) -> list[str]:
     falls as the target rises, so a target between two of a run has the run's answer too. Too few
     events for each target of a run is one reason (the frontier's ``withheld`` kind and
     ``events``; its figures differ per target): said once, with the events the run's first and
-    last targets need (:func:`_too_few_words`)."""
+    last targets need (:func:`_too_few_words`); so is a miss the failures decide on few events
+    (a ``missed`` note), said at the run's first target."""
     runs: list[list[Any]] = []  # [group label, key, answer, first target, last target]
     for _, f in frontier.iterrows():
         label = group_label(f, by)
@@ -185,14 +186,19 @@ def frontier_lines(frontier: Any, by: list[str]) -> list[str]:
                     else given_duration(f["smallest_threshold"]))
         answer = smallest + (f" ({f['note']})" if f["note"] else "")
         few = smallest == "none" and f.get("withheld", "") == "too_few_events"
-        key = ("too_few_events", int(f["events"])) if few else answer
+        # a miss decided on few events (the group's failures at the longest threshold): a
+        # higher target is missed more surely still, one run said at its first target
+        missed = smallest == "none" and str(f["note"]).startswith("missed")
+        key = (("too_few_events", int(f["events"])) if few else
+               ("missed", int(f["events"])) if missed else answer)
         if runs and runs[-1][:2] == [label, key]:
             runs[-1][4] = f["target"]
         else:
             runs.append([label, key, answer, f["target"], f["target"]])
     return [f"  {label}: target {given_fraction(lo)}: {answer}" if lo == hi else
             f"  {label}: targets {given_fraction(lo)} .. {given_fraction(hi)}: "
-            + (_too_few_words(key[1], lo, hi) if isinstance(key, tuple) else answer)
+            + (answer if not isinstance(key, tuple) else _too_few_words(key[1], lo, hi)
+               if key[0] == "too_few_events" else f"{answer[:-1]}, at a higher target less still)")
             for label, key, answer, lo, hi in runs]
 
 

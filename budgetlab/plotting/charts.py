@@ -94,8 +94,8 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         ``burn <band>`` at the right edge, and only those are named.
     breakdown : DataFrame, optional
         :func:`budgetlab.bucket_breakdown` of the same events by the same ``by``: the groups whose
-        figures it withholds (a ``note``: too thin for a verdict) are left out of the stack, as
-        its table leaves them blank, and named in the legend.
+        figures it withholds (a ``withheld:`` note: too thin for a verdict) are left out of the
+        stack, as its table leaves them blank, and named in the legend.
     target : float, optional
         The target every row's burn rate is measured against, named in the y label (``(1 =
         allowed pace, target 93%)``). Burn rates under different targets are not one unit and do not
@@ -277,7 +277,8 @@ def _room_for_lanes(ax: Axes, lanes: int) -> None:
 
 def _withheld_groups(breakdown: pd.DataFrame | None, keys: list[str]) -> list[str]:
     """The labels (as :func:`~budgetlab.plotting._common.group_labels` writes them) of the groups
-    whose figures ``breakdown`` withholds (a non-empty ``note``), in its order."""
+    whose figures ``breakdown`` withholds (a ``note`` that begins ``withheld``; a decided
+    ``missed`` keeps them), in its order."""
     if breakdown is None:
         return []
     its_by = breakdown.attrs.get("by")
@@ -285,7 +286,7 @@ def _withheld_groups(breakdown: pd.DataFrame | None, keys: list[str]) -> list[st
         raise ConfigError(f"breakdown is by {its_by or 'no key'} and the plot by "
                           f"{keys or 'no key'}: make both with the same by=.")
     require_columns(breakdown, [*keys, "note"], what="breakdown")
-    thin = (breakdown["note"].astype(str) != "").to_numpy()
+    thin = breakdown["note"].astype(str).str.startswith("withheld").to_numpy()
     return list(dict.fromkeys(group_labels(breakdown[thin], keys).tolist()))
 
 

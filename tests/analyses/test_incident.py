@@ -212,10 +212,11 @@ def test_sentence_withholds_the_rate_without_timeouts_on_thin_evidence_by_the_bu
             "(the incident's 60 events hold 6 expected failures under the target: too few for "
             "a verdict, one needs at least 10).") in thin.summary
     assert "93.75" not in thin.summary
-    # the table's note says the same rule in the same words (one needs 10 / 0.1 = 100 events)
-    assert (thin.buckets["note"] == "withheld: 60 events in the table: too few for a verdict "
-            "(under 90 % they hold 6 expected failures; one needs at least 10, i.e. 100 "
-            "events)").all()
+    # the table's note: too few events (one needs 10 / 0.1 = 100), but 15 failures in 60 decide a
+    # miss of 90 % (P(X >= 15 | 60, 0.1) = 0.00067 < 0.001, test_thin_miss's rule); its rate
+    # without timeouts (45 / 48) stays no verdict, as the sentence says (WITHOUT_COLUMNS)
+    assert (thin.buckets["note"] == "missed: 15 of 60 events failed (25.00 %); even with 60 "
+            "events, a service at 90 % would fail this often with probability < 0.1 %").all()
 
 
 def test_sentence_says_few_expected_failures_without_an_exponent():

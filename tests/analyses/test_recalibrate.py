@@ -868,7 +868,7 @@ def test_no_recommendation_writes_large_figures_without_an_exponent():
     # window (one failure moves the rate 100 / 870.67 = 0.115 points); the 24 h window holds all
     # 20,896 (100 / 20,896 = 0.00479 points). Three significant digits, thousands separated:
     # never "2.09e+04"
-    from budgetlab.analyses.recalibration.rules import explain_no_recommendation
+    from budgetlab.analyses.recalibration.no_target import explain_no_recommendation
 
     def note(window_events: float, window_ns: int) -> str:
         return explain_no_recommendation(

@@ -13,7 +13,8 @@ import pytest
 from budgetlab import as_events
 from budgetlab.analyses.recalibration import recalibrate
 from budgetlab.analyses.recalibration.clock import clock_counts, split_days
-from budgetlab.analyses.recalibration.rules import MAX_WINDOW_DAYS, suggest_window, thin_evidence
+from budgetlab.analyses.recalibration.no_target import MAX_WINDOW_DAYS, suggest_window
+from budgetlab.analyses.recalibration.rules import thin_evidence
 from budgetlab.analyses.recalibration.verdict import verdict
 from tests.group_lines import group_lines
 

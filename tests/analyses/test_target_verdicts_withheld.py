@@ -71,12 +71,16 @@ def test_a_group_too_thin_for_both_keeps_recalibrates_reason(verdicts):
 
 
 def test_a_verdict_withheld_alone_where_no_target_meets_the_rule():
-    # an event every 30 min from 00:07 for 3 days (144), every third (k % 3 == 2) a failure; the
-    # 1 h window's first hour (00:07, 00:37) is warm-up: 142 evaluated, 48 failures. Under 99 %
-    # they hold 1.42 expected failures (a verdict needs 1,000 events); at 50 %, 71: enough, but
-    # the window (2 events) is at 50 % or below two thirds of the time: no target meets the rule
+    # an event every 30 min from 00:07 for 3 days (144), 6 failures spread over them; the 1 h
+    # window's first hour (00:07, 00:37) is warm-up: 142 evaluated. Under 99 % they hold 1.42
+    # expected failures (a verdict needs 1,000 events), and 6 failures do not decide a miss
+    # (P(X >= 6 | 142, 0.01) = 0.0032 >= 0.001; 48 would: test_thin_miss); at 50 %, 71: enough,
+    # but each failure holds the 2-event window at 50 % for an hour, over 1 % of the time: no
+    # target meets the rule
     ts = pd.date_range("2026-01-05 00:07", periods=144, freq="30min", tz="UTC")
-    rec = recalibrate(as_events(ts, np.arange(144) % 3 != 2), target=0.99, window="1h", n_boot=0)
+    ok = np.ones(144, dtype=bool)
+    ok[np.linspace(10, 140, 6).astype(int)] = False
+    rec = recalibrate(as_events(ts, ok), target=0.99, window="1h", n_boot=0)
     v = target_verdicts(rec).iloc[0]
     assert v["withheld"] == (
         "142 events in the evaluated span: too few for a verdict (under 99 % they hold 1.42 "

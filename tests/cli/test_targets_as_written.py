@@ -189,7 +189,7 @@ def test_a_given_limit_is_said_as_written():
 
 
 def test_the_suggested_max_share_is_twice_the_given_one_as_written():
-    from budgetlab.analyses.recalibration.rules import explain_no_recommendation
+    from budgetlab.analyses.recalibration.no_target import explain_no_recommendation
 
     # twice 0.0312345678 is 0.0624691356 (:g said 0.0624691)
     text = explain_no_recommendation(

@@ -12,7 +12,7 @@ from ..._util.validation import check_whole, require_columns
 from ..._util.words import counted
 from ...errors import ConfigError
 from ..recalibration import Recalibration
-from ..recalibration.rules import too_few_events
+from ..recalibration.rules import decided_miss, too_few_events
 from ..verdicts import VERDICT_COLUMNS, bucket_phrase
 
 __all__ = ["suggest_targets", "bucket_target_verdicts"]
@@ -102,7 +102,9 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
     too thin for a verdict by the package's rule for every figure judged against a target
     (:func:`~budgetlab.analyses.recalibration.rules.too_few_events`, the rule of
     :func:`budgetlab.bucket_breakdown`'s ``note``: fewer attempts than hold 10 expected failures
-    under its target, e.g. 200 at 95 %), or below ``min_events`` attempts when given.
+    under its target, e.g. 200 at 95 %), or below ``min_events`` attempts when given; unless the
+    failures decide a miss with and without the bucket all the same
+    (:func:`~budgetlab.analyses.recalibration.rules.decided_miss`): ``misses_without``.
 
     Parameters
     ----------
@@ -167,7 +169,14 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
             f"only {counted(n, 'attempt')}; a verdict needs at least {min_events:,}"
             if n < min_events
             else "")
-        if withheld:
+        # few attempts, but their failures decide a miss with and without the bucket
+        missed = decided_miss(n, n - good, target) and decided_miss(n - nb, n - nb - good, target)
+        if missed and n >= min_events:
+            code = "misses_without"
+            sentence = (f"{g} misses its target {given_percent(target)} even without {name}: "
+                        f"{missed}; recalibrate the target or fix the cause ({evidence}).")
+            withheld = ""
+        elif withheld:
             sentence = f"No verdict on the {subject}: {withheld} ({evidence})."
         elif rate >= target:
             code = "keep"

@@ -22,9 +22,10 @@ from .bootstrap import bootstrap_interval, bootstrap_targets, group_seeds
 from .candidates import USUAL_TARGETS
 from .clock import evaluated_events
 from .levels import Choice
+from .no_target import explain_no_recommendation
 from .options import Plan
 from .rolling import Exclusions, weighted_quantiles
-from .rules import cap_notes, capped_action, explain_no_recommendation, thin_evidence
+from .rules import cap_notes, capped_action, decided_miss, thin_evidence
 from .verdict import judge_current
 
 __all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "history_words", "judge_groups",
@@ -82,14 +83,18 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
                              in_range=c.supported)
     rec_low, rec_high = bootstrap_interval(boot, has_time & ~withheld, plan.confidence)
     capped = recommended < c.uncapped  # False where either is NaN (as recommended_capped)
+    # too few events for a verdict, but the failures decide a miss all the same
+    missed = [decided_miss(int(n), int(n - k), float(t)) if w else "" for n, k, t, w in zip(
+        n_ev.tolist(), c.n_ok.tolist(), current.tolist(), cur_thin, strict=True)]
     cur_share, verdicts, reasons, actions = judge_current(
         current, c.cands, c.lim_share, c.p10, recommended, rec_low, rec_high, cur_thin, capped,
         max_share=plan.max_share, limit_status=plan.limit_status, loose_burn=plan.loose_burn,
         bootstrapped=plan.n_boot > 0,
-        window=f"{prose_duration(pd.Timedelta(plan.slo.window_ns, unit='ns'))} window")
+        window=f"{prose_duration(pd.Timedelta(plan.slo.window_ns, unit='ns'))} window",
+        missed=missed)
     alone = given & judged & thin_for_current
     cur_share = np.where(alone, np.nan, cur_share)  # the verdict's figure, withheld with it
-    for g in np.flatnonzero(alone).tolist():
+    for g in np.flatnonzero(alone & ~np.array([bool(m) for m in missed])).tolist():
         reasons[g], actions[g] = _verdict_alone(cur_thin[g], int(n_ev[g]), float(recommended[g]))
     actions = [capped_action(a, v, int(n), cap) for a, v, n, cap in zip(
         actions, verdicts, n_ev.tolist(), capped.tolist(), strict=True)]

@@ -1,38 +1,39 @@
 """The rules of :func:`budgetlab.recalibrate` (said in the package's doc): when the evidence is too
-thin (:func:`thin_evidence`), how far the events support a target (:func:`supported_targets`),
-which window would do (:func:`suggest_window`) and why no target meets the rule
-(:func:`explain_no_recommendation`). The verdict on the current target lives in
-:mod:`~budgetlab.analyses.recalibration.verdict`.
+thin (:func:`thin_evidence`), when a miss is decided all the same (:func:`decided_miss`) and how
+far the events support a target (:func:`supported_targets`). Which window would do and why no
+target meets the rule: :mod:`~budgetlab.analyses.recalibration.no_target`; the verdict on the
+current target: :mod:`~budgetlab.analyses.recalibration.verdict`.
 """
 
 from __future__ import annotations
 
 import decimal
+import math
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from ..._util.burns import three_digits
 from ..._util.percent import given_fraction, given_percent, measured_percent
 from ..._util.thin import MIN_EVALUATED_HOURS, too_thin
-from ..._util.words import about_words, counted, days_words, hours_words, noun_for, prose_duration
+from ..._util.words import counted, hours_words, noun_for
 from .candidates import USUAL_TARGETS
 
-__all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence",
-           "thin_kind", "events_for",
+__all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "thin_evidence",
+           "thin_kind", "events_for", "MISS_LEVEL", "failure_tail", "decided_miss",
            "beyond_evidence", "too_few_events", "supported_targets", "widen_to_support",
-           "cap_notes", "recommendation_name", "capped_words", "capped_action", "suggest_window",
-           "explain_no_recommendation", "NO_BOOTSTRAP", "NO_INTERVAL"]
+           "cap_notes", "recommendation_name", "capped_words", "capped_action", "NO_BOOTSTRAP",
+           "NO_INTERVAL"]
 
 #: Fewest expected failures (events x (1 - target)) in the evaluated span for a verdict.
 MIN_EXPECTED_FAILURES = 10
 
+#: Below this probability a miss is decided on few events (:func:`decided_miss`): the chance that
+#: a service meeting the target fails as often as observed.
+MISS_LEVEL = 0.001
+
 #: Fewest day blocks with traffic in the evaluated span for the day-block bootstrap.
 MIN_TRAFFIC_DAYS = 2
-
-#: The longest window :func:`suggest_window` suggests (a week, the longest usual tracker window).
-MAX_WINDOW_DAYS = 7.0
 
 
 def events_for(target: float) -> int:
@@ -165,6 +166,57 @@ def too_few_events(events: int, target: float, *, judged_at: str = "current",
             f"one needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
 
 
+def failure_tail(failures: int, events: int, rate: float) -> float:
+    """``P(X >= failures)`` for ``X ~ Binomial(events, rate)``: the one-sided exact tail, its first
+    term in log space (``math.lgamma``), each next one by the ratio ``(n - k) / (k + 1) * rate /
+    (1 - rate)``, summed until the rest cannot change it.
+
+    >>> round(failure_tail(3, 10, 0.01), 8), failure_tail(0, 5, 0.5), failure_tail(6, 5, 0.5)
+    (0.00011385, 1.0, 0.0)
+    """
+    if failures <= 0:
+        return 1.0
+    if failures > events or rate <= 0:
+        return 0.0
+    if rate >= 1:
+        return 1.0
+    first = (math.lgamma(events + 1) - math.lgamma(failures + 1)
+             - math.lgamma(events - failures + 1) + failures * math.log(rate)
+             + (events - failures) * math.log1p(-rate))
+    total, term, odds = 0.0, 1.0, rate / (1 - rate)
+    for k in range(failures, events + 1):  # terms relative to the first
+        total += term
+        term *= (events - k) / (k + 1) * odds
+        if term <= total * 1e-17:  # past the mode: the rest adds nothing a double holds
+            break
+    return math.exp(first) * total
+
+
+def decided_miss(events: int, failures: int, target: float, *, failed: str = "failed") -> str:
+    """A verdict of **missed** despite too few events for a verdict (:func:`too_few_events`), in
+    words, where the failures decide it: a service meeting ``target`` (failing at ``1 -
+    target``) would fail ``failures`` times or more in ``events`` with probability below
+    :data:`MISS_LEVEL` (:func:`failure_tail`); empty otherwise: where the events are enough for
+    a verdict (the usual rules judge), or too few and the failures decide nothing (withheld as
+    ever). "Met" is never given on thin evidence: few events cannot show a 99 % service is 99 %.
+    ``failed`` says what failing is (latency: ``"slower than 1 s or failed"``).
+
+    >>> decided_miss(66, 65, 0.95)  # doctest: +NORMALIZE_WHITESPACE
+    'missed: 65 of 66 events failed (98.48 %); even with 66 events, a service at 95 % would fail
+    this often with probability < 0.1 %'
+    >>> decided_miss(66, 10, 0.95), decided_miss(200, 190, 0.95)  # P(X >= 10) = 0.0016; enough
+    ('', '')
+    """
+    if not np.isfinite(target) or _holds_enough(events, target):
+        return ""
+    if not failure_tail(failures, events, 1 - target) < MISS_LEVEL:
+        return ""
+    return (f"missed: {failures:,} of {counted(events, 'event')} {failed} "
+            f"({measured_percent(failures / events)}); even with {counted(events, 'event')}, "
+            f"a service at {given_percent(target)} would fail this often with probability "
+            f"< {given_percent(MISS_LEVEL)}")
+
+
 def _holds_enough(events: int, target: float) -> bool:
     """Whether ``events`` hold :data:`MIN_EXPECTED_FAILURES` expected failures under ``target``
     (with the float tolerance of :func:`events_for`)."""
@@ -294,86 +346,3 @@ def capped_action(action: str, verdict: Any, events: int, capped: bool) -> str:
     'use 0.93'
     """
     return f"{action} ({capped_words(events)})" if capped and verdict != "ok" else action
-
-
-def suggest_window(need_events: int, events_per_day: float, history_days: float) -> str | None:
-    """The shortest window that holds ``need_events`` at ``events_per_day`` (events a day with
-    traffic), or ``None`` when it would be longer than the history or :data:`MAX_WINDOW_DAYS`.
-
-    >>> suggest_window(100, 40.0, 28.0), suggest_window(100, 0.179, 30.0)
-    ('3D', None)
-    """
-    if not events_per_day > 0:
-        return None
-    days = need_events / events_per_day
-    if days > min(history_days, MAX_WINDOW_DAYS) + 1e-9:
-        return None
-    if days >= 1:  # whole days from one day on, else whole hours
-        return f"{int(np.ceil(days - 1e-9))}D"
-    return f"{max(1, int(np.ceil(days * 24 - 1e-9)))}h"
-
-
-def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo: float,
-                              events_per_day: float,
-                              window_events: float, window_ns: int, history_days: float,
-                              max_share: float, limit_status: str, min_days: float = 14.0,
-                              min_events: int = 0) -> str:
-    """Why no target meets the rule for one group, with figures, and what would make one possible
-    (a longer window, ``min_events`` above the current one, more history, a looser
-    ``max_share``).
-
-    >>> print(explain_no_recommendation(has_time=True, p1=0.75, lo=0.75, share_lo=0.3,
-    ...       events_per_day=40, window_events=40, window_ns=86_400 * 10**9, history_days=28,
-    ...       max_share=0.01, limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
-    no target meets the rule: even 75 %, the lowest usual target at or below the rolling rate's
-    1 % quantile (75.00 %), is EXHAUSTED or worse 30.00 % of the time (limit 1 %); ~40 events a
-    day with traffic: a 24 h window holds ~40 events, so one failure moves the rate 2.5 points; to
-    allow 10 failures a window at 90 % it must hold 100 events: use a longer window (window='3D') or
-    min_events=100 (the status holds while the window has fewer events)
-    """
-    if not has_time:
-        return "no evaluated time in the history for this group"
-    win_txt = prose_duration(pd.Timedelta(window_ns, unit="ns"))
-    if np.isfinite(lo) and lo <= p1 + 1e-12:
-        head = (f"no target meets the rule: even {given_percent(lo)}, the lowest usual target at "
-                f"or below the rolling rate's 1 % quantile ({measured_percent(p1)}), is "
-                f"{limit_status.upper()} or worse {measured_percent(share_lo)} of the time (limit "
-                f"{given_percent(max_share)})")
-    elif np.isfinite(lo):
-        why = (f"the rolling rate's 1 % quantile, {measured_percent(p1)}, is below every usual "
-               "target" if p1 < USUAL_TARGETS[0] else f"min_events={min_events} holds the status")
-        head = (f"no target meets the rule: even {given_percent(lo)}, the lowest usual target, is "
-                f"{limit_status.upper()} or worse {measured_percent(share_lo)} of the time (limit "
-                f"{given_percent(max_share)}; {why})")
-    else:
-        head = (f"no target meets the rule: the rolling rate's 1 % quantile "
-                f"({measured_percent(p1)}) is below every usual target (lowest 50 %)")
-    parts = [head]
-    if np.isfinite(window_events) and window_events > 0:
-        parts.append(f"~{about_words(events_per_day)} events a day with traffic: a {win_txt} "
-                     f"window holds ~{about_words(window_events)} events, so one failure moves "
-                     f"the rate {three_digits(100 / window_events)} points")
-    ref = lo if np.isfinite(lo) and lo >= 0.9 else 0.9
-    need = events_for(ref)
-    fixes = []
-    if np.isfinite(window_events) and window_events < need:
-        w = suggest_window(need, events_per_day, history_days)
-        if w is None:
-            fixes.append("no window length fixes this: too little traffic (a window "
-                         f"at {given_percent(ref)} needs {need} events to allow 10 failures; at "
-                         f"~{about_words(events_per_day)} events a day that is longer than "
-                         f"the {days_words(history_days)} of history or the "
-                         f"{days_words(MAX_WINDOW_DAYS)} maximum)")
-        else:
-            hold = (f" or min_events={need} (the status holds while the window has fewer "
-                    "events)") if min_events < need else ""
-            fixes.append(f"to allow 10 failures a window at {given_percent(ref)} it must hold "
-                         f"{need} events: use a longer window (window='{w}'){hold}")
-    if history_days < min_days:
-        fixes.append(f"give more history ({days_words(history_days)}; at least "
-                     f"{days_words(min_days)})")
-    if not fixes:
-        fixes.append("the rate itself dips this low: allow more time at the limit "
-                     f"(max_share={given_fraction(max(0.05, 2 * max_share))}) "
-                     "or leave labelled incidents out (exclude_incidents=)")
-    return "; ".join(parts + fixes)

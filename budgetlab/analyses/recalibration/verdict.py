@@ -22,22 +22,25 @@ NO_CURRENT_TARGET = "no current target given (target= or slo=)"
 def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray, p10: np.ndarray,
                   recommended: np.ndarray, rec_low: np.ndarray, rec_high: np.ndarray,
                   thin: list[str], capped: np.ndarray, *, max_share: float, limit_status: str,
-                  loose_burn: float, bootstrapped: bool,
-                  window: str = "window") -> tuple[np.ndarray, list[Any], list[str], list[str]]:
+                  loose_burn: float, bootstrapped: bool, window: str = "window",
+                  missed: list[str] | None = None,
+                  ) -> tuple[np.ndarray, list[Any], list[str], list[str]]:
     """``(current_share_limit, verdicts, reasons, actions)`` per group: the share of time the
     current target spent at the limit status or worse, and :func:`verdict` on it (withheld with
-    the ``thin`` reason where that is not empty; ``capped`` where the evidence capped the
-    recommendation); ``window`` names the window a burn is over (``"24 h window"``)."""
+    the ``thin`` reason where that is not empty, unless ``missed`` says the failures decide a
+    miss all the same; ``capped`` where the evidence capped the recommendation); ``window``
+    names the window a burn is over (``"24 h window"``)."""
     g_n, n_c = len(current), len(cands)
     cur_share = np.full(g_n, np.nan)  # NaN too where the group has no evaluated time
     if n_c:
         cur_idx = np.searchsorted(cands, np.where(np.isfinite(current), current, 0.5))
         at = lim_share[np.arange(g_n), np.minimum(cur_idx, n_c - 1)]
         cur_share = np.where(np.isfinite(current), at, np.nan)
-    judged: list[tuple[Any, str, str]] = [(None, t, "") if t else verdict(
+    miss = missed if missed is not None else [""] * g_n
+    judged: list[tuple[Any, str, str]] = [(None, t, "") if t and not miss[g] else verdict(
         current[g], cur_share[g], p10[g], recommended[g], rec_low[g], rec_high[g],
         max_share=max_share, limit_status=limit_status, loose_burn=loose_burn,
-        bootstrapped=bootstrapped, window=window, capped=bool(capped[g]))
+        bootstrapped=bootstrapped, window=window, capped=bool(capped[g]), missed=miss[g])
         for g, t in enumerate(thin)]
     verdicts, reasons, actions = ([x[i] for x in judged] for i in range(3))
     return cur_share, verdicts, reasons, actions
@@ -45,9 +48,12 @@ def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray,
 
 def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi: float, *,
             max_share: float, limit_status: str, loose_burn: float, bootstrapped: bool = True,
-            window: str = "window", capped: bool = False,
+            window: str = "window", capped: bool = False, missed: str = "",
             spell: Callable[..., str] = given_fraction) -> tuple[Any, str, str]:
-    """``(verdict, reason, action)`` of one group with evidence enough.
+    """``(verdict, reason, action)`` of one group with evidence enough, or whose failures decide
+    a miss of ``current`` on too few events (``missed``: the words of
+    :func:`~budgetlab.analyses.recalibration.rules.decided_miss`): ``too_strict`` with those
+    words, the time shares and the bootstrap aside (they are too thin).
 
     ``lo``/``hi`` is the bootstrap interval of the recommended target ``rec`` (NaN: below the
     candidates' range, i.e. below every target; ``rec`` NaN: no target meets the rule). Without
@@ -72,7 +78,14 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     >>> verdict(0.95, 0.2, 0.93, 0.925, 0.92, 0.935, max_share=0.01, limit_status="exhausted",
     ...         loose_burn=0.25, spell=given_percent)[2]
     'loosen to 92.5 %'
+    >>> verdict(0.95, 1.0, 0.0, float("nan"), float("nan"), float("nan"), max_share=0.01,
+    ...         limit_status="exhausted", loose_burn=0.25, missed="missed: ...")[::2]
+    ('too_strict', 'loosen (no target to use: see the recommendation note)')
     """
+    if missed and np.isfinite(current):  # the failures decide it: the counts alone
+        act = ("loosen (no target to use: see the recommendation note)" if not np.isfinite(rec)
+               else f"loosen to {spell(rec)}" if rec < current else "loosen")
+        return "too_strict", f"{missed}: {act}", act
     low = lo if bootstrapped else rec
     high = hi if bootstrapped else rec
     low_v = low if np.isfinite(low) else -np.inf
