@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 import budgetlab as bl
 
@@ -36,6 +37,7 @@ def test_a_change_whose_seed_burn_rounds_to_0_says_under_0_005():
     assert "burn 0 (" not in rep.summary
 
 
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_replays_transitions_say_a_seed_burn_of_0_beside_failures_is_under_0_005(tmp_path,
                                                                                   capsys):
     from budgetlab.cli import main
