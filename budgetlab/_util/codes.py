@@ -18,6 +18,7 @@ __all__ = ["factorize", "on_chunks", "PARALLEL_ROWS", "numpy_backed"]
 #: kernels run without the GIL; one kernel call uses one core).
 PARALLEL_ROWS = 1 << 20
 
+
 def factorize(col: pd.Series) -> tuple[np.ndarray, pd.Index]:
     """``(codes, distinct values)`` of a column; code -1 for missing values. A categorical keeps
     its categories (unused ones included; only the codes say which are used).
@@ -30,7 +31,6 @@ def factorize(col: pd.Series) -> tuple[np.ndarray, pd.Index]:
         return col.cat.codes.to_numpy().astype(np.int64), pd.Index(col.cat.categories)
     codes, uniques = pd.factorize(col, use_na_sentinel=True)
     return np.asarray(codes, dtype=np.int64), pd.Index(uniques)
-
 
 
 def on_chunks(fn: Callable[[Any], Any], column: Any, *, rows: int | None = None) -> list[Any]:

@@ -32,7 +32,6 @@ def _name(value: Any, what: str) -> str:
     return value.strip()
 
 
-
 @dataclass(frozen=True)
 class AlertTier:
     """One alert tier: fires when the long- and short-window burn rates both exceed ``burn``.

@@ -217,7 +217,6 @@ class TrackerVariants:
         return np.bincount(self.group[rows[pos]], minlength=len(self.bounds) - 1)
 
 
-
 def episodes_caused(bins: pd.DataFrame, target: Any, policy: AlertPolicy, bucket: str,
                     *, freq: Any = None,
                     episodes: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:

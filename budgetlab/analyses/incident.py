@@ -53,6 +53,7 @@ from .per_group import REPORT_TABLES, group_slos, merge_tables
 
 __all__ = ["IncidentReport", "incident_report"]
 
+
 @dataclass(frozen=True, eq=False, repr=False)
 class IncidentReport:
     """Everything :func:`incident_report` found, as tables, plus a plain-language summary.

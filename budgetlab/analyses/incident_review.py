@@ -48,6 +48,7 @@ BURN_BANDS_TEXT = tuple(zip(BURN_LIMITS, (
     "2 to 5: gone in half the window, investigate and slow down changes",
     "5 and above: melting, pause non-critical work"), strict=True))
 
+
 def tracker_at(states: pd.DataFrame, at: Any = None, *, tz: str | None = None) -> pd.Series:
     """The tracker's state at ``at``: the replayed row of the last event at or before it.
 

@@ -45,7 +45,6 @@ __all__ = ["COMMANDS", "run_replay",
            "write_timeline", "draw_timeline"]
 
 
-
 #: The replay columns of a run: transitions, the summary and the episodes are computed from
 #: these alone (``ts`` and the group keys are always kept); the timeline derives the figures it
 #: draws from ``total`` and ``failures`` for the drawn groups' rows only (:func:`drawn_groups`,

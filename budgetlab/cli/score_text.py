@@ -30,7 +30,6 @@ SCORE_FOOTNOTE = ("pages_per_day: pages per day of observed time (observed_days:
                   "the other columns)")
 
 
-
 def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None) -> str:
     """The score rows as text: a figure that does not exist in words or blank, never ``NaN``/``NaT``
     (``precision`` of a tier that never fired: ``never fired``; ``recall`` without incidents:

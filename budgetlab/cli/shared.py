@@ -18,6 +18,7 @@ from .reading import describe_slo
 __all__ = ["print_slo", "save_plot", "group_label", "write_output", "out_figures", "wrap",
            "table_text"]
 
+
 def print_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> None:
     """The SLO line (without its window unless ``window``), and how per-group SLOs were bound."""
     print(wrap(describe_slo(slo, by, window=window), indent=""))
@@ -103,7 +104,6 @@ def write_output(table: pd.DataFrame, args: argparse.Namespace, noun: str,
     write_table(out, path, force=args.force)
     said = counted(len(out), noun) + (f" {detail}" if detail else "")
     print(f"wrote {said} to {path_label(path)}")
-
 
 
 def out_figures(table: pd.DataFrame) -> pd.DataFrame:

@@ -74,7 +74,6 @@ __all__ = [
 ]
 
 
-
 def _per_key(name: str, given: Mapping[str, float] | None, default: Mapping[str, float],
              what: str) -> dict[str, float]:
     """``default`` updated with ``given`` (keys of ``default`` only, values in (0, 1])."""

@@ -167,8 +167,8 @@ def read_files(paths: Sequence[Path], want: FileSpec,
     per_file: list[list[str]] = []
     as_text: set[str] = set()
     state = ROWS.get()  # CSV/TSV rows are counted after the header: messages say so
-    if state is not None and any(_detect_format(p, want.format)[0] in ("csv", "tsv")
-                                 for p in paths):
+    if state is not None and any(p.is_file() and _detect_format(p, want.format)[0] in ("csv", "tsv")
+                                 for p in paths):  # a missing file is named in the loop below
         state["header"] = True
     for path in progress(paths, desc=f"reading {len(paths)} files") if _large(paths) else paths:
         # where rows are, for messages: the file's first row in the whole table

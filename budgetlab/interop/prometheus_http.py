@@ -63,7 +63,6 @@ def answer_cap(points: int, max_series: int = MAX_SERIES) -> int:
     return max_series * points * BYTES_PER_POINT + (1 << 20)
 
 
-
 @dataclass
 class PrometheusClient:
     """Where and how to ask: base URL (user info moved into a Basic auth header), headers,

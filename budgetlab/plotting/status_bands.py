@@ -43,6 +43,8 @@ NO_TRAFFIC = ("#7F7F7F", "-")
 #: behind the budget line's vertical step), outlined so that it is two pixels wide at least (a
 #: third of the box in the legend). Healthy has none: the strip shows what went wrong.
 STRIP = (0.92, 1.0)
+
+
 def _on_white(color: str, alpha: float) -> str:
     """``color`` at opacity ``alpha`` over white, as one opaque colour.
 

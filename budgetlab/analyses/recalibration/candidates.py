@@ -10,7 +10,6 @@ import numpy as np
 __all__ = ["USUAL_TARGETS", "fine_step", "target_grid", "target_range", "candidate_targets"]
 
 
-
 #: The usual SLO targets, on the scale of nines; below 90 % the scale continues 85, 80, 75 and
 #: 50 % for groups whose history sits there.
 USUAL_TARGETS: tuple[float, ...] = (0.5, 0.75, 0.8, 0.85, 0.9, 0.95, 0.975, 0.99, 0.995, 0.999,

@@ -23,7 +23,6 @@ __all__ = ["history_counts", "Rolling", "rolling_rates", "Exclusions",
            "weighted_quantiles"]
 
 
-
 def history_counts(srt: Sorted, rolling: Rolling) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(events, successes, success_rate)`` per group of the events in the evaluated span
     (:attr:`Rolling.counted`); rate NaN for a group without any."""

@@ -34,8 +34,6 @@ _DEFAULT_WINDOW_NOTE = (f"tracker window "
                         "its target was judged under; give that one with window=")
 
 
-
-
 def _unpacked(table: Any, by: Any) -> tuple[Any, Any, Mapping[str, Any]]:
     """``(table, by, settings)``: a :func:`budgetlab.recalibrate` result gives its summary, its
     ``by`` (unless ``by`` is given) and its settings; any other table is itself, with none."""

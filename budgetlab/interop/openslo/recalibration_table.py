@@ -205,8 +205,6 @@ def action_targets(table: pd.DataFrame,
     return rec.where(~kept, current), kept
 
 
-
-
 def missing_cell(value: Any) -> bool:
     """True for an empty cell (None, NaN, NaT, pd.NA); False for any value, even one pandas
     cannot test."""
