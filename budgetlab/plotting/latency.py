@@ -17,6 +17,7 @@ from .._util.words import given_duration, prose_duration
 from ..errors import ConfigError, InputError
 from ._common import time_axis, utc_naive
 from .legends import legend_above
+from .timeline_marks import draw_marks, incident_patch
 
 __all__ = ["plot_latency_shares", "LINES_MEET", "NO_ATTEMPTS", "group_label", "table_keys",
            "nested_sizes", "points_meet", "span_counted"]
@@ -31,9 +32,13 @@ def table_keys(table: pd.DataFrame, known: Sequence[str]) -> list[str]:
 
 
 def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
-                        tz: str | None = None, freq: str | None = None) -> Axes:
+                        tz: str | None = None, freq: str | None = None,
+                        incidents: pd.DataFrame | None = None) -> Axes:
     """The share of attempts that succeeded within each threshold, per period and group (one
-    line per group and threshold): ``latency_profile(...).shares``. Each point sits at its
+    line per group and threshold, the groups in the sorted order of their names, as the command
+    lists them, each group's thresholds shortest first): ``latency_profile(...).shares``.
+    ``incidents`` (``start``, ``end``) are shaded grey as on the timeline, named "incident" in
+    the legend, within the periods' span. Each point sits at its
     period's start, marked by a dot (a group's lone point a dot alone, in the legend too; with
     one period every dot 3.5 pt larger, readable on an axis as wide as the period). The y label
     says the period's length (``per 24 h period``; ``over the whole log`` for
@@ -82,6 +87,9 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     # in percent of the attempts, as the CLI prints the shares
     percent = shares.assign(share=shares["share"].astype(float) * 100)
     parts = [part for _, part in percent.groupby([*keys, "threshold"], sort=True, observed=True)]
+    # the groups by their names, as plot_timeout_tradeoff and the command order them (a
+    # categorical key's groupby keeps the order of its categories: a log's first appearance)
+    parts.sort(key=lambda part: (group_label(part.iloc[0], keys), part["threshold"].iloc[0]))
     step = _period_step(pd.DatetimeIndex(shares["period"]), freq)
     lines, broken = [], False
     for part in parts:
@@ -94,6 +102,11 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
         lines += ax.plot(x, y, marker="o", markeredgewidth=0, label=name,
                          linestyle="-" if len(part) > 1 else "none")
     _period_range(ax, pd.DatetimeIndex(shares["period"]), freq)
+    marked = incidents is not None and len(incidents) > 0
+    if marked:
+        span = ax.get_xlim()  # the periods': an incident outside them does not widen it
+        draw_marks([ax], incidents, None, 0)
+        ax.set_xlim(span)
     time_axis(ax, tz)
     ax.set_xlabel(f"period start ({tz}){span_counted(shares, tz)}")
     ax.set_ylabel("share of attempts that succeeded within\nthe threshold"
@@ -105,12 +118,13 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     grow = 3.5 if shares["period"].nunique() == 1 else 0.0
     for line, ms in zip(lines, nested_sizes(len(lines), meet), strict=True):
         line.set_markersize(ms + grow)
-    # above the plot area, so it covers no point; a column per group (its thresholds below)
-    handles = ax.get_legend_handles_labels()[0]
+    # above the plot area, so it covers no point; a column per group (its thresholds below),
+    # the incidents a column of their own after the groups'
+    handles = ax.get_legend_handles_labels()[0] + [incident_patch()] * marked
     title = "\n".join(words for words, said in ((LINES_MEET, meet), (NO_ATTEMPTS, broken))
                       if said)
-    legend_above(ax, handles, ncols=shares.groupby(keys, observed=True).ngroups if keys else 6,
-                 title=title or None)
+    groups = shares.groupby(keys, observed=True).ngroups if keys else 0
+    legend_above(ax, handles, ncols=groups + marked if keys else 6, title=title or None)
     return ax
 
 

@@ -142,8 +142,7 @@ events, incidents = bl.synth.generate(**bl.synth.PRESETS["demo"]["args"], client
 rc = events[events["captcha_type"] == "recaptcha_v2"]
 profile = bl.latency_profile(rc, thresholds=["10s", "20s", "30s"], freq="1h")
 fig, ax = plt.subplots(figsize=(9, 4))
-plot_latency_shares(profile.shares, ax=ax)
-ax.axvspan(incidents["start"].iloc[0], incidents["end"].iloc[0], color="grey", alpha=0.15)
+plot_latency_shares(profile.shares, ax=ax, incidents=incidents)
 """,
     ),
     "timeout_tradeoff": (

@@ -484,3 +484,39 @@ def test_tradeoff_legend_sorts_the_groups_and_the_right_axis_ticks_its_values_on
     assert right.get_ylim()[1] > 2 * 28 / 3
     assert right.get_yticks().tolist() == [0.0, 2.0, 4.0, 6.0, 8.0]
     plt.close(fig)
+
+
+def test_shares_groups_in_name_order_and_incidents_in_the_legend():
+    """The groups of a categorical key come in the sorted order of their names, as
+    plot_timeout_tradeoff and the command list them, not in the categories' order (a log's
+    first appearance); an incident is shaded over its own hand-given span, named "incident" in
+    the legend after the groups (a column of its own), and one outside the periods does not
+    widen the axis."""
+    ts = pd.date_range("2026-01-01", periods=24, freq="1h", tz="UTC").as_unit("ns")
+    ev = pd.DataFrame({"ts": ts, "ok": True,
+                       "bucket": pd.Categorical(["success"] * 24),
+                       "g": pd.Categorical(["zeta", "alpha"] * 12, categories=["zeta", "alpha"]),
+                       "duration": pd.to_timedelta([2] * 24, unit="s")})
+    shares = bl.latency_profile(ev, thresholds=["10s", "5s"], by="g", freq="6h").shares
+    plain = plot_latency_shares(shares, ax=plt.figure().gca(), freq="6h")
+    span = plain.get_xlim()
+    incidents = pd.DataFrame({"start": pd.to_datetime(["2026-01-01 03:00", "2027-05-01 00:00"],
+                                                      utc=True),
+                              "end": pd.to_datetime(["2026-01-01 05:30", "2027-05-02 00:00"],
+                                                    utc=True)})
+    ax = plot_latency_shares(shares, ax=plt.figure().gca(), freq="6h", incidents=incidents)
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts == ["alpha within 5 s", "alpha within 10 s", "zeta within 5 s",
+                     "zeta within 10 s", "incident"]
+    # a column per group, its thresholds below, and the incident a column of its own
+    ax.figure.canvas.draw()
+    x = [round(t.get_window_extent().x0) for t in ax.get_legend().get_texts()]
+    assert x[0] == x[1] < x[2] == x[3] < x[4]
+    shaded = [p for p in ax.patches if p.get_gid() == "incident"]
+    assert len(shaded) == 2  # both drawn; the second lies outside the axis
+    x0, x1 = shaded[0].get_x(), shaded[0].get_x() + shaded[0].get_width()
+    assert (mdates.num2date(x0).replace(tzinfo=None), mdates.num2date(x1).replace(tzinfo=None)) \
+        == (pd.Timestamp("2026-01-01 03:00").to_pydatetime(),
+            pd.Timestamp("2026-01-01 05:30").to_pydatetime())
+    assert ax.get_xlim() == span
+    plt.close("all")
