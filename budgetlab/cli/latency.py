@@ -318,8 +318,8 @@ def _cmd_latency(args: argparse.Namespace) -> int:
                      f"(shares per group, threshold and {args.freq} period)")
     if args.plot:
         if tradeoff is not None:
-            save_plot(lambda ax: plot_timeout_tradeoff(tradeoff, ax=ax), args.plot,
-                      force=args.force)
+            save_plot(lambda ax: plot_timeout_tradeoff(tradeoff, ax=ax, tz=args.tz),
+                      args.plot, force=args.force)
         else:
             if per.shares["period"].nunique() == 1:
                 print(wrap(one_period_note(args.freq, ts.iloc[-1] - ts.iloc[0])))

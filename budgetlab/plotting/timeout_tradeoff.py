@@ -11,6 +11,7 @@ from matplotlib.ticker import FixedLocator, MaxNLocator
 
 from .._util.durations import duration_scale
 from .._util.units import SECOND_NS
+from .._util.validation import check_tz
 from .._util.words import given_duration
 from ..errors import InputError
 from ._common import OTHER_COLOR, group_colors, other_label
@@ -26,7 +27,8 @@ POINTS_MEET = "where points meet, their markers nest: the first listed outermost
 POINT_GROW = 2.0
 
 
-def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None,
+                          tz: str | None = None) -> Axes:
     """Per candidate client timeout: successes lost (percent of attempts, left axis) against the
     waiting saved per attempt (right axis, in the unit the CLI says it in, the largest value's,
     :func:`~budgetlab._util.durations.duration_scale`: ms when all are under a second; drawn in
@@ -40,7 +42,8 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     timeout every group loses nothing and saves nothing) the dots nest as
     :func:`~budgetlab.plotting.plot_latency_shares`' do, the successes lost first, then the
     waiting saved. The x label states the span counted (``attrs["start"]`` .. ``attrs["end"]``,
-    UTC), as :func:`~budgetlab.plotting.plot_latency_shares`' does. The successes lost are drawn
+    on the clock of ``tz``, default UTC, named), as :func:`~budgetlab.plotting.plot_latency_shares`'
+    does. The successes lost are drawn
     in percent of the attempts (``successes_lost_share`` × 100), as the CLI prints them; each
     group has the colour
     :func:`~budgetlab.plotting._common.group_colors` gives its name in every figure (more groups
@@ -61,6 +64,10 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     'waiting saved per attempt (s)'
     >>> print(ax.get_xlabel())
     client timeout (the candidates measured); attempts 2026-01-01 00:00 .. 2026-01-01 00:00 UTC
+    >>> ax = plot_timeout_tradeoff(timeout_tradeoff(ev, timeouts=["5s", "30s"]),
+    ...                            ax=plt.figure().gca(), tz="Europe/Berlin")
+    >>> print(ax.get_xlabel().split("; ")[1])
+    attempts 2026-01-01 01:00 +01:00 .. 2026-01-01 01:00 +01:00 Europe/Berlin
     >>> plt.close("all")
     """
     known = ("client_timeout", "current", "attempts", "timed_out", "successes_lost",
@@ -108,7 +115,7 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     ax.set_xticks(pd.to_timedelta(candidates).total_seconds(),
                   [given_duration(t) for t in candidates])
     ax.set_xlabel("client timeout (the candidates measured)"
-                  + span_counted(tradeoff, "UTC", zone=True))
+                  + span_counted(tradeoff, check_tz(tz), zone=True))
     ax.set_ylabel("successes lost (% of attempts; no retries)")
     right.set_ylabel(f"waiting saved per attempt ({unit})")
     # above the plot area, so it covers no point: the successes lost in one column, the

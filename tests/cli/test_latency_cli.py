@@ -392,3 +392,27 @@ def test_one_attempt_is_said_in_the_singular(tmp_path, capsys):
     assert "one.csv: 1 attempt with durations, 2026-01-01 00:00 .. 2026-01-01 00:00 UTC" in text
     assert "g=a: 1 attempt; timeout " in text
     assert "1 attempts" not in text
+
+
+def test_the_tradeoff_plot_spans_the_log_on_the_tz_clock(log, tmp_path, monkeypatch):
+    """``latency --timeouts ... --tz Europe/Berlin --plot``: the trade-off's x label gives the
+    log's span (00:00 .. 00:07 UTC, ROWS) on Berlin's clock, 01:00 .. 01:07 +01:00 in January,
+    as the shares plot does; it said UTC whatever --tz was."""
+    import budgetlab.plotting as plotting
+
+    drawn = []
+    real = plotting.plot_timeout_tradeoff
+
+    def recorded(*args, **kwargs):
+        ax = real(*args, **kwargs)
+        drawn.append(ax.get_xlabel())
+        return ax
+
+    monkeypatch.setattr(plotting, "plot_timeout_tradeoff", recorded)
+    png = tmp_path / "tradeoff.png"
+    assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
+                 "5s", "--by", "g", "--timeouts", "3s,30s", "--tz", "Europe/Berlin", "--plot",
+                 str(png)]) == 0
+    assert png.is_file()
+    assert drawn == ["client timeout (the candidates measured); attempts 2026-01-01 01:00 +01:00 "
+                     ".. 2026-01-01 01:07 +01:00 Europe/Berlin"]
