@@ -19,6 +19,7 @@ from .._util.percent import fraction_to_percent, given_fraction, measured_percen
 from .._util.validation import check_fraction, check_whole, to_timedelta, window_words
 from .._util.words import counted, duration_words, given_duration, speak
 from ..errors import ConfigError
+from .prose import fill_line
 from .reading import describe_slo, group_keys, read_log, slo_from_args
 from .replay import span_words
 from .shared import group_label, save_plot, wrap, write_output
@@ -84,20 +85,22 @@ def _print_profile(whole: Any, by: list[str]) -> None:
         source = ("--client-timeout" if row["timeout_source"] == "client_timeout"
                   else row["timeout_source"])
         attempts = counted(int(shares["attempts"].iloc[0]), "attempt")
-        print(f"\n{group_label(row, by)}: {attempts}; timeout "
-              + (f"{given_duration(timeout)} ({source})" if has_to else f"unknown ({source})"))
+        print(fill_line(f"\n{group_label(row, by)}: {attempts}; timeout "
+                        + (f"{given_duration(timeout)} ({source})" if has_to
+                           else f"unknown ({source})")))
         for _, s in shares.iterrows():
             extra = (" (at or above the timeout: equals "
                      "availability)") if s["at_or_above_timeout"] else ""
-            print(f"  within {given_duration(s['threshold'])}: {measured_percent(s['share'])} "
-                  f"({int(s['good']):,} good; 95 % interval {measured_percent(s['share_low'])} .. "
-                  f"{measured_percent(s['share_high'])}){extra}")
+            print(fill_line(f"  within {given_duration(s['threshold'])}: "
+                            f"{measured_percent(s['share'])} ({int(s['good']):,} good; 95 % "
+                            f"interval {measured_percent(s['share_low'])} .. "
+                            f"{measured_percent(s['share_high'])}){extra}"))
         for _, q in quants.iterrows():
-            print(f"  p{fraction_to_percent(q['quantile'])} time to success: {q['value']} (95 % "
-                  f"interval {q['ci_low']} .. {q['ci_high']})")
-    print(f"\nquantiles in {said.attrs['unit']} (one unit, that of the largest): Kaplan-Meier, "
-          "timeouts censored at the timeout, solve errors censored at their duration "
-          "(cause-specific); intervals Brookmeyer-Crowley")
+            print(fill_line(f"  p{fraction_to_percent(q['quantile'])} time to success: "
+                            f"{q['value']} (95 % interval {q['ci_low']} .. {q['ci_high']})"))
+    print(fill_line(f"\nquantiles in {said.attrs['unit']} (one unit, that of the largest): "
+                    "Kaplan-Meier, timeouts censored at the timeout, solve errors censored at "
+                    "their duration (cause-specific); intervals Brookmeyer-Crowley"))
 
 
 def _recalibration_lines(events: Any, args: argparse.Namespace, thresholds: list[str],
@@ -301,15 +304,15 @@ def _cmd_latency(args: argparse.Namespace) -> int:
         # one unit for the waiting saved, the largest's, as the figure's right axis says it
         most = tradeoff["wait_saved_per_attempt"].max()
         for _, t in tradeoff.iterrows():
-            print(f"  {group_label(t, by)}: at {given_duration(t['client_timeout'])}: timed out "
-                  f"{measured_percent(t['timed_out_share'])}, "
-                  f"successes lost {measured_percent(t['successes_lost_share'])} of attempts "
-                  f"({int(t['successes_lost']):,}), waiting saved "
-                  f"{measured_duration(t['wait_saved_per_attempt'], like=most)} per attempt, "
-                  "availability "
-                  f"{measured_percent(t['availability'])}")
+            print(fill_line(
+                f"  {group_label(t, by)}: at {given_duration(t['client_timeout'])}: timed out "
+                f"{measured_percent(t['timed_out_share'])}, successes lost "
+                f"{measured_percent(t['successes_lost_share'])} of attempts "
+                f"({int(t['successes_lost']):,}), waiting saved "
+                f"{measured_duration(t['wait_saved_per_attempt'], like=most)} per attempt, "
+                f"availability {measured_percent(t['availability'])}"))
     for line in supported:
-        print(line)
+        print(fill_line(line))
     if args.out or (args.plot and tradeoff is None):  # the shares per --freq period
         per = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=args.freq,
                               quantiles=quantiles, client_timeout=args.client_timeout)

@@ -9,7 +9,7 @@ import re
 import textwrap
 from typing import Any
 
-__all__ = ["wrap", "path_label"]
+__all__ = ["wrap", "fill_line", "path_label"]
 
 
 #: The spaces of a figure and its unit, and of a duration's two units ("3 h 21 min"), which
@@ -20,10 +20,11 @@ _UNIT = re.compile(r"(?<=\d) (%|(?:d|h|min|s)\b(?: \d+ (?:h|min|s)\b)?)")
 _DATE_TIME = re.compile(r"(?<=\d{4}-\d\d-\d\d) (?=\d\d:\d\d)|(?<=\d\d:\d\d) (?=[+-]\d\d:\d\d)")
 
 
-def wrap(text: str, indent: str = "    ") -> str:
+def wrap(text: str, indent: str = "    ", hang: str = "") -> str:
     """``text`` filled to 100 columns, never broken between a figure and its unit ("93.80 %",
     "3 d", "53 s"), inside a duration ("19 h 59 min"), between a date and its time
-    ("2026-10-06 03:13") nor at a hyphen ("re-run", "warm-up", "--min-events" stay whole).
+    ("2026-10-06 03:13") nor at a hyphen ("re-run", "warm-up", "--min-events" stay whole); the
+    lines after the first indented by ``hang`` more.
 
     >>> print(wrap("note: provisional: 3 d 10 h of evaluated history, less than the 14 d a "
     ...            "recommendation needs; re-run with more history"))
@@ -36,8 +37,31 @@ def wrap(text: str, indent: str = "    ") -> str:
     """
     glued = _UNIT.sub(lambda m: "\0" + m[1].replace(" ", "\0"), " ".join(str(text).split()))
     glued = _DATE_TIME.sub("\0", glued)
-    return textwrap.fill(glued, width=100, initial_indent=indent, subsequent_indent=indent,
+    return textwrap.fill(glued, width=100, initial_indent=indent,
+                         subsequent_indent=indent + hang,
                          break_on_hyphens=False).replace("\0", " ")
+
+
+def fill_line(line: str) -> str:
+    """A line a command prints, filled to 100 columns (:func:`wrap`): its leading blank lines and
+    indent kept; an indented line (an item under a heading) continues two spaces deeper, so that
+    its continuation reads as its own, a heading at its own indent (deeper, it would read as an
+    item under it).
+
+    >>> print(fill_line("\\n  turnstile: at 20 s: timed out 1.31 %, successes lost 0.18 % of "
+    ...                 "attempts (110), waiting saved 0.472 s per attempt, availability 97.86 %"))
+    <BLANKLINE>
+      turnstile: at 20 s: timed out 1.31 %, successes lost 0.18 % of attempts (110), waiting saved
+        0.472 s per attempt, availability 97.86 %
+    >>> print(fill_line("quantiles in s (one unit, that of the largest): Kaplan-Meier, timeouts "
+    ...                 "censored at the timeout, solve errors censored at their duration"))
+    quantiles in s (one unit, that of the largest): Kaplan-Meier, timeouts censored at the timeout,
+    solve errors censored at their duration
+    """
+    body = line.lstrip("\n")
+    text = body.lstrip(" ")
+    indent = body[:len(body) - len(text)]
+    return line[:len(line) - len(body)] + wrap(text, indent=indent, hang="  " if indent else "")
 
 
 def path_label(path: Any) -> str:

@@ -38,8 +38,9 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None,
     Only the candidates were measured, so they are points, never joined by a line (a line, even
     a faint one, would show values between candidates that nobody measured); each candidate is
     a tick of the x axis, named as given (:func:`~budgetlab._util.words.given_duration`).
-    The legend sits above the plot area (it covers no point). Where points meet (at the current
-    timeout every group loses nothing and saves nothing) the dots nest as
+    The legend sits above the plot area (it covers no point). Where points meet, on one axis or
+    across the two (zero sits at one height on both, and at the current timeout every group,
+    a lone one too, loses nothing and saves nothing), the dots nest as
     :func:`~budgetlab.plotting.plot_latency_shares`' do, the successes lost first, then the
     waiting saved. The x label states the span counted (``attrs["start"]`` .. ``attrs["end"]``,
     on the clock of ``tz``, default UTC, named), as :func:`~budgetlab.plotting.plot_latency_shares`'
@@ -104,11 +105,13 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None,
         saved += right.plot(x, saved_in_unit[part.index].to_numpy(),
                             marker="s", linestyle="none", color=colors[name] or OTHER_COLOR,
                             markeredgewidth=0, label=f"{key}: waiting saved")
-    _apart(ax, tradeoff["successes_lost_share"].astype(float) * 100, right, saved_in_unit)
-    # nested dots where points meet: at the current timeout every group loses and saves nothing
-    meet = any(points_meet(tradeoff["client_timeout"], v, span=float(np.ptp(a.get_ylim())))
-               for a, v in ((ax, tradeoff["successes_lost_share"].astype(float) * 100),
-                            (right, saved_in_unit)))
+    lost_in_percent = tradeoff["successes_lost_share"].astype(float) * 100
+    _apart(ax, lost_in_percent, right, saved_in_unit)
+    # nested dots where points meet, on one axis or across the two (zero sits at one height on
+    # both): at the current timeout every group loses and saves nothing, one group too
+    x = tradeoff["client_timeout"]
+    meet = points_meet(pd.concat([x, x]), pd.concat([_height(ax, lost_in_percent),
+                                                     _height(right, saved_in_unit)]), span=1.0)
     for line, ms in zip([*lost, *saved], nested_sizes(2 * len(parts), meet), strict=True):
         line.set_markersize(ms + POINT_GROW)
     candidates = np.unique(tradeoff["client_timeout"].dropna().to_numpy())
@@ -123,6 +126,12 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None,
     legend_above(ax, ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0],
                  ncols=2, title=POINTS_MEET if meet else None)
     return ax
+
+
+def _height(axis: Axes, values: pd.Series) -> pd.Series:
+    """``values`` as heights in ``axis``' plot area: 0 at its bottom, 1 at its top."""
+    low, high = axis.get_ylim()
+    return (values.astype(float) - low) / (high - low)
 
 
 def _apart(left: Axes, lost: pd.Series, right: Axes, saved: pd.Series) -> None:

@@ -32,7 +32,7 @@ def test_profile_and_tradeoff_printed(log, tmp_path, capsys):
                  "5s,30s",
                  "--by", "g", "--quantiles", "0.5,0.9", "--timeouts", "3s,30s", "--out",
                  str(out)]) == 0
-    text = capsys.readouterr().out
+    text = " ".join(capsys.readouterr().out.split())  # lines filled to 100 columns
     # group a (5 attempts): within 5 s 2 good (1 s, 4 s) = 40.00 %; KM median 12 s (hand-computed in
     # tests/analyses/test_latency_profile.py); p90 above the 30 s timeout
     assert "g=a: 5 attempts; timeout 30 s" in text
@@ -57,14 +57,14 @@ def test_measured_durations_are_said_to_three_digits_in_one_unit(log, capsys):
     args = ["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
             "5s", "--by", "g"]
     assert main([*args, "--timeouts", "3s,29.5s"]) == 0
-    text = capsys.readouterr().out
+    text = " ".join(capsys.readouterr().out.split())  # lines filled to 100 columns
     assert "g=b: at 3 s: timed out 66.67 %" in text and "waiting saved 10.3 s per attempt" in text
     assert "g=a: at 29.5 s: timed out 20.00 %" in text
     assert "waiting saved 0.1 s per attempt" in text
     assert "waiting saved 0.167 s per attempt" in text
     assert "0.1667 s" not in text and " ms per attempt" not in text
     assert main([*args, "--timeouts", "29.5s"]) == 0
-    text = capsys.readouterr().out
+    text = " ".join(capsys.readouterr().out.split())
     assert "waiting saved 100 ms per attempt" in text and "waiting saved 167 ms" in text
 
 
@@ -166,7 +166,7 @@ def test_the_current_target_is_reported_beside_the_supported_one(every_fifth_slo
     assert main(["latency", str(path), "--duration", "s", "--duration-unit", "s", "--thresholds",
                  "20s", "--window", "24h",
                  "--target", "0.9", "--n-boot", "50"]) == 0
-    text = capsys.readouterr().out
+    text = " ".join(capsys.readouterr().out.split())  # lines filled to 100 columns
     assert "current SLO: target 0.9, warning < 0.5, critical < 0.1, min_events 0" in text
     assert ("within 20 s: supported target 0.75 (interval 0.75 .. 0.75); the current 0.9 is "
             "above it") in text
@@ -215,11 +215,14 @@ def test_a_real_log_says_a_group_withheld_at_every_threshold_once(capsys):
                  "2xx=success,4xx=skip,5xx=server_error", "--by", "api", "--duration", "duration",
                  "--duration-unit", "s", "--thresholds", "0.25s,0.5s,1s", "--window", "1min",
                  "--n-boot", "20"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    said = [ln for ln in lines if ln.startswith("  api=metadata: within")]
-    assert said == ["  api=metadata: within 250 ms, 500 ms, 1 s: withheld: 12 events in the "
-                    "evaluated span: too few for a verdict (under 50 % they hold 6 expected "
-                    "failures; one needs at least 10, i.e. 20 events)"]
+    out = capsys.readouterr().out
+    # one line (filled to 100 columns, its continuation indented deeper) for the three thresholds
+    assert [ln for ln in out.splitlines() if "api=metadata: within" in ln] == [
+        "  api=metadata: within 250 ms, 500 ms, 1 s: withheld: 12 events in the evaluated span: "
+        "too few for a"]
+    assert ("  api=metadata: within 250 ms, 500 ms, 1 s: withheld: 12 events in the evaluated "
+            "span: too few for a\n    verdict (under 50 % they hold 6 expected failures; one "
+            "needs at least 10, i.e. 20 events)\n") in out
 
 
 def test_the_frontier_says_each_run_of_equal_answers_once():
@@ -329,7 +332,7 @@ def test_per_group_targets_are_each_compared_with_their_groups_supported_one(eve
             "--duration-unit", "s", "--thresholds", "20s", "--window", "24h", "--by", "g",
             "--n-boot", "20"]
     assert main([*args, "--target", "a=0.9,b=0.7"]) == 0
-    text = capsys.readouterr().out
+    text = " ".join(capsys.readouterr().out.split())  # lines filled to 100 columns
     assert "current SLO: target a 0.9, b 0.7;" in text
     assert ("g=a: within 20 s: supported target 0.75 (interval 0.75 .. 0.75); the current 0.9 is "
             "above it") in text
@@ -416,3 +419,27 @@ def test_the_tradeoff_plot_spans_the_log_on_the_tz_clock(log, tmp_path, monkeypa
     assert png.is_file()
     assert drawn == ["client timeout (the candidates measured); attempts 2026-01-01 01:00 +01:00 "
                      ".. 2026-01-01 01:07 +01:00 Europe/Berlin"]
+
+
+def test_every_line_fits_100_columns(log, capsys):
+    """The command's prose is filled to 100 columns, as every command's is, a line's continuation
+    indented two spaces deeper than the line: the trade-off's lines (about 125 characters here)
+    and the quantiles' legend line (176) ran past it."""
+    assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
+                 "5s,30s", "--by", "g", "--timeouts", "3s,30s"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line for line in lines if len(line) > 100] == []
+    trade = [i for i, line in enumerate(lines) if line.startswith("  g=a: at 3 s: timed out")]
+    assert len(trade) == 1 and lines[trade[0] + 1].startswith("    ")  # hangs under its line
+
+
+def test_every_supported_target_line_fits_100_columns(every_fifth_slow, capsys):
+    """The supported targets' lines with the current target and the provisional note (about 170
+    characters) are filled to 100 columns too."""
+    assert main(["latency", str(every_fifth_slow), "--duration", "s", "--duration-unit", "s",
+                 "--thresholds", "20s", "--window", "24h", "--target", "0.9", "--n-boot", "0"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line for line in lines if len(line) > 100] == []
+    said = [i for i, line in enumerate(lines)
+            if line.startswith("  all events: within 20 s: supported target 0.75")]
+    assert len(said) == 1 and lines[said[0] + 1].startswith("    of evaluated history")

@@ -136,7 +136,7 @@ def test_latency_cli_says_a_seven_digit_target_as_written(every_fifth_slow, caps
     path = every_fifth_slow
     assert main(["latency", str(path), "--duration", "s", "--duration-unit", "s", "--thresholds",
                  "20s", "--window", "24h", "--target", "0.9999995", "--n-boot", "50"]) == 0
-    text = capsys.readouterr().out
+    text = " ".join(capsys.readouterr().out.split())  # lines filled to 100 columns
     assert "current SLO: target 0.9999995, warning < 0.5" in text
     assert ("within 20 s: supported target 0.75 (interval 0.75 .. 0.75); the current 0.9999995 "
             "is above it") in text

@@ -520,3 +520,23 @@ def test_shares_groups_in_name_order_and_incidents_in_the_legend():
             pd.Timestamp("2026-01-01 05:30").to_pydatetime())
     assert ax.get_xlim() == span
     plt.close("all")
+
+
+def test_one_groups_dot_and_square_at_zero_nest_across_the_two_axes():
+    """One group, the timeout in force among the candidates: there it loses and saves nothing,
+    and zero sits at one height on both axes, so its dot and its square lie on each other. They
+    nest (the dot drawn first, 2.5 pt larger: nested_sizes(2) = 7.0, 4.5, plus the 2 pt every
+    trade-off point gets) and the legend says so; drawn alike, the square hid the dot."""
+    from budgetlab.plotting.timeout_tradeoff import POINTS_MEET
+
+    ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 3, utc=True).as_unit("ns"),
+                       "ok": [True, True, False],
+                       "bucket": pd.Categorical(["success", "success", "timeout"]),
+                       "duration": pd.to_timedelta([2, 8, 30], unit="s")})
+    ax = plot_timeout_tradeoff(bl.timeout_tradeoff(ev, timeouts=["5s", "30s"]),
+                               ax=plt.figure().gca())
+    right = [a for a in ax.figure.axes if a is not ax][0]
+    assert ax.lines[0].get_ydata()[-1] == 0.0 and right.lines[0].get_ydata()[-1] == 0.0
+    assert [ax.lines[0].get_markersize(), right.lines[0].get_markersize()] == [9.0, 6.5]
+    assert ax.get_legend().get_title().get_text() == POINTS_MEET
+    plt.close("all")
