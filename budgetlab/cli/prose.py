@@ -14,7 +14,7 @@ __all__ = ["wrap", "fill_line", "path_label"]
 
 #: The spaces of a figure and its unit, and of a duration's two units ("3 h 21 min"), which
 #: :func:`wrap` never breaks.
-_UNIT = re.compile(r"(?<=\d) (%|(?:d|h|min|s)\b(?: \d+ (?:h|min|s)\b)?)")
+_UNIT = re.compile(r"(?<=\d) (%|(?:d|h|min|s|ms|us|µs|ns)\b(?: \d+ (?:h|min|s)\b)?)")
 #: The space between a date and its time of day (``2014-03-21 03:41``), and between the time
 #: and its UTC offset (``03:41 +01:00``), never broken either.
 _DATE_TIME = re.compile(r"(?<=\d{4}-\d\d-\d\d) (?=\d\d:\d\d)|(?<=\d\d:\d\d) (?=[+-]\d\d:\d\d)")
@@ -22,7 +22,7 @@ _DATE_TIME = re.compile(r"(?<=\d{4}-\d\d-\d\d) (?=\d\d:\d\d)|(?<=\d\d:\d\d) (?=[
 
 def wrap(text: str, indent: str = "    ", hang: str = "") -> str:
     """``text`` filled to 100 columns, never broken between a figure and its unit ("93.80 %",
-    "3 d", "53 s"), inside a duration ("19 h 59 min"), between a date and its time
+    "3 d", "53 s", "0 ms"), inside a duration ("19 h 59 min"), between a date and its time
     ("2026-10-06 03:13") nor at a hyphen ("re-run", "warm-up", "--min-events" stay whole); the
     lines after the first indented by ``hang`` more.
 
@@ -53,6 +53,10 @@ def fill_line(line: str) -> str:
     <BLANKLINE>
       turnstile: at 20 s: timed out 1.31 %, successes lost 0.18 % of attempts (110), waiting saved
         0.472 s per attempt, availability 97.86 %
+    >>> said = fill_line("  api=metadata: at 500 ms: timed out 0.00 %, successes lost 0.00 % of "
+    ...                  "attempts (0), waiting saved 0 ms per attempt, availability 100.00 %")
+    >>> [len(line) for line in said.splitlines()], said.splitlines()[1]  # "0 ms" kept whole
+    ([97, 43], '    0 ms per attempt, availability 100.00 %')
     >>> print(fill_line("quantiles in s (one unit, that of the largest): Kaplan-Meier, timeouts "
     ...                 "censored at the timeout, solve errors censored at their duration"))
     quantiles in s (one unit, that of the largest): Kaplan-Meier, timeouts censored at the timeout,

@@ -42,7 +42,8 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None,
     across the two (zero sits at one height on both, and at the current timeout every group,
     a lone one too, loses nothing and saves nothing), the dots nest as
     :func:`~budgetlab.plotting.plot_latency_shares`' do, the successes lost first, then the
-    waiting saved. The x label states the span counted (``attrs["start"]`` .. ``attrs["end"]``,
+    waiting saved, each square with a thin white rim (on its group's dot, of the same colour, it
+    would not show). The x label states the span counted (``attrs["start"]`` .. ``attrs["end"]``,
     on the clock of ``tz``, default UTC, named), as :func:`~budgetlab.plotting.plot_latency_shares`'
     does. The successes lost are drawn
     in percent of the attempts (``successes_lost_share`` × 100), as the CLI prints them; each
@@ -114,6 +115,9 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None,
                                                      _height(right, saved_in_unit)]), span=1.0)
     for line, ms in zip([*lost, *saved], nested_sizes(2 * len(parts), meet), strict=True):
         line.set_markersize(ms + POINT_GROW)
+    if meet:  # a square on its group's dot is of its colour: a white rim shows where it lies
+        for line in saved:
+            line.set(markeredgecolor="white", markeredgewidth=0.8)
     candidates = np.unique(tradeoff["client_timeout"].dropna().to_numpy())
     ax.set_xticks(pd.to_timedelta(candidates).total_seconds(),
                   [given_duration(t) for t in candidates])

@@ -538,5 +538,9 @@ def test_one_groups_dot_and_square_at_zero_nest_across_the_two_axes():
     right = [a for a in ax.figure.axes if a is not ax][0]
     assert ax.lines[0].get_ydata()[-1] == 0.0 and right.lines[0].get_ydata()[-1] == 0.0
     assert [ax.lines[0].get_markersize(), right.lines[0].get_markersize()] == [9.0, 6.5]
+    # the square is of the dot's colour: a white rim shows it on the dot
+    assert right.lines[0].get_color() == ax.lines[0].get_color()
+    assert (right.lines[0].get_markeredgecolor(), right.lines[0].get_markeredgewidth()) == (
+        "white", 0.8)
     assert ax.get_legend().get_title().get_text() == POINTS_MEET
     plt.close("all")
