@@ -31,7 +31,7 @@ from ._group_labels import group_labels
 from .empty_bins import LANE, mark_empty_bins
 from .legends import legend_right
 from .status_bands import LEGEND_HANDLERS
-from .timeline_marks import draw_marks, incident_patch
+from .timeline_marks import incident_patch, shade_incidents
 
 #: Fill colours of failure buckets (Okabe–Ito); other buckets cycle through the rest (no yellow:
 #: 1.3 to 1 against white, a layer drawn in it hardly showed; Paul Tol's wine in its place).
@@ -217,11 +217,7 @@ def _incidents_and_legend(ax: Axes, incidents: pd.DataFrame | None, quiet: list[
     """:func:`plot_buckets`' ``incidents`` shaded, and its legend: the layers top-down like the
     stack, then the incidents, the ``quiet`` keys of the empty bins and the ``withheld`` groups'
     line."""
-    marked = incidents is not None and len(incidents) > 0
-    if marked:
-        span = ax.get_xlim()  # the bins': an incident outside them does not widen it
-        draw_marks([ax], incidents, None, 0)
-        ax.set_xlim(span)
+    marked = shade_incidents(ax, incidents)  # within the bins' span
     handles: list[Any] = [p for p in ax.patches if p.get_gid() == "bucket"][::-1]
     handles += [incident_patch()] * marked + quiet
     if withheld:

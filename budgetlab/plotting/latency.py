@@ -17,7 +17,7 @@ from .._util.words import given_duration, prose_duration
 from ..errors import ConfigError, InputError
 from ._common import time_axis, utc_naive
 from .legends import legend_above
-from .timeline_marks import draw_marks, incident_patch
+from .timeline_marks import incident_patch, shade_incidents
 
 __all__ = ["plot_latency_shares", "LINES_MEET", "NO_ATTEMPTS", "group_label", "table_keys",
            "nested_sizes", "points_meet", "span_counted"]
@@ -102,11 +102,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
         lines += ax.plot(x, y, marker="o", markeredgewidth=0, label=name,
                          linestyle="-" if len(part) > 1 else "none")
     _period_range(ax, pd.DatetimeIndex(shares["period"]), freq)
-    marked = incidents is not None and len(incidents) > 0
-    if marked:
-        span = ax.get_xlim()  # the periods': an incident outside them does not widen it
-        draw_marks([ax], incidents, None, 0)
-        ax.set_xlim(span)
+    marked = shade_incidents(ax, incidents)  # within the periods' span
     time_axis(ax, tz)
     ax.set_xlabel(f"period start ({tz}){span_counted(shares, tz)}")
     ax.set_ylabel("share of attempts that succeeded within\nthe threshold"
@@ -123,8 +119,8 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     handles = ax.get_legend_handles_labels()[0] + [incident_patch()] * marked
     title = "\n".join(words for words, said in ((LINES_MEET, meet), (NO_ATTEMPTS, broken))
                       if said)
-    groups = shares.groupby(keys, observed=True).ngroups if keys else 0
-    legend_above(ax, handles, ncols=groups + marked if keys else 6, title=title or None)
+    legend_above(ax, handles, title=title or None,
+                 ncols=shares.groupby(keys, observed=True).ngroups + marked if keys else 6)
     return ax
 
 

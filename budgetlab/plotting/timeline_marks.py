@@ -29,7 +29,7 @@ from .status_bands import LEGEND_HANDLERS, band_patch, warmup_patch
 
 __all__ = ["ENTRY_ORDER", "LINE_COLORS", "LINE_LABELS", "MAX_TRANSITION_LINES", "draw_levels",
            "draw_marks", "handle_gid", "incident_patch", "joined_label", "legend_entries",
-           "merge_legends", "place_legends"]
+           "merge_legends", "place_legends", "shade_incidents"]
 
 #: Transitions are drawn as full-height lines up to this many, as a rug below the data above it.
 MAX_TRANSITION_LINES = 60
@@ -158,6 +158,18 @@ def handle_gid(handle: Any) -> str:
     """A legend handle's gid as text, ``"None"`` for a handle that has none: a container (of
     bars, error bars, stems) drawn with a label on the axes before the timeline is no Artist."""
     return str(getattr(handle, "get_gid", lambda: None)())
+
+
+def shade_incidents(ax: Axes, incidents: pd.DataFrame | None) -> bool:
+    """``incidents`` shaded on one chart's axes as :func:`draw_marks` shades them, within the
+    x range the chart's data set (an incident outside it does not widen it); whether any was
+    drawn, for the legend's :func:`incident_patch`."""
+    if incidents is None or not len(incidents):
+        return False
+    span = ax.get_xlim()
+    draw_marks([ax], incidents, None, 0)
+    ax.set_xlim(span)
+    return True
 
 
 def incident_patch() -> Patch:
