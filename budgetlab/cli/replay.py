@@ -238,6 +238,7 @@ def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, 
             # measured once here, not for every sibling again in the draw
             place_axis_labels(getattr(drawn, "panels", [drawn]))
         merge_legends(tops)  # on the first group's panels: what any group draws
+        width = _fit_width(fig, axes)
         if note:
             fig.text(left / width, 1 - 0.12 / height, f"Timeline of {note}.", va="top",
                      fontsize="medium")
@@ -262,6 +263,23 @@ def _drawn_note(drawn: int, n_groups: int, named: bool = False) -> str:
 # 0.8 between groups (tick labels, title), margins for labels and legends; below, room for the
 # dates on two lines (a first tick of a span across New Year carries its year) and the x label
 _WIDTH, _PER, _BETWEEN, _BOTTOM, _LEFT, _RIGHT = 13.0, 3.5, 0.8, 0.7, 1.1, 3.9
+#: inches right of the rightmost legend (:func:`_fit_width`)
+_MARGIN = 0.2
+
+
+def _fit_width(fig: Any, axes: list[Any]) -> float:
+    """Narrow ``fig`` (of :func:`_timeline_figure`) to its legends: its right edge
+    :data:`_MARGIN` inches past the rightmost one (room for the fullest of them was kept; a
+    group's fewer entries left a third of the figure blank), the panels where they were, in
+    inches; never wider than before. Returns the width (inches)."""
+    renderer = fig.canvas.get_renderer()
+    ends = [legend.get_window_extent(renderer).x1 / fig.dpi for ax in fig.axes
+            if (legend := ax.get_legend()) is not None]
+    width = min(_WIDTH, max([*ends, _WIDTH - _RIGHT]) + _MARGIN)
+    fig.set_figwidth(width)
+    grid = axes[0].get_subplotspec().get_topmost_subplotspec().get_gridspec()
+    grid.update(left=_LEFT / width, right=(_WIDTH - _RIGHT) / width)
+    return float(width)
 
 
 def _timeline_figure(n: int, note: bool) -> tuple[Any, list[Any]]:

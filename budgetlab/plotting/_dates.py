@@ -78,24 +78,31 @@ class YearDateFormatter(mdates.ConciseDateFormatter):
     not at midnight (after a change of UTC offset), names its day under its time (``04:00`` then
     ``May-19``). Ticks of hours on either side of a change of UTC offset (a switch to or from
     daylight saving time) write the offset under their time (``02:00`` then ``+02``, ``02:00``
-    then ``+01``: the repeated hour of a fall-back). Other ticks keep matplotlib's labels; the
-    offset keeps naming the last tick's year and month (and day).
+    then ``+01``: the repeated hour of a fall-back). Other ticks keep matplotlib's labels.
+    Ticks of one day keep the offset (that day, ``2015-May-19``); ticks of several days have
+    none (it named the last tick's date alone at the axis' right end, over or beside the x
+    label): their first tick names its year instead (``May-17`` then ``2015``; ``12:00`` then
+    ``2015-May-17``), as a tick in a new year does.
 
     >>> loc = mdates.DayLocator(bymonthday=[1, 15])
     >>> f = YearDateFormatter(loc, tz="UTC")
     >>> f.format_ticks(mdates.date2num(["2013-12-15", "2014-01-01", "2014-01-15"]))
     ['Dec-15\\n2013', '2014', '15']
     >>> f.get_offset()
-    '2014-Jan'
-    >>> f.format_ticks(mdates.date2num(["2014-01-01", "2014-01-15"]))  # one year: the offset's
-    ['Jan', '15']
+    ''
+    >>> f.format_ticks(mdates.date2num(["2014-01-01", "2014-01-15"]))  # one year: the first's
+    ['Jan\\n2014', '15']
     >>> f.format_ticks(mdates.date2num(["2014-01-26", "2014-02-02", "2014-02-09"]))
-    ['Jan-26', 'Feb-02', '09']
+    ['Jan-26\\n2014', 'Feb-02', '09']
     >>> f = YearDateFormatter(mdates.HourLocator(byhour=[4, 12, 20]), tz="UTC")
     >>> f.format_ticks(mdates.date2num(["2015-05-19 12:00", "2015-05-20", "2015-05-20 08:00"]))
-    ['12:00\\nMay-19', 'May-20', '08:00']
+    ['12:00\\n2015-May-19', 'May-20', '08:00']
     >>> f.get_offset()
-    '2015-May-20'
+    ''
+    >>> f.format_ticks(mdates.date2num(["2015-05-19 04:00", "2015-05-19 12:00"]))  # one day
+    ['04:00', '12:00']
+    >>> f.get_offset()
+    '2015-May-19'
     >>> f = YearDateFormatter(mdates.HourLocator(), tz="Europe/Berlin")  # the fall-back, 01:00Z
     >>> f.format_ticks(mdates.date2num(["2026-10-24 23:00", "2026-10-25 00:00",
     ...                                 "2026-10-25 01:00", "2026-10-25 02:00"]))  # UTC
@@ -126,7 +133,29 @@ class YearDateFormatter(mdates.ConciseDateFormatter):
                 continue  # the same year, or matplotlib wrote it (ticks of months)
             start = (d.month, d.day, d.hour, d.minute, d.second) == (1, 1, 0, 0, 0)
             labels[i] = f"{d.year}" if start else f"{labels[i]}\n{d.year}"
+        # several days: the last tick's date alone at the axis' end is noise; the first names
+        # its year instead
+        self._days = len(dates) > 0 and dates[0].date() != dates[-1].date()
+        if self._days:
+            labels[0] = _with_year(labels[0], dates[0].year)
         return labels
+
+    def get_offset(self) -> str:
+        """matplotlib's offset for ticks of one day, none for ticks of several."""
+        return "" if getattr(self, "_days", False) else str(super().get_offset())
+
+
+def _with_year(label: str, year: int) -> str:
+    """A first tick's ``label`` naming ``year``: under it (``May-17`` then ``2015``), or before the
+    day on its last line (``12:00`` then ``2015-May-17``); as it is when it names the year.
+
+    >>> _with_year("May-17", 2015), _with_year("12:00\\nMay-17", 2015), _with_year("2014", 2014)
+    ('May-17\\n2015', '12:00\\n2015-May-17', '2014')
+    """
+    if str(year) in label:
+        return label
+    head, sep, last = label.rpartition("\n")
+    return f"{head}{sep}{year}-{last}" if sep else f"{label}\n{year}"
 
 
 def utc_offset(when: datetime.datetime) -> str:

@@ -1,7 +1,7 @@
 """The alert chart: :func:`plot_alerts`, the episodes of each tier (and group) of an alert
 policy against the incidents, and what sits behind and below its episode bars: each tier row's
 span while its long window fills (what scoring counts apart by default), and the incidents (their
-own row, shaded across all rows)."""
+own row, shaded across the rows of their scope)."""
 
 from __future__ import annotations
 
@@ -57,7 +57,11 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         episodes says in that line that groups without an alert, if any, are not drawn.
     incidents : DataFrame, optional
         Incident table: drawn as the last row (hatched; incidents that overlap in lanes of it, the
-        first free lane from the top) and shaded across all rows.
+        first free lane from the top, each named by its ``incident_id`` beside its end) and shaded
+        across the rows of its ``scope`` (``method=GET``: the GET rows and its own; no scope,
+        ``*`` or a chart without group keys: all rows). A scope whose groups have no row (no
+        alert there) is shaded on the incident row only, and its name says so (``I2
+        (method=GET: no row)``).
     ax : Axes, optional
         Where to draw (default ``plt.gca()``).
     tz : str, optional
@@ -129,9 +133,13 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     if not len(episodes):  # said in the panel, not by an empty key
         ax.text(0.5, 0.5, "no alert fired", transform=ax.transAxes, ha="center", va="center",
                 color="0.3", gid="no_alert")
+    lo, hi = episodes.attrs.get("grid_start"), episodes.attrs.get("grid_end")
+    if lo is not None and hi is not None:  # before the incidents: their names placed within it
+        ax.set_xlim(utc_naive([lo])[0], utc_naive([hi])[0])
     drawn, outside = drawn_incidents(episodes.attrs, incidents)
     if len(drawn):
-        incident_row(ax, drawn, y)
+        incident_row(ax, drawn, y, groups=pd.DataFrame(rows_of, columns=keys)
+                     if keys and rows_of != [()] else None)
         rows.append("incidents")
         handles.append(Patch(facecolor="none", edgecolor="grey", hatch="//", label="incident"))
     if outside:  # a line of text in the key, without a mark
@@ -144,9 +152,6 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     ax.set_yticks(np.arange(len(rows)), rows, fontsize="small")
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.invert_yaxis()
-    lo, hi = episodes.attrs.get("grid_start"), episodes.attrs.get("grid_end")
-    if lo is not None and hi is not None:
-        ax.set_xlim(utc_naive([lo])[0], utc_naive([hi])[0])
     ax.set_ylabel("alert tier")
     time_axis(ax, tz)
     if handles:
@@ -301,10 +306,15 @@ def filling_span(ax: Axes, attrs: Mapping[Hashable, Any], tier: str, y: int) -> 
     return True
 
 
-def incident_row(ax: Axes, incidents: pd.DataFrame, y: int) -> None:
-    """:func:`plot_alerts`' incidents: hatched bars on row ``y`` (named by ``incident_id`` when
-    given; overlapping ones in lanes of the row, so each one's end is seen), shaded across all
-    rows."""
+def incident_row(ax: Axes, incidents: pd.DataFrame, y: int,
+                 groups: pd.DataFrame | None = None) -> None:
+    """:func:`plot_alerts`' incidents: hatched bars on row ``y`` (overlapping ones in lanes of
+    the row, so each one's end is seen), named by ``incident_id`` when given, beside the bar's
+    end (before its start when the end is in the axis' last tenth), never over it; each shaded
+    (grey, gid ``incident``) across the rows of its ``scope`` and its own: ``groups`` are the
+    key values of the chart's groups (as text), each with ``y // len(groups)`` rows in turn;
+    ``None`` (no group keys), no scope or ``*``: all rows. A scope that matches no group is
+    shaded on row ``y`` only and named ``<id> (<scope>: no row)``."""
     require_columns(incidents, ["start", "end"], what="incidents")
     i_s, i_e = utc_naive(incidents["start"]), utc_naive(incidents["end"])
     lane = overlap_lanes(i_s, i_e)
@@ -312,9 +322,45 @@ def incident_row(ax: Axes, incidents: pd.DataFrame, y: int) -> None:
     ys = y - 0.3 + (lane + 0.5) * h
     ax.barh(ys, i_e - i_s, left=i_s, height=h, color="none", edgecolor="grey", hatch="//",
             label="incidents")
-    for s, e in zip(i_s, i_e, strict=True):
-        ax.axvspan(s, e, color="grey", alpha=0.12, lw=0, gid="incident")
-    if "incident_id" in incidents.columns:
-        for s, at, iid in zip(i_s, ys, incidents["incident_id"].astype(str), strict=True):
-            ax.annotate(iid, xy=(s, at), xytext=(2, 0), textcoords="offset points", va="center",
-                        fontsize="x-small")
+    scopes = (incidents["scope"] if "scope" in incidents.columns
+              else pd.Series("*", index=incidents.index)).fillna("*").astype(str)
+    ids = (incidents["incident_id"].astype(str) if "incident_id" in incidents.columns
+           else pd.Series("", index=incidents.index))
+    x0, x1 = ax.get_xlim()
+    begin = mdates.date2num(i_s)  # type: ignore[no-untyped-call]
+    stop = mdates.date2num(i_e)  # type: ignore[no-untyped-call]
+    for s, e, at, iid, scope in zip(begin, stop, ys, ids, scopes, strict=True):
+        runs = _scope_rows(groups, scope, y)
+        for first, last in runs:  # from row to row, the first and last to the axis' edge
+            lo, hi = first - (0.7 if first == 0 else 0.5), last + (0.7 if last == y else 0.5)
+            ax.add_patch(Rectangle((s, lo), e - s, hi - lo, color="grey", alpha=0.12, lw=0,
+                                   gid="incident"))
+        name = iid if runs != [(y, y)] else " ".join(filter(None, [iid, f"({scope}: no row)"]))
+        if name:
+            left = e > x0 + 0.9 * (x1 - x0)
+            ax.annotate(name, xy=(s if left else e, at), xytext=(-2 if left else 2, 0),
+                        textcoords="offset points", va="center", ha="right" if left else "left",
+                        fontsize="x-small", gid="incident_name")
+
+
+def _scope_rows(groups: pd.DataFrame | None, scope: str, y: int) -> list[tuple[int, int]]:
+    """The rows (first, last; runs of adjacent ones) :func:`incident_row` shades for an incident
+    of ``scope``: those of the ``groups`` it covers (each ``y // len(groups)`` rows in turn) and
+    the incident row ``y``; all without groups or a scope.
+
+    >>> g = pd.DataFrame({"method": ["HEAD", "GET", "POST"]})  # two tiers each: rows 0 .. 5
+    >>> _scope_rows(g, "method=GET", 6), _scope_rows(g, "method=POST", 6)
+    ([(2, 3), (6, 6)], [(4, 6)])
+    >>> _scope_rows(g, "*", 6), _scope_rows(g, "method=PUT", 6), _scope_rows(None, "method=GET", 6)
+    ([(0, 6)], [(6, 6)], [(0, 6)])
+    """
+    from ..events.schema import parse_scope, scope_mask  # loaded when drawn
+
+    if groups is None or not len(groups) or not set(parse_scope(scope)) & set(groups.columns):
+        return [(0, y)]
+    per = y // len(groups)
+    rows = [*np.flatnonzero(np.repeat(scope_mask(groups, scope), per)).tolist(), y]
+    runs: list[tuple[int, int]] = []
+    for r in rows:
+        runs = runs[:-1] + [(runs[-1][0], r)] if runs and runs[-1][1] == r - 1 else runs + [(r, r)]
+    return runs

@@ -20,6 +20,7 @@ from ._common import (
     OTHER_COLOR,
     group_colors,
     other_label,
+    plain_numbers,
 )
 from ._group_labels import group_labels
 from .legends import legend_above, room_below
@@ -147,6 +148,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         if ax.get_ylim()[0] < LOG_FLOOR_PERCENT:
             ax.set_ylim(bottom=LOG_FLOOR_PERCENT)
     ax.set_xlabel(_recalibration_xlabel(settings))
+    # the rates themselves (99.95, 99.99), no offset apart; a log scale keeps its own labels
+    plain_numbers(*(ax.xaxis,) if logy else (ax.xaxis, ax.yaxis))
     ax.set_ylabel("share of time at or below (%)" + (", log scale" if logy else ""))
     room_below(ax, notes)  # on a plain figure: the note kept whole
     # the keys of the marks drawn only: no current target given, or no bootstrap, none drawn

@@ -24,6 +24,7 @@ from ._common import (
     OTHER_COLOR,
     display_names,
     group_colors,
+    plain_numbers,
     time_axis,
     utc_naive,
 )
@@ -206,6 +207,7 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         _room_for_lanes(ax, lanes)
     ax.set_ylabel(f"burn rate per {prose_duration(pd.Timedelta(step))} bin\n"
                   f"(1 = allowed pace{at})")
+    plain_numbers(ax.yaxis)  # the burns themselves: no offset, no power apart
     time_axis(ax, tz)
     _incidents_and_legend(ax, incidents, quiet,
                           _withheld_words(withheld, keys) if withheld else None)

@@ -12,7 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
 from .._util.validation import require_columns
-from ._common import OTHER_COLOR, group_colors, other_label
+from ._common import OTHER_COLOR, group_colors, other_label, plain_numbers
 from ._dates import YearDateFormatter
 from .legends import legend_above
 
@@ -54,9 +54,11 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         points sit at local noon of each day (shifted by a few hours per group so they do not
         cover each other), y = ``success_rate`` × 100, bars from ``ci_low`` to ``ci_high`` × 100.
         The points are lines with gids ``days:<group>`` (full days) and ``partial:<group>``
-        (``full_day`` false, drawn hollow). The y range is the data's. With more groups than
-        distinct colours, those with the most events keep theirs and the others are drawn in grey
-        under one legend entry, ``other (N groups)``.
+        (``full_day`` false, drawn hollow). The x range runs from the first day's local
+        midnight to the last day's end, each day between two ticks (the first day's own tick
+        labelled: it was left of the range, unlabelled). The y range is the data's. With more
+        groups than distinct colours, those with the most events keep theirs and the others are
+        drawn in grey under one legend entry, ``other (N groups)``.
 
     Examples
     --------
@@ -101,10 +103,15 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                                 tz=tz or "UTC")  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
     ax.xaxis.set_major_formatter(YearDateFormatter(locator, tz=tz or "UTC"))  # type: ignore[no-untyped-call]
+    if len(daily):  # the first day's midnight to the last one's end: every day has its tick
+        days = pd.DatetimeIndex(daily["day"])
+        ends = pd.DatetimeIndex([days.min(), days.max() + pd.DateOffset(days=1)])
+        ax.set_xlim(*(ends.tz_convert("UTC").tz_localize(None) if ends.tz is not None else ends))
     # the rule of daily_success's full_day, said as it is: traffic, not the hours the log covers
     ax.set_xlabel(f"local day ({tz or 'UTC'}); hollow: a day with under half the group's median "
                   "day of traffic")
     ax.set_ylabel("success rate that day (%)")
+    plain_numbers(ax.yaxis)  # 99.99 .. 100 read as such: no offset apart
     ax.grid(alpha=0.3)
     handles: list[Any] = [Line2D([], [], color=colors[n], marker="o", label=n) for n in top]
     if other_label(colors):
@@ -190,6 +197,7 @@ def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axe
     ax.set_xlim(-0.5, 23.5)
     ax.set_xlabel("local hour of day")
     ax.set_ylabel("share of attempts (%)")
+    plain_numbers(ax.yaxis)
     ax.grid(alpha=0.3)
     legend_above(ax, handles, ncols=4)
     return ax

@@ -20,6 +20,7 @@ from ._common import (
     gap_breaks,
     gap_threshold,
     one_group,
+    plain_numbers,
     piece_starts,
     split_axes,
     step_line,
@@ -316,6 +317,7 @@ def _finish(ax: Axes, panels: list[Axes], labels_below: bool, tz: str) -> None:
     """Ticks, the time axis under the bottom panel, aligned labels; the panels on the top one."""
     for p in panels:
         p.yaxis.set_major_locator(MaxNLocator(nbins=4))
+        plain_numbers(p.yaxis)  # 99.99 .. 100 read as such: no offset over the panel
     for p in panels[:-1]:
         p.tick_params(labelbottom=False)
     bottom = panels[-1]

@@ -14,7 +14,7 @@ from .._util.units import SECOND_NS
 from .._util.validation import check_tz
 from .._util.words import given_duration
 from ..errors import InputError
-from ._common import OTHER_COLOR, group_colors, other_label
+from ._common import OTHER_COLOR, group_colors, other_label, plain_numbers
 from .latency import group_label, nested_sizes, points_meet, span_counted, table_keys
 from .legends import legend_above
 
@@ -32,8 +32,8 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None,
     """Per candidate client timeout: successes lost (percent of attempts, left axis) against the
     waiting saved per attempt (right axis, in the unit the CLI says it in, the largest value's,
     :func:`~budgetlab._util.durations.duration_scale`: ms when all are under a second; drawn in
-    the lower half so that it never lies over the successes lost; ticked up to its largest value
-    only), a set of points per group, in the sorted order of their names:
+    the lower half so that it never lies over the successes lost; ticked from 0 up to the first
+    tick at or above its largest value, none beyond), a set of points per group, in the sorted order of their names:
     ``timeout_tradeoff(...)``.
     Only the candidates were measured, so they are points, never joined by a line (a line, even
     a faint one, would show values between candidates that nobody measured); each candidate is
@@ -125,6 +125,7 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None,
                   + span_counted(tradeoff, check_tz(tz), zone=True))
     ax.set_ylabel("successes lost (% of attempts; no retries)")
     right.set_ylabel(f"waiting saved per attempt ({unit})")
+    plain_numbers(ax.yaxis, right.yaxis)  # the values themselves: no offset, no power apart
     # above the plot area, so it covers no point: the successes lost in one column, the
     # waiting saved in the other
     legend_above(ax, ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0],
@@ -142,14 +143,16 @@ def _apart(left: Axes, lost: pd.Series, right: Axes, saved: pd.Series) -> None:
     """Zero at one height on both axes (a margin of 5 % below it, so dots at 0 are whole), the
     waiting saved in the lower half: two timeouts give each group a line from its largest value
     down to 0 on either axis, and each scaled to its own top drew the waiting saved exactly over
-    the successes lost (one line seen where there were two). The right axis is ticked from 0 to its
-    largest value only: the upper half holds none."""
+    the successes lost (one line seen where there were two). The right axis is ticked from 0 up to
+    the first tick at or above its largest value (a point at 1.12 s under a last tick of 1 s read
+    as off the scale), no further: the upper half holds none."""
     for axis, values, room in ((left, lost, 1.05), (right, saved, 2.1)):
         top = float(values.max()) if len(values) else 0.0
         if np.isfinite(top) and top > 0 and float(values.min()) >= 0:
             axis.set_ylim(-0.05 * top * room, top * room)
-            if axis is right:  # matplotlib's ticks over 0 .. top, none above
+            if axis is right:  # matplotlib's ticks over 0 .. top: the last at or above top
                 ticks = np.asarray(MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10])
                                    .tick_values(0.0, top))
-                axis.yaxis.set_major_locator(FixedLocator(ticks[ticks <= top].tolist()))
+                last = int(np.searchsorted(ticks, top * (1 - 1e-9)))  # the first >= top
+                axis.yaxis.set_major_locator(FixedLocator(ticks[:last + 1].tolist()))
 

@@ -2,7 +2,8 @@
 
 A row of :func:`budgetlab.compare_windows` with less than a day of evaluated time has its time
 shares and rates per day withheld (:func:`~budgetlab.analyses.window_clock.thin_rows`); the
-figure never draws them: no mark there, and a hatched band says "under 24 h evaluated".
+figure never draws them: no mark there, and words say "under 24 h evaluated" (over a hatched band
+where no series is drawn).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ._common import (
     display_names,
     group_colors,
     other_label,
+    plain_numbers,
     split_axes,
 )
 from ._group_labels import group_labels
@@ -76,11 +78,12 @@ def _metric_values(table: pd.DataFrame, column: str, thin: np.ndarray) -> np.nda
 
 def _from_zero(ax: Axes, values: np.ndarray | None) -> None:
     """Y from 0 to the data's top plus 8 %; a flat 0 gets the range 0..1 so the marks show above
-    the axis (never hidden in it)."""
+    the axis (never hidden in it); the ticks read the values themselves (no offset apart)."""
     v = np.asarray(values, dtype=float) if values is not None else np.zeros(0)
     v = v[np.isfinite(v)]
     top = float(v.max()) if len(v) else 0.0
     ax.set_ylim(-0.04 * (top or 1.0), (top or 1.0) * 1.08)
+    plain_numbers(ax.yaxis)
 
 
 def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day",
@@ -120,8 +123,10 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         (Timedelta columns in minutes, ``share_*`` in %). A time share or rate per day of a row with
         under 24 h of evaluated time (:func:`~budgetlab.analyses.window_clock.thin_rows`) is
         withheld, as in the CLI's table: NaN in the marks (none drawn), and on its window a
-        hatched band (gid ``thin:<column>:<window>``) labelled ``under 24 h evaluated`` (``k of n
-        under 24 h evaluated`` when only some series are). A window without a row of a series
+        hatched band (gid ``thin:<column>:<window>``) labelled ``under 24 h evaluated`` when every
+        series is withheld there; when only some are, no band (the others' marks are drawn
+        there), only words under the marks (gid ``thin_label:<column>:<window>``) naming those
+        withheld, ``POST not drawn: under 24 h evaluated`` (``k of n`` beyond two). A window without a row of a series
         (a table filtered by hand, its categories kept) has no mark there either, and the
         legend says so (:data:`NO_ROW`). A detection or recovery time that does
         not exist (NaT: no mark) is explained at its window, under the marks (gid

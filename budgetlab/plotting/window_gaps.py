@@ -26,21 +26,28 @@ MOST_NAMED = 2
 
 def mark_thin(p: Axes, column: str, x_all: np.ndarray, series: np.ndarray, thin: np.ndarray,
               windows: list[str]) -> bool:
-    """On each window where ``column`` is withheld for some series (thin rows): a hatched band
-    over the panel's height and the words :data:`THIN_LABEL` (``k of n`` series when not all).
-    Whether any was drawn."""
+    """On each window where ``column`` is withheld for every series (thin rows): a hatched band
+    over the panel's height and the words :data:`THIN_LABEL`. Where only some are withheld, the
+    other series' marks are drawn there: no band (it lay over them), only the words, under the
+    marks, naming those not drawn (``POST not drawn: under 24 h evaluated``; ``k of n`` beyond
+    :data:`MOST_NAMED`). Whether a band was drawn (what the legend's hatched key stands for)."""
     from ..analyses.window_clock import THIN_COLUMNS
 
     if column not in THIN_COLUMNS or not thin.any():
         return False
-    n_series = len(pd.unique(series))
+    n_series, banded = len(pd.unique(series)), False
     for x in np.unique(x_all[thin]).tolist():
-        k = len(pd.unique(series[thin & (x_all == x)]))
+        named = [str(n) for n in pd.unique(series[thin & (x_all == x)])]
+        gid = f"thin_label:{column}:{windows[int(x)]}"
+        if len(named) < n_series:  # marks of the others drawn here: words under them, no band
+            who = ", ".join(named) if len(named) <= MOST_NAMED else f"{len(named)} of {n_series}"
+            _say(p, x, f"{textwrap.fill(who + ' not drawn:', 22)}\n{THIN_LABEL}", 1.2, gid)
+            continue
         p.axvspan(x - 0.3, x + 0.3, fill=False, hatch="//", edgecolor="0.8", lw=0, zorder=0.5,
                   gid=f"thin:{column}:{windows[int(x)]}")
-        words = THIN_LABEL if k == n_series else f"{k} of {n_series} {THIN_LABEL}"
-        _say(p, x, textwrap.fill(words, 14), 3, f"thin_label:{column}:{windows[int(x)]}")
-    return True
+        _say(p, x, textwrap.fill(THIN_LABEL, 14), 3, gid)
+        banded = True
+    return banded
 
 
 def _say(p: Axes, x: float, text: str, zorder: float, gid: str) -> None:
