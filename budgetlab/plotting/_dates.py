@@ -142,7 +142,8 @@ class YearDateFormatter(mdates.ConciseDateFormatter):
 
     def get_offset(self) -> str:
         """matplotlib's offset for ticks of one day, none for ticks of several."""
-        return "" if getattr(self, "_days", False) else str(super().get_offset())
+        return "" if getattr(self, "_days", False) else str(
+            super().get_offset())  # type: ignore[no-untyped-call]
 
 
 def _with_year(label: str, year: int) -> str:

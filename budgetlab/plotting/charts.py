@@ -11,6 +11,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.font_manager import FontProperties
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FixedLocator
 
@@ -196,7 +197,8 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     quiet, lanes = ([], 0) if not len(rows) else mark_empty_bins(
         ax, edges, b_idx[first_bucket], group_of[first_bucket],
         rows["events"].to_numpy(dtype=float)[first_bucket], colours, withheld=bool(withheld))
-    highest = max(float(bottom.max()), _draw_bands(ax, bands, float(bottom.max())))
+    levels = _draw_bands(ax, bands, float(bottom.max()))
+    highest = max(float(bottom.max()), max(levels, default=0.0))
     if not (bottom > 0).any():  # no layer drawn: the time axis still spans the bins
         ax.set_xlim(edges[0], edges[-1])
     _say_what_is_missing(ax, bool((bottom > 0).any()), bool(len(rows)), bool(withheld),
@@ -205,6 +207,7 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     ax.set_ylim(0, highest * 1.08 or 1.0)  # 1: nothing drawn at all
     if lanes:
         _room_for_lanes(ax, lanes)
+    _label_bands(ax, levels)  # the y range set: names that would touch merged
     ax.set_ylabel(f"burn rate per {prose_duration(pd.Timedelta(step))} bin\n"
                   f"(1 = allowed pace{at})")
     plain_numbers(ax.yaxis)  # the burns themselves: no offset, no power apart
@@ -357,13 +360,29 @@ def _layer_styles(order: list[tuple[str, str]], names: list[str],
     return out
 
 
-def _draw_bands(ax: Axes, bands: Sequence[float], peak: float) -> float:
-    """:func:`plot_buckets`' reference lines, labelled on the right: burn 1 always, the others
-    up to 1.5 times the stack's ``peak``; returns the highest drawn (0 without any)."""
+def _draw_bands(ax: Axes, bands: Sequence[float], peak: float) -> list[float]:
+    """:func:`plot_buckets`' reference lines: burn 1 always, the others up to 1.5 times the
+    stack's ``peak``; returns those drawn (named by :func:`_label_bands`)."""
     drawn = [band for band in bands if band == 1.0 or band <= 1.5 * peak]
     for band in drawn:
         ax.axhline(band, color="black", lw=0.8, ls="--" if band == 1.0 else ":", gid="band")
-        ax.annotate(f"burn {band:g}", xy=(1.0, band), xycoords=("axes fraction", "data"),
+    return drawn
+
+
+def _label_bands(ax: Axes, drawn: list[float]) -> None:
+    """The ``drawn`` bands named on the right, each beside its line (gid ``band_label``), as the
+    y range now places them; lines closer than 1.5 heights of a name share one at their middle
+    (``burn 1, 2, 5`` under a top of 1,000: three names printed over each other)."""
+    height = 1.5 * FontProperties(size="x-small").get_size_in_points() * ax.figure.dpi / 72
+    ys = [float(ax.transData.transform((0.0, band))[1]) for band in drawn]
+    runs: list[list[float]] = []
+    for y, band in sorted(zip(ys, drawn, strict=True)):
+        if runs and y - ax.transData.transform((0.0, runs[-1][-1]))[1] < height:
+            runs[-1].append(band)
+        else:
+            runs.append([band])
+    for run in runs:
+        ax.annotate("burn " + ", ".join(f"{band:g}" for band in run),
+                    xy=(1.0, (run[0] + run[-1]) / 2), xycoords=("axes fraction", "data"),
                     xytext=(2, 0), textcoords="offset points", va="center", fontsize="x-small",
                     gid="band_label")
-    return max(drawn, default=0.0)

@@ -33,8 +33,8 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None,
     waiting saved per attempt (right axis, in the unit the CLI says it in, the largest value's,
     :func:`~budgetlab._util.durations.duration_scale`: ms when all are under a second; drawn in
     the lower half so that it never lies over the successes lost; ticked from 0 up to the first
-    tick at or above its largest value, none beyond), a set of points per group, in the sorted order of their names:
-    ``timeout_tradeoff(...)``.
+    tick at or above its largest value, none beyond), a set of points per group, in the sorted
+    order of their names: ``timeout_tradeoff(...)``.
     Only the candidates were measured, so they are points, never joined by a line (a line, even
     a faint one, would show values between candidates that nobody measured); each candidate is
     a tick of the x axis, named as given (:func:`~budgetlab._util.words.given_duration`).

@@ -126,8 +126,9 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         hatched band (gid ``thin:<column>:<window>``) labelled ``under 24 h evaluated`` when every
         series is withheld there; when only some are, no band (the others' marks are drawn
         there), only words under the marks (gid ``thin_label:<column>:<window>``) naming those
-        withheld, ``POST not drawn: under 24 h evaluated`` (``k of n`` beyond two). A window without a row of a series
-        (a table filtered by hand, its categories kept) has no mark there either, and the
+        withheld, ``POST not drawn: under 24 h evaluated`` (``k of n`` beyond two). A window
+        without a row of a series (a table filtered by hand, its categories kept) has no mark
+        there either, and the
         legend says so (:data:`NO_ROW`). A detection or recovery time that does
         not exist (NaT: no mark) is explained at its window, under the marks (gid
         ``no_time:<column>:<window>``): ``none detected``, ``unseen (no traffic)``, ``no

@@ -96,7 +96,9 @@ def test_a_short_plain_figure_keeps_its_dates_and_x_label_whole(episodes, drawin
         bl.plotting.plot_latency_shares(
             bl.latency_profile(events, thresholds=["10s"], freq="6h").shares, ax=ax)
     boxes = drawn_labels(fig, ax)
-    texts = [ax.xaxis.label, ax.xaxis.get_offset_text()]
+    # days of data: no offset text (the first tick names the year), the x label
+    assert ax.xaxis.get_offset_text().get_text() == ""
+    texts = [ax.xaxis.label]
     assert all(t.get_text() for t in texts)
     for box in [*boxes, *(t.get_window_extent() for t in texts)]:
         assert box.y0 >= 0 and box.x1 <= fig.bbox.x1
@@ -112,14 +114,12 @@ def test_a_narrow_alert_chart_keeps_its_x_label_clear_of_the_year_and_month(epis
     plot_alerts(episodes, ax=ax)
     dates = drawn_labels(fig, ax)
     label, offset = ax.xaxis.label, ax.xaxis.get_offset_text()
-    assert label.get_text() == "time (UTC)" and offset.get_text()
-    boxes = [label.get_window_extent(), offset.get_window_extent(),
-             ax.get_legend().get_window_extent()]
+    # three days: no offset text to collide with (the first tick names the year)
+    assert label.get_text() == "time (UTC)" and offset.get_text() == ""
+    boxes = [label.get_window_extent(), ax.get_legend().get_window_extent()]
     for i, a in enumerate(boxes):
         assert not any(a.overlaps(b) for b in boxes[i + 1:] + dates)
         assert a.y0 >= 0 and a.x1 <= fig.bbox.x1
-    if size[0] >= 12:  # room enough: matplotlib's place, the label level with the offset text
-        assert boxes[0].y1 > boxes[1].y0
 
 
 def _alerts_over(start: str, days: int, size=(11, 4)):
@@ -148,7 +148,7 @@ def test_an_alert_chart_across_new_year_names_the_new_year_at_its_tick():
     assert [text for when, text in labels.items() if when.startswith("2013-12")] == [
         "Dec-15\n2013"]
     assert labels["2014-02-01 00:00"] == "Feb"
-    assert ax.xaxis.get_major_formatter().get_offset() == "2014-Feb"
+    assert ax.xaxis.get_major_formatter().get_offset() == ""  # no last month alone at the end
 
 
 def test_day_ticks_name_the_month_at_the_first_tick_and_where_it_changes():
@@ -157,17 +157,19 @@ def test_day_ticks_name_the_month_at_the_first_tick_and_where_it_changes():
     days. The first tick names its month, as a tick in a new month does; the 1st of a month is
     matplotlib's month name."""
     ax, labels = _alerts_over("2014-01-20", 21)
-    assert labels == {"2014-01-21 00:00": "Jan-21", "2014-01-25 00:00": "25",
+    assert labels == {"2014-01-21 00:00": "Jan-21\n2014", "2014-01-25 00:00": "25",
                       "2014-01-29 00:00": "29", "2014-02-01 00:00": "Feb",
                       "2014-02-05 00:00": "05", "2014-02-09 00:00": "09"}
-    assert ax.xaxis.get_major_formatter().get_offset() == "2014-Feb"
+    assert ax.xaxis.get_major_formatter().get_offset() == ""  # the year is the first tick's
 
 
-def test_an_alert_chart_within_one_year_keeps_the_year_in_the_offset_only():
-    # three weeks of March 2014: no tick names a year, the offset does (as the timeline's)
+def test_an_alert_chart_within_one_year_names_the_year_at_its_first_tick_only():
+    # three weeks of March 2014: the first tick names the year, no other tick does, and no
+    # offset names the month and year at the axis' end (over or beside the x label)
     ax, labels = _alerts_over("2014-03-01", 21)
-    assert labels and not any("2014" in text for text in labels.values())
-    assert ax.xaxis.get_major_formatter().get_offset() == "2014-Mar"
+    assert [text for text in labels.values() if "2014" in text] == ["Mar\n2014"]
+    assert next(iter(labels.values())) == "Mar\n2014"
+    assert ax.xaxis.get_major_formatter().get_offset() == ""
 
 
 def test_a_year_of_months_across_new_year_names_the_first_ticks_year():
@@ -202,13 +204,14 @@ def _timeline_labels(times: list[str]) -> tuple[list[str], str]:
 def test_ticks_of_hours_name_the_first_ticks_day():
     """The Elastic log's POST group, 2015-05-19 04:05 .. 05-20 08:10: ticks every 4 hours from
     04:00; matplotlib names a day only at midnight (``May-20``) and the offset the last tick's
-    (``2015-May-20``), so May 19 was named nowhere. The first tick names it under its time."""
+    (``2015-May-20``), so May 19 was named nowhere. The first tick names it under its time, with
+    the year, and no offset names the last day alone at the axis' end."""
     labels, offset = _timeline_labels(["2015-05-19 04:05", "2015-05-19 04:40",
                                        "2015-05-19 09:10", "2015-05-19 11:50",
                                        "2015-05-20 08:10"])
-    assert labels == ["04:00\nMay-19", "08:00", "12:00", "16:00", "20:00", "May-20", "04:00",
-                      "08:00"]
-    assert offset == "2015-May-20"
+    assert labels == ["04:00\n2015-May-19", "08:00", "12:00", "16:00", "20:00", "May-20",
+                      "04:00", "08:00"]
+    assert offset == ""  # it named May 20 alone at the axis' end; the first tick names the year
 
 
 def test_ticks_of_hours_within_one_day_leave_the_day_to_the_offset():
@@ -239,7 +242,7 @@ def test_the_fall_back_hour_has_its_ticks_evenly_in_utc_and_both_two_oclocks():
     unlabelled between 02:00 CEST and 03:00 CET. Now one tick an hour in UTC, labelled on the
     Berlin clock, the two ticks around the switch with their offsets (hand-listed)."""
     ticks = _ticks_in("Europe/Berlin", ["2026-10-24 20:00", "2026-10-25 05:00"])
-    assert ticks == [("20:00", "22:00\nOct-24"), ("21:00", "23:00"), ("22:00", "Oct-25"),
+    assert ticks == [("20:00", "22:00\n2026-Oct-24"), ("21:00", "23:00"), ("22:00", "Oct-25"),
                      ("23:00", "01:00"), ("00:00", "02:00\n+02"), ("01:00", "02:00\n+01"),
                      ("02:00", "03:00"), ("03:00", "04:00"), ("04:00", "05:00"),
                      ("05:00", "06:00")]
@@ -248,7 +251,7 @@ def test_the_fall_back_hour_has_its_ticks_evenly_in_utc_and_both_two_oclocks():
 def test_the_spring_gap_has_no_tick_for_the_hour_that_does_not_exist():
     # 29 March 2026: 02:00 CET (+01, 01:00 UTC) jumps to 03:00 CEST (+02); 02:00 never shows
     ticks = _ticks_in("Europe/Berlin", ["2026-03-28 22:00", "2026-03-29 04:00"])
-    assert ticks == [("22:00", "23:00\nMar-28"), ("23:00", "Mar-29"), ("00:00", "01:00\n+01"),
+    assert ticks == [("22:00", "23:00\n2026-Mar-28"), ("23:00", "Mar-29"), ("00:00", "01:00\n+01"),
                      ("01:00", "03:00\n+02"), ("02:00", "04:00"), ("03:00", "05:00"),
                      ("04:00", "06:00")]
 
@@ -259,6 +262,6 @@ def test_ticks_of_hours_across_a_switch_stay_even_and_name_each_new_day():
     around the switch write their offsets, and 11:00 on 26 October, the day's first tick,
     names its day (matplotlib names a day only at a midnight tick)."""
     ticks = _ticks_in("Europe/Berlin", ["2026-10-23 22:00", "2026-10-27 03:00"], size=(12, 4))
-    assert ticks == [("22:00", "Oct-24"), ("10:00", "12:00"), ("22:00", "Oct-25\n+02"),
+    assert ticks == [("22:00", "Oct-24\n2026"), ("10:00", "12:00"), ("22:00", "Oct-25\n+02"),
                      ("10:00", "11:00\n+01"), ("22:00", "23:00"), ("10:00", "11:00\nOct-26"),
                      ("22:00", "23:00")]

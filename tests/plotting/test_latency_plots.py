@@ -465,8 +465,9 @@ def test_tradeoff_legend_sorts_the_groups_and_the_right_axis_ticks_its_values_on
     as ``bl.synth.generate`` gives them): the legend lists them sorted, as the command does.
     Hand-computed waiting saved at a 5 s timeout: zeta (1, 6, 7 s successes, a 30 s timeout)
     (0 + 1 + 2 + 25) / 4 = 7 s, alpha (2, 8 s, a 30 s timeout) (0 + 3 + 25) / 3 = 9.33 s: the
-    right axis keeps them in its lower half (its top above 2 x 9.33 s) and is ticked 0 .. 8
-    (steps of 2), none above the largest value."""
+    right axis keeps them in its lower half (its top above 2 x 9.33 s) and is ticked 0 .. 10
+    (steps of 2): up to the first tick at or above the largest value (it stopped at 8, under
+    the 9.33 s point), none beyond."""
     ts = pd.to_datetime(["2026-01-01"] * 7, utc=True).as_unit("ns")
     ev = pd.DataFrame({"ts": ts, "ok": [True, True, True, False, True, True, False],
                        "bucket": pd.Categorical(["success"] * 3 + ["timeout"] + ["success"] * 2
@@ -482,7 +483,7 @@ def test_tradeoff_legend_sorts_the_groups_and_the_right_axis_ticks_its_values_on
         "zeta: waiting saved"]
     assert np.allclose([ln.get_ydata()[0] for ln in right.lines], [28 / 3, 7.0])
     assert right.get_ylim()[1] > 2 * 28 / 3
-    assert right.get_yticks().tolist() == [0.0, 2.0, 4.0, 6.0, 8.0]
+    assert right.get_yticks().tolist() == [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
     plt.close(fig)
 
 

@@ -234,7 +234,7 @@ def test_window_comparison_never_draws_a_rate_the_table_withholds():
     # one event a minute; b: hours 0-60, a: the last 30 of them. The observation ends at the last
     # event (60 h), so under the 12 h window a's evaluated time is 30 - 12 = 18 h (under the day
     # its shares and rates per day need), b's 48 h; under 1 h a has 29 h, b 59 h. The figure
-    # leaves a's 12 h rate and share out and marks the window, naming 1 of 2.
+    # leaves a's 12 h rate and share out and names a at the window, with no band over b's mark.
     ts = [*pd.date_range("2026-01-02 06:00", periods=30 * 60, freq="1min"),
           *pd.date_range("2026-01-01", periods=60 * 60, freq="1min")]
     ev = as_events(ts, [i % 7 != 0 for i in range(len(ts))],
@@ -252,15 +252,17 @@ def test_window_comparison_never_draws_a_rate_the_table_withholds():
             want[1] = share[1] = np.nan  # withheld: a gap in the line, no point
         np.testing.assert_array_equal(by_gid(ax, f"transitions_per_day:{g}").get_ydata(), want)
         np.testing.assert_array_equal(by_gid(ax.y2_ax, f"share_exhausted:{g}").get_ydata(), share)
-    # the mark: a band on the 12 h window (x = 1) in each panel, with words; none on 1 h
+    # the mark on the 12 h window (x = 1) in each panel: words naming a, under b's mark (a
+    # hatched band there lay over it); none on 1 h. No band drawn, so no key for one.
     for panel, col in ((ax, "transitions_per_day"), (ax.y2_ax, "share_exhausted")):
-        (band,) = [p for p in panel.patches if p.get_gid() == f"thin:{col}:12h"]
-        assert band.get_x() < 1 < band.get_x() + band.get_width()
+        assert not [p for p in panel.patches if str(p.get_gid()).startswith("thin:")]
         (words,) = [x for x in panel.texts if x.get_gid() == f"thin_label:{col}:12h"]
-        assert " ".join(words.get_text().split()) == "1 of 2 under 24 h evaluated"
-        assert not [p for p in panel.patches if str(p.get_gid()).endswith(":1h")]
+        assert " ".join(words.get_text().split()) == "a not drawn: under 24 h evaluated"
+        assert words.get_position()[0] == 1
+        assert words.get_zorder() < by_gid(panel, f"{col}:b").get_zorder()
+        assert not [x for x in panel.texts if str(x.get_gid()).endswith(":1h")]
     legend = [x.get_text() for x in ax.get_legend().get_texts()]
-    assert "under 24 h evaluated: not drawn" in legend
+    assert "under 24 h evaluated: not drawn" not in legend
 
 
 def test_per_group_slos_sharing_one_window_name_it_on_the_axis(history):
