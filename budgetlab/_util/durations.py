@@ -17,8 +17,8 @@ from .burns import three_digits
 from .units import DAY_NS, HOUR_NS, MINUTE_NS, SECOND_NS
 from .words import DURATION_SCALES, prose_duration
 
-__all__ = ["MAX_DURATION", "to_timedelta", "to_ns", "exact_ns", "duration_label", "window_words",
-           "measured_duration", "measured_interval", "duration_scale"]
+__all__ = ["MAX_DURATION", "to_timedelta", "to_ns", "exact_ns", "duration_label", "duration_cell",
+           "window_words", "measured_duration", "measured_interval", "duration_scale"]
 
 #: The longest duration budgetlab accepts (10 years: beyond any window, period or history).
 MAX_DURATION = pd.Timedelta(days=3660)
@@ -168,6 +168,23 @@ def duration_label(value: Any) -> str:
     if ns:
         parts.append(f"{ns}ns")
     return "".join(parts)
+
+
+def duration_cell(value: Any) -> str:
+    """A duration as a table's CSV cell holds it: :func:`duration_label`'s form, that of the
+    ``window`` column (``24m``, ``1h30m``, ``1d``, ``10s``, ``0s``; ``m`` is minutes), exact to
+    the nanosecond, a ``-`` before a negative one; empty for NaT. :func:`to_timedelta` reads a
+    non-negative one back (as budgetlab's readers of its tables do).
+
+    >>> [duration_cell(pd.Timedelta(x)) for x in ("24min", "1D", "10s", "0s", "-90min")]
+    ['24m', '1d', '10s', '0s', '-1h30m']
+    >>> duration_cell(pd.NaT), to_timedelta(duration_cell(pd.Timedelta("1D7h5min3ms")))
+    ('', Timedelta('1 days 07:05:00.003000'))
+    """
+    td = pd.Timedelta(value)
+    if pd.isna(td):
+        return ""
+    return ("-" if td.value < 0 else "") + duration_label(pd.Timedelta(abs(td.value), unit="ns"))
 
 
 def window_words(window: Any) -> str:
