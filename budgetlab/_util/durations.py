@@ -253,14 +253,16 @@ def measured_interval(value: Any, low: Any, high: Any, *,
     of the largest (or of ``like``: a table's) and all to one number of significant digits:
     three, or more (at most :data:`MOST_INTERVAL_DIGITS`) where three say a bound as the estimate
     though their values differ (a p50 of 14.568 s in 14.514 .. 14.634 s read ``14.6 s (interval
-    14.5 s .. 14.6 s)``). NaT is ``n/a``.
+    14.5 s .. 14.6 s)``). The three share one number of decimals, the most any of them says at
+    those digits (trailing zeros dropped), each rounded from its own value (``17.0 s .. 17.4 s``,
+    never ``17 s .. 17.4 s``). NaT is ``n/a``.
 
     >>> measured_interval("14.568s", "14.514s", "14.634s")
     ('14.57 s', '14.51 s', '14.63 s')
     >>> measured_interval("9.24s", "9.19s", "9.31s"), measured_interval("5s", "5s", pd.NaT)
     (('9.24 s', '9.19 s', '9.31 s'), ('5 s', '5 s', 'n/a'))
-    >>> measured_interval("998ms", "990ms", "1.02s")
-    ('0.998 s', '0.99 s', '1.02 s')
+    >>> measured_interval("17.1s", "17.02s", "17.4s"), measured_interval("998ms", "990ms", "1.02s")
+    (('17.1 s', '17.0 s', '17.4 s'), ('0.998 s', '0.990 s', '1.020 s'))
     """
     points = [pd.Timedelta(x) for x in (value, low, high)]
     if like is None:  # one unit for the three
@@ -270,4 +272,9 @@ def measured_interval(value: Any, low: Any, high: Any, *,
         if all(text != said[0] or bound == points[0]
                for text, bound in zip(said[1:], points[1:], strict=True)):
             break
-    return said[0], said[1], said[2]
+    size, unit = duration_scale(like, significant=significant)
+    # the decimals each says at those digits (trailing zeros dropped), the most for all three
+    decimals = max(len(text.split(" ")[0].partition(".")[2]) for text in said)
+    shown = [("n/a" if pd.isna(p) else f"{p.value / size + 0.0:,.{decimals}f} {unit}")
+             for p in points]
+    return shown[0], shown[1], shown[2]
