@@ -17,8 +17,8 @@ from .burns import three_digits
 from .units import DAY_NS, HOUR_NS, MINUTE_NS, SECOND_NS
 from .words import DURATION_SCALES, prose_duration
 
-__all__ = ["MAX_DURATION", "to_timedelta", "to_ns", "exact_ns", "duration_label", "window_words",
-           "measured_duration", "measured_interval", "duration_scale"]
+__all__ = ["MAX_DURATION", "to_timedelta", "to_ns", "exact_ns", "duration_label", "duration_cell",
+           "window_words", "measured_duration", "measured_interval", "duration_scale"]
 
 #: The longest duration budgetlab accepts (10 years: beyond any window, period or history).
 MAX_DURATION = pd.Timedelta(days=3660)
@@ -170,6 +170,23 @@ def duration_label(value: Any) -> str:
     return "".join(parts)
 
 
+def duration_cell(value: Any) -> str:
+    """A duration as a table's CSV cell holds it: :func:`duration_label`'s form, that of the
+    ``window`` column (``24m``, ``1h30m``, ``1d``, ``10s``, ``0s``; ``m`` is minutes), exact to
+    the nanosecond, a ``-`` before a negative one; empty for NaT. :func:`to_timedelta` reads a
+    non-negative one back (as budgetlab's readers of its tables do).
+
+    >>> [duration_cell(pd.Timedelta(x)) for x in ("24min", "1D", "10s", "0s", "-90min")]
+    ['24m', '1d', '10s', '0s', '-1h30m']
+    >>> duration_cell(pd.NaT), to_timedelta(duration_cell(pd.Timedelta("1D7h5min3ms")))
+    ('', Timedelta('1 days 07:05:00.003000'))
+    """
+    td = pd.Timedelta(value)
+    if pd.isna(td):
+        return ""
+    return ("-" if td.value < 0 else "") + duration_label(pd.Timedelta(abs(td.value), unit="ns"))
+
+
 def window_words(window: Any) -> str:
     """A window as text and figures spell it, one way everywhere: a rolling window's length in
     prose (:func:`~budgetlab._util.words.prose_duration`, so the label ``1d`` of
@@ -236,14 +253,16 @@ def measured_interval(value: Any, low: Any, high: Any, *,
     of the largest (or of ``like``: a table's) and all to one number of significant digits:
     three, or more (at most :data:`MOST_INTERVAL_DIGITS`) where three say a bound as the estimate
     though their values differ (a p50 of 14.568 s in 14.514 .. 14.634 s read ``14.6 s (interval
-    14.5 s .. 14.6 s)``). NaT is ``n/a``.
+    14.5 s .. 14.6 s)``). The three share one number of decimals, the most any of them says at
+    those digits (trailing zeros dropped), each rounded from its own value (``17.0 s .. 17.4 s``,
+    never ``17 s .. 17.4 s``). NaT is ``n/a``.
 
     >>> measured_interval("14.568s", "14.514s", "14.634s")
     ('14.57 s', '14.51 s', '14.63 s')
     >>> measured_interval("9.24s", "9.19s", "9.31s"), measured_interval("5s", "5s", pd.NaT)
     (('9.24 s', '9.19 s', '9.31 s'), ('5 s', '5 s', 'n/a'))
-    >>> measured_interval("998ms", "990ms", "1.02s")
-    ('0.998 s', '0.99 s', '1.02 s')
+    >>> measured_interval("17.1s", "17.02s", "17.4s"), measured_interval("998ms", "990ms", "1.02s")
+    (('17.1 s', '17.0 s', '17.4 s'), ('0.998 s', '0.990 s', '1.020 s'))
     """
     points = [pd.Timedelta(x) for x in (value, low, high)]
     if like is None:  # one unit for the three
@@ -253,4 +272,9 @@ def measured_interval(value: Any, low: Any, high: Any, *,
         if all(text != said[0] or bound == points[0]
                for text, bound in zip(said[1:], points[1:], strict=True)):
             break
-    return said[0], said[1], said[2]
+    size, unit = duration_scale(like, significant=significant)
+    # the decimals each says at those digits (trailing zeros dropped), the most for all three
+    decimals = max(len(text.split(" ")[0].partition(".")[2]) for text in said)
+    shown = [("n/a" if pd.isna(p) else f"{p.value / size + 0.0:,.{decimals}f} {unit}")
+             for p in points]
+    return shown[0], shown[1], shown[2]

@@ -327,13 +327,19 @@ def atomic_write(
 def write_table(table: pd.DataFrame, path: str | PathLike[str], *, force: bool = False) -> Path:
     """Write ``table`` atomically as CSV or Parquet, chosen by the extension. In a CSV, text
     cells a spreadsheet would run as a formula get a leading ``'``
-    (:mod:`budgetlab._util.csv_cells`; budgetlab's readers remove it).
+    (:mod:`budgetlab._util.csv_cells`; budgetlab's readers remove it), and a duration is written
+    as the ``window`` column writes one (:func:`~budgetlab._util.durations.duration_cell`:
+    ``24m``, ``1h30m``, ``10s``; never pandas' ``0 days 00:24:00``); Parquet keeps its own
+    duration type.
 
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> import pandas as pd
     >>> write_table(pd.DataFrame({"a": [1, 2]}), d / "t.csv").read_text()
     'a\\n1\\n2\\n'
+    >>> t = pd.DataFrame({"gap": pd.to_timedelta(["24min", None]), "n": [1, 2]})
+    >>> write_table(t, d / "g.csv").read_text()
+    'gap,n\\n24m,1\\n,2\\n'
     """
     p = check_output(path, force=force)
     ext = p.suffix.lower()
@@ -343,11 +349,27 @@ def write_table(table: pd.DataFrame, path: str | PathLike[str], *, force: bool =
         if ext == ".csv":
             from .csv_cells import neutralise, quoting
 
-            safe = neutralise(table)
+            safe = _durations_as_text(neutralise(table))
             safe.to_csv(tmp, index=False, lineterminator="\n", quoting=quoting(safe))
         else:
             table.to_parquet(tmp, index=False)
     return p
+
+
+def _durations_as_text(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with its duration columns as :func:`~.durations.duration_cell` text."""
+    import pandas as pd
+
+    from .durations import duration_cell
+
+    spans = [c for c in table.columns if pd.api.types.is_timedelta64_dtype(table[c].dtype)]
+    if not spans:
+        return table
+    out = table.copy(deep=False)
+    for name in spans:
+        out[name] = pd.Series([None if pd.isna(v) else duration_cell(v) for v in out[name]],
+                              index=out.index, dtype=object)  # NaT: an empty cell, as NaN
+    return out
 
 
 def write_bytes(data: bytes, path: str | PathLike[str], *, force: bool = False,

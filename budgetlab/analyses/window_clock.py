@@ -215,6 +215,8 @@ def _cut_segments(c: ClockCounts, code: np.ndarray, row: np.ndarray,
     end = c.end[src]
     end[moved[cr]] = at[cut]
     first, instant = c.first[src] & old, c.instant[src] & old
+    start_edge, end_edge = c.start_edge[src] & old, c.end_edge[src].copy()
+    end_edge[moved[cr]] = False  # cut at a dwell's end, no window's edge
     shown = np.full(len(src), -1, dtype=np.int64)
     shown[first] = 0
     shown[np.where(cut, moved[row] + 1, moved[row])] = code[row]
@@ -223,7 +225,7 @@ def _cut_segments(c: ClockCounts, code: np.ndarray, row: np.ndarray,
     seg = c.seg[src]
     out = replace(c, seg=seg, start=start, end=end, total=c.total[src],
                   failures=c.failures[src], warmup_end=c.warmup_end[src], first=first,
-                  instant=instant,
+                  instant=instant, start_edge=start_edge, end_edge=end_edge,
                   bounds=np.searchsorted(seg, np.arange(len(c.bounds))).astype(np.int64))
     return out, shown[idx].astype(code.dtype)
 

@@ -57,13 +57,14 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
                f"{', '.join(map(repr, names))}", indent=""))  # quoted: a name reads whole
     print_slo(slo, by)
     print(wrap(LEGEND.format(freq=window_words(args.freq)), indent=""))
+    table, n_none = _no_share_without_failures(table, by)
     cols = [*by, "bucket", "events", "failures", "share_of_failures", "failure_rate", "burn_rate",
             "sli",
             "sli_without", "transitions", "transitions_caused", "pages", "pages_caused"]
     cut = shown_groups(table, by, limit)
     show = cut.rows[cols].copy()
     for c in ("share_of_failures", "failure_rate", "sli", "sli_without"):
-        show[c] = show[c].map(measured_percent)
+        show[c] = show[c].map(lambda v: measured_percent(v, missing=""))
     show["burn_rate"] = show["burn_rate"].map(three_digits)
     for c in ("events", "failures"):  # as the reading block counts them
         show[c] = show[c].map("{:,}".format)
@@ -80,6 +81,9 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     print(table_text(show, [*by, "bucket"]))
     if cut.line:
         print(wrap(cut.line, indent=""))
+    if n_none:
+        print(wrap(f"share_of_failures left blank for {counted(n_none, 'group')} without "
+                   "failures (0 of 0 failures is no share; an empty cell in --out)", indent=""))
     _print_thin_groups(table[thin].drop_duplicates(by) if by else table[thin].head(1), by)
     if args.out:
         write_output(table, args, "row", "(group x bucket)")
@@ -121,6 +125,18 @@ def _check_policy_freq(freq: str, slo: SLO | PerGroup) -> None:
 
     for period in dict.fromkeys(s.period for s in slo_list(slo)):
         incidents.check_freq(freq, {"workbook": AlertPolicy.workbook(period)})
+
+
+def _no_share_without_failures(table: pd.DataFrame, by: list[str]) -> tuple[pd.DataFrame, int]:
+    """``table`` with ``share_of_failures`` empty (NaN) in the groups without failures, whose
+    0 of 0 failures is no share (the API writes 0 there), and how many groups that is."""
+    fails = table.groupby(by, observed=True, sort=False)["failures"].transform("sum") if by \
+        else pd.Series(int(table["failures"].sum()), index=table.index)
+    none = (fails == 0).to_numpy()
+    if not none.any():
+        return table, 0
+    out = table.assign(share_of_failures=table["share_of_failures"].mask(none))
+    return out, len(table[none].drop_duplicates(by)) if by else 1
 
 
 def _print_thin_groups(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:

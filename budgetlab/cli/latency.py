@@ -51,7 +51,7 @@ def quantile_text(quantiles: pd.DataFrame) -> pd.DataFrame:
     ...     [False, True], "timeout": pd.to_timedelta(["1s", "1s"])})
     >>> said = quantile_text(q)
     >>> said.attrs["unit"], said[["value", "ci_low", "ci_high"]].to_numpy().tolist()
-    ('s', [['0.22 s', '0.00184 s', '0.228 s'], ['> 1 s', '0.9 s', '> 1 s']])
+    ('s', [['0.22000 s', '0.00184 s', '0.22800 s'], ['> 1 s', '0.9 s', '> 1 s']])
     """
     above = quantiles["above_timeout"] | quantiles["ci_high_above_timeout"]
     said = [quantiles[c] for c in ("value", "ci_low", "ci_high")] + [quantiles["timeout"][above]]

@@ -76,7 +76,8 @@ def add_slo_options(p: argparse.ArgumentParser, *, slo_file: bool = True) -> Non
 #: 3.0).
 OUT_DIGITS = 12
 #: How the ``--help`` of each table output states :data:`OUT_DIGITS`.
-OUT_PRECISION = f"its figures to {OUT_DIGITS} significant digits"
+OUT_PRECISION = (f"its figures to {OUT_DIGITS} significant digits, a duration in a CSV as the "
+                 "window column writes one: 24m (minutes), 1h30m, 10s")
 #: How the ``--help`` of ``replay --out`` and ``demo --out`` states their rounding (the seed's).
 SEED_ROUNDING = "its figures rounded as the seed tracker's report rounds them"
 

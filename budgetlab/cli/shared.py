@@ -109,12 +109,34 @@ def write_output(table: pd.DataFrame, args: argparse.Namespace, noun: str,
 def out_figures(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` as every table output writes it (``--out``, ``--summary-out``, ``--tiers-out``;
     ``replay --out`` and ``demo --out`` write the seed tracker's own rounding): its float figures
-    to :data:`~budgetlab.cli.options.OUT_DIGITS` significant digits, counts (integers) exactly.
+    and durations to :data:`~budgetlab.cli.options.OUT_DIGITS` significant digits, counts
+    (integers) exactly. A CSV writes a duration as the ``window`` column does (``7h5m``:
+    :func:`budgetlab._util.files.write_table`).
 
     >>> out_figures(pd.DataFrame({"burn": [0.1 + 0.2], "events": [3]})).to_dict("list")
     {'burn': [0.3], 'events': [3]}
+
+    The nanosecond of a status change dated just after a window's closed edge is below those
+    digits: a detection 7 h 5 min and 1 ns after an incident's start is written ``7h5m``.
+
+    >>> d = pd.to_timedelta(["7h5min1ns", "1ns", None])
+    >>> out_figures(pd.DataFrame({"d": d}))["d"].tolist()
+    [Timedelta('0 days 07:05:00'), Timedelta('0 days 00:00:00.000000001'), NaT]
     """
     out = table.copy()
     floats = out.select_dtypes("float").columns
     out[floats] = out[floats].map(lambda v: float(f"{v:.{OUT_DIGITS}g}"))
+    for name in out.select_dtypes("timedelta").columns:
+        out[name] = pd.to_timedelta([_duration_digits(v) for v in out[name]],
+                                    unit="ns").as_unit("ns").to_numpy()
     return out
+
+
+def _duration_digits(value: Any) -> Any:
+    """A duration's nanoseconds to :data:`~budgetlab.cli.options.OUT_DIGITS` significant digits
+    (through :class:`~decimal.Decimal`: exact, no float on the way back); NaT stays."""
+    from decimal import Decimal
+
+    if pd.isna(value):
+        return pd.NaT
+    return int(Decimal(f"{pd.Timedelta(value).value:.{OUT_DIGITS - 1}e}"))

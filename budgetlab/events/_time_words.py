@@ -1,9 +1,9 @@
 """The words about times that cannot be read as the log meant them: numeric dates whose
 day/month order the text does not tell (:func:`numeric_date_words`, with the ``time_format=`` of
-each order), and naive local times that a DST change leaves without an instant
-(:func:`dst_words`, kind by kind). Like every refusal's words, they never show a value of the
-file: the example date is always 1 February 2026, and a DST change is named by its span of wall
-time, a fact of the zone.
+each order), and naive local times that a DST change leaves without one instant each (none in
+a gap, two in a repeated hour: :func:`dst_words`, kind by kind). Like every refusal's words,
+they never show a value of the file: the example date is always 1 February 2026, and a DST
+change is named by its span of wall time, a fact of the zone.
 """
 
 from __future__ import annotations
@@ -95,11 +95,11 @@ def dst_words(wall: pd.Series, bad: np.ndarray, tz: Any) -> str:
     >>> wall = pd.Series(pd.to_datetime(["2026-03-29 02:30", "2026-10-25 02:10"]))
     >>> print(dst_words(wall, np.array([True, True]), "Europe/Berlin"))
     ... # doctest: +NORMALIZE_WHITESPACE
-    naive local times in tz='Europe/Berlin' that a DST change leaves without an instant:
-    nonexistent at row 1 (1-based): 2026-03-29 02:00-03:00 does not exist in Europe/Berlin (is
-    the log in another zone? check tz=); ambiguous at row 2 (1-based): 2026-10-25 02:00-03:00
-    happens twice in Europe/Berlin; log times with UTC offsets (e.g.
-    2026-10-25T02:30:00+01:00) or in UTC.
+    naive local times in tz='Europe/Berlin' that a DST change leaves without one instant each:
+    nonexistent at row 1 (1-based): 2026-03-29 02:00-03:00 does not exist in Europe/Berlin (no
+    instant; is the log in another zone? check tz=); ambiguous at row 2 (1-based): 2026-10-25
+    02:00-03:00 happens twice in Europe/Berlin (two instants each); log times with UTC offsets
+    (e.g. 2026-10-25T02:30:00+01:00) or in UTC.
     """
     # with every ambiguous time read as standard time, only the nonexistent ones are left NaT
     gap = bad & wall.dt.tz_localize(tz, ambiguous=np.zeros(len(wall), dtype=bool),
@@ -116,9 +116,10 @@ def dst_words(wall: pd.Series, bad: np.ndarray, tz: Any) -> str:
             end = grid[mid + int(np.argmin(lost[mid:]))]
             span = f"{start:%Y-%m-%d %H:%M}-{end:%H:%M}" + ("" if end.date() == start.date()
                                                             else f" on {end:%Y-%m-%d}")
-            hint = " (is the log in another zone? check tz=)" if kind == "nonexistent" else ""
+            hint = (" (no instant; is the log in another zone? check tz=)"
+                    if kind == "nonexistent" else " (two instants each)")
             kinds.append((int(np.flatnonzero(rows)[0]),
                           f"{kind} at {row_numbers(rows)}: {span} {what} in {tz}{hint}"))
-    return (f"naive local times in tz={tz!r} that a DST change leaves without an instant: "
+    return (f"naive local times in tz={tz!r} that a DST change leaves without one instant each: "
             + "; ".join(text for _, text in sorted(kinds))
             + "; log times with UTC offsets (e.g. 2026-10-25T02:30:00+01:00) or in UTC.")

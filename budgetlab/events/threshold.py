@@ -215,7 +215,9 @@ def parse_durations(col: pd.Series, unit: str | None) -> np.ndarray:
             raise InputError("the durations are plain numbers; say their unit with "
                              + say("duration_unit='s', 'ms', 'us' or 'ns'",
                                    "--duration-unit s|ms|us|ns")
-                             + ", e.g. ms for nginx $upstream_response_time * 1000.")
+                             + ", e.g. s for nginx's $request_time or "
+                             "$upstream_response_time (seconds, such as 0.125), us for "
+                             "Apache's %D (microseconds).")
         f = EPOCH_UNITS[unit] if unit is not None else 1
         values = numbers.to_numpy(dtype=np.float64)
         bad = ~np.isfinite(values) if text is None else np.zeros(len(values), dtype=bool)

@@ -413,18 +413,21 @@ def test_detection_and_recovery_hand_computed():
     # failures: critical when k+1 > 0.09 (121+k), k >= 10.87: 11 min. After the end, at
     # 05:mm + 1 ns, 180 events and 29 - mm failures: below critical when 29 - mm <= 16.2, i.e.
     # mm = 13: 05:13 + 1 ns - 02:30 = 2 h 43 min + 1 ns.
-    assert w["detection"].tolist() == [pd.Timedelta("5min") + NS, pd.Timedelta("11min")]
-    assert w["recovery"].tolist() == [pd.Timedelta("54min") + NS, pd.Timedelta("163min") + NS]
+    # a change just after the window's closed edge (the + 1 ns) is dated at the edge: the delays
+    # are 5 min, 54 min and 2 h 43 min, not 1 ns more
+    assert w["detection"].tolist() == [pd.Timedelta("5min"), pd.Timedelta("11min")]
+    assert w["recovery"].tolist() == [pd.Timedelta("54min"), pd.Timedelta("163min")]
     assert w["incident_kind"].tolist() == ["outage", "outage"]
     # alert_at="exhausted": 6 failures of 60 events from 02:05 + 1 ns (above)
     w2 = window_incidents(events, slo, inc, "1h", alert_at="exhausted")
-    assert w2["detection"].tolist() == [pd.Timedelta("5min") + NS]
+    assert w2["detection"].tolist() == [pd.Timedelta("5min")]  # to the edge, as above
     # hysteresis delays recovery: exhausted entered at 02:05 + 1 ns (from warning: the critical
     # instant is none), the window drops below critical at 03:24 + 1 ns, but the shown status
     # may only drop 2 h after it was entered: at 04:05 + 1 ns, to the window's status then
     # (healthy: no failure since 02:29 is in it).
     w3 = window_incidents(events, slo, inc, "1h", min_dwell="2h")
-    assert w3["recovery"].iloc[0] == pd.Timedelta("95min") + NS  # 04:05 + 1 ns - 02:30
+    # 04:05 + 1 ns is also when 03:05 leaves the window: a change just after its edge, 04:05
+    assert w3["recovery"].iloc[0] == pd.Timedelta("95min")  # 04:05 (+ 1 ns: the edge) - 02:30
 
 
 def test_recovery_and_detection_on_the_clock_with_thin_traffic():
@@ -444,8 +447,8 @@ def test_recovery_and_detection_on_the_clock_with_thin_traffic():
                         "end": pd.to_datetime(["2026-01-01 01:05"], utc=True)})
     slo = SLO(target=0.9)
     w = window_incidents(events, slo, inc, "1h", grace="1h")
-    assert w["detection"].iloc[0] == pd.Timedelta("31min") + NS  # 01:01 + 1 ns - 00:30
-    assert w["recovery"].iloc[0] == pd.Timedelta("25min") + NS  # 01:30 + 1 ns - 01:05
+    assert w["detection"].iloc[0] == pd.Timedelta("31min")  # 01:01 (+ 1 ns: the edge) - 00:30
+    assert w["recovery"].iloc[0] == pd.Timedelta("25min")  # 01:30 (+ 1 ns: the edge) - 01:05
     # per event the status never reached critical (no event between 00:30 and 05:00), and the
     # next event (05:00) is 3 h 55 min after the end
     assert (replay(events, SLO(target=0.9, window="1h"))["status"] == "warning").sum() == 1
@@ -454,8 +457,8 @@ def test_recovery_and_detection_on_the_clock_with_thin_traffic():
     ts2 = ts.insert(13, pd.Timestamp("2026-01-01 00:45", tz="UTC"))
     ev2 = as_events(ts2, [True] * 12 + [False, True, True])
     t = compare_windows(ev2, slo, ["1h"], incidents=inc, grace="1h")
-    assert t["detection_max"].iloc[0] == pd.Timedelta("32min") + NS  # 01:02 + 1 ns - 00:30
-    assert t["recovery_max"].iloc[0] == pd.Timedelta("25min") + NS
+    assert t["detection_max"].iloc[0] == pd.Timedelta("32min")  # 01:02 (+ 1 ns: edge) - 00:30
+    assert t["recovery_max"].iloc[0] == pd.Timedelta("25min")
     assert t["unrecovered"].iloc[0] == 0
     # the observation ends at the last event (here 01:20, when 00:30 is still in the window:
     # 3 events, 1 failure, exhausted): not recovered within it
@@ -484,12 +487,18 @@ def test_missed_incident_and_grace():
     assert pd.isna(w["recovery"].iloc[0])
 
 
-def clock_incident_oracle(spans, start, end, grace, level):
+def clock_incident_oracle(spans, start, end, grace, level, ts=(), window=0):
     """(detection, recovery) in ns of one group's spans (status_spans, checked against the seed
     port at every instant) for one incident, by a loop: a span held for one instant only reads
     as the one before it; no_traffic is below every level; recovery (of a detected incident
     only) is read at the last instant of the observation when the incident ends after it; None:
-    missed / not recovered."""
+    missed / not recovered. A change 1 ns after the window's closed edge (an event of ``ts``
+    leaving at ``ts + window + 1 ns``, none arriving then) is dated at the edge."""
+    times = set(ts)
+
+    def edge(x):
+        return x - 1 if x not in times and x - 1 - window in times else x
+
     hi = pd.Timestamp(spans.attrs["end"]).value  # ISO-8601 text in attrs
     rows, before = [], "healthy"
     for r in spans.itertuples(index=False):
@@ -500,7 +509,7 @@ def clock_incident_oracle(spans, start, end, grace, level):
     det = None
     for a, b, bad in rows:
         if bad and b > start:
-            at = max(a, start)
+            at = max(edge(a), start)
             det = at - start if at < end + grace else None
             break
     if det is None:
@@ -512,7 +521,7 @@ def clock_incident_oracle(spans, start, end, grace, level):
     i = holding[0]
     while i + 1 < len(rows) and rows[i + 1][2]:
         i += 1
-    return det, (rows[i][1] - end if rows[i][1] < hi else None)
+    return det, (edge(rows[i][1]) - end if rows[i][1] < hi else None)
 
 
 @pytest.mark.parametrize("seed", [3, 4])
@@ -532,8 +541,10 @@ def test_detection_and_recovery_equal_a_loop_over_status_spans(seed):
         for row in got.itertuples(index=False):
             sp = spans[spans["kind"] == row.kind]
             sp.attrs.update(spans.attrs)
+            ts = events.loc[events["kind"] == row.kind, "ts"].astype("int64").tolist()
             want = clock_incident_oracle(sp, row.incident_start.value, row.incident_end.value,
-                                         pd.Timedelta("20min").value, level)
+                                         pd.Timedelta("20min").value, level, ts,
+                                         pd.Timedelta(window).value)
             have = tuple(None if pd.isna(x) else x.value for x in (row.detection, row.recovery))
             assert have == want, (window, alert_at, row.kind, row.incident_id)
 

@@ -81,7 +81,8 @@ def test_the_quantiles_are_said_in_one_unit_that_of_the_largest(tmp_path, capsys
                  "1s", "--quantiles", "0.5,0.9,0.95"]) == 0
     lines = capsys.readouterr().out.splitlines()
     said = [line for line in lines if "time to success" in line]
-    assert [line.split(": ")[1].split(" (")[0] for line in said] == ["0.5 s", "0.9 s", "2 s"]
+    # p95 2 s beside its interval's 0.9 s: one number of decimals for the three, 2.0 s
+    assert [line.split(": ")[1].split(" (")[0] for line in said] == ["0.5 s", "0.9 s", "2.0 s"]
     assert not any(" ms" in line for line in said)
     legend = "quantiles in s (one unit, that of the largest): "
     assert any(line.startswith(legend) for line in lines)
@@ -443,3 +444,17 @@ def test_every_supported_target_line_fits_100_columns(every_fifth_slow, capsys):
     said = [i for i, line in enumerate(lines)
             if line.startswith("  all events: within 20 s: supported target 0.75")]
     assert len(said) == 1 and lines[said[0] + 1].startswith("    of evaluated history")
+
+
+def test_the_unit_hint_names_the_units_of_the_servers_variables(tmp_path, capsys):
+    # nginx's $upstream_response_time is in seconds (0.125); the hint read "ms for nginx
+    # $upstream_response_time * 1000", which could be taken for its unit
+    path = tmp_path / "log.csv"
+    pd.DataFrame({"ts": ["2026-01-01T00:00:00Z"], "outcome": ["success"],
+                  "t": [0.125]}).to_csv(path, index=False)
+    assert main(["latency", str(path), "--duration", "t", "--thresholds", "1s"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].endswith(
+        "e.g. s for nginx's $request_time or $upstream_response_time (seconds, such as 0.125), "
+        "us for Apache's %D (microseconds).")
+    assert "* 1000" not in err[0]

@@ -78,3 +78,20 @@ def test_a_time_format_log_is_refused_the_same_way(tmp_path, capsys) -> None:
     assert code == 2
     assert ("ambiguous at line 4 of app.log: 2026-10-25 02:00-03:00 happens twice in "
             "Europe/Berlin") in err
+
+
+@pytest.mark.parametrize("text, said", [
+    (FALL, "2026-10-25 02:00-03:00 happens twice in Europe/Berlin (two instants each)"),
+    (SPRING, "2026-03-29 02:00-03:00 does not exist in Europe/Berlin (no instant; is the log in "
+             "another zone? check tz=)")], ids=["fall-back", "spring-gap"])
+def test_each_kind_says_how_many_instants(tmp_path, text: str, said: str) -> None:
+    # an ambiguous time has two instants, a nonexistent one none: the message said both were
+    # "without an instant"
+    path = tmp_path / "log.csv"
+    path.write_text(text)
+    with pytest.raises(TimestampError) as err:
+        read_events(path, time="ts", outcome="outcome", tz="Europe/Berlin")
+    message = " ".join(str(err.value).split())
+    assert said in message
+    assert "without an instant" not in message
+    assert "that a DST change leaves without one instant each:" in message

@@ -38,7 +38,8 @@ def test_the_command_names_the_fraction_with_its_flag(tmp_path, capsys):
     log.write_text("ts,outcome\n2026-01-05T00:00:00Z,success\n2026-01-05T00:01:00Z,timeout\n")
     assert main(["replay", str(log), "--target", "95"]) == 2
     err = capsys.readouterr().err
-    assert ("--target 95.0 must lie in (0, 1); if 95 is a percentage, use a fraction: --target "
+    # the value as typed (it echoed the parsed 95.0)
+    assert ("--target 95 must lie in (0, 1); if 95 is a percentage, use a fraction: --target "
             "0.95.") in err
 
 
