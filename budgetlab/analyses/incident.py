@@ -95,7 +95,10 @@ class IncidentReport:
         ``first_change_at``, ``first_change_from``, ``first_change_to``, ``first_change_burn``,
         ``first_change_rate`` (the seed's rounded report figures), ``peak_burn``,
         ``peak_burn_at``, ``min_success_rate`` (at the events, as the tracker recomputes them),
-        ``transitions``, ``transitions_caused_by_timeouts`` (all during the incident).
+        ``transitions``, ``transitions_caused_by_timeouts`` (all during the incident, at its
+        events), ``status_at_last_event`` and ``last_event_at`` (the status at the incident's
+        last event: the changes at events end there; the summary says so when the window's
+        clock left it before the incident ended, older events leaving with no event).
     alerts : DataFrame
         :func:`budgetlab.alert_episodes` overlapping the window, plus ``caused_by_timeouts``.
     tiers : DataFrame
@@ -269,11 +272,11 @@ def incident_report(
     >>> print(rep.summary)  # doctest: +NORMALIZE_WHITESPACE
     Between 10:00 and 11:00 UTC on 2026-01-01, the 1 h tracker (target 90 %) went WARNING at 10:07
     with 1 h burn 0.66 (1 h success 93.44 %), reached EXHAUSTED at 10:11; it changed status 3 times
-    and was EXHAUSTED when the incident ended (at its events: peak 1 h burn 4.92 at 10:59, lowest
-    1 h success 50.82 %). 100 % of the failures were timeouts; the success rate without timeouts
-    is withheld (the incident's 60 events hold 6 expected failures under the target: too few for
-    a verdict, one needs at least 10); without timeouts 3 of the tracker's 3 status changes would
-    not have happened.
+    at its events and was EXHAUSTED when the incident ended (at its events: peak 1 h burn 4.92 at
+    10:59, lowest 1 h success 50.82 %). 100 % of the failures were timeouts; the success rate
+    without timeouts is withheld (the incident's 60 events hold 6 expected failures under the
+    target: too few for a verdict, one needs at least 10); without timeouts 3 of the tracker's 3
+    status changes would not have happened.
     The single_window policy would have fired ticket_1h (ticket) at 10:36, 36 min after the start.
     Over its 1 h the incident saw 30 failures in 60 events (burn 5 over the incident); its share
     of a 30 d error budget is withheld, too thin to go by (that budget is the replayed span's

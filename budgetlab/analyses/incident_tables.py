@@ -3,10 +3,12 @@ alert episodes overlapping the window, what each tier of the policy did during t
 what the incident cost the error budget.
 
 The tracker table's per-event columns (the first status change, its burn, the number of changes,
-the peak burn) are what the tracker's callbacks saw. Its status when the incident began and ended,
-its worst status during it and the time its window was empty are read on the window's clock
-(:func:`budgetlab.status_spans`): between events the window keeps moving, and an empty window is
-*no traffic*, never the last status.
+the peak burn, the status at the incident's last event) are what the tracker's callbacks saw. Its
+status when the incident began and ended, its worst status during it and the time its window was
+empty are read on the window's clock (:func:`budgetlab.status_spans`): between events the window
+keeps moving, and an empty window is *no traffic*, never the last status. The summary counts the
+changes at events and says so; when the clock left the status of the last event before the
+incident ended, it says that too (``status_at_last_event`` against ``status_at_end``).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ NO_TRAFFIC = SPAN_STATUSES.index("no_traffic")
 
 #: Columns of the tracker table after the group keys.
 TRACKER_COLUMNS = ("status_at_start", "worst_status", "worst_at", "worst_status_at_events",
-                   "status_at_end",
+                   "status_at_end", "status_at_last_event", "last_event_at",
                    "first_change_at", "first_change_from", "first_change_to", "first_change_burn",
                    "first_change_rate", "peak_burn", "peak_burn_at", "min_success_rate",
                    "transitions", "transitions_caused_by_timeouts", "hours_no_traffic")
@@ -82,6 +84,8 @@ def _per_event(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], start
         return list(np.append(col.to_numpy(dtype=object), none)[at])
 
     fc, pk = first(changes, tg), first(peaks, sg)
+    last = np.full(n, -1, dtype=np.int64)
+    last[sg[during]] = during  # the last one of a group is written last
     rows = states[keys].iloc[first(np.flatnonzero(sg >= 0), sg)]
     out = pd.DataFrame(list(rows.itertuples(index=False, name=None)), columns=keys)
     out["first_change_at"] = pd.Series(pick(trans["ts"], fc, pd.NaT), dtype="datetime64[ns, UTC]")
@@ -100,6 +104,11 @@ def _per_event(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], start
     top = np.full(n, -1, dtype=np.int64)
     np.maximum.at(top, sg[during], states["status"].cat.codes.to_numpy()[during])
     out["worst_status_at_events"] = pd.Categorical.from_codes(top, dtype=STATUS_DTYPE)
+    # the status at the incident's last event: the count of changes at events ends there
+    codes = np.append(states["status"].cat.codes.to_numpy(), -1)
+    out["status_at_last_event"] = pd.Categorical.from_codes(codes[last], dtype=STATUS_DTYPE)
+    out["last_event_at"] = pd.Series(pick(states["ts"], last, pd.NaT),
+                                     dtype="datetime64[ns, UTC]")
     rates = pd.Series(states["success_rate"].to_numpy()[during]).groupby(sg[during]).min()
     out["min_success_rate"] = rates.reindex(range(n)).to_numpy(dtype=float)
     return out

@@ -25,6 +25,7 @@ from ..alerts.policy import AlertPolicy
 from ..budget.figures import STATUSES
 from ..events.schema import FAILURE, TIMEOUT, parse_scope
 from ..slo import SLO
+from .incident_end_words import clock_words, ended_words, moved_on_clock
 from .incident_tables import closest_tier
 from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
@@ -65,12 +66,7 @@ def _all_groups(table: pd.DataFrame, keys: Sequence[str], scope: str = "*", *,
     return f" in the scope {scope}, across {groups}{',' if mid else ''}"
 
 
-def _clock(ts: pd.Timestamp, tz: str, ref: pd.Timestamp) -> str:
-    """Local time of day, with the date when it is not the day of ``ref``."""
-    local = ts.tz_convert(tz)
-    if local.date() == ref.tz_convert(tz).date():
-        return f"{local:%H:%M}"
-    return f"{local:%Y-%m-%d %H:%M}"
+_clock = clock_words  # local time of day, with the date when not the day of the reference
 
 
 def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
@@ -154,38 +150,37 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
             ) if pd.notna(row["peak_burn"]) else "no events"
     began = ("had no traffic when the incident began (its window was empty)"
              if at_start == "no_traffic" else f"was {at_start.upper()} when the incident began")
-    if row["transitions"] > 0:
+    n_tr = int(row["transitions"])
+    ended = ended_words(row, tz, start, peak)
+    # the worst status is read on the window's clock; when it is worse than any the incident's
+    # events showed, older events leaving the window between them reached it
+    at_events = str(row["worst_status_at_events"])  # "nan": no event during the incident
+    between_events = (worst in STATUSES and at_events in STATUSES
+                      and STATUSES.index(worst) > STATUSES.index(at_events))
+    reached = (f", reached {worst.upper()} at {_clock(row['worst_at'], tz, start)}"
+               + (" between its events, as older events left its window" if between_events
+                  else ""))
+    if n_tr > 0:
         txt = name + (f" {began} and" if at_start != "healthy" else "")
         txt += (f" went {row['first_change_to'].upper()} at "
                 f"{_clock(row['first_change_at'], tz, start)} with "
                 f"{window} burn {_seed_burn(row['first_change_burn'])} ({window} success "
                 f"{measured_percent(row['first_change_rate'])})")
-        n_tr = int(row["transitions"])
-        # the worst status is read on the window's clock; when it is worse than any the
-        # incident's events showed, older events leaving the window between them reached it
-        between_events = STATUSES.index(worst) > STATUSES.index(str(row["worst_status_at_events"]))
         if worst != row["first_change_to"] and worst != at_start and worst != "no_traffic":
-            txt += f", reached {worst.upper()} at {_clock(row['worst_at'], tz, start)}"
-            txt += " between its events, as older events left its window" if between_events \
-                else ""
-        else:
-            between_events = False
-        end_status = str(row["status_at_end"])
-        ended = (f"had no traffic when the incident ended (its window was empty; {peak})"
-                 if end_status == "no_traffic"
-                 else f"was {end_status.upper()} when the incident ended ({peak})")
-        counted_at = " at its events" if between_events else ""
-        txt += (f"; it changed status {n_tr:,} time{'s' if n_tr != 1 else ''}{counted_at} and "
-                f"{ended}")
+            txt += reached
+        # counted at events (the callbacks), said so; the end is read on the window's clock
+        txt += f"; it changed status {counted(n_tr, 'time')} at its events and {ended}"
     elif worst == "no_traffic":
         txt = f"{name} had no traffic throughout (its window was empty)"
     elif at_start == "no_traffic":
         txt = f"{name} {began}, then showed {worst.upper()} at worst ({peak})"
-    elif at_start != "healthy":
+    elif worst == at_start == str(row["status_at_end"]) and not moved_on_clock(row):
         txt = (f"{name} was already {at_start.upper()} when the incident began and stayed so "
+               f"({peak})" if at_start != "healthy" else f"{name} stayed HEALTHY throughout "
                f"({peak})")
-    else:
-        txt = f"{name} stayed HEALTHY throughout ({peak})"
+    else:  # no change at its events, but the window's clock moved between them
+        txt = (f"{name} {began}{reached if worst not in (at_start, 'no_traffic') else ''}; it "
+               f"did not change status at its events and {ended}")
     quiet = float(row.get("hours_no_traffic", 0.0) or 0.0)
     if quiet > 0 and worst != "no_traffic":
         txt += ("; its window was empty for "

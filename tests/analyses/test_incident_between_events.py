@@ -87,4 +87,67 @@ def test_a_worst_status_reached_between_events_after_two_changes_is_said_so():
     said = " ".join(rep.summary.split())
     assert ("went WARNING at 00:30 with 1 h burn 0.57 (1 h success 94.34 %), reached CRITICAL at "
             "01:01 between its events, as older events left its window; it changed status 2 "
-            "times at its events and was CRITICAL when the incident ended") in said
+            "times at its events and was HEALTHY at the last of them (00:40); after it, with no "
+            "event, older events left its window and it was CRITICAL when the incident "
+            "ended") in said
+
+
+def _seed_run(ts, ok, target):
+    """The seed tracker after recording every event, and its status at each event."""
+    seed = ErrorBudgetTracker(SLOConfig(target_success_rate=target, window_seconds=3600 * 10**9))
+    at_events = []
+    for t, good in zip(ts, ok, strict=True):
+        seed.record(bool(good), t.value)
+        at_events.append(seed.get_report()["status"])
+    return seed, at_events
+
+
+def test_a_status_the_window_left_after_the_last_event_is_said_so():
+    """It read "went EXHAUSTED at 00:05 ...; it changed status 1 time and was HEALTHY when the
+    incident ended": HEALTHY -> EXHAUSTED -> HEALTHY is two changes (the real case: the apache
+    access log, target 99.9 %, 1 h window, 03:05:34 .. 04:05:35). Target 90 %, window 1 h:
+    successes 00:00 .. 00:04 (one a minute), a failure at 00:05, successes 00:06 .. 00:08;
+    incident 00:03 .. 01:07. By hand: at 00:05 six events, budget 0.6, one failure: EXHAUSTED,
+    and still at 00:08 (9 events, budget 0.9): one change at events, EXHAUSTED at the last. The
+    failure is in the window through 01:05; from 1 ns later the window holds 00:06 .. 00:08, no
+    failure: HEALTHY at 01:07, with no event after 00:08. The oracle is the seed tracker."""
+    ts = pd.DatetimeIndex([pd.Timestamp("2026-01-01", tz="UTC") + pd.Timedelta(minutes=m)
+                           for m in range(9)])
+    ok = np.arange(9) != 5
+    seed, at_events = _seed_run(ts, ok, 0.9)
+    assert at_events == ["healthy"] * 5 + ["exhausted"] * 4
+    end = pd.Timestamp("2026-01-01 01:07", tz="UTC")
+    assert _seed_status(seed, end - pd.Timedelta(1, "ns")) == "healthy"
+    rep = incident_report(bl.as_events(ts, ok), bl.SLO(target=0.9, window="1h"),
+                          "2026-01-01 00:03", end, context="0h",
+                          policy=bl.AlertPolicy.single_window("1h", 50.0))
+    row = rep.tracker.iloc[0]
+    assert (row["transitions"], str(row["status_at_last_event"]), str(row["status_at_end"])) == (
+        1, "exhausted", "healthy")
+    assert row["last_event_at"] == ts[-1]
+    said = " ".join(rep.summary.split())
+    assert ("went EXHAUSTED at 00:05 with 1 h burn 1.67 (1 h success 83.33 %); it changed status "
+            "1 time at its events and was EXHAUSTED at the last of them (00:08); after it, with "
+            "no event, older events left its window and it was HEALTHY when the incident "
+            "ended") in said
+
+
+def test_no_change_at_events_is_not_said_to_have_stayed_when_the_window_moved():
+    """It read "was already EXHAUSTED when the incident began and stayed so" of a tracker whose
+    window emptied of its failure during the incident. Same log as above, incident 00:06 ..
+    01:07: EXHAUSTED at start and at every event of the incident (00:06 .. 00:08: no change at
+    events), HEALTHY from 1 ns after 01:05 (the failure left), so HEALTHY at the end."""
+    ts = pd.DatetimeIndex([pd.Timestamp("2026-01-01", tz="UTC") + pd.Timedelta(minutes=m)
+                           for m in range(9)])
+    ok = np.arange(9) != 5
+    rep = incident_report(bl.as_events(ts, ok), bl.SLO(target=0.9, window="1h"),
+                          "2026-01-01 00:06", "2026-01-01 01:07", context="0h",
+                          policy=bl.AlertPolicy.single_window("1h", 50.0))
+    row = rep.tracker.iloc[0]
+    assert (row["transitions"], str(row["status_at_start"]), str(row["status_at_end"])) == (
+        0, "exhausted", "healthy")
+    said = " ".join(rep.summary.split())
+    assert "stayed so" not in said
+    assert ("was EXHAUSTED when the incident began; it did not change status at its events and "
+            "was EXHAUSTED at the last of them (00:08); after it, with no event, older events "
+            "left its window and it was HEALTHY when the incident ended") in said

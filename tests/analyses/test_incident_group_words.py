@@ -52,7 +52,8 @@ def test_each_sentence_names_its_group_or_says_all_groups():
     assert rep.summary == (
         "Between 10:00 and 11:00 UTC on 2026-01-01, the 1 h tracker for captcha_type=a, "
         "region=fra (target 90 %) went WARNING at 10:07 with 1 h burn 0.66 (1 h success 93.44 %), "
-        "reached EXHAUSTED at 10:11; it changed status 3 times and was EXHAUSTED when the "
+        "reached EXHAUSTED at 10:11; it changed status 3 times at its events and was EXHAUSTED "
+        "when the "
         "incident ended (at its events: peak 1 h burn 4.92 at 10:59, lowest 1 h success "
         "50.82 %); 1 other group also left HEALTHY. 60 % of the failures of all 4 groups by "
         "captcha_type and region were timeouts in captcha_type=a, region=fra (100 % of that "

@@ -325,10 +325,11 @@ def test_one_slo_s_bucket_panel_names_its_target(report):
     # the empty window the 07:00 burst finds HEALTHY: two changes in all.
     # The incident from 03:30 (context 3 h, the window 00:30 .. 13:00): 1 of the 2 during it
     ("3h30min", "3h", "1 status change at events\nduring the incident,\n"
-     "2026-02-02 03:30–10:00 (UTC);\n1 more before or after it", "it changed status 1 time "),
+     "2026-02-02 03:30–10:00 (UTC);\n1 more before or after it",
+     "it changed status 1 time at its events "),
     # the incident from 02:00 (context 1 h): both during it
     ("2h", "1h", "2 status changes at events\nduring the incident,\n"
-     "2026-02-02 02:00–10:00 (UTC)", "it changed status 2 times "),
+     "2026-02-02 02:00–10:00 (UTC)", "it changed status 2 times at its events "),
 ])
 def test_the_figure_counts_the_status_changes_the_summary_counts(start, context, words, said):
     rep = incident_report(bursty(), SLO(target=0.99, window="1h"), DAY + pd.Timedelta(start),

@@ -242,6 +242,8 @@ def test_notebook_04_on_an_access_log_keeps_the_column_it_breaks_down_by(tmp_pat
     shown = "\n".join(o.get("text", "") + o.get("data", {}).get("text/markdown", "")
                       for o in outputs)
     assert "10,000 events from Sun 2015-05-17 10:05" in shown
+    # no scope said in words (it read "attempts in scope *."); 10,000 lines, every one counted
+    assert "The tracker counts 10,000 attempts in the whole log (no scope)." in shown
     # the hour's one failure is its GET 500 (grep: GET and HEAD that hour): all of the failures of
     # both methods, all of GET's
     assert ("100 % of the failures of both groups by method were server errors in GET (100 % of "

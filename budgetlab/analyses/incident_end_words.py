@@ -1,0 +1,47 @@
+"""How the incident summary says the tracker's status when the incident ended: read on the
+window's clock, beside the count of changes at its events, which ends at the incident's last
+event (the tracker table's ``status_at_last_event``). When the clock left that status before the
+incident ended, older events left the window with no event to record it, and the words say so.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+__all__ = ["clock_words", "ended_words", "moved_on_clock"]
+
+
+def clock_words(ts: pd.Timestamp, tz: str, ref: pd.Timestamp) -> str:
+    """Local time of day, with the date when it is not the day of ``ref``.
+
+    >>> t = pd.Timestamp
+    >>> clock_words(t("2026-01-02 04:05", tz="UTC"), "UTC", t("2026-01-01 23:00", tz="UTC"))
+    '2026-01-02 04:05'
+    """
+    local = ts.tz_convert(tz)
+    if local.date() == ref.tz_convert(tz).date():
+        return f"{local:%H:%M}"
+    return f"{local:%Y-%m-%d %H:%M}"
+
+
+def moved_on_clock(row: pd.Series) -> bool:
+    """The window's clock left the status of the incident's last event before the incident
+    ended (older events left the window after it, with no event to record it)."""
+    last = row.get("status_at_last_event")
+    return bool(pd.notna(last)) and str(last) != str(row["status_at_end"])
+
+
+def ended_words(row: pd.Series, tz: str, start: pd.Timestamp, peak: str) -> str:
+    """``was HEALTHY when the incident ended (PEAK)``, read on the window's clock; when that is
+    not the status of the incident's last event, the status there first and why it moved:
+    ``was EXHAUSTED at the last of them (04:05); after it, with no event, older events left its
+    window and it was HEALTHY when the incident ended (PEAK)``."""
+    end_status = str(row["status_at_end"])
+    ended = (f"had no traffic when the incident ended (its window was empty; {peak})"
+             if end_status == "no_traffic"
+             else f"was {end_status.upper()} when the incident ended ({peak})")
+    if not moved_on_clock(row):
+        return ended
+    return (f"was {str(row['status_at_last_event']).upper()} at the last of them "
+            f"({clock_words(row['last_event_at'], tz, start)}); after it, with no event, older "
+            f"events left its window and it {ended}")
