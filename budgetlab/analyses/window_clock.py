@@ -215,18 +215,25 @@ def _cut_segments(c: ClockCounts, code: np.ndarray, row: np.ndarray,
     end = c.end[src]
     end[moved[cr]] = at[cut]
     first, instant = c.first[src] & old, c.instant[src] & old
-    start_edge, end_edge = c.start_edge[src] & old, c.end_edge[src].copy()
-    end_edge[moved[cr]] = False  # cut at a dwell's end, no window's edge
     shown = np.full(len(src), -1, dtype=np.int64)
     shown[first] = 0
     shown[np.where(cut, moved[row] + 1, moved[row])] = code[row]
     idx = np.where(shown >= 0, np.arange(len(src)), 0)
     np.maximum.accumulate(idx, out=idx)
     seg = c.seg[src]
+    # a cut is dated as the change the dropped status began at (the record before it): its
+    # entry + the dwell (a record's lag is its segment's, or the one before it for a cut)
+    lag = np.where(cut, -1, c.lag_start[row])
+    lag = lag[np.maximum.accumulate(np.where(lag >= 0, np.arange(len(lag)), 0))] if len(lag) \
+        else lag
+    lag_start, lag_end = c.lag_start[src], c.lag_end[src]
+    lag_start[ins] = np.maximum(lag[cut], 0)
+    lag_end[moved[cr]] = np.maximum(lag[cut], 0)
     out = replace(c, seg=seg, start=start, end=end, total=c.total[src],
                   failures=c.failures[src], warmup_end=c.warmup_end[src], first=first,
-                  instant=instant, start_edge=start_edge, end_edge=end_edge,
-                  bounds=np.searchsorted(seg, np.arange(len(c.bounds))).astype(np.int64))
+                  instant=instant,
+                  bounds=np.searchsorted(seg, np.arange(len(c.bounds))).astype(np.int64),
+                  lag_start=lag_start, lag_end=lag_end)
     return out, shown[idx].astype(code.dtype)
 
 

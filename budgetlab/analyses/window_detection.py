@@ -4,13 +4,15 @@
 per group and incident how fast the status reached ``alert_at`` (detection) and how long it took
 to fall below it after the end (recovery), both on the window's clock
 (:mod:`budgetlab.analyses.window_clock`): a status can change when an event arrives and when one
-leaves the window (1 ns after ``ts + window``), so with thin traffic the recovery is dated when
-the failures left the window (at the edge ``ts + window``: the delay to a change just after a
-window's closed edge is measured to the edge), not at the next event. A status held for one
-instant only is none (:func:`~budgetlab.analyses.recalibration.clock.folded_codes`); an empty
-window (no traffic) is below every status. An incident during which the window held no
-traffic at all (from its start to its end + grace) is **unseen**: there was nothing to detect,
-so it is no miss."""
+leaves the window, so with thin traffic the recovery is dated when the failures left the window,
+not at the next event. A change is dated where it happens: an arrival at its ``ts`` (the new
+status holds from it), a departure at ``ts + window`` (the event is in the window through that
+instant and the new status holds from 1 ns later, the nanosecond grid's next instant;
+:attr:`~budgetlab.analyses.recalibration.clock.ClockCounts.lag_start`): detection and recovery
+times carry no artefact nanosecond. A status held for one instant only is none
+(:func:`~budgetlab.analyses.recalibration.clock.folded_codes`); an empty window (no traffic) is
+below every status. An incident during which the window held no traffic at all (from its start
+to its end + grace) is **unseen**: there was nothing to detect, so it is no miss."""
 
 from __future__ import annotations
 
@@ -107,16 +109,13 @@ def incident_delays(c: ClockCounts, code: np.ndarray, s: int, e: int, start: int
     ``end + grace_ns``; recovery, of a detected incident only (a window that never reached
     ``level`` has nothing to recover from: NAT, not 0): the first instant from ``end`` on with
     status ``< level`` or an empty window (0 when already there; an incident ending after the
-    observation is read at its last instant). A status that changes just after a window's
-    closed edge (a failure leaving the window 1 ns after ``ts + window``) is dated at the edge:
-    a delay of 54 min, not of 54 min and 1 ns
-    (:attr:`~budgetlab.analyses.recalibration.clock.ClockCounts.start_edge`)."""
+    observation is read at its last instant)."""
     a, b, cg = c.start[s:e], c.end[s:e], code[s:e]
     k = int(np.searchsorted(b, start, side="right"))  # the segment holding `start`, or the next
     hit = np.flatnonzero(cg[k:] >= level)
     det = NAT
-    if len(hit):  # a change just after a window's closed edge is dated at the edge
-        at = max(int(a[k + hit[0]]) - int(c.start_edge[s + k + hit[0]]), start)
+    if len(hit):  # dated where the status changed (a departure: at ts + window, not 1 ns later)
+        at = max(int(a[k + hit[0]]) - int(c.lag_start[s + k + hit[0]]), start)
         det = at - start if at < end + grace_ns else NAT
     if det == NAT:
         return NAT, NAT
@@ -127,7 +126,8 @@ def incident_delays(c: ClockCounts, code: np.ndarray, s: int, e: int, start: int
     # the run at `level` or worse from k on, while the segments touch (no empty window between)
     stop = np.flatnonzero((cg[k + 1:] < level) | (a[k + 1:] != b[k:-1]))
     last = k + int(stop[0]) if len(stop) else len(cg) - 1
-    return det, int(b[last]) - int(c.end_edge[s + last]) - end if b[last] < obs_end else NAT
+    return det, max(int(b[last]) - int(c.lag_end[s + last]) - end, 0) if b[last] < obs_end \
+        else NAT
 
 
 def as_timedelta(ns: np.ndarray) -> pd.TimedeltaIndex:

@@ -14,8 +14,8 @@ events it was computed from, and an empty window is *no traffic* (its own column
 status). Shares are over the observed time after warm-up (the first window of every traffic
 stretch, and ``warmup``), and status changes are per day of that time. Detection and recovery
 against incidents are on the same clock (:mod:`budgetlab.analyses.window_detection`): a recovery
-is dated when the failures left the window (at ``ts + window``, the edge the status changes
-just after), not at the next event.
+is dated when the failures left the window (at ``ts + window``, the last instant they are in it),
+not at the next event.
 """
 
 from __future__ import annotations
@@ -343,13 +343,14 @@ def window_incidents(
     ...     "end": pd.to_datetime(["2026-01-01 02:30"], utc=True)})
     >>> w = window_incidents(as_events(ts, ok), SLO(target=0.9), inc, ["1h", "3h"])
     >>> w[["window", "detected", "detection", "recovery"]]
-      window  detected                 detection                  recovery
+      window  detected       detection        recovery
     0     1h      True 0 days 00:05:00 0 days 00:54:00
     1     3h      True 0 days 00:11:00 0 days 02:43:00
 
-    The 1 h window recovers just after 03:24, when the 02:24 failure leaves it (the 03:24
-    arrival itself holds 02:24 for one instant): 54 min after the end, measured to the window's
-    closed edge (the status is new 1 ns after it; the delay is not 54 min and 1 ns).
+    The 1 h window recovers at 03:24, when the 02:24 failure leaves it (the 03:24 arrival itself
+    holds 02:24 for one instant). An event is in the window through ``ts + window``; the
+    contents without it hold from 1 ns later, and the change is dated at ``ts + window``, so the
+    figures are whole minutes here, not ``00:54:00.000000001``.
     """
     opts = window_options(options, {
         "windows": windows, "tz": tz, "min_dwell": min_dwell, "alert_at": alert_at, "grace": grace,

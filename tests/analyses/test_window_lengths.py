@@ -404,30 +404,28 @@ def test_detection_and_recovery_hand_computed():
     # (01:04 leaves) 60 events, 5 failures: warning. At the 02:05 arrival: 61 events, 6 failures:
     # critical, but only at that instant: 1 ns later 01:05 leaves and 6 failures of 60 events
     # exhaust the budget (6 >= 5.999999999999998). A status held for one instant is none, so
-    # the status reaches critical-or-worse at 02:05 + 1 ns: detection 5 min + 1 ns.
+    # the status reaches critical-or-worse 1 ns after 02:05, when 01:05 has left: the change is
+    # dated at 02:05, the last instant 01:05 is in the window (docs/compare-windows.md): 5 min.
     # After the end, at 03:mm + 1 ns (02:mm leaves) the window holds 60 events and 29 - mm
     # failures: below critical when 29 - mm <= 5.4, i.e. mm = 24 (the 03:24 arrival itself is
-    # 61 events with 6 failures, critical for that instant): 03:24 + 1 ns - 02:30 = 54 min + 1 ns
+    # 61 events with 6 failures, critical for that instant): dated 03:24, 03:24 - 02:30 = 54 min
     # (the per-event status only saw it at the 03:25 event).
     # 3h window: no event leaves before 03:00; at the 02:00+k arrival 121+k events and k+1
     # failures: critical when k+1 > 0.09 (121+k), k >= 10.87: 11 min. After the end, at
     # 05:mm + 1 ns, 180 events and 29 - mm failures: below critical when 29 - mm <= 16.2, i.e.
-    # mm = 13: 05:13 + 1 ns - 02:30 = 2 h 43 min + 1 ns.
-    # a change just after the window's closed edge (the + 1 ns) is dated at the edge: the delays
-    # are 5 min, 54 min and 2 h 43 min, not 1 ns more
+    # mm = 13: dated 05:13, 05:13 - 02:30 = 2 h 43 min.
     assert w["detection"].tolist() == [pd.Timedelta("5min"), pd.Timedelta("11min")]
     assert w["recovery"].tolist() == [pd.Timedelta("54min"), pd.Timedelta("163min")]
     assert w["incident_kind"].tolist() == ["outage", "outage"]
     # alert_at="exhausted": 6 failures of 60 events from 02:05 + 1 ns (above)
     w2 = window_incidents(events, slo, inc, "1h", alert_at="exhausted")
-    assert w2["detection"].tolist() == [pd.Timedelta("5min")]  # to the edge, as above
-    # hysteresis delays recovery: exhausted entered at 02:05 + 1 ns (from warning: the critical
-    # instant is none), the window drops below critical at 03:24 + 1 ns, but the shown status
-    # may only drop 2 h after it was entered: at 04:05 + 1 ns, to the window's status then
+    assert w2["detection"].tolist() == [pd.Timedelta("5min")]
+    # hysteresis delays recovery: exhausted entered at 02:05 (from warning: the critical
+    # instant is none), the window drops below critical at 03:24, but the shown status
+    # may only drop 2 h after it was entered: at 04:05, to the window's status then
     # (healthy: no failure since 02:29 is in it).
     w3 = window_incidents(events, slo, inc, "1h", min_dwell="2h")
-    # 04:05 + 1 ns is also when 03:05 leaves the window: a change just after its edge, 04:05
-    assert w3["recovery"].iloc[0] == pd.Timedelta("95min")  # 04:05 (+ 1 ns: the edge) - 02:30
+    assert w3["recovery"].iloc[0] == pd.Timedelta("95min")  # 04:05 - 02:30
 
 
 def test_recovery_and_detection_on_the_clock_with_thin_traffic():
@@ -447,8 +445,9 @@ def test_recovery_and_detection_on_the_clock_with_thin_traffic():
                         "end": pd.to_datetime(["2026-01-01 01:05"], utc=True)})
     slo = SLO(target=0.9)
     w = window_incidents(events, slo, inc, "1h", grace="1h")
-    assert w["detection"].iloc[0] == pd.Timedelta("31min")  # 01:01 (+ 1 ns: the edge) - 00:30
-    assert w["recovery"].iloc[0] == pd.Timedelta("25min")  # 01:30 (+ 1 ns: the edge) - 01:05
+    # dated where the status changes: 01:01 (the last instant 00:01 is in the window), 01:30
+    assert w["detection"].iloc[0] == pd.Timedelta("31min")  # 01:01 - 00:30
+    assert w["recovery"].iloc[0] == pd.Timedelta("25min")  # 01:30 - 01:05
     # per event the status never reached critical (no event between 00:30 and 05:00), and the
     # next event (05:00) is 3 h 55 min after the end
     assert (replay(events, SLO(target=0.9, window="1h"))["status"] == "warning").sum() == 1
@@ -457,7 +456,7 @@ def test_recovery_and_detection_on_the_clock_with_thin_traffic():
     ts2 = ts.insert(13, pd.Timestamp("2026-01-01 00:45", tz="UTC"))
     ev2 = as_events(ts2, [True] * 12 + [False, True, True])
     t = compare_windows(ev2, slo, ["1h"], incidents=inc, grace="1h")
-    assert t["detection_max"].iloc[0] == pd.Timedelta("32min")  # 01:02 (+ 1 ns: edge) - 00:30
+    assert t["detection_max"].iloc[0] == pd.Timedelta("32min")  # 01:02 - 00:30
     assert t["recovery_max"].iloc[0] == pd.Timedelta("25min")
     assert t["unrecovered"].iloc[0] == 0
     # the observation ends at the last event (here 01:20, when 00:30 is still in the window:
@@ -467,6 +466,34 @@ def test_recovery_and_detection_on_the_clock_with_thin_traffic():
                     [True] * 12 + [False, True, True])
     cut = compare_windows(ev3, slo, ["1h"], incidents=inc, grace="1h")
     assert cut["unrecovered"].iloc[0] == 1 and pd.isna(cut["recovery_max"].iloc[0])
+
+
+def test_detection_and_recovery_are_dated_where_the_status_changes():
+    """Both were 1 ns late when an event leaving the window changed the status (``0 days
+    07:05:00.000000001``). Target 50 %, window 1 h (``[t - 1h, t]``): successes at 00:00 and
+    00:10, a failure at 00:40, successes at 01:20 and 03:00; incident 00:40-01:10. By hand: at
+    00:40 three events, budget 1.5, one failure: 1/3 left, WARNING. 00:00 is in the window
+    through 01:00 and gone 1 ns later: two events, budget 1, spent: EXHAUSTED, dated 01:00 (the
+    window's last instant with 00:00): detection 20 min. The failure is in it through 01:40:
+    from then the 01:20 success alone, HEALTHY, dated 01:40: recovery 30 min after 01:10. With a
+    1 h dwell, EXHAUSTED (entered at 01:00) may drop at 02:00, to HEALTHY: recovery 50 min."""
+    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:10", "2026-01-01 00:40",
+                         "2026-01-01 01:20", "2026-01-01 03:00"], utc=True)
+    events = as_events(ts, [True, True, False, True, True])
+    inc = pd.DataFrame({"incident_id": ["i1"], "scope": ["*"],
+                        "start": pd.to_datetime(["2026-01-01 00:40"], utc=True),
+                        "end": pd.to_datetime(["2026-01-01 01:10"], utc=True)})
+    slo = SLO(target=0.5)
+    w = window_incidents(events, slo, inc, "1h", min_dwell=[0, "1h"])
+    assert w["detection"].tolist() == [pd.Timedelta("20min")] * 2
+    assert w["recovery"].tolist() == [pd.Timedelta("30min"), pd.Timedelta("50min")]
+    t = compare_windows(events, slo, "1h", incidents=inc)
+    assert (t["detection_max"].iloc[0], t["recovery_max"].iloc[0]) == (pd.Timedelta("20min"),
+                                                                       pd.Timedelta("30min"))
+    # the window's clock itself keeps its nanosecond grid: EXHAUSTED holds from 1 ns after 01:00
+    spans = status_spans(events, SLO(target=0.5, window="1h"))
+    exhausted = spans[spans["status"] == "exhausted"]["start"].iloc[0]
+    assert exhausted == pd.Timestamp("2026-01-01 01:00", tz="UTC") + NS
 
 
 def test_missed_incident_and_grace():
@@ -487,19 +514,18 @@ def test_missed_incident_and_grace():
     assert pd.isna(w["recovery"].iloc[0])
 
 
-def clock_incident_oracle(spans, start, end, grace, level, ts=(), window=0):
+def clock_incident_oracle(spans, start, end, grace, level, arrivals):
     """(detection, recovery) in ns of one group's spans (status_spans, checked against the seed
     port at every instant) for one incident, by a loop: a span held for one instant only reads
     as the one before it; no_traffic is below every level; recovery (of a detected incident
     only) is read at the last instant of the observation when the incident ends after it; None:
-    missed / not recovered. A change 1 ns after the window's closed edge (an event of ``ts``
-    leaving at ``ts + window + 1 ns``, none arriving then) is dated at the edge."""
-    times = set(ts)
-
-    def edge(x):
-        return x - 1 if x not in times and x - 1 - window in times else x
-
+    missed / not recovered. A span edge where no event of the group arrives (``arrivals``: their
+    ns) is a departure, 1 ns after ``ts + window``: the change is dated at ``ts + window``."""
     hi = pd.Timestamp(spans.attrs["end"]).value  # ISO-8601 text in attrs
+
+    def dated(t):
+        return t if t in arrivals or t == hi else t - 1
+
     rows, before = [], "healthy"
     for r in spans.itertuples(index=False):
         status = before if r.instant else str(r.status)
@@ -509,7 +535,7 @@ def clock_incident_oracle(spans, start, end, grace, level, ts=(), window=0):
     det = None
     for a, b, bad in rows:
         if bad and b > start:
-            at = max(edge(a), start)
+            at = max(dated(a), start)
             det = at - start if at < end + grace else None
             break
     if det is None:
@@ -521,7 +547,7 @@ def clock_incident_oracle(spans, start, end, grace, level, ts=(), window=0):
     i = holding[0]
     while i + 1 < len(rows) and rows[i + 1][2]:
         i += 1
-    return det, (edge(rows[i][1]) - end if rows[i][1] < hi else None)
+    return det, (max(dated(rows[i][1]) - end, 0) if rows[i][1] < hi else None)
 
 
 @pytest.mark.parametrize("seed", [3, 4])
@@ -541,10 +567,10 @@ def test_detection_and_recovery_equal_a_loop_over_status_spans(seed):
         for row in got.itertuples(index=False):
             sp = spans[spans["kind"] == row.kind]
             sp.attrs.update(spans.attrs)
-            ts = events.loc[events["kind"] == row.kind, "ts"].astype("int64").tolist()
+            mine = events["ts"][(events["kind"] == row.kind).to_numpy()]
             want = clock_incident_oracle(sp, row.incident_start.value, row.incident_end.value,
-                                         pd.Timedelta("20min").value, level, ts,
-                                         pd.Timedelta(window).value)
+                                         pd.Timedelta("20min").value, level,
+                                         set(mine.array.asi8.tolist()))
             have = tuple(None if pd.isna(x) else x.value for x in (row.detection, row.recovery))
             assert have == want, (window, alert_at, row.kind, row.incident_id)
 

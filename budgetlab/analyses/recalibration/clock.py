@@ -46,13 +46,15 @@ class ClockCounts:
         it (its record at that event counts the cut-off event), but in real time the cut-off
         event leaves right after: the window holds these contents at no time, so it is no status
         change on the clock (:func:`counted_changes`).
+    lag_start, lag_end : ndarray of int64
+        How far the segment's first instant (its ``end``) lies after the instant at which the
+        status changes there: 1 ns where only departures of a rolling window change the contents
+        (an event is in the window through ``ts + window``, so the change is at that instant and
+        the next contents hold from 1 ns later), else 0 (an arrival, a calendar reset, the
+        observation end). ``start - lag_start`` is when the segment's status began, to the
+        nanosecond of the log: the date of a detection or a recovery.
     bounds : ndarray of int64
         ``bounds[g]:bounds[g + 1]`` are group ``g``'s segments.
-    start_edge, end_edge : ndarray of bool
-        The segment starts (ends) just after a rolling window's closed edge: at ``ts + window +
-        1 ns``, where only events leave (none arrives). The contents change right after the
-        edge ``ts + window``: a delay measured to the change is measured to the edge
-        (:func:`~budgetlab.analyses.window_detection.incident_delays`), not 1 ns past it.
     """
 
     seg: np.ndarray
@@ -64,8 +66,8 @@ class ClockCounts:
     first: np.ndarray
     instant: np.ndarray
     bounds: np.ndarray
-    start_edge: np.ndarray
-    end_edge: np.ndarray
+    lag_start: np.ndarray
+    lag_end: np.ndarray
 
 
 def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: int, obs_end: int,
@@ -140,19 +142,19 @@ def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: 
     keep = (total > 0) & (end > times)
     # an arrival, and 1 ns later (a rolling window) the departure of an event at its cut-off
     instant = np.zeros(len(times), dtype=bool)
-    # an instant where events only leave a rolling window: 1 ns after its closed edge
-    edge = departs & ~arrives if leave is None else np.zeros(len(times), dtype=bool)
-    end_edge = np.zeros(len(times), dtype=bool)
-    end_edge[:-1] = edge[1:] & same[:-1] & (nxt[:-1] <= obs_end)
     if leave is None:
         instant[:-1] = arrives[:-1] & departs[1:] & same[:-1] & (nxt[:-1] == times[:-1] + 1)
+    # a rolling window's instant with departures only: its change is dated 1 ns earlier
+    lag = (~arrives).astype(np.int64) if leave is None else np.zeros(len(times), dtype=np.int64)
+    lag_next = np.zeros(len(times), dtype=np.int64)
+    lag_next[:-1] = lag[1:]
     seg = groups[keep]
     return ClockCounts(
         seg=seg, start=times[keep], end=end[keep], total=total[keep], failures=failures[keep],
         warmup_end=stretch_start[keep] + (window_ns if warmup_ns is None else warmup_ns),
         first=first_all[keep], instant=instant[keep],
         bounds=np.searchsorted(seg, np.arange(n_groups + 1)).astype(np.int64),
-        start_edge=edge[keep], end_edge=end_edge[keep])
+        lag_start=lag[keep], lag_end=np.where(same & (end == nxt), lag_next, 0)[keep])
 
 
 def folded_codes(c: ClockCounts, code: np.ndarray) -> np.ndarray:
