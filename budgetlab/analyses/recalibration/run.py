@@ -155,7 +155,7 @@ def recalibrate(
         :func:`~budgetlab.slos_from_recalibration`),
         ``current_target``, ``current_share_limit`` (share of time at
         ``limit_status`` or worse under it), ``verdict`` (categorical ``too_strict``, ``ok``,
-        ``too_loose``; missing without a current target or when withheld), ``verdict_reason``,
+        ``too_loose``, ``withheld``: no current target, or evidence too thin), ``verdict_reason``,
         ``action`` (``loosen to ...``, ``keep ...``, ``tighten to ...``, ``use ...`` without a
         current target or where the verdict alone is withheld; empty when the recommendation is
         withheld too), ``recommended_target`` (NaN when no candidate meets
