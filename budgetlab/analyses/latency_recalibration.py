@@ -19,7 +19,8 @@ bound is a candidate, never a value between two. A supported target from a histo
 **Thin evidence** is withheld, in words, by :func:`budgetlab.recalibrate`'s rule
 (:func:`~budgetlab.analyses.recalibration.rules.thin_evidence`): a candidate under which the
 group's events in the evaluated span hold fewer than 10 expected failures is never supported;
-a group with fewer than 2 of those days with traffic, or under 24 h of observed time after warm-up
+a group with fewer than 2 of those days with traffic (with a bootstrap: ``n_boot=0`` leaves that
+rule out, as :func:`budgetlab.recalibrate` does), or under 24 h of observed time after warm-up
 (its ``observed_time``, the evaluated time :func:`budgetlab.recalibrate` counts; the one rule of
 :func:`budgetlab._util.thin.too_thin`), gets no supported target, the reason in ``note``.
 
@@ -214,7 +215,8 @@ def _recalibrate(events: pd.DataFrame, slo: SLO, keys: list[str], dur: np.ndarra
     slow = np.stack([evaluated_group_events(events, gcodes, len(censoring), slo.window_ns,
                                             counted=~(ok & (dur <= t))) for t in thr], axis=-1)
     # the observed time after warm-up does not depend on the threshold or target either
-    why, kinds = thin_reasons(n_ev, (obs[:, 0, 0] > 0).sum(-1), obs[:, 0, 0].sum(-1), cands)
+    why, kinds = thin_reasons(n_ev, (obs[:, 0, 0] > 0).sum(-1), obs[:, 0, 0].sum(-1), cands,
+                              bootstrap=rule.n_boot > 0)
     out = _tables(censoring, keys, thr, bad, obs, current, rule, np.asarray(kinds == "",
                                                                               dtype=bool))
     _withhold_thin(out, why, n_ev, cands, rule.max_share)

@@ -17,15 +17,19 @@ __all__ = ["thin_reasons", "say_missed"]
 
 
 def thin_reasons(n_ev: np.ndarray, traffic_days: np.ndarray, observed_ns: np.ndarray,
-                 cands: np.ndarray) -> tuple[list[list[str]], np.ndarray]:
+                 cands: np.ndarray, *, bootstrap: bool) -> tuple[list[list[str]], np.ndarray]:
     """Per group and candidate: why the evidence cannot judge it (:func:`thin_evidence`'s words
     for the group's events in the evaluated span, its days with traffic and its observed time
     after warm-up, ``observed_ns``, the table's ``observed_time``; empty when it can), and which
-    rule that is (:func:`thin_kind`, groups x candidates; empty where it can judge it)."""
+    rule that is (:func:`thin_kind`, groups x candidates; empty where it can judge it). The day
+    blocks count for the day-block bootstrap only, as in :func:`budgetlab.recalibrate`: without
+    one (``bootstrap=False``, ``n_boot=0``) that rule is left out, and the reason is the one
+    that applies."""
     args = [[(int(n), float(c), int(d), bool(d), float(h) / HOUR_NS) for c in cands]
             for n, d, h in zip(n_ev, traffic_days, observed_ns, strict=True)]
-    why = [[thin_evidence(*a[:4], hours=a[4]) for a in row] for row in args]
-    kinds = np.array([[thin_kind(*a[:4], hours=a[4]) for a in row] for row in args],
+    why = [[thin_evidence(*a[:4], hours=a[4], bootstrap=bootstrap) for a in row] for row in args]
+    kinds = np.array([[thin_kind(*a[:4], hours=a[4], bootstrap=bootstrap) for a in row]
+                      for row in args],
                      dtype=object).reshape(len(n_ev), len(cands))
     return why, kinds
 

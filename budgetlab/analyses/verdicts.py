@@ -37,6 +37,7 @@ from ..errors import ConfigError
 from .recalibration import Recalibration
 from .recalibration.evidence import MIN_HISTORY_DAYS, history_words
 from .recalibration.tables import group_words
+from .recalibration.verdict import WITHHELD, verdict_given
 from .recalibration.wilson import wilson_interval
 from .target_words import recommendation_sentence, verdict_in_percent, verdict_withheld
 
@@ -62,7 +63,8 @@ class Verdict:
         What is judged (``"target 95 % for image"``, ``"the page at 03:47"``).
     verdict : str or None
         The conclusion's code (``too_strict``, ``ok``, ``too_loose``, ``justified``,
-        ``not_justified``, ``caused``, ``not_caused``); ``None`` when withheld.
+        ``not_justified``, ``caused``, ``not_caused``); ``None`` when withheld (the verdict
+        ``withheld`` in :func:`verdicts_table`).
     sentence : str
         The sentence to show: the conclusion with its evidence, or that it is withheld and why.
     evidence : str
@@ -86,15 +88,37 @@ class Verdict:
         return self.verdict is not None
 
 
-def verdicts_table(verdicts: Sequence[Verdict]) -> pd.DataFrame:
-    """The verdicts as a table with :data:`VERDICT_COLUMNS` (for ``--out`` and display).
+def verdicts_table(verdicts: Sequence[Verdict] | pd.DataFrame) -> pd.DataFrame:
+    """The verdicts as a table with :data:`VERDICT_COLUMNS` (for ``--out`` and display); a
+    withheld one's ``verdict`` is ``withheld`` (as in :func:`target_verdicts`), its ``withheld``
+    column says why. The table :func:`target_verdicts` returns is such a table already: it is
+    returned as it is (a copy), its group keys and recommendation kept; any other input is
+    refused with :class:`~budgetlab.errors.ConfigError`, naming what to pass.
 
     >>> v = page_verdict(30, 60, target=0.9, threshold=2.0)
     >>> verdicts_table([v])[["verdict", "withheld"]]
          verdict withheld
     0  justified
+    >>> verdicts_table([page_verdict(1, 4, target=0.95, threshold=5.0)]).loc[0, "verdict"]
+    'withheld'
     """
-    return pd.DataFrame([asdict(v) for v in verdicts], columns=list(VERDICT_COLUMNS))
+    if isinstance(verdicts, pd.DataFrame):
+        missing = [c for c in VERDICT_COLUMNS if c not in verdicts.columns]
+        if missing:
+            raise ConfigError(
+                f"verdicts_table() takes Verdict objects (page_verdict(), cause_verdict()) or the "
+                f"table target_verdicts() returns; this table has no {missing[0]!r} column.")
+        return verdicts.copy()
+    try:
+        items = None if isinstance(verdicts, (str, bytes)) else list(verdicts)
+    except TypeError:  # not iterable (a Recalibration, one Verdict)
+        items = None
+    if items is None or not all(isinstance(v, Verdict) for v in items):
+        raise ConfigError("verdicts_table() takes a list of Verdict objects (from page_verdict(), "
+                          "cause_verdict()) or the table target_verdicts() returns (for a "
+                          "recalibration: target_verdicts(result)).")
+    rows = [{**asdict(v), "verdict": v.verdict if v.given else WITHHELD} for v in items]
+    return pd.DataFrame(rows, columns=list(VERDICT_COLUMNS))
 
 
 def minutes(td: Any) -> str:
@@ -142,9 +166,11 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     -------
     DataFrame
         One row per group: group keys, ``subject``, ``verdict`` (``too_strict``, ``ok``,
-        ``too_loose``; missing when withheld), ``sentence``, ``evidence``, ``withheld``,
-        ``caveat``, then ``recommended_target`` and ``recommendation`` (the sentence on the
-        recommendation, or why there is none).
+        ``too_loose``, or ``withheld``, as in the summary of :func:`budgetlab.recalibrate`: no
+        current target, or evidence too thin for it), ``sentence``, ``evidence``, ``withheld``
+        (why, in words; empty where the verdict is given), ``caveat``, then
+        ``recommended_target`` and ``recommendation`` (the sentence on the recommendation, or
+        why there is none).
 
     Examples
     --------
@@ -174,6 +200,8 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     >>> v = target_verdicts(recalibrate(as_events(ts, ok), target=0.95, window="1h", n_boot=0))
     >>> v.loc[0, "withheld"], v.loc[0, "verdict"]
     ('', 'too_strict')
+    >>> few.loc[0, "verdict"]
+    'withheld'
     """
     if not isinstance(rec, Recalibration):
         raise ConfigError("target_verdicts() takes the Recalibration that budgetlab.recalibrate() "
@@ -202,13 +230,13 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         withheld = ""
         if not np.isfinite(cur):
             withheld = "no current target given"
-        elif pd.isna(r["verdict"]):  # recalibrate's rule, in its words
+        elif not verdict_given(r["verdict"]):  # recalibrate's rule, in its words
             withheld = verdict_withheld(r)
         elif n < min_events:
             withheld = f"only {n:,} events in the history; a verdict needs at least {min_events:,}"
-        verdict = None if withheld else str(r["verdict"])
-        reason, action = verdict_in_percent(r, rec.settings) if verdict else ("", "")
-        if verdict is None:
+        verdict = WITHHELD if withheld else str(r["verdict"])
+        reason, action = verdict_in_percent(r, rec.settings) if not withheld else ("", "")
+        if withheld:
             sentence = f"No verdict on the {subject}: {withheld} ({evidence})."
         else:
             sentence = (f"The current {subject} is {_TARGET_WORDS[verdict]}"

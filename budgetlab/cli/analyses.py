@@ -107,6 +107,7 @@ def _recalibration_line(row: pd.Series, given: bool, warmup: str = "") -> str:
     its evaluated time: only its ``warmup`` events (``"1 h warm-up"``), or, when ``--history``
     cut the log (``warmup`` empty), events from before the span or its warm-ups."""
     from ..analyses.recalibration.rules import recommendation_name
+    from ..analyses.recalibration.verdict import verdict_given
 
     n = int(row["events"])
     hours = float(row["hours"])
@@ -129,7 +130,7 @@ def _recalibration_line(row: pd.Series, given: bool, warmup: str = "") -> str:
         rec_text = f"{name} {given_fraction(row['recommended_target'])}{boot}"
     else:  # resampled histories may meet the rule where the whole one does not
         rec_text = f"no recommended target{boot}"
-    if pd.notna(row["verdict"]):
+    if verdict_given(row["verdict"]):
         verdict = f"verdict: {str(row['verdict']).replace('_', ' ')}, {row['action']}"
     elif row["action"]:
         verdict = f"no verdict; {row['action']}"

@@ -39,8 +39,9 @@ BELOW_MARKER = "v"
 
 
 def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True) -> Axes:
-    """Rolling-window success rate distribution per group, with the recommended target and its
-    bootstrap interval, the current target and the candidates' time at the limit status.
+    """Share of time at the limit status or worse as a function of the target, per group, with
+    the candidates' exact shares, the recommended target and its bootstrap interval and the
+    current target.
 
     Parameters
     ----------
@@ -59,15 +60,20 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     -------
     Axes
         Artists with gids, one set per group label ``<g>`` (``"all"`` without groups):
-        ``distribution:<g>`` (a step line, ``drawstyle="steps-post"``: x = the time-weighted
-        quantiles ``success_rate`` × 100, y = ``probability`` × 100 from
-        ``result.distribution``; the table knows the distribution only at its levels: between
-        two quantiles, ``Q(p_i) <= x < Q(p_i+1)``, the share of time at or below ``x`` is at least
-        ``p_i`` and below ``p_i+1``, and the line draws that lower bound ``p_i``, never a value
-        between the levels), ``candidates:<g>`` (markers: x = ``target`` × 100, y = share of time
-        at ``limit_status`` or worse × 100 from ``result.candidates``, computed exactly: each dot
-        sits on the line's step or above it, below the next level; on a log scale those at or
-        above the floor), ``below_floor:<g>`` (markers on the floor, log scale only: the
+        ``distribution:<g>`` (a step line, ``drawstyle="steps-post"``: x = ``target`` × 100,
+        y = ``probability`` × 100 from ``result.distribution``: the share of time at
+        ``limit_status`` or worse as a function of the target, by the candidates' rule; at
+        ``exhausted`` it is the distribution of the rolling success rate, at ``critical`` and
+        ``warning`` that distribution moved to the targets whose thresholds the rates cross,
+        ``1 - (1 - rate) / (1 - critical)``; the table knows the curve only at its levels:
+        between two of its targets, ``T(p_i) < x < T(p_i+1)``, the share of time at
+        ``limit_status`` or worse under ``x`` is at least ``p_i`` and below ``p_i+1``, and the
+        line draws that lower bound ``p_i``, never a value between the levels),
+        ``candidates:<g>`` (markers: x = ``target`` × 100, y = share of time at
+        ``limit_status`` or worse × 100 from ``result.candidates``, computed exactly: each dot
+        sits on the line's step or above it, below the next level, at every ``limit_status``
+        (on a riser where its target is one of the curve's); on a log scale those at or above
+        the floor), ``below_floor:<g>`` (markers on the floor, log scale only: the
         candidates whose share lies between 0 and the floor), ``recommended:<g>``
         (vertical line), ``interval:<g>`` (shaded ``recommended_low``..``recommended_high``),
         ``current:<g>`` (dashed vertical line, a
@@ -105,7 +111,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     keys = list(settings.get("by", []))
     limit_status = str(settings.get("limit_status", "exhausted"))
     levels = STATUSES[STATUSES.index(limit_status):]
-    summary, cand, dist = result.summary, result.candidates, result.distribution
+    summary, cand, dist = result.summary, result.candidates, _target_curve(result.distribution,
+                                                                        limit_status)
     s_lab, c_lab, d_lab = (group_labels(summary, keys), group_labels(cand, keys),
                            group_labels(dist, keys))
     c_share = cand[[f"share_{s}" for s in levels]].sum(axis=1).to_numpy()
@@ -150,7 +157,7 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     ax.set_xlabel(_recalibration_xlabel(settings))
     # the rates themselves (99.95, 99.99), no offset apart; a log scale keeps its own labels
     plain_numbers(*(ax.xaxis,) if logy else (ax.xaxis, ax.yaxis))
-    ax.set_ylabel("share of time at or below (%)" + (", log scale" if logy else ""))
+    ax.set_ylabel(f"share of time {limit_status} or worse (%)" + (", log scale" if logy else ""))
     room_below(ax, notes)  # on a plain figure: the note kept whole
     # the keys of the marks drawn only: no current target given, or no bootstrap, none drawn
     drawn = {str(a.get_gid()).split(":")[0] for a in [*ax.lines, *ax.patches]}
@@ -160,6 +167,21 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     legend_above(ax, handles + _recalibration_key(settings, limit_status, max_share,
                                                   drawn=drawn), ncols=3)
     return ax
+
+
+def _target_curve(dist: pd.DataFrame, limit_status: str) -> pd.DataFrame:
+    """``dist`` with its ``target`` column, the curve drawn: the share of time at
+    ``limit_status`` or worse as a function of the target. A table without it (written by hand,
+    or saved by an earlier budgetlab) has it at ``exhausted`` only, where it is the ``success_rate``
+    (a window is exhausted at every target at or above its rate); at another limit status the
+    rate is not the target, and drawing it would put the curve beside the candidates."""
+    if "target" in dist.columns:
+        return dist
+    if limit_status == "exhausted":
+        return dist.assign(target=dist["success_rate"])
+    raise InputError(f"plot_recalibration(): the distribution has no 'target' column, the "
+                     f"curve of the time {limit_status} or worse; recompute the result with "
+                     "budgetlab.recalibrate() and pass that.")
 
 
 def _capped_handles(summary: pd.DataFrame, labels: np.ndarray, capped: np.ndarray,
@@ -200,7 +222,7 @@ def _draw_recalibration_group(ax: Axes, label: Any, row: pd.Series, d: pd.DataFr
     color, z = (color or OTHER_COLOR, 2.0 if shown else 1.5)
     # a step: between two quantiles the table bounds the share of time (at least the lower
     # level, below the next one); a straight join would invent a share between them
-    line, = ax.plot(d["success_rate"].to_numpy() * 100, d["probability"].to_numpy() * 100,
+    line, = ax.plot(d["target"].to_numpy() * 100, d["probability"].to_numpy() * 100,
                     color=color, lw=1.5, drawstyle="steps-post", gid=f"distribution:{label}",
                     label=label, zorder=z)
     y = shares * 100
@@ -227,7 +249,8 @@ def _draw_recalibration_group(ax: Axes, label: Any, row: pd.Series, d: pd.DataFr
 
 
 def _recalibration_xlabel(settings: dict[str, Any]) -> str:
-    """The x label of :func:`plot_recalibration`: the window and the span measured."""
+    """The x label of :func:`plot_recalibration`: the target, the window and the span
+    measured."""
     window, history = settings.get("window"), settings.get("history")
     wtxt = f"rolling {window_words(window)} window" if window is not None else "rolling window"
     lo, hi = settings.get("span_start"), settings.get("span_end")
@@ -238,7 +261,7 @@ def _recalibration_xlabel(settings: dict[str, Any]) -> str:
         htxt = f", {duration_words(span)} measured"
     else:
         htxt = f", last {prose_duration(history)}" if history is not None else ""
-    return f"success rate in the {wtxt}{htxt} (%)"
+    return f"target, on the {wtxt}{htxt} (%)"
 
 
 def _recalibration_key(settings: dict[str, Any], limit_status: str,

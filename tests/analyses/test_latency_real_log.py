@@ -143,3 +143,28 @@ def test_notebook_05_without_a_client_timeout_skips_the_trade_off_in_words(tmp_p
             texts.append(o.get("text") or "")
     assert ("No candidate timeouts (timeouts = None): the trade-off is not computed."
             in "\n".join(texts))
+
+
+def test_without_a_bootstrap_the_day_rule_withholds_nothing_as_in_recalibrate():
+    """n_boot=0 draws no day blocks: osapi_compute's one day with traffic is no reason to
+    withhold; its 2 min 2 s of observed time after the 1 min warm-up is (the log spans
+    00:00:00.008 .. 00:03:02.250: 3 min 2 s less the warm-up; under the 24 h time shares need),
+    in the words recalibrate says for the same events."""
+    events = _read()
+    lat = bl.latency_recalibrate(events, slo=bl.SLO(target=0.99, window="1min"), by="api",
+                                 thresholds=["0.5s"], n_boot=0)
+    note = lat.summary.set_index("api").loc["osapi_compute", "note"]
+    rec = bl.recalibrate(events, by="api", window="1min", n_boot=0)
+    reason = rec.summary.set_index("api").loc["osapi_compute", "verdict_reason"]
+    assert reason.startswith("only 2 min 2 s of evaluated time, too little for time shares")
+    assert note == "withheld: " + reason.split(";")[0]
+    assert "day-block bootstrap" not in note
+    front = lat.frontier[lat.frontier["api"] == "osapi_compute"]
+    # the lowest targets: the time; the highest: too few of its 107 events (as before)
+    assert front["withheld"].iloc[0] == "too_little_time"
+    assert "too_few_days" not in set(front["withheld"])
+    # with a bootstrap the day rule applies, as in recalibrate
+    lat = bl.latency_recalibrate(events, slo=bl.SLO(target=0.99, window="1min"), by="api",
+                                 thresholds=["0.5s"], n_boot=10)
+    assert "too few for the day-block bootstrap" in lat.summary.set_index("api").loc[
+        "osapi_compute", "note"]

@@ -356,7 +356,7 @@ def test_verdicts_follow_the_seed_common_problems(no_incidents):
             and r.summary["current_share_limit"].iloc[0] <= 0.01
         )
     r = recalibrate(no_incidents, by="captcha_type", n_boot=0)
-    assert r.summary["verdict"].isna().all() and r.summary["current_target"].isna().all()
+    assert r.summary["verdict"].eq("withheld").all() and r.summary["current_target"].isna().all()
     assert r.summary["verdict_reason"].str.contains("no current target").all()
 
 
@@ -644,7 +644,7 @@ def test_no_recommendation_says_why_with_figures_and_the_way_forward():
     # reason in words; the recommendation is judged apart, at its own level (none meets the
     # rule), and its note is the one above, not the verdict's reason
     thin = recalibrate(ev, window="24h", by="kind", n_boot=0, target=0.95).summary.iloc[0]
-    assert pd.isna(thin["verdict"]) and np.isnan(thin["recommended_target"])
+    assert thin["verdict"] == "withheld" and np.isnan(thin["recommended_target"])
     assert thin["verdict_reason"].startswith(f"{int(thin['events'])} events in the evaluated span: "
                                              "too few for a verdict")
     assert thin["verdict_reason"].endswith("the verdict alone is withheld: the recommendation is "

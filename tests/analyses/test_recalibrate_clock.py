@@ -137,7 +137,7 @@ def test_a_74_percent_group_is_never_too_loose_and_a_two_event_group_gets_no_ver
     t = s.loc["two"]
     # the second event, exactly one window after the first, is the stretch's only evaluated event
     assert t["events"] == 1
-    assert pd.isna(t["verdict"]) and np.isnan(t["recommended_target"]) and t["action"] == ""
+    assert t["verdict"] == "withheld" and np.isnan(t["recommended_target"]) and t["action"] == ""
     assert t["verdict_reason"].startswith("1 event in the evaluated span: too few for a verdict")
     assert np.isnan(t["recommended_low"]) and np.isnan(t["recommended_high"])
 
@@ -263,7 +263,7 @@ def test_thin_evidence_without_a_target_names_the_target_it_counted_under():
     ts = pd.date_range("2026-01-01", periods=6, freq="1h")
     r = recalibrate(as_events(ts, [True, False, True, True, True, True]), window="1h", n_boot=0)
     row = r.summary.iloc[0]
-    assert np.isnan(row["recommended_target"]) and pd.isna(row["verdict"])
+    assert np.isnan(row["recommended_target"]) and row["verdict"] == "withheld"
     assert row["verdict_reason"] == (
         "5 events in the evaluated span: too few for a verdict (no target given and none to "
         "recommend: at 50 %, the lowest usual target, they hold 2.5 expected failures; one "
@@ -281,7 +281,7 @@ def test_thin_evidence_without_a_target_weighs_a_faultless_group_at_the_lowest_u
     r = recalibrate(as_events(ts, [True] * 5), window="1h", n_boot=0)
     row = r.summary.iloc[0]
     assert row["events"] == 4
-    assert np.isnan(row["recommended_target"]) and pd.isna(row["verdict"])
+    assert np.isnan(row["recommended_target"]) and row["verdict"] == "withheld"
     assert row["verdict_reason"] == (
         "4 events in the evaluated span: too few for a verdict (no target given and none to "
         "recommend: at 50 %, the lowest usual target, they hold 2 expected failures; one "

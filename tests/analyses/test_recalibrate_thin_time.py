@@ -56,7 +56,7 @@ def test_a_group_under_a_day_of_evaluated_time_is_withheld_in_words():
     assert (thin["events"], thin["failures"], thin["traffic_days"]) == (242, 50, 2)
     assert thin["success_rate"] == pytest.approx(192 / 242)
     # withheld: no verdict, no action, no recommendation, no figures over the 6 h
-    assert pd.isna(thin["verdict"]) and thin["action"] == ""
+    assert thin["verdict"] == "withheld" and thin["action"] == ""
     assert np.isnan(thin["recommended_target"]) and np.isnan(thin["recommended_low"])
     assert thin["verdict_reason"] == SIX_HOURS and thin["recommendation_note"] == SIX_HOURS
     assert thin[list(ESTIMATES)].isna().all()
@@ -124,7 +124,7 @@ def test_without_a_bootstrap_the_reason_is_never_the_bootstrap():
     s = plain.summary.loc[0]
     assert (s["events"], s["traffic_days"]) == (121, 1)
     assert s["hours"] == pytest.approx(2.0, abs=1e-9)
-    assert pd.isna(s["verdict"])
+    assert s["verdict"] == "withheld"
     assert s["verdict_reason"] == ("only 2 h of evaluated time, too little for time shares and "
                                    "rates per day (at least 24 h)")
     assert "bootstrap" not in s["verdict_reason"] + s["recommendation_note"]

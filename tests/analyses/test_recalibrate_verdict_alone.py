@@ -46,7 +46,7 @@ def test_a_thin_current_target_keeps_the_recommendation_of_a_run_without_it(all_
         # every resampled history has no failure either: the same 0.995
         assert r["recommended_low"] == pytest.approx(0.995, abs=1e-12)
         assert r["recommended_high"] == pytest.approx(0.995, abs=1e-12)
-    assert pd.isna(given["verdict"]) and pd.isna(given["current_share_limit"])
+    assert given["verdict"] == "withheld" and pd.isna(given["current_share_limit"])
     assert given["current_target"] == 0.999
     assert given["action"] == "use 0.995 (capped: as high as 2,000 events can judge)"
     assert given["action"] == bare["action"]
@@ -78,7 +78,7 @@ def test_the_apache_get_figures_do_not_depend_on_the_current_target():
     bare, given = (s.loc["GET"] for s in runs)
     assert bare["recommended_target"] == pytest.approx(0.991, abs=1e-12)
     pd.testing.assert_series_equal(bare[_RECOMMENDATION], given[_RECOMMENDATION])
-    assert pd.isna(given["verdict"]) and given["action"] == "use 0.991"
+    assert given["verdict"] == "withheld" and given["action"] == "use 0.991"
     assert given["verdict_reason"].endswith(
         "the verdict alone is withheld: the recommendation is judged at its own level, as "
         "without a current target (at 0.991 the 9,878 events hold 88.9 expected failures)")

@@ -115,8 +115,8 @@ def test_recalibrate_decides_a_miss_on_few_events_and_withholds_the_borderline()
     # (withheld), P(X >= 7) = 0.00323 - 0.00261 = 0.00062 (< 0.001: missed)
     assert exact_tail(7, 142, Fraction(1, 100)) == pytest.approx(0.000614, rel=1e-2)
     six, seven = _recalibrated(6), _recalibrated(7)
-    assert six["verdict"] is None and six["withheld"].startswith("142 events in the evaluated "
-                                                                 "span: too few for a verdict")
+    assert six["verdict"] == "withheld"
+    assert six["withheld"].startswith("142 events in the evaluated span: too few for a verdict")
     assert seven["verdict"] == "too_strict" and seven["withheld"] == ""
     summary = recalibrate(as_events(pd.date_range("2026-01-05 00:07", periods=144, freq="30min",
                                                   tz="UTC"), np.arange(144) % 3 != 2),

@@ -94,7 +94,7 @@ def test_cause_verdict_names_the_bucket_from_the_data():
     assert (
         list(table.columns) == list(VERDICT_COLUMNS)
         and table["verdict"].iloc[0] == "caused"
-        and pd.isna(table["verdict"].iloc[1])
+        and table["verdict"].iloc[1] == "withheld"
     )
 
 
@@ -147,7 +147,7 @@ def test_target_verdicts_carry_evidence_withhold_thin_groups_and_caveat_short_hi
     # same events hold n x (1 - R) expected failures (said once: the recommendation column names
     # R and the events)
     rec_t = float(s.loc["never_fails", "recommended_target"])
-    assert pd.isna(t["verdict"]) and t["withheld"] == (
+    assert t["verdict"] == "withheld" and t["withheld"] == (
         f"{n_thin:,} events in the evaluated span: too few for a verdict (under 99 % they hold "
         f"{n_thin * 0.01:.3g} expected failures; one needs at least 10, i.e. 1,000 events); "
         "the recommendation is judged at its own level, where they hold "
@@ -191,7 +191,7 @@ def test_target_verdicts_are_withheld_by_the_package_rule_not_a_flat_floor():
         "199 events in the evaluated span: too few for a verdict (under 95 % they hold 9.95 "
         "expected failures; one needs at least 10, i.e. 200 events); the recommendation "
         f"is judged at its own level, where they hold {199 * (1 - rec_a):.3g} expected failures")
-    assert pd.isna(v.loc["a", "verdict"]) and v.loc["a", "recommended_target"] == rec_a
+    assert v.loc["a", "verdict"] == "withheld" and v.loc["a", "recommended_target"] == rec_a
     for k in ("b", "c"):
         assert v.loc[k, "withheld"] == "" and v.loc[k, "verdict"] == s.loc[k, "verdict"], k
         assert isinstance(v.loc[k, "verdict"], str)

@@ -52,7 +52,9 @@ def test_recalibration_lines_hold_the_tables_values(recal):
         g = row["captcha_type"]
         dist = recal.distribution[recal.distribution["captcha_type"] == g]
         line = by_gid(ax, f"distribution:{g}")
-        np.testing.assert_array_equal(line.get_xdata(), dist["success_rate"].to_numpy() * 100)
+        # the share of time exhausted or worse by target: at exhausted the rate's distribution
+        np.testing.assert_array_equal(line.get_xdata(), dist["target"].to_numpy() * 100)
+        np.testing.assert_allclose(dist["target"], dist["success_rate"], rtol=1e-12)
         np.testing.assert_array_equal(line.get_ydata(), dist["probability"].to_numpy() * 100)
         cand = recal.candidates[recal.candidates["captcha_type"] == g]
         dots = by_gid(ax, f"candidates:{g}")
@@ -77,7 +79,7 @@ def test_recalibration_lines_hold_the_tables_values(recal):
         and "6 d 23 h measured" in ax.get_xlabel()
     )
     assert recal.summary["recommendation_note"].str.contains("6 d 23 h of evaluated history").all()
-    assert ax.get_ylabel().startswith("share of time at or below (%)")
+    assert ax.get_ylabel().startswith("share of time exhausted or worse (%)")
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     # the groups in the table's order (synth's captcha types), then every mark's key
     assert labels == ["recaptcha_v2", "turnstile", "image", "time exhausted+ at target",
@@ -276,7 +278,7 @@ def test_per_group_slos_sharing_one_window_name_it_on_the_axis(history):
     r = recalibrate(events, by="captcha_type", slo=per, n_boot=0)
     assert r.settings["window"] == pd.Timedelta("24h")
     ax = plot_recalibration(r)
-    assert ax.get_xlabel() == "success rate in the rolling 24 h window, 6 d 23 h measured (%)"
+    assert ax.get_xlabel() == "target, on the rolling 24 h window, 6 d 23 h measured (%)"
     # windows that differ are no one window: none is named
     mixed = PerGroup({("recaptcha_v2",): SLO(0.93, "24h"), ("turnstile",): SLO(0.97, "6h"),
                       ("image",): SLO(0.88, "24h")})

@@ -19,11 +19,12 @@ from ...windows.groups import first_in_group
 from ..sorted_events import Sorted
 from .candidates import candidate_targets, target_range
 from .options import Plan
-from .rolling import Rolling, history_counts
+from .rolling import Rolling, history_counts, weighted_quantiles
 from .rules import supported_targets, widen_to_support
 from .wilson import wilson_interval
 
-__all__ = ["candidate_levels", "status_thresholds", "hold_thresholds", "TimeAtLevels",
+__all__ = ["candidate_levels", "status_thresholds", "level_threshold", "limit_quantiles",
+           "hold_thresholds", "TimeAtLevels",
            "time_at_levels", "recommend", "Choice", "choose_targets"]
 
 
@@ -47,41 +48,87 @@ def status_thresholds(total: np.ndarray, failures: np.ndarray, cands: np.ndarray
     n_c = len(cands)
     if n_c == 0:  # no candidate in range (e.g. a log far below every usual target)
         return [np.zeros(len(total), dtype=np.int64) for _ in range(3)]
-    f = failures.astype(np.float64)
-    n = total.astype(np.float64)
     levels = []
-    for level, frac, strict in ((1, slo.warning, True), (2, slo.critical, True), (3, 0.0, False)):
-        if level == 2 and slo.critical <= 0:
-            # status_codes: without a critical band, critical == exhausted
-            frac, strict = 0.0, False
-        allowed = 1.0 - frac
-        thr = np.ones(len(n))
-        if allowed > 0:
-            np.subtract(1.0, f / (n * allowed), out=thr, where=failures > 0)
-        else:  # warning == 1: any failure is a warning
-            thr = np.where(failures > 0, -np.inf, 1.0)
+    for level in (1, 2, 3):
+        thr, strict = level_threshold(total, failures, slo, level)
         idx = np.searchsorted(cands, thr, side="right" if strict else "left").astype(np.int64)
-        near = np.zeros(len(n), dtype=bool)
+        near = np.zeros(len(thr), dtype=bool)
         for j in (idx - 1, idx):
             jj = np.clip(j, 0, n_c - 1)
             near |= (j >= 0) & (j < n_c) & (np.abs(cands[jj] - thr) < 1e-9)
         sus = np.flatnonzero(near)
         if len(sus):
-            ti, fi, ii = total[sus], failures[sus], idx[sus]
-            for _ in range(n_c + 1):
-                down = (ii > 0) & (status_codes(remaining_fraction(ti, fi, cands[np.maximum(ii - 1,
-                                                                                            0)]),
-                                                slo) >= level)
-                up = (ii < n_c) & (
-                    status_codes(remaining_fraction(ti, fi, cands[np.minimum(ii, n_c - 1)]), slo)
-                    < level
-                )
-                if not (down.any() or up.any()):
-                    break
-                ii = ii - down + (up & ~down)
-            idx[sus] = ii
+            idx[sus] = _seed_decides(total[sus], failures[sus], idx[sus], cands, slo, level)
         levels.append(idx)
     return levels
+
+
+def _seed_decides(ti: np.ndarray, fi: np.ndarray, ii: np.ndarray, cands: np.ndarray, slo: SLO,
+                  level: int) -> np.ndarray:
+    """The first candidate index at ``level`` or worse of windows within 1e-9 of a boundary,
+    moved from ``ii`` by the seed's own float arithmetic (:func:`status_codes`)."""
+    n_c = len(cands)
+    for _ in range(n_c + 1):
+        below = cands[np.maximum(ii - 1, 0)]
+        down = (ii > 0) & (status_codes(remaining_fraction(ti, fi, below), slo) >= level)
+        at = cands[np.minimum(ii, n_c - 1)]
+        up = (ii < n_c) & (status_codes(remaining_fraction(ti, fi, at), slo) < level)
+        if not (down.any() or up.any()):
+            break
+        ii = ii - down + (up & ~down)
+    return ii
+
+
+def level_threshold(total: np.ndarray, failures: np.ndarray, slo: SLO,
+                    level: int) -> tuple[np.ndarray, bool]:
+    """``(threshold, strict)``: the target from which each window (``total`` events holding
+    ``failures``) is at status ``level`` (1 warning, 2 critical, 3 exhausted) or worse: at every
+    target above the threshold (``strict``: warning and critical, the remaining budget fraction
+    strictly below ``slo.warning`` or ``slo.critical``) or at and above it (exhausted: none
+    remaining). From the seed's definitions: ``1 - failures / (total * (1 - fraction))``, so
+    CRITICAL is the rolling success rate below ``1 - (1 - critical)(1 - target)``, not below the
+    target. Up to the float arithmetic that :func:`status_thresholds` settles.
+
+    >>> thr, strict = level_threshold(np.array([60]), np.array([10]), SLO(), 2)
+    >>> round(float(thr[0]), 6), strict  # 1 - (10 / 60) / 0.9 = 22 / 27
+    (0.814815, True)
+    """
+    frac, strict = ((slo.warning, True) if level == 1 else (slo.critical, True) if level == 2
+                    else (0.0, False))
+    if level == 2 and slo.critical <= 0:
+        # status_codes: without a critical band, critical == exhausted
+        frac, strict = 0.0, False
+    allowed = 1.0 - frac
+    thr = np.ones(len(total))
+    if allowed > 0:
+        np.subtract(1.0, failures.astype(np.float64) / (total.astype(np.float64) * allowed),
+                    out=thr, where=failures > 0)
+    else:  # warning == 1: any failure is a warning
+        thr = np.where(failures > 0, -np.inf, 1.0)
+    return thr, strict
+
+
+def limit_quantiles(rolling: Rolling, slo: SLO, level: int, probs: np.ndarray) -> np.ndarray:
+    """``(groups, probs)``: per group, the time-weighted ``probs`` quantiles of every clock
+    segment's :func:`level_threshold` at ``level`` (the ``min_events`` hold applied: a held
+    window keeps the threshold of its stretch's last window with enough events, none at a
+    stretch's start), clipped to [0, 1] (a target in (0, 1) is above 0 and never reaches 1, so
+    the clip keeps every status). The share of time at ``level`` or worse under a target ``t``
+    is the weight of the thresholds below ``t`` (at or below ``t`` for exhausted): it is below
+    ``p`` at every target under the ``p`` quantile and at least ``p`` above it, the curve of the
+    candidates' shares as a function of the target."""
+    c = rolling.clock
+    thr, _ = level_threshold(c.total, c.failures, slo, level)
+    if slo.min_events > 0:
+        src = hold_low_traffic(np.arange(len(thr)), c.total < slo.min_events, c.first,
+                               initial=-1)
+        thr = np.where(src >= 0, thr[np.maximum(src, 0)], 1.0)
+    thr = np.clip(thr, 0.0, 1.0)
+    out = np.full((len(rolling.w_group), len(probs)), np.nan)
+    for g in range(len(rolling.w_group)):
+        s, e = int(c.bounds[g]), int(c.bounds[g + 1])
+        out[g] = weighted_quantiles(thr[s:e], rolling.dt[s:e], probs)
+    return out
 
 
 def hold_thresholds(levels: list[np.ndarray], low: np.ndarray, bounds: np.ndarray, n_c: int, *,

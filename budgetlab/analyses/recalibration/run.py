@@ -31,7 +31,7 @@ from ...slo import SLO, PerGroup, as_per_group
 from ..per_group import need_group_keys, rows_by_slo
 from ..sorted_events import Sorted, group_targets, sort_events
 from .evidence import incident_rows, judge_groups
-from .levels import choose_targets
+from .levels import choose_targets, limit_quantiles
 from .options import Plan, RecalibrationOptions
 from .rolling import rolling_rates
 from .tables import (
@@ -155,7 +155,7 @@ def recalibrate(
         :func:`~budgetlab.slos_from_recalibration`),
         ``current_target``, ``current_share_limit`` (share of time at
         ``limit_status`` or worse under it), ``verdict`` (categorical ``too_strict``, ``ok``,
-        ``too_loose``; missing without a current target or when withheld), ``verdict_reason``,
+        ``too_loose``, ``withheld``: no current target, or evidence too thin), ``verdict_reason``,
         ``action`` (``loosen to ...``, ``keep ...``, ``tighten to ...``, ``use ...`` without a
         current target or where the verdict alone is withheld; empty when the recommendation is
         withheld too), ``recommended_target`` (NaN when no candidate meets
@@ -229,11 +229,14 @@ def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
         key_cols = srt.keys
         summary = summary_table(key_cols, rolling, c, j, current, plan.slo.window)
         cand = candidates_table(key_cols, srt, rolling, c, j, current, plan)
-        dist, bt = sample_tables(key_cols, srt, rolling, j)
+        limit_q = limit_quantiles(rolling, plan.slo, plan.limit,
+                                  np.asarray(QUANTILE_LEVELS, dtype=np.float64))
+        dist, bt = sample_tables(key_cols, srt, rolling, j, limit_q)
         for frame in (summary, cand, dist, bt):
             frame.attrs["by"] = list(srt.by)
         bar.update(1)
     settings = plan.settings(span_start=span_lo, span_end=span_hi, by=srt.by)
+    settings["slo"] = slo_used([plan.slo] * srt.n_groups, srt.keys, current)
     return Recalibration(summary=summary, candidates=cand, distribution=dist, bootstrap=bt,
                          settings=settings)
 
@@ -288,10 +291,36 @@ def recalibrate_per_slo(events: pd.DataFrame, per: PerGroup, by: Any,
     settings = dict(results[0].settings)
     # one window when every SLO has the same (targets differ per group), else none
     windows = {r.settings["window"] for r in results}
-    settings.update(slo=per, window=windows.pop() if len(windows) == 1 else None,
+    summary = merged["summary"]
+    used = per if target is None else slo_used(per.resolve(summary[list(keys)]),
+                                               summary[list(keys)],
+                                               summary["current_target"].to_numpy(float))
+    settings.update(slo=used, window=windows.pop() if len(windows) == 1 else None,
                     span_start=min(r.settings["span_start"] for r in results),
                     span_end=max(r.settings["span_end"] for r in results))
     return Recalibration(**merged, settings=settings)
+
+
+def slo_used(slos: Sequence[SLO], keys: pd.DataFrame, current: np.ndarray) -> SLO | PerGroup:
+    """The SLO the groups (``keys``, one row each) were judged under: each group's SLO
+    (``slos``) with its current target (``target=`` overrides the SLO's; a group without one
+    keeps its SLO, whose target judged nothing: its verdict is withheld), one :class:`SLO` when
+    every group has the same, else a :class:`PerGroup`, so that ``settings["slo"]`` records what
+    was used.
+
+    >>> keys = pd.DataFrame({"g": ["a", "b"]})
+    >>> slo_used([SLO()] * 2, keys, np.array([0.999, 0.999])).target
+    0.999
+    >>> per = slo_used([SLO()] * 2, keys, np.array([0.99, 0.9]))
+    >>> per.slo_for("a").target, per.slo_for("b").target
+    (0.99, 0.9)
+    """
+    used = [s.with_(target=float(t)) if np.isfinite(t) else s
+            for s, t in zip(slos, current, strict=True)]
+    if len(set(used)) <= 1:
+        return used[0] if used else SLO()
+    return PerGroup({tuple(k): s for k, s in zip(keys.itertuples(index=False, name=None), used,
+                                                 strict=True)}, base=slos[0])
 
 
 def current_targets(target: Any, slo: Any, srt: Sorted, *, whole: bool = False) -> np.ndarray:

@@ -24,6 +24,7 @@ from .options import Plan
 from .pages import display_targets, page_counts, transitions_per_day
 from .rolling import Rolling
 from .rules import NO_BOOTSTRAP, recommendation_name
+from .verdict import VERDICTS, WITHHELD
 
 __all__ = ["Recalibration", "QUANTILE_LEVELS", "ESTIMATES", "summary_table",
            "candidates_table", "sample_tables", "group_words"]
@@ -40,7 +41,7 @@ QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.002, 0.005, *(k / 100 for k in ra
 #: ``traffic_days``), which the reason cites, stay, and so does ``success_rate`` with its Wilson
 #: interval (``ci_low``, ``ci_high``): a ratio of counts, its interval honest at any count.
 ESTIMATES = ("events_per_day", "window_events", "p1", "p5", "p10", "p50", "current_share_limit")
-_VERDICTS = pd.CategoricalDtype(["too_strict", "ok", "too_loose"], ordered=False)
+_VERDICTS = pd.CategoricalDtype(list(VERDICTS), ordered=False)
 
 
 @dataclass(frozen=True)
@@ -56,14 +57,26 @@ class Recalibration:
     distribution : DataFrame
         Time-weighted quantiles of the rolling-window success rate: group keys,
         ``probability``, ``success_rate`` (the smallest rate ``r`` with at least that share of
-        the time at or below ``r``).
+        the time at or below ``r``), ``target`` (the target where the share of time at
+        ``limit_status`` or worse reaches ``probability``: below it every target spent less
+        than that share there, above it every one at least that share; by the candidates' rule,
+        :func:`~budgetlab.analyses.recalibration.levels.limit_quantiles`). At ``exhausted`` the
+        two columns agree (a window is exhausted at every target at or above its rate); at
+        ``critical`` a window is counted from the target ``1 - (1 - rate) / (1 - critical)``
+        (0.885 with the default ``critical`` 0.1 for a rate of 0.8965), at ``warning`` from
+        ``1 - (1 - rate) / (1 - warning)``.
     bootstrap : DataFrame
         Group keys, ``sample``, ``recommended_target``: the rule on each bootstrap sample.
     settings : dict
         ``window`` (per-group SLOs: their window when they share one, else ``None``), ``history``,
         ``span_start``, ``span_end``, ``step``, ``max_share``,
         ``limit_status``, ``loose_burn``, ``confidence``, ``n_boot``, ``block``, ``seed``,
-        ``policy``, ``by``.
+        ``policy``, ``by``, ``slo``: the SLO the groups were judged under (its window,
+        thresholds and ``min_events``), its target the current target used (``target=`` over
+        ``slo.target``); a :class:`~budgetlab.PerGroup` when the groups' SLOs or targets differ
+        (:func:`~budgetlab.analyses.recalibration.run.slo_used`). A group without a current
+        target keeps the SLO's own target (``SLO()``'s 0.95 without ``slo=``), which judged
+        nothing: its ``current_target`` is NaN and its verdict ``withheld``.
     """
 
     summary: pd.DataFrame
@@ -143,7 +156,8 @@ def summary_table(key_cols: pd.DataFrame, rolling: Rolling, c: Choice, j: Judged
         "window_events": ev["window_events"], "p1": c.p1, "p5": c.p5, "p10": c.p10, "p50": c.p50,
         "window": [duration_label(window)] * len(key_cols),
         "current_target": current, "current_share_limit": j.cur_share,
-        "verdict": pd.Categorical(j.verdicts, dtype=_VERDICTS),
+        "verdict": pd.Categorical([WITHHELD if v is None else v for v in j.verdicts],
+                                  dtype=_VERDICTS),
         "verdict_reason": list(map(speak, j.reasons)),
                               "action": j.actions,
         "recommended_target": j.recommended, "recommended_low": j.rec_low,
@@ -180,16 +194,19 @@ def candidates_table(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, c: C
 
 
 def sample_tables(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, j: Judged,
-                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """:attr:`Recalibration.distribution` (NaN where the group's evidence is withheld) and
-    :attr:`Recalibration.bootstrap`."""
+                  limit_q: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:attr:`Recalibration.distribution` (NaN where the group's evidence is withheld; its
+    ``target`` the quantiles ``limit_q`` of the targets from which each window is at the limit
+    status or worse, :func:`~.levels.limit_quantiles`) and :attr:`Recalibration.bootstrap`."""
     boot = j.boot
     quantiles = np.where(j.withheld[:, None], np.nan, rolling.quantiles[:, 4:])
+    targets = np.where(j.withheld[:, None], np.nan, limit_q)
     probs = np.asarray(QUANTILE_LEVELS, dtype=np.float64)
     groups = np.arange(srt.n_groups)
     n_boot = boot.shape[0]
     dist = _beside_keys(_key_rows(key_cols, np.repeat(groups, len(probs))), {
-        "probability": np.tile(probs, srt.n_groups), "success_rate": quantiles.ravel()})
+        "probability": np.tile(probs, srt.n_groups), "success_rate": quantiles.ravel(),
+        "target": targets.ravel()})
     bt = _beside_keys(_key_rows(key_cols, np.tile(groups, n_boot)), {
         "sample": np.repeat(np.arange(n_boot), srt.n_groups), "recommended_target": boot.ravel()})
     return dist, bt

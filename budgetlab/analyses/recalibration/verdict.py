@@ -7,16 +7,40 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ..._util.burns import three_digits
 from ..._util.percent import given_fraction, given_percent, measured_percent
 from ..._util.words import command_flag, say
 from .rules import NO_BOOTSTRAP, recommendation_name
 
-__all__ = ["NO_CURRENT_TARGET", "judge_current", "verdict"]
+__all__ = ["NO_CURRENT_TARGET", "WITHHELD", "VERDICTS", "verdict_given", "judge_current",
+           "verdict"]
 
 #: How a verdict's reason begins when no current target was given (the recommendation follows).
 NO_CURRENT_TARGET = "no current target given (target= or slo=)"
+
+#: The verdict of a group without one (no current target, or evidence too thin for it), in the
+#: summary of :func:`budgetlab.recalibrate` and the table of :func:`budgetlab.target_verdicts`
+#: alike; the reason beside it (``verdict_reason``, ``withheld``) says why.
+WITHHELD = "withheld"
+
+#: Every verdict code of :func:`budgetlab.recalibrate`'s summary, :data:`WITHHELD` last.
+VERDICTS = ("too_strict", "ok", "too_loose", WITHHELD)
+
+
+def verdict_given(code: Any) -> bool:
+    """Whether a summary's ``verdict`` is a conclusion: not :data:`WITHHELD`, nor missing (a
+    table written by hand, or saved by an earlier budgetlab, said a withheld one so).
+
+    >>> verdict_given("ok"), verdict_given("withheld"), verdict_given(None)
+    (True, False, False)
+    """
+    try:
+        missing = bool(pd.isna(code))
+    except (TypeError, ValueError):
+        missing = False
+    return not missing and str(code) != WITHHELD
 
 
 def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray, p10: np.ndarray,

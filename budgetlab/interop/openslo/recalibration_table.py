@@ -190,7 +190,7 @@ def action_targets(table: pd.DataFrame,
     rows' numbers in the messages, as :func:`table_windows` takes them.
 
     >>> t = pd.DataFrame({"current_target": [0.95, 0.95, np.nan],
-    ...                   "verdict": ["too_strict", "ok", None],
+    ...                   "verdict": ["too_strict", "ok", "withheld"],
     ...                   "recommended_target": [0.93, 0.978, 0.99]})
     >>> targets, kept = action_targets(t)
     >>> targets.tolist(), kept.tolist()
