@@ -25,7 +25,7 @@ from .export_report import (
     say_provisional,
     why_no_recommendation,
 )
-from .prose import path_label
+from .prose import fill_line, path_label
 
 __all__ = ["COMMANDS"]
 
@@ -238,8 +238,8 @@ def _with_targets(table: Any, keys: list[str], column: str) -> tuple[Any, list[i
     if missing.all():
         raise ConfigError(f"no group of the recalibration table has a {column}: {listed}; "
                           "nothing to export.")
-    print(f"left out {counted(len(names), 'group')} without a {column}: "
-          f"{listed}" + ("; the table's recommendation_note says more" if noted else ""))
+    print(fill_line(f"left out {counted(len(names), 'group')} without a {column}: "
+                    f"{listed}" + ("; the table's recommendation_note says more" if noted else "")))
     return table[~missing], numbers
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from .._util.units import DEFAULT_WINDOW as WINDOW
 from .._util.words import some_named
+from .prose import fill_line
 
 __all__ = ["WINDOW", "report_openslo", "report_prometheus", "say_provisional", "say_kept",
            "say_window", "refuse_seconds", "group_names", "named_with_why", "no_policy_text",
@@ -52,23 +53,27 @@ def report_openslo(docs: list[Any], args: argparse.Namespace,
     from ..interop.openslo.model import DEFAULT_SERVICE
 
     for name, safe in openslo_names(docs).items():
-        print(f"name {name!r} written as {safe!r} (OpenSLO names are RFC 1123 labels; the original "
+        print(fill_line(
+            f"name {name!r} written as {safe!r} (OpenSLO names are RFC 1123 labels; the original "
               "is kept in "
-              "the annotation budgetlab/name)")
+              "the annotation budgetlab/name)"))
     if any(d.service == DEFAULT_SERVICE for d in docs) and not args.service:
-        print(f"no --service: wrote spec.service {DEFAULT_SERVICE!r} (OpenSLO v1 requires one)")
+        print(fill_line(
+            f"no --service: wrote spec.service {DEFAULT_SERVICE!r} (OpenSLO v1 requires one)"))
     if args.from_recalibration is not None:
         say_window(docs, args.window, judged)
     elif args.window is None and args.from_spec is None:
-        print(f"no --window: wrote the tracker window {WINDOW} (annotation budgetlab/window); "
-              "--window sets another")
+        print(fill_line(
+            f"no --window: wrote the tracker window {WINDOW} (annotation budgetlab/window); "
+              "--window sets another"))
     if args.from_spec is not None and args.period is not None and args.policy is None:
         for d in docs:
             say_redated(d, lead=f"SLO {d.name!r}: ")
     if any(d.indicator is None and d.indicator_ref is None for d in docs):
-        print("no --total-metric/--errors-metric: wrote budgetlab's events SLI (metricSource type "
+        print(fill_line(
+            "no --total-metric/--errors-metric: wrote budgetlab's events SLI (metricSource type "
               "'budgetlab': good = "
-              "events with ok true, total = all events)")
+              "events with ok true, total = all events)"))
 
 
 def say_window(docs: list[Any], given: Any, judged: list[Any] | None) -> None:
@@ -84,23 +89,26 @@ def say_window(docs: list[Any], given: Any, judged: list[Any] | None) -> None:
 
     if given is None and judged is None:
         # no window column: an older budgetlab's table, or one written by hand
-        print(f"no --window: wrote the tracker window {WINDOW} (annotation budgetlab/window); the "
+        print(fill_line(
+            f"no --window: wrote the tracker window {WINDOW} (annotation budgetlab/window); the "
               "table does not record the window recalibrate judged its targets under (its output "
-              "says so, e.g. 'recalibrating the 24 h tracker'): give that one with --window")
+              "says so, e.g. 'recalibrating the 24 h tracker'): give that one with --window"))
         return
     if judged is None:
         return
     by_window = _names_by_window(docs, judged)
     if given is None:
         if len(by_window) == 1:
-            print(f"no --window: wrote the tracker window {duration_shorthand(judged[0])} "
+            print(fill_line(
+                f"no --window: wrote the tracker window {duration_shorthand(judged[0])} "
                   "(annotation budgetlab/window), the window the table's targets were judged "
-                  "under (its window column)")
+                  "under (its window column)"))
         else:
             listed = "; ".join(f"{duration_shorthand(w)} for {some_named(names, _NAMED)}"
                                for w, names in by_window.items())
-            print("no --window: wrote each SLO the tracker window its target was judged under "
-                  f"(the table's window column; annotation budgetlab/window): {listed}")
+            print(fill_line(
+                "no --window: wrote each SLO the tracker window its target was judged under "
+                  f"(the table's window column; annotation budgetlab/window): {listed}"))
         return
     written = to_timedelta(given, name="window")
     other = {w: names for w, names in by_window.items() if w != written}
@@ -117,7 +125,7 @@ def say_window(docs: list[Any], given: Any, judged: list[Any] | None) -> None:
                        f"{some_named(names, _NAMED)} under")
                  + f" the {prose_duration(w)} window" for k, (w, names) in enumerate(other.items())]
         said = f"the table's window column says {', '.join(parts)}"
-    print(f"--window {typed}: {said}; {_MEANING}")
+    print(fill_line(f"--window {typed}: {said}; {_MEANING}"))
 
 
 def refuse_seconds(judged: list[Any], names: list[str]) -> None:
@@ -256,8 +264,8 @@ def say_provisional(table: Any, keys: list[str]) -> None:
     if not len(rows):
         return
     listed = named_with_why(group_names(rows, keys), why)
-    print(f"written from a provisional recommendation: {listed}; the table's "
-          "recommendation_note says more")
+    print(fill_line(f"written from a provisional recommendation: {listed}; the table's "
+          "recommendation_note says more"))
 
 
 def say_kept(table: Any, keys: list[str], numbers: list[int]) -> None:
@@ -277,9 +285,9 @@ def say_kept(table: Any, keys: list[str], numbers: list[int]) -> None:
     names = group_names(rows, keys)
     pairs = [f"{n} {given_fraction(k)} (the rule's {given_fraction(r)})" for n, k, r in zip(
         names, targets[differ], rows["recommended_target"], strict=True)]
-    print(f"kept the current target where the recalibration's action is 'keep': "
+    print(fill_line(f"kept the current target where the recalibration's action is 'keep': "
           f"{some_named(pairs, _NAMED)}; --target-column recommended_target writes the rule's "
-          "targets instead")
+          "targets instead"))
 
 
 def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
@@ -293,21 +301,23 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
     for d in docs:
         if metrics is not None:
             own = " (the SLO file's queries not used)" if d.indicator is not None else ""
-            print(f"SLO {d.name!r}: SLI {metrics[1]} over {metrics[0]} "
-                  f"(--total-metric/--errors-metric){own}")
+            print(fill_line(f"SLO {d.name!r}: SLI {metrics[1]} over {metrics[0]} "
+                            f"(--total-metric/--errors-metric){own}"))
         else:
             # a query written over several lines is shown on one (its whitespace collapsed)
             q = {k: " ".join(v.split()) for k, v in sli_queries(d).items()}
             part = "errors" if "errors" in q else "good"
             source = "the file's queries" if args.slo else "--histogram and --slow-above"
-            print(f"SLO {d.name!r}: SLI from {source}, {part} over total, "
-                  f"{_windowed(q.values(), args.function)}: {part} = {q[part]}; total = "
-                  f"{q['total']}")
+            print(fill_line(f"SLO {d.name!r}: SLI from {source}, {part} over total, "
+                            f"{_windowed(q.values(), args.function)}:"))
+            # each query whole on a line of its own, as it is copied
+            print(f"  {part} = {q[part]}\n  total = {q['total']}")
             for note in d.notes:
                 if policy is None or not note.startswith(ALERTS_NOTE):
-                    print(f"  {note}")
+                    print(fill_line(f"  {note}"))
             if args.period is not None:  # the notes say the file's period
-                print(f"  the period: {prose_duration(args.period)} (--period), not the file's")
+                print(fill_line(
+                    f"  the period: {prose_duration(args.period)} (--period), not the file's"))
                 if policy is None:
                     say_redated(d)
         if policy is not None:  # an SLO from --target has no alerts of its own to replace
@@ -315,7 +325,8 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
             # Sloth spec's disabled tiers); a file with neither has none to replace
             had = bool(d.alert_policies) or any(n.startswith(ALERTS_NOTE) for n in d.notes)
             instead = "" if not args.slo else ", not the file's" if had else " (the file has none)"
-            print(f"  {ALERTS_NOTE}--policy {args.policy}{instead}: {tiers_words(d, policy)}")
+            print(fill_line(
+                f"  {ALERTS_NOTE}--policy {args.policy}{instead}: {tiers_words(d, policy)}"))
     if args.alert_name is None:
         from ..interop.sloth_rules import DEFAULT_ALERT_NAME
 
@@ -323,7 +334,7 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
             {i.display_name for d in docs for i in d.policy_info.values() if i.display_name}
         )
         given = ", ".join(named) + " (the spec's alert names) where given, else " if named else ""
-        print(f"alert names: {given}{DEFAULT_ALERT_NAME} (--alert-name sets one)")
+        print(fill_line(f"alert names: {given}{DEFAULT_ALERT_NAME} (--alert-name sets one)"))
 
 
 def _windowed(queries: Any, function: str) -> str:
@@ -353,7 +364,7 @@ def say_redated(doc: Any, lead: str = "  ") -> None:
 
     for p in doc.alert_policies:
         if p.period == doc.slo.period:
-            print(lead + redated_words(p))
+            print(fill_line(lead + redated_words(p)))
 
 
 def tiers_words(doc: Any, policy: Any) -> str:

@@ -5,6 +5,7 @@ its notes' words: the notes below say nothing of the kind, and the line still sa
 from __future__ import annotations
 
 from budgetlab.cli import main
+from tests.interop.export_said import statements
 
 # recalibrate's columns; the notes are deliberately not recalibrate's words
 TABLE = ("captcha_type,events,traffic_days,hours,recommended_target,recommendation_note\n"
@@ -23,7 +24,7 @@ def test_the_reason_of_each_group_left_out_is_read_from_its_figures(tmp_path, ca
     (tmp_path / "rec.csv").write_text(TABLE, encoding="utf-8")
     assert main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec.csv"),
                  "--by", "captcha_type", "--window", "1h", str(tmp_path / "rec.yaml")]) == 0
-    left = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("left out")]
+    left = [ln for ln in statements(capsys.readouterr().out) if ln.startswith("left out")]
     assert left == ["left out 4 groups without a recommended_target: silent (no evaluated time), "
                     "oneday (1 day with traffic in the evaluated span, fewer than the 2 the "
                     "day-block bootstrap needs), shortday (20 h of evaluated time, less than the "
@@ -44,6 +45,6 @@ def test_an_interval_end_missing_with_the_recommendation_says_why_the_recommenda
     assert main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec.csv"),
                  "--by", "captcha_type", "--window", "1h", "--target-column", "recommended_high",
                  str(tmp_path / "rec.yaml")]) == 0
-    left = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("left out")]
+    left = [ln for ln in statements(capsys.readouterr().out) if ln.startswith("left out")]
     assert left == ["left out 2 groups without a recommended_high: silent (no evaluated time), "
                     "wide (an empty recommended_high cell)"]

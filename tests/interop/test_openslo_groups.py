@@ -23,6 +23,7 @@ from budgetlab.interop.openslo import (
     slos_from_recalibration,
     write_openslo,
 )
+from tests.interop.export_said import statements
 
 GO_SDK = Path(__file__).parents[1] / "fixtures" / "openslo_go_sdk"
 
@@ -347,7 +348,7 @@ def test_export_leaves_out_withheld_groups_and_says_which_in_one_line(tmp_path, 
     rc = export_table(tmp_path, WITHHELD, "--window", "1h")
     out, err = capsys.readouterr()
     assert rc == 0, err
-    left = [line for line in out.splitlines() if "left out" in line]
+    left = [line for line in statements(out) if "left out" in line]
     # why, from the table's events (its notes are not parsed): by hand, a recommendation is
     # weighed at 50 % when there is none, and needs 10 expected failures there: 10 / 0.5 = 20
     # events; image holds 0, ams 3
@@ -366,7 +367,7 @@ def test_export_says_which_targets_come_from_a_provisional_recommendation(tmp_pa
     file holds it as any target, so the command says so, with recalibrate's reason; recaptcha_v2's
     is not named, nor are the groups left out."""
     assert export_table(tmp_path, WITHHELD, "--window", "1h") == 0
-    said = [ln for ln in capsys.readouterr().out.splitlines() if "provisional" in ln]
+    said = [ln for ln in statements(capsys.readouterr().out) if "provisional" in ln]
     assert said == ["written from a provisional recommendation: turnstile (7 d of evaluated "
                     "history, less than the 14 d a recommendation needs); the table's "
                     "recommendation_note says more"]
@@ -374,7 +375,7 @@ def test_export_says_which_targets_come_from_a_provisional_recommendation(tmp_pa
                            "3 d of evaluated history, less than the 14 d a recommendation needs; "
                            "re-run\"")
     assert export_table(tmp_path, two, "--window", "1h", name="rec2") == 0
-    said = [ln for ln in capsys.readouterr().out.splitlines() if "provisional" in ln]
+    said = [ln for ln in statements(capsys.readouterr().out) if "provisional" in ln]
     assert said == ["written from a provisional recommendation: recaptcha_v2 (3 d of evaluated "
                     "history, less than the 14 d a recommendation needs), turnstile (7 d of "
                     "evaluated history, less than the 14 d a recommendation needs); the table's "
@@ -394,7 +395,7 @@ def test_a_provisional_recommendation_is_said_when_a_cap_note_comes_first(tmp_pa
               "POST,3000,13.9,0.99,\n"
               "HEAD,4000,14,0.99,\"provisional: stale note\"\n")
     assert export_table(tmp_path, capped, "--window", "1h", "--by", "method") == 0
-    said = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("written from")]
+    said = [ln for ln in statements(capsys.readouterr().out) if ln.startswith("written from")]
     assert said == ["written from a provisional recommendation: GET (1 d 9 h of evaluated "
                     "history, less than the 14 d a recommendation needs), POST (13 d 21 h of "
                     "evaluated history, less than the 14 d a recommendation needs); the table's "
@@ -402,7 +403,7 @@ def test_a_provisional_recommendation_is_said_when_a_cap_note_comes_first(tmp_pa
     no_days = "\n".join(ln.replace(",1.375,", ",").replace(",13.9,", ",").replace(",14,", ",")
                         for ln in capped.splitlines()).replace("events,history_days,", "events,")
     assert export_table(tmp_path, no_days, "--window", "1h", "--by", "method", name="rec2") == 0
-    said = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("written from")]
+    said = [ln for ln in statements(capsys.readouterr().out) if ln.startswith("written from")]
     assert said == ["written from a provisional recommendation: GET (1 d 9 h of evaluated "
                     "history, less than the 14 d a recommendation needs), HEAD (stale note); the "
                     "table's recommendation_note says more"]
@@ -423,7 +424,7 @@ def test_kept_targets_are_said_as_written(tmp_path, capsys):
     table = ACTIONS.replace("turnstile,41609,0.95,ok,keep 0.95,0.978",
                             "turnstile,41609,0.99995,ok,keep 0.99995,0.99987")
     assert export_table(tmp_path, table, "--window", "24h") == 0
-    said = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("kept")]
+    said = [ln for ln in statements(capsys.readouterr().out) if ln.startswith("kept")]
     assert said == ["kept the current target where the recalibration's action is 'keep': "
                     "turnstile 0.99995 (the rule's 0.99987); --target-column recommended_target "
                     "writes the rule's targets instead"]
@@ -435,7 +436,7 @@ def test_export_writes_the_target_each_rows_action_names(tmp_path, capsys):
     from budgetlab.interop.openslo import read_recalibration_table
 
     assert export_table(tmp_path, ACTIONS, "--window", "24h") == 0
-    said = [ln for ln in capsys.readouterr().out.splitlines() if "kept" in ln]
+    said = [ln for ln in statements(capsys.readouterr().out) if "kept" in ln]
     assert said == ["kept the current target where the recalibration's action is 'keep': "
                     "turnstile 0.95 (the rule's 0.978); --target-column recommended_target "
                     "writes the rule's targets instead"]
@@ -578,7 +579,7 @@ def test_export_openslo_says_the_default_tracker_window(tmp_path, capsys, source
              "window": ["--target", "0.95", "--window", "7d"]}[source]
     out = tmp_path / "out.yaml"
     assert main(["export", "openslo", *where, str(out)]) == 0
-    lines = [ln + "\n" for ln in capsys.readouterr().out.splitlines() if "--window" in ln]
+    lines = [ln + "\n" for ln in statements(capsys.readouterr().out) if "--window" in ln]
     assert "".join(lines) == said
     window = read_openslo(out)[0].slo.window
     assert window == pd.Timedelta({"spec": "24h", "window": "7D"}.get(source, "28D"))

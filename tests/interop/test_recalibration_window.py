@@ -20,6 +20,7 @@ from budgetlab import SLO, ConfigError, PerGroup, recalibrate, synth
 from budgetlab._util.files import write_table
 from budgetlab.cli import main
 from budgetlab.interop.openslo import read_recalibration_table, slos_from_recalibration
+from tests.interop.export_said import statements
 
 APACHE = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_logs"
 MEANING = "a target holds its meaning only under the window it was judged under"
@@ -32,8 +33,8 @@ def _yaml_slos(path: Path) -> dict[str, dict]:
 
 
 def _window_lines(out: str) -> list[str]:
-    """The lines of an export that say its tracker window."""
-    return [ln for ln in out.splitlines() if ln.startswith(("no --window", "--window"))]
+    """The statements of an export that say its tracker window."""
+    return [s for s in statements(out) if s.startswith(("no --window", "--window"))]
 
 
 def test_the_elastic_log_s_1h_target_is_written_with_its_1h_window(tmp_path, capsys):

@@ -22,6 +22,7 @@ from budgetlab.events.read import read_events
 from budgetlab.interop.openslo import load_slo, read_openslo
 from budgetlab.interop.prometheus import prometheus_rules
 from budgetlab.interop.sli_queries import read_slo_spec
+from tests.interop.export_said import statements
 
 SLOTH = Path(__file__).parents[1] / "fixtures" / "sloth"
 PYRRA = Path(__file__).parents[1] / "fixtures" / "pyrra"
@@ -129,7 +130,7 @@ def test_export_says_the_alerts_of_the_policy_given_not_the_specs_disabled_ones(
                 ("ticket_1d", 3.0, "1d", "2h"), ("ticket_3d", 1.0, "3d", "6h")]
     assert _alert_tiers(out) == expected
     assert ("  the alerts: --policy workbook, not the file's: page_1h 14.4 over 1h/5m, page_6h 6 "
-            "over 6h/30m, ticket_1d 3 over 1d/2h, ticket_3d 1 over 3d/6h\n") in said
+            "over 6h/30m, ticket_1d 3 over 1d/2h, ticket_3d 1 over 3d/6h") in statements(said)
     assert "disabled" not in said and "Sloth's tiers" not in said
     assert "promtool check rules: ok" in said
     # without --policy the spec's own alerting is written, and the note on it still holds: ticket
@@ -182,7 +183,7 @@ def test_export_at_another_period_keeps_the_specs_budget_fractions(tmp_path, cap
     assert ("  the alerts at 28 d: the file's tiers, each keeping its share of the budget (burn = "
             "share x period / long window, as Sloth's own 28 d and 30 d windows do): page_quick "
             "13.44 over 1h/5m (2 % of the budget), page_slow 5.6 over 6h/30m (5 %), ticket_quick "
-            "2.8 over 1d/2h (10 %), ticket_slow 0.933333 over 3d/6h (10 %)\n") in said
+            "2.8 over 1d/2h (10 %), ticket_slow 0.933333 over 3d/6h (10 %)") in statements(said)
     # the same burns as --policy sloth28, Sloth's own 28 d windows
     assert main(["export", "prometheus", "--slo", str(SLOTH / "getting-started.yml"), "--period",
                  "28d", "--policy", "sloth28", str(tmp_path / "s.yaml")]) == 0
@@ -216,7 +217,7 @@ def test_pyrra_tiers_at_another_period_follow_pyrras_rule(tmp_path, capsys):
             "window the 28 d one x period / 28 d, rounded to the minute): critical_1h4m 14 over "
             "1h4m/5m (2.074 % of the budget), critical_6h26m 7 over 6h26m/32m (6.255 %), "
             "warning_1d1h43m 2 over 1d1h43m/2h9m (7.144 %), warning_4d6h51m 1 over "
-            "4d6h51m/6h26m (14.28 %)\n") in capsys.readouterr().out
+            "4d6h51m/6h26m (14.28 %)") in " ".join(statements(capsys.readouterr().out))
 
 
 def test_export_prints_a_multi_line_query_on_one_line(tmp_path, capsys):
@@ -225,12 +226,15 @@ def test_export_prints_a_multi_line_query_on_one_line(tmp_path, capsys):
     assert main(["export", "prometheus", "--slo",
                  f"{SLOTH / 'kubernetes-apiserver.yml'}#requests-latency",
                  str(tmp_path / "r.yaml")]) == 0
-    (line,) = [ln for ln in capsys.readouterr().out.splitlines() if "SLI from" in ln]
-    assert line.endswith(
-        'errors = ( sum(rate(apiserver_request_duration_seconds_count{verb!="WATCH"}'
+    lines = capsys.readouterr().out.splitlines()
+    # the prose filled to 100 columns; each query whole on a line of its own
+    assert any(ln.startswith("SLO 'requests-latency': SLI from the file's queries") for ln in lines)
+    assert (
+        '  errors = ( sum(rate(apiserver_request_duration_seconds_count{verb!="WATCH"}'
         '[{{.window}}])) - sum(rate(apiserver_request_duration_seconds_bucket{le="0.4",'
-        'verb!="WATCH"}[{{.window}}])) ); total = '
-        'sum(rate(apiserver_request_duration_seconds_count{verb!="WATCH"}[{{.window}}]))')
+        'verb!="WATCH"}[{{.window}}])) )') in lines
+    assert ('  total = sum(rate(apiserver_request_duration_seconds_count{verb!="WATCH"}'
+            '[{{.window}}]))') in lines
 
 
 # ---------------------------------------------------------------------------------------------
