@@ -23,7 +23,11 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["time_text", "attr_time", "attr_span", "clock_text"]
+__all__ = ["time_text", "attr_time", "attr_span", "clock_text", "clock_at", "clock_span",
+           "MINUTE"]
+
+#: A time to the minute, as the commands print it.
+MINUTE = "%Y-%m-%d %H:%M"
 
 
 def time_text(value: Any) -> str:
@@ -55,6 +59,36 @@ def clock_text(times: pd.Series, tz: str, fmt: str) -> pd.Series:
         text = times.dt.tz_convert(tz).dt.strftime(f"{fmt} %z").str.replace(
             r"(\d\d)$", r":\1", regex=True)
     return text
+
+
+def clock_at(time: Any, tz: str, fmt: str = MINUTE, *, say_utc: bool = True) -> str:
+    """One instant as a line of words says it, by the rule of :func:`clock_text`: in UTC, named
+    so after it (``say_utc``; without it, as :func:`clock_text` writes it), or on the clock of
+    ``tz`` with its UTC offset, which tells the instant alone.
+
+    >>> t = pd.Timestamp("2026-10-25 01:30", tz="UTC")
+    >>> clock_at(t, "UTC"), clock_at(t, "UTC", say_utc=False)
+    ('2026-10-25 01:30 UTC', '2026-10-25 01:30')
+    >>> clock_at(t, "Europe/Berlin", "%H:%M:%S")
+    '02:30:00 +01:00'
+    """
+    text = str(clock_text(pd.Series(pd.to_datetime([time], utc=True)), tz, fmt).iloc[0])
+    return f"{text} UTC" if say_utc and tz == "UTC" else text
+
+
+def clock_span(first: Any, last: Any, tz: str, fmt: str = MINUTE) -> str:
+    """``first .. last`` as a line of words says a span, by the rule of :func:`clock_text`: in
+    UTC, named so once after it; on the clock of ``tz``, each end with its UTC offset and the
+    zone named after them.
+
+    >>> a, b = pd.to_datetime(["2026-10-24 00:00", "2026-10-26 23:59"], utc=True)
+    >>> clock_span(a, b, "UTC")
+    '2026-10-24 00:00 .. 2026-10-26 23:59 UTC'
+    >>> clock_span(a, b, "Europe/Berlin")
+    '2026-10-24 02:00 +02:00 .. 2026-10-27 00:59 +01:00 (Europe/Berlin)'
+    """
+    ends = clock_text(pd.Series(pd.to_datetime([first, last], utc=True)), tz, fmt)
+    return f"{ends.iloc[0]} .. {ends.iloc[1]} " + ("UTC" if tz == "UTC" else f"({tz})")
 
 
 def attr_span(attrs: Mapping[Any, Any], tz: str) -> str:

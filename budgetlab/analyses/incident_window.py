@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import clock_at
 from .._util.validation import require_columns, to_timedelta, utc_ns_column, utc_timestamp
 from .._util.words import duration_words, prose_duration, speak
 from ..alerts.score_inputs import outside_span
@@ -60,10 +61,17 @@ class Span:
     w_end: pd.Timestamp
     # replayed before the window: the longest of the tracker's and the alerts' windows
     history: pd.Timedelta
+    # the clock the report speaks (its notes' times)
+    tz: str = "UTC"
 
     @property
     def h_start(self) -> pd.Timestamp:
         return self.w_start - self.history
+
+    def at(self, ns: int) -> str:
+        """The instant ``ns`` (UTC) to the second, as the report's notes say it: in UTC, or on
+        the clock of ``tz`` with its UTC offset (:func:`~budgetlab._util.attrs.clock_at`)."""
+        return clock_at(pd.Timestamp(int(ns), tz="UTC"), self.tz, "%Y-%m-%d %H:%M:%S")
 
     @classmethod
     def of(cls, start: Any, end: Any, *, tz: str, context: Any, history: pd.Timedelta) -> Span:
@@ -73,7 +81,7 @@ class Span:
             raise ConfigError("end must be after start (the incident is [start, end)).")
         ctx = to_timedelta(context, name="context", allow_zero=True)
         return cls(start=start_ts, end=end_ts, w_start=start_ts - ctx, w_end=end_ts + ctx,
-                   history=history)
+                   history=history, tz=tz)
 
 
 def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
@@ -102,8 +110,8 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
     if i0 == 0 and first_ns > h_start.value:
         need = f"the {prose_duration(span.history)} of history the longest window needs"
         if first_ns > w_start.value:
-            have = (f"only at {_at(first_ns)}, inside the report's window (the incident and its "
-                    f"context), with none of {need}")
+            have = (f"only at {span.at(first_ns)}, inside the report's window (the incident and "
+                    f"its context), with none of {need}")
         else:
             have = (f"{duration_words(pd.Timedelta(w_start.value - first_ns, unit='ns'))} before "
                     f"the report's window (the incident and its context), less than {need}")
@@ -119,9 +127,9 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
                  if last_ns < span.start.value else
                  "before the incident ended: the incident's figures count only its part before "
                  "that" if last_ns < span.end.value else "inside the context after the incident")
-        notes.append(f"the data end at {_at(last_ns)}, {where}; after it the log holds no events "
-                     "(the log ended, not the traffic), so the statuses, burns and alerts after it "
-                     "are not production's.")
+        notes.append(f"the data end at {span.at(last_ns)}, {where}; after it the log holds no "
+                     "events (the log ended, not the traffic), so the statuses, burns and alerts "
+                     "after it are not production's.")
     span_lo = h_start.value if i0 > 0 else first_ns
     span_hi = w_end.value if i1 < len(events) else int(t[-1])
     return ev, max(span_hi - span_lo, 1), notes, data_end
@@ -134,23 +142,23 @@ def no_traffic_words(t: np.ndarray, history: pd.DataFrame, span: Span, scope: st
     silence it lies in and the tracker's status in it on the window's clock: earlier events stay
     in the tracker's window through ``ts + window``, then the window is empty (no traffic)."""
     where = "" if scope == "*" else f" in scope {scope!r}"
-    head = (f"no traffic{where} in the report window ({_at(span.w_start.value)} to "
-            f"{_at(span.w_end.value)}, the incident and its context)")
+    head = (f"no traffic{where} in the report window ({span.at(span.w_start.value)} to "
+            f"{span.at(span.w_end.value)}, the incident and its context)")
     j = int(np.searchsorted(t, span.w_start.value, side="left"))
     if len(t) == 0:
         return f"{head}: the log has no events{where} at all", "; check the scope."
     if j == 0:
-        return (f"{head}: the log{where} begins at {_at(t[0])}, after the window; nothing to "
+        return (f"{head}: the log{where} begins at {span.at(t[0])}, after the window; nothing to "
                 "report", ".")
-    silence = (f"the log{where} ends at {_at(t[j - 1])}" if j == len(t) else
-               f"the log{where} is silent from {_at(t[j - 1])} to {_at(t[j])}")
+    silence = (f"the log{where} ends at {span.at(t[j - 1])}" if j == len(t) else
+               f"the log{where} is silent from {span.at(t[j - 1])} to {span.at(t[j])}")
     held = int(t[j - 1]) + slo.window_ns  # the last event is in the tracker's window through it
     if held < span.w_start.value:
         status = (f"the tracker's window ({prose_duration(slo.window)}) was empty all that time "
                   "(no traffic, no status)")
     else:
         now = _statuses_at(history, slo, keys, span.w_start.value)
-        until = (f"through {_at(held)}, then no traffic" if held < span.w_end.value
+        until = (f"through {span.at(held)}, then no traffic" if held < span.w_end.value
                  else "through the report window")
         whose = "the trackers' windows" if keys else "the tracker's window"
         status = (f"{whose} ({prose_duration(slo.window)}) still held earlier events {until}; "
@@ -172,9 +180,6 @@ def _statuses_at(history: pd.DataFrame, slo: SLO, keys: list[str], at_ns: int) -
     shown = ", ".join(words[:5]) + (f" and {len(words) - 5} more groups" if len(words) > 5 else "")
     return shown.replace("no_traffic", "no traffic")
 
-
-def _at(ns: int) -> str:
-    return f"{pd.Timestamp(int(ns), tz='UTC'):%Y-%m-%d %H:%M:%S} UTC"
 
 
 def overlapping_incidents(incidents: pd.DataFrame | None, span: Span) -> pd.DataFrame:

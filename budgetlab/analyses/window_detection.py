@@ -68,16 +68,17 @@ class Incidents:
 #: The reasons of :meth:`Incidents.left_out`, in words (a keyword ``name=`` is the command's flag
 #: on the command line).
 LEFT_OUT_REASONS = {
-    "before_first_event": "{n} start{s} before the first event ({first} UTC)",
+    "before_first_event": "{n} start{s} before the first event ({first})",
     "in_warmup": "{n} start{s} in the warm-up (the {warmup} of warmup= after the first event)",
     "no_group": "{n} ha{ve} a scope that covers none of the groups (of by=)",
 }
 
 
 def left_out_note(counts: dict[str, int], total: int, first: pd.Timestamp,
-                  warmup: pd.Timedelta) -> str:
+                  warmup: pd.Timedelta, tz: str = "UTC") -> str:
     """The incidents of ``counts`` (:meth:`Incidents.left_out`) left out of ``total``, in words
-    by reason; empty when none is.
+    by reason; empty when none is. The first event ``first`` in UTC, or on the clock of ``tz``
+    with its UTC offset (:func:`~budgetlab._util.attrs.clock_at`).
 
     >>> print(left_out_note({"before_first_event": 1, "in_warmup": 0, "no_group": 2}, 5,
     ...                     pd.Timestamp("2026-01-01", tz="UTC"), pd.Timedelta(0)))
@@ -85,6 +86,7 @@ def left_out_note(counts: dict[str, int], total: int, first: pd.Timestamp,
     them): 1 starts before the first event (2026-01-01 00:00:00 UTC); 2 have a scope that covers
     none of the groups (of by=); check their times (UTC) and scopes against the log
     """
+    from .._util.attrs import clock_at
     from .._util.words import counted_of, prose_duration
 
     n_out = sum(counts.values())
@@ -92,7 +94,7 @@ def left_out_note(counts: dict[str, int], total: int, first: pd.Timestamp,
         return ""
     parts = [LEFT_OUT_REASONS[k].format(
         n=n, s="s" if n == 1 else "", ve="s" if n == 1 else "ve",
-        first=f"{first:%Y-%m-%d %H:%M:%S}", warmup=prose_duration(warmup))
+        first=clock_at(first, tz, "%Y-%m-%d %H:%M:%S"), warmup=prose_duration(warmup))
         for k, n in counts.items() if n]
     head = counted_of(n_out, total, "incident")
     verb = "is" if n_out == 1 else "are"

@@ -74,7 +74,7 @@ def _left_out_attrs(inc: Incidents | None, srt: Sorted, opts: WindowOptions) -> 
     return {"incidents_left_out": counts,
             "incidents_note": left_out_note(counts, len(inc.start),
                                             pd.Timestamp(first_ns, unit="ns", tz="UTC"),
-                                            pd.Timedelta(opts.warmup_ns, unit="ns"))}
+                                            pd.Timedelta(opts.warmup_ns, unit="ns"), opts.tz)}
 
 
 # ----------------------------------------------------------------------------------------------

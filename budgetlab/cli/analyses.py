@@ -14,6 +14,7 @@ import argparse
 
 import pandas as pd
 
+from .._util.attrs import clock_at, clock_span
 from .._util.percent import given_fraction, given_percent, measured_percent
 from .._util.validation import to_timedelta, window_words
 from .._util.words import counted, duration_words, flags_as, hours_words, prose_duration, speak
@@ -55,13 +56,13 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
           f"{prose_duration(window)} tracker")
     first = read.events["ts"].min()
     cut = (f" (--history: the last {prose_duration(s['history'])} of the log, which begins "
-           f"{first:%Y-%m-%d %H:%M}; no figure counts its earlier events)"
+           f"{clock_at(first, args.tz, say_utc=False)}; no figure counts its earlier events)"
            if s["span_end"] - s["history"] > first else "")
     # without --history cutting the log, a group's window holds only its warm-up events when the
     # evaluated span holds none of its own (no exclusions here)
     warmup = "" if cut else f"{prose_duration(window)} warm-up"
-    print(wrap(f"evaluated span: {s['span_start']:%Y-%m-%d %H:%M} .. "
-               f"{s['span_end']:%Y-%m-%d %H:%M} UTC{cut}, per group "
+    print(wrap(f"evaluated span: {clock_span(s['span_start'], s['span_end'], args.tz)}{cut}, "
+               "per group "
                "only the time its window held traffic, after the first window of each stretch of "
                "traffic (warm-up); "
                "every figure below counts that span", indent=""))
@@ -176,8 +177,9 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
                                 min_dwell=args.min_dwell, alert_at=args.alert_at, grace=args.grace,
                                 warmup=args.warmup)
     shown = table["window"].cat.categories
-    print(wrap(f"{read.title}: {counted(len(read.events), 'event')}, {span_words(read.events)}; "
-               f"the seed tracker under {counted(len(shown), 'window')}: "
+    print(wrap(f"{read.title}: {counted(len(read.events), 'event')}, "
+               f"{span_words(read.events, args.tz)}; the seed tracker under "
+               f"{counted(len(shown), 'window')}: "
                f"{', '.join(map(window_words, shown))}", indent=""))
     print_slo(slo, by, window=False)  # the SLO's own window is not one of those compared
     cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",

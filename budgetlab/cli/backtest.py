@@ -209,7 +209,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
                                good=spec.good, start=start, end=end, freq=args.freq, by=by,
                                timeout=args.timeout, headers=parse_headers(args.header),
                                max_series=args.max_series)
-    print_reading(bins, spec, start, end)
+    print_reading(bins, spec, start, end, args.tz)
     if incidents is not None and naive_times_note(incidents, args.incidents):
         print(f"  {naive_times_note(incidents, args.incidents)}")
     grid = read_bins(bins)
@@ -217,14 +217,14 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     for name, pol in policies.items():
         ep = _episodes_with_budget(grid, spec, pol)
         eps[name] = ep
-        print_episodes(name, ep, pol, end - start)
+        print_episodes(name, ep, pol, end - start, args.tz)
         all_ep.append(ep.assign(policy=name))
         if incidents is not None:
             kw = {"grace": args.grace, "bins": grid, "target": spec.slo.target,
                   "period": pol.period, "policy": pol}
             det = incident_detections(ep, incidents, **kw)
             sc = score_alerts(ep, incidents, **kw)
-            print_scores(name, det, sc, by, ep, len(incidents))
+            print_scores(name, det, sc, by, ep, len(incidents), args.tz)
             all_det.append(det.assign(policy=name))
             all_sc.append(sc.assign(policy=name))
     if args.out is not None:

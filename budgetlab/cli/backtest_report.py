@@ -18,9 +18,13 @@ __all__ = ["print_reading", "print_episodes", "budget_withheld_note", "print_sco
            "write_outputs"]
 
 
-def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
+def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp,
+                  tz: str = "UTC") -> None:
+    """The "how it was read" block: the server, the span and its scrape gaps (in UTC, or on the
+    clock of ``tz`` with their UTC offsets), the queries sent."""
     import pandas as pd
 
+    from .._util.attrs import clock_at, clock_span
     from .._util.percent import given_fraction
     from .._util.words import counted, prose_duration
 
@@ -31,7 +35,7 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
           f"{given_fraction(spec.slo.target)}, "
           f"period {prose_duration(spec.slo.period)}")
     print(
-        f"span {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC, bins of "
+        f"span {clock_span(start, end, tz)}, bins of "
         f"{prose_duration(bins.attrs.get('freq'))}, "
         f"{counted(groups, 'group')}"
         + (f" by {', '.join(by)}" if by else "")
@@ -54,13 +58,17 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
         for g in gaps[:10]:
             where = ", ".join(f"{k}={g[k]}" for k in by)
             start, end = pd.Timestamp(g["start"]), pd.Timestamp(g["end"])  # ISO text in attrs
-            print(f"    {where + ' ' if where else ''}{start:%Y-%m-%d %H:%M} .. "
-                  f"{end:%H:%M} ({counted(g['bins'], 'bin')})")
+            print(f"    {where + ' ' if where else ''}{clock_at(start, tz, say_utc=False)} .. "
+                  f"{clock_at(end, tz, '%H:%M', say_utc=False)} ({counted(g['bins'], 'bin')})")
     else:
         print("  scrape gaps: none")
 
 
-def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta) -> None:
+def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta,
+                   tz: str = "UTC") -> None:
+    """One policy's alert episodes, their times in UTC or on the clock of ``tz`` with their UTC
+    offset (:func:`~budgetlab._util.attrs.clock_text`)."""
+    from .._util.attrs import MINUTE, clock_text
     from .._util.percent import measured_percent
     from .._util.words import counted, duration_words
     from .shared import table_text
@@ -72,8 +80,8 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta)
     if ep.empty:
         return
     show = ep.copy()
-    show["start"] = show["start"].dt.strftime("%Y-%m-%d %H:%M")
-    show["end"] = show["end"].dt.strftime("%Y-%m-%d %H:%M") + show["ongoing"].map(
+    show["start"] = clock_text(show["start"], tz, MINUTE)
+    show["end"] = clock_text(show["end"], tz, MINUTE) + show["ongoing"].map(
         {True: " (ongoing)", False: ""}
     )
     show["duration"] = show["duration"].map(duration_words)
@@ -112,9 +120,12 @@ def budget_withheld_note(withheld: int, n: int, period: pd.Timedelta, span: pd.T
 
 
 def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[str],
-                 episodes: pd.DataFrame, n_incidents: int) -> None:
+                 episodes: pd.DataFrame, n_incidents: int, tz: str = "UTC") -> None:
+    """One policy's incidents (their starts in UTC or on the clock of ``tz`` with their UTC
+    offset) and its scores (:func:`~budgetlab.cli.score_text.print_score_notes`)."""
     import pandas as pd
 
+    from .._util.attrs import MINUTE, clock_text
     from .._util.words import duration_words
     from .score_text import SCORE_FOOTNOTE, print_score_notes
     from .shared import table_text, wrap
@@ -125,7 +136,7 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     print(f"\nIncidents, policy {name} (all tiers merged):")
     show = overall[["incident_id", "incident_start", "detected", "detection_time",
                     "reset_time"]].copy()
-    show["incident_start"] = show["incident_start"].dt.strftime("%Y-%m-%d %H:%M")
+    show["incident_start"] = clock_text(show["incident_start"], tz, MINUTE)
     for c in ("detection_time", "reset_time"):
         show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
     # detected, no reset: the alert still fired when the span ended (as the score table says)
@@ -135,7 +146,7 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
         # as the score table's rows of all tiers merged count it (filling_notes says why)
         show["scored"] = overall["filling"].map({True: "apart (filling)", False: "yes"})
     print(table_text(show, ["incident_id"]) if len(show) else "(no incident in scope)")
-    print_score_notes(scores, episodes, n_incidents, by, what="span")
+    print_score_notes(scores, episodes, n_incidents, by, what="span", tz=tz)
     print(wrap(SCORE_FOOTNOTE, indent=""))
 
 

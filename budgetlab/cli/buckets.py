@@ -52,7 +52,8 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     names = [str(b) for b in table["bucket"].cat.categories]
     if not n_fail:  # no bucket to break down: said, never an empty table or an API error
         return _no_failures(read, table, slo, by, args)
-    print(wrap(f"{read.title}: {len(read.events):,} events, {span_words(read.events)}, "
+    print(wrap(f"{read.title}: {len(read.events):,} events, "
+               f"{span_words(read.events, args.tz)}, "
                f"{counted(n_fail, 'failure')} in the {'bucket' if len(names) == 1 else 'buckets'} "
                f"{', '.join(map(repr, names))}", indent=""))  # quoted: a name reads whole
     print_slo(slo, by)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import clock_at
 from .._util.percent import measured_percent
 from .._util.words import counted, hours_words, prose_duration, some_named
 from ..budget.ties import Ties
@@ -214,14 +215,16 @@ def between_events_line(summary: pd.DataFrame, tr: pd.DataFrame, most: int = 5) 
                 indent="")
 
 
-def tie_line(ties: Ties) -> str | None:
-    """One line on rows sharing a timestamp (``None`` without ties)."""
+def tie_line(ties: Ties, tz: str = "UTC") -> str | None:
+    """One line on rows sharing a timestamp (``None`` without ties); the first instant where
+    their outcomes differ in UTC, or on the clock of ``tz`` (``--tz``) with its UTC offset."""
     if ties.rows == 0:
         return None
     text = (f"Ties: {ties.rows:,} rows share a timestamp with another row of their group "
             f"({counted(ties.instants, 'instant')}).")
     if ties.mixed and ties.first_mixed is not None:
-        when = f"{'first ' if ties.mixed > 1 else ''}{ties.first_mixed:%Y-%m-%d %H:%M:%S} UTC"
+        when = (f"{'first ' if ties.mixed > 1 else ''}"
+                f"{clock_at(ties.first_mixed, tz, '%Y-%m-%d %H:%M:%S')}")
         at = ("At that instant" if ties.instants == 1 else f"At {ties.mixed:,} of them")
         text += (f" {at} the outcomes differ ({when}): "
                  "the per-event replay and its transitions record them in file order, and another "

@@ -15,6 +15,7 @@ from importlib import resources
 
 import pandas as pd
 
+from .._util.attrs import clock_at, clock_span
 from .._util.percent import given_fraction, given_percent, measured_percent
 from .._util.validation import duration_label, to_timedelta
 from .._util.words import counted, duration_words, hours_words, prose_duration, speak
@@ -64,7 +65,7 @@ def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | P
         rep = incident_report(events, scoped_slo(slo, scope, by), inc["start"], inc["end"],
                               by=by or None,
                               scope=scope,
-                              incidents=incidents, context="2h")
+                              incidents=incidents, context="2h", tz=tz)
         print(f"\nIncident {inc['incident_id']} ({inc.get('kind', '')}, {scope}):")
         print(wrap(rep.summary, indent="  "))
         tracker = rep.tracker
@@ -78,7 +79,7 @@ def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | P
                            "the time hides real incidents (see the verdict below).", indent="  "))
             elif int(row["transitions"]) > 0:
                 print(wrap("The tracker saw it: first change at "
-                           f"{row['first_change_at']:%Y-%m-%d %H:%M} UTC "
+                           f"{clock_at(row['first_change_at'], tz)} "
                            f"({str(row['first_change_from']).upper()} -> "
                            f"{str(row['first_change_to']).upper()}).", indent="  "))
             else:
@@ -105,10 +106,10 @@ def _recalibrate_command(slo: SLO | PerGroup, by: list[str]) -> str:
 
 
 def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
-                    summary: pd.DataFrame) -> None:
+                    summary: pd.DataFrame, tz: str = "UTC") -> None:
     """One verdict per group with its evidence and its action, the summary's figure for the same
-    status beside the verdict's (each says which span it counts), then the command that
-    recalibrates it."""
+    status beside the verdict's (each says which span it counts, the verdicts' on the clock of
+    ``tz``), then the command that recalibrates it."""
     from ..analyses.recalibration import recalibrate
 
     rec = recalibrate(events, by=by or None, slo=slo, limit_status=_LIMIT_STATUS,
@@ -119,7 +120,7 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
                       f"{window} tracker would have been {_LIMIT_STATUS.upper()} or worse more "
                       f"than {given_percent(s['max_share'])} of the time). They count each "
                       f"group's time with traffic after the first {window} window (warm-up), "
-                      f"{s['span_start']:%Y-%m-%d %H:%M} .. {s['span_end']:%Y-%m-%d %H:%M} UTC; "
+                      f"{clock_span(s['span_start'], s['span_end'], tz)}; "
                       "the summary above counts the whole log, warm-up included.", indent=""))
     worse = [st for st in ("critical", "exhausted")]
     for _, row in rec.summary.iterrows():
@@ -211,7 +212,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     # the window's clock: every figure of time reads it
     spans = status_spans(events, slo, by=by or None)
     summary = replay_summary(states, events, spans=spans)
-    print_run_header("demo", events, slo, by)
+    print_run_header("demo", events, slo, by, args.tz)
     print("\nSummary (time in each status, on the window's clock)")
     print(format_summary(summary, longest_window(slo)))
     episodes = status_episodes(spans, at_least="critical", gap=args.gap)
@@ -228,7 +229,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print(between)
     if len(incidents):
         _print_incidents(events, incidents, slo, by, args.tz)
-    _print_verdicts(events, slo, by, summary)
+    _print_verdicts(events, slo, by, summary, args.tz)
     if args.out:
         write_table(tr, args.out, force=args.force)
         print(f"\nwrote {counted(len(tr), 'transition')} to {args.out}")

@@ -13,6 +13,7 @@ from typing import Any, cast
 
 import pandas as pd
 
+from .._util.attrs import MINUTE, clock_text
 from .._util.validation import utc_timestamp
 from .._util.words import counted, duration_words, prose_duration
 from ..errors import ConfigError, InputError, NoTrafficError
@@ -263,9 +264,9 @@ def _print_incident(ident: str, rep: Any, by: list[str], limit: int = 0) -> None
         tiers["detection_delay"] = [
             "not detected" if pd.isna(v) else "already firing" if early else duration_words(v)
             for v, early in zip(tiers["detection_delay"], before, strict=True)]
-        tiers["first_alert"] = tiers["first_alert"].map(
-            lambda v: "none" if pd.isna(v) else f"{v:%Y-%m-%d %H:%M}"
-        )
+        # on the clock of the header (--tz), with its UTC offset off UTC
+        tiers["first_alert"] = clock_text(tiers["first_alert"], rep.tz or "UTC",
+                                          MINUTE).fillna("none")
         from .._util.burns import three_digits
 
         # the threshold as the policy writes it; the peak as the summary says it
@@ -326,7 +327,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         print("\n" + wrap(f"policy {name} ({counted(len(ep), 'alert episode')}; tiers: "
                           + ", ".join(f"{t.name} burn {t.burn:g}" for t in pol.tiers) + ")",
                           indent=""))
-        print_score_notes(sc, ep, len(inc), by, budget=bool(args.out))
+        print_score_notes(sc, ep, len(inc), by, budget=bool(args.out), tz=args.tz)
     print(wrap(SCORE_FOOTNOTE, indent=""))
     if args.out:
         table = pd.concat(scores, ignore_index=True)

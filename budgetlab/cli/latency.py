@@ -297,7 +297,7 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     supported = _recalibration_lines(read.events, args, thresholds, by) if args.window else []
     ts = read.events["ts"]
     print(wrap(f"{read.title}: {counted(len(read.events), 'attempt')} with durations, "
-               f"{span_words(read.events)}", indent=""))
+               f"{span_words(read.events, args.tz)}", indent=""))
     _print_profile(whole, by)
     if tradeoff is not None:
         print("\nclient timeout trade-off (no retries assumed):")

@@ -27,6 +27,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._util.attrs import clock_span
 from .._util.words import command_flag, counted
 from ..budget.replay_status import partial_window_note
 from ..errors import ConfigError, PartialWindowWarning
@@ -66,17 +67,20 @@ def replay_states(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str]
     return states, transitions(states)
 
 
-def span_words(events: pd.DataFrame) -> str:
-    """The span of a canonical (time-sorted) table, first to last event, in UTC, as a header
-    says it: ``2026-10-06 00:00 .. 2026-10-08 23:59 UTC``."""
-    return f"{events['ts'].iloc[0]:%Y-%m-%d %H:%M} .. {events['ts'].iloc[-1]:%Y-%m-%d %H:%M} UTC"
+def span_words(events: pd.DataFrame, tz: str = "UTC") -> str:
+    """The span of a canonical (time-sorted) table, first to last event, as a header says it
+    (:func:`~budgetlab._util.attrs.clock_span`): ``2026-10-06 00:00 .. 2026-10-08 23:59 UTC``,
+    or on the clock of ``tz`` (``--tz``) with each end's UTC offset and the zone named."""
+    return clock_span(events["ts"].iloc[0], events["ts"].iloc[-1], tz)
 
 
-def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: list[str]) -> None:
-    """The run's first lines: events and span, the SLO (per-group compactly), how per-group SLOs
-    were bound, and a note when a window is longer than the data."""
+def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
+                     tz: str = "UTC") -> None:
+    """The run's first lines: events and span (on the clock of ``tz``), the SLO (per-group
+    compactly), how per-group SLOs were bound, and a note when a window is longer than the
+    data."""
     span = events["ts"].iloc[-1] - events["ts"].iloc[0]
-    print(wrap(f"{title}: {counted(len(events), 'event')}, {span_words(events)}", indent=""))
+    print(wrap(f"{title}: {counted(len(events), 'event')}, {span_words(events, tz)}", indent=""))
     print_slo(slo, by)
     window = longest_window(slo)
     if window > span:
@@ -111,10 +115,10 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
                                outside=(spans.attrs["start"], spans.attrs["end"])), bool(names))
     summary = replay_summary(states, events, spans=spans)
     ties = find_ties(events, by or None)
-    print_run_header(title, events, slo, by)
+    print_run_header(title, events, slo, by, args.tz)
     print("\nSummary (time in each status, on the window's clock)")
     print(format_summary(summary, longest_window(slo), group_limit(args)))
-    tie_text = tie_line(ties)
+    tie_text = tie_line(ties, args.tz)
     if tie_text:
         print(tie_text)
     if record is not None:

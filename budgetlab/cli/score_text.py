@@ -237,10 +237,11 @@ def _detected_while_filling(rows: pd.DataFrame) -> str | None:
 
 
 def outside_line(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int, *,
-                 what: str = "log") -> str | None:
+                 what: str = "log", tz: str = "UTC") -> str | None:
     """One sentence on the incidents of ``--incidents`` that lie wholly outside the evaluated
     span (``scores.attrs["incidents_outside"]``, the span from the episodes' ``grid_start`` and
-    ``grid_end`` attrs), which are not scored; ``None`` when there are none.
+    ``grid_end`` attrs, in UTC or on the clock of ``tz``: :func:`clock_span`), which are not
+    scored; ``None`` when there are none.
 
     >>> ep = pd.DataFrame(columns=["tier"])
     >>> ep.attrs.update(grid_start=pd.Timestamp("2026-10-06", tz="UTC"),
@@ -253,26 +254,29 @@ def outside_line(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int,
     >>> sc.attrs["incidents_outside"] = 1
     >>> print(outside_line(sc, ep, 1).split(" (")[0])
     the one incident of --incidents lies wholly outside the log
+    >>> print(outside_line(sc, ep, 1, tz="Europe/Berlin").split("log ")[1].split("):")[0])
+    (2026-10-06 02:00 +02:00 .. 2026-10-09 02:00 +02:00 (Europe/Berlin)
     """
+    from .._util.attrs import clock_span
     from .._util.words import counted_of
 
     n = int(scores.attrs.get("incidents_outside", 0))
     if not n:
         return None
-    start = pd.Timestamp(episodes.attrs["grid_start"]).tz_convert("UTC")
-    end = pd.Timestamp(episodes.attrs["grid_end"]).tz_convert("UTC")
+    span = clock_span(episodes.attrs["grid_start"], episodes.attrs["grid_end"], tz)
     return (f"{counted_of(n, n_incidents, 'incident')} of --incidents "
             f"{'lies' if n == 1 else 'lie'} wholly outside the {what} "
-            f"({start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC): not scored, neither detected "
+            f"({span}): not scored, neither detected "
             f"nor missed; check {'its' if n == 1 else 'their'} times and zone.")
 
 
 def print_score_notes(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int,
-                      by: list[str], *, what: str = "log", budget: bool = True) -> None:
+                      by: list[str], *, what: str = "log", budget: bool = True,
+                      tz: str = "UTC") -> None:
     """One policy's scores as ``alerts`` and ``backtest`` print them: the rows of all groups
     (:func:`score_text`) between their notes (:func:`filling_notes`, :func:`outside_line`,
     :func:`thin_rates_line`, and with ``budget`` the score table's ``budget_note``); ``what`` as
-    :func:`filling_notes` takes it."""
+    :func:`filling_notes` takes it, ``tz`` as :func:`outside_line`."""
     from .._util.words import duration_words
 
     rows = scores
@@ -280,7 +284,7 @@ def print_score_notes(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents:
         rows = rows[rows[k] == "*"]
     for note in filling_notes(rows, episodes, what=what):
         print(wrap(note, indent="  "))
-    outside = outside_line(scores, episodes, n_incidents, what=what)
+    outside = outside_line(scores, episodes, n_incidents, what=what, tz=tz)
     if outside:
         print(wrap(outside, indent="  "))
     print(score_text(rows, duration_words))

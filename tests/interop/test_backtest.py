@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pytest
 
@@ -197,7 +199,10 @@ def test_tz_reads_naive_times_and_labels_the_plot_axis(prom, tmp_path, saved, ca
     text = capsys.readouterr()
     out = text.out
     assert rc == 0, text.err
-    assert "span 2026-01-05 03:00 .. 2026-01-06 03:00 UTC" in out
+    # the span and the episodes printed on the Tokyo clock too (they printed UTC whatever --tz)
+    assert "span 2026-01-05 12:00 +09:00 .. 2026-01-06 12:00 +09:00 (Asia/Tokyo)" in out
+    starts = re.findall(r"\b2026-01-0[56] \d\d:\d\d( \+09:00)?", out.split("Policy ")[1])
+    assert starts and all(starts), out
     (fig,) = saved
     assert fig["xlabels"] == ["time (Asia/Tokyo)"]  # two charts, one shared time axis
     assert sum(clock_labels_in(ticks, "Asia/Tokyo") for ticks in fig["ticks"]) > 0
