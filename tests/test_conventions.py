@@ -21,19 +21,19 @@ def ev(offsets_s, ok, **kw):
 
 def test_window_left_edge_is_closed():
     # window 60 s: at t=60 the event at t=0 sits exactly on the cut-off (60 - 60) and stays
-    out = replay(ev([0, 60], [False, True]), SLO(window=60))
+    out = replay(ev([0, 60], [False, True]), SLO(window="60s"))
     assert out["total"].tolist() == [1, 2]
     assert out["failures"].tolist() == [1, 1]
     # one nanosecond later it is gone
     out = replay(as_events([T, T + pd.Timedelta(seconds=60, nanoseconds=1)], [False, True]),
-                 SLO(window=60))
+                 SLO(window="60s"))
     assert out["total"].tolist() == [1, 1]
     assert out["failures"].tolist() == [1, 0]
 
 
 def test_ties_keep_table_order_and_do_not_see_later_rows():
     # three events at the same instant: the k-th sees k events (record() order)
-    out = replay(ev([5, 5, 5], [True, False, True]), SLO(window=60))
+    out = replay(ev([5, 5, 5], [True, False, True]), SLO(window="60s"))
     assert out["total"].tolist() == [1, 2, 3]
     assert out["failures"].tolist() == [0, 1, 1]
 

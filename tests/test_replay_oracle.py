@@ -76,7 +76,7 @@ def cases(draw):
             draw(st.floats(0, 1)) < p for _ in range(n)]
     target = draw(st.sampled_from([0.5, 0.9, 0.93, 0.95, 0.97, 0.99, 0.999]))
     warning, critical = draw(st.sampled_from([(0.5, 0.1), (0.8, 0.2), (0.3, 0.0), (1.0, 0.5)]))
-    return t, np.asarray(ok, dtype=bool), SLO(target=target, window=window, warning=warning,
+    return t, np.asarray(ok, dtype=bool), SLO(target=target, window=f"{window}s", warning=warning,
                                               critical=critical)
 
 
@@ -248,7 +248,7 @@ def per_group_slos(draw, ngroups):
         target = draw(st.sampled_from([0.5, 0.9, 0.93, 0.97, 0.99]))
         window = draw(st.sampled_from([1, 5, 60, 3600]))
         warning, critical = draw(st.sampled_from([(0.5, 0.1), (0.8, 0.2), (0.3, 0.0)]))
-        out[str(k)] = SLO(target=target, window=window, warning=warning, critical=critical,
+        out[str(k)] = SLO(target=target, window=f"{window}s", warning=warning, critical=critical,
                           min_events=draw(st.sampled_from([0, 0, 2, 5])))
     return out
 

@@ -13,12 +13,20 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError, InputError, SchemaError
-from .durations import MAX_DURATION, duration_label, to_ns, to_timedelta, window_words
+from .durations import (
+    MAX_DURATION,
+    duration_label,
+    is_one_duration,
+    refuse_joined,
+    to_ns,
+    to_timedelta,
+    window_words,
+)
 from .words import say
 
 # the duration parsers live in .durations; named here too, as every argument check is
 __all__ = ["MAX_DURATION", "check_argument", "check_number", "check_fraction", "check_whole",
-           "check_tz", "to_timedelta", "to_ns", "window_words",
+           "check_tz", "to_timedelta", "to_ns", "refuse_joined", "is_one_duration", "window_words",
            "duration_label", "as_list", "percent_to_fraction",
            "require_columns", "utc_timestamp", "utc_ns_column", "utc_from_ns",
            "options_object"]

@@ -28,6 +28,7 @@ another period (Sloth's 28 d table, burns 13.44, 5.6, 2.8, 0.93) are built expli
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -368,5 +369,11 @@ def as_policy(policy: Any, *, default: AlertPolicy | None = None,
         preset: Callable[[pd.Timedelta], AlertPolicy] = getattr(AlertPolicy, policy.strip())
         return preset(p)
     extra = " or None" if default is not None else ""
+    if isinstance(policy, str):  # a misspelt preset: say it back, and the name it is closest to
+        close = difflib.get_close_matches(policy.strip(), PRESET_NAMES, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else "."
+        raise ConfigError(f"policy={policy!r} is not a preset name{hint} Give one of "
+                          f"{', '.join(map(repr, PRESET_NAMES))}, or an AlertPolicy (e.g. "
+                          f"AlertPolicy.workbook()){extra}.")
     raise ConfigError(f"policy must be an AlertPolicy (e.g. AlertPolicy.workbook()), a preset name "
                       f"({', '.join(PRESET_NAMES)}){extra}.")

@@ -9,7 +9,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import check_argument, to_timedelta, utc_from_ns, utc_ns_column
+from .._util.validation import (
+    check_argument,
+    duration_label,
+    to_timedelta,
+    utc_from_ns,
+    utc_ns_column,
+)
+from .._util.words import prose_duration
 from ..budget.burn import error_budgets, group_slos
 from ..errors import ConfigError
 from ..slo import SLO
@@ -40,7 +47,7 @@ from .score_inputs import (
 )
 from .score_table import stack_columns
 
-__all__ = ["Matches", "ScoringContext"]
+__all__ = ["Matches", "ScoringContext", "policy_period"]
 
 _DEFAULT_PERIOD = "30D"
 _NAT = np.iinfo(np.int64).min
@@ -64,6 +71,22 @@ class Matches:
     true_episodes_filling: int
 
 
+def policy_period(period: Any, policy: AlertPolicy | None) -> int | None:
+    """The budget period (ns) the scores' percentages use when it is one for every group:
+    ``period`` when given (the period the user names, also with a policy given for its tier names
+    only), else the period of an :class:`AlertPolicy` given (its burn thresholds are set for it,
+    and :func:`~budgetlab.alerts.episodes.alert_episodes` runs it so); None: the SLO's.
+
+    >>> policy_period(None, AlertPolicy.workbook("7D")) == 7 * 86_400 * 10**9
+    True
+    >>> policy_period("1D", AlertPolicy.workbook("7D")) == 86_400 * 10**9
+    True
+    """
+    if period is not None:
+        return int(to_timedelta(period, name="period").value)
+    return int(policy.period.value) if isinstance(policy, AlertPolicy) else None
+
+
 class ScoringContext:
     """Everything the scoring of one episodes table needs, parsed once."""
 
@@ -74,7 +97,8 @@ class ScoringContext:
         check_tables(episodes, incidents)
         self.filling = check_argument("filling", filling, ("apart", "count"))
         self.grace_ns = int(to_timedelta(grace, name="grace", allow_zero=True).value)
-        self.period_ns = None if period is None else int(to_timedelta(period, name="period").value)
+        self.period_ns = policy_period(period, policy)
+        self.period_of_policy = period is None and isinstance(policy, AlertPolicy)
         self.by = episode_keys(episodes)
         self.tiers = tier_labels(episodes, policy)
         tier_names = [t for t, _ in self.tiers]
@@ -172,16 +196,29 @@ class ScoringContext:
         return self.observed.of(tiers, from_ns=self.cutoff(tiers))
 
     def _periods_ns(self, target: Any, grid: BinGrid) -> np.ndarray:
-        """Budget period in ns per group: ``period`` if given, else the SLO's period (each group's
-        own with per-group SLOs), else 30 days."""
-        if self.period_ns is not None:
-            period_ns = self.period_ns
-        elif (slos := group_slos(target, grid)) is not None:
-            return np.array([int(s.period.value) for s in slos], dtype=float)
-        else:
-            period = target.period if isinstance(target, SLO) else pd.Timedelta(_DEFAULT_PERIOD)
-            period_ns = int(period.value)
-        return np.full(grid.n_groups, float(period_ns))
+        """Budget period in ns per group: ``period`` if given, else the policy's, else the SLO's
+        period (each group's own with per-group SLOs), else 30 days. The policy's period and
+        the SLOs' that differ from it are refused (which one the scores mean, budgetlab cannot
+        know: the episodes may come from a preset built for each SLO's period)."""
+        slos = group_slos(target, grid)
+        own = (np.array([int(s.period.value) for s in slos], dtype=float) if slos is not None
+               else np.array([float(target.period.value)]) if isinstance(target, SLO) else None)
+        if self.period_ns is None:
+            return (own if own is not None and len(own) == grid.n_groups
+                    else np.full(grid.n_groups, own[0] if own is not None
+                                 else float(pd.Timedelta(_DEFAULT_PERIOD).value)))
+        if self.period_of_policy and own is not None and bool((own != self.period_ns).any()):
+            said = " / ".join(prose_duration(pd.Timedelta(int(p), unit="ns"))
+                              for p in sorted(set(own.tolist())))
+            mine = pd.Timedelta(self.period_ns, unit="ns")
+            label = f"{mine.days}D" if mine % pd.Timedelta(days=1) == pd.Timedelta(0) else (
+                duration_label(mine))
+            raise ConfigError(f"the target's budget period ({said}) differs from the period of "
+                              f"policy= ({prose_duration(mine)}); pass "
+                              f"period={label!r} to score against the "
+                              "policy's, or leave out policy= (alert_episodes' episodes name "
+                              "their tiers) to use the target's.")
+        return np.full(grid.n_groups, float(self.period_ns))
 
     def _selected(self, groups: np.ndarray, tiers: list[int]) -> np.ndarray:
         """Positions of the episodes of ``tiers`` in ``groups`` (one group or all of them), in table

@@ -134,10 +134,14 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         number, an SLO, a target table or per-group SLOs (a :class:`~budgetlab.PerGroup` or a
         mapping, as for :func:`budgetlab.alert_episodes`).
     period : duration, optional
-        Period of the budget the percentages refer to. Default: the SLO's ``period`` (each
-        group's own with per-group SLOs), 30 days for a bare target or a table.
+        Period of the budget the percentages refer to. Default: the period of ``policy`` when it
+        is given (its burn thresholds are set for it, as :func:`compare_policies` scores it;
+        a target whose SLO period differs from it is refused: give ``period``), else the SLO's
+        ``period`` (each group's own with per-group SLOs), 30 days for a bare target or a
+        table.
     policy : AlertPolicy, optional
-        Tier names and severities (needed when some tier has no episode and ``attrs`` were lost).
+        Tier names and severities (needed when some tier has no episode and ``attrs`` were lost),
+        and the budget period (see ``period``).
     filling : {"apart", "count"}
         ``"apart"`` (default): episodes and incidents that began while the row's long window
         filled (less than it after the grid's start) are counted in the ``*_filling`` columns and

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.ratios import ratio
-from .._util.validation import as_list, check_fraction, to_ns
+from .._util.validation import as_list, check_fraction, refuse_joined, to_ns
 from .._util.words import counted, given_duration
 from ..errors import ConfigError, SchemaError
 from ..events.schema import check_events, ts_utc
@@ -83,7 +83,8 @@ def attempt_durations(events: pd.DataFrame) -> np.ndarray:
 
 
 def parse_thresholds(thresholds: Any, *, name: str = "thresholds") -> list[int]:
-    """Durations (``"10s"``, Timedelta, seconds) as sorted distinct ns; refuses an empty list."""
+    """Durations (``"10s"``, Timedelta) as sorted distinct ns; refuses an empty list."""
+    refuse_joined(thresholds, name)
     items = [thresholds] if isinstance(thresholds, (str, pd.Timedelta)) else list(thresholds)
     if not items:
         raise ConfigError(f"{name} is empty; give durations such as ['10s', '20s', '30s'].")

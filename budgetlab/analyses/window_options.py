@@ -11,7 +11,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import check_argument, check_tz, options_object, to_timedelta
+from .._util.validation import (
+    check_argument,
+    check_tz,
+    options_object,
+    refuse_joined,
+    to_timedelta,
+)
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
 from .sorted_events import WindowSpec, parse_window
@@ -74,6 +80,7 @@ def window_options(options: WindowOptions | None, given: dict[str, Any]) -> Wind
 
 
 def _durations(value: Any, name: str) -> list[int]:
+    refuse_joined(value, name)
     if value is None:
         return [0]
     if isinstance(value, (str, pd.Timedelta, int, float, np.integer,
@@ -88,6 +95,7 @@ def _durations(value: Any, name: str) -> list[int]:
 
 
 def _specs(windows: Any) -> list[WindowSpec]:
+    refuse_joined(windows, "windows")
     if isinstance(windows, (str, pd.Timedelta, WindowSpec)) or not isinstance(windows, Sequence):
         windows = [windows]
     specs = [parse_window(w) for w in windows]

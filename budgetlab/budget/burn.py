@@ -28,6 +28,7 @@ from .._util.validation import (
     check_fraction,
     check_whole,
     duration_label,
+    refuse_joined,
     to_timedelta,
     utc_from_ns,
 )
@@ -165,6 +166,7 @@ def rolling_sum(x: np.ndarray, k: int) -> np.ndarray:
 
 
 def _windows(windows: Any) -> list[Any]:
+    refuse_joined(windows, "windows")
     if isinstance(windows, (str, pd.Timedelta)) or not isinstance(windows, Sequence):
         windows = [windows]
     out = list(windows)

@@ -5,7 +5,9 @@ The seed's ``ErrorBudgetTracker`` sums over its whole window on every ``record()
 written, deadlocks: ``record()`` holds a non-reentrant ``threading.Lock`` that its properties take
 again). :class:`Tracker` keeps running counters instead and gives the same figures bit for bit.
 Its event times (:func:`event_ns`, :func:`batch_ns`) are int64 ns: numbers are seconds (like
-``time.monotonic()``), naive times UTC.
+``time.monotonic()``), naive times UTC. The seed reads ``time.monotonic()`` itself, so its times
+never go back; a :class:`Tracker` given times refuses one earlier than the last it recorded (its
+window would count the wrong events), and naive times after aware ones or the reverse.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from .figures import (
     status_code,
 )
 
-__all__ = ["Report", "Tracker", "batch_ns", "event_ns"]
+__all__ = ["Report", "Tracker", "batch_kinds", "batch_ns", "event_ns", "event_time",
+           "time_kind"]
 
 _log = logging.getLogger(__name__)
 
@@ -42,12 +45,22 @@ Report = dict[str, Any]
 def event_ns(ts: Any) -> int:
     """An event time as int ns: numbers are seconds (like ``time.monotonic()``), anything else is
     read by :class:`pandas.Timestamp` (naive times are UTC)."""
+    return event_time(ts)[0]
+
+
+def event_time(ts: Any) -> tuple[int, str | None]:
+    """:func:`event_ns` and the kind of the time: ``"naive"``, ``"aware"`` (with a zone or
+    offset), None for a number of seconds.
+
+    >>> event_time("2026-01-01 00:00"), event_time("2026-01-01 01:00+01:00"), event_time(1.5)
+    ((1767225600000000000, 'naive'), (1767225600000000000, 'aware'), (1500000000, None))
+    """
     if isinstance(ts, bool):
         raise InputError("ts must be a time, not a bool.")
     if isinstance(ts, (int, float, np.integer, np.floating)):
         if not np.isfinite(ts):
             raise InputError("ts must be a finite number of seconds.")
-        return int(round(float(ts) * 1e9))
+        return int(round(float(ts) * 1e9)), None
     try:
         stamp = pd.Timestamp(ts)
     except (ValueError, TypeError, OverflowError):
@@ -55,9 +68,10 @@ def event_ns(ts: Any) -> int:
                          "seconds.") from None
     if pd.isna(stamp):
         raise InputError("ts is NaT; give a time.")
+    kind = "naive" if stamp.tzinfo is None else "aware"
     if stamp.tzinfo is None:
         stamp = stamp.tz_localize("UTC")
-    return int(stamp.as_unit("ns").value)
+    return int(stamp.as_unit("ns").value), kind
 
 
 def batch_ns(ts: Any) -> np.ndarray:
@@ -72,6 +86,52 @@ def batch_ns(ts: Any) -> np.ndarray:
     return np.asarray(pd.to_datetime(pd.Series(ts_arr),
                                      utc=True).dt.as_unit("ns").to_numpy(dtype="datetime64[ns]")
                       .view(np.int64))
+
+
+_OFFSET = r"(?:Z|[+-][0-9]{2}:?[0-9]{2})\s*$"
+
+
+def batch_kinds(ts: Any) -> set[str | None]:
+    """The kinds (see :func:`event_time`) of a batch's times: ``{"naive"}`` for datetime64,
+    ``{"aware"}`` for a zoned column, those of each item for Timestamps, datetimes and ISO text
+    (text with ``Z`` or an offset is aware), ``{None}`` for numbers.
+
+    >>> batch_kinds(["2026-01-01 00:00Z", "2026-01-01 00:01"]) == {"aware", "naive"}
+    True
+    """
+    if isinstance(getattr(ts, "dtype", None), pd.DatetimeTZDtype):
+        return {"aware"}
+    arr = np.asarray(ts)
+    if arr.dtype.kind == "M":
+        return {"naive"}
+    if arr.dtype.kind != "O" and arr.dtype.kind not in "US":
+        return {None}
+    items = pd.Series(arr.ravel(), dtype=object)
+    text = items.map(lambda x: isinstance(x, str))
+    kinds: set[str | None] = set()
+    if text.any():
+        aware = items[text].astype(str).str.contains(_OFFSET, regex=True)
+        kinds |= {"aware" if a else "naive" for a in aware.unique().tolist()}
+    for x in items[~text].tolist():
+        tzinfo = getattr(x, "tzinfo", False)
+        kinds.add(None if tzinfo is False else "naive" if tzinfo is None else "aware")
+    return kinds
+
+
+def time_kind(kinds: set[str | None], have: str | None = None) -> str | None:
+    """The one kind of ``kinds`` (as :func:`batch_kinds` gives them) and ``have``, the kind of
+    the times before: naive times after aware ones, or the reverse, are refused (a naive time is
+    read as UTC, which the clock of aware times need not be). None for numbers only.
+
+    >>> time_kind({"naive", None}), time_kind(set(), "aware")
+    ('naive', 'aware')
+    """
+    found = (kinds | {have}) - {None}
+    if len(found) > 1:
+        raise InputError("ts mixes naive times (read as UTC) and times with a zone or offset; "
+                         "give every time with its zone (e.g. pd.Timestamp(..., tz='UTC')) or "
+                         "none.")
+    return found.pop() if found else None
 
 
 def _no_transitions() -> pd.DataFrame:
@@ -133,7 +193,7 @@ class Tracker:
         self._start = 0
         self._end = 0
         self._failures = 0
-        self._sorted = True
+        self._kind: str | None = None  # "naive" or "aware": the times recorded so far
         self._status = 0
         self._figs: dict[str, Any] = scalar_figures(0, 0, self.slo.target)
 
@@ -213,12 +273,18 @@ class Tracker:
     def record(self, ok: bool, ts: Any = None) -> str:
         """Record one attempt; returns the status after it.
 
-        ``ts`` is the event time (datetime, Timestamp, ISO string, or seconds); default: now.
+        ``ts`` is the event time (datetime, Timestamp, ISO string, or seconds); default: now. It
+        must not be earlier than the last recorded event, and naive (read as UTC) only if the
+        times before were naive, aware only if they were aware (:class:`InputError` otherwise; the
+        tracker is then unchanged).
         """
-        now = self._clock() if ts is None else event_ns(ts)
+        now, kind = (self._clock(), None) if ts is None else event_time(ts)
         with self._lock:
             if self._end > self._start and now < self._t[self._end - 1]:
-                self._sorted = False
+                last = pd.Timestamp(int(self._t[self._end - 1]), tz="UTC")
+                raise InputError(f"record() needs times in order, not before the last recorded "
+                                 f"event ({last}); sort the events by time first.")
+            self.check_time_kind({kind})
             self._append(np.array([now], dtype=np.int64), np.array([not ok]))
             self._failures += int(not ok)
             cutoff = now - self.slo.window_ns
@@ -247,6 +313,8 @@ class Tracker:
             ``ts`` (int64 ns), ``from_status``, ``to_status`` of each status change, in order.
         """
         ok_arr = np.asarray(ok, dtype=bool)
+        kinds = batch_kinds(ts)
+        self.check_time_kind(kinds, keep=False)  # before pandas reads (or refuses) a mixed batch
         t_new = batch_ns(ts)
         if len(t_new) != len(ok_arr):
             raise InputError(f"record_many() got {len(ok_arr)} outcomes but {len(t_new)} times.")
@@ -256,6 +324,7 @@ class Tracker:
             if not self.in_order(t_new):
                 raise InputError("record_many() needs times in order, not before the last "
                                  "recorded event.")
+            self.check_time_kind(kinds)
             change, before, after = self.record_batch(ok_arr, t_new)
         if len(change) == 0:
             return _no_transitions()
@@ -264,6 +333,13 @@ class Tracker:
             "from_status": pd.Categorical.from_codes(before, dtype=STATUS_DTYPE),
             "to_status": pd.Categorical.from_codes(after, dtype=STATUS_DTYPE),
         })
+
+    def check_time_kind(self, kinds: set[str | None], *, keep: bool = True) -> None:
+        """:func:`time_kind` of ``kinds`` after the times recorded so far; with ``keep``, the
+        tracker remembers it."""
+        kind = time_kind(kinds, self._kind)
+        if keep:
+            self._kind = kind
 
     def in_order(self, t_ns: np.ndarray) -> bool:
         """Whether the int64 ns times ``t_ns`` are non-decreasing and not before the last recorded
@@ -281,16 +357,6 @@ class Tracker:
         (:class:`~budgetlab.budget.tracker.KeyedTracker`): ``(rows, from codes, to codes)`` of its
         status changes, codes into :data:`~budgetlab.budget.figures.STATUSES`."""
         with self._lock:
-            # a window built out of order prunes like the seed's deque: one by one
-            if not self._sorted:
-                rows: list[tuple[int, int, int]] = []
-                for i, (o, t) in enumerate(zip(ok_arr.tolist(), t_new.tolist(), strict=True)):
-                    before = self._status
-                    after = STATUSES.index(self.record(o, ts=pd.Timestamp(t, tz="UTC")))
-                    if after != before:
-                        rows.append((i, before, after))
-                found = np.array(rows, dtype=np.int64).reshape(-1, 3)
-                return found[:, 0], found[:, 1].astype(np.int8), found[:, 2].astype(np.int8)
             m = self._end - self._start
             self._append(t_new, ~ok_arr)
             t_all = self._t[self._start : self._end]

@@ -15,7 +15,7 @@ import pandas as pd
 from ..errors import ConfigError, InputError
 from ..slo import as_per_group, key_text
 from .figures import STATUS_DTYPE, STATUSES
-from .stream import Report, Tracker, batch_ns
+from .stream import Report, Tracker, batch_kinds, batch_ns, time_kind
 
 __all__ = ["KeyedTracker"]
 
@@ -138,6 +138,8 @@ class KeyedTracker:
         else:
             key_list = list(keys)
         ok_arr = np.asarray(ok, dtype=bool)
+        kinds = batch_kinds(ts)
+        time_kind(kinds)  # a mixed batch: before pandas reads (or refuses) it
         t_all = batch_ns(ts)
         if not (len(key_list) == len(ok_arr) == len(t_all)):
             raise InputError(f"record_many() got {len(key_list)} keys, {len(ok_arr)} outcomes and "
@@ -158,8 +160,10 @@ class KeyedTracker:
                 if not trk.in_order(t_g):
                     raise InputError("record_many() needs the times of each group in order, not "
                                      "before that group's last recorded event.")
+                trk.check_time_kind(kinds, keep=False)
                 batches.append((idx, trk))
             for idx, trk in batches:
+                trk.check_time_kind(kinds)
                 change, b, a = trk.record_batch(ok_arr[idx], t_all[idx])
                 where.append(idx[change])
                 before.append(b)

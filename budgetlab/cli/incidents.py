@@ -9,6 +9,7 @@ Both read the log as ``replay`` does; the incidents table is read by
 from __future__ import annotations
 
 import argparse
+import difflib
 from typing import Any, cast
 
 import pandas as pd
@@ -86,7 +87,10 @@ def _policy_names(text: str, *, one: bool = False) -> list[str]:
         raise ConfigError("--policy lists a policy twice; give each once.")
     unknown = [n for n in names if n not in PRESET_NAMES]
     if unknown or (one and len(names) > 1):
-        what = f"{shown(unknown[0])} is not a policy" if unknown else "takes one policy here"
+        close = difflib.get_close_matches(unknown[0], PRESET_NAMES, n=1) if unknown else []
+        what = (f"{shown(unknown[0])} is not a policy"
+                + (f" (did you mean {close[0]}?)" if close else "") if unknown
+                else "takes one policy here")
         give = " or ".join(PRESET_NAMES) if one else "one or more of " + ", ".join(PRESET_NAMES)
         raise ConfigError(f"--policy {what}; give {give}.")
     return names

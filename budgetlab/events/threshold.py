@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.codes import numpy_backed
-from .._util.validation import check_argument, to_ns
+from .._util.validation import check_argument, is_one_duration, to_ns
 from .._util.words import counted, noun_for, say
 from ..errors import ConfigError, InputError, OutcomeError
 from ._messages import fill_or_drop, row_numbers
@@ -198,6 +198,7 @@ def parse_durations(col: pd.Series, unit: str | None) -> np.ndarray:
             missing = text.str.lower().isin(list(MISSING_LABELS)).fillna(True).to_numpy(dtype=bool)
             if missing.any():
                 raise fill_or_drop(InputError, "empty duration", missing)
+            _refuse_several(text.where(numbers.isna()))
             with_unit = pd.to_timedelta(text.where(numbers.isna()), errors="coerce")
             if with_unit[numbers.isna()].isna().any():
                 unreadable = with_unit.isna().to_numpy() & numbers.isna().to_numpy()
@@ -232,6 +233,18 @@ def parse_durations(col: pd.Series, unit: str | None) -> np.ndarray:
         raise InputError(f"negative {noun_for(int((ns < 0).sum()), 'duration')} at "
                          f"{row_numbers(ns < 0)}; check the duration column.")
     return ns
+
+
+def _refuse_several(text: pd.Series) -> None:
+    """Refuse cells that hold several durations, which pandas adds up (``"1,5s"`` is 15 s)."""
+    values = text.dropna().unique()
+    several = {v for v in values.tolist() if not is_one_duration(v)}
+    if several:
+        where = text.isin(list(several)).to_numpy(dtype=bool)
+        first = text[where].iloc[0]
+        raise InputError(f"{noun_for(int(where.sum()), 'duration')} at {row_numbers(where)} "
+                         f"{'is' if where.sum() == 1 else 'are'} not one duration ({first!r}): "
+                         "write a decimal with a point ('1.5s'), one duration per cell.")
 
 
 def apply_slow(ok: np.ndarray, bucket: pd.Categorical, durations: np.ndarray,

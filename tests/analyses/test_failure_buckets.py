@@ -51,7 +51,7 @@ def event_tables(draw, max_n=80):
     region = draw(st.lists(st.sampled_from(["fra", "ams"]), min_size=n, max_size=n))
     slo = SLO(
         target=draw(st.sampled_from([0.5, 0.8, 0.9, 0.95])),
-        window=draw(st.sampled_from([10, 30, 60, 120])),
+        window=f"{draw(st.sampled_from([10, 30, 60, 120]))}s",
         min_events=draw(st.sampled_from([0, 0, 3])),
     )
     return make(seconds, bucket, region), slo
@@ -107,7 +107,7 @@ def test_burn_rates_add_up_and_nothing_is_nan(case):
 
 def test_group_of_only_timeouts_has_sli_without_one_not_nan():
     ev = make([0, 1, 2, 3], ["timeout", "timeout", "success", "solve_error"], ["a", "a", "b", "b"])
-    t = bucket_breakdown(ev, SLO(target=0.9, window=60), by="region")
+    t = bucket_breakdown(ev, SLO(target=0.9, window="60s"), by="region")
     a = t[(t["region"] == "a") & (t["bucket"] == "timeout")].iloc[0]
     assert a["sli"] == 0.0 and a["sli_without"] == 1.0 and a["burn_rate_without"] == 0.0
     b = t[(t["region"] == "b") & (t["bucket"] == "timeout")].iloc[0]
@@ -120,7 +120,7 @@ def test_the_tables_state_the_span_they_count():
     ev = make([5, 60, 120, 600], ["timeout", "success", "success", "solve_error"],
               ["b", "a", "b", "a"])
     start, end = T0 + pd.Timedelta("5s"), T0 + pd.Timedelta("10min")
-    tables = [bucket_breakdown(ev, SLO(target=0.9, window=60), by="region"),
+    tables = [bucket_breakdown(ev, SLO(target=0.9, window="60s"), by="region"),
               bucket_breakdown(ev, {"a": 0.9, "b": 0.8}, by="region"),
               bucket_burn_over_time(ev, SLO(target=0.9), freq="1h", by="region")]
     for t in tables:
@@ -133,7 +133,7 @@ def test_a_group_under_ten_expected_failures_is_withheld_in_words():
     n_a, n_b = 199, 200
     bucket = ["timeout"] + ["success"] * (n_a - 1) + ["solve_error"] + ["success"] * (n_b - 1)
     ev = make(np.arange(n_a + n_b), bucket, ["a"] * n_a + ["b"] * n_b)
-    t = bucket_breakdown(ev, SLO(target=0.95, window=60), by="region")
+    t = bucket_breakdown(ev, SLO(target=0.95, window="60s"), by="region")
     note = dict(zip(t["region"].astype(str), t["note"], strict=True))
     assert note == {"a": "withheld: 199 events in the group: too few for a verdict (under 95 % "
                          "they hold 9.95 expected failures; one needs at least 10, i.e. 200 "
@@ -142,9 +142,9 @@ def test_a_group_under_ten_expected_failures_is_withheld_in_words():
     # the figures keep their meaning in the table: a's timeout burn is 1 / (199 x 0.05)
     a = t[(t["region"] == "a") & (t["bucket"] == "timeout")].iloc[0]
     assert a["burn_rate"] == pytest.approx(1 / (199 * 0.05), rel=1e-12)
-    whole = bucket_breakdown(ev, SLO(target=0.95, window=60), by=None)
+    whole = bucket_breakdown(ev, SLO(target=0.95, window="60s"), by=None)
     assert set(whole["note"]) == {""}  # 399 events together
-    assert set(bucket_breakdown(ev.iloc[:5], SLO(target=0.95, window=60), by=None)["note"]) == {
+    assert set(bucket_breakdown(ev.iloc[:5], SLO(target=0.95, window="60s"), by=None)["note"]) == {
         "withheld: 5 events in the table: too few for a verdict (under 95 % they hold 0.25 "
         "expected failures; one needs at least 10, i.e. 200 events)"}
 
@@ -249,7 +249,7 @@ def test_caused_matches_the_loop_on_a_longer_history():
     ev = make(np.cumsum(rng.choice([0, 1, 2, 5, 30], n)), rng.choice(BUCKETS, n, p=[0.85, 0.09,
                                                                                     0.06]),
               rng.choice(["a", "b"], n))
-    slo = SLO(target=0.9, window=60, min_events=3)
+    slo = SLO(target=0.9, window="60s", min_events=3)
     v = TrackerVariants(ev, slo, Groups(ev, ["region"]))
     for name in ("timeout", "solve_error"):
         rows, _, caused = v.caused(v.names.index(name))
@@ -411,7 +411,7 @@ def test_default_is_one_row_per_bucket_on_a_log_without_captcha_keys():
     bucket = ["success"] * 3 + ["timeout", "success", "solve_error", "success", "timeout"] + [
         "success"] * 2
     ev = make(range(0, 100, 10), bucket)
-    t = bucket_breakdown(ev, SLO(target=0.9, window=60)).set_index("bucket")
+    t = bucket_breakdown(ev, SLO(target=0.9, window="60s")).set_index("bucket")
     assert list(t.columns[:2]) == ["events", "failures"]  # no group key column
     assert t.loc[["timeout", "solve_error"], "failures"].tolist() == [2, 1]
     assert t.loc[["timeout", "solve_error"], "burn_rate"].tolist() == pytest.approx([2.0, 1.0])
