@@ -199,3 +199,101 @@ def test_a_replay_read_back_from_parquet_summarises_as_the_original(
     states = tables["replay per group"]
     pd.testing.assert_frame_equal(bl.replay_summary(_round_trip(states), ev),
                                   bl.replay_summary(states, ev))
+
+
+# --- what the SRE model's tables and a replay's derived tables record (they held {} before) ---
+
+#: SLO(target=...) with its defaults written out by hand: what a bare target stands for
+BARE = {"window": "1d", "warning": 0.5, "critical": 0.1, "min_events": 0, "period": "30d"}
+#: EVENTS binned by 10 minutes: the bin edges are the first bin's start (00:00, the first event)
+#: and the last bin's end (00:30 + 10 min), the end excluded
+GRID = {"by": [], "freq": "10m", "grid_start": "2026-01-01T00:00:00+00:00",
+        "grid_end": "2026-01-01T00:40:00+00:00"}
+#: the first and the last event of EVENTS, both included
+SPAN = {"start": "2026-01-01T00:00:00+00:00", "end": "2026-01-01T00:30:00+00:00"}
+
+
+def test_period_budget_attrs_by_hand() -> None:
+    bins = bl.bin_events(EVENTS, "10min")
+    with pytest.warns(bl.PartialWindowWarning):  # the Berlin day began at 23:00 UTC
+        pb = bl.period_budget(bins, 0.99, calendar="day", tz="Europe/Berlin")
+    assert pb.attrs == {"slo": {"target": 0.99, **BARE}, **GRID, "period": None,
+                        "calendar": "day", "tz": "Europe/Berlin", "burn_window": "1h",
+                        "slice_window": "10m", "slice_target": None}
+    pb = bl.period_budget(bins, SLO_1H, period="20min", burn_window="20min",
+                          slice_window="20min", slice_target=0.9)
+    assert pb.attrs == {"slo": SLO_FACTS, **GRID, "period": "20m", "calendar": None, "tz": "UTC",
+                        "burn_window": "20m", "slice_window": "20m", "slice_target": 0.9}
+    assert bl.table_slo(_round_trip(pb)) == SLO_1H
+
+
+def test_burn_rates_attrs_by_hand() -> None:
+    bins = bl.bin_events(EVENTS, "10min")
+    want = {"slo": {"target": 0.9, **BARE}, **GRID, "windows": ["10m", "20m"]}
+    assert bl.burn_rates(bins, 0.9, ["10min", "20min"]).attrs == {**want, "at": "traffic",
+                                                                   "fill": None}
+    assert bl.burn_rates(bins, 0.9, ["10min", "20min"], fill=0.0, at="events").attrs == {
+        **want, "at": "events", "fill": 0.0}
+    chunks = list(bl.burn_rate_chunks(bins, 0.9, ["10min", "20min"], rows=1))
+    assert [c.attrs for c in chunks] == [{**want, "at": "traffic", "fill": None}] * len(chunks)
+    assert bl.table_slo(bl.burn_rates(bins, 0.9, ["10min"])) == SLO(target=0.9)
+
+
+def test_a_target_table_is_recorded_as_the_groups_targets() -> None:
+    ev = EVENTS.assign(kind=pd.Categorical(["a", "b", "a", "c"]))
+    bins = bl.bin_events(ev, "10min", by="kind")
+    table = pd.DataFrame({"kind": ["a", "b", "c"], "target": [0.9, 0.99, 0.9]})
+    rates = _round_trip(bl.burn_rates(bins, table, ["10min"]))
+    slo = bl.table_slo(rates)
+    assert isinstance(slo, PerGroup)
+    assert [slo.slo_for(k).target for k in ("a", "b", "c")] == [0.9, 0.99, 0.9]
+    assert rates.attrs["by"] == ["kind"]
+    # given back, the rebuilt SLOs compute what the table did
+    for run in (lambda t: bl.burn_rates(bins, t, ["10min", "20min"]),
+                lambda t: bl.period_budget(bins, t, period="20min"),
+                lambda t: bl.alert_states(bins, t, "single_window")):
+        pd.testing.assert_frame_equal(run(slo), run(table))
+    same = pd.DataFrame({"kind": ["a", "b", "c"], "target": [0.95] * 3})
+    assert bl.table_slo(bl.burn_rates(bins, same, ["10min"])) == SLO(target=0.95)
+
+
+def test_alert_tables_attrs_by_hand() -> None:
+    ev = EVENTS.assign(kind=pd.Categorical(["a", "b", "a", "b"]))
+    bins = bl.bin_events(ev, "10min", by="kind")
+    pol = AlertPolicy.single_window("20min", 2.0)
+    per = PerGroup({"a": 0.9}, default=0.99, base=SLO_1H)
+    want = {"slo": per.as_dict(), **GRID, "by": ["kind"], "freq_ns": 600 * 10**9,
+            "tiers": [[pol.tiers[0].name, pol.tiers[0].severity]],
+            "tier_windows": {pol.tiers[0].name: 1200 * 10**9}}
+    for table in (bl.alert_states(bins, per, pol), bl.low_traffic(bins, per, pol),
+                  bl.alert_episodes(bins, per, pol)):
+        assert table.attrs == want
+        slo = bl.table_slo(_round_trip(table))
+        assert isinstance(slo, PerGroup)
+        assert (slo.slo_for("a").target, slo.slo_for("b").target) == (0.9, 0.99)
+
+
+def test_transitions_and_summary_attrs_by_hand() -> None:
+    states = bl.replay(EVENTS, SLO_1H)
+    want = {"slo": SLO_FACTS, "by": [], **SPAN}
+    assert bl.transitions(states).attrs == want
+    assert bl.replay_transitions(EVENTS, SLO_1H).attrs == want
+    assert bl.replay_summary(states, EVENTS).attrs == want
+    spans = bl.status_spans(EVENTS, SLO_1H, end="2026-01-01 02:00")  # the clock runs to 02:00
+    assert bl.replay_summary(states, EVENTS, spans=spans).attrs == {
+        **want, "end": "2026-01-01T02:00:00+00:00"}
+    # a variant's own attrs stay on its transitions
+    assert bl.transitions(bl.hysteresis(states, "90min")).attrs == {**want, "min_dwell": "1h30m"}
+    cal = bl.replay_calendar(EVENTS, SLO_1H, calendar="day", tz="Europe/Berlin")
+    assert bl.transitions(cal).attrs == {**want, "calendar": "day", "tz": "Europe/Berlin"}
+
+
+@pytest.mark.parametrize("name", ["transitions", "replay_transitions", "replay_summary",
+                                  "burn_rates", "period_budget", "alert_episodes",
+                                  "alert_states", "low_traffic"])
+def test_table_slo_answers_after_parquet(tables: dict[str, pd.DataFrame], name: str) -> None:
+    """The SLO the table was made with: the replay's (SLO_1H), or the bare target 0.95 given to
+    the SRE model's functions, read as SLO(target=0.95)."""
+    slo = bl.table_slo(_round_trip(tables[name]))
+    assert slo == (SLO_1H if "transitions" in name or name == "replay_summary"
+                   else SLO(target=0.95))

@@ -24,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 __all__ = ["time_text", "attr_time", "attr_span", "clock_text", "clock_at", "clock_span",
-           "MINUTE"]
+           "MINUTE", "span_attrs", "grid_span_attrs"]
 
 #: A time to the minute, as the commands print it.
 MINUTE = "%Y-%m-%d %H:%M"
@@ -33,6 +33,31 @@ MINUTE = "%Y-%m-%d %H:%M"
 def time_text(value: Any) -> str:
     """A time as ISO-8601 text with its offset (nanoseconds kept when there are any)."""
     return pd.Timestamp(value).isoformat()
+
+
+def span_attrs(ts: pd.Series) -> dict[str, str | None]:
+    """``{"start": first event, "end": last event}`` (ISO-8601 text with the UTC offset, both
+    included; ``None`` without events): the span a table over events counts, under the keys
+    :func:`budgetlab.status_spans` uses.
+
+    >>> span_attrs(pd.Series(pd.to_datetime(["2026-01-02", "2026-01-01"], utc=True)))["start"]
+    '2026-01-01T00:00:00+00:00'
+    """
+    if not len(ts):
+        return {"start": None, "end": None}
+    return {"start": time_text(ts.min()), "end": time_text(ts.max())}
+
+
+def grid_span_attrs(start_ns: int, end_ns: int) -> dict[str, str]:
+    """``{"grid_start": the first bin's start, "grid_end": the last bin's end}`` (ISO-8601 text
+    with the UTC offset; ``grid_end`` excluded): the span a table over bins counts, the bin
+    edges, under the keys :func:`budgetlab.alert_episodes` uses (``start``/``end`` are events).
+
+    >>> grid_span_attrs(0, 60 * 10**9)["grid_end"]
+    '1970-01-01T00:01:00+00:00'
+    """
+    return {"grid_start": time_text(pd.Timestamp(start_ns, unit="ns", tz="UTC")),
+            "grid_end": time_text(pd.Timestamp(end_ns, unit="ns", tz="UTC"))}
 
 
 def attr_time(attrs: Mapping[Any, Any], key: str) -> pd.Timestamp | None:

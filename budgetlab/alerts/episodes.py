@@ -23,18 +23,19 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
-from .._util.attrs import time_text
 from .._util.memory import check_cells
 from .._util.validation import utc_from_ns
 from .._util.words import counted
 from ..budget.burn import error_budgets, group_slos, split_groups
+from ..budget.grid_attrs import grid_attrs
 from ..slo import SLO
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
 from .firing import grid_firing_runs, policy_runs, tier_conditions, tier_steps
 from .policy import AlertPolicy, as_policy
 
-__all__ = ["alert_states", "alert_episodes", "policy_parts", "in_group_order", "EPISODE_COLUMNS"]
+__all__ = ["alert_states", "alert_episodes", "policy_parts", "policy_attrs", "in_group_order",
+           "EPISODE_COLUMNS"]
 
 #: Columns of an episodes table after the group keys.
 EPISODE_COLUMNS = ("tier", "severity", "start", "end", "duration", "ongoing")
@@ -120,10 +121,12 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
         Group keys, ``tier`` (categorical, policy order), ``severity``, ``start``, ``end``
         (datetime64[ns, UTC]; ``end`` exclusive: the first evaluation no longer firing),
         ``duration`` (Timedelta), ``ongoing`` (still firing at the last evaluation). Sorted by
-        group keys, ``start``, tier. ``attrs`` holds ``grid_start``/``grid_end`` (the span
-        the policy was evaluated over), ``freq_ns``, ``by``, ``tiers`` (name, severity) and
-        ``tier_windows`` (tier name: its long window in ns; the longest one when per-group SLOs
-        build a preset for several periods).
+        group keys, ``start``, tier. ``attrs`` holds ``slo`` (the SLO ``target`` stands for,
+        :func:`~budgetlab.budget.grid_attrs.target_slo`), ``by``, ``freq``,
+        ``grid_start``/``grid_end`` (the span the policy was evaluated over: the bin edges, the
+        end excluded), ``freq_ns``, ``tiers`` (name, severity) and ``tier_windows`` (tier name:
+        its long window in ns; the longest one when per-group SLOs build a preset for several
+        periods).
 
     Examples
     --------
@@ -141,20 +144,24 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
     grid = read_bins(bins, **options)
     parts = policy_parts(grid, target, policy)
     out = in_group_order([(idx, *_episodes(sub, tgt, pol)) for idx, sub, tgt, pol in parts])
+    out.attrs = policy_attrs(grid, target, parts)
+    return out
+
+
+def policy_attrs(grid: BinGrid, target: Any, parts: list[_Part]) -> dict[Any, Any]:
+    """The ``attrs`` of a table of alert tiers over ``grid`` (:func:`alert_episodes`,
+    :func:`alert_states`, :func:`~budgetlab.low_traffic`): ``slo``, ``by``, ``freq``, the bin
+    edges ``grid_start``/``grid_end`` (:func:`~budgetlab.budget.grid_attrs.grid_attrs`),
+    ``freq_ns``, ``tiers`` ([name, severity] in policy order) and ``tier_windows`` (tier name:
+    its long window in ns; the longest one when per-group SLOs build a preset for several
+    periods)."""
     tiers = list(dict.fromkeys((t.name, t.severity) for _, _, _, pol in parts for t in pol.tiers))
     long_ns: dict[str, int] = {}
     for _, _, _, pol in parts:
         for t in pol.tiers:
             long_ns[t.name] = max(long_ns.get(t.name, 0), int(t.long_window.value))
-    out.attrs.update({
-        "grid_start": time_text(utc_from_ns(np.array([grid.start_ns]))[0]),
-        "grid_end": time_text(utc_from_ns(np.array([grid.bin_end_ns[-1]]))[0]),
-        "freq_ns": grid.freq_ns,
-        "by": list(grid.by),
-        "tiers": [list(t) for t in tiers],
-        "tier_windows": long_ns,
-    })
-    return out
+    return {**grid_attrs(grid, target), "freq_ns": grid.freq_ns,
+            "tiers": [list(t) for t in tiers], "tier_windows": long_ns}
 
 
 def _episodes(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:
@@ -190,6 +197,7 @@ def alert_states(bins: BinsLike, target: Any, policy: AlertPolicy | str,
         (categorical), ``severity``, ``bin_end``, ``burn_long``, ``burn_short`` (single-window
         tiers repeat ``burn_long``), ``condition`` (both burns above the threshold),
         ``firing`` (after ``for_`` and ``cooldown``; what Prometheus would report as firing).
+        ``attrs`` as :func:`alert_episodes`'.
 
     Examples
     --------
@@ -216,7 +224,9 @@ def alert_states(bins: BinsLike, target: Any, policy: AlertPolicy | str,
                 ["use alert_episodes (the episodes only, sparse)", "a coarser freq=",
                  "fewer groups (by=)",
                  "a shorter span (start=/end= in bin_events)"])
-    return in_group_order([(idx, *_states(sub, tgt, pol)) for idx, sub, tgt, pol in parts])
+    out = in_group_order([(idx, *_states(sub, tgt, pol)) for idx, sub, tgt, pol in parts])
+    out.attrs = policy_attrs(grid, target, parts)
+    return out
 
 
 def _states(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:

@@ -17,7 +17,7 @@ import pandas as pd
 from ..budget.burn import error_budgets, rolling_sum
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins, window_bins
-from .episodes import in_group_order, policy_parts
+from .episodes import in_group_order, policy_attrs, policy_parts
 from .firing import check_policy_bins
 from .policy import AlertPolicy
 from .tier import AlertTier
@@ -53,7 +53,8 @@ def low_traffic(bins: BinsLike, target: Any, policy: AlertPolicy | str,
         quietest traffic exceeds ``burn`` in both windows: a page for one failed request),
         ``min_failures_typical`` (failures needed to fire at typical traffic; ``<NA>`` when
         impossible), ``one_failure_budget_pct`` (one failure in % of the policy-period budget at the
-        group's average traffic, capped at 100), ``windows_complete``.
+        group's average traffic, capped at 100), ``windows_complete``. ``attrs`` as
+        :func:`~budgetlab.alert_episodes`'.
 
     Examples
     --------
@@ -73,8 +74,10 @@ def low_traffic(bins: BinsLike, target: Any, policy: AlertPolicy | str,
     1  page_6h      True                    13.9
     """
     grid = read_bins(bins, **options)
-    return in_group_order([(idx, *_low_traffic(sub, tgt, pol)) for idx, sub, tgt,
-                           pol in policy_parts(grid, target, policy)])
+    parts = policy_parts(grid, target, policy)
+    out = in_group_order([(idx, *_low_traffic(sub, tgt, pol)) for idx, sub, tgt, pol in parts])
+    out.attrs = policy_attrs(grid, target, parts)
+    return out
 
 
 def _window_traffic(grid: BinGrid, k: int) -> tuple[np.ndarray, np.ndarray, bool]:

@@ -11,13 +11,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import span_attrs
 from .._util.ratios import ratio
 from .._util.validation import as_list
 from ..errors import InputError
 from ..events.schema import SUCCESS, check_events
 from ..slo import SLO, as_slo
 from ..windows.binning import bin_events, bucket_codes
-from .event_span import span_attrs
 from .failure_buckets import bucket_rows
 
 __all__ = ["bucket_burn_over_time"]

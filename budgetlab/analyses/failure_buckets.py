@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import span_attrs
 from .._util.progress import progress
 from .._util.ratios import ratio
 from .._util.validation import to_ns
@@ -53,7 +54,6 @@ from ..events.schema import SUCCESS, bucket_dtype, check_events
 from ..slo import SLO, PerGroup, as_per_group, as_slo
 from ..windows.binning import bin_events, bucket_codes
 from .bucket_variants import Groups, TrackerVariants, episodes_caused
-from .event_span import span_attrs
 from .per_group import group_slos, per_slo_rows
 from .recalibration.rules import decided_miss, too_few_events
 

@@ -32,13 +32,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import span_attrs
 from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, refuse_joined, to_ns
 from .._util.words import counted, given_duration
 from ..errors import ConfigError, SchemaError
 from ..events.schema import check_events, ts_utc
 from ..windows.groups import group_key_codes
-from .event_span import span_attrs
 from .recalibration.wilson import wilson_interval
 from .survival import kaplan_meier, km_quantile
 from .tables_repr import tables_repr

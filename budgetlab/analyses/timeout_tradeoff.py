@@ -18,12 +18,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import span_attrs
 from .._util.ratios import ratio
 from .._util.validation import as_list, to_ns
 from .._util.words import given_duration
 from ..errors import ConfigError
 from ..events.schema import check_events
-from .event_span import span_attrs
 from .latency_profile import NO_TIMEOUT, attempt_durations, parse_thresholds, timeouts_in_force
 
 __all__ = ["timeout_tradeoff"]

@@ -25,7 +25,6 @@ from .._util.memory import check_cells, check_memory
 from .._util.ratios import ratio
 from .._util.validation import (
     check_argument,
-    check_fraction,
     check_whole,
     duration_label,
     refuse_joined,
@@ -34,50 +33,17 @@ from .._util.validation import (
 )
 from .._util.words import counted
 from ..errors import ConfigError
-from ..slo import SLO, as_per_group
-from ..slo_groups import warn_unused
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins, window_bins
 from .burn_rows import BYTES_PER_ROW, plan_rows, sparse_table
+from .grid_attrs import grid_attrs
+from .targets import error_budgets, group_slos, target_array
 
 __all__ = ["DEFAULT_WINDOWS", "burn_rates", "burn_rate_chunks", "group_slos", "split_groups",
            "target_array", "error_budgets", "rolling_sum"]
 
 #: The windows :func:`burn_rates` reports by default.
 DEFAULT_WINDOWS = ("5min", "30min", "1h", "6h", "1D", "3D")
-
-
-def _check_target_value(value: Any, what: str = "target") -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ConfigError(f"{what} must be a number in (0, 1) such as 0.999, or an SLO.")
-    return check_fraction(what, value)  # the one fraction check (95: "use a fraction: 0.95")
-
-
-def group_slos(target: Any, grid: BinGrid) -> list[SLO] | None:
-    """The SLO of every group of ``grid`` when ``target`` is per-group (a
-    :class:`~budgetlab.PerGroup`
-    or a mapping ``{group key: SLO or target}``), else ``None``.
-
-    Groups are matched by their keys in ``grid.by`` order (a value, or a tuple for several
-    keys); groups without an SLO are one error naming them (unless the ``PerGroup`` has a default).
-
-    >>> from budgetlab.events.schema import as_events
-    >>> from budgetlab.windows.binning import bin_events
-    >>> from budgetlab.windows.bins import read_bins
-    >>> ev = as_events(["2026-01-01", "2026-01-01"], [True, True], groups={"t": ["a", "b"]})
-    >>> [s.target for s in group_slos({"a": 0.9, "b": 0.99}, read_bins(bin_events(ev, "1min",
-    ...                                                                           by="t")))]
-    [0.9, 0.99]
-    """
-    per_group = as_per_group(target)
-    if per_group is None:
-        return None
-    if not grid.by:
-        raise ConfigError("per-group SLOs need grouped bins; bin the events with by= naming the "
-                          "columns the SLOs are keyed by.")
-    slos = per_group.resolve(grid.keys[list(grid.by)])
-    warn_unused(per_group, grid.keys[list(grid.by)])  # the bins: the whole log
-    return slos
 
 
 def split_groups(values: Sequence[Any]) -> list[tuple[Any, np.ndarray]]:
@@ -91,62 +57,6 @@ def split_groups(values: Sequence[Any]) -> list[tuple[Any, np.ndarray]]:
     for i, v in enumerate(values):
         seen.setdefault(v, []).append(i)
     return [(v, np.asarray(p, dtype=np.int64)) for v, p in seen.items()]
-
-
-def target_array(target: Any, grid: BinGrid) -> np.ndarray:
-    """Per-group targets as a float array of length ``grid.n_groups``.
-
-    ``target`` is a number (``0.999``), an :class:`~budgetlab.SLO` (its ``target``), a
-    DataFrame with a ``target`` column and one or more group-key columns (e.g.
-    ``captcha_type``), which must give every group exactly one target, or per-group SLOs (a
-    :class:`~budgetlab.PerGroup` or a mapping, see :func:`group_slos`); a float array with one
-    target per group (in grid order) is taken as it is.
-    """
-    if isinstance(target, np.ndarray) and target.shape == (grid.n_groups,
-                                                           ) and target.dtype.kind == "f":
-        # one per group, checked
-        return np.array([_check_target_value(v) for v in target.tolist()], dtype=float)
-    slos = group_slos(target, grid)
-    if slos is not None:
-        return np.array([s.target for s in slos], dtype=float)
-    if hasattr(target, "target") and not isinstance(target, pd.DataFrame):
-        return np.full(grid.n_groups, _check_target_value(target.target))
-    if isinstance(target, pd.DataFrame):
-        if "target" not in target.columns:
-            raise ConfigError("a target table needs a 'target' column and group-key columns (e.g. "
-                              "captcha_type).")
-        on = [c for c in target.columns if c != "target"]
-        unknown = [c for c in on if c not in grid.by]
-        if unknown or not on:
-            raise ConfigError(
-                "target table columns must be group keys of the bins "
-                f"({', '.join(map(repr, grid.by)) or 'none'}) plus 'target'."
-            )
-        vals = [_check_target_value(v, "target table value") for v in target["target"].tolist()]
-        left = grid.keys[on].astype(str).reset_index(drop=True)
-        right = target[on].astype(str).reset_index(drop=True)
-        right["_t"] = vals
-        if right.duplicated(on).any():
-            raise ConfigError("the target table lists a group twice; give one target per group.")
-        merged = left.merge(right, on=on, how="left", sort=False)
-        if merged["_t"].isna().any():
-            raise ConfigError("the target table has no target for some groups of the bins; add "
-                              "rows for them.")
-        return merged["_t"].to_numpy(dtype=float)
-    return np.full(grid.n_groups, _check_target_value(target))
-
-
-def error_budgets(target: Any, grid: BinGrid) -> np.ndarray:
-    """Allowed failure ratio ``1 - target`` per group (see :func:`target_array`), computed as
-    :attr:`budgetlab.SLO.error_budget` computes it: the one place the SRE model writes it.
-
-    >>> from budgetlab.slo import SLO
-    >>> grid = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(1)), [], 0, 1, np.zeros((1, 1)),
-    ...                           np.zeros((1, 1)))
-    >>> error_budgets(SLO(0.95), grid) == SLO(0.95).error_budget
-    array([ True])
-    """
-    return np.asarray(1 - target_array(target, grid), dtype=float)
 
 
 def rolling_sum(x: np.ndarray, k: int) -> np.ndarray:
@@ -234,7 +144,10 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
         with ``fill``), ``complete`` (the window lies inside the grid). About 39 bytes per row; the
         values on a row equal those of the dense table. Absent rows are windows without traffic
         (burn rate 0 in the dense table). Refused with the fixes when the table would not fit the
-        memory limit (:func:`budgetlab._util.memory.check_memory`).
+        memory limit (:func:`budgetlab._util.memory.check_memory`). ``attrs``: ``slo`` (the SLO
+        ``target`` stands for, :func:`~budgetlab.budget.grid_attrs.target_slo`), ``by``, ``freq``,
+        the bin edges ``grid_start`` .. ``grid_end`` (the span counted, the end excluded),
+        ``windows`` (labels), ``at`` and ``fill``.
 
     Examples
     --------
@@ -256,13 +169,25 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
     check_argument("at", at, ("traffic", "events"))
     grid, budget, ks, labels = _setup(bins, target, windows, options)
     if fill is not None:
-        return _dense(grid, budget, ks, labels, _check_fill(fill))
-    plan = plan_rows(grid, ks, events_only=at == "events")
-    per_row = BYTES_PER_ROW + (8 if plan.count_dtype is np.int64 else 0) + 4 * max(0,
-                                                                                   len(grid.by) - 1)
-    check_memory(float(plan.n_rows) * per_row, f"the burn-rate table ({plan.n_rows:,} rows)",
-                 _FIXES)
-    return sparse_table(grid, plan, labels, budget)
+        fill = _check_fill(fill)
+        out = _dense(grid, budget, ks, labels, fill)
+    else:
+        plan = plan_rows(grid, ks, events_only=at == "events")
+        per_row = BYTES_PER_ROW + (8 if plan.count_dtype is np.int64 else 0) + 4 * max(
+            0, len(grid.by) - 1)
+        check_memory(float(plan.n_rows) * per_row, f"the burn-rate table ({plan.n_rows:,} rows)",
+                     _FIXES)
+        out = sparse_table(grid, plan, labels, budget)
+    out.attrs = _rates_attrs(grid, target, labels, at, fill)
+    return out
+
+
+def _rates_attrs(grid: BinGrid, target: Any, labels: list[str], at: str,
+                 fill: float | None) -> dict[Any, Any]:
+    """:func:`burn_rates`' ``attrs``: :func:`~budgetlab.budget.grid_attrs.grid_attrs` (``slo``,
+    ``by``, ``freq``, the bin edges ``grid_start``/``grid_end``), ``windows`` (their labels, in
+    the order given), ``at`` and ``fill`` (``None``: the sparse table)."""
+    return {**grid_attrs(grid, target), "windows": list(labels), "at": at, "fill": fill}
 
 
 def burn_rate_chunks(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAULT_WINDOWS, *,
@@ -272,7 +197,8 @@ def burn_rate_chunks(bins: BinsLike, target: Any, windows: Sequence[Any] | Any =
     than memory: each chunk has about ``rows`` rows (more when one group has more), and the
     chunks concatenated equal ``burn_rates(bins, target, windows, at=at)``.
 
-    Write them to Parquet one by one (``pyarrow.parquet.ParquetWriter``), or reduce each.
+    Write them to Parquet one by one (``pyarrow.parquet.ParquetWriter``), or reduce each. Every
+    chunk has the ``attrs`` of the whole table (``fill`` ``None``).
 
     >>> from budgetlab.events.schema import as_events
     >>> from budgetlab.windows.binning import bin_events
@@ -285,13 +211,16 @@ def burn_rate_chunks(bins: BinsLike, target: Any, windows: Sequence[Any] | Any =
     check_argument("at", at, ("traffic", "events"))
     grid, budget, ks, labels = _setup(bins, target, windows, options)
     plan = plan_rows(grid, ks, events_only=at == "events")
+    attrs = _rates_attrs(grid, target, labels, at, None)  # every chunk's: the whole table's
     ends = np.cumsum(plan.group_rows)
     g0 = 0
     while g0 < grid.n_groups:
         before = int(ends[g0 - 1]) if g0 else 0
         g1 = max(int(np.searchsorted(ends, before + rows, side="right")), g0 + 1)
         if before < int(ends[g1 - 1]):  # groups without any row make no chunk
-            yield sparse_table(grid, plan, labels, budget, g0, g1)
+            chunk = sparse_table(grid, plan, labels, budget, g0, g1)
+            chunk.attrs = dict(attrs)
+            yield chunk
         g0 = g1
 
 

@@ -31,6 +31,7 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
+from .._util.durations import duration_label
 from .._util.memory import check_cells
 from .._util.percent import measured_percent
 from .._util.ratios import ratio
@@ -41,6 +42,7 @@ from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins, window_bins
 from ..windows.calendar import CALENDARS, calendar_period_starts
 from .burn import error_budgets, group_slos, rolling_sum, split_groups, target_array
+from .grid_attrs import grid_attrs
 
 __all__ = ["period_budget"]
 
@@ -241,6 +243,12 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
         (Timedelta; NaT = not at this pace), ``slices`` (slices with traffic), ``bad_slices``,
         ``sli_timeslices`` (1 without slices), ``slice_budget_remaining`` (``(1 - target) * slices -
         bad_slices``), ``sli_ratio_mean`` (mean per-slice success ratio; 1 without slices).
+        ``attrs``: ``slo`` (the SLO ``target`` stands for,
+        :func:`~budgetlab.budget.grid_attrs.target_slo`; :func:`budgetlab.table_slo` rebuilds it),
+        ``by``, ``freq``, the bin edges ``grid_start`` .. ``grid_end`` (the span counted, the end
+        excluded), ``period`` (the rolling period used, duration text; ``None`` with ``calendar``
+        or per-group periods), ``calendar``, ``tz``, ``burn_window``, ``slice_window`` (the bin
+        width when not given) and ``slice_target`` (``None``: each group's target).
 
     Examples
     --------
@@ -279,17 +287,38 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
                                          slice_target=slice_target))
                  for p, idx in split_groups([s.period for s in slos])]
         _warn_partial(grid, max(s.period for s in slos), None, tz)
-        return _in_group_order(parts, grid.n_groups, grid.n_bins)
-    if period is None:
-        period = target.period if isinstance(target, SLO) else slos[0].period if slos else "30D"
-    chunks = grid.chunks(24)  # the dense temporaries of a chunk of groups at a time, same rows
-    tables = [_period_budget(grid if len(chunks) == 1 else grid.select(np.arange(g0, g1)),
-                             targets[g0:g1],
-                             period=period, calendar=calendar, tz=tz, burn_window=burn_window,
-                             slice_window=slice_window, slice_target=slice_target) for g0,
-              g1 in chunks]
-    _warn_partial(grid, period, calendar, tz)
-    return tables[0] if len(tables) == 1 else pd.concat(tables, ignore_index=True)
+        out = _in_group_order(parts, grid.n_groups, grid.n_bins)
+    else:
+        if period is None:
+            period = target.period if isinstance(target, SLO) else slos[0].period if slos else "30D"
+        chunks = grid.chunks(24)  # the dense temporaries of a chunk of groups at a time, same rows
+        tables = [_period_budget(grid if len(chunks) == 1 else grid.select(np.arange(g0, g1)),
+                                 targets[g0:g1],
+                                 period=period, calendar=calendar, tz=tz, burn_window=burn_window,
+                                 slice_window=slice_window, slice_target=slice_target) for g0,
+                  g1 in chunks]
+        _warn_partial(grid, period, calendar, tz)
+        out = tables[0] if len(tables) == 1 else pd.concat(tables, ignore_index=True)
+    out.attrs = {**grid_attrs(grid, target), **_budget_options(
+        grid, None if calendar is not None else period, calendar, tz, burn_window, slice_window,
+        slice_target)}
+    return out
+
+
+def _budget_options(grid: BinGrid, period: Any, calendar: str | None, tz: str, burn_window: Any,
+                    slice_window: Any, slice_target: float | None) -> dict[Any, Any]:
+    """:func:`period_budget`'s options in ``attrs``: ``period`` (duration text; ``None`` under
+    ``calendar`` or with per-group SLOs of several periods, each group's in ``attrs["slo"]``),
+    ``calendar``, ``tz``, ``burn_window``, ``slice_window`` (the bin width when not given) and
+    ``slice_target`` (``None``: each group's target)."""
+    return {"period": None if period is None else duration_label(to_timedelta(period,
+                                                                              name="period")),
+            "calendar": calendar, "tz": tz,
+            "burn_window": duration_label(to_timedelta(burn_window, name="burn_window")),
+            "slice_window": duration_label(pd.Timedelta(grid.freq_ns, unit="ns")
+                                           if slice_window is None
+                                           else to_timedelta(slice_window, name="slice_window")),
+            "slice_target": None if slice_target is None else float(slice_target)}
 
 
 def _in_group_order(parts: list[tuple[Any, np.ndarray, pd.DataFrame]], n_groups: int,

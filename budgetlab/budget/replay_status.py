@@ -15,7 +15,7 @@ from ..slo_groups import split_by_slo
 from ..windows.groups import first_in_group, group_order, table_order
 from .figures import hold_low_traffic, remaining_fraction, status_codes
 
-__all__ = ["PROGRESS_EVENTS", "REPLAY_COLUMNS", "check_states", "event_status",
+__all__ = ["PROGRESS_EVENTS", "REPLAY_COLUMNS", "VARIANT_ATTRS", "check_states", "event_status",
            "partial_window_note", "slo_parts"]
 
 #: The columns of :func:`budgetlab.replay` (before the group keys).
@@ -32,6 +32,9 @@ REPLAY_COLUMNS = (
     "status",
     "low_traffic",
 )
+#: What a variant of the replay (:func:`budgetlab.replay_calendar`, :func:`budgetlab.hysteresis`)
+#: says in its ``attrs`` besides ``slo`` and ``by``: the tables made of its states keep it.
+VARIANT_ATTRS = ("calendar", "tz", "min_dwell")
 _CHUNK = 1 << 18  # rows per chunk of the status computation (2 MiB of float64 temporaries)
 #: Inputs of at least this many events show a progress bar on a terminal.
 PROGRESS_EVENTS = 2_000_000

@@ -9,13 +9,21 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import span_attrs
 from .._util.progress import ProgressBar, progress_bar
 from ..events.schema import check_events, ts_utc
-from ..slo import SLO, PerGroup, table_slo
+from ..slo import SLO, PerGroup, as_per_group, table_slo
 from ..windows.groups import group_codes, group_key_codes, previous_in_group
 from ..windows.trailing import event_window_counts
 from .figures import STATUS_DTYPE, round_like_python, seed_figures
-from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, check_states, event_status, slo_parts
+from .replay_status import (
+    PROGRESS_EVENTS,
+    REPLAY_COLUMNS,
+    VARIANT_ATTRS,
+    check_states,
+    event_status,
+    slo_parts,
+)
 
 __all__ = ["change_rows", "replay_transitions", "transitions"]
 
@@ -65,7 +73,9 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
         that moment, rounded as it rounds them (bit for bit as Python's ``round``):
         ``current_rate`` (4 digits), ``total_events``, ``successes``, ``failures``,
         ``budget_total``, ``budget_remaining`` (1 digit), ``budget_remaining_pct`` (1 digit),
-        ``burn_rate`` (2 digits).
+        ``burn_rate`` (2 digits). ``attrs``: the states' ``slo`` (when they hold one), ``by``,
+        what a variant of the replay says (``calendar``, ``tz``, ``min_dwell``) and ``start`` ..
+        ``end``, the first and the last event of ``states`` (the span counted).
 
     Examples
     --------
@@ -109,7 +119,14 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
                             columns=_REPORTED)
     else:
         figs = {name: states[name].to_numpy()[rows] for name in _REPORTED}  # only the changed rows
-    return _transition_table(states["ts"].array.take(rows), key_cols, from_code, code[rows], figs)
+    out = _transition_table(states["ts"].array.take(rows), key_cols, from_code, code[rows], figs)
+    # what the states say of how they were made (no slo when they do not say it: read back
+    # from a file without attrs), and the span of their events
+    attrs: dict[Any, Any] = {**({} if slo is None else {"slo": slo.as_dict()}), "by": keys,
+                             **{k: states.attrs[k] for k in VARIANT_ATTRS if k in states.attrs},
+                             **span_attrs(states["ts"])}
+    out.attrs = attrs
+    return out
 
 
 def change_rows(code: np.ndarray, frame: pd.DataFrame, keys: list[str]
@@ -154,7 +171,8 @@ def replay_transitions(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, 
         As :func:`transitions`: ``ts``, the group keys, ``from_status``, ``to_status``,
         ``current_rate``, ``total_events``, ``successes``, ``failures``, ``budget_total``,
         ``budget_remaining``, ``budget_remaining_pct``, ``burn_rate``; one row per change, in the
-        order of the events.
+        order of the events. ``attrs``: ``slo`` and ``by`` (as :func:`~budgetlab.replay`'s) and
+        ``start`` .. ``end``, the first and the last event (the span counted).
 
     Examples
     --------
@@ -181,9 +199,14 @@ def replay_transitions(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, 
                    else np.zeros(0, dtype=np.int64 if name in ("total", "successes",
                                                                "failures") else np.float64))
             for name in _REPORTED}
-    return _transition_table(ts_utc(events).take(position),
-                             {k: events[k].array.take(position) for k in keys},
-                             joined(1), joined(2), figs)
+    out = _transition_table(ts_utc(events).take(position),
+                            {k: events[k].array.take(position) for k in keys},
+                            joined(1), joined(2), figs)
+    per_group = as_per_group(slo)
+    attrs: dict[Any, Any] = {"slo": (parts[0][0] if per_group is None else per_group).as_dict(),
+                             "by": keys, **span_attrs(events["ts"])}
+    out.attrs = attrs
+    return out
 
 
 def _changes(events: pd.DataFrame, slo: SLO, keys: list[str], pos: np.ndarray | None,

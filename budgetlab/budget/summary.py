@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import span_attrs
 from .._util.ratios import ratio
 from .._util.thin import thin_words
 from .._util.units import HOUR_NS
@@ -24,7 +25,7 @@ from ..slo import SLO, PerGroup, table_slo
 from ..windows.clock import NO_TRAFFIC_CODE
 from ..windows.groups import group_order
 from .figures import STATUS_DTYPE, STATUSES
-from .replay_status import REPLAY_COLUMNS, check_states
+from .replay_status import REPLAY_COLUMNS, VARIANT_ATTRS, check_states
 from .spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, silences, status_spans
 
 __all__ = ["replay_summary", "SUMMARY_TIME_COLUMNS", "NO_OBSERVED_TIME"]
@@ -86,7 +87,10 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
         ``events_per_day`` and ``transitions_per_day`` are too thin to go by (less than 24 h of
         observed time, :func:`budgetlab._util.thin.too_thin`, the rule and words of the ``note`` of
         :func:`budgetlab.compare_windows`: the figure keeps its meaning, the note says how little it
-        stands on); empty otherwise.
+        stands on); empty otherwise. ``attrs``: ``slo`` (the states', else the spans'), ``by``,
+        what a variant of the replay says (``calendar``, ``tz``, ``min_dwell``) and ``start`` ..
+        ``end``, the observation the time figures count (the spans' own; the first and the last
+        event of ``events`` unless ``spans`` were given another).
 
     Examples
     --------
@@ -168,7 +172,24 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     cols["note"] = thin_words(time["observed_hours"], table["events"], time="observed time",
                               figures="events and transitions per day",
                               no_time=NO_OBSERVED_TIME)
-    return pd.DataFrame(cols, index=table.index)
+    out = pd.DataFrame(cols, index=table.index)
+    out.attrs = _summary_attrs(states, keys, spans, events)
+    return out
+
+
+def _summary_attrs(states: pd.DataFrame, keys: list[str], spans: pd.DataFrame,
+                   events: pd.DataFrame) -> dict[Any, Any]:
+    """``slo`` (the states', else the spans'; none when neither says it), ``by``, what a
+    variant of the replay says (:data:`~budgetlab.budget.replay_status.VARIANT_ATTRS`) and the
+    observation the time figures count: ``start``/``end`` of the spans
+    (:func:`budgetlab.status_spans`' own: the first and last event unless given), else the
+    first and last event of ``events``."""
+    slo = table_slo(states)
+    slo = table_slo(spans) if slo is None else slo
+    span = ({k: spans.attrs[k] for k in ("start", "end")}
+            if {"start", "end"} <= set(spans.attrs) else span_attrs(events["ts"]))
+    return {**({} if slo is None else {"slo": slo.as_dict()}), "by": keys,
+            **{k: states.attrs[k] for k in VARIANT_ATTRS if k in states.attrs}, **span}
 
 
 def _check_rows(states: pd.DataFrame, events: pd.DataFrame, keys: list[str]) -> None:

@@ -164,8 +164,8 @@ def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str,
     """:func:`budgetlab.bucket_burn_over_time` per target, the highest first: with per-group SLOs
     each row's burn is against its own group's target, and the groups of one target are one
     table (a burn of 2 under 99 % and one under 90 % are not one unit: they are drawn apart)."""
+    from .._util.attrs import span_attrs
     from ..analyses.bucket_burn import bucket_burn_over_time
-    from ..analyses.event_span import span_attrs
 
     if isinstance(slo, SLO):
         return [(slo.target, bucket_burn_over_time(events, slo, freq=freq, by=by or None))]

@@ -16,8 +16,8 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
     columns are always timedelta64[ns], (2) its rates per day are over observed time (checked here
     against the oracle's counts and ``observed_days``; observed_days itself by a loop in
     tests/alerts/test_observed_time.py) and withheld (NaN, a ``rates_note`` saying why) under one
-    day of it, (3) alert_episodes records ``tier_windows`` in attrs, (4) the score tables record
-    ``incidents_outside`` in attrs (incidents wholly outside the grid, not scored; the oracle
+    day of it, (3) the tables record more in attrs (:data:`ADDED_ATTRS`), (4) the score tables
+    record ``incidents_outside`` in attrs (incidents wholly outside the grid, not scored; the oracle
     scored every incident, so the count must be 0 for the tables to be equal), (5) they record
     ``budget_note`` in attrs (why budget_before_alert is withheld, when the period is longer than
     the span; the oracle never withheld it, so the note must be empty)."""
@@ -48,8 +48,23 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
     pd.testing.assert_frame_equal(got, want, check_exact=True)
     assert got.attrs.get("incidents_outside", 0) == 0
     assert got.attrs.get("budget_note", "") == ""
+    assert_oracle_attrs(got, want)
+
+
+#: attrs keys the current tables record beyond the oracles': ``tier_windows`` (alert_episodes),
+#: ``incidents_outside`` and ``budget_note`` (the score tables), and what every table on the bin
+#: grid records of how it was made (budgetlab/budget/grid_attrs.py; checked by hand in
+#: tests/test_attrs_json.py): the SLO, group keys, bin width and edges, the options
+ADDED_ATTRS = ("tier_windows", "incidents_outside", "budget_note", "slo", "by", "freq",
+               "grid_start", "grid_end", "freq_ns", "tiers", "windows", "at", "fill", "period",
+               "calendar", "tz", "burn_window", "slice_window", "slice_target")
+
+
+def assert_oracle_attrs(got: pd.DataFrame, want: pd.DataFrame) -> None:
+    """``got``'s attrs are the oracle's, but for keys of :data:`ADDED_ATTRS` the oracle lacks (a
+    key the oracle has keeps its value)."""
     assert {k: v for k, v in got.attrs.items()
-            if k not in ("tier_windows", "incidents_outside", "budget_note")} == want.attrs
+            if k not in ADDED_ATTRS or k in want.attrs} == want.attrs
 
 
 def _resets_withheld(want: pd.DataFrame, episodes: pd.DataFrame, incidents: pd.DataFrame,

@@ -14,14 +14,13 @@ from budgetlab.alerts.firing import firing_runs, grid_firing_runs
 from budgetlab.alerts.lowtraffic import low_traffic
 from budgetlab.windows.binning import bin_events
 from tests.alerts import oracle_episodes, oracle_lowtraffic, oracle_scoring
+from tests.alerts.oracle_compare import assert_oracle_attrs
 from tests.alerts.sre_oracle_data import fast_policy, make_events, per_group_slos
 
 
 def _assert_same(got: pd.DataFrame, want: pd.DataFrame) -> None:
     pd.testing.assert_frame_equal(got, want, check_exact=True)
-    # alert_episodes now also records each tier's long window (tier_windows; checked in
-    # tests/alerts/test_observed_time.py): the oracle's attrs are the rest
-    assert {k: v for k, v in got.attrs.items() if k != "tier_windows"} == want.attrs
+    assert_oracle_attrs(got, want)  # the oracle's, and what the tables record now beside them
 
 
 @pytest.fixture(scope="module")

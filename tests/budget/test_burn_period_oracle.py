@@ -13,14 +13,13 @@ from budgetlab.budget.burn import burn_rates, rolling_sum
 from budgetlab.budget.period import period_budget
 from budgetlab.windows.binning import bin_events
 from tests.alerts import oracle_burn, oracle_period
+from tests.alerts.oracle_compare import assert_oracle_attrs
 from tests.alerts.sre_oracle_data import make_events, per_group_slos
 
 
 def _assert_same(got: pd.DataFrame, want: pd.DataFrame) -> None:
     pd.testing.assert_frame_equal(got, want, check_exact=True)
-    # alert_episodes now also records each tier's long window (tier_windows; checked in
-    # tests/alerts/test_observed_time.py): the oracle's attrs are the rest
-    assert {k: v for k, v in got.attrs.items() if k != "tier_windows"} == want.attrs
+    assert_oracle_attrs(got, want)  # the oracle's, and what the tables record now beside them
 
 
 def _observed_checked(pb: pd.DataFrame, bins: pd.DataFrame) -> pd.DataFrame:
