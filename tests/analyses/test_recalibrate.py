@@ -867,18 +867,22 @@ def test_no_recommendation_writes_large_figures_without_an_exponent():
     # the demo's recaptcha_v2 in fra under a 1 h window: ~20,896 events a day, ~870.67 in a 1 h
     # window (one failure moves the rate 100 / 870.67 = 0.115 points); the 24 h window holds all
     # 20,896 (100 / 20,896 = 0.00479 points). Three significant digits, thousands separated:
-    # never "2.09e+04"
+    # never "2.09e+04". At critical the range starts below the target at which a window at p1 is
+    # CRITICAL: 1 - (1 - 0.862) / (1 - 0.1) = 0.84667, rounded down to the usual 80 % (stop 54:
+    # the note took 85 %, rounded down from p1 itself, the floor at exhausted); below that floor
+    # a target is CRITICAL or worse less than 1 % of the time, so the note needs a lower max_share
     from budgetlab.analyses.recalibration.no_target import explain_no_recommendation
 
     def note(window_events: float, window_ns: int) -> str:
         return explain_no_recommendation(
-            has_time=True, p1=0.862, lo=0.85, share_lo=0.0121, events_per_day=20_896.0,
-            window_events=window_events, window_ns=window_ns, history_days=3.0, max_share=0.01,
-            limit_status="critical")
+            has_time=True, p1=0.862, floor=1 - 0.138 / 0.9, lo=0.8, share_lo=0.0071,
+            events_per_day=20_896.0, window_events=window_events, window_ns=window_ns,
+            history_days=3.0, max_share=0.005, limit_status="critical")
 
     assert note(20_896.0 / 24, 3600 * 10**9) == (
-        "no target meets the rule: even 85 %, the lowest usual target at or below the rolling "
-        "rate's 1 % quantile (86.20 %), is CRITICAL or worse 1.21 % of the time (limit 1 %); "
+        "no target meets the rule: even 80 %, the lowest usual target at or below 84.67 %, the "
+        "target above which a window at the rolling rate's 1 % quantile (86.20 %) is CRITICAL or "
+        "worse, is CRITICAL or worse 0.71 % of the time (limit 0.5 %); "
         "~20,900 events a day with traffic: a 1 h window holds ~871 events, so one failure moves "
         "the rate 0.115 points; give more history (3 d; at least 14 d)")
     assert ("~20,900 events a day with traffic: a 24 h window holds ~20,900 events, so one "

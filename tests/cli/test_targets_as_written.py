@@ -193,7 +193,7 @@ def test_the_suggested_max_share_is_twice_the_given_one_as_written():
 
     # twice 0.0312345678 is 0.0624691356 (:g said 0.0624691)
     text = explain_no_recommendation(
-        has_time=True, p1=0.75, lo=0.75, share_lo=0.3, events_per_day=100_000,
+        has_time=True, p1=0.75, floor=0.75, lo=0.75, share_lo=0.3, events_per_day=100_000,
         window_events=100_000, window_ns=86_400 * 10**9, history_days=28,
         max_share=0.0312345678, limit_status="exhausted")
     assert "(max_share=0.0624691356)" in text

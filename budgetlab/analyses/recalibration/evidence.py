@@ -278,7 +278,8 @@ def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommend
         at_lo = np.searchsorted(c.cands, lo)
         share_lo = float(c.lim_share[g, at_lo]) if np.isfinite(lo) else np.nan
         out.append(explain_no_recommendation(
-            has_time=bool(has_time[g]), p1=float(c.p1[g]), lo=lo, share_lo=share_lo,
+            has_time=bool(has_time[g]), p1=float(c.p1[g]), floor=float(c.floor[g]), lo=lo,
+            share_lo=share_lo,
             events_per_day=float(ev["events_per_day"][g]),
             window_events=float(ev["window_events"][g]),
             window_ns=plan.slo.window_ns, history_days=days, max_share=plan.max_share,

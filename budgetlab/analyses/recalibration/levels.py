@@ -23,8 +23,8 @@ from .rolling import Rolling, history_counts, weighted_quantiles
 from .rules import supported_targets, widen_to_support
 from .wilson import wilson_interval
 
-__all__ = ["candidate_levels", "status_thresholds", "level_threshold", "limit_quantiles",
-           "hold_thresholds", "TimeAtLevels",
+__all__ = ["candidate_levels", "status_thresholds", "level_threshold", "limit_floor",
+           "limit_quantiles", "hold_thresholds", "TimeAtLevels",
            "time_at_levels", "recommend", "Choice", "choose_targets"]
 
 
@@ -106,6 +106,25 @@ def level_threshold(total: np.ndarray, failures: np.ndarray, slo: SLO,
     else:  # warning == 1: any failure is a warning
         thr = np.where(failures > 0, -np.inf, 1.0)
     return thr, strict
+
+
+def limit_floor(p1: np.ndarray, slo: SLO, level: int) -> np.ndarray:
+    """Per group, the target from which a window whose success rate is the rolling rate's 1 %
+    quantile ``p1`` is at status ``level`` or worse (:func:`level_threshold` of such a window,
+    clipped to [0, 1]; NaN where ``p1`` is): the floor of the candidates' range. At exhausted
+    ``p1`` itself; at warning and critical lower, ``1 - (1 - p1) / (1 - fraction)``. Below it a
+    target is at ``level`` or worse less than 1 % of the time (the threshold rises with the rate:
+    it is the 1 % level of :func:`limit_quantiles` without ``min_events``).
+
+    >>> limit_floor(np.array([5 / 6]), SLO(), 1).round(6).tolist()  # 1 - (1 / 6) / 0.5
+    [0.666667]
+    """
+    p1 = np.asarray(p1, dtype=np.float64)
+    if level == 3:
+        return p1
+    ok = np.isfinite(p1)
+    thr, _ = level_threshold(np.ones(len(p1)), np.where(ok, 1.0 - p1, 0.0), slo, level)
+    return np.where(ok, np.clip(thr, 0.0, 1.0), np.nan)
 
 
 def limit_quantiles(rolling: Rolling, slo: SLO, level: int, probs: np.ndarray) -> np.ndarray:
@@ -198,6 +217,7 @@ class Choice:
     ci_low: np.ndarray
     ci_high: np.ndarray
     p1: np.ndarray  # time-weighted quantiles of the rolling success rate
+    floor: np.ndarray  # limit_floor: the target from which a window at p1 is at the limit
     p5: np.ndarray
     p10: np.ndarray
     p50: np.ndarray
@@ -221,7 +241,9 @@ def choose_targets(srt: Sorted, rolling: Rolling, current: np.ndarray, plan: Pla
     n_ev, n_ok, rate = history_counts(srt, rolling)
     ci_low, ci_high = wilson_interval(n_ok, n_ev, plan.confidence)
     p1, p5, p10, p50 = (rolling.quantiles[:, k] for k in range(4))
-    lo_t, hi_t = target_range(p1, rate, held=plan.slo.min_events > 0)
+    floor = limit_floor(p1, plan.slo, plan.limit)
+    lo_t, hi_t = target_range(floor, rate, held=plan.slo.min_events > 0,
+                              strictly_below=plan.limit < 3)
     lo_t = widen_to_support(lo_t, n_ev)
     grid, cands, grid_idx, in_range = candidate_targets(plan.step, lo_t, hi_t, current,
                                                         plan.requested)
@@ -231,8 +253,8 @@ def choose_targets(srt: Sorted, rolling: Rolling, current: np.ndarray, plan: Pla
     uncapped = recommend(lim_share, grid, grid_idx, plan.max_share, has_time, in_range)
     supported = supported_targets(n_ev, grid, in_range)
     recommended = recommend(lim_share, grid, grid_idx, plan.max_share, has_time, supported)
-    return Choice(n_ev=n_ev, n_ok=n_ok, rate=rate, ci_low=ci_low, ci_high=ci_high, p1=p1, p5=p5,
-                  p10=p10, p50=p50,
+    return Choice(n_ev=n_ev, n_ok=n_ok, rate=rate, ci_low=ci_low, ci_high=ci_high, p1=p1,
+                  floor=floor, p5=p5, p10=p10, p50=p50,
                   lo_t=lo_t, grid=grid, cands=cands, grid_idx=grid_idx, in_range=in_range,
                   supported=supported,
                   levels=levels, time=time, lim_share=lim_share, uncapped=uncapped,

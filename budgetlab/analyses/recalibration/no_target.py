@@ -38,18 +38,31 @@ def suggest_window(need_events: int, events_per_day: float, history_days: float)
     return f"{max(1, int(np.ceil(days * 24 - 1e-9)))}h"
 
 
-def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo: float,
-                              events_per_day: float,
+def _floor_words(p1: float, floor: float, limit_status: str) -> str:
+    """The floor of the candidates' range in the note: at exhausted the rolling rate's 1 %
+    quantile, else the target above which a window at that quantile is at the limit status or
+    worse (:func:`~budgetlab.analyses.recalibration.levels.limit_floor`), an apposition."""
+    quantile = f"the rolling rate's 1 % quantile ({measured_percent(p1)})"
+    if limit_status == "exhausted":
+        return quantile
+    return (f"{measured_percent(floor)}, the target above which a window at {quantile} is "
+            f"{limit_status.upper()} or worse")
+
+
+def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: float,
+                              share_lo: float, events_per_day: float,
                               window_events: float, window_ns: int, history_days: float,
                               max_share: float, limit_status: str, min_days: float = 14.0,
                               min_events: int = 0) -> str:
     """Why no target meets the rule for one group, with figures, and what would make one possible
     (a longer window, ``min_events`` above the current one, more history, a looser
-    ``max_share``).
+    ``max_share``). ``floor``: the floor of the candidates' range before it is rounded down to
+    ``lo`` (:func:`~budgetlab.analyses.recalibration.levels.limit_floor`; ``p1`` at exhausted).
 
-    >>> print(explain_no_recommendation(has_time=True, p1=0.75, lo=0.75, share_lo=0.3,
-    ...       events_per_day=40, window_events=40, window_ns=86_400 * 10**9, history_days=28,
-    ...       max_share=0.01, limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
+    >>> print(explain_no_recommendation(has_time=True, p1=0.75, floor=0.75, lo=0.75,
+    ...       share_lo=0.3, events_per_day=40, window_events=40, window_ns=86_400 * 10**9,
+    ...       history_days=28, max_share=0.01,
+    ...       limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
     no target meets the rule: even 75 %, the lowest usual target at or below the rolling rate's
     1 % quantile (75.00 %), is EXHAUSTED or worse 30.00 % of the time (limit 1 %); ~40 events a
     day with traffic: a 24 h window holds ~40 events, so one failure moves the rate 2.5 points; to
@@ -59,20 +72,24 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
     if not has_time:
         return "no evaluated time in the history for this group"
     win_txt = prose_duration(pd.Timedelta(window_ns, unit="ns"))
-    if np.isfinite(lo) and lo <= p1 + 1e-12:
+    name = _floor_words(p1, floor, limit_status)
+    sep = "" if limit_status == "exhausted" else ","  # after the apposition
+    if np.isfinite(lo) and lo <= floor + 1e-12:
         head = (f"no target meets the rule: even {given_percent(lo)}, the lowest usual target at "
-                f"or below the rolling rate's 1 % quantile ({measured_percent(p1)}), is "
+                f"or below {name}, is "
                 f"{limit_status.upper()} or worse {measured_percent(share_lo)} of the time (limit "
                 f"{given_percent(max_share)})")
     elif np.isfinite(lo):
-        why = (f"the rolling rate's 1 % quantile, {measured_percent(p1)}, is below every usual "
-               "target" if p1 < USUAL_TARGETS[0] else f"min_events={min_events} holds the status")
+        below = (f"the rolling rate's 1 % quantile, {measured_percent(p1)}, is below every "
+                 "usual target" if limit_status == "exhausted" else
+                 f"{name}, is below every usual target")
+        why = below if floor < USUAL_TARGETS[0] else f"min_events={min_events} holds the status"
         head = (f"no target meets the rule: even {given_percent(lo)}, the lowest usual target, is "
                 f"{limit_status.upper()} or worse {measured_percent(share_lo)} of the time (limit "
                 f"{given_percent(max_share)}; {why})")
     else:
-        head = (f"no target meets the rule: the rolling rate's 1 % quantile "
-                f"({measured_percent(p1)}) is below every usual target (lowest 50 %)")
+        head = (f"no target meets the rule: {name}{sep} is below every usual target (lowest "
+                "50 %)")
     parts = [head]
     if np.isfinite(window_events) and window_events > 0:
         parts.append(f"~{about_words(events_per_day)} events a day with traffic: a {win_txt} "

@@ -97,10 +97,13 @@ def recalibrate(
         Candidates are the usual targets
         (:data:`~budgetlab.analyses.recalibration.candidates.USUAL_TARGETS`:
         0.9, 0.95, 0.975, 0.99, 0.995, 0.999, 0.9995, 0.9999, and 0.85 ... 0.5 below) from the
-        group's ``p1`` rounded down to a usual target (from the lowest, 0.5, when ``p1`` is
-        below every one or with ``min_events``, whose hold makes the status no function of the
-        rate) up to the first usual target above its observed rate, plus the fine steps between
-        them; nothing below that range.
+        target at which a window at the group's ``p1`` reaches ``limit_status`` (``p1`` itself
+        at exhausted, ``1 - (1 - p1) / (1 - warning)`` at warning, with ``critical`` at
+        critical; :func:`~budgetlab.analyses.recalibration.levels.limit_floor`) rounded down to
+        a usual target (strictly below it at warning and critical; from the lowest, 0.5, when it
+        is below every one or with ``min_events``, whose hold makes the status no function of
+        the rate) up to the first usual target above its observed rate, plus the fine steps
+        between them; nothing below that range.
     max_share : float
         Largest share of time the recommended target may have spent at ``limit_status`` or worse.
     limit_status : {"exhausted", "critical", "warning"}
