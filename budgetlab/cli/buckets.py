@@ -39,7 +39,6 @@ LEGEND = ("Every figure counts the whole log, first to last event. burn_rate: th
 def _cmd_buckets(args: argparse.Namespace) -> int:
     from .._util.burns import three_digits
     from ..analyses.failure_buckets import THIN_COLUMNS, WITHOUT_COLUMNS, bucket_breakdown
-    from ..plotting import plot_buckets
 
     slo = slo_from_args(args)
     to_timedelta(args.plot_freq, name="plot_freq")  # refused before the work, by its flag
@@ -89,19 +88,27 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     if args.out:
         write_output(table, args, "row", "(group x bucket)")
     if args.plot:
-        panels = _burn_over_time(read.events, slo, args.plot_freq, by)
-
-        def draw(axes: Any) -> None:  # one panel per target: burns under two targets do not add
-            axs = list(axes) if len(panels) > 1 else [axes]
-            for ax, (target, over) in zip(axs, panels, strict=True):
-                # the groups the table leaves blank (too thin) are left out, named there
-                plot_buckets(over, by=by or None, ax=ax, tz=args.tz, breakdown=table,
-                             target=target if len(panels) > 1 else None)
-            for ax in axs[:-1]:
-                ax.set_xlabel("")  # the time axis is shared: labelled once, at the bottom
-
-        save_plot(draw, args.plot, force=args.force, rows=len(panels))
+        _plot(read, slo, by, table, args)
     return 0
+
+
+def _plot(read: LogRead, slo: SLO | PerGroup, by: list[str], table: pd.DataFrame,
+          args: argparse.Namespace) -> None:
+    """``--plot``: each bucket's burn over time, one panel per target (burns under two targets do
+    not add), the groups the table leaves blank (too thin) left out, named there."""
+    from ..plotting import plot_buckets
+
+    panels = _burn_over_time(read.events, slo, args.plot_freq, by)
+
+    def draw(axes: Any) -> None:
+        axs = list(axes) if len(panels) > 1 else [axes]
+        for ax, (target, over) in zip(axs, panels, strict=True):
+            plot_buckets(over, by=by or None, ax=ax, tz=args.tz, breakdown=table,
+                         target=target if len(panels) > 1 else None)
+        for ax in axs[:-1]:
+            ax.set_xlabel("")  # the time axis is shared: labelled once, at the bottom
+
+    save_plot(draw, args.plot, force=args.force, rows=len(panels))
 
 
 def _no_failures(read: LogRead, table: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
