@@ -71,17 +71,22 @@ def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | P
         tracker = rep.tracker
         if len(tracker):
             row = tracker.iloc[0]
-            before = str(row["status_at_start"])
-            if before in ("critical", "exhausted"):
+            before, changed = str(row["status_at_start"]), int(row["transitions"]) > 0
+            first = (f"{clock_at(row['first_change_at'], tz)} "
+                     f"({str(row['first_change_from']).upper()} -> "
+                     f"{str(row['first_change_to']).upper()})") if changed else ""
+            hides = ("A target the tracker sits below most of the time hides real incidents "
+                     "(see the verdict below).")
+            if before in ("critical", "exhausted") and not changed:
                 print(wrap("The tracker could not show this incident: it was already "
                            f"{before.upper()} when it began, so the incident changed nothing an "
-                           "on-call person would see. A target the tracker sits below most of "
-                           "the time hides real incidents (see the verdict below).", indent="  "))
-            elif int(row["transitions"]) > 0:
-                print(wrap("The tracker saw it: first change at "
-                           f"{clock_at(row['first_change_at'], tz)} "
-                           f"({str(row['first_change_from']).upper()} -> "
-                           f"{str(row['first_change_to']).upper()}).", indent="  "))
+                           f"on-call person would see. {hides}", indent="  "))
+            elif before in ("critical", "exhausted"):
+                print(wrap(f"The tracker was already {before.upper()} when the incident began: "
+                           f"it showed the incident only by its changes, the first at {first}. "
+                           f"{hides}", indent="  "))
+            elif changed:
+                print(wrap(f"The tracker saw it: first change at {first}.", indent="  "))
             else:
                 print(wrap("The tracker did not change status during the incident.",
                            indent="  "))
@@ -118,7 +123,10 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
     window = prose_duration(longest_window(slo))
     print("\n" + wrap(f"Verdicts (budgetlab recalibrate's rule: a target is too strict when the "
                       f"{window} tracker would have been {_LIMIT_STATUS.upper()} or worse more "
-                      f"than {given_percent(s['max_share'])} of the time). They count each "
+                      f"than {given_percent(s['max_share'])} of the time and the bootstrap "
+                      "interval of the rule's target lies wholly below it; too loose when that "
+                      "interval lies wholly above it and the window spends little of its "
+                      "budget; else ok). They count each "
                       f"group's time with traffic after the first {window} window (warm-up), "
                       f"{clock_span(s['span_start'], s['span_end'], tz)}; "
                       "the summary above counts the whole log, warm-up included.", indent=""))
@@ -147,9 +155,8 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
                        indent="  "))  # the table's API words, said as flags here
     print("\nNext step: recalibrate on the sample (the same figures, with the candidates' table):")
     print(f"  {_recalibrate_command(slo, by)}")
-    print(f"and on your own log: budgetlab recalibrate LOG... --by {','.join(by) or 'KEY'} --slo "
-          "SLOS.yaml "
-          "(2-4 weeks of history).")
+    print("and on your own log (2-4 weeks of history):")
+    print(f"  budgetlab recalibrate LOG... --by {','.join(by) or 'KEY'} --slo SLOS.yaml")
 
 
 def _summary_share(summary: pd.DataFrame, row: pd.Series, by: list[str], worse: list[str]) -> str:
