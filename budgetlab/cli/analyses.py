@@ -210,8 +210,10 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     if cut.line:
         print(wrap(cut.line, indent=""))
     _print_thin(table[thin], by)
-    if args.out:
-        write_output(table, args, "row", "(window x group)")
+    if args.out:  # the thin rows' shares and rates empty, as the table above leaves them
+        rates = [c for c in table.columns if c.startswith("share_") or c.endswith("_per_day")]
+        write_output(table.assign(**{c: table[c].mask(thin) for c in rates}), args, "row",
+                     "(window x group)")
     if args.plot:
         save_plot(lambda ax: plot_window_comparison(table, ax=ax), args.plot, force=args.force)
     return 0
