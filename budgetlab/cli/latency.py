@@ -275,6 +275,16 @@ def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
                         ("client_timeout", [args.client_timeout] if args.client_timeout else [])):
         for item in items:  # each a duration with its unit, before the log is read
             to_timedelta(item, name=name)
+    if args.plot and not args.timeouts:  # the shares figure: a line style a threshold
+        from ..plotting.latency import STYLE_WORDS
+
+        given = {to_timedelta(t, name="thresholds") for t in thresholds}
+        if len(given) > len(STYLE_WORDS):
+            raise ConfigError(
+                f"--plot draws the shares of at most {len(STYLE_WORDS)} thresholds, a line style "
+                f"each ({', '.join(STYLE_WORDS)}); --thresholds gives {len(given)}: give at most "
+                f"{len(STYLE_WORDS)} with --plot, or leave --plot out (the lines and --out give "
+                f"the shares of all {len(given)}).")
     return quantiles, thresholds
 
 

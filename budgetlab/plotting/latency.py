@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
@@ -15,12 +16,27 @@ from .._util.attrs import attr_span
 from .._util.validation import check_tz, to_timedelta
 from .._util.words import given_duration, prose_duration
 from ..errors import ConfigError, InputError
-from ._common import time_axis, utc_naive
+from ._common import OTHER_COLOR, group_colors, other_label, time_axis, utc_naive
 from .legends import legend_above
 from .timeline_marks import incident_patch, shade_incidents
 
-__all__ = ["plot_latency_shares", "LINES_MEET", "NO_ATTEMPTS", "group_label", "table_keys",
-           "nested_sizes", "points_meet", "span_counted"]
+__all__ = ["plot_latency_shares", "LINES_MEET", "NO_ATTEMPTS", "THRESHOLD_STYLES", "group_label",
+           "table_keys", "nested_sizes", "points_meet", "span_counted", "threshold_styles"]
+
+#: How :func:`plot_latency_shares` tells a group's thresholds apart, shortest first: a line
+#: style and a marker each (solid with dots, dashed with squares, dotted with triangles,
+#: dash-dot with diamonds), which read in greyscale print and without telling hues apart; the
+#: colour says the group. A table of more thresholds is refused (:func:`threshold_styles`).
+THRESHOLD_STYLES = (("-", "o"), ("--", "s"), (":", "^"), ("-.", "D"))
+#: The words of :data:`THRESHOLD_STYLES`' line styles, in its order.
+STYLE_WORDS = ("solid", "dashed", "dotted", "dash-dot")
+#: The width (points) of the white rim of :func:`plot_latency_shares`' markers that nest in
+#: their group's own (0.8, the trade-off's, left a 4.5 pt triangle a white outline).
+RIM = 0.5
+#: The length of :func:`plot_latency_shares`' legend keys (in font sizes) when a line is drawn:
+#: matplotlib's 2 showed a dash-dot line as one dash beside its largest (nested) marker; keys of
+#: lone points only, markers without a line, keep matplotlib's.
+KEY_LENGTH = 6.0
 
 
 def group_label(row: pd.Series, keys: Sequence[str]) -> str:
@@ -36,26 +52,37 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
                         incidents: pd.DataFrame | None = None) -> Axes:
     """The share of attempts that succeeded within each threshold, per period and group (one
     line per group and threshold, the groups in the sorted order of their names, as the command
-    lists them, each group's thresholds shortest first): ``latency_profile(...).shares``.
+    lists them, each group's thresholds shortest first): ``latency_profile(...).shares``. Each
+    group has the colour :func:`~budgetlab.plotting._common.group_colors` gives its name in
+    every figure, :func:`~budgetlab.plotting.timeout_tradeoff.plot_timeout_tradeoff`'s too (more
+    groups than colours: those with the most attempts keep theirs, the others are grey under
+    one legend entry a threshold, ``other (N groups) within 10 s``); each threshold has a line
+    style and a marker of its own, the same in every group, so that they read in greyscale and
+    without telling hues apart (:data:`THRESHOLD_STYLES`: the shortest solid with dots, then
+    dashed with squares, dotted with triangles, dash-dot with diamonds; a table of more
+    thresholds is refused, :func:`threshold_styles`), shown in the legend's long keys.
     ``incidents`` (``start``, ``end``) are shaded grey as on the timeline, named "incident" in
-    the legend, within the periods' span. Each point sits at its
-    period's start, marked by a dot (a group's lone point a dot alone, in the legend too; with
-    one period every dot 3.5 pt larger, readable on an axis as wide as the period). The y label
+    the legend, within the periods' span. Each point sits at its period's start, marked by its
+    threshold's marker (a group's lone point the marker alone, in the legend too; with one
+    period every marker 3.5 pt larger, readable on an axis as wide as the period). The y label
     says the period's length (``per 24 h period``; ``over the whole log`` for
     ``latency_profile(freq=None)``), ``freq`` or else ``shares.attrs["freq"]``, which
     ``latency_profile`` writes. When lines meet at a point (closer than 2 % of the y range;
-    often at a share of exactly 100 %), each line's dots are smaller than the line's before it, so
-    that they nest, each line a ring around the next, and the legend's title says so
-    (:data:`LINES_MEET`). The time axis is in ``tz`` (default UTC; the data stay UTC), named in
-    the x label with the span the shares count (``attrs["start"]`` .. ``attrs["end"]``, the
-    first and the last attempt: a first or last period they cover only in part reads as such),
-    and the y axis is a share in percent of the attempts, as the CLI prints it, from the lowest
-    one drawn (90 % at the highest) to 100 %, padded by 5 % of that span either side, so that a
-    point at 100 % or at the lowest share is drawn whole. The legend sits above the plot area
-    (it covers no point), a column per group. The x range is the periods' span padded by 5 %:
-    from the first period's start to the last one's end when the period is known (``freq`` or
-    the attrs), else to the last one's start, and one
-    hour either side of a lone period start (matplotlib alone widens one date to four years, the
+    often at a share of exactly 100 %), each line's markers are smaller than the line's before
+    it, so that they nest, each line a ring around the next, a marker on its own group's with a
+    thin white rim (a group's thresholds share its colour: a square on its dot would not show),
+    and the legend's title says so (:data:`LINES_MEET`). The time axis is in ``tz`` (default
+    UTC; the data stay UTC), named in the x label with the span the shares count
+    (``attrs["start"]`` .. ``attrs["end"]``, the first and the last attempt: a first or last
+    period they cover only in part reads as such), and the y axis is a share in percent of the
+    attempts, as the CLI prints it, from the lowest one drawn (90 % at the highest) to 100 %,
+    padded by 5 % of that span either side, so that a point at 100 % or at the lowest share is
+    drawn whole. The legend sits above the plot area (it covers no point), a column per group,
+    the incidents one of their own (where that many would run past the figure's edge, fewer,
+    each holding whole groups; a blank entry may pad a column). The x range is
+    the periods' span padded by 5 %: from the first period's start to the last one's end when
+    the period is known (``freq`` or the attrs), else to the last one's start, and one hour
+    either side of a lone period start (matplotlib alone widens one date to four years, the
     points lost in it). A period without attempts of a group has no share (the table has no row
     for it): the group's lines break there, never joined across it (a NaN point at the first
     empty period's start), and the legend's title says what a break means (:data:`NO_ATTEMPTS`).
@@ -67,10 +94,12 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     ...     "ts": pd.to_datetime(["2026-01-01", "2026-01-02"], utc=True).as_unit("ns"),
     ...     "ok": [True, True], "bucket": pd.Categorical(["success", "success"]),
     ...     "duration": pd.to_timedelta([2, 8], unit="s")})
-    >>> ax = plot_latency_shares(latency_profile(ev, thresholds=["5s"]).shares,
+    >>> ax = plot_latency_shares(latency_profile(ev, thresholds=["5s", "10s"]).shares,
     ...                          ax=plt.figure().gca())
-    >>> ax.lines[0].get_ydata().tolist(), ax.get_xlabel()
-    ([100.0, 0.0], 'period start (UTC); attempts 2026-01-01 00:00 .. 2026-01-02 00:00')
+    >>> [(ln.get_ydata().tolist(), ln.get_linestyle(), ln.get_marker()) for ln in ax.lines]
+    [([100.0, 0.0], '-', 'o'), ([100.0, 100.0], '--', 's')]
+    >>> ax.get_xlabel()
+    'period start (UTC); attempts 2026-01-01 00:00 .. 2026-01-02 00:00'
     >>> ax.get_ylabel().splitlines()  # latency_profile's default freq, "1D", from its attrs
     ['share of attempts that succeeded within', 'the threshold per 24 h period (%)']
     >>> plt.close("all")
@@ -80,6 +109,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     if "share" not in shares.columns or "threshold" not in shares.columns:
         raise InputError("plot_latency_shares draws latency_profile(...).shares (columns period, "
                          "threshold, share).")
+    styles = threshold_styles(shares["threshold"])  # more thresholds than styles: refused
     tz = check_tz(tz)
     ax = plt.gca() if ax is None else ax
     freq = _table_freq(shares, freq)
@@ -92,15 +122,14 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     parts.sort(key=lambda part: (group_label(part.iloc[0], keys), part["threshold"].iloc[0]))
     step = _period_step(pd.DatetimeIndex(shares["period"]), freq)
     lines, broken = [], False
-    for part in parts:
-        thr = part["threshold"].iloc[0]
-        name = (f"{group_label(part.iloc[0], keys)} within "
-                f"{given_duration(thr)}") if keys else f"within {given_duration(thr)}"
+    looks = _line_looks(parts, keys)
+    for part, (label, color) in zip(parts, looks, strict=True):
         x, y = _broken_at_empty_periods(part.sort_values("period"), step)
         broken = broken or len(x) > len(part)
-        # a lone point is a dot, in the legend too (a line through one point draws nothing)
-        lines += ax.plot(x, y, marker="o", markeredgewidth=0, label=name,
-                         linestyle="-" if len(part) > 1 else "none")
+        linestyle, marker = styles[part["threshold"].iloc[0]]
+        # a lone point is its marker, in the legend too (a line through one point draws nothing)
+        lines += ax.plot(x, y, marker=marker, markeredgewidth=0, label=label, color=color,
+                         linestyle=linestyle if len(part) > 1 else "none")
     _period_range(ax, pd.DatetimeIndex(shares["period"]), freq)
     marked = shade_incidents(ax, incidents)  # within the periods' span
     time_axis(ax, tz)
@@ -110,18 +139,63 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     _share_range(ax, percent["share"])
     lo, hi = ax.get_ylim()
     meet = points_meet(shares["period"], percent["share"], span=hi - lo)
-    # one period: its dots larger, so that they read on an axis as wide as the period
+    # one period: its markers larger, so that they read on an axis as wide as the period
     grow = 3.5 if shares["period"].nunique() == 1 else 0.0
-    for line, ms in zip(lines, nested_sizes(len(lines), meet), strict=True):
+    for k, (line, ms) in enumerate(zip(lines, nested_sizes(len(lines), meet), strict=True)):
         line.set_markersize(ms + grow)
+        if meet and k and looks[k - 1][1] == looks[k][1]:  # on its group's own marker, of its
+            line.set(markeredgecolor="white", markeredgewidth=RIM)  # colour: a rim shows it
     # above the plot area, so it covers no point; a column per group (its thresholds below),
-    # the incidents a column of their own after the groups'
+    # the incidents a column of their own after the groups'; keys long enough to show a style
     handles = ax.get_legend_handles_labels()[0] + [incident_patch()] * marked
     title = "\n".join(words for words, said in ((LINES_MEET, meet), (NO_ATTEMPTS, broken))
                       if said)
-    legend_above(ax, handles, title=title or None,
-                 ncols=shares.groupby(keys, observed=True).ngroups + marked if keys else 6)
+    columns = len({color for _, color in looks}) + marked if keys else 6
+    legend_above(ax, handles, title=title or None, ncols=columns, block=len(styles),
+                 handlelength=KEY_LENGTH if any(len(part) > 1 for part in parts) else None)
     return ax
+
+
+def threshold_styles(thresholds: Iterable[Any]) -> dict[pd.Timedelta, tuple[str, str]]:
+    """The line style and marker of each threshold of :func:`plot_latency_shares`, the shortest
+    first (:data:`THRESHOLD_STYLES`). More thresholds than styles are refused: a style drawn
+    twice would draw two thresholds of a group alike, and shades of the group's colour would
+    not survive greyscale print nor be told apart by every reader.
+
+    >>> threshold_styles(pd.to_timedelta(["20s", "5s", "20s"]))
+    {Timedelta('0 days 00:00:05'): ('-', 'o'), Timedelta('0 days 00:00:20'): ('--', 's')}
+    """
+    given = sorted(set(pd.to_timedelta(list(thresholds))))
+    if len(given) > len(THRESHOLD_STYLES):
+        raise ConfigError(
+            f"plot_latency_shares draws at most {len(THRESHOLD_STYLES)} thresholds, a line style "
+            f"each ({', '.join(STYLE_WORDS)}, with a marker each); the table has {len(given)} "
+            f"({', '.join(given_duration(t) for t in given)}): a style drawn twice would draw two "
+            "thresholds of a group alike. Draw some of them, e.g. "
+            "shares[shares['threshold'].isin(pd.to_timedelta(['10s', '30s']))].")
+    return dict(zip(given, THRESHOLD_STYLES, strict=False))
+
+
+def _line_looks(parts: list[pd.DataFrame], keys: Sequence[str]) -> list[tuple[str, str]]:
+    """The legend label and colour of each line of :func:`plot_latency_shares` (``parts``: one a
+    group and threshold): the group's colour by
+    :func:`~budgetlab.plotting._common.group_colors`, weighed by its attempts (those of its first
+    line: every threshold counts them all) as the trade-off weighs them; a grey group's lines
+    unnamed (``_nolegend_``) but the first grey group's, ``other (N groups) within ...``."""
+    names = [group_label(part.iloc[0], keys) or "all attempts" for part in parts]
+    first: dict[str, pd.DataFrame] = {}
+    for name, part in zip(names, parts, strict=True):
+        first.setdefault(name, part)
+    colors = group_colors(list(first), [float(part["attempts"].sum()) for part in first.values()]
+                          if parts and "attempts" in parts[0].columns else None)
+    grey = next((n for n in colors if colors[n] is None), None)
+    looks = []
+    for name, part in zip(names, parts, strict=True):
+        within = f"within {given_duration(part['threshold'].iloc[0])}"
+        key = name if colors[name] else other_label(colors) if name == grey else None
+        label = "_nolegend_" if key is None else f"{key} {within}" if keys else within
+        looks.append((label, colors[name] or OTHER_COLOR))
+    return looks
 
 
 def span_counted(shares: pd.DataFrame, tz: str, *, zone: bool = False) -> str:

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.patches import Patch
 from matplotlib.transforms import Bbox, ScaledTranslation
 
 #: What :func:`room_for` keeps free between an artist and the figure's edge, as a fraction of the
@@ -14,12 +16,17 @@ from matplotlib.transforms import Bbox, ScaledTranslation
 EDGE_MARGIN = 0.01
 
 
-def legend_above(ax: Axes, handles: list[Any], ncols: int = 4, title: str | None = None) -> None:
+def legend_above(ax: Axes, handles: list[Any], ncols: int = 4, title: str | None = None,
+                 handlelength: float | None = None, block: int = 1) -> None:
     """A legend above the plot area, so it never covers data (``title`` over its entries,
     left-aligned), over the room of the axes' title (:func:`title_room`: a title the user sets
     before or after, ``ax.set_title(...)``, sits between the plot area and the legend); with
     fewer columns when ``ncols`` of them would run past the figure's right edge (long group
-    names), so it is never cut there; room made above (:func:`room_for`)."""
+    names), so it is never cut there; room made above (:func:`room_for`). ``handlelength``: the
+    keys' length in font sizes (matplotlib's default, 2, when ``None``); ``block``: runs of
+    entries that each stay in one column (a group's thresholds; the last run may be shorter, an
+    entry of its own), blank entries (no key, no text) added at the end where matplotlib's
+    balanced columns would split one (:func:`in_runs`)."""
     fig = ax.figure
     anchor = ax.transAxes + ScaledTranslation(0, title_room(ax) / 72, fig.dpi_scale_trans)
 
@@ -28,21 +35,49 @@ def legend_above(ax: Axes, handles: list[Any], ncols: int = 4, title: str | None
             return bool(box.width <= 0.98 * fig.bbox.width)
         return bool(box.x1 <= fig.bbox.x1 - EDGE_MARGIN * fig.bbox.width)  # from the axes' left
 
-    _fitted_legend(ax, min(ncols, len(handles)), fits, handles=handles, loc="lower left",
-                   bbox_to_anchor=(0.0, 1.0), bbox_transform=anchor, title=title,
-                   title_fontsize="small", alignment="left")
+    _fitted_legend(ax, min(ncols, len(handles)), fits, block=block, handles=handles,
+                   loc="lower left", bbox_to_anchor=(0.0, 1.0), bbox_transform=anchor,
+                   title=title, title_fontsize="small", alignment="left",
+                   handlelength=handlelength)
 
 
-def _fitted_legend(ax: Axes, ncols: int, fits: Callable[[Bbox], bool], **options: Any) -> None:
+def _fitted_legend(ax: Axes, ncols: int, fits: Callable[[Bbox], bool], block: int = 1,
+                   **options: Any) -> None:
     """``ax.legend(**options)`` (small font, no frame) in ``ncols`` columns, or fewer until its
-    box ``fits`` (the figure's right edge), and the room made for it (:func:`room_for`)."""
+    box ``fits`` (the figure's right edge), and the room made for it (:func:`room_for`). With a
+    ``block`` > 1, ``options["handles"]`` are runs of ``block`` entries (the last one maybe
+    shorter: an entry of its own), each kept whole in one column (:func:`in_runs`)."""
     renderer = getattr(ax.figure.canvas, "get_renderer", None)
+    handles = list(options.pop("handles", []))
     for n in range(max(1, ncols), 0, -1):
-        legend = ax.legend(ncols=n, fontsize="small", frameon=False, borderaxespad=0.0,
-                           **options)
+        laid = in_runs(len(handles), block, n) if block > 1 else 0
+        if laid is None:  # no layout of n columns keeps every run whole
+            continue
+        legend = ax.legend(handles=handles + [Patch(visible=False, label="")] * laid, ncols=n,
+                           fontsize="small", frameon=False, borderaxespad=0.0, **options)
         if n == 1 or renderer is None or fits(legend.get_window_extent(renderer())):
             break
     room_for(ax, [legend])
+
+
+def in_runs(entries: int, block: int, ncols: int) -> int | None:
+    """How many blank entries to add after ``entries`` (runs of ``block``, the last one maybe
+    shorter) so that matplotlib's ``ncols`` columns each start at a run, none with blanks only;
+    ``None`` when no number does. Matplotlib balances its columns (10 entries in 4: 3, 3, 2, 2;
+    a group's third threshold then led the fourth column, the incident under it), filling each
+    before the next.
+
+    >>> in_runs(10, 3, 4), in_runs(5, 2, 3), in_runs(10, 3, 3), in_runs(10, 3, 2)
+    (1, 0, None, 1)
+    """
+    if ncols == 1:
+        return 0
+    for extra in range(ncols * block + 1):
+        rows, large = divmod(entries + extra, ncols)
+        starts = np.cumsum([0] + [rows + 1] * large + [rows] * (ncols - large))[:ncols]
+        if rows and all(start % block == 0 and start < entries for start in starts):
+            return extra
+    return None
 
 
 def title_room(ax: Axes) -> float:

@@ -153,6 +153,24 @@ def test_a_quantile_outside_0_1_is_refused_before_the_log_is_read(log, capsys):
                    "use a fraction: --quantiles 0.015.\n")
 
 
+def test_a_shares_plot_of_more_thresholds_than_line_styles_is_refused_before_reading(
+        log, tmp_path, capsys):
+    """The shares figure tells a group's thresholds apart by four line styles: --plot with five
+    thresholds is refused before the log is read (no "how it was read" block), and nothing is
+    drawn; with --timeouts the figure is the trade-off, which draws no threshold."""
+    png = tmp_path / "shares.png"
+    args = ["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
+            "1s,2s,3s,4s,5s", "--plot", str(png)]
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and not png.exists()
+    assert err == ("budgetlab: error: --plot draws the shares of at most 4 thresholds, a line "
+                   "style each (solid, dashed, dotted, dash-dot); --thresholds gives 5: give at "
+                   "most 4 with --plot, or leave --plot out (the lines and --out give the shares "
+                   "of all 5).\n")
+    assert main([*args, "--timeouts", "3s,30s"]) == 0 and png.exists()
+
+
 def test_duration_is_required(log, capsys):
     assert main(["latency", str(log), "--thresholds", "5s"]) == 2
     assert "--duration COLUMN" in capsys.readouterr().err

@@ -231,9 +231,10 @@ def _all_quick():
 
 
 def test_lines_at_one_stay_visible_as_nested_rings():
-    """Four lines (2 groups x 2 thresholds) all at share 1 lie on one another: the dots of each
-    line are smaller than those of the line drawn before, by at least 2 pt (a ring of 1 pt,
-    1.5 px at the CLI's 110 dpi, around the next), and the legend says the dots nest."""
+    """Four lines (2 groups x 2 thresholds) all at share 1 lie on one another: the markers of
+    each line are smaller than those of the line drawn before, by at least 2 pt (a ring of 1 pt,
+    1.5 px at the CLI's 110 dpi, around the next), and the legend says the markers nest. A
+    group's thresholds share its colour: a marker on its own group's has a thin white rim."""
     from budgetlab.plotting.latency import LINES_MEET
 
     shares = bl.latency_profile(_all_quick(), thresholds=["5s", "10s"], by="g", freq="1h").shares
@@ -241,8 +242,10 @@ def test_lines_at_one_stay_visible_as_nested_rings():
     assert [line.get_ydata().tolist() for line in ax.lines] == [[100.0, 100.0]] * 4
     sizes = [line.get_markersize() for line in ax.lines]
     assert all(a - b >= 2.0 for a, b in zip(sizes[:-1], sizes[1:], strict=True))
-    assert {line.get_marker() for line in ax.lines} == {"o"}
-    assert {line.get_markeredgewidth() for line in ax.lines} == {0.0}  # filled, no rim of its own
+    # each threshold its marker (dots, then squares), filled; the second of a group rimmed
+    assert [line.get_marker() for line in ax.lines] == ["o", "s", "o", "s"]
+    assert [line.get_markeredgewidth() for line in ax.lines] == [0.0, 0.5, 0.0, 0.5]
+    assert {line.get_markeredgecolor() for line in ax.lines[1::2]} == {"white"}
     legend = ax.get_legend()
     assert legend.get_title().get_text() == LINES_MEET
     # the legend's keys show the same dots, so a ring is matched to its line
@@ -523,6 +526,29 @@ def test_shares_groups_in_name_order_and_incidents_in_the_legend():
     plt.close("all")
 
 
+def test_three_groups_of_three_thresholds_and_an_incident_keep_a_column_each():
+    """Notebook 05's legend: 3 groups x 3 thresholds and "incident", 10 entries in 4 columns.
+    Matplotlib balances them 3, 3, 2, 2: the third group's last threshold led the fourth
+    column, above the incident. A blank entry pads the incident's column: 3, 3, 3, 2 (the
+    incident and the blank), each group a column, the incident one of its own."""
+    ts = pd.date_range("2026-01-01", periods=72, freq="10min", tz="UTC").as_unit("ns")
+    ev = pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * 72),
+                       "g": pd.Categorical(["a", "b", "c"] * 24),
+                       "duration": pd.to_timedelta(np.arange(72) % 9 + 1, unit="s")})
+    shares = bl.latency_profile(ev, thresholds=["3s", "6s", "9s"], by="g", freq="2h").shares
+    incidents = pd.DataFrame({"start": pd.to_datetime(["2026-01-01 04:00"], utc=True),
+                              "end": pd.to_datetime(["2026-01-01 05:00"], utc=True)})
+    fig, ax = plt.subplots(figsize=(11, 4.5), layout="constrained")
+    plot_latency_shares(shares, ax=ax, incidents=incidents)
+    fig.canvas.draw()
+    texts = ax.get_legend().get_texts()
+    assert [t.get_text() for t in texts][-2:] == ["incident", ""]
+    x = [round(t.get_window_extent().x0) for t in texts]
+    assert x[0] == x[1] == x[2] < x[3] == x[4] == x[5] < x[6] == x[7] == x[8] < x[9] == x[10]
+    assert not ax.get_legend().legend_handles[-1].get_visible()  # the blank: no key
+    plt.close("all")
+
+
 def test_one_groups_dot_and_square_at_zero_nest_across_the_two_axes():
     """One group, the timeout in force among the candidates: there it loses and saves nothing,
     and zero sits at one height on both axes, so its dot and its square lie on each other. They
@@ -544,4 +570,112 @@ def test_one_groups_dot_and_square_at_zero_nest_across_the_two_axes():
     assert (right.lines[0].get_markeredgecolor(), right.lines[0].get_markeredgewidth()) == (
         "white", 0.8)
     assert ax.get_legend().get_title().get_text() == POINTS_MEET
+    plt.close("all")
+
+
+def _zeta_and_alpha():
+    """Two groups over three hours, zeta first in the log (its category first): zeta's
+    attempts take 1 to 9 s, alpha's 2 to 12 s; every attempt a success."""
+    ts = pd.date_range("2026-01-01", periods=36, freq="5min", tz="UTC").as_unit("ns")
+    return pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * 36),
+                         "g": pd.Categorical(["zeta", "alpha"] * 18, categories=["zeta", "alpha"]),
+                         "duration": pd.to_timedelta(np.arange(36) % 12 + 1, unit="s")})
+
+
+def test_shares_colour_each_group_as_the_tradeoff_does_and_style_each_threshold():
+    """The same group has the same colour in both latency figures: the trade-off's colour of a
+    group (its "successes lost" dots; an oracle the shares code does not touch) is the colour of
+    that group's every line in the shares figure, which drew each line in matplotlib's next
+    cycle colour (alpha within 5 s blue, alpha within 10 s orange, zeta green and red). A
+    group's thresholds differ by line style and marker, the shortest solid with dots, and the
+    legend's keys show them, so that a reader tells which style is which threshold."""
+    ev = _zeta_and_alpha()
+    fig, ax = plt.subplots()
+    plot_timeout_tradeoff(bl.timeout_tradeoff(ev, timeouts=["10s", "12s"], by="g",
+                                              client_timeout="12s"), ax=ax)
+    oracle = {ln.get_label().split(":")[0]: matplotlib.colors.to_hex(ln.get_color())
+              for ln in ax.lines}
+    assert set(oracle) == {"alpha", "zeta"} and oracle["alpha"] != oracle["zeta"]
+    shares = bl.latency_profile(ev, thresholds=["10s", "5s"], by="g", freq="1h").shares
+    ax = plot_latency_shares(shares, ax=plt.figure().gca())
+    drawn = {ln.get_label(): ln for ln in ax.lines}
+    assert list(drawn) == ["alpha within 5 s", "alpha within 10 s", "zeta within 5 s",
+                           "zeta within 10 s"]
+    for group in ("alpha", "zeta"):
+        short, long = drawn[f"{group} within 5 s"], drawn[f"{group} within 10 s"]
+        assert matplotlib.colors.to_hex(short.get_color()) == oracle[group]
+        assert matplotlib.colors.to_hex(long.get_color()) == oracle[group]
+        assert (short.get_linestyle(), short.get_marker()) == ("-", "o")
+        assert (long.get_linestyle(), long.get_marker()) == ("--", "s")
+    keys = dict(zip([t.get_text() for t in ax.get_legend().get_texts()],
+                    ax.get_legend().legend_handles, strict=True))
+    for label, line in drawn.items():
+        assert (keys[label].get_linestyle(), keys[label].get_marker()) == (
+            line.get_linestyle(), line.get_marker())
+        assert keys[label].get_color() == line.get_color()
+    plt.close("all")
+
+
+def test_lone_points_tell_their_thresholds_apart_by_marker():
+    """One period (freq=None): no line is drawn, each point a marker alone; a group's two
+    thresholds are a dot and a square of the group's colour, in the legend too."""
+    shares = bl.latency_profile(_zeta_and_alpha(), thresholds=["5s", "10s"], by="g",
+                                freq=None).shares
+    ax = plot_latency_shares(shares, ax=plt.figure().gca())
+    assert [(ln.get_linestyle(), ln.get_marker()) for ln in ax.lines] == [
+        ("None", "o"), ("None", "s")] * 2
+    assert [(h.get_linestyle(), h.get_marker()) for h in ax.get_legend().legend_handles] == [
+        ("None", "o"), ("None", "s")] * 2
+    plt.close("all")
+
+
+def test_more_thresholds_than_styles_are_refused_four_drawn():
+    """Four styles (solid, dashed, dotted, dash-dot): four thresholds are drawn, one style
+    each; a fifth would repeat one, two thresholds of a group drawn alike: refused, naming the
+    thresholds and how to draw some of them."""
+    from budgetlab.errors import ConfigError
+
+    ev = _zeta_and_alpha()
+    four = bl.latency_profile(ev, thresholds=["2s", "4s", "6s", "8s"], by="g", freq="1h").shares
+    ax = plot_latency_shares(four, ax=plt.figure().gca())
+    assert [(ln.get_linestyle(), ln.get_marker()) for ln in ax.lines[:4]] == [
+        ("-", "o"), ("--", "s"), (":", "^"), ("-.", "D")]
+    five = bl.latency_profile(ev, thresholds=["2s", "4s", "6s", "8s", "10s"], by="g",
+                              freq="1h").shares
+    with pytest.raises(ConfigError, match=r"at most 4 thresholds.*has 5 \(2 s, 4 s, 6 s, 8 s, "
+                                          r"10 s\).*isin"):
+        plot_latency_shares(five, ax=plt.figure().gca())
+    plt.close("all")
+
+
+def test_groups_beyond_the_colours_are_grey_as_in_the_tradeoff():
+    """Nine groups, seven colours: the six with the most attempts keep theirs (g3 .. g8, as the
+    trade-off colours them), the other three are grey under one legend entry a threshold, and
+    the legend, too narrow for a column per group, keeps each group's thresholds in one column
+    (two groups a column), never a group split over two."""
+    ts = pd.date_range("2026-01-01", periods=450, freq="1min", tz="UTC").as_unit("ns")
+    # g<k> has 10 * (k + 1) attempts: g8 the most
+    names = [f"group_with_a_long_name_{k}" for k in range(9) for _ in range(10 * (k + 1))]
+    ev = pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * 450),
+                       "g": pd.Categorical(names),
+                       "duration": pd.to_timedelta(np.arange(450) % 7 + 1, unit="s")})
+    fig, ax = plt.subplots()
+    plot_timeout_tradeoff(bl.timeout_tradeoff(ev, timeouts=["5s", "7s"], by="g",
+                                              client_timeout="7s"), ax=ax)
+    oracle = {ln.get_label().split(":")[0]: matplotlib.colors.to_hex(ln.get_color())
+              for ln in ax.lines if not ln.get_label().startswith("_")}
+    fig, ax = plt.subplots(figsize=(11, 6), layout="constrained")
+    shares = bl.latency_profile(ev, thresholds=["3s", "6s"], by="g", freq="1h").shares
+    plot_latency_shares(shares, ax=ax)
+    drawn = {ln.get_label().rsplit(" within ", 1)[0]: matplotlib.colors.to_hex(ln.get_color())
+             for ln in ax.lines if not ln.get_label().startswith("_")}
+    assert drawn == oracle and drawn["other (3 groups)"] == "#a0a0a0"
+    fig.canvas.draw()
+    # blank entries (no key, no text) pad the columns where matplotlib's balanced columns would
+    # split a group (14 entries in 4 columns: 4, 4, 3, 3)
+    texts = [t for t in ax.get_legend().get_texts() if t.get_text()]
+    assert len(texts) == 14
+    x = [round(t.get_window_extent().x0) for t in texts]
+    assert len(set(x)) < 7  # fewer columns than groups: it did not fit one a group
+    assert all(x[k] == x[k + 1] for k in range(0, 14, 2))  # a group's thresholds: one column
     plt.close("all")
