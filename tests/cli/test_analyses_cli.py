@@ -211,7 +211,9 @@ def test_compare_windows_leaves_thin_rows_blank_and_says_why(tmp_path, capsys):
     # the thin row: its counts and hours, then blank shares and rates; the other row in full
     assert rows["5 min"] == [str(five["events"]), f"{five['hours']:.2f}",
                              f"{five['hours_no_traffic']:.2f}"]
-    assert rows["1 h"].count("%") == 3 and rows["1 h"][-2] == f"{hour['transitions_per_day']:.2f}"
+    per_day = float(hour["transitions_per_day"])  # read as text: the thin row's cell is empty
+    assert rows["1 h"].count("%") == 3 and rows["1 h"][-2] == f"{per_day:.2f}"
+    assert five["transitions_per_day"] == five["share_exhausted"] == ""  # as the table shows
     flat = " ".join(text.split())
     assert "shares and rates per day left blank, too thin to go by: 5 min: " + five["note"] in flat
 
@@ -313,8 +315,8 @@ def test_compare_windows_says_an_incident_unrecovered_at_the_end(tmp_path, capsy
             "time)") in " ".join(text.split())
 
 
-def test_compare_windows_says_why_a_detection_or_recovery_cell_has_no_time(tmp_path, capsys,
-                                                                           monkeypatch):
+@pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
+def test_compare_windows_says_why_a_detection_or_recovery_cell_has_no_time(tmp_path, capsys):
     # two kinds, one success a minute each 00:00 .. 03:59; the incident 02:00 .. 02:30 is scoped
     # to kind a, which never fails: under 0.9 its 1 h window never reaches critical (none
     # detected, so nothing to recover from); kind b has no incident. Each cell says which, in
@@ -325,8 +327,6 @@ def test_compare_windows_says_why_a_detection_or_recovery_cell_has_no_time(tmp_p
                   "kind": ["a", "b"] * 240, "outcome": "success"}).to_csv(log, index=False)
     inc.write_text("incident_id,start,end,scope\n"
                    "quiet,2026-01-01T02:00:00Z,2026-01-01T02:30:00Z,kind=a\n")
-    # a row on one line: the table as wide as it needs (a narrower terminal prints it in blocks)
-    monkeypatch.setenv("COLUMNS", "250")
     assert main(["compare-windows", str(log), "--windows", "1h", "--target", "0.9", "--by",
                  "kind", "--incidents", str(inc)]) == 0
     lines = capsys.readouterr().out.splitlines()
