@@ -24,6 +24,8 @@ from .alerts.scoring import incident_detections as incident_detections
 from .alerts.scoring import score_alerts as score_alerts
 from .alerts.tier import AlertTier as AlertTier
 from .analyses.bucket_burn import bucket_burn_over_time as bucket_burn_over_time
+from .analyses.count_verdicts import cause_verdict as cause_verdict
+from .analyses.count_verdicts import page_verdict as page_verdict
 from .analyses.failure_buckets import bucket_breakdown as bucket_breakdown
 from .analyses.incident import IncidentReport as IncidentReport
 from .analyses.incident import incident_report as incident_report
@@ -38,8 +40,6 @@ from .analyses.status_variants import hysteresis as hysteresis
 from .analyses.status_variants import replay_calendar as replay_calendar
 from .analyses.timeout_tradeoff import timeout_tradeoff as timeout_tradeoff
 from .analyses.verdicts import Verdict as Verdict
-from .analyses.verdicts import cause_verdict as cause_verdict
-from .analyses.verdicts import page_verdict as page_verdict
 from .analyses.verdicts import target_verdicts as target_verdicts
 from .analyses.verdicts import verdicts_table as verdicts_table
 from .analyses.window_lengths import compare_windows as compare_windows

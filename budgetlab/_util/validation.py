@@ -13,15 +13,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError, InputError, SchemaError
-from .durations import (
-    MAX_DURATION,
-    duration_label,
-    is_one_duration,
-    refuse_joined,
-    to_ns,
-    to_timedelta,
-    window_words,
-)
+from .durations import MAX_DURATION, duration_label, to_ns, to_timedelta, window_words
+from .one_duration import is_one_duration, refuse_joined
 from .words import say
 
 # the duration parsers live in .durations; named here too, as every argument check is

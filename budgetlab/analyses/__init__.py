@@ -4,6 +4,7 @@ latency."""
 from __future__ import annotations
 
 from .bucket_burn import bucket_burn_over_time
+from .count_verdicts import cause_verdict, page_verdict
 from .failure_buckets import bucket_breakdown
 from .incident import IncidentReport, incident_report
 from .latency_profile import LatencyProfile, latency_profile
@@ -12,7 +13,7 @@ from .recalibration import Recalibration, RecalibrationOptions, recalibrate
 from .recalibration.wilson import wilson_interval
 from .status_variants import hysteresis, replay_calendar
 from .timeout_tradeoff import timeout_tradeoff
-from .verdicts import Verdict, cause_verdict, page_verdict, target_verdicts, verdicts_table
+from .verdicts import Verdict, target_verdicts, verdicts_table
 from .window_lengths import compare_windows, window_incidents
 from .window_options import WindowOptions
 

@@ -4,7 +4,7 @@ whether waking the team was justified.
 * :func:`page_table`: per alert policy, its first page during the incident (or its closest page
   tier);
 * :func:`wake_verdict`: the rule "was it worth waking the team?", each reason judged with
-  :func:`~budgetlab.analyses.verdicts.page_verdict` on the window that decided it.
+  :func:`~budgetlab.analyses.count_verdicts.page_verdict` on the window that decided it.
 
 The span under review and the tracker at the alert: :mod:`budgetlab.analyses.incident_review`.
 """
@@ -24,10 +24,11 @@ from .._util.words import counted, hours_words
 from ..alerts.tier import PAGE_SEVERITIES
 from ..errors import ConfigError
 from ..events.schema import scope_mask, ts_ns
+from .count_verdicts import page_verdict
 from .incident import IncidentReport
 from .incident_review import BURN_BANDS_TEXT, BURN_LIMITS
 from .incident_tables import closest_tier
-from .verdicts import Verdict, page_verdict
+from .verdicts import Verdict
 
 __all__ = ["page_table", "wake_verdict", "NOT_WAKING", "not_waking_words"]
 
@@ -133,8 +134,8 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
     policies fired or the tracker's burn rate exceeded ``wake_burn`` (the seed: above 5 the budget
     "melts almost instantly"), *and* the burn interval of the window that decided it (the tier's
     long window when it first fired; the tracker's window at its peak) lies above the threshold
-    (:func:`~budgetlab.analyses.verdicts.page_verdict`). It is **not justified** when every such
-    reason is refuted by its interval, or when there is no such reason at all. Otherwise the
+    (:func:`~budgetlab.analyses.count_verdicts.page_verdict`). It is **not justified** when every
+    such reason is refuted by its interval, or when there is no such reason at all. Otherwise the
     verdict is withheld: the windows held too few events to tell.
 
     Parameters

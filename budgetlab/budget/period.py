@@ -24,8 +24,6 @@ window is empty. For rolling periods it ignores events leaving the period.
 
 from __future__ import annotations
 
-import warnings
-from dataclasses import dataclass
 from typing import Any, Unpack
 
 import numpy as np
@@ -33,108 +31,19 @@ import pandas as pd
 
 from .._util.durations import duration_label
 from .._util.memory import check_cells
-from .._util.percent import measured_percent
 from .._util.ratios import ratio
-from .._util.validation import check_argument, to_timedelta, utc_from_ns, window_words
-from ..errors import ConfigError, PartialWindowWarning
+from .._util.validation import to_timedelta, utc_from_ns
+from ..errors import ConfigError
 from ..slo import SLO
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins, window_bins
-from ..windows.calendar import CALENDARS, calendar_period_starts
 from .burn import error_budgets, group_slos, rolling_sum, split_groups, target_array
 from .grid_attrs import grid_attrs
+from .period_edges import Periods, observed_share, periods_of, warn_partial
 
 __all__ = ["period_budget"]
 
 _NAT_NS = np.iinfo(np.int64).min
-
-
-def _segment_cumsum(x: np.ndarray, seg_first: np.ndarray) -> np.ndarray:
-    """Cumulative sum along axis 1 restarting at each segment; ``seg_first[i]`` is the index of
-    the first bin of bin ``i``'s segment."""
-    c = np.cumsum(x, axis=1)
-    zero = np.zeros((x.shape[0], 1), dtype=c.dtype)
-    before = np.concatenate([zero, c], axis=1)[:, seg_first]
-    return np.asarray(c - before)
-
-
-@dataclass(frozen=True)
-class _Periods:
-    """How the bins fall into compliance periods: calendar periods (``seg_first`` set) or a
-    rolling period of ``k_period`` bins."""
-
-    start_ns: np.ndarray  # start of the current period at each bin end
-    new: np.ndarray  # bool per bin: a period starts with this bin
-    seg_first: np.ndarray | None  # calendar periods: index of the first bin of each bin's period
-    k_period: int  # rolling periods: bins per period
-
-    def accumulate(self, x: np.ndarray) -> np.ndarray:
-        """Sum of ``x`` (``(groups, bins)``) over the current period, at every bin."""
-        if self.seg_first is not None:
-            return _segment_cumsum(x, self.seg_first)
-        return rolling_sum(x, self.k_period)
-
-
-def _periods(grid: BinGrid, period: Any, calendar: str | None, tz: str) -> _Periods:
-    n = grid.n_bins
-    if calendar is not None:
-        check_argument("calendar", calendar, CALENDARS)
-        pstart = calendar_period_starts(grid.bin_start_ns, calendar, tz)
-        _refuse_straddling_bins(grid, pstart, calendar, tz)
-        new = np.ones(n, dtype=bool)
-        new[1:] = pstart[1:] != pstart[:-1]
-        seg_first = np.maximum.accumulate(np.where(new, np.arange(n), 0))
-        return _Periods(pstart, new, seg_first, 0)
-    p_ns = int(to_timedelta(period, name="period").value)
-    k_period = window_bins(period, grid.freq_ns, name="period")
-    new = np.zeros(n, dtype=bool)
-    new[0] = True
-    return _Periods(grid.bin_end_ns - p_ns, new, None, k_period)
-
-
-def _refuse_straddling_bins(grid: BinGrid, pstart: np.ndarray, calendar: str, tz: str) -> None:
-    """Refuse bins that hold a calendar period start (local midnight in ``tz`` inside a bin, e.g.
-    1 h bins in Asia/Kolkata or 1 d bins in Europe/Berlin): their events would count whole in the
-    period the bin starts in, so both periods' budgets would be wrong."""
-    last = calendar_period_starts(grid.bin_end_ns - 1, calendar, tz)
-    cut = np.flatnonzero(last != pstart)
-    if len(cut):
-        at, edge = utc_from_ns(grid.bin_start_ns[cut[:1]])[0], utc_from_ns(last[cut[:1]])[0]
-        raise ConfigError(
-            f"calendar={calendar!r} periods start at local midnight in tz={tz!r}, which falls "
-            f"inside bins ({len(cut)} of them; the first from {at:%Y-%m-%d %H:%M} UTC holds "
-            f"{edge.tz_convert(tz):%Y-%m-%d %H:%M %Z}); their events cannot be split between "
-            "two periods. Bin the events with a freq that divides the zone's UTC offset (e.g. "
-            "'1h' for a whole-hour offset, '30min' for +05:30).")
-
-
-def _observed(grid: BinGrid, periods: _Periods) -> np.ndarray:
-    """Per bin end, the share of its period so far (``[period_start, bin_end)``) that the data
-    cover: below 1 where the period began before the data (a partial period), 1 elsewhere."""
-    since = grid.bin_end_ns - periods.start_ns
-    return np.asarray((since - np.maximum(grid.start_ns - periods.start_ns, 0)) / since)
-
-
-def _warn_partial(grid: BinGrid, period: Any, calendar: str | None, tz: str) -> None:
-    """A :class:`~budgetlab.errors.PartialWindowWarning` when periods began before the data
-    (``period_observed`` below 1): which rows, and that their figures count the events from the
-    data's start only. A rolling period's first rows are always partial (its warm-up, shown in
-    ``period_observed``): it warns only when every row is, the period longer than the data."""
-    periods = _periods(grid, period, calendar, tz)
-    observed = _observed(grid, periods)
-    partial = np.flatnonzero(observed < 1)
-    if not len(partial) or (calendar is None and len(partial) < grid.n_bins):
-        return
-    first, data, last = utc_from_ns(np.array([periods.start_ns[0], grid.start_ns,
-                                              grid.bin_end_ns[partial[-1]]])).tz_convert(tz)
-    kind = f"calendar {calendar}" if calendar else f"rolling period of {window_words(period)}"
-    rows = (f"every row is partial, its period at most {measured_percent(observed.max())} "
-            "observed" if len(partial) == grid.n_bins
-            else f"the rows to {last:%Y-%m-%d %H:%M %Z} are partial")
-    warnings.warn(PartialWindowWarning(
-        f"the data start at {data:%Y-%m-%d %H:%M %Z}, after their first {kind} (from "
-        f"{first:%Y-%m-%d %H:%M %Z}): {rows}; the budget of a partial row counts the events "
-        "from the data's start only (period_observed below 1)."), stacklevel=3)
 
 
 def _slice_targets(slice_target: Any, grid: BinGrid) -> np.ndarray:
@@ -165,7 +74,7 @@ def _burn_and_exhaustion(grid: BinGrid, budget: np.ndarray, remaining: np.ndarra
     return burn, np.where(remaining <= 0, 0, tte_ns)
 
 
-def _time_slices(grid: BinGrid, periods: _Periods, slice_ns: int,
+def _time_slices(grid: BinGrid, periods: Periods, slice_ns: int,
                  s_target: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(slices, bad_slices, ratio_mean)`` so far in the period; slices are cut at slice
     boundaries (epoch-aligned) and at period starts, and count from their last bin on."""
@@ -286,7 +195,7 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
                                          burn_window=burn_window, slice_window=slice_window,
                                          slice_target=slice_target))
                  for p, idx in split_groups([s.period for s in slos])]
-        _warn_partial(grid, max(s.period for s in slos), None, tz)
+        warn_partial(grid, max(s.period for s in slos), None, tz)
         out = _in_group_order(parts, grid.n_groups, grid.n_bins)
     else:
         if period is None:
@@ -297,7 +206,7 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
                                  period=period, calendar=calendar, tz=tz, burn_window=burn_window,
                                  slice_window=slice_window, slice_target=slice_target) for g0,
                   g1 in chunks]
-        _warn_partial(grid, period, calendar, tz)
+        warn_partial(grid, period, calendar, tz)
         out = tables[0] if len(tables) == 1 else pd.concat(tables, ignore_index=True)
     out.attrs = {**grid_attrs(grid, target), **_budget_options(
         grid, None if calendar is not None else period, calendar, tz, burn_window, slice_window,
@@ -343,7 +252,7 @@ def _period_budget(grid: BinGrid, targets: np.ndarray, *, period: Any, calendar:
     k_burn = window_bins(burn_window, f, name="burn_window")
     slice_ns = f * window_bins(slice_window, f,
                                name="slice_window") if slice_window is not None else f
-    periods = _periods(grid, period, calendar, tz)
+    periods = periods_of(grid, period, calendar, tz)
 
     events = periods.accumulate(grid.total)
     bad = periods.accumulate(grid.bad)
@@ -355,7 +264,7 @@ def _period_budget(grid: BinGrid, targets: np.ndarray, *, period: Any, calendar:
     out = grid.long_keys(grid.n_bins)
     out["bin_end"] = utc_from_ns(np.tile(grid.bin_end_ns, grid.n_groups))
     out["period_start"] = utc_from_ns(np.tile(periods.start_ns, grid.n_groups))
-    out["period_observed"] = np.tile(_observed(grid, periods), grid.n_groups)
+    out["period_observed"] = np.tile(observed_share(grid, periods), grid.n_groups)
     out["events"] = events.ravel()
     out["bad"] = bad.ravel()
     out["budget_total"] = budget_total.ravel()

@@ -14,8 +14,9 @@ import pandas as pd
 
 from ..errors import ConfigError, InputError
 from ..slo import as_per_group, key_text
+from .event_times import batch_kinds, batch_ns, time_kind
 from .figures import STATUS_DTYPE, STATUSES
-from .stream import Report, Tracker, batch_kinds, batch_ns, time_kind
+from .stream import Report, Tracker
 
 __all__ = ["KeyedTracker"]
 

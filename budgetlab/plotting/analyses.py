@@ -20,9 +20,9 @@ from ._common import (
     OTHER_COLOR,
     group_colors,
     other_label,
-    plain_numbers,
 )
 from ._group_labels import group_labels
+from ._numbers import plain_numbers
 from .legends import legend_above, room_below
 
 #: The most groups the note on the groups left out names (then "and N more").

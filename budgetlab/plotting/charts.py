@@ -25,11 +25,11 @@ from ._common import (
     OTHER_COLOR,
     display_names,
     group_colors,
-    plain_numbers,
     time_axis,
     utc_naive,
 )
 from ._group_labels import group_labels
+from ._numbers import plain_numbers
 from .empty_bins import LANE, mark_empty_bins
 from .legends import legend_right
 from .status_bands import LEGEND_HANDLERS

@@ -12,8 +12,9 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
 from .._util.validation import require_columns
-from ._common import OTHER_COLOR, group_colors, other_label, plain_numbers
+from ._common import OTHER_COLOR, group_colors, other_label
 from ._dates import YearDateFormatter
+from ._numbers import plain_numbers
 from .legends import legend_above
 
 __all__ = ["MIN_HOUR_ATTEMPTS", "plot_daily_success", "plot_hourly_profile"]

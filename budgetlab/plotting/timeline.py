@@ -21,11 +21,11 @@ from ._common import (
     gap_threshold,
     one_group,
     piece_starts,
-    plain_numbers,
     split_axes,
     step_line,
     time_axis,
 )
+from ._numbers import plain_numbers
 from ._pixels import merge_breaks, pixel_columns
 from .clock_lines import clock_lines, require_steps
 from .status_bands import draw_spans, draw_status, draw_warmup, warmup_spans

@@ -14,7 +14,8 @@ from .._util.units import SECOND_NS
 from .._util.validation import check_tz
 from .._util.words import given_duration
 from ..errors import InputError
-from ._common import OTHER_COLOR, group_colors, other_label, plain_numbers
+from ._common import OTHER_COLOR, group_colors, other_label
+from ._numbers import plain_numbers
 from .latency import group_label, nested_sizes, points_meet, span_counted, table_keys
 from .legends import legend_above
 

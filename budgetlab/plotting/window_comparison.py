@@ -27,10 +27,10 @@ from ._common import (
     display_names,
     group_colors,
     other_label,
-    plain_numbers,
     split_axes,
 )
 from ._group_labels import group_labels
+from ._numbers import plain_numbers
 from .legends import legend_above, room_below, room_for_y_labels
 from .window_gaps import THIN_LABEL, mark_no_time, mark_thin
 

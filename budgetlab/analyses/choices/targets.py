@@ -11,9 +11,10 @@ from ..._util.percent import given_percent, measured_percent
 from ..._util.validation import check_whole, require_columns
 from ..._util.words import counted
 from ...errors import ConfigError
+from ..count_verdicts import bucket_phrase
 from ..recalibration import Recalibration
 from ..recalibration.rules import decided_miss, too_few_events
-from ..verdicts import VERDICT_COLUMNS, bucket_phrase
+from ..verdicts import VERDICT_COLUMNS
 
 __all__ = ["suggest_targets", "bucket_target_verdicts"]
 
