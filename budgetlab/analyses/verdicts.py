@@ -95,6 +95,7 @@ def verdicts_table(verdicts: Sequence[Verdict] | pd.DataFrame) -> pd.DataFrame:
     returned as it is (a copy), its group keys and recommendation kept; any other input is
     refused with :class:`~budgetlab.errors.ConfigError`, naming what to pass.
 
+    >>> from budgetlab import page_verdict
     >>> v = page_verdict(30, 60, target=0.9, threshold=2.0)
     >>> verdicts_table([v])[["verdict", "withheld"]]
          verdict withheld

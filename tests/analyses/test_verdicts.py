@@ -12,14 +12,9 @@ import pytest
 from scipy.stats import binomtest
 
 from budgetlab import as_events
+from budgetlab.analyses.count_verdicts import cause_verdict, page_verdict
 from budgetlab.analyses.recalibration import recalibrate
-from budgetlab.analyses.verdicts import (
-    VERDICT_COLUMNS,
-    cause_verdict,
-    page_verdict,
-    target_verdicts,
-    verdicts_table,
-)
+from budgetlab.analyses.verdicts import VERDICT_COLUMNS, target_verdicts, verdicts_table
 from budgetlab.errors import ConfigError
 
 T0 = pd.Timestamp("2026-03-02", tz="UTC")

@@ -116,7 +116,8 @@ def test_help_texts_read_right_for_one_and_for_several(capsys):
     text = _help("incident", capsys)
     assert "one or more outcome logs: .csv, .tsv" in text
     assert ("write the status changes in each reported window (.csv or .parquet; its figures to "
-            "12 significant digits)") in text
+            "12 significant digits, a duration in a CSV as the window column writes one: 24m "
+            "(minutes), 1h30m, 10s)") in text
     assert "(s)" not in text
     assert "one or more outcome logs: .csv, .tsv" in _help("replay", capsys)
 

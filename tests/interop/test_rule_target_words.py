@@ -23,4 +23,6 @@ def test_the_demo_suggests_the_target_as_given(capsys):
     assert main(["demo", "--target", "0.9999995"]) == 0
     suggested = [line for line in capsys.readouterr().out.splitlines()
                  if line.strip().startswith("budgetlab recalibrate ")]
-    assert len(suggested) == 1 and " --target 0.9999995 " in suggested[0]
+    # the command on the sample with its targets, then the one for your own log (--slo)
+    assert len(suggested) == 2 and " --target 0.9999995 " in suggested[0]
+    assert "--target" not in suggested[1] and " --slo SLOS.yaml" in suggested[1]
