@@ -201,13 +201,15 @@ class ScoringContext:
         the SLOs' that differ from it are refused (which one the scores mean, budgetlab cannot
         know: the episodes may come from a preset built for each SLO's period)."""
         slos = group_slos(target, grid)
-        own = (np.array([int(s.period.value) for s in slos], dtype=float) if slos is not None
-               else np.array([float(target.period.value)]) if isinstance(target, SLO) else None)
+        if slos is not None:  # each group's SLO's own
+            own = np.array([float(s.period.value) for s in slos])
+        else:  # one SLO's for every group, else the default's
+            period = target.period if isinstance(target, SLO) else pd.Timedelta(_DEFAULT_PERIOD)
+            own = np.full(grid.n_groups, float(period.value))
         if self.period_ns is None:
-            return (own if own is not None and len(own) == grid.n_groups
-                    else np.full(grid.n_groups, own[0] if own is not None
-                                 else float(pd.Timedelta(_DEFAULT_PERIOD).value)))
-        if self.period_of_policy and own is not None and bool((own != self.period_ns).any()):
+            return own
+        if self.period_of_policy and (slos is not None or isinstance(target, SLO)) \
+                and bool((own != self.period_ns).any()):
             said = " / ".join(prose_duration(pd.Timedelta(int(p), unit="ns"))
                               for p in sorted(set(own.tolist())))
             mine = pd.Timedelta(self.period_ns, unit="ns")
