@@ -32,6 +32,7 @@ from ..slo import SLO
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
 from .firing import grid_firing_runs, policy_runs, tier_conditions, tier_steps
+from .period_tiers import check_tier_names
 from .policy import AlertPolicy, as_policy
 
 __all__ = ["alert_states", "alert_episodes", "policy_parts", "policy_attrs", "in_group_order",
@@ -49,7 +50,8 @@ _Part = tuple[np.ndarray | None, BinGrid, Any, AlertPolicy]
 def policy_parts(grid: BinGrid, target: Any, policy: Any) -> list[_Part]:
     """The groups of ``grid`` with the policy each runs: one part, or with per-group SLOs and a
     preset name (:data:`~budgetlab.alerts.policy.PRESET_NAMES`) one part per distinct SLO
-    ``period`` (the preset is built for each period, in order of the groups' first appearance).
+    ``period`` (the preset is built for each period, in order of the groups' first appearance;
+    refused when the builds' tier names differ, :mod:`~budgetlab.alerts.period_tiers`).
 
     A preset name is built for the SLO's ``period`` (30 days for a bare target or a table); an
     :class:`AlertPolicy` is used as given.
@@ -67,8 +69,12 @@ def policy_parts(grid: BinGrid, target: Any, policy: Any) -> list[_Part]:
     targets = np.array([s.target for s in slos], dtype=float)
     periods = [s.period for s in slos]
     if isinstance(policy, str) and len(set(periods)) > 1:
-        return [(idx, grid.select(idx), targets[idx], as_policy(policy, period=p))
-                for p, idx in split_groups(periods)]
+        split = split_groups(periods)
+        parts: list[_Part] = [(idx, grid.select(idx), targets[idx], as_policy(policy, period=p))
+                              for p, idx in split]
+        check_tier_names(policy.strip(), [(pd.Timedelta(p), part[3])
+                                          for (p, _), part in zip(split, parts, strict=True)])
+        return parts
     return [(None, grid, targets, as_policy(policy, period=periods[0]))]
 
 
@@ -110,7 +116,9 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
         :class:`AlertPolicy` is used as given (its own ``period``); a preset name
         (``"workbook"``, ``"sloth"``, ``"pyrra"``, ``"single_window"``) is built for the SLO's
         ``period`` (30 days for a bare target or a table), and with per-group SLOs whose periods
-        differ, for each group's period (groups of one period run together).
+        differ, for each group's period (groups of one period run together); refused when the
+        builds' tier names differ (``"pyrra"``: its names follow its windows, so one name would
+        mean two tiers; :mod:`~budgetlab.alerts.period_tiers`).
     **options
         ``freq``, ``exclude_buckets``, ``exclude_windows``, ``exclude_mode``: passed to
         :func:`budgetlab.windows.bins.read_bins` (exclusions at bin resolution).

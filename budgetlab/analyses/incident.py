@@ -29,6 +29,7 @@ from .._util.figures import save_figure
 from .._util.validation import as_list, check_tz, require_columns, to_ns, to_timedelta
 from .._util.words import counted, duration_words
 from ..alerts.firing import check_policy_bins
+from ..alerts.period_tiers import check_tier_names
 from ..alerts.policy import AlertPolicy, as_policy
 from ..budget.spans import status_spans
 from ..budget.status_changes import transitions
@@ -377,6 +378,9 @@ def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,
     from the report under its own SLO, the summary about the worst group under its SLO."""
     keys, slo_of = group_slos(events, kw["by"], per)
     bkeys = as_list(kw["breakdown_by"]) if kw["breakdown_by"] is not None else list(keys)
+    if isinstance(kw["policy"], str):  # a preset built per period: one tier name, one tier
+        check_tier_names(kw["policy"].strip(), [(p, as_policy(kw["policy"], period=p)) for p in
+                                                dict.fromkeys(s.period for s in slo_of.values())])
     reports = [incident_report(events, one, start, end, **kw)
                for one in dict.fromkeys(slo_of.values())]
     runs = [(r.slo, {n: getattr(r, n) for n in REPORT_TABLES}) for r in reports]

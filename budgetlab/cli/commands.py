@@ -146,8 +146,10 @@ def add_analyses(subparsers: Any) -> None:
 PRESET_PERIOD = ("presets only (an --slo file's own alert policies are not replayed), each "
                  "built for the SLO's SRE budget period: the --slo file's (its timeWindow, per "
                  "group when it binds several), else 30d, never --window (the tracker window); "
-                 "workbook and pyrra keep their burns and scale their windows to it, sloth takes "
-                 "28d or 30d only, single_window is one 1 h window at burn 0.9 at any period")
+                 "workbook and pyrra keep their burns and scale their windows to it (pyrra names "
+                 "its tiers by their windows: SLOs of different periods are refused with it), "
+                 "sloth takes 28d or 30d only, single_window is one 1 h window at burn 0.9 at "
+                 "any period")
 
 
 def add_incidents(subparsers: Any) -> None:
