@@ -65,7 +65,10 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import grid_span_attrs, time_text
+from .._util.durations import duration_label
 from .._util.validation import as_list
+from ..budget.grid_attrs import target_slo
 from ..errors import ConfigError
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
 from .episodes import alert_episodes
@@ -107,8 +110,7 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
                              "tier": [tname] * len(table), "severity": [sev] * len(table)})
         parts.append(pd.concat([head, table], axis=1))
     out = pd.concat(parts, ignore_index=True)
-    out.attrs["incidents_outside"] = ctx.incidents_outside
-    out.attrs["budget_note"] = ctx.budget_note
+    out.attrs = score_attrs(ctx, episodes, target)
     return out
 
 
@@ -214,9 +216,36 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         per_group = [ctx.group_columns(tidx) for _, _, tidx in tier_sel]
         labels = [ctx.keys[k].astype(str).to_numpy(dtype=object) for k in ctx.by]
         table = score_table(ctx.by, labels, [(t, s) for t, s, _ in tier_sel], per_group, star)
-    table.attrs["incidents_outside"] = ctx.incidents_outside
-    table.attrs["budget_note"] = ctx.budget_note
+    table.attrs = score_attrs(ctx, episodes, target)
     return table
+
+
+def score_attrs(ctx: ScoringContext, episodes: pd.DataFrame, target: Any) -> dict[Any, Any]:
+    """The scores' ``attrs``: ``slo`` (the SLO ``target`` stands for on the bins,
+    :func:`~budgetlab.budget.grid_attrs.target_slo`; without ``bins`` the episodes'; absent when
+    neither says it), ``by``, ``tiers`` (``[name, severity]``), ``grace`` and ``period`` (duration
+    text; ``period``: the one every percentage uses, ``None``: each group's SLO's), ``filling``,
+    the evaluated span ``grid_start`` .. ``grid_end``, the incidents scored ``incidents_start``
+    (the first one's start) .. ``incidents_end`` (the last end; ``None`` without any),
+    ``incidents_outside`` and ``budget_note``."""
+    slo = (target_slo(target, ctx.grid).as_dict() if ctx.grid is not None
+           else episodes.attrs.get("slo"))
+    scored = len(ctx.inc_start) > 0
+    return {**({} if slo is None else {"slo": slo}), "by": list(ctx.by),
+            "tiers": [[t, sev] for t, sev in ctx.tiers], "grace": _label(ctx.grace_ns),
+            "period": None if ctx.period_ns is None else _label(ctx.period_ns),
+            "filling": ctx.filling, **grid_span_attrs(ctx.span_start, ctx.span_end),
+            "incidents_start": _time(ctx.inc_start.min()) if scored else None,
+            "incidents_end": _time(ctx.inc_end.max()) if scored else None,
+            "incidents_outside": ctx.incidents_outside, "budget_note": ctx.budget_note}
+
+
+def _label(ns: int) -> str:
+    return duration_label(pd.Timedelta(int(ns), unit="ns"))
+
+
+def _time(ns: int) -> str:
+    return time_text(pd.Timestamp(int(ns), unit="ns", tz="UTC"))
 
 
 def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPolicy],
@@ -269,7 +298,12 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
         sc.insert(0, "policy", name)
         parts.append(sc)
     out = pd.concat(parts, ignore_index=True)
-    out.attrs["incidents_outside"] = parts[0].attrs["incidents_outside"]  # one grid for all
-    out.attrs["budget_note"] = " ".join(  # each policy's own period
-        dict.fromkeys(n for p in parts if (n := p.attrs["budget_note"])))
+    attrs: dict[Any, Any] = {k: v for k, v in parts[0].attrs.items()
+                             if k not in ("tiers", "period")}
+    # one grid and one set of incidents for all; each policy's own period and tiers
+    attrs["policies"] = {name: {"period": p.attrs["period"], "tiers": p.attrs["tiers"]}
+                         for name, p in zip(policies, parts, strict=True)}
+    attrs["budget_note"] = " ".join(dict.fromkeys(n for p in parts
+                                                  if (n := p.attrs["budget_note"])))
+    out.attrs = attrs
     return out

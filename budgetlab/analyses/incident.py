@@ -40,7 +40,7 @@ from ..slo import SLO, PerGroup, as_per_group, as_slo
 from .bucket_burn import bucket_burn_over_time
 from .bucket_variants import Groups, TrackerVariants
 from .failure_buckets import bucket_counts
-from .incident_tables import alert_tables, budget_table, tracker_table
+from .incident_tables import alert_tables, budget_table, report_attrs, tracker_table
 from .incident_text import summary_text
 from .incident_window import (
     Span,
@@ -353,7 +353,7 @@ def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str]
     # the window's clock over the window (or from the log's first event, when that is later)
     observed = dict(by=keys or None, start=max(span.w_start, ev["ts"].iloc[0]), end=span.w_end)
     spans = status_spans(ev, slo, **observed)
-    return dict(
+    tables = dict(
         states=states, spans=spans, transitions=tr, steps=status_spans(ev, slo, **observed,
                                                                        steps=True),
         tracker=tracker_table(states_h, tr_h, spans, keys, span),
@@ -362,6 +362,8 @@ def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str]
         budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol, replayed_ns),
         over_time=bucket_burn_over_time(ev[in_window], slo, by=bkeys,
                                         freq=nice_freq(span.w_end.value - span.w_start.value)))
+    report_attrs(tables, slo, keys, ev["ts"][in_incident])
+    return tables
 
 
 def _with_summary(rep: IncidentReport) -> IncidentReport:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import span_attrs
 from .._util.ratios import ratio
 from .._util.thin import thin_words, too_thin
 from .._util.validation import utc_ns_column
@@ -35,6 +36,7 @@ from .bucket_variants import Groups, episodes_caused
 from .incident_window import Span, between
 
 __all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "alert_tables", "budget_table", "closest_tier",
+           "report_attrs",
            "tracker_table", "worst_first"]
 
 
@@ -293,3 +295,18 @@ def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_his
                                 f"(the replayed span's traffic carried to the policy's period): "
                                 f"{why}." if thin else "")
     return out
+
+
+def report_attrs(tables: dict[str, Any], slo: SLO, keys: list[str], incident_ts: pd.Series) -> None:
+    """Every table of a report says the report's SLO in ``attrs["slo"]`` (the alert tables too:
+    they read its target and its period), ``by``, and the span it counts: ``states`` its events,
+    ``tracker`` and ``budget`` the incident's events (``start`` .. ``end``), ``tiers`` the grid of
+    ``alerts`` (``grid_start`` .. ``grid_end``); the bucket tables and ``over_time`` keep theirs."""
+    said = {"slo": slo.as_dict()}
+    tables["states"].attrs.update(said, **span_attrs(tables["states"]["ts"]))
+    for name in ("tracker", "budget"):
+        tables[name].attrs.update(said, by=list(keys), **span_attrs(incident_ts))
+    tables["alerts"].attrs.update(said)
+    tables["tiers"].attrs = dict(tables["alerts"].attrs)
+    for name in ("buckets", "window_buckets", "over_time"):
+        tables[name].attrs.update(said)

@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.attrs import span_attrs
+from .._util.durations import duration_label
 from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, refuse_joined, to_ns
 from .._util.words import counted, given_duration
@@ -185,10 +186,11 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
         ``successes`` (int64), ``value``, ``ci_low``, ``ci_high`` (timedelta64[ns]; NaT above the
         timeout), ``above_timeout``, ``ci_high_above_timeout`` (bool), ``timeout``.
         ``censoring``: the group keys, ``timeout``, ``timeout_source``.
-        ``shares`` and ``quantiles`` state the span they count in ``attrs``: ``start`` and ``end``
+        The three tables state the span they count in ``attrs``: ``start`` and ``end``
         (ISO-8601 text, UTC: the first and the last event of the log, all groups, both included;
-        ``None`` without events) and ``freq``. Every group is counted over that span, from the
-        log's first event, not its own.
+        ``None`` without events), with ``by`` and ``client_timeout`` (duration text; ``None``:
+        read from the log); ``shares`` and ``quantiles`` add ``freq`` and ``confidence``. Every
+        group is counted over that span, from the log's first event, not its own.
 
     Examples
     --------
@@ -221,8 +223,13 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
                                                                                   len(table))
     shares = _shares(table, codes, ok, clipped, thr, table_to, confidence)
     quants = _quantiles(table, codes, ok, clipped, qs, table_to, confidence)
+    given = None if client_timeout is None else duration_label(pd.Timedelta(to_ns(
+        client_timeout, name="client_timeout"), unit="ns"))
+    said: dict[Any, Any] = {**span_attrs(events["ts"]), "by": list(keys),
+                            "client_timeout": given}
+    censoring.attrs.update(said)
     for out in (shares, quants):
-        out.attrs.update(span_attrs(events["ts"]), freq=freq)
+        out.attrs.update(said, freq=freq, confidence=confidence)
     return LatencyProfile(shares, quants, censoring)
 
 

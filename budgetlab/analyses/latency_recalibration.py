@@ -48,6 +48,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import span_attrs
+from .._util.durations import duration_label, to_ns
 from .._util.percent import given_fraction
 from .._util.ratios import ratio
 from .._util.units import DAY_NS
@@ -144,6 +146,10 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
         :func:`~budgetlab.analyses.recalibration.rules.thin_kind`'s ``"too_few_events"``,
         ``"too_few_days"``, ``"too_little_time"``, ``"no_time"``; empty where the evidence can
         judge it) and ``events`` (int64: the group's events in the evaluated span).
+        The three tables' ``attrs``: ``slo`` (as given; :func:`budgetlab.table_slo` rebuilds
+        it), ``by``, ``start`` and ``end`` (the log's first and last event), ``max_share``,
+        ``limit_status``, ``confidence``, ``n_boot``, ``seed``, ``candidates`` and
+        ``client_timeout`` (duration text; ``None``: read from the log).
     """
     keys = check_events(events, as_list(by))
     per = as_per_group(slo)
@@ -163,12 +169,28 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
     t = ts_ns(events)
     span = (int(t[0]), int(t[-1])) if len(t) else (0, 0)  # the log's first and last event
     if per is None:
-        return _recalibrate(events, as_slo(slo), keys, dur, thr, span, rule)
-    if client_timeout is not None:  # refused for the whole log's successes, as in one run
-        group_timeouts(events, keys, dur, client_timeout)
-    tables = rows_by_slo(events, per, keys, lambda one, rows: vars(
-        _recalibrate(rows, one, keys, attempt_durations(rows), thr, span, rule)))
-    return LatencyRecalibration(**tables)
+        out = _recalibrate(events, as_slo(slo), keys, dur, thr, span, rule)
+    else:
+        if client_timeout is not None:  # refused for the whole log's successes, as in one run
+            group_timeouts(events, keys, dur, client_timeout)
+        out = LatencyRecalibration(**rows_by_slo(events, per, keys, lambda one, rows: vars(
+            _recalibrate(rows, one, keys, attempt_durations(rows), thr, span, rule))))
+    attrs = _attrs(as_slo(slo) if per is None else per, keys, events, rule)
+    for table in (out.table, out.summary, out.frontier):
+        table.attrs = dict(attrs)
+    return out
+
+
+def _attrs(slo: SLO | PerGroup, keys: list[str], events: pd.DataFrame,
+           rule: _Rule) -> dict[Any, Any]:
+    """The tables' ``attrs``: ``slo``, ``by``, the span counted (``start`` .. ``end``, the log's
+    first and last event) and the rule's options (``client_timeout`` as duration text)."""
+    given = (None if rule.client_timeout is None else
+             duration_label(pd.Timedelta(to_ns(rule.client_timeout, name="client_timeout"))))
+    return {"slo": slo.as_dict(), "by": list(keys), **span_attrs(events["ts"]),
+            "max_share": rule.max_share, "limit_status": rule.limit[0],
+            "confidence": rule.confidence, "n_boot": rule.n_boot, "seed": rule.seed,
+            "candidates": [float(c) for c in rule.cands], "client_timeout": given}
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.attrs import time_text
+from .._util.durations import duration_label
 from .._util.progress import progress
 from .._util.ratios import ratio
 from .._util.units import DAY_NS, HOUR_NS
@@ -34,11 +34,12 @@ from .._util.validation import utc_from_ns
 from .._util.words import duration_words, prose_duration
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
-from ..slo import SLO, PerGroup, as_per_group, as_slo
+from ..slo import SLO, PerGroup, as_per_group
 from ..slo_groups import warn_unused
 from .per_group import need_group_keys
 from .recalibration.clock import ClockCounts
 from .sorted_events import Sorted, WindowSpec, group_targets, sort_events
+from .window_attrs import left_out_attrs, run_attrs
 from .window_clock import (
     clock_codes,
     clock_events,
@@ -53,7 +54,6 @@ from .window_detection import (
     as_timedelta,
     incident_columns,
     incident_rows,
-    left_out_note,
 )
 from .window_options import WindowOptions, window_options
 
@@ -62,19 +62,6 @@ __all__ = ["compare_windows", "window_incidents"]
 #: The note of :func:`window_incidents` on an incident the window held no traffic for.
 UNSEEN = ("the window held no traffic from the incident's start to its end + grace: nothing to "
           "detect, so no miss")
-
-
-def _left_out_attrs(inc: Incidents | None, srt: Sorted, opts: WindowOptions) -> dict[str, Any]:
-    """``attrs`` of both functions on the incidents no row counts: ``incidents_left_out`` (count
-    by reason) and ``incidents_note`` (in words; empty when none is)."""
-    if inc is None:
-        return {}
-    first_ns = int(srt.t.min())
-    counts = inc.left_out(first_ns, first_ns + opts.warmup_ns)
-    return {"incidents_left_out": counts,
-            "incidents_note": left_out_note(counts, len(inc.start),
-                                            pd.Timestamp(first_ns, unit="ns", tz="UTC"),
-                                            pd.Timedelta(opts.warmup_ns, unit="ns"), opts.tz)}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -197,9 +184,11 @@ def compare_windows(
         shares and rates per day are too thin to go by (less than one day of evaluated time,
         :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS`), empty when they are not;
         the figures keep their meaning (over ``hours``) and the CLI leaves them blank.
-        ``attrs["start"]`` and ``attrs["end"]`` (ISO-8601 text, UTC) are the span every row counts
-        in: from the first event (plus ``warmup``) to the last; each row's ``hours`` are the part
-        of it its window held traffic after its warm-up.
+        ``attrs["slo"]`` is the SLO the rows were judged by (with ``target=``, each group's SLO
+        under the target it was judged against), ``attrs["by"]`` and ``attrs["tz"]`` the group
+        keys and the zone; ``attrs["start"]`` and ``attrs["end"]`` (ISO-8601 text, UTC) are the
+        span every row counts in: from the first event (plus ``warmup``) to the last; each
+        row's ``hours`` are the part of it its window held traffic after its warm-up.
         With ``incidents``, ``attrs["incidents_left_out"]`` counts the incidents no row counts,
         by reason (``before_first_event``, ``in_warmup``: starting before ``warmup`` ended,
         ``no_group``: a scope that covers none of the groups), and ``attrs["incidents_note"]``
@@ -241,12 +230,8 @@ def compare_windows(
     out = pd.concat(parts, ignore_index=True)
     out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs],
                                    ordered=True)
-    # the span every row counts in (its own warm-up and silences cut from it): a figure says it
-    start, end = utc_from_ns(np.array([lo_ns, int(srt.t.max())]))
-    per = as_per_group(slo)
-    out.attrs.update({"slo": (as_slo(slo) if per is None else per).as_dict(), "by": srt.by,
-                      "tz": opts.tz, "start": time_text(start), "end": time_text(end),
-                      **_left_out_attrs(inc, srt, opts)})
+    out.attrs.update(run_attrs(slo, (srt, slos, targets), target, opts, lo_ns),
+                     **left_out_attrs(inc, srt, opts))
     return out
 
 
@@ -331,7 +316,8 @@ def window_incidents(
         and no miss either) and ``note`` (that, in words; empty otherwise). An incident with no row
         (starting before the first event or in the warm-up, or whose scope covers none of the
         groups) is counted in ``attrs["incidents_left_out"]`` and ``attrs["incidents_note"]``, as in
-        :func:`compare_windows`.
+        :func:`compare_windows`, whose other ``attrs`` it holds too (``slo``, ``by``, ``tz``,
+        ``start``, ``end``), with ``alert_at`` and ``grace``.
 
     Examples
     --------
@@ -383,5 +369,8 @@ def window_incidents(
     out = pd.concat(parts, ignore_index=True)
     out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs],
                                    ordered=True)
-    out.attrs.update(_left_out_attrs(inc, srt, opts))
+    out.attrs.update(run_attrs(slo, (srt, slos, targets), target, opts, lo_ns),
+                     alert_at=opts.alert_at,
+                     grace=duration_label(pd.Timedelta(opts.grace_ns, unit="ns")),
+                     **left_out_attrs(inc, srt, opts))
     return out

@@ -306,6 +306,7 @@ def silences(spans: pd.DataFrame) -> pd.DataFrame:
         without silences), ``observed_time`` (Timedelta: the time of
         the spans with traffic, i.e. the window holds at least one event; rates per day divide by
         it) and ``no_traffic_time`` (all no-traffic time in the observation, silences included).
+        ``attrs``: the spans' ``slo``, ``by``, ``start`` and ``end`` (the observation counted).
 
     Examples
     --------
@@ -358,4 +359,6 @@ def silences(spans: pd.DataFrame) -> pd.DataFrame:
     out["silent_time"] = pd.to_timedelta(silent, unit="ns")
     out["observed_time"] = pd.to_timedelta(observed, unit="ns")
     out["no_traffic_time"] = pd.to_timedelta(no_traffic, unit="ns")
-    return pd.DataFrame(out)
+    frame = pd.DataFrame(out)
+    frame.attrs = {k: spans.attrs[k] for k in ("slo", "by", "start", "end") if k in spans.attrs}
+    return frame

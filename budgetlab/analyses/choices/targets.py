@@ -14,6 +14,7 @@ from ...errors import ConfigError
 from ..count_verdicts import bucket_phrase
 from ..recalibration import Recalibration
 from ..recalibration.rules import decided_miss, too_few_events
+from ..recalibration.verdict import WITHHELD
 from ..verdicts import VERDICT_COLUMNS
 
 __all__ = ["suggest_targets", "bucket_target_verdicts"]
@@ -99,7 +100,8 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
     with the bucket's failures: ``keep``; it misses only because of them (without them, removed
     from good and total attempts, it meets the target): ``bucket_only``: do not lower the target,
     take those failures out of this SLO; it misses even without them: ``misses_without``:
-    recalibrate the target or fix the cause. Withheld, in words, when the group's attempts are
+    recalibrate the target or fix the cause. Withheld (``"withheld"``, the reason in words in
+    ``withheld``, as :func:`budgetlab.target_verdicts` says it) when the group's attempts are
     too thin for a verdict by the package's rule for every figure judged against a target
     (:func:`~budgetlab.analyses.recalibration.rules.too_few_events`, the rule of
     :func:`budgetlab.bucket_breakdown`'s ``note``: fewer attempts than hold 10 expected failures
@@ -139,7 +141,7 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
        g  success_rate  success_rate_without         verdict
     0  a          0.94                   1.0     bucket_only
     1  b          0.90                   0.9  misses_without
-    2  c          0.94                   1.0             NaN
+    2  c          0.94                   1.0        withheld
     >>> v.loc[2, "withheld"]  # 100 attempts hold 5 expected failures under 95 %
     '100 events in the group: too few for a verdict (under 95 % they hold 5 expected failures; one
     needs at least 10, i.e. 200 events)'
@@ -165,7 +167,7 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
                     f"{counted(n, 'attempt')}, {counted(n - good, 'failure')}, "
                     f"{counted(nb, f'{bucket} failure')}")
         subject = f"target {given_percent(target)} for {g}"
-        code = None
+        code = WITHHELD
         withheld = too_few_events(n, target, span="the group") or (
             f"only {counted(n, 'attempt')}; a verdict needs at least {min_events:,}"
             if n < min_events

@@ -38,6 +38,7 @@ from .tables import (
     QUANTILE_LEVELS,
     Recalibration,
     candidates_table,
+    recalibration_attrs,
     sample_tables,
     summary_table,
 )
@@ -235,11 +236,12 @@ def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
         limit_q = limit_quantiles(rolling, plan.slo, plan.limit,
                                   np.asarray(QUANTILE_LEVELS, dtype=np.float64))
         dist, bt = sample_tables(key_cols, srt, rolling, j, limit_q)
-        for frame in (summary, cand, dist, bt):
-            frame.attrs["by"] = list(srt.by)
         bar.update(1)
     settings = plan.settings(span_start=span_lo, span_end=span_hi, by=srt.by)
     settings["slo"] = slo_used([plan.slo] * srt.n_groups, srt.keys, current)
+    attrs = recalibration_attrs(settings, summary, plan.requested)
+    for frame in (summary, cand, dist, bt):
+        frame.attrs = dict(attrs)
     return Recalibration(summary=summary, candidates=cand, distribution=dist, bootstrap=bt,
                          settings=settings)
 
@@ -289,8 +291,6 @@ def recalibrate_per_slo(events: pd.DataFrame, per: PerGroup, by: Any,
     boot = merged["bootstrap"]
     merged["bootstrap"] = boot.iloc[np.argsort(boot["sample"].to_numpy(), kind="stable")
                                     ].reset_index(drop=True)
-    for frame in merged.values():
-        frame.attrs["by"] = list(keys)
     settings = dict(results[0].settings)
     # one window when every SLO has the same (targets differ per group), else none
     windows = {r.settings["window"] for r in results}
@@ -301,6 +301,9 @@ def recalibrate_per_slo(events: pd.DataFrame, per: PerGroup, by: Any,
     settings.update(slo=used, window=windows.pop() if len(windows) == 1 else None,
                     span_start=min(r.settings["span_start"] for r in results),
                     span_end=max(r.settings["span_end"] for r in results))
+    attrs = recalibration_attrs(settings, summary, results[0].summary.attrs["candidates"])
+    for frame in merged.values():
+        frame.attrs = dict(attrs)
     return Recalibration(**merged, settings=settings)
 
 

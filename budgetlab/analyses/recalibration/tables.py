@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._util.attrs import time_text
 from ..._util.durations import duration_label
 from ..._util.percent import given_fraction
 from ..._util.ratios import ratio
@@ -27,7 +28,7 @@ from .rules import NO_BOOTSTRAP, recommendation_name
 from .verdict import VERDICTS, WITHHELD
 
 __all__ = ["Recalibration", "QUANTILE_LEVELS", "ESTIMATES", "summary_table",
-           "candidates_table", "sample_tables", "group_words"]
+           "candidates_table", "sample_tables", "group_words", "recalibration_attrs"]
 
 #: Probabilities of the ``distribution`` table (time-weighted quantiles of the rolling rate).
 QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.002, 0.005, *(k / 100 for k in range(1, 100)), 0.995,
@@ -226,3 +227,28 @@ def _beside_keys(keys: pd.DataFrame, columns: dict[str, Any]) -> pd.DataFrame:
 def _key_rows(key_cols: pd.DataFrame, rows: np.ndarray) -> pd.DataFrame:
     """The group keys of the groups at ``rows`` (no columns without groups)."""
     return key_cols.iloc[rows].reset_index(drop=True)
+
+
+def recalibration_attrs(settings: dict[str, Any], summary: pd.DataFrame,
+                        requested: Any) -> dict[Any, Any]:
+    """The ``attrs`` of every table of a :class:`Recalibration`, its ``settings`` as JSON values:
+    ``slo`` (the SLO the groups were judged under; left out when no group had a current target:
+    none was judged, and the SLO's own target would read as one), ``by``, the evaluated span
+    ``start`` .. ``end``, ``window``, ``history`` and ``block`` (duration text; ``window``
+    ``None`` for per-group SLOs of several windows), ``step``, ``max_share``,
+    ``limit_status``, ``loose_burn``, ``confidence``, ``n_boot``, ``seed``, ``candidates`` (the
+    targets asked for; ``None``: the usual ones) and ``policy`` (``name``, ``period``,
+    ``tiers``: the policy of ``pages_per_day``)."""
+    judged = bool(np.isfinite(summary["current_target"].to_numpy(dtype=float)).any())
+    window, policy = settings["window"], settings["policy"]
+    return {**({"slo": settings["slo"].as_dict()} if judged else {}),
+            "by": list(settings["by"]), "start": time_text(settings["span_start"]),
+            "end": time_text(settings["span_end"]),
+            "window": None if window is None else duration_label(window),
+            "history": duration_label(settings["history"]),
+            "block": duration_label(settings["block"]),
+            **{k: settings[k] for k in ("step", "max_share", "limit_status", "loose_burn",
+                                        "confidence", "n_boot", "seed")},
+            "candidates": None if requested is None else [float(c) for c in requested],
+            "policy": {"name": policy.name, "period": duration_label(policy.period),
+                       "tiers": [[t.name, t.severity] for t in policy.tiers]}}
