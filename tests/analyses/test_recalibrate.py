@@ -618,15 +618,22 @@ def test_candidates_are_on_the_scale_of_nines():
     assert s["recommendation_note"] == ""  # 16 days: no caveat
 
 
-def test_no_recommendation_says_why_with_figures_and_the_way_forward():
-    # ~8 events a day (the "group image"), 5 % failing, 24 h window: one failure moves the
-    # rate 12.5 points, so the rolling rate sits at 87.5 % a third of the time
+def _image(p_fail: float) -> pd.DataFrame:
+    # ~8 events a day (the "group image"), 24 h window: one failure moves the rate 12.5
+    # points
     rng = np.random.default_rng(4)
     n = 8 * 21
     ts = T0 + pd.to_timedelta(np.sort(rng.uniform(0, 21 * 86400, n)).round(3), unit="s")
-    ev = as_events(ts, rng.random(n) >= 0.05, groups={"kind": ["image"] * n})
+    return as_events(ts, rng.random(n) >= p_fail, groups={"kind": ["image"] * n})
+
+
+def test_no_recommendation_says_why_with_figures_and_the_way_forward():
+    # 30 % failing: the rolling rate's 1 % quantile (1 of 3) lies below every usual target, so no
+    # target meets the rule (stop 55: the 5 % of the group image now gets 0.745, below)
+    ev = _image(0.3)
     r = recalibrate(ev, window="24h", by="kind", n_boot=0, target=0.9)
     s = r.summary.iloc[0]
+    assert s["p1"] < 0.5
     assert np.isnan(s["recommended_target"])
     note = s["recommendation_note"]
     # events a day with traffic: the evaluated events over the evaluated (observed) time
@@ -640,17 +647,24 @@ def test_no_recommendation_says_why_with_figures_and_the_way_forward():
     assert "window=" not in note
     assert "no window length fixes this: too little traffic" in note and "7 d maximum" in note
     assert "no usual target meets the rule" in s["verdict_reason"]
-    # under 95 % the same 160-odd events hold fewer than 10 expected failures: no verdict, the
-    # reason in words; the recommendation is judged apart, at its own level (none meets the
-    # rule), and its note is the one above, not the verdict's reason
-    thin = recalibrate(ev, window="24h", by="kind", n_boot=0, target=0.95).summary.iloc[0]
-    assert thin["verdict"] == "withheld" and np.isnan(thin["recommended_target"])
-    assert thin["verdict_reason"].startswith(f"{int(thin['events'])} events in the evaluated span: "
-                                             "too few for a verdict")
+    # the recommendation is judged apart from the current target: the same note under 0.95
+    other = recalibrate(ev, window="24h", by="kind", n_boot=0, target=0.95).summary.iloc[0]
+    assert np.isnan(other["recommended_target"]) and other["recommendation_note"] == note
+    # 5 % failing: p1 = 0.75 (6 of 8), where the window is EXHAUSTED; 0.745 meets the rule (its
+    # share against the streaming reference: tests/analyses/test_recalibrate_exhausted_floor.py).
+    # Under 95 % its 166 events hold fewer than 10 expected failures: no verdict, the reason in
+    # words; the recommendation is judged apart, at its own level: 166 x 0.255 = 42.3
+    thin = recalibrate(_image(0.05), window="24h", by="kind", n_boot=0,
+                       target=0.95).summary.iloc[0]
+    assert thin["verdict"] == "withheld"
+    assert thin["recommended_target"] == pytest.approx(0.745, abs=1e-12)
+    assert thin["events"] == 166
+    assert thin["verdict_reason"].startswith("166 events in the evaluated span: too few for a "
+                                             "verdict")
     assert thin["verdict_reason"].endswith("the verdict alone is withheld: the recommendation is "
                                            "judged at its own level, as without a current target "
-                                           "(see the recommendation note)")
-    assert thin["recommendation_note"] == note
+                                           "(at 0.745 the 166 events hold 42.3 expected failures)")
+    assert thin["recommendation_note"] == ""
 
 
 def test_short_history_gets_a_caveat():

@@ -17,10 +17,10 @@ the rolling success rate, rounded down to the candidate grid.
 99.9, 99.95, 99.99 %, and 85, 80, 75, 50 % below) from the target at which a window at the
 ``p1`` rolling-window success rate reaches ``limit_status``
 (:func:`~budgetlab.analyses.recalibration.levels.limit_floor`: ``p1`` itself at exhausted,
-``1 - (1 - p1) / (1 - warning)`` at warning, with ``critical`` at critical) rounded down to a
-usual target, up to the first usual target above the observed rate, plus fine steps (``step``,
-refined to 0.002, 0.001, ... where two usual targets are closer) between them; nothing below that
-range.
+``1 - (1 - p1) / (1 - warning)`` at warning, with ``critical`` at critical) rounded down to the
+usual target strictly below it, up to the first usual target above the observed rate, plus fine
+steps (``step``, refined to 0.002, 0.001, ... where two usual targets are closer) between them;
+nothing below that range.
 
 **Recommendation rule** (its one home: :func:`~budgetlab.analyses.recalibration.levels.recommend`).
 ``recommended_target`` is the highest candidate in the group's range whose status would have been

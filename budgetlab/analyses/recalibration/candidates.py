@@ -53,19 +53,20 @@ def target_grid(step: float, lo: float, hi: float) -> np.ndarray:
     return grid[(grid >= usual[0] - 1e-12) & (grid <= usual[-1] + 1e-12)] if len(usual) else grid
 
 
-def target_range(floor: np.ndarray, rate: np.ndarray, *, held: bool = False,
-                 strictly_below: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Per group, the range of candidate targets: from ``floor`` rounded down to a usual target
-    (the lowest usual target when ``floor`` is below every one) to the first usual target above
-    the observed rate (the highest usual target when none is above); NaN where ``floor`` or the
-    rate is missing (no evaluated time). ``floor`` is the target from which a window at the
-    rolling success rate's 1 % quantile is at the limit status or worse
+def target_range(floor: np.ndarray, rate: np.ndarray, *,
+                 held: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Per group, the range of candidate targets: from the usual target strictly below ``floor``
+    (the lowest usual target when none is) to the first usual target above the observed rate
+    (the highest usual target when none is above); NaN where ``floor`` or the rate is missing (no
+    evaluated time). ``floor`` is the target from which a window at the rolling success rate's
+    1 % quantile is at the limit status or worse
     (:func:`~budgetlab.analyses.recalibration.levels.limit_floor`): the quantile itself at
-    exhausted, lower at critical and warning. ``strictly_below`` (warning and critical): a usual
-    target within 1e-9 of ``floor`` is left out, since whether a window at the quantile is at the
-    limit status at the floor itself is the seed's float arithmetic's call (a 54 / 60 window is
-    WARNING at 0.8, its remaining fraction 0.4999999999999998); a lower range only adds
-    candidates, never changes whether one meets the rule.
+    exhausted, lower at critical and warning. A usual target within 1e-9 of ``floor`` is not the
+    range's start: a window at the quantile is at the limit status there or, at the boundary,
+    the seed's float arithmetic decides (a 54 / 60 window is EXHAUSTED at 0.9, WARNING at 0.8:
+    its remaining fraction 0.4999999999999998), so it may fail the rule while the fine steps
+    below it pass (0.895 when the quantile is 0.9). A lower range only adds candidates, never
+    changes whether one meets the rule.
 
     With the ``min_events`` hold (``held``) the status is no function of the rolling rate (a
     window with fewer events keeps its previous status), so the rate's quantile bounds nothing:
@@ -76,14 +77,13 @@ def target_range(floor: np.ndarray, rate: np.ndarray, *, held: bool = False,
     ([0.9, 0.5, 0.9999], [0.95, 0.75, 0.9999])
     >>> target_range(np.array([0.9312]), np.array([0.94]), held=True)[0].tolist()
     [0.5]
-    >>> target_range(np.array([0.8]), np.array([0.94]), strictly_below=True)[0].tolist()
-    [0.75]
+    >>> target_range(np.array([0.8, 0.9]), np.array([0.94, 0.94]))[0].tolist()
+    [0.75, 0.85]
     """
     usual = np.asarray(USUAL_TARGETS)
     floor = np.asarray(floor, dtype=np.float64)
     rate = np.asarray(rate, dtype=np.float64)
-    edge = -1e-9 if strictly_below else 1e-12
-    below = np.searchsorted(usual, floor + edge, side="right") - 1  # the last usual <= floor
+    below = np.searchsorted(usual, floor - 1e-9, side="right") - 1  # the last usual < floor
     above = np.searchsorted(usual, rate, side="right")  # the first usual > rate
     lo = usual[0] if held else usual[np.maximum(below, 0)]
     hi = np.maximum(usual[np.minimum(above, len(usual) - 1)], lo)

@@ -242,8 +242,7 @@ def choose_targets(srt: Sorted, rolling: Rolling, current: np.ndarray, plan: Pla
     ci_low, ci_high = wilson_interval(n_ok, n_ev, plan.confidence)
     p1, p5, p10, p50 = (rolling.quantiles[:, k] for k in range(4))
     floor = limit_floor(p1, plan.slo, plan.limit)
-    lo_t, hi_t = target_range(floor, rate, held=plan.slo.min_events > 0,
-                              strictly_below=plan.limit < 3)
+    lo_t, hi_t = target_range(floor, rate, held=plan.slo.min_events > 0)
     lo_t = widen_to_support(lo_t, n_ev)
     grid, cands, grid_idx, in_range = candidate_targets(plan.step, lo_t, hi_t, current,
                                                         plan.requested)

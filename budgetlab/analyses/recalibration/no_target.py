@@ -59,12 +59,12 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
     ``max_share``). ``floor``: the floor of the candidates' range before it is rounded down to
     ``lo`` (:func:`~budgetlab.analyses.recalibration.levels.limit_floor`; ``p1`` at exhausted).
 
-    >>> print(explain_no_recommendation(has_time=True, p1=0.75, floor=0.75, lo=0.75,
-    ...       share_lo=0.3, events_per_day=40, window_events=40, window_ns=86_400 * 10**9,
-    ...       history_days=28, max_share=0.01,
+    >>> print(explain_no_recommendation(has_time=True, p1=0.78, floor=0.78, lo=0.75,
+    ...       share_lo=0.003, events_per_day=40, window_events=40, window_ns=86_400 * 10**9,
+    ...       history_days=28, max_share=0.001,
     ...       limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
     no target meets the rule: even 75 %, the lowest usual target at or below the rolling rate's
-    1 % quantile (75.00 %), is EXHAUSTED or worse 30.00 % of the time (limit 1 %); ~40 events a
+    1 % quantile (78.00 %), is EXHAUSTED or worse 0.30 % of the time (limit 0.1 %); ~40 events a
     day with traffic: a 24 h window holds ~40 events, so one failure moves the rate 2.5 points; to
     allow 10 failures a window at 90 % it must hold 100 events: use a longer window (window='3D') or
     min_events=100 (the status holds while the window has fewer events)

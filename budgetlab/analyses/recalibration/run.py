@@ -101,10 +101,10 @@ def recalibrate(
         target at which a window at the group's ``p1`` reaches ``limit_status`` (``p1`` itself
         at exhausted, ``1 - (1 - p1) / (1 - warning)`` at warning, with ``critical`` at
         critical; :func:`~budgetlab.analyses.recalibration.levels.limit_floor`) rounded down to
-        a usual target (strictly below it at warning and critical; from the lowest, 0.5, when it
-        is below every one or with ``min_events``, whose hold makes the status no function of
-        the rate) up to the first usual target above its observed rate, plus the fine steps
-        between them; nothing below that range.
+        the usual target strictly below it (from the lowest, 0.5, when it is at or below every
+        one or with ``min_events``, whose hold makes the status no function of the rate) up to
+        the first usual target above its observed rate, plus the fine steps between them;
+        nothing below that range.
     max_share : float
         Largest share of time the recommended target may have spent at ``limit_status`` or worse.
     limit_status : {"exhausted", "critical", "warning"}
