@@ -1,7 +1,7 @@
 """What the Dask reader reads: Parquet paths (a file, a folder, a glob, a list; checked before
 Dask sees them, in budgetlab's words) or a Dask DataFrame, and the options it takes (the
 :class:`~budgetlab.events.spec.ReadSpec` of :func:`budgetlab.read_events`, less the fields for
-text files)."""
+text files and the latency fields)."""
 
 from __future__ import annotations
 
@@ -25,8 +25,9 @@ __all__ = ["read_parquet", "spec_of", "raw_frame"]
 #: ``on_error`` nor the deprecated ``strict``: the spec itself refuses them without ``pattern=``
 #: (``strict=True`` warns first and is held as ``on_error="raise"``), in the same words for both
 #: readers.
-_PANDAS_ONLY = ("pattern", "time_format", "format", "encoding", "duration", "duration_unit",
-                "slow_above", "year")
+_PANDAS_ONLY = ("pattern", "time_format", "format", "encoding", "year")
+#: The latency fields: the Dask reader reads no request durations (nor the ``slow`` bucket).
+_LATENCY = ("duration", "duration_unit", "slow_above")
 
 
 class _Engine(ArrowDatasetEngine):  # type: ignore[misc]
@@ -96,6 +97,13 @@ def spec_of(spec: ReadSpec | None, options: dict[str, Any]) -> ReadSpec:
         if getattr(spec, name) != getattr(default, name):
             raise InputError(f"the Dask reader takes Parquet files or a Dask DataFrame; {name}= is "
                              "for budgetlab.read_events.")
+    for name in _LATENCY:
+        if getattr(spec, name) != getattr(default, name):
+            raise InputError(
+                f"budgetlab.dask.read_events does not read request durations ({name}= given): "
+                "use budgetlab.read_events for duration=, duration_unit= and slow_above=, or "
+                "pass a Dask DataFrame with an ok column you computed (a success within your "
+                "threshold) and ok= naming it.")
     return spec
 
 

@@ -259,10 +259,11 @@ def read_events(
         ``outcome``, ``ok``, ``bucket``, ``by``, ``session``, ``keep``, ``tz``, ``epoch``,
         ``outcomes``, ``pii``, ``salt``, ``hash_session``, ``not_personal``, and ``ok_when``,
         a metric series read by your threshold in every partition as
-        :func:`budgetlab.read_events` reads it; the fields for text files and latency are
-        refused, and ``on_error`` other than ``"count"`` and the deprecated ``strict=True``
-        (which warns, ``FutureWarning``) as :func:`budgetlab.read_events` refuses them on a
-        table: they go with ``pattern=``).
+        :func:`budgetlab.read_events` reads it; the fields for text files and request durations
+        (``duration``, ``duration_unit``, ``slow_above``: not read here) are refused, and
+        ``on_error`` other than ``"count"`` and the deprecated ``strict=True`` (which warns,
+        ``FutureWarning``) as :func:`budgetlab.read_events` refuses them on a table: they go
+        with ``pattern=``).
     filters : list, optional
         Passed to :func:`dask.dataframe.read_parquet` (e.g. ``[("date", ">=", "2026-10-12")]``).
 

@@ -13,6 +13,7 @@ import pandas as pd
 from dask.base import compute
 from dask.delayed import delayed
 
+from .._util.attrs import span_attrs
 from .._util.validation import check_argument, check_whole
 from ..budget.replay_status import REPLAY_COLUMNS
 from ..budget.status_changes import change_rows
@@ -20,7 +21,7 @@ from ..budget.status_changes import transitions as pandas_transitions
 from ..budget.tracker_replay import replay as pandas_replay
 from ..errors import BudgetlabWarning, ConfigError, InputError, PartialWindowWarning
 from ..events.schema import ts_ns
-from ..slo import SLO, PerGroup, as_per_group, as_slo
+from ..slo import SLO, PerGroup, as_per_group, as_slo, table_slo
 from ._partitions import check_dask_events, partition_number, require_dask_frame
 
 __all__ = ["EVENT_ID", "ROW_BITS", "replay", "transitions"]
@@ -102,7 +103,8 @@ def replay(
         Dask's shuffle method (``"p2p"``, ``"tasks"``, ``"disk"``; default: Dask's choice).
     columns : list of str, optional
         Only these replay columns, as in :func:`budgetlab.replay` (``ts`` and the group keys
-        always kept); :func:`transitions` needs the full set.
+        always kept); :func:`transitions` needs them all or ``total``, ``failures`` and
+        ``status``.
 
     Returns
     -------
@@ -159,17 +161,33 @@ def replay(
     return states
 
 
-def _transitions_partition(part: pd.DataFrame, keys: list[str]) -> tuple[pd.DataFrame | None,
-                                                                         pd.DataFrame | None]:
+def _transitions_partition(part: pd.DataFrame, keys: list[str]
+                           ) -> tuple[pd.DataFrame | None, pd.DataFrame | None, pd.Series]:
+    """This partition's transitions (tagged with ``event_id``), its groups and the first and
+    last time of its states (the span the pandas ``attrs`` count, over every partition)."""
     groups = part[keys].drop_duplicates(ignore_index=True) if keys else None
     if len(part) == 0:
-        return None, groups
+        return None, groups, part["ts"].iloc[:0]
     tr = pandas_transitions(part)
     rows = change_rows(part["status"].cat.codes.to_numpy(), part, keys)[0]
     ids = np.asarray(part.index, dtype=np.int64)[rows]
     if len(ids) != len(tr):  # pragma: no cover - guards against a change in budgetlab.transitions
         raise RuntimeError("budgetlab.dask.transitions is out of step with budgetlab.transitions.")
-    return tr.assign(**{EVENT_ID: ids}), groups
+    ts = part["ts"]
+    return tr.assign(**{EVENT_ID: ids}), groups, ts.iloc[[int(ts.argmin()), int(ts.argmax())]]
+
+
+def _check_figures(frame: dd.DataFrame) -> None:
+    """Refuse, as :func:`budgetlab.transitions` does, states without the figure columns and
+    without ``total``, ``failures`` and the SLO to compute them from."""
+    missing = [c for c in REPLAY_COLUMNS[1:-1] if c not in frame.columns]
+    if not missing or ({"total", "failures"} <= set(frame.columns)
+                       and isinstance(table_slo(frame._meta), (SLO, PerGroup))):
+        return
+    raise InputError(f"transitions() needs the replay's figure columns ({', '.join(missing)} "
+                     "missing), or total and failures with the SLO in the states' attrs; run "
+                     "budgetlab.dask.replay() without columns=, or with columns= naming total, "
+                     "failures and status.")
 
 
 def transitions(states: dd.DataFrame) -> pd.DataFrame:
@@ -182,7 +200,10 @@ def transitions(states: dd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     states : dask DataFrame
-        Output of :func:`replay` (not repartitioned: each group must sit in one partition).
+        Output of :func:`replay` (not repartitioned: each group must sit in one partition), with
+        every column or, as :func:`budgetlab.transitions` takes them, lean:
+        ``columns=["total", "failures", "status"]`` (the figures of the changed rows are then
+        computed from the counts and the SLO, the same table).
 
     Returns
     -------
@@ -190,6 +211,8 @@ def transitions(states: dd.DataFrame) -> pd.DataFrame:
         As :func:`budgetlab.transitions`: ``ts``, the group keys, ``from_status``, ``to_status``,
         ``current_rate``, ``total_events``, ``successes``, ``failures``, ``budget_total``,
         ``budget_remaining``, ``budget_remaining_pct``, ``burn_rate``; a fresh RangeIndex.
+        ``attrs`` as :func:`budgetlab.transitions`'s: the states' ``slo`` and ``by`` and
+        ``start`` .. ``end``, the first and the last event of all partitions.
 
     Examples
     --------
@@ -209,26 +232,27 @@ def transitions(states: dd.DataFrame) -> pd.DataFrame:
     if "status" not in frame.columns:
         raise InputError("transitions() takes the dask DataFrame returned by "
                          "budgetlab.dask.replay().")
-    missing = [c for c in REPLAY_COLUMNS[1:-1] if c not in frame.columns]
-    if missing:
-        raise InputError(f"transitions() needs the replay's figure columns ({', '.join(missing)} "
-                         "missing); "
-                         "run budgetlab.dask.replay() without columns=.")
+    _check_figures(frame)
     keys = [str(c) for c in frame.columns if c not in REPLAY_COLUMNS]
     parts = frame.to_delayed()  # type: ignore[no-untyped-call]
     results = compute(*[delayed(_transitions_partition)(p, keys) for p in parts])  # type: ignore[no-untyped-call]
     if keys:
-        seen = pd.concat([g for _, g in results if g is not None], ignore_index=True)
+        seen = pd.concat([g for _, g, _ in results if g is not None], ignore_index=True)
         if seen.duplicated().any():
             raise InputError(
                 "a group spans several partitions of states; pass the states of "
                 "budgetlab.dask.replay() "
                 "without repartitioning or shuffling them."
             )
-    found = [t for t, _ in results if t is not None]
+    found = [t for t, _, _ in results if t is not None]
     if not found:
         return pandas_transitions(frame._meta.iloc[:0])
     out = pd.concat(found, ignore_index=True)
     order = np.lexsort((out[EVENT_ID].to_numpy(), ts_ns(out)))
     result: pd.DataFrame = out.iloc[order].drop(columns=EVENT_ID).reset_index(drop=True)
+    # the attrs of the pandas function: the states' own (the same in every partition), and the
+    # span of the events of all partitions
+    span = pd.concat([s for _, _, s in results if len(s)], ignore_index=True)
+    attrs: dict[Any, Any] = {**found[0].attrs, **span_attrs(span)}
+    result.attrs = attrs
     return result

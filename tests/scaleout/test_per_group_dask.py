@@ -23,6 +23,7 @@ from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.budget.period import period_budget
 from budgetlab.errors import BudgetlabWarning, ConfigError
 from budgetlab.windows.binning import bin_events
+from tests.same_frames import assert_same
 
 # xdist_group: with -n, one worker runs the tests that start a Dask cluster
 pytestmark = [pytest.mark.dask, pytest.mark.xdist_group("dask_cluster")]
@@ -70,12 +71,9 @@ def test_dask_replay_and_transitions_with_per_group_slos_equal_pandas(client):
     pd.testing.assert_frame_equal(got.sort_index().reset_index(drop=True),
                                   want.reset_index(drop=True),
                                   check_exact=True)
-    pd.testing.assert_frame_equal(bd.transitions(bd.replay(ddf, SLOS, by=BY)),
-                                  transitions(replay(ev, SLOS, by=BY)),
-                                  check_exact=True)
+    assert_same(bd.transitions(bd.replay(ddf, SLOS, by=BY)), transitions(replay(ev, SLOS, by=BY)))
     # the pandas summary is the oracle (the per-group replay is tested against per-group runs)
-    pd.testing.assert_frame_equal(replay_summary(got.sort_index(), ddf.compute()),
-                                  replay_summary(want, ev), check_exact=True)
+    assert_same(replay_summary(got.sort_index(), ddf.compute()), replay_summary(want, ev))
 
 
 def test_dask_replay_refuses_per_group_slos_without_by_and_names_missing_groups(client):
@@ -91,10 +89,10 @@ def test_sre_model_with_per_group_slos_on_dask_bins_equals_pandas(client):
     ddf = dd.from_pandas(ev, npartitions=4, sort=False)
     bins_dd = bd.bin_events(ddf, "1min", by=BY)
     bins_pd = bin_events(ev, "1min", by=BY)
-    pd.testing.assert_frame_equal(period_budget(bins_dd, SLOS), period_budget(bins_pd, SLOS),
-                                  check_exact=True)
-    pd.testing.assert_frame_equal(alert_episodes(bins_dd, SLOS, "single_window"),
-                                  alert_episodes(bins_pd, SLOS, "single_window"), check_exact=True)
+    assert_same(bins_dd, bins_pd)
+    assert_same(period_budget(bins_dd, SLOS), period_budget(bins_pd, SLOS))
+    assert_same(alert_episodes(bins_dd, SLOS, "single_window"),
+                alert_episodes(bins_pd, SLOS, "single_window"))
 
 
 def test_dask_replay_names_every_group_without_an_slo_not_one_partitions(client):
