@@ -81,7 +81,7 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
     data."""
     span = events["ts"].iloc[-1] - events["ts"].iloc[0]
     print(wrap(f"{title}: {counted(len(events), 'event')}, {span_words(events, tz)}", indent=""))
-    print_slo(slo, by)
+    print_slo(slo, by, events=events)
     window = longest_window(slo)
     if window > span:
         print(wrap(f"note: {partial_window_note(window, span)}", indent=""))
