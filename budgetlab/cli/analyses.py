@@ -67,7 +67,7 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
                "traffic (warm-up); "
                "every figure below counts that span", indent=""))
     if given:
-        print_slo(slo, by)
+        print_slo(slo, by, events=read.events)
     else:
         print("no current target given (--target or --slo): recommendations only, no verdict")
     print(f"rule: the highest target that would have been {s['limit_status'].upper()} or worse at "
@@ -181,7 +181,8 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
                f"{span_words(read.events, args.tz)}; the seed tracker under "
                f"{counted(len(shown), 'window')}: "
                f"{', '.join(map(window_words, shown))}", indent=""))
-    print_slo(slo, by, window=False)  # the SLO's own window is not one of those compared
+    # the SLO's own window is not one of those compared
+    print_slo(slo, by, events=read.events, window=False)
     cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
             "share_exhausted", "transitions_per_day", "round_trips_per_day"]
     unseen = inc is not None and bool(table["unseen"].any())

@@ -29,7 +29,7 @@ from .backtest_report import (
 )
 from .backtest_slos import backtest_policies, target_slos
 from .options import OUT_PRECISION, add_tz_option
-from .prose import path_label
+from .prose import fill_line, path_label
 
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
     import pandas as pd
@@ -211,7 +211,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
                                max_series=args.max_series)
     print_reading(bins, spec, start, end, args.tz)
     if incidents is not None and naive_times_note(incidents, args.incidents):
-        print(f"  {naive_times_note(incidents, args.incidents)}")
+        print(fill_line(f"  {naive_times_note(incidents, args.incidents)}"))
     grid = read_bins(bins)
     all_ep, all_det, all_sc, eps = [], [], [], {}
     for name, pol in policies.items():

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .prose import path_label
+from .prose import fill_line, path_label, wrap
 
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
     import pandas as pd
@@ -21,7 +21,10 @@ __all__ = ["print_reading", "print_episodes", "budget_withheld_note", "print_sco
 def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp,
                   tz: str = "UTC") -> None:
     """The "how it was read" block: the server, the span and its scrape gaps (in UTC, or on the
-    clock of ``tz`` with their UTC offsets), the queries sent."""
+    clock of ``tz`` with their UTC offsets), the queries sent. Its prose is filled to 100 columns
+    as every command's (:func:`~budgetlab.cli.prose.fill_line`); a query too long for its line
+    stands whole on a line of its own under its name, as it is copied (``export`` prints them
+    so)."""
     import pandas as pd
 
     from .._util.attrs import clock_at, clock_span
@@ -31,30 +34,31 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
     src = bins.attrs.get("source", {})
     by = bins.attrs.get("by", [])
     groups = len(bins[by].drop_duplicates()) if by else 1
-    print(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), target "
-          f"{given_fraction(spec.slo.target)}, "
-          f"period {prose_duration(spec.slo.period)}")
-    print(
+    print(fill_line(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), "
+                    f"target {given_fraction(spec.slo.target)}, "
+                    f"period {prose_duration(spec.slo.period)}"))
+    print(fill_line(
         f"span {clock_span(start, end, tz)}, bins of "
         f"{prose_duration(bins.attrs.get('freq'))}, "
         f"{counted(groups, 'group')}"
         + (f" by {', '.join(by)}" if by else "")
         + f", {counted(int(bins['total'].sum()), 'event')}, "
         f"{int(bins['bad'].sum()):,} failed; {counted(int(src.get('requests', 0)), 'HTTP request')}"
-    )
+    ))
     print("How it was read:")
     for note in getattr(spec, "notes", ()):
-        print(f"  {note}")
+        print(fill_line(f"  {note}"))
     if by and tuple(by) == tuple(getattr(spec, "by", ())):
-        print(f"  grouped by {', '.join(by)}: the spec's grouping (--by overrides it)")
+        print(fill_line(f"  grouped by {', '.join(by)}: the spec's grouping (--by overrides it)"))
     for name, q in src.get("queries", {}).items():
-        print(f"  {name} per bin: {q}")
+        said = f"  {name} per bin: {q}"
+        print(said if len(said) <= 100 else f"  {name} per bin:\n    {q}")
     for note in bins.attrs.get("notes", []):
-        print(f"  {note}")
+        print(fill_line(f"  {note}"))
     gaps = bins.attrs.get("gaps", [])
     if gaps:
-        print(f"  scrape gaps: {len(gaps):,} ({counted(sum(g['bins'] for g in gaps), 'bin')}; "
-              "counts unknown there):")
+        print(fill_line(f"  scrape gaps: {len(gaps):,} "
+                        f"({counted(sum(g['bins'] for g in gaps), 'bin')}; counts unknown there):"))
         for g in gaps[:10]:
             where = ", ".join(f"{k}={g[k]}" for k in by)
             start, end = pd.Timestamp(g["start"]), pd.Timestamp(g["end"])  # ISO text in attrs
@@ -74,9 +78,9 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta,
     from .shared import table_text
 
     long = [t.name for t in policy.tiers if t.long_window > span]
-    print(f"\nPolicy {name}: {counted(len(ep), 'alert episode')}"
-          + (f"; tiers {', '.join(long)} have windows longer than the span (partial "
-             "windows)" if long else ""))
+    print("\n" + wrap(f"Policy {name}: {counted(len(ep), 'alert episode')}"
+                      + (f"; tiers {', '.join(long)} have windows longer than the span (partial "
+                         "windows)" if long else ""), indent=""))
     if ep.empty:
         return
     show = ep.copy()
@@ -94,8 +98,6 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta,
         print(f"... {len(ep) - 60} more (--out writes every episode)")
     withheld = int(ep["budget_spent_pct"].isna().sum())
     if withheld:
-        from .shared import wrap
-
         print(wrap(budget_withheld_note(withheld, len(ep), policy.period, span), indent=""))
 
 
@@ -128,7 +130,7 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     from .._util.attrs import MINUTE, clock_text
     from .._util.words import duration_words
     from .score_text import SCORE_FOOTNOTE, print_score_notes
-    from .shared import table_text, wrap
+    from .shared import table_text
 
     overall = det[(det["tier"] == "*") & (det["severity"] == "*")]
     for k in by:

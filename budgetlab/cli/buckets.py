@@ -55,7 +55,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
                f"{span_words(read.events, args.tz)}, "
                f"{counted(n_fail, 'failure')} in the {'bucket' if len(names) == 1 else 'buckets'} "
                f"{', '.join(map(repr, names))}", indent=""))  # quoted: a name reads whole
-    print_slo(slo, by)
+    print_slo(slo, by, events=read.events)
     print(wrap(LEGEND.format(freq=window_words(args.freq)), indent=""))
     table, n_none = _no_share_without_failures(table, by)
     cols = [*by, "bucket", "events", "failures", "share_of_failures", "failure_rate", "burn_rate",
@@ -117,7 +117,7 @@ def _no_failures(read: LogRead, table: pd.DataFrame, slo: SLO | PerGroup, by: li
     ``--plot`` (no bucket burns: a note on stderr says why)."""
     print(f"{read.title}: {counted(len(read.events), 'event')}, no failures: no failure bucket "
           "to break down")
-    print_slo(slo, by)
+    print_slo(slo, by, events=read.events)
     if args.out:
         write_output(table, args, "row", "(group x bucket)")
     if args.plot:

@@ -203,7 +203,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     print(f"{read.title}: {len(read.events):,} events; replaying {counted(len(spans), 'incident')}")
     if table is not None and naive_times_note(table, args.incidents):
         print(wrap(naive_times_note(table, args.incidents), indent=""))
-    print_slo(slo, by)
+    print_slo(slo, by, events=read.events)
     outs, tiers = [], []
     for ident, start, end, scope in spans:
         try:
@@ -319,7 +319,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     for note in (naive_times_note(inc, args.incidents), ungrouped_scope_note(inc, by)):
         if note:
             print(wrap(note, indent=""))
-    print_slo(slo, by)
+    print_slo(slo, by, events=read.events)
     scores, episodes = [], {}
     for name in names:
         # the preset name, not a policy object: each group's policy is built for its SLO's period

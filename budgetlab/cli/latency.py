@@ -115,7 +115,8 @@ def _recalibration_lines(events: Any, args: argparse.Namespace, thresholds: list
     n_boot = 200 if args.n_boot is None else args.n_boot
     rec = latency_recalibrate(events, slo=slo, thresholds=thresholds, by=by or None, n_boot=n_boot,
                               client_timeout=args.client_timeout)
-    current = [] if args.target is None else [f"current {describe_slo(slo, by, window=False)}"]
+    current = [] if args.target is None else [
+        f"current {describe_slo(slo, by, window=False, events=events)}"]
     return [f"\nlatency targets the history supports ({window_words(args.window)} window; a "
             "target is supported when the tracker "
             "would have been CRITICAL or worse at most 1 % of the observed time after warm-up):",

@@ -21,7 +21,7 @@ from .._util.percent import given_fraction
 from .._util.validation import duration_label, to_ns
 from .._util.words import option_word, prose_duration, some_named, speak
 from ..errors import BudgetlabError, ConfigError
-from ..slo import SLO, PerGroup
+from ..slo import SLO, PerGroup, key_text
 from .options import (
     DEFAULT_TARGET,
     DEFAULT_WINDOW,
@@ -215,13 +215,20 @@ def _key_label(key: tuple[str, ...]) -> str:
     return key[0] if len(key) == 1 else "(" + ", ".join(key) + ")"
 
 
-def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> str:
+def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True,
+                 events: pd.DataFrame | None = None) -> str:
     """The SLO header line: one SLO in full; per-group SLOs compactly (the targets by group, each
     other field once when all groups share it, else by group). Without ``window`` the SLO's window
-    is left out (a command that replays other windows says those).
+    is left out (a command that replays other windows says those). With ``events`` (the log), the
+    per-group SLOs are those of its groups: a group the SLOs name and the log lacks is named once
+    as not used (as the warning of :func:`~budgetlab.slo_groups.warn_unused` says), the default
+    shown only when a group of the log takes it.
 
     >>> describe_slo(PerGroup({"a": 0.93, "b": 0.97}, base=SLO(window="1h")), ["t"])
     'SLO: target a 0.93, b 0.97; window 1 h, warning < 0.5, critical < 0.1, min_events 0, by t'
+    >>> describe_slo(PerGroup({"a": 0.93, "zz": 0.9}, default=0.95), ["t"],
+    ...              events=pd.DataFrame({"t": ["a", "b"]})).partition(";")[0]
+    'SLO: target a 0.93, other groups 0.95 (zz: not in the log, not used)'
     """
     by_text = f", by {', '.join(by)}" if by else ""
     if isinstance(slo, SLO):
@@ -229,8 +236,7 @@ def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> 
         target, warning, critical = map(given_fraction, (slo.target, slo.warning, slo.critical))
         return (f"SLO: target {target}{span}, warning < {warning}, critical < {critical}, "
                 f"{option_word('min_events')} {slo.min_events}{by_text}")
-    table = slo.table
-    others = slo_list(slo)[len(set(table.values())):] if slo.default is not None else []
+    table, unused, others = _applied(slo, by, events)
     fields: dict[str, tuple[str, Any]] = {
         "window": ("window", lambda s: prose_duration(s.window)),
         "warning": ("warning <", lambda s: given_fraction(s.warning)),
@@ -238,7 +244,7 @@ def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> 
         "min_events": (option_word("min_events"), lambda s: str(s.min_events))}
     targets = [f"{_key_label(k)} {given_fraction(s.target)}" for k, s in table.items()]
     if others:
-        targets.append(f"other groups {given_fraction(others[0].target)}")
+        targets.append(f"{'other' if table else 'all'} groups {given_fraction(others[0].target)}")
     parts = []
     every = [*table.values(), *others]
     if not window:
@@ -250,7 +256,25 @@ def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> 
         else:
             parts.append(f"{label} " + some_named([f"{_key_label(k)} {fmt(s)}"
                                                   for k, s in table.items()], _SHOWN_GROUPS))
-    return f"SLO: target {some_named(targets, _SHOWN_GROUPS)}; {', '.join(parts)}{by_text}"
+    lacking = (f" ({some_named([_key_label(k) for k in unused], _SHOWN_GROUPS)}: not in the log, "
+               "not used)" if unused else "")
+    return (f"SLO: target {some_named(targets, _SHOWN_GROUPS)}{lacking}; {', '.join(parts)}"
+            f"{by_text}")
+
+
+def _applied(slo: PerGroup, by: list[str], events: pd.DataFrame | None
+             ) -> tuple[dict[tuple[str, ...], SLO], list[tuple[str, ...]], list[SLO]]:
+    """The per-group SLOs that apply to the groups of ``events``: the table's SLOs of the log's
+    groups, the groups it names that the log lacks, and the default when a group takes it (all of
+    the table, none lacking, the default if any, without ``events`` or without a group in it)."""
+    table = slo.table
+    others = slo_list(slo)[len(set(table.values())):] if slo.default is not None else []
+    if events is None or not by or not set(by) <= set(events.columns) or events.empty:
+        return table, [], others
+    have = {key_text(row) for row in
+            events[by].drop_duplicates().itertuples(index=False, name=None)}
+    used = {k: s for k, s in table.items() if k in have}
+    return used, [k for k in table if k not in have], others if have - set(used) else []
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,7 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
     data."""
     span = events["ts"].iloc[-1] - events["ts"].iloc[0]
     print(wrap(f"{title}: {counted(len(events), 'event')}, {span_words(events, tz)}", indent=""))
-    print_slo(slo, by)
+    print_slo(slo, by, events=events)
     window = longest_window(slo)
     if window > span:
         print(wrap(f"note: {partial_window_note(window, span)}", indent=""))
@@ -213,7 +213,8 @@ def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, 
 
     note = _drawn_note(len(groups), n_groups, named) if n_groups > len(groups) else ""
     if note:
-        sys.stderr.write(f"budgetlab: note: the timeline shows {note}.\n")
+        # filled to 100 columns as the "how it was read" block above it
+        sys.stderr.write(wrap(f"budgetlab: note: the timeline shows {note}.", indent="") + "\n")
     fig, axes = _timeline_figure(len(groups), bool(note))
     left, width, height = _LEFT, _WIDTH, fig.get_figheight()
     tops: list[Any] = []

@@ -19,9 +19,11 @@ __all__ = ["print_slo", "save_plot", "group_label", "write_output", "out_figures
            "table_text"]
 
 
-def print_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> None:
-    """The SLO line (without its window unless ``window``), and how per-group SLOs were bound."""
-    print(wrap(describe_slo(slo, by, window=window), indent=""))
+def print_slo(slo: SLO | PerGroup, by: list[str], *, events: pd.DataFrame,
+              window: bool = True) -> None:
+    """The SLO line (without its window unless ``window``): the SLOs of the groups of ``events``,
+    the log (:func:`~budgetlab.cli.reading.describe_slo`); and how per-group SLOs were bound."""
+    print(wrap(describe_slo(slo, by, window=window, events=events), indent=""))
     if isinstance(slo, PerGroup) and slo.binding:
         print(wrap(f"SLOs bound to groups: {slo.binding}", indent=""))
 

@@ -23,13 +23,17 @@ and the matched groups), one value per line; a line ends at LF, CRLF or a CR alo
 * ``"skip"``: the same lines are left out with a warning that names them, and counted as read
   and skipped (``lines not in the format``).
 
-In every mode a file in which no line is an event is refused. Every refusal of an event (its
-time, its label) names it by file and line, as an editor counts lines: blank and unmatched lines
-count (:func:`~._messages.reading_lines`).
+In every mode a file in which no line is an event is refused, and so is a file whose last line,
+without its line end, the pattern matches but is not a whole line of the preset's format
+(:attr:`LinePreset.whole`: an access log cut inside its quotes; with ``"skip"`` it is skipped as a
+line not in the format); a whole last line without a line end is an ordinary line. Every refusal
+of an event (its time, its label) names it by file and line, as an editor counts lines: blank and
+unmatched lines count (:func:`~._messages.reading_lines`).
 """
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -73,7 +77,9 @@ _SEPARATOR = "\x1f"
 class LineScan(NamedTuple):
     """What the lines of one file held: the named groups of the lines that match (``events``, as
     text) and their line numbers, the non-blank ``lines``, how many of those do not match
-    (``unmatched``) with the first such line numbers, and the reading notes (compression)."""
+    (``unmatched``) with the first such line numbers, the reading notes (compression), and the
+    file's last line when it has no line end (``open_last``: its number and text; ``None`` when
+    the file ends with a line end, or in a blank line)."""
 
     name: str
     events: pa.Table
@@ -82,12 +88,14 @@ class LineScan(NamedTuple):
     unmatched: int
     first_unmatched: np.ndarray
     notes: tuple[str, ...]
+    open_last: tuple[int, str] | None = None
 
 
-def _source(path: Path, name: str) -> tuple[Any, int, list[str]]:
+def _source(path: Path, name: str) -> tuple[Any, int, list[str], bool]:
     """The file as an Arrow stream: plain text from disk, compressed text (recognised by its first
-    bytes) decompressed under the ratio cap; its size, and the notes on how it was read. A file
-    named as compressed whose bytes are not is refused (:func:`read_head`)."""
+    bytes) decompressed under the ratio cap; its size, the notes on how it was read, and whether
+    its text ends without a line end (LF or CR). A file named as compressed whose bytes are not is
+    refused (:func:`read_head`)."""
     check_path(path)
     register_input(path)
     head, kind = read_head(path, name)
@@ -95,12 +103,15 @@ def _source(path: Path, name: str) -> tuple[Any, int, list[str]]:
     source: Any
     if kind is None:
         source, size = pa.OSFile(str(path)), path.stat().st_size
+        with open(path, "rb") as fh:
+            fh.seek(max(size - 1, 0))
+            last = fh.read(1)
     else:
         data, notes = read_input(path, name)
-        head, source, size = data[:1 << 16], pa.BufferReader(data), len(data)
+        head, source, size, last = data[:1 << 16], pa.BufferReader(data), len(data), data[-1:]
     if cr_only(head):  # Arrow's reader ends a line at CR too
         notes.append(CR_ONLY_NOTE)
-    return source, size, notes
+    return source, size, notes, last not in (b"", b"\n", b"\r")
 
 
 def _text(lines: pa.Array, name: str, encoding: str, replace: bool) -> pa.Array:
@@ -158,10 +169,11 @@ def scan_lines(path: Path, pattern: str, *, encoding: str = "utf-8", replace: bo
     (['ok', 'failed'], [1, 4], 3, 1)
     """
     name = file_name(path)
-    source, size, notes = _source(path, name)
+    source, size, notes, open_end = _source(path, name)
     found: list[pa.Array] = []
     numbers, first = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
     at = blank = unmatched = 0
+    last: str | None = None
     with progress_bar(size, desc=f"reading {name}", min_total=PROGRESS_BYTES) as bar:
         try:
             for batch in pcsv.open_csv(source, **_csv_options(encoding)) if size else ():
@@ -174,6 +186,7 @@ def scan_lines(path: Path, pattern: str, *, encoding: str = "utf-8", replace: bo
                 blank, unmatched = blank + int(empty.sum()), unmatched + int((~empty).sum())
                 first.append(at + 1 + miss[~empty][:MAX_LINES_LISTED + 1])
                 at += len(text)
+                last = text[-1].as_py() if len(text) else last
                 bar.update(int(pc.sum(pc.binary_length(batch.column(0))).as_py() or 0) + len(text))
         except UnicodeError:
             fix = say("encoding='latin-1'", "--encoding latin-1")
@@ -187,7 +200,8 @@ def scan_lines(path: Path, pattern: str, *, encoding: str = "utf-8", replace: bo
     kind = pa.struct([(g, pa.string()) for g in pattern_groups(pattern)])
     events = pa.Table.from_struct_array(pa.chunked_array(found, type=kind))
     return LineScan(name, events, np.concatenate(numbers), at - blank, unmatched,
-                    np.concatenate(first)[:MAX_LINES_LISTED + 1], tuple(notes))
+                    np.concatenate(first)[:MAX_LINES_LISTED + 1], tuple(notes),
+                    (at, last) if open_end and last is not None and last.strip() else None)
 
 
 def line_list(numbers: Sequence[int] | np.ndarray, total: int) -> str:
@@ -267,6 +281,26 @@ def _not_events(scan: LineScan, good: np.ndarray, spec: ReadSpec,
         spec.on_error == "count" else ()
 
 
+def _cut_last(scan: LineScan, preset: LinePreset | None, on_error: str) -> bool:
+    """Whether the file's last line, without its line end, was matched as an event but is not a
+    whole line of the preset's format (:attr:`LinePreset.whole`: an access log's user agent cut
+    inside its quotes): the file may be half-written. Refused as a CSV whose last row is cut is
+    (:func:`~._text.read_csv_text`), unless ``on_error`` is ``"skip"`` (then it is a line not in
+    the format, skipped with the others). A last line that is whole is an ordinary line."""
+    if scan.open_last is None or preset is None or preset.whole is None:
+        return False
+    number, text = scan.open_last
+    if not len(scan.numbers) or scan.numbers[-1] != number or re.fullmatch(preset.whole, text):
+        return False
+    if on_error == "skip":
+        return True
+    fix = say("pass on_error='skip' to drop it", "pass --on-error skip to drop it (with a warning)")
+    raise FileFormatError(f"{scan.name}: line {number:,} is not a whole line in "
+                          f"{preset.format_name} (a quoted field is never closed); the last line "
+                          f"has no line end: the file may be half-written. Read it once it is "
+                          f"whole, or {fix}.")
+
+
 def _file_events(path: Path, spec: ReadSpec, columns: Sequence[str]) -> _FileEvents:
     """The events of one file and what counts of it (see the module docs for the lines that are
     not events)."""
@@ -278,6 +312,8 @@ def _file_events(path: Path, spec: ReadSpec, columns: Sequence[str]) -> _FileEve
     count = spec.on_error == "count"
     good, ns = (np.ones(len(scan.events), dtype=bool), None) if count else \
         _in_format(scan, spec, preset)
+    if _cut_last(scan, preset, spec.on_error):  # skipped as a line not in the format, else refused
+        good[-1] = False
     share = _not_events(scan, good, spec, preset)
     if count:
         return _FileEvents(scan.events, scan.numbers, None, len(scan.events), 0, scan.notes,

@@ -50,11 +50,19 @@ class LinePreset:
     #: Undecodable bytes replaced by U+FFFD instead of refused: they can sit only in parts of the
     #: line no kept group reads as text (a replaced time does not read, which makes the line bad).
     replace: bool = False
+    #: A whole line of the format (Python ``re``, matched from its start to its end), for a format
+    #: whose ``pattern`` reads a line's first fields only: a file's last line without a line end
+    #: that ``pattern`` matches but this does not was cut while written (:mod:`.lines`).
+    whole: str | None = None
 
 
 _QUOTED = r'"(?:[^"\\]|\\.)*"'
 _ACCESS = (r"^[^ ]+ [^ ]+ (?:[^ ]+|" + _QUOTED + r") \[(?P<ts>[^\]]+)\] "
            r'"(?P<method>[A-Za-z]*)(?:[^"\\]|\\.)*" (?P<outcome>[0-9]{3}) (?:[0-9]+|-)(?: |$)')
+#: A whole common/combined line: after the status and size, fields apart by spaces, each a quoted
+#: text closed by its quote or an unquoted word (the referrer, the agent, what nginx may add).
+_ACCESS_WHOLE = (r'[^ ]+ [^ ]+ (?:[^ ]+|' + _QUOTED + r') \[[^\]]+\] ' + _QUOTED
+                 + r' [0-9]{3} (?:[0-9]+|-)(?: +(?:' + _QUOTED + r'|[^ "]+))* *')
 #: The access pattern with an unquoted user and the method before a non-letter: one-pass, so RE2
 #: extracts fast; on the lines it matches, the full pattern matches with the same groups.
 _ACCESS_FAST = (r'^[^ ]+ [^ ]+ [^ ]+ \[(?P<ts>[^\]]+)\] '
@@ -91,6 +99,7 @@ PRESETS: dict[str, LinePreset] = {
               "referrer and agent are never read.",
         fast=_ACCESS_FAST, checks={"outcome": "^[1-5][0-9][0-9]$"},
         format_name="common/combined log format", kind="an access log", replace=True,
+        whole=_ACCESS_WHOLE,
     ),
 }
 

@@ -49,7 +49,7 @@ def test_replay_plot_of_many_groups_draws_the_most_evidence_and_says_so(log, tmp
                                                                         capsys):
     out = tmp_path / "t.png"
     assert main(["replay", str(log), "--by", "key", "--window", "1h", "--plot", str(out)]) == 0
-    err = capsys.readouterr().err
+    err = " ".join(capsys.readouterr().err.split())  # the note is filled to 100 columns
     assert (f"the timeline shows {MAX_DRAWN} of 8 groups: the most failures first, then the most "
             "events (--plot-groups chooses them by name).") in err
     (fig,) = saved
@@ -106,7 +106,7 @@ def test_demo_plot_of_many_groups_draws_the_most_failures_as_it_says(tmp_path, s
     from budgetlab import datasets
 
     assert main(["demo", "--by", "captcha_type,region", "--plot", str(tmp_path / "t.png")]) == 0
-    err = capsys.readouterr().err
+    err = " ".join(capsys.readouterr().err.split())  # the note is filled to 100 columns
     assert (f"the timeline shows {MAX_DRAWN} of 6 groups: the most failures first, then the most "
             "events.") in err
     (fig,) = saved
@@ -255,3 +255,18 @@ def test_compare_windows_axis_names_calendar_windows_only_when_compared(log, tmp
     assert over == ("each window over the time it held traffic, after its warm-up"
                     + (" (a calendar window has none)" if "calendar" in label else ""))
     plt.close("all")
+
+
+def test_the_timeline_note_fits_100_columns(log, tmp_path, saved, capsys):
+    """The note on stderr naming the groups drawn and --plot-groups was one line of 135 columns
+    (before cli55); it is filled to 100 as the "how it was read" block above it. Warnings stay
+    one line each (none here)."""
+    assert main(["replay", str(log), "--by", "key", "--window", "1h", "--plot",
+                 str(tmp_path / "t.png")]) == 0
+    err = capsys.readouterr().err
+    note = err[err.index("budgetlab: note: the timeline shows"):].splitlines()
+    assert [len(line) > 100 for line in note] == [False, False]
+    assert " ".join(" ".join(note).split()) == (
+        f"budgetlab: note: the timeline shows {MAX_DRAWN} of 8 groups: the most failures first, "
+        "then the most events (--plot-groups chooses them by name).")
+    assert [line for line in err.splitlines() if len(line) > 100] == []
