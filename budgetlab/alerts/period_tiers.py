@@ -23,11 +23,15 @@ from ..errors import ConfigError
 from .policy import AlertPolicy
 from .tier import AlertTier
 
-__all__ = ["check_tier_names"]
+__all__ = ["check_tier_names", "tier_spec"]
 
 
-def _spec(t: AlertTier) -> str:
-    """``burn 2 over 1d/2h`` (``for 1h`` when it has one)."""
+def tier_spec(t: AlertTier) -> str:
+    """``burn 2 over 1d/2h`` (``for 1h`` when it has one): what a tier is, its name apart.
+
+    >>> tier_spec(AlertPolicy.pyrra("7D").tiers[3])
+    'burn 1 over 1d/1h30m for 45m'
+    """
     windows = "/".join(duration_label(w) for w in t.windows)
     wait = f" for {duration_label(t.for_)}" if t.for_ > pd.Timedelta(0) else ""
     return f"burn {t.burn:g} over {windows}{wait}"
@@ -47,13 +51,13 @@ def _difference(builds: Sequence[tuple[pd.Timedelta, AlertPolicy]]) -> str:
             if t.name in names:
                 own = first.tier(t.name)
                 if not _same(own, t):
-                    return (f"one name would mean two tiers: {t.name} is {_spec(own)} at "
-                            f"{prose_duration(p0)} and {_spec(t)} at {prose_duration(p)}")
+                    return (f"one name would mean two tiers: {t.name} is {tier_spec(own)} at "
+                            f"{prose_duration(p0)} and {tier_spec(t)} at {prose_duration(p)}")
         if [t.name for t in pol.tiers] != names:  # other names: rows of tiers a group never ran
             a, b = next((x, y) for x, y in zip(first.tiers, pol.tiers, strict=False)
                         if x.name != y.name)
             return (f"the groups would get rows of tiers never run on them: {a.name} "
-                    f"({_spec(a)}) at {prose_duration(p0)} is {b.name} ({_spec(b)}) at "
+                    f"({tier_spec(a)}) at {prose_duration(p0)} is {b.name} ({tier_spec(b)}) at "
                     f"{prose_duration(p)}")
     return ""
 

@@ -110,9 +110,11 @@ class IncidentReport:
         the evaluations in ``(start, end]``).
     budget : DataFrame
         Per group, during the incident: ``events``, ``failures``, ``success_rate``,
-        ``burn_rate``, ``excess_failures`` (failures − (1 − target) × events),
-        ``period_budget_pct`` (failures in % of the ``policy.period`` budget at the average
-        traffic of the replayed span), ``period_budget`` (that budget, in failures),
+        ``burn_rate``, ``excess_failures`` (failures − (1 − target) × events), ``period`` (the
+        budget period of the next three: the policy's; with per-group SLOs and a preset, or no
+        policy, each group's SLO period), ``period_budget_pct`` (failures in % of the budget of
+        ``period`` at the average traffic of the replayed span), ``period_budget`` (that
+        budget, in failures),
         ``period_events`` (the events of a period at that traffic), ``replayed_events`` and
         ``replayed_hours`` (the group's events and the hours of the replayed span that traffic is
         read over: under 24 h, the rule of :func:`budgetlab.replay_summary`'s ``note``, the

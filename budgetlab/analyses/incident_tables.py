@@ -258,10 +258,10 @@ def closest_tier(tiers: pd.DataFrame) -> pd.Series | None:
 
 def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_hist: Groups, slo: SLO,
                  policy: AlertPolicy, span_ns: int) -> pd.DataFrame:
-    """Per group: failures during the incident and their share of the policy-period budget at
-    the traffic of the replayed span (``span_ns`` long: its events and hours are columns); the
-    period's figures are NaN when that span is under a day, ``attrs["budget_note"]`` says why
-    (``""`` when nothing is withheld).
+    """Per group: failures during the incident and their share of the policy-period budget
+    (``period``: the policy's) at the traffic of the replayed span (``span_ns`` long: its
+    events and hours are columns); the period's figures are NaN when that span is under a day,
+    ``attrs["budget_note"]`` says why (``""`` when nothing is withheld).
 
     ``incident_group`` / ``incident_ok``: group code (of ``groups_hist``) and outcome of each event
     of the incident."""
@@ -284,6 +284,7 @@ def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_his
     # under a day of it (budgetlab._util.thin.too_thin), as the summary's words withhold them
     per_period = hist_counts * (policy.period.value / max(span_ns, 1))
     thin = bool(too_thin(hours))
+    out["period"] = policy.period  # the budget period of the three figures after it
     out["period_budget_pct"] = np.nan if thin else ratio(100.0 * bad, eb * per_period, 0.0)
     out["period_budget"] = np.nan if thin else eb * per_period
     out["period_events"] = np.nan if thin else per_period

@@ -19,51 +19,19 @@ import pandas as pd
 
 from .._util.burns import three_digits
 from .._util.percent import given_percent, measured_percent
-from .._util.thin import MIN_EVALUATED_HOURS, too_thin
 from .._util.words import counted, duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
 from ..budget.figures import STATUSES
 from ..events.schema import FAILURE, TIMEOUT, parse_scope
 from ..slo import SLO
+from .incident_budget_text import budget_sentence
 from .incident_end_words import clock_words, ended_words, moved_on_clock
+from .incident_group_words import all_groups, for_group, group_label
 from .incident_tables import closest_tier
 from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
 __all__ = ["between", "summary_text", "tracker_sentence", "bucket_sentence", "alert_sentence",
            "budget_sentence", "every"]
-
-
-def _group_label(row: pd.Series | dict[str, Any], keys: Sequence[str]) -> str:
-    return ", ".join(f"{k}={row[k]}" for k in keys)
-
-
-def _for_group(row: pd.Series, keys: Sequence[str]) -> str:
-    """`` for captcha_type=image, region=fra`` (the group a figure is about), or nothing without
-    group keys."""
-    return f" for {_group_label(row, keys)}" if keys else ""
-
-
-def _all_groups(table: pd.DataFrame, keys: Sequence[str], scope: str = "*", *,
-                mid: bool = False) -> str:
-    """`` of all 4 groups by captcha_type and region`` (``of both groups``) when ``table`` holds
-    several groups of ``keys`` (a figure summed over them), else nothing (one group, or no keys).
-    With a ``scope`` the groups are its parts, and the words say so: `` in the scope
-    captcha_type=recaptcha_v2, across both groups by region``, closed by a comma when the
-    sentence goes on (``mid``).
-
-    >>> t = pd.DataFrame({"region": ["fra", "fra", "ams"], "n": [1, 2, 3]})
-    >>> _all_groups(t, ["region"]), _all_groups(t.iloc[:2], ["region"]), _all_groups(t, [])
-    (' of both groups by region', '', '')
-    >>> _all_groups(t, ["region"], "captcha_type=recaptcha_v2", mid=True)
-    ' in the scope captcha_type=recaptcha_v2, across both groups by region,'
-    """
-    n = len(table.drop_duplicates(subset=list(keys))) if keys else 1
-    if n < 2:
-        return ""
-    groups = f"{'both groups' if n == 2 else f'all {n:,} groups'} by {' and '.join(keys)}"
-    if scope == "*":
-        return f" of {groups}"
-    return f" in the scope {scope}, across {groups}{',' if mid else ''}"
 
 
 _clock = clock_words  # local time of day, with the date when not the day of the reference
@@ -141,7 +109,7 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     row = tracker.iloc[0]
     # the group's part of the scope, unless its keys name every key of the scope already
     inside = " in that scope" if keys and not set(parse_scope(scope)) <= set(keys) else ""
-    name = f"the {window} tracker{_for_group(row, keys)}{inside} (target {target})"
+    name = f"the {window} tracker{for_group(row, keys)}{inside} (target {target})"
     at_start = str(row["status_at_start"])
     worst = str(row["worst_status"])
     peak = (f"at its events: peak {window} burn {three_digits(row['peak_burn'])} at "
@@ -210,7 +178,7 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     if total_fail == 0:
         return "There were no failures during the incident."
     top = b.iloc[int(np.argmax(b["failures"].to_numpy()))]
-    where = f" in {_group_label(top, bkeys)}" if bkeys else ""
+    where = f" in {group_label(top, bkeys)}" if bkeys else ""
     if len(bkeys) == 1:
         where = f" in {top[bkeys[0]]}"
     kinds = set(b.loc[b["failures"] > 0, "bucket"].astype(str))
@@ -220,7 +188,7 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     bucket = (("" if kinds == {FAILURE} else " unnamed failures") if str(top["bucket"]) == FAILURE
               else " " + str(top["bucket"]).replace("_", " ") + "s")
     txt = (f"{measured_percent(top['share_of_all_failures'], 0)} of the failures"
-           f"{_all_groups(b, bkeys, scope, mid=True)} were{bucket}{where}"
+           f"{all_groups(b, bkeys, scope, mid=True)} were{bucket}{where}"
            f"{_of_its_group(top, bkeys, b, kinds)}")
     to = b[b["bucket"].astype(str) == TIMEOUT]
     n_to = int(to["failures"].sum()) if len(to) else 0
@@ -234,7 +202,7 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
                  else f" ({measured_percent(n_to / total_fail, 0)} of all failures)")
         # the rule of the table's note, over these events: their targets' mean, weighted by events
         thin = bool(too_few_events(int(ev_g), 1.0 - expected_failures / ev_g))
-        together = _all_groups(b, bkeys, scope, mid=True)
+        together = all_groups(b, bkeys, scope, mid=True)
         if thin:
             # the words of the rule's own sentence (too_few_events), as the buckets' note says it
             txt += (f"; the success rate{together} without timeouts{share} is withheld (the "
@@ -250,7 +218,7 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
         if n_tr:
             change = f"change{'s' if n_tr != 1 else ''}"
             whose = (f"the {n_tr:,} status {change} of the "
-                     f"tracker{_for_group(tracker.iloc[0], keys)}"
+                     f"tracker{for_group(tracker.iloc[0], keys)}"
                      if keys else f"the tracker's {n_tr:,} status {change}")
             if caused == 0:  # never "0 of the 4 would not have happened"
                 every = "every one of " if n_tr > 1 else ""
@@ -267,7 +235,7 @@ def _of_its_group(top: pd.Series, bkeys: Sequence[str], buckets: pd.DataFrame,
     """`` (75 % of fra's failures)``: the top bucket's share of its own group's failures, beside
     its share of every group's (the sentence's figure), when the incident had several groups and
     the log names kinds of failure (one unnamed kind is all of its group's failures)."""
-    if not _all_groups(buckets, bkeys) or kinds == {FAILURE}:
+    if not all_groups(buckets, bkeys) or kinds == {FAILURE}:
         return ""
     whose = f"{top[bkeys[0]]}'s" if len(bkeys) == 1 else "that group's"
     return f" ({measured_percent(top['share_of_failures'], 0)} of {whose} failures)"
@@ -312,75 +280,26 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
 
     if has_page and len(pages):
         p = pages.iloc[0]
-        txt = f"{name} would have paged{_for_group(p, keys)} {when(p, str(p['tier']))}"
+        txt = f"{name} would have paged{for_group(p, keys)} {when(p, str(p['tier']))}"
         txt += others(pages, "paged")
         if bool(pages["caused_by_timeouts"].all()):
             txt += ("; timeouts alone caused the page" if len(pages) == 1
                     else f"; timeouts alone caused all {len(pages):,} pages")
     elif not has_page and len(fired):
         r = fired.iloc[0]
-        txt = (f"{name} would have fired {r['tier']} ({r['severity']}){_for_group(r, keys)} "
+        txt = (f"{name} would have fired {r['tier']} ({r['severity']}){for_group(r, keys)} "
                f"{when(r)}{others(fired, 'fired')}")
     else:
         txt = f"{name} would not have {'paged' if has_page else 'fired'}"
         near = closest_tier(tiers[tiers["severity"] == "page"] if has_page else tiers)
         if near is not None:
             txt += (f" ({near['tier']}'s {prose_duration(near['long_window'])} burn"
-                    f"{_for_group(near, keys)}, evaluated {every(freq)}, peaked at "
+                    f"{for_group(near, keys)}, evaluated {every(freq)}, peaked at "
                     f"{three_digits(near['peak_burn_long'])}, its threshold is {near['burn']:g})")
         if has_page and len(fired):
             r = fired.iloc[0]
             txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"
-                    f"{_for_group(r, keys)} {when(r)}{others(fired, 'raised one')}")
+                    f"{for_group(r, keys)} {when(r)}{others(fired, 'raised one')}")
         elif has_page:
             txt += " and no other tier fired"
     return _sentence(txt)
-
-
-def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
-                    duration: pd.Timedelta, *, keys: Sequence[str] = (), scope: str = "*") -> str:
-    """Failures and events of the incident, its burn rate and its share of the period's budget,
-    over every group of ``keys`` together (said so when there are several, within the ``scope``
-    when it has one): each group's allowed failures under its own SLO are added up (``failures -
-    excess_failures`` during the incident, ``period_budget`` over the period), so per-group SLOs
-    are weighed by their own targets. The period's budget is the replayed span's traffic carried
-    to the period: read over less than a day (``replayed_hours``, the one rule of
-    :func:`budgetlab._util.thin.too_thin`) the share and the events a day are withheld, in words.
-
-    >>> b = pd.DataFrame({"events": [40], "failures": [2], "excess_failures": [0.0],
-    ...                   "period_budget": [1324.0], "period_events": [132_400.0],
-    ...                   "replayed_events": [150], "replayed_hours": [47 / 60]})
-    >>> print(budget_sentence(b, SLO(target=0.95, window="1h"), AlertPolicy.workbook("30D"),
-    ...                       pd.Timedelta("20min")))  # doctest: +NORMALIZE_WHITESPACE
-    Over its 20 min the incident saw 2 failures in 40 events (burn 1 over the incident); its
-    share of a 30 d error budget is withheld, too thin to go by (that budget is the replayed
-    span's traffic carried to 30 d, and a rate per day needs at least 24 h of observed time:
-    the replayed span holds 150 events in 47 min).
-    """
-    n_ev = int(budget["events"].sum())
-    n_bad = int(budget["failures"].sum())
-    allowed = float((budget["failures"] - budget["excess_failures"]).sum())
-    span = duration_words(duration)
-    burn = (f"burn {three_digits(n_bad / allowed)} over the "
-            "incident") if allowed > 0 else "no error budget to burn"
-    period_allowed = float(budget["period_budget"].sum())
-    period = prose_duration(policy.period)
-    # the period's budget is extrapolated from the replayed span's traffic: said, with its rate,
-    # when that span is a day or longer
-    hours = float(budget["replayed_hours"].max())
-    per_day = float(budget["period_events"].sum()) * (pd.Timedelta("1D") / policy.period)
-    if bool(too_thin(hours)):
-        seen = counted(int(budget["replayed_events"].sum()), "event")
-        share = (f"its share of a {period} error budget is withheld, too thin to go by (that "
-                 f"budget is the replayed span's traffic carried to {period}, and a rate per day "
-                 f"needs at least {MIN_EVALUATED_HOURS:g} h of observed time: the replayed span "
-                 f"holds {seen} in {hours_words(hours)})")
-    elif period_allowed > 0:
-        share = (f"{measured_percent(n_bad / period_allowed, 1)} of a {period} error budget at "
-                 f"the replayed span's traffic ({per_day:,.0f} events a day)")
-    else:
-        share = f"no {period} error budget to compare with"
-    failures = f"{n_bad:,} failure{'' if n_bad == 1 else 's'}"
-    events = f"{n_ev:,} event{'' if n_ev == 1 else 's'}{_all_groups(budget, keys, scope)}"
-    joint = "; " if share.startswith("its share") else ", "
-    return f"Over its {span} the incident saw {failures} in {events} ({burn}){joint}{share}."

@@ -187,7 +187,8 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     from ..alerts.scoring import incident_detections, score_alerts
     from ..interop.prometheus_source import read_prometheus
     from ..windows.bins import read_bins
-    from .incidents import check_freq, naive_times_note
+    from .incidents import naive_times_note
+    from .policy_builds import check_freq
 
     spec = target_slos(args)[0]
     policies = backtest_policies(args, spec)

@@ -17,7 +17,7 @@ from .._util.validation import to_timedelta, window_words
 from .._util.words import counted
 from ..slo import SLO, PerGroup
 from ..slo_groups import split_by_slo
-from . import incidents
+from .policy_builds import check_freq
 from .prose import path_label
 from .reading import LogRead, group_keys, read_log, slo_from_args, slo_list
 from .replay import span_words
@@ -132,7 +132,7 @@ def _check_policy_freq(freq: str, slo: SLO | PerGroup) -> None:
     from ..alerts.policy import AlertPolicy
 
     for period in dict.fromkeys(s.period for s in slo_list(slo)):
-        incidents.check_freq(freq, {"workbook": AlertPolicy.workbook(period)})
+        check_freq(freq, {"workbook": AlertPolicy.workbook(period)})
 
 
 def _no_share_without_failures(table: pd.DataFrame, by: list[str]) -> tuple[pd.DataFrame, int]:

@@ -20,13 +20,14 @@ from .._util.words import counted, duration_words, prose_duration
 from ..errors import ConfigError, InputError, NoTrafficError
 from ..privacy import shown
 from ..slo import SLO, PerGroup
+from .policy_builds import group_periods, run_builds, tiers_text
 from .prose import path_label
 from .reading import group_keys, read_log, slo_from_args
 from .score_text import SCORE_FOOTNOTE, print_score_notes
 from .shared import print_slo, table_text, wrap, write_output
 from .shown_groups import group_limit, shown_groups
 
-__all__ = ["COMMANDS", "check_freq", "naive_times_note", "scoped_slo"]
+__all__ = ["COMMANDS", "naive_times_note", "scoped_slo"]
 
 
 def naive_times_note(table: pd.DataFrame, path: str) -> str:
@@ -58,19 +59,14 @@ def ungrouped_scope_note(table: pd.DataFrame, by: list[str]) -> str:
             "its own groups only.")
 
 
-def _period(slo: SLO | PerGroup) -> pd.Timedelta:
-    return pd.Timedelta((slo.base if isinstance(slo, PerGroup) else slo).period)
-
-
 def _periods(slo: SLO | PerGroup, events: pd.DataFrame, by: list[str]) -> str:
     """The SRE budget period of the run, for the header: one, or each group's when they
     differ."""
-    if isinstance(slo, SLO) or not by:
-        return prose_duration(_period(slo))
+    periods = group_periods(slo, events, by)
+    if len(periods) == 1 or not isinstance(slo, PerGroup):
+        return prose_duration(periods[0])
     keys = events.groupby(by, observed=True, sort=True, dropna=False).size().reset_index()[by]
     per = slo.resolve(keys)
-    if len({s.period for s in per}) == 1:
-        return prose_duration(per[0].period)
     return "per group: " + ", ".join(f"{'/'.join(map(str, k))} {prose_duration(s.period)}"
                                      for k, s in zip(keys.itertuples(index=False, name=None), per,
                                                      strict=True))
@@ -94,22 +90,6 @@ def _policy_names(text: str, *, one: bool = False) -> list[str]:
         give = " or ".join(PRESET_NAMES) if one else "one or more of " + ", ".join(PRESET_NAMES)
         raise ConfigError(f"--policy {what}; give {give}.")
     return names
-
-
-def check_freq(freq: str, policies: dict[str, Any]) -> None:
-    """``--freq`` must divide every window of the policies (their tiers are evaluated on whole
-    bins): refused before the read, naming the first window it does not divide."""
-    from .._util.validation import to_timedelta
-
-    step = to_timedelta(freq, name="freq")
-    for name, pol in policies.items():
-        for tier in pol.tiers:
-            for w in tier.windows:
-                if w % step:
-                    raise ConfigError(
-                        f"--freq {freq} does not divide the {prose_duration(w)} window of the "
-                        f"{name} policy's {tier.name} tier (its windows are whole "
-                        "numbers of bins); give a --freq that divides every window, e.g. 1min.")
 
 
 def scoped_slo(slo: SLO | PerGroup, scope: str, by: list[str]) -> SLO | PerGroup:
@@ -181,18 +161,19 @@ def _breakdown_keys(args: argparse.Namespace, columns: pd.Index) -> list[str] | 
 
 
 def _cmd_incident(args: argparse.Namespace) -> int:
-    from ..alerts.policy import as_policy
     from ..analyses.incident import incident_report
 
     slo = slo_from_args(args)
-    # a bad name fails before the read
+    # a bad name fails before the read, and a --freq that does not fit the preset built for the
+    # groups' period when every SLO has that one (else after the read, for the log's groups)
     name = _policy_names(args.policy, one=True)[0]
-    check_freq(args.freq, {name: as_policy(name, period=_period(slo))})
+    checked = run_builds([name], slo, args.freq)
     policy = args.policy  # the preset name: each SLO's report builds it for that SLO's period
     by = group_keys(args)
     limit = group_limit(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot, "--tiers-out": args.tiers_out},
                     incidents=args.incidents)
+    checked = checked or run_builds([name], slo, args.freq, read.events, by)
     table = read.incidents
     spans = _spans(args, table)
     _check_scopes(args, spans, read.events.columns)
@@ -300,16 +281,18 @@ def _save_incident_plot(rep: Any, args: argparse.Namespace) -> None:
 
 def _cmd_alerts(args: argparse.Namespace) -> int:
     from ..alerts.episodes import alert_episodes
-    from ..alerts.policy import as_policy
     from ..alerts.scoring import score_alerts
     from ..windows.binning import bin_events
 
     slo = slo_from_args(args)
     names = _policy_names(args.policy)
-    # a bad name, a period the preset refuses or a --freq that does not fit fails before the read
-    check_freq(args.freq, {n: as_policy(n, period=_period(slo)) for n in names})
+    # a bad name fails before the read; so do a period the preset refuses and a --freq that
+    # does not fit its windows, when every SLO has one period (else after the read: the
+    # periods of the log's groups' SLOs)
+    builds = run_builds(names, slo, args.freq)
     by = group_keys(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot}, incidents=args.incidents)
+    builds = builds or run_builds(names, slo, args.freq, read.events, by)
     inc = cast(pd.DataFrame, read.incidents)  # --incidents is required
     bins = bin_events(read.events, args.freq, by=by or None)
     periods = _periods(slo, read.events, by)
@@ -324,13 +307,12 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     for name in names:
         # the preset name, not a policy object: each group's policy is built for its SLO's period
         ep = alert_episodes(bins, slo, name)
-        pol = as_policy(name, period=_period(slo))
         sc = score_alerts(ep, inc, grace=args.grace, bins=bins, target=slo)
         episodes[name] = ep
         scores.append(sc.assign(policy=name))
-        print("\n" + wrap(f"policy {name} ({counted(len(ep), 'alert episode')}; tiers: "
-                          + ", ".join(f"{t.name} burn {t.burn:g}" for t in pol.tiers) + ")",
-                          indent=""))
+        # the tiers the groups ran: the builds for their periods
+        print("\n" + wrap(f"policy {name} ({counted(len(ep), 'alert episode')}; "
+                          f"{tiers_text(builds[name])})", indent=""))
         print_score_notes(sc, ep, len(inc), by, budget=bool(args.out), tz=args.tz)
     print(wrap(SCORE_FOOTNOTE, indent=""))
     if args.out:

@@ -48,8 +48,8 @@ def test_window_does_not_set_the_presets_period(run, capsys):
     assert main(run("--window", "7D", "--policy", "sloth")) == 0
     said = capsys.readouterr().out
     assert "SRE budget period 30 d" in said
-    assert _tiers(said) == ("page_quick burn 14.4, page_slow burn 6, ticket_quick burn 3, "
-                            "ticket_slow burn 1")
+    assert _tiers(said) == ("page_quick burn 14.4 over 1h/5m, page_slow burn 6 over 6h/30m, "
+                            "ticket_quick burn 3 over 1d/2h, ticket_slow burn 1 over 3d/6h")
 
 
 def test_the_slo_files_period_does(run, capsys):
@@ -57,11 +57,16 @@ def test_the_slo_files_period_does(run, capsys):
     said = capsys.readouterr().out
     assert "SRE budget period 28 d" in said
     # 13.44, 0.05 x 28 x 4 = 5.6, 0.1 x 28 = 2.8, 0.1 x 28 / 3 = 0.9333
-    assert _tiers(said) == ("page_quick burn 13.44, page_slow burn 5.6, ticket_quick burn 2.8, "
-                            "ticket_slow burn 0.933333")
+    # Sloth's 28 d windows are its 30 d ones (google-28d.yaml)
+    assert _tiers(said) == ("page_quick burn 13.44 over 1h/5m, page_slow burn 5.6 over 6h/30m, "
+                            "ticket_quick burn 2.8 over 1d/2h, ticket_slow burn 0.933333 over "
+                            "3d/6h")
     assert main(run("--slo", "slo7D.yaml", "--policy", "workbook")) == 0
     said = capsys.readouterr().out
-    assert _tiers(said) == "page_1h burn 14.4, page_6h burn 6, ticket_1d burn 3, ticket_3d burn 1"
+    # the windows x 7 / 30: 14 min, 70 s -> 1 min; 84 min, 7 min; 336 min, 28 min; 1008 min,
+    # 84 min (the names stay the Workbook's roles)
+    assert _tiers(said) == ("page_1h burn 14.4 over 14m/1m, page_6h burn 6 over 1h24m/7m, "
+                            "ticket_1d burn 3 over 5h36m/28m, ticket_3d burn 1 over 16h48m/1h24m")
     assert "ticket after 16 h 48 min" in said and "1008 min" not in said
     # Sloth has no 7 d windows
     assert main(run("--slo", "slo7D.yaml", "--policy", "sloth")) == 2

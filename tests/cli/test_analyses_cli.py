@@ -540,8 +540,9 @@ def test_the_policy_line_fills_to_100_columns(files, capsys):
     at = next(i for i, ln in enumerate(lines) if ln.startswith("policy workbook ("))
     head = lines[at: at + 2]
     assert all(len(ln) <= 100 for ln in head) and len(head[1]) > 0
-    assert " ".join(head).endswith("tiers: page_1h burn 14.4, page_6h burn 6, ticket_1d burn 3, "
-                                   "ticket_3d burn 1)")
+    assert " ".join(head).endswith("tiers: page_1h burn 14.4 over 1h/5m, page_6h burn 6 over "
+                                   "6h/30m, ticket_1d burn 3 over 1d/2h, ticket_3d burn 1 over "
+                                   "3d/6h)")
 
 
 def test_alerts_per_group_targets_equal_separate_runs(files, tmp_path, capsys):
