@@ -25,6 +25,7 @@ from .reading import group_keys, read_log, slo_from_args
 from .score_text import SCORE_FOOTNOTE, print_score_notes
 from .shared import print_slo, table_text, wrap, write_output
 from .shown_groups import group_limit, shown_groups
+from .unused_flags import refuse_unused
 
 __all__ = ["COMMANDS", "check_freq", "naive_times_note", "scoped_slo"]
 
@@ -126,26 +127,40 @@ def scoped_slo(slo: SLO | PerGroup, scope: str, by: list[str]) -> SLO | PerGroup
 # --- incident -----------------------------------------------------------------------------------
 
 
-def _spans(args: argparse.Namespace, table: pd.DataFrame | None
-           ) -> list[tuple[str, Any, Any, str | None]]:
-    """``(id, start, end, scope)`` of each incident to report (``table``: ``--incidents``')."""
-    if table is not None:
+def _check_span_flags(args: argparse.Namespace) -> None:
+    """How the incident is given, checked before the read: ``--start``/``--end`` (``--end``
+    after ``--start``; ``--id`` refused, there is nothing to pick), or ``--incidents FILE``
+    (with ``--id`` to pick one), not both."""
+    if args.incidents is not None:
         if args.start or args.end:
             raise ConfigError("give the incident either as --start/--end or as --incidents FILE, "
                               "not both.")
-        if args.id is not None:
-            table = table[table["incident_id"].astype(str) == args.id]
-            if table.empty:
-                raise ConfigError(f"--id: no incident with this id in {args.incidents}; see its "
-                                  "incident_id column.")
-        return [(str(r["incident_id"]), r["start"], r["end"], args.scope or str(r["scope"]))
-                for _, r in table.iterrows()]
+        return
+    refuse_unused(args, ["--id"], "it picks one incident of --incidents FILE, and this run's "
+                  "incident is --start/--end")
     if not (args.start and args.end):
         raise ConfigError("give the incident as --start T --end T (ISO 8601; naive times in --tz), "
                           "or --incidents FILE.")
     if utc_timestamp(args.end, name="end", tz=args.tz) <= utc_timestamp(args.start, name="start",
                                                                         tz=args.tz):
         raise ConfigError("--end must be after --start (the incident is [--start, --end)).")
+
+
+def _spans(args: argparse.Namespace, table: pd.DataFrame | None
+           ) -> list[tuple[str, Any, Any, str | None]]:
+    """``(id, start, end, scope)`` of each incident to report (``table``: ``--incidents``'; the
+    flags checked by :func:`_check_span_flags`); ``--plot`` draws one."""
+    if table is not None:
+        if args.id is not None:
+            table = table[table["incident_id"].astype(str) == args.id]
+            if table.empty:
+                raise ConfigError(f"--id: no incident with this id in {args.incidents}; see its "
+                                  "incident_id column.")
+        if args.plot and len(table) > 1:
+            raise ConfigError(f"--plot draws one incident and {args.incidents} holds "
+                              f"{len(table):,}; pick one with --id.")
+        return [(str(r["incident_id"]), r["start"], r["end"], args.scope or str(r["scope"]))
+                for _, r in table.iterrows()]
     return [("incident", args.start, args.end, args.scope)]
 
 
@@ -185,7 +200,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     from ..analyses.incident import incident_report
 
     slo = slo_from_args(args)
-    # a bad name fails before the read
+    _check_span_flags(args)  # how the incident is given, then a bad name, fail before the read
     name = _policy_names(args.policy, one=True)[0]
     check_freq(args.freq, {name: as_policy(name, period=_period(slo))})
     policy = args.policy  # the preset name: each SLO's report builds it for that SLO's period
@@ -197,9 +212,6 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     spans = _spans(args, table)
     _check_scopes(args, spans, read.events.columns)
     breakdown_by = _breakdown_keys(args, read.events.columns)
-    if args.plot and len(spans) > 1:
-        raise ConfigError(f"--plot draws one incident and {args.incidents} holds {len(spans):,}; "
-                          "pick one with --id.")
     print(f"{read.title}: {len(read.events):,} events; replaying {counted(len(spans), 'incident')}")
     if table is not None and naive_times_note(table, args.incidents):
         print(wrap(naive_times_note(table, args.incidents), indent=""))
@@ -303,7 +315,9 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     from ..alerts.policy import as_policy
     from ..alerts.scoring import score_alerts
     from ..windows.binning import bin_events
+    from .alerts_checks import check_policy_periods, refuse_unused_alert_flags, scored_incidents
 
+    refuse_unused_alert_flags(args)
     slo = slo_from_args(args)
     names = _policy_names(args.policy)
     # a bad name, a period the preset refuses or a --freq that does not fit fails before the read
@@ -311,12 +325,14 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     by = group_keys(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot}, incidents=args.incidents)
     inc = cast(pd.DataFrame, read.incidents)  # --incidents is required
+    check_policy_periods(names, slo, read.events, by)  # each group's period, before any output
+    scored, unmatched = scored_incidents(inc, read.events, by, args.incidents)
     bins = bin_events(read.events, args.freq, by=by or None)
     periods = _periods(slo, read.events, by)
     print(wrap(f"{read.title}: {counted(len(read.events), 'event')} in bins of "
                f"{prose_duration(args.freq)}; {counted(len(inc), 'incident')} from "
                f"{args.incidents}; SRE budget period {periods}", indent=""))
-    for note in (naive_times_note(inc, args.incidents), ungrouped_scope_note(inc, by)):
+    for note in (naive_times_note(inc, args.incidents), ungrouped_scope_note(inc, by), unmatched):
         if note:
             print(wrap(note, indent=""))
     print_slo(slo, by)
@@ -325,7 +341,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         # the preset name, not a policy object: each group's policy is built for its SLO's period
         ep = alert_episodes(bins, slo, name)
         pol = as_policy(name, period=_period(slo))
-        sc = score_alerts(ep, inc, grace=args.grace, bins=bins, target=slo)
+        sc = score_alerts(ep, scored, grace=args.grace, bins=bins, target=slo)
         episodes[name] = ep
         scores.append(sc.assign(policy=name))
         print("\n" + wrap(f"policy {name} ({counted(len(ep), 'alert episode')}; tiers: "
