@@ -66,7 +66,8 @@ def _times(table: pd.DataFrame, col: str, name: str) -> pd.Series:
     empty = (text == "").to_numpy(dtype=bool)
     if empty.any():
         raise TimestampError(f"{name}: column {col!r} is empty in {_rows(empty)}; give every "
-                             f"incident a {col} time (ISO 8601, e.g. 2026-01-05T10:00:00Z).")
+                             f"incident {'an' if col == 'end' else 'a'} {col} time (ISO 8601, "
+                             "e.g. 2026-01-05T10:00:00Z).")
     ts = pd.to_datetime(text, format="ISO8601", utc=True, errors="coerce")
     bad = ts.isna().to_numpy(dtype=bool)
     if bad.any():
@@ -133,7 +134,8 @@ def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
     TimestampError
         A start or end is empty or not an ISO 8601 time (rows named by number, counted from 1).
     InputError
-        A scope is not ``key=value`` pairs; :class:`~budgetlab.errors.PersonalDataError` when an
+        An incident ends at or before its start (rows named by number); a scope is not
+        ``key=value`` pairs; :class:`~budgetlab.errors.PersonalDataError` when an
         id, scope or kind looks like personal data (counted, never shown).
 
     Examples
@@ -161,6 +163,12 @@ def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
         naive |= ~has_offset(table[col].str.strip())  # the event readers' detector
         table[col] = _times(table, col, name)
     table.attrs["naive_times"] = int(naive.sum())
+    backwards = (table["end"] <= table["start"]).to_numpy(dtype=bool)
+    if backwards.any():  # refused as it is read, before any work or output
+        one = int(backwards.sum()) == 1
+        raise InputError(f"{name}: {_rows(backwards)} {'ends' if one else 'end'} at or before "
+                         f"{'its' if one else 'their'} start; 'end' is exclusive and must be "
+                         "after 'start'.")
     if "scope" not in table.columns:
         table["scope"] = "*"
     table["scope"] = table["scope"].str.strip().replace("", "*")

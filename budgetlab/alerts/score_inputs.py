@@ -3,21 +3,25 @@ scored, the incidents in scope and the evaluated span (see :mod:`budgetlab.alert
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .._util.validation import utc_ns_column
-from ..errors import ConfigError, InputError, SchemaError
+from .._util.words import counted_of, noun_for, say, some_named
+from ..errors import BudgetlabWarning, ConfigError, InputError, SchemaError
 from ..events.schema import parse_scope, scope_mask
+from ..privacy import shown
 from ..windows.bingrid import BinGrid
 from .episodes import EPISODE_COLUMNS
 from .incidents_file import check_incidents
 from .policy import AlertPolicy
 
 __all__ = ["check_tables", "episode_groups", "episode_keys", "evaluated_span", "group_table",
-           "outside_span", "scored_incidents", "tier_labels", "tier_window"]
+           "outside_span", "scope_matches", "scored_incidents", "tier_labels", "tier_window",
+           "unmatched_words"]
 
 
 def episode_keys(episodes: pd.DataFrame) -> list[str]:
@@ -131,17 +135,19 @@ def scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
     inc = incidents.reset_index(drop=True)
     i_s = utc_ns_column(inc["start"], "incidents['start']")
     i_e = utc_ns_column(inc["end"], "incidents['end']")
-    if bool(np.any(i_e <= i_s)):
-        from .._util.words import say
-
-        raise InputError(say("incidents", "--incidents") + " has rows that end at or before "
-                         "they start; 'end' is exclusive and must be after 'start'.")
-    scopes = inc["scope"].tolist() if "scope" in inc.columns else ["*"] * len(inc)
-    match = np.zeros((len(inc), len(keys)), dtype=bool)
-    for i, sc in enumerate(scopes):
-        parse_scope(sc)  # validates
-        match[i] = scope_mask(keys, sc) if by else True
+    backwards = i_e <= i_s
+    if bool(np.any(backwards)):
+        ids = [shown(v) for v in inc["incident_id"].to_numpy()[backwards]]
+        one = len(ids) == 1
+        raise InputError(say("incidents", "--incidents") + f": {noun_for(len(ids), 'incident')} "
+                         f"{some_named(ids, 5)} {'ends' if one else 'end'} at or before "
+                         f"{'it starts' if one else 'they start'}; 'end' is exclusive and must "
+                         "be after 'start'.")
+    match = scope_matches(inc, keys, by)
     keep = match.any(axis=1)
+    if not keep.all():  # a scope that names no group (a typo?) is said, never dropped silently
+        ids = [str(v) for v in inc["incident_id"].to_numpy()[~keep]]
+        warnings.warn(BudgetlabWarning(unmatched_words(ids, len(inc), by)), stacklevel=4)
     if len(windows):
         pos = np.searchsorted(windows[:, 0], i_s, side="right") - 1
         covered = (pos >= 0) & (i_e <= windows[np.maximum(pos, 0), 1])
@@ -151,6 +157,41 @@ def scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
     keep &= ~outside
     return (inc.iloc[np.flatnonzero(keep)].reset_index(drop=True), i_s[keep], i_e[keep],
             match[keep], n_outside)
+
+
+def scope_matches(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str]) -> np.ndarray:
+    """Which groups (rows of ``keys``, the ``by`` columns) each incident's scope covers
+    (:func:`~budgetlab.events.schema.scope_mask`), one row per incident; without ``by`` every
+    scope covers the one group.
+
+    >>> inc = pd.DataFrame({"scope": ["region=fra", "region=nowhere", "*"]})
+    >>> scope_matches(inc, pd.DataFrame({"region": ["ams", "fra"]}), ["region"]).tolist()
+    [[False, True], [False, False], [True, True]]
+    """
+    scopes = incidents["scope"].tolist() if "scope" in incidents.columns else ["*"] * len(incidents)
+    match = np.zeros((len(incidents), len(keys)), dtype=bool)
+    for i, sc in enumerate(scopes):
+        parse_scope(sc)  # validates
+        match[i] = scope_mask(keys, sc) if by else True
+    return match
+
+
+def unmatched_words(ids: list[str], total: int, by: list[str]) -> str:
+    """The incidents (``ids`` of ``total``) whose scope covers no group of the ``by`` keys: not
+    scored (neither detected nor missed); in the words of the API or the command line.
+
+    >>> print(unmatched_words(["I1"], 3, ["svc"]))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    1 of the 3 incidents of incidents= ('I1') has a scope that matches no group of the
+    episodes (by svc): not scored, neither detected nor missed; check its scope.
+    """
+    one = len(ids) == 1
+    named = some_named([shown(i) for i in ids], 5)
+    return (f"{counted_of(len(ids), total, 'incident')} of "
+            f"{say('incidents=', '--incidents')} ({named}) "
+            f"{'has a scope that matches' if one else 'have scopes that match'} no group of "
+            f"{say('the episodes', 'the log')} (by {', '.join(by)}): not scored, neither "
+            f"detected nor missed; check {'its scope' if one else 'their scopes'}.")
 
 
 def budget_before_alert_note(withheld_ns: np.ndarray, span_ns: int, n_groups: int) -> str:

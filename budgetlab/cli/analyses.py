@@ -23,6 +23,7 @@ from .reading import group_keys, longest_window, read_log, slo_from_args
 from .replay import span_words
 from .shared import group_label, print_slo, save_plot, table_text, wrap, write_output
 from .shown_groups import group_limit, shown_groups
+from .unused_flags import refuse_unused
 
 __all__ = ["COMMANDS"]
 
@@ -155,12 +156,18 @@ def _no_events_words(hours: float, warmup: str) -> str:
 # --- compare-windows ----------------------------------------------------------------------------
 
 
+#: Why ``compare-windows`` refuses ``--window``.
+_WINDOWS_ONLY = ("compare-windows replays the tracker under each window of --windows (e.g. "
+                 "--windows 1h,24h), never under the SLO's own window; give yours there")
+
+
 def _cmd_compare_windows(args: argparse.Namespace) -> int:
     from ..analyses.window_clock import thin_rows
     from ..analyses.window_lengths import compare_windows
     from ..analyses.window_options import WindowOptions
     from ..plotting import plot_window_comparison
 
+    refuse_unused(args, ["--window"], _WINDOWS_ONLY)
     slo = slo_from_args(args)
     windows = [w.strip() for w in args.windows.split(",") if w.strip()]
     if not windows:

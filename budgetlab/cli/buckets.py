@@ -23,6 +23,7 @@ from .reading import LogRead, group_keys, read_log, slo_from_args, slo_list
 from .replay import span_words
 from .shared import group_label, print_slo, save_plot, table_text, wrap, write_output
 from .shown_groups import group_limit, shown_groups
+from .unused_flags import refuse_unused
 
 __all__ = ["COMMANDS"]
 
@@ -41,7 +42,10 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     from ..analyses.failure_buckets import THIN_COLUMNS, WITHOUT_COLUMNS, bucket_breakdown
 
     slo = slo_from_args(args)
-    to_timedelta(args.plot_freq, name="plot_freq")  # refused before the work, by its flag
+    if not args.plot:
+        refuse_unused(args, ["--plot-freq"], "it sets the bins of the --plot figure, and this "
+                      "run draws none")
+    to_timedelta(_plot_freq(args), name="plot_freq")  # refused before the work, by its flag
     _check_policy_freq(args.freq, slo)
     limit = group_limit(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
@@ -98,7 +102,7 @@ def _plot(read: LogRead, slo: SLO | PerGroup, by: list[str], table: pd.DataFrame
     not add), the groups the table leaves blank (too thin) left out, named there."""
     from ..plotting import plot_buckets
 
-    panels = _burn_over_time(read.events, slo, args.plot_freq, by)
+    panels = _burn_over_time(read.events, slo, _plot_freq(args), by)
 
     def draw(axes: Any) -> None:
         axs = list(axes) if len(panels) > 1 else [axes]
@@ -124,6 +128,15 @@ def _no_failures(read: LogRead, table: pd.DataFrame, slo: SLO | PerGroup, by: li
         sys.stderr.write(f"budgetlab: note: no plot written to {path_label(args.plot)}: without "
                          "failures no bucket burns.\n")
     return 0
+
+
+#: The bins of the ``--plot`` figure when ``--plot-freq`` is not given.
+PLOT_FREQ = "1h"
+
+
+def _plot_freq(args: argparse.Namespace) -> str:
+    """``--plot-freq``, else :data:`PLOT_FREQ`."""
+    return str(args.plot_freq or PLOT_FREQ)
 
 
 def _check_policy_freq(freq: str, slo: SLO | PerGroup) -> None:

@@ -135,7 +135,8 @@ def add_analyses(subparsers: Any) -> None:
                          plot="write the burn over time stacked by bucket (.png, .svg, .pdf)")
     g = p.add_argument_group("buckets")
     g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")
-    g.add_argument("--plot-freq", default="1h", help="bin width of the plot (default 1h)")
+    g.add_argument("--plot-freq", default=None,
+                   help="bin width of the --plot figure (default 1h)")
     p.set_defaults(func=Command("buckets", "buckets"))
 
     add_incidents(subparsers)
@@ -222,8 +223,8 @@ def add_latency(subparsers: Any) -> None:
     g.add_argument("--thresholds", required=True,
                    help="latency thresholds, comma-separated (e.g. 10s,20s,30s)")
     g.add_argument("--by", default=None, help="group keys, comma-separated (e.g. captcha_type)")
-    g.add_argument("--freq", default="1D",
-                   help="period of the --out table and the plot (default 1D)")
+    g.add_argument("--freq", default=None,
+                   help="period of the --out table and of the shares plot (default 1D)")
     g.add_argument("--quantiles", default="0.5,0.9,0.99",
                    help="quantiles of the time to success (default 0.5,0.9,0.99)")
     g.add_argument("--client-timeout", default=None, metavar="DURATION",

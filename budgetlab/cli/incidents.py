@@ -26,6 +26,7 @@ from .reading import group_keys, read_log, slo_from_args
 from .score_text import SCORE_FOOTNOTE, print_score_notes
 from .shared import print_slo, table_text, wrap, write_output
 from .shown_groups import group_limit, shown_groups
+from .unused_flags import refuse_unused
 
 __all__ = ["COMMANDS", "naive_times_note", "scoped_slo"]
 
@@ -106,26 +107,40 @@ def scoped_slo(slo: SLO | PerGroup, scope: str, by: list[str]) -> SLO | PerGroup
 # --- incident -----------------------------------------------------------------------------------
 
 
-def _spans(args: argparse.Namespace, table: pd.DataFrame | None
-           ) -> list[tuple[str, Any, Any, str | None]]:
-    """``(id, start, end, scope)`` of each incident to report (``table``: ``--incidents``')."""
-    if table is not None:
+def _check_span_flags(args: argparse.Namespace) -> None:
+    """How the incident is given, checked before the read: ``--start``/``--end`` (``--end``
+    after ``--start``; ``--id`` refused, there is nothing to pick), or ``--incidents FILE``
+    (with ``--id`` to pick one), not both."""
+    if args.incidents is not None:
         if args.start or args.end:
             raise ConfigError("give the incident either as --start/--end or as --incidents FILE, "
                               "not both.")
-        if args.id is not None:
-            table = table[table["incident_id"].astype(str) == args.id]
-            if table.empty:
-                raise ConfigError(f"--id: no incident with this id in {args.incidents}; see its "
-                                  "incident_id column.")
-        return [(str(r["incident_id"]), r["start"], r["end"], args.scope or str(r["scope"]))
-                for _, r in table.iterrows()]
+        return
+    refuse_unused(args, ["--id"], "it picks one incident of --incidents FILE, and this run's "
+                  "incident is --start/--end")
     if not (args.start and args.end):
         raise ConfigError("give the incident as --start T --end T (ISO 8601; naive times in --tz), "
                           "or --incidents FILE.")
     if utc_timestamp(args.end, name="end", tz=args.tz) <= utc_timestamp(args.start, name="start",
                                                                         tz=args.tz):
         raise ConfigError("--end must be after --start (the incident is [--start, --end)).")
+
+
+def _spans(args: argparse.Namespace, table: pd.DataFrame | None
+           ) -> list[tuple[str, Any, Any, str | None]]:
+    """``(id, start, end, scope)`` of each incident to report (``table``: ``--incidents``'; the
+    flags checked by :func:`_check_span_flags`); ``--plot`` draws one."""
+    if table is not None:
+        if args.id is not None:
+            table = table[table["incident_id"].astype(str) == args.id]
+            if table.empty:
+                raise ConfigError(f"--id: no incident with this id in {args.incidents}; see its "
+                                  "incident_id column.")
+        if args.plot and len(table) > 1:
+            raise ConfigError(f"--plot draws one incident and {args.incidents} holds "
+                              f"{len(table):,}; pick one with --id.")
+        return [(str(r["incident_id"]), r["start"], r["end"], args.scope or str(r["scope"]))
+                for _, r in table.iterrows()]
     return [("incident", args.start, args.end, args.scope)]
 
 
@@ -164,8 +179,9 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     from ..analyses.incident import incident_report
 
     slo = slo_from_args(args)
-    # a bad name fails before the read, and a --freq that does not fit the preset built for the
-    # groups' period when every SLO has that one (else after the read, for the log's groups)
+    _check_span_flags(args)  # how the incident is given fails before the read; so do a bad
+    # name and a --freq that does not fit the preset built for the groups' period when every
+    # SLO has that one (else after the read, for the log's groups)
     name = _policy_names(args.policy, one=True)[0]
     checked = run_builds([name], slo, args.freq)
     policy = args.policy  # the preset name: each SLO's report builds it for that SLO's period
@@ -178,9 +194,6 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     spans = _spans(args, table)
     _check_scopes(args, spans, read.events.columns)
     breakdown_by = _breakdown_keys(args, read.events.columns)
-    if args.plot and len(spans) > 1:
-        raise ConfigError(f"--plot draws one incident and {args.incidents} holds {len(spans):,}; "
-                          "pick one with --id.")
     print(f"{read.title}: {len(read.events):,} events; replaying {counted(len(spans), 'incident')}")
     if table is not None and naive_times_note(table, args.incidents):
         print(wrap(naive_times_note(table, args.incidents), indent=""))
@@ -283,7 +296,9 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     from ..alerts.episodes import alert_episodes
     from ..alerts.scoring import score_alerts
     from ..windows.binning import bin_events
+    from .alerts_checks import refuse_unused_alert_flags, scored_incidents
 
+    refuse_unused_alert_flags(args)
     slo = slo_from_args(args)
     names = _policy_names(args.policy)
     # a bad name fails before the read; so do a period the preset refuses and a --freq that
@@ -294,12 +309,13 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     read = read_log(args, {"--out": args.out, "--plot": args.plot}, incidents=args.incidents)
     builds = builds or run_builds(names, slo, args.freq, read.events, by)
     inc = cast(pd.DataFrame, read.incidents)  # --incidents is required
+    scored, unmatched = scored_incidents(inc, read.events, by, args.incidents)
     bins = bin_events(read.events, args.freq, by=by or None)
     periods = _periods(slo, read.events, by)
     print(wrap(f"{read.title}: {counted(len(read.events), 'event')} in bins of "
                f"{prose_duration(args.freq)}; {counted(len(inc), 'incident')} from "
                f"{args.incidents}; SRE budget period {periods}", indent=""))
-    for note in (naive_times_note(inc, args.incidents), ungrouped_scope_note(inc, by)):
+    for note in (naive_times_note(inc, args.incidents), ungrouped_scope_note(inc, by), unmatched):
         if note:
             print(wrap(note, indent=""))
     print_slo(slo, by, events=read.events)
@@ -307,7 +323,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     for name in names:
         # the preset name, not a policy object: each group's policy is built for its SLO's period
         ep = alert_episodes(bins, slo, name)
-        sc = score_alerts(ep, inc, grace=args.grace, bins=bins, target=slo)
+        sc = score_alerts(ep, scored, grace=args.grace, bins=bins, target=slo)
         episodes[name] = ep
         scores.append(sc.assign(policy=name))
         # the tiers the groups ran: the builds for their periods

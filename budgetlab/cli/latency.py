@@ -23,6 +23,7 @@ from .prose import fill_line
 from .reading import describe_slo, group_keys, read_log, slo_from_args
 from .replay import span_words
 from .shared import group_label, save_plot, wrap, write_output
+from .unused_flags import refuse_unused
 
 #: ``measured_duration``: a quantile or the waiting saved as these lines say it (``16.1 s``,
 #: ``440 ms``), for notebook 05's tables (:func:`budgetlab._util.durations.measured_duration`);
@@ -240,6 +241,11 @@ def one_period_note(freq: str, span: Any) -> str:
             "shares over time.")
 
 
+def _freq(args: argparse.Namespace) -> str:
+    """``--freq``, else one day: the period of the shares table and plot."""
+    return str(args.freq or "1D")
+
+
 def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
     """The quantiles and thresholds; every flag checked before the log is read, and none given
     that this run would not use."""
@@ -271,7 +277,10 @@ def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
     thresholds = _list(args.thresholds)
     if not thresholds:
         raise ConfigError("--thresholds names no threshold; give e.g. --thresholds 10s,20s,30s.")
-    to_timedelta(args.freq, name="freq")
+    if not (args.out or (args.plot and not args.timeouts)):  # the shares per period: neither
+        refuse_unused(args, ["--freq"], "it sets the period of the --out table and of the shares "
+                      "--plot, and this run writes neither")
+    to_timedelta(_freq(args), name="freq")
     for name, items in (("thresholds", thresholds), ("timeouts", _list(args.timeouts or "")),
                         ("client_timeout", [args.client_timeout] if args.client_timeout else [])):
         for item in items:  # each a duration with its unit, before the log is read
@@ -325,20 +334,20 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     for line in supported:
         print(fill_line(line))
     if args.out or (args.plot and tradeoff is None):  # the shares per --freq period
-        per = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=args.freq,
+        per = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=_freq(args),
                               quantiles=quantiles, client_timeout=args.client_timeout)
     if args.out:
         write_output(per.shares, args, "row",
-                     f"(shares per group, threshold and {args.freq} period)")
+                     f"(shares per group, threshold and {_freq(args)} period)")
     if args.plot:
         if tradeoff is not None:
             save_plot(lambda ax: plot_timeout_tradeoff(tradeoff, ax=ax, tz=args.tz),
                       args.plot, force=args.force)
         else:
             if per.shares["period"].nunique() == 1:
-                print(wrap(one_period_note(args.freq, ts.iloc[-1] - ts.iloc[0])))
+                print(wrap(one_period_note(_freq(args), ts.iloc[-1] - ts.iloc[0])))
             save_plot(lambda ax: plot_latency_shares(per.shares, ax=ax, tz=args.tz,
-                                                     freq=args.freq), args.plot,
+                                                     freq=_freq(args)), args.plot,
                       force=args.force)
     return 0
 

@@ -45,7 +45,10 @@ def _tiers(said: str) -> str:
 
 
 def test_window_does_not_set_the_presets_period(run, capsys):
-    assert main(run("--window", "7D", "--policy", "sloth")) == 0
+    # --window (the tracker's) would do nothing here: refused, never taken for the period
+    assert main(run("--window", "7D", "--policy", "sloth")) == 2
+    assert "--window would do nothing" in capsys.readouterr().err
+    assert main(run("--policy", "sloth")) == 0
     said = capsys.readouterr().out
     assert "SRE budget period 30 d" in said
     assert _tiers(said) == ("page_quick burn 14.4 over 1h/5m, page_slow burn 6 over 6h/30m, "
@@ -53,7 +56,7 @@ def test_window_does_not_set_the_presets_period(run, capsys):
 
 
 def test_the_slo_files_period_does(run, capsys):
-    assert main(run("--slo", "slo28D.yaml", "--window", "7D", "--policy", "sloth")) == 0
+    assert main(run("--slo", "slo28D.yaml", "--policy", "sloth")) == 0
     said = capsys.readouterr().out
     assert "SRE budget period 28 d" in said
     # 13.44, 0.05 x 28 x 4 = 5.6, 0.1 x 28 = 2.8, 0.1 x 28 / 3 = 0.9333

@@ -32,7 +32,7 @@ def test_the_plot_draws_the_named_group_then_the_most_alerted(tmp_path, capsys):
     a is left out, and the line says so."""
     log, inc = _log(tmp_path)
     assert main(["alerts", str(log), "--by", "region", "--incidents", str(inc), "--target",
-                 "0.9", "--window", "1h", "--policy", "single_window", "--show-groups", "2",
+                 "0.9", "--policy", "single_window", "--show-groups", "2",
                  "--plot", str(tmp_path / "a.png")]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert ("the plot: showing 2 of 3 groups (--by region), those an incident's scope names "
@@ -44,6 +44,6 @@ def test_the_plot_draws_the_named_group_then_the_most_alerted(tmp_path, capsys):
 def test_every_group_is_drawn_under_the_limit(tmp_path, capsys):
     log, inc = _log(tmp_path)
     assert main(["alerts", str(log), "--by", "region", "--incidents", str(inc), "--target",
-                 "0.9", "--window", "1h", "--policy", "single_window", "--plot",
+                 "0.9", "--policy", "single_window", "--plot",
                  str(tmp_path / "a.png")]) == 0
     assert "the plot: showing" not in capsys.readouterr().out

@@ -30,7 +30,7 @@ def _run(tmp_path, capsys, scope):
     log, inc = _log(tmp_path, scope)
     out = tmp_path / "scores.csv"
     assert main(["alerts", str(log), "--by", "region", "--incidents", str(inc), "--target",
-                 "0.9", "--window", "1h", "--policy", "single_window", "--out", str(out)]) == 0
+                 "0.9", "--policy", "single_window", "--out", str(out)]) == 0
     table = pd.read_csv(out)
     row = table[(table["tier"] == "page_1h") & (table["region"] == "c")].iloc[0]
     return " ".join(capsys.readouterr().out.split()), row

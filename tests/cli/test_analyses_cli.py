@@ -721,8 +721,8 @@ def test_alerts_print_a_reset_before_the_incident_end_as_its_negative_size(tmp_p
     pd.DataFrame({"ts": ts, "outcome": outcome}).to_csv(log, index=False)
     inc = tmp_path / "incidents.csv"
     inc.write_text(f"incident_id,start,end\ni1,2026-01-05T{start}:00Z,2026-01-05T{end}:00Z\n")
-    assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9", "--window",
-                 "1h", "--policy", "single_window"]) == 0
+    assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9",
+                 "--policy", "single_window"]) == 0
     out = capsys.readouterr().out
     rows = [ln.split() for ln in out.splitlines() if ln.split()[:2] == ["page_1h", "page"]]
     # tier severity episodes (precision incidents detected recall detection reset: row)
@@ -768,8 +768,8 @@ def test_alerts_name_the_episodes_of_partial_windows(tmp_path, capsys):
         log, index=False)
     inc = tmp_path / "incidents.csv"
     inc.write_text("incident_id,start,end\ni1,2026-01-05T03:20:00Z,2026-01-05T03:30:00Z\n")
-    assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9", "--window",
-                 "1h", "--policy", "workbook,single_window"]) == 0
+    assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9",
+                 "--policy", "workbook,single_window"]) == 0
     text = " ".join(capsys.readouterr().out.split())
     for tier, window in (("ticket_1d", "24 h"), ("ticket_3d", "3 d")):  # as the headers say them
         assert (f"{tier}'s long window ({window}) never filled: the log is 6 h long; its 1 "

@@ -19,7 +19,7 @@ def test_alerts_out_says_why_budget_before_alert_is_withheld(tmp_path, capsys):
     inc = tmp_path / "incidents.csv"
     inc.write_text("incident_id,start,end,scope\ni1,2026-01-05T10:00:00Z,2026-01-05T11:00:00Z,*\n")
     out = tmp_path / "scores.csv"
-    argv = ["alerts", str(log), "--ok", "ok", "--target", "0.95", "--window", "1h",
+    argv = ["alerts", str(log), "--ok", "ok", "--target", "0.95",
             "--incidents", str(inc)]
     assert main([*argv, "--out", str(out)]) == 0
     text = " ".join(capsys.readouterr().out.split())

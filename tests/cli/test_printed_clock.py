@@ -119,7 +119,7 @@ def test_incident_notes_and_first_alert_on_the_tz_clock(log, capsys):
 
 def test_alerts_say_the_span_an_incident_lies_outside_on_the_tz_clock(log, incidents, capsys):
     """The 1 min bins run from the first event to one bin after the last: 23:00 .. 02:01 UTC."""
-    out = printed(capsys, ["alerts", str(log), "--target", "0.9", "--window", "1h",
+    out = printed(capsys, ["alerts", str(log), "--target", "0.9",
                            "--incidents", str(incidents), "--policy", "single_window", *BERLIN])
     assert ("1 of the 2 incidents of --incidents lies wholly outside the log (2026-10-25 01:00 "
             "+02:00 .. 2026-10-25 03:01 +01:00 (Europe/Berlin)): not scored") in flat(out)
