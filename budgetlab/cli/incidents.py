@@ -318,7 +318,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     for note in (naive_times_note(inc, args.incidents), ungrouped_scope_note(inc, by), unmatched):
         if note:
             print(wrap(note, indent=""))
-    print_slo(slo, by, events=read.events)
+    print_slo(slo, by, events=read.events, tracker=False)  # the policies read the target
     scores, episodes = [], {}
     for name in names:
         # the preset name, not a policy object: each group's policy is built for its SLO's period

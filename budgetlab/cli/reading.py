@@ -216,16 +216,20 @@ def _key_label(key: tuple[str, ...]) -> str:
 
 
 def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True,
-                 events: pd.DataFrame | None = None) -> str:
+                 events: pd.DataFrame | None = None, tracker: bool = True) -> str:
     """The SLO header line: one SLO in full; per-group SLOs compactly (the targets by group, each
     other field once when all groups share it, else by group). Without ``window`` the SLO's window
-    is left out (a command that replays other windows says those). With ``events`` (the log), the
+    is left out (a command that replays other windows says those); without ``tracker`` every
+    field of the tracker is (window, thresholds, minimum events: ``alerts`` reads the target
+    only, the budget period it says on its first line). With ``events`` (the log), the
     per-group SLOs are those of its groups: a group the SLOs name and the log lacks is named once
     as not used (as the warning of :func:`~budgetlab.slo_groups.warn_unused` says), the default
     shown only when a group of the log takes it.
 
     >>> describe_slo(PerGroup({"a": 0.93, "b": 0.97}, base=SLO(window="1h")), ["t"])
     'SLO: target a 0.93, b 0.97; window 1 h, warning < 0.5, critical < 0.1, min_events 0, by t'
+    >>> describe_slo(SLO(target=0.99), ["t"], tracker=False)
+    'SLO: target 0.99, by t'
     >>> describe_slo(PerGroup({"a": 0.93, "zz": 0.9}, default=0.95), ["t"],
     ...              events=pd.DataFrame({"t": ["a", "b"]})).partition(";")[0]
     'SLO: target a 0.93, other groups 0.95 (zz: not in the log, not used)'
@@ -234,6 +238,8 @@ def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True,
     if isinstance(slo, SLO):
         span = f", window {prose_duration(slo.window)}" if window else ""
         target, warning, critical = map(given_fraction, (slo.target, slo.warning, slo.critical))
+        if not tracker:
+            return f"SLO: target {target}{by_text}"
         return (f"SLO: target {target}{span}, warning < {warning}, critical < {critical}, "
                 f"{option_word('min_events')} {slo.min_events}{by_text}")
     table, unused, others = _applied(slo, by, events)
@@ -249,6 +255,8 @@ def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True,
     every = [*table.values(), *others]
     if not window:
         del fields["window"]
+    if not tracker:
+        fields.clear()
     for label, fmt in fields.values():
         values = {fmt(s) for s in every}
         if len(values) == 1:
@@ -258,8 +266,8 @@ def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True,
                                                   for k, s in table.items()], _SHOWN_GROUPS))
     lacking = (f" ({some_named([_key_label(k) for k in unused], _SHOWN_GROUPS)}: not in the log, "
                "not used)" if unused else "")
-    return (f"SLO: target {some_named(targets, _SHOWN_GROUPS)}{lacking}; {', '.join(parts)}"
-            f"{by_text}")
+    rest = f"; {', '.join(parts)}" if parts else ""
+    return f"SLO: target {some_named(targets, _SHOWN_GROUPS)}{lacking}{rest}{by_text}"
 
 
 def _applied(slo: PerGroup, by: list[str], events: pd.DataFrame | None

@@ -20,10 +20,11 @@ __all__ = ["print_slo", "save_plot", "group_label", "write_output", "out_figures
 
 
 def print_slo(slo: SLO | PerGroup, by: list[str], *, events: pd.DataFrame,
-              window: bool = True) -> None:
-    """The SLO line (without its window unless ``window``): the SLOs of the groups of ``events``,
-    the log (:func:`~budgetlab.cli.reading.describe_slo`); and how per-group SLOs were bound."""
-    print(wrap(describe_slo(slo, by, window=window, events=events), indent=""))
+              window: bool = True, tracker: bool = True) -> None:
+    """The SLO line (without its window unless ``window``, with its target only unless
+    ``tracker``): the SLOs of the groups of ``events``, the log
+    (:func:`~budgetlab.cli.reading.describe_slo`); and how per-group SLOs were bound."""
+    print(wrap(describe_slo(slo, by, window=window, events=events, tracker=tracker), indent=""))
     if isinstance(slo, PerGroup) and slo.binding:
         print(wrap(f"SLOs bound to groups: {slo.binding}", indent=""))
 

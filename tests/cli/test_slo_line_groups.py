@@ -18,6 +18,8 @@ from budgetlab.cli.reading import describe_slo
 TARGETS = "a=0.9,b=0.95,zz=0.9"
 LINE = ("SLO: target a 0.9, b 0.95 (zz: not in the log, not used); window 1 h, warning < 0.5, "
         "critical < 0.1, --min-events 0, by region")
+TARGET_ONLY = ("SLO: target a 0.9, b 0.95 (zz: not in the log, not used), by region SLOs bound "
+               "to groups:")  # nothing of the tracker between
 NO_WINDOW = ("SLO: target a 0.9, b 0.95 (zz: not in the log, not used); warning < 0.5, "
              "critical < 0.1, --min-events 0, by region")
 
@@ -54,11 +56,13 @@ def test_the_slo_line_names_the_unused_target_once_as_unused(tmp_path, capsys, c
     log, inc = _log(tmp_path)
     first, *rest = COMMANDS[command]
     rest = [str(inc) if a == "INC" else a for a in rest]
-    assert main([first, str(log), *rest, "--by", "region", "--window", "1h",
-                 "--target", TARGETS]) == 0
+    # compare-windows replays --windows and alerts reads the target only: both refuse --window
+    window = [] if command in ("compare-windows", "alerts") else ["--window", "1h"]
+    assert main([first, str(log), *rest, "--by", "region", *window, "--target", TARGETS]) == 0
     captured = capsys.readouterr()
     out = " ".join(captured.out.split())  # the line is wrapped at 100 columns
     expected = {"compare-windows": NO_WINDOW,  # latency has no --min-events: the field's name
+                "alerts": TARGET_ONLY,
                 "latency": "current " + NO_WINDOW.replace("--min-events", "min_events")
                 }.get(command, LINE)
     assert expected in out
