@@ -96,7 +96,7 @@ def _source(path: Path, name: str) -> tuple[Any, int, list[str]]:
     if kind is None:
         source, size = pa.OSFile(str(path)), path.stat().st_size
     else:
-        data, notes = read_input(path, name)
+        data, notes = read_input(path, name, holds="log")
         head, source, size = data[:1 << 16], pa.BufferReader(data), len(data)
     if cr_only(head):  # Arrow's reader ends a line at CR too
         notes.append(CR_ONLY_NOTE)
