@@ -273,6 +273,18 @@ def _filled(block: str) -> str:
                      and not line.startswith("   ") else line for line in block.splitlines())
 
 
+def _hashed_scopes(args: argparse.Namespace, table: pd.DataFrame | None, events: pd.DataFrame,
+                   salt: str) -> pd.DataFrame | None:
+    """With ``--pii hash``: the incident scopes (``--incidents``' and ``incident --scope``) whose
+    values name a hashed key, hashed by the salt as the events' values are (``args.scope`` set)."""
+    from ..alerts.incident_scopes import guard_scopes, match_hashed_keys
+
+    if getattr(args, "scope", None):
+        scope = guard_scopes(pd.Series([args.scope]), "--scope", pii="hash", salt=salt)
+        args.scope = match_hashed_keys(pd.DataFrame({"scope": scope}), events, salt)["scope"][0]
+    return match_hashed_keys(table, events, salt) if table is not None else None
+
+
 def read_log(
     args: argparse.Namespace, outputs: dict[str, Any], *, incidents: str | None = None
 ) -> LogRead:
@@ -292,8 +304,12 @@ def read_log(
         if p.is_file():
             register_input(p)
     plan_outputs(outputs, force=args.force)
-    table = read_incidents(incidents) if incidents else None  # a bad file fails before the read
+    pii, salt = getattr(args, "pii", "error"), getattr(args, "salt", None)
+    # a bad file fails before the read; with --pii hash, personal scope values hashed by the salt
+    table = read_incidents(incidents, pii=pii, salt=salt) if incidents else None
     events, access = read_paths(paths, args)
+    if pii == "hash" and salt:
+        table = _hashed_scopes(args, table, events, salt)
     # --bucket column, not bucket= column
     sys.stderr.write(f"{_filled(speak(str(how_read(events))))}\n")
     sys.stderr.flush()
