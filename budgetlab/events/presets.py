@@ -107,9 +107,10 @@ def pattern_groups(pattern: str) -> list[str]:
 def check_pattern(pattern: Any, needed: Sequence[str], *, preset: str | None = None,
                   roles: Mapping[str, Sequence[str]] | None = None) -> str:
     """Refuse a pattern Arrow cannot run (RE2 syntax: lookaround and backreferences are not part of
-    it; Arrow's extract_regex takes no unnamed capturing group, ``(...)``) or one without a named group for each ``needed`` column. ``preset``: the pattern is that
-    preset's (the refusal names the preset, not a ``pattern=`` the user did not give); ``roles``:
-    the options that declared each column (``{"bytes": ("ok", "duration")}``), all named beside it.
+    it; Arrow's extract_regex takes no unnamed capturing group, ``(...)``) or one without a named
+    group for each ``needed`` column. ``preset``: the pattern is that preset's (the refusal names
+    the preset, not a ``pattern=`` the user did not give); ``roles``: the options that declared
+    each column (``{"bytes": ("ok", "duration")}``), all named beside it.
 
     >>> check_pattern(PRESETS["access"].pattern, ["ts", "bytes"], preset="access",
     ...               roles={"bytes": ("ok", "duration")})
