@@ -24,6 +24,7 @@ from .._util.words import noun_for, some_named
 from ..errors import FileFormatError, InputError, SchemaError, TimestampError
 from ..events.offsets import has_offset
 from ..privacy import guard_values, shown
+from .incident_scopes import guard_scopes
 
 __all__ = ["INCIDENT_COLUMNS", "check_incidents", "read_incidents"]
 
@@ -80,21 +81,17 @@ def _times(table: pd.DataFrame, col: str, name: str) -> pd.Series:
 def _check_scopes(scopes: pd.Series, name: str) -> None:
     parts = scopes.str.split("&")
     bad = np.zeros(len(scopes), dtype=bool)
-    values: list[str] = []
     for i, (scope, items) in enumerate(zip(scopes.tolist(), parts.tolist(), strict=True)):
         if scope == "*":
             continue
         for item in items:
-            key, sep, value = item.partition("=")
+            key, sep, _ = item.partition("=")
             if not sep or not key.strip():
                 bad[i] = True
-            values.append(key.strip())
-            values.append(value.strip())
     if bad.any():
         raise InputError(f"{name}: column 'scope' is not of the form key=value[&key=value] "
                          f"in {_rows(bad)}; write e.g. region=fra or region=fra&captcha_type=image "
                          "('*' or empty: everything).")
-    guard_values(values, what=f"the 'scope' column of {name}")
 
 
 def check_incidents(incidents: Any) -> None:
@@ -106,7 +103,8 @@ def check_incidents(incidents: Any) -> None:
     require_columns(incidents, INCIDENT_COLUMNS, what="incidents")
 
 
-def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
+def read_incidents(path: str | os.PathLike[str], *, pii: str = "error",
+                   salt: str | None = None) -> pd.DataFrame:
     """Read an incidents CSV: ``incident_id,start,end`` and optional ``scope``, ``kind``.
 
     Parameters
@@ -114,6 +112,13 @@ def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
     path : str or path-like
         A CSV file with a header line. Times are ISO 8601 (``2026-01-05T10:00:00Z``), UTC when
         naive. ``scope`` is ``key=value`` pairs joined by ``&``; empty or missing means ``"*"``.
+    pii : {"error", "drop", "hash"}
+        The policy the events are read with (``read_events(..., pii=)``): with ``"hash"``, a scope
+        value that looks like personal data (``ip=203.0.113.7``) is replaced by its keyed hash
+        under ``salt``, the events' salt, so that the incident matches the hashed group; else it
+        is refused (a dropped key cannot be matched).
+    salt : str, optional
+        The salt the events are hashed with (``pii="hash"``).
 
     Returns
     -------
@@ -135,8 +140,9 @@ def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
         A start or end is empty or not an ISO 8601 time (rows named by number, counted from 1).
     InputError
         An incident ends at or before its start (rows named by number); a scope is not
-        ``key=value`` pairs; :class:`~budgetlab.errors.PersonalDataError` when an
-        id, scope or kind looks like personal data (counted, never shown).
+        ``key=value`` pairs; :class:`~budgetlab.errors.PersonalDataError` when an id, scope key
+        or kind looks like personal data, or a scope value without ``pii="hash"`` (counted, never
+        shown).
 
     Examples
     --------
@@ -173,6 +179,8 @@ def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
         table["scope"] = "*"
     table["scope"] = table["scope"].str.strip().replace("", "*")
     _check_scopes(table["scope"], name)
+    table["scope"] = guard_scopes(table["scope"], f"the 'scope' column of {name}", pii=pii,
+                                  salt=salt)
     for col in ("incident_id", "kind"):
         if col in table.columns:
             guard_values(table[col].unique(), what=f"the {col!r} column of {name}")

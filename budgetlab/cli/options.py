@@ -66,7 +66,8 @@ def add_slo_options(p: argparse.ArgumentParser, *, slo_file: bool = True) -> Non
         g.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
                        help="OpenSLO v1 file; several SLOs bound to groups by metadata.labels "
                             "(keys named in --by) "
-                            "apply each to its group (--window/--warning/--critical/--min-events "
+                            "apply each to its group; FILE#NAME picks one, applied to the events "
+                            "its labels select (--window/--warning/--critical/--min-events "
                             "override them)")
 
 

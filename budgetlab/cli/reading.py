@@ -31,6 +31,7 @@ from .options import (
     read_spec,
 )
 from .prose import path_label, wrap
+from .slo_labels import log_columns, picked_labels, select_by_labels
 
 # group_keys, parse_outcomes, read_spec: what the reading flags mean (options), for commands
 __all__ = ["slo_from_args", "group_keys", "parse_outcomes", "read_spec", "LogRead", "read_log",
@@ -305,6 +306,33 @@ def _filled(block: str) -> str:
                      and not line.startswith("   ") else line for line in block.splitlines())
 
 
+def _label_columns(paths: list[Path], args: argparse.Namespace,
+                   labels: dict[str, list[str]]) -> list[str]:
+    """The label keys of ``--slo FILE#NAME`` that are columns of the log and not ``--by`` keys:
+    read beside them for the selection only."""
+    if not labels:
+        return []
+    from ..events.accesslog import is_access_log
+
+    lines = getattr(args, "pattern", None) or getattr(args, "preset", None)
+    access = args.format == "access" or (args.format is None and not lines
+                                         and is_access_log(paths[0]))
+    columns = log_columns(paths, args, access)
+    return [k for k in labels if k in columns and k not in group_keys(args)]
+
+
+def _hashed_scopes(args: argparse.Namespace, table: pd.DataFrame | None, events: pd.DataFrame,
+                   salt: str) -> pd.DataFrame | None:
+    """With ``--pii hash``: the incident scopes (``--incidents``' and ``incident --scope``) whose
+    values name a hashed key, hashed by the salt as the events' values are (``args.scope`` set)."""
+    from ..alerts.incident_scopes import guard_scopes, match_hashed_keys
+
+    if getattr(args, "scope", None):
+        scope = guard_scopes(pd.Series([args.scope]), "--scope", pii="hash", salt=salt)
+        args.scope = match_hashed_keys(pd.DataFrame({"scope": scope}), events, salt)["scope"][0]
+    return match_hashed_keys(table, events, salt) if table is not None else None
+
+
 def read_log(
     args: argparse.Namespace, outputs: dict[str, Any], *, incidents: str | None = None
 ) -> LogRead:
@@ -324,8 +352,22 @@ def read_log(
         if p.is_file():
             register_input(p)
     plan_outputs(outputs, force=args.force)
-    table = read_incidents(incidents) if incidents else None  # a bad file fails before the read
-    events, access = read_paths(paths, args)
+    pii, salt = getattr(args, "pii", "error"), getattr(args, "salt", None)
+    # a bad file fails before the read; with --pii hash, personal scope values hashed by the salt
+    table = read_incidents(incidents, pii=pii, salt=salt) if incidents else None
+    spec, labels = picked_labels(args)  # --slo FILE#NAME: the events its labels select
+    given, extra = args.by, _label_columns(paths, args, labels)
+    try:
+        args.by = ",".join([*group_keys(args), *extra]) or None
+        events, access = read_paths(paths, args)
+    finally:
+        args.by = given
+    if labels:
+        events, line = select_by_labels(events, spec, labels, [k for k in extra
+                                                               if k in events.columns])
+        print(wrap(line, indent=""))
+    if pii == "hash" and salt:
+        table = _hashed_scopes(args, table, events, salt)
     # --bucket column, not bucket= column
     sys.stderr.write(f"{_filled(speak(str(how_read(events))))}\n")
     sys.stderr.flush()

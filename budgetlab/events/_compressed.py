@@ -84,10 +84,11 @@ def _pieces(path: Path, kind: str, arrow: bool) -> Iterator[tuple[bytes, int]]:
                 yield out, raw.tell()
 
 
-def _decompress(path: Path, kind: str, name: str, *, arrow: bool = True) -> bytes:
-    if kind in ("zstd", "lz4"):
+def _decompress(path: Path, kind: str, name: str, *, arrow: bool = True,
+                holds: str = "csv") -> bytes:
+    if kind in ("zstd", "lz4"):  # the advice keeps what the file holds: a text log stays .log
         raise FileFormatError(f"{name}: the file is {kind}-compressed, which budgetlab does not "
-                              f"read; decompress it ({kind} -d) or save it as .csv.gz.")
+                              f"read; decompress it ({kind} -d) or save it as .{holds}.gz.")
     ratio, budget = max_ratio(), memory_limit()
     parts: list[bytes] = []
     total = 0
@@ -146,10 +147,12 @@ def read_head(path: Path, name: str, size: int = 1 << 16) -> tuple[bytes, str | 
     return head, _compression(path, name, head)
 
 
-def read_input(path: Path, name: str) -> tuple[bytes, list[str]]:
+def read_input(path: Path, name: str, *, holds: str = "csv") -> tuple[bytes, list[str]]:
     """The bytes of the file at ``path`` (opened read-only), decompressed when its first bytes
     announce a compression (streamed, under the ratio cap), and the reading note that says so.
-    A file named as compressed (``.gz``, ``.bz2``, ``.xz``, ...) whose bytes are not is refused."""
+    A file named as compressed (``.gz``, ``.bz2``, ``.xz``, ...) whose bytes are not is refused.
+    ``holds`` is what the text is (``csv``, ``tsv``, ``jsonl``, ``log``: a line log), for the
+    advice on a compression budgetlab does not read (``save it as .log.gz``)."""
     try:
         with open(path, "rb") as fh:
             kind = _compression(path, name, fh.read(16))
@@ -158,6 +161,6 @@ def read_input(path: Path, name: str) -> tuple[bytes, list[str]]:
                 return fh.read(), []
         suffix = path.suffix.lower()
         how = f"named {suffix}" if PACKED.get(suffix) == kind else "recognised by content"
-        return _decompress(path, kind, name), [f"compression: {kind} ({how})"]
+        return _decompress(path, kind, name, holds=holds), [f"compression: {kind} ({how})"]
     except OSError as exc:
         raise _unreadable(name, exc) from None

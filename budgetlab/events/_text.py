@@ -154,7 +154,7 @@ def sniff(raw: bytes, name: str, kind: str) -> None:
     inner = compression_of(raw[:16])
     if inner is not None:
         raise FileFormatError(f"{name}: is {inner} data inside a compressed file (compressed "
-                              "twice); decompress it once and save it as .csv or .csv.gz.")
+                              f"twice); decompress it once and save it as .{kind} or .{kind}.gz.")
     if raw[:4] == b"PAR1":
         raise FileFormatError(f"{name}: is a Parquet file, not {kind.upper()}; name it .parquet or "
                               "pass format='parquet'.")

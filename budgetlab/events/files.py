@@ -297,7 +297,7 @@ def read_file(path: Path, want: FileSpec) -> tuple[pd.DataFrame, list[str]]:
                                   "Parquet compresses itself: decompress it.")
         return read_parquet(path, name, want)
     head = plain_head(path, want.encoding, packed) if kind != "jsonl" else None
-    raw, notes = (head, []) if head is not None else read_input(path, name)
+    raw, notes = (head, []) if head is not None else read_input(path, name, holds=kind)
     sniff(raw, name, kind)
     if head is None and (lf := as_lf(raw, want.encoding, quoted=kind != "jsonl")) is not None:
         raw, notes = lf, [*notes, CR_ONLY_NOTE]  # old Mac line ends: the lines they are

@@ -107,7 +107,7 @@ def _source(path: Path, name: str) -> tuple[Any, int, list[str], bool]:
             fh.seek(max(size - 1, 0))
             last = fh.read(1)
     else:
-        data, notes = read_input(path, name)
+        data, notes = read_input(path, name, holds="log")
         head, source, size, last = data[:1 << 16], pa.BufferReader(data), len(data), data[-1:]
     if cr_only(head):  # Arrow's reader ends a line at CR too
         notes.append(CR_ONLY_NOTE)

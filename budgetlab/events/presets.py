@@ -116,9 +116,10 @@ def pattern_groups(pattern: str) -> list[str]:
 def check_pattern(pattern: Any, needed: Sequence[str], *, preset: str | None = None,
                   roles: Mapping[str, Sequence[str]] | None = None) -> str:
     """Refuse a pattern Arrow cannot run (RE2 syntax: lookaround and backreferences are not part of
-    it) or one without a named group for each ``needed`` column. ``preset``: the pattern is that
-    preset's (the refusal names the preset, not a ``pattern=`` the user did not give); ``roles``:
-    the options that declared each column (``{"bytes": ("ok", "duration")}``), all named beside it.
+    it; Arrow's extract_regex takes no unnamed capturing group, ``(...)``) or one without a named
+    group for each ``needed`` column. ``preset``: the pattern is that preset's (the refusal names
+    the preset, not a ``pattern=`` the user did not give); ``roles``: the options that declared
+    each column (``{"bytes": ("ok", "duration")}``), all named beside it.
 
     >>> check_pattern(PRESETS["access"].pattern, ["ts", "bytes"], preset="access",
     ...               roles={"bytes": ("ok", "duration")})
@@ -139,6 +140,11 @@ def check_pattern(pattern: Any, needed: Sequence[str], *, preset: str | None = N
         pc.extract_regex(pa.array([], type=pa.string()), pattern=pattern)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
         reason = str(exc).split(":", 1)[-1].strip()
+        if "unnamed group" in reason:  # RE2 parsed it: a plain ( ... ) captures without a name
+            raise ConfigError("pattern= has a group without a name, ( ... ); every group "
+                              "captures a column, so each needs a name: write (?:...) for a "
+                              "group that only groups (an optional part: (?:...)?), or "
+                              "(?P<name>...) for a column.") from None
         raise ConfigError(f"pattern= is not a valid RE2 regular expression ({reason}).") from None
     groups = pattern_groups(pattern)
     if len(set(groups)) != len(groups):

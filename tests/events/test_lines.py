@@ -290,6 +290,29 @@ def test_an_unreadable_file_is_refused_in_the_same_words_by_both_readers(tmp_pat
                                   "permissions.")
 
 
+UNNAMED = ("has a group without a name, ( ... ); every group captures a column, so each needs a "
+           "name: write (?:...) for a group that only groups (an optional part: (?:...)?), or "
+           "(?P<name>...) for a column.")
+
+
+def test_an_unnamed_group_is_refused_with_the_fix_in_api_and_cli_words(tmp_path, capsys):
+    # a plain ( ... )? is what a user writes for an optional part; Arrow's extract_regex takes
+    # only named groups: refused naming both ways out, not with Arrow's words (stop 55)
+    pattern = r"^(?P<ts>\S+) (\S+ )?(?P<outcome>\w+)"
+    with pytest.raises(ConfigError) as err:
+        ReadSpec(pattern=pattern, time_format="%Y-%m-%dT%H:%M:%S")
+    assert str(err.value) == "pattern= " + UNNAMED
+    log = tmp_path / "app.log"
+    log.write_text("2026-01-01T00:00:00 x ok\n")
+    assert main(["replay", str(log), "--pattern", pattern,
+                 "--time-format", "%Y-%m-%dT%H:%M:%S"]) == 2
+    assert capsys.readouterr().err == f"budgetlab: error: --pattern {UNNAMED}\n"
+    # the fix reads: the same line with (?:...)? is read
+    fixed = read_events(log, pattern=r"^(?P<ts>\S+) (?:\S+ )?(?P<outcome>\w+)",
+                        time_format="%Y-%m-%dT%H:%M:%S", outcomes={"ok": "success"})
+    assert len(fixed) == 1 and bool(fixed["ok"].iloc[0])
+
+
 def test_patterns_arrow_cannot_run_are_refused_with_the_reason():
     with pytest.raises(ConfigError, match="lookaround or a backreference; patterns are RE2"):
         ReadSpec(pattern=r"^(?P<ts>\S+) (?P<outcome>\w+)(?=,)")

@@ -80,6 +80,22 @@ def test_zstd_and_lz4_are_named_with_the_fix(tmp_path, magic, kind, tool):
         read_events(tmp_path / "log.csv")
 
 
+@pytest.mark.parametrize("magic, kind", [(b"\x28\xb5\x2f\xfd", "zstd"),
+                                         (b"\x04\x22\x4d\x18", "lz4")])
+def test_a_compressed_text_log_is_advised_as_a_log_not_a_csv(tmp_path, magic, kind):
+    # a text log read with a pattern stays a text log: .log.gz, never .csv.gz (stop 55)
+    (tmp_path / f"ssh.log.{kind}").write_bytes(magic + b"\x00" * 64)
+    with pytest.raises(FileFormatError, match=rf"{kind}-compressed.*save it as \.log\.gz\.$"):
+        read_events(tmp_path / f"ssh.log.{kind}", pattern=r"(?P<ts>\S+) (?P<outcome>\S+)",
+                    time_format="%Y-%m-%dT%H:%M:%S")
+
+
+def test_a_compressed_tsv_is_advised_as_a_tsv(tmp_path):
+    (tmp_path / "log.tsv").write_bytes(b"\x28\xb5\x2f\xfd" + b"\x00" * 64)
+    with pytest.raises(FileFormatError, match=r"zstd-compressed.*save it as \.tsv\.gz\.$"):
+        read_events(tmp_path / "log.tsv")
+
+
 def test_a_gzip_bomb_is_refused_naming_the_cap_and_its_override(tmp_path):
     (tmp_path / "bomb.csv.gz").write_bytes(_blank_bomb(40))
     with pytest.raises(FileFormatError,

@@ -48,7 +48,9 @@ def _calendar_note(doc: SLODocument) -> None:
 def load_slo(spec: Source) -> SLO:
     """The :class:`SLO` of an OpenSLO file, for ``budgetlab replay --slo FILE[#NAME]``.
 
-    ``#NAME`` picks one SLO of a file that holds several. A calendar-aligned window is
+    ``#NAME`` picks one SLO of a file that holds several; its ``metadata.labels`` are not
+    applied here (the command line keeps the events they select; from Python, select them
+    yourself). A calendar-aligned window is
     replayed as a trailing window of its nominal length; a note on stderr says so. For a file
     whose SLOs are bound to groups by labels, see :func:`load_slos`.
     """

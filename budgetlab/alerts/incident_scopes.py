@@ -1,0 +1,103 @@
+"""The scopes of an incidents file (``key=value`` pairs joined by ``&``) under the personal-data
+policy of the run that scores them.
+
+A scope value that looks like personal data is refused (``pii="error"``, ``"drop"``: a dropped key
+cannot be matched), or with ``pii="hash"`` replaced by its keyed hash under the events' salt
+(:func:`~budgetlab.privacy.hash_values`), so that the incident matches the hashed group of the
+events read with the same salt; then :func:`match_hashed_keys` hashes the values that do not look
+personal but whose key the events hold hashed (``ip=unknown`` beside hashed addresses). Keys and
+values are counted apart, and no value is ever shown.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import check_argument
+from .._util.words import counted_of, say
+from ..errors import ConfigError, PersonalDataError
+from ..privacy import PII_MODES, guard_values, hash_values, scan_text
+
+__all__ = ["scope_items", "guard_scopes", "match_hashed_keys"]
+
+
+def scope_items(scope: str) -> list[tuple[str, str]]:
+    """The ``(key, value)`` pairs of a scope (``[]`` for ``*``), stripped as they are matched.
+
+    >>> scope_items("region=fra & ip=10.0.0.1"), scope_items("*")
+    ([('region', 'fra'), ('ip', '10.0.0.1')], [])
+    """
+    if scope == "*":
+        return []
+    return [(k.strip(), v.strip()) for k, _, v in (item.partition("=")
+                                                   for item in scope.split("&"))]
+
+
+def _joined(items: list[tuple[str, str]]) -> str:
+    return "&".join(f"{k}={v}" for k, v in items) or "*"
+
+
+def _refusal(where: str, hit: int, total: int, kinds: dict[str, int]) -> PersonalDataError:
+    found = ", ".join(f"{n:,} like {'an' if kind[0] in 'aeiouIE' else 'a'} {kind}"
+                      for kind, n in kinds.items())
+    look, it, ids = ("looks", "it", "an opaque id") if hit == 1 else ("look", "them", "opaque ids")
+    return PersonalDataError(
+        f"{where}: {counted_of(hit, total, 'scope value')} {look} like "
+        f"personal data ({found}); budgetlab keeps personal data out of outputs and messages: "
+        f"replace {it} with {ids}, or hash {it} with the salt the events are hashed with ("
+        + say("read_incidents(..., pii='hash', salt=...), as read_events(..., pii='hash', "
+              "salt=...)).", "--pii hash --salt S)."))
+
+
+def guard_scopes(scopes: pd.Series, where: str, *, pii: str = "error",
+                 salt: str | None = None) -> pd.Series:
+    """``scopes`` (well-formed) with their personal-looking values hashed under ``salt``
+    (``pii="hash"``), else refused (a :class:`PersonalDataError` that counts the values, not the
+    keys); a key that looks personal is refused whatever ``pii``. ``where``: where the scopes
+    come from, for the refusal (``the 'scope' column of 'incidents.csv'``, ``--scope``).
+
+    >>> guard_scopes(pd.Series(["ip=10.0.0.1&region=fra", "*"]), "scopes", pii="hash",
+    ...              salt="s").tolist()
+    ['ip=0c964d3ed260c878&region=fra', '*']
+    """
+    check_argument("pii", pii, PII_MODES)
+    if pii == "hash" and not (isinstance(salt, str) and salt):
+        raise ConfigError(say("pii='hash' needs salt='a secret string', the salt the events are "
+                              "hashed with.", "--pii hash needs --salt S, a secret string"))
+    parsed = [scope_items(s) for s in scopes.tolist()]
+    keys = sorted({k for items in parsed for k, _ in items})
+    guard_values(keys, what=f"the keys of {where}")
+    values = sorted({v for items in parsed for _, v in items})
+    found = scan_text(values) if values else {}
+    if not found:
+        return scopes
+    personal = np.logical_or.reduce(list(found.values()))
+    if pii != "hash":
+        raise _refusal(where, int(personal.sum()), len(values),
+                       {kind: int(mask.sum()) for kind, mask in found.items() if mask.any()})
+    plain = [v for v, p in zip(values, personal, strict=True) if p]
+    table = dict(zip(plain, hash_values(pd.Series(plain, dtype=object), str(salt)), strict=True))
+    return pd.Series([_joined([(k, table.get(v, v)) for k, v in items]) for items in parsed],
+                     index=scopes.index, name=scopes.name)
+
+
+def match_hashed_keys(incidents: pd.DataFrame, events: pd.DataFrame, salt: str) -> pd.DataFrame:
+    """``incidents`` with each scope value that is not among the values of its key's event column
+    but whose keyed hash (``salt``) is replaced by that hash: the key's column was hashed on load
+    (``pii="hash"``) and the value did not look personal, so :func:`guard_scopes` kept it plain.
+    A new table; the same one when nothing changes."""
+    parsed = [scope_items(s) for s in incidents["scope"].tolist()]
+    wanted = {(k, v) for items in parsed for k, v in items if k in events.columns}
+    swap: dict[tuple[str, str], str] = {}
+    for key in {k for k, _ in wanted}:
+        have = set(pd.unique(events[key].astype(str)))
+        plain = sorted(v for k, v in wanted if k == key and v not in have)
+        if plain:
+            hashed = hash_values(pd.Series(plain, dtype=object), salt)
+            swap.update({(key, v): h for v, h in zip(plain, hashed, strict=True) if h in have})
+    if not swap:
+        return incidents
+    out = incidents.copy()
+    out["scope"] = [_joined([(k, swap.get((k, v), v)) for k, v in items]) for items in parsed]
+    return out
