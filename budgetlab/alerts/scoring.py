@@ -109,6 +109,7 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
     out = pd.concat(parts, ignore_index=True)
     out.attrs["incidents_outside"] = ctx.incidents_outside
     out.attrs["budget_note"] = ctx.budget_note
+    out.attrs["cannot_fire_note"] = episodes.attrs.get("cannot_fire_note", "")
     return out
 
 
@@ -177,6 +178,8 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         other columns). With ``filling="apart"`` the counts, rates and ``observed_days`` are over
         the time after the row's long window filled. ``precision`` of a tier that never fired is NaN
         here (there is no share of zero pages); the CLI prints it as ``never fired``.
+        ``attrs["cannot_fire_note"]`` (from the episodes' attrs) names the tiers that can never
+        fire at their target (:mod:`budgetlab.alerts.reach`): their recall 0 is no verdict.
 
     Examples
     --------
@@ -216,6 +219,7 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         table = score_table(ctx.by, labels, [(t, s) for t, s, _ in tier_sel], per_group, star)
     table.attrs["incidents_outside"] = ctx.incidents_outside
     table.attrs["budget_note"] = ctx.budget_note
+    table.attrs["cannot_fire_note"] = episodes.attrs.get("cannot_fire_note", "")
     return table
 
 
@@ -272,4 +276,7 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
     out.attrs["incidents_outside"] = parts[0].attrs["incidents_outside"]  # one grid for all
     out.attrs["budget_note"] = " ".join(  # each policy's own period
         dict.fromkeys(n for p in parts if (n := p.attrs["budget_note"])))
+    out.attrs["cannot_fire_note"] = " ".join(f"{name}: {n}" for name, p in zip(policies, parts,
+                                                                                strict=True)
+                                             if (n := p.attrs["cannot_fire_note"]))
     return out
