@@ -34,6 +34,7 @@ from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
 from .firing import grid_firing_runs, policy_runs, tier_conditions, tier_steps
 from .period_tiers import check_tier_names
 from .policy import AlertPolicy, as_policy
+from .reach import cannot_fire_note
 
 __all__ = ["alert_states", "alert_episodes", "policy_parts", "policy_attrs", "in_group_order",
            "EPISODE_COLUMNS"]
@@ -134,7 +135,9 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
         ``grid_start``/``grid_end`` (the span the policy was evaluated over: the bin edges, the
         end excluded), ``freq_ns``, ``tiers`` (name, severity) and ``tier_windows`` (tier name:
         its long window in ns; the longest one when per-group SLOs build a preset for several
-        periods).
+        periods) and ``cannot_fire_note``: the tiers that can never fire at their group's target
+        (``burn x (1 - target) >= 1``: an error ratio is at most 1), named with their
+        thresholds, ``""`` when every tier can fire (:mod:`budgetlab.alerts.reach`).
 
     Examples
     --------
@@ -160,16 +163,17 @@ def policy_attrs(grid: BinGrid, target: Any, parts: list[_Part]) -> dict[Any, An
     """The ``attrs`` of a table of alert tiers over ``grid`` (:func:`alert_episodes`,
     :func:`alert_states`, :func:`~budgetlab.low_traffic`): ``slo``, ``by``, ``freq``, the bin
     edges ``grid_start``/``grid_end`` (:func:`~budgetlab.budget.grid_attrs.grid_attrs`),
-    ``freq_ns``, ``tiers`` ([name, severity] in policy order) and ``tier_windows`` (tier name:
+    ``freq_ns``, ``tiers`` ([name, severity] in policy order), ``tier_windows`` (tier name:
     its long window in ns; the longest one when per-group SLOs build a preset for several
-    periods)."""
+    periods) and ``cannot_fire_note`` (:func:`~budgetlab.alerts.reach.cannot_fire_note`)."""
     tiers = list(dict.fromkeys((t.name, t.severity) for _, _, _, pol in parts for t in pol.tiers))
     long_ns: dict[str, int] = {}
     for _, _, _, pol in parts:
         for t in pol.tiers:
             long_ns[t.name] = max(long_ns.get(t.name, 0), int(t.long_window.value))
     return {**grid_attrs(grid, target), "freq_ns": grid.freq_ns,
-            "tiers": [list(t) for t in tiers], "tier_windows": long_ns}
+            "tiers": [list(t) for t in tiers], "tier_windows": long_ns,
+            "cannot_fire_note": cannot_fire_note(grid, parts)}
 
 
 def _episodes(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:

@@ -111,6 +111,7 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
         parts.append(pd.concat([head, table], axis=1))
     out = pd.concat(parts, ignore_index=True)
     out.attrs = score_attrs(ctx, episodes, target)
+    out.attrs["cannot_fire_note"] = episodes.attrs.get("cannot_fire_note", "")
     return out
 
 
@@ -179,6 +180,8 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         other columns). With ``filling="apart"`` the counts, rates and ``observed_days`` are over
         the time after the row's long window filled. ``precision`` of a tier that never fired is NaN
         here (there is no share of zero pages); the CLI prints it as ``never fired``.
+        ``attrs["cannot_fire_note"]`` (from the episodes' attrs) names the tiers that can never
+        fire at their target (:mod:`budgetlab.alerts.reach`): their recall 0 is no verdict.
 
     Examples
     --------
@@ -217,6 +220,7 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         labels = [ctx.keys[k].astype(str).to_numpy(dtype=object) for k in ctx.by]
         table = score_table(ctx.by, labels, [(t, s) for t, s, _ in tier_sel], per_group, star)
     table.attrs = score_attrs(ctx, episodes, target)
+    table.attrs["cannot_fire_note"] = episodes.attrs.get("cannot_fire_note", "")
     return table
 
 
@@ -306,4 +310,7 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
     attrs["budget_note"] = " ".join(dict.fromkeys(n for p in parts
                                                   if (n := p.attrs["budget_note"])))
     out.attrs = attrs
+    out.attrs["cannot_fire_note"] = " ".join(f"{name}: {n}" for name, p in zip(policies, parts,
+                                                                                 strict=True)
+                                             if (n := p.attrs["cannot_fire_note"]))
     return out

@@ -47,7 +47,8 @@ def _pairs(text: str, what: str, form: str, example: str) -> dict[str, str]:
     cannot read an ``=`` inside a value), refused when a pair is malformed or a key repeats."""
     out: dict[str, str] = {}
     for part in [p.strip() for p in text.split(",") if p.strip()]:
-        key, sep, value = (x.strip() for x in part.partition("=" if "=" in part else ":"))
+        # at the last "=" (or ":"): a value never holds one, a group's name may ("=eq=0.78")
+        key, sep, value = (x.strip() for x in part.rpartition("=" if "=" in part else ":"))
         if not sep or not key or not value:
             raise ConfigError(f"{what} must read {form},... (or {form.replace('=', ':')}), "
                               f"e.g. {example!r}.")

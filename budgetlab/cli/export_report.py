@@ -371,9 +371,11 @@ def tiers_words(doc: Any, policy: Any) -> str:
     """The tiers ``policy`` gives ``doc``'s rules (resolved at its period, as
     :func:`~budgetlab.interop.prometheus.prometheus_rules` does): ``page_1h 14.4 over 1h/5m, ...``.
     """
+    from .._util.burns import three_digits
     from ..interop.prometheus import resolve_policy
     from ..interop.promql import prom_duration
 
     return ", ".join(
-        f"{t.name} {t.burn:g} over {'/'.join(prom_duration(w, 'window') for w in t.windows)}"
+        f"{t.name} {three_digits(t.burn)} over "
+        f"{'/'.join(prom_duration(w, 'window') for w in t.windows)}"
         for t in resolve_policy(policy, period=doc.slo.period).tiers)

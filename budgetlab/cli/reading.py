@@ -138,7 +138,8 @@ def _adopt_latency(args: argparse.Namespace, path: Path) -> None:
 
 
 def _targets(text: str | None, by: list[str]) -> float | dict[str, float] | None:
-    """``--target 0.95`` as a number, ``--target a=0.93,b=0.97`` as per-group targets."""
+    """``--target 0.95`` as a number, ``--target a=0.93,b=0.97`` as per-group targets, each item
+    split at its last ``=`` (a group's name may hold one: ``=eq=0.78``)."""
     if text is None:
         return None
     if "=" not in text:
@@ -154,7 +155,8 @@ def _targets(text: str | None, by: list[str]) -> float | dict[str, float] | None
                           "bind SLOs to the groups in an OpenSLO file (--slo).")
     out: dict[str, float] = {}
     for part in text.split(","):
-        key, sep, value = part.partition("=")
+        # at the last "=": a target never holds one, a group may ("=eq=0.78")
+        key, sep, value = part.rpartition("=")
         try:
             if not sep or not key.strip():
                 raise ValueError(part)

@@ -274,14 +274,17 @@ def print_score_notes(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents:
                       by: list[str], *, what: str = "log", budget: bool = True,
                       tz: str = "UTC") -> None:
     """One policy's scores as ``alerts`` and ``backtest`` print them: the rows of all groups
-    (:func:`score_text`) between their notes (:func:`filling_notes`, :func:`outside_line`,
-    :func:`thin_rates_line`, and with ``budget`` the score table's ``budget_note``); ``what`` as
-    :func:`filling_notes` takes it, ``tz`` as :func:`outside_line`."""
+    (:func:`score_text`) between their notes (the score table's ``cannot_fire_note``,
+    :func:`filling_notes`, :func:`outside_line`, :func:`thin_rates_line`, and with ``budget``
+    its ``budget_note``); ``what`` as :func:`filling_notes` takes it, ``tz`` as
+    :func:`outside_line`."""
     from .._util.words import duration_words
 
     rows = scores
     for k in by:
         rows = rows[rows[k] == "*"]
+    if scores.attrs.get("cannot_fire_note"):  # before the rows that say "never fired"
+        print(wrap(scores.attrs["cannot_fire_note"], indent="  "))
     for note in filling_notes(rows, episodes, what=what):
         print(wrap(note, indent="  "))
     outside = outside_line(scores, episodes, n_incidents, what=what, tz=tz)

@@ -33,6 +33,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._util.burns import three_digits
 from .._util.percent import given_percent
 from .._util.validation import duration_label, to_timedelta
 from .._util.words import say
@@ -144,12 +145,13 @@ def redate_policies(policies: Sequence[AlertPolicy], old: Any,
 
 
 def fraction_words(policy: AlertPolicy) -> str:
-    """Each tier's burn, windows and the budget fraction they mean at the policy's period (to
-    four significant digits).
+    """Each tier's burn (to three significant digits, as every burn is said:
+    :func:`~budgetlab._util.burns.three_digits`), windows and the budget fraction they mean at
+    the policy's period (to four significant digits).
 
     >>> print(fraction_words(AlertPolicy.sloth("28D")))  # doctest: +NORMALIZE_WHITESPACE
-    page_quick 13.44 over 1h/5m (2 % of the budget), page_slow 5.6 over 6h/30m (5 %),
-    ticket_quick 2.8 over 1d/2h (10 %), ticket_slow 0.933333 over 3d/6h (10 %)
+    page_quick 13.4 over 1h/5m (2 % of the budget), page_slow 5.6 over 6h/30m (5 %),
+    ticket_quick 2.8 over 1d/2h (10 %), ticket_slow 0.933 over 3d/6h (10 %)
     """
     from .promql import prom_duration
 
@@ -158,6 +160,6 @@ def fraction_words(policy: AlertPolicy) -> str:
         # four significant digits: Sloth's 2 % reads 2 %, Pyrra's 14 over 1 h of 30 d 1.944 %
         share = given_percent(float(f"{t.budget_fraction(policy.period):.4g}"))
         windows = "/".join(prom_duration(w, "window") for w in t.windows)
-        words.append(f"{t.name} {t.burn:g} over {windows} ({share}"
+        words.append(f"{t.name} {three_digits(t.burn)} over {windows} ({share}"
                      + (" of the budget)" if i == 0 else ")"))
     return ", ".join(words)

@@ -136,9 +136,12 @@ def sloth_alert_rules(ids: Mapping[str, str], tiers: Sequence[AlertTier], alert_
 def sloth_meta_rules(ids: Mapping[str, str], *, target: float, target_text: str,
                      period: pd.Timedelta,
                      current: str, period_record: str, version: str,
+                     spec: str = "openslo/v1",
                      labels: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """Sloth's meta recordings for one SLO. ``current`` / ``period_record``: the recording names
-    of the shortest window and of the period; ``labels``: the SLO's labels, on every rule."""
+    of the shortest window and of the period; ``spec``: the spec the SLO was read from
+    (``sloth_slo_info``'s ``sloth_spec``, as Sloth writes it); ``labels``: the SLO's labels, on
+    every rule."""
     f = label_filter(ids)
     ids = {**(labels or {}), **ids}
     days = period / pd.Timedelta("1D")
@@ -158,5 +161,5 @@ def sloth_meta_rules(ids: Mapping[str, str], *, target: float, target_text: str,
         {"record": "sloth_slo_info", "expr": "vector(1)",
          "labels": {**ids, "sloth_mode": "budgetlab",
                     "sloth_objective": fraction_to_percent(target),
-                    "sloth_spec": "openslo/v1", "sloth_version": version}},
+                    "sloth_spec": spec, "sloth_version": version}},
     ]

@@ -276,8 +276,8 @@ def test_period_keeps_the_spec_tiers_budget_fractions(prom, tmp_path, capsys):
     assert "(Sloth prometheus/v1), target 0.999, period 28 d span " in said
     assert (" the alerts at 28 d: the file's tiers, each keeping its share of the budget "
             "(burn = share x period / long window, as Sloth's own 28 d and 30 d windows do): "
-            "page_quick 13.44 over 1h/5m (2 % of the budget), page_slow 5.6 over 6h/30m (5 %), "
-            "ticket_quick 2.8 over 1d/2h (10 %), ticket_slow 0.933333 over 3d/6h (10 %) ") in said
+            "page_quick 13.4 over 1h/5m (2 % of the budget), page_slow 5.6 over 6h/30m (5 %), "
+            "ticket_quick 2.8 over 1d/2h (10 %), ticket_slow 0.933 over 3d/6h (10 %) ") in said
     # budget_spent_pct needs the whole 28 d period before each episode: withheld over 2 d
     assert "the 28 d period after the span's start" in said
 

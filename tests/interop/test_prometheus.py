@@ -433,8 +433,8 @@ def test_cli_export_prometheus_writes_what_the_api_returns(tmp_path, capsys):
     # no file was read, so the policy replaced no file's alerts; Sloth's 28 d tiers, by hand from
     # its google-28d.yaml: 2 % in 1 h -> 13.44, 5 % in 6 h -> 5.6, 10 % in 1 d -> 2.8, in 3 d 0.93
     said = capsys.readouterr().out
-    assert ("  the alerts: --policy sloth28: page_quick 13.44 over 1h/5m, page_slow 5.6 over "
-            "6h/30m, ticket_quick 2.8 over 1d/2h, ticket_slow 0.933333 over 3d/6h"
+    assert ("  the alerts: --policy sloth28: page_quick 13.4 over 1h/5m, page_slow 5.6 over "
+            "6h/30m, ticket_quick 2.8 over 1d/2h, ticket_slow 0.933 over 3d/6h"
             ) in statements(said)
     assert "file" not in said
 

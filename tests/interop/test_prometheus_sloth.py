@@ -48,21 +48,37 @@ def test_sloth_style_has_sloths_recording_names_and_labels():
     for r in rules:
         if "record" in r:
             want = dict(sloth_labels[r["record"]])
-            # who wrote it: Sloth names itself, budgetlab itself
+            # who wrote it: Sloth names itself, budgetlab itself; the spec read is Sloth's
+            # (openslo/v1alpha, the file's apiVersion)
             if r["record"] == "sloth_slo_info":
-                assert {k: r["labels"][k] for k in ("sloth_mode", "sloth_version",
-                                                    "sloth_spec")} == {
-                    "sloth_mode": "budgetlab", "sloth_version": "budgetlab",
-                                                                       "sloth_spec": "openslo/v1"}
-                want = {k: v for k, v in want.items() if k not in ("sloth_mode", "sloth_version",
-                                                                   "sloth_spec")}
+                assert {k: r["labels"][k] for k in ("sloth_mode", "sloth_version")} == {
+                    "sloth_mode": "budgetlab", "sloth_version": "budgetlab"}
+                want = {k: v for k, v in want.items() if k not in ("sloth_mode", "sloth_version")}
                 got = {k: v for k, v in r["labels"].items() if k not in ("sloth_mode",
-                                                                         "sloth_version",
-                                                                         "sloth_spec")}
-                assert got == want
+                                                                         "sloth_version")}
+                assert got == want and got["sloth_spec"] == "openslo/v1alpha"
             else:
                 assert r["labels"] == want, r["record"]
     assert {k: v for k, v in rules[0]["labels"].items() if k != "sloth_window"} == ids
+
+
+def test_sloth_slo_info_names_the_spec_read():
+    # Sloth writes the spec it read (prometheus/v1 in its _gen__getting-started.yml); a Pyrra or
+    # OpenSLO v1 file is named by its apiVersion, an SLO built in Python as OpenSLO v1
+    pyrra = """apiVersion: pyrra.dev/v1alpha1
+kind: ServiceLevelObjective
+metadata: {name: api, namespace: web}
+spec:
+  target: "99"
+  window: 28d
+  indicator: {ratio: {errors: {metric: 'e_total{code="500"}'}, total: {metric: t_total}}}
+"""
+    for source, spec in ((SLOTH / "getting-started.yml", "prometheus/v1"),
+                         (pyrra, "pyrra.dev/v1alpha1"), (SLO(0.99, "1D"), "openslo/v1")):
+        docs = read_openslo(source) if not isinstance(source, SLO) else source
+        rules = prometheus_rules(docs, "sloth", style="sloth", name="x", **METRICS)
+        info = [r for r in rules["groups"][0]["rules"] if r.get("record") == "sloth_slo_info"]
+        assert info[0]["labels"]["sloth_spec"] == spec
 
 
 def test_sloth_style_objective_is_the_decimal_target_not_sloths_rounding():

@@ -235,4 +235,32 @@ def slos_from_recalibration(
                                 alert_policies=pols,
                                 indicator=dict(indicator) if indicator is not None else None,
                                 notes=(_DEFAULT_WINDOW_NOTE,) if guessed else ()))
+    _refuse_same_names(docs, numbers)
     return docs
+
+
+def _refuse_same_names(docs: list[SLODocument], numbers: list[int]) -> None:
+    """Refuse groups whose SLO names are one (names are RFC 1123: ``a b``, ``a-b`` and ``A B``
+    are all ``a-b``), naming the groups, their rows and the name they share.
+
+    >>> docs = [SLODocument(name="a-b", slo=SLO(0.9), labels={"g": v}) for v in ("a b", "A-B")]
+    >>> _refuse_same_names(docs, [1, 2])
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: the groups 'a b' (row 1) and 'A-B' (row 2) would share the SLO
+    name 'a-b' (an SLO is named after its group as an RFC 1123 name: lower-case letters, digits
+    and -), and SLO names must be unique within one file: rename the groups in the table so that
+    they differ in letters or digits, or write them to separate files.
+    """
+    rows: dict[str, list[str]] = {}
+    for doc, number in zip(docs, numbers, strict=True):
+        group = ", ".join(str(v) for v in doc.labels.values())
+        rows.setdefault(doc.name, []).append(f"{quoted(group)} (row {number})")
+    for name, groups in rows.items():
+        if len(groups) > 1:
+            listed = ", ".join(groups[:-1]) + " and " + groups[-1]
+            raise ConfigError(f"the groups {listed} would share the SLO name {quoted(name)} (an "
+                              "SLO is named after its group as an RFC 1123 name: lower-case "
+                              "letters, digits and -), and SLO names must be unique within one "
+                              "file: rename the groups in the table so that they differ in "
+                              "letters or digits, or write them to separate files.")

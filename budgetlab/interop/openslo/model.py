@@ -94,6 +94,10 @@ class SLODocument:
         ``DataSource`` objects named by ``metricSourceRef``.
     notes : tuple of str
         How the file was read (names made safe, fields dropped, defaults taken); not compared.
+    source_spec : str
+        The spec the SLO was read from (``openslo/v1``, ``openslo/v1alpha``, Sloth's
+        ``prometheus/v1``, ``pyrra.dev/v1alpha1``; ``openslo/v1`` for one built here), which the
+        Sloth-style ``sloth_slo_info`` recording names as Sloth does; not compared.
 
     Examples
     --------
@@ -125,6 +129,7 @@ class SLODocument:
     policy_info: dict[str, AlertPolicyInfo] = field(default_factory=dict)
     companions: tuple[dict[str, Any], ...] = ()
     notes: tuple[str, ...] = field(default=(), compare=False)
+    source_spec: str = field(default=API_VERSION, compare=False)
 
     def __post_init__(self) -> None:
         set_ = self._set
@@ -157,6 +162,7 @@ class SLODocument:
                               "metadata).")
         set_("companions", tuple(plain(c) for c in comps))
         set_("notes", tuple(str(n) for n in self.notes))
+        set_("source_spec", check_str(self.source_spec, "source_spec", required=True))
 
     def _check_calendar(self) -> None:
         if self.calendar is None:
@@ -366,6 +372,9 @@ def as_documents(docs: Any, *, name: str | None = None) -> list[SLODocument]:
     out = list(docs)
     if not out or not all(isinstance(d, SLODocument) for d in out):
         raise ConfigError(f"give {what}, at least one (see budgetlab.interop.openslo.SLODocument).")
-    if len({d.name for d in out}) != len(out):
-        raise ConfigError("SLO names must be unique within one file.")
+    names = [d.name for d in out]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup is not None:
+        raise ConfigError(f"two SLOs are named {dup!r}; SLO names must be unique within one "
+                          "file: rename one.")
     return out

@@ -143,7 +143,8 @@ def _document(obj: Mapping[str, Any], label: str) -> SLODocument:
     return SLODocument(name=name, slo=SLO(target=target, window=window, period=window),
                        service=str(namespace),
                        description=str(spec.get("description") or ""), alert_policies=policies,
-                       indicator=indicator, labels=labels, policy_info=info, notes=tuple(notes))
+                       indicator=indicator, labels=labels, policy_info=info, notes=tuple(notes),
+                       source_spec=PYRRA_VERSION)
 
 
 def from_pyrra(objects: list[Any], label: str) -> list[SLODocument]:

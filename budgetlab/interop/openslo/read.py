@@ -170,7 +170,8 @@ def _slo_fields(meta: Mapping[str, Any], notes: list[str]) -> tuple[str, dict[st
     return name, out, rest
 
 
-def _parse_slo(obj: Mapping[str, Any], table: ObjectTable, notes: list[str]) -> SLODocument:
+def _parse_slo(obj: Mapping[str, Any], table: ObjectTable, notes: list[str],
+               version: str = API_VERSION) -> SLODocument:
     meta, spec = obj["metadata"], obj["spec"]
     if any("indicator" in o or "indicatorRef" in o for o in spec["objectives"]):
         raise ConfigError("spec.objectives[0].indicator: composite SLOs (an indicator per "
@@ -202,7 +203,7 @@ def _parse_slo(obj: Mapping[str, Any], table: ObjectTable, notes: list[str]) -> 
                                                                                "labels",
                                                                                lists=True),
         annotations=rest, policy_info=info, companions=tuple(companions), notes=tuple(notes),
-                       **window, **objective,
+        source_spec=version, **window, **objective,
     )
 
 
@@ -256,9 +257,10 @@ def _unsupported(obj: Mapping[str, Any]) -> str:
 
 
 def _collect(sources: list[Source], direct: list[SLODocument]
-             ) -> tuple[ObjectTable, list[tuple[str, dict[str, Any], list[str]]]]:
+             ) -> tuple[ObjectTable, list[tuple[str, dict[str, Any], list[str], str]]]:
     """Check every object against the v1 rules (v1alpha converted first) and index it by kind
-    and name; return the table and the SLO objects in file order. Sloth and Pyrra files are
+    and name; return the table and the SLO objects in file order (with the notes of their
+    reading and their ``apiVersion``). Sloth and Pyrra files are
     read into ``direct`` as documents."""
     labels, slos = [], []
     table = ObjectTable(label="")
@@ -302,7 +304,7 @@ def _collect(sources: list[Source], direct: list[SLODocument]
                     continue
                 table.objects[key] = (ctx, v1)
                 if kind == "SLO":
-                    slos.append((ctx, v1, notes))
+                    slos.append((ctx, v1, notes, version))
     table.label = " + ".join(labels)
     return table, slos
 
@@ -361,9 +363,9 @@ def read_openslo(source: Source | Sequence[Source]) -> list[SLODocument]:
                           f"{', '.join(kinds)}); read it together "
                           "with the SLO file: read_openslo([slo_file, this_file]).")
     docs = []
-    for ctx, obj, notes in slos:
+    for ctx, obj, notes, version in slos:
         with context(ctx):
-            docs.append(_parse_slo(obj, table, list(notes)))
+            docs.append(_parse_slo(obj, table, list(notes), version))
     unused = [
         f"{kind} {name!r}"
         for (kind, name) in table.objects

@@ -184,6 +184,7 @@ def _document(spec: Mapping[str, Any], i: int, item: Any, label: str) -> SLODocu
         },
         policy_info={t.name: info[t.severity] for t in tiers},
         notes=tuple(notes),
+        source_spec=SLOTH_VERSION,
     )
 
 

@@ -8,6 +8,7 @@ checks that Prometheus fires the exported rules at the same minutes as budgetlab
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -24,8 +25,16 @@ from ...windows.bingrid import BinGrid
 from ...windows.bins import read_bins, window_bins
 from ..openslo import SLODocument
 from ..promql import label_matchers, metric_name, prom_duration, selector_text
-from ..sloth_rules import severity_groups, sloth_alert_annotations, sloth_alert_labels
-from .rules import STYLES, RuleSLO, alert_annotations, alert_labels, prepare_slos
+from ..sloth_rules import alert_title, severity_groups, sloth_alert_rules
+from .rules import (
+    STYLES,
+    RuleSLO,
+    alert_annotations,
+    alert_labels,
+    prepare_slos,
+    slo_rule_labels,
+    sloth_alert_info,
+)
 
 __all__ = ["promtool_test", "run_promtool", "promtool_path"]
 
@@ -50,26 +59,69 @@ def _group_of(grid: BinGrid, s: RuleSLO, n_slos: int) -> int:
     return int(idx[0])
 
 
-def _firing_entries(grid: BinGrid, s: RuleSLO,
-                    style: str) -> list[tuple[dict[str, Any], np.ndarray]]:
-    """``(expected alert, firing per bin end)`` of every alert the SLO's rules write."""
+#: A Go template action in an alert's label or annotation: ``{{$labels.NAME}}`` is rendered.
+_LABEL_ACTION = re.compile(r"\{\{-?\s*\$labels\.([A-Za-z_][A-Za-z0-9_]*)\s*-?\}\}")
+
+
+def _expand(text: str, labels: Mapping[str, str], where: str) -> str:
+    """``text`` as Prometheus renders an alert's label or annotation for a sample with
+    ``labels`` (what ``promtool test rules`` compares): ``{{$labels.NAME}}`` is the sample's
+    label; any other template (``$value``, a function) is refused, as it cannot be foreseen.
+
+    >>> _expand("({{$labels.sloth_slo}}) {{ $labels.svc }}", {"sloth_slo": "a", "svc": "b c"}, "x")
+    '(a) b c'
+    """
+    def label(m: re.Match[str]) -> str:
+        if m.group(1) not in labels:
+            raise ConfigError(f"promtool_test: {where} reads the label {m.group(1)!r}, which the "
+                              "alert's expression does not yield.")
+        return labels[m.group(1)]
+
+    out = _LABEL_ACTION.sub(label, text)
+    if "{{" in out:
+        raise ConfigError(f"promtool_test: {where} holds a template other than "
+                          "{{$labels.NAME}}, whose text a test cannot foresee; leave it out of "
+                          "the alert policy of the SLOs given, or edit the test file.")
+    return out
+
+
+def _expected(name: str, rule_labels: Mapping[str, str], annotations: Mapping[str, str],
+              sample: Mapping[str, str]) -> tuple[str, dict[str, Any]]:
+    """``(alert name, expected alert)`` of an alerting rule whose expression yields a sample
+    with the labels ``sample``: Prometheus adds the rule's labels to the sample's (the rule's
+    win) and renders both labels and annotations with the sample's labels."""
+    labels = {**sample, **{k: _expand(v, sample, f"the {name} alert's label {k!r}")
+                           for k, v in rule_labels.items()}}
+    return name, {"exp_labels": labels,
+                  "exp_annotations": {k: _expand(v, sample, f"the {name} alert's annotation {k!r}")
+                                      for k, v in annotations.items()}}
+
+
+def _firing_entries(grid: BinGrid, s: RuleSLO, style: str, alert_name: str | None
+                    ) -> list[tuple[str, dict[str, Any], np.ndarray]]:
+    """``(alert name, expected alert, firing per bin end)`` of every alert the SLO's rules
+    write, with the labels and annotations :func:`~.rules.prometheus_rules` gives it."""
     for tier in s.policy.tiers:
         for w in tier.windows:
             window_bins(w, grid.freq_ns, name=f"tier {tier.name} window")
     states = alert_states(grid, s.doc.slo, s.policy)
     firing = states["firing"].to_numpy().reshape(len(s.policy.tiers), grid.n_bins)
+    # the labels of `max(recording > threshold) without (sloth_window)`: the recording's
+    sample = {**slo_rule_labels(s, style), **s.ids}
     if style != "sloth":
-        return [({"exp_labels": alert_labels(s, t), "exp_annotations": alert_annotations(s, t)},
-                 firing[j]) for j, t in enumerate(s.policy.tiers)]
+        return [(*_expected(alert_title(alert_name, s.doc.policy_info.get(t.name)),
+                            alert_labels(s, t), alert_annotations(s, t), sample), firing[j])
+                for j, t in enumerate(s.policy.tiers)]
     # one alert per severity: the OR of its tiers' states
     if any(t.for_ > pd.Timedelta(0) or t.cooldown > pd.Timedelta(0) for t in s.policy.tiers):
         raise ConfigError("promtool_test with style='sloth' needs tiers without for_ and cooldown "
                           "(the OR of the tiers is then the OR of budgetlab's per-tier states).")
     index = {t.name: j for j, t in enumerate(s.policy.tiers)}
-    return [({"exp_labels": sloth_alert_labels(s.ids, sev),
-              "exp_annotations": sloth_alert_annotations(sev, s.ids)},
+    rules = sloth_alert_rules(s.ids, s.policy.tiers, alert_name, lambda t: "",
+                              info=sloth_alert_info(s))
+    return [(*_expected(rule["alert"], rule["labels"], rule["annotations"], sample),
              np.logical_or.reduce([firing[index[t.name]] for t in ts]))
-            for sev, ts in severity_groups(s.policy.tiers)]
+            for rule, (_, ts) in zip(rules, severity_groups(s.policy.tiers), strict=True)]
 
 
 def promtool_test(
@@ -84,7 +136,7 @@ def promtool_test(
     selector_labels: Sequence[str] = (),
     service: str | None = None,
     name: str | None = None,
-    alert_name: str = "SLOErrorBudgetBurn",
+    alert_name: str | None = None,
     freq: Any = None,
     style: str = "budgetlab",
 ) -> dict[str, Any]:
@@ -99,12 +151,18 @@ def promtool_test(
     none should fire: ``promtool test rules`` passes only if Prometheus fires exactly when
     :func:`budgetlab.alerts.episodes.alert_states` does.
 
+    Each expected alert has the name, labels and annotations the rules give it, as Prometheus
+    renders them: the labels its expression yields (in ``style="sloth"`` the SLO's
+    ``metadata.labels`` too, which Sloth-style recordings carry) under the rule's own (the alert
+    policy's labels, Sloth's ``page_alert``/``ticket_alert``), ``{{$labels.NAME}}`` filled in;
+    an alert policy whose labels or annotations hold any other template is refused.
+
     Returns
     -------
     dict
         ``rule_files``, ``evaluation_interval`` and one test with ``input_series`` (two per
-        group) and ``alert_rule_test`` (one entry per bin end, ``exp_alerts`` listing every
-        firing tier with its labels and annotations).
+        group) and ``alert_rule_test`` (one entry per bin end and alert name, ``exp_alerts``
+        listing every firing alert of that name with its labels and annotations).
 
     Examples
     --------
@@ -136,7 +194,8 @@ def promtool_test(
                             service=service, name=name)
     series: list[dict[str, str]] = []
     seen_groups: set[int] = set()
-    expected: list[list[dict[str, Any]]] = [[] for _ in range(grid.n_bins)]
+    # per alert name (in the order the rules write them), the expected alerts at each bin end
+    expected: dict[str, list[list[dict[str, Any]]]] = {}
     for s in prepared:
         g = _group_of(grid, s, len(prepared))
         if g not in seen_groups:
@@ -146,11 +205,12 @@ def promtool_test(
             for metric, (counts,) in zip((total_metric, errors_metric), dense, strict=True):
                 cum = np.concatenate([[0], np.cumsum(counts)])
                 series.append({"series": metric + sel, "values": " ".join(map(str, cum.tolist()))})
-        for entry, firing in _firing_entries(grid.select([g]), s, style):
+        for title, entry, firing in _firing_entries(grid.select([g]), s, style, alert_name):
+            at = expected.setdefault(title, [[] for _ in range(grid.n_bins)])
             for i in np.flatnonzero(firing).tolist():
-                expected[i].append(entry)
-    tests = [{"eval_time": prom_duration((i + 1) * step_td, "eval_time"), "alertname": alert_name,
-              "exp_alerts": expected[i]} for i in range(grid.n_bins)]
+                at[i].append(entry)
+    tests = [{"eval_time": prom_duration((i + 1) * step_td, "eval_time"), "alertname": title,
+              "exp_alerts": at[i]} for i in range(grid.n_bins) for title, at in expected.items()]
     return {"rule_files": [rule_file], "evaluation_interval": step,
             "tests": [{"interval": step, "input_series": series, "alert_rule_test": tests}]}
 

@@ -26,6 +26,7 @@ ratio budgetlab uses. ``function="rate"`` writes Sloth's literal form.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,10 +37,12 @@ import yaml
 from ..._util.files import write_bytes
 from ..._util.percent import given_fraction
 from ...alerts.policy import AlertPolicy, as_policy
+from ...alerts.reach import named_slos_note
 from ...alerts.tier import AlertTier
-from ...errors import ConfigError
+from ...errors import BudgetlabWarning, ConfigError
 from ...slo import SLO
 from ..openslo import SLODocument
+from ..openslo.alert_info import AlertPolicyInfo
 from ..openslo.model import as_documents
 from ..promql import (
     LABEL_NAME,
@@ -61,7 +64,7 @@ from ..sloth_rules import (
 
 __all__ = ["POLICY_PRESETS", "STYLES", "resolve_policy", "prometheus_rules", "to_prometheus_yaml",
            "write_prometheus_rules", "RuleSLO", "prepare_slos", "alert_labels",
-           "alert_annotations"]
+           "alert_annotations", "slo_rule_labels", "sloth_alert_info"]
 
 #: Names accepted by :func:`resolve_policy` (``--policy`` on the command line).
 POLICY_PRESETS = ("workbook", "sloth", "sloth30", "sloth28", "pyrra", "single_window")
@@ -263,7 +266,10 @@ def prometheus_rules(
     Returns
     -------
     dict
-        ``{"groups": [...]}``, ready for :func:`to_prometheus_yaml`.
+        ``{"groups": [...]}``, ready for :func:`to_prometheus_yaml`. A tier that can never fire
+        at its SLO's target (``burn x (1 - target) >= 1``: an error ratio is at most 1) is
+        written all the same, and a :class:`~budgetlab.errors.BudgetlabWarning` names it, its
+        SLO and its threshold (:mod:`budgetlab.alerts.reach`).
 
     Examples
     --------
@@ -300,11 +306,11 @@ def prometheus_rules(
         return _ratio_expr(s, window, total, errors, err_extra, function)
 
     groups = []
-    for s in prepare_slos(slos, policy, selector=selector, selector_labels=selector_labels,
-                          service=service, name=name, own_queries=own,
-                          errors_selector=errors_selector):
-        extra = (label_values(s.doc.labels, f"SLO {s.doc.name!r} metadata.labels")
-                 if style == "sloth" else {})
+    prepared = prepare_slos(slos, policy, selector=selector, selector_labels=selector_labels,
+                            service=service, name=name, own_queries=own,
+                            errors_selector=errors_selector)
+    for s in prepared:
+        extra = slo_rule_labels(s, style)
         rules = [_recording(s, w, ratio(s, w), extra) for w in s.policy.windows]
         if style == "sloth":
             rules.extend(_sloth_rules(s, ratio, alert_name, extra))
@@ -316,6 +322,9 @@ def prometheus_rules(
                           "annotations": alert_annotations(s, tier)}
                          for tier in s.policy.tiers)
         groups.append({"name": f"budgetlab-slo-{s.id}", "interval": step, "rules": rules})
+    never = named_slos_note([(s.doc.name, s.doc.slo.target, s.policy) for s in prepared])
+    if never:
+        warnings.warn(never, BudgetlabWarning, stacklevel=2)
     return {"groups": groups}
 
 
@@ -327,14 +336,26 @@ def _sloth_rules(s: RuleSLO, ratio: Callable[[RuleSLO, pd.Timedelta], str], aler
     out.extend(sloth_meta_rules(s.ids, target=s.doc.slo.target, target_text=_num(s.doc.slo.target),
                                 period=period, current=_record_name(min(s.policy.windows)),
                                 period_record=_record_name(period), version="budgetlab",
-                                labels=extra))
-    # a policy given in place of the SLO's own keeps each severity's alert name, labels, annotations
-    own = s.doc.policy
-    info = {**{t.severity: s.doc.policy_info[t.name] for t in (own.tiers if own else ())
-               if t.name in s.doc.policy_info}, **s.doc.policy_info}
+                                spec=s.doc.source_spec, labels=extra))
     out.extend(sloth_alert_rules(s.ids, s.policy.tiers, alert_name, lambda t: _alert_expr(s, t),
-                                 info=info))
+                                 info=sloth_alert_info(s)))
     return out
+
+
+def slo_rule_labels(s: RuleSLO, style: str) -> dict[str, str]:
+    """The SLO's own labels (``metadata.labels``) that every recording of ``style`` carries, and
+    so every alert read from them: all of them in Sloth's layout, none in budgetlab's."""
+    if style != "sloth":
+        return {}
+    return label_values(s.doc.labels, f"SLO {s.doc.name!r} metadata.labels")
+
+
+def sloth_alert_info(s: RuleSLO) -> dict[str, AlertPolicyInfo]:
+    """Per tier name and per severity, the alert name, labels and annotations of the SLO's own
+    policies: a policy given in place of the SLO's own keeps each severity's."""
+    own = s.doc.policy
+    return {**{t.severity: s.doc.policy_info[t.name] for t in (own.tiers if own else ())
+               if t.name in s.doc.policy_info}, **s.doc.policy_info}
 
 
 class _Dumper(yaml.SafeDumper):  # type: ignore[misc]
