@@ -81,19 +81,9 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
     span = span_attrs(events["ts"])
     cands = parse_thresholds(timeouts, name="timeouts")
     dur = attempt_durations(events)
-    censoring, current, codes, row_current = timeouts_in_force(events, keys, dur, client_timeout)
-    known = current != NO_TIMEOUT
-    if not known.any():
-        raise ConfigError("the log shows no client timeout (no 'timeout' rows); "
-                          + say("say the one in force with client_timeout= (e.g. '60s').",
-                                "say the one in force with --client-timeout (e.g. 60s)."))
-    withheld = _withheld(censoring, keys, np.bincount(codes, minlength=len(censoring)), known)
-    if not known.all():  # only the groups that show their timeout
-        rows = known[codes]
-        events, dur, codes, row_current = (events[rows], dur[rows], codes[rows],
-                                           row_current[rows])
-        censoring, current = censoring[known].reset_index(drop=True), current[known]
-        codes = np.cumsum(known)[codes] - 1  # renumbered among the groups kept
+    setup = timeouts_in_force(events, keys, dur, client_timeout)
+    events, dur, (censoring, current, codes, row_current), withheld = _shown(events, dur, setup,
+                                                                              keys)
     longer = [c for c in cands if c > int(current.min())]
     if longer:
         raise ConfigError(f"a client timeout of {given_duration(longer[0])} is longer than the "
@@ -140,6 +130,28 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
     # the span counted, as latency_profile's tables: the whole log's, withheld groups too
     out.attrs.update(span, withheld=withheld)
     return out
+
+
+def _shown(events: pd.DataFrame, dur: np.ndarray,
+           setup: tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray], keys: Sequence[str]
+           ) -> tuple[pd.DataFrame, np.ndarray, tuple[pd.DataFrame, np.ndarray, np.ndarray,
+                                                      np.ndarray], list[str]]:
+    """The events, durations and :func:`timeouts_in_force` setup of the groups that show their
+    timeout in force, and the sentences of those withheld; refuses a log that shows none."""
+    censoring, current, codes, row_current = setup
+    known = current != NO_TIMEOUT
+    if not known.any():
+        raise ConfigError("the log shows no client timeout (no 'timeout' rows); "
+                          + say("say the one in force with client_timeout= (e.g. '60s').",
+                                "say the one in force with --client-timeout (e.g. 60s)."))
+    withheld = _withheld(censoring, keys, np.bincount(codes, minlength=len(censoring)), known)
+    if known.all():
+        return events, dur, setup, withheld
+    rows = known[codes]
+    kept = censoring[known].reset_index(drop=True)
+    renumbered = (np.cumsum(known) - 1)[codes[rows]]  # among the groups kept
+    return (events[rows], dur[rows], (kept, current[known], renumbered, row_current[rows]),
+            withheld)
 
 
 def _withheld(censoring: pd.DataFrame, keys: Sequence[str], attempts: np.ndarray,
