@@ -20,7 +20,12 @@ successes are events, timeouts are censored at the timeout, solve errors (any fa
 timeout) are a competing event, censored at their own duration (cause-specific: the latent time
 to success of an attempt the solver does not abandon). Intervals: Brookmeyer–Crowley. A quantile
 the curve does not reach before the timeout is "> timeout": ``above_timeout`` is true and
-``value`` empty (NaT), likewise ``ci_high_above_timeout`` for the interval's upper end.
+``value`` empty (NaT), likewise ``ci_high_above_timeout`` for the interval's upper end. Only an
+attempt of the period that lasted up to the timeout takes the curve there: without a timeout in
+force, or when no attempt of the period reached it, a quantile the curve does not reach lies
+beyond the period's longest duration, not known to be above any timeout: the flags are false,
+the value empty, and ``note`` says so in words (empty when every figure is a duration or above
+the timeout).
 """
 
 from __future__ import annotations
@@ -112,7 +117,8 @@ def group_timeouts(events: pd.DataFrame, keys: Sequence[str], durations: np.ndar
         ns = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
         np.minimum.at(ns, codes[is_to], durations[is_to])
         none = ns == np.iinfo(np.int64).max
-        source = np.where(none, "none: no timeout in the log, durations read as uncensored",
+        where = "in this group's rows" if is_to.any() else "in the log"
+        source = np.where(none, f"none: no timeout {where}, durations read as uncensored",
                           "the smallest duration of the group's timeouts").astype(object)
     table = table.copy()
     table["timeout"] = pd.to_timedelta(np.where(ns == np.iinfo(np.int64).max,
@@ -184,7 +190,8 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
         ``share_high`` (float64), ``at_or_above_timeout`` (bool).
         ``quantiles``: the group keys, ``period``, ``quantile`` (float64), ``attempts``,
         ``successes`` (int64), ``value``, ``ci_low``, ``ci_high`` (timedelta64[ns]; NaT above the
-        timeout), ``above_timeout``, ``ci_high_above_timeout`` (bool), ``timeout``.
+        timeout), ``above_timeout``, ``ci_high_above_timeout`` (bool; false without a timeout),
+        ``timeout``, ``note`` (str: why a value or bound is empty when not above the timeout).
         ``censoring``: the group keys, ``timeout``, ``timeout_source``.
         The three tables state the span they count in ``attrs``: ``start`` and ``end``
         (ISO-8601 text, UTC: the first and the last event of the log, all groups, both included;
@@ -283,7 +290,23 @@ def _quantiles(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.n
     out[["attempts", "successes"]] = rec[["attempts", "successes"]].to_numpy(dtype=np.int64)
     for col in ("value", "ci_low", "ci_high"):  # None: above the timeout, NaT
         out[col] = pd.to_timedelta(rec[col].to_numpy(dtype=float), unit="ns").as_unit("ns")
-    out["above_timeout"] = rec["value"].isna().to_numpy()
-    out["ci_high_above_timeout"] = rec["ci_high"].isna().to_numpy()
-    out["timeout"] = pd.to_timedelta(timeout_ns[pos], unit="ns").as_unit("ns")
+    # the curve reaches the timeout only through an attempt of the cell that lasted up to it
+    cell_to = timeout_ns[pos]
+    longest = np.array([dur[order[bounds[g]:bounds[g + 1]]].max() for g in range(len(table))],
+                       dtype=np.int64)[pos]
+    reached = (cell_to != NO_TIMEOUT) & (longest >= cell_to)
+    out["above_timeout"] = rec["value"].isna().to_numpy() & reached
+    out["ci_high_above_timeout"] = rec["ci_high"].isna().to_numpy() & reached
+    out["timeout"] = pd.to_timedelta(cell_to, unit="ns").as_unit("ns")
+    empty = (rec["value"].isna() | rec["ci_high"].isna()).to_numpy() & ~reached
+    out["note"] = [_beyond_words(int(n), int(t)) if e else ""
+                   for n, t, e in zip(longest, cell_to, empty, strict=True)]
     return out
+
+
+def _beyond_words(longest: int, timeout: int) -> str:
+    """Why a quantile or its upper bound is empty though not above the timeout, in words."""
+    why = ("no 'timeout' row in this group's attempts" if timeout == NO_TIMEOUT else
+           f"no attempt of the period reached the {given_duration(timeout)} timeout")
+    return (f"not reached: beyond the longest duration, {given_duration(longest)}, where the "
+            f"curve ends ({why})")

@@ -8,6 +8,11 @@ slower than ``c`` becomes a timeout too, and each cut attempt waits ``c`` instea
 back part of the lost successes and spend part of the saved time). A candidate above ``T`` is
 refused: the attempts cut at ``T`` have unknown durations beyond it, so a longer timeout's
 outcome is not in the data.
+
+**Groups without a timeout.** Without ``client_timeout``, a group whose rows hold no ``timeout``
+row has no timeout in force that the log shows (the docs define none log-wide: each group's is
+read from its own rows), so its trade-off is withheld: the group has no row, and
+``attrs["withheld"]`` names it, in words. A log with no ``timeout`` row at all is refused.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import pandas as pd
 from .._util.attrs import span_attrs
 from .._util.ratios import ratio
 from .._util.validation import as_list, to_ns
-from .._util.words import given_duration
+from .._util.words import counted, given_duration, say
 from ..errors import ConfigError
 from ..events.schema import check_events
 from .latency_profile import NO_TIMEOUT, attempt_durations, parse_thresholds, timeouts_in_force
@@ -42,7 +47,8 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
     by : str or list of str, optional
         Group keys.
     client_timeout : duration, optional
-        The timeout in force when the log does not show it (no ``timeout`` rows).
+        The timeout in force, for every group (default: each group's own, from its ``timeout``
+        rows; a group without one is withheld, see the module doc).
     threshold : duration, optional
         The latency SLO threshold: ``latency_sli`` counts successes within
         ``min(threshold, candidate)``. Default: the SLI equals availability.
@@ -56,6 +62,8 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
         ``wait_saved`` (timedelta64[ns], the total), ``wait_saved_per_attempt`` (timedelta64[ns]),
         ``availability``, ``latency_sli`` (float64). ``attrs["start"]`` and ``attrs["end"]``:
         the span counted, the first and the last event (both included; ISO-8601 text).
+        ``attrs["withheld"]``: one sentence per group withheld (no ``timeout`` row and no
+        ``client_timeout``), naming it (``key=value, ...``) and why; empty when none is.
 
     Examples
     --------
@@ -70,12 +78,12 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
     [Timedelta('0 days 00:00:28'), Timedelta('0 days 00:00:00')]
     """
     keys = check_events(events, as_list(by))
+    span = span_attrs(events["ts"])
     cands = parse_thresholds(timeouts, name="timeouts")
     dur = attempt_durations(events)
-    censoring, current, codes, row_current = timeouts_in_force(events, keys, dur, client_timeout)
-    if (current == NO_TIMEOUT).any():
-        raise ConfigError("the log shows no client timeout (no 'timeout' rows); say the one in "
-                          "force with client_timeout= (CLI: --client-timeout 60s).")
+    setup = timeouts_in_force(events, keys, dur, client_timeout)
+    events, dur, (censoring, current, codes, row_current), withheld = _shown(events, dur, setup,
+                                                                              keys)
     longer = [c for c in cands if c > int(current.min())]
     if longer:
         raise ConfigError(f"a client timeout of {given_duration(longer[0])} is longer than the "
@@ -119,5 +127,40 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
         parts.append(part)
     out = pd.concat(parts, ignore_index=True)
     out = out.sort_values([*keys, "client_timeout"], kind="stable", ignore_index=True)
-    out.attrs.update(span_attrs(events["ts"]))  # the span counted, as latency_profile's tables
+    # the span counted, as latency_profile's tables: the whole log's, withheld groups too
+    out.attrs.update(span, withheld=withheld)
     return out
+
+
+def _shown(events: pd.DataFrame, dur: np.ndarray,
+           setup: tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray], keys: Sequence[str]
+           ) -> tuple[pd.DataFrame, np.ndarray, tuple[pd.DataFrame, np.ndarray, np.ndarray,
+                                                      np.ndarray], list[str]]:
+    """The events, durations and :func:`timeouts_in_force` setup of the groups that show their
+    timeout in force, and the sentences of those withheld; refuses a log that shows none."""
+    censoring, current, codes, row_current = setup
+    known = current != NO_TIMEOUT
+    if not known.any():
+        raise ConfigError("the log shows no client timeout (no 'timeout' rows); "
+                          + say("say the one in force with client_timeout= (e.g. '60s').",
+                                "say the one in force with --client-timeout (e.g. 60s)."))
+    withheld = _withheld(censoring, keys, np.bincount(codes, minlength=len(censoring)), known)
+    if known.all():
+        return events, dur, setup, withheld
+    rows = known[codes]
+    kept = censoring[known].reset_index(drop=True)
+    renumbered = (np.cumsum(known) - 1)[codes[rows]]  # among the groups kept
+    return (events[rows], dur[rows], (kept, current[known], renumbered, row_current[rows]),
+            withheld)
+
+
+def _withheld(censoring: pd.DataFrame, keys: Sequence[str], attempts: np.ndarray,
+              known: np.ndarray) -> list[str]:
+    """One sentence per group without a timeout in force: its name, its attempts and why."""
+    fix = say("give client_timeout= if you know the one in force",
+              "give --client-timeout if you know the one in force")
+    return [f"{', '.join(f'{k}={row[k]}' for k in keys) or 'all events'}: no 'timeout' row in "
+            f"its {counted(int(n), 'attempt')}, so the timeout in force is not in the log; its "
+            f"trade-off is withheld ({fix})"
+            for (_, row), n, ok in zip(censoring.iterrows(), attempts, known, strict=True)
+            if not ok]

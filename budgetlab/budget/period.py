@@ -17,9 +17,13 @@ hour weighs as much as a busy good one), which is why both are shown side by sid
 **Time to exhaustion.** With remaining budget ``R = budget_total - bad`` and the last
 ``burn_window`` holding ``n`` events and ``b`` failures, the remaining budget shrinks by
 ``b - (1 - target) * n`` per ``burn_window`` (new events add budget too). If that drain is
-positive, ``time_to_exhaustion = R / drain * burn_window``; ``0`` when the budget is already
-spent; ``NaT`` (documented: *not at this pace*) when the current burn rate is at most 1 or the
-window is empty. For rolling periods it ignores events leaving the period.
+positive, ``time_to_exhaustion = R / drain * burn_window`` (``0`` when ``R`` is exactly 0: the
+next failure overspends). ``0`` also when the budget is already spent: overspent (``R < 0``), or
+spent to the last event (``R = 0`` after at least one failure in the period), whatever the pace.
+``NaT`` (documented: *not at this pace*) otherwise: when the drain is not positive (the current
+burn rate is at most 1, or the window is empty) and the budget is not spent, which includes a
+period with no events so far (budget 0, nothing spent: ``R = 0``, not exhausted). For rolling
+periods it ignores events leaving the period.
 """
 
 from __future__ import annotations
@@ -57,9 +61,9 @@ def _slice_targets(slice_target: Any, grid: BinGrid) -> np.ndarray:
 
 
 def _burn_and_exhaustion(grid: BinGrid, budget: np.ndarray, remaining: np.ndarray,
-                         k_burn: int) -> tuple[np.ndarray, np.ndarray]:
+                         bad: np.ndarray, k_burn: int) -> tuple[np.ndarray, np.ndarray]:
     """Burn rate over the last ``k_burn`` bins and time to exhaustion in ns (NaT: not at this
-    pace)."""
+    pace; 0: spent, see the module doc)."""
     n_w = rolling_sum(grid.total, k_burn)
     b_w = rolling_sum(grid.bad, k_burn)
     burn = ratio(b_w, n_w, 0.0) / budget
@@ -69,9 +73,12 @@ def _burn_and_exhaustion(grid: BinGrid, budget: np.ndarray, remaining: np.ndarra
     with np.errstate(divide="ignore", invalid="ignore"):
         est = np.where(draining, remaining / np.where(draining, drain,
                                                       1.0) * (k_burn * grid.freq_ns), 0.0)
-    finite = draining & (remaining > 0) & (est < 2.0**62)  # beyond ~146 years: not at this pace
+    finite = draining & (remaining >= 0) & (est < 2.0**62)  # beyond ~146 years: not at this pace
     tte_ns = np.where(finite, np.round(np.where(finite, est, 0.0)).astype(np.int64), tte_ns)
-    return burn, np.where(remaining <= 0, 0, tte_ns)
+    # spent: overspent, or spent to the last event by a failure; a period without events (budget
+    # 0, nothing spent) is not, and reads NaT unless the window drains (the formula's 0)
+    spent = (remaining < 0) | ((remaining == 0) & (bad > 0))
+    return burn, np.where(spent, 0, tte_ns)
 
 
 def _time_slices(grid: BinGrid, periods: Periods, slice_ns: int,
@@ -149,7 +156,8 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
         ``budget_remaining`` (``budget_total - bad``, negative when overspent),
         ``consumed_fraction`` (``bad / budget_total``; 0 without events), ``sli`` (``1 - bad /
         events``; 1 without events), ``burn_rate`` (over ``burn_window``), ``time_to_exhaustion``
-        (Timedelta; NaT = not at this pace), ``slices`` (slices with traffic), ``bad_slices``,
+        (Timedelta; NaT = not at this pace, a period without events so far too; 0 = spent;
+        see the module doc), ``slices`` (slices with traffic), ``bad_slices``,
         ``sli_timeslices`` (1 without slices), ``slice_budget_remaining`` (``(1 - target) * slices -
         bad_slices``), ``sli_ratio_mean`` (mean per-slice success ratio; 1 without slices).
         ``attrs``: ``slo`` (the SLO ``target`` stands for,
@@ -258,7 +266,7 @@ def _period_budget(grid: BinGrid, targets: np.ndarray, *, period: Any, calendar:
     bad = periods.accumulate(grid.bad)
     budget_total = budget * events
     remaining = budget_total - bad
-    burn, tte_ns = _burn_and_exhaustion(grid, budget, remaining, k_burn)
+    burn, tte_ns = _burn_and_exhaustion(grid, budget, remaining, bad, k_burn)
     slices, bad_slices, ratio_mean = _time_slices(grid, periods, slice_ns, s_target)
 
     out = grid.long_keys(grid.n_bins)

@@ -62,13 +62,14 @@ def quantile_text(quantiles: pd.DataFrame) -> pd.DataFrame:
     for c in ("value", "ci_low", "ci_high"):
         out[c] = out[c].astype(object)
     for i, q in quantiles.iterrows():
-        timeout = q["timeout"]
-        beyond = (f"> {given_duration(timeout)}" if pd.notna(timeout)
-                  else "beyond the longest duration")
         value, low, high = measured_interval(q["value"], q["ci_low"], q["ci_high"], like=most)
-        out.loc[i, ["value", "ci_low", "ci_high"]] = [
-            beyond if q["above_timeout"] else value, low if pd.notna(q["ci_low"]) else beyond,
-            beyond if q["ci_high_above_timeout"] else high]
+        said_value, said_low, said_high = (
+            (f"> {given_duration(q['timeout'])}" if above else "beyond the longest duration")
+            if pd.isna(x) else text for x, text, above in (
+                (q["value"], value, q["above_timeout"]),
+                (q["ci_low"], low, q["above_timeout"]),
+                (q["ci_high"], high, q["ci_high_above_timeout"])))
+        out.loc[i, ["value", "ci_low", "ci_high"]] = [said_value, said_low, said_high]
     return out
 
 
@@ -99,6 +100,8 @@ def _print_profile(whole: Any, by: list[str]) -> None:
         for _, q in quants.iterrows():
             print(fill_line(f"  p{fraction_to_percent(q['quantile'])} time to success: "
                             f"{q['value']} (95 % interval {q['ci_low']} .. {q['ci_high']})"))
+        for note in dict.fromkeys(n for n in quants.get("note", []) if n):  # each said once
+            print(fill_line(f"  {note}"))
     print(fill_line(f"\nquantiles in {said.attrs['unit']} (one unit, that of the largest): "
                     "Kaplan-Meier, timeouts censored at the timeout, solve errors censored at "
                     "their duration (cause-specific); intervals Brookmeyer-Crowley"))
@@ -331,6 +334,8 @@ def _cmd_latency(args: argparse.Namespace) -> int:
                 f"({int(t['successes_lost']):,}), waiting saved "
                 f"{measured_duration(t['wait_saved_per_attempt'], like=most)} per attempt, "
                 f"availability {measured_percent(t['availability'])}"))
+        for sentence in tradeoff.attrs["withheld"]:  # the groups without a timeout in force
+            print(fill_line(f"  {sentence}"))
     for line in supported:
         print(fill_line(line))
     if args.out or (args.plot and tradeoff is None):  # the shares per --freq period

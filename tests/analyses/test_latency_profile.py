@@ -153,8 +153,54 @@ def test_tradeoff_refuses_a_longer_timeout_and_an_unknown_one():
         "a client timeout of 45 s is longer than the one in force (30 s): the attempts cut there "
         "have unknown durations beyond it, so what a longer timeout would do is not in the data; "
         "give candidates at or below it.")
-    with pytest.raises(ConfigError, match="client_timeout="):
+
+
+def test_tradeoff_withholds_a_group_without_timeout_rows_in_words():
+    """SMALL's group b has no timeout row: its timeout in force is not in the log (the docs define
+    none log-wide), so its trade-off is withheld, named in attrs; group a's rows are those of the
+    hand case above (it raised ConfigError for the whole log)."""
+    t = timeout_tradeoff(SMALL, timeouts=["3s", "30s"], by="g")
+    assert t["g"].astype(str).tolist() == ["a", "a"]
+    assert t["successes_lost"].tolist() == [2, 0] and t["timed_out"].tolist() == [3, 1]
+    assert t["wait_saved"].tolist() == [pd.Timedelta("37s"), pd.Timedelta(0)]
+    assert t["availability"].tolist() == pytest.approx([0.2, 0.6])
+    assert t.attrs["withheld"] == [
+        "g=b: no 'timeout' row in its 3 attempts, so the timeout in force is not in the log; its "
+        "trade-off is withheld (give client_timeout= if you know the one in force)"]
+    assert timeout_tradeoff(SMALL, timeouts=["3s"], by="g",
+                            client_timeout="40s").attrs["withheld"] == []
+
+
+def test_a_log_without_timeout_rows_is_refused_once_in_words():
+    with pytest.raises(ConfigError) as err:
         timeout_tradeoff(SMALL[SMALL["g"] == "b"], timeouts=["5s"])
+    assert str(err.value) == ("the log shows no client timeout (no 'timeout' rows); say the one "
+                              "in force with client_timeout= (e.g. '60s').")
+
+
+def test_no_quantile_is_above_a_timeout_the_curve_never_reaches():
+    """Group c: one solve error of 7 s, no success, no timeout row: its median is not reached
+    within 7 s, the longest duration, and no timeout is known, so it is not "above the timeout"
+    (it read above_timeout=True with a NaT timeout). Group a's 04:00 hour holds one 2 s solve
+    error: the 30 s timeout is known but no attempt of that hour reached it, so its median is
+    beyond 2 s, not known to be above 30 s. The 03:00 hour's 30 s timeout is above it."""
+    ev = pd.concat([SMALL, make([("c", 5, "solve_error", 7)])], ignore_index=True)
+    ev["g"] = pd.Categorical(ev["g"].astype(str))
+    p = latency_profile(ev, thresholds=["5s"], by="g", freq=None, quantiles=[0.5])
+    c = p.quantiles.set_index("g").loc["c"]
+    assert pd.isna(c["timeout"]) and pd.isna(c["value"]) and pd.isna(c["ci_high"])
+    assert not c["above_timeout"] and not c["ci_high_above_timeout"]
+    assert c["note"] == ("not reached: beyond the longest duration, 7 s, where the curve ends (no "
+                         "'timeout' row in this group's attempts)")
+    assert p.quantiles.set_index("g").loc["a", "note"] == ""
+    assert p.censoring.set_index("g").loc["c", "timeout_source"] == (
+        "none: no timeout in this group's rows, durations read as uncensored")
+    hourly = latency_profile(ev[ev["g"] == "a"], thresholds=["5s"], freq="1h", quantiles=[0.5])
+    q = hourly.quantiles.set_index(hourly.quantiles["period"].dt.hour)
+    assert bool(q.loc[3, "above_timeout"]) and q.loc[3, "note"] == ""
+    assert not q.loc[4, "above_timeout"] and pd.isna(q.loc[4, "value"])
+    assert q.loc[4, "note"] == ("not reached: beyond the longest duration, 2 s, where the curve "
+                                "ends (no attempt of the period reached the 30 s timeout)")
 
 
 def test_no_duration_column_is_refused():

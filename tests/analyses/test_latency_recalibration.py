@@ -288,16 +288,17 @@ def test_the_supported_target_stops_at_the_highest_candidate_the_evidence_can_ju
                                            "verdict (under 97.5 % they hold 7.2 expected")
 
 
-def test_one_day_with_traffic_is_too_few_for_the_day_block_bootstrap():
+def test_one_day_with_traffic_is_withheld_for_its_time_first():
+    # one day with traffic is also too few for the day-block bootstrap, but the more basic
+    # reason comes first: 00:00 .. 23:50 less the 1 h warm-up is 22 h 50 min of evaluated time
     ev = every_ten_minutes(days=1, slow_at_min=60)
     r = latency_recalibrate(ev, slo=SLO(target=0.5, window="1h"), thresholds=["20s"],
                             candidates=[0.5],
                             n_boot=20)
     row = r.summary.iloc[0]
     assert np.isnan(row["supported_target"])
-    assert row["note"] == ("withheld: 1 day with traffic in the evaluated span: too few for the "
-                           "day-block "
-                           "bootstrap (at least 2)")
+    assert row["note"] == ("withheld: only 22 h 50 min of evaluated time, too little for time "
+                           "shares and rates per day (at least 24 h)")
 
 
 def fast_every_minute(start: str, minutes: int, group: str) -> pd.DataFrame:
@@ -392,11 +393,12 @@ def test_the_frontier_says_which_rule_withholds_a_target_with_its_figure():
     assert f["withheld"].tolist() == ["", "too_few_events", "too_few_events"]
     assert f["events"].tolist() == [282, 282, 282]
     # with a 24 h window the first day is warm-up: 144 events on one day with traffic, which
-    # 0.9 (14.4 expected failures) could judge but the day-block bootstrap cannot (2 days)
+    # 0.9 (14.4 expected failures) could judge but under 24 h of evaluated time cannot (the
+    # basic reason, said before the day-block bootstrap's 2 days)
     r = latency_recalibrate(ev, slo=SLO(target=0.9, window="24h"), thresholds=["20s"],
                             candidates=[0.9, 0.97], n_boot=20)
     f = r.frontier.set_index("target")
-    assert f["withheld"].tolist() == ["too_few_days", "too_few_events"]
+    assert f["withheld"].tolist() == ["too_little_time", "too_few_events"]
     assert f["events"].tolist() == [144, 144]
 
 

@@ -81,7 +81,8 @@ def test_the_evaluated_time_rule_is_the_one_day_of_too_thin():
     assert thin_evidence(5000, 0.95, 2, True, hours=23.5) == (
         "only 23 h 30 min of evaluated time, too little for time shares and rates per day (at "
         "least 24 h)")
-    assert thin_evidence(5000, 0.95, 1, True, hours=5.0).startswith("1 day with traffic")
+    # under a day of evaluated time the time is the reason, before the day blocks it implies
+    assert thin_evidence(5000, 0.95, 1, True, hours=5.0).startswith("only 5 h of evaluated")
     # two bursts of simultaneous events, each holding the window for 1 ns after its warm-up:
     # never "0 s"
     assert thin_evidence(5000, 0.95, 2, True, hours=2 / 3.6e12).startswith(
@@ -114,12 +115,13 @@ def _one_stretch() -> pd.DataFrame:
 
 def test_without_a_bootstrap_the_reason_is_never_the_bootstrap():
     """Two rules apply to ``short`` at 90 % (enough events): one day block (too few for the
-    day-block bootstrap) and 2 h of evaluated time (too little). With a bootstrap the first is
-    said; without one (``n_boot=0``) it is no reason at all: the 2 h are."""
+    day-block bootstrap) and 2 h of evaluated time (too little). The time is the more basic
+    reason (under a day of it, one day block follows) and is said with a bootstrap too; without
+    one (``n_boot=0``) the day blocks are no reason at all."""
     booted = recalibrate(_one_stretch(), window="1h", by="kind", target=0.9, n_boot=20)
     assert booted.summary.loc[0, "verdict_reason"] == (
-        "1 day with traffic in the evaluated span: too few for the day-block bootstrap (at "
-        "least 2)")
+        "only 2 h of evaluated time, too little for time shares and rates per day (at least "
+        "24 h)")
     plain = recalibrate(_one_stretch(), window="1h", by="kind", target=0.9, n_boot=0)
     s = plain.summary.loc[0]
     assert (s["events"], s["traffic_days"]) == (121, 1)

@@ -255,3 +255,27 @@ def test_argument_errors():
         period_budget(bins, 0.99, period="90min")
     with pytest.raises(ConfigError):
         period_budget(bins, 0.99, slice_target=1.5)
+
+
+def test_time_to_exhaustion_without_events_is_not_now():
+    """Hand case, target 0.5 (budget 1/2, exact in binary), calendar day, 2 h burn window.
+    Group a, 4 events an hour, 3 and 4 failures in the last two hours: at the last bin the
+    period holds 28 events, 7 failures, so R = 14 - 7 = 7; the window holds 8 events, 7
+    failures: drain 7 - 4 = 3 per 2 h, T = 7 / 3 * 2 h = 4 h 40 min. Group b has no event for
+    5 hours: budget 0, nothing spent, R = 0 but not exhausted: NaT (it read 0, "exhausted
+    now"); at its last bin 8 events, 4 failures: R = 4 - 4 = 0 with burn 1 (drain 0): spent to
+    the last event, 0."""
+    a = make_bins([4] * 7, [0, 0, 0, 0, 0, 3, 4], region="a")
+    b = make_bins([0, 0, 0, 0, 0, 4, 4], [0, 0, 0, 0, 0, 0, 4], region="b")
+    bins = pd.concat([a, b], ignore_index=True)
+    bins["region"] = pd.Categorical(bins["region"].astype(str))
+    bins.attrs["freq"] = "1h"
+    pb = period_budget(bins, 0.5, calendar="day", burn_window="2h")
+    got = {r: part["time_to_exhaustion"].tolist() for r, part in pb.groupby("region",
+                                                                            observed=True)}
+    assert [pd.isna(x) for x in got["a"]] == [True] * 6 + [False]
+    assert got["a"][6] == pd.Timedelta(hours=4, minutes=40)
+    assert [pd.isna(x) for x in got["b"]] == [True] * 6 + [False]
+    assert got["b"][6] == pd.Timedelta(0)
+    empty = pb[pb["events"] == 0]
+    assert len(empty) == 5 and empty["time_to_exhaustion"].isna().all()

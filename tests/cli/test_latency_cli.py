@@ -476,3 +476,41 @@ def test_the_unit_hint_names_the_units_of_the_servers_variables(tmp_path, capsys
         "e.g. s for nginx's $request_time or $upstream_response_time (seconds, such as 0.125), "
         "us for Apache's %D (microseconds).")
     assert "* 1000" not in err[0]
+
+
+def test_a_group_without_timeout_rows_is_withheld_from_the_tradeoff_in_words(tmp_path, capsys):
+    """ROWS plus a group c of one 7 s solve error (no success, no timeout row): the trade-off of
+    a and b is printed (it was refused for the whole log), c's is withheld by name; c's timeout
+    is unknown in its own rows (the log has timeouts), and its median is not above a timeout
+    (it printed "timeout unknown (none: no timeout in the log ...)")."""
+    path = tmp_path / "log.csv"
+    rows = [*ROWS, (8, "solve_error", "c", 7.0)]
+    pd.DataFrame({"ts": [f"2026-01-01T00:{m:02d}:00Z" for m, _, _, _ in rows],
+                  "outcome": [o for _, o, _, _ in rows], "g": [g for _, _, g, _ in rows],
+                  "ms": [s * 1000 for _, _, _, s in rows]}).to_csv(path, index=False)
+    assert main(["latency", str(path), "--duration", "ms", "--duration-unit", "ms",
+                 "--thresholds", "5s", "--by", "g", "--quantiles", "0.5",
+                 "--timeouts", "3s,30s"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    # a at 3 s: 4 and 12 s successes lost, 2 of 5 attempts (the by-hand case of the first test)
+    assert "g=a: at 3 s: timed out 60.00 %, successes lost 40.00 % of attempts (2)" in text
+    assert ("g=c: no 'timeout' row in its 1 attempt, so the timeout in force is not in the log; "
+            "its trade-off is withheld (give --client-timeout if you know the one in force)"
+            in text)
+    assert ("g=c: 1 attempt; timeout unknown (none: no timeout in this group's rows, durations "
+            "read as uncensored)") in text
+    assert ("p50 time to success: beyond the longest duration (95 % interval beyond the longest "
+            "duration .. beyond the longest duration) not reached: beyond the longest duration, "
+            "7 s, where the curve ends (no 'timeout' row in this group's attempts)") in text
+
+
+def test_a_log_without_timeouts_asks_for_the_flag_once(tmp_path, capsys):
+    path = tmp_path / "log.csv"
+    pd.DataFrame({"ts": ["2026-01-01T00:00:00Z", "2026-01-01T00:01:00Z"],
+                  "outcome": ["success", "solve_error"], "ms": [1000, 2000]}).to_csv(path,
+                                                                                      index=False)
+    assert main(["latency", str(path), "--duration", "ms", "--duration-unit", "ms",
+                 "--thresholds", "5s", "--timeouts", "1s"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "budgetlab: error: the log shows no client timeout (no 'timeout' rows); say the one in "
+        "force with --client-timeout (e.g. 60s).")

@@ -19,15 +19,16 @@ TABLE = ("captcha_type,events,traffic_days,hours,recommended_target,recommendati
 def test_the_reason_of_each_group_left_out_is_read_from_its_figures(tmp_path, capsys):
     """By hand, the rules of recalibrate in their order, a recommendation weighed at 50 % when
     there is none: silent has no evaluated time (0 h); oneday holds 900 >= 10 / 0.5 = 20 events
-    but 1 day with traffic, under the bootstrap's 2; shortday 3 days but 20 h, under 24 h;
+    on 1 day with traffic, under the bootstrap's 2, but 20 h first, under 24 h (the more basic
+    reason); shortday 3 days but 20 h, under 24 h;
     flaky passes every rule: its evidence was enough, and no target met the rule."""
     (tmp_path / "rec.csv").write_text(TABLE, encoding="utf-8")
     assert main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec.csv"),
                  "--by", "captcha_type", "--window", "1h", str(tmp_path / "rec.yaml")]) == 0
     left = [ln for ln in statements(capsys.readouterr().out) if ln.startswith("left out")]
     assert left == ["left out 4 groups without a recommended_target: silent (no evaluated time), "
-                    "oneday (1 day with traffic in the evaluated span, fewer than the 2 the "
-                    "day-block bootstrap needs), shortday (20 h of evaluated time, less than the "
+                    "oneday (20 h of evaluated time, less than the 24 h time shares and rates "
+                    "per day need), shortday (20 h of evaluated time, less than the "
                     "24 h time shares and rates per day need), flaky (no target meets the rule); "
                     "the table's recommendation_note says more"]
 

@@ -104,7 +104,8 @@ def thin_kind(events: int, target: float, traffic_days: int, has_time: bool, *,
               hours: float | None = None, bootstrap: bool = True) -> str:
     """Which rule of :func:`thin_evidence` withholds a verdict (its arguments as there), the first
     that applies: ``"no_time"``, ``"too_few_events"`` (fewer than :func:`events_for` ``target``),
-    ``"too_few_days"`` (with ``bootstrap`` only), ``"too_little_time"``; empty when the evidence
+    ``"too_little_time"`` (under a day of evaluated time: the more basic reason, given before
+    the days), ``"too_few_days"`` (with ``bootstrap`` only); empty when the evidence
     is enough. The kind a caller groups reasons by, their figures apart (never the words parsed
     back).
 
@@ -115,10 +116,10 @@ def thin_kind(events: int, target: float, traffic_days: int, has_time: bool, *,
         return "no_time"
     if not _holds_enough(events, target if np.isfinite(target) else USUAL_TARGETS[0]):
         return "too_few_events"
+    if hours is not None and too_thin(hours):  # the basic reason: days need that time first
+        return "too_little_time"
     if bootstrap and traffic_days < MIN_TRAFFIC_DAYS:
         return "too_few_days"
-    if hours is not None and too_thin(hours):
-        return "too_little_time"
     return ""
 
 
