@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from .._util.burns import three_digits
 from .._util.validation import duration_label
 from .._util.words import prose_duration, say
 from ..errors import ConfigError
@@ -34,7 +35,7 @@ def tier_spec(t: AlertTier) -> str:
     """
     windows = "/".join(duration_label(w) for w in t.windows)
     wait = f" for {duration_label(t.for_)}" if t.for_ > pd.Timedelta(0) else ""
-    return f"burn {t.burn:g} over {windows}{wait}"
+    return f"burn {three_digits(t.burn)} over {windows}{wait}"
 
 
 def _same(a: AlertTier, b: AlertTier) -> bool:

@@ -61,8 +61,8 @@ def test_the_slo_files_period_does(run, capsys):
     assert "SRE budget period 28 d" in said
     # 13.44, 0.05 x 28 x 4 = 5.6, 0.1 x 28 = 2.8, 0.1 x 28 / 3 = 0.9333
     # Sloth's 28 d windows are its 30 d ones (google-28d.yaml)
-    assert _tiers(said) == ("page_quick burn 13.44 over 1h/5m, page_slow burn 5.6 over 6h/30m, "
-                            "ticket_quick burn 2.8 over 1d/2h, ticket_slow burn 0.933333 over "
+    assert _tiers(said) == ("page_quick burn 13.4 over 1h/5m, page_slow burn 5.6 over 6h/30m, "
+                            "ticket_quick burn 2.8 over 1d/2h, ticket_slow burn 0.933 over "
                             "3d/6h")
     assert main(run("--slo", "slo7D.yaml", "--policy", "workbook")) == 0
     said = capsys.readouterr().out
