@@ -87,5 +87,5 @@ def test_incident_and_alerts_match_the_hashed_group(tmp_path, capsys):
     out = " ".join(capsys.readouterr().out.split())
     assert f"scope ip={group}" in out and "saw 4 failures in 5 events" in out
     # alerts reads the file the same way (before: refused, suggesting the flags given)
-    assert main(["alerts", str(log), *READ, *pii, "--incidents", str(inc), "--window", "1h"]) == 0
+    assert main(["alerts", str(log), *READ, *pii, "--incidents", str(inc)]) == 0
     assert IP_A not in capsys.readouterr().out

@@ -143,7 +143,9 @@ def test_export_of_a_recalibration_with_withheld_groups_refuses_in_one_line(file
                str(tmp_path / "rec_slo.yaml")])
     err = capsys.readouterr().err
     assert rc == 2 and not NAN.search(err)
-    assert "no group of the recalibration table has a recommended_target: busy (1 day" in err
+    # busy's evaluated span is its last day in the history: 00:00 .. 23:58 less the 1 h warm-up
+    assert ("no group of the recalibration table has a recommended_target: busy (22 h 58 min of "
+            "evaluated time") in err
     assert err.count("budgetlab: error:") == 1
     assert not (tmp_path / "rec_slo.yaml").exists()
 
