@@ -15,6 +15,10 @@ Text says ``93.80 %`` (a space before the sign, as in every sentence and table b
 a figure's legend says ``target 91.25%`` (``space=False``), the compact form of a legend entry.
 A figure that does not exist is said in words (``missing``: ``n/a`` unless the caller says
 better), never ``nan %``.
+
+A measured share printed against a given limit (the share of time at the limit status or worse
+beside ``max_share``) is printed by :func:`share_percent`: on the limit's side of it, never
+rounded onto it (``1.0038 %`` is ``1.004 %`` beside a 1 % limit, never ``1.00 %``).
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["fraction_to_percent", "given_fraction", "given_percent", "measured_percent"]
+__all__ = ["fraction_to_percent", "given_fraction", "given_percent", "measured_percent",
+           "share_percent"]
 
 
 def measured_percent(x: Any, digits: int = 2, *, missing: str = "n/a") -> str:
@@ -61,6 +66,46 @@ def measured_percent(x: Any, digits: int = 2, *, missing: str = "n/a") -> str:
         digits += 1
         text = f"{value:.{digits}f}"
     return f"{text} %"
+
+
+def share_percent(share: Any, limit: float, digits: int = 2, *, missing: str = "n/a") -> str:
+    """A measured share printed beside a given ``limit`` (``max_share``: the rule is a share *at
+    most* the limit, judged on the floats as the rule judges it): :func:`measured_percent`'s
+    figure, with decimals added one at a time until the figure reads on the side of the limit, as
+    :func:`given_percent` writes it, that the share is on. A share over the limit never reads as
+    equal to it or below (``0.010038`` beside 1 % is ``1.004 %``, never ``1.00 %``, which reads as
+    a rule met), one under never as equal or over (``0.00999`` is ``0.999 %``); a share equal to
+    the limit reads as it, with at least ``digits`` decimals (``1.00 %``; a limit of ``0.00125``
+    read at ``0.125 %``, never ``0.13 %``). The added digits are those of the share's exact value.
+
+    >>> share_percent(0.010038, 0.01), share_percent(0.00999, 0.01), share_percent(0.01, 0.01)
+    ('1.004 %', '0.999 %', '1.00 %')
+    >>> share_percent(0.0047, 0.01), share_percent(0.00125, 0.00125), share_percent(None, 0.01)
+    ('0.47 %', '0.125 %', 'n/a')
+    >>> share_percent(0.0100004, 0.01, 1)  # doctest: -NUMBER
+    '1.00004 %'
+    """
+    text = measured_percent(share, digits, missing=missing)
+    if share is None or pd.isna(share) or not math.isfinite(float(share)):
+        return missing
+    value, bound = float(share) + 0.0, float(limit)
+    with decimal.localcontext() as ctx:
+        ctx.prec = 2000  # exact: a double has at most 1,074 decimals
+        written = decimal.Decimal(repr(bound)) * 100  # the limit as given_percent prints it
+        if value == bound:  # at the limit: the rule is met there, and the figure reads so
+            places = max(digits, -int(written.normalize().as_tuple().exponent))
+            return f"{written.quantize(decimal.Decimal(1).scaleb(-places)):f} %"
+        exact = decimal.Decimal(value) * 100
+        shown = decimal.Decimal(text.removesuffix(" %"))
+        places = -int(shown.as_tuple().exponent)  # measured_percent's, digits added or not
+        # exact lies strictly on the rule's side of written (the limit's double is the nearest
+        # to its decimal), so a few more decimals always reach that side
+        while shown == written or (shown > written) != (value > bound):
+            places += 1
+            shown = exact.quantize(decimal.Decimal(1).scaleb(-places),
+                                   rounding=decimal.ROUND_HALF_EVEN)
+            text = f"{shown:f} %"
+    return text
 
 
 def given_percent(x: Any, *, space: bool = True, missing: str = "n/a") -> str:

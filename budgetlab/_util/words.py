@@ -18,8 +18,8 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-__all__ = ["about_words", "cli_words", "command_flag", "counted", "counted_of", "days_words",
-           "duration_words", "flags_as", "hours_words", "noun_for", "option_word",
+__all__ = ["about_counted", "about_words", "cli_words", "command_flag", "counted", "counted_of",
+           "days_words", "duration_words", "flags_as", "hours_words", "noun_for", "option_word",
            "prose_duration", "say", "some_named", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
@@ -367,3 +367,19 @@ def about_words(x: float) -> str:
         return three_digits(x)
     digits = 2 - int(math.floor(math.log10(abs(x))))
     return f"{round(x, digits):,.0f}"
+
+
+def about_counted(x: float, noun: str, plural: str | None = None) -> str:
+    """A rough count and its noun (``~40 events``) by :func:`about_words`, the noun in the number
+    the figure as said takes (``~1 event``, never ``~1 events``; ``~1.5 events``); a count above
+    0 and below 1 as ``under 1 event`` (never ``~0.4 events``), 0 as ``0 events``.
+
+    >>> [about_counted(x, "event") for x in (40.0, 1.0, 1.5, 0.4, 0.0, 20_896.4)]
+    ['~40 events', '~1 event', '~1.5 events', 'under 1 event', '0 events', '~20,900 events']
+    """
+    if x == 0:
+        return counted(0, noun, plural)
+    if 0 < x < 1:
+        return f"under 1 {noun}"
+    text = about_words(x)
+    return f"~{text} {noun_for(1 if text == '1' else 2, noun, plural)}"

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.percent import given_percent, measured_percent
+from .._util.percent import given_percent, measured_percent, share_percent
 from .._util.validation import check_number, check_whole
 from .._util.words import counted, days_words, duration_words
 from ..errors import ConfigError
@@ -213,6 +213,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     by = list(rec.settings.get("by", []))
     limit = str(rec.settings.get("limit_status", "exhausted")).upper()  # the status's name
     conf = float(rec.settings.get("confidence", 0.95))
+    max_share = float(rec.settings.get("max_share", 0.01))
     rows = []
     for _, r in s.iterrows():
         group = group_words(r, by)
@@ -223,8 +224,8 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
                     f"{measured_percent(r['success_rate'])} ({given_percent(conf)} interval "
                     f"{measured_percent(r['ci_low'])} – {measured_percent(r['ci_high'])})")
         if np.isfinite(cur) and np.isfinite(r["current_share_limit"]):
-            evidence += (f"; {limit} or worse {measured_percent(r['current_share_limit'], 1)} of "
-                         f"the time under {given_percent(cur)}")
+            share = share_percent(r["current_share_limit"], max_share, 1)  # beside its limit
+            evidence += f"; {limit} or worse {share} of the time under {given_percent(cur)}"
         caveat = f"provisional: {history_words(days, min_days)}" if days < min_days else ""
         subject = (f"target {given_percent(cur)} for {group}" if np.isfinite(cur)
                    else f"target for {group}")

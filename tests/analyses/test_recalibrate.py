@@ -894,9 +894,9 @@ def test_no_recommendation_writes_large_figures_without_an_exponent():
             history_days=3.0, max_share=0.005, limit_status="critical")
 
     assert note(20_896.0 / 24, 3600 * 10**9) == (
-        "no target meets the rule: even 80 %, the lowest usual target at or below 84.67 %, the "
+        "no target meets the rule: even 80 %, the highest usual target below 84.67 %, the "
         "target above which a window at the rolling rate's 1 % quantile (86.20 %) is CRITICAL or "
-        "worse, is CRITICAL or worse 0.71 % of the time (limit 0.5 %); "
+        "worse, where the candidates start, is CRITICAL or worse 0.71 % of the time (limit 0.5 %); "
         "~20,900 events a day with traffic: a 1 h window holds ~871 events, so one failure moves "
         "the rate 0.115 points; give more history (3 d; at least 14 d)")
     assert ("~20,900 events a day with traffic: a 24 h window holds ~20,900 events, so one "

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 
 from ..._util.burns import three_digits
-from ..._util.percent import given_fraction, given_percent, measured_percent
-from ..._util.words import about_words, days_words, prose_duration
-from .candidates import USUAL_TARGETS
+from ..._util.percent import given_fraction, given_percent, measured_percent, share_percent
+from ..._util.words import about_counted, about_words, days_words, prose_duration
+from .candidates import USUAL_TARGETS, target_range
 from .rules import events_for
 
 __all__ = ["MAX_WINDOW_DAYS", "suggest_window", "explain_no_recommendation"]
@@ -49,6 +49,19 @@ def _floor_words(p1: float, floor: float, limit_status: str) -> str:
             f"{limit_status.upper()} or worse")
 
 
+def _lowest_words(lo: float, floor: float, name: str, min_events: int) -> str:
+    """What ``lo``, the lowest candidate, is in the note (an apposition): with the ``min_events``
+    hold the lowest usual target, where the candidates start; else the highest usual target
+    strictly below the floor (:func:`~budgetlab.analyses.recalibration.candidates.target_range`),
+    or, where the evidence lowered the range (``widen_to_support``), a candidate below that."""
+    if min_events > 0:
+        return "the lowest usual target, where min_events starts the candidates"
+    start = float(target_range(np.array([floor]), np.array([floor]))[0][0])
+    if lo == start:
+        return f"the highest usual target below {name}, where the candidates start"
+    return f"the lowest candidate, below {name}"
+
+
 def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: float,
                               share_lo: float, events_per_day: float,
                               window_events: float, window_ns: int, history_days: float,
@@ -63,38 +76,53 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
     ...       share_lo=0.003, events_per_day=40, window_events=40, window_ns=86_400 * 10**9,
     ...       history_days=28, max_share=0.001,
     ...       limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
-    no target meets the rule: even 75 %, the lowest usual target at or below the rolling rate's
-    1 % quantile (78.00 %), is EXHAUSTED or worse 0.30 % of the time (limit 0.1 %); ~40 events a
-    day with traffic: a 24 h window holds ~40 events, so one failure moves the rate 2.5 points; to
-    allow 10 failures a window at 90 % it must hold 100 events: use a longer window (window='3D') or
-    min_events=100 (the status holds while the window has fewer events)
+    no target meets the rule: even 75 %, the highest usual target below the rolling rate's 1 %
+    quantile (78.00 %), where the candidates start, is EXHAUSTED or worse 0.30 % of the time (limit
+    0.1 %); ~40 events a day with traffic: a 24 h window holds ~40 events, so one failure moves the
+    rate 2.5 points; to allow 10 failures a window at 90 % it must hold 100 events: use a longer
+    window (window='3D') or min_events=100 (the status holds while the window has fewer events)
+
+    A share over the limit reads over it, never rounded onto it
+    (:func:`~budgetlab._util.percent.share_percent`), and a window of about one event holds
+    ``~1 event``:
+
+    >>> print(explain_no_recommendation(has_time=True, p1=0.9, floor=0.9, lo=0.85,
+    ...       share_lo=0.010038, events_per_day=24, window_events=1, window_ns=3_600 * 10**9,
+    ...       history_days=28, max_share=0.01,
+    ...       limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
+    no target meets the rule: even 85 %, the highest usual target below the rolling rate's 1 %
+    quantile (90.00 %), where the candidates start, is EXHAUSTED or worse 1.004 % of the time
+    (limit 1 %); ~24 events a day with traffic: a 1 h window holds ~1 event, so one failure moves
+    the rate 100 points; to allow 10 failures a window at 90 % it must hold 100 events: use a
+    longer window (window='5D') or min_events=100 (the status holds while the window has fewer
+    events)
     """
     if not has_time:
         return "no evaluated time in the history for this group"
     win_txt = prose_duration(pd.Timedelta(window_ns, unit="ns"))
     name = _floor_words(p1, floor, limit_status)
     sep = "" if limit_status == "exhausted" else ","  # after the apposition
+    shown = (f"{limit_status.upper()} or worse {share_percent(share_lo, max_share)} of the time "
+             f"(limit {given_percent(max_share)}")
     if np.isfinite(lo) and lo <= floor + 1e-12:
-        head = (f"no target meets the rule: even {given_percent(lo)}, the lowest usual target at "
-                f"or below {name}, is "
-                f"{limit_status.upper()} or worse {measured_percent(share_lo)} of the time (limit "
-                f"{given_percent(max_share)})")
+        what = _lowest_words(lo, floor, name, min_events)
+        head = f"no target meets the rule: even {given_percent(lo)}, {what}, is {shown})"
     elif np.isfinite(lo):
         below = (f"the rolling rate's 1 % quantile, {measured_percent(p1)}, is below every "
                  "usual target" if limit_status == "exhausted" else
                  f"{name}, is below every usual target")
         why = below if floor < USUAL_TARGETS[0] else f"min_events={min_events} holds the status"
         head = (f"no target meets the rule: even {given_percent(lo)}, the lowest usual target, is "
-                f"{limit_status.upper()} or worse {measured_percent(share_lo)} of the time (limit "
-                f"{given_percent(max_share)}; {why})")
+                f"{shown}; {why})")
     else:
         head = (f"no target meets the rule: {name}{sep} is below every usual target (lowest "
                 "50 %)")
     parts = [head]
     if np.isfinite(window_events) and window_events > 0:
-        parts.append(f"~{about_words(events_per_day)} events a day with traffic: a {win_txt} "
-                     f"window holds ~{about_words(window_events)} events, so one failure moves "
-                     f"the rate {three_digits(100 / window_events)} points")
+        # a window with traffic holds at least one event: one failure moves it 100 points at most
+        parts.append(f"{about_counted(events_per_day, 'event')} a day with traffic: a {win_txt} "
+                     f"window holds {about_counted(window_events, 'event')}, so one failure "
+                     f"moves the rate {three_digits(100 / max(window_events, 1.0))} points")
     ref = lo if np.isfinite(lo) and lo >= 0.9 else 0.9
     need = events_for(ref)
     fixes = []

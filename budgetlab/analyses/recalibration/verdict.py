@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..._util.burns import three_digits
-from ..._util.percent import given_fraction, given_percent, measured_percent
+from ..._util.percent import given_fraction, given_percent, share_percent
 from ..._util.words import command_flag, say
 from .rules import NO_BOOTSTRAP, recommendation_name
 
@@ -130,8 +130,8 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
         return None, f"{NO_CURRENT_TARGET}; {rec_txt}", (f"use {rec_w}" if np.isfinite(rec) else "")
     burn90 = (1 - p10) / (1 - current)
     share_txt = (
-        f"{limit_status.upper()} or worse {measured_percent(share)} of the evaluated time under "
-        f"{cur} (limit {given_percent(max_share)})"
+        f"{limit_status.upper()} or worse {share_percent(share, max_share)} of the evaluated time "
+        f"under {cur} (limit {given_percent(max_share)})"
     )
     if high_v < current and share > max_share:
         act = (f"loosen to {rec_w}" if np.isfinite(rec)
