@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -23,7 +24,17 @@ from ._common import (
 )
 from ._group_labels import group_labels
 from ._numbers import plain_numbers
-from .legends import legend_above, room_below
+from .legends import fit_y_label, legend_above, room_below, room_for_y_labels
+from .recalibration_others import draw_other_groups, rows_by_label, steps_post
+
+#: The widest a legend entry's line runs (characters; longer entries are wrapped): three
+#: columns fit a default 6.4 inch figure. One entry of 80 characters made the legend one column
+#: of 12 entries, 60 % of the figure's height, the axes squashed under it.
+KEY_WIDTH = 26
+
+#: The widths (characters) the y label is wrapped at, widest first: the widest whose lines are
+#: no taller than the axes (:func:`~budgetlab.plotting.legends.fit_y_label`).
+Y_LABEL_WIDTHS = (60, 32, 24, 16)
 
 #: The most groups the note on the groups left out names (then "and N more").
 MOST_NAMED = 6
@@ -52,8 +63,9 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     logy : bool
         Log scale for the share of time (the tail that decides the target stays visible), its
         floor at :data:`LOG_FLOOR_PERCENT` (0.0001 %): a candidate's share above 0 and below it
-        is drawn on the floor, with a marker keyed ``below 0.0001%`` (a legend's percent, as its
-        other keys: ``limit 1%``; the table keeps the exact figure); a share of 0 is not drawn on
+        is drawn on the floor, with a marker keyed ``under 0.0001%, on the floor`` (a legend's
+        percent, as its other keys: ``limit 1%``; the table keeps the exact figure); a share of 0
+        is not drawn on
         a log scale.
 
     Returns
@@ -79,7 +91,11 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         ``current:<g>`` (dashed vertical line, a
         triangle on its top end), and ``limit`` (horizontal line at ``max_share`` × 100). With more
         groups than distinct colours, those with the most events keep theirs and the others are
-        drawn in grey (without the interval's shading) under one legend entry, ``other (N groups)``.
+        drawn in grey (without the interval's shading) under one legend entry, ``other (N groups)``,
+        all together in one artist per kind (gids ``distribution:other``, a
+        :class:`~matplotlib.collections.LineCollection` of their steps; ``candidates:other``,
+        ``below_floor:other``; ``recommended:other`` and ``current:other``, collections of
+        vertical lines).
         A group whose evidence :func:`~budgetlab.recalibrate` withheld (no ``p50``: too thin for
         a verdict) is not drawn; a text (gid ``left_out``) under the x label, outside the plot
         area (inside it, it covered the candidates on the floor), says why and names those
@@ -116,23 +132,14 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     s_lab, c_lab, d_lab = (group_labels(summary, keys), group_labels(cand, keys),
                            group_labels(dist, keys))
     c_share = cand[[f"share_{s}" for s in levels]].sum(axis=1).to_numpy()
-    handles: list[Any] = []
     left_out = (summary["p50"].isna().to_numpy() if "p50" in summary.columns
                 else np.zeros(len(summary), dtype=bool))
     weight = summary["events"].to_numpy(dtype=float) if "events" in summary.columns else None
     colors = group_colors([str(x) for x in s_lab[~left_out]],
                           None if weight is None else weight[~left_out])
-    for i in np.flatnonzero(~left_out).tolist():
-        label = s_lab[i]
-        sel = c_lab == label
-        line = _draw_recalibration_group(ax, label, summary.iloc[i], dist[d_lab == label],
-                                         cand["target"].to_numpy()[sel], c_share[sel],
-                                         colors[str(label)],
-                                         floor=LOG_FLOOR_PERCENT if logy else None)
-        if colors[str(label)] is not None:
-            handles.append(line)
-    if other_label(colors):
-        handles.append(Line2D([], [], color=OTHER_COLOR, lw=1.5, label=other_label(colors)))
+    handles = _draw_groups(ax, summary, s_lab, ~left_out, colors, (
+        rows_by_label(c_lab), cand["target"].to_numpy(dtype=float), c_share),
+        (rows_by_label(d_lab), dist), floor=LOG_FLOOR_PERCENT if logy else None)
     # drawn and capped by the evidence (none capped in a table without recommended_capped)
     capped = ((summary["recommended_capped"].to_numpy(dtype=bool) & ~left_out)
               if "recommended_capped" in summary.columns else np.zeros(len(summary), dtype=bool))
@@ -157,15 +164,24 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     ax.set_xlabel(_recalibration_xlabel(settings))
     # the rates themselves (99.95, 99.99), no offset apart; a log scale keeps its own labels
     plain_numbers(*(ax.xaxis,) if logy else (ax.xaxis, ax.yaxis))
-    ax.set_ylabel(f"share of time {limit_status} or worse (%)" + (", log scale" if logy else ""))
+    y_words = f"share of time {limit_status} or worse (%)" + (", log scale" if logy else "")
+    ax.set_ylabel(y_words)
     room_below(ax, notes)  # on a plain figure: the note kept whole
     # the keys of the marks drawn only: no current target given, or no bootstrap, none drawn
-    drawn = {str(a.get_gid()).split(":")[0] for a in [*ax.lines, *ax.patches]}
+    drawn = {str(a.get_gid()).split(":")[0] for a in [*ax.lines, *ax.patches, *ax.collections]}
     if not (np.isfinite(summary["recommended_target"].to_numpy(dtype=float))
             & ~left_out & ~capped).any():
         drawn.discard("recommended")  # each one drawn is capped, keyed as such above
-    legend_above(ax, handles + _recalibration_key(settings, limit_status, max_share,
-                                                  drawn=drawn), ncols=3)
+    keys_drawn = handles + _recalibration_key(settings, limit_status, max_share, drawn=drawn)
+    for handle in keys_drawn:  # narrow entries: three columns or more, not one of 12 rows
+        handle.set_label(textwrap.fill(handle.get_label(), KEY_WIDTH))
+    legend_above(ax, keys_drawn, ncols=4)
+    fig = ax.get_figure(root=True)
+    engine = fig.get_layout_engine() if fig is not None else None
+    if fig is not None and engine is not None:  # the axes' height as the engine makes it
+        engine.execute(fig)
+    fit_y_label(ax, y_words, Y_LABEL_WIDTHS)  # no taller than the axes, nor cut at the edge
+    room_for_y_labels(ax)  # on a plain figure: the label's lines kept whole
     return ax
 
 
@@ -205,9 +221,42 @@ def _capped_handles(summary: pd.DataFrame, labels: np.ndarray, capped: np.ndarra
             f"({capped_words(int(row['events']))})"))
     if grey:
         out.append(Line2D([], [], color=OTHER_COLOR, lw=1.2, label=(
-            f"recommended target capped in {counted(grey, 'grey group')} (as high as "
-            "their events can judge)")))
+            f"recommended, capped by the events: {counted(grey, 'grey group')}")))
     return out
+
+
+def _draw_groups(ax: Axes, summary: pd.DataFrame, labels: np.ndarray, shown: np.ndarray,
+                 colors: dict[str, str | None], cand: tuple[dict[Any, np.ndarray], np.ndarray,
+                                                           np.ndarray],
+                 dist: tuple[dict[Any, np.ndarray], pd.DataFrame], *,
+                 floor: float | None) -> list[Any]:
+    """Draw the groups ``shown`` (their rows' indices in ``summary``): each coloured one on its
+    own (:func:`_draw_recalibration_group`), the grey ones together
+    (:func:`~budgetlab.plotting.recalibration_others.draw_other_groups`); the legend's entries
+    of the groups, ``other (N groups)`` last. ``cand``: the candidates' rows by label, targets
+    and shares; ``dist``: the curve's rows by label and the table."""
+    (c_rows, c_target, c_share), (d_rows, d) = cand, dist
+    none = np.zeros(0, dtype=np.int64)
+    d_x, d_y = (d["target"].to_numpy(dtype=float) * 100,
+                d["probability"].to_numpy(dtype=float) * 100)
+    handles: list[Any] = []
+    grey: list[int] = []
+    for i in np.flatnonzero(shown).tolist():
+        label = labels[i]
+        if colors[str(label)] is None:
+            grey.append(i)
+            continue
+        c, rows = c_rows.get(label, none), d_rows.get(label, none)
+        handles.append(_draw_recalibration_group(ax, label, summary.iloc[i], d.iloc[rows],
+                                                 c_target[c], c_share[c], colors[str(label)],
+                                                 floor=floor))
+    if grey:
+        c = np.concatenate([c_rows.get(labels[i], none) for i in grey])
+        curves = [steps_post(d_x[r], d_y[r]) for r in (d_rows.get(labels[i], none)
+                                                         for i in grey)]
+        draw_other_groups(ax, curves, c_target[c], c_share[c], summary.iloc[grey], floor=floor)
+        handles.append(Line2D([], [], color=OTHER_COLOR, lw=1.5, label=other_label(colors)))
+    return handles
 
 
 def _draw_recalibration_group(ax: Axes, label: Any, row: pd.Series, d: pd.DataFrame,
@@ -280,7 +329,7 @@ def _recalibration_key(settings: dict[str, Any], limit_status: str,
            "limit": Line2D([], [], color="black", lw=0.8, ls=":",
                            label=f"limit {given_percent(max_share, space=False)} {limit_status}"),
            "below_floor": Line2D([], [], color="grey", ls="none", marker=BELOW_MARKER, ms=4,
-                                 label=f"time {limit_status}+ at target below "
-                                       f"{given_percent(LOG_FLOOR_PERCENT / 100, space=False)} "
-                                       "(drawn on the axis floor)")}
+                                 label=f"time {limit_status}+ under "
+                                       f"{given_percent(LOG_FLOOR_PERCENT / 100, space=False)}, "
+                                       "on the floor")}
     return [handle for kind, handle in key.items() if kind in drawn]

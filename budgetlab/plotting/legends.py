@@ -3,6 +3,7 @@ figure makes for them, so that a plain ``savefig`` keeps them whole."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -113,6 +114,19 @@ def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float 
     _fitted_legend(ax, ncols, lambda box: box.x1 <= ax.figure.bbox.x1, handles=handles,
                    loc="upper left", bbox_to_anchor=(x, y), bbox_transform=anchor,
                    columnspacing=1.0, handlelength=1.6, handler_map=handler_map)
+
+
+def fit_y_label(ax: Axes, words: str, widths: Sequence[int]) -> None:
+    """``ax``'s y label, wrapped at the widest of ``widths`` characters whose lines are no
+    taller than the plot area (as placed now; the narrowest when none is): a label taller than
+    its panel ran into the label of the panel below (a 7 x 4 inch figure), or past the figure's
+    edge, cut there."""
+    renderer = getattr(ax.figure.canvas, "get_renderer", None)
+    for width in widths:
+        ax.set_ylabel(textwrap.fill(words, width))
+        if renderer is None or (ax.yaxis.label.get_window_extent(renderer()).height
+                                <= ax.get_window_extent(renderer()).height):
+            return
 
 
 def room_for_y_labels(ax: Axes) -> None:

@@ -8,7 +8,6 @@ where no series is drawn).
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -31,7 +30,7 @@ from ._common import (
 )
 from ._group_labels import group_labels
 from ._numbers import plain_numbers
-from .legends import legend_above, room_below, room_for_y_labels
+from .legends import fit_y_label, legend_above, room_below, room_for_y_labels
 from .window_gaps import THIN_LABEL, mark_no_time, mark_thin
 
 __all__ = ["plot_window_comparison"]
@@ -47,7 +46,7 @@ MARKERS = (("o", 1.4), ("s", 0.8), ("^", 1.4), ("D", 0.8), ("v", 1.4), ("X", 0.8
            ("*", 0.8))
 
 #: The widths (characters) a panel's y label is wrapped at, widest first: the widest whose
-#: lines fit the panel's height (:func:`_fit_y_label`).
+#: lines fit the panel's height (:func:`~budgetlab.plotting.legends.fit_y_label`).
 LABEL_WIDTHS = (24, 18, 14, 10)
 
 _METRIC_LABELS = {
@@ -172,8 +171,8 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     if ax2 is not None and y2 is not None:
         panels.append((ax2, y2, _metric_values(table, y2, thin), 4.5))
     handles = _draw_series(table, series, x_all, panels, len(windows))
-    withheld = [mark_thin(p, col, x_all, series, thin, windows) for p, col, *_ in panels]
-    if any(withheld):
+    marked = [mark_thin(p, col, x_all, series, thin, windows) for p, col, *_ in panels]
+    if any(banded for banded, _ in marked):
         handles.append(Patch(fill=False, hatch="//", edgecolor="0.6",
                              label=f"{THIN_LABEL}: not drawn"))
     for p, col, vals, *_ in panels:
@@ -192,14 +191,16 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         _from_zero(ax, panels[0][2])
     legend_above(ax, handles, ncols=3)
     bottom.xaxis.label.set_wrap(True)  # its lines (the span) are wider than a small figure
-    room_below(bottom)  # on a plain figure: the label's lines kept whole
+    notes = _thin_note(bottom, [(col, said) for (_, col, *_), (_, said) in zip(panels, marked,
+                                                                                strict=True)])
+    room_below(bottom, notes)  # on a plain figure: the label's lines and the note kept whole
     fig = ax.get_figure(root=True)
     engine = fig.get_layout_engine() if fig is not None else None
     if fig is not None and engine is not None:  # the panels' heights as the engine makes them
         engine.execute(fig)
-    _fit_y_label(ax, _METRIC_LABELS.get(y, y) + scale)
+    fit_y_label(ax, _METRIC_LABELS.get(y, y) + scale, LABEL_WIDTHS)
     if ax2 is not None and y2 is not None:
-        _fit_y_label(ax2, _METRIC_LABELS.get(y2, y2))
+        fit_y_label(ax2, _METRIC_LABELS.get(y2, y2), LABEL_WIDTHS)
         ax.figure.align_ylabels([ax, ax2])
     for panel in (ax, ax2) if ax2 is not None else (ax,):
         room_for_y_labels(panel)  # on a plain figure: the labels' lines kept whole
@@ -207,16 +208,24 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     return ax
 
 
-def _fit_y_label(ax: Axes, words: str) -> None:
-    """``ax``'s y label, wrapped at the widest of :data:`LABEL_WIDTHS` characters whose lines
-    are no taller than the panel (as placed now; the narrowest when none is): a label taller than
-    its panel ran into the label of the panel below (a 7 x 4 inch figure)."""
-    renderer = getattr(ax.figure.canvas, "get_renderer", None)
-    for width in LABEL_WIDTHS:
-        ax.set_ylabel(textwrap.fill(words, width))
-        if renderer is None or (ax.yaxis.label.get_window_extent(renderer()).height
-                                <= ax.get_window_extent(renderer()).height):
-            return
+def _thin_note(bottom: Axes, said: list[tuple[str, list[str]]]) -> list[Any]:
+    """The series not drawn at a window for want of evaluated time, where others are drawn
+    there (``said``: each panel's column and :func:`~budgetlab.plotting.window_gaps.mark_thin`'s
+    words), in one note (gid ``thin_label``) under the x label, outside the panels: inside, at
+    the window, it lay over the marks drawn there. The panels' names are said when their words
+    differ."""
+    said = [(col, words) for col, words in said if words]
+    if not said:
+        return []
+    if all(words == said[0][1] for _, words in said):
+        lines = [f"not drawn ({THIN_LABEL}): " + "; ".join(said[0][1])]
+    else:
+        lines = [f"{_METRIC_LABELS.get(col, col)}, not drawn ({THIN_LABEL}): " + "; ".join(words)
+                 for col, words in said]
+    return [bottom.annotate("\n".join(lines), xy=(0, 0),
+                            xycoords=("axes fraction", bottom.xaxis.label), xytext=(0, -4),
+                            textcoords="offset points", fontsize="small", va="top",
+                            gid="thin_label", wrap=True)]
 
 
 def _window_axis_label(table: pd.DataFrame, windows: list[str]) -> str:

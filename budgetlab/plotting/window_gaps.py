@@ -13,6 +13,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from .._util.thin import MIN_EVALUATED_HOURS
+from .._util.validation import window_words
 
 __all__ = ["MOST_NAMED", "REASONS", "THIN_LABEL", "mark_no_time", "mark_thin", "why_no_time"]
 
@@ -25,29 +26,31 @@ MOST_NAMED = 2
 
 
 def mark_thin(p: Axes, column: str, x_all: np.ndarray, series: np.ndarray, thin: np.ndarray,
-              windows: list[str]) -> bool:
+              windows: list[str]) -> tuple[bool, list[str]]:
     """On each window where ``column`` is withheld for every series (thin rows): a hatched band
     over the panel's height and the words :data:`THIN_LABEL`. Where only some are withheld, the
-    other series' marks are drawn there: no band (it lay over them), only the words, under the
-    marks, naming those not drawn (``POST not drawn: under 24 h evaluated``; ``k of n`` beyond
-    :data:`MOST_NAMED`). Whether a band was drawn (what the legend's hatched key stands for)."""
+    other series' marks are drawn there: no band (it lay over them) and no words in the panel
+    (they covered the marks of thousands of groups), only the words returned for a note outside
+    it, naming those not drawn at each such window (``POST at 12 h``; ``k of n`` beyond
+    :data:`MOST_NAMED`). Whether a band was drawn (what the legend's hatched key stands for),
+    and those words."""
     from ..analyses.window_clock import THIN_COLUMNS
 
     if column not in THIN_COLUMNS or not thin.any():
-        return False
-    n_series, banded = len(pd.unique(series)), False
+        return False, []
+    n_series, banded, said = len(pd.unique(series)), False, []
     for x in np.unique(x_all[thin]).tolist():
         named = [str(n) for n in pd.unique(series[thin & (x_all == x)])]
-        gid = f"thin_label:{column}:{windows[int(x)]}"
-        if len(named) < n_series:  # marks of the others drawn here: words under them, no band
-            who = ", ".join(named) if len(named) <= MOST_NAMED else f"{len(named)} of {n_series}"
-            _say(p, x, f"{textwrap.fill(who + ' not drawn:', 22)}\n{THIN_LABEL}", 1.2, gid)
+        if len(named) < n_series:  # marks of the others drawn here: said outside the panel
+            who = (", ".join(named) if len(named) <= MOST_NAMED
+                   else f"{len(named):,} of {n_series:,}")
+            said.append(f"{who} at {window_words(windows[int(x)])}")
             continue
         p.axvspan(x - 0.3, x + 0.3, fill=False, hatch="//", edgecolor="0.8", lw=0, zorder=0.5,
                   gid=f"thin:{column}:{windows[int(x)]}")
-        _say(p, x, textwrap.fill(THIN_LABEL, 14), 3, gid)
+        _say(p, x, textwrap.fill(THIN_LABEL, 14), 3, f"thin_label:{column}:{windows[int(x)]}")
         banded = True
-    return banded
+    return banded, said
 
 
 def _say(p: Axes, x: float, text: str, zorder: float, gid: str) -> None:

@@ -79,8 +79,8 @@ def test_recalibration_lines_hold_the_tables_values(recal):
         and "6 d 23 h measured" in ax.get_xlabel()
     )
     assert recal.summary["recommendation_note"].str.contains("6 d 23 h of evaluated history").all()
-    assert ax.get_ylabel().startswith("share of time exhausted or worse (%)")
-    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert " ".join(ax.get_ylabel().split()).startswith("share of time exhausted or worse (%)")
+    labels = [" ".join(t.get_text().split()) for t in ax.get_legend().get_texts()]
     # the groups in the table's order (synth's captcha types), then every mark's key
     assert labels == ["recaptcha_v2", "turnstile", "image", "time exhausted+ at target",
                       "recommended target", "95% bootstrap interval", "current target",
@@ -99,7 +99,7 @@ def test_recalibration_legend_says_a_capped_recommendation_is_capped():
     assert r.summary["recommended_capped"].tolist() == [True]
     ax = plot_recalibration(r, ax=plt.figure().gca())
     assert list(by_gid(ax, "recommended:all").get_xdata()) == [99.7, 99.7]
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+    assert [" ".join(t.get_text().split()) for t in ax.get_legend().get_texts()] == [
         "all", "recommended 99.7% (capped: as high as 4,260 events can judge)",
         "time exhausted+ at target", "current target", "limit 1% exhausted"]
 
@@ -116,9 +116,9 @@ def test_capped_recommendations_of_many_groups_are_keyed_each_and_the_grey_ones_
     ax = plot_recalibration(r, ax=plt.figure().gca())
     capped = [f"g{i}: recommended 99.6% (capped: as high as 2,840 events can judge)"
               for i in range(6)]
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+    assert [" ".join(t.get_text().split()) for t in ax.get_legend().get_texts()] == [
         *[f"g{i}" for i in range(6)], "other (3 groups)", *capped,
-        "recommended target capped in 3 grey groups (as high as their events can judge)",
+        "recommended, capped by the events: 3 grey groups",
         "time exhausted+ at target", "current target", "limit 1% exhausted"]
 
 
@@ -135,7 +135,7 @@ def test_recalibration_limit_status_changes_the_dots(history):
     # no bootstrap and no current target: no interval band, no current line, and neither keyed
     assert not [a for a in ax.patches if str(a.get_gid()).startswith("interval:")]
     assert not [a for a in ax.lines if str(a.get_gid()).startswith("current:")]
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+    assert [" ".join(t.get_text().split()) for t in ax.get_legend().get_texts()] == [
         "recaptcha_v2", "turnstile", "image", "time critical+ at target", "recommended target",
         "limit 5% critical"]
     assert ax.get_yscale() == "linear"
@@ -254,15 +254,13 @@ def test_window_comparison_never_draws_a_rate_the_table_withholds():
             want[1] = share[1] = np.nan  # withheld: a gap in the line, no point
         np.testing.assert_array_equal(by_gid(ax, f"transitions_per_day:{g}").get_ydata(), want)
         np.testing.assert_array_equal(by_gid(ax.y2_ax, f"share_exhausted:{g}").get_ydata(), share)
-    # the mark on the 12 h window (x = 1) in each panel: words naming a, under b's mark (a
-    # hatched band there lay over it); none on 1 h. No band drawn, so no key for one.
-    for panel, col in ((ax, "transitions_per_day"), (ax.y2_ax, "share_exhausted")):
+    # a is named for the 12 h window (x = 1) in one note under the x label, outside the panels
+    # (in them it lay over b's mark); none on 1 h. No band drawn, so no key for one.
+    for panel in (ax, ax.y2_ax):
         assert not [p for p in panel.patches if str(p.get_gid()).startswith("thin:")]
-        (words,) = [x for x in panel.texts if x.get_gid() == f"thin_label:{col}:12h"]
-        assert " ".join(words.get_text().split()) == "a not drawn: under 24 h evaluated"
-        assert words.get_position()[0] == 1
-        assert words.get_zorder() < by_gid(panel, f"{col}:b").get_zorder()
-        assert not [x for x in panel.texts if str(x.get_gid()).endswith(":1h")]
+        assert not [x for x in panel.texts if str(x.get_gid()).startswith("thin_label:")]
+    (words,) = [x for x in ax.y2_ax.texts if x.get_gid() == "thin_label"]
+    assert " ".join(words.get_text().split()) == "not drawn (under 24 h evaluated): a at 12 h"
     legend = [x.get_text() for x in ax.get_legend().get_texts()]
     assert "under 24 h evaluated: not drawn" not in legend
 

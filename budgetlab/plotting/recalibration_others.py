@@ -1,0 +1,82 @@
+"""The grey "other" groups of :func:`~budgetlab.plotting.plot_recalibration`, drawn together: one
+artist per kind of mark for all of them (a :class:`~matplotlib.collections.LineCollection` of
+their step lines, one line of their candidates' dots, ...), not one per group. Thousands of
+sitekeys drew thousands of artists each (27 s); one collection draws the same curves at the cost
+of one artist."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection
+
+from ._common import OTHER_COLOR
+
+__all__ = ["OTHER_GID", "draw_other_groups", "rows_by_label", "steps_post"]
+
+#: The gid suffix of the grey groups' artists (``distribution:other``, ...).
+OTHER_GID = "other"
+
+#: Their zorder: under the coloured groups' (2).
+OTHER_Z = 1.5
+
+
+def rows_by_label(labels: np.ndarray) -> dict[Any, np.ndarray]:
+    """The rows of each label, in order: one pass over a table (a comparison per group was
+    one pass per group: 1,381 passes over 321,405 rows).
+
+    >>> {k: v.tolist() for k, v in rows_by_label(np.array(["b", "a", "b"])).items()}
+    {'b': [0, 2], 'a': [1]}
+    """
+    codes, uniques = pd.factorize(np.asarray(labels, dtype=object), use_na_sentinel=False)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
+    return {uniques[k]: order[bounds[k]:bounds[k + 1]] for k in range(len(uniques))}
+
+
+def steps_post(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The vertices matplotlib's ``drawstyle="steps-post"`` draws through ``(x, y)``: each
+    ``y`` held until the next ``x``.
+
+    >>> steps_post(np.array([1.0, 2.0, 4.0]), np.array([5.0, 6.0, 7.0])).tolist()
+    [[1.0, 5.0], [2.0, 5.0], [2.0, 6.0], [4.0, 6.0], [4.0, 7.0]]
+    """
+    return np.column_stack([np.repeat(x, 2)[1:], np.repeat(y, 2)[:-1]])
+
+
+def draw_other_groups(ax: Axes, curves: list[np.ndarray], targets: np.ndarray,
+                      shares: np.ndarray, rows: pd.DataFrame, *,
+                      floor: float | None) -> None:
+    """Every grey group's marks, one artist per kind (gids ``<kind>:other``): ``curves`` (each
+    group's step line, :func:`steps_post` vertices in percent), the candidates (``targets`` and
+    ``shares``, fractions), their ``recommended_target`` and ``current_target`` (``rows``, one per
+    group) as vertical lines; ``floor`` as in ``_draw_recalibration_group``."""
+    ax.add_collection(LineCollection(curves, colors=OTHER_COLOR, lw=1.0, zorder=OTHER_Z,
+                                     gid=f"distribution:{OTHER_GID}"))
+    below = ((shares > 0) & (shares < floor / 100) if floor is not None
+             else np.zeros(len(shares), dtype=bool))
+    ax.plot(targets[~below] * 100, shares[~below] * 100, ls="none", marker="o", ms=3,
+            color=OTHER_COLOR, alpha=0.6, gid=f"candidates:{OTHER_GID}", zorder=OTHER_Z)
+    if below.any() and floor is not None:
+        ax.plot(targets[below] * 100, np.full(int(below.sum()), floor), ls="none", marker="v",
+                ms=4, color=OTHER_COLOR, alpha=0.6, clip_on=False,
+                gid=f"below_floor:{OTHER_GID}", zorder=OTHER_Z)
+    for kind, column, style in (("recommended", "recommended_target", "-"),
+                                ("current", "current_target", "--")):
+        x = rows[column].to_numpy(dtype=float) * 100
+        x = x[np.isfinite(x)]
+        if not len(x):
+            continue
+        ax.add_collection(LineCollection([[(v, 0.0), (v, 1.0)] for v in x.tolist()],
+                                         colors=OTHER_COLOR, lw=1.0, linestyles=style,
+                                         transform=ax.get_xaxis_transform(), zorder=OTHER_Z,
+                                         gid=f"{kind}:{OTHER_GID}"), autolim=False)
+        ax.update_datalim(np.column_stack([x, np.ones(len(x))]), updatey=False)
+        if kind == "current":  # a triangle on the top edge, as each coloured group's
+            ax.plot(x, np.ones(len(x)), ls="none", marker="v", ms=7, color=OTHER_COLOR,
+                    clip_on=False, transform=ax.get_xaxis_transform(), zorder=OTHER_Z,
+                    gid=f"current_top:{OTHER_GID}")
+    ax.autoscale_view()
