@@ -88,7 +88,8 @@ class IncidentReport:
         and bands (``None`` in a report built by hand: the plot draws the per-event rows).
     transitions : DataFrame
         :func:`budgetlab.transitions` in the window, plus ``caused_by_timeouts`` (the change
-        would not have happened without timeouts; see :mod:`budgetlab.analyses.failure_buckets`).
+        would not have happened without timeouts; see :mod:`budgetlab.analyses.failure_buckets`);
+        ``attrs`` ``start`` .. ``end``: as ``states``' (``replayed_*``: with the history).
     tracker : DataFrame
         Per group: ``status_at_start``, ``worst_status``, ``worst_at`` (on the window's
         clock), ``worst_status_at_events`` (the worst the incident's events showed: a
@@ -134,7 +135,8 @@ class IncidentReport:
         per-group SLOs of different targets its ``attrs`` hold no ``target`` (each group's is in
         ``slos``), and ``states``' and the spans' ``attrs["slo"]`` is ``slos``.
     incidents : DataFrame
-        The given incidents that overlap the window (empty if none were given).
+        The given incidents that overlap the window (empty if none were given); ``attrs``: the
+        window ``[start, end)``, ``scope``, ``by``.
     summary : str
         One paragraph, every figure computed from the tables above.
     notes : tuple of str
@@ -325,8 +327,8 @@ def incident_report(
     return _with_summary(IncidentReport(
         start=span.start, end=span.end, window_start=span.w_start, window_end=span.w_end, slo=slo,
         policy=pol, by=tuple(keys), breakdown_by=tuple(bkeys), scope=scope_text, tz=tz, **tables,
-        incidents=overlapping_incidents(incidents, span), summary="", notes=tuple(notes),
-        freq=to_timedelta(freq, name="freq"), data_end=data_end))
+        incidents=overlapping_incidents(incidents, span, scope=scope_text, by=keys), summary="",
+        notes=tuple(notes), freq=to_timedelta(freq, name="freq"), data_end=data_end))
 
 
 def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str], bkeys: list[str],

@@ -300,11 +300,17 @@ def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_his
 
 def report_attrs(tables: dict[str, Any], slo: SLO, keys: list[str], incident_ts: pd.Series) -> None:
     """Every table of a report says the report's SLO in ``attrs["slo"]`` (the alert tables too:
-    they read its target and its period), ``by``, and the span it counts: ``states`` its events,
+    they read its target and its period), ``by``, and the span it counts: ``states`` and
+    ``transitions`` the window's events (the changes replayed before the window are cut off:
+    ``replayed_start`` .. ``replayed_end`` say the events replayed, history included),
     ``tracker`` and ``budget`` the incident's events (``start`` .. ``end``), ``tiers`` the grid of
     ``alerts`` (``grid_start`` .. ``grid_end``); the bucket tables and ``over_time`` keep theirs."""
     said = {"slo": slo.as_dict()}
-    tables["states"].attrs.update(said, **span_attrs(tables["states"]["ts"]))
+    window = span_attrs(tables["states"]["ts"])
+    tables["states"].attrs.update(said, **window)
+    tr = tables["transitions"]
+    tr.attrs = {**tr.attrs, "replayed_start": tr.attrs.get("start"),
+                "replayed_end": tr.attrs.get("end"), **window}
     for name in ("tracker", "budget"):
         tables[name].attrs.update(said, by=list(keys), **span_attrs(incident_ts))
     tables["alerts"].attrs.update(said)

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.attrs import clock_at
+from .._util.attrs import clock_at, time_text
 from .._util.validation import require_columns, to_timedelta, utc_ns_column, utc_timestamp
 from .._util.words import duration_words, prose_duration, speak
 from ..alerts.score_inputs import outside_span
@@ -182,14 +182,23 @@ def _statuses_at(history: pd.DataFrame, slo: SLO, keys: list[str], at_ns: int) -
 
 
 
-def overlapping_incidents(incidents: pd.DataFrame | None, span: Span) -> pd.DataFrame:
+def overlapping_incidents(incidents: pd.DataFrame | None, span: Span, *, scope: str = "*",
+                          by: list[str] | None = None) -> pd.DataFrame:
     """The given incidents that overlap the window (an empty table when none were given): not
-    :func:`~budgetlab.alerts.score_inputs.outside_span` it, the rule of scoring."""
+    :func:`~budgetlab.alerts.score_inputs.outside_span` it, the rule of scoring. Its ``attrs``
+    say what it is: the report window it is cut to, ``start`` .. ``end`` (``end`` excluded),
+    and the report's ``scope`` and ``by``."""
+    said: dict[Any, Any] = {"start": time_text(span.w_start), "end": time_text(span.w_end),
+                            "scope": scope, "by": list(by or [])}
     if incidents is None:
-        return pd.DataFrame({"start": pd.Series([], dtype="datetime64[ns, UTC]"),
-                             "end": pd.Series([], dtype="datetime64[ns, UTC]")})
+        out = pd.DataFrame({"start": pd.Series([], dtype="datetime64[ns, UTC]"),
+                            "end": pd.Series([], dtype="datetime64[ns, UTC]")})
+        out.attrs = said
+        return out
     require_columns(incidents, ["start", "end"], what="incidents")
     i_s = utc_ns_column(incidents["start"], "incidents['start']")
     i_e = utc_ns_column(incidents["end"], "incidents['end']")
     away = outside_span(i_s, i_e, (span.w_start.value, span.w_end.value))
-    return incidents[~away].reset_index(drop=True)
+    out = incidents[~away].reset_index(drop=True)
+    out.attrs = {**incidents.attrs, **said}  # how it was read, and what it is now
+    return out

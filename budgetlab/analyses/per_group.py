@@ -118,10 +118,15 @@ def _merged_attrs(parts: Sequence[tuple[pd.DataFrame, np.ndarray]],
     """The first run's ``attrs``, but none that speaks for one SLO's groups only: ``slo`` (a
     replay's) is ``per``, as :func:`budgetlab.replay` under per-group SLOs holds it, and
     ``target`` (:func:`budgetlab.bucket_burn_over_time`'s) is left out when the runs' targets
-    differ (each group's is in ``per``)."""
+    differ (each group's is in ``per``); ``replayed_start`` .. ``replayed_end`` (a report's
+    transitions) span every run's replay (each SLO reads its own history)."""
     attrs = dict(parts[0][0].attrs)
     if "slo" in attrs:
         attrs["slo"] = per.as_dict()
+    for key, pick in (("replayed_start", min), ("replayed_end", max)):  # each SLO's history
+        said = [t.attrs[key] for t, _ in parts if t.attrs.get(key) is not None]
+        if said:
+            attrs[key] = pick(said, key=pd.Timestamp)
     if len({t.attrs.get("target") for t, _ in parts}) > 1:
         del attrs["target"]
     return attrs

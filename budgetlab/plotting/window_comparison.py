@@ -31,7 +31,7 @@ from ._common import (
 from ._group_labels import group_labels
 from ._numbers import plain_numbers
 from .legends import fit_y_label, legend_above, room_below, room_for_y_labels
-from .window_gaps import THIN_LABEL, mark_no_time, mark_thin
+from .window_gaps import THIN_LABEL, mark_no_time, mark_thin, no_time_note
 
 __all__ = ["plot_window_comparison"]
 
@@ -124,16 +124,16 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         withheld, as in the CLI's table: NaN in the marks (none drawn), and on its window a
         hatched band (gid ``thin:<column>:<window>``) labelled ``under 24 h evaluated`` when every
         series is withheld there; when only some are, no band (the others' marks are drawn
-        there), only words under the marks (gid ``thin_label:<column>:<window>``) naming those
-        withheld, ``POST not drawn: under 24 h evaluated`` (``k of n`` beyond two). A window
-        without a row of a series (a table filtered by hand, its categories kept) has no mark
-        there either, and the
-        legend says so (:data:`NO_ROW`). A detection or recovery time that does
-        not exist (NaT: no mark) is explained at its window, under the marks (gid
-        ``no_time:<column>:<window>``): ``none detected``, ``unseen (no traffic)``, ``no
-        incident`` or ``none recovered`` (from the row's ``incidents``, ``detected`` and
-        ``missed``: :func:`~budgetlab.plotting.window_gaps.why_no_time`), after the names of
-        the series when only some lack it (``POST: no incident``). With more series than
+        there), only a note under the x label (gid ``thin_label``) naming those withheld at each
+        window (``k of n`` beyond two). A window without a row of a series (a table filtered by
+        hand, its categories kept) has no mark there either, and the legend says so
+        (:data:`NO_ROW`). A detection or recovery time that does not exist (NaT: no mark) is
+        explained: ``none detected``, ``unseen (no traffic)``, ``no incident`` or ``none
+        recovered`` (from the row's ``incidents``, ``detected`` and ``missed``:
+        :func:`~budgetlab.plotting.window_gaps.why_no_time`), after the names of the series
+        when only some lack it (``POST: no incident``); in the panel at a window where no series
+        has a mark (gid ``no_time:<column>:<window>``), else in one note under the x label and
+        the thin note (gid ``no_time_label``), clear of the marks. With more series than
         distinct colours, those of the groups with the most events (the table's ``events``
         column, else the first ones) keep theirs and the others are drawn in grey under one
         legend entry, ``other (N groups)``. Each coloured series has a hollow marker of its own
@@ -175,8 +175,9 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     if any(banded for banded, _ in marked):
         handles.append(Patch(fill=False, hatch="//", edgecolor="0.6",
                              label=f"{THIN_LABEL}: not drawn"))
-    for p, col, vals, *_ in panels:
-        mark_no_time(p, col, table, vals, x_all, series, windows)
+    gaps = [(_METRIC_LABELS.get(col, col).removesuffix(" (min)"),
+             mark_no_time(p, col, table, vals, x_all, series, windows))
+            for p, col, vals, *_ in panels]
     handles += _nothing_drawn(series, panels)
     ax.set_xticks(np.arange(len(windows)), [window_words(w) for w in windows])
     ax.set_xlim(-0.5, len(windows) - 0.5)
@@ -193,6 +194,7 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     bottom.xaxis.label.set_wrap(True)  # its lines (the span) are wider than a small figure
     notes = _thin_note(bottom, [(col, said) for (_, col, *_), (_, said) in zip(panels, marked,
                                                                                 strict=True)])
+    notes += no_time_note(bottom, gaps, notes[-1] if notes else bottom.xaxis.label)
     room_below(bottom, notes)  # on a plain figure: the label's lines and the note kept whole
     fig = ax.get_figure(root=True)
     engine = fig.get_layout_engine() if fig is not None else None

@@ -7,6 +7,7 @@ incident, none recovered; :func:`mark_no_time`). A gap in a line is never left u
 from __future__ import annotations
 
 import textwrap
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -15,7 +16,8 @@ from matplotlib.axes import Axes
 from .._util.thin import MIN_EVALUATED_HOURS
 from .._util.validation import window_words
 
-__all__ = ["MOST_NAMED", "REASONS", "THIN_LABEL", "mark_no_time", "mark_thin", "why_no_time"]
+__all__ = ["MOST_NAMED", "REASONS", "THIN_LABEL", "mark_no_time", "mark_thin", "no_time_note",
+           "why_no_time"]
 
 #: The words on a window whose drawn column is withheld (too little evaluated time).
 THIN_LABEL = f"under {MIN_EVALUATED_HOURS:g} h evaluated"
@@ -91,14 +93,17 @@ def why_no_time(table: pd.DataFrame, column: str) -> np.ndarray:
 
 
 def mark_no_time(p: Axes, column: str, table: pd.DataFrame, values: np.ndarray,
-                 x_all: np.ndarray, series: np.ndarray, windows: list[str]) -> None:
+                 x_all: np.ndarray, series: np.ndarray, windows: list[str]) -> list[str]:
     """On each window where a series has no detection or recovery time (NaT: not a point, a
     gap), the reason in words (:func:`why_no_time`), after the series' names when not every
-    series lacks it (``POST: no incident``; ``k of n:`` beyond :data:`MOST_NAMED`), under the
-    lines (gid ``no_time:<column>:<window>``)."""
+    series lacks it (``POST: no incident``; ``k of n:`` beyond :data:`MOST_NAMED`). Where no
+    series has a mark at the window, in the panel (gid ``no_time:<column>:<window>``); where
+    some have, the words are returned for a note outside the panel
+    (:func:`no_time_note`): in it, at the window, they lay over the marks drawn there."""
     why = why_no_time(table, column)
     why = np.where(np.isnan(values), why, "")  # a value drawn needs no words
     n_series = len(pd.unique(series))
+    said = []
     for x in np.unique(x_all[why != ""]).tolist():
         here = (x_all == x) & (why != "")
         lines = []
@@ -108,5 +113,22 @@ def mark_no_time(p: Axes, column: str, table: pd.DataFrame, values: np.ndarray,
                 continue
             who = ("" if len(named) == n_series else ", ".join(named) + ": "
                    if len(named) <= MOST_NAMED else f"{len(named)} of {n_series}: ")
-            lines.append(textwrap.fill(who + reason, 22))
-        _say(p, x, "\n".join(lines), 1.2, f"no_time:{column}:{windows[int(x)]}")
+            lines.append(who + reason)
+        if np.isfinite(values[x_all == x]).any():  # marks drawn here: said outside the panel
+            said.append(f"at {window_words(windows[int(x)])} " + ", ".join(lines))
+            continue
+        _say(p, x, "\n".join(textwrap.fill(line, 22) for line in lines), 1.2,
+             f"no_time:{column}:{windows[int(x)]}")
+    return said
+
+
+def no_time_note(bottom: Axes, said: list[tuple[str, list[str]]], under: Any) -> list[Any]:
+    """The words of :func:`mark_no_time` at windows where other series have marks (``said``:
+    each panel's label and words), in one note (gid ``no_time_label``) under ``under`` (the x
+    label, or the note of the thin words below it), outside the panels."""
+    lines = [f"{label}, no mark: " + "; ".join(words) for label, words in said if words]
+    if not lines:
+        return []
+    return [bottom.annotate("\n".join(lines), xy=(0, 0), xycoords=("axes fraction", under),
+                            xytext=(0, -4), textcoords="offset points", fontsize="small",
+                            va="top", gid="no_time_label", wrap=True)]

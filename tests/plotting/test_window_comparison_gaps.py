@@ -4,6 +4,8 @@ built by hand; the reasons are written out in each test from the rows' counts.""
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -34,16 +36,23 @@ def minutes(*values):
     return pd.to_timedelta([None if v is None else f"{v}min" for v in values])
 
 
+def note(ax) -> str:
+    """The words of the note of missing times under the x label, whitespace made single."""
+    found = [t for t in ax.y2_ax.texts if t.get_gid() == "no_time_label"]
+    return " ".join(found[0].get_text().split()) if found else ""
+
+
 def test_each_missing_detection_median_says_why_naming_the_series():
     t = table(incidents=[2, 2, 2, 0, 2, 2], detected=[2, 0, 2, 0, 0, 1],
               missed=[0, 2, 0, 0, 0, 1], unseen=[0, 0, 0, 0, 2, 0],
               detection_median=minutes(5, None, 30, None, None, 40))
     ax = plot_window_comparison(t)
-    # by hand: GET 6 h detected none of 2 (2 missed); POST 1 h had no incident; POST 6 h: both
-    # incidents unseen (no traffic). 24 h: both have a median, nothing to say
-    assert said(ax) == {"no_time:detection_median:1h": "POST: no incident",
-                        "no_time:detection_median:6h":
-                            "GET: none detected POST: unseen (no traffic)"}
+    # by hand: GET 6 h detected none of 2 (2 missed); POST 1 h had no incident (GET's mark is
+    # drawn there: said in the note under the x label); POST 6 h: both incidents unseen (no
+    # traffic). 24 h: both have a median, nothing to say
+    assert said(ax) == {"no_time:detection_median:6h":
+                        "GET: none detected POST: unseen (no traffic)"}
+    assert note(ax) == "median detection delay, no mark: at 1 h POST: no incident"
     # the gaps stay gaps: no point drawn where the words are
     (get,) = [ln for ln in ax.y2_ax.lines if ln.get_gid() == "detection_median:GET"]
     assert pd.isna(get.get_ydata()[1])
@@ -58,8 +67,9 @@ def test_words_alone_when_every_series_lacks_the_time():
 def test_without_the_counts_a_missing_detection_reads_none_detected():
     # the table's own NaT rule ("NaT if none detected"), no incidents/detected/missed columns
     t = table(detection_median=minutes(5, 7, None, 3, 4, 6))
-    assert said(plot_window_comparison(t)) == {
-        "no_time:detection_median:24h": "GET: none detected"}
+    ax = plot_window_comparison(t)
+    assert said(ax) == {}
+    assert note(ax) == "median detection delay, no mark: at 24 h GET: none detected"
 
 
 def test_recovery_time_missing_because_none_recovered():
@@ -67,8 +77,9 @@ def test_recovery_time_missing_because_none_recovered():
     t = table(incidents=[2] * 6, detected=[2, 2, 2, 0, 2, 2], missed=[0, 0, 0, 2, 0, 0],
               recovery_median=minutes(None, 10, 20, None, 30, 40))
     ax = plot_window_comparison(t, y2="recovery_median")
-    # in the order of REASONS: none detected first
+    # in the order of REASONS: none detected first; every series lacks it, in the panel
     assert said(ax) == {"no_time:recovery_median:1h": "POST: none detected GET: none recovered"}
+    assert note(ax) == ""
 
 
 def test_nothing_said_when_every_time_is_there_or_the_column_is_not_a_time():
@@ -78,3 +89,25 @@ def test_nothing_said_when_every_time_is_there_or_the_column_is_not_a_time():
     # share_exhausted below: not a detection or recovery time, nothing to say
     t = table(detection_median=minutes(None, None, None, None, None, None))
     assert said(plot_window_comparison(t, y2="share_exhausted")) == {}
+
+
+def test_words_of_a_window_with_marks_cover_none_of_them():
+    # GET 1 h has a median of 20 min, about mid-height of a 0 .. 40 panel, where the words of
+    # POST 1 h (no incident) were placed: every mark drawn lies outside every box of words
+    t = table(incidents=[2, 2, 2, 0, 2, 2], detected=[2, 0, 2, 0, 0, 1],
+              missed=[0, 2, 0, 0, 0, 1], unseen=[0, 0, 0, 0, 2, 0],
+              detection_median=minutes(20, None, 40, None, None, 40))
+    fig = plt.figure()
+    ax = plot_window_comparison(t, ax=fig.gca())
+    fig.canvas.draw()
+    boxes = [x.get_window_extent() for p in (ax, ax.y2_ax) for x in p.texts
+             if str(x.get_gid()).startswith("no_time")]
+    assert len(boxes) == 2  # the 6 h words in the panel and the note of 1 h
+    marks = [pt for p in (ax, ax.y2_ax) for ln in p.lines
+             for pt in ln.get_transform().transform(ln.get_xydata())
+             if np.isfinite(pt).all()]
+    assert len(marks) == 6 + 3  # every row above, the 3 medians below (GET 1 h, 24 h; POST 24 h)
+    for box in boxes:
+        assert not [pt for pt in marks if box.contains(*pt)]
+    (words,) = [x for x in ax.y2_ax.texts if x.get_gid() == "no_time_label"]
+    assert words.get_window_extent().y1 < ax.y2_ax.get_window_extent().y0  # under the panel

@@ -28,8 +28,8 @@ from .rolling import Exclusions, weighted_quantiles
 from .rules import cap_notes, capped_action, decided_miss, thin_evidence
 from .verdict import judge_current
 
-__all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "history_words", "judge_groups",
-           "incident_rows"]
+__all__ = ["MIN_HISTORY_DAYS", "Judged", "excluded_said", "short_history", "history_words",
+           "judge_groups", "incident_rows"]
 
 #: Said after the reason of a group whose evidence is too thin for its current target but not for
 #: a recommendation: the thin-evidence rule weighs the verdict at the current target and the
@@ -300,3 +300,26 @@ def incident_rows(srt: Any, incidents: pd.DataFrame, window_ns: int) -> Exclusio
     n = [len(c) for c in covered]
     return Exclusions.merged(np.concatenate([np.zeros(0, dtype=np.int64), *covered]),
                              np.repeat(starts, n), np.repeat(ends + window_ns, n))
+
+
+def excluded_said(incidents: pd.DataFrame | None) -> dict[str, Any] | None:
+    """What ``exclude_incidents`` left out, for :attr:`Recalibration.settings`: ``count`` (the
+    labelled incidents given), ``start`` (the first one's start) and ``end`` (the last one's
+    end, UTC; ``None`` without incidents): the time left out runs one window past each end;
+    ``None`` when none were given.
+
+    >>> inc = pd.DataFrame({"start": pd.to_datetime(["2026-01-02", "2026-01-01"], utc=True),
+    ...                     "end": pd.to_datetime(["2026-01-02 01:00", "2026-01-01 02:00"],
+    ...                                           utc=True)})
+    >>> said = excluded_said(inc)
+    >>> said["count"], str(said["start"]), str(said["end"])
+    (2, '2026-01-01 00:00:00+00:00', '2026-01-02 01:00:00+00:00')
+    """
+    if incidents is None:
+        return None
+    starts = utc_ns_column(incidents["start"], "incidents['start']")
+    ends = utc_ns_column(incidents["end"], "incidents['end']")
+    if not len(starts):
+        return {"count": 0, "start": None, "end": None}
+    return {"count": len(starts), "start": pd.Timestamp(int(starts.min()), tz="UTC"),
+            "end": pd.Timestamp(int(ends.max()), tz="UTC")}

@@ -30,7 +30,7 @@ from ...events.schema import check_events, ts_ns
 from ...slo import SLO, PerGroup, as_per_group
 from ..per_group import need_group_keys, rows_by_slo
 from ..sorted_events import Sorted, group_targets, sort_events
-from .evidence import incident_rows, judge_groups
+from .evidence import excluded_said, incident_rows, judge_groups
 from .levels import choose_targets, limit_quantiles
 from .options import Plan, RecalibrationOptions
 from .rolling import rolling_rates
@@ -238,6 +238,7 @@ def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
         dist, bt = sample_tables(key_cols, srt, rolling, j, limit_q)
         bar.update(1)
     settings = plan.settings(span_start=span_lo, span_end=span_hi, by=srt.by)
+    settings["exclude_incidents"] = excluded_said(exclude_incidents)
     settings["slo"] = slo_used([plan.slo] * srt.n_groups, srt.keys, current)
     attrs = recalibration_attrs(settings, summary, plan.requested)
     for frame in (summary, cand, dist, bt):

@@ -72,7 +72,10 @@ class Recalibration:
         ``window`` (per-group SLOs: their window when they share one, else ``None``), ``history``,
         ``span_start``, ``span_end``, ``step``, ``max_share``,
         ``limit_status``, ``loose_burn``, ``confidence``, ``n_boot``, ``block``, ``seed``,
-        ``policy``, ``by``, ``slo``: the SLO the groups were judged under (its window,
+        ``policy``, ``exclude_incidents`` (``None``, or the labelled incidents left out:
+        ``count``, ``start`` (the first one's start), ``end`` (the last one's end): the time left
+        out runs from each start to one window past its end), ``by``, ``slo``: the SLO the groups
+        were judged under (its window,
         thresholds and ``min_events``), its target the current target used (``target=`` over
         ``slo.target``); a :class:`~budgetlab.PerGroup` when the groups' SLOs or targets differ
         (:func:`~budgetlab.analyses.recalibration.run.slo_used`). A group without a current
@@ -237,8 +240,9 @@ def recalibration_attrs(settings: dict[str, Any], summary: pd.DataFrame,
     ``start`` .. ``end``, ``window``, ``history`` and ``block`` (duration text; ``window``
     ``None`` for per-group SLOs of several windows), ``step``, ``max_share``,
     ``limit_status``, ``loose_burn``, ``confidence``, ``n_boot``, ``seed``, ``candidates`` (the
-    targets asked for; ``None``: the usual ones) and ``policy`` (``name``, ``period``,
-    ``tiers``: the policy of ``pages_per_day``)."""
+    targets asked for; ``None``: the usual ones), ``policy`` (``name``, ``period``,
+    ``tiers``: the policy of ``pages_per_day``) and ``exclude_incidents`` (``None``, or the
+    incidents left out: ``count``, the first one's ``start`` and the last one's ``end``)."""
     judged = bool(np.isfinite(summary["current_target"].to_numpy(dtype=float)).any())
     window, policy = settings["window"], settings["policy"]
     return {**({"slo": settings["slo"].as_dict()} if judged else {}),
@@ -251,4 +255,12 @@ def recalibration_attrs(settings: dict[str, Any], summary: pd.DataFrame,
                                         "confidence", "n_boot", "seed")},
             "candidates": None if requested is None else [float(c) for c in requested],
             "policy": {"name": policy.name, "period": duration_label(policy.period),
-                       "tiers": [[t.name, t.severity] for t in policy.tiers]}}
+                       "tiers": [[t.name, t.severity] for t in policy.tiers]},
+            "exclude_incidents": _excluded(settings.get("exclude_incidents"))}
+
+
+def _excluded(said: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``settings["exclude_incidents"]`` as JSON: its times as text."""
+    if said is None:
+        return None
+    return {k: v if k == "count" or v is None else time_text(v) for k, v in said.items()}
