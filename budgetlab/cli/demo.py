@@ -22,10 +22,10 @@ from .._util.words import counted, duration_words, hours_words, prose_duration, 
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
 from .clock_text import between_events_line, format_summary
+from .prose import path_label
 from .reading import group_keys, longest_window, slo_from_args
 from .replay import print_run_header, replay_states, write_timeline
 from .replay_tables import format_incidents, zone_words
-from .prose import path_label
 from .shared import wrap
 from .story import episode_lines
 

@@ -249,7 +249,8 @@ def render_notebooks(
                 tmp.write_text(body, encoding="utf-8")
             drop_stale_failure(target)
             written.append(target)
-            log(f"{src.name}: executed in {time.perf_counter() - started:.1f} s, wrote {path_label(target)}")
+            log(f"{src.name}: executed in {time.perf_counter() - started:.1f} s, "
+                f"wrote {path_label(target)}")
     return written
 
 
