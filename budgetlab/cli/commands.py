@@ -232,7 +232,7 @@ def add_latency(subparsers: Any) -> None:
                         "rows)")
     g.add_argument("--timeouts", default=None, metavar="DURATION,...",
                    help="candidate client timeouts at or below the one in force: the trade-off "
-                        "table")
+                        "table (a group whose own timeout is shorter is withheld at a longer one)")
     g.add_argument("--window", default=None, metavar="DURATION",
                    help="tracker window (e.g. 1h, 24h): which target each threshold supports, and "
                         "the frontier (the smallest threshold each target allows)")
