@@ -5,9 +5,10 @@ For a candidate timeout ``c`` at or below the timeout in force ``T`` (per group:
 ``c`` is cut there: a success slower than ``c`` is lost (it becomes a timeout), a solve error
 slower than ``c`` becomes a timeout too, and each cut attempt waits ``c`` instead of its duration.
 **No retries are assumed**: a cut attempt is not tried again (a client that retries would win
-back part of the lost successes and spend part of the saved time). A candidate above ``T`` is
-refused: the attempts cut at ``T`` have unknown durations beyond it, so a longer timeout's
-outcome is not in the data.
+back part of the lost successes and spend part of the saved time). A candidate above a group's
+``T`` cannot be judged for that group: the attempts cut at ``T`` have unknown durations beyond
+it, so a longer timeout's outcome is not in the data. The group has no row at that candidate and
+``attrs["withheld"]`` says so, in words; a candidate above the ``T`` of every group is refused.
 
 **Groups without a timeout.** Without ``client_timeout``, a group whose rows hold no ``timeout``
 row has no timeout in force that the log shows (the docs define none log-wide: each group's is
@@ -43,7 +44,8 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
     events : DataFrame
         Canonical events with a ``duration`` column.
     timeouts : list of durations
-        Candidate client timeouts, each at or below the timeout in force.
+        Candidate client timeouts, each at or below the timeout in force of a group at least
+        (a group whose timeout is shorter is withheld at it).
     by : str or list of str, optional
         Group keys.
     client_timeout : duration, optional
@@ -63,7 +65,9 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
         ``availability``, ``latency_sli`` (float64). ``attrs["start"]`` and ``attrs["end"]``:
         the span counted, the first and the last event (both included; ISO-8601 text).
         ``attrs["withheld"]``: one sentence per group withheld (no ``timeout`` row and no
-        ``client_timeout``), naming it (``key=value, ...``) and why; empty when none is.
+        ``client_timeout``), naming it (``key=value, ...``) and why, then one per group whose
+        timeout in force is shorter than a candidate (no row at that candidate); empty when
+        none is.
 
     Examples
     --------
@@ -84,13 +88,8 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
     setup = timeouts_in_force(events, keys, dur, client_timeout)
     events, dur, (censoring, current, codes, row_current), withheld = _shown(events, dur, setup,
                                                                               keys)
-    longer = [c for c in cands if c > int(current.min())]
-    if longer:
-        raise ConfigError(f"a client timeout of {given_duration(longer[0])} is longer than the "
-                          f"one in force ({given_duration(int(current.min()))}): "
-                          "the attempts cut there have unknown durations beyond it, so what a "
-                          "longer timeout would do is not in the data; give candidates at or "
-                          "below it.")
+    _check_longer(cands, current)
+    withheld += _withheld_longer(censoring, keys, cands, current)
     thr = None if threshold is None else to_ns(threshold, name="threshold")
     n = len(censoring)
     # slower: cut at the timeout in force
@@ -124,11 +123,43 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
         part["wait_saved_per_attempt"] = pd.to_timedelta(per_attempt, unit="ns").as_unit("ns")
         part["availability"] = ratio(kept, attempts, 0.0)
         part["latency_sli"] = ratio(within, attempts, 0.0)
-        parts.append(part)
+        parts.append(part[c <= current])  # a group whose timeout in force is shorter: withheld
     out = pd.concat(parts, ignore_index=True)
     out = out.sort_values([*keys, "client_timeout"], kind="stable", ignore_index=True)
     # the span counted, as latency_profile's tables: the whole log's, withheld groups too
     out.attrs.update(span, withheld=withheld)
+    return out
+
+
+def _check_longer(cands: list[int], current: np.ndarray) -> None:
+    """Refuse a candidate longer than every group's timeout in force: no group can judge it."""
+    longer = [c for c in cands if c > int(current.max())]
+    if longer:
+        most = given_duration(int(current.max()))
+        raise ConfigError(f"a client timeout of {given_duration(longer[0])} is longer than the "
+                          + (f"one in force ({most})" if len(set(current.tolist())) == 1 else
+                             f"timeout in force of every group (the longest {most})")
+                          + ": the attempts cut there have unknown durations beyond it, so what a "
+                          "longer timeout would do is not in the data; give candidates at or "
+                          "below it.")
+
+
+def _withheld_longer(censoring: pd.DataFrame, keys: Sequence[str], cands: list[int],
+                     current: np.ndarray) -> list[str]:
+    """One sentence per group whose timeout in force is shorter than a candidate: the candidates
+    it cannot judge, withheld for it (the attempts cut at its timeout have unknown durations
+    beyond it)."""
+    out = []
+    for (_, row), now in zip(censoring.iterrows(), current, strict=True):
+        longer = [given_duration(c) for c in cands if c > now]
+        if longer:
+            one = len(longer) == 1
+            out.append(f"{', '.join(f'{k}={row[k]}' for k in keys) or 'all events'}: "
+                       f"{'a client timeout' if one else 'client timeouts'} of "
+                       f"{', '.join(longer)} {'is' if one else 'are'} longer than its timeout in "
+                       f"force ({given_duration(int(now))}): the attempts cut there have unknown "
+                       f"durations beyond it, so its trade-off at {'it' if one else 'them'} is "
+                       "withheld")
     return out
 
 

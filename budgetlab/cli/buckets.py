@@ -17,9 +17,9 @@ from .._util.validation import to_timedelta, window_words
 from .._util.words import counted
 from ..slo import SLO, PerGroup
 from ..slo_groups import split_by_slo
-from .policy_builds import check_freq
+from .policy_builds import run_builds
 from .prose import path_label
-from .reading import LogRead, group_keys, read_log, slo_from_args, slo_list
+from .reading import LogRead, group_keys, read_log, slo_from_args
 from .replay import span_words
 from .shared import group_label, print_slo, save_plot, table_text, wrap, write_output
 from .shown_groups import group_limit, shown_groups
@@ -46,10 +46,15 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
         refuse_unused(args, ["--plot-freq"], "it sets the bins of the --plot figure, and this "
                       "run draws none")
     to_timedelta(_plot_freq(args), name="plot_freq")  # refused before the work, by its flag
-    _check_policy_freq(args.freq, slo)
+    # --freq against the workbook policy built for the groups' period: before the read when
+    # every SLO has one, else after it, for the periods of the log's groups (an SLO of a group
+    # the log lacks is not used, so its windows do not decide)
+    checked = bool(run_builds(["workbook"], slo, args.freq))
     limit = group_limit(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
     by = group_keys(args)
+    if not checked:
+        run_builds(["workbook"], slo, args.freq, read.events, by)
     table = bucket_breakdown(read.events, slo, by=by or None, freq=args.freq)
     n_fail = int(table["failures"].sum())
     names = [str(b) for b in table["bucket"].cat.categories]
@@ -137,15 +142,6 @@ PLOT_FREQ = "1h"
 def _plot_freq(args: argparse.Namespace) -> str:
     """``--plot-freq``, else :data:`PLOT_FREQ`."""
     return str(args.plot_freq or PLOT_FREQ)
-
-
-def _check_policy_freq(freq: str, slo: SLO | PerGroup) -> None:
-    """``--freq`` must divide every window of the workbook policy ``bucket_breakdown`` replays
-    (one per SLO period): refused before the read, by the flag, as ``alerts`` refuses it."""
-    from ..alerts.policy import AlertPolicy
-
-    for period in dict.fromkeys(s.period for s in slo_list(slo)):
-        check_freq(freq, {"workbook": AlertPolicy.workbook(period)})
 
 
 def _no_share_without_failures(table: pd.DataFrame, by: list[str]) -> tuple[pd.DataFrame, int]:

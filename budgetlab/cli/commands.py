@@ -232,7 +232,7 @@ def add_latency(subparsers: Any) -> None:
                         "rows)")
     g.add_argument("--timeouts", default=None, metavar="DURATION,...",
                    help="candidate client timeouts at or below the one in force: the trade-off "
-                        "table")
+                        "table (a group whose own timeout is shorter is withheld at a longer one)")
     g.add_argument("--window", default=None, metavar="DURATION",
                    help="tracker window (e.g. 1h, 24h): which target each threshold supports, and "
                         "the frontier (the smallest threshold each target allows)")
@@ -240,9 +240,14 @@ def add_latency(subparsers: Any) -> None:
                    help="the current target, reported beside the supported ones (with --window), "
                         "or one per group of the --by key, e.g. recaptcha_v2=0.93,turnstile=0.97")
     g.add_argument("--n-boot", type=int, default=None,
-                   help="bootstrap resamples of the supported targets (with --window; default "
-                        "200; 0: none)")
+                   help="bootstrap resamples of the supported targets (with --window or --slo; "
+                        "default 200; 0: none)")
+    g.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
+                   help="OpenSLO v1 file: its target is the current one and its window the "
+                        "tracker's for the supported targets (as --target and --window; those "
+                        "flags override it); FILE#NAME picks one SLO, applied to the events its "
+                        "labels select")
     # the rest of the SLO that --target and --window make (recalibrate's parser reads them): its
     # defaults, latency having no flag for them
-    p.set_defaults(func=Command("latency", "latency"), slo=None, warning=None, critical=None,
+    p.set_defaults(func=Command("latency", "latency"), warning=None, critical=None,
                    min_events=None)

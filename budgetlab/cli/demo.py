@@ -22,6 +22,7 @@ from .._util.words import counted, duration_words, hours_words, prose_duration, 
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
 from .clock_text import between_events_line, format_summary
+from .prose import path_label
 from .reading import group_keys, longest_window, slo_from_args
 from .replay import print_run_header, replay_states, write_timeline
 from .replay_tables import format_incidents, zone_words
@@ -227,7 +228,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     for line in episode_lines(summary, episodes, by, args.tz):
         print(wrap(line, indent="  "))
     warm = int((tr["ts"] < events["ts"].iloc[0] + longest_window(slo)).sum())
-    where = f"written to {args.out}" if args.out else "the full list with --out FILE"
+    where = f"written to {path_label(args.out)}" if args.out else "the full list with --out FILE"
     print(wrap(f"Transitions: {counted(len(tr), 'status change')} in all ({warm:,} in the log's "
                f"first {prose_duration(longest_window(slo))}, while the windows fill); {where}.",
                indent=""))
@@ -239,11 +240,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     _print_verdicts(events, slo, by, summary, args.tz)
     if args.out:
         write_table(tr, args.out, force=args.force)
-        print(f"\nwrote {counted(len(tr), 'transition')} to {args.out}")
+        print(f"\nwrote {counted(len(tr), 'transition')} to {path_label(args.out)}")
     if args.plot:
         write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
                        spans=spans, tz=args.tz, events=events)
-        print(f"wrote timeline to {args.plot}")
+        print(f"wrote timeline to {path_label(args.plot)}")
     return 0
 
 

@@ -287,7 +287,7 @@ def _save_incident_plot(rep: Any, args: argparse.Namespace) -> None:
         import matplotlib.pyplot as plt
 
         plt.close(fig)
-    print(f"wrote the plot to {args.plot}")
+    print(f"wrote the plot to {path_label(args.plot)}")
 
 
 # --- alerts -------------------------------------------------------------------------------------

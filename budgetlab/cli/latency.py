@@ -19,8 +19,9 @@ from .._util.percent import fraction_to_percent, given_fraction, measured_percen
 from .._util.validation import check_fraction, check_whole, to_timedelta, window_words
 from .._util.words import counted, duration_words, given_duration, speak
 from ..errors import ConfigError
+from ..slo import SLO, PerGroup
 from .prose import fill_line
-from .reading import describe_slo, group_keys, read_log, slo_from_args
+from .reading import describe_slo, group_keys, read_log, slo_from_args, slo_list
 from .replay import span_words
 from .shared import group_label, save_plot, wrap, write_output
 from .unused_flags import refuse_unused
@@ -108,25 +109,29 @@ def _print_profile(whole: Any, by: list[str]) -> None:
 
 
 def _recalibration_lines(events: Any, args: argparse.Namespace, thresholds: list[str],
-                         by: list[str]) -> list[str]:
+                         by: list[str], slo: SLO | PerGroup) -> list[str]:
     """The supported target of each threshold and the frontier, in words (no NaN: a threshold
     that supports no candidate says so with its note); computed before anything is printed, so
-    that a --target the log refuses stops the run with one line."""
+    that a --target the log refuses stops the run with one line. ``slo``: that of ``--target``
+    and ``--window``, or of ``--slo FILE`` (its target the current one, its window the
+    tracker's)."""
     from ..analyses.latency_recalibration import latency_recalibrate
     from ..analyses.recalibration.rules import NO_INTERVAL
 
-    slo = slo_from_args(args)  # --target: one number, or one per group of the --by key
     n_boot = 200 if args.n_boot is None else args.n_boot
     rec = latency_recalibrate(events, slo=slo, thresholds=thresholds, by=by or None, n_boot=n_boot,
                               client_timeout=args.client_timeout)
-    current = [] if args.target is None else [
+    compare = args.target is not None or bool(args.slo)  # a current target given
+    current = [] if not compare else [
         f"current {describe_slo(slo, by, window=False, events=events)}"]
-    return [f"\nlatency targets the history supports ({window_words(args.window)} window; a "
+    windows = list(dict.fromkeys(window_words(s.window) for s in slo_list(slo)))
+    span = f"{windows[0]} window" if len(windows) == 1 else "each group's SLO window"
+    return [f"\nlatency targets the history supports ({span}; a "
             "target is supported when the tracker "
             "would have been CRITICAL or worse at most 1 % of the observed time after warm-up):",
             *current,  # the current SLO, each supported target compared with it
             *([speak(NO_INTERVAL)] if n_boot == 0 else []),  # no interval: said once
-            *supported_lines(rec.summary, by, args.target is not None),
+            *supported_lines(rec.summary, by, compare),
             "frontier (the smallest threshold each target allows):",
             *frontier_lines(rec.frontier, by)]
 
@@ -249,9 +254,11 @@ def _freq(args: argparse.Namespace) -> str:
     return str(args.freq or "1D")
 
 
-def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
-    """The quantiles and thresholds; every flag checked before the log is read, and none given
-    that this run would not use."""
+def _check_args(args: argparse.Namespace
+                ) -> tuple[list[float], list[str], SLO | PerGroup | None]:
+    """The quantiles, thresholds and the SLO of the supported targets (``--window`` or ``--slo``;
+    ``None`` without either); every flag checked before the log is read, and none given that
+    this run would not use."""
     if args.duration is None:
         raise ConfigError("latency needs the duration column: --duration COLUMN (with "
                           "--duration-unit s|ms|us|ns "
@@ -261,15 +268,13 @@ def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
                           "themselves: "
                           "give --thresholds instead.")
     unused = [f for f, v in (("--target", args.target), ("--n-boot", args.n_boot)) if v is not None]
-    if unused and not args.window:
+    if unused and not (args.window or args.slo):
         verb = "apply" if len(unused) > 1 else "applies"
         raise ConfigError(f"{' and '.join(unused)} {verb} to the supported targets, which need "
                           "--window "
-                          "(e.g. --window 24h).")
-    if args.window:  # the supported targets' SLO (--target, --window), checked before the work
-        slo_from_args(args)
-        if args.n_boot is not None:  # recalibrate's rule: 0 skips the bootstrap (no interval)
-            check_whole("n_boot", args.n_boot)
+                          "(e.g. --window 24h) or --slo FILE.")
+    if args.n_boot is not None:  # recalibrate's rule: 0 skips the bootstrap (no interval)
+        check_whole("n_boot", args.n_boot)
     try:
         quantiles = [float(q) for q in _list(args.quantiles)]
     except ValueError:
@@ -298,7 +303,8 @@ def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
                 f"each ({', '.join(STYLE_WORDS)}); --thresholds gives {len(given)}: give at most "
                 f"{len(STYLE_WORDS)} with --plot, or leave --plot out (the lines and --out give "
                 f"the shares of all {len(given)}).")
-    return quantiles, thresholds
+    # the supported targets' SLO (--target, --window; --slo FILE), checked before the work
+    return quantiles, thresholds, slo_from_args(args) if args.window or args.slo else None
 
 
 def _cmd_latency(args: argparse.Namespace) -> int:
@@ -306,7 +312,7 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     from ..analyses.timeout_tradeoff import timeout_tradeoff
     from ..plotting import plot_latency_shares, plot_timeout_tradeoff
 
-    quantiles, thresholds = _check_args(args)
+    quantiles, thresholds, slo = _check_args(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
     by = group_keys(args)
     whole = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=None,
@@ -317,7 +323,8 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     tradeoff = None if not args.timeouts else timeout_tradeoff(
         read.events, timeouts=_list(args.timeouts), by=by or None,
         client_timeout=args.client_timeout)
-    supported = _recalibration_lines(read.events, args, thresholds, by) if args.window else []
+    supported = [] if slo is None else _recalibration_lines(read.events, args, thresholds, by,
+                                                            slo)
     ts = read.events["ts"]
     print(wrap(f"{read.title}: {counted(len(read.events), 'attempt')} with durations, "
                f"{span_words(read.events, args.tz)}", indent=""))

@@ -38,6 +38,7 @@ from .._util.inputs import check_input_file
 from ..errors import ConfigError, NotebookError
 from .notebook_failures import FAILED_SUFFIX, drop_stale_failure, error_line, keep_failed, kept_text
 from .notebook_params import parse_parameters, per_notebook
+from .prose import path_label
 
 __all__ = ["add_parser", "render_notebooks", "find_notebooks", "DEFAULT_NOTEBOOKS"]
 
@@ -248,7 +249,8 @@ def render_notebooks(
                 tmp.write_text(body, encoding="utf-8")
             drop_stale_failure(target)
             written.append(target)
-            log(f"{src.name}: executed in {time.perf_counter() - started:.1f} s, wrote {target}")
+            log(f"{src.name}: executed in {time.perf_counter() - started:.1f} s, "
+                f"wrote {path_label(target)}")
     return written
 
 

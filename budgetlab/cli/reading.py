@@ -123,6 +123,15 @@ def _adopt_latency(args: argparse.Namespace, path: Path) -> None:
                           "with FILE#NAME.")
     threshold = pd.Timedelta(found.pop(), unit="s")
     label = duration_label(threshold)
+    if getattr(args, "thresholds", None) is not None:  # latency: it reads the durations itself
+        given = {to_ns(t.strip(), name="thresholds") for t in args.thresholds.split(",")
+                 if t.strip()}
+        among = ("one of --thresholds" if threshold.value in given
+                 else f"not among --thresholds: add {label} for the file's own")
+        sys.stderr.write(wrap(f"{path.name} is a latency SLO (events within {label}), {among}; "
+                              "latency compares its target with each threshold's supported one",
+                              indent="") + "\n")
+        return
     if args.slow_above is not None:
         if pd.Timedelta(to_ns(args.slow_above, name="slow_above"), unit="ns") != threshold:
             raise ConfigError(f"--slow-above {args.slow_above} differs from the latency threshold "

@@ -18,6 +18,7 @@ from pathlib import Path
 from .._util.files import make_folder
 from .._util.memory import format_bytes
 from .._util.words import cli_words, speak
+from ..cli.prose import path_label
 from ..errors import BudgetlabError
 from .synth import PRESETS, write_preset
 
@@ -45,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             make_folder(out, flag="--out")
             for name in names:
                 for path in write_preset(name, out, force=args.force):
-                    print(f"wrote {path} ({format_bytes(path.stat().st_size)})")
+                    print(f"wrote {path_label(path)} ({format_bytes(path.stat().st_size)})")
         except BudgetlabError as exc:
             print(f"python -m budgetlab.datasets: error: {speak(str(exc))}", file=sys.stderr)
             return 2
