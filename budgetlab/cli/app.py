@@ -50,6 +50,9 @@ class _Parser(argparse.ArgumentParser):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _HelpFormatter)  # every subcommand's parser too
+        # a flag is written whole: argparse would read a prefix as the one flag it begins
+        # (latency's --slo was --slow-above), a guess this never makes
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse prints usage too)
@@ -59,8 +62,27 @@ class _Parser(argparse.ArgumentParser):
             flag = found.group(1)
             message = (f"{flag} {value}: a value that begins with '-' reads as a flag; join it "
                        f"to {flag} with '=': {flag}={value}")
+        message += self._prefix_hint(message)
         sys.stderr.write(f"budgetlab: error: {message} (see '{self.prog} --help')\n")
         raise SystemExit(2)
+
+    def _prefix_hint(self, message: str) -> str:
+        """For unrecognized words that begin a flag of this command: flags are not abbreviated,
+        and which ones they begin (``--slo`` begins ``--slow-above``)."""
+        if not message.startswith("unrecognized arguments: "):
+            return ""
+        parser: argparse.ArgumentParser = self  # the innermost command named on the line
+        for word in self._argv:
+            subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+            if subs and word in subs[0].choices:
+                parser = subs[0].choices[word]
+        hints = []
+        for word in message.removeprefix("unrecognized arguments: ").split():
+            name = word.split("=")[0]
+            if name.startswith("--") and (whole := sorted(
+                    f for f in parser._option_string_actions if f.startswith(name) and f != name)):
+                hints.append(f"{name} begins {' or '.join(whole)}")
+        return f"; flags are written whole ({'; '.join(hints)})" if hints else ""
 
     def _dash_value(self, flag: str) -> str | None:
         """The word after ``flag`` on the command line when it begins with ``-`` and is none of
