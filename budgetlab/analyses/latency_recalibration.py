@@ -136,7 +136,9 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
         ``limit_share`` (float64: share of observed time after warm-up at ``limit_status`` or
         worse), ``observed_time`` (timedelta64[ns]), ``supported`` (bool). ``summary``: the group
         keys, ``threshold``, ``supported_target``, ``supported_low``, ``supported_high`` (float64;
-        NaN when below the grid, said in ``note``), ``equals_availability`` (bool), ``note`` (str;
+        NaN when below the grid, said in ``note``; a ``supported_high`` beside no supported
+        target is what some resampled histories support, also said there),
+        ``equals_availability`` (bool), ``note`` (str;
         a supported target from under 14 days of history is "provisional: ...", in
         :func:`budgetlab.recalibrate`'s words),
         ``window`` (timedelta64[ns]) and ``current_target`` (float64): the group's SLO.
@@ -320,8 +322,9 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], bad: n
     summary["supported_high"] = hi[g_s, t_s]
     at_to = (current[g_s] != NO_TIMEOUT) & (np.array(thr, dtype=np.int64)[t_s] >= current[g_s])
     summary["equals_availability"] = at_to
-    summary["note"] = [_note(s, a, cands) for s, a in
-                       zip(summary["supported_target"], at_to, strict=True)]
+    summary["note"] = [_note(s, h, a, cands) for s, h, a in
+                       zip(summary["supported_target"], summary["supported_high"], at_to,
+                           strict=True)]
     frontier = _frontier(table, keys, cands)
     return LatencyRecalibration(table, summary, frontier)
 
@@ -371,11 +374,14 @@ def _caveat_short_history(summary: pd.DataFrame, days: np.ndarray) -> None:
                        for n, i, k in zip(summary["note"], g, given, strict=True)]
 
 
-def _note(sup: float, at_timeout: bool, cands: np.ndarray) -> str:
+def _note(sup: float, high: float, at_timeout: bool, cands: np.ndarray) -> str:
     words = []
-    if np.isnan(sup):
-        words.append(f"no candidate target supported (even {given_fraction(cands[0])} is too "
-                     "strict)")
+    if np.isnan(sup):  # a bound beside none: what resampled days support, not this history
+        low = given_fraction(cands[0])
+        high_words = given_fraction(high) if np.isfinite(high) else ""
+        words.append(f"no candidate target supported (even {low} is too strict)" + (
+            f"; the bootstrap interval runs from below {low} to {high_words}: some histories "
+            f"resampled by whole days support {high_words} or more" if high_words else ""))
     if at_timeout:
         words.append("at or above the client timeout: the latency SLI equals availability")
     return "; ".join(words)

@@ -145,6 +145,21 @@ def test_notebook_05_without_a_client_timeout_skips_the_trade_off_in_words(tmp_p
             in "\n".join(texts))
 
 
+def test_notebook_05_judges_under_its_target_parameter(tmp_path, monkeypatch):
+    """05 fixed the current target at 0.99 in a code cell (every group's ``current_target``
+    printed 0.9900) and refused ``-p target``: the target given is the one in its table."""
+    out = _run_05(tmp_path, monkeypatch, client_timeout="1s", timeouts=None, target=0.9)
+    tables = [o["data"]["text/html"] for c in nbformat.read(out, as_version=4).cells
+              for o in c.get("outputs", []) if "current_target" in o.get("data", {}).get(
+                  "text/html", "")]
+    summary = tables[0]
+    head = [html.unescape(v).strip() for v in re.findall(r"<th[^>]*>(.*?)</th>", summary, re.S)]
+    column = head.index("current_target") - 1  # the first header cell is the index's, blank
+    rows = [[html.unescape(v).strip() for v in re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)]
+            for tr in re.findall(r"<tr>(.*?)</tr>", summary, re.S)]
+    assert [r[column] for r in rows if r] == ["0.9000"] * 3  # thresholds 0.25 s, 0.5 s, 1 s
+
+
 def test_without_a_bootstrap_the_day_rule_withholds_nothing_as_in_recalibrate():
     """n_boot=0 draws no day blocks: osapi_compute's one day with traffic is no reason to
     withhold; its 2 min 2 s of observed time after the 1 min warm-up is (the log spans
