@@ -178,14 +178,15 @@ def why_no_recommendation(rows: Any) -> list[str]:
     recommendation, read from its figures as :func:`budgetlab.recalibrate` judged them
     (:func:`~budgetlab.analyses.recalibration.rules.thin_kind` at the lowest usual target, 50 %,
     the level a recommendation is weighed at when there is none): no evaluated time, too few
-    events, day blocks or hours in the evaluated span, else no target meets the rule. A table
+    events, hours or day blocks in the evaluated span (the hours first: under 24 h they are
+    the reason), else no target meets the rule. A table
     without the columns a rule reads (``events``, ``traffic_days``, ``hours``: one written by
     hand) is judged by the rules it can be, and a row no rule explains gets an empty reason
     (the table's ``recommendation_note`` says more).
 
     >>> import pandas as pd
     >>> rows = pd.DataFrame({"events": [0, 5, 900, 900, 9000], "traffic_days": [0, 2, 1, 3, 9],
-    ...                      "hours": [0.0, 5.0, 20.0, 20.0, 200.0]})
+    ...                      "hours": [0.0, 5.0, 30.0, 20.0, 200.0]})
     >>> for why in why_no_recommendation(rows):
     ...     print(why)
     no evaluated time

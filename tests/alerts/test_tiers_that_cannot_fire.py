@@ -77,7 +77,7 @@ def test_alerts_prints_the_note_before_the_never_fired_rows(tmp_path, capsys):
     inc = tmp_path / "incidents.csv"
     inc.write_text("incident_id,start,end,scope\ni1,2026-01-05T00:00:00Z,2026-01-05T03:00:00Z,*\n")
     assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.93",
-                 "--window", "1h", "--policy", "workbook"]) == 0
+                 "--policy", "workbook"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert ("page_1h can never fire at target 0.93: it needs an error ratio above 14.4 x "
             "(1 - 0.93) = 1.008") in out

@@ -279,7 +279,7 @@ def test_notebook_03_withholds_the_rate_of_a_thin_hour(tmp_path, monkeypatch):
     verdicts = next(o.data["text/html"] for o in outputs
                     if "success_rate_without" in o.get("data", {}).get("text/html", ""))
     cells = [c.strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", verdicts, flags=re.S)]
-    assert cells[cells.index("5xx"):][:5] == ["5xx", "95 %", "0.0000", "n/a", "n/a"]
+    assert cells[cells.index("5xx"):][:5] == ["5xx", "95 %", "0.0000", "n/a", "withheld"]
     assert "NaN" not in verdicts
     # the breakdown: the 5xx group's 3 requests (GET 2, OPTIONS 1) are under the 200 attempts that
     # hold 10 expected failures at 95 %: both rows too thin, said in words where they read <NA>

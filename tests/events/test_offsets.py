@@ -25,7 +25,7 @@ def test_the_incidents_file_counts_naive_times_with_it(tmp_path):
     # the rows the ISO reader accepts: 2 of 5 incidents have a naive start or end
     p = tmp_path / "incidents.csv"
     p.write_text("incident_id,start,end\n"
-                 "a,2026-01-05T10:00:00Z,2026-01-05T11:00:00+01\n"
+                 "a,2026-01-05T10:00:00Z,2026-01-05T12:00:00+01\n"  # 11:00 UTC, after its start
                  "b,2026-01-05T10:00:00,2026-01-05T11:00:00Z\n"
                  "c,20260108T1030-0500,2026-01-08T18:00:00.5Z\n"
                  "d,2026-01-06,2026-01-06T10:00:00 +01:00\n"
