@@ -19,7 +19,19 @@ from .._util.words import days_words
 from .recalibration.rules import capped_action, capped_words, decided_miss, too_few_events
 from .recalibration.verdict import verdict
 
-__all__ = ["verdict_withheld", "verdict_in_percent", "recommendation_sentence"]
+__all__ = ["evaluated_words", "verdict_withheld", "verdict_in_percent", "recommendation_sentence"]
+
+
+def evaluated_words(hours: Any) -> str:
+    """The time a summary row's counts are over, its ``hours`` of evaluated time (time with
+    traffic after warm-up), in words; a row without it says so rather than name another span.
+
+    >>> evaluated_words(5.02), evaluated_words(647.5), evaluated_words(None)
+    ('5 h 1 min of evaluated time', '26 d 23 h of evaluated time', 'an unrecorded evaluated time')
+    """
+    h = float("nan") if hours is None else float(hours)
+    return f"{days_words(h / 24)} of evaluated time" if np.isfinite(h) else \
+        "an unrecorded evaluated time"
 
 
 def verdict_withheld(r: pd.Series) -> str:
@@ -68,7 +80,7 @@ def recommendation_sentence(r: pd.Series, group: str, caveat: str, min_events: i
     a capped one says so (:func:`~budgetlab.analyses.recalibration.rules.capped_words`, as the
     figure's legend does); ``kept``: the reason of a verdict that keeps the current target
     although the recommendation differs, said with it, so that both read as one."""
-    n, days, rec_t = int(r["events"]), float(r["history_days"]), float(r["recommended_target"])
+    n, rec_t = int(r["events"]), float(r["recommended_target"])
     if not np.isfinite(rec_t):  # recalibrate's rule, in its words
         return f"No recommendation for {group}: {r['recommendation_note']}."
     if n < min_events:
@@ -80,7 +92,7 @@ def recommendation_sentence(r: pd.Series, group: str, caveat: str, min_events: i
         text += f" ({capped_words(n)})"
     if np.isfinite(lo) and np.isfinite(hi):
         text += f" (bootstrap interval {given_percent(lo)} – {given_percent(hi)})"
-    text += f", from {n:,} events over {days_words(days)}"
+    text += f", from {n:,} events over {evaluated_words(r.get('hours'))}"
     if kept:
         text += (f"; the verdict keeps the current {given_percent(r['current_target'])} all the "
                  f"same: {kept}")

@@ -33,13 +33,18 @@ import pandas as pd
 
 from .._util.percent import given_percent, measured_percent, share_percent
 from .._util.validation import check_number, check_whole
-from .._util.words import counted, days_words, duration_words
+from .._util.words import counted, duration_words
 from ..errors import ConfigError
 from .recalibration import Recalibration
 from .recalibration.evidence import MIN_HISTORY_DAYS, history_words
 from .recalibration.tables import group_words
 from .recalibration.verdict import WITHHELD, verdict_given
-from .target_words import recommendation_sentence, verdict_in_percent, verdict_withheld
+from .target_words import (
+    evaluated_words,
+    recommendation_sentence,
+    verdict_in_percent,
+    verdict_withheld,
+)
 
 #: ``given_percent``: a target as written (``0.975`` is ``97.5 %``), the spelling of these verdicts'
 #: sentences, for a notebook's titles (:func:`budgetlab._util.percent.given_percent`)
@@ -196,8 +201,8 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     failures; one needs at least 10, i.e. 200 events); the recommendation is judged at its
     own level, where they hold 66.7 expected failures
     >>> print(few.loc[0, "recommendation"])
-    Recommended for all events: 66.5 %, from 199 events over 2 d 18 h; provisional: 2 d 18 h of
-    evaluated history, less than the 14 d a recommendation needs.
+    Recommended for all events: 66.5 %, from 199 events over 2 d 18 h of evaluated time;
+    provisional: 2 d 18 h of evaluated history, less than the 14 d a recommendation needs.
     >>> v = target_verdicts(recalibrate(as_events(ts, ok), target=0.95, window="1h", n_boot=0))
     >>> v.loc[0, "withheld"], v.loc[0, "verdict"]
     ('', 'too_strict')
@@ -220,7 +225,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         n, f, days = int(r["events"]), int(r["failures"]), float(r["history_days"])
         cur = float(r["current_target"])
         evidence = (f"{counted(n, 'event')}, {counted(f, 'failure')} over "
-                    f"{days_words(days)}; success "
+                    f"{evaluated_words(r.get('hours'))}; success "
                     f"{measured_percent(r['success_rate'])} ({given_percent(conf)} interval "
                     f"{measured_percent(r['ci_low'])} – {measured_percent(r['ci_high'])})")
         if np.isfinite(cur) and np.isfinite(r["current_share_limit"]):
@@ -243,7 +248,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         else:
             sentence = (f"The current {subject} is {_TARGET_WORDS[verdict]}"
                         + (f", so {action}" if action else "") + f": {evidence}.")
-        if caveat:
+        if caveat and not withheld:  # a withheld verdict is not provisional: there is none
             sentence += f" ({caveat.capitalize()}.)"
         rec_t = float(r["recommended_target"])
         # a target kept although the rule's lies elsewhere: the verdict's reason joins the two

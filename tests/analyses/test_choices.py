@@ -21,15 +21,23 @@ from budgetlab.errors import ConfigError
 EMPTY = pd.DataFrame()
 
 
-def _rec(groups, recommended, by=("g",)):
-    summary = pd.DataFrame({"g": groups, "recommended_target": recommended,
+def _rec(groups, recommended, by=("g",), shares=None):
+    """A result by hand: 10,000 events and 100 failures per group (every target up to 99 %
+    afforded), the candidates' shares of time EXHAUSTED as ``shares`` gives them per group
+    (``{target: share}``), the limit 5 %."""
+    summary = pd.DataFrame({"g": groups, "events": 10_000, "failures": 100,
+                            "recommended_target": recommended,
                             "recommendation_note": ["no candidate qualifies"] * len(groups)})
-    return Recalibration(summary=summary, candidates=EMPTY, distribution=EMPTY, bootstrap=EMPTY,
-                         settings={"by": list(by)})
+    rows = [(g, t, x) for g, at in (shares or {}).items() for t, x in at.items()]
+    cand = pd.DataFrame(rows, columns=["g", "target", "share_exhausted"])
+    return Recalibration(summary=summary, candidates=cand, distribution=EMPTY, bootstrap=EMPTY,
+                         settings={"by": list(by), "max_share": 0.05, "limit_status": "exhausted"})
 
 
 def test_suggest_targets_rule_by_hand():
-    rec = _rec(["a", "b", "c", "d"], [0.95, 0.95, np.nan, 0.9])
+    # all of the history affords b's 0.97 and c's 0.93: EXHAUSTED at most 5 % of the time there
+    rec = _rec(["a", "b", "c", "d"], [0.95, 0.95, np.nan, 0.9],
+               shares={"b": {0.95: 0.01, 0.97: 0.04}, "c": {0.93: 0.05}})
     clean = _rec(["d", "c", "b", "a"], [0.85, 0.93, 0.97, 0.95])  # another order: matched by key
     s = suggest_targets(rec, clean).set_index("g")
     assert s["recommended_without_incidents"].tolist() == [0.95, 0.97, 0.93, 0.85]

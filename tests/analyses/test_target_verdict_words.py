@@ -32,6 +32,7 @@ def by_hand() -> Recalibration:
         "events": [40_000, 60_000, 28], "failures": [900, 4_000, 0],
         "success_rate": [0.9775, 0.9333, 1.0], "ci_low": [0.976, 0.931, 0.88],
         "ci_high": [0.979, 0.935, 1.0], "history_days": [28.0, 28.0, 3.0],
+        "hours": [672.0, 672.0, 72.0],
         "p10": [0.965, 0.9, 1.0], "p50": [0.98, 0.935, 1.0], "window": ["1d"] * 3,
         "current_target": [0.95, 0.95, NAN], "current_share_limit": [0.0, 0.5, NAN],
         "verdict": ["ok", "too_strict", None],
@@ -54,11 +55,11 @@ def test_the_verdict_and_the_recommendation_read_as_one():
     assert kept["sentence"].startswith("The current target 95 % for turnstile is about right, "
                                        "so keep 95 %: 40,000 events")
     assert kept["recommendation"] == (
-        "Recommended for turnstile: 96 %, from 40,000 events over 28 d; the verdict keeps the "
-        "current 95 % all the same: EXHAUSTED or worse 0.00 % of the evaluated time under 95 % "
-        "(limit 1 %); the rule's target 96 % (no bootstrap, n_boot=0: the verdict rests on this "
-        "point) lies above 95 %, but 9 hours in 10 the 24 h window still burns 0.7 of its budget "
-        "(limit: loose_burn 0.25): keep 95 %.")
+        "Recommended for turnstile: 96 %, from 40,000 events over 28 d of evaluated time; the "
+        "verdict keeps the current 95 % all the same: EXHAUSTED or worse 0.00 % of the evaluated "
+        "time under 95 % (limit 1 %); the rule's target 96 % (no bootstrap, n_boot=0: the verdict "
+        "rests on this point) lies above 95 %, but 9 hours in 10 the 24 h window still burns 0.7 "
+        "of its budget (limit: loose_burn 0.25): keep 95 %.")
     assert kept["recommended_target"] == 0.96  # the figure is the rule's, as the table's
 
 
@@ -68,21 +69,22 @@ def test_every_target_of_these_sentences_in_percent():
     # one sentence: the verdict, why, the action, then its evidence (no aside after an aside)
     assert strict["sentence"] == (
         "The current target 95 % for recaptcha_v2 is too strict, the budget burning too fast, so "
-        "loosen to 92.5 %: 60,000 events, 4,000 failures over 28 d; success 93.33 % (95 % "
-        "interval 93.10 % – 93.50 %); EXHAUSTED or worse 50.0 % of the time under 95 %.")
+        "loosen to 92.5 %: 60,000 events, 4,000 failures over 28 d of evaluated time; success "
+        "93.33 % (95 % interval 93.10 % – 93.50 %); EXHAUSTED or worse 50.0 % of the time under "
+        "95 %.")
     # no target as a decimal fraction anywhere in the sentences (0.925, 0.95)
     for text in [*v["sentence"], *v["recommendation"]]:
         assert not re.search(r"\b0\.9\d*\b", text), text
     # a recommendation the verdict follows needs no joining reason
     assert strict["recommendation"] == "Recommended for recaptcha_v2: 92.5 %, from 60,000 events " \
-        "over 28 d."
+        "over 28 d of evaluated time."
 
 
 def test_a_capped_recommendation_says_so_in_the_legends_words():
     v = target_verdicts(by_hand(), min_days=0).set_index("g")
     assert v.loc["HEAD", "recommendation"] == (
         "Recommended for HEAD: 64 % (capped: as high as 28 events can judge), from 28 events "
-        "over 3 d.")
+        "over 3 d of evaluated time.")
 
 
 def test_the_percent_action_is_the_summarys_action_in_percent():

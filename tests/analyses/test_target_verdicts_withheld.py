@@ -44,13 +44,12 @@ def test_a_verdict_withheld_alone_says_why_once(verdicts):
     assert a["withheld"] == withheld and a["verdict"] == "withheld"
     assert a["sentence"] == (
         f"No verdict on the target 99.9 % for a: {withheld} (2,000 events, 0 failures over 1 d "
-        "9 h; success 100.00 % (95 % interval 99.81 % – 100.00 %)). (Provisional: 1 d 9 h of "
-        "evaluated history, less than the 14 d a recommendation needs.)")
+        "9 h of evaluated time; success 100.00 % (95 % interval 99.81 % – 100.00 %)).")
     # capped: the rule alone gives 99.99 %, 2,000 events judge up to 99.5 % (the legend's words)
     assert a["recommendation"] == (
         "Recommended for a: 99.5 % (capped: as high as 2,000 events can judge), from 2,000 events "
-        "over 1 d 9 h; provisional: 1 d 9 h of evaluated history, less than the 14 d a "
-        "recommendation needs.")
+        "over 1 d 9 h of evaluated time; provisional: 1 d 9 h of evaluated history, less than the "
+        "14 d a recommendation needs.")
     assert a["recommended_target"] == pytest.approx(0.995, abs=1e-12)
     for said in ("too few for a verdict", "judged at its own level", "expected failures"):
         assert f"{a['sentence']} {a['recommendation']}".count(said) == 1 + (

@@ -1,7 +1,9 @@
 """Decision rules the notebooks apply, each a plain function with its evidence.
 
 * :func:`suggest_targets`: the recommended target per group, or the one recommended outside the
-  labelled incidents when that is higher (the incidents shaped the recommendation);
+  labelled incidents when that is higher (the incidents shaped the recommendation) and all of the
+  history affords it (its failures within the target's budget, its time at the limit status
+  within ``max_share``: :mod:`.afford`);
 * :func:`window_summary` and :func:`choose_window`: flapping against detection, summed over the
   groups, and the window (and hysteresis) that flaps least among those that notice enough incidents;
 * :func:`policy_summary` and :func:`choose_policy`: the page tiers of several alert policies

@@ -16,8 +16,52 @@ from ..recalibration import Recalibration
 from ..recalibration.rules import decided_miss, too_few_events
 from ..recalibration.verdict import WITHHELD
 from ..verdicts import VERDICT_COLUMNS
+from .afford import GroupHistory, group_history, highest_afforded, whole_history_problems
 
 __all__ = ["suggest_targets", "bucket_target_verdicts"]
+
+
+def _group_rows(frame: pd.DataFrame, row: pd.Series, keys: list[str]) -> pd.DataFrame:
+    """The rows of ``frame`` (a result's candidates) of the group of summary ``row``."""
+    m = np.ones(len(frame), dtype=bool)
+    for k in keys:
+        m &= (frame[k].astype(str) == str(row[k])).to_numpy()
+    return frame[m]
+
+
+def _incident_free(h: GroupHistory, rc: float, cl: float) -> tuple[float, str]:
+    """The incident-free target ``cl`` (above the recommendation ``rc`` on all of the history)
+    when all of the history affords it, else the highest target that does, with the reason."""
+    pulled = (f"the labelled incidents pull the recommendation down ({given_percent(rc)} "
+              f"on all of the history, {given_percent(cl)} outside them)")
+    problems = whole_history_problems(h, cl)
+    if not problems:
+        return cl, (f"{pulled}, and all of the history affords {given_percent(cl)} "
+                    f"({h.budget_words(cl)}): suggest it and let the budget absorb the incidents")
+    why = (f"{pulled}, but all of the history does not afford {given_percent(cl)}: "
+           + "; ".join(problems))
+    if not np.isfinite(rc):
+        use = highest_afforded(h, np.inf)
+        return use, f"{why}; no recommendation on all of the history to keep{_fallback(use)}"
+    return _checked(h, rc, why, f"; keep {given_percent(rc)}", against="; nor")
+
+
+def _checked(h: GroupHistory, target: float, head: str, stands: str, *,
+             against: str = ", but all of the history cannot afford") -> tuple[float, str]:
+    """``target`` with the reason ``head + stands`` when all of the history affords its budget,
+    else the highest candidate below it that does (NaN when none does), saying why."""
+    if h.affords(target):
+        return target, head + stands
+    use = highest_afforded(h, target)
+    return use, (f"{head}{against} {given_percent(target)}: {h.budget_words(target)}"
+                 + _fallback(use))
+
+
+def _fallback(use: float) -> str:
+    """The end of a reason: the highest candidate all of the history affords, or that none does."""
+    if np.isfinite(use):
+        return f"; suggest {given_percent(use)}, the highest candidate it affords"
+    return "; no candidate is afforded: no suggestion"
 
 
 def suggest_targets(rec: Recalibration,
@@ -27,7 +71,16 @@ def suggest_targets(rec: Recalibration,
     **Rule.** Take the recommendation of ``rec`` (all of the history). When the same rule on the
     time outside the labelled incidents (``without_incidents``, from ``recalibrate(...,
     exclude_incidents=incidents)``) recommends a *higher* target, the incidents pulled the
-    recommendation down: suggest the incident-free value and let the budget absorb the incidents.
+    recommendation down: suggest the incident-free value and let the budget absorb the incidents,
+    but only when all of the history affords it: its failures fit the target's budget over all
+    of its evaluated events (``failures <= (1 - target) * events``, the summary's counts of
+    ``rec``) and the target would have been at ``limit_status`` or worse at most ``max_share`` of
+    all of the history's time (read from ``rec.candidates``: exactly when it is one of them, else
+    at least as much as a lower candidate that exceeds the limit; not known, and so not
+    suggested, when neither tells). Otherwise the reason says why not, with the figures, and the
+    recommendation on all of the history is kept. Whatever is suggested passes the budget check:
+    a kept recommendation whose budget the history's failures overspend gives way to the highest
+    candidate of ``rec`` that both checks pass (NaN, said, when none does).
 
     Parameters
     ----------
@@ -40,8 +93,8 @@ def suggest_targets(rec: Recalibration,
     -------
     DataFrame
         One row per group: group keys, ``recommended_target``, ``recommended_without_incidents``
-        (NaN without labels), ``suggested_target`` (NaN when there is no recommendation) and
-        ``reason`` (a sentence).
+        (NaN without labels), ``suggested_target`` (NaN when there is no recommendation, or no
+        candidate all of the history affords) and ``reason`` (a sentence, with the figures).
 
     Examples
     --------
@@ -58,6 +111,11 @@ def suggest_targets(rec: Recalibration,
                           "budgetlab.recalibrate().")
     keys = list(rec.settings.get("by", []))
     s = rec.summary.reset_index(drop=True)
+    missing = [c for c in ("events", "failures") if c not in s.columns]
+    if missing or "target" not in rec.candidates.columns:
+        raise ConfigError("suggest_targets() checks a target against all of the history: it needs "
+                          "the summary's events and failures and the candidates' targets, which "
+                          "budgetlab.recalibrate() gives.")
     clean = np.full(len(s), np.nan)
     if without_incidents is not None:
         other = without_incidents.summary
@@ -70,17 +128,15 @@ def suggest_targets(rec: Recalibration,
     rows = []
     for i, (_, r) in enumerate(s.iterrows()):
         rc, cl = float(r["recommended_target"]), float(clean[i])
+        h = group_history(r, _group_rows(rec.candidates, r, keys), rec.settings)
         if without_incidents is not None and np.isfinite(cl) and (not np.isfinite(rc) or cl > rc):
-            use = cl
-            reason = (f"the labelled incidents pull the recommendation down ({given_percent(rc)} "
-                      f"on all of the history, {given_percent(cl)} outside them): "
-                      f"suggest {given_percent(cl)} and let the budget absorb the incidents")
+            use, reason = _incident_free(h, rc, cl)
         elif np.isfinite(rc):
-            use = rc
-            reason = ("no incident labels: the recommendation "
-                      "stands" if without_incidents is None else
-                      f"the incidents do not move the recommendation ({given_percent(cl)} "
-                      f"outside them): keep {given_percent(rc)}")
+            use, reason = (_checked(h, rc, "no incident labels", ": the recommendation stands")
+                           if without_incidents is None else
+                           _checked(h, rc, "the incidents do not move the recommendation "
+                                    f"({given_percent(cl)} outside them)",
+                                    f": keep {given_percent(rc)}"))
         else:
             use = np.nan
             reason = f"no recommendation: {r.get('recommendation_note', 'no candidate qualifies')}"
