@@ -107,8 +107,10 @@ class IncidentReport:
         Per group and tier, during the incident: ``tier``, ``severity``, ``burn`` (threshold),
         ``long_window``, ``short_window``, ``fired``, ``first_alert``, ``detection_delay``
         (first alert − start, at least 0), ``alert_end``, ``caused_by_timeouts`` (every episode
-        that fired was caused by timeouts alone), ``peak_burn_long``, ``peak_burn_short`` (over
-        the evaluations in ``(start, end]``).
+        that fired was caused by timeouts alone), ``peak_burn_long``, ``peak_burn_short``,
+        ``condition_held`` (both burns over ``burn`` at an evaluation), over the evaluations in
+        ``(start, end]`` whose windows hold data (an alert counts when it began at one): up to
+        the end of the bin of ``data_end`` when the log ends first.
     budget : DataFrame
         Per group, during the incident: ``events``, ``failures``, ``success_rate``,
         ``burn_rate``, ``excess_failures`` (failures − (1 − target) × events), ``period`` (the
@@ -319,8 +321,7 @@ def incident_report(
     require_columns(events, bkeys)
     span = Span.of(start, end, tz=tz, context=context, history=max([slo.window, *pol.windows]))
     scope_text = check_scope(events, scope)
-    ev, replayed_ns, notes, data_end = replayed_events(events, span, scope_text, slo=slo,
-                                                       keys=keys)
+    ev, replayed_ns, notes, span = replayed_events(events, span, scope_text, slo=slo, keys=keys)
     tables = _replay_tables(ev, slo, pol, keys, bkeys, span, freq=freq, replayed_ns=replayed_ns)
     if int(tables["budget"]["events"].sum()) == 0:
         notes.append("there were no events during the incident.")
@@ -328,7 +329,7 @@ def incident_report(
         start=span.start, end=span.end, window_start=span.w_start, window_end=span.w_end, slo=slo,
         policy=pol, by=tuple(keys), breakdown_by=tuple(bkeys), scope=scope_text, tz=tz, **tables,
         incidents=overlapping_incidents(incidents, span, scope=scope_text, by=keys), summary="",
-        notes=tuple(notes), freq=to_timedelta(freq, name="freq"), data_end=data_end))
+        notes=tuple(notes), freq=to_timedelta(freq, name="freq"), data_end=span.data_end))
 
 
 def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str], bkeys: list[str],
@@ -361,8 +362,7 @@ def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str]
         states=states, spans=spans, transitions=tr, steps=status_spans(ev, slo, **observed,
                                                                        steps=True),
         tracker=tracker_table(states_h, tr_h, spans, keys, span),
-        alerts=alerts, tiers=tiers, buckets=buckets,
-        window_buckets=window_buckets,
+        alerts=alerts, tiers=tiers, buckets=buckets, window_buckets=window_buckets,
         budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol, replayed_ns),
         over_time=bucket_burn_over_time(ev[in_window], slo, by=bkeys,
                                         freq=nice_freq(span.w_end.value - span.w_start.value)))
@@ -373,9 +373,9 @@ def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str]
 def _with_summary(rep: IncidentReport) -> IncidentReport:
     """``rep`` with the summary of its tables."""
     return dataclasses.replace(rep, summary=summary_text(
-        start=rep.start, end=rep.end, tz=rep.tz, slo=rep.slo, by=rep.by,
+        start=rep.start, end=rep.end, tz=rep.tz, slo=rep.slo, by=rep.by, freq=rep.freq,
         breakdown_by=rep.breakdown_by, scope=rep.scope, tracker=rep.tracker, buckets=rep.buckets,
-        tiers=rep.tiers, policy=rep.policy, budget=rep.budget, freq=rep.freq))
+        tiers=rep.tiers, policy=rep.policy, budget=rep.budget, data_end=rep.data_end))
 
 
 def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,

@@ -176,7 +176,9 @@ def worst_first(tracker: pd.DataFrame) -> pd.DataFrame:
 def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str], span: Span, *,
                  freq: Any, has_timeout: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The alert episodes overlapping the window (with ``caused_by_timeouts``) and the tier
-    table."""
+    table, read over the evaluations whose windows hold data: when the log ends (``span.data_end``,
+    its last event) before the incident does, up to the end of the bin holding that event; the
+    evaluations after it see windows emptying after the data, not production's traffic."""
     bins = bin_events(ev, freq, by=keys, start=span.h_start, end=span.w_end)
     if has_timeout:
         ep, _ = episodes_caused(bins, slo.target, policy, TIMEOUT, freq=freq)
@@ -186,9 +188,18 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
         ep["caused_by_timeouts"] = False
     alerts = _overlapping(ep, span.w_start, span.w_end).reset_index(drop=True)
     alerts.attrs.update(ep.attrs)  # the grid's own start and end: the history read included
-    states, group_rows = _incident_states(read_bins(bins, freq=freq), slo.target, policy, keys,
-                                          span.start, span.end)
-    return alerts, _tier_table(ep, states, group_rows, policy, keys, span.start, span.end)
+    grid = read_bins(bins, freq=freq)
+    end = _read_until(grid, span.data_end, span.end)
+    states, group_rows = _incident_states(grid, slo.target, policy, keys, span.start, end)
+    return alerts, _tier_table(ep, states, group_rows, policy, keys, span.start, span.end, end)
+
+
+def _read_until(grid: BinGrid, data_end: pd.Timestamp | None, end: pd.Timestamp) -> pd.Timestamp:
+    """The last evaluation up to ``end`` whose windows hold data: the end of the bin of the log's
+    last event ``data_end`` (``end`` when the log runs on, or no bin ends after that event)."""
+    ends = grid.bin_end_ns
+    i = len(ends) if data_end is None else int(np.searchsorted(ends, data_end.value, "right"))
+    return min(end, pd.Timestamp(int(ends[i]), unit="ns", tz="UTC")) if i < len(ends) else end
 
 
 #: Bytes per group and bin of :func:`~budgetlab.alerts.episodes.alert_states` (its own estimate
@@ -222,9 +233,10 @@ def _overlapping(episodes: pd.DataFrame, lo: pd.Timestamp, hi: pd.Timestamp) -> 
 
 def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[tuple[Any, ...]],
                 policy: AlertPolicy, keys: list[str], start: pd.Timestamp,
-                end: pd.Timestamp) -> pd.DataFrame:
+                end: pd.Timestamp, until: pd.Timestamp) -> pd.DataFrame:
     """Per group (``group_rows``: their keys) and tier: what the tier did during the incident
-    (``states``: the tiers' states at its evaluations)."""
+    (``states``: the tiers' states at its evaluations up to ``until``; an alert counts when it
+    began at one of them)."""
     on = [*keys, "tier"]
     tiers = pd.DataFrame({
         "tier": [t.name for t in policy.tiers], "severity": [t.severity for t in policy.tiers],
@@ -232,12 +244,14 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[t
         "long_window": pd.to_timedelta([t.long_window for t in policy.tiers]).as_unit("ns"),
         "short_window": pd.to_timedelta([t.short_window for t in policy.tiers]).as_unit("ns")})
     plain = {"tier": str, **{k: object for k in keys}}  # joined on the values, not categories
-    hit = _overlapping(episodes, start, end).astype(plain)
+    hit = _overlapping(episodes, start, end)
+    hit = hit[utc_ns_column(hit["start"], "episodes['start']") <= until.value].astype(plain)
     fired = hit.groupby(on).agg(first_alert=("start", "min"), alert_end=("end", "max"),
                                 caused_by_timeouts=("caused_by_timeouts", "all"))
-    peaks = states.astype(plain).groupby(on)[["burn_long", "burn_short"]].max()
+    peaks = states.astype(plain).groupby(on)[["burn_long", "burn_short", "condition"]].max()
     out = pd.DataFrame(group_rows, columns=keys).merge(tiers, how="cross")
     out = out.join(fired, on=on).join(peaks.add_prefix("peak_"), on=on)
+    out["condition_held"] = out.pop("peak_condition").eq(True)  # False: no evaluation
     for c in ("first_alert", "alert_end"):
         out[c] = out[c].astype("datetime64[ns, UTC]")
     out["fired"] = out["first_alert"].notna().to_numpy()
@@ -246,7 +260,8 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[t
     out["caused_by_timeouts"] = out["caused_by_timeouts"].eq(True)  # False when none fired
     return out[[*on, "severity", "burn", "long_window", "short_window", "fired", "first_alert",
                 "detection_delay", "alert_end", "caused_by_timeouts", "peak_burn_long",
-                "peak_burn_short"]].astype({"peak_burn_long": float, "peak_burn_short": float})
+                "peak_burn_short", "condition_held"]].astype({"peak_burn_long": float,
+                                                              "peak_burn_short": float})
 
 
 def closest_tier(tiers: pd.DataFrame) -> pd.Series | None:

@@ -82,16 +82,22 @@ def _sentence(text: str) -> str:
 def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, by: Sequence[str],
                  breakdown_by: Sequence[str], scope: str, tracker: pd.DataFrame,
                  buckets: pd.DataFrame, tiers: pd.DataFrame, policy: AlertPolicy,
-                 budget: pd.DataFrame, freq: Any = "1min") -> str:
+                 budget: pd.DataFrame, freq: Any = "1min",
+                 data_end: pd.Timestamp | None = None) -> str:
     """The paragraph: :func:`tracker_sentence`, :func:`bucket_sentence`, :func:`alert_sentence`
     and :func:`budget_sentence` (when the incident had events). The tracker's burns are at its
-    events; the policy's at the end of every bin of ``freq``: each sentence says which."""
+    events; the policy's at the end of every bin of ``freq``, up to the data's end when the log
+    (its last event: ``data_end``) ends before the incident does: each sentence says which."""
+    # the policy's evaluations read data up to the end of the bin (epoch-aligned) of the log's
+    # last event: said when that cuts the incident
+    cut = data_end is not None and _bin_end(data_end, freq) < end
     # the failures the incident's events were allowed under each group's own target
     expected = float((budget["failures"] - budget["excess_failures"]).sum()) if len(budget) else 0.0
     parts = [tracker_sentence(start, end, tz, slo, by, scope, tracker),
              bucket_sentence(buckets, breakdown_by, tracker, expected_failures=expected,
                              keys=by, scope=scope),
-             alert_sentence(tiers, policy, by, start, tz, freq=freq)]
+             alert_sentence(tiers, policy, by, start, tz, freq=freq,
+                            data_end=data_end if cut else None)]
     if len(budget) and int(budget["events"].sum()):
         parts.append(budget_sentence(budget, slo, policy, end - start, keys=by, scope=scope))
     return " ".join(parts)
@@ -254,11 +260,15 @@ def every(freq: Any) -> str:
 
 
 def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str],
-                   start: pd.Timestamp, tz: str, *, freq: Any = "1min") -> str:
+                   start: pd.Timestamp, tz: str, *, freq: Any = "1min",
+                   data_end: pd.Timestamp | None = None) -> str:
     """Whether and when the policy would have paged (or fired, without page tiers); if not, how
     close its page tiers came: a tier's peak burn is over its evaluations, at the end of every
-    bin of ``freq`` (the tracker's burn moves at every event, so its peak can differ). With group
-    ``keys`` each figure names its group, and how many other groups paged (fired) is said."""
+    bin of ``freq`` (the tracker's burn moves at every event, so its peak can differ), up to the
+    data's end (``data_end``, the log's last event, when the end of its bin comes before the
+    incident's: after it the windows empty with the data); a peak over the threshold comes with
+    why the tier did not fire. With group ``keys`` each figure names its group, and how many
+    other groups paged (fired) is said."""
     name = f"the {policy.name} policy" if policy.name else "the alert policy"
     fired = tiers[tiers["fired"]].sort_values("first_alert", kind="stable") if len(tiers) else tiers
     has_page = any(t.severity == "page" for t in policy.tiers)
@@ -289,13 +299,19 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         r = fired.iloc[0]
         txt = (f"{name} would have fired {r['tier']} ({r['severity']}){for_group(r, keys)} "
                f"{when(r)}{others(fired, 'fired')}")
+    elif data_end is not None and _bin_end(data_end, freq) <= start:
+        return _sentence(f"the log ends before the incident, so what {name} would have done "
+                         "during it is not known")
     else:
         txt = f"{name} would not have {'paged' if has_page else 'fired'}"
         near = closest_tier(tiers[tiers["severity"] == "page"] if has_page else tiers)
         if near is not None:
+            upto = ("" if data_end is None else
+                    f" up to the data's end at {_clock(data_end, tz, start)}")
             txt += (f" ({near['tier']}'s {prose_duration(near['long_window'])} burn"
-                    f"{for_group(near, keys)}, evaluated {every(freq)}, peaked at "
-                    f"{three_digits(near['peak_burn_long'])}, its threshold is {near['burn']:g})")
+                    f"{for_group(near, keys)}, evaluated {every(freq)}{upto}, peaked at "
+                    f"{three_digits(near['peak_burn_long'])}, its threshold is {near['burn']:g}"
+                    f"{_why_silent(near, policy)})")
         if has_page and len(fired):
             r = fired.iloc[0]
             txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"
@@ -303,3 +319,25 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         elif has_page:
             txt += " and no other tier fired"
     return _sentence(txt)
+
+
+def _why_silent(near: pd.Series, policy: AlertPolicy) -> str:
+    """Why the tier of ``near`` (a tiers row) did not fire when its peak long-window burn was
+    over its threshold (``""`` when it was not): its short window was never over it at the same
+    evaluation, or both were but no alert began during the incident (``for_``)."""
+    if not near["peak_burn_long"] > near["burn"]:
+        return ""
+    tier = next(t for t in policy.tiers if t.name == near["tier"])
+    if not near["condition_held"]:
+        return (f", but its {prose_duration(tier.short_window)} burn was never over it at the "
+                "same evaluation" if tier.short_window is not None
+                else ", but its alert condition never held")
+    wait = f" (for_ {prose_duration(tier.for_)})" if tier.for_ > pd.Timedelta(0) else ""
+    return (", and both its windows were over it, but no alert of it began during the "
+            f"incident{wait}")
+
+
+def _bin_end(t: pd.Timestamp, freq: Any) -> pd.Timestamp:
+    """The end of the bin of ``freq`` (aligned on the epoch, as the policy's) holding ``t``."""
+    width = pd.Timedelta(freq)
+    return t.floor(width) + width

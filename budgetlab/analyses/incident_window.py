@@ -3,7 +3,7 @@ history replayed before the window, and the events and incidents in that span.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -63,6 +63,9 @@ class Span:
     history: pd.Timedelta
     # the clock the report speaks (its notes' times)
     tz: str = "UTC"
+    # the log's last event when the log ends before the window does (the alerts' evaluations
+    # are read up to the end of its bin: after it, windows empty with the data, not the traffic)
+    data_end: pd.Timestamp | None = None
 
     @property
     def h_start(self) -> pd.Timestamp:
@@ -85,13 +88,13 @@ class Span:
 
 
 def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
-                    keys: list[str]) -> tuple[pd.DataFrame, int, list[str], pd.Timestamp | None]:
+                    keys: list[str]) -> tuple[pd.DataFrame, int, list[str], Span]:
     """The events to replay (from ``span.h_start`` to the window's end, in scope), the time they
     span (cut by the table's own start and end when they come first), a note when the data
-    start too late for the longest window, or end before the window does, and then the log's
-    last event (``None`` when the log runs to the window's end or beyond). A window without
-    events in scope is refused with the silence it lies in and the tracker's status there
-    (:func:`no_traffic_words`)."""
+    start too late for the longest window, or end before the window does, and ``span`` with
+    ``data_end``: the log's last event (``None`` when the log runs to the window's end or
+    beyond). A window without events in scope is refused with the silence it lies in and the
+    tracker's status there (:func:`no_traffic_words`)."""
     t = ts_ns(events)
     h_start, w_start, w_end = span.h_start, span.w_start, span.w_end
     i0 = int(np.searchsorted(t, h_start.value, side="left"))
@@ -132,7 +135,7 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
                      "after it are not production's.")
     span_lo = h_start.value if i0 > 0 else first_ns
     span_hi = w_end.value if i1 < len(events) else int(t[-1])
-    return ev, max(span_hi - span_lo, 1), notes, data_end
+    return ev, max(span_hi - span_lo, 1), notes, replace(span, data_end=data_end)
 
 
 def no_traffic_words(t: np.ndarray, history: pd.DataFrame, span: Span, scope: str, *, slo: SLO,

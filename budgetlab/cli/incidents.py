@@ -129,7 +129,8 @@ def _check_span_flags(args: argparse.Namespace) -> None:
 def _spans(args: argparse.Namespace, table: pd.DataFrame | None
            ) -> list[tuple[str, Any, Any, str | None]]:
     """``(id, start, end, scope)`` of each incident to report (``table``: ``--incidents``'; the
-    flags checked by :func:`_check_span_flags`); ``--plot`` draws one."""
+    flags checked by :func:`_check_span_flags`); ``--plot`` draws one. Run on the incidents
+    table before the log is read, so that ``--id`` and ``--plot`` are refused before the read."""
     if table is not None:
         if args.id is not None:
             table = table[table["incident_id"].astype(str) == args.id]
@@ -188,7 +189,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     by = group_keys(args)
     limit = group_limit(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot, "--tiers-out": args.tiers_out},
-                    incidents=args.incidents)
+                    incidents=args.incidents, check_incidents=lambda t: _spans(args, t))
     checked = checked or run_builds([name], slo, args.freq, read.events, by)
     table = read.incidents
     spans = _spans(args, table)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -345,13 +346,15 @@ def _hashed_scopes(args: argparse.Namespace, table: pd.DataFrame | None, events:
 
 
 def read_log(
-    args: argparse.Namespace, outputs: dict[str, Any], *, incidents: str | None = None
+    args: argparse.Namespace, outputs: dict[str, Any], *, incidents: str | None = None,
+    check_incidents: Callable[[pd.DataFrame], object] | None = None,
 ) -> LogRead:
     """Read ``args.log`` as every subcommand reads it: register the inputs (the log files and
     the ``--incidents`` file ``incidents``), check every output of the run (``{option: path or
     None}``, see :func:`~budgetlab._util.files.plan_outputs`) and read the incidents before the
-    work, read (event table or access log), write the "how it was read" block to stderr, and drop
-    from ``--by`` a key that ``--pii drop`` dropped (the reader warned by name)."""
+    work (``check_incidents`` checks the incidents table then: a refusal comes before the read),
+    read (event table or access log), write the "how it was read" block to stderr, and drop from
+    ``--by`` a key that ``--pii drop`` dropped (the reader warned by name)."""
     from .._util.inputs import register_input
     from .._util.plan import plan_outputs
     from ..alerts.incidents_file import read_incidents
@@ -366,6 +369,8 @@ def read_log(
     pii, salt = getattr(args, "pii", "error"), getattr(args, "salt", None)
     # a bad file fails before the read; with --pii hash, personal scope values hashed by the salt
     table = read_incidents(incidents, pii=pii, salt=salt) if incidents else None
+    if table is not None and check_incidents is not None:
+        check_incidents(table)
     spec, labels = picked_labels(args)  # --slo FILE#NAME: the events its labels select
     given, extra = args.by, _label_columns(paths, args, labels)
     try:

@@ -283,7 +283,9 @@ def test_the_two_peak_burns_say_what_they_are_measured_on(freq, every):
                           policy=AlertPolicy.single_window("1h", 50.0))
     flat = " ".join(rep.summary.split())
     assert "(at its events: peak 1 h burn 5 at 02:00, lowest 1 h success 50.00 %)" in flat
-    assert f"(page_1h's 1 h burn, evaluated {every}, peaked at 3.33, its threshold is 50)" in flat
+    # the log ends at 02:00:30, inside the incident: the policy is read up to its bin's end
+    assert (f"(page_1h's 1 h burn, evaluated {every} up to the data's end at 02:00, peaked at "
+            "3.33, its threshold is 50)") in flat
     assert rep.freq == pd.Timedelta(freq)
 
 
