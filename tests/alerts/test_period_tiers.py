@@ -29,6 +29,7 @@ from budgetlab.cli import main
 from budgetlab.errors import ConfigError
 from budgetlab.events.schema import as_events
 from budgetlab.windows.binning import bin_events
+from tests.region_slos import region_slos
 
 T0 = pd.Timestamp("2026-01-05", tz="UTC")
 MIXED = PerGroup({"ams": SLO(0.99, period="28D"), "fra": SLO(0.99, period="7D")})
@@ -106,17 +107,6 @@ def test_incident_report_refuses_it_too():
     assert str(info.value) == COLLISION
 
 
-SLO_FILE = """\
-apiVersion: openslo/v1
-kind: SLO
-metadata: {{name: {name}, labels: {{region: {name}}}}}
-spec:
-  service: captcha
-  indicatorRef: solves
-  budgetingMethod: Occurrences
-  timeWindow: [{{duration: {period}, isRolling: true}}]
-  objectives: [{{target: 0.99}}]
-"""
 
 
 @pytest.mark.parametrize("command", ["alerts", "incident"])
@@ -126,8 +116,7 @@ def test_the_command_line_says_it_in_its_flags(tmp_path, capsys, command):
                   "region": ev["region"]}).to_csv(tmp_path / "log.csv", index=False)
     (tmp_path / "inc.csv").write_text("incident_id,start,end\n"
                                       "i1,2026-01-05T00:30:00Z,2026-01-05T01:30:00Z\n")
-    (tmp_path / "slos.yaml").write_text(SLO_FILE.format(name="ams", period="28d") + "---\n"
-                                        + SLO_FILE.format(name="fra", period="7d"))
+    (tmp_path / "slos.yaml").write_text(region_slos({"ams": "28d", "fra": "7d"}))
     args = [command, str(tmp_path / "log.csv"), "--ok", "ok", "--by", "region", "--slo",
             str(tmp_path / "slos.yaml"), "--incidents", str(tmp_path / "inc.csv")]
     if command == "incident":

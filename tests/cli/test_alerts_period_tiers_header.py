@@ -28,18 +28,7 @@ import pandas as pd
 import pytest
 
 from budgetlab.cli import main
-
-SLO_FILE = """\
-apiVersion: openslo/v1
-kind: SLO
-metadata: {{name: {name}, labels: {{region: {name}}}}}
-spec:
-  service: captcha
-  indicatorRef: solves
-  budgetingMethod: Occurrences
-  timeWindow: [{{duration: {period}, isRolling: true}}]
-  objectives: [{{target: 0.99}}]
-"""
+from tests.region_slos import region_slos
 
 PYRRA_7D = ("tiers: critical_15m burn 14 over 15m/1m for 1m, critical_1h30m burn 7 over 1h30m/8m "
             "for 4m, warning_6h burn 2 over 6h/30m for 15m, warning_1d burn 1 over 1d/1h30m for "
@@ -63,9 +52,7 @@ def files(tmp_path):
                                       "i1,2026-01-05T00:30:00Z,2026-01-05T01:30:00Z\n")
     for name, (ams, fra) in {"7": ("7d", "7d"), "28": ("28d", "28d"),
                              "mixed": ("28d", "7d")}.items():
-        (tmp_path / f"slo{name}.yaml").write_text(SLO_FILE.format(name="ams", period=ams)
-                                                  + "---\n"
-                                                  + SLO_FILE.format(name="fra", period=fra))
+        (tmp_path / f"slo{name}.yaml").write_text(region_slos({"ams": ams, "fra": fra}))
 
     def args(command: str, slo: str, *more: str) -> list[str]:
         out = [command, str(tmp_path / "log.csv"), "--ok", "ok", "--by", "region", "--slo",

@@ -18,18 +18,7 @@ import pandas as pd
 import pytest
 
 from budgetlab.cli import main
-
-SLO_DOC = """\
-apiVersion: openslo/v1
-kind: SLO
-metadata: {{name: {name}, labels: {{region: {name}}}}}
-spec:
-  service: captcha
-  indicatorRef: solves
-  budgetingMethod: Occurrences
-  timeWindow: [{{duration: {period}, isRolling: true}}]
-  objectives: [{{target: 0.99}}]
-"""
+from tests.region_slos import region_slos
 
 
 @pytest.fixture
@@ -42,7 +31,7 @@ def run(tmp_path):
 
     def args(periods: dict[str, str]) -> list[str]:
         slo = tmp_path / f"slo-{'-'.join(periods.values())}.yaml"
-        slo.write_text("---\n".join(SLO_DOC.format(name=n, period=p) for n, p in periods.items()))
+        slo.write_text(region_slos(periods))
         return ["buckets", str(tmp_path / "log.csv"), "--ok", "ok", "--by", "region", "--slo",
                 str(slo), "--freq", "5min"]
     return args
