@@ -25,7 +25,7 @@ from ._common import (
 from ._group_labels import group_labels
 from ._numbers import plain_numbers
 from .legends import fit_y_label, legend_above, room_below, room_for_y_labels
-from .recalibration_others import draw_other_groups, rows_by_label, steps_post
+from .recalibration_others import draw_other_groups, known_curve, rows_by_label, steps_post
 
 #: The widest a legend entry's line runs (characters; longer entries are wrapped): three
 #: columns fit a default 6.4 inch figure. One entry of 80 characters made the legend one column
@@ -72,20 +72,22 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     -------
     Axes
         Artists with gids, one set per group label ``<g>`` (``"all"`` without groups):
-        ``distribution:<g>`` (a step line, ``drawstyle="steps-post"``: x = ``target`` × 100,
-        y = ``probability`` × 100 from ``result.distribution``: the share of time at
-        ``limit_status`` or worse as a function of the target, by the candidates' rule; at
-        ``exhausted`` it is the distribution of the rolling success rate, at ``critical`` and
-        ``warning`` that distribution moved to the targets whose thresholds the rates cross,
-        ``1 - (1 - rate) / (1 - critical)``; the table knows the curve only at its levels:
-        between two of its targets, ``T(p_i) < x < T(p_i+1)``, the share of time at
-        ``limit_status`` or worse under ``x`` is at least ``p_i`` and below ``p_i+1``, and the
-        line draws that lower bound ``p_i``, never a value between the levels),
+        ``distribution:<g>`` (a step line, ``drawstyle="steps-post"``, in percent: the share
+        of time at ``limit_status`` or worse as a function of the target, by the candidates'
+        rule; at ``exhausted`` it is the distribution of the rolling success rate, at
+        ``critical`` and ``warning`` that distribution moved to the targets whose thresholds the
+        rates cross, ``1 - (1 - rate) / (1 - critical)``. The tables know the curve at two
+        kinds of point: ``result.distribution``'s (x = ``target``, y = ``probability``: from
+        that target up the share is at least that level) and ``result.candidates``' (their exact
+        shares); the line goes through both, sorted by target, each held until the next point
+        at the largest share known so far (it never falls), so every candidate's dot sits on it
+        (on a riser where its target is one of the levels'), and between two points it draws
+        the lower bound, never a value between them; on a log scale a share of 0 is left out
+        and one under the floor drawn on it),
         ``candidates:<g>`` (markers: x = ``target`` × 100, y = share of time at
-        ``limit_status`` or worse × 100 from ``result.candidates``, computed exactly: each dot
-        sits on the line's step or above it, below the next level, at every ``limit_status``
-        (on a riser where its target is one of the curve's); on a log scale those at or above
-        the floor), ``below_floor:<g>`` (markers on the floor, log scale only: the
+        ``limit_status`` or worse × 100 from ``result.candidates``, computed exactly; on a log
+        scale those at or above the floor), ``below_floor:<g>`` (markers on the floor, log
+        scale only: the
         candidates whose share lies between 0 and the floor), ``recommended:<g>``
         (vertical line), ``interval:<g>`` (shaded ``recommended_low``..``recommended_high``),
         ``current:<g>`` (dashed vertical line, a
@@ -252,8 +254,9 @@ def _draw_groups(ax: Axes, summary: pd.DataFrame, labels: np.ndarray, shown: np.
                                                  floor=floor))
     if grey:
         c = np.concatenate([c_rows.get(labels[i], none) for i in grey])
-        curves = [steps_post(d_x[r], d_y[r]) for r in (d_rows.get(labels[i], none)
-                                                         for i in grey)]
+        curves = [steps_post(*_curve(d_x[r], d_y[r], c_target[k], c_share[k], floor))
+                  for r, k in ((d_rows.get(labels[i], none), c_rows.get(labels[i], none))
+                               for i in grey)]
         draw_other_groups(ax, curves, c_target[c], c_share[c], summary.iloc[grey], floor=floor)
         handles.append(Line2D([], [], color=OTHER_COLOR, lw=1.5, label=other_label(colors)))
     return handles
@@ -269,9 +272,10 @@ def _draw_recalibration_group(ax: Axes, label: Any, row: pd.Series, d: pd.DataFr
     lies between 0 and it are drawn on it, with their own marker."""
     shown = color is not None
     color, z = (color or OTHER_COLOR, 2.0 if shown else 1.5)
-    # a step: between two quantiles the table bounds the share of time (at least the lower
-    # level, below the next one); a straight join would invent a share between them
-    line, = ax.plot(d["target"].to_numpy() * 100, d["probability"].to_numpy() * 100,
+    # a step: between two known points the share is at least the left one's (below the next);
+    # a straight join would invent a share between them
+    line, = ax.plot(*_curve(d["target"].to_numpy(dtype=float) * 100,
+                            d["probability"].to_numpy(dtype=float) * 100, targets, shares, floor),
                     color=color, lw=1.5, drawstyle="steps-post", gid=f"distribution:{label}",
                     label=label, zorder=z)
     y = shares * 100
@@ -295,6 +299,19 @@ def _draw_recalibration_group(ax: Axes, label: Any, row: pd.Series, d: pd.DataFr
         ax.axvline(cur * 100, color=color, lw=1.0, ls="--", marker="v", markevery=[1], ms=7,
                    clip_on=False, gid=f"current:{label}", zorder=z)
     return line
+
+
+def _curve(levels_x: np.ndarray, levels_y: np.ndarray, targets: np.ndarray,
+           shares: np.ndarray, floor: float | None) -> tuple[np.ndarray, np.ndarray]:
+    """One group's curve in percent (:func:`~.recalibration_others.known_curve`) from its
+    distribution's points (percent) and its candidates (fractions). On a log scale (``floor``
+    given) a share of 0 is left out (not drawn there) and one between 0 and the floor sits on
+    the floor, as its dot does."""
+    y = shares * 100
+    if floor is not None:
+        keep = y > 0
+        targets, y = targets[keep], np.maximum(y[keep], floor)
+    return known_curve(levels_x, levels_y, targets * 100, y)
 
 
 def _recalibration_xlabel(settings: dict[str, Any]) -> str:

@@ -52,11 +52,20 @@ def test_recalibration_lines_hold_the_tables_values(recal):
         g = row["captcha_type"]
         dist = recal.distribution[recal.distribution["captcha_type"] == g]
         line = by_gid(ax, f"distribution:{g}")
-        # the share of time exhausted or worse by target: at exhausted the rate's distribution
-        np.testing.assert_array_equal(line.get_xdata(), dist["target"].to_numpy() * 100)
+        # the share of time exhausted or worse by target: at exhausted the rate's distribution;
+        # the line goes through each of its levels (on a log scale the candidates' zeros are
+        # left out, so every vertex is a level's or a candidate's with a share above 0)
         np.testing.assert_allclose(dist["target"], dist["success_rate"], rtol=1e-12)
-        np.testing.assert_array_equal(line.get_ydata(), dist["probability"].to_numpy() * 100)
         cand = recal.candidates[recal.candidates["captcha_type"] == g]
+        xs, ys = np.asarray(line.get_xdata()), np.asarray(line.get_ydata())
+        shown = cand["share_exhausted"].to_numpy() > 0
+        assert len(xs) == len(dist) + int(shown.sum())
+        for x, p in zip(dist["target"].to_numpy() * 100, dist["probability"].to_numpy() * 100,
+                        strict=True):
+            assert ((xs == x) & (ys >= p)).any()  # its level, or more known from a candidate
+        for x, y in zip(cand["target"].to_numpy()[shown] * 100,
+                        cand["share_exhausted"].to_numpy()[shown] * 100, strict=True):
+            assert ((xs == x) & (ys == y)).any()  # each candidate's dot on the line
         dots = by_gid(ax, f"candidates:{g}")
         np.testing.assert_array_equal(dots.get_xdata(), cand["target"].to_numpy() * 100)
         np.testing.assert_array_equal(dots.get_ydata(), cand["share_exhausted"].to_numpy() * 100)
