@@ -21,7 +21,8 @@ N = 400
 
 
 def many_groups(n: int = N) -> SimpleNamespace:
-    """``n`` groups, each with a curve of 3 levels, 2 candidates (one below the log floor), a
+    """``n`` groups, each with a curve of 3 levels (1 %, 50 %, 100 % from 80 % up), 2 candidates
+    left of the levels, at 70 % and 75 % (one below the log floor, one at 0.5 %), a
     recommendation capped in every 10th group, a current target of 95 %, and the evidence of
     every 5th withheld (no p50)."""
     names = [f"sitekey-{i:04d}" for i in range(n)]
@@ -30,8 +31,8 @@ def many_groups(n: int = N) -> SimpleNamespace:
         "key": names, "events": 1000 + k, "p50": np.where(k % 5 == 4, np.nan, 0.97),
         "recommended_target": 0.90 + 0.0002 * k, "recommended_low": 0.89,
         "recommended_high": 0.91, "recommended_capped": k % 10 == 0, "current_target": 0.95})
-    cand = pd.DataFrame({"key": np.repeat(names, 2), "target": np.tile([0.9, 0.95], n),
-                         "share_exhausted": np.tile([1e-9, 0.02], n)})
+    cand = pd.DataFrame({"key": np.repeat(names, 2), "target": np.tile([0.7, 0.75], n),
+                         "share_exhausted": np.tile([1e-9, 0.005], n)})
     rate = 0.8 + 0.0004 * np.repeat(k, 3) + np.tile([0.0, 0.05, 0.1], n)
     dist = pd.DataFrame({"key": np.repeat(names, 3), "target": rate, "success_rate": rate,
                          "probability": np.tile([0.01, 0.5, 1.0], n)})
@@ -82,15 +83,17 @@ def test_the_grey_groups_are_one_artist_per_kind_holding_the_tables_values():
     d = result.distribution.set_index("key")
     for g, seg in zip(grey, curves.get_segments(), strict=True):
         x, y = d.loc[g, "target"].to_numpy() * 100, d.loc[g, "probability"].to_numpy() * 100
-        # steps-post by hand: (x0, y0) (x1, y0) (x1, y1) (x2, y1) (x2, y2)
-        want = [(x[0], y[0]), (x[1], y[0]), (x[1], y[1]), (x[2], y[1]), (x[2], y[2])]
+        # the candidates' points first (70 %: 1e-9, drawn on the 1e-4 % floor; 75 %: 0.5 %),
+        # then the levels; steps-post by hand, each y held to the next x
+        want = [(70, 1e-4), (75, 1e-4), (75, 0.5), (x[0], 0.5), (x[0], y[0]), (x[1], y[0]),
+                (x[1], y[1]), (x[2], y[1]), (x[2], y[2])]
         np.testing.assert_allclose(seg, want)
     (rec,) = [c for c in ax.collections if c.get_gid() == "recommended:other"]
     rows = result.summary.set_index("key").loc[grey]
     np.testing.assert_allclose([s[0][0] for s in rec.get_segments()],
                                rows["recommended_target"].to_numpy() * 100)
     dots = next(ln for ln in ax.lines if ln.get_gid() == "candidates:other")
-    np.testing.assert_allclose(dots.get_ydata(), [2.0] * len(grey))  # 0.02; 1e-9 is below
+    np.testing.assert_allclose(dots.get_ydata(), [0.5] * len(grey))  # 0.005; 1e-9: below
     floor = next(ln for ln in ax.lines if ln.get_gid() == "below_floor:other")
     assert floor.get_ydata().tolist() == [1e-4] * len(grey)
 
