@@ -164,7 +164,8 @@ def _extra_cases() -> None:
                                                                       "load"),
                       ("benchmarks.bench_plot", "plot"), ("benchmarks.bench_startup", "startup"),
                       ("benchmarks.bench_engines", "engines"), ("benchmarks.bench_spans", "spans"),
-                      ("benchmarks.bench_burn", "burn")):
+                      ("benchmarks.bench_burn", "burn"),
+                      ("benchmarks.bench_plot_groups", "plot_groups")):
         try:
             m = importlib.import_module(mod)
         except ImportError:

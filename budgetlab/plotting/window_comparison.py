@@ -14,36 +14,19 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import StrMethodFormatter, SymmetricalLogLocator
 
 from .._util.attrs import attr_span
 from .._util.validation import duration_label, require_columns, window_words
-from .._util.words import some_named
-from ._common import (
-    OTHER_COLOR,
-    display_names,
-    group_colors,
-    other_label,
-    split_axes,
-)
+from ._common import display_names, split_axes
 from ._group_labels import group_labels
 from ._numbers import plain_numbers
 from .legends import fit_y_label, legend_above, room_below, room_for_y_labels
-from .window_gaps import THIN_LABEL, mark_no_time, mark_thin, no_time_note
+from .window_gaps import THIN_LABEL, keep_in_slots, mark_no_time, mark_thin, no_time_note
+from .window_marks import MARKERS, NO_ROW, draw_series, nothing_drawn
 
-__all__ = ["plot_window_comparison"]
-
-#: The legend's words when a series has no mark at a window for want of a row (a table filtered
-#: by hand; :func:`budgetlab.compare_windows` gives every series a row per window).
-NO_ROW = "no mark: no row for that window"
-
-#: Marker shapes of the series and their sizes (times the panel's), cycled like their colours:
-#: where two series share a value, their hollow shapes stay in sight one around the other (a small
-#: square inside a large circle), never one hiding the other.
-MARKERS = (("o", 1.4), ("s", 0.8), ("^", 1.4), ("D", 0.8), ("v", 1.4), ("X", 0.8), ("P", 1.4),
-           ("*", 0.8))
+__all__ = ["MARKERS", "NO_ROW", "plot_window_comparison"]
 
 #: The widths (characters) a panel's y label is wrapped at, widest first: the widest whose
 #: lines fit the panel's height (:func:`~budgetlab.plotting.legends.fit_y_label`).
@@ -114,15 +97,18 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     -------
     Axes
         The top panel; the lower one (``y2``) is ``ax.y2_ax`` (``None`` without ``y2``). One
-        :class:`~matplotlib.lines.Line2D` of marks without a line per series (gid
-        ``<column>:<series>``, series ``<group>`` or ``<group> · dwell <d>``): x =
+        :class:`~matplotlib.lines.Line2D` of marks without a line per coloured series (gid
+        ``<column>:<series>``, series ``<group>`` or ``<group> · dwell <d>``), and one for all
+        the grey ones (gid ``<column>:other``: series after series in the order of their first
+        rows, each in window order; thousands of groups, one artist): x =
         the position of each window in ``table["window"]``'s categories (tick labels are the windows
         as the CLI spells them, ``24 h``; the x label says "rolling", and names the zone of the
         calendar windows, ``attrs["tz"]``, only when some are compared), y = the column's values
         (Timedelta columns in minutes, ``share_*`` in %). A time share or rate per day of a row with
         under 24 h of evaluated time (:func:`~budgetlab.analyses.window_clock.thin_rows`) is
         withheld, as in the CLI's table: NaN in the marks (none drawn), and on its window a
-        hatched band (gid ``thin:<column>:<window>``) labelled ``under 24 h evaluated`` when every
+        hatched band (gid ``thin:<column>:<window>``) labelled ``under 24 h evaluated`` (when
+        the words fit the window; else the legend's hatched key alone says them) when every
         series is withheld there; when only some are, no band (the others' marks are drawn
         there), only a note under the x label (gid ``thin_label``) naming those withheld at each
         window (``k of n`` beyond two). A window without a row of a series (a table filtered by
@@ -133,13 +119,17 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         :func:`~budgetlab.plotting.window_gaps.why_no_time`), after the names of the series
         when only some lack it (``POST: no incident``); in the panel at a window where no series
         has a mark (gid ``no_time:<column>:<window>``), else in one note under the x label and
-        the thin note (gid ``no_time_label``), clear of the marks. With more series than
+        the thin note (gid ``no_time_label``), clear of the marks. Words in a panel are kept
+        inside their window's slot, clear of the next window's words and marks: when one does
+        not fit (many windows: ten, 1 h .. 30 d, on a default figure), each window without a
+        mark has a key there, ``(a)``, ``(b)``, ..., and its words are in the note, keyed, in
+        window order (``(a) at 2 h none detected``). With more series than
         distinct colours, those of the groups with the most events (the table's ``events``
         column, else the first ones) keep theirs and the others are drawn in grey under one
         legend entry, ``other (N groups)``. Each coloured series has a hollow marker of its own
         shape and size (:data:`MARKERS`), so that two series sharing a value both stay in sight.
-        A series with no value to draw (every row withheld or empty) has no colour and no legend
-        entry of its own: the legend names it under ``nothing to draw: <series>, ...``.
+        A series with no value to draw (every row withheld or empty) has no colour, no marks and
+        no legend entry of its own: the legend names it under ``nothing to draw: <series>, ...``.
 
     Examples
     --------
@@ -170,15 +160,14 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     panels = [(ax, y, _metric_values(table, y, thin), 6.0)]
     if ax2 is not None and y2 is not None:
         panels.append((ax2, y2, _metric_values(table, y2, thin), 4.5))
-    handles = _draw_series(table, series, x_all, panels, len(windows))
+    handles = draw_series(table, series, x_all, panels, len(windows))
     marked = [mark_thin(p, col, x_all, series, thin, windows) for p, col, *_ in panels]
-    if any(banded for banded, _ in marked):
+    if any(banded for banded, *_ in marked):
         handles.append(Patch(fill=False, hatch="//", edgecolor="0.6",
                              label=f"{THIN_LABEL}: not drawn"))
-    gaps = [(_METRIC_LABELS.get(col, col).removesuffix(" (min)"),
-             mark_no_time(p, col, table, vals, x_all, series, windows))
+    gaps = [mark_no_time(p, col, table, vals, x_all, series, windows)
             for p, col, vals, *_ in panels]
-    handles += _nothing_drawn(series, panels)
+    handles += nothing_drawn(series, panels)
     ax.set_xticks(np.arange(len(windows)), [window_words(w) for w in windows])
     ax.set_xlim(-0.5, len(windows) - 0.5)
     bottom = ax2 if ax2 is not None else ax
@@ -192,9 +181,7 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         _from_zero(ax, panels[0][2])
     legend_above(ax, handles, ncols=3)
     bottom.xaxis.label.set_wrap(True)  # its lines (the span) are wider than a small figure
-    notes = _thin_note(bottom, [(col, said) for (_, col, *_), (_, said) in zip(panels, marked,
-                                                                                strict=True)])
-    notes += no_time_note(bottom, gaps, notes[-1] if notes else bottom.xaxis.label)
+    notes = _notes(bottom, panels, marked, gaps, len(windows))
     room_below(bottom, notes)  # on a plain figure: the label's lines and the note kept whole
     fig = ax.get_figure(root=True)
     engine = fig.get_layout_engine() if fig is not None else None
@@ -208,6 +195,24 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         room_for_y_labels(panel)  # on a plain figure: the labels' lines kept whole
     ax.y2_ax = ax2  # type: ignore[attr-defined]
     return ax
+
+
+def _notes(bottom: Axes, panels: list[Any], marked: list[Any], gaps: list[Any],
+           n_windows: int) -> list[Any]:
+    """The notes under the x label: the series not drawn for want of evaluated time
+    (:func:`_thin_note`), then the detection or recovery times missing (gaps:
+    :func:`~budgetlab.plotting.window_gaps.mark_no_time`'s words, and the words of windows
+    without a mark keyed in the panel when they did not fit their windows' slots,
+    :func:`~budgetlab.plotting.window_gaps.keep_in_slots`), in window order."""
+    keyed = keep_in_slots([p for p, *_ in panels],
+                          [t_placed + n_placed for (_, _, t_placed), (_, n_placed)
+                           in zip(marked, gaps, strict=True)], n_windows)
+    notes = _thin_note(bottom, [(col, said) for (_, col, *_), (_, said, _) in zip(panels, marked,
+                                                                                   strict=True)])
+    said = [(_METRIC_LABELS.get(col, col).removesuffix(" (min)"),
+             [words for _, words in sorted(n_said + more, key=lambda w: w[0])])
+            for (_, col, *_), (n_said, _), more in zip(panels, gaps, keyed, strict=True)]
+    return notes + no_time_note(bottom, said, notes[-1] if notes else bottom.xaxis.label)
 
 
 def _thin_note(bottom: Axes, said: list[tuple[str, list[str]]]) -> list[Any]:
@@ -287,59 +292,6 @@ def _log_axis(ax: Axes, values: np.ndarray) -> str:
                                                      subs=[2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]))
     ax.yaxis.set_major_formatter(StrMethodFormatter("{x:g}"))
     return f" (log scale above {floor:g}, linear down to 0)"
-
-
-def _draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
-                 panels: list[Any], n_windows: int) -> list[Any]:
-    """One series of marks (no joining line) per series on each panel ``(axes, column, values,
-    marker size)``, its hollow marker shape (:data:`MARKERS`) and colour the series' own; the
-    legend handles (the top panel's coloured series, then ``other (N groups)``, then
-    :data:`NO_ROW` when a series lacks a row at a window). Only the series with a value drawn take
-    a colour and a legend entry; the others' marks (no value) are there, empty."""
-    names = pd.unique(series)
-    drawn = [n for n in names if _has_values(series == n, panels)]
-    weight = (table["events"].to_numpy(dtype=float) if "events" in table.columns
-              else np.zeros(len(table)))
-    colors = group_colors([str(n) for n in drawn],
-                          [float(weight[series == n].max()) for n in drawn])
-    shapes = {n: MARKERS[i % len(MARKERS)] for i, n in enumerate(k for k, c in colors.items()
-                                                                if c is not None)}
-    handles: list[Any] = []
-    broken = False
-    for name in names:
-        sel = series == name
-        # a window without a row of this series (a table filtered by hand): no mark, said
-        broken = broken or len(np.setdiff1d(np.arange(n_windows), x_all[sel])) > 0
-        order = np.argsort(x_all[sel], kind="stable")  # the marks read back in window order
-        color = colors.get(str(name))
-        shown = color is not None
-        for i, (p, col, vals, ms) in enumerate(panels):
-            marker, size = shapes.get(str(name), ("o", 1.0))
-            line, = p.plot(x_all[sel][order], vals[sel][order], ls="none", marker=marker,
-                           ms=ms * size, mfc="none", mew=1.4, color=color or OTHER_COLOR,
-                           label=str(name), gid=f"{col}:{name}", zorder=2.0 if shown else 1.5)
-            if shown and i == 0:
-                handles.append(line)
-    if other_label(colors):
-        handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", mfc="none", ls="none",
-                              label=other_label(colors)))
-    if broken:
-        handles.append(Line2D([], [], ls="none", label=NO_ROW))
-    return handles
-
-
-def _has_values(rows: np.ndarray, panels: list[Any]) -> bool:
-    """Whether any panel draws a value of the ``rows``."""
-    return any(bool(np.isfinite(vals[rows]).any()) for _, _, vals, *_ in panels)
-
-
-def _nothing_drawn(series: np.ndarray, panels: list[Any], most: int = 4) -> list[Any]:
-    """The legend's words on the series without a value to draw (every row withheld or empty),
-    named (the first ``most``, then how many more): ``[]`` when every series has one."""
-    empty = [str(n) for n in pd.unique(series) if not _has_values(series == n, panels)]
-    if not empty:
-        return []
-    return [Line2D([], [], ls="none", label=f"nothing to draw: {some_named(empty, most)}")]
 
 
 def _comparison_series(table: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray]:

@@ -2,22 +2,26 @@
 window: a time share or rate per day withheld on a row with under a day of evaluated time
 (:func:`mark_thin`), or a detection or recovery time that does not exist (NaT: none detected, no
 incident, none recovered; :func:`mark_no_time`). A gap in a line is never left unexplained.
+Words in a panel stay inside their window's slot (:func:`keep_in_slots`): with many windows, a
+key there and the words in the note under the x label.
 """
 
 from __future__ import annotations
 
 import textwrap
+from string import ascii_lowercase
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.text import Text
 
 from .._util.thin import MIN_EVALUATED_HOURS
 from .._util.validation import window_words
 
-__all__ = ["MOST_NAMED", "REASONS", "THIN_LABEL", "mark_no_time", "mark_thin", "no_time_note",
-           "why_no_time"]
+__all__ = ["CLEAR_PT", "MOST_NAMED", "REASONS", "SLOT_SHARE", "THIN_LABEL", "keep_in_slots",
+           "mark_no_time", "mark_thin", "no_time_note", "why_no_time"]
 
 #: The words on a window whose drawn column is withheld (too little evaluated time).
 THIN_LABEL = f"under {MIN_EVALUATED_HOURS:g} h evaluated"
@@ -25,22 +29,35 @@ THIN_LABEL = f"under {MIN_EVALUATED_HOURS:g} h evaluated"
 REASONS = ("none detected", "unseen (no traffic)", "no incident", "none recovered")
 #: The most series named before a reason at a window (more: ``k of n``).
 MOST_NAMED = 2
+#: The room (points) kept on each side of words in a window's slot: a neighbour's largest
+#: marker reaches 5 pt into it, the words' white ground 2.4 pt out of them.
+CLEAR_PT = 8.5
+#: The share of its slot's width (and of the panel's height) words may take: the panels narrow
+#: a little after they are measured (room made for the y labels).
+SLOT_SHARE = 0.9
+
+#: A window's words for a note (its position, its words).
+Said = tuple[float, str]
+#: Words drawn in a panel (the window's position, its words for a note, the text drawn).
+Placed = tuple[float, str, Text]
 
 
 def mark_thin(p: Axes, column: str, x_all: np.ndarray, series: np.ndarray, thin: np.ndarray,
-              windows: list[str]) -> tuple[bool, list[str]]:
+              windows: list[str]) -> tuple[bool, list[str], list[Placed]]:
     """On each window where ``column`` is withheld for every series (thin rows): a hatched band
     over the panel's height and the words :data:`THIN_LABEL`. Where only some are withheld, the
     other series' marks are drawn there: no band (it lay over them) and no words in the panel
     (they covered the marks of thousands of groups), only the words returned for a note outside
     it, naming those not drawn at each such window (``POST at 12 h``; ``k of n`` beyond
     :data:`MOST_NAMED`). Whether a band was drawn (what the legend's hatched key stands for),
-    and those words."""
+    those words, and the words placed on the bands (for :func:`keep_in_slots`; their words
+    ``""``: the legend's key says them)."""
     from ..analyses.window_clock import THIN_COLUMNS
 
     if column not in THIN_COLUMNS or not thin.any():
-        return False, []
+        return False, [], []
     n_series, banded, said = len(pd.unique(series)), False, []
+    placed: list[Placed] = []
     for x in np.unique(x_all[thin]).tolist():
         named = [str(n) for n in pd.unique(series[thin & (x_all == x)])]
         if len(named) < n_series:  # marks of the others drawn here: said outside the panel
@@ -50,16 +67,17 @@ def mark_thin(p: Axes, column: str, x_all: np.ndarray, series: np.ndarray, thin:
             continue
         p.axvspan(x - 0.3, x + 0.3, fill=False, hatch="//", edgecolor="0.8", lw=0, zorder=0.5,
                   gid=f"thin:{column}:{windows[int(x)]}")
-        _say(p, x, textwrap.fill(THIN_LABEL, 14), 3, f"thin_label:{column}:{windows[int(x)]}")
+        placed.append((x, "", _say(p, x, textwrap.fill(THIN_LABEL, 14), 3,
+                                   f"thin_label:{column}:{windows[int(x)]}")))
         banded = True
-    return banded, said
+    return banded, said, placed
 
 
-def _say(p: Axes, x: float, text: str, zorder: float, gid: str) -> None:
+def _say(p: Axes, x: float, text: str, zorder: float, gid: str) -> Text:
     """``text`` at window ``x``, centred on the panel's height, on a white ground."""
-    p.text(x, 0.5, text, transform=p.get_xaxis_transform(), ha="center", va="center",
-           fontsize=8, color="0.3", zorder=zorder,
-           bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85}, gid=gid)
+    return p.text(x, 0.5, text, transform=p.get_xaxis_transform(), ha="center", va="center",
+                  fontsize=8, color="0.3", zorder=zorder,
+                  bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85}, gid=gid)
 
 
 def why_no_time(table: pd.DataFrame, column: str) -> np.ndarray:
@@ -93,17 +111,21 @@ def why_no_time(table: pd.DataFrame, column: str) -> np.ndarray:
 
 
 def mark_no_time(p: Axes, column: str, table: pd.DataFrame, values: np.ndarray,
-                 x_all: np.ndarray, series: np.ndarray, windows: list[str]) -> list[str]:
+                 x_all: np.ndarray, series: np.ndarray,
+                 windows: list[str]) -> tuple[list[Said], list[Placed]]:
     """On each window where a series has no detection or recovery time (NaT: not a point, a
     gap), the reason in words (:func:`why_no_time`), after the series' names when not every
     series lacks it (``POST: no incident``; ``k of n:`` beyond :data:`MOST_NAMED`). Where no
-    series has a mark at the window, in the panel (gid ``no_time:<column>:<window>``); where
-    some have, the words are returned for a note outside the panel
-    (:func:`no_time_note`): in it, at the window, they lay over the marks drawn there."""
+    series has a mark at the window, in the panel (gid ``no_time:<column>:<window>``; returned
+    as placed, for :func:`keep_in_slots`); where some have, the words are returned for a note
+    outside the panel (:func:`no_time_note`): in it, at the window, they lay over the marks
+    drawn there. Each with its window's position and its words on one line (``at 1 h POST: no
+    incident``)."""
     why = why_no_time(table, column)
     why = np.where(np.isnan(values), why, "")  # a value drawn needs no words
     n_series = len(pd.unique(series))
-    said = []
+    said: list[Said] = []
+    placed: list[Placed] = []
     for x in np.unique(x_all[why != ""]).tolist():
         here = (x_all == x) & (why != "")
         lines = []
@@ -112,20 +134,65 @@ def mark_no_time(p: Axes, column: str, table: pd.DataFrame, values: np.ndarray,
             if not named:
                 continue
             who = ("" if len(named) == n_series else ", ".join(named) + ": "
-                   if len(named) <= MOST_NAMED else f"{len(named)} of {n_series}: ")
+                   if len(named) <= MOST_NAMED else f"{len(named):,} of {n_series:,}: ")
             lines.append(who + reason)
+        words = f"at {window_words(windows[int(x)])} " + ", ".join(lines)
         if np.isfinite(values[x_all == x]).any():  # marks drawn here: said outside the panel
-            said.append(f"at {window_words(windows[int(x)])} " + ", ".join(lines))
+            said.append((x, words))
             continue
-        _say(p, x, "\n".join(textwrap.fill(line, 22) for line in lines), 1.2,
-             f"no_time:{column}:{windows[int(x)]}")
-    return said
+        placed.append((x, words, _say(p, x, "\n".join(textwrap.fill(line, 14) for line in lines),
+                                      1.2, f"no_time:{column}:{windows[int(x)]}")))
+    return said, placed
+
+
+def keep_in_slots(panels: list[Axes], placed: list[list[Placed]],
+                  n_windows: int) -> list[list[Said]]:
+    """The words drawn in the panels at windows without a mark (:func:`mark_thin`'s and
+    :func:`mark_no_time`'s ``placed``, one list per panel), kept inside their windows' slots:
+    with many windows (ten, 1 h .. 30 d) they reached the next window's words and marks. Each
+    must be narrower than its slot (the panel's width over ``n_windows``, less the room of a
+    neighbour's marker on both sides, :data:`CLEAR_PT`) and lower than the panel, as measured
+    on the figure now. When one is not, the words of every window without a mark become a key
+    there (``(a)``, ``(b)``, ...; nothing when even that is too wide) and are returned, keyed
+    (``(a) at 2 h none detected``), for the note under the panels, by panel; the words of a
+    hatched band (:data:`THIN_LABEL`, where every series is withheld) are taken out instead:
+    the legend's hatched key says them."""
+    fig = panels[0].get_figure(root=True)
+    renderer = getattr(fig.canvas, "get_renderer", None) if fig is not None else None
+    keyed: list[list[Said]] = [[] for _ in panels]
+    if fig is None or renderer is None or not any(placed):
+        return keyed
+    r = renderer()
+
+    def fits(p: Axes, text: Any) -> bool:
+        box, panel = text.get_window_extent(r), p.get_window_extent(r)
+        room = SLOT_SHARE * panel.width / n_windows - 2 * CLEAR_PT * fig.dpi / 72
+        return bool(box.width <= room and box.height <= SLOT_SHARE * panel.height)
+
+    fit = [[fits(p, text) for _, _, text in here] for p, here in zip(panels, placed, strict=True)]
+    if all(all(ok) for ok in fit):
+        return keyed
+    n = sum(1 for here in placed for _, words, _ in here if words)
+    keys = iter(list(ascii_lowercase) if n <= len(ascii_lowercase) else range(1, n + 1))
+    for i, (p, here) in enumerate(zip(panels, placed, strict=True)):
+        for (x, words, text), ok in zip(here, fit[i], strict=True):
+            if not words:  # a band's words: the legend's hatched key says them
+                if not ok:
+                    text.remove()
+                continue
+            key = f"({next(keys)})"
+            text.set_text(key)
+            keyed[i].append((x, f"{key} {words}"))
+            if not fits(p, text):
+                text.remove()
+    return keyed
 
 
 def no_time_note(bottom: Axes, said: list[tuple[str, list[str]]], under: Any) -> list[Any]:
-    """The words of :func:`mark_no_time` at windows where other series have marks (``said``:
-    each panel's label and words), in one note (gid ``no_time_label``) under ``under`` (the x
-    label, or the note of the thin words below it), outside the panels."""
+    """The words of :func:`mark_no_time` at windows where other series have marks, and those
+    keyed in the panel by :func:`keep_in_slots` (``said``: each panel's label and words, in
+    window order), in one note (gid ``no_time_label``) under ``under`` (the x label, or the
+    note of the thin words below it), outside the panels."""
     lines = [f"{label}, no mark: " + "; ".join(words) for label, words in said if words]
     if not lines:
         return []

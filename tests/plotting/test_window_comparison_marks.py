@@ -41,11 +41,12 @@ def test_legend_lists_only_drawn_groups_and_names_the_others():
     legend = [x.get_text() for x in ax.get_legend().get_texts()]
     # no window withholds every group: no hatched band, so no key for one (words name them)
     assert legend == ["GET", "HEAD", "nothing to draw: OPTIONS, POST"]
-    # the drawn values are the table's; the withheld groups' lines hold no value
+    # the drawn values are the table's; the withheld groups have no marks (no artist at all)
     np.testing.assert_array_equal(_line(ax, "transitions_per_day:GET").get_ydata(), [0.0, 2.0])
     np.testing.assert_array_equal(_line(ax, "transitions_per_day:HEAD").get_ydata(), [0.0, 2.0])
-    assert np.isnan(_line(ax, "transitions_per_day:OPTIONS").get_ydata()).all()
-    assert np.isnan(_line(ax.y2_ax, "share_exhausted:POST").get_ydata()).all()
+    assert sorted(ln.get_gid() for p in (ax, ax.y2_ax) for ln in p.lines) == [
+        "share_exhausted:GET", "share_exhausted:HEAD", "transitions_per_day:GET",
+        "transitions_per_day:HEAD"]
 
 
 def test_groups_sharing_a_value_keep_both_markers_in_sight():
@@ -182,3 +183,44 @@ def test_labels_fit_their_panels_and_the_span_keeps_its_lines(size, layout):
     for line in label.get_text().splitlines():
         alone = fig.text(0, 0, line, fontproperties=label.get_fontproperties())
         assert alone.get_window_extent(r).width <= fig.bbox.width
+
+
+def test_thousands_of_grey_series_are_one_line_per_panel_holding_the_tables_values():
+    """400 groups g000 .. g399 at 1 h and 24 h (each group's 24 h row first), group i with i
+    events and i + 0.5 status changes a day at 1 h, i + 0.25 at 24 h; every 5th under 24 h
+    evaluated at 1 h (its rate withheld there), g001 at both (nothing to draw). The 6 groups with
+    the most events (g394 .. g399) keep their colours and lines; the 393 grey ones with a value
+    were drawn as 393 lines per panel (3,061 sitekeys: 6,122 artists, 14 s): now one line per
+    panel, gid ``<column>:other``, group after group in the table's order, 1 h then 24 h."""
+    n = 400
+    i = np.repeat(np.arange(n), 2)
+    at_24h = np.tile([True, False], n)
+    hours = np.where(~at_24h & (i % 5 == 0), 10.0, 100.0)
+    hours[i == 1] = 10.0
+    t = pd.DataFrame({"g": [f"g{k:03d}" for k in i],
+                      "window": pd.Categorical(np.where(at_24h, "24h", "1h"),
+                                               categories=["1h", "24h"]),
+                      "min_dwell": pd.Timedelta(0), "events": i, "hours": hours,
+                      "transitions_per_day": i + np.where(at_24h, 0.25, 0.5),
+                      "share_exhausted": 0.0})
+    t.attrs["by"] = ["g"]
+    ax = plot_window_comparison(t)
+    grey = [k for k in range(394) if k != 1]
+    # by hand: x 0 (1 h), 1 (24 h) per group; 1 h withheld for k % 5 == 0
+    want_x = [float(x) for _ in grey for x in (0, 1)]
+    want_y = [v for k in grey for v in (np.nan if k % 5 == 0 else k + 0.5, k + 0.25)]
+    other = _line(ax, "transitions_per_day:other")
+    np.testing.assert_array_equal(other.get_xdata(), want_x)
+    np.testing.assert_array_equal(other.get_ydata(), want_y)
+    np.testing.assert_array_equal(_line(ax.y2_ax, "share_exhausted:other").get_ydata(),
+                                  [np.nan if k % 5 == 0 and x == 0 else 0.0
+                                   for k in grey for x in (0, 1)])
+    assert other.get_linestyle() == "None" and other.get_marker() == "o"
+    for panel, col in ((ax, "transitions_per_day"), (ax.y2_ax, "share_exhausted")):
+        assert sorted(ln.get_gid() for ln in panel.lines) == sorted(
+            [f"{col}:g{k}" for k in range(394, 400)] + [f"{col}:other"])
+    np.testing.assert_array_equal(_line(ax, "transitions_per_day:g399").get_ydata(),
+                                  [399.5, 399.25])
+    legend = [x.get_text() for x in ax.get_legend().get_texts()]
+    assert legend == [f"g{k}" for k in range(394, 400)] + ["other (393 groups)",
+                                                          "nothing to draw: g001"]

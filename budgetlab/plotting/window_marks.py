@@ -1,0 +1,101 @@
+"""The marks of :func:`~budgetlab.plotting.plot_window_comparison`: one line of marks (no joining
+line) per coloured series and panel, and the grey "other" series together, one line of marks per
+panel (gid ``<column>:other``), not one per series: 3,061 sitekeys drew 6,122 artists, most of
+the figure's 14 s; one line draws the same marks at the cost of one artist."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.lines import Line2D
+
+from .._util.words import some_named
+from ._common import OTHER_COLOR, group_colors, other_label
+from .recalibration_others import OTHER_GID
+
+__all__ = ["MARKERS", "NO_ROW", "draw_series", "nothing_drawn", "series_codes"]
+
+#: The legend's words when a series has no mark at a window for want of a row (a table filtered
+#: by hand; :func:`budgetlab.compare_windows` gives every series a row per window).
+NO_ROW = "no mark: no row for that window"
+
+#: Marker shapes of the series and their sizes (times the panel's), cycled like their colours:
+#: where two series share a value, their hollow shapes stay in sight one around the other (a small
+#: square inside a large circle), never one hiding the other.
+MARKERS = (("o", 1.4), ("s", 0.8), ("^", 1.4), ("D", 0.8), ("v", 1.4), ("X", 0.8), ("P", 1.4),
+           ("*", 0.8))
+
+
+def series_codes(series: np.ndarray, panels: list[Any]) -> tuple[np.ndarray, np.ndarray,
+                                                                  np.ndarray]:
+    """Each row's series code, the series' names (in the order of their first rows) and whether
+    any panel ``(axes, column, values, ...)`` draws a value of each: one pass over the rows.
+
+    >>> v = np.array([1.0, np.nan, np.nan, 2.0])
+    >>> codes, names, drawn = series_codes(np.array(["b", "a", "a", "b"]), [(None, "y", v)])
+    >>> codes.tolist(), names.tolist(), drawn.tolist()
+    ([0, 1, 1, 0], ['b', 'a'], [True, False])
+    """
+    codes, names = pd.factorize(np.asarray(series, dtype=object), use_na_sentinel=False)
+    finite = np.zeros(len(codes), dtype=bool)
+    for _, _, vals, *_ in panels:
+        finite |= np.isfinite(vals)
+    drawn = np.bincount(codes[finite], minlength=len(names)) > 0
+    return codes, np.asarray(names, dtype=object), drawn
+
+
+def draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
+                panels: list[Any], n_windows: int) -> list[Any]:
+    """The marks (no joining line) on each panel ``(axes, column, values, marker size)`` and the
+    legend handles (the top panel's coloured series, then ``other (N groups)``, then
+    :data:`NO_ROW` when a series lacks a row at a window). Only the series with a value drawn
+    take a colour and a legend entry (the others have no marks); each coloured one a line of
+    its own (gid ``<column>:<series>``), its hollow marker shape (:data:`MARKERS`) and colour;
+    the grey ones one line per panel (gid ``<column>:other``), series after series in the
+    order of their first rows, each in window order."""
+    codes, names, drawn = series_codes(series, panels)
+    weight = (table["events"].to_numpy(dtype=float) if "events" in table.columns
+              else np.zeros(len(table)))
+    top = np.full(len(names), -np.inf)
+    np.maximum.at(top, codes, np.nan_to_num(weight, nan=0.0))
+    colors = group_colors([str(n) for n in names[drawn]], top[drawn].tolist())
+    # a window without a row of a series (a table filtered by hand): no mark there, said
+    pairs = np.unique(codes * n_windows + x_all.astype(np.int64))
+    broken = bool((np.bincount(pairs // n_windows, minlength=len(names)) < n_windows).any())
+    order = np.lexsort((x_all, codes))  # series by series, each in window order
+    handles: list[Any] = []
+    shown = [k for k in range(len(names)) if colors.get(str(names[k])) is not None]
+    is_grey = drawn.copy()
+    is_grey[shown] = False
+    grey = is_grey[codes[order]]
+    for i, (p, col, vals, ms) in enumerate(panels):
+        for j, k in enumerate(shown):
+            rows = order[codes[order] == k]
+            marker, size = MARKERS[j % len(MARKERS)]
+            line, = p.plot(x_all[rows], vals[rows], ls="none", marker=marker, ms=ms * size,
+                           mfc="none", mew=1.4, color=colors[str(names[k])],
+                           label=str(names[k]), gid=f"{col}:{names[k]}", zorder=2.0)
+            if i == 0:
+                handles.append(line)
+        if grey.any():
+            p.plot(x_all[order[grey]], vals[order[grey]], ls="none", marker="o", ms=ms,
+                   mfc="none", mew=1.4, color=OTHER_COLOR, label=other_label(colors),
+                   gid=f"{col}:{OTHER_GID}", zorder=1.5)
+    if other_label(colors):
+        handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", mfc="none", ls="none",
+                              label=other_label(colors)))
+    if broken:
+        handles.append(Line2D([], [], ls="none", label=NO_ROW))
+    return handles
+
+
+def nothing_drawn(series: np.ndarray, panels: list[Any], most: int = 4) -> list[Any]:
+    """The legend's words on the series without a value to draw (every row withheld or empty),
+    named (the first ``most``, then how many more): ``[]`` when every series has one."""
+    _, names, drawn = series_codes(series, panels)
+    if drawn.all():
+        return []
+    empty = [str(n) for n in names[~drawn]]
+    return [Line2D([], [], ls="none", label=f"nothing to draw: {some_named(empty, most)}")]
