@@ -3,20 +3,21 @@ hold included) and the partial-window warning."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .._util.progress import ProgressBar
-from ..errors import InputError
+from ..errors import InputError, SchemaError
 from ..slo import SLO, as_per_group, as_slo
 from ..slo_groups import split_by_slo
 from ..windows.groups import first_in_group, group_order, table_order
-from .figures import hold_low_traffic, remaining_fraction, status_codes
+from .figures import STATUSES, hold_low_traffic, remaining_fraction, status_codes
 
-__all__ = ["PROGRESS_EVENTS", "REPLAY_COLUMNS", "VARIANT_ATTRS", "check_states", "event_status",
-           "partial_window_note", "slo_parts"]
+__all__ = ["PROGRESS_EVENTS", "REPLAY_COLUMNS", "VARIANT_ATTRS", "check_states",
+           "check_state_types", "event_status", "partial_window_note", "slo_parts"]
 
 #: The columns of :func:`budgetlab.replay` (before the group keys).
 REPLAY_COLUMNS = (
@@ -46,6 +47,44 @@ def check_states(states: Any, caller: str, hint: str = "") -> None:
     but no ``ts``); ``hint`` ends the message."""
     if not isinstance(states, pd.DataFrame) or not {"ts", "status"} <= set(states.columns):
         raise InputError(f"{caller}() takes the DataFrame returned by budgetlab.replay(){hint}.")
+
+
+def check_state_types(states: pd.DataFrame, caller: str,
+                      made_by: str = "the DataFrame returned by budgetlab.replay()") -> None:
+    """Refuse, for the public function ``caller``, states (with ``ts`` and ``status``) whose
+    ``ts`` is not UTC times or whose ``status`` is not the replay's statuses in their order (a
+    table read back from CSV, or converted): their changes would be read from codes that mean
+    other statuses, or stamped with times of no stated zone. Only dtypes are looked at, so
+    ``states`` may be a Dask frame's empty meta; ``made_by`` names the function that makes them.
+
+    >>> check_state_types(pd.DataFrame({"ts": ["2026-01-01"], "status": ["healthy"]}),
+    ...                   "transitions")  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.SchemaError: transitions() takes the DataFrame returned by budgetlab.replay():
+    its ts column holds str values, not UTC times (datetime64 in UTC, as the replay writes them);
+    convert it, e.g. states.assign(ts=pd.to_datetime(states['ts'], utc=True)) for times in UTC.
+    """
+    ts = states["ts"].dtype
+    if not isinstance(ts, pd.DatetimeTZDtype):
+        held = "times without a zone" if pd.api.types.is_datetime64_dtype(ts) else f"{ts} values"
+        raise SchemaError(f"{caller}() takes {made_by}: its ts column holds {held}, not UTC times "
+                          "(datetime64 in UTC, as the replay writes them); convert it, e.g. "
+                          "states.assign(ts=pd.to_datetime(states['ts'], utc=True)) for times in "
+                          "UTC.")
+    # tzinfo.utcoffset(None) is the offset of a zone that has one fixed offset, else None
+    if ts.tz.utcoffset(None) != datetime.timedelta(0):
+        raise SchemaError(f"{caller}() takes {made_by}: its ts column is in {ts.tz}, not UTC (the "
+                          "replay's times are UTC); convert it, the instants stay the same: "
+                          "states.assign(ts=states['ts'].dt.tz_convert('UTC')).")
+    status = states["status"].dtype
+    if not isinstance(status, pd.CategoricalDtype) or list(status.categories) != list(STATUSES):
+        held = "other categories" if isinstance(status, pd.CategoricalDtype) else f"{status} values"
+        raise SchemaError(
+            f"{caller}() takes {made_by}: its status column holds {held}, not the replay's "
+            f"statuses (a categorical of {', '.join(STATUSES)}, in that order); convert it: "
+            "states.assign(status=states['status'].astype(pd.CategoricalDtype("
+            f"{list(STATUSES)}, ordered=True))).")
 
 
 def partial_window_note(window: pd.Timedelta, span: pd.Timedelta) -> str:

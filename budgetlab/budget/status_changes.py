@@ -20,6 +20,7 @@ from .replay_status import (
     PROGRESS_EVENTS,
     REPLAY_COLUMNS,
     VARIANT_ATTRS,
+    check_state_types,
     check_states,
     event_status,
     slo_parts,
@@ -63,7 +64,9 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
         columns or ``total`` and ``failures`` (a replay with ``columns=["total", "failures",
         "status"]``: the figures of the changed rows are then computed from them with
         ``attrs["slo"]``, bit for bit the same); to get the transitions without any per-event
-        column, call :func:`replay_transitions`.
+        column, call :func:`replay_transitions`. A ``ts`` that is not UTC times, or a ``status``
+        that is not the replay's statuses in their order (a table read back from CSV), is refused
+        (:class:`~budgetlab.errors.SchemaError`).
 
     Returns
     -------
@@ -95,6 +98,7 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
     from ..errors import InputError
 
     check_states(states, "transitions")
+    check_state_types(states, "transitions")
     missing = [c for c in _REPORTED if c not in states.columns]
     slo = table_slo(states)
     recompute = (

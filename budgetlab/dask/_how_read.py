@@ -24,8 +24,21 @@ from ..events.outcomes import OutcomeReading
 from ..events.read import CLOCK_SKEW
 from ..events.schema import time_span
 from ..events.spec import ReadSpec
+from ..events.timeformat import parse_formatted
+from ..events.times import describe_time, parse_time
 
-__all__ = ["label_times", "late_after", "dask_how_read"]
+__all__ = ["label_times", "late_after", "partition_times", "dask_how_read"]
+
+
+def partition_times(col: pd.Series, spec: ReadSpec) -> tuple[np.ndarray, str | None]:
+    """A partition's time column as int64 ns UTC and how it was read, as
+    :func:`budgetlab.read_events` reads a table's: with ``spec.time_format`` as written in that
+    format, else by its form (``None``: no time to tell the form by). Refusals are those of the
+    pandas reader (a time not in the format, by its row)."""
+    if spec.time_format is not None:
+        return parse_formatted(col, spec.time_format, year=spec.year, tz=spec.tz)
+    t = parse_time(col, tz=spec.tz, epoch=spec.epoch)
+    return t, describe_time(col, tz=spec.tz, epoch=spec.epoch) if col.notna().any() else None
 
 
 def late_after(now: pd.Timestamp) -> int:
@@ -87,11 +100,16 @@ def _summed_readings(infos: Sequence[dict[str, Any]]) -> tuple[LabelReading, ...
 
 
 def dask_how_read(infos: Sequence[dict[str, Any]], spec: ReadSpec, name: str,
-                  reading: OutcomeReading | None, now: pd.Timestamp) -> HowRead:
+                  reading: OutcomeReading | None, now: pd.Timestamp,
+                  files: Sequence[tuple[str, int]] | None = None) -> HowRead:
     """The facts of a Dask read from the first pass's partition profiles ``infos`` (with
     ``rows``, ``times``, and ``labels`` or ``readings``), the outcome labels classified once
-    (``reading``; ``None`` for a success column or a threshold) and the time of reading."""
+    (``reading``; ``None`` for a success column or a threshold) and the time of reading. The
+    source is named by its ``files`` and their rows (Parquet paths: as the pandas reader names
+    them) when they add up to the rows read, else as ``name`` (a Dask DataFrame)."""
     rows_read = sum(int(i["rows"]) for i in infos)
+    if not files or sum(n for _, n in files) != rows_read:
+        files = ((name, rows_read),)
     if reading is not None:
         values = pd.concat([i["labels"][0] for i in infos if i.get("labels") is not None],
                            ignore_index=True)
@@ -113,7 +131,7 @@ def dask_how_read(infos: Sequence[dict[str, Any]], spec: ReadSpec, name: str,
         at, late_note = after_reading_note(late, now, pd.Timestamp(last), CLOCK_SKEW,
                                            year=spec.year)
     return HowRead(
-        files=((name, rows_read),), rows_read=rows_read,
+        files=tuple(files), rows_read=rows_read,
         rows_kept=rows_read - sum(r for _, r in skipped), skipped=skipped,
         time_column=spec.time,
         time_reading=next((i["time"] for i in infos if i.get("time")), "no times"),

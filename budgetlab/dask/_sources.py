@@ -1,7 +1,8 @@
 """What the Dask reader reads: Parquet paths (a file, a folder, a glob, a list; checked before
-Dask sees them, in budgetlab's words) or a Dask DataFrame, and the options it takes (the
-:class:`~budgetlab.events.spec.ReadSpec` of :func:`budgetlab.read_events`, less the fields for
-text files and the latency fields)."""
+Dask sees them, in budgetlab's words) or a Dask DataFrame, the files Dask found in them with their
+rows (:func:`files_read`, named as :func:`budgetlab.read_events` names files), and the options it
+takes (the :class:`~budgetlab.events.spec.ReadSpec` of :func:`budgetlab.read_events`, less the
+fields for text files and the latency fields)."""
 
 from __future__ import annotations
 
@@ -12,20 +13,27 @@ from typing import Any
 
 import dask.dataframe as dd
 import pandas as pd
+import pyarrow.parquet as pq
+from dask.base import compute
 from dask.dataframe.io.parquet.arrow import ArrowDatasetEngine
+from dask.delayed import delayed
 
 from .._util.inputs import check_input_file
 from ..errors import FileFormatError, InputError
 from ..events.files import file_name
 from ..events.spec import ReadSpec
+from ..events.timeformat import has_year
 
-__all__ = ["read_parquet", "spec_of", "raw_frame"]
+__all__ = ["read_parquet", "spec_of", "raw_frame", "files_read"]
 
 #: ReadSpec fields for files and text logs read by :func:`budgetlab.read_events` only. Not
 #: ``on_error`` nor the deprecated ``strict``: the spec itself refuses them without ``pattern=``
 #: (``strict=True`` warns first and is held as ``on_error="raise"``), in the same words for both
-#: readers.
-_PANDAS_ONLY = ("pattern", "time_format", "format", "encoding", "year")
+#: readers. Not ``time_format``: each partition reads its times with it, as the pandas reader
+#: reads a table's (``year``, for a format without one, is refused in :func:`spec_of`).
+_PANDAS_ONLY = ("pattern", "format", "encoding")
+#: Files whose rows one task of :func:`files_read` counts.
+_FILES_PER_TASK = 64
 #: The latency fields: the Dask reader reads no request durations (nor the ``slow`` bucket).
 _LATENCY = ("duration", "duration_unit", "slow_above")
 
@@ -97,6 +105,11 @@ def spec_of(spec: ReadSpec | None, options: dict[str, Any]) -> ReadSpec:
         if getattr(spec, name) != getattr(default, name):
             raise InputError(f"the Dask reader takes Parquet files or a Dask DataFrame; {name}= is "
                              "for budgetlab.read_events.")
+    if spec.year is not None or (spec.time_format is not None and not has_year(spec.time_format)):
+        raise InputError(
+            f"the Dask reader reads time_format= with the year in it (%Y, %y, %G); the format "
+            f"{spec.time_format!r} has none, and its year= is carried from line to line (the "
+            "New Year rule), which partitions read apart cannot do: use budgetlab.read_events.")
     for name in _LATENCY:
         if getattr(spec, name) != getattr(default, name):
             raise InputError(
@@ -115,3 +128,29 @@ def raw_frame(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
         raise InputError("source is a pandas DataFrame; use budgetlab.read_events() for pandas, "
                          "or pass dask.dataframe.from_pandas(source, npartitions=...) here.")
     return read_parquet(source, filters)
+
+
+def _count_rows(fragments: list[Any], schema: Any, where: Any) -> list[int]:
+    """The rows of each Parquet file (a pyarrow fragment of a dataset of ``schema``, hive keys
+    included) that ``where`` keeps: its footer alone without ``where``, or one on partition keys
+    only; else the columns ``where`` names."""
+    return [int(f.count_rows() if where is None else
+                f.scanner(schema=schema, filter=where, columns=[]).count_rows())
+            for f in fragments]
+
+
+def files_read(frame: dd.DataFrame, filters: Any) -> list[tuple[str, int]] | None:
+    """The Parquet files Dask reads for ``frame`` (from Parquet paths), in its order, each named
+    as :func:`budgetlab.read_events` names a file (:func:`~budgetlab.events.files.file_name`) with
+    the rows that ``filters`` keep of it, counted on the workers; ``None`` when Dask does not say
+    which files it reads (then the reader names the paths as given)."""
+    dataset = getattr(getattr(frame, "expr", None), "_dataset_info", {}).get("ds")
+    if dataset is None:  # pragma: no cover - a Dask whose Parquet reader keeps no dataset
+        return None
+    where = pq.filters_to_expression(filters) if filters else None
+    fragments = list(dataset.get_fragments() if where is None else
+                     dataset.get_fragments(filter=where))
+    tasks = [delayed(_count_rows)(fragments[i:i + _FILES_PER_TASK], dataset.schema, where)
+             for i in range(0, len(fragments), _FILES_PER_TASK)]
+    counts = [n for part in compute(*tasks) for n in part]  # type: ignore[no-untyped-call]
+    return [(file_name(f.path), n) for f, n in zip(fragments, counts, strict=True)]

@@ -25,12 +25,12 @@ from ..events.read import read_events as pandas_read_events
 from ..events.read import reading_time
 from ..events.schema import SUCCESS, bucket_dtype
 from ..events.spec import ReadSpec
-from ..events.times import describe_time, is_instant, parse_time
+from ..events.times import is_instant
 from ..privacy import hash_values
-from ._how_read import dask_how_read, label_times, late_after
+from ._how_read import dask_how_read, label_times, late_after, partition_times
 from ._labels import classify_counts, count_labels, skipped_parts
 from ._partitions import partition_error, partition_number
-from ._sources import raw_frame, spec_of
+from ._sources import files_read, raw_frame, spec_of
 
 __all__ = ["read_events"]
 
@@ -95,11 +95,12 @@ def _profile_partition(
             # pii="drop" warns; we look at what is gone
             warnings.simplefilter("ignore", UserWarning)
             frame = pandas_read_events(
-                scratch, spec, time=_SCRATCH_TIME, epoch="s", tz="UTC", session=session,
+                scratch, spec, time=_SCRATCH_TIME, epoch="s", tz="UTC", time_format=None,
+                session=session,
                 keep=[c for c in extra if c != session], pii="drop" if scan_pii else "error",
                 salt=None, hash_session=False,
                 **({"ok": _SCRATCH_OK, "outcomes": None} if labels else {}))
-        t = parse_time(raw[spec.time], tz=spec.tz, epoch=spec.epoch)
+        t, info["time"] = partition_times(raw[spec.time], spec)
         if labels:
             info["labels"], codes = count_labels(raw[spec.label], spec.outcomes)
         else:  # one reading per bucket of the success column (or threshold), as pandas states it
@@ -118,10 +119,6 @@ def _profile_partition(
     # a row to build the metadata from; with labels the first of each distinct one, so that one
     # that does not map to skip is among them
     info["sample"] = raw.iloc[~raw[spec.label].duplicated().to_numpy()] if labels else raw.iloc[:1]
-    # the form of its times (a partition mixing forms is refused when it is loaded)
-    times = raw[spec.time]
-    info["time"] = describe_time(times, tz=spec.tz, epoch=spec.epoch) if times.notna().any() \
-        else None
     return pd.DataFrame({"number": [number], "info": [info]})
 
 
@@ -257,7 +254,9 @@ def read_events(
     **options
         Fields of :class:`~budgetlab.events.spec.ReadSpec` overriding ``spec``'s (``time``,
         ``outcome``, ``ok``, ``bucket``, ``by``, ``session``, ``keep``, ``tz``, ``epoch``,
-        ``outcomes``, ``pii``, ``salt``, ``hash_session``, ``not_personal``, and ``ok_when``,
+        ``outcomes``, ``pii``, ``salt``, ``hash_session``, ``not_personal``, ``time_format``
+        (with the year in it: a ``year=`` runs from line to line over the whole log, which
+        partitions read apart cannot do, and is refused), and ``ok_when``,
         a metric series read by your threshold in every partition as
         :func:`budgetlab.read_events` reads it; the fields for text files and request durations
         (``duration``, ``duration_unit``, ``slow_above``: not read here) are refused, and
@@ -275,8 +274,9 @@ def read_events(
         ``session_id``, ``keep``). Each partition is sorted stably by ``ts``; partitions keep file
         order; the index restarts at 0 per partition. Errors name the partition they come from.
         ``attrs["how_read"]`` (on the object returned) is the plain dict of a
-        :class:`~budgetlab.events.how_read.HowRead` (:func:`budgetlab.how_read`), with the counts
-        :func:`budgetlab.read_events` states for the same data, from the first pass (the notes
+        :class:`~budgetlab.events.how_read.HowRead` (:func:`budgetlab.how_read`), with the files
+        and counts :func:`budgetlab.read_events` states for the same data, from the first pass (the
+        notes
         of budgetlab's file layer, which Dask's Parquet reader does not go through, are left out).
 
     Examples
@@ -358,6 +358,7 @@ def read_events(
     plan = dataclasses.replace(plan, hashed_in=hashed_in, meta=meta, skipped=skipped)
     loaded: dd.DataFrame = raw.map_partitions(_load_partition, plan=plan, meta=meta)
     # as on a pandas table (a Dask frame has no attrs of its own; the object returned keeps them)
-    object.__setattr__(loaded, "attrs", {"how_read": dask_how_read(infos, spec, name, reading,
-                                                                   now).as_dict()})
+    files = files_read(raw_all, filters) if is_path_like(source) else None
+    object.__setattr__(loaded, "attrs", {"how_read": dask_how_read(infos, spec, name, reading, now,
+                                                                   files).as_dict()})
     return loaded

@@ -11,11 +11,13 @@ import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 from dask.base import compute
+from dask.dataframe.utils import has_known_categories
 from dask.delayed import delayed
 
 from .._util.attrs import span_attrs
 from .._util.validation import check_argument, check_whole
-from ..budget.replay_status import REPLAY_COLUMNS
+from ..budget.figures import STATUS_DTYPE
+from ..budget.replay_status import REPLAY_COLUMNS, check_state_types
 from ..budget.status_changes import change_rows
 from ..budget.status_changes import transitions as pandas_transitions
 from ..budget.tracker_replay import replay as pandas_replay
@@ -203,7 +205,9 @@ def transitions(states: dd.DataFrame) -> pd.DataFrame:
         Output of :func:`replay` (not repartitioned: each group must sit in one partition), with
         every column or, as :func:`budgetlab.transitions` takes them, lean:
         ``columns=["total", "failures", "status"]`` (the figures of the changed rows are then
-        computed from the counts and the SLO, the same table).
+        computed from the counts and the SLO, the same table). States without ``ts`` or
+        ``status``, or whose ``ts`` is not UTC times or ``status`` not the replay's statuses, are
+        refused as :func:`budgetlab.transitions` refuses them, in its words.
 
     Returns
     -------
@@ -229,9 +233,15 @@ def transitions(states: dd.DataFrame) -> pd.DataFrame:
     1 2026-01-01 00:40:00+00:00    fra     healthy  exhausted
     """
     frame = require_dask_frame(states, "states", "budgetlab.transitions")
-    if "status" not in frame.columns:
-        raise InputError("transitions() takes the dask DataFrame returned by "
-                         "budgetlab.dask.replay().")
+    made_by = "the dask DataFrame returned by budgetlab.dask.replay()"
+    if not {"ts", "status"} <= set(frame.columns):  # budgetlab.transitions' check, in Dask's names
+        raise InputError(f"transitions() takes {made_by}.")
+    meta = frame._meta
+    if isinstance(meta["status"].dtype, pd.CategoricalDtype) and \
+            not has_known_categories(meta["status"]):  # type: ignore[no-untyped-call]
+        # unknown to Dask: the pandas function checks each partition's
+        meta = meta.assign(status=meta["status"].astype(STATUS_DTYPE))
+    check_state_types(meta, "transitions", made_by)
     _check_figures(frame)
     keys = [str(c) for c in frame.columns if c not in REPLAY_COLUMNS]
     parts = frame.to_delayed()  # type: ignore[no-untyped-call]

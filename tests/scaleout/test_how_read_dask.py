@@ -56,7 +56,8 @@ def test_the_block_counts_as_read_events_on_the_same_files(parquet_files, monkey
     assert oracle["notes"]  # the note on rows after the time of reading
     for key in ("rows", "skipped", "span", "time", "labels", "vocabulary", "late", "notes"):
         assert facts[key] == oracle[key], key
-    assert how.files == (("3 Parquet paths", pandas_how.rows_read),)
+    assert how.files == pandas_how.files == (("part0.parquet", 300), ("part1.parquet", 300),
+                                             ("part2.parquet", 300))
 
 
 def test_a_log_within_the_time_of_reading_has_no_note(parquet_files, monkeypatch):
