@@ -26,6 +26,8 @@ from .._util.words import cli_words, speak
 from ..errors import BudgetlabError
 from . import backtest, commands, export_options, notebooks
 from .options import flag_table
+from .prose import wrap
+from .unused_flags import refuse_idle_force
 
 __all__ = ["main", "build_parser"]
 
@@ -127,9 +129,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _show_warning(shown: set[str], message: Warning | str, category: type[Warning],
                   filename: str, lineno: int, file: Any = None, line: str | None = None) -> None:
-    """A warning as one line, once a run (``shown``: the lines written), however many of the
-    command's steps warn it."""
-    text = f"budgetlab: warning: {' '.join(speak(str(message)).split())}\n"
+    """A warning, once a run (``shown``: the texts written), however many of the command's steps
+    warn it: filled to 100 columns as the commands' prose (:func:`~budgetlab.cli.prose.wrap`:
+    never inside a flag, a figure and its unit or a date), the lines after the first indented.
+
+    >>> import io, contextlib
+    >>> with contextlib.redirect_stderr(io.StringIO()) as err:
+    ...     _show_warning(set(), UserWarning("--target names HEAD, DELETE, which the log does "
+    ...                   "not have (its groups: GET, OPTIONS, POST): not used."), UserWarning,
+    ...                   "", 0)
+    >>> print(err.getvalue(), end="")
+    budgetlab: warning: --target names HEAD, DELETE, which the log does not have (its groups: GET,
+      OPTIONS, POST): not used.
+    """
+    text = wrap(f"budgetlab: warning: {speak(str(message))}", indent="", hang="  ") + "\n"
     if text not in shown:
         shown.add(text)
         sys.stderr.write(text)
@@ -190,8 +203,9 @@ def _run(args: argparse.Namespace) -> int:
         # messages name the command's flags, not keywords
         with warnings.catch_warnings(), cli_words(flags):
             warnings.simplefilter("default")
-            # one line each, restored on exit
+            # filled to 100 columns, each once; restored on exit
             warnings.showwarning = functools.partial(_show_warning, set())
+            refuse_idle_force(args, flags)  # before the command says anything
             code = int(args.func(args) or 0)
             # a closed pipe shows here, inside the handler, not at interpreter exit
             sys.stdout.flush()

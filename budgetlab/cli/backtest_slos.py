@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from .export_options import refuse_half_latency
+from .prose import path_label
 
 __all__ = ["at_period", "backtest_policies", "target_slos"]
 
@@ -49,8 +50,8 @@ def target_slos(args: argparse.Namespace) -> list[Any]:
                               "both.")
         slos = read_slo_spec(args.slo)
         if len(slos) > 1:
-            raise ConfigError(f"{args.slo}: holds {len(slos)} SLOs; pick one with FILE#NAME "
-                              f"({', '.join(s.name for s in slos)}).")
+            raise ConfigError(f"{path_label(args.slo)}: holds {len(slos)} SLOs; pick one with "
+                              f"FILE#NAME ({', '.join(s.name for s in slos)}).")
         spec = slos[0]
         changes = {
             k: v

@@ -130,8 +130,8 @@ def _no_failures(read: LogRead, table: pd.DataFrame, slo: SLO | PerGroup, by: li
     if args.out:
         write_output(table, args, "row", "(group x bucket)")
     if args.plot:
-        sys.stderr.write(f"budgetlab: note: no plot written to {path_label(args.plot)}: without "
-                         "failures no bucket burns.\n")
+        sys.stderr.write(wrap(f"budgetlab: note: no plot written to {path_label(args.plot)}: "
+                              "without failures no bucket burns.", indent="") + "\n")
     return 0
 
 

@@ -135,11 +135,11 @@ def _spans(args: argparse.Namespace, table: pd.DataFrame | None
         if args.id is not None:
             table = table[table["incident_id"].astype(str) == args.id]
             if table.empty:
-                raise ConfigError(f"--id: no incident with this id in {args.incidents}; see its "
-                                  "incident_id column.")
+                raise ConfigError("--id: no incident with this id in "
+                                  f"{path_label(args.incidents)}; see its incident_id column.")
         if args.plot and len(table) > 1:
-            raise ConfigError(f"--plot draws one incident and {args.incidents} holds "
-                              f"{len(table):,}; pick one with --id.")
+            raise ConfigError(f"--plot draws one incident and {path_label(args.incidents)} "
+                              f"holds {len(table):,}; pick one with --id.")
         return [(str(r["incident_id"]), r["start"], r["end"], args.scope or str(r["scope"]))
                 for _, r in table.iterrows()]
     return [("incident", args.start, args.end, args.scope)]
@@ -315,7 +315,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     periods = _periods(slo, read.events, by)
     print(wrap(f"{read.title}: {counted(len(read.events), 'event')} in bins of "
                f"{prose_duration(args.freq)}; {counted(len(inc), 'incident')} from "
-               f"{args.incidents}; SRE budget period {periods}", indent=""))
+               f"{path_label(args.incidents)}; SRE budget period {periods}", indent=""))
     for note in (naive_times_note(inc, args.incidents), ungrouped_scope_note(inc, by), unmatched):
         if note:
             print(wrap(note, indent=""))

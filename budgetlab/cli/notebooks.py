@@ -73,8 +73,8 @@ def find_notebooks(spec: str | os.PathLike[str] | None = None) -> list[Path]:
         found = sorted(p for p in path.glob("*.ipynb")
                        if not p.name.startswith((".", "_")) and not p.name.endswith(FAILED_SUFFIX))
         if not found:
-            raise ConfigError(f"{path}: holds no .ipynb notebooks; give --notebooks DIR or a "
-                              "notebook file.")
+            raise ConfigError(f"{path_label(path)}: holds no .ipynb notebooks; give --notebooks "
+                              "DIR or a notebook file.")
         return found
     if spec is None:
         raise ConfigError("this installation of budgetlab has no notebooks (budgetlab/notebooks/ "
@@ -84,8 +84,8 @@ def find_notebooks(spec: str | os.PathLike[str] | None = None) -> list[Path]:
     check_input_file(path, name=str(path), give="give --notebooks DIR or a .ipynb file",
                      error=ConfigError)
     if path.suffix != ".ipynb":
-        raise ConfigError(f"{path.name}: is not a notebook; give a .ipynb file or a folder of "
-                          "them.")
+        raise ConfigError(f"{path_label(spec)}: is not a notebook; give a .ipynb file or a "
+                          "folder of them.")
     return [path]
 
 

@@ -23,8 +23,9 @@ _DATE_TIME = re.compile(r"(?<=\d{4}-\d\d-\d\d) (?=\d\d:\d\d)|(?<=\d\d:\d\d) (?=[
 def wrap(text: str, indent: str = "    ", hang: str = "") -> str:
     """``text`` filled to 100 columns, never broken between a figure and its unit ("93.80 %",
     "3 d", "53 s", "0 ms"), inside a duration ("19 h 59 min"), between a date and its time
-    ("2026-10-06 03:13") nor at a hyphen ("re-run", "warm-up", "--min-events" stay whole); the
-    lines after the first indented by ``hang`` more.
+    ("2026-10-06 03:13"), at a hyphen ("re-run", "warm-up", "--min-events" stay whole) nor inside
+    a word longer than the line (a path: on a line of its own, whole); the lines after the first
+    indented by ``hang`` more.
 
     >>> print(wrap("note: provisional: 3 d 10 h of evaluated history, less than the 14 d a "
     ...            "recommendation needs; re-run with more history"))
@@ -38,8 +39,8 @@ def wrap(text: str, indent: str = "    ", hang: str = "") -> str:
     glued = _UNIT.sub(lambda m: "\0" + m[1].replace(" ", "\0"), " ".join(str(text).split()))
     glued = _DATE_TIME.sub("\0", glued)
     return textwrap.fill(glued, width=100, initial_indent=indent,
-                         subsequent_indent=indent + hang,
-                         break_on_hyphens=False).replace("\0", " ")
+                         subsequent_indent=indent + hang, break_on_hyphens=False,
+                         break_long_words=False).replace("\0", " ")
 
 
 def fill_line(line: str) -> str:

@@ -54,16 +54,17 @@ def slo_from_args(args: argparse.Namespace) -> SLO | PerGroup:
         from .._util.inputs import register_input
         from ..interop.openslo import load_slos
 
-        path = Path(str(args.slo).partition("#")[0])
+        given = str(args.slo).partition("#")[0]  # as typed: the messages repeat it
+        path, said = Path(given), path_label(given)
         if path.is_file():
             register_input(path)  # no output of this run may replace it
         base = load_slos(args.slo, by=tuple(group_keys(args)))
-        _adopt_latency(args, path)
+        _adopt_latency(args, path, said)
         changes = {k: getattr(args, k) for k in _OVERRIDES if getattr(args, k, None) is not None}
         if isinstance(base, PerGroup):
             if args.target is not None:
                 raise ConfigError("--target would replace the target of every group of "
-                                  f"{path.name}; leave it out, "
+                                  f"{said}; leave it out, "
                                   "or edit the targets in the file.")
             if not changes:
                 return base
@@ -73,7 +74,7 @@ def slo_from_args(args: argparse.Namespace) -> SLO | PerGroup:
                             base=base.base.with_(**changes), binding=base.binding)
         target = _targets(args.target, [])
         if isinstance(target, dict):
-            raise ConfigError(f"{path.name} holds one SLO; per-group --target needs per-group "
+            raise ConfigError(f"{said} holds one SLO; per-group --target needs per-group "
                               "SLOs: give one number, "
                               "or bind several SLOs to the groups in the file.")
         if target is not None:
@@ -95,10 +96,11 @@ def slo_from_args(args: argparse.Namespace) -> SLO | PerGroup:
 _BUCKET_LE = re.compile(r'_bucket\s*\{[^}]*\ble\s*=~?\s*"([0-9.eE+]+)')
 
 
-def _adopt_latency(args: argparse.Namespace, path: Path) -> None:
+def _adopt_latency(args: argparse.Namespace, path: Path, said: str) -> None:
     """An OpenSLO file whose SLI is a histogram bucket over its count (``export openslo
     --histogram --slow-above``) is a latency SLO: its threshold becomes ``--slow-above`` for the
-    log (which needs ``--duration``), so that one definition runs through every command."""
+    log (which needs ``--duration``), so that one definition runs through every command (``said``:
+    the file as its messages name it, :func:`~budgetlab.cli.prose.path_label`)."""
     from ..interop.openslo import read_openslo
 
     if not hasattr(args, "slow_above") or path.suffix.lower() not in (".yaml", ".yml", ".json"):
@@ -120,7 +122,7 @@ def _adopt_latency(args: argparse.Namespace, path: Path) -> None:
     if not found:
         return
     if len(found) > 1:
-        raise ConfigError(f"{path.name}: its SLOs have different latency thresholds; give one SLO "
+        raise ConfigError(f"{said}: its SLOs have different latency thresholds; give one SLO "
                           "with FILE#NAME.")
     threshold = pd.Timedelta(found.pop(), unit="s")
     label = duration_label(threshold)
@@ -129,22 +131,23 @@ def _adopt_latency(args: argparse.Namespace, path: Path) -> None:
                  if t.strip()}
         among = ("one of --thresholds" if threshold.value in given
                  else f"not among --thresholds: add {label} for the file's own")
-        sys.stderr.write(wrap(f"{path.name} is a latency SLO (events within {label}), {among}; "
+        sys.stderr.write(wrap(f"{said} is a latency SLO (events within {label}), {among}; "
                               "latency compares its target with each threshold's supported one",
                               indent="") + "\n")
         return
     if args.slow_above is not None:
         if pd.Timedelta(to_ns(args.slow_above, name="slow_above"), unit="ns") != threshold:
             raise ConfigError(f"--slow-above {args.slow_above} differs from the latency threshold "
-                              f"of {path.name} "
+                              f"of {said} "
                               f"({label}); leave --slow-above out to use the file's.")
         return
     if args.duration is None:
-        raise ConfigError(f"{path.name} is a latency SLO (events within {label}); give --duration "
+        raise ConfigError(f"{said} is a latency SLO (events within {label}); give --duration "
                           "COLUMN, the log's "
                           "request durations (its threshold is used as --slow-above).")
     args.slow_above = label
-    sys.stderr.write(f"--slow-above {label}: the latency threshold of {path.name}\n")
+    sys.stderr.write(wrap(f"--slow-above {label}: the latency threshold of {said}", indent="")
+                     + "\n")
 
 
 def _targets(text: str | None, by: list[str]) -> float | dict[str, float] | None:

@@ -22,7 +22,6 @@ import argparse
 import sys
 import warnings
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -34,7 +33,7 @@ from ..errors import ConfigError, PartialWindowWarning
 from ..slo import SLO, PerGroup
 from .clock_text import between_events_line, format_summary, silence_record, tie_line
 from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
-from .prose import path_label, wrap
+from .prose import fill_line, path_label, wrap
 from .reading import LogRead, group_keys, longest_window, read_log, slo_from_args
 from .replay_tables import format_incidents, print_transitions, zone_words
 from .run_record import record_path, run_record, write_record
@@ -124,10 +123,8 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     if record is not None:
         record.update(silence_record(summary, ties))
     if incidents is not None:
-        from ..privacy import shown
-
-        print(f"\nIncidents ({len(incidents):,} in {shown(Path(args.incidents).name)}; "
-              f"{zone_words(args.tz)})")
+        print(fill_line(f"\nIncidents ({len(incidents):,} in {path_label(args.incidents)}; "
+                        f"{zone_words(args.tz)})"))
         print(format_incidents(incidents, events, tz=args.tz))
     print_transitions(tr, events, longest_window(slo), tz=args.tz)
     between = between_events_line(summary, tr)

@@ -25,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import ConfigError
-from ..privacy import shown
+from .prose import path_label
 
 __all__ = ["picked_labels", "log_columns", "select_by_labels"]
 
@@ -33,15 +33,15 @@ _HEAD = 1 << 16
 
 
 def picked_labels(args: argparse.Namespace) -> tuple[str, dict[str, list[str]]]:
-    """``(FILE#NAME with the file's name, {key: values})``: the labels of the SLO that ``--slo
-    FILE#NAME`` picks; ``("", {})`` without ``#NAME`` (or with a file whose SLO has no labels)."""
+    """``(FILE#NAME as typed, {key: values})``: the labels of the SLO that ``--slo FILE#NAME``
+    picks; ``("", {})`` without ``#NAME`` (or with a file whose SLO has no labels)."""
     spec = str(getattr(args, "slo", None) or "")
     if "#" not in spec or not spec.partition("#")[2]:
         return "", {}
     from ..interop.openslo.bind import pick_slos
 
-    path, name, docs = pick_slos(spec)
-    return f"{path.name}#{name}", {str(k): [str(x) for x in (v if isinstance(v, list) else [v])]
+    _, _, docs = pick_slos(spec)
+    return spec, {str(k): [str(x) for x in (v if isinstance(v, list) else [v])]
                   for k, v in docs[0].labels.items()}
 
 
@@ -93,8 +93,8 @@ def select_by_labels(events: pd.DataFrame, spec: str, labels: dict[str, list[str
         keep &= events[key].astype(str).isin(values)
     said = " & ".join(f"{k}={'|'.join(v)}" for k, v in bound.items())
     if bound and not keep.any():
-        raise ConfigError(f"{shown(spec)}: no event of the log has {said}, which the SLO's labels "
-                          "select; pick the SLO of a group the log holds, or give the whole "
+        raise ConfigError(f"{path_label(spec)}: no event of the log has {said}, which the SLO's "
+                          "labels select; pick the SLO of a group the log holds, or give the whole "
                           "file with --by KEY to bind each SLO to its group.")
     out = events[keep.to_numpy()].drop(columns=extra).reset_index(drop=True)
     for key in bound:
@@ -109,4 +109,4 @@ def select_by_labels(events: pd.DataFrame, spec: str, labels: dict[str, list[str
         parts.append(f"{'label' if one else 'labels'} {', '.join(unused)} "
                      f"{'names' if one else 'name'} no column of the log and "
                      f"{'selects' if one else 'select'} nothing")
-    return out, f"{shown(spec)}: {'; '.join(parts)}"
+    return out, f"{path_label(spec)}: {'; '.join(parts)}"

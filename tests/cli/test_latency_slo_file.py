@@ -71,7 +71,7 @@ def test_slo_name_selects_the_events_its_labels_name(log, tmp_path, capsys):
                                                                                  target=0.8))
     code, out, err = _run(log, f"{slo}#lat-b", capsys, "--thresholds", "5s")
     assert code == 0, err
-    assert "'slos.yaml#lat-b': the events its labels select, g=b: 3 of 8" in out
+    assert f"{slo}#lat-b: the events its labels select, g=b: 3 of 8" in out
     assert "3 attempts" in out and "within 5 s: 33.33 % (1 good;" in out
     assert "current SLO: target 0.8," in out
 

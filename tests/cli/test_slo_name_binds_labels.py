@@ -43,7 +43,7 @@ def test_replay_applies_the_slo_to_its_labelled_events_only(files, capsys):
     assert main(["replay", str(files / "log.csv"), "--slo", f"{files}/slos.yaml#slo-a"]) == 0
     out = _out(capsys)
     # by hand: 10 of the 15 events are a's; label team names no column of the log
-    assert ("'slos.yaml#slo-a': the events its labels select, captcha_type=a: 10 of 15; "
+    assert (f"{files}/slos.yaml#slo-a: the events its labels select, captcha_type=a: 10 of 15; "
             "label team=web names no column of the log and selects nothing") in out
     assert "log.csv: 10 events" in out and "SLO: target 0.9," in out
     assert " 10 80.00 % " in out  # the summary's events and success rate: 8 successes of 10
@@ -70,6 +70,6 @@ def test_every_command_reads_the_same_events(files, capsys, command):
 def test_a_label_the_log_does_not_hold_is_refused_with_the_fix(files, capsys):
     assert main(["replay", str(files / "log.csv"), "--slo", f"{files}/slos.yaml#slo-c"]) == 2
     err = " ".join(capsys.readouterr().err.split())
-    assert ("'slos.yaml#slo-c': no event of the log has captcha_type=c, which the SLO's "
+    assert (f"{files}/slos.yaml#slo-c: no event of the log has captcha_type=c, which the SLO's "
             "labels select; pick the SLO of a group the log holds, or give the whole file with "
             "--by KEY to bind each SLO to its group.") in err

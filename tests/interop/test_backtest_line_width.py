@@ -5,7 +5,8 @@ read across a break; ``export`` prints its queries so: tests/interop/test_export
 Before cli55, on this case (the Sloth spec of test_backtest, three policies, incidents, --out and
 --plot): the server and SLO line was 102 columns, the span line 127, the Sloth tiers note 106, the
 per-bin counts note 127, each policy's heading 102 to 105, and the queries 172 and 197 on the line
-of their names. Oracle: the project's 100-column rule; the query texts are those Prometheus was
+of their names; stop 56: the scrape-gap warning on stderr, 269. Oracle: the project's 100-column
+rule; the query texts are those Prometheus was
 sent (the SLOTH spec's sums, as test_backtest's outputs read them)."""
 
 from __future__ import annotations
@@ -41,3 +42,11 @@ def test_every_line_of_a_realistic_backtest_fits_100_columns(prom, tmp_path, cap
     assert "target 0.999, period 30 d span 2026-01-05 00:00 .. 2026-01-07 00:00 UTC" in said
     assert ("Policy pyrra: 4 alert episodes; tiers warning_4d6h51m have windows longer than the "
             "span (partial windows)") in said
+    # the scrape-gap warning on stderr too (stop 56: one line of 269 columns), the lines after
+    # the first two spaces deeper, "09:19..09:22" whole
+    assert text.err.splitlines()[-3:] == [
+        "budgetlab: warning: 3 bins in 1 scrape gap (first: region=par 2026-01-06 09:19..09:22 "
+        "UTC): their",
+        "  counts are not known; across a gap shorter than the server's lookback the increase "
+        "lands in the",
+        "  bin that ends it, across a longer one it is lost (listed in attrs['gaps'])."]
