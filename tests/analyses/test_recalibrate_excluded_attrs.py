@@ -1,5 +1,6 @@
 """recalibrate(..., exclude_incidents=) records what it left out in every table's attrs (JSON):
-how many labelled incidents, the first one's start and the last one's end. Written out by hand
+how many labelled incidents left out evaluated time (and how many were given), the first counted
+one's start and the last counted one's end. Written out by hand
 from the incidents given here."""
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ def test_the_excluded_incidents_are_in_every_tables_attrs():
                                                "2026-01-02 21:15"], utc=True)})
     r = recalibrate(events(), slo=SLO(target=0.9, window="1h"), n_boot=0,
                     exclude_incidents=inc)
-    want = {"count": 3, "start": "2026-01-01T12:00:00+00:00", "end": "2026-01-02T21:15:00+00:00"}
+    # all three leave out evaluated time: each is counted
+    want = {"count": 3, "given": 3, "rows": [0, 1, 2], "start": "2026-01-01T12:00:00+00:00",
+            "end": "2026-01-02T21:15:00+00:00"}
     for table in (r.summary, r.candidates, r.distribution, r.bootstrap):
         assert table.attrs["exclude_incidents"] == want
         assert json.loads(json.dumps(table.attrs))["exclude_incidents"] == want
@@ -40,4 +43,5 @@ def test_none_given_none_recorded_and_an_empty_table_counts_zero():
                           "end": pd.Series([], dtype="datetime64[ns, UTC]")})
     r = recalibrate(events(), slo=SLO(target=0.9, window="1h"), n_boot=0,
                     exclude_incidents=empty)
-    assert r.summary.attrs["exclude_incidents"] == {"count": 0, "start": None, "end": None}
+    assert r.summary.attrs["exclude_incidents"] == {"count": 0, "given": 0, "rows": [],
+                                                    "start": None, "end": None}

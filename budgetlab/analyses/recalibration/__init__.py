@@ -15,12 +15,14 @@ the rolling success rate, rounded down to the candidate grid.
 **Candidates on the scale of nines.** Per group, the usual targets
 (:data:`~budgetlab.analyses.recalibration.candidates.USUAL_TARGETS`: 90, 95, 97.5, 99, 99.5,
 99.9, 99.95, 99.99 %, and 85, 80, 75, 50 % below) from the target at which a window at the
-``p1`` rolling-window success rate reaches ``limit_status``
+``p1`` rolling-window success rate (the ``max_share`` quantile for a ``max_share`` under 1 %:
+:func:`~budgetlab.analyses.recalibration.levels.floor_prob`) reaches ``limit_status``
 (:func:`~budgetlab.analyses.recalibration.levels.limit_floor`: ``p1`` itself at exhausted,
 ``1 - (1 - p1) / (1 - warning)`` at warning, with ``critical`` at critical) rounded down to the
 usual target strictly below it, up to the first usual target above the observed rate, plus fine
 steps (``step``, refined to 0.002, 0.001, ... where two usual targets are closer) between them;
-nothing below that range.
+nothing below that range, nor below 50 % (where that target is 50 % itself, the note says that
+only a target below 50 % would meet the rule).
 
 **Recommendation rule** (its one home: :func:`~budgetlab.analyses.recalibration.levels.recommend`).
 ``recommended_target`` is the highest candidate in the group's range whose status would have been

@@ -59,7 +59,7 @@ def target_range(floor: np.ndarray, rate: np.ndarray, *,
     (the lowest usual target when none is) to the first usual target above the observed rate
     (the highest usual target when none is above); NaN where ``floor`` or the rate is missing (no
     evaluated time). ``floor`` is the target from which a window at the rolling success rate's
-    1 % quantile is at the limit status or worse
+    1 % quantile (``max_share``'s where that is smaller) is at the limit status or worse
     (:func:`~budgetlab.analyses.recalibration.levels.limit_floor`): the quantile itself at
     exhausted, lower at critical and warning. A usual target within 1e-9 of ``floor`` is not the
     range's start: a window at the quantile is at the limit status there or, at the boundary,

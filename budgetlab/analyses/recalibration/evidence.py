@@ -1,6 +1,6 @@
 """Steps 6-7 of :func:`~budgetlab.analyses.recalibration.recalibrate`: the evidence behind its
 verdicts (figures per group over the evaluated span, thin evidence withheld, the bootstrap, the
-verdict and the notes), and the incident time it leaves out.
+verdict and the notes); the incidents it leaves out: :mod:`.incidents`.
 """
 
 from __future__ import annotations
@@ -15,21 +15,18 @@ from ..._util.burns import three_digits
 from ..._util.percent import given_fraction
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS, HOUR_NS
-from ..._util.validation import require_columns, utc_ns_column
 from ..._util.words import days_words, prose_duration
-from ...events.schema import scope_mask
 from .bootstrap import bootstrap_interval, bootstrap_targets, group_seeds
 from .candidates import USUAL_TARGETS
 from .clock import evaluated_events
 from .levels import Choice
 from .no_target import explain_no_recommendation
 from .options import Plan
-from .rolling import Exclusions, weighted_quantiles
+from .rolling import weighted_quantiles
 from .rules import cap_notes, capped_action, decided_miss, thin_evidence
 from .verdict import judge_current
 
-__all__ = ["MIN_HISTORY_DAYS", "Judged", "excluded_said", "short_history", "history_words",
-           "judge_groups", "incident_rows"]
+__all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "history_words", "judge_groups"]
 
 #: Said after the reason of a group whose evidence is too thin for its current target but not for
 #: a recommendation: the thin-evidence rule weighs the verdict at the current target and the
@@ -278,48 +275,11 @@ def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommend
         at_lo = np.searchsorted(c.cands, lo)
         share_lo = float(c.lim_share[g, at_lo]) if np.isfinite(lo) else np.nan
         out.append(explain_no_recommendation(
-            has_time=bool(has_time[g]), p1=float(c.p1[g]), floor=float(c.floor[g]), lo=lo,
+            has_time=bool(has_time[g]), p1=float(c.base[g]), floor=float(c.floor[g]), lo=lo,
             share_lo=share_lo,
             events_per_day=float(ev["events_per_day"][g]),
             window_events=float(ev["window_events"][g]),
             window_ns=plan.slo.window_ns, history_days=days, max_share=plan.max_share,
             limit_status=plan.limit_status, min_days=MIN_HISTORY_DAYS,
-            min_events=plan.slo.min_events))
+            min_events=plan.slo.min_events, prob=c.base_prob))
     return out
-
-
-def incident_rows(srt: Any, incidents: pd.DataFrame, window_ns: int) -> Exclusions:
-    """The time :func:`recalibrate` leaves out with ``exclude_incidents``: per group its scope
-    covers, from a labelled incident's start to one window after its end."""
-    require_columns(incidents, ["start", "end"], what="incidents")
-    starts = utc_ns_column(incidents["start"], "incidents['start']")
-    ends = utc_ns_column(incidents["end"], "incidents['end']")
-    scopes = incidents["scope"].tolist() if "scope" in incidents.columns else ["*"] * len(incidents)
-    keys = srt.keys.astype(str)
-    covered = [np.flatnonzero(np.asarray(scope_mask(keys, sc), dtype=bool)) for sc in scopes]
-    n = [len(c) for c in covered]
-    return Exclusions.merged(np.concatenate([np.zeros(0, dtype=np.int64), *covered]),
-                             np.repeat(starts, n), np.repeat(ends + window_ns, n))
-
-
-def excluded_said(incidents: pd.DataFrame | None) -> dict[str, Any] | None:
-    """What ``exclude_incidents`` left out, for :attr:`Recalibration.settings`: ``count`` (the
-    labelled incidents given), ``start`` (the first one's start) and ``end`` (the last one's
-    end, UTC; ``None`` without incidents): the time left out runs one window past each end;
-    ``None`` when none were given.
-
-    >>> inc = pd.DataFrame({"start": pd.to_datetime(["2026-01-02", "2026-01-01"], utc=True),
-    ...                     "end": pd.to_datetime(["2026-01-02 01:00", "2026-01-01 02:00"],
-    ...                                           utc=True)})
-    >>> said = excluded_said(inc)
-    >>> said["count"], str(said["start"]), str(said["end"])
-    (2, '2026-01-01 00:00:00+00:00', '2026-01-02 01:00:00+00:00')
-    """
-    if incidents is None:
-        return None
-    starts = utc_ns_column(incidents["start"], "incidents['start']")
-    ends = utc_ns_column(incidents["end"], "incidents['end']")
-    if not len(starts):
-        return {"count": 0, "start": None, "end": None}
-    return {"count": len(starts), "start": pd.Timestamp(int(starts.min()), tz="UTC"),
-            "end": pd.Timestamp(int(ends.max()), tz="UTC")}

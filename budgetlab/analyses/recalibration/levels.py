@@ -19,12 +19,12 @@ from ...windows.groups import first_in_group
 from ..sorted_events import Sorted
 from .candidates import candidate_targets, target_range
 from .options import Plan
-from .rolling import Rolling, history_counts, weighted_quantiles
+from .rolling import Rolling, history_counts, rate_quantiles, weighted_quantiles
 from .rules import supported_targets, widen_to_support
 from .wilson import wilson_interval
 
-__all__ = ["candidate_levels", "status_thresholds", "level_threshold", "limit_floor",
-           "limit_quantiles", "hold_thresholds", "TimeAtLevels",
+__all__ = ["candidate_levels", "status_thresholds", "level_threshold", "FLOOR_PROB",
+           "floor_prob", "limit_floor", "limit_quantiles", "hold_thresholds", "TimeAtLevels",
            "time_at_levels", "recommend", "Choice", "choose_targets"]
 
 
@@ -108,13 +108,33 @@ def level_threshold(total: np.ndarray, failures: np.ndarray, slo: SLO,
     return thr, strict
 
 
+#: The quantile of the rolling rate the candidates' range starts from (``p1``), unless
+#: ``max_share`` is smaller (:func:`floor_prob`).
+FLOOR_PROB = 0.01
+
+
+def floor_prob(max_share: float) -> float:
+    """The probability of the rolling rate's quantile the candidates' range starts from: 1 %
+    (``p1``), or ``max_share`` where it is smaller. Below the ``max_share`` quantile every target
+    meets the rule (a window is exhausted at every target at or above its rate: less than
+    ``max_share`` of the time has a rate below that quantile), so a range starting below it
+    always holds a target that meets the rule; from ``p1`` alone, ``max_share=0.001`` could
+    start every candidate above the targets that meet it.
+
+    >>> floor_prob(0.05), floor_prob(0.001)
+    (0.01, 0.001)
+    """
+    return min(FLOOR_PROB, float(max_share))
+
+
 def limit_floor(p1: np.ndarray, slo: SLO, level: int) -> np.ndarray:
-    """Per group, the target from which a window whose success rate is the rolling rate's 1 %
-    quantile ``p1`` is at status ``level`` or worse (:func:`level_threshold` of such a window,
-    clipped to [0, 1]; NaN where ``p1`` is): the floor of the candidates' range. At exhausted
-    ``p1`` itself; at warning and critical lower, ``1 - (1 - p1) / (1 - fraction)``. Below it a
-    target is at ``level`` or worse less than 1 % of the time (the threshold rises with the rate:
-    it is the 1 % level of :func:`limit_quantiles` without ``min_events``).
+    """Per group, the target from which a window whose success rate is the rolling rate's
+    quantile ``p1`` (at :func:`floor_prob`: 1 %, or ``max_share`` where it is smaller) is at
+    status ``level`` or worse (:func:`level_threshold` of such a window, clipped to [0, 1]; NaN
+    where ``p1`` is): the floor of the candidates' range. At exhausted ``p1`` itself; at warning
+    and critical lower, ``1 - (1 - p1) / (1 - fraction)``. Below it a target is at ``level`` or
+    worse less than that share of the time (the threshold rises with the rate: it is that level
+    of :func:`limit_quantiles` without ``min_events``).
 
     >>> limit_floor(np.array([5 / 6]), SLO(), 1).round(6).tolist()  # 1 - (1 / 6) / 0.5
     [0.666667]
@@ -217,7 +237,9 @@ class Choice:
     ci_low: np.ndarray
     ci_high: np.ndarray
     p1: np.ndarray  # time-weighted quantiles of the rolling success rate
-    floor: np.ndarray  # limit_floor: the target from which a window at p1 is at the limit
+    base: np.ndarray  # the quantile the range starts from: at floor_prob (p1 unless max_share <)
+    base_prob: float  # floor_prob(max_share)
+    floor: np.ndarray  # limit_floor: the target from which a window at base is at the limit
     p5: np.ndarray
     p10: np.ndarray
     p50: np.ndarray
@@ -241,7 +263,10 @@ def choose_targets(srt: Sorted, rolling: Rolling, current: np.ndarray, plan: Pla
     n_ev, n_ok, rate = history_counts(srt, rolling)
     ci_low, ci_high = wilson_interval(n_ok, n_ev, plan.confidence)
     p1, p5, p10, p50 = (rolling.quantiles[:, k] for k in range(4))
-    floor = limit_floor(p1, plan.slo, plan.limit)
+    prob = floor_prob(plan.max_share)
+    base = p1 if prob == FLOOR_PROB else rate_quantiles(rolling.clock, rolling.dt,
+                                                        np.array([prob]))[:, 0]
+    floor = limit_floor(base, plan.slo, plan.limit)
     lo_t, hi_t = target_range(floor, rate, held=plan.slo.min_events > 0)
     lo_t = widen_to_support(lo_t, n_ev)
     grid, cands, grid_idx, in_range = candidate_targets(plan.step, lo_t, hi_t, current,
@@ -253,7 +278,7 @@ def choose_targets(srt: Sorted, rolling: Rolling, current: np.ndarray, plan: Pla
     supported = supported_targets(n_ev, grid, in_range)
     recommended = recommend(lim_share, grid, grid_idx, plan.max_share, has_time, supported)
     return Choice(n_ev=n_ev, n_ok=n_ok, rate=rate, ci_low=ci_low, ci_high=ci_high, p1=p1,
-                  floor=floor, p5=p5, p10=p10, p50=p50,
+                  base=base, base_prob=prob, floor=floor, p5=p5, p10=p10, p50=p50,
                   lo_t=lo_t, grid=grid, cands=cands, grid_idx=grid_idx, in_range=in_range,
                   supported=supported,
                   levels=levels, time=time, lim_share=lim_share, uncapped=uncapped,

@@ -38,11 +38,13 @@ def suggest_window(need_events: int, events_per_day: float, history_days: float)
     return f"{max(1, int(np.ceil(days * 24 - 1e-9)))}h"
 
 
-def _floor_words(p1: float, floor: float, limit_status: str) -> str:
-    """The floor of the candidates' range in the note: at exhausted the rolling rate's 1 %
-    quantile, else the target above which a window at that quantile is at the limit status or
-    worse (:func:`~budgetlab.analyses.recalibration.levels.limit_floor`), an apposition."""
-    quantile = f"the rolling rate's 1 % quantile ({measured_percent(p1)})"
+def _floor_words(p1: float, floor: float, limit_status: str, prob: float = 0.01) -> str:
+    """The floor of the candidates' range in the note: at exhausted the rolling rate's ``prob``
+    quantile (1 %, or ``max_share`` where it is smaller:
+    :func:`~budgetlab.analyses.recalibration.levels.floor_prob`), else the target above which a
+    window at that quantile is at the limit status or worse
+    (:func:`~budgetlab.analyses.recalibration.levels.limit_floor`), an apposition."""
+    quantile = f"the rolling rate's {given_percent(prob)} quantile ({measured_percent(p1)})"
     if limit_status == "exhausted":
         return quantile
     return (f"{measured_percent(floor)}, the target above which a window at {quantile} is "
@@ -66,11 +68,18 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
                               share_lo: float, events_per_day: float,
                               window_events: float, window_ns: int, history_days: float,
                               max_share: float, limit_status: str, min_days: float = 14.0,
-                              min_events: int = 0) -> str:
+                              min_events: int = 0, prob: float = 0.01) -> str:
     """Why no target meets the rule for one group, with figures, and what would make one possible
     (a longer window, ``min_events`` above the current one, more history, a looser
-    ``max_share``). ``floor``: the floor of the candidates' range before it is rounded down to
-    ``lo`` (:func:`~budgetlab.analyses.recalibration.levels.limit_floor`; ``p1`` at exhausted).
+    ``max_share``). ``p1``: the rolling rate's ``prob`` quantile the range starts from (1 %, or
+    ``max_share`` where it is smaller); ``floor``: the floor of the candidates' range before it
+    is rounded down to ``lo`` (:func:`~budgetlab.analyses.recalibration.levels.limit_floor`;
+    ``p1`` at exhausted).
+
+    Where that floor is 50 %, the lowest usual target, itself, a window at the quantile is at the
+    limit status there: only targets below 50 % meet the rule, and the usual targets stop at 50 %
+    (:data:`~budgetlab.analyses.recalibration.candidates.USUAL_TARGETS`): the note says so,
+    never that 50 % is "below" the quantile.
 
     >>> print(explain_no_recommendation(has_time=True, p1=0.78, floor=0.78, lo=0.75,
     ...       share_lo=0.003, events_per_day=40, window_events=40, window_ns=86_400 * 10**9,
@@ -100,16 +109,21 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
     if not has_time:
         return "no evaluated time in the history for this group"
     win_txt = prose_duration(pd.Timedelta(window_ns, unit="ns"))
-    name = _floor_words(p1, floor, limit_status)
+    name = _floor_words(p1, floor, limit_status, prob)
     sep = "" if limit_status == "exhausted" else ","  # after the apposition
     shown = (f"{limit_status.upper()} or worse {share_percent(share_lo, max_share)} of the time "
              f"(limit {given_percent(max_share)}")
-    if np.isfinite(lo) and lo <= floor + 1e-12:
+    lowest = USUAL_TARGETS[0]
+    if min_events == 0 and lo == lowest and abs(floor - lowest) <= 1e-9:
+        head = (f"no usual target meets the rule: even {given_percent(lo)}, the lowest usual "
+                f"target, is {shown}); {name}{sep} is {given_percent(lo)} itself: only a target "
+                f"below {given_percent(lo)}, where the usual targets stop, would meet the rule")
+    elif np.isfinite(lo) and lo <= floor + 1e-12:
         what = _lowest_words(lo, floor, name, min_events)
         head = f"no target meets the rule: even {given_percent(lo)}, {what}, is {shown})"
     elif np.isfinite(lo):
-        below = (f"the rolling rate's 1 % quantile, {measured_percent(p1)}, is below every "
-                 "usual target" if limit_status == "exhausted" else
+        below = (f"the rolling rate's {given_percent(prob)} quantile, {measured_percent(p1)}, "
+                 "is below every usual target" if limit_status == "exhausted" else
                  f"{name}, is below every usual target")
         why = below if floor < USUAL_TARGETS[0] else f"min_events={min_events} holds the status"
         head = (f"no target meets the rule: even {given_percent(lo)}, the lowest usual target, is "

@@ -19,7 +19,7 @@ from ..._util.units import DAY_NS
 from ..sorted_events import Sorted
 from .clock import ClockCounts, clock_counts, evaluated_events, evaluated_time, split_days
 
-__all__ = ["history_counts", "Rolling", "rolling_rates", "Exclusions",
+__all__ = ["history_counts", "Rolling", "rolling_rates", "rate_quantiles", "Exclusions",
            "weighted_quantiles"]
 
 
@@ -80,14 +80,23 @@ def rolling_rates(srt: Sorted, window_ns: int, span_lo: int, span_hi: int, probs
         counted &= ~skip.covers(srt.seg, srt.t)
     dt = np.bincount(row, weights=ns, minlength=len(clock.start))
     w_group = np.bincount(clock.seg, weights=dt, minlength=srt.n_groups)
-    roll = (clock.total - clock.failures) / clock.total.astype(np.float64)
-    quant = np.full((srt.n_groups, len(probs)), np.nan)
-    for g in range(srt.n_groups):
-        s, e = int(clock.bounds[g]), int(clock.bounds[g + 1])
-        quant[g] = weighted_quantiles(roll[s:e], dt[s:e], probs)
+    quant = rate_quantiles(clock, dt, probs)
     return Rolling(clock=clock, eval_from=a, eval_to=b, dt=dt, w_group=w_group, piece_row=row,
                    piece_day=np.minimum(day, n_days - 1),
                    piece_ns=ns, n_days=n_days, seg_counted=seg_in, counted=counted, quantiles=quant)
+
+
+def rate_quantiles(clock: ClockCounts, dt: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """``(groups, probs)``: per group, the time-weighted ``probs`` quantiles
+    (:func:`weighted_quantiles`) of the rolling success rate of its clock segments, each weighing
+    its evaluated ns ``dt``; NaN for a group without evaluated time."""
+    roll = (clock.total - clock.failures) / clock.total.astype(np.float64)
+    n_groups = len(clock.bounds) - 1
+    quant = np.full((n_groups, len(probs)), np.nan)
+    for g in range(n_groups):
+        s, e = int(clock.bounds[g]), int(clock.bounds[g + 1])
+        quant[g] = weighted_quantiles(roll[s:e], dt[s:e], probs)
+    return quant
 
 
 @dataclass(frozen=True)

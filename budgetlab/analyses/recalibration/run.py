@@ -30,7 +30,8 @@ from ...events.schema import check_events, ts_ns
 from ...slo import SLO, PerGroup, as_per_group
 from ..per_group import need_group_keys, rows_by_slo
 from ..sorted_events import Sorted, group_targets, sort_events
-from .evidence import excluded_said, incident_rows, judge_groups
+from .evidence import judge_groups
+from .incidents import excluded_said, incident_rows, incidents_left_out, merged_said
 from .levels import choose_targets, limit_quantiles
 from .options import Plan, RecalibrationOptions
 from .rolling import rolling_rates
@@ -98,9 +99,10 @@ def recalibrate(
         Candidates are the usual targets
         (:data:`~budgetlab.analyses.recalibration.candidates.USUAL_TARGETS`:
         0.9, 0.95, 0.975, 0.99, 0.995, 0.999, 0.9995, 0.9999, and 0.85 ... 0.5 below) from the
-        target at which a window at the group's ``p1`` reaches ``limit_status`` (``p1`` itself
-        at exhausted, ``1 - (1 - p1) / (1 - warning)`` at warning, with ``critical`` at
-        critical; :func:`~budgetlab.analyses.recalibration.levels.limit_floor`) rounded down to
+        target at which a window at the group's ``p1`` (its ``max_share`` quantile for a
+        ``max_share`` under 1 %) reaches ``limit_status`` (``p1`` itself at exhausted,
+        ``1 - (1 - p1) / (1 - warning)`` at warning, with ``critical`` at critical;
+        :func:`~budgetlab.analyses.recalibration.levels.limit_floor`) rounded down to
         the usual target strictly below it (from the lowest, 0.5, when it is at or below every
         one or with ``min_events``, whose hold makes the status no function of the rate) up to
         the first usual target above its observed rate, plus the fine steps between them;
@@ -138,7 +140,7 @@ def recalibrate(
         Labelled incidents (``start``, ``end``, optional ``scope``): the time of events inside an
         incident or within one window after its end, in the groups its scope covers, is left out
         of every time share, quantile and the rule (the windows still hold those events): the
-        recommendation for normal operation.
+        recommendation for normal operation. ``settings`` counts those that left out any.
     options : RecalibrationOptions, optional
         All of ``window`` ... ``show_progress`` as one checked object
         (:class:`~budgetlab.analyses.recalibration.RecalibrationOptions`); with it, leave those
@@ -238,8 +240,12 @@ def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
         dist, bt = sample_tables(key_cols, srt, rolling, j, limit_q)
         bar.update(1)
     settings = plan.settings(span_start=span_lo, span_end=span_hi, by=srt.by)
-    settings["exclude_incidents"] = excluded_said(exclude_incidents)
-    settings["slo"] = slo_used([plan.slo] * srt.n_groups, srt.keys, current)
+    settings["exclude_incidents"] = None if exclude_incidents is None else excluded_said(
+        exclude_incidents, incidents_left_out(srt, exclude_incidents, plan.slo.window_ns,
+                                              rolling, (span_lo, span_hi)))
+    # no current target (no target=, no slo=): None, as an SLO would judge every group again
+    settings["slo"] = (slo_used([plan.slo] * srt.n_groups, srt.keys, current)
+                       if np.isfinite(current).any() else None)
     attrs = recalibration_attrs(settings, summary, plan.requested)
     for frame in (summary, cand, dist, bt):
         frame.attrs = dict(attrs)
@@ -300,6 +306,8 @@ def recalibrate_per_slo(events: pd.DataFrame, per: PerGroup, by: Any,
                                                summary[list(keys)],
                                                summary["current_target"].to_numpy(float))
     settings.update(slo=used, window=windows.pop() if len(windows) == 1 else None,
+                    exclude_incidents=merged_said([r.settings["exclude_incidents"]
+                                                   for r in results]),
                     span_start=min(r.settings["span_start"] for r in results),
                     span_end=max(r.settings["span_end"] for r in results))
     attrs = recalibration_attrs(settings, summary, results[0].summary.attrs["candidates"])
@@ -310,10 +318,12 @@ def recalibrate_per_slo(events: pd.DataFrame, per: PerGroup, by: Any,
 
 def slo_used(slos: Sequence[SLO], keys: pd.DataFrame, current: np.ndarray) -> SLO | PerGroup:
     """The SLO the groups (``keys``, one row each) were judged under: each group's SLO
-    (``slos``) with its current target (``target=`` overrides the SLO's; a group without one
-    keeps its SLO, whose target judged nothing: its verdict is withheld), one :class:`SLO` when
+    (``slos``) with its current target (``target=`` overrides the SLO's), one :class:`SLO` when
     every group has the same, else a :class:`PerGroup`, so that ``settings["slo"]`` records what
-    was used.
+    was used: ``recalibrate(events, slo=settings["slo"], ...)`` gives the same tables. Every
+    group has a current target (``target=`` gives every group one, or is refused); a group
+    without one is refused, never recorded under a target that judged nothing (:func:`_run`
+    records ``None`` where no group has one).
 
     >>> keys = pd.DataFrame({"g": ["a", "b"]})
     >>> slo_used([SLO()] * 2, keys, np.array([0.999, 0.999])).target
@@ -322,10 +332,11 @@ def slo_used(slos: Sequence[SLO], keys: pd.DataFrame, current: np.ndarray) -> SL
     >>> per.slo_for("a").target, per.slo_for("b").target
     (0.99, 0.9)
     """
-    used = [s.with_(target=float(t)) if np.isfinite(t) else s
-            for s, t in zip(slos, current, strict=True)]
-    if len(set(used)) <= 1:
-        return used[0] if used else SLO()
+    if not np.isfinite(np.asarray(current, dtype=np.float64)).all():
+        raise ValueError("slo_used: a group without a current target")
+    used = [s.with_(target=float(t)) for s, t in zip(slos, current, strict=True)]
+    if len(set(used)) == 1:
+        return used[0]
     return PerGroup({tuple(k): s for k, s in zip(keys.itertuples(index=False, name=None), used,
                                                  strict=True)}, base=slos[0])
 

@@ -72,15 +72,20 @@ class Recalibration:
         ``window`` (per-group SLOs: their window when they share one, else ``None``), ``history``,
         ``span_start``, ``span_end``, ``step``, ``max_share``,
         ``limit_status``, ``loose_burn``, ``confidence``, ``n_boot``, ``block``, ``seed``,
-        ``policy``, ``exclude_incidents`` (``None``, or the labelled incidents left out:
-        ``count``, ``start`` (the first one's start), ``end`` (the last one's end): the time left
-        out runs from each start to one window past its end), ``by``, ``slo``: the SLO the groups
+        ``policy``, ``exclude_incidents`` (``None`` when none were given, else ``count``: the
+        labelled incidents that left out evaluated time, ``given``: how many were given (one
+        outside the evaluated span, or whose scope covers no group with evaluated time there,
+        leaves out nothing and is not counted), ``start`` and ``end``: the first counted one's
+        start and the last counted one's end, ``None`` when none is counted; the time left out
+        runs from each start to one window past its end), ``by``, ``slo``: the SLO the groups
         were judged under (its window,
         thresholds and ``min_events``), its target the current target used (``target=`` over
         ``slo.target``); a :class:`~budgetlab.PerGroup` when the groups' SLOs or targets differ
-        (:func:`~budgetlab.analyses.recalibration.run.slo_used`). A group without a current
-        target keeps the SLO's own target (``SLO()``'s 0.95 without ``slo=``), which judged
-        nothing: its ``current_target`` is NaN and its verdict ``withheld``.
+        (:func:`~budgetlab.analyses.recalibration.run.slo_used`); ``None`` when no group had a
+        current target (neither ``target=`` nor ``slo=``): an SLO recorded there would judge
+        every group on a recompute, while the run judged none (``SLO()``'s thresholds under
+        ``window`` were replayed, as a run without ``slo=`` replays them). A recompute with the
+        recorded ``by``, ``window``, ``slo`` and options gives the same tables.
     """
 
     summary: pd.DataFrame
@@ -235,17 +240,18 @@ def _key_rows(key_cols: pd.DataFrame, rows: np.ndarray) -> pd.DataFrame:
 def recalibration_attrs(settings: dict[str, Any], summary: pd.DataFrame,
                         requested: Any) -> dict[Any, Any]:
     """The ``attrs`` of every table of a :class:`Recalibration`, its ``settings`` as JSON values:
-    ``slo`` (the SLO the groups were judged under; left out when no group had a current target:
-    none was judged, and the SLO's own target would read as one), ``by``, the evaluated span
+    ``slo`` (the SLO the groups were judged under; left out when no group had a current target,
+    ``settings["slo"]`` ``None``: none was judged), ``by``, the evaluated span
     ``start`` .. ``end``, ``window``, ``history`` and ``block`` (duration text; ``window``
     ``None`` for per-group SLOs of several windows), ``step``, ``max_share``,
     ``limit_status``, ``loose_burn``, ``confidence``, ``n_boot``, ``seed``, ``candidates`` (the
     targets asked for; ``None``: the usual ones), ``policy`` (``name``, ``period``,
-    ``tiers``: the policy of ``pages_per_day``) and ``exclude_incidents`` (``None``, or the
-    incidents left out: ``count``, the first one's ``start`` and the last one's ``end``)."""
+    ``tiers``: the policy of ``pages_per_day``) and ``exclude_incidents`` (``None``, or
+    ``count``: the incidents that left out evaluated time, ``given``: how many were given, and
+    the first counted one's ``start`` and the last counted one's ``end``)."""
     judged = bool(np.isfinite(summary["current_target"].to_numpy(dtype=float)).any())
-    window, policy = settings["window"], settings["policy"]
-    return {**({"slo": settings["slo"].as_dict()} if judged else {}),
+    window, policy, used = settings["window"], settings["policy"], settings.get("slo")
+    return {**({"slo": used.as_dict()} if judged and used is not None else {}),
             "by": list(settings["by"]), "start": time_text(settings["span_start"]),
             "end": time_text(settings["span_end"]),
             "window": None if window is None else duration_label(window),
@@ -263,4 +269,5 @@ def _excluded(said: dict[str, Any] | None) -> dict[str, Any] | None:
     """``settings["exclude_incidents"]`` as JSON: its times as text."""
     if said is None:
         return None
-    return {k: v if k == "count" or v is None else time_text(v) for k, v in said.items()}
+    return {k: time_text(v) if k in ("start", "end") and v is not None else v
+            for k, v in said.items()}
