@@ -47,9 +47,11 @@ from .target_words import (
 )
 
 #: ``given_percent``: a target as written (``0.975`` is ``97.5 %``), the spelling of these verdicts'
-#: sentences, for a notebook's titles (:func:`budgetlab._util.percent.given_percent`)
+#: sentences, for a notebook's titles (:func:`budgetlab._util.percent.given_percent`);
+#: ``measured_percent``: a measured rate as these sentences say it (``0.938044`` is ``93.80 %``),
+#: for a notebook's table that shows rates beside targets in one unit
 __all__ = ["Verdict", "VERDICT_COLUMNS", "target_verdicts", "verdicts_table", "minutes",
-           "given_percent"]
+           "given_percent", "measured_percent"]
 
 #: Columns of :func:`verdicts_table`.
 VERDICT_COLUMNS = ("subject", "verdict", "sentence", "evidence", "withheld", "caveat")

@@ -16,7 +16,7 @@ import glob
 import os
 import re
 import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .._util.units import MINUTE_NS
@@ -172,8 +172,9 @@ logs'); the rest are parameters of their own.
 
 
 def read_source(source: str | os.PathLike[str], read: str | None = None, *,
-                by: str | Sequence[str] | None = None, log_format: str | None = None,
-                outcomes: str | None = None, show: bool = True, **flags: Any) -> pd.DataFrame:
+                by: str | Sequence[str] | Mapping[str, str | None] | None = None,
+                log_format: str | None = None, outcomes: str | None = None, show: bool = True,
+                **flags: Any) -> pd.DataFrame:
     """A notebook's events: a dataset name (:func:`budgetlab.datasets.load`), else the log at
     ``source`` read as ``budgetlab replay`` reads it with the reading flags in ``read``, and
     (``show``) its "how it was read" block printed, as the commands write it before their
@@ -188,8 +189,11 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
         Reading flags as the command line writes them (:func:`read_options`), e.g.
         ``"--time timestamp --ok-when 'value<50'"`` or ``"--preset sshd --year 2026"``. A
         refusal names these flags and says to give them here.
-    by : str or list of str, optional
-        The group keys (``--by``).
+    by : str, list of str or dict, optional
+        The group keys (``--by``); as a dict, the notebook's parameters that give them, each
+        parameter's name to its value (``{"by": by, "split_by": split_by}``, in their order;
+        ``None``: that parameter gives none), so that a refusal names the parameter its user set
+        (``split_by='a,b': ...``), not ``by``.
     log_format, outcomes : str, optional
         ``--format`` and ``--outcomes`` (``LABEL=MEANING`` or ``LABEL:MEANING`` pairs, as a
         notebook's parameters cell writes them), as parameters of their own.
@@ -208,11 +212,7 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
     """
     from .. import datasets
 
-    keys = [by] if isinstance(by, str) else list(by or [])
-    for key in keys:
-        if not isinstance(key, str) or not key.strip() or "," in key:
-            raise ConfigError(f"by={by!r}: each group key is the name of a column of the log; "
-                              f"give the notebook's group parameters column names (not {key!r}).")
+    keys, by_words = _group_keys(by)
     given = _given({"log_format": log_format, "outcomes": outcomes, **flags})
     if isinstance(source, str) and source in datasets.names():
         named = [*(["read"] if read else []), *(name for name, _, _ in given)]
@@ -222,7 +222,8 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
                               f"file, not to the shipped dataset {source!r} (already canonical); "
                               f"leave {'it' if one else 'them'} at None or give the path of a "
                               "log.")
-        return datasets.load(source, by=keys)
+        with _flag_words(by=by_words):  # "by: dataset 'demo' has no group column ..."
+            return datasets.load(source, by=keys)
     path = os.path.expanduser(os.fspath(source))
     if not (os.path.exists(path) or glob.glob(path)):  # a misspelt name, or no such file
         datasets.load(source)  # refuses, naming the datasets or the file
@@ -230,7 +231,7 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
 
     args = _args(read, given)  # its refusals name read already
     args.by = ",".join(keys)
-    with _flag_words("read", by="the notebook's group parameters"):
+    with _flag_words("read", by=by_words):
         events = read_paths(expand_sources(path), args)[0]
         if show:  # as the commands write it before their results, in the words of the flags
             from .._util.words import speak
@@ -286,6 +287,30 @@ def source_incidents(incidents: str | os.PathLike[str] | None, events: pd.DataFr
                           f"({utc(first)} .. {utc(last)} UTC): they label another log. Set "
                           f"{name}=None, or give the incidents of this log.")
     return table
+
+
+def _group_keys(by: str | Sequence[str] | Mapping[str, str | None] | None,
+                ) -> tuple[list[str], str]:
+    """:func:`read_source`'s group keys, each a column name, and the words its refusals say for
+    ``--by``: the notebook's parameters that gave them when ``by`` maps each parameter to its
+    value (a parameter at ``None`` gives none), else "the notebook's group parameters"."""
+    if isinstance(by, Mapping):
+        named = {name: key for name, key in by.items() if key is not None}
+        for name, key in named.items():
+            if not isinstance(key, str) or not key.strip() or "," in key:
+                raise ConfigError(f"{name}={key!r}: a group key is the name of one column of the "
+                                  f"log; give {name} a column name, or None.")
+        *others, last = list(named) or ["group parameters"]  # none: no key to refuse
+        words = (f"the notebook's parameters {', '.join(others)} and {last}" if others
+                 else f"the notebook's parameter {last}" if named
+                 else f"the notebook's {last}")
+        return list(named.values()), words
+    keys = [by] if isinstance(by, str) else list(by or [])
+    for key in keys:
+        if not isinstance(key, str) or not key.strip() or "," in key:
+            raise ConfigError(f"by={by!r}: each group key is the name of a column of the log; "
+                              f"give the notebook's group parameters column names (not {key!r}).")
+    return keys, "the notebook's group parameters"
 
 
 def _given(params: dict[str, Any]) -> list[tuple[str, str, str]]:

@@ -275,11 +275,12 @@ def test_notebook_03_withholds_the_rate_of_a_thin_hour(tmp_path, monkeypatch):
     want[3], want[15] = "0.0028", "0.0020"
     assert rows["GET"] == want
     # the verdicts per status class: 5xx holds the 3 requests, all 500s (success rate 0), none
-    # left without them and 3 too few for a verdict: said in words, where it read NaN
+    # left without them and 3 too few for a verdict: said in words, where it read NaN; the rates
+    # in percent, as the target beside them
     verdicts = next(o.data["text/html"] for o in outputs
                     if "success_rate_without" in o.get("data", {}).get("text/html", ""))
     cells = [c.strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", verdicts, flags=re.S)]
-    assert cells[cells.index("5xx"):][:5] == ["5xx", "95 %", "0.0000", "n/a", "withheld"]
+    assert cells[cells.index("5xx"):][:5] == ["5xx", "95 %", "0.00 %", "n/a", "withheld"]
     assert "NaN" not in verdicts
     # the breakdown: the 5xx group's 3 requests (GET 2, OPTIONS 1) are under the 200 attempts that
     # hold 10 expected failures at 95 %: both rows too thin, said in words where they read <NA>

@@ -106,6 +106,52 @@ def test_a_missing_group_column_names_the_notebooks_group_parameters(metric_seri
         "the name the file uses). Columns present: 'timestamp', 'value'.")
 
 
+def test_a_refused_group_key_names_the_notebook_parameter_that_gave_it(metric_series):
+    """Notebook 03 reads ``by`` and ``split_by`` (04: ``scope_column``, ``breakdown_by``) as its
+    group keys: given as a dict of its parameters, a refusal names the parameter its user set,
+    where it said ``by=['captcha_type', 'region,host']`` whatever parameter gave the key."""
+    read = "--time timestamp --ok-when 'value<50'"
+    with pytest.raises(ConfigError) as err:
+        read_source(str(metric_series), read, by={"by": "captcha_type", "split_by": "region,host"})
+    assert str(err.value) == ("split_by='region,host': a group key is the name of one column of "
+                              "the log; give split_by a column name, or None.")
+    with pytest.raises(ConfigError) as err:
+        read_source(str(metric_series), read, by={"scope_column": None, "breakdown_by": ""})
+    assert str(err.value) == ("breakdown_by='': a group key is the name of one column of the "
+                              "log; give breakdown_by a column name, or None.")
+    # a column the log lacks: declared in the one parameter given, or in those given
+    with pytest.raises(SchemaError) as err:
+        read_source(str(metric_series), read, by={"by": None, "split_by": "region"})
+    assert str(err.value) == (
+        "latency.csv has no column 'region' (declared in the notebook's parameter split_by: give "
+        "the name the file uses). Columns present: 'timestamp', 'value'.")
+    with pytest.raises(SchemaError, match=r"^latency\.csv has no column 'captcha_type' \(declared "
+                                          "in the notebook's parameters by and split_by: "):
+        read_source(str(metric_series), read, by={"by": "captcha_type", "split_by": "region"})
+    with pytest.raises(SchemaError) as err:  # a shipped dataset's refusal, too
+        read_source("demo", by={"by": None, "split_by": "regoin"})
+    assert str(err.value) == ("the notebook's parameter split_by: dataset 'demo' has no group "
+                              "column 'regoin'; its group columns are captcha_type, region, "
+                              "sitekey.")
+
+
+def test_a_dict_of_group_parameters_reads_the_keys_of_those_given(metric_series, tmp_path):
+    """A parameter at None gives no key: 03's ``by=None, split_by=None`` reads no group column
+    (the 864 rows of the series, 87 of them at 60: conftest); the others are read, in the dict's
+    order."""
+    read = "--time timestamp --ok-when 'value<50'"
+    events = read_source(str(metric_series), read, by={"by": None, "split_by": None}, show=False)
+    assert list(events.columns) == ["ts", "ok", "bucket"]
+    assert len(events) == 864 and int((~events["ok"]).sum()) == 87
+    log = tmp_path / "two.csv"
+    log.write_text("ts,outcome,host,region,sitekey\n2026-01-01T00:00:00Z,success,h1,eu,k1\n"
+                   "2026-01-01T00:01:00Z,timeout,h2,us,k1\n", encoding="utf-8")
+    events = read_source(str(log), by={"by": "region", "split_by": None, "more": "host"},
+                         show=False)
+    assert list(events.columns) == ["ts", "ok", "bucket", "region", "host"]
+    assert events["host"].astype(str).tolist() == ["h1", "h2"]
+
+
 def test_a_warning_of_the_read_names_what_the_notebook_takes(tmp_path):
     """A warning raised inside a notebook's read is reworded as its refusals are: the id-like
     group key is dropped from the notebook's group parameters, never from ``--by`` (a flag the
