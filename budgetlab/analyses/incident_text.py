@@ -25,6 +25,7 @@ from ..budget.figures import STATUSES
 from ..events.schema import FAILURE, TIMEOUT, parse_scope
 from ..slo import SLO
 from .incident_budget_text import budget_sentence
+from .incident_coverage import all_unevaluated, late_from, not_known_words, unevaluated_words
 from .incident_end_words import clock_words, ended_words, moved_on_clock
 from .incident_group_words import all_groups, for_group, group_label
 from .incident_tables import closest_tier
@@ -93,7 +94,8 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
     cut = data_end is not None and _bin_end(data_end, freq) < end
     # the failures the incident's events were allowed under each group's own target
     expected = float((budget["failures"] - budget["excess_failures"]).sum()) if len(budget) else 0.0
-    parts = [tracker_sentence(start, end, tz, slo, by, scope, tracker),
+    parts = [tracker_sentence(start, end, tz, slo, by, scope, tracker,
+                              data_end if data_end is not None and data_end < end else None),
              bucket_sentence(buckets, breakdown_by, tracker, expected_failures=expected,
                              keys=by, scope=scope),
              alert_sentence(tiers, policy, by, start, tz, freq=freq,
@@ -104,8 +106,10 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
 
 
 def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, keys: Sequence[str],
-                     scope: str, tracker: pd.DataFrame) -> str:
-    """When and where, and what the tracker of the worst group did (its first row)."""
+                     scope: str, tracker: pd.DataFrame,
+                     data_end: pd.Timestamp | None = None) -> str:
+    """When and where, and what the tracker of the worst group did (its first row); its clock
+    read up to the log's last event ``data_end`` when the log ends first, said so."""
     where = "" if scope == "*" else f" ({scope})"
     head = f"{between(start, end, tz)}{where}"
     window = prose_duration(slo.window)
@@ -125,7 +129,8 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     began = ("had no traffic when the incident began (its window was empty)"
              if at_start == "no_traffic" else f"was {at_start.upper()} when the incident began")
     n_tr = int(row["transitions"])
-    ended = ended_words(row, tz, start, peak)
+    ended = ended_words(row, tz, start, peak, data_end)
+    upto = "" if data_end is None else f" up to the data's end ({_clock(data_end, tz, start)})"
     # the worst status is read on the window's clock; when it is worse than any the incident's
     # events showed, older events leaving the window between them reached it
     at_events = str(row["worst_status_at_events"])  # "nan": no event during the incident
@@ -145,20 +150,19 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
         # counted at events (the callbacks), said so; the end is read on the window's clock
         txt += f"; it changed status {counted(n_tr, 'time')} at its events and {ended}"
     elif worst == "no_traffic":
-        txt = f"{name} had no traffic throughout (its window was empty)"
+        txt = f"{name} had no traffic throughout{upto} (its window was empty)"
     elif at_start == "no_traffic":
         txt = f"{name} {began}, then showed {worst.upper()} at worst ({peak})"
     elif worst == at_start == str(row["status_at_end"]) and not moved_on_clock(row):
-        txt = (f"{name} was already {at_start.upper()} when the incident began and stayed so "
-               f"({peak})" if at_start != "healthy" else f"{name} stayed HEALTHY throughout "
-               f"({peak})")
+        txt = (f"{name} was already {at_start.upper()} when the incident began and stayed so"
+               f"{upto} ({peak})" if at_start != "healthy" else f"{name} stayed HEALTHY "
+               f"throughout{upto} ({peak})")
     else:  # no change at its events, but the window's clock moved between them
         txt = (f"{name} {began}{reached if worst not in (at_start, 'no_traffic') else ''}; it "
                f"did not change status at its events and {ended}")
     quiet = float(row.get("hours_no_traffic", 0.0) or 0.0)
     if quiet > 0 and worst != "no_traffic":
-        txt += ("; its window was empty for "
-                f"{hours_words(quiet)} of the incident")
+        txt += f"; its window was empty for {hours_words(quiet)} of the incident{upto}"
     others = int((~tracker["worst_status"].iloc[1:].astype(str).isin(["healthy",
                                                                       "no_traffic"])).sum()) \
         if len(tracker) > 1 else 0
@@ -270,6 +274,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     why the tier did not fire. With group ``keys`` each figure names its group, and how many
     other groups paged (fired) is said."""
     name = f"the {policy.name} policy" if policy.name else "the alert policy"
+    first_eval = _bin_end(start, freq)  # the incident's first evaluation
     fired = tiers[tiers["fired"]].sort_values("first_alert", kind="stable") if len(tiers) else tiers
     has_page = any(t.severity == "page" for t in policy.tiers)
     pages = fired[fired["severity"] == "page"] if len(fired) else fired
@@ -281,7 +286,10 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
             return (f"already at the start ({tier + ', ' if tier else ''}firing since "
                     f"{_clock(r['first_alert'], tz, start)})")
         delay = duration_words(r["detection_delay"])
-        return (f"at {_clock(r['first_alert'], tz, start)}, {delay} after the start"
+        # at its first evaluation whose window lay after the data's start: maybe earlier
+        first = (", its first evaluation after the data's start (it may have fired earlier)"
+                 if late_from(r, first_eval) and r["first_alert"] == r["evaluated_from"] else "")
+        return (f"at {_clock(r['first_alert'], tz, start)}, {delay} after the start{first}"
                 + (f" ({tier})" if tier else ""))
 
     def others(rows: pd.DataFrame, verb: str) -> str:
@@ -302,12 +310,17 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     elif data_end is not None and _bin_end(data_end, freq) <= start:
         return _sentence(f"the log ends before the incident, so what {name} would have done "
                          "during it is not known")
+    elif all_unevaluated(tiers, "page" if has_page else None):
+        return _sentence(not_known_words(name, has_page))
     else:
         txt = f"{name} would not have {'paged' if has_page else 'fired'}"
         near = closest_tier(tiers[tiers["severity"] == "page"] if has_page else tiers)
         if near is not None:
             upto = ("" if data_end is None else
                     f" up to the data's end at {_clock(data_end, tz, start)}")
+            if late_from(near, first_eval):  # its window reached before the data until then
+                upto = (f" from {_clock(near['evaluated_from'], tz, start)} (its first window "
+                        f"after the data's start){upto}")
             txt += (f" ({near['tier']}'s {prose_duration(near['long_window'])} burn"
                     f"{for_group(near, keys)}, evaluated {every(freq)}{upto}, peaked at "
                     f"{three_digits(near['peak_burn_long'])}, its threshold is {near['burn']:g}"
@@ -318,6 +331,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
                     f"{for_group(r, keys)} {when(r)}{others(fired, 'raised one')}")
         elif has_page:
             txt += " and no other tier fired"
+        txt += unevaluated_words(tiers, None)
     return _sentence(txt)
 
 
