@@ -93,14 +93,20 @@ class IncidentReport:
         ``transitions``, ``transitions_caused_by_timeouts`` (all during the incident, at its
         events), ``status_at_last_event`` and ``last_event_at`` (the status at the incident's
         last event: the changes at events end there; the summary says so when the window's
-        clock left it before the incident ended, older events leaving with no event).
+        clock left it before the incident ended, older events leaving with no event); all
+        from ``read_from``: the incident's start, or when the log starts late the first instant
+        the window lies after ``data_start`` (NaT: never during the incident, figures missing).
     alerts : DataFrame
-        :func:`budgetlab.alert_episodes` overlapping the window, plus ``caused_by_timeouts``.
+        :func:`budgetlab.alert_episodes` overlapping the window, plus ``caused_by_timeouts`` and
+        ``may_have_fired_earlier``; when the log starts late, of each tier replayed from its first
+        covered evaluation (``tiers``' replay: the flags its own; the second, that its condition
+        held from that evaluation: :mod:`~budgetlab.analyses.incident_coverage`).
     tiers : DataFrame
         Per group and tier, during the incident: ``tier``, ``severity``, ``burn`` (threshold),
         ``long_window``, ``short_window``, ``fired``, ``first_alert``, ``detection_delay``
         (first alert − start, at least 0), ``alert_end``, ``caused_by_timeouts`` (every episode
-        that fired was caused by timeouts alone), ``peak_burn_long``, ``peak_burn_short``,
+        that fired was caused by timeouts alone), ``may_have_fired_earlier`` (the first alert's,
+        as in ``alerts``), ``peak_burn_long``, ``peak_burn_short``,
         ``condition_held`` (both burns over ``burn`` at an evaluation), over the evaluations in
         ``(start, end]`` whose windows hold data (an alert counts when it began at one): up to
         the end of the bin of ``data_end`` when the log ends first, and when it starts late

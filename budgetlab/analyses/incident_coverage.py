@@ -14,18 +14,25 @@ the report's note says so.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
 from .._util.validation import utc_from_ns, utc_ns_column
 from .._util.words import prose_duration
-from ..alerts.firing import grid_firing_runs, tier_steps
+from ..alerts.episodes import policy_attrs, policy_parts
+from ..alerts.firing import grid_firing_runs, tier_conditions, tier_steps
 from ..alerts.policy import AlertPolicy
+from ..budget.burn import error_budgets
+from ..events.schema import TIMEOUT
 from ..windows.bingrid import BinGrid
+from ..windows.bins import read_bins
+from .bucket_variants import closed_overlap
 from .incident_end_words import clock_words
 
-__all__ = ["all_unevaluated", "covered_episodes", "evaluated_from", "late_from", "not_known_words",
-           "tiers_note", "unevaluated_words"]
+__all__ = ["all_unevaluated", "covered_alerts", "evaluated_from", "late_from", "not_known_words",
+           "tiers_note", "tracker_read_from", "unevaluated_words", "withhold_tracker"]
 
 
 def evaluated_from(grid: BinGrid, data_start: pd.Timestamp | None,
@@ -41,45 +48,100 @@ def evaluated_from(grid: BinGrid, data_start: pd.Timestamp | None,
                     dtype=np.int64)
 
 
-def covered_episodes(states: pd.DataFrame, episodes: pd.DataFrame, policy: AlertPolicy,
-                     keys: list[str], froms: np.ndarray, freq_ns: int) -> pd.DataFrame:
-    """The alert episodes of every group and tier replayed from the tier's first covered
-    evaluation on (``froms``, per tier): the condition of ``states`` (every group and tier at
-    the same evaluations, in the order of :func:`~budgetlab.alerts.episodes.alert_states`) held
-    false before it, its ``for_`` and ``cooldown`` counted from there. Columns: the keys,
-    ``tier``, ``start``, ``end`` (an episode still firing at the last of ``states``' evaluations
-    ends with the episode of ``episodes``, the whole replay's, that holds it) and
-    ``caused_by_timeouts`` (that episode's: its firing holds this one's, so a ``True`` holds
-    here too; a ``False`` may be one that timeouts alone caused over the covered span)."""
-    t_n = len(policy.tiers)
-    ends = np.unique(utc_ns_column(states["bin_end"], "bin_end"))
-    n = len(ends)
-    cols = [*keys, "tier", "start", "end", "caused_by_timeouts"]
-    if n == 0:
-        return episodes.iloc[0:0][cols]
-    cond = states["condition"].to_numpy(dtype=bool).reshape(-1, t_n, n)
-    rows = []
-    for j, tier in enumerate(policy.tiers):
-        masked = cond[:, j, :] & (ends >= froms[j])[None, :]
-        group, first, stop, ongoing = grid_firing_runs(masked, *tier_steps(tier, freq_ns))
-        at = (group * t_n + j) * n  # a row of states of that group and tier
-        part = states.iloc[at][keys].reset_index(drop=True)
-        part["tier"] = tier.name
-        part["start"] = utc_from_ns(ends[first])
-        part["end"] = utc_from_ns(ends[stop - 1] + freq_ns)
-        part["ongoing"] = ongoing
-        rows.append(part)
-    runs = pd.concat(rows, ignore_index=True)
-    plain = {"tier": str, **{k: object for k in keys}}
-    whole = episodes[[*keys, "tier", "start", "end", "caused_by_timeouts"]].astype(plain)
-    both = runs.astype(plain).reset_index().merge(whole, on=[*keys, "tier"],
-                                                  suffixes=("", "_whole"))
-    held = both[(both["start_whole"] <= both["start"]) & (both["start"] < both["end_whole"])]
-    held = held.drop_duplicates("index").set_index("index").reindex(runs.index)
-    out = runs.astype(plain)
-    out["end"] = out["end"].where(~out.pop("ongoing"), held["end_whole"])
-    out["caused_by_timeouts"] = held["caused_by_timeouts"].eq(True).to_numpy()
-    return out[cols]
+def tracker_read_from(span: Any, window: pd.Timedelta) -> pd.Timestamp | None:
+    """Where the tracker table is read from (``span``: the report's
+    :class:`~budgetlab.analyses.incident_window.Span`): the incident's start, or when the log
+    starts late the first instant the tracker's ``window`` lies after the data's start
+    (``data_start + window``) when that is later; ``None`` when that instant comes after the
+    incident's end or the log's last event: the tracker's window never lay after the data's
+    start during the incident."""
+    if span.data_start is None:
+        return span.start  # type: ignore[no-any-return]
+    full = max(span.start, span.data_start + window)
+    last = span.end if span.data_end is None else min(span.end, span.data_end + pd.Timedelta(1))
+    return full if full < last else None
+
+
+#: The tracker table's columns read over the incident, withheld when its window never lay after
+#: the data's start during it (:func:`withhold_tracker`).
+_TRACKER_READ = ("status_at_start", "worst_status", "worst_at", "worst_status_at_events",
+                 "status_at_end", "status_at_last_event", "last_event_at", "first_change_at",
+                 "first_change_from", "first_change_to", "first_change_burn", "first_change_rate",
+                 "peak_burn", "peak_burn_at", "min_success_rate", "hours_no_traffic")
+
+
+def withhold_tracker(tracker: pd.DataFrame, read_from: pd.Timestamp | None) -> pd.DataFrame:
+    """The tracker table with ``read_from`` (NaT: never), every figure of it withheld (missing)
+    when its window never lay after the data's start during the incident (``None``); its counts
+    of changes are then over no time: 0."""
+    out = tracker.copy()
+    out["read_from"] = pd.Series(read_from, index=out.index, dtype="datetime64[ns, UTC]")
+    if read_from is None:
+        for c in _TRACKER_READ:
+            out[c] = out[c].where(pd.Series(False, index=out.index))
+    return out
+
+
+def covered_alerts(bins: pd.DataFrame, grid: BinGrid, target: float, policy: AlertPolicy,
+                   froms: np.ndarray, *, has_timeout: bool) -> pd.DataFrame:
+    """The alert episodes of every group and tier of ``grid`` (read from ``bins``) replayed from
+    the tier's first covered evaluation on (``froms``, per tier: :func:`evaluated_from`): the
+    tier's condition held false before it, its ``for_`` and ``cooldown`` counted from there.
+    Columns and ``attrs`` as :func:`~budgetlab.alert_episodes`', plus ``caused_by_timeouts``
+    (no episode of the same covered replay without the timeouts overlaps it, closed intervals,
+    as :func:`~budgetlab.analyses.bucket_variants.episodes_caused` says of the whole replay's)
+    and ``may_have_fired_earlier`` (its condition held at the tier's first covered evaluation
+    and the alert fired in that first stretch: the rule, evaluated on the data before, may have
+    fired earlier)."""
+    out = _covered_runs(grid, target, policy, froms)
+    out.attrs = policy_attrs(grid, target, policy_parts(grid, target, policy))
+    out["caused_by_timeouts"] = False
+    if has_timeout and len(out):
+        wo = _covered_runs(read_bins(bins, freq=pd.Timedelta(grid.freq_ns),
+                                     exclude_buckets=TIMEOUT), target,
+                           policy, froms)
+        on = [*grid.by, "tier"]
+        both = pd.concat([out[on], wo[on]], ignore_index=True).astype(object)
+        code = both.groupby(on, dropna=False, sort=False).ngroup().to_numpy(dtype=np.int64)
+        a_s, a_e, b_s, b_e = (utc_ns_column(f[c], c) for f in (out, wo) for c in ("start", "end"))
+        out["caused_by_timeouts"] = ~closed_overlap(code[:len(out)], a_s, a_e, code[len(out):],
+                                                    b_s, b_e)
+    return out
+
+
+def _covered_runs(grid: BinGrid, target: float, policy: AlertPolicy,
+                  froms: np.ndarray) -> pd.DataFrame:
+    """:func:`covered_alerts`' episodes without ``caused_by_timeouts`` and ``attrs``, a chunk of
+    groups at a time (their conditions only)."""
+    budget, ends = error_budgets(target, grid), grid.bin_end_ns
+    windows = len({w for t in policy.tiers for w in t.windows})
+    runs = []
+    for g0, g1 in grid.chunks(windows + 3):
+        conditions = tier_conditions(grid.select(np.arange(g0, g1)), budget[g0:g1], policy)
+        for j, (tier, (cond, _, _)) in enumerate(zip(policy.tiers, conditions, strict=True)):
+            held = cond & (ends >= froms[j])[None, :]
+            for_steps, cooldown = tier_steps(tier, grid.freq_ns)
+            group, first, stop, ongoing = grid_firing_runs(held, for_steps, cooldown)
+            # the stretch (runs within the cooldown of each other) held from the first covered
+            # evaluation on: its alert may have fired before that evaluation
+            s_group, s_first, s_stop, _ = grid_firing_runs(held, 0, cooldown)
+            at_first = s_first == np.searchsorted(ends, froms[j])
+            reach = np.zeros(g1 - g0, dtype=np.int64)
+            reach[s_group[at_first]] = s_stop[at_first]
+            runs.append((group + g0, np.full(len(group), j), first, stop, ongoing,
+                         first < reach[group]))
+    g, t, first, stop, ongoing, early = (np.concatenate(c) for c in zip(*runs, strict=True))
+    order = np.lexsort((t, ends[first], g))
+    out = grid.keys_at(g[order])
+    names = [tier.name for tier in policy.tiers]
+    out["tier"] = pd.Categorical.from_codes(t[order], categories=pd.Index(names), ordered=True)
+    out["severity"] = np.array([tier.severity for tier in policy.tiers], dtype=object)[t[order]]
+    out["start"] = utc_from_ns(ends[first[order]])
+    out["end"] = utc_from_ns(ends[stop[order] - 1] + grid.freq_ns)
+    out["duration"] = out["end"] - out["start"]
+    out["ongoing"] = ongoing[order].astype(bool)
+    out["may_have_fired_earlier"] = early[order]
+    return out
 
 
 def tiers_note(tiers: pd.DataFrame, data_start: pd.Timestamp, tz: str,

@@ -5,6 +5,7 @@ incident (:mod:`~budgetlab.analyses.incident_tables` makes each table)."""
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
@@ -19,6 +20,7 @@ from ..slo import SLO
 from .bucket_burn import bucket_burn_over_time
 from .bucket_variants import Groups, TrackerVariants
 from .failure_buckets import bucket_counts
+from .incident_coverage import tracker_read_from, withhold_tracker
 from .incident_tables import alert_tables, budget_table, report_attrs, tracker_table
 from .incident_window import Span, between, nice_freq
 
@@ -51,10 +53,13 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
     # the window's clock over the window (or from the log's first event, when that is later)
     observed = dict(by=keys or None, start=max(span.w_start, ev["ts"].iloc[0]), end=span.w_end)
     spans = status_spans(ev, slo, **observed)
+    # the tracker read from when its window lies after the data's start (None: never)
+    read_from = tracker_read_from(span, slo.window)
     tables = dict(
         states=states, spans=spans, transitions=tr, steps=status_spans(ev, slo, **observed,
                                                                        steps=True),
-        tracker=tracker_table(states_h, tr_h, spans, keys, span),
+        tracker=withhold_tracker(tracker_table(states_h, tr_h, spans, keys, replace(
+            span, start=span.end if read_from is None else read_from)), read_from),
         alerts=alerts, tiers=tiers, buckets=buckets, window_buckets=window_buckets,
         budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol, replayed_ns),
         over_time=bucket_burn_over_time(ev[in_window], slo, by=bkeys,

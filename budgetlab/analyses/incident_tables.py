@@ -33,7 +33,7 @@ from ..windows.bingrid import BinGrid
 from ..windows.binning import bin_events
 from ..windows.bins import read_bins
 from .bucket_variants import Groups, episodes_caused
-from .incident_coverage import covered_episodes, evaluated_from
+from .incident_coverage import covered_alerts, evaluated_from
 from .incident_window import Span, between
 
 __all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "alert_tables", "budget_table", "closest_tier",
@@ -186,22 +186,21 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
     its last event) before the incident does, up to the end of the bin holding that event; the
     evaluations after it see windows emptying after the data, not production's traffic."""
     bins = bin_events(ev, freq, by=keys, start=span.h_start, end=span.w_end)
-    if has_timeout:
+    grid = read_bins(bins, freq=freq)
+    froms = evaluated_from(grid, span.data_start, policy)
+    if span.data_start is not None:  # each tier replayed from its first covered evaluation
+        ep = covered_alerts(bins, grid, slo.target, policy, froms, has_timeout=has_timeout)
+    elif has_timeout:
         ep, _ = episodes_caused(bins, slo.target, policy, TIMEOUT, freq=freq)
         ep = ep.rename(columns={"caused": "caused_by_timeouts"})
     else:
         ep = alert_episodes(bins, slo.target, policy, freq=freq)
         ep["caused_by_timeouts"] = False
+    ep["may_have_fired_earlier"] = ep.get("may_have_fired_earlier", False)
     alerts = _overlapping(ep, span.w_start, span.w_end).reset_index(drop=True)
     alerts.attrs.update(ep.attrs)  # the grid's own start and end: the history read included
-    grid = read_bins(bins, freq=freq)
     end = _read_until(grid, span.data_end, span.end)
-    froms = evaluated_from(grid, span.data_start, policy)
-    # from the first covered evaluation of any tier: the replay of its alerts starts there
-    lo = min(span.start, pd.Timestamp(int(froms.min()) - grid.freq_ns, unit="ns", tz="UTC"))
-    states, group_rows = _incident_states(grid, slo.target, policy, keys, lo, end)
-    if span.data_start is not None:
-        ep = covered_episodes(states, ep, policy, keys, froms, grid.freq_ns)
+    states, group_rows = _incident_states(grid, slo.target, policy, keys, span.start, end)
     t = utc_ns_column(states["bin_end"], "bin_end")
     covered = (t > span.start.value) & (t >= froms[states["tier"].cat.codes.to_numpy()])
     tiers = _tier_table(ep, states[covered], group_rows, policy, keys, span.start, span.end, end)
@@ -268,7 +267,8 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[t
     hit = _overlapping(episodes, start, end)
     hit = hit[utc_ns_column(hit["start"], "episodes['start']") <= until.value].astype(plain)
     fired = hit.groupby(on).agg(first_alert=("start", "min"), alert_end=("end", "max"),
-                                caused_by_timeouts=("caused_by_timeouts", "all"))
+                                caused_by_timeouts=("caused_by_timeouts", "all"),
+                                may_have_fired_earlier=("may_have_fired_earlier", "first"))
     peaks = states.astype(plain).groupby(on)[["burn_long", "burn_short", "condition"]].max()
     out = pd.DataFrame(group_rows, columns=keys).merge(tiers, how="cross")
     out = out.join(fired, on=on).join(peaks.add_prefix("peak_"), on=on)
@@ -278,9 +278,11 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[t
     out["fired"] = out["first_alert"].notna().to_numpy()
     delay = out["first_alert"] - start
     out["detection_delay"] = delay.mask(delay < pd.Timedelta(0), pd.Timedelta(0))  # at least 0
-    out["caused_by_timeouts"] = out["caused_by_timeouts"].eq(True)  # False when none fired
+    for c in ("caused_by_timeouts", "may_have_fired_earlier"):  # False when none fired
+        out[c] = out[c].eq(True)
     return out[[*on, "severity", "burn", "long_window", "short_window", "fired", "first_alert",
-                "detection_delay", "alert_end", "caused_by_timeouts", "peak_burn_long",
+                "detection_delay", "alert_end", "caused_by_timeouts", "may_have_fired_earlier",
+                "peak_burn_long",
                 "peak_burn_short", "condition_held"]].astype({"peak_burn_long": float,
                                                               "peak_burn_short": float})
 
