@@ -16,7 +16,6 @@ speaks local time of ``tz``.
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
@@ -31,22 +30,15 @@ from .._util.words import counted, duration_words
 from ..alerts.firing import check_policy_bins
 from ..alerts.period_tiers import check_tier_names
 from ..alerts.policy import AlertPolicy, as_policy
-from ..budget.spans import status_spans
-from ..budget.status_changes import transitions
-from ..budget.tracker_replay import replay
-from ..errors import ConfigError, PartialWindowWarning
-from ..events.schema import TIMEOUT, check_events
+from ..errors import ConfigError
+from ..events.schema import check_events
 from ..slo import SLO, PerGroup, as_per_group, as_slo
-from .bucket_burn import bucket_burn_over_time
-from .bucket_variants import Groups, TrackerVariants
-from .failure_buckets import bucket_counts
-from .incident_tables import alert_tables, budget_table, report_attrs, tracker_table
+from .incident_coverage import tiers_note
+from .incident_replay import replay_tables
 from .incident_text import summary_text
 from .incident_window import (
     Span,
-    between,
     check_scope,
-    nice_freq,
     overlapping_incidents,
     replayed_events,
 )
@@ -93,24 +85,34 @@ class IncidentReport:
     tracker : DataFrame
         Per group: ``status_at_start``, ``worst_status``, ``worst_at`` (on the window's
         clock), ``worst_status_at_events`` (the worst the incident's events showed: a
-        ``worst_status`` worse than it was reached only between events), ``status_at_end``,
+        ``worst_status`` worse than it was reached only between events), ``status_at_end``
+        (the clock's, up to the log's last event when it ends first: ``data_end``),
         ``first_change_at``, ``first_change_from``, ``first_change_to``, ``first_change_burn``,
         ``first_change_rate`` (the seed's rounded report figures), ``peak_burn``,
         ``peak_burn_at``, ``min_success_rate`` (at the events, as the tracker recomputes them),
         ``transitions``, ``transitions_caused_by_timeouts`` (all during the incident, at its
         events), ``status_at_last_event`` and ``last_event_at`` (the status at the incident's
         last event: the changes at events end there; the summary says so when the window's
-        clock left it before the incident ended, older events leaving with no event).
+        clock left it before the incident ended, older events leaving with no event); all
+        from ``read_from``: the incident's start, or when the log starts late the first instant
+        the window lies after ``data_start`` (NaT: never during the incident, figures missing).
     alerts : DataFrame
-        :func:`budgetlab.alert_episodes` overlapping the window, plus ``caused_by_timeouts``.
+        :func:`budgetlab.alert_episodes` overlapping the window, plus ``caused_by_timeouts`` and
+        ``may_have_fired_earlier``; when the log starts late, of each tier replayed from its first
+        covered evaluation (``tiers``' replay: the flags its own; the second, that its condition
+        held from that evaluation: :mod:`~budgetlab.analyses.incident_coverage`).
     tiers : DataFrame
         Per group and tier, during the incident: ``tier``, ``severity``, ``burn`` (threshold),
         ``long_window``, ``short_window``, ``fired``, ``first_alert``, ``detection_delay``
         (first alert − start, at least 0), ``alert_end``, ``caused_by_timeouts`` (every episode
-        that fired was caused by timeouts alone), ``peak_burn_long``, ``peak_burn_short``,
+        that fired was caused by timeouts alone), ``may_have_fired_earlier`` (the first alert's,
+        as in ``alerts``), ``peak_burn_long``, ``peak_burn_short``,
         ``condition_held`` (both burns over ``burn`` at an evaluation), over the evaluations in
         ``(start, end]`` whose windows hold data (an alert counts when it began at one): up to
-        the end of the bin of ``data_end`` when the log ends first.
+        the end of the bin of ``data_end`` when the log ends first, and when it starts late
+        (``data_start``) from the first whose long window lies after the bin of its first event
+        (the alerts replayed from there: :mod:`~budgetlab.analyses.incident_coverage`); that
+        span is ``evaluated_from`` .. ``evaluated_to`` (NaT: none, every figure withheld).
     budget : DataFrame
         Per group, during the incident: ``events``, ``failures``, ``success_rate``,
         ``burn_rate``, ``excess_failures`` (failures − (1 − target) × events), ``period`` (the
@@ -143,10 +145,11 @@ class IncidentReport:
         One paragraph, every figure computed from the tables above.
     notes : tuple of str
         Caveats (short history, no events, ...).
-    data_end : Timestamp or None
+    data_end, data_start : Timestamp or None
         The log's last event when the log ends inside the window (a note says so, and the figure
         marks the time after it: no data, not a silence of the traffic); ``None`` when the log
-        runs to the window's end or beyond.
+        runs to the window's end or beyond. Its first event when it comes after the history the
+        longest window needs (a note says each tier's evaluated span); ``None`` when it does not.
     """
 
     start: pd.Timestamp
@@ -176,6 +179,7 @@ class IncidentReport:
     steps: pd.DataFrame | None = None
     window_buckets: pd.DataFrame | None = None
     data_end: pd.Timestamp | None = None
+    data_start: pd.Timestamp | None = None
 
     def __repr__(self) -> str:
         local = [t.tz_convert(self.tz) for t in (self.start, self.window_start, self.window_end)]
@@ -322,52 +326,17 @@ def incident_report(
     span = Span.of(start, end, tz=tz, context=context, history=max([slo.window, *pol.windows]))
     scope_text = check_scope(events, scope)
     ev, replayed_ns, notes, span = replayed_events(events, span, scope_text, slo=slo, keys=keys)
-    tables = _replay_tables(ev, slo, pol, keys, bkeys, span, freq=freq, replayed_ns=replayed_ns)
+    tables = replay_tables(ev, slo, pol, keys, bkeys, span, freq=freq, replayed_ns=replayed_ns)
     if int(tables["budget"]["events"].sum()) == 0:
         notes.append("there were no events during the incident.")
+    if span.data_start is not None:  # each tier's evaluated span
+        notes.append(tiers_note(tables["tiers"], span.data_start, tz, span.start))
     return _with_summary(IncidentReport(
         start=span.start, end=span.end, window_start=span.w_start, window_end=span.w_end, slo=slo,
         policy=pol, by=tuple(keys), breakdown_by=tuple(bkeys), scope=scope_text, tz=tz, **tables,
         incidents=overlapping_incidents(incidents, span, scope=scope_text, by=keys), summary="",
-        notes=tuple(notes), freq=to_timedelta(freq, name="freq"), data_end=span.data_end))
-
-
-def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str], bkeys: list[str],
-                   span: Span, *, freq: Any, replayed_ns: int) -> dict[str, Any]:
-    """The report's tables from the events replayed (history included), cut to the window or the
-    incident."""
-    with warnings.catch_warnings():  # a window longer than the history is in notes, not a warning
-        warnings.simplefilter("ignore", PartialWindowWarning)
-        states_h = replay(ev, slo, by=keys)
-    groups_h = Groups(ev, keys)
-    variants = TrackerVariants(ev, slo, groups_h)
-    tr_h = transitions(states_h)
-    has_timeout = TIMEOUT in variants.names
-    tr_h["caused_by_timeouts"] = (variants.caused(variants.names.index(TIMEOUT))[2] if has_timeout
-                                  else False)
-    in_window = between(ev["ts"], span.w_start, span.w_end)
-    states = states_h[in_window].reset_index(drop=True)
-    states.attrs.update(states_h.attrs)
-    alerts, tiers = alert_tables(ev, slo, pol, keys, span, freq=freq, has_timeout=has_timeout)
-    in_incident = between(ev["ts"], span.start, span.end)
-    ok = ev["ok"].to_numpy(dtype=bool)[in_incident]
-    window_buckets = bucket_counts(ev[in_window], slo, bkeys)  # what the figure draws
-    buckets = (bucket_counts(ev[in_incident], slo, bkeys) if in_incident.any()
-               else window_buckets.iloc[0:0])
-    tr = tr_h[between(tr_h["ts"], span.w_start, span.w_end)].reset_index(drop=True)
-    # the window's clock over the window (or from the log's first event, when that is later)
-    observed = dict(by=keys or None, start=max(span.w_start, ev["ts"].iloc[0]), end=span.w_end)
-    spans = status_spans(ev, slo, **observed)
-    tables = dict(
-        states=states, spans=spans, transitions=tr, steps=status_spans(ev, slo, **observed,
-                                                                       steps=True),
-        tracker=tracker_table(states_h, tr_h, spans, keys, span),
-        alerts=alerts, tiers=tiers, buckets=buckets, window_buckets=window_buckets,
-        budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol, replayed_ns),
-        over_time=bucket_burn_over_time(ev[in_window], slo, by=bkeys,
-                                        freq=nice_freq(span.w_end.value - span.w_start.value)))
-    report_attrs(tables, slo, keys, ev["ts"][in_incident])
-    return tables
+        notes=tuple(notes), freq=to_timedelta(freq, name="freq"), data_end=span.data_end,
+        data_start=span.data_start))
 
 
 def _with_summary(rep: IncidentReport) -> IncidentReport:

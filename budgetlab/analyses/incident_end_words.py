@@ -31,15 +31,18 @@ def moved_on_clock(row: pd.Series) -> bool:
     return bool(pd.notna(last)) and str(last) != str(row["status_at_end"])
 
 
-def ended_words(row: pd.Series, tz: str, start: pd.Timestamp, peak: str) -> str:
-    """``was HEALTHY when the incident ended (PEAK)``, read on the window's clock; when that is
-    not the status of the incident's last event, the status there first and why it moved:
-    ``was EXHAUSTED at the last of them (04:05); after it, with no event, older events left its
-    window and it was HEALTHY when the incident ended (PEAK)``."""
+def ended_words(row: pd.Series, tz: str, start: pd.Timestamp, peak: str,
+                data_end: pd.Timestamp | None = None) -> str:
+    """``was HEALTHY when the incident ended (PEAK)``, read on the window's clock (at the log's
+    last event ``data_end`` when the log ends first: ``at the data's end (03:41), before the
+    incident ended``); when that is not the status of the incident's last event, the status
+    there first and why it moved: ``was EXHAUSTED at the last of them (04:05); after it, with no
+    event, older events left its window and it was HEALTHY when the incident ended (PEAK)``."""
     end_status = str(row["status_at_end"])
-    ended = (f"had no traffic when the incident ended (its window was empty; {peak})"
-             if end_status == "no_traffic"
-             else f"was {end_status.upper()} when the incident ended ({peak})")
+    when = ("when the incident ended" if data_end is None else
+            f"at the data's end ({clock_words(data_end, tz, start)}), before the incident ended")
+    ended = (f"had no traffic {when} (its window was empty; {peak})"
+             if end_status == "no_traffic" else f"was {end_status.upper()} {when} ({peak})")
     if not moved_on_clock(row):
         return ended
     return (f"was {str(row['status_at_last_event']).upper()} at the last of them "

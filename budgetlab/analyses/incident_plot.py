@@ -49,15 +49,16 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     # the alert panel first: its rows are named by tier alone (the group is the title's), and the
     # left margin is made wide enough for the longest name before the other panels are drawn
     ep = ep.drop(columns=list(focus))
-    # the alerts' grid starts with the history read before the window: a tier's row is shaded
-    # where its long window still fills inside the window (data that start shortly before it)
-    attrs = dict(r.alerts.attrs)
+    # a tier's row is shaded where its long window reaches before the data's start: not
+    # evaluated there (the tiers' evaluated_from), so no alert is drawn there
+    attrs = _not_evaluated_attrs(dict(r.alerts.attrs), getattr(r, "data_start", None))
     if "grid_start" in attrs and "tier_windows" in attrs:
         filled = pd.Timestamp(attrs["grid_start"]).value
         attrs["tier_windows"] = {t: w for t, w in attrs["tier_windows"].items()
                                  if filled + int(w) > r.window_start.value}
     ep.attrs = {**attrs, "by": [k for k in r.by if k not in focus]}
     plot_alerts(ep, incidents=incidents, ax=axes[1], tz=r.tz)
+    _key_not_evaluated(axes[1])
     # in two lines as every other panel's: the margin measured here holds them all, aligned
     axes[1].set_ylabel("alert\ntier")
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
@@ -92,6 +93,34 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     # labels of any panel (the alert tiers' names, mostly)
     fig.align_ylabels([*panels, *axes[1:]])
     return fig
+
+
+#: The alert panel's key of the spans where a tier's long window reaches before the data's start.
+NOT_EVALUATED = "not evaluated: its long window\nreaches before the data's start"
+
+
+def _not_evaluated_attrs(attrs: dict[Any, Any], data_start: Any) -> dict[Any, Any]:
+    """The alert episodes' ``attrs`` as the alert panel reads them: when the log starts late
+    (``data_start``), the grid from the start of the bin of its first event, so that each tier's
+    row is shaded from there over its long window: up to its first covered evaluation."""
+    import pandas as pd
+
+    if data_start is None or "grid_start" not in attrs or "freq_ns" not in attrs:
+        return attrs
+    lo, step = pd.Timestamp(attrs["grid_start"]).value, int(attrs["freq_ns"])
+    first_bin = lo + (data_start.value - lo) // step * step
+    return {**attrs, "grid_start": pd.Timestamp(first_bin, tz="UTC").isoformat()}
+
+
+def _key_not_evaluated(ax: Any) -> None:
+    """The alert panel's key of the shaded spans in the incident's words (:data:`NOT_EVALUATED`):
+    its tiers are not evaluated there, not scored apart."""
+    from ..plotting.alert_chart import FILLING_LABELS
+
+    legend = ax.get_legend()
+    for text in legend.get_texts() if legend is not None else []:
+        if text.get_text() == FILLING_LABELS["apart"]:
+            text.set_text(NOT_EVALUATED)
 
 
 def _mark_spans(r: Any, axes: list[Any]) -> None:

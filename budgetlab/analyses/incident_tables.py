@@ -21,7 +21,7 @@ import pandas as pd
 from .._util.attrs import span_attrs
 from .._util.ratios import ratio
 from .._util.thin import thin_words, too_thin
-from .._util.validation import utc_ns_column
+from .._util.validation import utc_from_ns, utc_ns_column
 from ..alerts.episodes import alert_episodes, alert_states
 from ..alerts.policy import AlertPolicy
 from ..budget.blips import blips_folded
@@ -33,6 +33,7 @@ from ..windows.bingrid import BinGrid
 from ..windows.binning import bin_events
 from ..windows.bins import read_bins
 from .bucket_variants import Groups, episodes_caused
+from .incident_coverage import covered_alerts, evaluated_from
 from .incident_window import Span, between
 
 __all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "alert_tables", "budget_table", "closest_tier",
@@ -122,9 +123,14 @@ def _on_the_clock(tracker: pd.DataFrame, spans: pd.DataFrame, keys: list[str],
     the instant before ``start``: a change at ``start`` is the incident's first change; at
     ``start`` when the spans begin there), ``status_at_end`` (in the incident's last instant),
     ``worst_status`` and ``worst_at`` over ``[start, end)`` (``no_traffic`` when the window was
-    empty throughout), ``hours_no_traffic`` during the incident; a status held for one instant
-    only counts as the one before it (docs/conventions.md). The worst group comes first."""
+    empty throughout), ``hours_no_traffic`` during the incident; when the log ends first
+    (``span.data_end``) all up to its last event, included (after it the window empties with the
+    data, not the traffic; a log ending before the incident: in its first instant); a status held
+    for one instant only counts as the one before it (docs/conventions.md). The worst group
+    comes first."""
     lo, hi = span.start.value, span.end.value
+    if span.data_end is not None and span.data_end < span.end:  # up to the log's last event
+        hi = max(span.data_end.value + 1, lo + 1)
     s_ns, e_ns = spans["start"].array.asi8, spans["end"].array.asi8
     if keys:  # one numbering of the spans' groups and the tracker's rows, by the keys as text
         both = pd.concat([spans[keys], tracker[keys]], ignore_index=True).astype(str)
@@ -180,18 +186,32 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
     its last event) before the incident does, up to the end of the bin holding that event; the
     evaluations after it see windows emptying after the data, not production's traffic."""
     bins = bin_events(ev, freq, by=keys, start=span.h_start, end=span.w_end)
-    if has_timeout:
+    grid = read_bins(bins, freq=freq)
+    froms = evaluated_from(grid, span.data_start, policy)
+    if span.data_start is not None:  # each tier replayed from its first covered evaluation
+        ep = covered_alerts(bins, grid, slo.target, policy, froms, has_timeout=has_timeout)
+    elif has_timeout:
         ep, _ = episodes_caused(bins, slo.target, policy, TIMEOUT, freq=freq)
         ep = ep.rename(columns={"caused": "caused_by_timeouts"})
     else:
         ep = alert_episodes(bins, slo.target, policy, freq=freq)
         ep["caused_by_timeouts"] = False
+    ep["may_have_fired_earlier"] = ep.get("may_have_fired_earlier", False)
     alerts = _overlapping(ep, span.w_start, span.w_end).reset_index(drop=True)
     alerts.attrs.update(ep.attrs)  # the grid's own start and end: the history read included
-    grid = read_bins(bins, freq=freq)
     end = _read_until(grid, span.data_end, span.end)
     states, group_rows = _incident_states(grid, slo.target, policy, keys, span.start, end)
-    return alerts, _tier_table(ep, states, group_rows, policy, keys, span.start, span.end, end)
+    t = utc_ns_column(states["bin_end"], "bin_end")
+    covered = (t > span.start.value) & (t >= froms[states["tier"].cat.codes.to_numpy()])
+    tiers = _tier_table(ep, states[covered], group_rows, policy, keys, span.start, span.end, end)
+    # the first evaluation after the incident's start (the grid starts a history before it)
+    first = grid.start_ns + ((span.start.value - grid.start_ns) // grid.freq_ns + 1) * grid.freq_ns
+    since = utc_from_ns(np.maximum(froms, first))[tiers["tier"].map(
+        {tr.name: j for j, tr in enumerate(policy.tiers)}).to_numpy()]
+    none = since > end  # no covered evaluation during the incident
+    tiers["evaluated_from"] = pd.Series(since, dtype="datetime64[ns, UTC]").mask(none)
+    tiers["evaluated_to"] = pd.Series(end, index=tiers.index).mask(none)
+    return alerts, tiers
 
 
 def _read_until(grid: BinGrid, data_end: pd.Timestamp | None, end: pd.Timestamp) -> pd.Timestamp:
@@ -247,7 +267,8 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[t
     hit = _overlapping(episodes, start, end)
     hit = hit[utc_ns_column(hit["start"], "episodes['start']") <= until.value].astype(plain)
     fired = hit.groupby(on).agg(first_alert=("start", "min"), alert_end=("end", "max"),
-                                caused_by_timeouts=("caused_by_timeouts", "all"))
+                                caused_by_timeouts=("caused_by_timeouts", "all"),
+                                may_have_fired_earlier=("may_have_fired_earlier", "first"))
     peaks = states.astype(plain).groupby(on)[["burn_long", "burn_short", "condition"]].max()
     out = pd.DataFrame(group_rows, columns=keys).merge(tiers, how="cross")
     out = out.join(fired, on=on).join(peaks.add_prefix("peak_"), on=on)
@@ -257,9 +278,11 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[t
     out["fired"] = out["first_alert"].notna().to_numpy()
     delay = out["first_alert"] - start
     out["detection_delay"] = delay.mask(delay < pd.Timedelta(0), pd.Timedelta(0))  # at least 0
-    out["caused_by_timeouts"] = out["caused_by_timeouts"].eq(True)  # False when none fired
+    for c in ("caused_by_timeouts", "may_have_fired_earlier"):  # False when none fired
+        out[c] = out[c].eq(True)
     return out[[*on, "severity", "burn", "long_window", "short_window", "fired", "first_alert",
-                "detection_delay", "alert_end", "caused_by_timeouts", "peak_burn_long",
+                "detection_delay", "alert_end", "caused_by_timeouts", "may_have_fired_earlier",
+                "peak_burn_long",
                 "peak_burn_short", "condition_held"]].astype({"peak_burn_long": float,
                                                               "peak_burn_short": float})
 

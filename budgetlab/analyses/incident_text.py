@@ -18,16 +18,17 @@ import numpy as np
 import pandas as pd
 
 from .._util.burns import three_digits
-from .._util.percent import given_percent, measured_percent
-from .._util.words import counted, duration_words, hours_words, prose_duration
+from .._util.percent import measured_percent
+from .._util.words import counted, duration_words, prose_duration
 from ..alerts.policy import AlertPolicy
-from ..budget.figures import STATUSES
-from ..events.schema import FAILURE, TIMEOUT, parse_scope
+from ..events.schema import FAILURE, TIMEOUT
 from ..slo import SLO
 from .incident_budget_text import budget_sentence
-from .incident_end_words import clock_words, ended_words, moved_on_clock
+from .incident_coverage import all_unevaluated, late_from, not_known_words, unevaluated_words
+from .incident_end_words import clock_words
 from .incident_group_words import all_groups, for_group, group_label
 from .incident_tables import closest_tier
+from .incident_tracker_text import between, tracker_sentence
 from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
 __all__ = ["between", "summary_text", "tracker_sentence", "bucket_sentence", "alert_sentence",
@@ -35,44 +36,6 @@ __all__ = ["between", "summary_text", "tracker_sentence", "bucket_sentence", "al
 
 
 _clock = clock_words  # local time of day, with the date when not the day of the reference
-
-
-def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
-    """``Between 02:00 and 02:30 UTC on 2026-01-01``; across midnight each time carries its date:
-    ``Between 23:30 on 2026-10-07 and 03:30 on 2026-10-08 UTC``.
-
-    >>> t = pd.Timestamp
-    >>> between(t("2026-01-01 02:00", tz="UTC"), t("2026-01-01 02:30", tz="UTC"), "UTC")
-    'Between 02:00 and 02:30 UTC on 2026-01-01'
-    >>> between(t("2026-10-07 23:30", tz="UTC"), t("2026-10-08 03:30", tz="UTC"), "UTC")
-    'Between 23:30 on 2026-10-07 and 03:30 on 2026-10-08 UTC'
-    >>> between(t("2026-10-07 22:30", tz="UTC"), t("2026-10-08 00:00", tz="UTC"), "UTC")
-    'Between 22:30 and midnight UTC on 2026-10-07'
-    """
-    loc_s, loc_e = start.tz_convert(tz), end.tz_convert(tz)
-    if loc_e.date() == loc_s.date():
-        return f"Between {loc_s:%H:%M} and {loc_e:%H:%M} {loc_s:%Z} on {loc_s:%Y-%m-%d}"
-    if loc_e == (loc_s.normalize() + pd.Timedelta(days=1)).tz_convert(tz) \
-            and loc_e.hour == 0 and loc_e.minute == 0:
-        return f"Between {loc_s:%H:%M} and midnight {loc_s:%Z} on {loc_s:%Y-%m-%d}"
-    zone = f"{loc_s:%Z}" if f"{loc_s:%Z}" == f"{loc_e:%Z}" else (f"{loc_e:%Z} ({loc_s:%Z} at the "
-                                                                 "start)")
-    return f"Between {loc_s:%H:%M} on {loc_s:%Y-%m-%d} and {loc_e:%H:%M} on {loc_e:%Y-%m-%d} {zone}"
-
-
-def _seed_burn(burn: float) -> str:
-    """A burn from the seed's report figures (``first_change_burn``: rounded to 2 decimals) in
-    :func:`~budgetlab._util.burns.three_digits`'s words; its ``0.0`` says a burn under 0.005, which
-    a change can hold (one failure left in 500 events at 50 %), never ``0``.
-
-    >>> _seed_burn(0.0), _seed_burn(1.25), _seed_burn(0.01)
-    ('under 0.005', '1.25', '0.01')
-    """
-    return f"under {three_digits(_SEED_BURN_HALF_STEP)}" if burn == 0 else three_digits(burn)
-
-
-#: Half the last digit of the seed's rounded burn: its 0.0 holds every burn under this.
-_SEED_BURN_HALF_STEP = 0.005
 
 
 def _sentence(text: str) -> str:
@@ -93,7 +56,8 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
     cut = data_end is not None and _bin_end(data_end, freq) < end
     # the failures the incident's events were allowed under each group's own target
     expected = float((budget["failures"] - budget["excess_failures"]).sum()) if len(budget) else 0.0
-    parts = [tracker_sentence(start, end, tz, slo, by, scope, tracker),
+    parts = [tracker_sentence(start, end, tz, slo, by, scope, tracker,
+                              data_end if data_end is not None and data_end < end else None),
              bucket_sentence(buckets, breakdown_by, tracker, expected_failures=expected,
                              keys=by, scope=scope),
              alert_sentence(tiers, policy, by, start, tz, freq=freq,
@@ -101,70 +65,6 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
     if len(budget) and int(budget["events"].sum()):
         parts.append(budget_sentence(budget, slo, policy, end - start, keys=by, scope=scope))
     return " ".join(parts)
-
-
-def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, keys: Sequence[str],
-                     scope: str, tracker: pd.DataFrame) -> str:
-    """When and where, and what the tracker of the worst group did (its first row)."""
-    where = "" if scope == "*" else f" ({scope})"
-    head = f"{between(start, end, tz)}{where}"
-    window = prose_duration(slo.window)
-    target = given_percent(slo.target)
-    if len(tracker) == 0:
-        return head + f", there were no events for the {window} tracker (target {target})."
-    row = tracker.iloc[0]
-    # the group's part of the scope, unless its keys name every key of the scope already
-    inside = " in that scope" if keys and not set(parse_scope(scope)) <= set(keys) else ""
-    name = f"the {window} tracker{for_group(row, keys)}{inside} (target {target})"
-    at_start = str(row["status_at_start"])
-    worst = str(row["worst_status"])
-    peak = (f"at its events: peak {window} burn {three_digits(row['peak_burn'])} at "
-            f"{_clock(row['peak_burn_at'], tz, start)}, lowest {window} success "
-            f"{measured_percent(row['min_success_rate'])}"
-            ) if pd.notna(row["peak_burn"]) else "no events"
-    began = ("had no traffic when the incident began (its window was empty)"
-             if at_start == "no_traffic" else f"was {at_start.upper()} when the incident began")
-    n_tr = int(row["transitions"])
-    ended = ended_words(row, tz, start, peak)
-    # the worst status is read on the window's clock; when it is worse than any the incident's
-    # events showed, older events leaving the window between them reached it
-    at_events = str(row["worst_status_at_events"])  # "nan": no event during the incident
-    between_events = (worst in STATUSES and at_events in STATUSES
-                      and STATUSES.index(worst) > STATUSES.index(at_events))
-    reached = (f", reached {worst.upper()} at {_clock(row['worst_at'], tz, start)}"
-               + (" between its events, as older events left its window" if between_events
-                  else ""))
-    if n_tr > 0:
-        txt = name + (f" {began} and" if at_start != "healthy" else "")
-        txt += (f" went {row['first_change_to'].upper()} at "
-                f"{_clock(row['first_change_at'], tz, start)} with "
-                f"{window} burn {_seed_burn(row['first_change_burn'])} ({window} success "
-                f"{measured_percent(row['first_change_rate'])})")
-        if worst != row["first_change_to"] and worst != at_start and worst != "no_traffic":
-            txt += reached
-        # counted at events (the callbacks), said so; the end is read on the window's clock
-        txt += f"; it changed status {counted(n_tr, 'time')} at its events and {ended}"
-    elif worst == "no_traffic":
-        txt = f"{name} had no traffic throughout (its window was empty)"
-    elif at_start == "no_traffic":
-        txt = f"{name} {began}, then showed {worst.upper()} at worst ({peak})"
-    elif worst == at_start == str(row["status_at_end"]) and not moved_on_clock(row):
-        txt = (f"{name} was already {at_start.upper()} when the incident began and stayed so "
-               f"({peak})" if at_start != "healthy" else f"{name} stayed HEALTHY throughout "
-               f"({peak})")
-    else:  # no change at its events, but the window's clock moved between them
-        txt = (f"{name} {began}{reached if worst not in (at_start, 'no_traffic') else ''}; it "
-               f"did not change status at its events and {ended}")
-    quiet = float(row.get("hours_no_traffic", 0.0) or 0.0)
-    if quiet > 0 and worst != "no_traffic":
-        txt += ("; its window was empty for "
-                f"{hours_words(quiet)} of the incident")
-    others = int((~tracker["worst_status"].iloc[1:].astype(str).isin(["healthy",
-                                                                      "no_traffic"])).sum()) \
-        if len(tracker) > 1 else 0
-    if others:
-        txt += f"; {others:,} other group{'s' if others > 1 else ''} also left HEALTHY"
-    return head + ", " + txt + "."
 
 
 def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.DataFrame, *,
@@ -270,6 +170,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     why the tier did not fire. With group ``keys`` each figure names its group, and how many
     other groups paged (fired) is said."""
     name = f"the {policy.name} policy" if policy.name else "the alert policy"
+    first_eval = _bin_end(start, freq)  # the incident's first evaluation
     fired = tiers[tiers["fired"]].sort_values("first_alert", kind="stable") if len(tiers) else tiers
     has_page = any(t.severity == "page" for t in policy.tiers)
     pages = fired[fired["severity"] == "page"] if len(fired) else fired
@@ -277,12 +178,15 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     def when(r: pd.Series, tier: str = "") -> str:
         """``at 10:36, 36 min after the start (TIER)``; ``already at the start (TIER, firing
         since 09:19)``."""
+        # its condition held from its first evaluation after the data's start: maybe earlier
+        early = ("; it may have fired earlier, its condition holding from its first evaluation "
+                 "after the data's start" if r.get("may_have_fired_earlier", False) else "")
         if r["first_alert"] <= start:
             return (f"already at the start ({tier + ', ' if tier else ''}firing since "
-                    f"{_clock(r['first_alert'], tz, start)})")
+                    f"{_clock(r['first_alert'], tz, start)}{early})")
         delay = duration_words(r["detection_delay"])
         return (f"at {_clock(r['first_alert'], tz, start)}, {delay} after the start"
-                + (f" ({tier})" if tier else ""))
+                + (f" ({tier}{early})" if tier else f" ({early[2:]})" if early else ""))
 
     def others(rows: pd.DataFrame, verb: str) -> str:
         n = len(rows.drop_duplicates(subset=list(keys))) - 1 if keys else 0
@@ -302,12 +206,17 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     elif data_end is not None and _bin_end(data_end, freq) <= start:
         return _sentence(f"the log ends before the incident, so what {name} would have done "
                          "during it is not known")
+    elif all_unevaluated(tiers, "page" if has_page else None):
+        return _sentence(not_known_words(name, has_page))
     else:
         txt = f"{name} would not have {'paged' if has_page else 'fired'}"
         near = closest_tier(tiers[tiers["severity"] == "page"] if has_page else tiers)
         if near is not None:
             upto = ("" if data_end is None else
                     f" up to the data's end at {_clock(data_end, tz, start)}")
+            if late_from(near, first_eval):  # its window reached before the data until then
+                upto = (f" from {_clock(near['evaluated_from'], tz, start)} (its first window "
+                        f"after the data's start){upto}")
             txt += (f" ({near['tier']}'s {prose_duration(near['long_window'])} burn"
                     f"{for_group(near, keys)}, evaluated {every(freq)}{upto}, peaked at "
                     f"{three_digits(near['peak_burn_long'])}, its threshold is {near['burn']:g}"
@@ -318,6 +227,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
                     f"{for_group(r, keys)} {when(r)}{others(fired, 'raised one')}")
         elif has_page:
             txt += " and no other tier fired"
+        txt += unevaluated_words(tiers, None)
     return _sentence(txt)
 
 

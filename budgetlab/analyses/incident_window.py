@@ -66,6 +66,9 @@ class Span:
     # the log's last event when the log ends before the window does (the alerts' evaluations
     # are read up to the end of its bin: after it, windows empty with the data, not the traffic)
     data_end: pd.Timestamp | None = None
+    # the log's first event when it comes after the history the longest window needs (a tier is
+    # evaluated only where its long window lies after the bin of it)
+    data_start: pd.Timestamp | None = None
 
     @property
     def h_start(self) -> pd.Timestamp:
@@ -93,7 +96,8 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
     span (cut by the table's own start and end when they come first), a note when the data
     start too late for the longest window, or end before the window does, and ``span`` with
     ``data_end``: the log's last event (``None`` when the log runs to the window's end or
-    beyond). A window without events in scope is refused with the silence it lies in and the
+    beyond) and ``data_start``: its first (``None`` when the history the longest window needs is
+    in the log). A window without events in scope is refused with the silence it lies in and the
     tracker's status there (:func:`no_traffic_words`)."""
     t = ts_ns(events)
     h_start, w_start, w_end = span.h_start, span.w_start, span.w_end
@@ -107,6 +111,7 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
         why, fix = no_traffic_words(mine, ev, span, scope, slo=slo, keys=keys)
         raise NoTrafficError(f"{why}{fix}", why=why)
     notes: list[str] = []
+    data_start = None
     # the log's first event, whatever the scope: a scope silent before it had no traffic then,
     # which the replay counts (its status, its events a day), not a gap in the data
     first_ns = int(t[0])
@@ -118,8 +123,14 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
         else:
             have = (f"{duration_words(pd.Timedelta(w_start.value - first_ns, unit='ns'))} before "
                     f"the report's window (the incident and its context), less than {need}")
-        notes.append(f"the data start {have}: statuses and burns early in the report may differ "
-                     "from production's.")
+        data_start = pd.Timestamp(first_ns, unit="ns", tz="UTC")
+        full = first_ns + slo.window_ns  # the tracker's window lies after the data's start
+        tracker = (f"the tracker's {prose_duration(slo.window)} window holds less than its "
+                   f"length of data until {span.at(full)}, so its statuses and burns before then "
+                   "may differ from production's" if full > w_start.value else
+                   f"the tracker's {prose_duration(slo.window)} window holds its length of data "
+                   "from before the report's window")
+        notes.append(f"the data start {have}: {tracker}.")
     # the log's last event, whatever the scope: after it the log holds nothing, which is not a
     # silence of the traffic (the replay goes on to the window's end as if it were one)
     last_ns = int(t[-1])
@@ -135,7 +146,8 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
                      "after it are not production's.")
     span_lo = h_start.value if i0 > 0 else first_ns
     span_hi = w_end.value if i1 < len(events) else int(t[-1])
-    return ev, max(span_hi - span_lo, 1), notes, replace(span, data_end=data_end)
+    return ev, max(span_hi - span_lo, 1), notes, replace(span, data_end=data_end,
+                                                         data_start=data_start)
 
 
 def no_traffic_words(t: np.ndarray, history: pd.DataFrame, span: Span, scope: str, *, slo: SLO,

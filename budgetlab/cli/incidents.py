@@ -260,9 +260,12 @@ def _print_incident(ident: str, rep: Any, by: list[str], limit: int = 0) -> None
         # a tier that did not fire has no first alert nor delay: words, never a blank cell; one
         # that fired before the incident began detected it at once (the table's 0)
         before = (tiers["first_alert"] < rep.start).to_numpy()
+        # a tier never evaluated (its window reached before the data's start): not known
+        unknown = cut.rows.get("evaluated_from", pd.Series(0, index=tiers.index)).isna()
         tiers["detection_delay"] = [
-            "not detected" if pd.isna(v) else "already firing" if early else duration_words(v)
-            for v, early in zip(tiers["detection_delay"], before, strict=True)]
+            "not evaluated" if no else "not detected" if pd.isna(v) else "already firing" if early
+            else duration_words(v) for v, early, no in zip(tiers["detection_delay"], before,
+                                                           unknown, strict=True)]
         # on the clock of the header (--tz), with its UTC offset off UTC
         tiers["first_alert"] = clock_text(tiers["first_alert"], rep.tz or "UTC",
                                           MINUTE).fillna("none")
@@ -271,7 +274,7 @@ def _print_incident(ident: str, rep: Any, by: list[str], limit: int = 0) -> None
         # the threshold as the policy writes it; the peak as the summary says it
         tiers["burn"] = tiers["burn"].map(lambda v: f"{v:g}")
         tiers["peak_burn_long"] = tiers["peak_burn_long"].map(
-            lambda v: three_digits(v, missing=""))
+            lambda v: three_digits(v, missing="withheld"))
         print(table_text(tiers, [*by, "tier"]))
     if cut.line:
         print(wrap(cut.line, indent=""))

@@ -77,8 +77,7 @@ def test_a_worst_status_reached_between_events_after_two_changes_is_said_so():
     assert _seed_status(seed, critical_at) == "critical"
     assert _seed_status(seed, end - pd.Timedelta(1, "ns")) == "critical"
 
-    rep = incident_report(bl.as_events(pd.DatetimeIndex(ts), np.array(ok)),
-                          bl.SLO(target=0.9, window="1h"), start, end,
+    rep = incident_report(_framed(ts, ok), bl.SLO(target=0.9, window="1h"), start, end,
                           policy=bl.AlertPolicy.single_window("1h", 50.0))
     row = rep.tracker.iloc[0]
     assert row["transitions"] == 2
@@ -90,6 +89,15 @@ def test_a_worst_status_reached_between_events_after_two_changes_is_said_so():
             "times at its events and was HEALTHY at the last of them (00:40); after it, with no "
             "event, older events left its window and it was CRITICAL when the incident "
             "ended") in said
+
+
+def _framed(ts, ok) -> pd.DataFrame:
+    """The events, with one success a day before and one a day after: the log covers the history
+    the windows need and runs past the report's window, so its silences are the traffic's (as the
+    seed, fed only the events, sees them; those two lie outside every window read)."""
+    day = pd.Timedelta("1D")
+    return bl.as_events(pd.DatetimeIndex([ts[0] - day, *ts, ts[-1] + day]),
+                        np.array([True, *ok, True]))
 
 
 def _seed_run(ts, ok, target):
@@ -118,7 +126,7 @@ def test_a_status_the_window_left_after_the_last_event_is_said_so():
     assert at_events == ["healthy"] * 5 + ["exhausted"] * 4
     end = pd.Timestamp("2026-01-01 01:07", tz="UTC")
     assert _seed_status(seed, end - pd.Timedelta(1, "ns")) == "healthy"
-    rep = incident_report(bl.as_events(ts, ok), bl.SLO(target=0.9, window="1h"),
+    rep = incident_report(_framed(ts, ok), bl.SLO(target=0.9, window="1h"),
                           "2026-01-01 00:03", end, context="0h",
                           policy=bl.AlertPolicy.single_window("1h", 50.0))
     row = rep.tracker.iloc[0]
@@ -140,7 +148,7 @@ def test_no_change_at_events_is_not_said_to_have_stayed_when_the_window_moved():
     ts = pd.DatetimeIndex([pd.Timestamp("2026-01-01", tz="UTC") + pd.Timedelta(minutes=m)
                            for m in range(9)])
     ok = np.arange(9) != 5
-    rep = incident_report(bl.as_events(ts, ok), bl.SLO(target=0.9, window="1h"),
+    rep = incident_report(_framed(ts, ok), bl.SLO(target=0.9, window="1h"),
                           "2026-01-01 00:06", "2026-01-01 01:07", context="0h",
                           policy=bl.AlertPolicy.single_window("1h", 50.0))
     row = rep.tracker.iloc[0]

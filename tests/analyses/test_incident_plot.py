@@ -146,9 +146,13 @@ def test_the_report_alerts_keep_their_grid_s_own_start_and_end():
     assert rep.alerts.attrs["grid_end"] == (DAY + pd.Timedelta("3h30min")).isoformat()
     fig = rep.plot()
     alerts = fig.axes[1]
-    # the filling span (23:30-00:30) ends where the window begins: nothing shaded, nothing keyed
-    assert [p for p in alerts.patches if p.get_gid() == "filling"] == []
-    assert alerts.get_legend() is None
+    # the data start at 00:00: the tier is not evaluated before 01:00 (its window reached before
+    # them), its row shaded 00:00 .. 01:00 (00:30 .. 01:00 in view) and keyed so
+    shaded = [p for p in alerts.patches if p.get_gid() == "filling"]
+    assert [(mdates.num2date(p.get_x()), round(p.get_width() * 24, 6)) for p in shaded] == [
+        (DAY, 1.0)]
+    assert [t.get_text() for t in alerts.get_legend().get_texts()] == [
+        "not evaluated: its long window\nreaches before the data's start"]
     lo, _ = alerts.get_xlim()
     assert round((lo - mdates.date2num(DAY.tz_convert(None))) * 24, 6) == 0.5
     plt.close(fig)

@@ -45,9 +45,11 @@ def test_a_page_already_firing_names_its_tier_inside_one_parenthesis():
 
 
 def test_a_window_empty_at_the_end_is_said_in_words():
-    # the log ends at 10:19 (odd minutes of 10:00-10:19 failing); under a 10 min window the last
-    # event leaves it 1 ns after 10:29: no traffic when the incident ends at 11:00
-    ev = log(lambda i, g: 600 <= i and i % 2 == 1, until=620)
+    # the traffic stops at 10:19 (odd minutes of 10:00-10:19 failing) and resumes at 12:00, after
+    # the report's window (the log runs on: a silence, not the data's end); under a 10 min window
+    # the last event leaves it 1 ns after 10:29: no traffic when the incident ends at 11:00
+    ev = log(lambda i, g: 600 <= i and i % 2 == 1)
+    ev = ev[(ev["ts"] < T[620]) | (ev["ts"] >= T[720])].reset_index(drop=True)
     rep = incident_report(ev, SLO(target=0.9, window="10min"), "2026-01-01 10:00",
                           "2026-01-01 11:00", context="10min",
                           policy=AlertPolicy.single_window("1h", 50.0))

@@ -1,0 +1,203 @@
+"""Where the incident report's alert tiers read windows the data cover, when the log starts late.
+
+When the log's first event (``data_start``) comes after the history the longest window needs, a
+tier's window reaches before the data at its first evaluations: a 6 h window 1 h after the first
+event holds 1 h of data, not production's 6 h. A tier is **evaluated** only from its first
+evaluation whose long window holds no time before the bin of the log's first event (its
+``evaluated_from``; the mirror of the data's end, read up to the end of the bin of the log's last
+event): its peaks are read from those evaluations, and its alerts are replayed as if the rule had
+been evaluated from there on (its ``for_`` and ``cooldown`` counted from that evaluation; an alert
+that fired earlier on a partly covered window is not one). A tier whose window is not covered
+before the incident's end (or the data's) is not evaluated at all: its figures are withheld and
+the report's note says so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import utc_from_ns, utc_ns_column
+from .._util.words import prose_duration
+from ..alerts.episodes import policy_attrs, policy_parts
+from ..alerts.firing import grid_firing_runs, tier_conditions, tier_steps
+from ..alerts.policy import AlertPolicy
+from ..budget.burn import error_budgets
+from ..events.schema import TIMEOUT
+from ..windows.bingrid import BinGrid
+from ..windows.bins import read_bins
+from .bucket_variants import closed_overlap
+from .incident_end_words import clock_words
+
+__all__ = ["all_unevaluated", "covered_alerts", "evaluated_from", "late_from", "not_known_words",
+           "tiers_note", "tracker_read_from", "unevaluated_words", "withhold_tracker"]
+
+
+def evaluated_from(grid: BinGrid, data_start: pd.Timestamp | None,
+                   policy: AlertPolicy) -> np.ndarray:
+    """Per tier of ``policy``: the first evaluation (a bin end of ``grid``, in ns) whose long
+    window starts no earlier than the bin holding ``data_start`` (the log's first event); the
+    grid's first bin end for every tier when the data start before the grid (``None``)."""
+    first = grid.start_ns + grid.freq_ns
+    if data_start is None:
+        return np.full(len(policy.tiers), first, dtype=np.int64)
+    lo = grid.start_ns + (data_start.value - grid.start_ns) // grid.freq_ns * grid.freq_ns
+    return np.array([max(first, lo + int(t.long_window.value)) for t in policy.tiers],
+                    dtype=np.int64)
+
+
+def tracker_read_from(span: Any, window: pd.Timedelta) -> pd.Timestamp | None:
+    """Where the tracker table is read from (``span``: the report's
+    :class:`~budgetlab.analyses.incident_window.Span`): the incident's start, or when the log
+    starts late the first instant the tracker's ``window`` lies after the data's start
+    (``data_start + window``) when that is later; ``None`` when that instant comes after the
+    incident's end or the log's last event: the tracker's window never lay after the data's
+    start during the incident."""
+    if span.data_start is None:
+        return span.start  # type: ignore[no-any-return]
+    full = max(span.start, span.data_start + window)
+    last = span.end if span.data_end is None else min(span.end, span.data_end + pd.Timedelta(1))
+    return full if full < last else None
+
+
+#: The tracker table's columns read over the incident, withheld when its window never lay after
+#: the data's start during it (:func:`withhold_tracker`).
+_TRACKER_READ = ("status_at_start", "worst_status", "worst_at", "worst_status_at_events",
+                 "status_at_end", "status_at_last_event", "last_event_at", "first_change_at",
+                 "first_change_from", "first_change_to", "first_change_burn", "first_change_rate",
+                 "peak_burn", "peak_burn_at", "min_success_rate", "hours_no_traffic")
+
+
+def withhold_tracker(tracker: pd.DataFrame, read_from: pd.Timestamp | None) -> pd.DataFrame:
+    """The tracker table with ``read_from`` (NaT: never), every figure of it withheld (missing)
+    when its window never lay after the data's start during the incident (``None``); its counts
+    of changes are then over no time: 0."""
+    out = tracker.copy()
+    out["read_from"] = pd.Series(read_from, index=out.index, dtype="datetime64[ns, UTC]")
+    if read_from is None:
+        for c in _TRACKER_READ:
+            out[c] = out[c].where(pd.Series(False, index=out.index))
+    return out
+
+
+def covered_alerts(bins: pd.DataFrame, grid: BinGrid, target: float, policy: AlertPolicy,
+                   froms: np.ndarray, *, has_timeout: bool) -> pd.DataFrame:
+    """The alert episodes of every group and tier of ``grid`` (read from ``bins``) replayed from
+    the tier's first covered evaluation on (``froms``, per tier: :func:`evaluated_from`): the
+    tier's condition held false before it, its ``for_`` and ``cooldown`` counted from there.
+    Columns and ``attrs`` as :func:`~budgetlab.alert_episodes`', plus ``caused_by_timeouts``
+    (no episode of the same covered replay without the timeouts overlaps it, closed intervals,
+    as :func:`~budgetlab.analyses.bucket_variants.episodes_caused` says of the whole replay's)
+    and ``may_have_fired_earlier`` (its condition held at the tier's first covered evaluation
+    and the alert fired in that first stretch: the rule, evaluated on the data before, may have
+    fired earlier)."""
+    out = _covered_runs(grid, target, policy, froms)
+    out.attrs = policy_attrs(grid, target, policy_parts(grid, target, policy))
+    out["caused_by_timeouts"] = False
+    if has_timeout and len(out):
+        wo = _covered_runs(read_bins(bins, freq=pd.Timedelta(grid.freq_ns),
+                                     exclude_buckets=TIMEOUT), target,
+                           policy, froms)
+        on = [*grid.by, "tier"]
+        both = pd.concat([out[on], wo[on]], ignore_index=True).astype(object)
+        code = both.groupby(on, dropna=False, sort=False).ngroup().to_numpy(dtype=np.int64)
+        a_s, a_e, b_s, b_e = (utc_ns_column(f[c], c) for f in (out, wo) for c in ("start", "end"))
+        out["caused_by_timeouts"] = ~closed_overlap(code[:len(out)], a_s, a_e, code[len(out):],
+                                                    b_s, b_e)
+    return out
+
+
+def _covered_runs(grid: BinGrid, target: float, policy: AlertPolicy,
+                  froms: np.ndarray) -> pd.DataFrame:
+    """:func:`covered_alerts`' episodes without ``caused_by_timeouts`` and ``attrs``, a chunk of
+    groups at a time (their conditions only)."""
+    budget, ends = error_budgets(target, grid), grid.bin_end_ns
+    windows = len({w for t in policy.tiers for w in t.windows})
+    runs = []
+    for g0, g1 in grid.chunks(windows + 3):
+        conditions = tier_conditions(grid.select(np.arange(g0, g1)), budget[g0:g1], policy)
+        for j, (tier, (cond, _, _)) in enumerate(zip(policy.tiers, conditions, strict=True)):
+            held = cond & (ends >= froms[j])[None, :]
+            for_steps, cooldown = tier_steps(tier, grid.freq_ns)
+            group, first, stop, ongoing = grid_firing_runs(held, for_steps, cooldown)
+            # the stretch (runs within the cooldown of each other) held from the first covered
+            # evaluation on: its alert may have fired before that evaluation
+            s_group, s_first, s_stop, _ = grid_firing_runs(held, 0, cooldown)
+            at_first = s_first == np.searchsorted(ends, froms[j])
+            reach = np.zeros(g1 - g0, dtype=np.int64)
+            reach[s_group[at_first]] = s_stop[at_first]
+            runs.append((group + g0, np.full(len(group), j), first, stop, ongoing,
+                         first < reach[group]))
+    g, t, first, stop, ongoing, early = (np.concatenate(c) for c in zip(*runs, strict=True))
+    order = np.lexsort((t, ends[first], g))
+    out = grid.keys_at(g[order])
+    names = [tier.name for tier in policy.tiers]
+    out["tier"] = pd.Categorical.from_codes(t[order], categories=pd.Index(names), ordered=True)
+    out["severity"] = np.array([tier.severity for tier in policy.tiers], dtype=object)[t[order]]
+    out["start"] = utc_from_ns(ends[first[order]])
+    out["end"] = utc_from_ns(ends[stop[order] - 1] + grid.freq_ns)
+    out["duration"] = out["end"] - out["start"]
+    out["ongoing"] = ongoing[order].astype(bool)
+    out["may_have_fired_earlier"] = early[order]
+    return out
+
+
+def tiers_note(tiers: pd.DataFrame, data_start: pd.Timestamp, tz: str,
+               ref: pd.Timestamp) -> str:
+    """The note on the span each tier was evaluated over when the log starts late (``tiers``: the
+    report's tier table, one row per tier of the first group; ``ref``: the incident's start)."""
+    parts = []
+    for _, r in tiers.drop_duplicates("tier").iterrows():
+        win = prose_duration(r["long_window"])
+        if pd.isna(r["evaluated_from"]):
+            parts.append(f"{r['tier']} ({win}) not evaluated, its window never all after the "
+                         "data's start during the incident: its figures are withheld")
+        else:
+            parts.append(f"{r['tier']} ({win}) from {clock_words(r['evaluated_from'], tz, ref)} "
+                         f"to {clock_words(r['evaluated_to'], tz, ref)}")
+    return (f"the data start at {clock_words(data_start, tz, ref)}: an alert tier is evaluated "
+            "only where its long window lies after the data's start (earlier windows hold less "
+            "than their length of data, not production's traffic), so during the incident "
+            + "; ".join(parts) + ".")
+
+
+def late_from(r: pd.Series, first: pd.Timestamp) -> bool:
+    """The tier of ``r`` (a tiers row) was evaluated from later than ``first``, the incident's
+    first evaluation: its window reached before the data's start until then."""
+    since = r.get("evaluated_from")
+    return since is not None and pd.notna(since) and since > first
+
+
+def unevaluated_words(tiers: pd.DataFrame, severity: str | None) -> str:
+    """``; page_6h was not evaluated ...``: the tiers (of ``severity``; all when ``None``) whose
+    window never lay after the data's start during the incident, whose figures are withheld."""
+    if "evaluated_from" not in tiers or not len(tiers):
+        return ""
+    rows = tiers if severity is None else tiers[tiers["severity"] == severity]
+    out = rows[rows["evaluated_from"].isna()].drop_duplicates("tier")
+    if not len(out):
+        return ""
+    names = ", ".join(f"{r['tier']} ({prose_duration(r['long_window'])})"
+                      for _, r in out.iterrows())
+    verb = "was" if len(out) == 1 else "were"
+    return (f"; {names} {verb} not evaluated, {'its window' if len(out) == 1 else 'their windows'}"
+            " never lying after the data's start during the incident: what "
+            f"{'it' if len(out) == 1 else 'they'} would have done is not known")
+
+
+def all_unevaluated(tiers: pd.DataFrame, severity: str | None) -> bool:
+    """No tier (of ``severity``; all when ``None``) was evaluated during the incident: the log
+    starts too late for every window (``evaluated_from`` NaT throughout)."""
+    rows = tiers if severity is None else tiers[tiers["severity"] == severity]
+    return (bool(len(rows)) and "evaluated_from" in rows
+            and bool(rows["evaluated_from"].isna().all()))
+
+
+def not_known_words(name: str, has_page: bool) -> str:
+    """Why what the policy ``name`` would have done is not known: no tier of it that could page
+    (fire, without page tiers) was evaluated during the incident."""
+    return (f"{name}'s {'page ' if has_page else ''}tiers were not evaluated during the incident, "
+            "their windows never lying after the data's start, so whether it would have "
+            f"{'paged' if has_page else 'fired'} is not known")

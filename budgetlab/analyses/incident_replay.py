@@ -1,0 +1,68 @@
+"""The tables of :func:`budgetlab.analyses.incident.incident_report`: the tracker and the alert
+policy replayed over the events (history included), then cut to the report's window or the
+incident (:mod:`~budgetlab.analyses.incident_tables` makes each table)."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import replace
+from typing import Any
+
+import pandas as pd
+
+from ..alerts.policy import AlertPolicy
+from ..budget.spans import status_spans
+from ..budget.status_changes import transitions
+from ..budget.tracker_replay import replay
+from ..errors import PartialWindowWarning
+from ..events.schema import TIMEOUT
+from ..slo import SLO
+from .bucket_burn import bucket_burn_over_time
+from .bucket_variants import Groups, TrackerVariants
+from .failure_buckets import bucket_counts
+from .incident_coverage import tracker_read_from, withhold_tracker
+from .incident_tables import alert_tables, budget_table, report_attrs, tracker_table
+from .incident_window import Span, between, nice_freq
+
+__all__ = ["replay_tables"]
+
+
+def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str], bkeys: list[str],
+                  span: Span, *, freq: Any, replayed_ns: int) -> dict[str, Any]:
+    """The report's tables from the events replayed (history included), cut to the window or the
+    incident."""
+    with warnings.catch_warnings():  # a window longer than the history is in notes, not a warning
+        warnings.simplefilter("ignore", PartialWindowWarning)
+        states_h = replay(ev, slo, by=keys)
+    groups_h = Groups(ev, keys)
+    variants = TrackerVariants(ev, slo, groups_h)
+    tr_h = transitions(states_h)
+    has_timeout = TIMEOUT in variants.names
+    tr_h["caused_by_timeouts"] = (variants.caused(variants.names.index(TIMEOUT))[2] if has_timeout
+                                  else False)
+    in_window = between(ev["ts"], span.w_start, span.w_end)
+    states = states_h[in_window].reset_index(drop=True)
+    states.attrs.update(states_h.attrs)
+    alerts, tiers = alert_tables(ev, slo, pol, keys, span, freq=freq, has_timeout=has_timeout)
+    in_incident = between(ev["ts"], span.start, span.end)
+    ok = ev["ok"].to_numpy(dtype=bool)[in_incident]
+    window_buckets = bucket_counts(ev[in_window], slo, bkeys)  # what the figure draws
+    buckets = (bucket_counts(ev[in_incident], slo, bkeys) if in_incident.any()
+               else window_buckets.iloc[0:0])
+    tr = tr_h[between(tr_h["ts"], span.w_start, span.w_end)].reset_index(drop=True)
+    # the window's clock over the window (or from the log's first event, when that is later)
+    observed = dict(by=keys or None, start=max(span.w_start, ev["ts"].iloc[0]), end=span.w_end)
+    spans = status_spans(ev, slo, **observed)
+    # the tracker read from when its window lies after the data's start (None: never)
+    read_from = tracker_read_from(span, slo.window)
+    tables = dict(
+        states=states, spans=spans, transitions=tr, steps=status_spans(ev, slo, **observed,
+                                                                       steps=True),
+        tracker=withhold_tracker(tracker_table(states_h, tr_h, spans, keys, replace(
+            span, start=span.end if read_from is None else read_from)), read_from),
+        alerts=alerts, tiers=tiers, buckets=buckets, window_buckets=window_buckets,
+        budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol, replayed_ns),
+        over_time=bucket_burn_over_time(ev[in_window], slo, by=bkeys,
+                                        freq=nice_freq(span.w_end.value - span.w_start.value)))
+    report_attrs(tables, slo, keys, ev["ts"][in_incident])
+    return tables

@@ -1,0 +1,155 @@
+"""The tracker's sentence of the incident report's summary
+(:func:`~budgetlab.analyses.incident_text.summary_text`): when and where, and what the tracker
+of the worst group did, read over the incident on the window's clock, from when its window lies
+after the data's start when the log starts late (its table's ``read_from``) and up to the log's
+last event when the log ends first, each said so."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from .._util.burns import three_digits
+from .._util.percent import given_percent, measured_percent
+from .._util.words import counted, hours_words, prose_duration
+from ..budget.figures import STATUSES
+from ..events.schema import parse_scope
+from ..slo import SLO
+from .incident_end_words import clock_words, ended_words, moved_on_clock
+from .incident_group_words import for_group
+
+__all__ = ["between", "tracker_sentence"]
+
+
+_clock = clock_words  # local time of day, with the date when not the day of the reference
+_TO_END = " to the incident's end"
+
+
+def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
+    """``Between 02:00 and 02:30 UTC on 2026-01-01``; across midnight each time carries its date:
+    ``Between 23:30 on 2026-10-07 and 03:30 on 2026-10-08 UTC``.
+
+    >>> t = pd.Timestamp
+    >>> between(t("2026-01-01 02:00", tz="UTC"), t("2026-01-01 02:30", tz="UTC"), "UTC")
+    'Between 02:00 and 02:30 UTC on 2026-01-01'
+    >>> between(t("2026-10-07 23:30", tz="UTC"), t("2026-10-08 03:30", tz="UTC"), "UTC")
+    'Between 23:30 on 2026-10-07 and 03:30 on 2026-10-08 UTC'
+    >>> between(t("2026-10-07 22:30", tz="UTC"), t("2026-10-08 00:00", tz="UTC"), "UTC")
+    'Between 22:30 and midnight UTC on 2026-10-07'
+    """
+    loc_s, loc_e = start.tz_convert(tz), end.tz_convert(tz)
+    if loc_e.date() == loc_s.date():
+        return f"Between {loc_s:%H:%M} and {loc_e:%H:%M} {loc_s:%Z} on {loc_s:%Y-%m-%d}"
+    if loc_e == (loc_s.normalize() + pd.Timedelta(days=1)).tz_convert(tz) \
+            and loc_e.hour == 0 and loc_e.minute == 0:
+        return f"Between {loc_s:%H:%M} and midnight {loc_s:%Z} on {loc_s:%Y-%m-%d}"
+    zone = f"{loc_s:%Z}" if f"{loc_s:%Z}" == f"{loc_e:%Z}" else (f"{loc_e:%Z} ({loc_s:%Z} at the "
+                                                                 "start)")
+    return f"Between {loc_s:%H:%M} on {loc_s:%Y-%m-%d} and {loc_e:%H:%M} on {loc_e:%Y-%m-%d} {zone}"
+
+
+def _seed_burn(burn: float) -> str:
+    """A burn from the seed's report figures (``first_change_burn``: rounded to 2 decimals) in
+    :func:`~budgetlab._util.burns.three_digits`'s words; its ``0.0`` says a burn under 0.005, which
+    a change can hold (one failure left in 500 events at 50 %), never ``0``.
+
+    >>> _seed_burn(0.0), _seed_burn(1.25), _seed_burn(0.01)
+    ('under 0.005', '1.25', '0.01')
+    """
+    return f"under {three_digits(_SEED_BURN_HALF_STEP)}" if burn == 0 else three_digits(burn)
+
+
+#: Half the last digit of the seed's rounded burn: its 0.0 holds every burn under this.
+_SEED_BURN_HALF_STEP = 0.005
+
+
+def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, keys: Sequence[str],
+                     scope: str, tracker: pd.DataFrame,
+                     data_end: pd.Timestamp | None = None) -> str:
+    """When and where, and what the tracker of the worst group did (its first row); its clock
+    read up to the log's last event ``data_end`` when the log ends first, and from its
+    ``read_from`` (when its window first lay after the data's start) when the log starts late,
+    each said so; not known when its window never lay after the data's start (NaT)."""
+    where = "" if scope == "*" else f" ({scope})"
+    head = f"{between(start, end, tz)}{where}"
+    window = prose_duration(slo.window)
+    target = given_percent(slo.target)
+    if len(tracker) == 0:
+        return head + f", there were no events for the {window} tracker (target {target})."
+    row = tracker.iloc[0]
+    # the group's part of the scope, unless its keys name every key of the scope already
+    inside = " in that scope" if keys and not set(parse_scope(scope)) <= set(keys) else ""
+    name = f"the {window} tracker{for_group(row, keys)}{inside} (target {target})"
+    read_from = row.get("read_from", start)
+    if pd.isna(read_from):  # its window reached before the data's start throughout
+        return (f"{head}, what {name} showed is not known: its {window} window never lay after "
+                "the data's start during the incident.")
+    since = read_from if read_from > start else None
+    at_start = str(row["status_at_start"])
+    worst = str(row["worst_status"])
+    peak = (f"at its events: peak {window} burn {three_digits(row['peak_burn'])} at "
+            f"{_clock(row['peak_burn_at'], tz, start)}, lowest {window} success "
+            f"{measured_percent(row['min_success_rate'])}"
+            ) if pd.notna(row["peak_burn"]) else "no events"
+    began = _began_words(at_start, since, tz, start)
+    n_tr = int(row["transitions"])
+    ended = ended_words(row, tz, start, peak, data_end)
+    upto = "" if data_end is None else f" up to the data's end ({_clock(data_end, tz, start)})"
+    over = (f"throughout{upto}" if since is None else f"from {_clock(since, tz, start)} (when "
+            f"its window first lay after the data's start){upto or _TO_END}")
+    reached = _reached_words(row, tz, start)
+    if n_tr > 0:
+        txt = name + (f" {began}{',' if since else ''} and" if at_start != "healthy" or since
+                      else "")
+        txt += (f" went {row['first_change_to'].upper()} at "
+                f"{_clock(row['first_change_at'], tz, start)} with "
+                f"{window} burn {_seed_burn(row['first_change_burn'])} ({window} success "
+                f"{measured_percent(row['first_change_rate'])})")
+        if worst != row["first_change_to"] and worst != at_start and worst != "no_traffic":
+            txt += reached
+        # counted at events (the callbacks), said so; the end is read on the window's clock
+        txt += f"; it changed status {counted(n_tr, 'time')} at its events and {ended}"
+    elif worst == "no_traffic":
+        txt = f"{name} had no traffic {over} (its window was empty)"
+    elif at_start == "no_traffic":
+        txt = f"{name} {began}, then showed {worst.upper()} at worst ({peak})"
+    elif worst == at_start == str(row["status_at_end"]) and not moved_on_clock(row):
+        txt = (f"{name} was already {at_start.upper()} when the incident began and stayed so"
+               f"{upto} ({peak})" if at_start != "healthy" and since is None
+               else f"{name} stayed {at_start.upper()} {over} ({peak})")
+    else:  # no change at its events, but the window's clock moved between them
+        txt = (f"{name} {began}{reached if worst not in (at_start, 'no_traffic') else ''}; it "
+               f"did not change status at its events and {ended}")
+    quiet = float(row.get("hours_no_traffic", 0.0) or 0.0)
+    if quiet > 0 and worst != "no_traffic":
+        txt += (f"; its window was empty for {hours_words(quiet)} of the incident"
+                + (f" from {_clock(since, tz, start)}" if since is not None else "") + upto)
+    others = int((~tracker["worst_status"].iloc[1:].astype(str).isin(["healthy",
+                                                                      "no_traffic"])).sum())
+    if others:
+        txt += f"; {others:,} other group{'s' if others > 1 else ''} also left HEALTHY"
+    return head + ", " + txt + "."
+
+
+def _reached_words(row: pd.Series, tz: str, start: pd.Timestamp) -> str:
+    """``, reached CRITICAL at 01:01``: the worst status, read on the window's clock; when it is
+    worse than any the incident's events showed, older events leaving the window between them
+    reached it, said so."""
+    worst = str(row["worst_status"])
+    at_events = str(row["worst_status_at_events"])  # "nan": no event during the incident
+    between_events = (worst in STATUSES and at_events in STATUSES
+                      and STATUSES.index(worst) > STATUSES.index(at_events))
+    return (f", reached {worst.upper()} at {_clock(row['worst_at'], tz, start)}"
+            + (" between its events, as older events left its window" if between_events
+               else ""))
+
+
+def _began_words(at_start: str, since: pd.Timestamp | None, tz: str, start: pd.Timestamp) -> str:
+    """``was HEALTHY when the incident began``; when the tracker is read from later (``since``:
+    when its window first lay after the data's start), ``was HEALTHY at 11:00, when its window
+    first lay after the data's start``."""
+    when = ("when the incident began" if since is None else
+            f"at {_clock(since, tz, start)}, when its window first lay after the data's start")
+    return (f"had no traffic {when} (its window was empty)" if at_start == "no_traffic"
+            else f"was {at_start.upper()} {when}")
