@@ -275,9 +275,11 @@ def header_error(names: Sequence[str], columns: Sequence[str], what: str,
         return SchemaError(f"{what} has no column {shown(col)}. The first line looks like data, "
                            f"not column names ({counted(len(have), 'field')}; not shown): does the "
                            "file have a header row?")
-    close = difflib.get_close_matches(col, have, n=3, cutoff=0.5)
-    options = (_state().get("roles") or {}).get(col, ())
+    roles = _state().get("roles") or {}
+    options = roles.get(col, ())
     declared = f" ({'; '.join(map(_declared_by, options))})" if options else ""
+    pool, present = _candidates(have, roles, options)
+    close = difflib.get_close_matches(col, pool, n=3, cutoff=0.6 if pool != have else 0.5)
     hint = f" Did you mean {_shown_names(close)}?" if close else ""
     sep = next((s for s in (";", "\t", ",", "|") if len(have) == 1 and s in have[0]), None)
     if sep is not None:
@@ -285,8 +287,37 @@ def header_error(names: Sequence[str], columns: Sequence[str], what: str,
                  "reads ',' (.csv) and tab (.tsv, or " + say("format='tsv'", "--format tsv")
                  + ").")
     series = "".join(_series_hint(o, have, numbers) for o in options)
-    return SchemaError(f"{what} has no column {shown(col)}{declared}.{hint}{series} Columns "
-                       f"present: {_shown_names(have)}.")
+    return SchemaError(f"{what} has no column {shown(col)}{declared}.{hint}{series} {present}.")
+
+
+#: The options that declare a group key: a missing one is only ever suggested another key.
+_KEY_OPTIONS = frozenset({"by", "keep"})
+
+
+def _candidates(have: list[str], roles: dict[str, tuple[str, ...]], options: Sequence[str]
+                ) -> tuple[list[str], str]:
+    """The columns a missing one declared by ``options`` may be a misspelling of, and the
+    sentence naming the columns present. A missing group key (``by``, ``keep``) is never the
+    time, outcome or another role's column (``roles``: each declared column's options): those
+    are read as such, and named apart.
+
+    >>> roles = {"ts": ("time",), "outcome": ("outcome",), "nosuchcol": ("by",)}
+    >>> pool, present = _candidates(["ts", "outcome", "region"], roles, ("by",))
+    >>> pool, present[:46]
+    (['region'], "Columns present: 'region' (and 'ts', 'outcome'")
+    >>> _candidates(["ts", "outcome"], roles, ("time",))[1]
+    "Columns present: 'ts', 'outcome'"
+    """
+    if not options or set(options) - _KEY_OPTIONS:
+        return have, f"Columns present: {_shown_names(have)}"
+    taken = {n: [o for o in roles.get(n, ()) if o not in _KEY_OPTIONS] for n in have}
+    keys = [n for n in have if not taken[n]]
+    if len(keys) == len(have):
+        return have, f"Columns present: {_shown_names(have)}"
+    uses = " and ".join(dict.fromkeys(_ROLES.get(o, o) for n in have for o in taken[n]))
+    rest = _shown_names([n for n in have if taken[n]])
+    named = f"{_shown_names(keys)} (and {rest}: {uses})" if keys else f"{rest} only ({uses})"
+    return keys, f"Columns present: {named}"
 
 
 #: What a column declared by each option holds, for :func:`_declared_by`.

@@ -61,8 +61,10 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         first free lane from the top, each named by its ``incident_id`` beside its end) and shaded
         across the rows of its ``scope`` (``method=GET``: the GET rows and its own; no scope,
         ``*`` or a chart without group keys: all rows). A scope whose groups have no row (no
-        alert there) is shaded on the incident row only, and its name says so (``I2
-        (method=GET: no row)``).
+        alert there) is shaded on the incident row only, and a line of the legend says so
+        by id (gid ``no_row``: "no row for the scope of" then "I2: method=GET"; without ids,
+        the name does: ``(method=GET: no row)``). The names are laid out when drawn in lanes of
+        the row, never over each other (one no lane has room for is not drawn).
     ax : Axes, optional
         Where to draw (default ``plt.gca()``).
     tz : str, optional
@@ -139,10 +141,12 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         ax.set_xlim(utc_naive([lo])[0], utc_naive([hi])[0])
     drawn, outside = drawn_incidents(episodes.attrs, incidents)
     if len(drawn):
-        incident_row(ax, drawn, y, groups=pd.DataFrame(rows_of, columns=keys)
-                     if keys and rows_of != [()] else None)
+        rowless = incident_row(ax, drawn, y, groups=pd.DataFrame(rows_of, columns=keys)
+                               if keys and rows_of != [()] else None)
         rows.append("incidents")
         handles.append(Patch(facecolor="none", edgecolor="grey", hatch="//", label="incident"))
+        if rowless:  # a line of text in the key, without a mark
+            handles.append(Patch(facecolor="none", edgecolor="none", label=rowless, gid="no_row"))
     if outside:  # a line of text in the key, without a mark
         handles.append(Patch(facecolor="none", edgecolor="none", gid="outside",
                              label=f"not drawn: {counted(outside, 'incident')} wholly\n"

@@ -26,8 +26,8 @@ from .alert_chart import FILLING_COLOR
 
 __all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RuledHandler", "RuledPatch", "STRIP",
            "STRIP_STATUSES", "StripHandler", "StripPatch", "WARMUP", "WARMUP_COLOR",
-           "WARMUP_LABEL", "band_patch", "draw_spans", "draw_status", "draw_warmup",
-           "warmup_patch", "warmup_spans"]
+           "WARMUP_LABEL", "RUG", "RUG_OVER_WARMUP", "FOOT_PAD", "band_patch", "rug_band",
+           "draw_spans", "draw_status", "draw_warmup", "warmup_patch", "warmup_spans"]
 
 #: Fill and hatch opacity of the status bands (black, for exhausted, is toned down to grey): on
 #: white, the tints of healthy, warning and critical grow darker in that order (CIELAB L* 91, 86,
@@ -57,8 +57,16 @@ def _on_white(color: str, alpha: float) -> str:
 
 #: The warm-up strip (axes height fractions) along the foot of the bottom panel, under the lines:
 #: each span while a window fills (:func:`warmup_spans`), outlined so that a span of one pixel
-#: column, or less, stays visible.
-WARMUP = (0.0, 0.06)
+#: column, or less, stays visible. Over the incidents' shading and the status changes' lines;
+#: a rug of status changes is drawn in a band of its own above it (:func:`rug_band`).
+WARMUP = (0.0, 0.05)
+#: The rug of status changes (axes height fractions) at the bottom panel's foot: alone there, or
+#: over the warm-up strip when one is drawn, the panel's y range then padded by
+#: :data:`FOOT_PAD` below so that both lie under its lowest value.
+RUG, RUG_OVER_WARMUP = (0.0, 0.06), (0.05, 0.1)
+#: The bottom panel's y padding (a fraction of its range, each side) with both bands at its foot:
+#: its lowest value at 0.12 / 1.24 = 0.097 of its height, over the rug.
+FOOT_PAD = 0.12
 #: The warm-up strip's fill and outline, opaque (the band under it does not show through): the
 #: sky blue of the alert chart's long-window filling
 #: (:data:`~budgetlab.plotting.alert_chart.FILLING_COLOR`: the same thing, a window filling) at
@@ -254,4 +262,12 @@ def draw_warmup(bottom: Axes, warm: tuple[np.ndarray, np.ndarray], lo: int, hi: 
         held = worst_per_column(start, end, np.zeros(len(start), dtype=np.int64), lo, hi, columns)
         _, start, end = column_runs(held, lo, hi)
     _barh(bottom, start, end, WARMUP, facecolors=WARMUP_COLOR[0], edgecolors=WARMUP_COLOR[1],
-          lw=0.8, gid="warmup", zorder=0.6)
+          lw=0.8, gid="warmup", zorder=0.8)
+
+
+def rug_band(warmup: bool, rug: bool) -> tuple[tuple[float, float], dict[str, float]]:
+    """The band of the rug of status changes at the bottom panel's foot (:data:`RUG`, or
+    :data:`RUG_OVER_WARMUP` when a ``warmup`` strip and a ``rug`` are both drawn) and the
+    padding its y range then takes (``{"pad": FOOT_PAD}``; else none)."""
+    both = warmup and rug
+    return (RUG_OVER_WARMUP, {"pad": FOOT_PAD}) if both else (RUG, {})

@@ -28,9 +28,10 @@ from ._common import (
 from ._numbers import plain_numbers
 from ._pixels import merge_breaks, pixel_columns
 from .clock_lines import clock_lines, require_steps
-from .status_bands import draw_spans, draw_status, draw_warmup, warmup_spans
+from .status_bands import draw_spans, draw_status, draw_warmup, rug_band, warmup_spans
 from .timeline_marks import (
     LINE_COLORS,
+    MAX_TRANSITION_LINES,
     draw_levels,
     draw_marks,
     handle_gid,
@@ -210,6 +211,8 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
         breaks = merge_breaks(t, breaks, int(t[0]), int(t[-1]), columns)
         lone = _lone(len(t), breaks)
     points, starts = _line_points(t, values, spans, breaks, columns, max_points)
+    tr = facts["transitions"]  # a rug of status changes over a warm-up strip: a band each
+    rug, room = rug_band(len(warm[0]) > 0, tr is not None and len(tr) > MAX_TRANSITION_LINES)
     for p, (gid, line), extra in zip(panels, lines.items(), extras, strict=True):
         scale = 1.0 if gid == "burn_rate" else 100.0  # a positive scale keeps the extremes
         x, v = points[gid][0], points[gid][1] * scale
@@ -217,7 +220,7 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
         if len(lone):  # an event alone between breaks (or after the spans) draws no step: a dot
             p.plot(t[lone].view("datetime64[ns]"), values[gid][lone] * scale, ls="",
                    marker="o", ms=3, color=LINE_COLORS[gid], gid=f"{gid}_lone")
-        lim = _limits(v, extra, **_PADS[gid])
+        lim = _limits(v, extra, **{**_PADS[gid], **(room if p is panels[-1] else {})})
         if lim is not None:
             p.set_ylim(*lim)
     bottom = panels[-1]
@@ -227,7 +230,7 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
         draw_warmup(bottom, warm, lo, hi, columns)
     else:
         draw_status(bottom, status, order, t, starts, breaks)
-    draw_marks(panels, facts["incidents"], facts["transitions"], columns)
+    draw_marks(panels, facts["incidents"], tr, columns, rug)
     drawn = {str(c.get_gid())[7:] for c in bottom.collections
              if str(c.get_gid()).startswith("status_")}
     entries = legend_entries(panels, lone=len(lone) > 0, statuses=drawn, **facts)

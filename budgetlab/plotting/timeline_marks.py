@@ -25,7 +25,7 @@ from ._common import STATUS_COLORS, utc_naive
 from ._pixels import rug_ticks
 from .clock_lines import clock_values
 from .legends import legend_right
-from .status_bands import LEGEND_HANDLERS, band_patch, warmup_patch
+from .status_bands import LEGEND_HANDLERS, RUG, band_patch, warmup_patch
 
 __all__ = ["ENTRY_ORDER", "LINE_COLORS", "LINE_LABELS", "MAX_TRANSITION_LINES", "draw_levels",
            "draw_marks", "handle_gid", "incident_patch", "joined_label", "legend_entries",
@@ -36,7 +36,7 @@ MAX_TRANSITION_LINES = 60
 
 
 def draw_marks(panels: list[Axes], incidents: pd.DataFrame | None, transitions: pd.DataFrame | None,
-                columns: int) -> None:
+               columns: int, rug: tuple[float, float] = RUG) -> None:
     if incidents is not None and len(incidents):
         require_columns(incidents, ["start", "end"], what="incidents")
         spans = list(zip(utc_naive(incidents["start"]), utc_naive(incidents["end"]), strict=True))
@@ -58,7 +58,7 @@ def draw_marks(panels: list[Axes], incidents: pd.DataFrame | None, transitions: 
                 keep = rug_ticks(t_tr.view(np.int64),
                                  transitions["to_status"].astype(str).to_numpy(), columns)
                 t_tr, colors = t_tr[keep], [colors[i] for i in keep]
-            panels[-1].vlines(t_tr, 0, 0.06, transform=panels[-1].get_xaxis_transform(),
+            panels[-1].vlines(t_tr, *rug, transform=panels[-1].get_xaxis_transform(),
                               colors=colors, lw=0.8,
                               gid="transitions", zorder=0.7)
 

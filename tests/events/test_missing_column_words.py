@@ -35,7 +35,7 @@ def metric_csv(tmp_path):
      "ok=). Columns present: 'timestamp', 'value'."),
     ({"time": "timestamp", "ok": "value", "by": "region"},
      "metric.csv has no column 'region' (declared in by=: give the name the file uses). Columns "
-     "present: 'timestamp', 'value'."),
+     "present: 'timestamp', 'value' only (the time column and the true/false success column)."),
 ])
 def test_api_names_the_keyword(metric_csv, kw, expected):
     with pytest.raises(SchemaError) as info:

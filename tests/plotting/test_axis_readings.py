@@ -110,8 +110,8 @@ def _two_regions_alerting():
 def test_a_scoped_incident_is_shaded_in_the_rows_of_its_scope_only():
     """I1 (region=fra) is shaded over fra's row and the incident row (y 0.5 .. 2.7, the axis'
     foot at 2.7), not over ams' row; I2 (region=xyz: no group, no row) on the incident row only
-    (1.5 .. 2.7) and named so; I3 (no scope) over every row (-0.7 .. 2.7). Each name sits right
-    of its bar's end, not over its hatching."""
+    (1.5 .. 2.7) and said so in the legend; I3 (no scope) over every row (-0.7 .. 2.7). Each
+    name sits right of its bar's end, not over its hatching."""
     ep, b = _two_regions_alerting()
     inc = pd.DataFrame({"incident_id": ["I1", "I2", "I3"],
                         "start": pd.to_datetime(["2026-01-01 00:20", "2026-01-01 01:00",
@@ -130,7 +130,9 @@ def test_a_scoped_incident_is_shaded_in_the_rows_of_its_scope_only():
     assert spans == sorted([(round(x["I1"][0], 9), 0.5, 2.7), (round(x["I2"][0], 9), 1.5, 2.7),
                             (round(x["I3"][0], 9), -0.7, 2.7)])
     names = {t.get_text(): t for t in ax.texts if t.get_gid() == "incident_name"}
-    assert set(names) == {"I1", "I2 (region=xyz: no row)", "I3"}
+    assert set(names) == {"I1", "I2", "I3"}  # I2's missing row said in the legend
+    assert "no row for the scope of\nI2: region=xyz" in [
+        t.get_text() for t in ax.get_legend().get_texts()]
     for iid in ("I1", "I3"):
         assert names[iid].xy[0] == pytest.approx(x[iid][1])  # beside the end
     plt.close(fig)
