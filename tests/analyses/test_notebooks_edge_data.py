@@ -257,7 +257,7 @@ def test_notebook_03_withholds_the_rate_of_a_thin_hour(tmp_path, monkeypatch):
     sample log (a 500 at 14:05 UTC) read 1.0 (100 % server errors) and hours without attempts
     NaN. Hand counts (grep, awk on the log): OPTIONS 1 request, POST 5, HEAD 42 (at most 9 in
     one hour), so every hour of theirs is thin; GET has 343 to 497 requests in each hour, two
-    500s: at 03 UTC 1 of 353 (0.0028), at 15 UTC 1 of 495 (0.0020)."""
+    500s: at 03 UTC 1 of 353 (0.28 %), at 15 UTC 1 of 495 (0.20 %): in percent, as the plot."""
     import re
 
     outputs = _on_the_access_log("03_timeout_vs_solve.ipynb", tmp_path, monkeypatch,
@@ -271,8 +271,8 @@ def test_notebook_03_withholds_the_rate_of_a_thin_hour(tmp_path, monkeypatch):
         rows[cells[0]] = cells[1:]
     for method in ("OPTIONS", "POST", "HEAD"):
         assert rows[method] == ["too few"] * 24, method
-    want = ["0.0000"] * 24
-    want[3], want[15] = "0.0028", "0.0020"
+    want = ["0.00 %"] * 24
+    want[3], want[15] = "0.28 %", "0.20 %"
     assert rows["GET"] == want
     # the verdicts per status class: 5xx holds the 3 requests, all 500s (success rate 0), none
     # left without them and 3 too few for a verdict: said in words, where it read NaN; the rates

@@ -3,7 +3,8 @@ source=metric.csv -p read="--time timestamp --ok-when 'value<50'" ...``), run as
 command line cut into words as a shell cuts it, from a folder holding ``metric.csv``: the
 NAB-like series of tests/conftest.py (864 rows every 5 minutes from 2026-03-02 00:00 UTC; every
 10th row, 87 in all, reads 60, a failure under ``value<50``). 03 kept ``by="captcha_type"`` and
-stopped on the missing column; 01 too. Their tables say rates and targets in one unit, percent.
+stopped on the missing column; 01 and 02 too; 04's example kept its ``scope_column`` and
+``breakdown_by``. Their tables say rates and targets in one unit, percent (03's hourly table too).
 
 And a notebook's refusal of a group parameter names that parameter (03's ``split_by``), not the
 keyword ``by`` of the function the notebook calls."""
@@ -36,11 +37,13 @@ def _documented(name: str) -> list[str]:
     return shlex.split(lines[0])
 
 
-def _run_documented(name: str, metric_series: Path, tmp_path: Path, monkeypatch) -> str:
-    """The documented command run in ``tmp_path`` (``metric.csv`` there): its HTML page."""
+def _run_documented(name: str, metric_series: Path, tmp_path: Path, monkeypatch,
+                    *more: str) -> str:
+    """The documented command (``more`` words added) run in ``tmp_path`` (``metric.csv`` there):
+    its HTML page."""
     from budgetlab.cli import main
 
-    words = _documented(name)
+    words = [*_documented(name), *more]
     assert words[:2] == ["budgetlab", "notebooks"] and "reports/" in words
     (tmp_path / "metric.csv").write_bytes(metric_series.read_bytes())
     monkeypatch.chdir(tmp_path)
@@ -120,3 +123,81 @@ def test_notebook_03_names_split_by_in_its_refusal_of_a_split(metric_series, tmp
     assert [(e.ename, e.evalue) for e in errors] == [(
         "ConfigError", "split_by='region,host': a group key is the name of one column of the "
                        "log; give split_by a column name, or None.")]
+
+
+def _percent(x: float) -> str:
+    """A rate as the notebooks' tables write it: two decimals, a space before ``%``."""
+    return f"{x * 100:.2f} %"
+
+
+@pytest.mark.slow
+def test_notebook_02_runs_its_metric_series_example_as_documented(metric_series, tmp_path,
+                                                                  monkeypatch):
+    """One tracker over everything (``by=None``), under ``target`` 95 % (the per-group ``targets``
+    said not applied). A failure every 10th row, every 50 minutes, so any 1 h window (at most 13
+    rows) holds 1 failure or more: burn >= 1 / (13 x 0.05) = 1.54; a 6 h one (at most 73 rows)
+    7 or more: >= 1.92; a 24 h one (at most 289) 28 or more: >= 1.94. Each is EXHAUSTED all of
+    its evaluated time, from the end of the 1-day warm-up (03-03 00:00 UTC) to the last row
+    (03-04 23:55): 47 h 55 min = 47.9167 h, and changes status 0 times. The stop was
+    ``metric.csv has no column 'captcha_type'``."""
+    words = _documented("02_window_length.ipynb")
+    assert "by=None" in words
+    page = _run_documented("02_window_length.ipynb", metric_series, tmp_path, monkeypatch)
+    assert ("864 events from Mon 2026-03-02 01:00 to Thu 2026-03-05 00:55 (Europe/Berlin): "
+            "3.0 days") in page
+    assert ("<code>by = None</code>: one tracker, under <code>target</code>; <code>targets</code> "
+            "not applied.") in page
+    assert re.search(r">log</th>\s*<th>target</th>", page)  # the targets: one group
+    assert ["0", "all events", "0.95"] in _table(page, "target")
+    rows = _table(page, "share_exhausted")
+    header = rows[0]
+    got = {r[1]: dict(zip(header, r, strict=True)) for r in rows[1:]
+           if r[2] == "0 days 00:00:00"}  # min_dwell 0
+    hours = f"{47 + 55 / 60:.4f}"
+    assert hours == "47.9167"
+    for window in ("1h", "6h", "1d"):
+        assert {k: got[window][k] for k in ("transitions_per_day", "hours", "hours_exhausted",
+                                             "share_exhausted")} == {
+            "transitions_per_day": "0.0000", "hours": hours, "hours_exhausted": hours,
+            "share_exhausted": "1.0000"}, window
+
+
+@pytest.mark.slow
+def test_notebook_04_runs_its_metric_series_example_as_documented(metric_series, tmp_path,
+                                                                  monkeypatch):
+    """No scope, no breakdown, the log's worst moment: the tracker counts all 864 rows. The first
+    1 h window that is full, at 01:00 UTC (02:00 CET), holds rows 0 .. 12 (13 rows, the row at
+    the cut-off stays) with the failures of rows 0 and 10: success 11 / 13 = 0.8462, budget
+    13 x 0.05 = 0.65, burn 2 / 0.65 = 3.0769, the most two failures 50 minutes apart give in 13
+    rows. The example stopped on ``metric.csv has no column 'captcha_type'``."""
+    words = _documented("04_incident_replay.ipynb")
+    assert {"scope_column=None", "breakdown_by=None", "alert_time=None"} <= set(words)
+    page = _run_documented("04_incident_replay.ipynb", metric_series, tmp_path, monkeypatch)
+    assert ("864 events from Mon 2026-03-02 01:00 to Thu 2026-03-05 00:55 (Europe/Berlin): "
+            "3.0 days") in page
+    assert "The tracker counts 864 attempts in the whole log (no scope)." in page
+    rows = {r[0]: r[1:] for r in _table(page, "1h window")}
+    assert rows["ts"] == ["2026-03-02 02:00 CET"] * 2
+    assert rows["total"] == ["13"] * 2 and rows["failures"] == ["2"] * 2
+    assert rows["success_rate"] == [f"{11 / 13:.4f}"] * 2 == ["0.8462"] * 2
+    assert rows["burn_rate"] == [f"{2 / (13 * 0.05):.4f}"] * 2 == ["3.0769"] * 2
+    assert rows["status"] == ["exhausted"] * 2
+
+
+@pytest.mark.slow
+def test_notebook_03_shows_its_hourly_table_in_percent(metric_series, tmp_path, monkeypatch):
+    """The hourly table showed fractions (0.0833) under a plot in percent. Taking the series'
+    failures as the network's (``network_bucket=failure``): every hour of day holds 3 days x 12
+    rows = 36 attempts, and the 87 failures are 3 per hour and 15 more, so 15 hours read
+    4 / 36 = 11.11 % and 9 read 3 / 36 = 8.33 %. Local hour 1 (CET) is 00:00 UTC: rows 0 .. 11,
+    288 .. 299 and 576 .. 587 hold rows 0, 10, 290 and 580: 11.11 %; local hour 0 (23:00 UTC)
+    holds rows 280, 570 and 860: 8.33 %."""
+    page = _run_documented("03_timeout_vs_solve.ipynb", metric_series, tmp_path, monkeypatch,
+                           "-p", "network_bucket=failure")
+    rows = _table(page, "hour")
+    assert rows[0] == ["hour", *map(str, range(24))]
+    rates = rows[1][1:]
+    assert rates[1] == _percent(4 / 36) == "11.11 %" and rates[0] == _percent(3 / 36) == "8.33 %"
+    assert sorted(rates) == sorted([_percent(4 / 36)] * 15 + [_percent(3 / 36)] * 9)
+    assert ("share of each hour's attempts that failed as failure, in percent (hour of day in "
+            "Europe/Berlin, all days together)") in page
