@@ -5,7 +5,8 @@
 The pattern is a regular expression in RE2 syntax, as Arrow's ``extract_regex`` takes it (no
 lookaround, no backreferences); its named groups are the columns (``(?P<ts>...)`` for the time,
 ``(?P<outcome>...)`` for the label, any other name a column ``by=`` may keep). Blank lines are not
-lines of the log. Files may be compressed (gzip, bzip2, xz: recognised by their first bytes).
+lines of the log (the share of unmatched lines says how many it left out). Files may be compressed
+(gzip, bzip2, xz: recognised by their first bytes).
 Lines are read by Arrow's CSV reader in blocks of :data:`BLOCK_BYTES` (memory bounded by a block
 and the matched groups), one value per line; a line ends at LF, CRLF or a CR alone.
 
@@ -33,7 +34,6 @@ unmatched lines count (:func:`~._messages.reading_lines`).
 
 from __future__ import annotations
 
-import re
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -51,6 +51,7 @@ from .._util.progress import progress_bar
 from .._util.validation import utc_from_ns
 from .._util.words import counted, noun_for, say
 from ..errors import FileFormatError
+from . import presets as formats
 from ._compressed import read_head, read_input
 from ._messages import reading_lines
 from ._text import CR_ONLY_NOTE, ISO_TIME, PROGRESS_BYTES, cr_only, text_problem
@@ -89,6 +90,7 @@ class LineScan(NamedTuple):
     first_unmatched: np.ndarray
     notes: tuple[str, ...]
     open_last: tuple[int, str] | None = None
+    blank: int = 0  # the blank lines, not among ``lines``
 
 
 def _source(path: Path, name: str) -> tuple[Any, int, list[str], bool]:
@@ -201,7 +203,7 @@ def scan_lines(path: Path, pattern: str, *, encoding: str = "utf-8", replace: bo
     events = pa.Table.from_struct_array(pa.chunked_array(found, type=kind))
     return LineScan(name, events, np.concatenate(numbers), at - blank, unmatched,
                     np.concatenate(first)[:MAX_LINES_LISTED + 1], tuple(notes),
-                    (at, last) if open_end and last is not None and last.strip() else None)
+                    (at, last) if open_end and last is not None and last.strip() else None, blank)
 
 
 def line_list(numbers: Sequence[int] | np.ndarray, total: int) -> str:
@@ -276,51 +278,36 @@ def _not_events(scan: LineScan, good: np.ndarray, spec: ReadSpec,
     if n_bad and spec.on_error == "skip":
         warnings.warn(f"{name}: skipped {what}.", UserWarning, stacklevel=6)
     share = measured_percent(n_bad / max(scan.lines, 1), 1)
-    return (f"{name}: {n_bad:,} of {scan.lines:,} lines ({share}) do "
-            "not match the pattern and are not events",) if n_bad and \
+    blank = f"; {counted(scan.blank, 'blank line')} left out" if scan.blank else ""
+    return (f"{name}: {n_bad:,} of {scan.lines:,} {'non-blank ' if blank else ''}lines ({share}"
+            f"{blank}) do not match the pattern and are not events",) if n_bad and \
         spec.on_error == "count" else ()
-
-
-def _cut_last(scan: LineScan, preset: LinePreset | None, on_error: str) -> bool:
-    """Whether the file's last line, without its line end, was matched as an event but is not a
-    whole line of the preset's format (:attr:`LinePreset.whole`: an access log's user agent cut
-    inside its quotes): the file may be half-written. Refused as a CSV whose last row is cut is
-    (:func:`~._text.read_csv_text`), unless ``on_error`` is ``"skip"`` (then it is a line not in
-    the format, skipped with the others). A last line that is whole is an ordinary line."""
-    if scan.open_last is None or preset is None or preset.whole is None:
-        return False
-    number, text = scan.open_last
-    if not len(scan.numbers) or scan.numbers[-1] != number or re.fullmatch(preset.whole, text):
-        return False
-    if on_error == "skip":
-        return True
-    fix = say("pass on_error='skip' to drop it", "pass --on-error skip to drop it (with a warning)")
-    raise FileFormatError(f"{scan.name}: line {number:,} is not a whole line in "
-                          f"{preset.format_name} (a quoted field is never closed); the last line "
-                          f"has no line end: the file may be half-written. Read it once it is "
-                          f"whole, or {fix}.")
 
 
 def _file_events(path: Path, spec: ReadSpec, columns: Sequence[str]) -> _FileEvents:
     """The events of one file and what counts of it (see the module docs for the lines that are
     not events)."""
     preset = PRESETS[spec.preset] if spec.preset is not None else None
-    pattern = only_groups(spec.pattern or "", columns)
+    pattern = only_groups(spec.pattern or "", [*columns, *([formats.REPEATED] if preset else [])])
     fast = only_groups(preset.fast, columns) if preset and preset.fast else None
     scan = scan_lines(path, pattern, encoding=spec.encoding,
                       replace=bool(preset and preset.replace), fast=fast)
     count = spec.on_error == "count"
     good, ns = (np.ones(len(scan.events), dtype=bool), None) if count else \
         _in_format(scan, spec, preset)
-    if _cut_last(scan, preset, spec.on_error):  # skipped as a line not in the format, else refused
+    if formats.cut_last(scan, preset, spec.on_error):  # skipped as not in the format, or refused
         good[-1] = False
     share = _not_events(scan, good, spec, preset)
-    if count:
-        return _FileEvents(scan.events, scan.numbers, None, len(scan.events), 0, scan.notes,
-                           share)
     events = scan.events if good.all() else scan.events.filter(pa.array(good))
-    return _FileEvents(events, scan.numbers[good], None if ns is None else ns[good], scan.lines,
-                       scan.lines - len(events), scan.notes, share)
+    lines, ns, kept = scan.numbers[good], None if ns is None else ns[good], len(events)
+    repeated = formats.repeated_rows(events, scan.name)  # a line that stands for several events
+    if repeated is not None:
+        rows, said = repeated
+        events, lines, ns, share = events.take(rows), lines[rows], ns if ns is None else \
+            ns[rows], share + said
+    return _FileEvents(events, lines, ns, len(events) if count else
+                       scan.lines + len(events) - kept, 0 if count else scan.lines - kept,
+                       scan.notes, share)
 
 
 def read_lines(paths: Sequence[Path], spec: ReadSpec) -> LineRead:
@@ -351,6 +338,10 @@ def read_lines(paths: Sequence[Path], spec: ReadSpec) -> LineRead:
         raw.attrs[ISO_TIME] = f"text as written, format {spec.time_format!r} with UTC offsets"
     files = [(name, len(g.events)) for name, g in zip(names, got, strict=True)]
     reading_lines(names, [rows for _, rows in files], np.concatenate([g.lines for g in got]))
+    stamps = formats.read_stamps(raw[columns[0]], spec.year) if spec.preset is not None and \
+        formats.RFC3339 in (spec.pattern or "") else None
+    if stamps is not None:  # RFC 3339 stamps: instants, with no year
+        raw[columns[0]], raw.attrs[ISO_TIME] = utc_from_ns(stamps[0], copy=False).array, stamps[1]
     ends = np.cumsum([rows for _, rows in files])
     refuse_copies([raw.iloc[end - rows:end] for (_, rows), end in zip(files, ends, strict=True)],
                   files)

@@ -15,15 +15,20 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._util.validation import check_argument
-from ..errors import ConfigError
+from .._util.words import counted, say
+from ..errors import ConfigError, FileFormatError, TimestampError
+from ._messages import row_numbers
 from .timeformat import check_time_format, has_year
+from .times import parse_time
 
-__all__ = ["LinePreset", "PRESETS", "check_pattern", "only_groups", "pattern_groups",
-           "check_line_options"]
+__all__ = ["LinePreset", "PRESETS", "REPEATED", "RFC3339", "check_pattern", "only_groups",
+           "pattern_groups", "check_line_options", "cut_last", "repeated_rows", "read_stamps"]
 
 _GROUP = re.compile(r"\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>")
 _UNSUPPORTED = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")
@@ -68,18 +73,29 @@ _ACCESS_WHOLE = (r'[^ ]+ [^ ]+ (?:[^ ]+|' + _QUOTED + r') \[[^\]]+\] ' + _QUOTED
 _ACCESS_FAST = (r'^[^ ]+ [^ ]+ [^ ]+ \[(?P<ts>[^\]]+)\] '
                 r'"(?P<method>[A-Za-z]*)(?:[^A-Za-z"\\](?:[^"\\]|\\.)*)?" '
                 r"(?P<outcome>[0-9]{3}) (?:[0-9]+|-)(?: |$)")
+#: rsyslog's RFC 3339 time stamp (``2026-12-10T09:00:05.123456+00:00``, auth.log on Debian 12 and
+#: Ubuntu 23.10 on): it carries its year and UTC offset, so it is read as an instant, with no year=.
+RFC3339 = (r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?"
+           r"(?:Z|[+-][0-9]{2}:[0-9]{2})")
+#: The group of a preset's line that stands for that many events: rsyslog writes N identical
+#: messages after the first as one line, ``message repeated N times: [ ... ]``, stamped with the
+#: last one's time (its ``ratelimit.c``). Each is read as an event at that line's time, and said.
+REPEATED = "repeated"
 #: Named presets (``preset=``, CLI ``--preset``), each tested on a real public sample
-#: (``tests/fixtures/loghub/``, ``tests/fixtures/elastic_apache/``). Their ``outcomes`` are used
+#: (``tests/fixtures/loghub/``, ``elastic_auth/``, ``elastic_apache/``). Their ``outcomes`` are used
 #: unless ``outcomes=`` is given.
 PRESETS: dict[str, LinePreset] = {
     "sshd": LinePreset(
-        pattern=r"^(?P<ts>[A-Z][a-z]{2} [ 0-9]?[0-9] [0-9]{2}:[0-9]{2}:[0-9]{2}) (?P<host>\S+) "
-                r"sshd\[[0-9]+\]: "
+        pattern=r"^(?P<ts>[A-Z][a-z]{2} [ 0-9]?[0-9] [0-9]{2}:[0-9]{2}:[0-9]{2}|" + RFC3339
+                + r") (?P<host>\S+) sshd(?:-session)?(?:\[[0-9]+\])?: (?:message repeated "
+                r"(?P<" + REPEATED + r">[1-9][0-9]{0,5}) times: \[ )?"
                 r"(?P<outcome>Accepted|Failed) \S+ for ",
         time_format="%b %d %H:%M:%S",
         outcomes={"accepted": "success", "failed": "failure"},
-        about="OpenSSH authentication in a syslog file: 'Accepted ... for' is a success, "
-              "'Failed ... for' a failure; every other line is not an event. Keys: host.",
+        about="OpenSSH authentication in a syslog file (syslog or RFC 3339 time stamps; sshd or "
+              "sshd-session, with or without a pid): 'Accepted ... for' is a success, "
+              "'Failed ... for' a failure ('message repeated N times: [ Failed ... ]' N of "
+              "them); every other line is not an event. Keys: host.",
     ),
     "proxifier": LinePreset(
         pattern=r"^\[(?P<ts>[0-9]{2}\.[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2})\] (?P<program>.+?) - "
@@ -172,6 +188,67 @@ def only_groups(pattern: str, groups: Sequence[str]) -> str:
     '(?P<ts>\\\\S+) (?:\\\\w+) (?P<outcome>\\\\d+)'
     """
     return _GROUP.sub(lambda m: m.group(0) if m.group(1) in groups else "(?:", pattern)
+
+
+def repeated_rows(events: pa.Table, name: str) -> tuple[np.ndarray, tuple[str, ...]] | None:
+    """The row of each event, when a line of a preset stands for several (:data:`REPEATED`:
+    rsyslog's ``message repeated N times: [ ... ]`` is N events with the outcome it repeats, each
+    at that line's time), and the note that says so; ``None`` when no line does."""
+    if REPEATED not in events.column_names:
+        return None
+    times = events.column(REPEATED)  # "" on the other lines
+    said = pc.not_equal(times, "")
+    lines = int(pc.sum(said).as_py() or 0)
+    if not lines:
+        return None
+    n = np.asarray(pc.cast(pc.if_else(said, times, "1"), pa.int64()), dtype=np.int64)
+    return np.repeat(np.arange(len(n)), n), (
+        f"{name}: {counted(lines, 'line')} 'message repeated N times: [ ... ]' read as "
+        f"{int(n.sum()) - len(n) + lines:,} events, N each (the outcome it repeats, each at that "
+        "line's time: rsyslog stamps it with the last repeat's)",)
+
+
+def read_stamps(text: pd.Series, year: int | None) -> tuple[np.ndarray, str] | None:
+    """The times of a preset's lines written as RFC 3339 stamps (:data:`RFC3339`), as int64 ns UTC
+    and how they were read; ``None`` when no line has one (the preset's ``time_format`` reads them,
+    with ``year``). A read whose lines mix both styles, or that gives a year to stamps that carry
+    theirs, is refused: the year of a syslog stamp is not guessed from another line's."""
+    iso = np.asarray(text.astype(str).str.match(r"[0-9]"), dtype=bool)
+    if not iso.any():
+        return None
+    if not iso.all():  # named by the first line of each style
+        at = np.arange(len(iso))
+        raise TimestampError(f"the time at {row_numbers(at == np.argmax(iso))} is an RFC 3339 "
+                             "stamp (with its year and UTC offset), that at "
+                             f"{row_numbers(at == np.argmin(iso))} a syslog stamp (Dec 10 "
+                             "09:00:01, with neither); read the files of each style apart, the "
+                             f"syslog ones with {say('year=', '--year')}.")
+    if year is not None:
+        raise ConfigError(f"the lines' times are RFC 3339 stamps, which carry their year; leave "
+                          f"{say('year=', '--year')} out.")
+    return parse_time(text.astype(str), tz="UTC", epoch=None), \
+        "RFC 3339 text with UTC offsets (each line its own instant)"
+
+
+def cut_last(scan: Any, preset: LinePreset | None, on_error: str) -> bool:
+    """Whether the file's last line, without its line end, was matched as an event but is not a
+    whole line of the preset's format (:attr:`LinePreset.whole`: an access log's user agent cut
+    inside its quotes; ``scan`` a :class:`~.lines.LineScan`): the file may be half-written.
+    Refused as a CSV whose last row is cut is (:func:`~._text.read_csv_text`), unless ``on_error``
+    is ``"skip"`` (then it is a line not in the format, skipped with the others). A last line
+    that is whole is an ordinary line."""
+    if scan.open_last is None or preset is None or preset.whole is None:
+        return False
+    number, text = scan.open_last
+    if not len(scan.numbers) or scan.numbers[-1] != number or re.fullmatch(preset.whole, text):
+        return False
+    if on_error == "skip":
+        return True
+    fix = say("pass on_error='skip' to drop it", "pass --on-error skip to drop it (with a warning)")
+    raise FileFormatError(f"{scan.name}: line {number:,} is not a whole line in "
+                          f"{preset.format_name} (a quoted field is never closed); the last line "
+                          f"has no line end: the file may be half-written. Read it once it is "
+                          f"whole, or {fix}.")
 
 
 def _caller_level() -> int:

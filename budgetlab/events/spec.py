@@ -273,9 +273,12 @@ class ReadSpec:
         # each column read as the time, the outcome (ok= wins over outcome=) and the kind of
         # failure, or kept as the session id, is its own; the duration's may be none of them
         options = ("time", self._label_role()[0], "bucket", "session")
-        roles = [r for r in (self.time, self.label, self.bucket, self.session) if r is not None]
-        if len(set(roles)) != len(roles):
-            raise ConfigError(f"{_listed(options, 'and')} must name different columns.")
+        given = (self.time, self.label, self.bucket, self.session)
+        of = {c: [o for o, g in zip(options, given, strict=True) if g == c]
+              for c in given if c is not None}  # the options that name each column
+        if shared := {c: o for c, o in of.items() if len(o) > 1}:  # named: only those that share
+            raise ConfigError("; ".join(f"{_listed(o, 'and')} name the same column {c!r}" for c, o
+                                        in shared.items()) + "; each needs a column of its own.")
         for k in (*self.by, *self.keep):
             if k in OUTPUT_NAMES:
                 raise ConfigError(f"column {k!r} would clash with the output column of that "
@@ -283,13 +286,10 @@ class ReadSpec:
         if self.bucket is not None and self.ok is None:
             raise ConfigError("bucket= goes with ok= (a success column); with outcome= the "
                               "labels are the buckets.")
-        if self.duration is not None and self.duration in roles:
-            shared = [o for o, c in zip(options, (self.time, self.label, self.bucket,
-                                                  self.session), strict=True)
-                      if c == self.duration]
+        if self.duration is not None and self.duration in of:
             raise ConfigError(f"duration={self.duration!r} is also the column of "
-                              f"{_listed(shared, 'and')}; the duration needs a column of its "
-                              f"own, not that of {_listed(options, 'or')}.")
+                              f"{_listed(of[self.duration], 'and')}; the duration needs a "
+                              f"column of its own, not that of {_listed(options, 'or')}.")
 
     @property
     def label(self) -> str:

@@ -135,8 +135,8 @@ def test_unmatched_lines_strict_and_files_where_nothing_matches(tmp_path):
     ev = read_events(log, pattern=pattern, by="region")
     assert ev["ok"].tolist() == [True, False] and ev["region"].astype(str).tolist() == ["fra",
                                                                                         "ams"]
-    # the blank line is no line
-    assert "1 of 3 lines (33.3 %)" in " ".join(how_read(ev).notes)
+    # the blank line is no line, and the share says it was left out
+    assert "1 of 3 non-blank lines (33.3 %; 1 blank line left out)" in " ".join(how_read(ev).notes)
     with pytest.raises(InputError,
                        match=r"1 line not in the format of the pattern \(line 2\); fix "
                              r"them or pass on_error='skip'"):
@@ -224,7 +224,8 @@ def test_the_command_line_skips_or_counts_line_2_as_asked(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "skipped 1 line not in the format of the pattern (line 2)" in err, err
     assert main(["replay", log, "--pattern", APP, "--window", "1h", "--on-error", "count"]) == 0
-    assert "1 of 3 lines (33.3 %) do not match the pattern" in capsys.readouterr().err
+    assert "1 of 3 non-blank lines (33.3 %; 1 blank line left out) do not match the pattern" in \
+        capsys.readouterr().err
     assert main(["replay", log, "--pattern", APP, "--strict", "--on-error", "skip"]) == 2
     assert "not allowed with argument" in capsys.readouterr().err
 
