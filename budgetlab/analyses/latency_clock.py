@@ -1,6 +1,6 @@
 """The clock of :func:`~budgetlab.latency_recalibrate`: per group, the time at the limit status
-and the observed time in each day (24 h blocks from the log's first event), the span of history
-evaluated and the events in it, all after warm-up with no-traffic time left out, as
+and the observed time in each day (24 h blocks from the log's first event), the history evaluated
+(its time and its span) and the events in it, all after warm-up with no-traffic time left out, as
 :func:`budgetlab.recalibrate` counts them."""
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ import pandas as pd
 from .._util.units import DAY_NS
 from .._util.validation import utc_ns_column
 from .recalibration.clock import evaluated_events
+from .recalibration.evidence import short_history
 
-__all__ = ["day_times", "history_days", "evaluated_group_events"]
+__all__ = ["day_times", "history_days", "caveat_short_history", "evaluated_group_events"]
 
 
 def evaluated_group_events(events: pd.DataFrame, gcodes: np.ndarray, n_groups: int,
@@ -66,15 +67,31 @@ def day_times(spans: pd.DataFrame, limit: list[str], t0: int, n_days: int, keys:
     return bad.reshape(len(censoring), n_days), obs.reshape(len(censoring), n_days)
 
 
-def history_days(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFrame) -> np.ndarray:
-    """Per group: days from its first evaluated instant (after warm-up, with traffic) to its last,
-    as :func:`budgetlab.recalibrate`'s ``history_days``; 0 without evaluated time."""
+def history_days(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFrame,
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Per group, ``(history, span)`` in days, as :func:`budgetlab.recalibrate`'s
+    ``history_days`` and ``span_days``: its evaluated time (after warm-up, with traffic: a
+    silence holds none), the history the provisional rule counts; and the span from its first
+    evaluated instant to its last (silences and later warm-ups included); 0 without evaluated
+    time."""
     a, end, _, g = _evaluated(spans, keys, censoring)
     first = np.full(len(censoring), np.nan)
     last = np.full(len(censoring), np.nan)
     np.fmin.at(first, g, a.astype(np.float64))
     np.fmax.at(last, g, end.astype(np.float64))
-    return np.where(np.isfinite(first), (last - first) / DAY_NS, 0.0)
+    held = np.bincount(g, weights=(end - a).astype(np.float64), minlength=len(censoring))
+    return held / DAY_NS, np.where(np.isfinite(first), (last - first) / DAY_NS, 0.0)
+
+
+def caveat_short_history(summary: pd.DataFrame, days: np.ndarray, span: np.ndarray) -> None:
+    """A supported target from ``days`` of evaluated history (:func:`history_days`, ``span``
+    beside it) shorter than
+    :data:`~budgetlab.analyses.recalibration.evidence.MIN_HISTORY_DAYS` is provisional, said in
+    ``note`` with :func:`budgetlab.recalibrate`'s words (its rows are groups x thresholds)."""
+    g = np.repeat(np.arange(len(days)), len(summary) // max(len(days), 1))
+    given = np.isfinite(summary["supported_target"].to_numpy(dtype=np.float64))
+    summary["note"] = ["; ".join(x for x in (n, short_history(float(days[i]), span=float(
+        span[i])) if k else "") if x) for n, i, k in zip(summary["note"], g, given, strict=True)]
 
 
 def _group_rows(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFrame) -> np.ndarray:

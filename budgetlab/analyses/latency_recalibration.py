@@ -12,9 +12,9 @@ blocks from the log's first event, not UTC midnights) with observed time (their 
 day of warm-up or silence holds no evidence and is never drawn) drawn with replacement, the rule
 recomputed on each sample, percentiles of the supported target (a sample that supports no
 candidate counts as below the grid), taken as :func:`budgetlab.recalibrate` takes them: each
-bound is a candidate, never a value between two. A supported target from a history shorter than
-14 days (a group's first evaluated instant to its last) is provisional, said in ``note`` as
-:func:`budgetlab.recalibrate` says it.
+bound is a candidate, never a value between two. A supported target from under 14 days of
+evaluated history (observed time after warm-up: a silence holds none) is provisional, said in
+``note`` as :func:`budgetlab.recalibrate` says it.
 
 **Thin evidence** is withheld, in words, by :func:`budgetlab.recalibrate`'s rule
 (:func:`~budgetlab.analyses.recalibration.rules.thin_evidence`): a candidate under which the
@@ -59,7 +59,7 @@ from ..budget.spans import status_spans
 from ..errors import ConfigError
 from ..events.schema import check_events, ts_ns
 from ..slo import SLO, PerGroup, as_per_group, as_slo
-from .latency_clock import day_times, evaluated_group_events, history_days
+from .latency_clock import caveat_short_history, day_times, evaluated_group_events, history_days
 from .latency_profile import (
     NO_TIMEOUT,
     attempt_durations,
@@ -71,7 +71,6 @@ from .latency_thin import say_missed, thin_reasons
 from .per_group import need_group_keys, rows_by_slo
 from .recalibration.bootstrap import block_weights, bootstrap_interval, group_seeds
 from .recalibration.candidates import USUAL_TARGETS
-from .recalibration.evidence import short_history
 from .recalibration.rules import beyond_evidence
 from .tables_repr import tables_repr
 
@@ -139,7 +138,7 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
         NaN when below the grid, said in ``note``; a ``supported_high`` beside no supported
         target is what some resampled histories support, also said there),
         ``equals_availability`` (bool), ``note`` (str;
-        a supported target from under 14 days of history is "provisional: ...", in
+        a supported target from under 14 days of evaluated history is "provisional: ...", in
         :func:`budgetlab.recalibrate`'s words),
         ``window`` (timedelta64[ns]) and ``current_target`` (float64): the group's SLO.
         ``frontier``: the group keys, ``target``, ``smallest_threshold`` (timedelta64[ns]; NaT when
@@ -222,7 +221,7 @@ def _recalibrate(events: pd.DataFrame, slo: SLO, keys: list[str], dur: np.ndarra
     t0 = span[0]
     n_days = max(1, -(-(span[1] - t0 + 1) // DAY_NS)) if len(events) else 1
     start, end = (pd.Timestamp(x, tz="UTC") for x in span)
-    days = np.zeros(len(censoring))
+    days = span_days = np.zeros(len(censoring))
     bad = np.zeros((len(censoring), len(thr), len(cands), n_days))
     obs = np.zeros_like(bad)
     for i, t in enumerate(thr):  # a loop over thresholds x candidates, each a vectorized replay
@@ -232,7 +231,7 @@ def _recalibrate(events: pd.DataFrame, slo: SLO, keys: list[str], dur: np.ndarra
                                  end=end)
             b, o = day_times(spans, rule.limit, t0, n_days, keys, censoring)
             if i == j == 0:  # the evaluated span does not depend on the threshold or target
-                days = history_days(spans, keys, censoring)
+                days, span_days = history_days(spans, keys, censoring)
             bad[:, i, j], obs[:, i, j] = b, o
     n_ev = evaluated_group_events(events, gcodes, len(censoring), slo.window_ns)
     # per threshold, the evaluated events it fails (slower, or failed): a miss they decide
@@ -248,7 +247,7 @@ def _recalibrate(events: pd.DataFrame, slo: SLO, keys: list[str], dur: np.ndarra
     # the thin evidence's kind and figure, for a caller that says a run of targets at once
     out.frontier["withheld"] = kinds.ravel()
     out.frontier["events"] = np.repeat(np.asarray(n_ev, dtype=np.int64), len(cands))
-    _caveat_short_history(out.summary, days)
+    caveat_short_history(out.summary, days, span_days)
     out.summary["window"] = pd.to_timedelta(np.full(len(out.summary), slo.window_ns,
                                                     dtype=np.int64), unit="ns")
     out.summary["current_target"] = float(slo.target)
@@ -362,16 +361,6 @@ def _withhold_thin(out: LatencyRecalibration, why: list[list[str]], n_ev: np.nda
     for col in ("supported_target", "supported_low", "supported_high"):
         out.summary[col] = np.where(thin, np.nan, out.summary[col].to_numpy(dtype=np.float64))
     out.summary["note"] = notes
-
-
-def _caveat_short_history(summary: pd.DataFrame, days: np.ndarray) -> None:
-    """A supported target from a history shorter than
-    :data:`~budgetlab.analyses.recalibration.evidence.MIN_HISTORY_DAYS` is provisional, said in
-    ``note`` with :func:`budgetlab.recalibrate`'s words (its rows are groups x thresholds)."""
-    g = np.repeat(np.arange(len(days)), len(summary) // max(len(days), 1))
-    given = np.isfinite(summary["supported_target"].to_numpy(dtype=np.float64))
-    summary["note"] = ["; ".join(x for x in (n, short_history(float(days[i])) if k else "") if x)
-                       for n, i, k in zip(summary["note"], g, given, strict=True)]
 
 
 def _note(sup: float, high: float, at_timeout: bool, cands: np.ndarray) -> str:

@@ -2,7 +2,7 @@
 withheld, the verdict's reason and action with every target in percent (the form of those
 sentences), and the sentence on the recommended target, which says a capped recommendation is
 capped and, where the verdict keeps the current target although the rule's lies elsewhere, the
-reason that joins the two.
+reason that joins the two; and the evaluated time of a recalibration's groups in a label.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from .._util.words import days_words
 from .recalibration.rules import capped_action, capped_words, decided_miss, too_few_events
 from .recalibration.verdict import verdict
 
-__all__ = ["evaluated_words", "verdict_withheld", "verdict_in_percent", "recommendation_sentence"]
+__all__ = ["evaluated_words", "evaluated_per_group", "verdict_withheld", "verdict_in_percent",
+           "recommendation_sentence"]
 
 
 def evaluated_words(hours: Any) -> str:
@@ -32,6 +33,32 @@ def evaluated_words(hours: Any) -> str:
     h = float("nan") if hours is None else float(hours)
     return f"{days_words(h / 24)} of evaluated time" if np.isfinite(h) else \
         "an unrecorded evaluated time"
+
+
+def evaluated_per_group(names: list[str], hours: Any) -> str:
+    """The evaluated time (time with traffic after warm-up, never the calendar span around a
+    silence) of groups ``names`` with their summary's ``hours``, for a label: one figure where
+    every group's reads alike, else each group's (up to 3), else the range; empty without any.
+
+    >>> evaluated_per_group(["a", "b"], [167.9, 167.95])
+    '6 d 23 h of evaluated time'
+    >>> evaluated_per_group(["v2", "turnstile"], [156.0, 119.8])
+    'evaluated time v2 6 d 12 h, turnstile 4 d 23 h'
+    >>> evaluated_per_group(list("abcd"), [156.0, 119.8, 24.0, 30.0])
+    '1 d .. 6 d 12 h of evaluated time per group'
+    """
+    h = np.asarray(hours, dtype=np.float64)
+    keep = np.isfinite(h)
+    said = [days_words(x / 24) for x in h[keep]]
+    if not said:
+        return ""
+    if len(set(said)) == 1:
+        return f"{said[0]} of evaluated time"
+    if len(said) <= 3:
+        named = [str(n) for n, k in zip(names, keep.tolist(), strict=True) if k]
+        return "evaluated time " + ", ".join(f"{n} {w}" for n, w in zip(named, said, strict=True))
+    return (f"{days_words(h[keep].min() / 24)} .. {days_words(h[keep].max() / 24)} of evaluated "
+            "time per group")
 
 
 def verdict_withheld(r: pd.Series) -> str:

@@ -167,7 +167,8 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         Fewest events for a verdict and a recommendation, on top of the rule (default 0: the
         rule alone); a whole number >= 0, else :class:`~budgetlab.errors.ConfigError`.
     min_days : float
-        A history shorter than this many days gets a caveat (the verdict is provisional); a
+        An evaluated history (``history_days``: time with traffic after warm-up) shorter than
+        this many days gets a caveat (the verdict is provisional); a
         number from 0 (no caveat) to 3660, else :class:`~budgetlab.errors.ConfigError`.
 
     Returns
@@ -233,7 +234,9 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         if np.isfinite(cur) and np.isfinite(r["current_share_limit"]):
             share = share_percent(r["current_share_limit"], max_share, 1)  # beside its limit
             evidence += f"; {limit} or worse {share} of the time under {given_percent(cur)}"
-        caveat = f"provisional: {history_words(days, min_days)}" if days < min_days else ""
+        span = float(r["span_days"]) if "span_days" in r.index else None  # silences around
+        caveat = (f"provisional: {history_words(days, min_days, span=span)}"
+                  if days < min_days else "")
         subject = (f"target {given_percent(cur)} for {group}" if np.isfinite(cur)
                    else f"target for {group}")
         withheld = ""

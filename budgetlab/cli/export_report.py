@@ -244,17 +244,17 @@ def _thin_words(kind: str, events: float, days: float, hours: float, lowest: flo
 def say_provisional(table: Any, keys: list[str]) -> None:
     """One line naming the groups whose target is written from a provisional recommendation (a
     history shorter than recalibrate's minimum), with the reason: the file holds the target
-    without a word of it. A table with ``history_days`` (as recalibrate writes it) is judged by
-    that figure; a table without it, by a ``provisional:`` clause anywhere in its
+    without a word of it. A table with ``history_days`` is judged by its evaluated history
+    (:func:`~budgetlab.analyses.recalibration.evidence.saved_history`: an older table's from
+    ``hours``); a table without it, by a ``provisional:`` clause anywhere in its
     ``recommendation_note`` (a cap note may come first)."""
-    import pandas as pd
-
-    from ..analyses.recalibration.evidence import MIN_HISTORY_DAYS, history_words
+    from ..analyses.recalibration.evidence import MIN_HISTORY_DAYS, history_words, saved_history
 
     if "history_days" in table.columns:
-        days = pd.to_numeric(table["history_days"], errors="coerce")
+        days, span = saved_history(table)
         rows = table[(days < MIN_HISTORY_DAYS).to_numpy()]
-        why = [history_words(float(d)) for d in days[rows.index]]
+        why = [history_words(float(d), span=float(x))
+               for d, x in zip(days[rows.index], span[rows.index], strict=True)]
     elif "recommendation_note" in table.columns:
         clauses = table["recommendation_note"].fillna("").astype(str).str.extract(
             r"(?:^|; )provisional: ([^;]*)", expand=False)

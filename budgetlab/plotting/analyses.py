@@ -163,7 +163,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         # it, whole: unclipped); above it where every share drawn is
         if ax.get_ylim()[0] < LOG_FLOOR_PERCENT:
             ax.set_ylim(bottom=LOG_FLOOR_PERCENT)
-    ax.set_xlabel(_recalibration_xlabel(settings))
+    ax.set_xlabel(_recalibration_xlabel(settings, [str(x) for x in s_lab[~left_out]], (
+        summary["hours"].to_numpy()[~left_out] if "hours" in summary.columns else None)))
     # the rates themselves (99.95, 99.99), no offset apart; a log scale keeps its own labels
     plain_numbers(*(ax.xaxis,) if logy else (ax.xaxis, ax.yaxis))
     y_words = f"share of time {limit_status} or worse (%)" + (", log scale" if logy else "")
@@ -314,17 +315,22 @@ def _curve(levels_x: np.ndarray, levels_y: np.ndarray, targets: np.ndarray,
     return known_curve(levels_x, levels_y, targets * 100, y)
 
 
-def _recalibration_xlabel(settings: dict[str, Any]) -> str:
-    """The x label of :func:`plot_recalibration`: the target, the window and the span
-    measured."""
+def _recalibration_xlabel(settings: dict[str, Any], names: Any = (), hours: Any = None) -> str:
+    """The x label of :func:`plot_recalibration`: the target, the window and the drawn groups'
+    evaluated time (``hours``: with traffic after warm-up, each group's where they differ); a
+    table without ``hours``: the calendar span measured, named as such."""
+    from ..analyses.target_words import evaluated_per_group
+
     window, history = settings.get("window"), settings.get("history")
     wtxt = f"rolling {window_words(window)} window" if window is not None else "rolling window"
     lo, hi = settings.get("span_start"), settings.get("span_end")
-    # the span actually measured (history caps it; the data may be shorter), spelled as the
-    # summary's notes spell elapsed time (truncated: 1 d 23 h 59 min reads "1 d 23 h", not "2 d")
-    if lo is not None and hi is not None:
+    # spelled as the notes spell elapsed time (truncated: 1 d 23 h 59 min reads "1 d 23 h")
+    said = evaluated_per_group(list(names), hours) if hours is not None else ""
+    if said:
+        htxt = f", {said}"
+    elif lo is not None and hi is not None:
         span = pd.Timedelta(pd.Timestamp(hi) - pd.Timestamp(lo))
-        htxt = f", {duration_words(span)} measured"
+        htxt = f", {duration_words(span)} from the first evaluated instant to the last"
     else:
         htxt = f", last {prose_duration(history)}" if history is not None else ""
     return f"target, on the {wtxt}{htxt} (%)"

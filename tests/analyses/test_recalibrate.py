@@ -898,6 +898,6 @@ def test_no_recommendation_writes_large_figures_without_an_exponent():
         "target above which a window at the rolling rate's 1 % quantile (86.20 %) is CRITICAL or "
         "worse, where the candidates start, is CRITICAL or worse 0.71 % of the time (limit 0.5 %); "
         "~20,900 events a day with traffic: a 1 h window holds ~871 events, so one failure moves "
-        "the rate 0.115 points; give more history (3 d; at least 14 d)")
+        "the rate 0.115 points; give more history (3 d of evaluated history; at least 14 d)")
     assert ("~20,900 events a day with traffic: a 24 h window holds ~20,900 events, so one "
             "failure moves the rate 0.00479 points;") in note(20_896.0, 86_400 * 10**9)

@@ -78,14 +78,14 @@ def test_recalibration_lines_hold_the_tables_values(recal):
                                           row["recommended_high"] * 100))
     assert list(by_gid(ax, "limit").get_ydata()) == [1.0, 1.0]  # max_share 1 % in %
     assert ax.get_yscale() == "log"
-    # the span actually measured, not the history setting (28 days): 8 days of events minus the
+    # the evaluated time, not the history setting (28 days): 8 days of events minus the
     # first window (1 day) that is still filling: 10-06 00:00:04.433 .. 10-12 23:59:59.593 is
     # 6 d 23 h 59 min 55 s, in the two largest units, truncated, as the notes say it (it read
-    # "7 d", rounded, beside notes saying "6 d 23 h of evaluated history")
+    # "7 d", rounded, beside notes saying "6 d 23 h of evaluated history"); every group alike
     assert (
         "(%)" in ax.get_xlabel()
         and "24 h window" in ax.get_xlabel()
-        and "6 d 23 h measured" in ax.get_xlabel()
+        and "6 d 23 h of evaluated time" in ax.get_xlabel()
     )
     assert recal.summary["recommendation_note"].str.contains("6 d 23 h of evaluated history").all()
     assert " ".join(ax.get_ylabel().split()).startswith("share of time exhausted or worse (%)")
@@ -285,7 +285,8 @@ def test_per_group_slos_sharing_one_window_name_it_on_the_axis(history):
     r = recalibrate(events, by="captcha_type", slo=per, n_boot=0)
     assert r.settings["window"] == pd.Timedelta("24h")
     ax = plot_recalibration(r)
-    assert ax.get_xlabel() == "target, on the rolling 24 h window, 6 d 23 h measured (%)"
+    assert ax.get_xlabel() == ("target, on the rolling 24 h window, 6 d 23 h of evaluated time "
+                               "(%)")
     # windows that differ are no one window: none is named
     mixed = PerGroup({("recaptcha_v2",): SLO(0.93, "24h"), ("turnstile",): SLO(0.97, "6h"),
                       ("image",): SLO(0.88, "24h")})

@@ -29,8 +29,9 @@ only a target below 50 % would meet the rule).
 ``limit_status`` or worse (default ``exhausted``) for at most ``max_share`` of the evaluated time
 (default 1 %). When none qualifies, ``recommendation_note`` says why, with figures (events a day,
 events in a window, how far one failure moves the rate), and what would make a recommendation
-possible (a longer window, ``min_events``, more history); a history shorter than
-:data:`MIN_HISTORY_DAYS` makes the recommendation provisional (said in the same column).
+possible (a longer window, ``min_events``, more history); an evaluated history (``history_days``:
+time with traffic after warm-up, never the calendar span around a silence, ``span_days``) shorter
+than :data:`MIN_HISTORY_DAYS` makes the recommendation provisional (said in the same column).
 :mod:`budgetlab.analyses.verdicts` turns the summary into sentences with their evidence.
 
 **The evaluated span** of a group is its time with traffic after warm-up, on the window's own

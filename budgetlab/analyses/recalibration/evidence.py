@@ -26,7 +26,8 @@ from .rolling import weighted_quantiles
 from .rules import cap_notes, capped_action, decided_miss, thin_evidence
 from .verdict import judge_current
 
-__all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "history_words", "judge_groups"]
+__all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "history_words", "saved_history",
+           "judge_groups"]
 
 #: Said after the reason of a group whose evidence is too thin for its current target but not for
 #: a recommendation: the thin-evidence rule weighs the verdict at the current target and the
@@ -162,9 +163,11 @@ def _thin_reasons(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: 
 
 
 def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray]:
-    """Per group, all over the evaluated span: days from its first evaluated instant to its end,
-    day blocks with traffic, events per day with traffic and the time-weighted median of the
-    events in a window."""
+    """Per group, all over the evaluated span: its evaluated time in days (``history_days``,
+    ``hours`` / 24: the history the rule on provisional recommendations counts), the days from
+    its first evaluated instant to its last (``span_days``: silences and later warm-ups
+    included), day blocks with traffic, events per day with traffic and the time-weighted median
+    of the events in a window."""
     c = rolling.clock
     g_n = len(n_ev)
     timed = rolling.dt > 0
@@ -172,7 +175,7 @@ def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray
     last = np.full(g_n, np.nan)
     np.fmin.at(first, c.seg[timed], rolling.eval_from[timed].astype(np.float64))
     np.fmax.at(last, c.seg[timed], rolling.eval_to[timed].astype(np.float64))
-    days = np.where(np.isfinite(first), (last - first) / DAY_NS, 0.0)
+    span = np.where(np.isfinite(first), (last - first) / DAY_NS, 0.0)
     obs_days = rolling.w_group / DAY_NS
     per_day = ratio(n_ev, obs_days, 0.0)
     # NaN for a group without evaluated time (no weight)
@@ -180,7 +183,8 @@ def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray
                                        np.array([0.5]))[0]
                     for s, e in zip(c.bounds[:-1].tolist(), c.bounds[1:].tolist(), strict=True)],
                    dtype=np.float64)
-    return {"history_days": days, "traffic_days": (time.w_day > 0).sum(axis=1),
+    return {"history_days": obs_days, "span_days": span,
+            "traffic_days": (time.w_day > 0).sum(axis=1),
             "events_per_day": per_day,
             "window_events": win}
 
@@ -230,33 +234,67 @@ def _warmup_reasons(n_ev: np.ndarray, srt: Any, plan: Plan) -> list[str]:
             for n, w in zip(n_ev.tolist(), n_warm.tolist(), strict=True)]
 
 
-def short_history(days: float) -> str:
-    """The caveat of a recommendation from fewer than :data:`MIN_HISTORY_DAYS` days of history
-    (``days`` from the group's first evaluated instant to its last: after the window's warm-up,
-    so a log of 14 d 35 min under a 24 h window holds 13 d); empty with enough. Said by
-    :func:`budgetlab.recalibrate` and :func:`budgetlab.latency_recalibrate` alike.
+def short_history(days: float, span: float | None = None) -> str:
+    """The caveat of a recommendation from fewer than :data:`MIN_HISTORY_DAYS` days of evaluated
+    history (``days``: the group's time with traffic after warm-up, its ``hours`` / 24, so a log
+    of 14 d 35 min under a 24 h window holds 13 d, and a silence holds none); empty with enough.
+    ``span``: the days from its first evaluated instant to its last, said beside where they read
+    otherwise (:func:`history_words`). Said by :func:`budgetlab.recalibrate` and
+    :func:`budgetlab.latency_recalibrate` alike.
 
     >>> short_history(1.993)
     'provisional: 1 d 23 h of evaluated history, less than the 14 d a recommendation needs; re-run
     with more history'
-    >>> short_history(14.0)
-    ''
+    >>> short_history(14.0), short_history(14.0, span=30.0)
+    ('', '')
     """
     if days >= MIN_HISTORY_DAYS:
         return ""
-    return f"provisional: {history_words(days)}; re-run with more history"
+    return f"provisional: {history_words(days, span=span)}; re-run with more history"
 
 
-def history_words(days: float, min_days: float = MIN_HISTORY_DAYS) -> str:
-    """The history rule in words, for a history of ``days`` shorter than ``min_days``: the one
-    wording of :func:`short_history`, :func:`budgetlab.target_verdicts`' caveat and ``export``'s
-    line on provisional targets.
+def history_words(days: float, min_days: float = MIN_HISTORY_DAYS, *,
+                  span: float | None = None) -> str:
+    """The history rule in words, for ``days`` of evaluated history (time with traffic after
+    warm-up) shorter than ``min_days``: the one wording of :func:`short_history`,
+    :func:`budgetlab.target_verdicts`' caveat and ``export``'s line on provisional targets.
+    Where ``span`` (days from the first evaluated instant to the last) reads otherwise, a
+    silence or a later warm-up lies between: both are said, each named.
 
     >>> history_words(1.993)
     '1 d 23 h of evaluated history, less than the 14 d a recommendation needs'
+    >>> history_words(6.5, span=8.99)  # doctest: +NORMALIZE_WHITESPACE
+    '6 d 12 h of evaluated history (time with traffic after warm-up) in the 8 d 23 h from the
+    first evaluated instant to the last, less than the 14 d a recommendation needs'
     """
-    return (f"{days_words(days)} of evaluated history, less than the {days_words(min_days)} a "
-            "recommendation needs")
+    said = days_words(days)
+    if span is not None and np.isfinite(span) and days_words(span) != said:
+        said += (f" of evaluated history (time with traffic after warm-up) in the "
+                 f"{days_words(span)} from the first evaluated instant to the last")
+    else:
+        said += " of evaluated history"
+    return f"{said}, less than the {days_words(min_days)} a recommendation needs"
+
+
+def saved_history(table: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """``(history, span)`` in days of each row of a saved summary of
+    :func:`budgetlab.recalibrate`: its ``history_days`` and ``span_days``; a table written
+    before ``span_days``, whose ``history_days`` was the span from the first evaluated instant
+    to the last (silences included), has its evaluated history read from ``hours`` / 24 and
+    that span from ``history_days``.
+
+    >>> old = pd.DataFrame({"hours": [119.5], "history_days": [14.99]})
+    >>> [x.round(3).tolist() for x in saved_history(old)]
+    [[4.979], [14.99]]
+    """
+    def number(name: str) -> pd.Series:
+        return pd.to_numeric(table[name], errors="coerce")
+
+    if "span_days" in table.columns:
+        return number("history_days"), number("span_days")
+    if "hours" in table.columns:
+        return number("hours") / 24, number("history_days")
+    return number("history_days"), number("history_days")
 
 
 def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommended: np.ndarray,
@@ -270,7 +308,7 @@ def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommend
             out.append(thin[g])
             continue
         if np.isfinite(recommended[g]):
-            out.append(short_history(days))
+            out.append(short_history(days, span=float(ev["span_days"][g])))
             continue
         at_lo = np.searchsorted(c.cands, lo)
         share_lo = float(c.lim_share[g, at_lo]) if np.isfinite(lo) else np.nan

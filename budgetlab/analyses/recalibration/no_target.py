@@ -23,7 +23,8 @@ MAX_WINDOW_DAYS = 7.0
 
 def suggest_window(need_events: int, events_per_day: float, history_days: float) -> str | None:
     """The shortest window that holds ``need_events`` at ``events_per_day`` (events a day with
-    traffic), or ``None`` when it would be longer than the history or :data:`MAX_WINDOW_DAYS`.
+    traffic), or ``None`` when it would be longer than the evaluated history (``history_days``:
+    time with traffic after warm-up) or :data:`MAX_WINDOW_DAYS`.
 
     >>> suggest_window(100, 40.0, 28.0), suggest_window(100, 0.179, 30.0)
     ('3D', None)
@@ -74,7 +75,8 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
     ``max_share``). ``p1``: the rolling rate's ``prob`` quantile the range starts from (1 %, or
     ``max_share`` where it is smaller); ``floor``: the floor of the candidates' range before it
     is rounded down to ``lo`` (:func:`~budgetlab.analyses.recalibration.levels.limit_floor`;
-    ``p1`` at exhausted).
+    ``p1`` at exhausted); ``history_days``: the evaluated history (time with traffic after
+    warm-up, the summary's ``hours`` / 24), never the calendar span around its silences.
 
     Where that floor is 50 %, the lowest usual target, itself, a window at the quantile is at the
     limit status there: only targets below 50 % meet the rule, and the usual targets stop at 50 %
@@ -146,7 +148,7 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
             fixes.append("no window length fixes this: too little traffic (a window "
                          f"at {given_percent(ref)} needs {need} events to allow 10 failures; at "
                          f"~{about_words(events_per_day)} events a day that is longer than "
-                         f"the {days_words(history_days)} of history or the "
+                         f"the {days_words(history_days)} of evaluated history or the "
                          f"{days_words(MAX_WINDOW_DAYS)} maximum)")
         else:
             hold = (f" or min_events={need} (the status holds while the window has fewer "
@@ -154,8 +156,8 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
             fixes.append(f"to allow 10 failures a window at {given_percent(ref)} it must hold "
                          f"{need} events: use a longer window (window='{w}'){hold}")
     if history_days < min_days:
-        fixes.append(f"give more history ({days_words(history_days)}; at least "
-                     f"{days_words(min_days)})")
+        fixes.append(f"give more history ({days_words(history_days)} of evaluated history; "
+                     f"at least {days_words(min_days)})")
     if not fixes:
         fixes.append("the rate itself dips this low: allow more time at the limit "
                      f"(max_share={given_fraction(max(0.05, 2 * max_share))}) "

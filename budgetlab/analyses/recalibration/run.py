@@ -151,8 +151,11 @@ def recalibrate(
     Recalibration
         ``summary``: one row per group: group keys, ``events`` and ``failures`` (in the evaluated
         span: traffic after warm-up), ``success_rate`` (over those events), ``ci_low``, ``ci_high``
-        (Wilson score interval), ``hours`` (evaluated time), ``history_days`` (from the group's
-        first evaluated instant to its last), ``traffic_days`` (day blocks with evaluated time),
+        (Wilson score interval), ``hours`` (evaluated time), ``history_days`` (the same
+        evaluated time in days, ``hours`` / 24: the history a recommendation needs
+        :data:`MIN_HISTORY_DAYS` of; a silence holds none), ``span_days`` (calendar days from the
+        group's first evaluated instant to its last, silences and later warm-ups included),
+        ``traffic_days`` (day blocks with evaluated time),
         ``events_per_day`` (per day of evaluated time), ``window_events`` (time-weighted median of
         the events in a window), ``p1``, ``p5``, ``p10``, ``p50`` (time-weighted quantiles of the
         rolling-window success rate), ``window`` (the tracker window the group's targets were
@@ -169,7 +172,7 @@ def recalibrate(
         ``recommended_capped`` (True where the evidence capped the recommendation: the rule alone
         gives a higher target than the evaluated span's events can judge; the note says which),
         ``recommendation_note`` (why there is no recommendation and what would make one possible,
-        with figures; the caveat of a history shorter than :data:`MIN_HISTORY_DAYS`; else empty).
+        with figures; the caveat of an evaluated history under :data:`MIN_HISTORY_DAYS`; or empty).
         ``candidates``: one row per group and shown target: group keys, ``target``, ``is_current``,
         ``is_recommended``, ``share_healthy``, ``share_warning``, ``share_critical``,
         ``share_exhausted``, ``hours_exhausted``, ``transitions_per_day``, ``pages_per_day``. Plus

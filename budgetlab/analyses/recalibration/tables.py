@@ -39,8 +39,8 @@ QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.002, 0.005, *(k / 100 for k in ra
 #: verdict), as are its ``candidates`` figures
 #: and its ``distribution``: over a lone event's 1 ns they would be a rolling rate of 0 % or 8.6e13
 #: events a day. Its counts (``events``, ``failures``, ``hours``, ``history_days``,
-#: ``traffic_days``), which the reason cites, stay, and so does ``success_rate`` with its Wilson
-#: interval (``ci_low``, ``ci_high``): a ratio of counts, its interval honest at any count.
+#: ``span_days``, ``traffic_days``), which the reason cites, stay, and so does ``success_rate``
+#: with its Wilson interval (``ci_low``, ``ci_high``): a ratio of counts, honest at any count.
 ESTIMATES = ("events_per_day", "window_events", "p1", "p5", "p10", "p50", "current_share_limit")
 _VERDICTS = pd.CategoricalDtype(list(VERDICTS), ordered=False)
 
@@ -160,7 +160,8 @@ def summary_table(key_cols: pd.DataFrame, rolling: Rolling, c: Choice, j: Judged
         "events": c.n_ev.astype(np.int64), "failures": (c.n_ev - c.n_ok).astype(np.int64),
                               "success_rate": c.rate,
         "ci_low": c.ci_low, "ci_high": c.ci_high, "hours": rolling.w_group / HOUR_NS,
-        "history_days": ev["history_days"], "traffic_days": ev["traffic_days"].astype(np.int64),
+        "history_days": ev["history_days"], "span_days": ev["span_days"],
+        "traffic_days": ev["traffic_days"].astype(np.int64),
         "events_per_day": ev["events_per_day"],
         "window_events": ev["window_events"], "p1": c.p1, "p5": c.p5, "p10": c.p10, "p50": c.p50,
         "window": [duration_label(window)] * len(key_cols),
