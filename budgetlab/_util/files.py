@@ -41,11 +41,16 @@ TABLE_SUFFIXES = (".csv", ".parquet")
 _SAFE_NAME = re.compile(r"[A-Za-z0-9_.,=+-]{1,80}")
 
 
-def shown_path(path: Path) -> str:
+def shown_path(path: Path, given: str = "") -> str:
     """A file name as a message may show it: quoted when it is plainly not personal data (short,
     ASCII letters, digits and ``_.,=+-`` only, fewer than 8 digits: no e-mail, phone or IP
-    address fits), else a placeholder. (This layer cannot use the detector of
-    :mod:`budgetlab.privacy`; it errs on the side of hiding.)"""
+    address fits), else a placeholder; ``given``, the path as typed, is shown whole when it is
+    relative (``'ro/x.csv'``, not ``'x.csv'``) and each part plain. (This layer cannot use the
+    detector of :mod:`budgetlab.privacy`; it errs on the side of hiding.)"""
+    parts = given.replace(os.sep, "/").split("/")
+    if (given and not os.path.isabs(given) and all(_SAFE_NAME.fullmatch(q) for q in parts if q)
+            and len(given) <= 160 and sum(c.isdigit() for c in given) < 8):
+        return repr(given)
     name = path.name or str(path)
     if _SAFE_NAME.fullmatch(name) and sum(c.isdigit() for c in name) < 8:
         return repr(name)
@@ -104,23 +109,23 @@ def _named(option: str | None, subject: str, rest: str) -> str:
     return f"{option}: {subject} {rest}"
 
 
-def _exists(p: Path, option: str | None = None) -> str:
-    return _named(option, shown_path(p),
+def _exists(p: Path, option: str | None = None, given: str = "") -> str:
+    return _named(option, shown_path(p, given),
                   f"exists already; pass {say('force=True', '--force')} to overwrite it.")
 
 
-def _check_special(p: Path, option: str | None = None) -> None:
+def _check_special(p: Path, option: str | None = None, given: str = "") -> None:
     try:
         mode = os.stat(p).st_mode
     except (OSError, ValueError):
         return
     if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
-        raise ConfigError(_named(option, shown_path(p), f"is {special_kind(mode)}, not a regular "
-                                 "file; budgetlab never replaces special files, not even with "
-                                 "--force: give the name of a regular file."))
+        raise ConfigError(_named(option, shown_path(p, given), f"is {special_kind(mode)}, not a "
+                                 "regular file; budgetlab never replaces special files, not even "
+                                 "with --force: give the name of a regular file."))
 
 
-def _check_writable(p: Path, option: str | None = None) -> None:
+def _check_writable(p: Path, option: str | None = None, given: str = "") -> None:
     """Refuse an output whose folder does not let budgetlab create a file (permissions, a
     read-only file system, ...), before the work: a probe file is created there and removed. The
     reason is the one the system gave: a folder that exists but answers "no such file" to a new
@@ -129,7 +134,8 @@ def _check_writable(p: Path, option: str | None = None) -> None:
     try:
         fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as exc:
-        folder, why = shown_path(p.parent), exc.strerror or type(exc).__name__
+        folder = shown_path(p.parent, os.path.dirname(given))
+        why = exc.strerror or type(exc).__name__
         if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             reason = f"its folder {folder} does not let budgetlab create files ({why})"
         elif exc.errno == errno.ENOENT:  # the folder exists (checked before): a special one
@@ -137,8 +143,8 @@ def _check_writable(p: Path, option: str | None = None) -> None:
                       f"/proc: creating a file there fails with {why})")
         else:
             reason = f"creating a file in its folder {folder} failed ({why})"
-        raise ConfigError(_named(option, shown_path(p), f"cannot be written, {reason}; give an "
-                                 "output in a folder you can write to.")) from None
+        raise ConfigError(_named(option, shown_path(p, given), f"cannot be written, {reason}; "
+                                 "give an output in a folder you can write to.")) from None
     os.close(fd)
     with contextlib.suppress(OSError):
         os.unlink(probe)
@@ -193,14 +199,14 @@ def check_output(path: str | PathLike[str], *, force: bool = False,
     if not p.parent.is_dir():
         raise ConfigError(_named(option, shown_path(p.parent), "is not a folder; give an output "
                                  "path inside a folder."))
-    _check_writable(p, option)
+    _check_writable(p, option, text)
     if is_input(p):
-        raise ConfigError(_named(option, shown_path(p), "is an input of this run; write the output "
-                                 "to another file (inputs are never overwritten, not even with "
-                                 "--force)."))
-    _check_special(p, option)
+        raise ConfigError(_named(option, shown_path(p, text), "is an input of this run; write the "
+                                 "output to another file (inputs are never overwritten, not even "
+                                 "with --force)."))
+    _check_special(p, option, text)
     if os.path.lexists(p) and not force:
-        raise OutputExistsError(_exists(p, option))
+        raise OutputExistsError(_exists(p, option, text))
     return p
 
 

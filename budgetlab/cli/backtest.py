@@ -132,26 +132,26 @@ def _plan(args: argparse.Namespace) -> dict[str, Path]:
     return plan_outputs(outputs, force=args.force)
 
 
-def _latency_spec(args: argparse.Namespace, spec: Any, start: pd.Timestamp,
+def _latency_spec(client: Any, args: argparse.Namespace, spec: Any, start: pd.Timestamp,
                   end: pd.Timestamp) -> Any:
     """The SLO with the good and total counters of ``--histogram`` at the ``--slow-above`` bound."""
     from ..interop.prometheus_histogram import histogram_sli
 
-    sli = histogram_sli(_client(args), args.histogram, args.slow_above, start_ns=start.value,
+    sli = histogram_sli(client, args.histogram, args.slow_above, start_ns=start.value,
                         end_ns=end.value)
     return dataclasses.replace(spec, total=sli.total, good=sli.good, notes=sli.notes)
 
 
 def _client(args: argparse.Namespace) -> Any:
-    """The client of ``--prometheus`` with ``--timeout``, ``--header`` and ``--max-series``."""
+    """The client of ``--prometheus`` with ``--timeout``, ``--header`` and ``--max-series``: one
+    for the whole read, so that ``--timeout`` is one deadline for all its requests."""
     from ..interop.prometheus_http import PrometheusClient
 
     return PrometheusClient(args.prometheus, timeout=args.timeout,
                             headers=parse_headers(args.header), max_series=args.max_series)
 
 
-def _check_buckets(args: argparse.Namespace, spec: Any, start: pd.Timestamp,
-                   end: pd.Timestamp) -> None:
+def _check_buckets(client: Any, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
     """A histogram bucket in the SLI's queries must be one the server has (else every event reads
     bad)."""
     from ..interop.prometheus_histogram import check_bucket_selectors
@@ -162,7 +162,6 @@ def _check_buckets(args: argparse.Namespace, spec: Any, start: pd.Timestamp,
     selectors = {k: parse_count_query(q, k).selectors for k, q in queries.items()}
     if not any("_bucket" in sel for sels in selectors.values() for sel in sels):
         return
-    client = _client(args)
     for kind, sels in selectors.items():
         check_bucket_selectors(client, sels, start_ns=start.value, end_ns=end.value, what=kind)
 
@@ -185,11 +184,13 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     from .._util.validation import check_tz, to_timedelta
     from ..alerts.incidents_file import read_incidents
     from ..alerts.scoring import incident_detections, score_alerts
-    from ..interop.prometheus_source import read_prometheus
+    from ..interop.http_url import check_url
+    from ..interop.prometheus_source import read_counts
     from ..windows.bins import read_bins
     from .incidents import naive_times_note
     from .policy_builds import check_freq
 
+    check_url(args.prometheus, "--prometheus")  # before anything else is read
     spec = target_slos(args)[0]
     policies = backtest_policies(args, spec)
     check_freq(args.freq, policies)  # before the server is asked
@@ -201,15 +202,14 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     start, end = _span(args, args.freq)
     by = ([b.strip() for b in (args.by or "").split(",") if b.strip()] if args.by is not None
           else list(spec.by))
+    client = _client(args)  # --timeout from here on
     with _sli_words(args):
         if args.histogram is not None:
-            spec = _latency_spec(args, spec, start, end)
+            spec = _latency_spec(client, args, spec, start, end)
         else:
-            _check_buckets(args, spec, start, end)
-        bins = read_prometheus(args.prometheus, total=spec.total, errors=spec.errors,
-                               good=spec.good, start=start, end=end, freq=args.freq, by=by,
-                               timeout=args.timeout, headers=parse_headers(args.header),
-                               max_series=args.max_series)
+            _check_buckets(client, spec, start, end)
+        bins = read_counts(client, total=spec.total, errors=spec.errors, good=spec.good,
+                           start=start, end=end, freq=args.freq, by=by)
     print_reading(bins, spec, start, end, args.tz)
     if incidents is not None and naive_times_note(incidents, args.incidents):
         print(fill_line(f"  {naive_times_note(incidents, args.incidents)}"))
@@ -282,7 +282,8 @@ def add_parser(subparsers: Any) -> None:
                    help="bin width and query step (default 1min; >= scrape interval)")
     h = p.add_argument_group("HTTP")
     h.add_argument("--timeout", type=float, default=30.0,
-                   help="seconds for each answer, from request to last byte (a deadline; 30)")
+                   help="seconds for the whole read, every request from the first to the "
+                        "last byte of the last answer (one deadline; 30)")
     h.add_argument("--max-series", type=int, default=1000, metavar="N",
                    help="most series one answer may hold; sizes the cap on its bytes (N x points x "
                         "48 B + 1 MiB; default 1000)")

@@ -1,10 +1,11 @@
 """One HTTP server, asked within a deadline, a size cap and its own origin: the transport of the
 Prometheus client (:mod:`budgetlab.interop.prometheus_http`), on urllib3.
 
-* **a deadline per answer**: ``timeout`` seconds from sending a request to the last byte of its
-  answer, on the monotonic clock. Every socket read waits at most the time remaining, and a
-  watchdog shuts the connection down at the deadline, so a server that trickles its headers or
-  its body one byte at a time cannot stretch it;
+* **one deadline for all the answers**: ``timeout`` seconds from the :class:`Origin`'s creation
+  (the start of a read) to the last byte of its last answer, on the monotonic clock. Every socket
+  read waits at most the time remaining, and a watchdog shuts the connection down at the
+  deadline, so a server that trickles its headers or its body one byte at a time, or answers
+  each of many requests just in time, cannot stretch it (:class:`DeadlineError`);
 * **redirects stay on the server**: one to the same scheme, host and port is followed (at most
   :data:`MAX_REDIRECTS`; 301/302/303 re-asked with GET, the form in the query); one to another
   origin is refused before anything is sent there, so credentials go nowhere else;
@@ -34,11 +35,13 @@ import urllib3
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.exceptions import HTTPError as Urllib3Error
 
+from .._util.words import say
 from ..errors import ServerError
 from ..privacy import redact
 from .http_proxy import proxy_for
+from .http_url import redact_url, url_port
 
-__all__ = ["Origin", "redact_url", "MAX_REDIRECTS"]
+__all__ = ["Origin", "DeadlineError", "redact_url", "MAX_REDIRECTS"]
 
 #: Same-origin redirects followed for one request.
 MAX_REDIRECTS = 5
@@ -47,25 +50,8 @@ _PIECE = 1 << 16
 _LOCAL = threading.local()
 
 
-def redact_url(url: str) -> str:
-    """``url`` without user info, query string or fragment (what messages may show).
-
-    >>> redact_url("https://bob:s3cret@prom.example:9090/prometheus/?token=x")
-    'https://prom.example:9090/prometheus'
-    """
-    parts = urllib.parse.urlsplit(url)
-    host = parts.hostname or ""
-    host = f"[{host}]" if ":" in host else host
-    port = _port(parts)
-    netloc = host + (f":{port}" if port is not None else "")
-    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
-
-
-def _port(parts: urllib.parse.SplitResult) -> int | None:
-    try:
-        return parts.port
-    except ValueError:  # not a number: no port (the connection then fails with its cause)
-        return None
+class DeadlineError(ServerError):
+    """The deadline of a read passed (``timeout``): no request of it may go on."""
 
 
 class _Watch:
@@ -157,15 +143,16 @@ def _manager(proxy: str | None, connections: int) -> urllib3.PoolManager:
 def _origin(url: str) -> tuple[str, str, int]:
     parts = urllib.parse.urlsplit(url)
     scheme = parts.scheme.lower()
-    port = _port(parts) or (443 if scheme == "https" else 80)
+    port = url_port(url) or (443 if scheme == "https" else 80)  # -1: not a port, no server's
     return scheme, (parts.hostname or "").lower(), port
 
 
 @dataclass
 class Origin:
     """The server at ``base`` (a redacted URL, named ``where`` in messages): a pool of at most
-    ``connections`` connections to it, each answer within ``timeout`` seconds; ``cap_fix``
-    tells in a message how to raise a size cap."""
+    ``connections`` connections to it, every answer within ``timeout`` seconds of the creation
+    (one deadline, ``deadline`` on the monotonic clock); ``cap_fix`` tells in a message how to
+    raise a size cap."""
 
     base: str
     headers: dict[str, str]
@@ -174,19 +161,21 @@ class Origin:
     cap_fix: str = ""
     where: str = field(init=False)
     proxy: tuple[str, str] | None = field(init=False)
+    deadline: float = field(init=False)
     _pool: Any = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        self.deadline = time.monotonic() + self.timeout
         self.where = self.base
         self.proxy = proxy_for(self.base)
         self._pool = _manager(self.proxy[0] if self.proxy else None, self.connections)
 
     def exchange(self, path: str, form: str, cap: int) -> tuple[int, bytes]:
-        """POST ``form`` to ``path`` and read the answer within ``timeout`` (same-origin
+        """POST ``form`` to ``path`` and read the answer before the deadline (same-origin
         redirects followed): ``(status, body)``; a 2xx body over ``cap`` bytes is refused, an
         error answer's body is read up to 64 KiB."""
         url = self.base + path
-        watch = _Watch(time.monotonic() + self.timeout)
+        watch = _Watch(self.deadline)
         _LOCAL.watch = watch
         watch.timer.start()
         method, body = "POST", form
@@ -292,18 +281,28 @@ class Origin:
         if not location:
             raise ServerError(f"Prometheus at {self.where} answered a redirect without a Location; "
                               "check the URL.")
-        target = urllib.parse.urljoin(url, location.strip())
-        if _origin(target) != _origin(url):
+        try:
+            target = urllib.parse.urljoin(url, location.strip())
+            same = _origin(target) == _origin(url)
+        except ValueError:  # "http://[::1": not a URL
+            raise ServerError(f"Prometheus at {self.where} answered a redirect to a URL that "
+                              "cannot be read; check the URL.") from None
+        if not same:
             raise ServerError(f"Prometheus at {self.where} redirected to another server "
                               f"({redact(redact_url(target), 120)}); budgetlab does not follow it, "
                               "so your credentials stay with the server you named: give that URL "
                               "if you trust it.")
         return target
 
-    def _timeout(self) -> ServerError:
+    def remaining(self) -> float:
+        """Seconds left before the deadline (negative once it passed)."""
+        return self.deadline - time.monotonic()
+
+    def _timeout(self) -> DeadlineError:
         via = f" (through the proxy {redact_url(self.proxy[0])})" if self.proxy else ""
-        return ServerError(f"Prometheus at {self.where}{via} did not answer within "
-                           f"{self.timeout:g} s; raise the timeout or query a shorter span.")
+        return DeadlineError(f"Prometheus at {self.where}{via} did not answer within "
+                             f"{self.timeout:g} s, the deadline of the whole read; raise "
+                             f"{say('timeout=', '--timeout')} or query a shorter span.")
 
     def _proxy_failed(self, exc: urllib3.exceptions.ProxyError) -> ServerError:
         """The proxy could not be reached or refused the tunnel (its status line, e.g. 407)."""

@@ -2,7 +2,8 @@
 ``HTTP_PROXY`` for an http one, else ``ALL_PROXY`` (lower-case spellings too), none for a host
 ``NO_PROXY`` lists, as :func:`urllib.request.getproxies` and :func:`urllib.request.proxy_bypass`
 read them (and curl and requests). budgetlab speaks to ``http://`` and ``https://`` proxies; any
-other (``socks5://``) is refused before anything is sent, with the fix.
+other (``socks5://``) is refused before anything is sent, with the fix, and so is a proxy URL
+:func:`~budgetlab.interop.http_url.check_url` refuses (a port that is not one).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import urllib.parse
 import urllib.request
 
 from ..errors import ConfigError
+from .http_url import check_url, url_port
 
 __all__ = ["proxy_for"]
 
@@ -34,14 +36,20 @@ def proxy_for(url: str) -> tuple[str, str] | None:
     proxies = urllib.request.getproxies()
     key = scheme if proxies.get(scheme) else "all"
     proxy = proxies.get(key)
-    port = parts.port or (443 if scheme == "https" else 80)
+    port = url_port(url) or (443 if scheme == "https" else 80)
     if not proxy or urllib.request.proxy_bypass(f"{parts.hostname}:{port}"):
         return None
-    given = urllib.parse.urlsplit(proxy)
+    try:
+        given = urllib.parse.urlsplit(proxy)
+    except ValueError:  # "http://[::1": refused in one line
+        check_url(proxy, _PROXY_VARS[key])
+        raise
     if given.scheme.lower() not in ("http", "https"):
         shown = f"{given.scheme}://{given.netloc.rpartition('@')[2]}"
         raise ConfigError(f"{_PROXY_VARS[key]} names a {given.scheme or 'scheme-less'} proxy "
                           f"({shown}) for {scheme}://{parts.hostname}:{port}; budgetlab speaks "
                           "to http:// and https:// proxies only: give one, or add the server's "
                           "host to NO_PROXY to reach it directly.")
+    # a port urllib reads as none would send the proxy's credentials to port 80
+    check_url(proxy, _PROXY_VARS[key])
     return proxy, _PROXY_VARS[key]

@@ -6,8 +6,9 @@ Everything a server says is checked before budgetlab uses or shows it:
 * **the samples** of a ``query_range`` answer (:func:`read_matrix`): times finite, at the
   evaluation times asked (``first + k * step``), strictly increasing within a series (two
   samples at one time are refused, never settled last-wins); values finite and whole-number
-  safe (``|v| <= 2**53``: beyond it a float no longer holds every whole count, and a count
-  of ``1e19`` would overflow int64); no two series with the same labels in one answer (a
+  safe (``|v| < 2**53``: from there a float no longer holds every whole count, the JSON
+  ``9007199254740993`` reads as ``9007199254740992``, and a count of ``1e19`` would overflow
+  int64); no two series with the same labels in one answer (a
   broken federation or remote read: they are refused, never merged); at most ``max_series``
   series;
 * **its words** (``error`` texts, anything echoed into a message) through
@@ -29,7 +30,8 @@ from ..privacy import redact
 
 __all__ = ["Asked", "Series", "decode", "read_matrix", "MAX_SAFE_COUNT"]
 
-#: The largest count a float64 sample holds exactly (``2**53``); larger values are refused.
+#: The first count a float64 sample may not hold exactly (``2**53``: ``2**53 + 1`` reads as it);
+#: values from there on are refused.
 MAX_SAFE_COUNT = float(2**53)
 
 
@@ -145,7 +147,8 @@ def _checked(metric: dict[Any, Any], ts: np.ndarray, vals: np.ndarray, asked: As
                           f"{str(first).replace('T', ' ')} UTC); per-bin counts of a counter are "
                           "finite: check "
                           "the query (a division, or a gauge instead of a counter).")
-    huge = np.abs(vals) > MAX_SAFE_COUNT
+    # 2**53 itself may be 2**53 + 1 read as a float: beyond it too, in the same words
+    huge = np.abs(vals) >= MAX_SAFE_COUNT
     if bool(huge.any()):
         raise ServerError(f"{asked.what}: the query returned {counted(int(huge.sum()), 'value')} "
                           "beyond "

@@ -3,9 +3,10 @@
 **Why urllib3** (``docs/development.md``): it is the HTTP library requests builds on, kept up by
 a large project, with no dependency of its own; it pools connections, verifies TLS, reads a
 body piece by piece (so a cap and a deadline can stop it) and refuses a body shorter than its
-``Content-Length``. What it does not do is made in :mod:`budgetlab.interop.http_origin`: a
-deadline per answer on the monotonic clock, redirects kept on the server named (credentials go
-nowhere else), a size cap per answer, every transport failure one line.
+``Content-Length``. What it does not do is made in :mod:`budgetlab.interop.http_origin`: one
+deadline for all the answers of a client (a read) on the monotonic clock, redirects kept on the
+server named (credentials go nowhere else), a size cap per answer, every transport failure one
+line. The URL is checked first (:mod:`budgetlab.interop.http_url`).
 
 Here: the size cap is derived from what was asked (``max_series`` series of the points asked at
 :data:`BYTES_PER_POINT` each, plus 1 MiB: :func:`answer_cap`; ``max_series=``, ``--max-series``,
@@ -30,9 +31,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._util.words import say
 from ..errors import ConfigError, ServerError
 from ..privacy import redact
-from .http_origin import MAX_REDIRECTS, Origin, redact_url
+from .http_origin import MAX_REDIRECTS, DeadlineError, Origin
+from .http_url import check_url, redact_url
 from .prometheus_answer import Asked, Series, decode, read_matrix
 
 __all__ = ["PrometheusClient", "Series", "redact_url", "answer_cap", "MAX_POINTS",
@@ -65,9 +68,11 @@ def answer_cap(points: int, max_series: int = MAX_SERIES) -> int:
 
 @dataclass
 class PrometheusClient:
-    """Where and how to ask: base URL (user info moved into a Basic auth header), headers,
-    ``timeout`` (seconds per answer, a deadline), retries of 5xx / 429 answers and the most
-    series one answer may hold (``max_series``, which sizes the answer cap)."""
+    """Where and how to ask: base URL (checked by :func:`~.http_url.check_url`; user info moved
+    into a Basic auth header), headers, ``timeout`` (seconds for every answer of this client
+    together: one deadline on the monotonic clock from its creation, the whole read), retries of
+    5xx / 429 answers (their waits within the deadline) and the most series one answer may hold
+    (``max_series``, which sizes the answer cap)."""
 
     url: str
     timeout: float = 30.0
@@ -80,13 +85,8 @@ class PrometheusClient:
     where: str = field(default="", init=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.url, str) or not self.url.strip():
-            raise ConfigError("the Prometheus URL must be text such as 'http://localhost:9090'.")
-        parts = urllib.parse.urlsplit(self.url.strip())
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ConfigError(f"the Prometheus URL {redact_url(self.url)!r} must start with "
-                              "http:// or https:// "
-                              "and name a host (e.g. http://localhost:9090).")
+        url = check_url(self.url, say("url=", "--prometheus"))
+        parts = urllib.parse.urlsplit(url)
         t = self.timeout
         if not isinstance(t, (int, float)) or isinstance(t, bool) or not 0 < t < 1e6:
             raise ConfigError("timeout must be a positive number of seconds.")
@@ -113,7 +113,7 @@ class PrometheusClient:
             pwd = urllib.parse.unquote(parts.password or "")
             hdrs.setdefault("Authorization",
                             "Basic " + base64.b64encode(f"{user}:{pwd}".encode()).decode())
-        self.where = redact_url(self.url.strip())
+        self.where = redact_url(url)
         self._origin = Origin(self.where, hdrs, float(self.timeout), PARALLEL_REQUESTS,
                               f"(the cap for {self.max_series:,} series of the points asked); "
                               "raise max_series= "
@@ -132,7 +132,7 @@ class PrometheusClient:
                 return raw
             message = server_error(raw)
             if status in _RETRY_STATUS and attempt < self.retries:
-                time.sleep(wait)
+                time.sleep(min(wait, max(0.0, self._origin.remaining())))  # then the deadline
                 wait *= 2
                 continue
             if status in _RETRY_STATUS:
@@ -158,11 +158,14 @@ class PrometheusClient:
         """Label sets of the series of ``match`` with samples between the two times
         (``/api/v1/series``: the index only, no samples read); None when the server does not
         answer it as Prometheus does (a proxy without the endpoint) or holds more series than
-        ``max_series``."""
+        ``max_series``; past the read's deadline a
+        :class:`~budgetlab.interop.http_origin.DeadlineError`."""
         form = {"match[]": match, "start": f"{start_ns / 1e9:.3f}", "end": f"{end_ns / 1e9:.3f}"}
         try:
             data = decode(self._post("/api/v1/series", form, self.max_series * 4096 + (1 << 20)),
                           self.where)
+        except DeadlineError:  # the read's deadline: no time left for the rest either
+            raise
         except (ConfigError, ServerError):
             return None
         if (

@@ -20,7 +20,6 @@ time. With scrapes at the bin ends this is exactly the events ``bin_events`` put
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,76 +29,34 @@ import pandas as pd
 from .._util.attrs import time_text
 from .._util.units import HOUR_NS
 from .._util.validation import as_list
-from .._util.words import counted, noun_for, say
+from .._util.words import counted
 from ..errors import ConfigError, InputError
-from ..privacy import guard_values
 from ..windows.bingrid import BinGrid
 from ..windows.binning import check_grid_cells
 from .prometheus_answer import Series
 from .prometheus_http import MAX_SERIES, PrometheusClient
+from .prometheus_keys import (
+    group_index,
+    guard_keys,
+    key_frame,
+    spell_keys,
+    spellings,
+    split_parts,
+)
 from .prometheus_span import Span, check_span, flag_gaps, report_gaps
 from .promql import (
-    PART_LABEL,
     CountQuery,
-    aggregates,
     bin_count_query,
     gap_query,
     parse_count_query,
     prom_step,
 )
 
-__all__ = ["read_prometheus"]
+__all__ = ["read_prometheus", "read_counts"]
 
 #: How far before the first bin a series may hold the sample a bin edge reads (the server's
 #: lookback, 5 minutes by default), when budgetlab asks which series a selector holds.
 LOOKBACK_MARGIN_NS = HOUR_NS
-
-
-def _group_index(series: Sequence[Series], by: list[str], what: str,
-                 query: CountQuery) -> list[tuple[str, ...]]:
-    keys = []
-    for s in series:
-        missing = [k for k in by if k not in s.labels]
-        if missing:
-            raise ConfigError(f"{what}: the query result has no label {missing[0]!r}; group by "
-                              "labels the series "
-                              "carry (or keep them in the query's sum by (...)).")
-        keys.append(tuple(s.labels[k] for k in by))
-    if len(set(keys)) != len(keys):
-        raise InputError(_several_series(series, keys, by, what, query))
-    return keys
-
-
-def _several_series(series: Sequence[Series], keys: list[tuple[str, ...]], by: list[str],
-                    what: str, query: CountQuery) -> str:
-    """The refusal of a query that returned several series where one (per group) was expected,
-    with the fix that fits the query: ``by`` the labels that tell the series apart, or an
-    aggregation over them (a query that aggregates already is told the labels it keeps)."""
-    label = "one series" if not by else f"one series per {', '.join(by)}"
-    head = f"{what}: the query returned {len(series)} series where {label} was expected"
-    seen = Counter(keys)
-    twins = [s.labels for s, k in zip(series, keys, strict=True) if seen[k] > 1]
-    apart = sorted(n for n in set().union(*twins) - {"__name__"}
-                   if len({t.get(n) for t in twins}) > 1)
-    if not apart:
-        return f"{head}; aggregate with sum(...) or give by= the labels that tell them apart."
-    give = say(f"by={apart[0]!r}" if len(apart) == 1 and not by else f"by={[*by, *apart]!r}",
-               f"--by {','.join([*by, *apart])}")
-    if not by and not query.bare and aggregates(query.text):
-        return (f"{head}; the query aggregates but keeps {noun_for(len(apart), 'the label')} "
-                f"{', '.join(apart)}: give {give}, or aggregate over "
-                f"{'it' if len(apart) == 1 else 'them'} in the query too.")
-    return (f"{head}; aggregate with sum(...) or give the labels that tell them apart: "
-            f"{give}.")
-
-
-def _split_parts(series: Sequence[Series], by: list[str]
-                 ) -> tuple[list[Series], list[tuple[tuple[str, ...], Series]]]:
-    """The series of a count query, and those of its reset part (split form, marked with
-    :data:`~budgetlab.interop.promql.PART_LABEL`) with their group keys."""
-    main = [s for s in series if PART_LABEL not in s.labels]
-    parts = [(tuple(s.labels.get(k, "") for k in by), s) for s in series if PART_LABEL in s.labels]
-    return main, parts
 
 
 def _fill(series: Sequence[Series], keys: list[tuple[str, ...]], index: Mapping[tuple[str, ...],
@@ -138,8 +95,8 @@ def _other_counts(series: Sequence[Series], kind: str, query: CountQuery, by: li
                   notes: list[str]) -> tuple[np.ndarray, np.ndarray, bool]:
     """Counts and presence of the errors (or good) counter on the groups of total, and whether
     some group has no counts at all (read as 0, presence set)."""
-    series, parts = _split_parts(series, by)
-    keys = _group_index(series, by, kind, query)
+    series, parts = split_parts(series, by)
+    keys = group_index(series, by, kind, query)
     unknown = [k for k in keys if k not in index]
     if unknown:
         raise InputError(f"{kind}: the query returns groups that total does not have "
@@ -155,13 +112,6 @@ def _other_counts(series: Sequence[Series], kind: str, query: CountQuery, by: li
     return counts, present, bool(absent)
 
 
-def _guard_keys(keys: list[tuple[str, ...]], by: list[str]) -> None:
-    """Group keys become names in tables, messages and plots: refuse personal data (counted, never
-    shown)."""
-    for i, k in enumerate(by):
-        guard_values(sorted({key[i] for key in keys}), what=f"total: the values of the label {k!r}")
-
-
 def _bad_counts(tot: np.ndarray, other: np.ndarray, kind: str) -> np.ndarray:
     if bool(np.any(other > tot)):
         raise InputError(f"{kind} exceeds total in some bins; the two counters are not scraped "
@@ -169,16 +119,6 @@ def _bad_counts(tot: np.ndarray, other: np.ndarray, kind: str) -> np.ndarray:
                          f"{kind} is not a subset of total: check the queries or use a coarser "
                          "freq.")
     return other if kind == "errors" else tot - other
-
-
-def _key_frame(index: Mapping[tuple[str, ...], int], by: list[str]) -> pd.DataFrame:
-    if not by:
-        return pd.DataFrame(index=pd.RangeIndex(1))
-    frame = pd.DataFrame(list(index), columns=by)
-    for key in by:
-        frame[key] = pd.Categorical(frame[key].astype(str),
-                                    categories=sorted(set(frame[key].astype(str))))
-    return frame
 
 
 def _single_series(client: PrometheusClient, selector: str, by: list[str], span: Span) -> bool:
@@ -189,7 +129,11 @@ def _single_series(client: PrometheusClient, selector: str, by: list[str], span:
     if not found:
         return False
     keys = [tuple(labels.get(k) for k in by) for labels in found]
-    return len(set(keys)) == len(keys) and all(v is not None for key in keys for v in key)
+    if not all(v is not None for key in keys for v in key):
+        return False
+    spelled = spellings(str(v) for key in keys for v in key)[0]  # as the groups will be keyed
+    keys = [tuple(spelled[str(v)] for v in key) for key in keys]
+    return len(set(keys)) == len(keys)
 
 
 def _queries(total: Any, errors: Any, good: Any) -> tuple[CountQuery, CountQuery, str]:
@@ -221,14 +165,14 @@ def _ask(client: PrometheusClient, queries: dict[str, CountQuery], by: list[str]
 def _total_counts(answer: list[Series], query: CountQuery, by: list[str], span: Span
                   ) -> tuple[dict[tuple[str, ...], int], np.ndarray, np.ndarray]:
     """(group index, counts, presence) of the total counter; its groups are the groups read."""
-    series, parts = _split_parts(answer, by)
+    series, parts = split_parts(answer, by)
     if not series:
         raise InputError("total: the query returned no series between "
                          f"{span.time(0):%Y-%m-%d %H:%M} and {span.time(span.n):%Y-%m-%d %H:%M} "
                          "UTC; check the metric name and labels, and that the server holds data "
                          "for the span.")
-    keys = _group_index(series, by, "total", query)
-    _guard_keys(keys, by)
+    keys = group_index(series, by, "total", query)
+    guard_keys(keys, by)
     index = {k: i for i, k in enumerate(sorted(keys))}
     counts, present = _fill(series, keys, index, span, "total", parts)
     check_span(present, span, "total")
@@ -272,8 +216,9 @@ def read_prometheus(
     by : str or list of str
         Labels to group by: the counts are ``sum by (labels)`` on the server.
     timeout : float
-        Seconds for each answer of the server, from sending the request to its last byte (a
-        deadline on the monotonic clock: every read waits at most the time remaining).
+        Seconds for the whole read, every request to the server from the first to the last byte
+        of its last answer (one deadline on the monotonic clock: every read waits at most the
+        time remaining; a request it cuts short, ``/api/v1/series`` too, is a ``ServerError``).
     headers : mapping, optional
         Extra HTTP headers (``{"Authorization": "Bearer ..."}``); never shown.
     retries : int
@@ -309,16 +254,27 @@ def read_prometheus(
     budgetlab.errors.ServerError: cannot reach Prometheus at http://127.0.0.1:9 (Connection
     refused); check the URL and that the server is up.
     """
+    client = PrometheusClient(url, timeout=timeout, headers=headers, retries=retries,
+                              max_series=max_series)
+    return read_counts(client, total=total, errors=errors, good=good, start=start, end=end,
+                       freq=freq, by=by)
+
+
+def read_counts(client: PrometheusClient, *, total: str, errors: str | None = None,
+                good: str | None = None, start: Any, end: Any, freq: Any = "1min",
+                by: str | Sequence[str] = ()) -> pd.DataFrame:
+    """:func:`read_prometheus` through ``client``: its server, headers and caps, and its one
+    deadline (``budgetlab backtest`` asks a histogram's bounds and reads the counts within
+    one ``--timeout``)."""
     q_total, q_other, kind = _queries(total, errors, good)
     keys_by = as_list(by)
     span = Span.over(freq, start, end)
     step = prom_step(span.step_ns)
-    client = PrometheusClient(url, timeout=timeout, headers=headers, retries=retries,
-                              max_series=max_series)
     sent, single, answers = _ask(client, {"total": q_total, kind: q_other}, keys_by, span)
-    index, tot, tot_present = _total_counts(answers[0], q_total, keys_by, span)
     notes = [f"per-bin counts: counter differences at the bin ends ({step} apart), resets read as "
              "a restart from 0; see budgetlab.interop.promql"]
+    answers = spell_keys(answers, keys_by, ("total", kind), notes)
+    index, tot, tot_present = _total_counts(answers[0], q_total, keys_by, span)
     if q_total.bare:
         notes.append(f"total: the series of {q_total.selectors[0]} summed"
                      + (f" by {', '.join(keys_by)}" if keys_by else ""))
@@ -328,15 +284,15 @@ def read_prometheus(
     # a group without counts: its series' comings and goings are not implied
     if some_absent and single[kind]:
         gap = gap_query(q_other.selectors[0], step, span.step_ns, keys_by)
-        answers.append(client.query_range(gap, span.first_eval, span.n, span.step_ns,
-                                          what=f"{kind} scrape gaps"))
+        answers += spell_keys([client.query_range(gap, span.first_eval, span.n, span.step_ns,
+                                                  what=f"{kind} scrape gaps")], keys_by, (), notes)
     for gaps_found in answers[2:]:
         flag_gaps(gaps_found, keys_by, index, span, flags)
-    key_frame = _key_frame(index, keys_by)
+    keys = key_frame(index, keys_by)
     bad = _bad_counts(tot, oth, kind)
-    grid = BinGrid.from_dense(key_frame, keys_by, span.first_bin, span.step_ns, tot, bad)
+    grid = BinGrid.from_dense(keys, keys_by, span.first_bin, span.step_ns, tot, bad)
     check_grid_cells(grid.n_groups, span.n)
-    gaps = report_gaps(flags, key_frame, keys_by, span)
+    gaps = report_gaps(flags, keys, keys_by, span)
     table = grid.to_table(dense=True)  # a value per step and group, as Prometheus answered
     table.attrs["source"] = {"url": client.where, "queries": sent, "requests": client.requests}
     table.attrs["gaps"] = [{**g, "start": time_text(g["start"]), "end": time_text(g["end"])}

@@ -54,6 +54,7 @@ class Fake(http.server.ThreadingHTTPServer):
             200, _matrix([{"metric": {}, "values": _values()}])
         )
         self.seen: list[tuple[str, dict[str, str]]] = []
+        self.series_act: Callable[[_Handler, dict], None] | None = None  # /api/v1/series
         self.stop = threading.Event()
         self.sent = 0  # bytes written by the bounded loops
 
@@ -78,7 +79,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def _answer(self, body: dict) -> None:
         self.server.seen.append((self.path, dict(self.headers)))
-        if self.path.startswith("/api/v1/series"):
+        if self.path.startswith("/api/v1/series") and self.server.series_act is not None:
+            self.server.series_act(self, body)
+        elif self.path.startswith("/api/v1/series"):
             self.send(200, json.dumps({"status": "success", "data": []}).encode())
         elif "count_over_time(" in body.get("query", [""])[0]:  # scrape gaps: none
             self.send(200, _matrix([]))
