@@ -6,7 +6,9 @@ cannot be matched), or with ``pii="hash"`` replaced by its keyed hash under the 
 (:func:`~budgetlab.privacy.hash_values`), so that the incident matches the hashed group of the
 events read with the same salt; then :func:`match_hashed_keys` hashes the values that do not look
 personal but whose key the events hold hashed (``ip=unknown`` beside hashed addresses). Keys and
-values are counted apart, and no value is ever shown.
+values are counted apart, and no value is ever shown. :func:`ungrouped_scope_words` says how a
+scope key that is not a group key is read (it does not restrict: the incident covers every
+group), for ``alerts`` and the window comparison alike.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ import pandas as pd
 from .._util.validation import check_argument
 from .._util.words import counted_of, say
 from ..errors import ConfigError, PersonalDataError
+from ..events.schema import parse_scope
 from ..privacy import PII_MODES, guard_values, hash_values, scan_text
 
-__all__ = ["scope_items", "guard_scopes", "match_hashed_keys"]
+__all__ = ["scope_items", "guard_scopes", "match_hashed_keys", "ungrouped_scope_words"]
 
 
 def scope_items(scope: str) -> list[tuple[str, str]]:
@@ -101,3 +104,28 @@ def match_hashed_keys(incidents: pd.DataFrame, events: pd.DataFrame, salt: str) 
     out = incidents.copy()
     out["scope"] = [_joined([(k, swap.get((k, v), v)) for k, v in items]) for items in parsed]
     return out
+
+
+def ungrouped_scope_words(scopes: pd.Series, by: list[str],
+                          matched: str = "which groups' alerts match an incident") -> str:
+    """How incident ``scopes`` that name keys outside the group keys ``by`` are read: such a key
+    does not restrict (:func:`~budgetlab.events.schema.scope_mask`), so the incident covers every
+    group whatever its value; ``''`` when every scope key is a group key. ``matched``: what the
+    key does not restrict. In the words of the API or the command line.
+
+    >>> print(ungrouped_scope_words(pd.Series(["region=ams", "*", "captcha_type=image"]),
+    ...                             ["captcha_type"]))  # doctest: +NORMALIZE_WHITESPACE
+    incident scopes name region, not a by= key: it does not restrict which groups' alerts match
+    an incident; give by=['captcha_type', 'region'] to match each incident to its own groups only.
+    """
+    keys = sorted({k for s in scopes.dropna() for k in parse_scope(str(s))} - set(by))
+    if not keys:
+        return ""
+    one = len(keys) == 1
+    given = [*by, *keys]
+    flag = say("by=", "--by")
+    return (f"incident scopes name {', '.join(keys)}, "
+            f"{f'not a {flag} key' if one else f'not {flag} keys'}"
+            f": {'it does' if one else 'they do'} not restrict {matched}; give "
+            f"{say(f'by={given!r}', '--by ' + ','.join(given))} to match each incident to its "
+            "own groups only.")

@@ -176,9 +176,10 @@ def scope_matches(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str]) ->
     return match
 
 
-def unmatched_words(ids: list[str], total: int, by: list[str]) -> str:
+def unmatched_words(ids: list[str], total: int, by: list[str], of: str = "the episodes") -> str:
     """The incidents (``ids`` of ``total``) whose scope covers no group of the ``by`` keys: not
-    scored (neither detected nor missed); in the words of the API or the command line.
+    scored (neither detected nor missed); in the words of the API (the groups ``of`` what) or of
+    the command line (the log's).
 
     >>> print(unmatched_words(["I1"], 3, ["svc"]))
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -190,7 +191,7 @@ def unmatched_words(ids: list[str], total: int, by: list[str]) -> str:
     return (f"{counted_of(len(ids), total, 'incident')} of "
             f"{say('incidents=', '--incidents')} ({named}) "
             f"{'has a scope that matches' if one else 'have scopes that match'} no group of "
-            f"{say('the episodes', 'the log')} (by {', '.join(by)}): not scored, neither "
+            f"{say(of, 'the log')} (by {', '.join(by)}): not scored, neither "
             f"detected nor missed; check {'its scope' if one else 'their scopes'}.")
 
 

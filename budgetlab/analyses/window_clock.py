@@ -19,11 +19,18 @@ every reader of it goes through it: :func:`thin_rows` (the rows of
 draws none, :func:`~budgetlab.analyses.choices.window_summary` leaves them out of its sums),
 :func:`thin_notes` (why, in words) and the replay's events per day over its observed time. The
 figures keep their meaning (over ``hours``) in the API's tables.
+
+**No event, no figure.** A row whose evaluated span holds no event of its group (``events`` 0:
+for its evaluated time the window held only events of a warm-up) has every figure read off the
+status withheld, NaN in the API's table too (:data:`EMPTY_COLUMNS`, :func:`withhold_empty`):
+they would describe the warm-up's events, none of which is in the span (``recalibrate`` gives
+such a group no verdict). :func:`thin_rows` counts these rows too, and their ``note`` says why.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -46,9 +53,9 @@ from .recalibration.clock import (
 from .sorted_events import Sorted, WindowSpec
 from .status_variants import dwell_records
 
-__all__ = ["MIN_EVALUATED_HOURS", "THIN_COLUMNS", "ClockFigures", "clock_codes", "clock_figures",
-           "clock_events", "shown_clock", "dwell_clock", "thin_notes", "thin_rows", "too_thin",
-           "warmup_notes"]
+__all__ = ["EMPTY_COLUMNS", "MIN_EVALUATED_HOURS", "THIN_COLUMNS", "ClockFigures", "clock_codes",
+           "clock_figures", "clock_events", "shown_clock", "dwell_clock", "thin_notes", "thin_rows",
+           "too_thin", "warmup_notes", "withhold_empty"]
 
 _MONTH_NS = 32 * DAY_NS
 
@@ -56,6 +63,13 @@ _MONTH_NS = 32 * DAY_NS
 #: shares and rates per day (the CLI leaves them blank, the plot draws no value for them).
 THIN_COLUMNS = ("share_healthy", "share_warning", "share_critical", "share_exhausted",
                 "transitions_per_day", "round_trips_per_day")
+#: The columns of :func:`~budgetlab.compare_windows` withheld (NaN, NaT) on a row whose
+#: evaluated span holds no event (:func:`withhold_empty`): every figure read off the status.
+EMPTY_COLUMNS = (*THIN_COLUMNS, "hours_exhausted", "transitions", "round_trips", "detected",
+                 "missed", "unseen", "unrecovered", "detection_median", "detection_max",
+                 "recovery_median", "recovery_max")
+#: The counts among :data:`EMPTY_COLUMNS`: float, NaN where withheld, whole numbers elsewhere.
+_COUNTS = ("transitions", "round_trips", "detected", "missed", "unseen", "unrecovered")
 
 
 def thin_notes(hours: np.ndarray, events: np.ndarray) -> list[str]:
@@ -108,15 +122,73 @@ def warmup_notes(notes: list[str], srt: Sorted, spec: WindowSpec, end_ns: int) -
 def thin_rows(table: pd.DataFrame) -> np.ndarray:
     """The rows of a :func:`~budgetlab.compare_windows` table whose time shares and rates per
     day are withheld: less than :data:`MIN_EVALUATED_HOURS` of evaluated time (``hours``; none
-    at all included), the rows :func:`thin_notes` writes a note for. A table without ``hours``
+    at all included), or no event in it (``events`` 0, :func:`withhold_empty`), the rows
+    :func:`thin_notes` and :func:`withhold_empty` write a note for. A table without ``hours``
     (made by hand) has none.
 
-    >>> thin_rows(pd.DataFrame({"hours": [1.35, 0.0, 82.0, float("nan")]})).tolist()
-    [True, True, False, True]
+    >>> thin_rows(pd.DataFrame({"hours": [1.35, 0.0, 82.0, float("nan"), 38.0],
+    ...                         "events": [3, 0, 9710, 5, 0]})).tolist()
+    [True, True, False, True, True]
     """
     if "hours" not in table.columns:
         return np.zeros(len(table), dtype=bool)
-    return too_thin(table["hours"].to_numpy(dtype=np.float64))
+    thin = too_thin(table["hours"].to_numpy(dtype=np.float64))
+    if "events" in table.columns:
+        thin |= table["events"].to_numpy() == 0
+    return thin
+
+
+def withhold_empty(row: dict[str, Any], spec: WindowSpec, warmup_ns: int) -> dict[str, Any]:
+    """``row`` (:func:`~budgetlab.compare_windows`'s columns, one value per group) with the
+    :data:`EMPTY_COLUMNS` withheld (NaN, NaT) for the groups with evaluated time but no event in
+    it, and their ``note`` saying why: the window held only events of a warm-up (the first
+    window of a stretch of traffic, for a rolling window; ``warmup_ns`` after the first event).
+    The counts among them are floats (whole numbers where not withheld). A group without
+    evaluated time keeps its note (``no evaluated time``).
+
+    >>> row = withhold_empty({"events": np.array([0, 4]), "hours": np.array([38.0, 30.0]),
+    ...     "detected": np.array([2, 1]), "note": ["", ""]},
+    ...     WindowSpec("7d", "rolling", 7 * DAY_NS), 0)
+    >>> row["detected"].tolist(), row["note"][1]
+    ([nan, 1.0], '')
+    >>> print(row["note"][0])  # doctest: +NORMALIZE_WHITESPACE
+    0 events in the evaluated span: for its 38 h of evaluated time the window held only events
+    of a warm-up (the first 7 d of a stretch of traffic, which only fills the window); no time
+    shares, status changes, rates per day or detections without an event in it
+    """
+    empty = np.asarray(row["events"]) == 0
+    out = dict(row)
+    for c in (c for c in _COUNTS if c in out):
+        out[c] = np.asarray(out[c]).astype(np.float64)
+    if not empty.any():
+        return out
+    for c in (c for c in EMPTY_COLUMNS if c in out):
+        vals = out[c]
+        if isinstance(vals, pd.TimedeltaIndex):
+            out[c] = vals.where(~empty)
+        else:
+            out[c] = np.where(empty, np.nan, np.asarray(vals, dtype=np.float64))
+    hours = np.asarray(row["hours"], dtype=np.float64)
+    out["note"] = [_empty_words(h, spec, warmup_ns) if e and h > 0 else n
+                   for n, e, h in zip(row["note"], empty.tolist(), hours.tolist(), strict=True)]
+    return out
+
+
+def _empty_words(hours: float, spec: WindowSpec, warmup_ns: int) -> str:
+    """Why a row of :func:`withhold_empty` is withheld, in words."""
+    from .._util.words import hours_words, prose_duration
+
+    kinds = []
+    if spec.kind == "rolling":
+        w = window_words(spec.label)
+        kinds.append(f"the first {w} of a stretch of traffic, which only fills the window")
+    if warmup_ns:
+        kinds.append(f"the {prose_duration(pd.Timedelta(warmup_ns, unit='ns'))} of warmup= "
+                     "after the first event")
+    span = f"its {hours_words(hours)}" if hours * 3600 >= 1 else "a fraction of a second"
+    return (f"0 events in the evaluated span: for {span} of evaluated time the window held "
+            f"only events of a warm-up ({'; or '.join(kinds)}); no time shares, status changes, "
+            "rates per day or detections without an event in it")
 
 
 def clock_codes(srt: Sorted, spec: WindowSpec, slo: SLO | list[SLO], targets: np.ndarray, tz: str,

@@ -16,6 +16,7 @@ to its end + grace) is **unseen**: there was nothing to detect, so it is no miss
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -23,13 +24,13 @@ import pandas as pd
 
 from .._util.validation import utc_ns_column
 from ..alerts.incidents_file import check_incidents
-from ..errors import InputError
+from ..errors import BudgetlabWarning, InputError
 from ..events.schema import parse_scope, scope_mask
 from .recalibration.clock import ClockCounts, folded_codes
 from .sorted_events import Sorted
 
 __all__ = ["NAT", "Incidents", "incident_delays", "incident_rows", "incident_columns",
-           "as_timedelta", "LEFT_OUT_REASONS", "left_out_note"]
+           "as_timedelta", "LEFT_OUT_REASONS", "left_out_note", "SCOPE_COUNTS", "warn_scopes"]
 
 #: "Never": a missed detection or an unrecovered incident (NaT once a Timedelta).
 NAT = np.iinfo(np.int64).min
@@ -63,6 +64,33 @@ class Incidents:
         none = ~before & ~warm & ~self.match.any(axis=1)
         return {"before_first_event": int(before.sum()), "in_warmup": int(warm.sum()),
                 "no_group": int(none.sum())}
+
+
+#: What a scope key that is not a group key does not restrict, in the window comparison's words
+#: (:func:`~budgetlab.alerts.incident_scopes.ungrouped_scope_words`).
+SCOPE_COUNTS = "which groups an incident counts for"
+
+
+def warn_scopes(inc: Incidents, by: list[str]) -> None:
+    """Warn (:class:`~budgetlab.errors.BudgetlabWarning`) of the incidents whose scope covers no
+    group (no row counts them: :func:`~budgetlab.alerts.score_inputs.unmatched_words`) and of the
+    scope keys that are not group keys (they do not restrict: the incident counts for every
+    group, :func:`~budgetlab.alerts.incident_scopes.ungrouped_scope_words`): the rule and words
+    of the alert scoring. For :func:`~budgetlab.compare_windows` and
+    :func:`~budgetlab.window_incidents`, whose caller the warnings name."""
+    from ..alerts.incident_scopes import ungrouped_scope_words
+    from ..alerts.score_inputs import unmatched_words
+
+    table = inc.table
+    scopes = table["scope"] if "scope" in table.columns else pd.Series([], dtype=object)
+    ungrouped = ungrouped_scope_words(scopes, by, SCOPE_COUNTS)
+    if ungrouped:
+        warnings.warn(BudgetlabWarning(ungrouped), stacklevel=3)
+    none = ~inc.match.any(axis=1)
+    if none.any():
+        ids = [str(v) for v in table["incident_id"].to_numpy()[none]]
+        warnings.warn(BudgetlabWarning(unmatched_words(ids, len(table), by, of="the events")),
+                      stacklevel=3)
 
 
 #: The reasons of :meth:`Incidents.left_out`, in words (a keyword ``name=`` is the command's flag

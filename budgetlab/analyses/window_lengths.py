@@ -47,6 +47,7 @@ from .window_clock import (
     shown_clock,
     thin_notes,
     warmup_notes,
+    withhold_empty,
 )
 from .window_detection import (
     NAT,
@@ -54,6 +55,7 @@ from .window_detection import (
     as_timedelta,
     incident_columns,
     incident_rows,
+    warn_scopes,
 )
 from .window_options import WindowOptions, window_options
 
@@ -129,7 +131,8 @@ def compare_windows(
     incidents : DataFrame, optional
         Labelled incidents (``incident_id``, ``start``, ``end`` exclusive, ``scope``) for the
         detection and recovery columns; an incident counts for the groups its scope covers
-        (:func:`budgetlab.events.schema.scope_mask`).
+        (:func:`budgetlab.events.schema.scope_mask`; a scope key that is not a ``by`` key
+        restricts nothing). Such keys, and scopes that cover no group, are warned of.
     by : str or list of str, optional
         Group keys; each group has its own tracker and row.
     target : float, DataFrame or mapping, optional
@@ -183,7 +186,10 @@ def compare_windows(
         one instant only counts for neither (docs/conventions.md). Last, ``note``: why the row's
         shares and rates per day are too thin to go by (less than one day of evaluated time,
         :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS`), empty when they are not;
-        the figures keep their meaning (over ``hours``) and the CLI leaves them blank.
+        the figures keep their meaning (over ``hours``) and the CLI leaves them blank. A row whose
+        evaluated span holds no event (``events`` 0) has every figure read off the status withheld
+        (NaN, NaT: :data:`~budgetlab.analyses.window_clock.EMPTY_COLUMNS`; the counts among them
+        are floats), its ``note`` saying why.
         ``attrs["slo"]`` is the SLO the rows were judged by (with ``target=``, each group's SLO
         under the target it was judged against), ``attrs["by"]`` and ``attrs["tz"]`` the group
         keys and the zone; ``attrs["start"]`` and ``attrs["end"]`` (ISO-8601 text, UTC) are the
@@ -204,9 +210,9 @@ def compare_windows(
     >>> t[["window", "hours", "hours_exhausted",
     ...    "transitions"]]  # the calendar day forgets at midnight
              window      hours  hours_exhausted  transitions
-    0            1h  46.983333         4.816667            4
-    1            1d  23.983333        21.600000            3
-    2  calendar:day  47.983333         1.783333            4
+    0            1h  46.983333         4.816667          4.0
+    1            1d  23.983333        21.600000          3.0
+    2  calendar:day  47.983333         1.783333          4.0
 
     The 24 h window's first day is warm-up (``hours``): the evaluated time starts one window
     after the first event, as after every silence longer than the window. That leaves it less
@@ -221,6 +227,8 @@ def compare_windows(
     srt, slos, targets = _prepare(events, slo, by, target)
     lo_ns = _after_warmup(srt, opts)
     inc = Incidents(incidents, srt) if incidents is not None else None
+    if inc is not None:
+        warn_scopes(inc, srt.by)
     parts = []
     for spec, dwell_ns, c, code in _runs(srt, slos, targets, opts, "compare_windows"):
         frame = pd.DataFrame(_compare_columns(srt, spec, dwell_ns, (c, code), opts, lo_ns, inc))
@@ -277,7 +285,7 @@ def _compare_columns(srt: Sorted, spec: WindowSpec, dwell_ns: int,
         row.update(incident_columns(inc, c, code, g_n, lo_ns, hi_ns, opts.grace_ns,
                                     opts.alert_level))
     row["note"] = warmup_notes(thin_notes(row["hours"], row["events"]), srt, spec, hi_ns)
-    return row
+    return withhold_empty(row, spec, opts.warmup_ns)
 
 
 def window_incidents(
@@ -344,6 +352,7 @@ def window_incidents(
     srt, slos, targets = _prepare(events, slo, by, target)
     lo_ns = _after_warmup(srt, opts)
     inc = Incidents(incidents, srt)
+    warn_scopes(inc, srt.by)
     parts = []
     kinds = (inc.table["kind"].astype(str).to_numpy() if "kind" in inc.table.columns
              else np.full(len(inc.table), ""))

@@ -11,6 +11,8 @@ Each command prints what the analysis found with its evidence; the numbers are t
 from __future__ import annotations
 
 import argparse
+import warnings
+from typing import Any
 
 import pandas as pd
 
@@ -18,7 +20,7 @@ from .._util.attrs import clock_at, clock_span
 from .._util.percent import given_fraction, given_percent, measured_percent
 from .._util.validation import to_timedelta, window_words
 from .._util.words import counted, duration_words, flags_as, hours_words, prose_duration, speak
-from ..errors import ConfigError
+from ..errors import BudgetlabWarning, ConfigError
 from .reading import group_keys, longest_window, read_log, slo_from_args
 from .replay import span_words
 from .shared import group_label, print_slo, save_plot, table_text, wrap, write_output
@@ -159,6 +161,34 @@ def _no_events_words(hours: float, warmup: str) -> str:
 #: Why ``compare-windows`` refuses ``--window``.
 _WINDOWS_ONLY = ("compare-windows replays the tracker under each window of --windows (e.g. "
                  "--windows 1h,24h), never under the SLO's own window; give yours there")
+#: Why ``compare-windows`` refuses ``--alert-at`` and ``--grace`` without ``--incidents``.
+_INCIDENTS_ONLY = ("the detection of the incidents of --incidents reads them, and this run "
+                   "scores no incidents (give --incidents CSV)")
+
+
+def _alerting(args: argparse.Namespace) -> tuple[str, str]:
+    """``(--alert-at, --grace)`` of the run (their defaults when not typed); refused without
+    ``--incidents``, where they would do nothing (``--min-dwell`` and ``--warmup`` shape the
+    time shares too: they are taken)."""
+    if args.incidents is None:
+        refuse_unused(args, ["--alert-at", "--grace"], _INCIDENTS_ONLY)
+    return args.alert_at or "critical", args.grace or "1h"
+
+
+def _scoped(read: Any, by: list[str], path: str | None) -> tuple[pd.DataFrame | None, list[str]]:
+    """The incidents to score and the notes on their scopes, as ``alerts`` says them
+    (:func:`~budgetlab.cli.alerts_checks.scored_incidents`): keys that are not ``--by`` keys
+    (they restrict nothing) and scopes that match no group (not scored; every one: refused)."""
+    from ..alerts.incident_scopes import ungrouped_scope_words
+    from ..analyses.window_detection import SCOPE_COUNTS
+    from .alerts_checks import scored_incidents
+
+    inc = read.incidents
+    if inc is None or path is None:
+        return None, []
+    scored, unmatched = scored_incidents(inc, read.events, by, path)
+    scopes = inc["scope"] if "scope" in inc.columns else pd.Series([], dtype=object)
+    return scored, [n for n in (ungrouped_scope_words(scopes, by, SCOPE_COUNTS), unmatched) if n]
 
 
 def _cmd_compare_windows(args: argparse.Namespace) -> int:
@@ -168,55 +198,41 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     from ..plotting import plot_window_comparison
 
     refuse_unused(args, ["--window"], _WINDOWS_ONLY)
+    alert_at, grace = _alerting(args)
     slo = slo_from_args(args)
     windows = [w.strip() for w in args.windows.split(",") if w.strip()]
     if not windows:
         raise ConfigError("--windows names no window; give e.g. --windows 1h,24h.")
     limit = group_limit(args)
     with flags_as(window="--windows"):  # every option refused by its flag before the read
-        WindowOptions(windows=windows, min_dwell=args.min_dwell, alert_at=args.alert_at,
-                      grace=args.grace, warmup=args.warmup)
+        WindowOptions(windows=windows, min_dwell=args.min_dwell, alert_at=alert_at, grace=grace,
+                      warmup=args.warmup)
     read = read_log(args, {"--out": args.out, "--plot": args.plot}, incidents=args.incidents)
-    inc = read.incidents
     by = group_keys(args)
-    with flags_as(window="--windows"):  # the API's window= is an item of --windows here
+    inc, scope_notes = _scoped(read, by, args.incidents)
+    with flags_as(window="--windows"), warnings.catch_warnings():
+        # the API's window= is an item of --windows here; the scope notes below say its warning
+        warnings.filterwarnings("ignore", "incident scopes name", BudgetlabWarning)
         table = compare_windows(read.events, slo, windows, incidents=inc, by=by or None, tz=args.tz,
-                                min_dwell=args.min_dwell, alert_at=args.alert_at, grace=args.grace,
+                                min_dwell=args.min_dwell, alert_at=alert_at, grace=grace,
                                 warmup=args.warmup)
     shown = table["window"].cat.categories
     print(wrap(f"{read.title}: {counted(len(read.events), 'event')}, "
                f"{span_words(read.events, args.tz)}; the seed tracker under "
                f"{counted(len(shown), 'window')}: "
                f"{', '.join(map(window_words, shown))}", indent=""))
+    for note in scope_notes:
+        print(wrap(note, indent=""))
     # the SLO's own window is not one of those compared
     print_slo(slo, by, events=read.events, window=False)
-    cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
-            "share_exhausted", "transitions_per_day", "round_trips_per_day"]
-    unseen = inc is not None and bool(table["unseen"].any())
-    unrecovered = inc is not None and bool(table["unrecovered"].any())
-    if inc is not None:
-        cols += ["incidents", "detected", *(["unseen"] if unseen else []),
-                 *(["unrecovered"] if unrecovered else []), "detection_median", "recovery_median"]
     cut = shown_groups(table, by, limit)
-    show = cut.rows[cols].copy()
-    # one spelling of a window in the text, the header's (the API's labels stay, e.g. in --out)
-    show["window"] = show["window"].map(window_words).astype(str)
-    # a row with less than a day of evaluated time (none at all included) has shares and rates
-    # too thin to go by: blank cells, the reason said below the table
-    thin, blank = thin_rows(table), thin_rows(cut.rows)
-    for c in ("share_warning", "share_critical", "share_exhausted"):
-        show[c] = show[c].mask(blank).map(lambda v: measured_percent(v, 1, missing=""))
-    for c in ("transitions_per_day", "round_trips_per_day"):
-        show[c] = show[c].mask(blank).map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
-    for c in ("detection_median", "recovery_median"):
-        if c in show:
-            show[c] = _time_cells(cut.rows, c)
-    show["events"] = show["events"].map("{:,}".format)  # as the reading block counts them
-    _print_compare_legend(args, table, inc is not None, unseen, unrecovered)
+    show, unseen, unrecovered = _compare_cells(cut.rows, by, inc is not None)
+    _print_compare_legend(args, table, (alert_at, read.incidents), unseen, unrecovered)
     print()
     print(table_text(show, [*by, "window"], float_format=lambda x: f"{x:.2f}"))
     if cut.line:
         print(wrap(cut.line, indent=""))
+    thin = thin_rows(table)
     _print_thin(table[thin], by)
     if args.out:  # the thin rows' shares and rates empty, as the table above leaves them
         rates = [c for c in table.columns if c.startswith("share_") or c.endswith("_per_day")]
@@ -225,6 +241,40 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     if args.plot:
         save_plot(lambda ax: plot_window_comparison(table, ax=ax), args.plot, force=args.force)
     return 0
+
+
+def _compare_cells(rows: pd.DataFrame, by: list[str],
+                   scored: bool) -> tuple[pd.DataFrame, bool, bool]:
+    """The compare-windows table as printed (figures in words; a thin row's shares and rates,
+    and the detections of a row without an event in its evaluated span, blank: the reason is
+    said below the table), and whether it has ``unseen`` and ``unrecovered`` columns."""
+    from ..analyses.window_clock import thin_rows
+
+    cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
+            "share_exhausted", "transitions_per_day", "round_trips_per_day"]
+    unseen = scored and bool(rows["unseen"].fillna(0).any())
+    unrecovered = scored and bool(rows["unrecovered"].fillna(0).any())
+    if scored:
+        cols += ["incidents", "detected", *(["unseen"] if unseen else []),
+                 *(["unrecovered"] if unrecovered else []), "detection_median", "recovery_median"]
+    show = rows[cols].copy()
+    # one spelling of a window in the text, the header's (the API's labels stay, e.g. in --out)
+    show["window"] = show["window"].map(window_words).astype(str)
+    # a row with less than a day of evaluated time (none at all included) has shares and rates
+    # too thin to go by: blank cells, the reason said below the table
+    blank = thin_rows(rows)
+    for c in ("share_warning", "share_critical", "share_exhausted"):
+        show[c] = show[c].mask(blank).map(lambda v: measured_percent(v, 1, missing=""))
+    for c in ("transitions_per_day", "round_trips_per_day"):
+        show[c] = show[c].mask(blank).map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
+    for c in ("detected", "unseen", "unrecovered"):  # counts; withheld ones blank
+        if c in show:
+            show[c] = show[c].map(lambda v: "" if pd.isna(v) else f"{int(v):,}")
+    for c in ("detection_median", "recovery_median"):
+        if c in show:
+            show[c] = _time_cells(rows, c)
+    show["events"] = show["events"].map("{:,}".format)  # as the reading block counts them
+    return show, unseen, unrecovered
 
 
 def _time_cells(rows: pd.DataFrame, column: str) -> pd.Series:
@@ -238,10 +288,15 @@ def _time_cells(rows: pd.DataFrame, column: str) -> pd.Series:
         rows[column].notna(), why)
 
 
-def _print_compare_legend(args: argparse.Namespace, table: pd.DataFrame, scored: bool,
-                          unseen: bool, unrecovered: bool) -> None:
+def _print_compare_legend(args: argparse.Namespace, table: pd.DataFrame,
+                          scored: tuple[str, pd.DataFrame | None], unseen: bool,
+                          unrecovered: bool) -> None:
     """What the compare-windows table's columns count: the time (warm-up, ``--warmup``) and,
-    with ``--incidents`` (``scored``), detection and recovery and the incidents left out."""
+    with ``--incidents`` (``scored``: ``--alert-at`` and the incidents read), detection and
+    recovery and the incidents left out, counted among all those read."""
+    from ..analyses.window_detection import left_out_note
+
+    alert_at, read = scored
     warmup = to_timedelta(args.warmup, name="warmup", allow_zero=True)
     start = (f" and from {prose_duration(warmup)} after the log's first event on (--warmup)"
              if warmup > pd.Timedelta(0) else "")
@@ -254,9 +309,9 @@ def _print_compare_legend(args: argparse.Namespace, table: pd.DataFrame, scored:
     print(wrap(f"hours: time the window held traffic, {warm}{start}; shares and rates per day "
                "are over it; "
                "hours_no_traffic: time the window was empty", indent=""))
-    if not scored:
+    if read is None:
         return
-    print(wrap(f"detection: from an incident's start to the first instant at {args.alert_at} "
+    print(wrap(f"detection: from an incident's start to the first instant at {alert_at} "
                "or worse; recovery: from its end until the status is below it or the window "
                "is empty (a failure leaves the window 1 ns after its time + the window, not at "
                "the next event), of the detected incidents only; both on the window's clock, "
@@ -264,25 +319,29 @@ def _print_compare_legend(args: argparse.Namespace, table: pd.DataFrame, scored:
                + ("; unseen: incidents during which the window held no traffic (nothing to "
                   "detect, no miss)" if unseen else "")
                + ("; unrecovered: incidents still at "
-                  f"{args.alert_at} or worse when the log ends (no recovery time)"
+                  f"{alert_at} or worse when the log ends (no recovery time)"
                   if unrecovered else ""), indent=""))
     # an incident no row counts (before the first event or in the warm-up, or a scope that
     # covers no group) is said, by reason, never dropped without a word
-    if table.attrs["incidents_note"]:
-        print(wrap(speak(table.attrs["incidents_note"]), indent=""))
+    note = left_out_note(table.attrs["incidents_left_out"], len(read),
+                         pd.Timestamp(table.attrs["start"]) - warmup, warmup, args.tz)
+    if note:
+        print(wrap(speak(note), indent=""))
 
 
 def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
     """Below the table: each row whose shares and rates per day are left blank, and why (its
-    ``note``: its evaluated hours and events, and the minimum)."""
+    ``note``: its evaluated hours and events, and the minimum; or no event in its evaluated
+    span, which blanks its detections too)."""
     if not len(rows):
         return
-    print("shares and rates per day left blank, too thin to go by:")
+    empty = " (and, without an event, detections)" if rows["events"].eq(0).any() else ""
+    print(f"shares and rates per day{empty} left blank, too thin to go by:")
     for _, r in rows.head(most).iterrows():
         where = [window_words(r["window"]), *([group_label(r, by)] if by else [])]
         if r["min_dwell"] > pd.Timedelta(0):
             where.append(f"dwell {prose_duration(r['min_dwell'])}")
-        print(wrap(f"{', '.join(where)}: {r['note']}", indent="  "))
+        print(wrap(f"{', '.join(where)}: {speak(r['note'])}", indent="  "))
     if len(rows) > most:
         print(f"  ... and {counted(len(rows) - most, 'more row')} (the note column of --out)")
 

@@ -119,9 +119,10 @@ def add_analyses(subparsers: Any) -> None:
                    help="incident_id,start,end[,scope,kind] to score")
     g.add_argument("--min-dwell", default="0s",
                    help="hysteresis: a status must hold this long (default 0s)")
-    g.add_argument("--alert-at", default="critical", choices=["warning", "critical", "exhausted"],
+    # None when not typed: without --incidents they are refused (they would do nothing)
+    g.add_argument("--alert-at", default=None, choices=["warning", "critical", "exhausted"],
                    help="the status that counts as noticing an incident (default critical)")
-    g.add_argument("--grace", default="1h",
+    g.add_argument("--grace", default=None,
                    help="detections up to this long after an incident count (default 1h)")
     g.add_argument("--warmup", default="0s",
                    help="time after the first event left out of the shares (default 0s)")

@@ -45,19 +45,13 @@ def naive_times_note(table: pd.DataFrame, path: str) -> str:
 
 def ungrouped_scope_note(table: pd.DataFrame, by: list[str]) -> str:
     """How incident scopes that name keys outside ``--by`` are read (such a key does not
-    restrict: the incident covers every group), or '' when every scope key is a --by key."""
-    from ..events.schema import parse_scope
+    restrict: the incident covers every group), or '' when every scope key is a --by key
+    (:func:`~budgetlab.alerts.incident_scopes.ungrouped_scope_words`, the window comparison's
+    words too)."""
+    from ..alerts.incident_scopes import ungrouped_scope_words
 
     scopes = table["scope"] if "scope" in table.columns else pd.Series([], dtype=object)
-    keys = sorted({k for s in scopes.dropna() for k in parse_scope(str(s))} - set(by))
-    if not keys:
-        return ""
-    one = len(keys) == 1
-    return (f"incident scopes name {', '.join(keys)}, "
-            f"{'not a --by key' if one else 'not --by keys'}: "
-            f"{'it does' if one else 'they do'} not restrict which groups' alerts "
-            f"match an incident; give --by {','.join([*by, *keys])} to match each incident to "
-            "its own groups only.")
+    return ungrouped_scope_words(scopes, by)
 
 
 def _periods(slo: SLO | PerGroup, events: pd.DataFrame, by: list[str]) -> str:

@@ -1,9 +1,10 @@
 """The window-length comparison: flapping against reaction time, window by window.
 
-A row of :func:`budgetlab.compare_windows` with less than a day of evaluated time has its time
-shares and rates per day withheld (:func:`~budgetlab.analyses.window_clock.thin_rows`); the
-figure never draws them: no mark there, and words say "under 24 h evaluated" (over a hatched band
-where no series is drawn).
+A row of :func:`budgetlab.compare_windows` with less than a day of evaluated time, or no event
+in it, has its time shares and rates per day withheld
+(:func:`~budgetlab.analyses.window_clock.thin_rows`); the figure never draws them: no mark
+there, and words say "under 24 h or 0 events evaluated" (over a hatched band where no series is
+drawn).
 """
 
 from __future__ import annotations
@@ -105,10 +106,11 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         as the CLI spells them, ``24 h``; the x label says "rolling", and names the zone of the
         calendar windows, ``attrs["tz"]``, only when some are compared), y = the column's values
         (Timedelta columns in minutes, ``share_*`` in %). A time share or rate per day of a row with
-        under 24 h of evaluated time (:func:`~budgetlab.analyses.window_clock.thin_rows`) is
-        withheld, as in the CLI's table: NaN in the marks (none drawn), and on its window a
-        hatched band (gid ``thin:<column>:<window>``) labelled ``under 24 h evaluated`` (when
-        the words fit the window; else the legend's hatched key alone says them) when every
+        under 24 h of evaluated time or no event in it
+        (:func:`~budgetlab.analyses.window_clock.thin_rows`) is withheld, as in the CLI's table:
+        NaN in the marks (none drawn), and on its window a hatched band (gid
+        ``thin:<column>:<window>``) labelled ``under 24 h or 0 events evaluated`` (when the words
+        fit the window; else the legend's hatched key alone says them) when every
         series is withheld there; when only some are, no band (the others' marks are drawn
         there), only a note under the x label (gid ``thin_label``) naming those withheld at each
         window (``k of n`` beyond two). A window without a row of a series (a table filtered by

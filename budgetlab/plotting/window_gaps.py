@@ -23,10 +23,12 @@ from .._util.validation import window_words
 __all__ = ["CLEAR_PT", "MOST_NAMED", "REASONS", "SLOT_SHARE", "THIN_LABEL", "keep_in_slots",
            "mark_no_time", "mark_thin", "no_time_note", "why_no_time"]
 
-#: The words on a window whose drawn column is withheld (too little evaluated time).
-THIN_LABEL = f"under {MIN_EVALUATED_HOURS:g} h evaluated"
+#: The words on a window whose drawn column is withheld (too little evaluated time, or no event
+#: in it: :func:`~budgetlab.analyses.window_clock.thin_rows`).
+THIN_LABEL = f"under {MIN_EVALUATED_HOURS:g} h or 0 events evaluated"
 #: Why a detection or recovery time is missing (:func:`why_no_time`), in the order said.
-REASONS = ("none detected", "unseen (no traffic)", "no incident", "none recovered")
+REASONS = ("none detected", "unseen (no traffic)", "no incident", "none recovered",
+           "0 events evaluated")
 #: The most series named before a reason at a window (more: ``k of n``).
 MOST_NAMED = 2
 #: The room (points) kept on each side of words in a window's slot: a neighbour's largest
@@ -85,15 +87,18 @@ def why_no_time(table: pd.DataFrame, column: str) -> np.ndarray:
     ``no incident`` (none counted for the row: nothing to detect), ``unseen (no traffic)`` (the
     window held no traffic during any of them: nothing to detect, no miss), ``none detected``
     (the window missed them all: no detection, nothing to recover from), ``none recovered``
-    (every detected incident still alerting when the log ends: recovery columns only); ``""``
-    where it has one, or for another column. Without the counts (``incidents``, ``detected``,
-    ``missed``): ``none detected``, what the table's NaT says.
+    (every detected incident still alerting when the log ends: recovery columns only), ``0 events
+    evaluated`` (detections withheld: no event in the row's evaluated span, ``detected`` NaN);
+    ``""`` where it has one, or for another column. Without the counts (``incidents``,
+    ``detected``, ``missed``): ``none detected``, what the table's NaT says.
 
-    >>> t = pd.DataFrame({"incidents": [2, 0, 2, 2, 1], "detected": [0, 0, 2, 1, 0],
-    ...                   "missed": [2, 0, 0, 1, 0],
-    ...                   "recovery_median": pd.to_timedelta([None, None, None, "5min", None])})
+    >>> t = pd.DataFrame({"incidents": [2, 0, 2, 2, 1, 2], "detected": [0, 0, 2, 1, 0, None],
+    ...                   "missed": [2, 0, 0, 1, 0, None],
+    ...                   "recovery_median": pd.to_timedelta([None] * 3 + ["5min"] + [None] * 2)})
     >>> why_no_time(t, "recovery_median").tolist()
-    ['none detected', 'no incident', 'none recovered', '', 'unseen (no traffic)']
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ['none detected', 'no incident', 'none recovered', '', 'unseen (no traffic)',
+     '0 events evaluated']
     """
     if not column.startswith(("detection_", "recovery_")):
         return np.full(len(table), "", dtype=object)
@@ -103,9 +108,11 @@ def why_no_time(table: pd.DataFrame, column: str) -> np.ndarray:
         return table[name].to_numpy() if name in table.columns else np.full(n, default)
 
     counted, detected, missed = count("incidents", 1), count("detected", 0), count("missed", 1)
-    why = np.select([counted == 0, (detected == 0) & (missed == 0), detected == 0,
+    withheld = pd.isna(detected) & (counted != 0)
+    why = np.select([counted == 0, withheld, (detected == 0) & (missed == 0), detected == 0,
                      column.startswith("recovery_")],
-                    ["no incident", "unseen (no traffic)", "none detected", "none recovered"],
+                    ["no incident", "0 events evaluated", "unseen (no traffic)", "none detected",
+                     "none recovered"],
                     "").astype(object)  # a detection time missing though one was detected: ""
     return np.where(pd.isna(table[column]).to_numpy(), why, "")
 

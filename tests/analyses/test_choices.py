@@ -333,8 +333,8 @@ def test_window_summary_leaves_thin_rows_out_of_its_sums_by_hand():
     assert one["share_alerting"] == pytest.approx(0.2)
     assert (one["groups"], one["groups_left_out"]) == (1, 1)
     assert one["note"] == ("left out of the sums: 1 of the 2 group rows with under 24 h of "
-                           "evaluated time, their time shares and rates per day too thin to go "
-                           "by (the table's note)")
+                           "evaluated time or no event in it, their time shares and rates per "
+                           "day too thin to go by (the table's note)")
     # 1d: both groups: 2 + 1 changes a day; 3 of 80 h exhausted; alerting (0.3 x 30 + 0.1 x 50)
     day = s.loc["1d"]
     assert day["transitions_per_day"] == 3.0 and day["share_exhausted"] == pytest.approx(3 / 80)
@@ -354,8 +354,9 @@ def test_window_summary_says_a_single_group_row_as_a_reader_would():
     has", never "all 1 group rows have"."""
     t = _thin_table()
     one = window_summary(t[(t["window"] == "5m") & (t["g"] == "a")]).loc[0, "note"]
-    assert one == ("no summed value: the one group row has under 24 h of evaluated time, their "
-                   "time shares and rates per day too thin to go by (the table's note)")
+    assert one == ("no summed value: the one group row has under 24 h of evaluated time or no "
+                   "event in it, their time shares and rates per day too thin to go by (the "
+                   "table's note)")
 
 
 def test_window_summary_the_plot_and_the_cli_share_one_thin_rule():

@@ -19,7 +19,7 @@ from budgetlab.analyses.status_variants import hysteresis, replay_calendar
 from budgetlab.analyses.window_lengths import compare_windows, window_incidents
 from budgetlab.analyses.window_options import WindowOptions
 from budgetlab.budget.figures import STATUSES
-from budgetlab.errors import ConfigError, InputError, SchemaError
+from budgetlab.errors import BudgetlabWarning, ConfigError, InputError, SchemaError
 from tests.seed_tracker import ErrorBudgetTracker, SLOConfig
 
 T0 = pd.Timestamp("2026-01-05 00:00", tz="UTC")
@@ -455,7 +455,21 @@ def test_recovery_and_detection_on_the_clock_with_thin_traffic():
     # 01:30 + 1 ns the window holds that success alone: healthy, recovered when the failure left
     ts2 = ts.insert(13, pd.Timestamp("2026-01-01 00:45", tz="UTC"))
     ev2 = as_events(ts2, [True] * 12 + [False, True, True])
+    # every event of the first stretch (00:00 .. 01:45) is in its warm-up (00:00 .. 01:00) and
+    # 05:00 starts a warm-up the log ends in: no event in the evaluated span, the detection
+    # withheld (it would read the warm-up's events only)
+    bare = compare_windows(ev2, slo, ["1h"], incidents=inc, grace="1h")
+    # 01:00 .. 01:45 and 1 ns (00:45 leaves the window 1 ns after 01:45)
+    assert bare["events"].iloc[0] == 0
+    assert bare["hours"].iloc[0] == pytest.approx(0.75 + 1 / 3.6e12, rel=1e-12)
+    assert pd.isna(bare["detected"].iloc[0]) and pd.isna(bare["detection_max"].iloc[0])
+    assert bare["note"].iloc[0].startswith("0 events in the evaluated span")
+    # a success at 01:29 is in it (after 01:00) and changes neither date: 01:02 is earlier, and
+    # at 01:30 + 1 ns the window holds 00:45 and 01:29, two successes
+    ts2 = ts2.insert(14, pd.Timestamp("2026-01-01 01:29", tz="UTC"))
+    ev2 = as_events(ts2, [True] * 12 + [False, True, True, True])
     t = compare_windows(ev2, slo, ["1h"], incidents=inc, grace="1h")
+    assert t["events"].iloc[0] == 1
     assert t["detection_max"].iloc[0] == pd.Timedelta("32min")  # 01:02 - 00:30
     assert t["recovery_max"].iloc[0] == pd.Timedelta("25min")
     assert t["unrecovered"].iloc[0] == 0
@@ -642,9 +656,14 @@ def test_incidents_left_out_are_counted_by_reason():
             "starts in the warm-up (the 30 min of warmup= after the first event); 1 has a scope "
             "that covers none of the groups (of by=); check their times (UTC) and scopes against "
             "the log")
-    t = compare_windows(events, SLO(target=0.9), "1h", incidents=inc, by="region",
-                        warmup="30min")
-    w = window_incidents(events, SLO(target=0.9), inc, "1h", by="region", warmup="30min")
+    # said as the alert scoring says it, never only counted in attrs
+    unmatched = (r"2 of the 6 incidents of incidents= \('nowhere', 'early_nowhere'\) have "
+                 r"scopes that match no group of the events \(by region\): not scored")
+    with pytest.warns(BudgetlabWarning, match=unmatched):
+        t = compare_windows(events, SLO(target=0.9), "1h", incidents=inc, by="region",
+                            warmup="30min")
+    with pytest.warns(BudgetlabWarning, match=unmatched):
+        w = window_incidents(events, SLO(target=0.9), inc, "1h", by="region", warmup="30min")
     for out in (t, w):
         assert out.attrs["incidents_left_out"] == want
         assert out.attrs["incidents_note"] == note

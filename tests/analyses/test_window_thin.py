@@ -18,6 +18,15 @@ from budgetlab.analyses.window_lengths import UNSEEN
 
 T0 = pd.Timestamp("2026-01-05", tz="UTC")
 WHY = "too little for time shares and rates per day, which need at least 24 h (one day)"
+#: Why a row without an event in its evaluated span has no figure read off the status.
+NO_EVENT = ("no time shares, status changes, rates per day or detections without an event in "
+            "it")
+
+
+def _warmup_only(span: str, window: str) -> str:
+    return (f"0 events in the evaluated span: for {span} of evaluated time the window held only "
+            f"events of a warm-up (the first {window} of a stretch of traffic, which only fills "
+            f"the window); {NO_EVENT}")
 
 
 def _bursts(hours: int) -> pd.DataFrame:
@@ -35,10 +44,11 @@ def test_a_short_window_on_bursty_traffic_is_too_thin_and_says_why():
     five = t.loc["5m"]
     assert five["hours"] == pytest.approx(23 * (40 * 10**9 + 1) / 3.6e12, rel=1e-12)
     assert five["events"] == 0
-    # 920 s + 23 ns: in words its two largest units, whole seconds: "15 min 20 s"
-    assert five["note"] == f"only 15 min 20 s of evaluated time (0 events in it): {WHY}"
-    # its figures keep their meaning (over the 15 min 20 s): all healthy, no change
-    assert five["share_healthy"] == 1.0 and five["transitions_per_day"] == 0.0
+    # 920 s + 23 ns: in words its two largest units, whole seconds: "15 min 20 s"; no event in
+    # it, so no figure read off the status (the warm-ups' events only): NaN, and the note says so
+    assert five["note"] == _warmup_only("its 15 min 20 s", "5 min")
+    assert np.isnan(five[["share_healthy", "hours_exhausted", "transitions",
+                          "transitions_per_day"]].to_numpy(dtype=float)).all()
     # 1 h window: the bursts touch (each holds its :00:40 event until the next burst), one stretch
     # from 00:00; evaluated from 01:00 to the last event 23:00:40, events from 01:00 on
     one = t.loc["1h"]
@@ -112,10 +122,10 @@ def test_a_lone_event_leaves_one_nanosecond_whose_shares_only_the_note_speaks_fo
     # leaves 1 ns later: 1 ns of evaluated time, no event in it (the failure is in the warm-up)
     lone = t.loc["lone"]
     assert lone["hours"] == 1 / 3.6e12 and lone["events"] == 0
-    assert lone["note"] == f"only a fraction of a second of evaluated time (0 events in it): {WHY}"
-    # the API keeps the figure over that nanosecond (1 failure of 1 > a budget of 0.01: exhausted
-    # all of it); the note withholds it, as on every thin row
-    assert lone["share_exhausted"] == 1.0
+    assert lone["note"] == _warmup_only("a fraction of a second", "1 h")
+    # the figure over that nanosecond (1 failure of 1 > a budget of 0.01: exhausted all of it)
+    # reads the warm-up's failure only: withheld, NaN
+    assert np.isnan(lone["share_exhausted"])
     # busy: evaluated from T0 + 1 h to its last event, T0 + 47 h 59 min: enough, no note
     assert t.loc["busy", "hours"] == pytest.approx(46 + 59 / 60, rel=1e-12)
     assert t.loc["busy", "note"] == ""
@@ -126,8 +136,7 @@ def test_a_lone_event_leaves_one_nanosecond_whose_shares_only_the_note_speaks_fo
     row = next(x for x in out if x.split()[:2] == ["lone", "1"])
     # hours_no_traffic: the log's 47 h 59 min less the hour and 1 ns the window held the failure
     assert row.split() == ["lone", "1", "h", "0", "0.00", "46.98"]
-    assert "1 h, g=lone: only a fraction of a second of evaluated time (0 events in it): too" \
-        in out[-2]
+    assert "1 h, g=lone: 0 events in the evaluated span: for a fraction of a second of" in out[-3]
 
 
 def test_an_incident_the_window_held_no_traffic_for_is_unseen_not_missed():
@@ -158,6 +167,10 @@ def test_an_incident_the_window_held_no_traffic_for_is_unseen_not_missed():
     assert w.loc[("1h", "burst"), "detection"] == pd.Timedelta(seconds=20)
     t = compare_windows(ev, SLO(target=0.9), ["5min", "1h"], incidents=inc, grace="10min")
     cols = ["incidents", "detected", "missed", "unseen"]
-    assert t.set_index("window")[cols].to_dict("index") == {
-        "5m": {"incidents": 2, "detected": 1, "missed": 0, "unseen": 1},
-        "1h": {"incidents": 2, "detected": 1, "missed": 1, "unseen": 0}}
+    # 1 h: events from 01:00 on are in the evaluated span; 5 min: every event is in its burst's
+    # warm-up (to hh:05:00), none in the span, and the 20 s detection is in a warm-up too: the
+    # row's detections are withheld (NaN), its incidents in scope still counted
+    rows = t.set_index("window")[cols]
+    assert rows.loc["1h"].to_dict() == {"incidents": 2, "detected": 1, "missed": 1, "unseen": 0}
+    assert rows.loc["5m", "incidents"] == 2
+    assert rows.loc["5m", ["detected", "missed", "unseen"]].isna().all()

@@ -203,8 +203,11 @@ def test_compare_windows_leaves_thin_rows_blank_and_says_why(tmp_path, capsys):
     assert five["hours"] < 24 <= hour["hours"] and hour["note"] == ""
     # 81.2 min evaluated in all (1.3533 h), in words truncated to its two largest units
     assert five["hours"] == pytest.approx(81.2 / 60)
-    assert five["note"] == ("only 1 h 21 min of evaluated time (0 events in it): too little for "
-                            "time shares and rates per day, which need at least 24 h (one day)")
+    # and no event in it (every burst's requests are in its warm-up): no figure off the status
+    assert five["note"] == ("0 events in the evaluated span: for its 1 h 21 min of evaluated "
+                            "time the window held only events of a warm-up (the first 5 min of a "
+                            "stretch of traffic, which only fills the window); no time shares, "
+                            "status changes, rates per day or detections without an event in it")
     # the table spells a window as its header does ("5 min", "1 h"; the --out table keeps "5m")
     rows = {" ".join(ln.split()[:2]): ln.split()[2:] for ln in text.splitlines()
             if ln.split()[:2] in (["5", "min"], ["1", "h"])}
@@ -215,30 +218,33 @@ def test_compare_windows_leaves_thin_rows_blank_and_says_why(tmp_path, capsys):
     assert rows["1 h"].count("%") == 3 and rows["1 h"][-2] == f"{per_day:.2f}"
     assert five["transitions_per_day"] == five["share_exhausted"] == ""  # as the table shows
     flat = " ".join(text.split())
-    assert "shares and rates per day left blank, too thin to go by: 5 min: " + five["note"] in flat
+    assert ("shares and rates per day (and, without an event, detections) left blank, too thin "
+            "to go by: 5 min: " + five["note"]) in flat
 
 
 @pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
 def test_compare_windows_shows_unseen_incidents_when_there_are_some(tmp_path, capsys):
-    # 04:20-04:40 falls between two hourly bursts: with a 10 min grace the 5 min window holds no
-    # traffic from its start to its end + grace (unseen); the 1 h window still holds 04:05's
+    # 04:20-04:40 falls between two hourly bursts: with a 10 min grace the 30 s window holds no
+    # traffic from its start to its end + grace (unseen); the 1 h window still holds 04:05's.
+    # (A 5 min window holds no event after its warm-ups, its detections withheld: 30 s, whose
+    # bursts outlast it, has 4,851 events in its evaluated span.)
     inc = tmp_path / "inc.csv"
     inc.write_text("incident_id,start,end,scope\n"
                    "gap,2015-05-18T04:20:00Z,2015-05-18T04:40:00Z,*\n")
     argv = ["compare-windows", str(APACHE), "--preset", "access", "--outcomes",
-            "2xx=success,3xx=success,4xx=skip,5xx=server_error", "--windows", "5min,1h",
+            "2xx=success,3xx=success,4xx=skip,5xx=server_error", "--windows", "30s,1h",
             "--target", "0.999", "--incidents", str(inc)]
     assert main([*argv, "--grace", "10min"]) == 0
     text = capsys.readouterr().out
     head = next(ln.split() for ln in text.splitlines() if ln.split()[:1] == ["window"])
-    # a row's cells after its window ("5 min", "1 h": two words), against the header's after
+    # a row's cells after its window ("30 s", "1 h": two words), against the header's after
     # "window"
     rows = {" ".join(ln.split()[:2]): ln.replace(" %", "%").split()[2:]
-            for ln in text.splitlines() if ln.split()[:2] in (["5", "min"], ["1", "h"])}
+            for ln in text.splitlines() if ln.split()[:2] in (["30", "s"], ["1", "h"])}
     k = head.index("unseen") - 1
     assert head[k - 1:k + 1] == ["incidents", "detected"]
-    # the 5 min row's shares and rates are blank (too thin): its cells shift left by five
-    assert rows["5 min"][k - 5] == "1" and rows["1 h"][k] == "0"
+    # the 30 s row's shares and rates are blank (too thin): its cells shift left by five
+    assert rows["30 s"][k - 5] == "1" and rows["1 h"][k] == "0"
     assert "unseen: incidents during which the window held no traffic" in " ".join(text.split())
     assert main([*argv, "--grace", "1h"]) == 0  # 05:05's burst is within the grace: seen
     assert "unseen" not in capsys.readouterr().out
@@ -256,10 +262,13 @@ def test_compare_windows_says_when_no_incident_counts(files, tmp_path, capsys):
     assert main([*argv, "--warmup", "2h"]) == 0
     text = " ".join(capsys.readouterr().out.split())
     first = f"{files['events']['ts'].min():%Y-%m-%d %H:%M:%S}"
-    assert ("all 2 incidents of --incidents are left out (no row, no detection or recovery "
-            f"counted for them): 1 starts before the first event ({first} UTC); 1 has a scope "
-            "that covers none of the groups (of --by); check their times (UTC) and scopes against "
-            "the log") in text
+    # the scope that matches no group said as alerts says it; the left-out line counts the other
+    assert ("1 of the 2 incidents of --incidents ('other') has a scope that matches no group of "
+            "the log (by captcha_type): not scored, neither detected nor missed; check its "
+            "scope.") in text
+    assert ("1 of the 2 incidents of --incidents is left out (no row, no detection or recovery "
+            f"counted for it): 1 starts before the first event ({first} UTC); check its times "
+            "(UTC) and scopes against the log") in text
     # the file's incidents that do count (the fixture's): no such line
     assert main([*argv[:-1], str(files["incidents"])]) == 0
     assert "left out" not in capsys.readouterr().out
@@ -281,11 +290,12 @@ def test_compare_windows_says_which_incidents_are_left_out_when_others_count(fil
             "--by", "captcha_type", "--incidents", str(inc), "--warmup", "2h"]
     assert main(argv) == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert ("3 of the 4 incidents of --incidents are left out (no row, no detection or recovery "
+    assert ("2 of the 4 incidents of --incidents are left out (no row, no detection or recovery "
             f"counted for them): 1 starts before the first event ({first:%Y-%m-%d %H:%M:%S} "
-            "UTC); 1 starts in the warm-up (the 2 h of --warmup after the first event); 1 has a "
-            "scope that covers none of the groups (of --by); check their times (UTC) and scopes "
-            "against the log") in text
+            "UTC); 1 starts in the warm-up (the 2 h of --warmup after the first event); check "
+            "their times (UTC) and scopes against the log") in text
+    assert ("1 of the 4 incidents of --incidents ('other') has a scope that matches no group of "
+            "the log (by captcha_type)") in text
 
 
 @pytest.mark.usefixtures("wide_terminal")  # reads the table's rows

@@ -200,7 +200,7 @@ def test_thousands_of_grey_series_are_one_line_per_panel_holding_the_tables_valu
     t = pd.DataFrame({"g": [f"g{k:03d}" for k in i],
                       "window": pd.Categorical(np.where(at_24h, "24h", "1h"),
                                                categories=["1h", "24h"]),
-                      "min_dwell": pd.Timedelta(0), "events": i, "hours": hours,
+                      "min_dwell": pd.Timedelta(0), "events": i + 1, "hours": hours,
                       "transitions_per_day": i + np.where(at_24h, 0.25, 0.5),
                       "share_exhausted": 0.0})
     t.attrs["by"] = ["g"]

@@ -112,7 +112,8 @@ def _left_out_note(left_out: int, rows: int) -> str:
     """Why :func:`window_summary` left rows of one window out of its sums, in words."""
     if not left_out:
         return ""
-    why = (f"under {MIN_EVALUATED_HOURS:g} h of evaluated time, their time shares and rates "
+    why = (f"under {MIN_EVALUATED_HOURS:g} h of evaluated time or no event in it, their time "
+           "shares and rates "
            "per day too thin to go by (the table's note)")
     if left_out == rows:
         return (f"no summed value: {counted_of(rows, rows, 'group row')} "
