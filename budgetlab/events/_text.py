@@ -18,8 +18,9 @@ import pandas as pd
 
 from .._util.words import counted, say
 from ..errors import FileFormatError
-from ._messages import MAX_ROWS_LISTED, note_open_last_row, numbers_in_rows
+from ._messages import MAX_ROWS_LISTED, note_open_last_row
 from .schema import check_header
+from .vocabulary import label_word
 
 __all__ = ["CR_ONLY_NOTE", "ISO_TIME", "PROGRESS_BYTES", "STREAM_BYTES", "FileSpec",
            "as_pandas", "compression_of", "cr_only", "is_blank", "plain_head", "read_csv_text",
@@ -231,7 +232,7 @@ def _header(data: bytes, name: str, sep: str, columns: Sequence[str]) -> tuple[l
                               "column names.") from None
     if not header or not any(h.strip() for h in header):
         raise FileFormatError(f"{name}: the first line is blank; it must list the column names.")
-    check_header(header, columns, name, numbers=lambda: numbers_in_rows(header, reader))
+    check_header(header, columns, name, rows=reader, words=label_word)
     end = data.find(b"\n", 0, 1 << 20)
     one_line = reader.line_num == 1 and end >= 0 and data.count(b'"', 0, end) % 2 == 0
     return header, end + 1 if one_line else -1

@@ -39,9 +39,14 @@ from .vocabulary import parse_ok
 __all__ = ["read_events", "one_spelling", "reading_time", "ID_LIKE_SHARE", "ID_LIKE_MIN_ROWS",
            "CLOCK_SKEW", "READING_TIME"]
 
-#: RE2 class of the characters refused in keys: format (Cf: zero-width, bidi controls, BOM, soft
-#: hyphen), control (Cc), line and paragraph separators.
-_INVISIBLE = r"[\p{Cf}\p{Cc}\p{Zl}\p{Zp}]"
+#: RE2 class of the characters refused in keys, which print as nothing: control (Cc), line and
+#: paragraph separators and Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt,
+#: Unicode 15.1): format (Cf: zero-width, bidi controls, BOM, soft hyphen, tags), the grapheme
+#: joiner U+034F, Hangul fillers, Khmer inherent vowels, variation selectors, reserved E0000-E0FFF.
+_INVISIBLE = (r"[\p{Cf}\p{Cc}\p{Zl}\p{Zp}\x{034F}\x{115F}\x{1160}\x{17B4}\x{17B5}\x{180B}-\x{180F}"
+              r"\x{2065}\x{3164}\x{FE00}-\x{FE0F}\x{FFA0}\x{FFF0}-\x{FFF8}\x{E0000}-\x{E0FFF}]")
+#: Spaces that print as one (no-break, en to hair, narrow, ideographic): in a key, U+0020.
+_SPACES = r"[\x{00A0}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}]"
 #: A group key with more distinct values than this share of the rows (and at least
 #: :data:`ID_LIKE_MIN_ROWS` rows) looks like an id: most groups would hold one or two events.
 ID_LIKE_SHARE = 0.5
@@ -145,10 +150,13 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
     try:
         raw, files, notes, bad_lines = _raw_table(source, spec, [*labels, *spec.by])
         check_scalars(raw, spec.columns)
-        # personal data: refused before anything else is done with the values
+        # personal data: refused before anything else is done with the values, but the group
+        # keys are spelled first (checked, one spelling): one key is one hash
+        keys = [k for k in spec.by if set(spec.roles[k]) <= {"by", "keep"}]
         guarded = [*spec.by, *spec.keep,
                    *([spec.session] if spec.session and not spec.hash_session else [])]
-        raw = guard_personal_data(raw, guarded, pii=spec.pii, salt=spec.salt, required=labels,
+        raw = guard_personal_data(raw.assign(**{k: group_key(raw[k], k) for k in keys}), guarded,
+                                  pii=spec.pii, salt=spec.salt, required=labels,
                                   by_name=spec.named_personal)
         t, time_text = _time_of(raw, spec)
         outcome = _outcome_reading(raw, spec, require_success=is_path_like(source))
@@ -157,7 +165,7 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         ts = pd.DatetimeIndex(t, dtype="datetime64[ns, UTC]",
                               copy=isinstance(source, pd.DataFrame)).array
         frame = _canonical(raw, spec, {"ts": ts, "ok": outcome.ok, "bucket": outcome.bucket},
-                           durations)
+                           durations, keys)
     finally:
         ROWS.reset(token)
     if outcome.skip.any():  # rows whose label maps to skip are left out
@@ -213,11 +221,11 @@ def _after_reading(t: np.ndarray, last: str | None, spec: ReadSpec,
 
 
 def _canonical(raw: pd.DataFrame, spec: ReadSpec, out: dict[str, Any],
-               durations: np.ndarray | None) -> pd.DataFrame:
-    """``out`` (``ts``, ``ok``, ``bucket``) and the declared keys (one spelling), session id,
-    kept columns and durations that the guard left, as one table."""
+               durations: np.ndarray | None, spelled: Sequence[str]) -> pd.DataFrame:
+    """``out`` (``ts``, ``ok``, ``bucket``) and the declared keys (one spelling; ``spelled``:
+    already), session id, kept columns and durations that the guard left, as one table."""
     for k in (k for k in spec.by if k in raw.columns):
-        out[k] = group_key(raw[k], k)
+        out[k] = raw[k].array if k in spelled else group_key(raw[k], k)
         _warn_id_like(k, out[k])
     if spec.session and spec.session in raw.columns:
         sid = raw[spec.session]
@@ -320,39 +328,40 @@ def _latency_of(raw: pd.DataFrame, spec: ReadSpec, outcome: OutcomeReading,
 # group keys: one spelling
 # --------------------------------------------------------------------------------------------
 def one_spelling(values: pd.Index) -> tuple[pd.Index, np.ndarray]:
-    """``values`` (distinct strings) in NFC, and which of them hold an invisible character.
+    """``values`` (distinct strings) in one spelling: stripped, NFC, spaces that print as a
+    space written U+0020; and which of them hold an invisible character (:data:`_INVISIBLE`).
 
-    >>> names, bad = one_spelling(pd.Index(["Ko\\u0308ln", "Köln", "fra\\u200b", "ams\\u200f"]))
-    >>> list(names[:2]) == ["Köln", "Köln"], bad.tolist()
-    (True, [False, False, True, True])
+    >>> names, bad = one_spelling(pd.Index(["Ko\\u0308ln", "Köln ", "fra\\u200b", "a\\xa0b"]))
+    >>> names.tolist() == ["Köln", "Köln", "fra\\u200b", "a b"], bad.tolist()
+    (True, [False, False, True, False])
     """
     if len(values) == 0:
         return values, np.zeros(0, dtype=bool)
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    arr = pa.array(np.asarray(values, dtype=object), type=pa.string())
-    bad = np.asarray(pc.match_substring_regex(arr, pattern=_INVISIBLE).fill_null(False),
-                     dtype=bool)
-    return pd.Index(pc.utf8_normalize(arr, form="NFC").to_pylist(), dtype="str"), bad
+    arr = pc.utf8_trim_whitespace(pa.array(np.asarray(values, dtype=object), type=pa.string()))
+    bad = np.asarray(pc.match_substring_regex(arr, pattern=_INVISIBLE).fill_null(False), bool)
+    arr = pc.replace_substring_regex(pc.utf8_normalize(arr, form="NFC"), _SPACES, " ")
+    return pd.Index(arr.to_pylist(), dtype="str"), bad
 
 
 def group_key(col: pd.Series, name: str) -> pd.Categorical:
-    """A declared group key as a categorical of stripped NFC strings (only used categories,
-    sorted; values with invisible characters refused, see :func:`one_spelling`). A categorical
-    column (labels and keys are read as Arrow dictionaries) keeps its small codes: only its
-    categories are stripped and sorted, the rows are remapped through a lookup table."""
+    """A declared group key as a categorical in one spelling (:func:`one_spelling`: only used
+    categories, sorted; values with invisible characters refused). A categorical column (labels
+    and keys are read as Arrow dictionaries) keeps its small codes: only its categories are
+    spelled and sorted, the rows are remapped through a lookup table."""
     cat = col.array if isinstance(col.dtype, pd.CategoricalDtype) else pd.Categorical(col)
-    codes, uniques = np.asarray(cat.codes), cat.categories  # small codes; -1: missing
-    names = pd.Index(uniques.astype(str)).str.strip() if len(uniques) else pd.Index([], dtype="str")
-    names, invisible = one_spelling(names)  # one spelling of each key, on the distinct values
+    codes = np.asarray(cat.codes)  # small codes; -1: missing
+    names, invisible = one_spelling(pd.Index(cat.categories.astype(str)))  # distinct values
     if invisible.any():
         hidden = invisible[np.maximum(codes, 0)] & (codes >= 0)
         if hidden.any():
             raise InputError(f"group key {shown(name)} holds invisible characters (zero-width, "
-                             f"format, bidirectional or control characters) at "
-                             f"{row_numbers(hidden)} ({counted(int(hidden.sum()), 'row')}); they "
-                             "would make groups that print alike: remove them from the data.")
+                             f"format, bidirectional, variation selectors, fillers or control "
+                             f"characters) at {row_numbers(hidden)} "
+                             f"({counted(int(hidden.sum()), 'row')}); they would make groups "
+                             "that print alike: remove them from the data.")
     blank = np.asarray(names == "", dtype=bool)
     if len(codes) and (int(codes.min()) < 0 or (blank.any() and bool(blank[codes].any()))):
         missing = (codes < 0) | (blank[np.maximum(codes, 0)] if len(blank) else False)

@@ -323,13 +323,16 @@ def sort_by_time(events: pd.DataFrame, ts: np.ndarray,
 
 
 def check_header(names: Sequence[object], columns: Sequence[str], what: str,
-                 numbers: Callable[[], Collection[str]] | None = None) -> None:
+                 numbers: Callable[[], Collection[str]] | None = None,
+                 rows: Iterable[Sequence[str]] | None = None,
+                 words: Callable[[str], str | None] = lambda w: None) -> None:
     """Refuse duplicated column names and declared ``columns`` missing from ``names`` (a
     :class:`SchemaError` whose words :func:`~budgetlab.events._messages.header_error` chooses;
     ``numbers``, asked only when refusing: the columns the reader saw hold numbers, from what it
-    has already read)."""
+    has already read; ``rows``, read only when refusing: a text file's rows after the header, and
+    ``words``, what a built-in outcome word means)."""
     have = Counter(str(n) for n in names)
     if max(have.values(), default=1) > 1 or any(c not in have for c in columns):
         from ._messages import header_error
 
-        raise header_error([str(n) for n in names], columns, what, numbers)
+        raise header_error([str(n) for n in names], columns, what, numbers, rows, words)

@@ -24,7 +24,7 @@ from ._messages import fill_or_drop
 from .schema import FAILURE, MISSING_LABELS, SKIP, SOLVE_ERROR, SUCCESS, TIMEOUT
 
 __all__ = ["DEFAULT_OUTCOMES", "TRUE_WORDS", "FALSE_WORDS", "Outcomes", "normalize_label",
-           "is_number", "check_outcomes", "lookup_label", "parse_ok"]
+           "label_word", "is_number", "check_outcomes", "lookup_label", "parse_ok"]
 
 _SUCCESS_WORDS = ("success", "successful", "successfully", "succeeded", "succeed", "ok", "okay",
                   "true", "1", "yes", "y", "t", "pass", "passed", "solved", "completed",
@@ -66,6 +66,14 @@ def normalize_label(text: Any) -> str:
     s = _BLANKS.sub("_", s.casefold().strip())
     whole = _WHOLE_DECIMAL.fullmatch(s)
     return str(int(whole.group(1))) if whole else s
+
+
+def label_word(text: str) -> str | None:
+    """What a built-in word says as a label: ``"true/false"``, ``"outcome"`` (another outcome
+    word), or ``None`` (any other text); tells a header-less file's first row from a header."""
+    label = normalize_label(text)
+    return None if label not in DEFAULT_OUTCOMES else "true/false" \
+        if label in TRUE_WORDS | FALSE_WORDS else "outcome"
 
 
 def is_number(text: str) -> bool:
