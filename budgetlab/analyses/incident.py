@@ -118,13 +118,15 @@ class IncidentReport:
         ``burn_rate``, ``excess_failures`` (failures − (1 − target) × events), ``period`` (the
         budget period of the next three: the policy's; with per-group SLOs and a preset, or no
         policy, each group's SLO period), ``period_budget_pct`` (failures in % of the budget of
-        ``period`` at the average traffic of the replayed span), ``period_budget`` (that
-        budget, in failures),
-        ``period_events`` (the events of a period at that traffic), ``replayed_events`` and
-        ``replayed_hours`` (the group's events and the hours of the replayed span that traffic is
-        read over: under 24 h, the rule of :func:`budgetlab.replay_summary`'s ``note``, the
-        three period figures are NaN, ``attrs["budget_note"]`` says why, and the summary
-        withholds the share and the events a day in words).
+        ``period`` at the traffic of the replayed span), ``period_budget`` (that budget, in
+        failures), ``period_events`` (the events of a period at that traffic), the span
+        ``replayed_start`` .. ``replayed_end``, ``replayed_events``, ``replayed_hours``,
+        ``traffic_hours`` (its time with traffic, the window holding an event: the traffic is
+        read over it, :mod:`~budgetlab.analyses.incident_budget`), ``silences`` and
+        ``silent_hours`` (left out of it). Under 24 h of traffic (the rule of
+        :func:`budgetlab.replay_summary`'s ``note``) the period figures are NaN, and
+        ``period_budget_pct`` when the incident's events hold under 10 expected failures:
+        ``attrs["budget_note"]`` says why, the summary withholds them in words.
     buckets : DataFrame
         :func:`budgetlab.analyses.failure_buckets.bucket_counts` of the incident by
         ``breakdown_by`` (its ``note``: the groups with too few events during the incident for a
@@ -290,9 +292,8 @@ def incident_report(
     status changes would not have happened.
     The single_window policy would have fired ticket_1h (ticket) at 10:36, 36 min after the start.
     Over its 1 h the incident saw 30 failures in 60 events (burn 5 over the incident); its share
-    of a 30 d error budget is withheld, too thin to go by (that budget is the replayed span's
-    traffic carried to 30 d, and a rate per day needs at least 24 h of observed time: the
-    replayed span holds 240 events in 4 h).
+    of a 30 d error budget is withheld (the incident's 60 events hold 6 expected failures under
+    the target: too few for a verdict, one needs at least 10).
 
     By hand: at 10:07 the window holds 61 events, 4 of them timeouts: burn 4 / 6.1 = 0.66 (the
     seed's report figure, rounded to two decimals); 1 ns after 10:11 the 09:11 event leaves the
@@ -302,10 +303,9 @@ def incident_report(
     digits: 4.92; success 31 / 61); the 1-hour error ratio first exceeds 2.9 x 10 % at the 10:36
     evaluation (18 of 60); the replay reads 08:00 to 12:00 (1 h of history for the 1 h windows,
     1 h of context either side of the incident): 240 events in 4 h, less than the day a rate per
-    day needs, so the share of a 30-day budget (30 failures of 0.1 x 43,200 at 1,440 events a
-    day) is withheld. The incident's 60 events hold 60 x 0.1 = 6 expected failures under 90 %,
-    too few for a verdict on a success rate (the rule of ``buckets["note"]``): the rate without
-    timeouts is withheld, the tracker's replay is not.
+    day needs. The incident's 60 events hold 60 x 0.1 = 6 expected failures under 90 %, too few
+    for a verdict (the rule of ``buckets["note"]``): the rate without timeouts and the share of
+    the 30 d budget are withheld, the tracker's replay is not.
 
     >>> rep.tiers[["tier", "fired", "first_alert", "detection_delay", "peak_burn_long"]]
             tier  fired               first_alert detection_delay  peak_burn_long
@@ -325,8 +325,8 @@ def incident_report(
     require_columns(events, bkeys)
     span = Span.of(start, end, tz=tz, context=context, history=max([slo.window, *pol.windows]))
     scope_text = check_scope(events, scope)
-    ev, replayed_ns, notes, span = replayed_events(events, span, scope_text, slo=slo, keys=keys)
-    tables = replay_tables(ev, slo, pol, keys, bkeys, span, freq=freq, replayed_ns=replayed_ns)
+    ev, replayed, notes, span = replayed_events(events, span, scope_text, slo=slo, keys=keys)
+    tables = replay_tables(ev, slo, pol, keys, bkeys, span, freq=freq, replayed=replayed)
     if int(tables["budget"]["events"].sum()) == 0:
         notes.append("there were no events during the incident.")
     if span.data_start is not None:  # each tier's evaluated span

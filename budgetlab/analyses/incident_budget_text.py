@@ -1,14 +1,18 @@
 """The incident summary's budget sentence (:mod:`budgetlab.analyses.incident_text`): the
 incident's failures, its burn and its share of the error budget of a period, from the report's
-``budget`` table.
+``budget`` table (:mod:`budgetlab.analyses.incident_budget`).
 
-The share is the failures over the budget of the period at the replayed span's traffic (each
-row's ``period_budget``: ``(1 - target)`` x the events of a ``period`` at that traffic); over
-several groups, their failures over the sum of their budgets. Groups whose budgets are of
-different periods (per-group SLOs of 28 d and 7 d, a preset built for each) are never summed into
-one period's: the share is said for each period, of its groups' failures. Read over less than a
-day (``replayed_hours``, the one rule of :func:`budgetlab._util.thin.too_thin`) a share and its
-events a day are withheld, in words; of several groups, when any of them is.
+The share is the failures over the budget of the period at the traffic of the replayed span (each
+row's ``period_budget``: ``(1 - target)`` x the events of a ``period`` at that traffic, read over
+the span's time with traffic: its silences left out); over several groups, their failures over
+the sum of their budgets. The sentence names the span (``replayed_start`` .. ``replayed_end``),
+the hours with traffic the events a day are read over and what they leave out. Groups whose
+budgets are of different periods (per-group SLOs of 28 d and 7 d, a preset built for each) are
+never summed into one period's: the share is said for each period, of its groups' failures. A
+share is withheld, in words, when the incident's events hold too few expected failures for a
+verdict (the rule of the buckets' ``note``, as the summary's rate without timeouts), and with its
+events a day when they are read over less than a day of time with traffic (``traffic_hours``,
+the one rule of :func:`budgetlab._util.thin.too_thin`); of several groups, when any of them is.
 """
 
 from __future__ import annotations
@@ -25,14 +29,19 @@ from .._util.words import counted, duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
 from ..slo import SLO
 from .incident_group_words import all_groups, group_label
+from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
 __all__ = ["budget_sentence"]
 
-_NEEDS = f"a rate per day needs at least {MIN_EVALUATED_HOURS:g} h of observed time"
+#: The columns that say a row's time with traffic and what it leaves out of the replayed span.
+_TRAFFIC = ("traffic_hours", "silences", "silent_hours")
+
+_NEEDS = f"a rate per day needs at least {MIN_EVALUATED_HOURS:g} h of time with traffic"
 
 
 def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
-                    duration: pd.Timedelta, *, keys: Sequence[str] = (), scope: str = "*") -> str:
+                    duration: pd.Timedelta, *, keys: Sequence[str] = (), scope: str = "*",
+                    tz: str = "UTC") -> str:
     """Failures and events of the incident, its burn rate and its share of the period's budget,
     over every group of ``keys`` together (said so when there are several, within the ``scope``
     when it has one): each group's allowed failures under its own SLO are added up (``failures -
@@ -40,34 +49,44 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     are weighed by their own targets. The period is the table's ``period`` (else
     ``policy.period``); groups of different periods get a share each period (their groups'
     failures over their budgets), never one period's share of every group. The period's budget
-    is the replayed span's traffic carried to the period: read over less than a day
-    (``replayed_hours``) the share and the events a day are withheld, in words.
+    is the traffic of the replayed span carried to the period, over its time with traffic: read
+    over less than a day of it (``traffic_hours``) the share and the events a day are withheld,
+    in words, and the share alone when the incident's events hold fewer than 10 expected
+    failures (``tz``: the clock the span is said on).
 
-    >>> b = pd.DataFrame({"events": [40], "failures": [2], "excess_failures": [0.0],
-    ...                   "period_budget": [1324.0], "period_events": [132_400.0],
-    ...                   "replayed_events": [150], "replayed_hours": [47 / 60]})
+    >>> b = pd.DataFrame({"events": [400], "failures": [20], "excess_failures": [0.0],
+    ...                   "period_budget": [6620.0], "period_events": [132_400.0],
+    ...                   "replayed_events": [150], "replayed_hours": [47 / 60],
+    ...                   "traffic_hours": [47 / 60]})
     >>> print(budget_sentence(b, SLO(target=0.95, window="1h"), AlertPolicy.workbook("30D"),
     ...                       pd.Timedelta("20min")))  # doctest: +NORMALIZE_WHITESPACE
-    Over its 20 min the incident saw 2 failures in 40 events (burn 1 over the incident); its
-    share of a 30 d error budget is withheld, too thin to go by (that budget is the replayed
-    span's traffic carried to 30 d, and a rate per day needs at least 24 h of observed time:
-    the replayed span holds 150 events in 47 min).
+    Over its 20 min the incident saw 20 failures in 400 events (burn 1 over the incident); its
+    share of a 30 d error budget is withheld, too thin to go by (that budget is the traffic of
+    the replayed span carried to 30 d, and a rate per day needs at least 24 h of time with
+    traffic: the replayed span holds 150 events in 47 min with traffic).
 
-    Two groups, 28 d and 7 d: 30 of ams's 403.2 allowed failures (0.01 x 40,320), 20 of fra's
-    100.8 (0.01 x 10,080):
+    Two groups, 28 d and 7 d, target 80 %: 30 of ams's 8,064 allowed failures (0.2 x 40,320), 20
+    of fra's 2,016 (0.2 x 10,080); the incident's 120 events hold 24 expected failures:
 
+    >>> t = pd.Timestamp("2026-01-08 07:00", tz="UTC")
     >>> b = pd.DataFrame({"region": ["ams", "fra"], "events": [60, 60], "failures": [30, 20],
-    ...                   "excess_failures": [29.4, 19.4],
+    ...                   "excess_failures": [18.0, 8.0],
     ...                   "period": pd.to_timedelta(["28D", "7D"]),
-    ...                   "period_budget": [403.2, 100.8], "period_events": [40_320.0, 10_080.0],
-    ...                   "replayed_events": [4_740, 1_788], "replayed_hours": [79.0, 29.8]})
-    >>> print(budget_sentence(b, SLO(target=0.99, window="1h"), AlertPolicy.workbook("28D"),
+    ...                   "period_budget": [8_064.0, 2_016.0],
+    ...                   "period_events": [40_320.0, 10_080.0],
+    ...                   "replayed_start": [t - pd.Timedelta("79h"), t - pd.Timedelta("29.8h")],
+    ...                   "replayed_end": [t, t], "replayed_events": [4_740, 1_788],
+    ...                   "replayed_hours": [79.0, 29.8], "traffic_hours": [79.0, 29.8],
+    ...                   "silences": [0, 0], "silent_hours": [0.0, 0.0]})
+    >>> print(budget_sentence(b, SLO(target=0.8, window="1h"), AlertPolicy.workbook("28D"),
     ...                       pd.Timedelta("1h"), keys=["region"]))
     ... # doctest: +NORMALIZE_WHITESPACE
-    Over its 1 h the incident saw 50 failures in 120 events of both groups by region (burn 41.7
-    over the incident); its share of the error budget is said per SLO period, each group's
-    budget at its replayed span's traffic: 7.4 % of a 28 d budget for region=ams (1,440 events a
-    day) and 19.8 % of a 7 d budget for region=fra (1,440 events a day).
+    Over its 1 h the incident saw 50 failures in 120 events of both groups by region (burn 2.08
+    over the incident); its share of the error budget is said per SLO period: 0.4 % of a 28 d
+    budget for region=ams at the traffic of 2026-01-05 00:00 .. 2026-01-08 07:00 UTC (1,440
+    events a day over its 79 h, all with traffic) and 1.0 % of a 7 d budget for region=fra at
+    the traffic of 2026-01-07 01:12 .. 2026-01-08 07:00 UTC (1,440 events a day over its 29 h
+    48 min, all with traffic).
     """
     n_ev = int(budget["events"].sum())
     n_bad = int(budget["failures"].sum())
@@ -81,66 +100,157 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
                else np.full(len(budget), policy.period.to_timedelta64()))
     parts = [(pd.Timedelta(p), budget[periods == p]) for p in dict.fromkeys(periods)]
     if len(parts) == 1:
-        share = _one_period(*parts[0], keys)
+        share = _one_period(*parts[0], keys, slo.target, tz)
         return f"{head}{'; ' if share.startswith('its share') else ', '}{share}."
-    clauses = [_of_period(p, rows, keys) for p, rows in parts]
-    return (f"{head}; its share of the error budget is said per SLO period, each group's budget at "
-            f"its replayed span's traffic: {', '.join(clauses[:-1])} and {clauses[-1]}.")
-
-
-def _spent(rows: pd.DataFrame, period: pd.Timedelta) -> tuple[float, float]:
-    """The rows' failures over their budgets of ``period`` (NaN: no budget) and their events a
-    day at the replayed span's traffic."""
-    budget = float(rows["period_budget"].sum())
-    per_day = float(rows["period_events"].sum()) * (pd.Timedelta("1D") / period)
-    return (int(rows["failures"].sum()) / budget if budget > 0 else float("nan")), per_day
+    clauses = [_of_period(p, rows, keys, slo.target, tz) for p, rows in parts]
+    return (f"{head}; its share of the error budget is said per SLO period: "
+            f"{', '.join(clauses[:-1])} and {clauses[-1]}.")
 
 
 def _thin_span(rows: pd.DataFrame, keys: Sequence[str]) -> str:
-    """``the replayed span holds 150 events in 47 min`` when the rows' replayed span is under a
-    day (of rows of several spans, the shortest: ``the shortest replayed span, region=fra's,
-    holds ...``), else ``""``."""
-    hours = rows["replayed_hours"].to_numpy(dtype=float)
+    """``the replayed span holds 150 events in 47 min with traffic`` when the rows' time with
+    traffic is under a day (of rows of several, the shortest: ``the shortest replayed traffic
+    (region=fra's) holds ...``), else ``""``."""
+    hours = _traffic_hours(rows)
     if not bool(too_thin(hours).any()):
         return ""
     low = float(hours.min())
     at = rows[hours == low]
     seen = counted(int(at["replayed_events"].sum()), "event")
     whose = "the replayed span"
-    if len(set(hours.tolist())) > 1:  # spans of several SLOs' replays: the one too short
-        who = (f"{group_label(at.iloc[0], keys)}'s" if len(at) == 1 and keys
-               else f"of {counted(len(at), 'group')}")
-        whose = f"the shortest replayed span ({who})"
-    return f"{whose} holds {seen} in {hours_words(low)}"
+    if len(set(hours.tolist())) > 1:  # several groups' times with traffic: the one too short
+        who = (group_label(at.iloc[0], keys) if len(at) == 1 and keys
+               else counted(len(at), 'group'))
+        whose = f"the replayed span of {who} (the least time with traffic)"
+    return f"{whose} holds {seen} in {hours_words(low)} with traffic"
 
 
-def _one_period(period: pd.Timedelta, rows: pd.DataFrame, keys: Sequence[str]) -> str:
-    """The share of one period's budget, of every row together, or why it is withheld."""
-    words = prose_duration(period)
+def _withheld(rows: pd.DataFrame, keys: Sequence[str], target: float, span: str,
+              words: str) -> str:
+    """Why the rows' share of the budget is withheld, in words: too few expected failures in the
+    incident's events, or under a day of time with traffic in ``span`` to carry to the period
+    (``""``: neither)."""
+    few = _few_failures(rows, target)
+    if few:
+        return f"({few})"
     thin = _thin_span(rows, keys)
     if thin:
-        return (f"its share of a {words} error budget is withheld, too thin to go by (that budget "
-                f"is the replayed span's traffic carried to {words}, and {_NEEDS}: {thin})")
+        return (f"too thin to go by (that budget is the traffic of {span} carried to {words}, "
+                f"and {_NEEDS}: {thin})")
+    return ""
+
+
+def _comma(why: str) -> str:
+    """``","`` before a reason in words, ``""`` before one in parentheses."""
+    return "" if why.startswith("(") else ","
+
+
+def _one_period(period: pd.Timedelta, rows: pd.DataFrame, keys: Sequence[str], target: float,
+                tz: str) -> str:
+    """The share of one period's budget, of every row together, or why it is withheld."""
+    words = prose_duration(period)
+    why = _withheld(rows, keys, target, _span_words(rows, tz), words)
+    if why:
+        return f"its share of a {words} error budget is withheld{_comma(why)} {why}"
     share, per_day = _spent(rows, period)
     if np.isnan(share):
         return f"no {words} error budget to compare with"
-    return (f"{measured_percent(share, 1)} of a {words} error budget at the replayed span's "
-            f"traffic ({per_day:,.0f} events a day)")
+    return (f"{measured_percent(share, 1)} of a {words} error budget at "
+            f"{_traffic_words(rows, per_day, tz)}")
 
 
-def _of_period(period: pd.Timedelta, rows: pd.DataFrame, keys: Sequence[str]) -> str:
-    """One clause of several periods: ``7.4 % of a 28 d budget for region=ams (1,440 events a
-    day)``, or why it is withheld."""
+def _of_period(period: pd.Timedelta, rows: pd.DataFrame, keys: Sequence[str], target: float,
+               tz: str) -> str:
+    """One clause of several periods: ``7.4 % of a 28 d budget for region=ams at the traffic of
+    ... (1,440 events a day ...)``, or why it is withheld."""
     words = prose_duration(period)
     label = group_label(rows.iloc[0], keys) if len(rows) == 1 else ""
     who = label or f"the {len(rows):,} groups whose SLO period is {words}"
-    thin = _thin_span(rows, keys)
-    if thin:
+    why = _withheld(rows, keys, target, _span_words(rows, tz), words)
+    if why:
         whose = (f"{label}'s {words} budget" if label
                  else f"a {words} budget for the {len(rows):,} groups of that period")
-        return f"the share of {whose} withheld, too thin to go by ({thin}, and {_NEEDS})"
+        return f"the share of {whose} withheld{_comma(why)} {why}"
     share, per_day = _spent(rows, period)
     if np.isnan(share):
         return f"no {words} error budget to compare with for {who}"
-    return (f"{measured_percent(share, 1)} of a {words} budget for {who} ({per_day:,.0f} events "
-            "a day)")
+    return (f"{measured_percent(share, 1)} of a {words} budget for {who} at "
+            f"{_traffic_words(rows, per_day, tz)}")
+
+
+def _spent(rows: pd.DataFrame, period: pd.Timedelta) -> tuple[float, float]:
+    """The rows' failures over their budgets of ``period`` (NaN: no budget) and their events a
+    day at the traffic of the replayed span (each row's over its time with traffic)."""
+    budget = float(rows["period_budget"].sum())
+    per_day = float(rows["period_events"].sum()) * (pd.Timedelta("1D") / period)
+    return (int(rows["failures"].sum()) / budget if budget > 0 else float("nan")), per_day
+
+
+def _traffic_hours(rows: pd.DataFrame) -> np.ndarray:
+    """Each row's time with traffic in its replayed span, in hours (a table made by hand without
+    ``traffic_hours``: its replayed span's)."""
+    col = "traffic_hours" if "traffic_hours" in rows.columns else "replayed_hours"
+    return rows[col].to_numpy(dtype=float)
+
+
+def _few_failures(rows: pd.DataFrame, target: float) -> str:
+    """Why the rows' incident events are too few for a verdict on their share (the rule of the
+    buckets' note, :func:`~.recalibration.rules.too_few_events`, under their targets' mean
+    weighted by events, as the bucket sentence's), in its words; ``""`` when they are enough."""
+    n = int(rows["events"].sum())
+    expected = float((rows["failures"] - rows["excess_failures"]).sum())
+    if not too_few_events(n, 1.0 - expected / n if n else target):
+        return ""
+    return (f"the incident's {counted(n, 'event')} {'holds' if n == 1 else 'hold'} "
+            f"{three_digits(expected)} expected failures under the target: too few for a verdict, "
+            f"one needs at least {MIN_EXPECTED_FAILURES}")
+
+
+def _span_words(rows: pd.DataFrame, tz: str) -> str:
+    """``2026-10-07 18:00 .. 2026-10-11 07:00 UTC``, the rows' replayed span on the clock of
+    ``tz`` to the minute (its end without the date on the same day; ``"the replayed span"``
+    when the rows have several, or none is said)."""
+    if not {"replayed_start", "replayed_end"} <= set(rows.columns):
+        return "the replayed span"
+    ends = rows[["replayed_start", "replayed_end"]].drop_duplicates()
+    if len(ends) != 1:
+        return "each group's replayed span"
+    lo, hi = (pd.Timestamp(t).tz_convert(tz) for t in ends.iloc[0])
+    zones = [f"{t:%Z}" for t in (lo, hi)]
+    first = f"{lo:%Y-%m-%d %H:%M}" + ("" if zones[0] == zones[1] else f" {zones[0]}")
+    last = f"{hi:%H:%M}" if hi.date() == lo.date() else f"{hi:%Y-%m-%d %H:%M}"
+    return f"{first} .. {last} {zones[1]}"
+
+
+def _left_out(rows: pd.DataFrame) -> str:
+    """What the rows' time with traffic leaves out of their replayed span, in words: ``a 59 h
+    silence``, ``3 silences (61 h in all)``, the time before the first event or after the
+    window emptied (``""``: none of it)."""
+    left = float(rows["replayed_hours"].iloc[0] - rows["traffic_hours"].iloc[0])
+    silent = float(rows["silent_hours"].iloc[0]) if "silent_hours" in rows.columns else 0.0
+    n = int(rows["silences"].iloc[0]) if "silences" in rows.columns else 0
+    said = ([f"a {hours_words(silent)} silence" if n == 1 else
+             f"{n:,} silences ({hours_words(silent)} in all)"] if n else [])
+    if left - silent >= 1 / 60:  # a minute or more before the first event or after the last
+        said.append(f"{hours_words(left - silent)} before its first event or after its last "
+                    "window")
+    return " and ".join(said)
+
+
+def _traffic_words(rows: pd.DataFrame, per_day: float, tz: str) -> str:
+    """``the traffic of <span> (7,085 events a day over its 25 h with traffic; a 60 h silence
+    left out)``: the rows' events a day and the time they are read over."""
+    a_day = f"{counted(int(round(per_day)), 'event')} a day"
+    span = _span_words(rows, tz)
+    hours = _traffic_hours(rows)
+    if "traffic_hours" not in rows.columns:
+        return f"the traffic of {span} ({a_day})"
+    if len(rows[[c for c in _TRAFFIC if c in rows.columns]].drop_duplicates()) > 1:
+        n = int(rows["silences"].sum()) if "silences" in rows.columns else 0
+        left = f"; {counted(n, 'silence')} left out" if n else ""
+        return (f"the traffic of {span} ({a_day}, each group's over its own time with traffic, "
+                f"{hours_words(float(hours.min()))} to {hours_words(float(hours.max()))}{left})")
+    left = _left_out(rows)
+    over = f"over its {hours_words(float(hours[0]))}"
+    return (f"the traffic of {span} ({a_day} {over} with traffic; {left} left out)" if left
+            else f"the traffic of {span} ({a_day} {over}, all with traffic)")

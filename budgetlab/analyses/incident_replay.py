@@ -20,17 +20,18 @@ from ..slo import SLO
 from .bucket_burn import bucket_burn_over_time
 from .bucket_variants import Groups, TrackerVariants
 from .failure_buckets import bucket_counts
+from .incident_budget import budget_table, replayed_traffic
 from .incident_coverage import tracker_read_from, withhold_tracker
-from .incident_tables import alert_tables, budget_table, report_attrs, tracker_table
+from .incident_tables import alert_tables, report_attrs, tracker_table
 from .incident_window import Span, between, nice_freq
 
 __all__ = ["replay_tables"]
 
 
 def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str], bkeys: list[str],
-                  span: Span, *, freq: Any, replayed_ns: int) -> dict[str, Any]:
-    """The report's tables from the events replayed (history included), cut to the window or the
-    incident."""
+                  span: Span, *, freq: Any, replayed: tuple[int, int]) -> dict[str, Any]:
+    """The report's tables from the events replayed (history included: ``replayed``, the span
+    ``[lo, hi)`` in ns they cover), cut to the window or the incident."""
     with warnings.catch_warnings():  # a window longer than the history is in notes, not a warning
         warnings.simplefilter("ignore", PartialWindowWarning)
         states_h = replay(ev, slo, by=keys)
@@ -61,7 +62,8 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
         tracker=withhold_tracker(tracker_table(states_h, tr_h, spans, keys, replace(
             span, start=span.end if read_from is None else read_from)), read_from),
         alerts=alerts, tiers=tiers, buckets=buckets, window_buckets=window_buckets,
-        budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol, replayed_ns),
+        budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol, replayed,
+                            replayed_traffic(ev, slo, groups_h, *replayed)),
         over_time=bucket_burn_over_time(ev[in_window], slo, by=bkeys,
                                         freq=nice_freq(span.w_end.value - span.w_start.value)))
     report_attrs(tables, slo, keys, ev["ts"][in_incident])

@@ -1,6 +1,6 @@
 """The incident report's tables: the tracker's (one row per group, the worst group first), the
-alert episodes overlapping the window, what each tier of the policy did during the incident, and
-what the incident cost the error budget.
+alert episodes overlapping the window and what each tier of the policy did during the incident
+(what the incident cost the error budget: :mod:`~budgetlab.analyses.incident_budget`).
 
 The tracker table's per-event columns (the first status change, its burn, the number of changes,
 the peak burn, the status at the incident's last event) are what the tracker's callbacks saw. Its
@@ -19,8 +19,6 @@ import numpy as np
 import pandas as pd
 
 from .._util.attrs import span_attrs
-from .._util.ratios import ratio
-from .._util.thin import thin_words, too_thin
 from .._util.validation import utc_from_ns, utc_ns_column
 from ..alerts.episodes import alert_episodes, alert_states
 from ..alerts.policy import AlertPolicy
@@ -32,12 +30,11 @@ from ..slo import SLO
 from ..windows.bingrid import BinGrid
 from ..windows.binning import bin_events
 from ..windows.bins import read_bins
-from .bucket_variants import Groups, episodes_caused
+from .bucket_variants import episodes_caused
 from .incident_coverage import covered_alerts, evaluated_from
 from .incident_window import Span, between
 
-__all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "alert_tables", "budget_table", "closest_tier",
-           "report_attrs",
+__all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "alert_tables", "closest_tier", "report_attrs",
            "tracker_table", "worst_first"]
 
 
@@ -292,48 +289,6 @@ def closest_tier(tiers: pd.DataFrame) -> pd.Series | None:
     when no tier has a peak)."""
     ratio = (tiers["peak_burn_long"] / tiers["burn"]).to_numpy(dtype=float)
     return tiers.iloc[int(np.nanargmax(ratio))] if np.isfinite(ratio).any() else None
-
-
-def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_hist: Groups, slo: SLO,
-                 policy: AlertPolicy, span_ns: int) -> pd.DataFrame:
-    """Per group: failures during the incident and their share of the policy-period budget
-    (``period``: the policy's) at the traffic of the replayed span (``span_ns`` long: its
-    events and hours are columns); the period's figures are NaN when that span is under a day,
-    ``attrs["budget_note"]`` says why (``""`` when nothing is withheld).
-
-    ``incident_group`` / ``incident_ok``: group code (of ``groups_hist``) and outcome of each event
-    of the incident."""
-    eb = slo.error_budget
-    keys = groups_hist.keys
-    kt = groups_hist.key_table
-    hist_counts = np.bincount(groups_hist.code, minlength=groups_hist.n_groups)
-    n = np.bincount(incident_group, minlength=groups_hist.n_groups)
-    bad = np.bincount(incident_group[~incident_ok], minlength=groups_hist.n_groups)
-    out = kt.copy() if keys else pd.DataFrame(index=pd.RangeIndex(groups_hist.n_groups))
-    out["events"] = n
-    out["failures"] = bad
-    out["success_rate"] = ratio(n - bad, n, 1.0)
-    out["burn_rate"] = ratio(bad, n * eb, 0.0)
-    # to 1e-9 of a failure: 1 - 0.99 is 0.010000000000000009 in floats, so 200 events' allowance
-    # is 2.0000000000000018 and 2 failures would be -1.8e-15 over it
-    out["excess_failures"] = np.round(bad - eb * n, 9)
-    hours = max(span_ns, 1) / 3.6e12
-    # the period's figures carry the replayed span's traffic to the period, a rate: withheld (NaN)
-    # under a day of it (budgetlab._util.thin.too_thin), as the summary's words withhold them
-    per_period = hist_counts * (policy.period.value / max(span_ns, 1))
-    thin = bool(too_thin(hours))
-    out["period"] = policy.period  # the budget period of the three figures after it
-    out["period_budget_pct"] = np.nan if thin else ratio(100.0 * bad, eb * per_period, 0.0)
-    out["period_budget"] = np.nan if thin else eb * per_period
-    out["period_events"] = np.nan if thin else per_period
-    out["replayed_events"] = hist_counts
-    out["replayed_hours"] = hours
-    why = thin_words([hours], [hist_counts.sum()], time="replayed time", figures="rates per day",
-                     no_time="no replayed time")[0]
-    out.attrs["budget_note"] = (f"period_budget_pct, period_budget and period_events withheld "
-                                f"(the replayed span's traffic carried to the policy's period): "
-                                f"{why}." if thin else "")
-    return out
 
 
 def report_attrs(tables: dict[str, Any], slo: SLO, keys: list[str], incident_ts: pd.Series) -> None:

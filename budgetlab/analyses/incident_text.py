@@ -63,7 +63,8 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
              alert_sentence(tiers, policy, by, start, tz, freq=freq,
                             data_end=data_end if cut else None)]
     if len(budget) and int(budget["events"].sum()):
-        parts.append(budget_sentence(budget, slo, policy, end - start, keys=by, scope=scope))
+        parts.append(budget_sentence(budget, slo, policy, end - start, keys=by, scope=scope,
+                                     tz=tz))
     return " ".join(parts)
 
 

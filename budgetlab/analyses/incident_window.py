@@ -91,9 +91,10 @@ class Span:
 
 
 def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
-                    keys: list[str]) -> tuple[pd.DataFrame, int, list[str], Span]:
-    """The events to replay (from ``span.h_start`` to the window's end, in scope), the time they
-    span (cut by the table's own start and end when they come first), a note when the data
+                    keys: list[str]) -> tuple[pd.DataFrame, tuple[int, int], list[str], Span]:
+    """The events to replay (from ``span.h_start`` to the window's end, in scope), the span of
+    time they cover, ``[lo, hi)`` in ns (cut by the table's own start and end when they come
+    first), a note when the data
     start too late for the longest window, or end before the window does, and ``span`` with
     ``data_end``: the log's last event (``None`` when the log runs to the window's end or
     beyond) and ``data_start``: its first (``None`` when the history the longest window needs is
@@ -146,8 +147,8 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
                      "after it are not production's.")
     span_lo = h_start.value if i0 > 0 else first_ns
     span_hi = w_end.value if i1 < len(events) else int(t[-1])
-    return ev, max(span_hi - span_lo, 1), notes, replace(span, data_end=data_end,
-                                                         data_start=data_start)
+    return ev, (span_lo, max(span_hi, span_lo + 1)), notes, replace(span, data_end=data_end,
+                                                                    data_start=data_start)
 
 
 def no_traffic_words(t: np.ndarray, history: pd.DataFrame, span: Span, scope: str, *, slo: SLO,

@@ -231,12 +231,19 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
 def _spent_words(budget: pd.Series) -> str:
     """The incident's share of the period's error budget (a ``budget`` row of
     :func:`budgetlab.incident_report`); withheld, and why, when the replayed span it is carried
-    from is under a day (:func:`budgetlab._util.thin.too_thin`, as the summary's)."""
-    hours = float(budget["replayed_hours"])
+    from holds under a day of time with traffic (:func:`budgetlab._util.thin.too_thin`, as the
+    summary's), or the incident's events too few expected failures for a verdict (the table's
+    ``period_budget_pct`` is NaN: its ``budget_note`` says why)."""
+    hours = float(budget.get("traffic_hours", budget["replayed_hours"]))
     if bool(too_thin(hours)):
         return (f"The incident's share of the period's error budget is withheld: the replayed span "
                 f"holds {counted(int(budget['replayed_events']), 'event')} in "
-                f"{hours_words(hours)}, and a rate per day needs at least "
-                f"{MIN_EVALUATED_HOURS:g} h of observed time.")
+                f"{hours_words(hours)} with traffic, and a rate per day needs at least "
+                f"{MIN_EVALUATED_HOURS:g} h of time with traffic.")
+    if pd.isna(budget["period_budget_pct"]):
+        n = int(budget["events"])
+        return ("The incident's share of the period's error budget is withheld: its "
+                f"{counted(n, 'event')} {'holds' if n == 1 else 'hold'} too few expected failures "
+                "for a verdict.")
     spent = measured_percent(float(budget["period_budget_pct"]) / 100)  # a column in percent
     return f"The incident spent {spent} of the period's error budget."

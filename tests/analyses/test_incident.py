@@ -175,14 +175,15 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
     assert b[["period_budget_pct", "period_budget", "period_events"]].isna().all()
     assert rep.budget.attrs["budget_note"] == (
         "period_budget_pct, period_budget and period_events withheld (the replayed span's traffic "
-        "carried to the policy's period): only 6 h of replayed time (2,160 events in it): too "
-        "little for rates per day, which need at least 24 h (one day).")
-    assert (b["replayed_events"], b["replayed_hours"]) == (2160, 6.0)
+        "carried to the policy's period): only 6 h of time with traffic in the replayed span "
+        "(2,160 events in it): too little for rates per day, which need at least 24 h (one day).")
+    assert (b["replayed_events"], b["replayed_hours"], b["traffic_hours"]) == (2160, 6.0, 6.0)
     said = " ".join(rep.summary.split())
     assert ("Over its 1 h the incident saw 72 failures in 360 events (burn 2 over the "
             "incident); its share of a 30 d error budget is withheld, too thin to go by (that "
-            "budget is the replayed span's traffic carried to 30 d, and a rate per day needs at "
-            "least 24 h of observed time: the replayed span holds 2,160 events in 6 h).") in said
+            "budget is the traffic of 2026-01-05 03:00 .. 09:00 UTC carried to 30 d, and a rate "
+            "per day needs at least 24 h of time with traffic: the replayed span holds 2,160 "
+            "events in 6 h with traffic).") in said
 
 
 def ten_minutes_of_failures(i, region):
@@ -426,8 +427,8 @@ def test_period_budget_uses_the_span_the_data_cover():
     rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(7), context="5h30min",
                           policy=AlertPolicy.single_window("1h", 50.0))
     assert np.isnan(rep.budget["period_budget_pct"].iloc[0])
-    assert "only 11 h 59 min of replayed time (4,320 events in it)" in rep.budget.attrs[
-        "budget_note"]
+    assert ("only 11 h 59 min of time with traffic in the replayed span (4,320 events in it)"
+            in rep.budget.attrs["budget_note"])
 
 
 def test_errors():
@@ -504,7 +505,8 @@ def test_the_budget_sentence_weighs_each_group_by_its_own_target():
     # and over a 30 d period (360 events an hour per region, x 720) the allowed failures are
     # 0.01 * 360 * 720 + 0.1 * 360 * 720 = 28512: 60 of them is 0.2 %. With a day of context either
     # side the replay reads 00:00 (the log's start) to 08:00 on the next day, 32 h, enough for a
-    # rate per day: 2 x 360 x 24 = 17,280 events a day.
+    # rate per day: 2 x 360 x 24 = 17,280 events a day (fra's time with traffic is 32 h, ams's,
+    # whose events come 1 s after fra's, 32 h less 1 s).
     def fail(i, region):
         return "timeout" if region == "ams" and i >= idx(6) and i % 12 == 0 else "success"
 
@@ -521,8 +523,9 @@ def test_the_budget_sentence_weighs_each_group_by_its_own_target():
     pct = 100 * 60 / ((1 - 0.99) * 3600 * 72 + (1 - 0.9) * 3600 * 72)
     assert ("the incident saw 60 failures in 1,440 events of both groups by region (burn "
             "0.758 over the incident), "  # three significant digits
-            f"{pct:.1f} % of a 30 d error budget at the replayed span's traffic (17,280 events a "
-            "day).") in " ".join(rep.summary.split())
+            f"{pct:.1f} % of a 30 d error budget at the traffic of 2026-01-05 00:00 .. "
+            "2026-01-06 08:00 UTC (17,280 events a day, each group's over its own time with "
+            "traffic, 31 h 59 min to 32 h).") in " ".join(rep.summary.split())
 
 
 def test_an_incident_after_a_silence_reads_the_window_s_clock():

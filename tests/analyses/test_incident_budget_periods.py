@@ -6,19 +6,22 @@ period of the group it talks about ("9.9 % of a 28 d error budget": 50 failures 
 fra's replay under a day its NaN budget was left out of the sum, "12.4 %": 50 over ams's alone).
 
 Hand computation (docs/incident.md: the share is the failures over ``(1 - target)`` x the events
-of a period at the replayed span's traffic). One event a minute per region, target 99 %, the
+of a period at the replayed span's traffic, over its time with traffic: here all of it). One
+event a minute per region, target 80 % (60 events hold 12 expected failures: enough for a
+verdict, which 99 %'s 0.6 are not), the
 incident [72 h, 73 h) of a 4-day log, ams failing every 2nd minute of it (30 failures), fra every
 3rd (20). The Workbook at 28 d: its longest window 3 d x 28 / 30 = 67 h 12 min, so ams's report
 replays from the log's start to the window's end (72 h - 6 h context + 1 h + 6 h = 79 h): 4,740
-events, 40,320 in 28 d, a budget of 403.2: 30 / 403.2 = 7.44 %. At 7 d: 16 h 48 min, so fra's
-replay is 16.8 + 13 = 29.8 h: 1,788 events, 10,080 in 7 d, a budget of 100.8: 20 / 100.8 =
-19.84 %. Both at 1,440 events a day.
+events, 40,320 in 28 d, a budget of 0.2 x 40,320 = 8,064: 30 / 8,064 = 0.372 %. At 7 d:
+16 h 48 min, so fra's replay is 16.8 + 13 = 29.8 h (from 49 h 12 min: 2026-01-07 01:12): 1,788
+events, 10,080 in 7 d, a budget of 2,016: 20 / 2,016 = 0.992 %. Both at 1,440 events a day.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from budgetlab import SLO, PerGroup, as_events, incident_report
 
@@ -37,8 +40,8 @@ def _events() -> pd.DataFrame:
 
 
 def _per(ams: str, fra: str, *, fra_window: str = "1h") -> PerGroup:
-    return PerGroup({"ams": SLO(0.99, window="1h", period=ams),
-                     "fra": SLO(0.99, window=fra_window, period=fra)})
+    return PerGroup({"ams": SLO(0.8, window="1h", period=ams),
+                     "fra": SLO(0.8, window=fra_window, period=fra)})
 
 
 def _budget_words(summary: str) -> str:
@@ -51,42 +54,63 @@ def test_each_group_against_its_own_periods_budget():
     b = rep.budget.set_index("region")
     assert b["period"].tolist() == [pd.Timedelta("28D"), pd.Timedelta("7D")]
     assert b["replayed_events"].tolist() == [4_740, 1_788]
-    assert np.allclose(b["period_budget"], [403.2, 100.8], rtol=1e-12)
-    assert np.allclose(b["period_budget_pct"], [100 * 30 / 403.2, 100 * 20 / 100.8], rtol=1e-12)
-    # burn over the incident: 50 / (0.01 x 120)
+    assert np.allclose(b["period_budget"], [8_064, 2_016], rtol=1e-12)
+    assert np.allclose(b["period_budget_pct"], [100 * 30 / 8_064, 100 * 20 / 2_016], rtol=1e-12)
+    assert b["traffic_hours"].tolist() == [79.0, 29.8]  # one event a minute: all with traffic
+    # burn over the incident: 50 / (0.2 x 120)
     assert _budget_words(rep.summary) == (
         "Over its 1 h the incident saw 50 failures in 120 events of both groups by region (burn "
-        "41.7 over the incident); its share of the error budget is said per SLO period, each "
-        "group's budget at its replayed span's traffic: 7.4 % of a 28 d budget for region=ams "
-        "(1,440 events a day) and 19.8 % of a 7 d budget for region=fra (1,440 events a day).")
+        "2.08 over the incident); its share of the error budget is said per SLO period: 0.4 % of "
+        "a 28 d budget for region=ams at the traffic of 2026-01-05 00:00 .. 2026-01-08 07:00 UTC "
+        "(1,440 events a day over its 79 h, all with traffic) and 1.0 % of a 7 d budget for "
+        "region=fra at the traffic of 2026-01-07 01:12 .. 2026-01-08 07:00 UTC (1,440 events a "
+        "day over its 29 h 48 min, all with traffic).")
 
 
 def test_a_period_read_over_less_than_a_day_is_withheld_alone():
     # context 1 h: fra's replay is 16.8 + 3 = 19.8 h (1,188 events), under a day; ams's from
     # 71 h - 67.2 h = 3.8 h to 74 h, 70.2 h (4,212 events): 30 / (0.01 x 4,212 x 672 / 70.2) =
-    # 30 / 403.2 again
+    # 30 / 8,064 again (ams from 03:48 on 2026-01-05, fra from 06:12 on 2026-01-07, to 02:00)
     rep = incident_report(_events(), _per("28D", "7D"), START, END, policy="workbook",
                           by="region", context="1h")
     assert rep.budget["replayed_events"].tolist() == [4_212, 1_188]
     assert _budget_words(rep.summary).endswith(
-        "its share of the error budget is said per SLO period, each group's budget at its "
-        "replayed span's traffic: 7.4 % of a 28 d budget for region=ams (1,440 events a day) and "
-        "the share of region=fra's 7 d budget withheld, too thin to go by (the replayed span "
-        "holds 1,188 events in 19 h 48 min, and a rate per day needs at least 24 h of observed "
-        "time).")
+        "its share of the error budget is said per SLO period: 0.4 % of a 28 d budget for "
+        "region=ams at the traffic of 2026-01-05 03:48 .. 2026-01-08 02:00 UTC (1,440 events a "
+        "day over its 70 h 12 min, all with traffic) and the share of region=fra's 7 d budget "
+        "withheld, too thin to go by (that budget is the traffic of 2026-01-07 06:12 .. "
+        "2026-01-08 02:00 UTC carried to 7 d, and a rate per day needs at least 24 h of "
+        "time with traffic: the replayed span holds 1,188 events in 19 h 48 min with traffic).")
 
 
 def test_one_period_with_one_group_read_too_briefly_is_withheld():
     # both 7 d; ams's 2-day tracker window replays 48 + 3 = 51 h, fra's 19.8 h: the share of
     # both together needs fra's budget, which is too thin (before: 50 failures over ams's
-    # budget alone, 0.01 x 3,060 x 168 / 51 = 100.8, "49.6 %")
-    slos = PerGroup({"ams": SLO(0.99, window="2D", period="7D"),
-                     "fra": SLO(0.99, window="1h", period="7D")})
+    # budget alone, 0.01 x 3,060 x 168 / 51 = 100.8, "49.6 %"; at 80 %, 2,016 and 2.5 %)
+    slos = PerGroup({"ams": SLO(0.8, window="2D", period="7D"),
+                     "fra": SLO(0.8, window="1h", period="7D")})
     rep = incident_report(_events(), slos, START, END, policy="workbook", by="region",
                           context="1h")
     assert rep.budget["replayed_hours"].tolist() == [51.0, 19.8]
     assert _budget_words(rep.summary).endswith(
         "its share of a 7 d error budget is withheld, too thin to go by (that budget is the "
-        "replayed span's traffic carried to 7 d, and a rate per day needs at least 24 h of "
-        "observed time: the shortest replayed span (region=fra's) holds 1,188 events in 19 h 48 "
-        "min).")
+        "traffic of each group's replayed span carried to 7 d, and a rate per day needs "
+        "at least 24 h of time with traffic: the replayed span of region=fra (the least time "
+        "with traffic) holds 1,188 events in 19 h 48 min with traffic).")
+
+
+def test_a_share_from_too_few_expected_failures_is_withheld():
+    # at 99 % the incident's 120 events hold 1.2 expected failures (0.01 x 120), under the 10 a
+    # verdict needs (the buckets' rule): the share is withheld in words, per period and in the
+    # table (before: "7.4 % of a 28 d budget for region=ams ... and 19.8 % of a 7 d budget")
+    slos = PerGroup({"ams": SLO(0.99, window="1h", period="28D"),
+                     "fra": SLO(0.99, window="1h", period="7D")})
+    rep = incident_report(_events(), slos, START, END, policy="workbook", by="region")
+    assert rep.budget["period_budget_pct"].isna().all()
+    assert rep.budget["period_budget"].tolist() == pytest.approx([403.2, 100.8], rel=1e-12)
+    assert _budget_words(rep.summary).endswith(
+        "its share of the error budget is said per SLO period: the share of region=ams's 28 d "
+        "budget withheld (the incident's 60 events hold 0.6 expected failures under the target: "
+        "too few for a verdict, one needs at least 10) and the share of region=fra's 7 d budget "
+        "withheld (the incident's 60 events hold 0.6 expected failures under the target: too few "
+        "for a verdict, one needs at least 10).")

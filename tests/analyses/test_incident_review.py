@@ -193,8 +193,8 @@ def test_the_spent_share_is_withheld_over_less_than_a_day():
                           policy=AlertPolicy.single_window("1h", 50.0))
     v = wake_verdict(ev, {"mine": rep})
     assert v.sentence.endswith("The incident's share of the period's error budget is withheld: "
-                               "the replayed span holds 300 events in 4 h 59 min, and a rate per "
-                               "day needs at least 24 h of observed time.")
+                               "the replayed span holds 300 events in 4 h 59 min with traffic, "
+                               "and a rate per day needs at least 24 h of time with traffic.")
 
 
 @pytest.mark.parametrize(("at", "labelled"), [

@@ -28,16 +28,21 @@ def test_a_late_scope_counts_its_traffic_over_the_logs_span():
     """Incident 12:00 .. 14:00 on 2026-01-02 in scope key=b, context 1 h: the report's window is
     11:00 .. 15:00; the workbook policy's 3 d window needs history from 2025-12-30 11:00, before
     the log. By hand: the replay spans the log's start, 2026-01-01 00:00, to the window's end,
-    2026-01-02 15:00 (the log goes on after it): 39 h = 1.625 d, holding b's events of 10:00 ..
-    14:00, 5 of them: 5 / 1.625 = 3.08 events a day. A 30 d period: 5 x 30 / 1.625 = 92.3
-    events, a budget of 9.23 failures at target 0.9; the incident's 2 failures are 21.7 % of it.
-    The data start 1 d 11 h before the report's window."""
+    2026-01-02 15:00 (the log goes on after it), 39 h, holding b's events of 10:00 .. 14:00, 5 of
+    them. Its time with traffic (the 1 h window holds one of b's events) is 10:00 .. 15:00, 5 h:
+    b's traffic ran at 24 a day while it ran, not the 3.08 a day of 5 events over 39 h (the
+    figure before), and 5 h are under the day a rate per day needs, so the period's figures are
+    withheld. The data start 1 d 11 h before the report's window."""
     rep = incident_report(_events(), bl.SLO(target=0.9, window="1h"), "2026-01-02 12:00",
                           "2026-01-02 14:00", by="key", scope="key=b", context="1h")
     row = rep.budget.iloc[0]
-    assert row["period_events"] == pytest.approx(5 * 30 / 1.625)
-    assert round(float(row["period_budget_pct"]), 1) == 21.7
-    assert "at the replayed span's traffic (3 events a day)" in " ".join(rep.summary.split())
+    assert (row["replayed_start"], row["replayed_end"]) == (
+        pd.Timestamp("2026-01-01", tz="UTC"), pd.Timestamp("2026-01-02 15:00", tz="UTC"))
+    assert (row["replayed_events"], row["replayed_hours"], row["traffic_hours"]) == (5, 39.0, 5.0)
+    assert row[["period_events", "period_budget", "period_budget_pct"]].isna().all()
+    assert ("only 5 h of time with traffic in the replayed span (5 events in it)"
+            in rep.budget.attrs["budget_note"])
+    assert "events a day" not in rep.summary
     assert rep.notes[0].startswith("the data start 1 d 11 h before the report's window")
 
 

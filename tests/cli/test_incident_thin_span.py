@@ -14,14 +14,19 @@ PROXY = Path(__file__).parents[1] / "fixtures" / "loghub" / "proxifier_300.log"
 def test_an_incident_on_47_minutes_of_log_withholds_the_rate_per_day(capsys):
     # grep -E " - [^ ]+ (close|error)" proxifier_300.log: 150 events (the preset's), the first
     # at 16:49:07, the last at 17:36:00 (46 min 53 s, all of them replayed: the 3 d of history
-    # the workbook needs reach before the log), 40 of them in 16:50-17:10, none an error
+    # the workbook needs reach before the log), 40 of them in 16:50-17:10, none an error. At
+    # target 50 % they hold 20 expected failures, enough for a verdict: the traffic is what is
+    # too thin. Each program's time with traffic under the 1 h window runs from its first event
+    # to the log's last; QQ.exe's is the least: 17:15:10, 17:15:42, 17:16:10, so 3 events in
+    # 17:15:10 .. 17:36:00, 20 min 50 s
     assert main(["incident", str(PROXY), "--preset", "proxifier", "--year", "2026", "--by",
                  "program", "--start", "2026-10-30 16:50", "--end", "2026-10-30 17:10",
-                 "--window", "1h"]) == 0
+                 "--window", "1h", "--target", "0.5"]) == 0
     said = " ".join(capsys.readouterr().out.split())
     assert ("Over its 20 min the incident saw 0 failures in 40 events of all 7 groups by program "
             "(burn 0 over the incident); its share of a 30 d error budget is withheld, too thin to "
-            "go by (that budget is the replayed span's traffic carried to 30 d, and a rate per "
-            "day needs at least 24 h of observed time: the replayed span holds 150 events in "
-            "46 min 53 s).") in said
+            "go by (that budget is the traffic of 2026-10-30 16:49 .. 17:36 UTC carried to 30 d, "
+            "and a rate per day needs at least 24 h of time with traffic: the replayed span of "
+            "program=QQ.exe (the least time with traffic) holds 3 events in 20 min 50 s with "
+            "traffic).") in said
     assert "events a day" not in said

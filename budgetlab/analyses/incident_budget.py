@@ -1,0 +1,137 @@
+"""The incident report's ``budget`` table: the incident's failures per group and their share of
+the error budget of a period, that budget carried from the traffic of the replayed span.
+
+The traffic is read over the **time with traffic** of the replayed span, the package's one
+clock for rates per day (:func:`budgetlab.replay_summary`'s ``events_per_day``): the time the
+tracker's window holds at least one of the group's events (:func:`budgetlab.status_spans`,
+:func:`~budgetlab.budget.spans.silences`). A silence (a gap between two events longer than the
+window), and the time before the group's first event or after its window emptied, are left out:
+a scope silent for 60 h of 85 carries its 25 h of traffic to the period, not 85 h of it.
+
+Two rules withhold the period's figures, each in words (``attrs["budget_note"]``): a rate per
+day read over less than a day of time with traffic (:func:`budgetlab._util.thin.too_thin`), and
+a share of the budget from an incident whose events hold fewer than
+:data:`~.recalibration.rules.MIN_EXPECTED_FAILURES` expected failures under the target
+(:func:`~.recalibration.rules.too_few_events`, the rule of the buckets' ``note``): one failure
+in one event is no verdict on the budget.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._util.ratios import ratio
+from .._util.thin import thin_words, too_thin
+from .._util.units import HOUR_NS
+from ..alerts.policy import AlertPolicy
+from ..budget.spans import silences, status_spans
+from ..slo import SLO
+from .bucket_variants import Groups
+from .recalibration.rules import too_few_events
+
+__all__ = ["budget_table", "replayed_traffic"]
+
+
+def replayed_traffic(ev: pd.DataFrame, slo: SLO, groups: Groups, lo_ns: int,
+                     hi_ns: int) -> pd.DataFrame:
+    """Per group of ``groups`` (in its order): the time with traffic of the replayed span ``[lo_ns,
+    hi_ns)`` (``traffic_hours``: the tracker's window holds at least one of the group's events),
+    its ``silences`` (gaps longer than the window) and ``silent_hours`` (the time the window
+    stood empty between two events), by :func:`~budgetlab.budget.spans.silences`.
+
+    >>> from budgetlab import as_events
+    >>> ev = as_events(pd.to_datetime(["2026-01-01 00:00", "2026-01-01 05:00",
+    ...                                "2026-01-01 05:30"], utc=True), [True] * 3)
+    >>> t = replayed_traffic(ev, SLO(target=0.9, window="1h"), Groups(ev, []), 0,
+    ...                      pd.Timestamp("2026-01-01 06:00", tz="UTC").value)
+    >>> t.round(3).to_dict("records")  # 1 h + 1 ns after 00:00, 05:00 .. 06:00; 4 h silent
+    [{'traffic_hours': 2.0, 'silences': 1, 'silent_hours': 4.0}]
+    """
+    out = pd.DataFrame({"traffic_hours": np.zeros(groups.n_groups),
+                        "silences": np.zeros(groups.n_groups, dtype=np.int64),
+                        "silent_hours": np.zeros(groups.n_groups)})
+    if not len(ev):
+        return out
+    spans = status_spans(ev, slo, by=groups.keys or None, start=pd.Timestamp(lo_ns, tz="UTC"),
+                         end=pd.Timestamp(hi_ns, tz="UTC"))
+    quiet = silences(spans)
+    row = np.zeros(len(quiet), dtype=np.int64)
+    if groups.keys:  # the codes of quiet's own groups: matched to groups' by the key values
+        mine = pd.MultiIndex.from_frame(groups.key_table[groups.keys].astype(str))
+        row = np.asarray(mine.get_indexer(pd.MultiIndex.from_frame(
+            quiet[groups.keys].astype(str))), dtype=np.int64)
+    out.loc[row, "traffic_hours"] = quiet["observed_time"].array.asi8 / HOUR_NS
+    out.loc[row, "silences"] = quiet["silences"].to_numpy(dtype=np.int64)
+    out.loc[row, "silent_hours"] = quiet["silent_time"].array.asi8 / HOUR_NS
+    return out
+
+
+def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_hist: Groups, slo: SLO,
+                 policy: AlertPolicy, replayed: tuple[int, int],
+                 traffic: pd.DataFrame) -> pd.DataFrame:
+    """Per group: failures during the incident and their share of the policy-period budget
+    (``period``: the policy's) at the traffic of the replayed span (``replayed``: its ``[lo, hi)``
+    in ns, the columns ``replayed_start`` .. ``replayed_end``), read over the group's time with
+    traffic in it (``traffic``: :func:`replayed_traffic`); the period's figures are NaN when that
+    time is under a day, ``period_budget_pct`` too when the incident's events of the group hold
+    too few expected failures for a verdict, and ``attrs["budget_note"]`` says why (``""`` when
+    nothing is withheld).
+
+    ``incident_group`` / ``incident_ok``: group code (of ``groups_hist``) and outcome of each event
+    of the incident."""
+    eb = slo.error_budget
+    keys = groups_hist.keys
+    hist_counts = np.bincount(groups_hist.code, minlength=groups_hist.n_groups)
+    n = np.bincount(incident_group, minlength=groups_hist.n_groups)
+    bad = np.bincount(incident_group[~incident_ok], minlength=groups_hist.n_groups)
+    out = groups_hist.key_table.copy() if keys else pd.DataFrame(
+        index=pd.RangeIndex(groups_hist.n_groups))
+    out["events"] = n
+    out["failures"] = bad
+    out["success_rate"] = ratio(n - bad, n, 1.0)
+    out["burn_rate"] = ratio(bad, n * eb, 0.0)
+    # to 1e-9 of a failure: 1 - 0.99 is 0.010000000000000009 in floats, so 200 events' allowance
+    # is 2.0000000000000018 and 2 failures would be -1.8e-15 over it
+    out["excess_failures"] = np.round(bad - eb * n, 9)
+    lo, hi = replayed
+    hours = traffic["traffic_hours"].to_numpy(dtype=np.float64)
+    # the period's figures carry the traffic to the period, a rate per day of time with traffic:
+    # withheld (NaN) under a day of it (too_thin), as the summary's words withhold them
+    per_period = ratio(hist_counts * (policy.period.value / HOUR_NS), hours, np.nan)
+    thin = too_thin(hours)
+    few = [too_few_events(int(k), slo.target, span="the group's incident") for k in n.tolist()]
+    out["period"] = policy.period  # the budget period of the three figures after it
+    pct = ratio(100.0 * bad, eb * per_period, 0.0)
+    out["period_budget_pct"] = np.where(thin | np.array([bool(f) for f in few]), np.nan, pct)
+    out["period_budget"] = np.where(thin, np.nan, eb * per_period)
+    out["period_events"] = np.where(thin, np.nan, per_period)
+    out["replayed_start"] = pd.Timestamp(lo, tz="UTC")
+    out["replayed_end"] = pd.Timestamp(hi, tz="UTC")
+    out["replayed_events"] = hist_counts
+    out["replayed_hours"] = max(hi - lo, 1) / HOUR_NS
+    out["traffic_hours"] = hours
+    out["silences"] = traffic["silences"].to_numpy(dtype=np.int64)
+    out["silent_hours"] = traffic["silent_hours"].to_numpy(dtype=np.float64)
+    out.attrs["budget_note"] = _note(out, keys, thin, few)
+    return out
+
+
+def _note(out: pd.DataFrame, keys: list[str], thin: np.ndarray, few: list[str]) -> str:
+    """Why the period's figures of some rows are withheld, in words (``""``: none is)."""
+    said = []
+
+    def whose(i: int) -> str:  # the row's group, when there are several
+        return ("" if not keys or len(out) == 1 else
+                " of " + ", ".join(f"{k}={out[k].iloc[i]}" for k in keys))
+
+    for i in np.flatnonzero(thin).tolist():
+        why = thin_words([out["traffic_hours"].iloc[i]], [out["replayed_events"].iloc[i]],
+                         time="time with traffic in the replayed span", figures="rates per day",
+                         no_time="no time with traffic in the replayed span")[0]
+        said.append(f"period_budget_pct, period_budget and period_events{whose(i)} withheld (the "
+                    f"replayed span's traffic carried to the policy's period): {why}.")
+    for i, why in enumerate(few):
+        if why and not thin[i]:
+            said.append(f"period_budget_pct{whose(i)} withheld: {why}.")
+    return " ".join(said)
