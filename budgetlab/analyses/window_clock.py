@@ -24,7 +24,8 @@ figures keep their meaning (over ``hours``) in the API's tables.
 for its evaluated time the window held only events of a warm-up) has every figure read off the
 status withheld, NaN in the API's table too (:data:`EMPTY_COLUMNS`, :func:`withhold_empty`):
 they would describe the warm-up's events, none of which is in the span (``recalibrate`` gives
-such a group no verdict). :func:`thin_rows` counts these rows too, and their ``note`` says why.
+such a group no verdict). :func:`thin_rows` counts these rows too, and their ``note`` says why;
+:func:`~budgetlab.window_incidents` withholds their (incident, group) pairs (``withheld``).
 """
 
 from __future__ import annotations

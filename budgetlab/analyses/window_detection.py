@@ -12,7 +12,14 @@ instant and the new status holds from 1 ns later, the nanosecond grid's next ins
 times carry no artefact nanosecond. A status held for one instant only is none
 (:func:`~budgetlab.analyses.recalibration.clock.folded_codes`); an empty window (no traffic) is
 below every status. An incident during which the window held no traffic at all (from its start
-to its end + grace) is **unseen**: there was nothing to detect, so it is no miss."""
+to its end + grace) is **unseen**: there was nothing to detect, so it is no miss.
+
+**Withheld.** The (incident, group) pairs of a (window, group) row whose evaluated span holds no
+event (``events`` 0: :func:`~budgetlab.analyses.window_clock.withhold_empty`, which withholds the
+row's detection columns in :func:`~budgetlab.compare_windows`) have their detection withheld in
+:func:`~budgetlab.window_incidents` too (:func:`incident_frame`): ``withheld`` True, ``detected``,
+``recovered`` and ``unseen`` unknown (``<NA>``), the times NaT, and the row's ``note`` (why): never
+a detection or a miss read off a window that held only events of a warm-up."""
 
 from __future__ import annotations
 
@@ -22,15 +29,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import utc_ns_column
+from .._util.units import HOUR_NS
+from .._util.validation import utc_from_ns, utc_ns_column
 from ..alerts.incidents_file import check_incidents
 from ..errors import BudgetlabWarning, InputError
 from ..events.schema import parse_scope, scope_mask
-from .recalibration.clock import ClockCounts, folded_codes
-from .sorted_events import Sorted
+from .recalibration.clock import ClockCounts, evaluated_time, folded_codes
+from .sorted_events import Sorted, WindowSpec
+from .window_clock import clock_events, thin_notes, warmup_notes, withhold_empty
 
 __all__ = ["NAT", "Incidents", "incident_delays", "incident_rows", "incident_columns",
-           "as_timedelta", "LEFT_OUT_REASONS", "left_out_note", "SCOPE_COUNTS", "warn_scopes"]
+           "as_timedelta", "LEFT_OUT_REASONS", "left_out_note", "SCOPE_COUNTS", "warn_scopes",
+           "UNSEEN", "incident_frame", "withheld_groups"]
+
+#: The note of :func:`~budgetlab.window_incidents` on an incident the window held no traffic for.
+UNSEEN = ("the window held no traffic from the incident's start to its end + grace: nothing to "
+          "detect, so no miss")
 
 #: "Never": a missed detection or an unrecovered incident (NaT once a Timedelta).
 NAT = np.iinfo(np.int64).min
@@ -215,3 +229,57 @@ def incident_columns(inc: Incidents, c: ClockCounts, code: np.ndarray, n_groups:
             cols[f"{name}_{stat}"] = as_timedelta(ns)
     cols["unrecovered"] = (n_det - n_back).astype(np.int64)  # detected, never below it again
     return cols
+
+
+def withheld_groups(srt: Sorted, spec: WindowSpec, c: ClockCounts, lo_ns: int, hi_ns: int,
+                    warmup_ns: int) -> tuple[np.ndarray, list[str]]:
+    """Per group, whether :func:`~budgetlab.compare_windows` withholds the detections of its row
+    under ``spec`` (no event in the evaluated span,
+    :func:`~budgetlab.analyses.window_clock.withhold_empty`), and that row's ``note``: the same
+    rule, the same words, on the same clock segments ``c``."""
+    a, b = evaluated_time(c, lo_ns, hi_ns)
+    hours = np.bincount(c.seg, weights=(b - a).astype(np.float64),
+                        minlength=srt.n_groups) / HOUR_NS
+    events = clock_events(srt, spec, lo_ns, hi_ns)
+    notes = warmup_notes(thin_notes(hours, events), srt, spec, hi_ns)
+    row = withhold_empty({"events": events, "hours": hours, "note": notes}, spec, warmup_ns)
+    return events == 0, list(row["note"])
+
+
+def incident_frame(inc: Incidents, srt: Sorted, run: tuple[WindowSpec, int, ClockCounts,
+                                                           np.ndarray],
+                   lo_ns: int, grace_ns: int, level: int, warmup_ns: int) -> pd.DataFrame:
+    """The rows of :func:`~budgetlab.window_incidents` of one window x dwell ``run`` (window,
+    dwell ns, shown clock segments and codes): one per in-scope (incident, group) pair, those of
+    a withheld row (:func:`withheld_groups`) with ``withheld`` True and their detection unknown
+    (``<NA>``, NaT) and the row's note."""
+    spec, dwell_ns, c, code = run
+    hi_ns = int(srt.t.max())
+    gs, ii, det, rec, seen = incident_rows(inc, c, code, lo_ns, hi_ns, grace_ns, level)
+    empty, notes = withheld_groups(srt, spec, c, lo_ns, hi_ns, warmup_ns)
+    held = empty[gs]
+    kinds = (inc.table["kind"].astype(str).to_numpy() if "kind" in inc.table.columns
+             else np.full(len(inc.table), ""))
+    frame = (srt.keys.iloc[gs].reset_index(drop=True) if srt.by
+             else pd.DataFrame(index=pd.RangeIndex(len(gs))))
+    frame["window"] = spec.label
+    frame["window_kind"] = spec.kind
+    frame["min_dwell"] = pd.Timedelta(dwell_ns, unit="ns")
+    frame["incident_id"] = inc.table["incident_id"].to_numpy()[ii]
+    frame["incident_kind"] = kinds[ii]
+    frame["incident_start"] = utc_from_ns(inc.start[ii])
+    frame["incident_end"] = utc_from_ns(inc.end[ii])
+    frame["detected"] = _unknown(det != NAT, held)
+    frame["detection"] = as_timedelta(np.where(held, NAT, det))
+    frame["recovered"] = _unknown(rec != NAT, held)
+    frame["recovery"] = as_timedelta(np.where(held, NAT, rec))
+    frame["unseen"] = _unknown(~seen, held)
+    frame["withheld"] = held
+    frame["note"] = [notes[g] if h else ("" if s else UNSEEN)
+                     for g, h, s in zip(gs.tolist(), held.tolist(), seen.tolist(), strict=True)]
+    return frame
+
+
+def _unknown(values: np.ndarray, held: np.ndarray) -> pd.arrays.BooleanArray:
+    """``values`` as a nullable boolean array, ``<NA>`` (not known) where ``held``."""
+    return pd.arrays.BooleanArray(np.asarray(values, dtype=bool), np.asarray(held, dtype=bool))

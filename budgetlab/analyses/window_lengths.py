@@ -30,7 +30,6 @@ from .._util.durations import duration_label
 from .._util.progress import progress
 from .._util.ratios import ratio
 from .._util.units import DAY_NS, HOUR_NS
-from .._util.validation import utc_from_ns
 from .._util.words import duration_words, prose_duration
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
@@ -49,21 +48,11 @@ from .window_clock import (
     warmup_notes,
     withhold_empty,
 )
-from .window_detection import (
-    NAT,
-    Incidents,
-    as_timedelta,
-    incident_columns,
-    incident_rows,
-    warn_scopes,
-)
+from .window_detection import UNSEEN as UNSEEN  # re-exported: the note on an unseen incident
+from .window_detection import Incidents, incident_columns, incident_frame, warn_scopes
 from .window_options import WindowOptions, window_options
 
 __all__ = ["compare_windows", "window_incidents"]
-
-#: The note of :func:`window_incidents` on an incident the window held no traffic for.
-UNSEEN = ("the window held no traffic from the incident's start to its end + grace: nothing to "
-          "detect, so no miss")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -321,11 +310,14 @@ def window_incidents(
         NaT when it never is again before the observation ends, and for a missed incident, which has
         nothing to recover from; ``recovered`` is False for both), ``unseen`` (the window held no
         traffic from the incident's start to its end + ``grace``: nothing to detect, so not detected
-        and no miss either) and ``note`` (that, in words; empty otherwise). An incident with no row
-        (starting before the first event or in the warm-up, or whose scope covers none of the
-        groups) is counted in ``attrs["incidents_left_out"]`` and ``attrs["incidents_note"]``, as in
-        :func:`compare_windows`, whose other ``attrs`` it holds too (``slo``, ``by``, ``tz``,
-        ``start``, ``end``), with ``alert_at`` and ``grace``.
+        and no miss either), ``withheld`` (the detection is not known: the window and group's row of
+        :func:`compare_windows` has no event in its evaluated span and withholds its detections;
+        ``detected``, ``recovered`` and ``unseen`` are then ``<NA>``, nullable booleans, and the
+        times NaT) and ``note`` (why, in words, the row's note for a withheld pair; empty
+        otherwise). An incident with no row (starting before the first event or in the warm-up, or
+        whose scope covers none of the groups) is counted in ``attrs["incidents_left_out"]`` and
+        ``attrs["incidents_note"]``, as in :func:`compare_windows`, whose other ``attrs`` it holds
+        too (``slo``, ``by``, ``tz``, ``start``, ``end``), with ``alert_at`` and ``grace``.
 
     Examples
     --------
@@ -353,29 +345,10 @@ def window_incidents(
     lo_ns = _after_warmup(srt, opts)
     inc = Incidents(incidents, srt)
     warn_scopes(inc, srt.by)
-    parts = []
-    kinds = (inc.table["kind"].astype(str).to_numpy() if "kind" in inc.table.columns
-             else np.full(len(inc.table), ""))
-    for spec, dwell_ns, c, code in _runs(srt, slos, targets, opts, "window_incidents"):
-        gs, ii, det, rec, seen = incident_rows(inc, c, code, lo_ns, int(srt.t.max()),
-                                               opts.grace_ns, opts.alert_level)
-        frame = (srt.keys.iloc[gs].reset_index(drop=True) if srt.by
-                 else pd.DataFrame(index=pd.RangeIndex(len(gs))))
-        frame["window"] = spec.label
-        frame["window_kind"] = spec.kind
-        frame["min_dwell"] = pd.Timedelta(dwell_ns, unit="ns")
-        frame["incident_id"] = inc.table["incident_id"].to_numpy()[ii]
-        frame["incident_kind"] = kinds[ii]
-        frame["incident_start"] = utc_from_ns(inc.start[ii])
-        frame["incident_end"] = utc_from_ns(inc.end[ii])
-        frame["detected"] = det != NAT
-        frame["detection"] = as_timedelta(det)
-        frame["recovered"] = rec != NAT
-        frame["recovery"] = as_timedelta(rec)
-        frame["unseen"] = ~seen
-        frame["note"] = np.where(seen, "", UNSEEN)
-        parts.append(frame)
-    out = pd.concat(parts, ignore_index=True)
+    out = pd.concat([incident_frame(inc, srt, run, lo_ns, opts.grace_ns, opts.alert_level,
+                                    opts.warmup_ns)
+                     for run in _runs(srt, slos, targets, opts, "window_incidents")],
+                    ignore_index=True)
     out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs],
                                    ordered=True)
     out.attrs.update(run_attrs(slo, (srt, slos, targets), target, opts, lo_ns),

@@ -335,7 +335,12 @@ def test_hysteresis_on_the_clock_drops_when_the_dwell_has_passed():
                         "start": pd.to_datetime(["2026-01-01 00:00"], utc=True),
                         "end": pd.to_datetime(["2026-01-01 00:15"], utc=True)})
     slo = SLO(target=0.5)
-    w = window_incidents(events, slo, inc, "1h", min_dwell=["0s", "45min"])
+    # a success at 01:20 gives the row an event in its evaluated span (01:00 on: without one,
+    # the row's detections are withheld) and changes nothing before it
+    more = as_events(ts.append(pd.DatetimeIndex([pd.Timestamp("2026-01-01 01:20", tz="UTC")])),
+                     [False, True, True, True, True, True])
+    w = window_incidents(more, slo, inc, "1h", min_dwell=["0s", "45min"])
+    assert not w["withheld"].any()
     # no dwell: below critical at 00:20 (warning); 45 min: at 00:45
     assert w["recovery"].tolist() == [pd.Timedelta("5min"), pd.Timedelta("30min")]
     # per event, hysteresis() drops at the first event at or after 00:45: 03:00
@@ -444,7 +449,16 @@ def test_recovery_and_detection_on_the_clock_with_thin_traffic():
                         "start": pd.to_datetime(["2026-01-01 00:30"], utc=True),
                         "end": pd.to_datetime(["2026-01-01 01:05"], utc=True)})
     slo = SLO(target=0.9)
-    w = window_incidents(events, slo, inc, "1h", grace="1h")
+    # every event of the first stretch is in its warm-up (00:00 .. 01:00) and 05:00 starts one
+    # the log ends in: the detection is withheld, as compare_windows withholds it (below)
+    bare = window_incidents(events, slo, inc, "1h", grace="1h")
+    assert bare["withheld"].tolist() == [True] and bare["detected"].isna().all()
+    # a success at 01:29 is in the evaluated span and changes neither date: at 01:30 + 1 ns the
+    # window holds it alone (healthy)
+    ts1 = ts.insert(13, pd.Timestamp("2026-01-01 01:29", tz="UTC"))
+    w = window_incidents(as_events(ts1, [True] * 12 + [False, True, True]), slo, inc, "1h",
+                         grace="1h")
+    assert w["withheld"].tolist() == [False]
     # dated where the status changes: 01:01 (the last instant 00:01 is in the window), 01:30
     assert w["detection"].iloc[0] == pd.Timedelta("31min")  # 01:01 - 00:30
     assert w["recovery"].iloc[0] == pd.Timedelta("25min")  # 01:30 - 01:05

@@ -150,19 +150,20 @@ def test_an_incident_the_window_held_no_traffic_for_is_unseen_not_missed():
                         "start": [at[0], at[2]], "end": [at[1], at[3]]})
     w = window_incidents(ev, SLO(target=0.9), inc, ["5min", "1h"], grace="10min")
     w = w.set_index(["window", "incident_id"])
-    # 5 min: the 00:00 burst leaves the window 1 ns after 00:05:40; nothing until 01:00:00, so
-    # from 00:20 to 00:50 (end + grace) the window is empty: unseen, in words
-    gap = w.loc[("5m", "gap")]
-    assert bool(gap["unseen"]) and not bool(gap["detected"])
-    assert gap["note"] == UNSEEN
-    # 01:00:20: the window holds 01:00:00 (ok) and 01:00:20 (failed): burn 1 / (2 x 0.1) = 5,
-    # exhausted at once: detected 20 s after the start
-    burst = w.loc[("5m", "burst")]
-    assert not bool(burst["unseen"]) and burst["note"] == ""
-    assert burst["detection"] == pd.Timedelta(seconds=20)
+    # 5 min: every event is in its burst's warm-up (to hh:05:00), none in the evaluated span:
+    # the detections of both incidents are withheld, not known (the 00:00 burst leaving the
+    # window 1 ns after 00:05:40 left it empty from 00:20 to 00:50, and 01:00:20's failure made
+    # it exhausted at once, both read on a window holding only a warm-up's events); the note is
+    # the compare_windows row's
+    five = w.loc["5m"]
+    assert five["withheld"].all() and five[["detected", "unseen", "recovered"]].isna().all().all()
+    assert five["detection"].isna().all()
+    assert (five["note"].str.startswith("0 events in the evaluated span")).all()
+    assert UNSEEN not in set(five["note"])
     # 1 h: the 00:00 burst stays in the window until 01:00:40 + 1 ns: the gap incident is seen,
     # healthy (no failure), a real miss; at 01:00:20 [00:00:20, 01:00:20] holds 4 events, 1
     # failed: burn 2.5, detected 20 s after the start
+    assert not w.loc["1h", "withheld"].any()
     assert not bool(w.loc[("1h", "gap"), "unseen"]) and not bool(w.loc[("1h", "gap"), "detected"])
     assert w.loc[("1h", "burst"), "detection"] == pd.Timedelta(seconds=20)
     t = compare_windows(ev, SLO(target=0.9), ["5min", "1h"], incidents=inc, grace="10min")

@@ -60,7 +60,9 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
         and ``note`` (why, in words; empty when none is left out). A
         window whose rows are all thin has NaN sums and shares. With ``incidents``: ``pairs``,
         ``detected``, ``unseen`` (pairs during which the window held no traffic: nothing to
-        detect, no miss; 0 for a table without an ``unseen`` column), ``detection_median``,
+        detect, no miss; 0 for a table without an ``unseen`` column), ``withheld`` (pairs of a
+        row without an event in its evaluated span: detection not known, neither detected nor
+        missed nor unseen; 0 for a table without a ``withheld`` column), ``detection_median``,
         ``recovery_median`` (over the detected pairs: a missed one has nothing to recover from)
         and ``unrecovered`` (detected pairs never recovered); a window no incident counts for
         (each starts before the observation, or its scope covers no group) has 0 pairs and NaT
@@ -100,7 +102,7 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
                    zip(left_out, grouped.size(), strict=True)]
     if incidents is not None:
         out = out.join(_pair_columns(incidents), how="left")
-        for c in ("pairs", "detected", "unseen", "unrecovered"):
+        for c in ("pairs", "detected", "unseen", "withheld", "unrecovered"):
             out[c] = out[c].fillna(0).astype(np.int64)
     out = out.reset_index()
     out["window"] = out["window"].astype(str)
@@ -125,11 +127,14 @@ def _pair_columns(incidents: pd.DataFrame) -> pd.DataFrame:
     """:func:`window_summary`'s incident columns, per window and dwell time."""
     require_columns(incidents, ["window", "min_dwell", "detected", "detection", "recovered",
                                 "recovery"], what="the window_incidents table")
+    # a withheld pair's detected, recovered and unseen are <NA> (not known): no sum counts it
     unseen = incidents["unseen"] if "unseen" in incidents.columns else False
-    per = incidents.assign(_unseen=unseen).groupby(["window", "min_dwell"], observed=True,
-                                                   sort=False)
+    held = incidents["withheld"] if "withheld" in incidents.columns else False
+    per = incidents.assign(_unseen=unseen, _held=held).groupby(["window", "min_dwell"],
+                                                              observed=True, sort=False)
     return pd.DataFrame({"pairs": per.size(), "detected": per["detected"].sum().astype(np.int64),
                          "unseen": per["_unseen"].sum().astype(np.int64),
+                         "withheld": per["_held"].sum().astype(np.int64),
                          "detection_median": per["detection"].median(),
                          "recovery_median": per["recovery"].median(),
                          "unrecovered": per["detected"].sum() - per["recovered"].sum()})
@@ -145,16 +150,16 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
     """The window (and dwell time) to use.
 
     **Rule.** Among the windows and dwell times that reached the alert status for at least
-    ``min_recall`` of the (incident, group) pairs they saw (``pairs - unseen``: a pair during
-    which the window held no traffic had nothing to detect, as in
-    :func:`budgetlab.compare_windows`), the one with the fewest status changes per day (ties: the
-    faster median detection). A window that saw no pair is not judged (0 of 0 is no recall) and
-    is named in the caveat. Without incident columns only flapping is compared (the verdict says
-    so in its caveat). Only windows whose sums hold every group are compared
+    ``min_recall`` of the (incident, group) pairs they saw (``pairs - unseen - withheld``: a pair
+    during which the window held no traffic had nothing to detect, and a withheld one has no known
+    detection, as in :func:`budgetlab.compare_windows`), the one with the fewest status changes per
+    day (ties: the faster median detection). A window that saw no pair is not judged (0 of 0 is no
+    recall) and is named in the caveat. Without incident columns only flapping is compared (the
+    verdict says so in its caveat). Only windows whose sums hold every group are compared
     (``groups_left_out`` 0: a sum over fewer groups counts fewer status changes); the others are
     named in the caveat. Withheld when no window saw a pair (no incident counted, or none had
-    traffic: the reason says which), when no window detects enough, or when none holds every
-    group.
+    traffic or known detection: the reason says which), when no window detects enough, or when
+    none holds every group.
 
     Parameters
     ----------
@@ -225,9 +230,19 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
 
 
 def _seen(rows: pd.DataFrame) -> np.ndarray:
-    """The (incident, group) pairs each row's window saw: ``pairs - unseen``."""
-    unseen = rows["unseen"].to_numpy() if "unseen" in rows.columns else 0
-    return np.asarray(rows["pairs"].to_numpy() - unseen, dtype=np.int64)
+    """The (incident, group) pairs each row's window saw: ``pairs - unseen - withheld`` (a
+    withheld pair's detection is not known: it is no miss)."""
+    return np.asarray(rows["pairs"].to_numpy() - _count(rows, "unseen") - _count(rows, "withheld"),
+                      dtype=np.int64)
+
+
+def _count(rows: pd.DataFrame | pd.Series, column: str) -> np.ndarray | int:
+    """A pair count of a :func:`window_summary` (rows or one row); 0 when it has no such
+    column (a summary made before it had one, or by hand)."""
+    have = rows.columns if isinstance(rows, pd.DataFrame) else rows.index
+    if column not in have:
+        return 0
+    return rows[column].to_numpy() if isinstance(rows, pd.DataFrame) else int(rows[column])
 
 
 def _no_pairs(rows: pd.DataFrame) -> str:
@@ -237,14 +252,19 @@ def _no_pairs(rows: pd.DataFrame) -> str:
     if pairs == 0:
         return head + ("no incident counted (each starts before the observation and any warm-up, "
                        "or its scope covers none of the groups)")
-    return head + ("no window held traffic during its (incident, group) pairs "
-                   f"({pairs}, all unseen: nothing to detect, no miss)")
+    if not np.any(_count(rows, "withheld")):
+        return head + ("no window held traffic during its (incident, group) pairs "
+                       f"({pairs}, all unseen: nothing to detect, no miss)")
+    return head + (f"each of a window's (incident, group) pairs ({pairs} at most) was unseen (no "
+                   "traffic: nothing to detect) or withheld (its group had no event in the "
+                   "window's evaluated span: detection not known)")
 
 
 def _unjudged(rows: pd.DataFrame) -> str:
     """The rows of a :func:`window_summary` that saw no (incident, group) pair, named in words
     (empty when there are none)."""
     names = [f"{_window_name(r)}: no (incident, group) pair with traffic"
+             + (" whose detection is known" if _count(r, "withheld") else "")
              for _, r in rows.iterrows()]
     return f"not judged on detection, {'; '.join(names)}" if names else ""
 
@@ -252,10 +272,12 @@ def _unjudged(rows: pd.DataFrame) -> str:
 def _detects(best: pd.Series) -> str:
     """The evidence of a chosen window: the pairs it detected, its median detection, its
     flapping and (when summed) its time alerting."""
-    unseen = int(best["unseen"]) if "unseen" in best.index else 0
-    evidence = (f"detects {int(best['detected'])} of {int(best['pairs']) - unseen} (incident, "
-                "group) pairs"
-                + (f" it saw ({unseen} more unseen: no traffic)" if unseen else "")
+    unseen, held = _count(best, "unseen"), _count(best, "withheld")
+    more = [*([f"{unseen} more unseen: no traffic"] if unseen else []),
+            *([f"{held} more withheld: 0 events evaluated"] if held else [])]
+    evidence = (f"detects {int(best['detected'])} of {int(best['pairs']) - unseen - held} "
+                "(incident, group) pairs"
+                + (f" it saw ({'; '.join(more)})" if more else "")
                 + f" (median {minutes(best['detection_median'])}) "
                 f"with {best['transitions_per_day']:.1f} status changes per day")
     if "share_alerting" in best.index:
