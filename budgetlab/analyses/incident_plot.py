@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["bucket_tables", "changes_words", "span_title", "plot_report"]
+__all__ = ["bucket_tables", "changes_words", "data_start_span", "span_title", "plot_report"]
 
 
 def plot_report(report: Any, *, fig: Any = None) -> Any:
@@ -18,7 +18,9 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     leaves out the groups ``report.window_buckets`` notes as too thin for a verdict and names them
     in its legend, as :func:`~budgetlab.plotting.plot_buckets` does with ``breakdown=``. The
     panels' y labels stand in one column (``fig.align_ylabels``), left of the widest tick
-    labels."""
+    labels. Where the log ends inside the window every panel is hatched after its last event;
+    where the tracker's window reaches before the data's start the timeline's panels are hatched
+    the other way (:func:`data_start_span`), keyed in its legend."""
     import matplotlib.pyplot as plt
     import pandas as pd
 
@@ -81,6 +83,7 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
         ax.set_xlabel("")
     axes[-1].set_xlabel(f"time ({r.tz})")  # the time axis, once at the bottom
     _mark_spans(r, [*panels, *axes[1:]])
+    _mark_data_start(r, panels)
     axes[1].set_xlabel("")  # the time axis is labelled once, at the bottom
     for ax in [*panels, axes[1]]:  # the rows below share axes[1]'s time axis
         ax.set_xlim(r.window_start.tz_convert(None), r.window_end.tz_convert(None))
@@ -142,6 +145,61 @@ def _mark_spans(r: Any, axes: list[Any]) -> None:
     top.text(end, 0.97, " no data: the log ends", transform=mtransforms.blended_transform_factory(
         top.transData, top.transAxes), ha="left", va="top", fontsize=8, color="0.3",
         bbox={"facecolor": "white", "edgecolor": "none", "pad": 1}, gid="data_end_label")
+
+
+#: The timeline's key of the span where the tracker's window reaches before the data's start.
+NOT_COVERED = "window not yet covered by data:\nit reaches before the data's start"
+#: Its hatching: the data end's (``//``) mirrored, so that the two read apart where they meet.
+_START_HATCH = "\\\\"
+
+
+def data_start_span(report: Any) -> tuple[Any, Any] | None:
+    """Where the focus group's tracker window reaches before the data's start when the log starts
+    late (``report.data_start``): from the data's start (the report window's start when that is
+    later) to ``data_start + slo.window``, the tracker table's ``read_from`` when that falls in
+    the incident; cut at the window's end and at the data's end (hatched apart). ``None`` when
+    the window lies after the data's start all through the report's window.
+
+    >>> from types import SimpleNamespace as NS
+    >>> import pandas as pd
+    >>> t = pd.Timestamp("2015-05-17 10:05", tz="UTC")
+    >>> rep = NS(data_start=t, data_end=None, slo=NS(window=pd.Timedelta("1h")),
+    ...          window_start=t - pd.Timedelta("35min"), window_end=t + pd.Timedelta("8h"))
+    >>> [f"{x:%H:%M}" for x in data_start_span(rep)]
+    ['10:05', '11:05']
+    """
+    start = getattr(report, "data_start", None)
+    if start is None:
+        return None
+    lo = max(report.window_start, start)
+    hi = min(report.window_end, start + report.slo.window)
+    if getattr(report, "data_end", None) is not None:
+        hi = min(hi, report.data_end)
+    return (lo, hi) if hi > lo else None
+
+
+def _mark_data_start(r: Any, panels: list[Any]) -> None:
+    """Hatch the timeline's panels where the tracker's window reaches before the data's start
+    (:func:`data_start_span`), as the data's end is hatched (mirrored: ``\\``): what is drawn
+    there is read on less than a window of data, not what the tables read (they are read from
+    ``read_from``); keyed once in the timeline's legend (:data:`NOT_COVERED`)."""
+    from matplotlib.patches import Patch
+
+    from ..plotting.timeline_marks import place_legends
+
+    span = data_start_span(r)
+    if span is None:
+        return
+    lo, hi = (t.tz_convert(None) for t in span)
+    for ax in panels:
+        ax.axvspan(lo, hi, facecolor="none", edgecolor="0.7", hatch=_START_HATCH, lw=0,
+                   gid="data_start")
+    entries = getattr(panels[0], "legend_entries", None)
+    if entries:
+        key = Patch(facecolor="none", edgecolor="0.7", hatch=_START_HATCH, label=NOT_COVERED)
+        key.set_gid("data_start")
+        entries[-1].append(key)
+        place_legends(panels, entries)
 
 
 def _say_changes(top: Any, panels: list[Any], report: Any, drawn: int) -> None:
