@@ -54,7 +54,7 @@ def _layer(module: str) -> int | None:
 def test_the_walk_sees_the_package():
     assert {"budgetlab.budget.figures", "budgetlab.windows.trailing",
             "budgetlab.events.read"} <= set(MODULES)
-    assert ("budgetlab.budget.figures", ["hold_low_traffic", "remaining_fraction",
+    assert ("budgetlab.budget.figures", ["STATUSES", "hold_low_traffic", "remaining_fraction",
                                          "status_codes"]) in \
         GRAPH["budgetlab.budget.replay_status"]
 

@@ -25,13 +25,13 @@ import pandas as pd
 from .._util.burns import three_digits
 from .._util.percent import measured_percent
 from .._util.thin import MIN_EVALUATED_HOURS, too_thin
-from .._util.words import counted, duration_words, hours_words, prose_duration
+from .._util.words import counted, duration_words, hours_words, noun_for, prose_duration
 from ..alerts.policy import AlertPolicy
 from ..slo import SLO
 from .incident_group_words import all_groups, group_label
 from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
-__all__ = ["budget_sentence"]
+__all__ = ["budget_sentence", "expected_words"]
 
 #: The columns that say a row's time with traffic and what it leaves out of the replayed span.
 _TRAFFIC = ("traffic_hours", "silences", "silent_hours")
@@ -202,8 +202,18 @@ def _few_failures(rows: pd.DataFrame, target: float) -> str:
     if not too_few_events(n, 1.0 - expected / n if n else target):
         return ""
     return (f"the incident's {counted(n, 'event')} {'holds' if n == 1 else 'hold'} "
-            f"{three_digits(expected)} expected failures under the target: too few for a verdict, "
+            f"{expected_words(expected)} under the target: too few for a verdict, "
             f"one needs at least {MIN_EXPECTED_FAILURES}")
+
+
+def expected_words(expected: float) -> str:
+    """``1 expected failure``, ``0.07 expected failures``: the figure as printed, its noun with it.
+
+    >>> expected_words(1.0), expected_words(0.0667)
+    ('1 expected failure', '0.0667 expected failures')
+    """
+    shown = three_digits(expected)
+    return f"{shown} expected {noun_for(1 if shown == '1' else 2, 'failure')}"
 
 
 def _span_words(rows: pd.DataFrame, tz: str) -> str:

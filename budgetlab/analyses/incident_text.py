@@ -23,7 +23,7 @@ from .._util.words import counted, duration_words, prose_duration
 from ..alerts.policy import AlertPolicy
 from ..events.schema import FAILURE, TIMEOUT
 from ..slo import SLO
-from .incident_budget_text import budget_sentence
+from .incident_budget_text import budget_sentence, expected_words
 from .incident_coverage import all_unevaluated, late_from, not_known_words, unevaluated_words
 from .incident_end_words import clock_words
 from .incident_group_words import all_groups, for_group, group_label
@@ -114,8 +114,8 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
             # the words of the rule's own sentence (too_few_events), as the buckets' note says it
             txt += (f"; the success rate{together} without timeouts{share} is withheld (the "
                     f"incident's {counted(int(ev_g), 'event')} "
-                    f"{'holds' if ev_g == 1 else 'hold'} {three_digits(expected_failures)} "
-                    "expected failures under the target: too few for a verdict, one needs at "
+                    f"{'holds' if ev_g == 1 else 'hold'} {expected_words(expected_failures)} "
+                    "under the target: too few for a verdict, one needs at "
                     f"least {MIN_EXPECTED_FAILURES})")
         else:
             txt += (f"; without timeouts{share} the success rate{together} would have"

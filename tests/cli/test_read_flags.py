@@ -103,7 +103,8 @@ def test_a_missing_group_column_names_the_notebooks_group_parameters(metric_seri
         read_source(str(metric_series), "--time timestamp --ok-when 'value<50'", by="region")
     assert str(err.value) == (
         "latency.csv has no column 'region' (declared in the notebook's group parameters: give "
-        "the name the file uses). Columns present: 'timestamp', 'value'.")
+        "the name the file uses). Columns present: 'timestamp', 'value' only (the time column and "
+        "the metric column of the threshold).")
 
 
 def test_a_refused_group_key_names_the_notebook_parameter_that_gave_it(metric_series):
@@ -124,7 +125,8 @@ def test_a_refused_group_key_names_the_notebook_parameter_that_gave_it(metric_se
         read_source(str(metric_series), read, by={"by": None, "split_by": "region"})
     assert str(err.value) == (
         "latency.csv has no column 'region' (declared in the notebook's parameter split_by: give "
-        "the name the file uses). Columns present: 'timestamp', 'value'.")
+        "the name the file uses). Columns present: 'timestamp', 'value' only (the time column and "
+        "the metric column of the threshold).")
     with pytest.raises(SchemaError, match=r"^latency\.csv has no column 'captcha_type' \(declared "
                                           "in the notebook's parameters by and split_by: "):
         read_source(str(metric_series), read, by={"by": "captcha_type", "split_by": "region"})
