@@ -13,19 +13,9 @@ import pandas as pd
 import pytest
 
 from budgetlab.cli import main
+from tests.group_slos import group_slos
 
 PERSONAL = "a file whose name looks like personal data (not shown)"
-SLO_DOC = """\
-apiVersion: openslo/v1
-kind: SLO
-metadata: {{name: lat-{g}, labels: {{g: {g}}}}}
-spec:
-  service: app
-  indicatorRef: solves
-  budgetingMethod: Occurrences
-  timeWindow: [{{duration: 30d, isRolling: true}}]
-  objectives: [{{target: {target}}}]
-"""
 
 
 @pytest.fixture
@@ -82,8 +72,7 @@ def test_a_slo_file_that_looks_personal_is_not_shown(here, capsys):
 
 
 def test_the_picked_slo_is_named_as_typed(here, capsys):
-    (here / "slos" / "slos.yaml").write_text(SLO_DOC.format(g="a", target=0.9) + "---\n"
-                                             + SLO_DOC.format(g="b", target=0.8))
+    (here / "slos" / "slos.yaml").write_text(group_slos())
     assert main([*LATENCY, "--slo", "slos/slos.yaml#lat-b", "--thresholds", "5s"]) == 0
     assert "slos/slos.yaml#lat-b: the events its labels select, g=b: 3 of 8" in _said(capsys)[0]
 

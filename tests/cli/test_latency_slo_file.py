@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 from budgetlab.cli import main
+from tests.group_slos import group_slos
 
 ROWS = [  # (minute, outcome, group, seconds)
     (0, "success", "a", 1.0), (1, "success", "a", 4.0), (2, "success", "a", 12.0),
@@ -22,17 +23,6 @@ ROWS = [  # (minute, outcome, group, seconds)
     (6, "success", "b", 7.0), (7, "timeout", "b", 30.0),
 ]
 
-SLO_DOC = """\
-apiVersion: openslo/v1
-kind: SLO
-metadata: {{name: lat-{g}, labels: {{g: {g}}}}}
-spec:
-  service: app
-  indicatorRef: solves
-  budgetingMethod: Occurrences
-  timeWindow: [{{duration: 30d, isRolling: true}}]
-  objectives: [{{target: {target}}}]
-"""
 
 
 @pytest.fixture
@@ -67,8 +57,7 @@ def test_an_exported_slo_file_gives_its_target(log, tmp_path, capsys):
 
 def test_slo_name_selects_the_events_its_labels_name(log, tmp_path, capsys):
     slo = tmp_path / "slos.yaml"
-    slo.write_text(SLO_DOC.format(g="a", target=0.9) + "---\n" + SLO_DOC.format(g="b",
-                                                                                 target=0.8))
+    slo.write_text(group_slos())
     code, out, err = _run(log, f"{slo}#lat-b", capsys, "--thresholds", "5s")
     assert code == 0, err
     assert f"{slo}#lat-b: the events its labels select, g=b: 3 of 8" in out
