@@ -6,7 +6,7 @@ import dataclasses
 import datetime
 import decimal
 import difflib
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -21,7 +21,7 @@ from .words import say
 __all__ = ["MAX_DURATION", "check_argument", "check_number", "check_fraction", "check_whole",
            "check_tz", "to_timedelta", "to_ns", "refuse_joined", "is_one_duration", "window_words",
            "duration_label", "as_list", "percent_to_fraction",
-           "require_columns", "utc_timestamp", "utc_ns_column", "utc_from_ns",
+           "require_columns", "close_names", "utc_timestamp", "utc_ns_column", "utc_from_ns",
            "options_object"]
 
 _Options = TypeVar("_Options")
@@ -147,12 +147,35 @@ def as_list(by: str | Sequence[str] | None) -> list[str]:
     return out
 
 
-def require_columns(frame: pd.DataFrame, columns: Iterable[str], *, what: str = "events") -> None:
-    """Raise :class:`SchemaError` naming missing columns and the closest existing names."""
+def close_names(name: str, present: Sequence[str], *, taken: Collection[str] = ()) -> list[str]:
+    """The names of ``present`` suggested for a missing column ``name``, closest first (at most
+    three), one rule for every refusal of a missing column (the readers' and
+    :func:`require_columns`): a group key, where ``taken`` names present columns that are read as
+    something else (the time, the outcome, ``ok``), is suggested only the other columns, from
+    difflib's ratio 0.6; any other column every column, from 0.5.
+
+    >>> close_names("tss", ["ts", "ok", "region"])
+    ['ts']
+    >>> close_names("bucket_ids", ["ts", "ok", "bucket", "region"], taken=["ts", "ok", "bucket"])
+    []
+    """
+    rest = [n for n in present if n not in taken]
+    return difflib.get_close_matches(name, rest, n=3, cutoff=0.6 if len(rest) < len(present)
+                                     else 0.5)
+
+
+def require_columns(frame: pd.DataFrame, columns: Iterable[str], *, what: str = "events",
+                    roles: Collection[str] = ()) -> None:
+    """Raise :class:`SchemaError` naming missing columns and the closest existing names
+    (:func:`close_names`). ``roles``: the columns of ``frame``'s kind that are not group keys
+    (an event table's ``ts``, ``ok``, ``bucket``...); with them, a missing column outside them
+    is a group key, suggested only another column that could be one."""
     have = [str(c) for c in frame.columns]
     for col in columns:
         if col not in frame.columns:
-            close = difflib.get_close_matches(str(col), have, n=3, cutoff=0.5)
+            key = bool(roles) and col not in roles
+            close = close_names(str(col), have, taken=[n for n in have if n in roles] if key
+                                else ())
             hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
             raise SchemaError(
                 f"{what} has no column {col!r}.{hint} Columns present: "

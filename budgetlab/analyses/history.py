@@ -19,7 +19,7 @@ from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, check_tz, require_columns
 from .._util.words import counted
 from ..errors import ConfigError, InputError
-from ..events.schema import scope_mask
+from ..events.schema import ROLE_COLUMNS, scope_mask
 from .recalibration.wilson import wilson_interval
 
 __all__ = ["target_table", "outcome_labels", "daily_success", "daily_spread", "hourly_profile",
@@ -176,7 +176,7 @@ def daily_success(events: pd.DataFrame, *, by: str | Sequence[str] | None = None
     1  2026-01-02 00:00:00+01:00      2     1           0.5
     """
     keys = as_list(by)
-    require_columns(events, ["ts", "ok", *keys], what="events")
+    require_columns(events, ["ts", "ok", *keys], what="events", roles=ROLE_COLUMNS)
     tz = check_tz(tz)
     frame = pd.DataFrame({k: events[k].astype(str).to_numpy() for k in keys})
     frame["day"] = events["ts"].dt.tz_convert(tz).dt.normalize().to_numpy()
@@ -283,7 +283,7 @@ def hourly_profile(events: pd.DataFrame, *, bucket: Any, by: str | Sequence[str]
     1    14      1     1.000000    0.000000
     """
     keys = as_list(by)
-    require_columns(events, ["ts", "ok", "bucket", *keys], what="events")
+    require_columns(events, ["ts", "ok", "bucket", *keys], what="events", roles=ROLE_COLUMNS)
     tz = check_tz(tz)
     if str(bucket) not in set(events["bucket"].astype(str)):
         raise InputError(f"no failures in the bucket {str(bucket)!r}; choose one of the buckets "

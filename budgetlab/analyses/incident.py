@@ -31,7 +31,7 @@ from ..alerts.firing import check_policy_bins
 from ..alerts.period_tiers import check_tier_names
 from ..alerts.policy import AlertPolicy, as_policy
 from ..errors import ConfigError
-from ..events.schema import check_events
+from ..events.schema import ROLE_COLUMNS, check_events
 from ..slo import SLO, PerGroup, as_per_group, as_slo
 from .incident_coverage import tiers_note
 from .incident_replay import replay_tables
@@ -322,7 +322,7 @@ def incident_report(
     tz = check_tz(tz)
     keys = check_events(events, by)
     bkeys = as_list(breakdown_by) if breakdown_by is not None else list(keys)
-    require_columns(events, bkeys)
+    require_columns(events, bkeys, roles=ROLE_COLUMNS)
     span = Span.of(start, end, tz=tz, context=context, history=max([slo.window, *pol.windows]))
     scope_text = check_scope(events, scope)
     ev, replayed, notes, span = replayed_events(events, span, scope_text, slo=slo, keys=keys)

@@ -17,6 +17,9 @@ if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
 __all__ = ["print_reading", "print_episodes", "budget_withheld_note", "print_scores",
            "write_outputs"]
 
+#: How many scrape gaps "How it was read" lists one per line before "and N more".
+_GAPS_SHOWN = 10
+
 
 def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp,
                   tz: str = "UTC") -> None:
@@ -59,11 +62,13 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
     if gaps:
         print(fill_line(f"  scrape gaps: {len(gaps):,} "
                         f"({counted(sum(g['bins'] for g in gaps), 'bin')}; counts unknown there):"))
-        for g in gaps[:10]:
+        for g in gaps[:_GAPS_SHOWN]:
             where = ", ".join(f"{k}={g[k]}" for k in by)
             start, end = pd.Timestamp(g["start"]), pd.Timestamp(g["end"])  # ISO text in attrs
             print(f"    {where + ' ' if where else ''}{clock_at(start, tz, say_utc=False)} .. "
                   f"{clock_at(end, tz, '%H:%M', say_utc=False)} ({counted(g['bins'], 'bin')})")
+        if len(gaps) > _GAPS_SHOWN:
+            print(f"    and {counted(len(gaps) - _GAPS_SHOWN, 'more gap')}")
     else:
         print("  scrape gaps: none")
 

@@ -9,7 +9,6 @@ the results stays clean; it registers every input and checks every output before
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,9 +18,8 @@ from typing import Any
 import pandas as pd
 
 from .._util.percent import given_fraction
-from .._util.validation import duration_label, to_ns
 from .._util.words import option_word, prose_duration, some_named, speak
-from ..errors import BudgetlabError, ConfigError
+from ..errors import ConfigError
 from ..slo import SLO, PerGroup, key_text
 from .options import (
     DEFAULT_TARGET,
@@ -33,6 +31,7 @@ from .options import (
 )
 from .prose import path_label, wrap
 from .slo_labels import log_columns, picked_labels, select_by_labels
+from .slo_latency import adopt_latency
 
 # group_keys, parse_outcomes, read_spec: what the reading flags mean (options), for commands
 __all__ = ["slo_from_args", "group_keys", "parse_outcomes", "read_spec", "LogRead", "read_log",
@@ -59,7 +58,7 @@ def slo_from_args(args: argparse.Namespace) -> SLO | PerGroup:
         if path.is_file():
             register_input(path)  # no output of this run may replace it
         base = load_slos(args.slo, by=tuple(group_keys(args)))
-        _adopt_latency(args, path, said)
+        adopt_latency(args, path, said)
         changes = {k: getattr(args, k) for k in _OVERRIDES if getattr(args, k, None) is not None}
         if isinstance(base, PerGroup):
             if args.target is not None:
@@ -91,63 +90,6 @@ def slo_from_args(args: argparse.Namespace) -> SLO | PerGroup:
     if isinstance(target, dict):
         return PerGroup(target, base=slo, binding=f"--target, by {group_keys(args)[0]}")
     return slo
-
-
-_BUCKET_LE = re.compile(r'_bucket\s*\{[^}]*\ble\s*=~?\s*"([0-9.eE+]+)')
-
-
-def _adopt_latency(args: argparse.Namespace, path: Path, said: str) -> None:
-    """An OpenSLO file whose SLI is a histogram bucket over its count (``export openslo
-    --histogram --slow-above``) is a latency SLO: its threshold becomes ``--slow-above`` for the
-    log (which needs ``--duration``), so that one definition runs through every command (``said``:
-    the file as its messages name it, :func:`~budgetlab.cli.prose.path_label`)."""
-    from ..interop.openslo import read_openslo
-
-    if not hasattr(args, "slow_above") or path.suffix.lower() not in (".yaml", ".yml", ".json"):
-        return
-    try:
-        docs = read_openslo(path)
-    # a Sloth or Pyrra file: load_slos read it; its SLI is not read from logs
-    except BudgetlabError:
-        return
-    name = str(args.slo).partition("#")[2]
-    if name:  # FILE#NAME: that SLO only (load_slos has checked that it exists)
-        docs = [d for d in docs if d.name == name] or docs
-    found = set()
-    for d in docs:
-        good = ((d.indicator or {}).get("spec", {}).get("ratioMetric", {}) or {}).get("good") or {}
-        m = _BUCKET_LE.search(str(good.get("metricSource", {}).get("spec", {}).get("query", "")))
-        if m is not None:
-            found.add(float(m.group(1)))
-    if not found:
-        return
-    if len(found) > 1:
-        raise ConfigError(f"{said}: its SLOs have different latency thresholds; give one SLO "
-                          "with FILE#NAME.")
-    threshold = pd.Timedelta(found.pop(), unit="s")
-    label = duration_label(threshold)
-    if getattr(args, "thresholds", None) is not None:  # latency: it reads the durations itself
-        given = {to_ns(t.strip(), name="thresholds") for t in args.thresholds.split(",")
-                 if t.strip()}
-        among = ("one of --thresholds" if threshold.value in given
-                 else f"not among --thresholds: add {label} for the file's own")
-        sys.stderr.write(wrap(f"{said} is a latency SLO (events within {label}), {among}; "
-                              "latency compares its target with each threshold's supported one",
-                              indent="") + "\n")
-        return
-    if args.slow_above is not None:
-        if pd.Timedelta(to_ns(args.slow_above, name="slow_above"), unit="ns") != threshold:
-            raise ConfigError(f"--slow-above {args.slow_above} differs from the latency threshold "
-                              f"of {said} "
-                              f"({label}); leave --slow-above out to use the file's.")
-        return
-    if args.duration is None:
-        raise ConfigError(f"{said} is a latency SLO (events within {label}); give --duration "
-                          "COLUMN, the log's "
-                          "request durations (its threshold is used as --slow-above).")
-    args.slow_above = label
-    sys.stderr.write(wrap(f"--slow-above {label}: the latency threshold of {said}", indent="")
-                     + "\n")
 
 
 def _targets(text: str | None, by: list[str]) -> float | dict[str, float] | None:

@@ -11,7 +11,7 @@ import pandas as pd
 
 from .._util.validation import as_list, require_columns
 from ..errors import BudgetlabError, InputError, SchemaError
-from ..events.schema import ts_error
+from ..events.schema import ROLE_COLUMNS, ts_error
 
 __all__ = ["require_dask_frame", "partition_error", "partition_number", "check_dask_events"]
 
@@ -46,7 +46,8 @@ def check_dask_events(events: Any, by: str | Sequence[str] | None, pandas_name: 
     """Schema checks on the Dask frame's metadata (no computation); returns the ``by`` keys."""
     frame = require_dask_frame(events, "events", pandas_name)
     keys = as_list(by)
-    require_columns(pd.DataFrame(columns=list(frame.columns)), ["ts", "ok", *keys])
+    require_columns(pd.DataFrame(columns=list(frame.columns)), ["ts", "ok", *keys],
+                    roles=ROLE_COLUMNS)
     dtypes = frame.dtypes
     if (error := ts_error(dtypes["ts"], "budgetlab.dask.read_events()")) is not None:
         raise error

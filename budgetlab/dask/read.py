@@ -311,7 +311,8 @@ def read_events(
     columns = [c for c in spec.columns if c != spec.duration]
     if len(set(map(str, raw_all.columns))) != len(raw_all.columns):
         raise SchemaError(f"{name}: duplicate column names; rename them so each is unique.")
-    require_columns(pd.DataFrame(columns=list(raw_all.columns)), columns, what=name)
+    require_columns(pd.DataFrame(columns=list(raw_all.columns)), columns, what=name,
+                    roles=[c for c in columns if c not in keys and c not in keep])
     raw = raw_all[columns]
     guarded = list(dict.fromkeys([*keys, *([session] if session and not spec.hash_session else []),
                                   *[k for k in keep if k not in keys]]))

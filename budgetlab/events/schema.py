@@ -35,7 +35,7 @@ from ._messages import MISSING_LABELS
 __all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "MISSING_LABELS",
            "bucket_dtype", "code_counts", "as_events", "check_events", "ts_error", "ts_utc",
            "ts_ns", "INCIDENT_COLUMNS", "parse_scope", "scope_mask", "time_span", "sort_by_time",
-           "check_header"]
+           "check_header", "ROLE_COLUMNS"]
 
 #: Columns of an incident table (ground truth for scoring): ``incident_id`` (str), ``kind`` (str),
 #: ``start``/``end`` (datetime64[ns, UTC], ``end`` exclusive), ``scope`` (str, see
@@ -51,6 +51,9 @@ FAILURE = "failure"
 SLOW = "slow"
 #: The meaning of a label whose rows are left out on purpose (counted, never analysed).
 SKIP = "skip"
+#: The columns of the canonical table that are not group keys: never suggested for a missing key
+#: (:func:`~budgetlab._util.validation.close_names`); ``duration``: a latency read's durations.
+ROLE_COLUMNS = ("ts", "ok", "bucket", "session_id", "duration")
 _KNOWN_ORDER = (SUCCESS, TIMEOUT, SOLVE_ERROR)
 
 
@@ -241,7 +244,7 @@ def check_events(events: Any, by: str | Sequence[str] | None = None, *,
         raise ConfigError(f"the group key {clash[0]!r} has the name of a column the result writes "
                           "itself, which would hide the key: rename that column of the events "
                           "first (an access log's status: group by status_class).")
-    require_columns(events, ["ts", "ok", *keys])
+    require_columns(events, ["ts", "ok", *keys], roles=ROLE_COLUMNS)
     if (error := ts_error(events["ts"].dtype, "budgetlab.read_events()")) is not None:
         raise error
     if events["ts"].isna().any():
@@ -327,12 +330,12 @@ def check_header(names: Sequence[object], columns: Sequence[str], what: str,
                  rows: Iterable[Sequence[str]] | None = None,
                  words: Callable[[str], str | None] = lambda w: None) -> None:
     """Refuse duplicated column names and declared ``columns`` missing from ``names`` (a
-    :class:`SchemaError` whose words :func:`~budgetlab.events._messages.header_error` chooses;
+    :class:`SchemaError` whose words :func:`~budgetlab.events._header_words.header_error` chooses;
     ``numbers``, asked only when refusing: the columns the reader saw hold numbers, from what it
     has already read; ``rows``, read only when refusing: a text file's rows after the header, and
     ``words``, what a built-in outcome word means)."""
     have = Counter(str(n) for n in names)
     if max(have.values(), default=1) > 1 or any(c not in have for c in columns):
-        from ._messages import header_error
+        from ._header_words import header_error
 
         raise header_error([str(n) for n in names], columns, what, numbers, rows, words)

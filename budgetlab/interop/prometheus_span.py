@@ -1,6 +1,7 @@
 """The bins a Prometheus read covers (:class:`Span`) and its holes: bins the server holds no data
 for (:func:`check_span`, refused) and bins without a scrape (:func:`report_gaps`, warned and
-listed in ``bins.attrs["gaps"]``).
+listed in ``bins.attrs["gaps"]``; ``backtest`` lists them under "scrape gaps" in "How it was
+read").
 
 A bin is evaluated at its end: the count of ``[bin_start, bin_start + freq)`` is read at
 ``bin_start + freq``, so the first evaluation is one step after the first bin's start.
@@ -119,6 +120,7 @@ def report_gaps(flags: np.ndarray, keys: pd.DataFrame, by: list[str],
             f"{where + ' ' if where else ''}{first['start']:%Y-%m-%d %H:%M}..{first['end']:%H:%M} "
             f"UTC): {'its count is' if flags.sum() == 1 else 'their counts are'} not known; "
             "across a gap shorter than the server's lookback the "
-            "increase lands in the bin that ends it, across a longer one it is lost (listed in "
-            "attrs['gaps'])."), stacklevel=3)
+            "increase lands in the bin that ends it, across a longer one it is lost ("
+            + say("listed in attrs['gaps']", "listed under 'scrape gaps' in 'How it was read'")
+            + ")."), stacklevel=3)
     return gaps

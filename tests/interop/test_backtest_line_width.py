@@ -43,10 +43,13 @@ def test_every_line_of_a_realistic_backtest_fits_100_columns(prom, tmp_path, cap
     assert ("Policy pyrra: 4 alert episodes; tiers warning_4d6h51m have windows longer than the "
             "span (partial windows)") in said
     # the scrape-gap warning on stderr too (stop 56: one line of 269 columns), the lines after
-    # the first two spaces deeper, "09:19..09:22" whole
-    assert text.err.splitlines()[-3:] == [
+    # the first two spaces deeper, "09:19..09:22" whole; stop 57: it says where the gaps are
+    # listed, not attrs['gaps'] (an API word)
+    assert text.err.splitlines()[-4:] == [
         "budgetlab: warning: 3 bins in 1 scrape gap (first: region=par 2026-01-06 09:19..09:22 "
         "UTC): their",
         "  counts are not known; across a gap shorter than the server's lookback the increase "
         "lands in the",
-        "  bin that ends it, across a longer one it is lost (listed in attrs['gaps'])."]
+        "  bin that ends it, across a longer one it is lost (listed under 'scrape gaps' in 'How "
+        "it was",
+        "  read')."]

@@ -11,6 +11,7 @@ from ..._util.percent import given_percent, measured_percent
 from ..._util.validation import check_whole, require_columns
 from ..._util.words import counted
 from ...errors import ConfigError
+from ...events.schema import ROLE_COLUMNS
 from ..count_verdicts import bucket_phrase
 from ..recalibration import Recalibration
 from ..recalibration.rules import decided_miss, too_few_events
@@ -208,7 +209,7 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
     if len(keys) != 1:
         raise ConfigError("targets must have one group column and 'target' (see target_table).")
     key = keys[0]
-    require_columns(events, [key, "ok", "bucket"], what="events")
+    require_columns(events, [key, "ok", "bucket"], what="events", roles=ROLE_COLUMNS)
     name = bucket_phrase(bucket)
     group = events[key].astype(str).to_numpy()
     ok = events["ok"].to_numpy(dtype=bool)
