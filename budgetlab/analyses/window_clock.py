@@ -22,10 +22,11 @@ figures keep their meaning (over ``hours``) in the API's tables.
 
 **No event, no figure.** A row whose evaluated span holds no event of its group (``events`` 0:
 for its evaluated time the window held only events of a warm-up) has every figure read off the
-status withheld, NaN in the API's table too (:data:`EMPTY_COLUMNS`, :func:`withhold_empty`):
-they would describe the warm-up's events, none of which is in the span (``recalibrate`` gives
-such a group no verdict). :func:`thin_rows` counts these rows too, and their ``note`` says why;
-:func:`~budgetlab.window_incidents` withholds their (incident, group) pairs (``withheld``).
+status withheld, NaN (``<NA>`` for a count) in the API's table too (:data:`EMPTY_COLUMNS`,
+:func:`withhold_empty`): they would describe the warm-up's events, none of which is in the span
+(``recalibrate`` gives such a group no verdict). :func:`thin_rows` counts these rows too, and
+their ``note`` says why; :func:`~budgetlab.window_incidents` withholds their (incident, group)
+pairs (``withheld``).
 """
 
 from __future__ import annotations
@@ -64,12 +65,13 @@ _MONTH_NS = 32 * DAY_NS
 #: shares and rates per day (the CLI leaves them blank, the plot draws no value for them).
 THIN_COLUMNS = ("share_healthy", "share_warning", "share_critical", "share_exhausted",
                 "transitions_per_day", "round_trips_per_day")
-#: The columns of :func:`~budgetlab.compare_windows` withheld (NaN, NaT) on a row whose
+#: The columns of :func:`~budgetlab.compare_windows` withheld (NaN, ``<NA>``, NaT) on a row whose
 #: evaluated span holds no event (:func:`withhold_empty`): every figure read off the status.
 EMPTY_COLUMNS = (*THIN_COLUMNS, "hours_exhausted", "transitions", "round_trips", "detected",
                  "missed", "unseen", "unrecovered", "detection_median", "detection_max",
                  "recovery_median", "recovery_max")
-#: The counts among :data:`EMPTY_COLUMNS`: float, NaN where withheld, whole numbers elsewhere.
+#: The counts among :data:`EMPTY_COLUMNS`: pandas nullable integers (``Int64``), ``<NA>`` where
+#: withheld (an empty cell in a CSV), so a count prints and writes as ``1``, never ``1.0``.
 _COUNTS = ("transitions", "round_trips", "detected", "missed", "unseen", "unrecovered")
 
 
@@ -144,14 +146,14 @@ def withhold_empty(row: dict[str, Any], spec: WindowSpec, warmup_ns: int) -> dic
     :data:`EMPTY_COLUMNS` withheld (NaN, NaT) for the groups with evaluated time but no event in
     it, and their ``note`` saying why: the window held only events of a warm-up (the first
     window of a stretch of traffic, for a rolling window; ``warmup_ns`` after the first event).
-    The counts among them are floats (whole numbers where not withheld). A group without
-    evaluated time keeps its note (``no evaluated time``).
+    The counts among them are nullable integers (``Int64``: ``<NA>`` where withheld). A group
+    without evaluated time keeps its note (``no evaluated time``).
 
     >>> row = withhold_empty({"events": np.array([0, 4]), "hours": np.array([38.0, 30.0]),
     ...     "detected": np.array([2, 1]), "note": ["", ""]},
     ...     WindowSpec("7d", "rolling", 7 * DAY_NS), 0)
     >>> row["detected"].tolist(), row["note"][1]
-    ([nan, 1.0], '')
+    ([<NA>, 1], '')
     >>> print(row["note"][0])  # doctest: +NORMALIZE_WHITESPACE
     0 events in the evaluated span: for its 38 h of evaluated time the window held only events
     of a warm-up (the first 7 d of a stretch of traffic, which only fills the window); no time
@@ -159,16 +161,17 @@ def withhold_empty(row: dict[str, Any], spec: WindowSpec, warmup_ns: int) -> dic
     """
     empty = np.asarray(row["events"]) == 0
     out = dict(row)
-    for c in (c for c in _COUNTS if c in out):
-        out[c] = np.asarray(out[c]).astype(np.float64)
-    if not empty.any():
-        return out
     for c in (c for c in EMPTY_COLUMNS if c in out):
         vals = out[c]
-        if isinstance(vals, pd.TimedeltaIndex):
+        if c in _COUNTS:
+            out[c] = pd.array(np.asarray(vals, dtype=np.int64), dtype="Int64")
+            out[c][empty] = pd.NA
+        elif isinstance(vals, pd.TimedeltaIndex):
             out[c] = vals.where(~empty)
         else:
             out[c] = np.where(empty, np.nan, np.asarray(vals, dtype=np.float64))
+    if not empty.any():
+        return out
     hours = np.asarray(row["hours"], dtype=np.float64)
     out["note"] = [_empty_words(h, spec, warmup_ns) if e and h > 0 else n
                    for n, e, h in zip(row["note"], empty.tolist(), hours.tolist(), strict=True)]

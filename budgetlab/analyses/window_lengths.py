@@ -177,8 +177,8 @@ def compare_windows(
         :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS`), empty when they are not;
         the figures keep their meaning (over ``hours``) and the CLI leaves them blank. A row whose
         evaluated span holds no event (``events`` 0) has every figure read off the status withheld
-        (NaN, NaT: :data:`~budgetlab.analyses.window_clock.EMPTY_COLUMNS`; the counts among them
-        are floats), its ``note`` saying why.
+        (:data:`~budgetlab.analyses.window_clock.EMPTY_COLUMNS`: NaN, NaT, ``<NA>`` in the counts,
+        which are nullable integers, ``Int64``, so never ``1.0``), its ``note`` saying why.
         ``attrs["slo"]`` is the SLO the rows were judged by (with ``target=``, each group's SLO
         under the target it was judged against), ``attrs["by"]`` and ``attrs["tz"]`` the group
         keys and the zone; ``attrs["start"]`` and ``attrs["end"]`` (ISO-8601 text, UTC) are the
@@ -199,9 +199,9 @@ def compare_windows(
     >>> t[["window", "hours", "hours_exhausted",
     ...    "transitions"]]  # the calendar day forgets at midnight
              window      hours  hours_exhausted  transitions
-    0            1h  46.983333         4.816667          4.0
-    1            1d  23.983333        21.600000          3.0
-    2  calendar:day  47.983333         1.783333          4.0
+    0            1h  46.983333         4.816667            4
+    1            1d  23.983333        21.600000            3
+    2  calendar:day  47.983333         1.783333            4
 
     The 24 h window's first day is warm-up (``hours``): the evaluated time starts one window
     after the first event, as after every silence longer than the window. That leaves it less

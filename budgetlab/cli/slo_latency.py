@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from .._util.validation import duration_label, to_ns
+from .._util.words import prose_duration
 from ..errors import BudgetlabError, ConfigError
 from .prose import wrap
 
@@ -50,13 +51,13 @@ def adopt_latency(args: argparse.Namespace, path: Path, said: str) -> None:
         raise ConfigError(f"{said}: its SLOs have different latency thresholds; give one SLO "
                           "with FILE#NAME.")
     threshold = pd.Timedelta(found.pop(), unit="s")
-    label = duration_label(threshold)
+    label, within = duration_label(threshold), prose_duration(threshold)  # typed; in prose
     if getattr(args, "thresholds", None) is not None:  # latency: it reads the durations itself
         given = {to_ns(t.strip(), name="thresholds") for t in args.thresholds.split(",")
                  if t.strip()}
         among = ("one of --thresholds" if threshold.value in given
                  else f"not among --thresholds: add {label} for the file's own")
-        sys.stderr.write(wrap(f"{said} is a latency SLO (events within {label}), {among}; "
+        sys.stderr.write(wrap(f"{said} is a latency SLO (events within {within}), {among}; "
                               "latency compares its target with each threshold's supported one",
                               indent="") + "\n")
         return
@@ -67,7 +68,7 @@ def adopt_latency(args: argparse.Namespace, path: Path, said: str) -> None:
                               f"({label}); leave --slow-above out to use the file's.")
         return
     if args.duration is None:
-        raise ConfigError(f"{said} is a latency SLO (events within {label}); give --duration "
+        raise ConfigError(f"{said} is a latency SLO (events within {within}); give --duration "
                           "COLUMN, the log's "
                           "request durations (its threshold is used as --slow-above).")
     args.slow_above = label

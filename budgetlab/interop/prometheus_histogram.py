@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .._util.validation import duration_label, to_ns
+from .._util.words import given_duration
 from ..errors import ConfigError, InputError, ServerError
 
 if TYPE_CHECKING:
@@ -75,8 +76,10 @@ def _seconds(le: str) -> float:
 
 
 def _label(seconds: float) -> str:
-    # below a nanosecond (or negative), the bound's every digit: {:g} kept six
-    return duration_label(f"{seconds!r}s") if seconds >= 1e-9 else f"{seconds!r} s"
+    """A bound in prose, as every note says a duration (``500 ms``, ``1 s``:
+    :func:`~budgetlab._util.words.given_duration`); below a nanosecond (or negative), its every
+    digit in seconds: ``{:g}`` kept six."""
+    return given_duration(f"{seconds!r}s") if seconds >= 1e-9 else f"{seconds!r} s"
 
 
 def match_bound(bounds: Sequence[str], threshold_ns: int, *, what: str,
@@ -89,8 +92,8 @@ def match_bound(bounds: Sequence[str], threshold_ns: int, *, what: str,
     >>> match_bound(["0.1", "0.5", "1", "+Inf"], 700_000_000, what="h")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: --slow-above 700ms is not a bucket bound of h (bounds: 100ms,
-    500ms, 1s, +Inf); a histogram counts only at its bounds: the nearest are 500ms and 1s.
+    budgetlab.errors.ConfigError: --slow-above 700ms is not a bucket bound of h (bounds: 100 ms,
+    500 ms, 1 s, +Inf); a histogram counts only at its bounds: the nearest are 500 ms and 1 s.
     """
     t = threshold_ns / 1e9
     finite = sorted({(_seconds(b), b) for b in bounds if math.isfinite(_seconds(b))})
@@ -104,7 +107,8 @@ def match_bound(bounds: Sequence[str], threshold_ns: int, *, what: str,
     nearest = " and ".join(
         _label(s) for s in ([below[-1]] if below else []) + ([above[0]] if above else [])
     )
-    raise ConfigError(f"{asked or '--slow-above ' + _label(t)} is not a bucket bound of {what} "
+    typed = duration_label(f"{t!r}s") if t >= 1e-9 else f"{t!r}s"  # as --slow-above takes it
+    raise ConfigError(f"{asked or '--slow-above ' + typed} is not a bucket bound of {what} "
                       f"(bounds: {listed}); a histogram "
                       "counts only at its bounds: the nearest "
                       f"{'are' if below and above else 'is'} {nearest}.")

@@ -36,7 +36,7 @@ import pandas as pd
 from .._util.burns import three_digits
 from .._util.percent import given_percent
 from .._util.validation import duration_label, to_timedelta
-from .._util.words import say
+from .._util.words import prose_duration, say
 from ..alerts.policy import AlertPolicy
 from ..alerts.preset_tables import clean_burn
 from ..alerts.tier import AlertTier
@@ -60,8 +60,8 @@ def redate_policy(policy: AlertPolicy, period: Any) -> AlertPolicy:
     budgetlab.errors.ConfigError: period='7d' would put tier ticket_quick at burn 0.7 and tier
     ticket_slow at burn 0.233 (each tier keeping its share of the budget: burn = share x period /
     long window); a tier below burn 1 fires while the service is on track to keep its budget, so
-    it is no alert: give a policy made for 7d (e.g. AlertPolicy.workbook('7d')) or period='30d' or
-    longer.
+    it is no alert: give a policy made for 7 d (e.g. AlertPolicy.workbook('7d')) or period='30d'
+    or longer.
     """
     new = to_timedelta(period, name="period")
     if new == policy.period:
@@ -75,16 +75,16 @@ def redate_policy(policy: AlertPolicy, period: Any) -> AlertPolicy:
     if low and not _sloth_table(tiers, new):
         # burn x period / old period >= 1 for every tier: period >= old period / lowest burn
         longer = duration_label((policy.period / min(t.burn for t in policy.tiers)).ceil("1min"))
-        label = duration_label(new)
+        label, made = duration_label(new), prose_duration(new)  # typed; in prose
         raise ConfigError(
             say(f"period='{label}'", f"--period {label}") + " would put "
             + " and ".join(f"tier {t.name} at burn {t.burn:.3g}" for t in low)
             + " (each tier keeping its share of the budget: burn = share x period / long window);"
             " a tier below burn 1 fires while the service is on track to keep its budget, so it "
             "is no alert: give "
-            + say(f"a policy made for {label} (e.g. AlertPolicy.workbook('{label}')) or "
+            + say(f"a policy made for {made} (e.g. AlertPolicy.workbook('{label}')) or "
                   f"period='{longer}' or longer.",
-                  f"--policy with tiers made for {label} (e.g. --policy workbook or --policy "
+                  f"--policy with tiers made for {made} (e.g. --policy workbook or --policy "
                   f"pyrra) or --period {longer} or longer."))
     return dataclasses.replace(policy, tiers=tiers, period=new)
 
@@ -119,8 +119,6 @@ def redated_words(policy: AlertPolicy) -> str:
     1h4m/5m (2.074 % of the budget), critical_6h26m 7 over 6h26m/32m (6.255 %), warning_1d1h43m 2
     over 1d1h43m/2h9m (7.144 %), warning_4d6h51m 1 over 4d6h51m/6h26m (14.28 %)
     """
-    from .._util.words import prose_duration
-
     if _pyrra_table(policy):
         how = ("Pyrra's tiers as Pyrra builds them for this window (factors 14, 7, 2, 1 kept, "
                "each window the 28 d one x period / 28 d, rounded to the minute)")

@@ -22,7 +22,7 @@ from ._common import (
     group_colors,
     other_label,
 )
-from ._group_labels import group_labels
+from ._group_labels import gid_kind, group_labels
 from ._numbers import plain_numbers
 from .legends import fit_y_label, legend_above, room_below, room_for_y_labels
 from .recalibration_others import draw_other_groups, known_curve, rows_by_label, steps_post
@@ -94,10 +94,10 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         triangle on its top end), and ``limit`` (horizontal line at ``max_share`` × 100). With more
         groups than distinct colours, those with the most events keep theirs and the others are
         drawn in grey (without the interval's shading) under one legend entry, ``other (N groups)``,
-        all together in one artist per kind (gids ``distribution:other``, a
-        :class:`~matplotlib.collections.LineCollection` of their steps; ``candidates:other``,
-        ``below_floor:other``; ``recommended:other`` and ``current:other``, collections of
-        vertical lines).
+        all together in one artist per kind (gids ``distribution/others``, a
+        :class:`~matplotlib.collections.LineCollection` of their steps; ``candidates/others``,
+        ``below_floor/others``; ``recommended/others`` and ``current/others``, collections of
+        vertical lines: no colon, so a group named ``other`` keeps ``<kind>:other`` to itself).
         A group whose evidence :func:`~budgetlab.recalibrate` withheld (no ``p50``: too thin for
         a verdict) is not drawn; a text (gid ``left_out``) under the x label, outside the plot
         area (inside it, it covered the candidates on the floor), says why and names those
@@ -171,7 +171,7 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     ax.set_ylabel(y_words)
     room_below(ax, notes)  # on a plain figure: the note kept whole
     # the keys of the marks drawn only: no current target given, or no bootstrap, none drawn
-    drawn = {str(a.get_gid()).split(":")[0] for a in [*ax.lines, *ax.patches, *ax.collections]}
+    drawn = {gid_kind(a.get_gid()) for a in [*ax.lines, *ax.patches, *ax.collections]}
     if not (np.isfinite(summary["recommended_target"].to_numpy(dtype=float))
             & ~left_out & ~capped).any():
         drawn.discard("recommended")  # each one drawn is capped, keyed as such above

@@ -14,11 +14,9 @@ from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection
 
 from ._common import OTHER_COLOR
+from ._group_labels import other_gid
 
-__all__ = ["OTHER_GID", "draw_other_groups", "known_curve", "rows_by_label", "steps_post"]
-
-#: The gid suffix of the grey groups' artists (``distribution:other``, ...).
-OTHER_GID = "other"
+__all__ = ["draw_other_groups", "known_curve", "rows_by_label", "steps_post"]
 
 #: Their zorder: under the coloured groups' (2).
 OTHER_Z = 1.5
@@ -75,20 +73,21 @@ def known_curve(levels_x: np.ndarray, levels_y: np.ndarray, cand_x: np.ndarray,
 def draw_other_groups(ax: Axes, curves: list[np.ndarray], targets: np.ndarray,
                       shares: np.ndarray, rows: pd.DataFrame, *,
                       floor: float | None) -> None:
-    """Every grey group's marks, one artist per kind (gids ``<kind>:other``): ``curves`` (each
-    group's step line, :func:`steps_post` vertices in percent), the candidates (``targets`` and
-    ``shares``, fractions), their ``recommended_target`` and ``current_target`` (``rows``, one per
-    group) as vertical lines; ``floor`` as in ``_draw_recalibration_group``."""
+    """Every grey group's marks, one artist per kind (gids ``<kind>/others``,
+    :func:`~budgetlab.plotting._group_labels.other_gid`): ``curves`` (each group's step line,
+    :func:`steps_post` vertices in percent), the candidates (``targets`` and ``shares``,
+    fractions), their ``recommended_target`` and ``current_target`` (``rows``, one per group) as
+    vertical lines; ``floor`` as in ``_draw_recalibration_group``."""
     ax.add_collection(LineCollection(curves, colors=OTHER_COLOR, lw=1.0, zorder=OTHER_Z,
-                                     gid=f"distribution:{OTHER_GID}"))
+                                     gid=other_gid("distribution")))
     below = ((shares > 0) & (shares < floor / 100) if floor is not None
              else np.zeros(len(shares), dtype=bool))
     ax.plot(targets[~below] * 100, shares[~below] * 100, ls="none", marker="o", ms=3,
-            color=OTHER_COLOR, alpha=0.6, gid=f"candidates:{OTHER_GID}", zorder=OTHER_Z)
+            color=OTHER_COLOR, alpha=0.6, gid=other_gid("candidates"), zorder=OTHER_Z)
     if below.any() and floor is not None:
         ax.plot(targets[below] * 100, np.full(int(below.sum()), floor), ls="none", marker="v",
                 ms=4, color=OTHER_COLOR, alpha=0.6, clip_on=False,
-                gid=f"below_floor:{OTHER_GID}", zorder=OTHER_Z)
+                gid=other_gid("below_floor"), zorder=OTHER_Z)
     for kind, column, style in (("recommended", "recommended_target", "-"),
                                 ("current", "current_target", "--")):
         x = rows[column].to_numpy(dtype=float) * 100
@@ -98,10 +97,10 @@ def draw_other_groups(ax: Axes, curves: list[np.ndarray], targets: np.ndarray,
         ax.add_collection(LineCollection([[(v, 0.0), (v, 1.0)] for v in x.tolist()],
                                          colors=OTHER_COLOR, lw=1.0, linestyles=style,
                                          transform=ax.get_xaxis_transform(), zorder=OTHER_Z,
-                                         gid=f"{kind}:{OTHER_GID}"), autolim=False)
+                                         gid=other_gid(kind)), autolim=False)
         ax.update_datalim(np.column_stack([x, np.ones(len(x))]), updatey=False)
         if kind == "current":  # a triangle on the top edge, as each coloured group's
             ax.plot(x, np.ones(len(x)), ls="none", marker="v", ms=7, color=OTHER_COLOR,
                     clip_on=False, transform=ax.get_xaxis_transform(), zorder=OTHER_Z,
-                    gid=f"current_top:{OTHER_GID}")
+                    gid=other_gid("current_top"))
     ax.autoscale_view()

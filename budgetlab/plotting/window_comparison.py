@@ -19,7 +19,8 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import StrMethodFormatter, SymmetricalLogLocator
 
 from .._util.attrs import attr_span
-from .._util.validation import duration_label, require_columns, window_words
+from .._util.validation import require_columns, window_words
+from .._util.words import prose_duration
 from ._common import display_names, split_axes
 from ._group_labels import group_labels
 from ._numbers import plain_numbers
@@ -55,7 +56,7 @@ def _metric_values(table: pd.DataFrame, column: str, thin: np.ndarray) -> np.nda
     col = table[column]
     if pd.api.types.is_timedelta64_dtype(col.dtype):
         return np.asarray(pd.to_timedelta(col).dt.total_seconds().to_numpy(dtype=float) / 60.0)
-    vals = col.to_numpy(dtype=float) * (100 if column.startswith("share_") else 1)
+    vals = col.to_numpy(dtype=float, na_value=np.nan) * (100 if column.startswith("share_") else 1)
     return np.where(thin, np.nan, vals) if column in THIN_COLUMNS else vals
 
 
@@ -100,13 +101,13 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         The top panel; the lower one (``y2``) is ``ax.y2_ax`` (``None`` without ``y2``). One
         :class:`~matplotlib.lines.Line2D` of marks without a line per coloured series (gid
         ``<column>:<series>``, series ``<group>`` or ``<group> · dwell <d>``), and one for all
-        the grey ones (gid ``<column>:other``: series after series in the order of their first
-        rows, each in window order; thousands of groups, one artist): x =
-        the position of each window in ``table["window"]``'s categories (tick labels are the windows
-        as the CLI spells them, ``24 h``; the x label says "rolling", and names the zone of the
-        calendar windows, ``attrs["tz"]``, only when some are compared), y = the column's values
-        (Timedelta columns in minutes, ``share_*`` in %). A time share or rate per day of a row with
-        under 24 h of evaluated time or no event in it
+        the grey ones (gid ``<column>/others``, which no series name gives: series after series
+        in the order of their first rows, each in window order; thousands of groups, one
+        artist): x = the position of each window in ``table["window"]``'s categories (tick
+        labels are the windows as the CLI spells them, ``24 h``; the x label says "rolling",
+        and names the zone of the calendar windows, ``attrs["tz"]``, only when some are
+        compared), y = the column's values (Timedelta columns in minutes, ``share_*`` in %). A
+        time share or rate per day of a row with under 24 h of evaluated time or no event in it
         (:func:`~budgetlab.analyses.window_clock.thin_rows`) is withheld, as in the CLI's table:
         NaN in the marks (none drawn), and on its window a hatched band (gid
         ``thin:<column>:<window>``) labelled ``under 24 h or 0 events evaluated`` (when the words
@@ -307,6 +308,6 @@ def _comparison_series(table: pd.DataFrame) -> tuple[list[str], np.ndarray, np.n
     dwell = pd.to_timedelta(table["min_dwell"])
     series = group_labels(table, keys)
     if dwell.nunique() > 1:
-        series = np.array([f"{s} · dwell {duration_label(d) if d > pd.Timedelta(0) else '0'}"
+        series = np.array([f"{s} · dwell {prose_duration(d) if d > pd.Timedelta(0) else '0'}"
                            for s, d in zip(series, dwell, strict=True)], dtype=object)
     return windows, x_all, series

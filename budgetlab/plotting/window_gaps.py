@@ -105,7 +105,9 @@ def why_no_time(table: pd.DataFrame, column: str) -> np.ndarray:
     n = len(table)
 
     def count(name: str, default: int) -> np.ndarray:
-        return table[name].to_numpy() if name in table.columns else np.full(n, default)
+        # float, NaN where withheld (a nullable Int64 count's <NA> compares as no number)
+        return (table[name].to_numpy(dtype=np.float64, na_value=np.nan)
+                if name in table.columns else np.full(n, default, dtype=np.float64))
 
     counted, detected, missed = count("incidents", 1), count("detected", 0), count("missed", 1)
     withheld = pd.isna(detected) & (counted != 0)

@@ -1,7 +1,8 @@
 """The marks of :func:`~budgetlab.plotting.plot_window_comparison`: one line of marks (no joining
 line) per coloured series and panel, and the grey "other" series together, one line of marks per
-panel (gid ``<column>:other``), not one per series: 3,061 sitekeys drew 6,122 artists, most of
-the figure's 14 s; one line draws the same marks at the cost of one artist."""
+panel (gid ``<column>/others``, never a series' ``<column>:<series>``), not one per series: 3,061
+sitekeys drew 6,122 artists, most of the figure's 14 s; one line draws the same marks at the
+cost of one artist."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from matplotlib.lines import Line2D
 
 from .._util.words import some_named
 from ._common import OTHER_COLOR, group_colors, other_label
-from .recalibration_others import OTHER_GID
+from ._group_labels import other_gid
 
 __all__ = ["MARKERS", "NO_ROW", "draw_series", "nothing_drawn", "series_codes"]
 
@@ -53,8 +54,9 @@ def draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
     :data:`NO_ROW` when a series lacks a row at a window). Only the series with a value drawn
     take a colour and a legend entry (the others have no marks); each coloured one a line of
     its own (gid ``<column>:<series>``), its hollow marker shape (:data:`MARKERS`) and colour;
-    the grey ones one line per panel (gid ``<column>:other``), series after series in the
-    order of their first rows, each in window order."""
+    the grey ones one line per panel (gid ``<column>/others``:
+    :func:`~budgetlab.plotting._group_labels.other_gid`, which no series name gives),
+    series after series in the order of their first rows, each in window order."""
     codes, names, drawn = series_codes(series, panels)
     weight = (table["events"].to_numpy(dtype=float) if "events" in table.columns
               else np.zeros(len(table)))
@@ -82,7 +84,7 @@ def draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
         if grey.any():
             p.plot(x_all[order[grey]], vals[order[grey]], ls="none", marker="o", ms=ms,
                    mfc="none", mew=1.4, color=OTHER_COLOR, label=other_label(colors),
-                   gid=f"{col}:{OTHER_GID}", zorder=1.5)
+                   gid=other_gid(col), zorder=1.5)
     if other_label(colors):
         handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", mfc="none", ls="none",
                               label=other_label(colors)))

@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import duration_label, to_ns, to_timedelta
+from .._util.words import prose_duration
 from ..errors import ConfigError, InputError, SchemaError
 from .bingrid import BinGrid
 from .binning import COUNT_COLUMNS
@@ -173,7 +174,7 @@ def _as_read(grid: BinGrid, freq: Any, exclusions: Exclusions) -> BinGrid:
                           "once, not again.")
     if freq is not None and to_ns(freq, name="freq") != grid.freq_ns:
         raise ConfigError(f"freq={freq!r} differs from the bin width of the BinGrid "
-                          f"({duration_label(pd.Timedelta(grid.freq_ns, unit='ns'))}).")
+                          f"({prose_duration(pd.Timedelta(grid.freq_ns, unit='ns'))}).")
     return grid
 
 
@@ -257,7 +258,7 @@ def window_bins(window: Any, freq_ns: int, *, name: str = "window") -> int:
     if ns % freq_ns:
         raise ConfigError(
             f"{name}={duration_label(to_timedelta(window, name=name))} is not a whole number of "
-            f"bins of {duration_label(pd.Timedelta(freq_ns, unit='ns'))}; bin the events with a "
+            f"bins of {prose_duration(pd.Timedelta(freq_ns, unit='ns'))}; bin the events with a "
             "freq that divides it."
         )
     return ns // freq_ns

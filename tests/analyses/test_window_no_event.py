@@ -52,7 +52,7 @@ def test_a_row_without_an_event_in_its_evaluated_span_has_its_status_figures_wit
     thin, busy = t.loc["thin"], t.loc["busy"]
     assert thin["events"] == 0 and thin["hours"] == pytest.approx(47.0, rel=1e-9)
     assert thin["incidents"] == 1  # in scope: still counted
-    assert np.isnan(thin[WITHHELD].to_numpy(dtype=float)).all()
+    assert thin[WITHHELD].isna().all()  # NaN, <NA> (a count) and NaT
     assert thin[["detection_median", "recovery_median"]].isna().all()
     assert thin["note"] == (
         "0 events in the evaluated span: for its 47 h of evaluated time the window held only "

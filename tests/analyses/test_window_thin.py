@@ -47,8 +47,8 @@ def test_a_short_window_on_bursty_traffic_is_too_thin_and_says_why():
     # 920 s + 23 ns: in words its two largest units, whole seconds: "15 min 20 s"; no event in
     # it, so no figure read off the status (the warm-ups' events only): NaN, and the note says so
     assert five["note"] == _warmup_only("its 15 min 20 s", "5 min")
-    assert np.isnan(five[["share_healthy", "hours_exhausted", "transitions",
-                          "transitions_per_day"]].to_numpy(dtype=float)).all()
+    assert five[["share_healthy", "hours_exhausted", "transitions",
+                 "transitions_per_day"]].isna().all()
     # 1 h window: the bursts touch (each holds its :00:40 event until the next burst), one stretch
     # from 00:00; evaluated from 01:00 to the last event 23:00:40, events from 01:00 on
     one = t.loc["1h"]

@@ -61,7 +61,7 @@ def _agree(table: pd.DataFrame, pairs: pd.DataFrame, by: str) -> None:
         mine = pairs[pairs[by].astype(str) == str(key)]
         assert row["incidents"] == len(mine)
         if mine["withheld"].all():
-            assert np.isnan(row[["detected", "missed", "unseen"]].to_numpy(dtype=float)).all()
+            assert row[["detected", "missed", "unseen"]].isna().all()
             continue
         assert not mine["withheld"].any()
         unseen = mine["unseen"].astype(bool)
@@ -108,7 +108,7 @@ def test_an_unseen_pair_is_not_withheld_and_a_withheld_one_is_not_unseen():
     rows, pairs = t.set_index("g"), w.set_index("g")
     assert rows.loc["a", ["events", "incidents", "detected", "missed", "unseen"]].tolist() == [
         2, 1, 0, 0, 1]
-    assert rows.loc["b", "events"] == 0 and np.isnan(rows.loc["b", "unseen"])
+    assert rows.loc["b", "events"] == 0 and pd.isna(rows.loc["b", "unseen"])
     assert bool(pairs.loc["a", "unseen"]) and not bool(pairs.loc["a", "withheld"])
     assert pairs.loc["a", "note"] == UNSEEN
     assert bool(pairs.loc["b", "withheld"]) and pd.isna(pairs.loc["b", "unseen"])

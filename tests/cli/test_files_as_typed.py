@@ -48,7 +48,7 @@ def test_latency_notes_name_the_slo_file_as_typed(here, capsys):
                  "--name", "lat", "--histogram", "h", "--slow-above", "1s"]) == 0
     capsys.readouterr()
     assert main([*LATENCY, "--slo", "slos/hist.yaml", "--thresholds", "5s"]) == 0
-    assert ("slos/hist.yaml is a latency SLO (events within 1s), not among --thresholds: add 1s "
+    assert ("slos/hist.yaml is a latency SLO (events within 1 s), not among --thresholds: add 1s "
             "for the file's own") in _said(capsys)[1]
     # a log command that takes the threshold as --slow-above says where it came from
     assert main(["buckets", "data/log.csv", "--slo", "slos/hist.yaml", "--duration", "ms",
@@ -57,7 +57,7 @@ def test_latency_notes_name_the_slo_file_as_typed(here, capsys):
     assert main(["alerts", "data/log.csv", "--slo", "slos/hist.yaml", "--incidents",
                  "data/inc.csv"]) == 2
     assert _said(capsys)[1].startswith(
-        "budgetlab: error: slos/hist.yaml is a latency SLO (events within 1s); give --duration")
+        "budgetlab: error: slos/hist.yaml is a latency SLO (events within 1 s); give --duration")
 
 
 def test_a_slo_file_that_looks_personal_is_not_shown(here, capsys):
@@ -67,7 +67,7 @@ def test_a_slo_file_that_looks_personal_is_not_shown(here, capsys):
     capsys.readouterr()
     assert main([*LATENCY, "--slo", name, "--thresholds", "5s"]) == 0
     out, err = _said(capsys)
-    assert f"{PERSONAL} is a latency SLO (events within 1s)" in err
+    assert f"{PERSONAL} is a latency SLO (events within 1 s)" in err
     assert "ivan" not in out + err
 
 

@@ -76,4 +76,4 @@ def test_a_latency_slo_file_is_not_a_slow_above(log, tmp_path, capsys):
     assert code == 0, err
     # a within 5 s: 1 s, 4 s of 8 attempts with b's 3 s: 3 good, 37.50 %
     assert "within 5 s: 37.50 % (3 good;" in out
-    assert "hist.yaml is a latency SLO (events within 1s), not among --thresholds: add 1s" in err
+    assert "hist.yaml is a latency SLO (events within 1 s), not among --thresholds: add 1s" in err

@@ -36,7 +36,7 @@ def test_openslo_latency_sli(tmp_path, capsys):
     capsys.readouterr()
     indicator = next(yaml.safe_load_all(out.read_text()))["spec"]["indicator"]
     # the threshold, in words
-    assert indicator["metadata"]["displayName"] == "share of events within 500ms"
+    assert indicator["metadata"]["displayName"] == "share of events within 500 ms"
     ratio = indicator["spec"]["ratioMetric"]
     assert ratio["counter"] is True and "bad" not in ratio
     assert (

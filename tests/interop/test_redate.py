@@ -28,7 +28,7 @@ SLOTH = Path(__file__).parents[1] / "fixtures" / "sloth" / "getting-started.yml"
 SEVEN_DAYS = ("--period 7d would put tier ticket_quick at burn 0.7 and tier ticket_slow at burn "
               "0.233 (each tier keeping its share of the budget: burn = share x period / long "
               "window); a tier below burn 1 fires while the service is on track to keep its "
-              "budget, so it is no alert: give --policy with tiers made for 7d (e.g. --policy "
+              "budget, so it is no alert: give --policy with tiers made for 7 d (e.g. --policy "
               "workbook or --policy pyrra) or --period 30d or longer.\n")
 
 
@@ -67,7 +67,7 @@ def test_api_names_keywords():
     said = str(info.value)
     assert said.startswith("period='7d' would put tier ticket_quick at burn 0.7 and tier "
                            "ticket_slow at burn 0.233 ")
-    assert said.endswith("give a policy made for 7d (e.g. AlertPolicy.workbook('7d')) or "
+    assert said.endswith("give a policy made for 7 d (e.g. AlertPolicy.workbook('7d')) or "
                          "period='30d' or longer.")
 
 

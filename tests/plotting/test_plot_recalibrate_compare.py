@@ -173,7 +173,7 @@ def test_window_comparison_lines_hold_the_tables_values(comparison):
     assert [t.get_text() for t in ax.y2_ax.get_xticklabels()] == ["1 h", "6 h", "24 h",
                                                                    "calendar:day"]
     for (g, dwell), sub in comparison.groupby(["captcha_type", "min_dwell"], observed=True):
-        name = f"{g} · dwell {'0' if dwell == pd.Timedelta(0) else '30m'}"
+        name = f"{g} · dwell {'0' if dwell == pd.Timedelta(0) else '30 min'}"
         sub = sub.set_index("window").loc[windows]
         line = by_gid(ax, f"transitions_per_day:{name}")
         np.testing.assert_array_equal(line.get_xdata(), np.arange(4))

@@ -73,7 +73,7 @@ def test_the_grey_groups_are_one_artist_per_kind_holding_the_tables_values():
     result = many_groups()
     ax = plot_recalibration(result, ax=plt.figure().gca())
     assert len(ax.lines) + len(ax.collections) + len(ax.patches) < 60
-    (curves,) = [c for c in ax.collections if c.get_gid() == "distribution:other"]
+    (curves,) = [c for c in ax.collections if c.get_gid() == "distribution/others"]
     shown = result.summary["p50"].notna().to_numpy()
     coloured = {str(ln.get_gid()).split(":")[1] for ln in ax.lines
                 if str(ln.get_gid()).startswith("distribution:")}
@@ -88,13 +88,13 @@ def test_the_grey_groups_are_one_artist_per_kind_holding_the_tables_values():
         want = [(70, 1e-4), (75, 1e-4), (75, 0.5), (x[0], 0.5), (x[0], y[0]), (x[1], y[0]),
                 (x[1], y[1]), (x[2], y[1]), (x[2], y[2])]
         np.testing.assert_allclose(seg, want)
-    (rec,) = [c for c in ax.collections if c.get_gid() == "recommended:other"]
+    (rec,) = [c for c in ax.collections if c.get_gid() == "recommended/others"]
     rows = result.summary.set_index("key").loc[grey]
     np.testing.assert_allclose([s[0][0] for s in rec.get_segments()],
                                rows["recommended_target"].to_numpy() * 100)
-    dots = next(ln for ln in ax.lines if ln.get_gid() == "candidates:other")
+    dots = next(ln for ln in ax.lines if ln.get_gid() == "candidates/others")
     np.testing.assert_allclose(dots.get_ydata(), [0.5] * len(grey))  # 0.005; 1e-9: below
-    floor = next(ln for ln in ax.lines if ln.get_gid() == "below_floor:other")
+    floor = next(ln for ln in ax.lines if ln.get_gid() == "below_floor/others")
     assert floor.get_ydata().tolist() == [1e-4] * len(grey)
 
 

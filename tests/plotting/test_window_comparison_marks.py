@@ -191,7 +191,7 @@ def test_thousands_of_grey_series_are_one_line_per_panel_holding_the_tables_valu
     evaluated at 1 h (its rate withheld there), g001 at both (nothing to draw). The 6 groups with
     the most events (g394 .. g399) keep their colours and lines; the 393 grey ones with a value
     were drawn as 393 lines per panel (3,061 sitekeys: 6,122 artists, 14 s): now one line per
-    panel, gid ``<column>:other``, group after group in the table's order, 1 h then 24 h."""
+    panel, gid ``<column>/others``, group after group in the table's order, 1 h then 24 h."""
     n = 400
     i = np.repeat(np.arange(n), 2)
     at_24h = np.tile([True, False], n)
@@ -209,16 +209,16 @@ def test_thousands_of_grey_series_are_one_line_per_panel_holding_the_tables_valu
     # by hand: x 0 (1 h), 1 (24 h) per group; 1 h withheld for k % 5 == 0
     want_x = [float(x) for _ in grey for x in (0, 1)]
     want_y = [v for k in grey for v in (np.nan if k % 5 == 0 else k + 0.5, k + 0.25)]
-    other = _line(ax, "transitions_per_day:other")
+    other = _line(ax, "transitions_per_day/others")
     np.testing.assert_array_equal(other.get_xdata(), want_x)
     np.testing.assert_array_equal(other.get_ydata(), want_y)
-    np.testing.assert_array_equal(_line(ax.y2_ax, "share_exhausted:other").get_ydata(),
+    np.testing.assert_array_equal(_line(ax.y2_ax, "share_exhausted/others").get_ydata(),
                                   [np.nan if k % 5 == 0 and x == 0 else 0.0
                                    for k in grey for x in (0, 1)])
     assert other.get_linestyle() == "None" and other.get_marker() == "o"
     for panel, col in ((ax, "transitions_per_day"), (ax.y2_ax, "share_exhausted")):
         assert sorted(ln.get_gid() for ln in panel.lines) == sorted(
-            [f"{col}:g{k}" for k in range(394, 400)] + [f"{col}:other"])
+            [f"{col}:g{k}" for k in range(394, 400)] + [f"{col}/others"])
     np.testing.assert_array_equal(_line(ax, "transitions_per_day:g399").get_ydata(),
                                   [399.5, 399.25])
     legend = [x.get_text() for x in ax.get_legend().get_texts()]

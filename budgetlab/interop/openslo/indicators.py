@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..._util.validation import duration_label, to_timedelta
+from ..._util.validation import to_timedelta
+from ..._util.words import prose_duration
 from ._yaml import plain
 
 __all__ = ["metric_source", "prometheus_ratio", "ratio_indicator", "latency_indicator",
@@ -60,7 +61,7 @@ def latency_indicator(histogram: str, slow_above: Any, *, name: str = "latency")
 
     good, total = latency_selectors(histogram, slow_above)
     out = prometheus_ratio(name, total=total, good=good)
-    shown = duration_label(to_timedelta(slow_above, name="slow_above"))
+    shown = prose_duration(to_timedelta(slow_above, name="slow_above"))
     out["metadata"]["displayName"] = f"share of events within {shown}"
     return out
 
