@@ -6,9 +6,10 @@ cannot be matched), or with ``pii="hash"`` replaced by its keyed hash under the 
 (:func:`~budgetlab.privacy.hash_values`), so that the incident matches the hashed group of the
 events read with the same salt. Hashed, a value is first put in the one spelling of group keys
 (:func:`~budgetlab.events.read.one_spelling`: stripped, NFC), as the events' keys are before
-their hash, and one holding an invisible character is refused as the reader refuses it; then :func:`match_hashed_keys` hashes the values that do not look
-personal but whose key the events hold hashed (``ip=unknown`` beside hashed addresses). Keys and
-values are counted apart, and no value is ever shown. :func:`ungrouped_scope_words` says how a
+their hash, and one holding an invisible character is refused as the reader refuses it; then
+:func:`match_hashed_keys` hashes the values that do not look personal but whose key the events
+hold hashed (``ip=unknown`` beside hashed addresses). Keys and values are counted apart, and no
+value is ever shown. :func:`ungrouped_scope_words` says how a
 scope key that is not a group key is read (it does not restrict: the incident covers every
 group), for ``alerts`` and the window comparison alike.
 """

@@ -153,7 +153,7 @@ def _load_partition(raw: pd.DataFrame, partition_info: Mapping[str, Any] | None 
 
 
 def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
-             scan_pii: bool, late_after: int) -> list[dict[str, Any]]:
+             scan_pii: bool, late_after: int, many: bool) -> list[dict[str, Any]]:
     """First pass: one small profile per partition, in partition order (see
     :func:`_profile_partition`)."""
     profiles = raw.map_partitions(  # type: ignore[no-untyped-call]
@@ -171,7 +171,7 @@ def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
     if refusal is not None:
         raise refusal
     if sum(int(i["rows"]) for i in infos) == 0:
-        raise InputError(f"{name} has no rows; nothing to analyse.")
+        raise InputError(f"{name} {'have' if many else 'has'} no rows; nothing to analyse.")
     # each partition is parsed on its own, by its own rule, as each file in pandas: instants in
     # any form go together, naive times beside instants are refused
     forms = {is_instant(i["time"]): (n, i["time"]) for n, i in reversed(list(enumerate(infos)))
@@ -226,8 +226,9 @@ def read_events(
     ----------
     source : path, list of paths, or dask DataFrame
         A Parquet file, a folder of Parquet files (hive partitions such as
-        ``date=2026-10-05/`` become columns that ``by=`` may name), a glob, or a list of them;
-        or a Dask DataFrame of raw columns (e.g. from ``dask.dataframe.read_csv(..., dtype=str)``).
+        ``date=2026-10-05/`` become columns that ``by=`` may name), a glob, or a list of files
+        and globs (messages count them: ``2 files have no rows``); or a Dask DataFrame of raw
+        columns (e.g. from ``dask.dataframe.read_csv(..., dtype=str)``).
     spec : ReadSpec, optional
         The same options object :func:`budgetlab.read_events` takes (keywords override its fields).
     **options
@@ -290,8 +291,9 @@ def read_events(
     columns = [c for c in spec.columns if c != spec.duration]
     if len(set(map(str, raw_all.columns))) != len(raw_all.columns):
         raise SchemaError(f"{name}: duplicate column names; rename them so each is unique.")
+    many = isinstance(source, (list, tuple)) and len(source) > 1  # "2 files have"
     require_columns(pd.DataFrame(columns=list(raw_all.columns)), columns, what=name,
-                    roles=[c for c in columns if c not in keys and c not in keep])
+                    roles=[c for c in columns if c not in keys and c not in keep], plural=many)
     raw = raw_all[columns]
     guarded = list(dict.fromkeys([*keys, *([session] if session and not spec.hash_session else []),
                                   *[k for k in keep if k not in keys]]))
@@ -300,7 +302,7 @@ def read_events(
     # (one small result per partition)
     now = reading_time()
     infos = _profile(raw, name, spec, guarded, scan_pii=pii != "error" and bool(guarded),
-                     late_after=late_after(now))
+                     late_after=late_after(now), many=many)
     # a DataFrame may be a slice of a log that holds no success: budgetlab.read_events' rule
     buckets, skipped, reading = _label_buckets(infos, spec, require_success=is_path_like(source)) \
         if spec.reads_labels else (union([i["bucket"] for i in infos], sort=False), frozenset(),
