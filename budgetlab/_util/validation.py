@@ -165,11 +165,12 @@ def close_names(name: str, present: Sequence[str], *, taken: Collection[str] = (
 
 
 def require_columns(frame: pd.DataFrame, columns: Iterable[str], *, what: str = "events",
-                    roles: Collection[str] = ()) -> None:
+                    roles: Collection[str] = (), plural: bool = False) -> None:
     """Raise :class:`SchemaError` naming missing columns and the closest existing names
     (:func:`close_names`). ``roles``: the columns of ``frame``'s kind that are not group keys
     (an event table's ``ts``, ``ok``, ``bucket``...); with them, a missing column outside them
-    is a group key, suggested only another column that could be one."""
+    is a group key, suggested only another column that could be one. ``what`` is the subject
+    (``plural``: ``2 files have no column``)."""
     have = [str(c) for c in frame.columns]
     for col in columns:
         if col not in frame.columns:
@@ -178,7 +179,7 @@ def require_columns(frame: pd.DataFrame, columns: Iterable[str], *, what: str = 
                                 else ())
             hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
             raise SchemaError(
-                f"{what} has no column {col!r}.{hint} Columns present: "
+                f"{what} {'have' if plural else 'has'} no column {col!r}.{hint} Columns present: "
                 f"{', '.join(map(repr, have[:20]))}."
             )
 

@@ -4,9 +4,12 @@ policy of the run that scores them.
 A scope value that looks like personal data is refused (``pii="error"``, ``"drop"``: a dropped key
 cannot be matched), or with ``pii="hash"`` replaced by its keyed hash under the events' salt
 (:func:`~budgetlab.privacy.hash_values`), so that the incident matches the hashed group of the
-events read with the same salt; then :func:`match_hashed_keys` hashes the values that do not look
-personal but whose key the events hold hashed (``ip=unknown`` beside hashed addresses). Keys and
-values are counted apart, and no value is ever shown. :func:`ungrouped_scope_words` says how a
+events read with the same salt. Hashed, a value is first put in the one spelling of group keys
+(:func:`~budgetlab.events.read.one_spelling`: stripped, NFC), as the events' keys are before
+their hash, and one holding an invisible character is refused as the reader refuses it; then
+:func:`match_hashed_keys` hashes the values that do not look personal but whose key the events
+hold hashed (``ip=unknown`` beside hashed addresses). Keys and values are counted apart, and no
+value is ever shown. :func:`ungrouped_scope_words` says how a
 scope key that is not a group key is read (it does not restrict: the incident covers every
 group), for ``alerts`` and the window comparison alike.
 """
@@ -18,7 +21,8 @@ import pandas as pd
 
 from .._util.validation import check_argument
 from .._util.words import counted_of, say
-from ..errors import ConfigError, PersonalDataError
+from ..errors import ConfigError, InputError, PersonalDataError
+from ..events.read import one_spelling
 from ..events.schema import parse_scope
 from ..privacy import PII_MODES, guard_values, hash_values, scan_text
 
@@ -41,6 +45,25 @@ def _joined(items: list[tuple[str, str]]) -> str:
     return "&".join(f"{k}={v}" for k, v in items) or "*"
 
 
+def _spelled(values: list[str], where: str | None) -> dict[str, str]:
+    """Each of ``values`` (distinct) in the one spelling of group keys (:func:`one_spelling`),
+    as the events' keys are spelled before their keyed hash; with ``where`` (where the values come
+    from), a value holding an invisible character is refused in the events reader's words.
+
+    >>> _spelled(["Ko\u0308ln", "fra "], "--scope") == {"Ko\u0308ln": "Köln", "fra ": "fra"}
+    True
+    """
+    if not values:
+        return {}
+    names, invisible = one_spelling(pd.Index(values, dtype="str"))
+    if where is not None and invisible.any():
+        raise InputError(f"{where} holds invisible characters (zero-width, format, "
+                         "bidirectional, variation selectors, fillers or control characters) in "
+                         f"{counted_of(int(invisible.sum()), len(values), 'scope value')}; they "
+                         "would make groups that print alike: remove them from the scope.")
+    return dict(zip(values, (str(n) for n in names), strict=True))
+
+
 def _refusal(where: str, hit: int, total: int, kinds: dict[str, int]) -> PersonalDataError:
     found = ", ".join(f"{n:,} like {'an' if kind[0] in 'aeiouIE' else 'a'} {kind}"
                       for kind, n in kinds.items())
@@ -56,8 +79,10 @@ def _refusal(where: str, hit: int, total: int, kinds: dict[str, int]) -> Persona
 def guard_scopes(scopes: pd.Series, where: str, *, pii: str = "error",
                  salt: str | None = None) -> pd.Series:
     """``scopes`` (well-formed) with their personal-looking values hashed under ``salt``
-    (``pii="hash"``), else refused (a :class:`PersonalDataError` that counts the values, not the
-    keys); a key that looks personal is refused whatever ``pii``. ``where``: where the scopes
+    (``pii="hash"``: every value first in the one spelling of group keys, :func:`one_spelling`,
+    and one holding an invisible character refused as the events reader refuses it), else
+    refused (a :class:`PersonalDataError` that counts the values, not the keys); a key that looks
+    personal is refused whatever ``pii``. ``where``: where the scopes
     come from, for the refusal (``the 'scope' column of 'incidents.csv'``, ``--scope``).
 
     >>> guard_scopes(pd.Series(["ip=10.0.0.1&region=fra", "*"]), "scopes", pii="hash",
@@ -71,33 +96,40 @@ def guard_scopes(scopes: pd.Series, where: str, *, pii: str = "error",
     parsed = [scope_items(s) for s in scopes.tolist()]
     keys = sorted({k for items in parsed for k, _ in items})
     guard_values(keys, what=f"the keys of {where}")
+    spelled = False
+    if pii == "hash":  # hashed in the spelling the events' keys are hashed in
+        table = _spelled(sorted({v for items in parsed for _, v in items}), where)
+        spelled = any(s != v for v, s in table.items())
+        parsed = [[(k, table[v]) for k, v in items] for items in parsed]
     values = sorted({v for items in parsed for _, v in items})
     found = scan_text(values) if values else {}
-    if not found:
+    if not found and not spelled:
         return scopes
-    personal = np.logical_or.reduce(list(found.values()))
-    if pii != "hash":
+    personal = np.logical_or.reduce([np.zeros(len(values), bool), *found.values()])
+    if found and pii != "hash":
         raise _refusal(where, int(personal.sum()), len(values),
                        {kind: int(mask.sum()) for kind, mask in found.items() if mask.any()})
     plain = [v for v, p in zip(values, personal, strict=True) if p]
-    table = dict(zip(plain, hash_values(pd.Series(plain, dtype=object), str(salt)), strict=True))
-    return pd.Series([_joined([(k, table.get(v, v)) for k, v in items]) for items in parsed],
+    hashed = dict(zip(plain, hash_values(pd.Series(plain, dtype=object), str(salt)), strict=True))
+    return pd.Series([_joined([(k, hashed.get(v, v)) for k, v in items]) for items in parsed],
                      index=scopes.index, name=scopes.name)
 
 
 def match_hashed_keys(incidents: pd.DataFrame, events: pd.DataFrame, salt: str) -> pd.DataFrame:
     """``incidents`` with each scope value that is not among the values of its key's event column
-    but whose keyed hash (``salt``) is replaced by that hash: the key's column was hashed on load
-    (``pii="hash"``) and the value did not look personal, so :func:`guard_scopes` kept it plain.
-    A new table; the same one when nothing changes."""
+    but whose keyed hash (``salt``; of the value in one spelling, :func:`one_spelling`) is,
+    replaced by that hash: the key's column was hashed on load (``pii="hash"``) and the value did
+    not look personal, so :func:`guard_scopes` kept it plain. A new table; the same one when
+    nothing changes."""
     parsed = [scope_items(s) for s in incidents["scope"].tolist()]
     wanted = {(k, v) for items in parsed for k, v in items if k in events.columns}
     swap: dict[tuple[str, str], str] = {}
     for key in {k for k, _ in wanted}:
         have = set(pd.unique(events[key].astype(str)))
         plain = sorted(v for k, v in wanted if k == key and v not in have)
-        if plain:
-            hashed = hash_values(pd.Series(plain, dtype=object), salt)
+        if plain:  # hashed in the spelling the events' keys were hashed in
+            spelled = _spelled(plain, None)
+            hashed = hash_values(pd.Series([spelled[v] for v in plain], dtype=object), salt)
             swap.update({(key, v): h for v, h in zip(plain, hashed, strict=True) if h in have})
     if not swap:
         return incidents

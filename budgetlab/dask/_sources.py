@@ -19,12 +19,13 @@ from dask.dataframe.io.parquet.arrow import ArrowDatasetEngine
 from dask.delayed import delayed
 
 from .._util.inputs import check_input_file
+from .._util.words import counted
 from ..errors import FileFormatError, InputError
 from ..events.files import file_name
 from ..events.spec import ReadSpec
 from ..events.timeformat import has_year
 
-__all__ = ["read_parquet", "spec_of", "raw_frame", "files_read"]
+__all__ = ["read_parquet", "source_name", "spec_of", "raw_frame", "files_read"]
 
 #: ReadSpec fields for files and text logs read by :func:`budgetlab.read_events` only. Not
 #: ``on_error`` nor the deprecated ``strict``: the spec itself refuses them without ``pattern=``
@@ -32,6 +33,8 @@ __all__ = ["read_parquet", "spec_of", "raw_frame", "files_read"]
 #: readers. Not ``time_format``: each partition reads its times with it, as the pandas reader
 #: reads a table's (``year``, for a format without one, is refused in :func:`spec_of`).
 _PANDAS_ONLY = ("pattern", "format", "encoding")
+#: Suffixes of the text logs a glob may name (refused as a text file is: Dask reads Parquet).
+_TEXT_SUFFIXES = {".csv", ".tsv", ".tab", ".json", ".jsonl", ".ndjson", ".log", ".txt"}
 #: Files whose rows one task of :func:`files_read` counts.
 _FILES_PER_TASK = 64
 #: The latency fields: the Dask reader reads no request durations (nor the ``slow`` bucket).
@@ -66,12 +69,24 @@ def read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
         if not isinstance(p, (str, PathLike)):
             raise InputError("source must be a Parquet path (file, folder or glob), a list of "
                              f"them, or a dask DataFrame, got {type(p).__name__}.")
-    name = file_name(paths[0]) if len(paths) == 1 else f"{len(paths)} Parquet paths"
+    name = source_name(paths)
     for p in paths:
         text = str(p)
-        if any(ch in text for ch in "*?[") or "://" in text:
+        if _is_glob(text) and set(Path(text).suffixes) & _TEXT_SUFFIXES:
+            raise FileFormatError(
+                f"{file_name(text)}: budgetlab.dask.read_events reads Parquet (a file, a folder or "
+                "a glob of .parquet files); for CSV or JSON build the frame with "
+                "dask.dataframe.read_csv(..., dtype=str) and pass it.")
+        if _is_glob(text):
             continue  # a glob or a remote URL: Dask resolves it
         path = Path(text)
+        if path.is_dir() and len(paths) > 1:  # Dask's own error: IsADirectoryError
+            shown = file_name(path)
+            raise InputError(
+                f"{shown} is a folder in a list of {len(paths)} paths; Dask reads one folder, or "
+                "a list of files and globs: give "
+                f"'{shown if shown == path.name else 'FOLDER'}/*.parquet' in the list for its "
+                "files.")
         if path.is_dir():
             continue  # a Parquet dataset: Dask reads its files
         check_input_file(path, name=file_name(path),
@@ -92,6 +107,26 @@ def read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
             f"{name}: no readable Parquet data ({type(exc).__name__}); check the path, that it "
             "holds .parquet files, and the filters.") from None
     return frame, name
+
+
+def _is_glob(text: str) -> bool:
+    return any(ch in text for ch in "*?[") or "://" in text
+
+
+def source_name(paths: list[Any]) -> str:
+    """What the user gave, for messages: one path by its name, several counted by kind (files,
+    folders, globs or URLs, in that order; a missing path counts as a file).
+
+    >>> source_name(["logs/a.parquet"]), source_name(["a.parquet", "b.parquet", "logs/*.parquet"])
+    ('a.parquet', '2 files and 1 glob')
+    """
+    if len(paths) == 1:
+        return file_name(paths[0])
+    kinds = {"file": 0, "folder": 0, "glob": 0, "URL": 0}
+    for p in map(str, paths):
+        kinds["URL" if "://" in p else "glob" if _is_glob(p) else
+              "folder" if Path(p).is_dir() else "file"] += 1
+    return " and ".join(counted(n, kind) for kind, n in kinds.items() if n)
 
 
 def spec_of(spec: ReadSpec | None, options: dict[str, Any]) -> ReadSpec:

@@ -28,6 +28,7 @@ from ..events.spec import ReadSpec
 from ..events.times import is_instant
 from ..privacy import hash_values
 from ._how_read import dask_how_read, label_times, late_after, partition_times
+from ._keys import key_dtypes, spelled_keys, union
 from ._labels import classify_counts, count_labels, skipped_parts
 from ._partitions import partition_error, partition_number
 from ._sources import files_read, raw_frame, spec_of
@@ -113,7 +114,7 @@ def _profile_partition(
         return pd.DataFrame({"number": [number], "info": [info]})
     present = set(frame.columns)
     info["bucket"] = [] if labels else [str(c) for c in frame["bucket"].cat.categories]
-    info["keys"] = {k: list(frame[k].cat.categories) for k in keys if k in present}
+    info["keys"] = spelled_keys(raw, frame, keys, hashing=spec.pii == "hash")
     renamed = {session: "session_id"} if session else {}
     info["flagged"] = [c for c in (guarded if scan_pii else []) if renamed.get(c, c) not in present]
     # a row to build the metadata from; with labels the first of each distinct one, so that one
@@ -151,16 +152,8 @@ def _load_partition(raw: pd.DataFrame, partition_info: Mapping[str, Any] | None 
     return frame
 
 
-def _union(lists: Sequence[Sequence[Any]], *, sort: bool) -> list[Any]:
-    seen: dict[Any, None] = {}
-    for values in lists:
-        for v in values:
-            seen.setdefault(v, None)
-    return sorted(seen) if sort else list(seen)
-
-
 def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
-             scan_pii: bool, late_after: int) -> list[dict[str, Any]]:
+             scan_pii: bool, late_after: int, many: bool) -> list[dict[str, Any]]:
     """First pass: one small profile per partition, in partition order (see
     :func:`_profile_partition`)."""
     profiles = raw.map_partitions(  # type: ignore[no-untyped-call]
@@ -178,7 +171,7 @@ def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
     if refusal is not None:
         raise refusal
     if sum(int(i["rows"]) for i in infos) == 0:
-        raise InputError(f"{name} has no rows; nothing to analyse.")
+        raise InputError(f"{name} {'have' if many else 'has'} no rows; nothing to analyse.")
     # each partition is parsed on its own, by its own rule, as each file in pandas: instants in
     # any form go together, naive times beside instants are refused
     forms = {is_instant(i["time"]): (n, i["time"]) for n, i in reversed(list(enumerate(infos)))
@@ -210,20 +203,6 @@ def _label_buckets(infos: list[dict[str, Any]], spec: ReadSpec, *, require_succe
     return [str(c) for c in reading.bucket.categories], skipped, reading
 
 
-def _key_dtypes(infos: list[dict[str, Any]], keys: list[str], flagged: set[str],
-                meta_raw: pd.DataFrame) -> dict[str, pd.CategoricalDtype]:
-    """One categorical dtype per group key, with the categories of every partition."""
-    out: dict[str, pd.CategoricalDtype] = {}
-    for k in keys:
-        if k in flagged:
-            continue
-        cats = _union([i["keys"].get(k, []) for i in infos],
-                      sort=not isinstance(meta_raw[k].dtype, pd.CategoricalDtype))
-        out[k] = pd.CategoricalDtype(cats, ordered=bool(getattr(meta_raw[k].dtype, "ordered",
-                                                                False)))
-    return out
-
-
 def read_events(
     source: str | PathLike[str] | Sequence[str | PathLike[str]] | dd.DataFrame,
     spec: ReadSpec | None = None,
@@ -247,8 +226,9 @@ def read_events(
     ----------
     source : path, list of paths, or dask DataFrame
         A Parquet file, a folder of Parquet files (hive partitions such as
-        ``date=2026-10-05/`` become columns that ``by=`` may name), a glob, or a list of them;
-        or a Dask DataFrame of raw columns (e.g. from ``dask.dataframe.read_csv(..., dtype=str)``).
+        ``date=2026-10-05/`` become columns that ``by=`` may name), a glob, or a list of files
+        and globs (messages count them: ``2 files have no rows``); or a Dask DataFrame of raw
+        columns (e.g. from ``dask.dataframe.read_csv(..., dtype=str)``).
     spec : ReadSpec, optional
         The same options object :func:`budgetlab.read_events` takes (keywords override its fields).
     **options
@@ -311,8 +291,9 @@ def read_events(
     columns = [c for c in spec.columns if c != spec.duration]
     if len(set(map(str, raw_all.columns))) != len(raw_all.columns):
         raise SchemaError(f"{name}: duplicate column names; rename them so each is unique.")
+    many = isinstance(source, (list, tuple)) and len(source) > 1  # "2 files have"
     require_columns(pd.DataFrame(columns=list(raw_all.columns)), columns, what=name,
-                    roles=[c for c in columns if c not in keys and c not in keep])
+                    roles=[c for c in columns if c not in keys and c not in keep], plural=many)
     raw = raw_all[columns]
     guarded = list(dict.fromkeys([*keys, *([session] if session and not spec.hash_session else []),
                                   *[k for k in keep if k not in keys]]))
@@ -321,14 +302,13 @@ def read_events(
     # (one small result per partition)
     now = reading_time()
     infos = _profile(raw, name, spec, guarded, scan_pii=pii != "error" and bool(guarded),
-                     late_after=late_after(now))
+                     late_after=late_after(now), many=many)
     # a DataFrame may be a slice of a log that holds no success: budgetlab.read_events' rule
     buckets, skipped, reading = _label_buckets(infos, spec, require_success=is_path_like(source)) \
-        if spec.reads_labels else (_union([i["bucket"] for i in infos], sort=False), frozenset(),
+        if spec.reads_labels else (union([i["bucket"] for i in infos], sort=False), frozenset(),
                                    None)
     bucket_type = bucket_dtype(set(buckets) - {SUCCESS})
-    flagged = set(_union([i["flagged"] for i in infos], sort=False))
-    key_dtypes = _key_dtypes(infos, keys, flagged, raw._meta)
+    flagged = set(union([i["flagged"] for i in infos], sort=False))
 
     load_spec = spec
     hash_columns: tuple[str, ...] = ()
@@ -350,9 +330,12 @@ def read_events(
     if (flagged and pii == "hash") or (session and spec.hash_session):
         # needs a salt
         hash_values(pd.Series(["x"], dtype="string"), salt if salt is not None else "")
+    # a hashed key's categories: its values spelled in every partition, then hashed
+    dtypes = key_dtypes(infos, keys, flagged, raw._meta,
+                        (salt or "") if pii == "hash" else None)
     # the metadata: one real row through the same loader (hashing every hash column, for dtypes)
     number = next(n for n, i in enumerate(infos) if i["rows"] and n not in skipped)
-    plan = _LoadPlan(spec=load_spec, bucket=bucket_type, key_dtypes=key_dtypes,
+    plan = _LoadPlan(spec=load_spec, bucket=bucket_type, key_dtypes=dtypes,
                      hash_columns=hash_columns,
                      hashed_in=tuple(frozenset() for _ in infos), salt=salt, meta=None)
     meta = _load_partition(infos[number]["sample"], {"number": number}, plan=plan).iloc[:0]
