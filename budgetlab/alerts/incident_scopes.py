@@ -22,7 +22,7 @@ import pandas as pd
 from .._util.validation import check_argument
 from .._util.words import counted_of, say
 from ..errors import ConfigError, InputError, PersonalDataError
-from ..events.read import one_spelling
+from ..events.read import INVISIBLE_WORDS, one_spelling
 from ..events.schema import parse_scope
 from ..privacy import PII_MODES, guard_values, hash_values, scan_text
 
@@ -57,10 +57,9 @@ def _spelled(values: list[str], where: str | None) -> dict[str, str]:
         return {}
     names, invisible = one_spelling(pd.Index(values, dtype="str"))
     if where is not None and invisible.any():
-        raise InputError(f"{where} holds invisible characters (zero-width, format, "
-                         "bidirectional, variation selectors, fillers or control characters) in "
-                         f"{counted_of(int(invisible.sum()), len(values), 'scope value')}; they "
-                         "would make groups that print alike: remove them from the scope.")
+        some = counted_of(int(invisible.sum()), len(values), "scope value")
+        raise InputError(f"{where} holds {INVISIBLE_WORDS} in {some}; they would make groups "
+                         "that print alike: remove them from the scope.")
     return dict(zip(values, (str(n) for n in names), strict=True))
 
 

@@ -45,6 +45,9 @@ __all__ = ["read_events", "one_spelling", "reading_time", "ID_LIKE_SHARE", "ID_L
 #: joiner U+034F, Hangul fillers, Khmer inherent vowels, variation selectors, reserved E0000-E0FFF.
 _INVISIBLE = (r"[\p{Cf}\p{Cc}\p{Zl}\p{Zp}\x{034F}\x{115F}\x{1160}\x{17B4}\x{17B5}\x{180B}-\x{180F}"
               r"\x{2065}\x{3164}\x{FE00}-\x{FE0F}\x{FFA0}\x{FFF0}-\x{FFF8}\x{E0000}-\x{E0FFF}]")
+#: What :data:`_INVISIBLE` matches, in the words of every refusal of it.
+INVISIBLE_WORDS = ("invisible characters (zero-width, format, bidirectional, variation selectors, "
+                   "fillers or control characters)")
 #: Spaces that print as one (no-break, en to hair, narrow, ideographic): in a key, U+0020.
 _SPACES = r"[\x{00A0}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}]"
 #: A group key with more distinct values than this share of the rows (and at least
@@ -357,9 +360,8 @@ def group_key(col: pd.Series, name: str) -> pd.Categorical:
     if invisible.any():
         hidden = invisible[np.maximum(codes, 0)] & (codes >= 0)
         if hidden.any():
-            raise InputError(f"group key {shown(name)} holds invisible characters (zero-width, "
-                             f"format, bidirectional, variation selectors, fillers or control "
-                             f"characters) at {row_numbers(hidden)} "
+            raise InputError(f"group key {shown(name)} holds {INVISIBLE_WORDS} at "
+                             f"{row_numbers(hidden)} "
                              f"({counted(int(hidden.sum()), 'row')}); they would make groups "
                              "that print alike: remove them from the data.")
     blank = np.asarray(names == "", dtype=bool)

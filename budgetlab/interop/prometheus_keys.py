@@ -20,7 +20,7 @@ import pandas as pd
 
 from .._util.words import counted, noun_for, say
 from ..errors import ConfigError, InputError
-from ..events.read import one_spelling
+from ..events.read import INVISIBLE_WORDS, one_spelling
 from ..privacy import guard_values, shown
 from .prometheus_answer import Series
 from .promql import PART_LABEL, CountQuery, aggregates
@@ -61,8 +61,7 @@ def spell_keys(answers: Sequence[Sequence[Series]], by: list[str], whats: Sequen
     for k in by:
         _, hidden = spellings(s.labels[k] for a in answers for s in a if k in s.labels)
         if hidden:
-            raise InputError(f"the values of the label {k!r} hold invisible characters "
-                             "(zero-width, format, bidirectional or control characters) in "
+            raise InputError(f"the values of the label {k!r} hold {INVISIBLE_WORDS} in "
                              f"{counted(len(hidden), 'value')}; they would make groups that "
                              "print alike: remove them where the series are labelled, or "
                              "rewrite them with label_replace in the query.")
