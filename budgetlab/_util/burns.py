@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["three_digits"]
+__all__ = ["expected_failures_words", "three_digits"]
 
 
 def three_digits(x: Any, *, missing: str = "n/a", significant: int = 3) -> str:
@@ -41,3 +41,17 @@ def three_digits(x: Any, *, missing: str = "n/a", significant: int = 3) -> str:
     digits = max(0, significant - 1 - math.floor(math.log10(abs(value))))
     text = f"{value:,.{digits}f}"
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def expected_failures_words(expected: float) -> str:
+    """``1 expected failure``, ``0.0667 expected failures``: the expected failures a count of
+    events holds under a target, as :func:`three_digits` prints them, the noun in the number the
+    printed figure takes (0.9996 prints ``1``: ``1 expected failure``).
+
+    >>> expected_failures_words(1.0), expected_failures_words(0.0667)
+    ('1 expected failure', '0.0667 expected failures')
+    >>> expected_failures_words(0.9996), expected_failures_words(6.0)
+    ('1 expected failure', '6 expected failures')
+    """
+    shown = three_digits(expected)  # the singular for the figure as printed, never the value's
+    return f"{shown} expected failure{'' if shown == '1' else 's'}"

@@ -126,7 +126,8 @@ class IncidentReport:
         ``silent_hours`` (left out of it). Under 24 h of traffic (the rule of
         :func:`budgetlab.replay_summary`'s ``note``) the period figures are NaN, and
         ``period_budget_pct`` when the incident's events hold under 10 expected failures:
-        ``attrs["budget_note"]`` says why, the summary withholds them in words.
+        ``attrs["budget_note"]`` says why, the summary withholds them in words (and by the same
+        rule its burn over the incident; ``burn_rate`` stays the measured ratio).
     buckets : DataFrame
         :func:`budgetlab.analyses.failure_buckets.bucket_counts` of the incident by
         ``breakdown_by`` (its ``note``: the groups with too few events during the incident for a
@@ -291,9 +292,9 @@ def incident_report(
     target: too few for a verdict, one needs at least 10); without timeouts 3 of the tracker's 3
     status changes would not have happened.
     The single_window policy would have fired ticket_1h (ticket) at 10:36, 36 min after the start.
-    Over its 1 h the incident saw 30 failures in 60 events (burn 5 over the incident); its share
-    of a 30 d error budget is withheld (the incident's 60 events hold 6 expected failures under
-    the target: too few for a verdict, one needs at least 10).
+    Over its 1 h the incident saw 30 failures in 60 events; its burn over the incident and its
+    share of a 30 d error budget are withheld (the incident's 60 events hold 6 expected failures
+    under the target: too few for a verdict, one needs at least 10).
 
     By hand: at 10:07 the window holds 61 events, 4 of them timeouts: burn 4 / 6.1 = 0.66 (the
     seed's report figure, rounded to two decimals); 1 ns after 10:11 the 09:11 event leaves the
@@ -304,8 +305,9 @@ def incident_report(
     evaluation (18 of 60); the replay reads 08:00 to 12:00 (1 h of history for the 1 h windows,
     1 h of context either side of the incident): 240 events in 4 h, less than the day a rate per
     day needs. The incident's 60 events hold 60 x 0.1 = 6 expected failures under 90 %, too few
-    for a verdict (the rule of ``buckets["note"]``): the rate without timeouts and the share of
-    the 30 d budget are withheld, the tracker's replay is not.
+    for a verdict (the rule of ``buckets["note"]``): the rate without timeouts, the burn over the
+    incident (30 / 6 = 5) and the share of the 30 d budget are withheld, the tracker's replay is
+    not.
 
     >>> rep.tiers[["tier", "fired", "first_alert", "detection_delay", "peak_burn_long"]]
             tier  fired               first_alert detection_delay  peak_burn_long

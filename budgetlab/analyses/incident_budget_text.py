@@ -10,9 +10,11 @@ the hours with traffic the events a day are read over and what they leave out. G
 budgets are of different periods (per-group SLOs of 28 d and 7 d, a preset built for each) are
 never summed into one period's: the share is said for each period, of its groups' failures. A
 share is withheld, in words, when the incident's events hold too few expected failures for a
-verdict (the rule of the buckets' ``note``, as the summary's rate without timeouts), and with its
-events a day when they are read over less than a day of time with traffic (``traffic_hours``,
-the one rule of :func:`budgetlab._util.thin.too_thin`); of several groups, when any of them is.
+verdict (the rule of the buckets' ``note``, as the summary's rate without timeouts), and the burn
+over the incident with it, for the same reason (both are judged against the target: 1 failure in
+229 events under 99.9 % is no burn of 4.37 to go by); and with its events a day when they are
+read over less than a day of time with traffic (``traffic_hours``, the one rule of
+:func:`budgetlab._util.thin.too_thin`); of several groups, when any of them is.
 """
 
 from __future__ import annotations
@@ -22,16 +24,16 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .._util.burns import three_digits
+from .._util.burns import expected_failures_words, three_digits
 from .._util.percent import measured_percent
 from .._util.thin import MIN_EVALUATED_HOURS, too_thin
-from .._util.words import counted, duration_words, hours_words, noun_for, prose_duration
+from .._util.words import counted, duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
 from ..slo import SLO
 from .incident_group_words import all_groups, group_label
 from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
-__all__ = ["budget_sentence", "expected_words"]
+__all__ = ["budget_sentence"]
 
 #: The columns that say a row's time with traffic and what it leaves out of the replayed span.
 _TRAFFIC = ("traffic_hours", "silences", "silent_hours")
@@ -51,8 +53,18 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     failures over their budgets), never one period's share of every group. The period's budget
     is the traffic of the replayed span carried to the period, over its time with traffic: read
     over less than a day of it (``traffic_hours``) the share and the events a day are withheld,
-    in words, and the share alone when the incident's events hold fewer than 10 expected
-    failures (``tz``: the clock the span is said on).
+    in words; the share and the burn over the incident when the incident's events hold fewer than
+    10 expected failures, said once with that reason (``tz``: the clock the span is said on).
+
+    >>> b = pd.DataFrame({"events": [229], "failures": [1], "excess_failures": [0.771],
+    ...                   "period_budget": [43.2], "period_events": [43_200.0],
+    ...                   "replayed_events": [229], "replayed_hours": [30.0],
+    ...                   "traffic_hours": [30.0]})
+    >>> print(budget_sentence(b, SLO(target=0.999, window="1h"), AlertPolicy.workbook("30D"),
+    ...                       pd.Timedelta("2h")))  # doctest: +NORMALIZE_WHITESPACE
+    Over its 2 h the incident saw 1 failure in 229 events; its burn over the incident and its
+    share of a 30 d error budget are withheld (the incident's 229 events hold 0.229 expected
+    failures under the target: too few for a verdict, one needs at least 10).
 
     >>> b = pd.DataFrame({"events": [400], "failures": [20], "excess_failures": [0.0],
     ...                   "period_budget": [6620.0], "period_events": [132_400.0],
@@ -91,14 +103,21 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     n_ev = int(budget["events"].sum())
     n_bad = int(budget["failures"].sum())
     allowed = float((budget["failures"] - budget["excess_failures"]).sum())
-    burn = (f"burn {three_digits(n_bad / allowed)} over the "
-            "incident") if allowed > 0 else "no error budget to burn"
     failures = f"{n_bad:,} failure{'' if n_bad == 1 else 's'}"
     events = f"{n_ev:,} event{'' if n_ev == 1 else 's'}{all_groups(budget, keys, scope)}"
-    head = f"Over its {duration_words(duration)} the incident saw {failures} in {events} ({burn})"
+    head = f"Over its {duration_words(duration)} the incident saw {failures} in {events}"
     periods = (pd.to_timedelta(budget["period"]).to_numpy() if "period" in budget.columns
                else np.full(len(budget), policy.period.to_timedelta64()))
     parts = [(pd.Timedelta(p), budget[periods == p]) for p in dict.fromkeys(periods)]
+    # the burn is judged against the target as the share is: withheld by the same rule, in the
+    # same words (too few expected failures: every period's share is withheld too)
+    few = _few_failures(budget, slo.target) if allowed > 0 else ""
+    if few:
+        whose = (f"a {prose_duration(parts[0][0])} error budget" if len(parts) == 1
+                 else "the error budget")
+        return f"{head}; its burn over the incident and its share of {whose} are withheld ({few})."
+    head += (f" (burn {three_digits(n_bad / allowed)} over the incident)" if allowed > 0
+             else " (no error budget to burn)")
     if len(parts) == 1:
         share = _one_period(*parts[0], keys, slo.target, tz)
         return f"{head}{'; ' if share.startswith('its share') else ', '}{share}."
@@ -202,18 +221,8 @@ def _few_failures(rows: pd.DataFrame, target: float) -> str:
     if not too_few_events(n, 1.0 - expected / n if n else target):
         return ""
     return (f"the incident's {counted(n, 'event')} {'holds' if n == 1 else 'hold'} "
-            f"{expected_words(expected)} under the target: too few for a verdict, "
+            f"{expected_failures_words(expected)} under the target: too few for a verdict, "
             f"one needs at least {MIN_EXPECTED_FAILURES}")
-
-
-def expected_words(expected: float) -> str:
-    """``1 expected failure``, ``0.07 expected failures``: the figure as printed, its noun with it.
-
-    >>> expected_words(1.0), expected_words(0.0667)
-    ('1 expected failure', '0.0667 expected failures')
-    """
-    shown = three_digits(expected)
-    return f"{shown} expected {noun_for(1 if shown == '1' else 2, 'failure')}"
 
 
 def _span_words(rows: pd.DataFrame, tz: str) -> str:

@@ -32,7 +32,8 @@ from .bucket_variants import closed_overlap
 from .incident_end_words import clock_words
 
 __all__ = ["all_unevaluated", "covered_alerts", "evaluated_from", "late_from", "not_known_words",
-           "tiers_note", "tracker_read_from", "unevaluated_words", "withhold_tracker"]
+           "tiers_note", "tracker_note", "tracker_read_from", "unevaluated_words",
+           "withhold_tracker"]
 
 
 def evaluated_from(grid: BinGrid, data_start: pd.Timestamp | None,
@@ -60,6 +61,34 @@ def tracker_read_from(span: Any, window: pd.Timedelta) -> pd.Timestamp | None:
     full = max(span.start, span.data_start + window)
     last = span.end if span.data_end is None else min(span.end, span.data_end + pd.Timedelta(1))
     return full if full < last else None
+
+
+def tracker_note(span: Any, window: pd.Timedelta) -> str:
+    """The note's words on the tracker when the log starts late (``span.data_start``): where its
+    ``window`` first lies after the data's start (``data_start + window``) and what the report
+    reads from there (:func:`tracker_read_from`): the incident's tracker figures from then, over
+    full windows, or withheld; its replayed rows before then (``states``, ``transitions``, the
+    figure's hatched timeline) read on less than a window of data. Only what holds is said: no
+    figure of the tracker table is read before then."""
+    full = span.data_start + window
+    size = prose_duration(window)
+    if full <= span.w_start:
+        return (f"the tracker's {size} window holds its length of data from before the report's "
+                "window")
+    until = (f"the tracker's {size} window holds less than its length of data until "
+             f"{span.at(full.value)}")
+    rows = "(its replayed rows, hatched in the figure) is read on less than a window of data"
+    read_from = tracker_read_from(span, window)
+    if read_from is None:
+        later = ("the incident's end" if span.data_end is None or span.data_end >= span.end
+                 else "the log's last event")
+        return (f"{until}, after {later}, so the incident's tracker figures are withheld; what "
+                f"it shows {rows}")
+    if read_from > span.start:
+        return (f"{until}, so the incident's tracker figures are read from then; what it shows "
+                f"before then {rows}")
+    return (f"{until}, before the incident began, so the incident's tracker figures are read "
+            f"over full windows; what it shows before then {rows}")
 
 
 #: The tracker table's columns read over the incident, withheld when its window never lay after

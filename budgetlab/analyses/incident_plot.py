@@ -127,24 +127,35 @@ def _key_not_evaluated(ax: Any) -> None:
 
 
 def _mark_spans(r: Any, axes: list[Any]) -> None:
-    """Shade the incident on every panel; when the log ends inside the window (``r.data_end``),
-    hatch every panel from its last event to the window's end and say it in the top panel: what
-    is drawn there is the tracker's clock running on after the data, not traffic."""
-    import matplotlib.transforms as mtransforms
-
+    """Shade the incident on every panel; where the window holds time without data, before the
+    log's first event (``r.data_start`` after the window's start) or after its last
+    (``r.data_end``), hatch every panel there and say it in the top panel: the log begins, the
+    log ends (after the end, what is drawn is the tracker's clock running on after the data, not
+    traffic)."""
     for ax in axes:
         ax.axvspan(r.start.tz_convert(None), r.end.tz_convert(None), color="black", alpha=0.04,
                    lw=0)
-    if getattr(r, "data_end", None) is None:  # the log runs to the window's end
-        return
-    end = r.data_end.tz_convert(None)
+    first = getattr(r, "data_start", None)
+    if first is not None and first > r.window_start:  # the window begins before the log does
+        _no_data(axes, r.window_start, first, "before_data", " no data: the log begins ")
+    if getattr(r, "data_end", None) is not None:  # the log ends before the window does
+        _no_data(axes, r.data_end, r.window_end, "data_end", " no data: the log ends")
+
+
+def _no_data(axes: list[Any], lo: Any, hi: Any, gid: str, words: str) -> None:
+    """Hatch ``[lo, hi)`` on every panel (``//``, grey) and say ``words`` in the top panel, beside
+    the data: left of ``hi`` when the data follow (``words`` ending in a space), else right of
+    ``lo``."""
+    import matplotlib.transforms as mtransforms
+
+    lo, hi = lo.tz_convert(None), hi.tz_convert(None)
     for ax in axes:
-        ax.axvspan(end, r.window_end.tz_convert(None), facecolor="none", edgecolor="0.7",
-                   hatch="//", lw=0, gid="data_end")
-    top = axes[0]
-    top.text(end, 0.97, " no data: the log ends", transform=mtransforms.blended_transform_factory(
-        top.transData, top.transAxes), ha="left", va="top", fontsize=8, color="0.3",
-        bbox={"facecolor": "white", "edgecolor": "none", "pad": 1}, gid="data_end_label")
+        ax.axvspan(lo, hi, facecolor="none", edgecolor="0.7", hatch="//", lw=0, gid=gid)
+    top, before = axes[0], words.endswith(" ")
+    top.text(hi if before else lo, 0.97, words, transform=mtransforms.blended_transform_factory(
+        top.transData, top.transAxes), ha="right" if before else "left", va="top", fontsize=8,
+        color="0.3", bbox={"facecolor": "white", "edgecolor": "none", "pad": 1},
+        gid=f"{gid}_label")
 
 
 #: The timeline's key of the span where the tracker's window reaches before the data's start.

@@ -17,13 +17,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.burns import three_digits
+from .._util.burns import expected_failures_words, three_digits
 from .._util.percent import measured_percent
 from .._util.words import counted, duration_words, prose_duration
 from ..alerts.policy import AlertPolicy
 from ..events.schema import FAILURE, TIMEOUT
 from ..slo import SLO
-from .incident_budget_text import budget_sentence, expected_words
+from .incident_budget_text import budget_sentence
 from .incident_coverage import all_unevaluated, late_from, not_known_words, unevaluated_words
 from .incident_end_words import clock_words
 from .incident_group_words import all_groups, for_group, group_label
@@ -114,9 +114,9 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
             # the words of the rule's own sentence (too_few_events), as the buckets' note says it
             txt += (f"; the success rate{together} without timeouts{share} is withheld (the "
                     f"incident's {counted(int(ev_g), 'event')} "
-                    f"{'holds' if ev_g == 1 else 'hold'} {expected_words(expected_failures)} "
-                    "under the target: too few for a verdict, one needs at "
-                    f"least {MIN_EXPECTED_FAILURES})")
+                    f"{'holds' if ev_g == 1 else 'hold'} "
+                    f"{expected_failures_words(expected_failures)} under the target: too few for "
+                    f"a verdict, one needs at least {MIN_EXPECTED_FAILURES})")
         else:
             txt += (f"; without timeouts{share} the success rate{together} would have"
                     f" been {measured_percent(sli_wo)} instead of {measured_percent(sli)}")

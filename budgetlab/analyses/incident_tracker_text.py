@@ -100,14 +100,7 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
             f"its window first lay after the data's start){upto or _TO_END}")
     reached = _reached_words(row, tz, start)
     if n_tr > 0:
-        txt = name + (f" {began}{',' if since else ''} and" if at_start != "healthy" or since
-                      else "")
-        txt += (f" went {row['first_change_to'].upper()} at "
-                f"{_clock(row['first_change_at'], tz, start)} with "
-                f"{window} burn {_seed_burn(row['first_change_burn'])} ({window} success "
-                f"{measured_percent(row['first_change_rate'])})")
-        if worst != row["first_change_to"] and worst != at_start and worst != "no_traffic":
-            txt += reached
+        txt = _first_change_words(row, name, began, since, tz, start, window)
         # counted at events (the callbacks), said so; the end is read on the window's clock
         txt += f"; it changed status {counted(n_tr, 'time')} at its events and {ended}"
     elif worst == "no_traffic":
@@ -130,6 +123,40 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     if others:
         txt += f"; {others:,} other group{'s' if others > 1 else ''} also left HEALTHY"
     return head + ", " + txt + "."
+
+
+def _first_change_words(row: pd.Series, name: str, began: str, since: pd.Timestamp | None,
+                        tz: str, start: pd.Timestamp, window: str) -> str:
+    """``the 1 h tracker ... went EXHAUSTED at 02:05 with 1 h burn 1.15 (1 h success 88.52 %)``:
+    its first status change at its events, the status it began with (``began``, read on the
+    window's clock) beside it, said as one thing. When the clock's status at the start is not
+    the one the change left (a status reached between events at a tie, or the clock read at the
+    start itself when it begins there): a change at the instant the reading begins (the
+    incident's start, or ``since``) is what it began with (``went EXHAUSTED at 02:00, as the
+    incident began``), and a later change to the status the clock held already was reached
+    between its events, older events leaving its window, and recorded at its next event; then
+    the worst status when worse than both (:func:`_reached_words`)."""
+    at_start, to = str(row["status_at_start"]), str(row["first_change_to"])
+    when = _clock(row["first_change_at"], tz, start)
+    seed = (f"with {window} burn {_seed_burn(row['first_change_burn'])} ({window} success "
+            f"{measured_percent(row['first_change_rate'])})")
+    if (row["first_change_at"] == (start if since is None else since)
+            and at_start != str(row["first_change_from"])):
+        said = {to}
+        txt = (f"{name} went {to.upper()} at {when}, " + ("as the incident began" if since is None
+               else "when its window first lay after the data's start") + f", {seed}")
+    elif to == at_start:  # the clock held it before the change its events recorded
+        said = {to}
+        txt = (f"{name} {began}, reached between its events as older events left its window, "
+               f"and its events recorded that change (from "
+               f"{str(row['first_change_from']).upper()}) at {when} {seed}")
+    else:
+        said = {to, at_start}
+        txt = name + (f" {began}{',' if since else ''} and" if at_start != "healthy" or since
+                      else "") + f" went {to.upper()} at {when} {seed}"
+    worst = str(row["worst_status"])
+    return txt + (_reached_words(row, tz, start) if worst not in said and worst != "no_traffic"
+                  else "")
 
 
 def _reached_words(row: pd.Series, tz: str, start: pd.Timestamp) -> str:

@@ -17,6 +17,7 @@ from ..budget.spans import status_spans
 from ..errors import ConfigError, NoTrafficError, SchemaError
 from ..events.schema import parse_scope, scope_mask, ts_ns
 from ..slo import SLO
+from .incident_coverage import tracker_note
 
 __all__ = ["Span", "between", "check_scope", "nice_freq", "no_traffic_words",
            "overlapping_incidents", "replayed_events"]
@@ -125,13 +126,7 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
             have = (f"{duration_words(pd.Timedelta(w_start.value - first_ns, unit='ns'))} before "
                     f"the report's window (the incident and its context), less than {need}")
         data_start = pd.Timestamp(first_ns, unit="ns", tz="UTC")
-        full = first_ns + slo.window_ns  # the tracker's window lies after the data's start
-        tracker = (f"the tracker's {prose_duration(slo.window)} window holds less than its "
-                   f"length of data until {span.at(full)}, so its statuses and burns before then "
-                   "may differ from production's" if full > w_start.value else
-                   f"the tracker's {prose_duration(slo.window)} window holds its length of data "
-                   "from before the report's window")
-        notes.append(f"the data start {have}: {tracker}.")
+        notes.append(f"the data start {have}: ")  # the tracker's part once data_end is known
     # the log's last event, whatever the scope: after it the log holds nothing, which is not a
     # silence of the traffic (the replay goes on to the window's end as if it were one)
     last_ns = int(t[-1])
@@ -147,8 +142,10 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
                      "after it are not production's.")
     span_lo = h_start.value if i0 > 0 else first_ns
     span_hi = w_end.value if i1 < len(events) else int(t[-1])
-    return ev, (span_lo, max(span_hi, span_lo + 1)), notes, replace(span, data_end=data_end,
-                                                                    data_start=data_start)
+    span = replace(span, data_end=data_end, data_start=data_start)
+    if data_start is not None:  # where the tracker is read from, as its table is
+        notes[0] += f"{tracker_note(span, slo.window)}."
+    return ev, (span_lo, max(span_hi, span_lo + 1)), notes, span
 
 
 def no_traffic_words(t: np.ndarray, history: pd.DataFrame, span: Span, scope: str, *, slo: SLO,

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.burns import three_digits
+from .._util.burns import expected_failures_words
 from .._util.percent import given_percent
 from .._util.validation import window_words
 from .._util.words import days_words
@@ -77,7 +77,7 @@ def verdict_withheld(r: pd.Series) -> str:
     if not np.isfinite(rec):  # no target meets the rule: the recommendation says why
         return f"{thin}; the recommendation is judged at its own level"
     return (f"{thin}; the recommendation is judged at its own level, where they hold "
-            f"{three_digits(n * (1 - rec))} expected failures")
+            f"{expected_failures_words(n * (1 - rec))}")
 
 
 def verdict_in_percent(r: pd.Series, settings: dict[str, Any]) -> tuple[str, str]:

@@ -101,16 +101,17 @@ def test_one_period_with_one_group_read_too_briefly_is_withheld():
 
 def test_a_share_from_too_few_expected_failures_is_withheld():
     # at 99 % the incident's 120 events hold 1.2 expected failures (0.01 x 120), under the 10 a
-    # verdict needs (the buckets' rule): the share is withheld in words, per period and in the
-    # table (before: "7.4 % of a 28 d budget for region=ams ... and 19.8 % of a 7 d budget")
+    # verdict needs (the buckets' rule): the share is withheld in the table, and in words with
+    # the burn over the incident, once for both periods (each period's 60 events hold 0.6: too
+    # few as well) (before: "7.4 % of a 28 d budget for region=ams ... and 19.8 % of a 7 d
+    # budget"; stop 56: each period's share withheld beside "burn 41.7 over the incident")
     slos = PerGroup({"ams": SLO(0.99, window="1h", period="28D"),
                      "fra": SLO(0.99, window="1h", period="7D")})
     rep = incident_report(_events(), slos, START, END, policy="workbook", by="region")
     assert rep.budget["period_budget_pct"].isna().all()
     assert rep.budget["period_budget"].tolist() == pytest.approx([403.2, 100.8], rel=1e-12)
-    assert _budget_words(rep.summary).endswith(
-        "its share of the error budget is said per SLO period: the share of region=ams's 28 d "
-        "budget withheld (the incident's 60 events hold 0.6 expected failures under the target: "
-        "too few for a verdict, one needs at least 10) and the share of region=fra's 7 d budget "
-        "withheld (the incident's 60 events hold 0.6 expected failures under the target: too few "
-        "for a verdict, one needs at least 10).")
+    assert _budget_words(rep.summary) == (
+        "Over its 1 h the incident saw 50 failures in 120 events of both groups by region; its "
+        "burn over the incident and its share of the error budget are withheld (the incident's "
+        "120 events hold 1.2 expected failures under the target: too few for a verdict, one "
+        "needs at least 10).")

@@ -82,9 +82,9 @@ def test_a_share_from_an_incident_too_thin_for_a_verdict_is_withheld():
         "period_budget_pct withheld: 1 event in the group's incident: too few for a verdict "
         "(under 93 % it holds 0.07 expected failures; one needs at least 10, i.e. 143 events).")
     assert _budget_words(rep.summary).endswith(
-        "Over its 30 min the incident saw 1 failure in 1 event (burn 14.3 over the incident); its "
-        "share of a 30 d error budget is withheld (the incident's 1 event holds 0.07 expected "
-        "failures under the target: too few for a verdict, one needs at least 10).")
+        "Over its 30 min the incident saw 1 failure in 1 event; its burn over the incident and "
+        "its share of a 30 d error budget are withheld (the incident's 1 event holds 0.07 "
+        "expected failures under the target: too few for a verdict, one needs at least 10).")
 
 
 def test_one_event_a_day_is_said_in_the_singular():

@@ -92,3 +92,39 @@ def test_tracker_clock_columns_stop_at_the_data_end():
     assert row["hours_no_traffic"] == 0
     assert ("was EXHAUSTED at the data's end (10:59), before the incident ended"
             in " ".join(rep.summary.split()))
+
+
+def tracker_note(rep) -> str:
+    """The note's words after the data start's: what it says of the tracker."""
+    note = " ".join(rep.notes[0].split())
+    return note[note.index("the tracker's"):]
+
+
+def test_the_data_start_note_says_where_the_tracker_is_read_from_and_nothing_before_it():
+    # log from 10:00 (ten hours of it: 10:00 .. 17:59), 1 h tracker: its window lies after the
+    # data's start from 11:00. The note said "its statuses and burns before then may differ from
+    # production's", though the tracker table is read from 11:00: it says what is read where.
+    ten = log(10)
+    ten = ten[ten["ts"] >= pd.Timestamp("2026-03-02 10:00", tz="UTC")].reset_index(drop=True)
+    # the incident 10:15 .. 12:00, no context: read_from 11:00, inside the incident
+    rep = incident_report(ten, SLO_99, "2026-03-02 10:15", "2026-03-02 12:00", context="0s")
+    assert rep.tracker["read_from"].iloc[0] == pd.Timestamp("2026-03-02 11:00", tz="UTC")
+    assert "may differ" not in tracker_note(rep)  # the old words
+    assert tracker_note(rep) == (
+        "the tracker's 1 h window holds less than its length of data until 2026-03-02 11:00:00 "
+        "UTC, so the incident's tracker figures are read from then; what it shows before then "
+        "(its replayed rows, hatched in the figure) is read on less than a window of data.")
+    # the incident 11:30 .. 12:00 with 1 h of context: 11:00 comes before it began, every window
+    # of the incident is full (read_from is the incident's start)
+    rep = incident_report(ten, SLO_99, "2026-03-02 11:30", "2026-03-02 12:00", context="1h")
+    assert rep.tracker["read_from"].iloc[0] == pd.Timestamp("2026-03-02 11:30", tz="UTC")
+    assert tracker_note(rep).startswith(
+        "the tracker's 1 h window holds less than its length of data until 2026-03-02 11:00:00 "
+        "UTC, before the incident began, so the incident's tracker figures are read over full "
+        "windows;")
+    # the incident 10:15 .. 10:45: 11:00 comes after its end, nothing read (read_from NaT)
+    rep = incident_report(ten, SLO_99, "2026-03-02 10:15", "2026-03-02 10:45", context="0s")
+    assert pd.isna(rep.tracker["read_from"].iloc[0])
+    assert tracker_note(rep).startswith(
+        "the tracker's 1 h window holds less than its length of data until 2026-03-02 11:00:00 "
+        "UTC, after the incident's end, so the incident's tracker figures are withheld;")

@@ -67,7 +67,7 @@ def test_the_timeline_hatches_the_span_its_window_reaches_before_the_data():
     assert not hatched(fig, "data_end")
     plt.close(fig)
     # with 1 h of context the window starts at 09:15, before the data: hatched from the data's
-    # start, 10:00, to 11:00 (the part of the context before the data holds nothing to mark)
+    # start, 10:00, to 11:00 (the part of the context before the data is no data: hatched apart)
     rep = incident_report(log(120), SLO_99, "2026-03-02 10:15", "2026-03-02 12:00",
                           context="1h")
     fig = rep.plot()
@@ -96,4 +96,28 @@ def test_no_hatch_once_the_window_lies_after_the_data_start_and_none_past_the_da
     assert hatched(fig) == {label: [(at("10:15"), at("10:29"))] for label in TIMELINE}
     ends = hatched(fig, "data_end")
     assert {s for spans in ends.values() for s in spans} == {(at("10:29"), at("12:00"))}
+    plt.close(fig)
+
+
+def test_the_window_before_the_log_begins_is_hatched_as_no_data_on_every_panel():
+    # log 10:00 .. 13:59, incident 10:15 .. 12:00, 1 h of context: the window starts at 09:15,
+    # 45 min before the log's first event. [09:15, 10:00) holds no data: every panel hatches it
+    # as the time after a log's end is hatched (//), said "no data: the log begins" in the top
+    # panel; it ends where the tracker's not-yet-covered span (10:00 .. 11:00) begins
+    rep = incident_report(log(120), SLO_99, "2026-03-02 10:15", "2026-03-02 12:00",
+                          context="1h")
+    assert rep.window_start == at("09:15") and rep.data_start == at("10:00")
+    fig = rep.plot()
+    before = hatched(fig, "before_data")
+    drawn = {ax.get_ylabel() for ax in fig.axes if ax.get_ylabel()}
+    assert set(before) == drawn and len(drawn) >= 5  # 3 timeline panels, alerts, buckets
+    assert {s for spans in before.values() for s in spans} == {(at("09:15"), at("10:00"))}
+    said = [t.get_text() for ax in fig.axes for t in ax.texts if t.get_gid() == "before_data_label"]
+    assert [w.strip() for w in said] == ["no data: the log begins"]
+    plt.close(fig)
+    # the window starting with the log (context 15 min: 10:00): nothing before it to hatch
+    rep = incident_report(log(120), SLO_99, "2026-03-02 10:15", "2026-03-02 12:00",
+                          context="15min")
+    fig = rep.plot()
+    assert not hatched(fig, "before_data")
     plt.close(fig)

@@ -751,14 +751,16 @@ def test_incident_on_the_elastic_log_counts_by_hand(capsys):
     two requests of 04:05:06. The tracker's peak is at that request: 1 / ((97 + 10 + 1 - 1) x
     0.001) = 1 / 0.107 = 9.35 (its hour [03:05:06, 04:05:06] holds 107 events up to it); the
     policy's hour ending at 04:05 holds the whole 03:05 burst: 1 / 0.114 = 8.77; the incident
-    holds both bursts: 1 failure in 229 events, burn 1 / 0.229 = 4.37 (three significant
-    digits, as the summary says burns)."""
+    holds both bursts: 1 failure in 229 events, burn 1 / 0.229 = 4.37, withheld with the budget
+    share: 229 events hold 0.229 expected failures under 99.9 %, too few for a verdict."""
     assert main(["incident", str(APACHE), "--preset", "access", "--start", "2015-05-18T03:00Z",
                  "--end", "2015-05-18T05:00Z", "--target", "0.999", "--window", "1h"]) == 0
     text = " ".join(capsys.readouterr().out.split())
     assert "(at its events: peak 1 h burn 9.35 at 04:05, lowest 1 h success 99.07 %)" in text
     assert "page_1h's 1 h burn, evaluated every minute, peaked at 8.77" in text
-    assert "the incident saw 1 failure in 229 events (burn 4.37 over the incident)" in text
+    assert ("the incident saw 1 failure in 229 events; its burn over the incident and its share "
+            "of a 30 d error budget are withheld (the incident's 229 events hold 0.229 expected "
+            "failures under the target") in text
 
 
 def test_alerts_name_the_episodes_of_partial_windows(tmp_path, capsys):

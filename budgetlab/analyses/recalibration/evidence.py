@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..._util.burns import three_digits
+from ..._util.burns import expected_failures_words
 from ..._util.percent import given_fraction
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS, HOUR_NS
@@ -128,9 +128,9 @@ def _verdict_alone(thin: str, events: int, rec: float) -> tuple[str, str]:
     """
     if not np.isfinite(rec):
         return f"{thin}; {_VERDICT_ALONE} (see the recommendation note)", ""
-    held = three_digits(events * (1 - rec))  # three significant digits, never an exponent
+    held = expected_failures_words(events * (1 - rec))  # three significant digits, no exponent
     return (f"{thin}; {_VERDICT_ALONE} (at {given_fraction(rec)} the {events:,} events hold "
-            f"{held} expected failures)", f"use {given_fraction(rec)}")
+            f"{held})", f"use {given_fraction(rec)}")
 
 
 def _thin_reasons(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: Plan,

@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from ..._util.burns import three_digits
+from ..._util.burns import expected_failures_words
 from ..._util.percent import given_fraction, given_percent, measured_percent
 from ..._util.thin import MIN_EVALUATED_HOURS, too_thin
-from ..._util.words import counted, hours_words, noun_for
+from ..._util.words import counted, hours_words
 from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "thin_evidence",
@@ -160,10 +160,9 @@ def too_few_events(events: int, target: float, *, judged_at: str = "current",
     need = events_for(target)
     # weighed for the recommendation alone (a current target was given, and judged apart)
     what = "a recommendation" if judged_at == "lowest_for_rule" else "a verdict"
-    shown = three_digits(expected)  # "1 expected failure", as printed (0.9996 prints 1 too)
     return (f"{counted(events, 'event')} in {span}: too few for {what} "
             f"({_judged_at(target, judged_at)} {'it holds' if events == 1 else 'they hold'} "
-            f"{shown} expected {noun_for(1 if shown == '1' else 2, 'failure')}; "
+            f"{expected_failures_words(expected)}; "
             f"one needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
 
 
