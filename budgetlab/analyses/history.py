@@ -58,9 +58,10 @@ def _pairs(text: str, what: str, form: str, example: str) -> dict[str, str]:
     return out
 
 
-def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
+def target_table(events: pd.DataFrame, *, by: str, target: float | None = 0.95,
                  overrides: str | None = None, name: str = "overrides") -> pd.DataFrame:
-    """One target per value of ``by``: ``target``, or the value given in ``overrides``.
+    """One target per value of ``by``: ``target``, or the value given in ``overrides``; with
+    ``target=None``, the groups ``overrides`` names only.
 
     Parameters
     ----------
@@ -68,8 +69,10 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
         Canonical events (only the ``by`` column is read).
     by : str
         The group column.
-    target : float
-        Target of every group not named in ``overrides``.
+    target : float or None
+        Target of every group not named in ``overrides``. ``None``: no other group is in the
+        table (a proposal names the groups it is about: giving the others a target nobody
+        proposed would judge it as if somebody had).
     overrides : str, optional
         Plain text ``"GROUP=TARGET,GROUP=TARGET"`` as ``--target`` takes it (a notebook's
         parameters cell writes ``GROUP:TARGET``: papermill's parameter inspection cannot read an
@@ -83,9 +86,11 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
     Returns
     -------
     DataFrame
-        Columns ``by`` (str, the groups that occur, in :func:`group_values` order) and
-        ``target``: what :func:`budgetlab.recalibrate`, :func:`budgetlab.compare_windows` and
-        :func:`budgetlab.alert_episodes` take as per-group targets.
+        Columns ``by`` (str, the groups that occur, in :func:`group_values` order; with
+        ``target=None`` those named in ``overrides``, in the same order, no row when it names
+        none) and ``target``: what :func:`budgetlab.recalibrate`,
+        :func:`budgetlab.compare_windows` and :func:`budgetlab.alert_episodes` take as per-group
+        targets (which need a row for every group of the events they read).
 
     Examples
     --------
@@ -94,8 +99,12 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
       captcha_type  target
     0        image    0.90
     1    turnstile    0.97
+    >>> target_table(ev, by="captcha_type", target=None, overrides="turnstile=0.97")
+      captcha_type  target
+    0    turnstile    0.97
     """
-    check_fraction("target", target)  # the one fraction check (95: "use a fraction: 0.95")
+    if target is not None:
+        check_fraction("target", target)  # the one fraction check (95: "use a fraction: 0.95")
     if not isinstance(by, str):
         raise ConfigError(f"by={by!r}: a table of targets per group needs the name of a "
                           "group column of events, e.g. by='method'.")
@@ -109,7 +118,12 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
     if unknown:
         raise ConfigError(f"{name} names {counted(len(unknown), 'group')} that the column "
                           f"{by!r} does not have; use its values: {', '.join(values[:10])}.")
-    return pd.DataFrame({by: values, "target": [float(given.get(v, target)) for v in values]})
+    fill = np.nan if target is None else target
+    if target is None:  # only the groups named (none filled)
+        values = [v for v in values if v in given]
+    return pd.DataFrame({by: pd.Series(values, dtype=str),  # text even with no row
+                         "target": [float(given.get(v, fill)) for v in values]},
+                        columns=[by, "target"]).astype({"target": np.float64})
 
 
 def outcome_labels(text: str | None) -> dict[str, str] | None:

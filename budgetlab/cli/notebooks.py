@@ -2,7 +2,8 @@
 
 The notebooks ship with the package (``budgetlab/notebooks/*.ipynb``, found through
 :mod:`importlib.resources`), so the command works from any directory after ``pip install``;
-``--notebooks DIR_OR_FILE`` runs others. Each notebook is executed top to bottom in a fresh kernel
+``--notebooks DIR_OR_FILE`` runs others (repeatable: every one given, in order;
+:mod:`~budgetlab.cli.notebook_files`). Each notebook is executed top to bottom in a fresh kernel
 (papermill, optionally with plain parameter values that override its ``parameters`` cell, e.g.
 ``-p source=path/to/log.parquet``) and rendered with its outputs by nbconvert. Every HTML file is
 written atomically (:func:`budgetlab._util.files.atomic_path`) and an existing one is replaced only
@@ -24,83 +25,23 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.resources
 import os
 import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from .._util.inputs import check_input_file
 from ..errors import ConfigError, NotebookError
-from .notebook_failures import FAILED_SUFFIX, drop_stale_failure, error_line, keep_failed, kept_text
+from .notebook_failures import drop_stale_failure, error_line, keep_failed, kept_text
+from .notebook_files import DEFAULT_NOTEBOOKS, chosen_notebooks, find_notebooks
 from .notebook_params import parse_parameters, per_notebook
 from .prose import path_label
 
 __all__ = ["add_parser", "render_notebooks", "find_notebooks", "DEFAULT_NOTEBOOKS"]
 
-#: The notebooks that ship with the package (``budgetlab/notebooks/``, package data of the wheel).
-DEFAULT_NOTEBOOKS: Traversable = importlib.resources.files("budgetlab").joinpath("notebooks")
 _INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
-
-
-def find_notebooks(spec: str | os.PathLike[str] | None = None) -> list[Path]:
-    """The notebooks to render: one ``.ipynb`` file, or every ``*.ipynb`` of a folder (sorted by
-    name, without hidden or ``_``-prefixed files); default: the packaged ones
-    (:data:`DEFAULT_NOTEBOOKS`).
-    A bare file name that is not in the working folder names a packaged notebook.
-
-    >>> [p.name for p in find_notebooks()][:1]
-    ['01_recalibrate_slo.ipynb']
-    >>> [p.name for p in find_notebooks("04_incident_replay.ipynb")]
-    ['04_incident_replay.ipynb']
-    """
-    path = Path(spec).expanduser() if spec is not None else _packaged_folder()
-    if (
-        spec is not None
-        and not path.exists()
-        and path.name == os.fspath(spec)
-        and path.suffix == ".ipynb"
-    ):
-        packaged = _packaged_folder() / path.name
-        if packaged.is_file():
-            return [packaged]
-    if path.is_dir():
-        # an earlier run's failed copies are not notebooks to run
-        found = sorted(p for p in path.glob("*.ipynb")
-                       if not p.name.startswith((".", "_")) and not p.name.endswith(FAILED_SUFFIX))
-        if not found:
-            raise ConfigError(f"{path_label(path)}: holds no .ipynb notebooks; give --notebooks "
-                              "DIR or a notebook file.")
-        return found
-    if spec is None:
-        raise ConfigError("this installation of budgetlab has no notebooks (budgetlab/notebooks/ "
-                          "is missing); "
-                          "reinstall budgetlab, or give --notebooks DIR_OR_FILE.")
-    # missing, a pipe or a device: refused; a folder was taken above
-    check_input_file(path, name=str(path), give="give --notebooks DIR or a .ipynb file",
-                     error=ConfigError)
-    if path.suffix != ".ipynb":
-        raise ConfigError(f"{path_label(spec)}: is not a notebook; give a .ipynb file or a "
-                          "folder of them.")
-    return [path]
-
-
-def _packaged_folder() -> Path:
-    """The packaged notebooks as a folder on disk (copied to a temporary folder from a zip
-    install)."""
-    if isinstance(DEFAULT_NOTEBOOKS, Path):
-        return DEFAULT_NOTEBOOKS
-    folder = Path(tempfile.mkdtemp(prefix="budgetlab-notebooks-"))
-    if DEFAULT_NOTEBOOKS.is_dir():
-        for item in DEFAULT_NOTEBOOKS.iterdir():
-            if item.name.endswith(".ipynb"):
-                (folder / item.name).write_bytes(item.read_bytes())
-    return folder
-
 
 @contextlib.contextmanager
 def _kernel_environment() -> Iterator[None]:
@@ -327,7 +268,7 @@ def _kernel_manager() -> Iterator[Any]:
 
 
 def _cmd_notebooks(args: argparse.Namespace) -> int:
-    paths = find_notebooks(args.notebooks)
+    paths = chosen_notebooks(args.notebooks)  # every --notebooks value, in order
     render_notebooks(paths, args.html, parameters=parse_parameters(args.parameter),
                      force=args.force,
                      timeout=args.timeout, kernel=args.kernel)
@@ -344,9 +285,11 @@ def add_parser(subparsers: Any) -> None:
                     "that fails is kept, executed up to the error, as OUT_DIR/<name>.failed.ipynb.")
     p.add_argument("--html", required=True, metavar="OUT_DIR",
                    help="folder for the HTML files (created if missing)")
-    p.add_argument("--notebooks", default=None, metavar="DIR_OR_FILE",
+    p.add_argument("--notebooks", action="append", default=None, metavar="DIR_OR_FILE",
                    help="a folder of .ipynb files or one notebook; a bare name such as "
-                        "04_incident_replay.ipynb not found here names a shipped one (default: "
+                        "04_incident_replay.ipynb not found here names a shipped one; "
+                        "repeatable: every one given runs, in order, e.g. --notebooks "
+                        "01_recalibrate_slo.ipynb --notebooks 04_incident_replay.ipynb (default: "
                         "all notebooks shipped with budgetlab)")
     p.add_argument("-p", "--parameter", action="append", default=[], metavar="NAME=VALUE",
                    help="override a parameter of the notebooks' parameters cell; VALUE is a plain "

@@ -41,6 +41,20 @@ def test_target_table_default_and_overrides():
                                                                                      0.9]
 
 
+def test_target_table_of_a_proposal_holds_only_the_groups_it_names():
+    """Notebook 01 merged ``proposed = "recaptcha_v2:0.93,turnstile:0.97"`` into the current
+    target for every other group, then judged image's current 95 % as "the proposed target 95 %
+    for image". ``target=None``: the groups named, in the table's group order, nothing else; a
+    group proposed at the usual target is still named; an unknown group is still refused."""
+    ev = pd.DataFrame({"g": pd.Categorical(["x", "y", "x", "z"], categories=["z", "y", "x"])})
+    t = target_table(ev, by="g", target=None, overrides="x:0.93,z:0.95", name="proposed")
+    assert t.to_dict("list") == {"g": ["z", "x"], "target": [0.95, 0.93]}  # category order
+    assert target_table(ev, by="g", target=None, overrides=None).to_dict("list") == {
+        "g": [], "target": []}
+    with pytest.raises(ConfigError, match="proposed names 1 group"):
+        target_table(ev, by="g", target=None, overrides="w=0.9", name="proposed")
+
+
 def test_target_table_without_a_group_column_names_by():
     """Notebook 02 with by=None (a log without groups) said "events has no column None": no
     keyword, no fix. The refusal names by= and a value that works when pasted."""

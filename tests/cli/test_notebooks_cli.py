@@ -391,3 +391,28 @@ def test_a_parameter_goes_to_the_notebooks_that_declare_it(tmp_path, caplog):
     assert "unknown parameter" not in caplog.text
     assert "a-n=7" in (out / "a.html").read_text(encoding="utf-8")
     assert "b-k=5" in (out / "b.html").read_text(encoding="utf-8")
+
+
+def test_repeated_notebooks_flags_run_every_notebook_given_in_order(tmp_path, capsys):
+    """``--notebooks A --notebooks B`` ran only B (the second value replaced the first, exit 0).
+    Every value runs, in the order given; a notebook named twice (its folder, then the file) runs
+    once; two different notebooks of one name are refused before anything runs."""
+    first = small_notebook(tmp_path / "b_first.ipynb", "print(f'first-n={n}')")
+    folder = tmp_path / "more"
+    folder.mkdir()
+    second = small_notebook(folder / "a_second.ipynb", "print(f'second-n={n}')")
+    out = tmp_path / "html"
+    assert main(["notebooks", "--html", str(out), "--notebooks", str(first), "--notebooks",
+                 str(folder), "--notebooks", str(second), "-p", "n=4"]) == 0
+    said = capsys.readouterr().out
+    assert said.index("b_first.ipynb (1 of 2): running") < said.index(
+        "a_second.ipynb (2 of 2): running")  # off a terminal (captured): the order given
+    assert sorted(p.name for p in out.iterdir()) == ["a_second.html", "b_first.html"]
+    assert "first-n=4" in (out / "b_first.html").read_text(encoding="utf-8")
+    assert "second-n=4" in (out / "a_second.html").read_text(encoding="utf-8")
+    twin = small_notebook(tmp_path / "a_second.ipynb", "print(n)")
+    assert main(["notebooks", "--html", str(tmp_path / "o"), "--notebooks", str(second),
+                 "--notebooks", str(twin)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "two notebooks are named 'a_second'" in err
+    assert not (tmp_path / "o").exists() or not list((tmp_path / "o").iterdir())
