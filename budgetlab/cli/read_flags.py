@@ -100,20 +100,27 @@ def _args(text: str | None, given: Sequence[tuple[str, str, str]]) -> argparse.N
 
 
 @contextlib.contextmanager
-def _flag_words(where: str = "", **words: str) -> Iterator[None]:
+def _flag_words(where: str = "", params: Mapping[str, str] | None = None,
+                **words: str) -> Iterator[None]:
     """Messages raised inside, refusals and warnings alike, name the reading flags (``--time``,
-    not ``time=``); with ``where``, one that names a flag says where to write it; ``words``: the
-    words for options a notebook gives as parameters of their own (``by``: its group parameters,
-    never "by"). A warning is said once the block ends, reworded, in its own category."""
+    not ``time=``); with ``where``, one that names a flag says where to write it: ``params``
+    maps the flags (by keyword: ``duration``) a notebook gave as parameters of their own to
+    those parameters' names, the others go in ``where``; ``words``: the words for options a
+    notebook gives as parameters of their own (``by``: its group parameters, never "by"). A
+    warning is said once the block ends, reworded, in its own category."""
     import warnings
 
     from .._util.words import cli_words, speak
 
     flags = {**flag_table(_parser()), **words}
+    own = {flags[k]: name for k, name in (params or {}).items() if k in flags}  # --flag: param
 
     def reworded(text: str) -> str:
         said = speak(text)
         named = [f for f in dict.fromkeys(_FLAG.findall(said)) if f in flags.values()]
+        for flag in [f for f in named if f in own]:  # given as a parameter: say which
+            said += f" (This notebook takes {flag} as its parameter {own[flag]}.)"
+        named = [f for f in named if f not in own]
         if where and named:
             listed = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
             said += (f" (A notebook takes {listed} in its parameter {where}, as the command "
@@ -231,7 +238,7 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
 
     args = _args(read, given)  # its refusals name read already
     args.by = ",".join(keys)
-    with _flag_words("read", by=by_words):
+    with _flag_words("read", {flag: name for name, flag, _ in given}, by=by_words):
         events = read_paths(expand_sources(path), args)[0]
         if show:  # as the commands write it before their results, in the words of the flags
             from .._util.words import speak

@@ -96,6 +96,19 @@ def test_a_refusal_names_the_flag_and_the_read_parameter(metric_series):
                          "as the command line writes them.)")
 
 
+def test_a_flag_given_as_a_notebook_parameter_is_named_as_that_parameter(metric_series):
+    """Notebook 05 takes the duration column as its own parameter ``duration``: a refusal of it
+    says so, never to write ``--duration`` in ``read`` (where it would be refused as given
+    twice)."""
+    with pytest.raises(SchemaError) as err:
+        read_source(str(metric_series), "--time timestamp --ok-when 'value<50'",
+                    duration="request_time", duration_unit="s")
+    said = str(err.value)
+    assert said.startswith("latency.csv has no column 'request_time'")
+    assert said.endswith("(This notebook takes --duration as its parameter duration.)")
+    assert "in its parameter read" not in said
+
+
 def test_a_missing_group_column_names_the_notebooks_group_parameters(metric_series):
     """A group key the log lacks is one of the notebook's group parameters (``by``,
     ``split_by``): the refusal says so, never "declared in by" (a parameter's name as a word)."""
