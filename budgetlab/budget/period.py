@@ -14,16 +14,26 @@ plain mean of the per-slice success ratios, the "average of ratios" that tools s
 30-day SLI use: under uneven traffic it differs from the events-weighted SLI (a quiet bad
 hour weighs as much as a busy good one), which is why both are shown side by side.
 
+**Burn rate.** ``burn_rate`` is the error ratio of the last ``burn_window`` over ``1 - target``;
+a window without events has no error ratio: ``burn_rate`` is NaN there and ``no_traffic`` True
+(the word :func:`~budgetlab.budget.burn.burn_rates` uses), never a clean hour's 0.
+
 **Time to exhaustion.** With remaining budget ``R = budget_total - bad`` and the last
 ``burn_window`` holding ``n`` events and ``b`` failures, the remaining budget shrinks by
 ``b - (1 - target) * n`` per ``burn_window`` (new events add budget too). If that drain is
 positive, ``time_to_exhaustion = R / drain * burn_window`` (``0`` when ``R`` is exactly 0: the
 next failure overspends). ``0`` also when the budget is already spent: overspent (``R < 0``), or
 spent to the last event (``R = 0`` after at least one failure in the period), whatever the pace.
-``NaT`` (documented: *not at this pace*) otherwise: when the drain is not positive (the current
-burn rate is at most 1, or the window is empty) and the budget is not spent, which includes a
-period with no events so far (budget 0, nothing spent: ``R = 0``, not exhausted). For rolling
-periods it ignores events leaving the period.
+``NaT`` (documented: *not within the period at this pace*) otherwise: when the drain is not
+positive (the current burn rate is at most 1, or the window is empty) and the budget is not
+spent, which includes a period with no events so far (budget 0, nothing spent: ``R = 0``, not
+exhausted); and when the estimate reaches the period's end or beyond, which
+``exhaustion_past_period`` marks. A calendar period resets at its end, so a budget that would
+last past it is not exhausted in this period. A rolling period never resets, but the estimate
+ignores events leaving the period; by one period's length from the bin end every event now in
+the period has left it, so an estimate that long is not a time: NaT too (at a pace that holds
+for a whole period with a burn rate above 1, a rolling budget runs out within that period, the
+estimate cannot say when). Shorter estimates still ignore the events leaving a rolling period.
 """
 
 from __future__ import annotations
@@ -61,24 +71,30 @@ def _slice_targets(slice_target: Any, grid: BinGrid) -> np.ndarray:
 
 
 def _burn_and_exhaustion(grid: BinGrid, budget: np.ndarray, remaining: np.ndarray,
-                         bad: np.ndarray, k_burn: int) -> tuple[np.ndarray, np.ndarray]:
-    """Burn rate over the last ``k_burn`` bins and time to exhaustion in ns (NaT: not at this
-    pace; 0: spent, see the module doc)."""
+                         bad: np.ndarray, k_burn: int,
+                         left_ns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(burn, tte_ns, past_end)``: the burn rate over the last ``k_burn`` bins (NaN where they
+    hold no event), the time to exhaustion in ns (NaT: not within the period at this pace; 0:
+    spent, see the module doc) and where the pace's estimate reaches ``left_ns`` (the time left
+    to the period's end, per bin) or beyond, withheld as NaT."""
     n_w = rolling_sum(grid.total, k_burn)
     b_w = rolling_sum(grid.bad, k_burn)
-    burn = ratio(b_w, n_w, 0.0) / budget
+    burn = ratio(b_w, n_w, np.nan) / budget
     drain = b_w - budget * n_w
     tte_ns = np.full(remaining.shape, _NAT_NS, dtype=np.int64)
     draining = (drain > 0) & (burn > 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         est = np.where(draining, remaining / np.where(draining, drain,
                                                       1.0) * (k_burn * grid.freq_ns), 0.0)
-    finite = draining & (remaining >= 0) & (est < 2.0**62)  # beyond ~146 years: not at this pace
-    tte_ns = np.where(finite, np.round(np.where(finite, est, 0.0)).astype(np.int64), tte_ns)
     # spent: overspent, or spent to the last event by a failure; a period without events (budget
     # 0, nothing spent) is not, and reads NaT unless the window drains (the formula's 0)
     spent = (remaining < 0) | ((remaining == 0) & (bad > 0))
-    return burn, np.where(spent, 0, tte_ns)
+    # beyond ~146 years: not at this pace (a burn of 1 read as 1 + 2e-16 drains by float noise)
+    draining &= est < 2.0**62
+    past_end = draining & ~spent & (est >= left_ns[None, :])
+    finite = draining & (remaining >= 0) & ~past_end
+    tte_ns = np.where(finite, np.round(np.where(finite, est, 0.0)).astype(np.int64), tte_ns)
+    return burn, np.where(spent, 0, tte_ns), past_end
 
 
 def _time_slices(grid: BinGrid, periods: Periods, slice_ns: int,
@@ -129,8 +145,8 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
     calendar : {"day", "week", "month"}, optional
         Calendar periods that reset at local midnight in ``tz`` (weeks on Monday); bins that
         hold a local midnight (the bins of ``freq`` do not divide the zone's UTC offset) are
-        refused. A period that began before the data (a rolling one in the data's first
-        ``period``, a calendar one when the data start after its start) is partial: its rows
+        refused. A period that began before the first bin (a rolling one in the bins' first
+        ``period``, a calendar one when the first bin starts after its start) is partial: its rows
         have ``period_observed`` below 1 and a
         :class:`~budgetlab.errors.PartialWindowWarning` says which rows.
     tz : str
@@ -149,15 +165,20 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
     -------
     DataFrame
         One row per group and bin end: group keys, ``bin_end``, ``period_start``,
-        ``period_observed`` (the share of ``[period_start, bin_end)`` after the data's start: 1,
-        or less in a partial period, whose figures count the events from the data's start
-        only), ``events``,
+        ``period_observed`` (the share of ``[period_start, bin_end)`` after the first bin's
+        start: 1, or less in a partial period, whose figures count the events from the first
+        bin's start only; the bins do not say when in that bin the first event fell),
+        ``events``,
         ``bad`` (so far in the period), ``budget_total`` (``(1 - target) * events``),
         ``budget_remaining`` (``budget_total - bad``, negative when overspent),
         ``consumed_fraction`` (``bad / budget_total``; 0 without events), ``sli`` (``1 - bad /
-        events``; 1 without events), ``burn_rate`` (over ``burn_window``), ``time_to_exhaustion``
-        (Timedelta; NaT = not at this pace, a period without events so far too; 0 = spent;
-        see the module doc), ``slices`` (slices with traffic), ``bad_slices``,
+        events``; 1 without events), ``burn_rate`` (over ``burn_window``; NaN where that window
+        holds no event: undefined, not 0), ``no_traffic`` (bool: the ``burn_window`` is empty),
+        ``time_to_exhaustion`` (Timedelta; NaT = not within the period at this pace, a period
+        without events so far too; 0 = spent; see the module doc), ``exhaustion_past_period``
+        (bool: the pace's estimate reaches the period's end or beyond, a calendar period's reset
+        or one rolling period from ``bin_end``; ``time_to_exhaustion`` is NaT), ``slices``
+        (slices with traffic), ``bad_slices``,
         ``sli_timeslices`` (1 without slices), ``slice_budget_remaining`` (``(1 - target) * slices -
         bad_slices``), ``sli_ratio_mean`` (mean per-slice success ratio; 1 without slices).
         ``attrs``: ``slo`` (the SLO ``target`` stands for,
@@ -184,9 +205,9 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
     1       2           1             0.5           0.495
     """
     grid = read_bins(bins, **options)
-    # per group x bin: the table's 17 columns and their temporaries (measured: 225 B at 50 groups x
-    # 14 days of 1 min bins)
-    check_cells(grid.n_groups, grid.n_bins, 226.0, "the period-budget table",
+    # per group x bin: the table's columns and their temporaries (measured: 225 B at 50 groups x
+    # 14 days of 1 min bins; no_traffic, exhaustion_past_period and their masks add 4 B)
+    check_cells(grid.n_groups, grid.n_bins, 230.0, "the period-budget table",
                 ["a coarser freq=", "fewer groups (by=)",
                  "a shorter span (start=/end= in bin_events)"])
     slos = group_slos(target, grid)
@@ -266,7 +287,8 @@ def _period_budget(grid: BinGrid, targets: np.ndarray, *, period: Any, calendar:
     bad = periods.accumulate(grid.bad)
     budget_total = budget * events
     remaining = budget_total - bad
-    burn, tte_ns = _burn_and_exhaustion(grid, budget, remaining, bad, k_burn)
+    burn, tte_ns, past_end = _burn_and_exhaustion(grid, budget, remaining, bad, k_burn,
+                                                  periods.end_ns - grid.bin_end_ns)
     slices, bad_slices, ratio_mean = _time_slices(grid, periods, slice_ns, s_target)
 
     out = grid.long_keys(grid.n_bins)
@@ -280,7 +302,9 @@ def _period_budget(grid: BinGrid, targets: np.ndarray, *, period: Any, calendar:
     out["consumed_fraction"] = ratio(bad, budget_total, 0.0).ravel()
     out["sli"] = (1.0 - ratio(bad, events, 0.0)).ravel()
     out["burn_rate"] = burn.ravel()
+    out["no_traffic"] = np.isnan(burn).ravel()
     out["time_to_exhaustion"] = pd.to_timedelta(tte_ns.ravel().view("timedelta64[ns]"))
+    out["exhaustion_past_period"] = past_end.ravel()
     out["slices"] = slices.ravel()
     out["bad_slices"] = bad_slices.ravel()
     out["sli_timeslices"] = (1.0 - ratio(bad_slices, slices, 0.0)).ravel()

@@ -176,10 +176,11 @@ def test_a_first_calendar_period_before_the_data_is_said_partial():
     # data, the UTC day with them. The 3 hourly rows end at 02:00, 03:00, 04:00 CET: of their
     # day so far (2, 3, 4 h) the data cover 1, 2, 3 h
     bins = make_bins([1] * 3, [0] * 3, freq="1h")
-    with pytest.warns(PartialWindowWarning, match=r"start at 2026-03-27 01:00 CET, after their "
-                      r"first calendar day \(from 2026-03-27 00:00 CET\): every row is partial, "
-                      r"its period at most 75.00 % observed; the budget of a partial row counts "
-                      r"the events from the data's start only"):
+    with pytest.warns(PartialWindowWarning, match=r"bins start at 2026-03-27 01:00 CET \(the "
+                      r"first bin's start; the bins do not say when in it the first event fell\), "
+                      r"after their first calendar day \(from 2026-03-27 00:00 CET\): every row "
+                      r"is partial, its period at most 75.00 % observed; the budget of a partial "
+                      r"row counts the events from the first bin's start only"):
         pb = period_budget(bins, 0.99, calendar="day", tz="Europe/Berlin")
     assert pb["period_observed"].tolist() == pytest.approx([1 / 2, 2 / 3, 3 / 4])
     with pytest.warns(PartialWindowWarning, match=r"first calendar month \(from 2026-03-01 00:00"):
@@ -198,10 +199,12 @@ def test_a_rolling_period_longer_than_the_data_is_said_partial():
     with pytest.warns(PartialWindowWarning) as caught:
         pb = period_budget(bins, 0.99, period="30D", burn_window="1D")
     assert [str(w.message) for w in caught] == [
-        "the data start at 2026-03-01 00:00 UTC, after their first rolling period of 30 d (from "
+        "the bins start at 2026-03-01 00:00 UTC (the first bin's start; the bins do not say when "
+        "in it the first event fell), after their first rolling period of 30 d (from "
         "2026-01-31 00:00 UTC): every row is partial, its period at most 33.33 % observed; the "
-        "budget of a partial row counts the events from the data's start only (period_observed "
-        "below 1)."]
+        "budget of a partial row counts the events from the first bin's start only "
+        "(period_observed below 1: the share of the period so far after the first bin's "
+        "start)."]
     assert pb["period_observed"].tolist() == pytest.approx([d / 30 for d in range(1, 11)])
     assert pb["events"].tolist() == [100 * d for d in range(1, 11)]
     assert pb["budget_total"].tolist() == pytest.approx(list(range(1, 11)))
