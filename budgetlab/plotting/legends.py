@@ -105,15 +105,17 @@ def title_room(ax: Axes) -> float:
 
 def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float = 0.1,
                  ncols: int = 1, handler_map: dict[Any, Any] | None = None,
-                 y: float = 1.0) -> None:
+                 y: float = 1.0, title: str | None = None) -> None:
     """A legend right of the plot area (``x`` in axes fraction plus ``inches``; its top at ``y``,
     in axes fraction), so it covers no data and leaves the title free (``handler_map``:
-    matplotlib's, for handles of its own); in fewer columns when ``ncols`` of them would run past
-    the figure's right edge; room made beside it (:func:`room_for`)."""
+    matplotlib's, for handles of its own; ``title`` over its entries, left-aligned); in fewer
+    columns when ``ncols`` of them would run past the figure's right edge; room made beside it
+    (:func:`room_for`)."""
     anchor = ax.transAxes + ScaledTranslation(inches, 0, ax.figure.dpi_scale_trans)
     _fitted_legend(ax, ncols, lambda box: box.x1 <= ax.figure.bbox.x1, handles=handles,
                    loc="upper left", bbox_to_anchor=(x, y), bbox_transform=anchor,
-                   columnspacing=1.0, handlelength=1.6, handler_map=handler_map)
+                   columnspacing=1.0, handlelength=1.6, handler_map=handler_map, title=title,
+                   title_fontsize="small", alignment="left")
 
 
 def fit_y_label(ax: Axes, words: str, widths: Sequence[int]) -> None:

@@ -73,7 +73,8 @@ def test_groups_have_their_own_colour_and_the_buckets_a_hatching():
                                [[4 / 20, 0.0], [0.0, 1 / 20], [2 / 20, 0.0], [0.0, 4 / 20]])
     assert legend_texts(ax) == ["solve_error · fra", "solve_error · ams", "timeout · fra",
                                 "timeout · ams"]
-    assert ax.get_ylabel() == "burn rate per 1 h bin\n(1 = allowed pace)"
+    # several groups: the stack is their combined burn, a layer its share (not the group's own)
+    assert ax.get_ylabel() == "combined burn rate per 1 h bin\n(1 = allowed pace)"
 
 
 def test_one_group_keeps_the_bucket_colours():
