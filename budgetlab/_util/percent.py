@@ -16,6 +16,10 @@ a figure's legend says ``target 91.25%`` (``space=False``), the compact form of 
 A figure that does not exist is said in words (``missing``: ``n/a`` unless the caller says
 better), never ``nan %``.
 
+A measured share of time in a table's cell is printed by :func:`time_share_percent`: at most one
+decimal more than the column's, a share that those decimals would print as 0 % or 100 % read as
+a bound (``< 0.01 %``: a status held for a few nanoseconds, a tie on the window's clock).
+
 A measured share printed against a given limit (the share of time at the limit status or worse
 beside ``max_share``) is printed by :func:`share_percent`: on the limit's side of it, never
 rounded onto it (``1.0038 %`` is ``1.004 %`` beside a 1 % limit, never ``1.00 %``).
@@ -30,7 +34,7 @@ from typing import Any
 import pandas as pd
 
 __all__ = ["fraction_to_percent", "given_fraction", "given_percent", "measured_percent",
-           "share_percent"]
+           "share_percent", "time_share_percent"]
 
 
 def measured_percent(x: Any, digits: int = 2, *, missing: str = "n/a") -> str:
@@ -66,6 +70,33 @@ def measured_percent(x: Any, digits: int = 2, *, missing: str = "n/a") -> str:
         digits += 1
         text = f"{value:.{digits}f}"
     return f"{text} %"
+
+
+def time_share_percent(x: Any, digits: int = 1, *, missing: str = "n/a") -> str:
+    """A measured share of time (a status's share of the evaluated hours) in a table's cell:
+    :func:`measured_percent`'s figure with ``digits`` decimals and, where those round it to 0 %
+    or 100 %, one more; a share that even ``digits + 1`` decimals round there reads as a bound,
+    ``< 0.01 %`` or ``> 99.99 %`` (``digits=1``), never ``0 %`` or ``100 %`` and never the 13
+    decimals of a status held for a few nanoseconds (a tie on the window's clock: 3 ns of 24 h
+    is 0.0000000000035 %). Exactly 0 and 1, and a value outside them, read as
+    :func:`measured_percent` reads them.
+
+    >>> time_share_percent(0.1234), time_share_percent(0.0004), time_share_percent(3e-14)
+    ... # doctest: -NUMBER
+    ('12.3 %', '0.04 %', '< 0.01 %')
+    >>> time_share_percent(1 - 3e-14), time_share_percent(0.0), time_share_percent(None, missing="")
+    ... # doctest: -NUMBER
+    ('> 99.99 %', '0.0 %', '')
+    """
+    text = measured_percent(x, digits, missing=missing)
+    if text == missing or not 0 < float(x) < 1:
+        return text
+    places = len(text.removesuffix(" %").partition(".")[2])
+    if places <= digits + 1:
+        return text
+    unit = 10.0 ** -(digits + 1)  # one unit of the last decimal a cell shows
+    bound = unit if float(x) < 0.5 else 100 - unit
+    return f"{'<' if float(x) < 0.5 else '>'} {bound:.{digits + 1}f} %"
 
 
 def share_percent(share: Any, limit: float, digits: int = 2, *, missing: str = "n/a") -> str:

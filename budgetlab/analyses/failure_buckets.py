@@ -29,9 +29,9 @@ lowering the SLO", as tables. Every figure is attributed to a failure ``bucket``
   blank and prints the note). One event that failed is a burn rate of 20 at 95 %, not evidence.
   Unless the failures decide a miss all the same
   (:func:`~budgetlab.analyses.recalibration.rules.decided_miss`: a service at the target would
-  fail that often with probability under 0.1 %): then the note begins ``missed:`` and the figures
-  stand, but for those without the bucket (:data:`WITHOUT_COLUMNS`: fewer events still, the CLI
-  leaves them blank). 65 failures in 66 events are a miss of 95 %.
+  fail that often with probability at most 0.1 %): then the note begins ``missed:`` and the
+  figures stand, but for those without the bucket (:data:`WITHOUT_COLUMNS`: fewer events still,
+  the CLI leaves them blank). 65 failures in 66 events are a miss of 95 %.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from .._util.attrs import clock_at, clock_span
-from .._util.percent import given_fraction, given_percent, measured_percent
+from .._util.percent import given_fraction, given_percent, measured_percent, time_share_percent
 from .._util.validation import to_timedelta, window_words
 from .._util.words import counted, duration_words, flags_as, hours_words, prose_duration, speak
 from ..errors import BudgetlabWarning, ConfigError
@@ -264,7 +264,7 @@ def _compare_cells(rows: pd.DataFrame, by: list[str],
     # too thin to go by: blank cells, the reason said below the table
     blank = thin_rows(rows)
     for c in ("share_warning", "share_critical", "share_exhausted"):
-        show[c] = show[c].mask(blank).map(lambda v: measured_percent(v, 1, missing=""))
+        show[c] = show[c].mask(blank).map(lambda v: time_share_percent(v, missing=""))
     for c in ("transitions_per_day", "round_trips_per_day"):
         show[c] = show[c].mask(blank).map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
     for c in ("detected", "unseen", "unrecovered"):  # counts; withheld ones blank

@@ -1,6 +1,6 @@
 """Too few events for a verdict withhold a "met", never a miss the failures decide: the one rule
 (:func:`~budgetlab.analyses.recalibration.rules.decided_miss`, a one-sided exact binomial tail
-below 0.1 %) in buckets, recalibrate, target_verdicts, latency and bucket_target_verdicts.
+at most 0.1 %) in buckets, recalibrate, target_verdicts, latency and bucket_target_verdicts.
 
 Oracle: the binomial tails written out by hand below, and exact rational sums
 (:class:`fractions.Fraction` over ``math.comb``), never the package's own figure."""
@@ -66,6 +66,40 @@ def test_the_sshd_counts_decide_a_miss_and_a_borderline_stays_withheld():
     assert decided_miss(66, 11, 0.95).startswith("missed: 11 of 66 events failed (16.67 %)")
     # enough events for a verdict (200 x 0.05 = 10 expected failures): the usual rules judge
     assert decided_miss(200, 190, 0.95) == ""
+
+
+def test_a_tail_at_the_level_reads_as_the_level():
+    # the level is a probability at most 0.1 %, said "0.1 %" at it and "< 0.1 %" only below it,
+    # whatever the float noise of 1 - target: all n of n fail with probability rate ** n
+    said = "would fail this often with probability "
+    # 3 of 3 at 90 %: 0.1 ** 3 = 0.001 exactly (1 - 0.9 is 0.09999999999999998: 0.000999...)
+    assert decided_miss(3, 3, 0.9) == (
+        "missed: 3 of 3 events failed (100.00 %); even with 3 events, a service at 90 % "
+        f"{said}0.1 %")
+    # 1 of 1 at 99.9 %: 0.001 exactly (1 - 0.999 is 0.0010000000000000009: 0.1 % and a hair)
+    assert decided_miss(1, 1, 0.999).endswith(f"a service at 99.9 % {said}0.1 %")
+    # 2 of 2 at 97 %: 0.03 ** 2 = 0.0009, truly below; 10 of 10 at 50 %: 1 / 1024 = 0.00097656
+    assert decided_miss(2, 2, 0.97).endswith(f"a service at 97 % {said}< 0.1 %")
+    assert decided_miss(10, 10, 0.5).endswith(f"a service at 50 % {said}< 0.1 %")
+    # 1 of 1 at 99.89 %: 0.0011, above the level: withheld
+    assert decided_miss(1, 1, 0.9989) == ""
+
+
+@pytest.mark.usefixtures("wide_terminal")
+def test_the_buckets_command_says_the_level_at_the_level(tmp_path, capsys):
+    # a group whose 3 events all failed, under 90 %: P = 0.1 ** 3 = 0.1 % exactly (beside one of
+    # 200 successes every 10 min, so that the log has successes)
+    log, start = tmp_path / "b.csv", pd.Timestamp("2026-10-05T00:00Z")
+    big = pd.DataFrame({"ts": start + pd.to_timedelta(range(0, 2000, 10), unit="min"),
+                        "outcome": "success", "sitekey": "big"})
+    tiny = pd.DataFrame({"ts": start + pd.to_timedelta([30, 32, 34], unit="h"),
+                         "outcome": "solve_error", "sitekey": "tiny"})
+    pd.concat([big, tiny]).sort_values("ts").to_csv(log, index=False)
+    assert main(["buckets", str(log), "--by", "sitekey", "--target", "0.9", "--window", "1h"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("sitekey=tiny: missed: 3 of 3 events failed (100.00 %); even with 3 events, a service "
+            "at 90 % would fail this often with probability 0.1 %") in out
+    assert "probability < 0.1 %" not in out
 
 
 def _counts(fails: int, n: int = 66, target: float = 0.95) -> pd.DataFrame:

@@ -20,7 +20,7 @@ from ..._util.words import counted, hours_words
 from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "thin_evidence",
-           "thin_kind", "events_for", "MISS_LEVEL", "failure_tail", "decided_miss",
+           "thin_kind", "events_for", "MISS_LEVEL", "LEVEL_NOISE", "failure_tail", "decided_miss",
            "beyond_evidence", "too_few_events", "supported_targets", "widen_to_support",
            "cap_notes", "recommendation_name", "capped_words", "capped_action", "NO_BOOTSTRAP",
            "NO_INTERVAL"]
@@ -28,9 +28,13 @@ __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "thin_evidence",
 #: Fewest expected failures (events x (1 - target)) in the evaluated span for a verdict.
 MIN_EXPECTED_FAILURES = 10
 
-#: Below this probability a miss is decided on few events (:func:`decided_miss`): the chance that
-#: a service meeting the target fails as often as observed.
+#: At this probability or below a miss is decided on few events (:func:`decided_miss`): the chance
+#: that a service meeting the target fails as often as observed.
 MISS_LEVEL = 0.001
+
+#: The relative float noise of :func:`failure_tail` (its ``lgamma`` terms hold ~1e-8 at ten million
+#: events) within which a tail is read as :data:`MISS_LEVEL` itself: ``0.1 ** 3`` is 0.1 %.
+LEVEL_NOISE = 1e-6
 
 #: Fewest day blocks with traffic in the evaluated span for the day-block bootstrap.
 MIN_TRAFFIC_DAYS = 2
@@ -195,11 +199,12 @@ def failure_tail(failures: int, events: int, rate: float) -> float:
 def decided_miss(events: int, failures: int, target: float, *, failed: str = "failed") -> str:
     """A verdict of **missed** despite too few events for a verdict (:func:`too_few_events`), in
     words, where the failures decide it: a service meeting ``target`` (failing at ``1 -
-    target``) would fail ``failures`` times or more in ``events`` with probability below
-    :data:`MISS_LEVEL` (:func:`failure_tail`); empty otherwise: where the events are enough for
-    a verdict (the usual rules judge), or too few and the failures decide nothing (withheld as
-    ever). "Met" is never given on thin evidence: few events cannot show a 99 % service is 99 %.
-    ``failed`` says what failing is (latency: ``"slower than 1 s or failed"``).
+    target``) would fail ``failures`` times or more in ``events`` with probability at most
+    :data:`MISS_LEVEL` (:func:`failure_tail`), said ``< 0.1 %`` below it and ``0.1 %`` at it
+    (within :data:`LEVEL_NOISE`: 3 of 3 at 90 % is 0.1 ** 3); empty otherwise: where the events
+    are enough for a verdict (the usual rules judge), or too few and the failures decide nothing
+    (withheld as ever). "Met" is never given on thin evidence: few events cannot show a 99 %
+    service is 99 %. ``failed`` says what failing is (latency: ``"slower than 1 s or failed"``).
 
     >>> decided_miss(66, 65, 0.95)  # doctest: +NORMALIZE_WHITESPACE
     'missed: 65 of 66 events failed (98.48 %); even with 66 events, a service at 95 % would fail
@@ -209,12 +214,14 @@ def decided_miss(events: int, failures: int, target: float, *, failed: str = "fa
     """
     if not np.isfinite(target) or _holds_enough(events, target):
         return ""
-    if not failure_tail(failures, events, 1 - target) < MISS_LEVEL:
+    tail = failure_tail(failures, events, 1 - target)
+    if not tail <= MISS_LEVEL * (1 + LEVEL_NOISE):
         return ""
+    below = "< " if tail < MISS_LEVEL * (1 - LEVEL_NOISE) else ""
     return (f"missed: {failures:,} of {counted(events, 'event')} {failed} "
             f"({measured_percent(failures / events)}); even with {counted(events, 'event')}, "
             f"a service at {given_percent(target)} would fail this often with probability "
-            f"< {given_percent(MISS_LEVEL)}")
+            f"{below}{given_percent(MISS_LEVEL)}")
 
 
 def _holds_enough(events: int, target: float) -> bool:
