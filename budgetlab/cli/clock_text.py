@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.attrs import clock_at
-from .._util.percent import measured_percent
+from .._util.percent import measured_percent, time_share_percent
 from .._util.words import counted, hours_words, prose_duration, some_named
 from ..budget.ties import Ties
 from .shared import group_label, table_text, wrap
@@ -52,7 +52,7 @@ def format_summary(summary: pd.DataFrame, window: Any = None, limit: int = 0) ->
         show[st] = (
             (show[f"hours_{st}"] * scale).map(cell)
             + " ("
-            + show[f"share_{st}"].map(lambda x: measured_percent(x, 0))
+            + show[f"share_{st}"].map(lambda x: time_share_percent(x, 0))  # 1 ns: "< 0.1 %"
             + ")"
         )
     thin = too_thin(show["observed_hours"])

@@ -47,3 +47,17 @@ def test_a_nanosecond_of_exhausted_reads_as_a_bound(tmp_path, capsys):
         row = next(r for r in csv.DictReader(f) if r["window"] == "1h")
     assert float(row["share_exhausted"]) == pytest.approx(1e-9 / 255_480, rel=1e-6)
     assert float(row["share_warning"]) == pytest.approx((7_200 - 1e-9) / 255_480, rel=1e-9)
+
+
+@pytest.mark.usefixtures("wide_terminal")
+def test_replay_says_a_nanosecond_of_exhausted_as_a_bound(tmp_path, capsys):
+    # the same log through replay's summary: time in each status as hours (share), the share
+    # with no decimal, so the 1 ns of EXHAUSTED (3.9e-13 %) reads "< 0.1 %", never 13 decimals
+    # and never "0 %"; never critical: exactly "0 %"
+    log = tmp_path / "sk.csv"
+    _log(log)
+    assert main(["replay", str(log), "--by", "sitekey", "--window", "1h",
+                 "--target", "0.95"]) == 0
+    printed = capsys.readouterr().out
+    assert "0.0 h (< 0.1 %)" in printed and "0.00000" not in printed
+    assert "0.0 h (0 %)" in printed  # CRITICAL: none at all
