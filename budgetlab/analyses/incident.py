@@ -6,7 +6,8 @@ The report covers the **window** ``[start - context, end + context)``; the incid
 of events and an alert tier on its long window, everything is replayed from
 ``window start - max(slo.window, longest policy window)`` (or the first event, when the data
 start later: then ``notes`` says so) and cut to the window afterwards, so the figures at the
-window's start are the ones production showed.
+window's start are the ones production showed; the tracker from its last event before the window
+less that history (per group): its status there, a change's "from", on its full window.
 
 Times: ``start``/``end`` may be strings or Timestamps; naive times are read in ``tz`` (UTC
 when ``tz`` is not given), aware ones are converted. All tables hold UTC times; the summary
@@ -41,6 +42,7 @@ from .incident_window import (
     check_scope,
     overlapping_incidents,
     replayed_events,
+    tracked_events,
 )
 from .per_group import REPORT_TABLES, group_slos, merge_tables
 
@@ -81,7 +83,8 @@ class IncidentReport:
     transitions : DataFrame
         :func:`budgetlab.transitions` in the window, plus ``caused_by_timeouts`` (the change
         would not have happened without timeouts; see :mod:`budgetlab.analyses.failure_buckets`);
-        ``attrs`` ``start`` .. ``end``: as ``states``' (``replayed_*``: with the history).
+        ``attrs`` ``start`` .. ``end``: as ``states``' (``replayed_*``: with the history, from
+        the tracker's window at its last event before the window).
     tracker : DataFrame
         Per group: ``status_at_start``, ``worst_status``, ``worst_at`` (on the window's
         clock), ``worst_status_at_events`` (the worst the incident's events showed: a
@@ -328,7 +331,8 @@ def incident_report(
     span = Span.of(start, end, tz=tz, context=context, history=max([slo.window, *pol.windows]))
     scope_text = check_scope(events, scope)
     ev, replayed, notes, span = replayed_events(events, span, scope_text, slo=slo, keys=keys)
-    tables = replay_tables(ev, slo, pol, keys, bkeys, span, freq=freq, replayed=replayed)
+    tables = replay_tables(ev, slo, pol, keys, bkeys, span, freq=freq, replayed=replayed,
+                           tracked=tracked_events(events, ev, span, scope_text, keys))
     if int(tables["budget"]["events"].sum()) == 0:
         notes.append("there were no events during the incident.")
     if span.data_start is not None:  # each tier's evaluated span

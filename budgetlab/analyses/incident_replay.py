@@ -29,22 +29,26 @@ __all__ = ["replay_tables"]
 
 
 def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str], bkeys: list[str],
-                  span: Span, *, freq: Any, replayed: tuple[int, int]) -> dict[str, Any]:
+                  span: Span, *, freq: Any, replayed: tuple[int, int],
+                  tracked: pd.DataFrame | None = None) -> dict[str, Any]:
     """The report's tables from the events replayed (history included: ``replayed``, the span
-    ``[lo, hi)`` in ns they cover), cut to the window or the incident."""
+    ``[lo, hi)`` in ns they cover), cut to the window or the incident. The tracker replays
+    ``tracked`` (default ``ev``): ``ev`` and each group's history before its last event before
+    the window (:func:`~budgetlab.analyses.incident_window.tracked_events`)."""
+    tracked = ev if tracked is None else tracked
     with warnings.catch_warnings():  # a window longer than the history is in notes, not a warning
         warnings.simplefilter("ignore", PartialWindowWarning)
-        states_h = replay(ev, slo, by=keys)
-    groups_h = Groups(ev, keys)
-    variants = TrackerVariants(ev, slo, groups_h)
+        states_h = replay(tracked, slo, by=keys)
+    variants = TrackerVariants(tracked, slo, Groups(tracked, keys))
     tr_h = transitions(states_h)
     has_timeout = TIMEOUT in variants.names
     tr_h["caused_by_timeouts"] = (variants.caused(variants.names.index(TIMEOUT))[2] if has_timeout
                                   else False)
-    in_window = between(ev["ts"], span.w_start, span.w_end)
-    states = states_h[in_window].reset_index(drop=True)
+    states = states_h[between(tracked["ts"], span.w_start, span.w_end)].reset_index(drop=True)
     states.attrs.update(states_h.attrs)
     alerts, tiers = alert_tables(ev, slo, pol, keys, span, freq=freq, has_timeout=has_timeout)
+    groups_h = Groups(ev, keys)
+    in_window = between(ev["ts"], span.w_start, span.w_end)
     in_incident = between(ev["ts"], span.start, span.end)
     ok = ev["ok"].to_numpy(dtype=bool)[in_incident]
     window_buckets = bucket_counts(ev[in_window], slo, bkeys)  # what the figure draws
@@ -53,11 +57,11 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
     tr = tr_h[between(tr_h["ts"], span.w_start, span.w_end)].reset_index(drop=True)
     # the window's clock over the window (or from the log's first event, when that is later)
     observed = dict(by=keys or None, start=max(span.w_start, ev["ts"].iloc[0]), end=span.w_end)
-    spans = status_spans(ev, slo, **observed)
+    spans = status_spans(tracked, slo, **observed)
     # the tracker read from when its window lies after the data's start (None: never)
     read_from = tracker_read_from(span, slo.window)
     tables = dict(
-        states=states, spans=spans, transitions=tr, steps=status_spans(ev, slo, **observed,
+        states=states, spans=spans, transitions=tr, steps=status_spans(tracked, slo, **observed,
                                                                        steps=True),
         tracker=withhold_tracker(tracker_table(states_h, tr_h, spans, keys, replace(
             span, start=span.end if read_from is None else read_from)), read_from),

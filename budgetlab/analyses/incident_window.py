@@ -17,10 +17,11 @@ from ..budget.spans import status_spans
 from ..errors import ConfigError, NoTrafficError, SchemaError
 from ..events.schema import parse_scope, scope_mask, ts_ns
 from ..slo import SLO
+from ..windows.groups import group_codes
 from .incident_coverage import tracker_note
 
 __all__ = ["Span", "between", "check_scope", "nice_freq", "no_traffic_words",
-           "overlapping_incidents", "replayed_events"]
+           "overlapping_incidents", "replayed_events", "tracked_events"]
 
 _NICE_FREQS = ("1min", "5min", "10min", "15min", "30min", "1h", "3h", "6h", "1D")
 
@@ -146,6 +147,41 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
     if data_start is not None:  # where the tracker is read from, as its table is
         notes[0] += f"{tracker_note(span, slo.window)}."
     return ev, (span_lo, max(span_hi, span_lo + 1)), notes, span
+
+
+def tracked_events(events: pd.DataFrame, ev: pd.DataFrame, span: Span, scope: str,
+                   keys: list[str]) -> pd.DataFrame:
+    """The events the tracker replays: ``ev`` (from ``span.h_start``, in scope) and, for every
+    group of ``ev``, its events from its last event before the window ``t_prev`` less
+    ``span.history`` on. The status at ``t_prev`` is the "from" of a change at the group's first
+    event in the window: read on its full window, it is the status the streaming tracker had
+    there whatever the context (replayed from ``h_start`` only, a window reaching before it
+    would be cut). A group with no event before the window starts at ``h_start``."""
+    t = ts_ns(events)
+    w, h = span.w_start.value, span.h_start.value
+    i_w, i_end = (int(np.searchsorted(t, x, side="left")) for x in (w, span.w_end.value))
+    # first the history of two windows: a group silent all the history of the window needs more
+    for lo_ns in (h - span.history.value, None):
+        i_lo = 0 if lo_ns is None else int(np.searchsorted(t, lo_ns, side="left"))
+        cand = events.iloc[i_lo:i_end]
+        if scope != "*":
+            cand = cand[scope_mask(cand, scope)]
+        tt = ts_ns(cand)
+        code = group_codes(cand, keys).astype(np.int64)
+        n = int(code.max()) + 1 if len(code) else 0
+        present = np.zeros(n, dtype=bool)
+        present[code[tt >= h]] = True
+        before = tt < w
+        last = pd.Series(tt[before]).groupby(code[before]).max()
+        t_prev = np.full(n, np.iinfo(np.int64).min, dtype=np.int64)
+        t_prev[last.index.to_numpy()] = last.to_numpy()
+        unseen = present & (t_prev < h)  # no event in [h_start, w_start): further back, maybe
+        if i_lo == 0 or not unseen.any():
+            break
+    if i_w == 0 or not len(cand):
+        return ev
+    start = np.where(present & (t_prev > np.iinfo(np.int64).min), t_prev - span.history.value, h)
+    return cand[tt >= start[code]]
 
 
 def no_traffic_words(t: np.ndarray, history: pd.DataFrame, span: Span, scope: str, *, slo: SLO,

@@ -34,11 +34,11 @@ def test_transitions_count_the_window_and_say_the_replay_apart():
                         "end": pd.to_datetime(["2026-01-01 11:00", "2026-01-01 21:00"], utc=True)})
     rep = incident_report(events(), SLO(target=0.9, window="1h"), "2026-01-01 10:00",
                           "2026-01-01 11:00", context="1h", policy=POLICY, incidents=inc)
-    # the window is 09:00 .. 12:00 (excluded): its events 09:00 .. 11:59; the replay reads one
-    # hour of history first (the 1 h windows): from 08:00
+    # the window is 09:00 .. 12:00 (excluded): its events 09:00 .. 11:59; the tracker replays
+    # the 1 h window of its last event before the window (08:59) first: from 07:59
     tr = rep.transitions.attrs
     assert (tr["start"], tr["end"]) == (iso("2026-01-01 09:00"), iso("2026-01-01 11:59"))
-    assert (tr["replayed_start"], tr["replayed_end"]) == (iso("2026-01-01 08:00"),
+    assert (tr["replayed_start"], tr["replayed_end"]) == (iso("2026-01-01 07:59"),
                                                           iso("2026-01-01 11:59"))
     assert len(rep.transitions) and (rep.transitions["ts"] >= pd.Timestamp(tr["start"])).all()
     # the incidents: "in" overlaps the window, "out" does not
@@ -59,12 +59,13 @@ def test_incidents_say_the_window_when_none_were_given_with_scope_and_keys():
 
 
 def test_per_group_slos_replayed_from_the_longest_history():
-    # a under a 2 h window reads 2 h of history before the window's 09:00 (from 07:00), b under
-    # 1 h one hour (from 08:00): together the replay starts at 07:00; b's last event is 11:59
+    # a under a 2 h window reads 2 h of history before its last event before the window's 09:00
+    # (a has the even minutes: 08:58, so from 06:58), b under 1 h one hour before its 08:59 (from
+    # 07:59): together the replay starts at 06:58; b's last event is 11:59
     per = PerGroup({"a": SLO(target=0.9, window="2h"), "b": SLO(target=0.9, window="1h")})
     rep = incident_report(events(groups=True), per, "2026-01-01 10:00", "2026-01-01 11:00",
                           context="1h", policy=POLICY, by="g")
     tr = rep.transitions.attrs
     assert (tr["start"], tr["end"]) == (iso("2026-01-01 09:00"), iso("2026-01-01 11:59"))
-    assert (tr["replayed_start"], tr["replayed_end"]) == (iso("2026-01-01 07:00"),
+    assert (tr["replayed_start"], tr["replayed_end"]) == (iso("2026-01-01 06:58"),
                                                           iso("2026-01-01 11:59"))
