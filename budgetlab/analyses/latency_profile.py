@@ -5,10 +5,15 @@ threshold and the quantiles of the time to success, honest about the client time
 (timedelta64[ns]: ``read_events(..., duration=COLUMN, duration_unit=...)``). An attempt ends as
 a success, a ``timeout`` (the client gave up) or another failure (``solve_error``, ...).
 
-**The timeout in force** (per group, :func:`group_timeouts`): ``client_timeout`` when given,
-else the smallest duration of the group's ``timeout`` rows over the whole span; a group with no
-timeout row and no ``client_timeout`` has no censoring point (said in ``censoring``). Every
-duration is read as ``min(duration, timeout)``: a timeout is right-censored there.
+**The timeout in force** (per group, :func:`group_timeouts`, in
+:mod:`budgetlab.analyses.latency_timeouts`): ``client_timeout`` when given
+(refused when a success of the log is longer), else the smallest duration of the group's
+``timeout`` rows over the whole span that no success of the group outlasts: a timeout row shorter
+than a success of its group ended before the timeout in force (the client cannot have cut every
+attempt there), so it is read at its own duration, like a solve error, and ``timeout_source``
+says how many and from what duration. A group with no such timeout row and no
+``client_timeout`` has no censoring point (said in ``censoring``). Every duration is read as
+``min(duration, timeout)``: a timeout is right-censored there.
 
 **Shares** count, they do not estimate: ``good`` = successes with ``duration <= threshold`` (a
 timed-out attempt did not succeed within any threshold, whatever its true duration), over all
@@ -21,11 +26,15 @@ timeout) are a competing event, censored at their own duration (cause-specific: 
 to success of an attempt the solver does not abandon). Intervals: Brookmeyer–Crowley. A quantile
 the curve does not reach before the timeout is "> timeout": ``above_timeout`` is true and
 ``value`` empty (NaT), likewise ``ci_high_above_timeout`` for the interval's upper end. Only an
-attempt of the period that lasted up to the timeout takes the curve there: without a timeout in
-force, or when no attempt of the period reached it, a quantile the curve does not reach lies
-beyond the period's longest duration, not known to be above any timeout: the flags are false,
-the value empty, and ``note`` says so in words (empty when every figure is a duration or above
-the timeout).
+attempt of the period that lasted up to the timeout takes the curve there. **Withheld**: a
+quantile whose interval has no upper end and none above the timeout (the lower confidence limit
+of the curve never reaches ``q`` before the curve ends at the period's longest duration, without
+a timeout in force or when no attempt of the period reached it; Brookmeyer–Crowley leave the
+upper limit undefined there): the sample cannot bound it, so ``value`` and ``ci_high`` are empty
+(NaT), the flags false, ``ci_low`` kept, and ``note`` says why and how many attempts even
+successes alone would need (:func:`~budgetlab.analyses.survival.attempts_to_bound`: 6 for p50,
+30 for p90, 296 for p99 at 95 %). ``note`` is empty when every figure is a duration or above the
+timeout.
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ import pandas as pd
 
 from .._util.attrs import span_attrs
 from .._util.durations import duration_label
+from .._util.percent import fraction_to_percent
 from .._util.progress import progress
 from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, refuse_joined, to_ns
@@ -46,17 +56,14 @@ from .._util.words import counted, given_duration
 from ..errors import ConfigError, SchemaError
 from ..events.schema import check_events, ts_utc
 from ..windows.groups import group_key_codes
+from .latency_timeouts import NO_TIMEOUT, group_timeouts, timeouts_in_force
 from .recalibration.wilson import wilson_interval
-from .survival import kaplan_meier, km_quantile
+from .survival import attempts_to_bound, kaplan_meier, km_quantile
 from .tables_repr import tables_repr
 
 __all__ = ["LatencyProfile", "latency_profile", "attempt_durations", "group_timeouts",
            "timeouts_in_force", "NO_TIMEOUT",
-           "parse_thresholds"]
-
-_TIMEOUT = "timeout"
-#: A group's timeout in int64 ns when it has none (no timeout in the log, none given): NaT.
-NO_TIMEOUT = np.iinfo(np.int64).min
+           "parse_thresholds", "attempts_to_bound"]
 
 
 @dataclass(frozen=True)
@@ -98,66 +105,6 @@ def parse_thresholds(thresholds: Any, *, name: str = "thresholds") -> list[int]:
     return sorted({to_ns(x, name=name) for x in items})
 
 
-def group_timeouts(events: pd.DataFrame, keys: Sequence[str], durations: np.ndarray,
-                   client_timeout: Any = None) -> pd.DataFrame:
-    """Per group: ``timeout`` (the censoring point, NaT when none) and ``timeout_source`` (words).
-
-    >>> ev = pd.DataFrame({"bucket": ["success", "timeout", "timeout"]})
-    >>> group_timeouts(ev, [], np.array([5, 30, 31]) * 10**9)["timeout"].tolist()
-    [Timedelta('0 days 00:00:30')]
-    """
-    is_to = (events["bucket"].astype(str) == _TIMEOUT).to_numpy()
-    codes, table = group_key_codes(events, keys)
-    n = len(table)
-    if client_timeout is not None:
-        given = to_ns(client_timeout, name="client_timeout")
-        _refuse_successes_beyond(events, durations, given, client_timeout)
-        ns = np.full(n, given, dtype=np.int64)
-        source = np.full(n, "client_timeout", dtype=object)
-    else:
-        ns = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
-        np.minimum.at(ns, codes[is_to], durations[is_to])
-        none = ns == np.iinfo(np.int64).max
-        where = "in this group's rows" if is_to.any() else "in the log"
-        source = np.where(none, f"none: no timeout {where}, durations read as uncensored",
-                          "the smallest duration of the group's timeouts").astype(object)
-    table = table.copy()
-    table["timeout"] = pd.to_timedelta(np.where(ns == np.iinfo(np.int64).max,
-                                                np.iinfo(np.int64).min, ns), unit="ns")
-    table["timeout_source"] = source
-    return table
-
-
-def timeouts_in_force(events: pd.DataFrame, keys: Sequence[str], durations: np.ndarray,
-                      client_timeout: Any = None
-                      ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`group_timeouts`' table, each group's timeout in int64 ns (:data:`NO_TIMEOUT` when
-    none), each row's group code and each row's timeout: the setup of every latency analysis."""
-    censoring = group_timeouts(events, keys, durations, client_timeout)
-    per_group = censoring["timeout"].to_numpy(dtype="timedelta64[ns]").view(np.int64)
-    codes = group_key_codes(events, keys)[0]
-    return censoring, per_group, codes, per_group[codes]
-
-
-def _refuse_successes_beyond(events: pd.DataFrame, durations: np.ndarray, timeout_ns: int,
-                             given: Any) -> None:
-    """Refuses a ``client_timeout`` shorter than a success of the log: a timeout in force cuts
-    every attempt at it, so the log contradicts it, and reading such a success as cut (censored)
-    counted it as no success within a threshold it met (a wrong share)."""
-    ok = events["ok"].to_numpy(dtype=bool)
-    longest = int(durations[ok].max()) if ok.any() else 0
-    if longest > timeout_ns:
-        slower = int(np.count_nonzero(durations[ok] > timeout_ns))
-        raise ConfigError(
-            f"client_timeout='{given if isinstance(given, str) else given_duration(timeout_ns)}' "
-            "is shorter than "
-            f"{counted(slower, 'success', 'successes')} of the log (the longest "
-            f"{given_duration(longest)}): a client timeout in force cuts every attempt at it, so "
-            f"the log shows a longer one; give client_timeout= of at least "
-            f"{given_duration(longest)}, or leave it out to read the timeout from the log's "
-            "timeout rows (what a shorter timeout would do: timeouts=, the trade-off).")
-
-
 #: From this many curves (groups x periods) :func:`latency_profile` shows a progress bar on a
 #: terminal (about 20,000 take 5 s).
 PROGRESS_CURVES = 20_000
@@ -173,14 +120,14 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
     events : DataFrame
         Canonical events with a ``duration`` column.
     thresholds : list of durations
-        E.g. ``["10s", "20s", "30s"]``.
+        E.g. ``["10s", "20s", "30s"]``; sorted, each distinct duration once.
     by : str or list of str, optional
         Group keys.
     freq : str or None
         Period length (``"1D"``, ``"1h"``; periods start at UTC multiples); ``None``: one period,
         the whole log (its first to its last event, both included).
     quantiles : list of float
-        In (0, 1).
+        In (0, 1); sorted and merged as ``thresholds`` are (``[0.5, 0.5]`` is one p50).
     client_timeout : duration, optional
         The client timeout in force (default: read from the log, see the module doc).
     confidence : float
@@ -196,8 +143,9 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
         ``share_high`` (float64), ``at_or_above_timeout`` (bool).
         ``quantiles``: the group keys, ``period``, ``quantile`` (float64), ``attempts``,
         ``successes`` (int64), ``value``, ``ci_low``, ``ci_high`` (timedelta64[ns]; NaT above the
-        timeout), ``above_timeout``, ``ci_high_above_timeout`` (bool; false without a timeout),
-        ``timeout``, ``note`` (str: why a value or bound is empty when not above the timeout).
+        timeout or withheld), ``above_timeout``, ``ci_high_above_timeout`` (bool; false without
+        a timeout), ``timeout``, ``note`` (str: why a quantile is withheld, empty ``value`` and
+        ``ci_high`` not above the timeout).
         ``censoring``: the group keys, ``timeout``, ``timeout_source``.
         The three tables state the span they count in ``attrs``: ``start`` and ``end``
         (ISO-8601 text, UTC: the first and the last event of the log, all groups, both included;
@@ -221,7 +169,7 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
     """
     keys = check_events(events, as_list(by))
     confidence = check_fraction("confidence", confidence)
-    qs = [check_fraction("quantiles", q) for q in quantiles]
+    qs = sorted({check_fraction("quantiles", q) for q in quantiles})  # as thresholds: distinct
     thr = parse_thresholds(thresholds)
     dur = attempt_durations(events)
     censoring, timeout_ns, _, row_timeout = timeouts_in_force(events, keys, dur, client_timeout)
@@ -307,15 +255,23 @@ def _quantiles(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.n
     out["above_timeout"] = rec["value"].isna().to_numpy() & reached
     out["ci_high_above_timeout"] = rec["ci_high"].isna().to_numpy() & reached
     out["timeout"] = pd.to_timedelta(cell_to, unit="ns").as_unit("ns")
-    empty = (rec["value"].isna() | rec["ci_high"].isna()).to_numpy() & ~reached
-    out["note"] = [_beyond_words(int(n), int(t)) if e else ""
-                   for n, t, e in zip(longest, cell_to, empty, strict=True)]
+    # no upper end within the data, none above the timeout: the sample cannot bound it
+    withheld = rec["ci_high"].isna().to_numpy() & ~reached
+    out.loc[withheld, "value"] = pd.NaT
+    out["note"] = [_withheld_words(q, int(a), int(n), int(t), confidence) if w else ""
+                   for q, a, n, t, w in zip(out["quantile"], out["attempts"], longest, cell_to,
+                                            withheld, strict=True)]
     return out
 
 
-def _beyond_words(longest: int, timeout: int) -> str:
-    """Why a quantile or its upper bound is empty though not above the timeout, in words."""
+def _withheld_words(q: float, attempts: int, longest: int, timeout: int,
+                    confidence: float) -> str:
+    """Why a quantile is withheld (the data give its interval no upper end), in words."""
     why = ("no 'timeout' row in this group's attempts" if timeout == NO_TIMEOUT else
            f"no attempt of the period reached the {given_duration(timeout)} timeout")
-    return (f"not reached: beyond the longest duration, {given_duration(longest)}, where the "
-            f"curve ends ({why})")
+    name = f"p{fraction_to_percent(q)}"
+    return (f"{name} withheld: {counted(attempts, 'attempt')} cannot bound it from above (the "
+            f"lower {fraction_to_percent(confidence)} % limit of the curve never reaches "
+            f"{fraction_to_percent(q)} % before it ends at the longest duration, "
+            f"{given_duration(longest)}: {why}; Brookmeyer-Crowley); even successes alone need "
+            f"at least {attempts_to_bound(q, confidence):,} attempts")

@@ -12,12 +12,18 @@ count (:mod:`budgetlab.analyses.latency_profile`), which needs no estimate.
 from the right, as ``quantile(survfit(...))`` in R's survival package without its midpoint rule on
 flats). The interval is Brookmeyer and Crowley's (1982) inversion of the pointwise test ``|F(t) - q|
 <= z * se(t)`` with Greenwood's ``se``: the lower end is the first time the upper pointwise bound
-reaches ``q``, the upper end the first time the lower bound does. A quantile (or an end) that ``F``
-does not reach before the last observation is *above* it: ``None`` here, and "> timeout" in words.
+reaches ``q``, the upper end the first time the lower bound does. Where the curve reaches 0 (every
+attempt still at risk succeeds: Greenwood's term ``d / (n (n - d))`` has ``n = d``) there is no
+pointwise interval: the upper bound of ``F`` is 1, the lower one undefined, so the upper end is
+never the largest success (a Wald interval of zero width there would bound p99 of one attempt by
+that attempt). A quantile (or an end) that ``F``, or its lower bound, does not reach before the
+last observation is *above* it: ``None`` here, and "> timeout" in words, or withheld
+(:mod:`budgetlab.analyses.latency_profile`).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
@@ -27,7 +33,7 @@ import numpy.typing as npt
 
 from .._util.ratios import ratio
 
-__all__ = ["KaplanMeier", "kaplan_meier", "km_quantile"]
+__all__ = ["KaplanMeier", "kaplan_meier", "km_quantile", "attempts_to_bound"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -98,10 +104,15 @@ def km_quantile(km: KaplanMeier, q: float, *, confidence: float = 0.95) -> tuple
     (5.0, 3.0, 8.0)
     >>> km_quantile(kaplan_meier([1, 2, 5, 5], [True, True, False, False]), 0.9)
     (None, 2.0, None)
+    >>> km_quantile(kaplan_meier([0.21], [True]), 0.99)  # one success bounds nothing above
+    (0.21, 0.21, None)
     """
     z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
     f = 1.0 - km.survival
-    se = np.sqrt(km.variance)
+    # no pointwise interval where the curve reaches 0 (Greenwood's d / (n (n - d)) has n = d):
+    # the upper bound of F is 1 there, the lower one none, so the largest success never
+    # bounds a quantile from above
+    se = np.where(km.at_risk == km.events, np.inf, np.sqrt(km.variance))
     eps = 1e-12  # float noise of the cumulative product, far below 1 / n
     value = _first(km.times, f >= q - eps)
     low = _first(km.times, np.minimum(1.0, f + z * se) >= q - eps)
@@ -113,3 +124,28 @@ def _first(times: FloatArray, hit: npt.NDArray[np.bool_]) -> float | None:
     """The first time where ``hit`` holds, or ``None``."""
     idx = np.flatnonzero(hit)
     return float(times[idx[0]]) if len(idx) else None
+
+
+def attempts_to_bound(q: float, confidence: float = 0.95) -> int:
+    """The fewest attempts, all successes at distinct durations, whose Brookmeyer–Crowley
+    interval of the ``q``-quantile has an upper end: the smallest ``n`` with
+    ``1 - 1/n - z sqrt((n - 1) / n**3) >= q`` (the lower bound of ``F`` at the last step before
+    the curve reaches 0, ``S = 1/n``, Greenwood's variance ``S (1 - S) / n``). Timeouts, errors
+    and ties only raise it.
+
+    >>> attempts_to_bound(0.5), attempts_to_bound(0.9), attempts_to_bound(0.99)
+    (6, 30, 296)
+    """
+    z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
+
+    def bounds(n: int) -> bool:
+        return 1.0 - 1.0 / n - z * math.sqrt((n - 1) / n**3) >= q - 1e-12
+
+    hi = 2
+    while not bounds(hi):
+        hi *= 2
+    lo = hi // 2  # bounds(lo) fails (or lo = 1, no step before the end)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if bounds(mid) else (mid, hi)
+    return hi

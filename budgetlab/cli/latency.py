@@ -44,8 +44,9 @@ def quantile_text(quantiles: pd.DataFrame) -> pd.DataFrame:
     in one unit for the whole table, that of the largest duration said (a quantile, a bound, or
     the timeout a quantile lies above; :func:`measured_duration`'s ``like``), with the digits
     that tell each estimate from its bounds (:func:`measured_interval`, at most 4 significant);
-    ``> 60 s`` above the timeout in force (the timeout as given), "beyond the longest duration"
-    without one. The unit is ``attrs["unit"]``, for the table's header.
+    ``> 60 s`` above the timeout in force (the timeout as given); a withheld quantile (its
+    interval has no upper end within the data, the reason in ``note``) is ``withheld``, an
+    end the data give none ``none``. The unit is ``attrs["unit"]``, for the table's header.
 
     >>> q = pd.DataFrame({"value": pd.to_timedelta(["220ms", None]),
     ...     "ci_low": pd.to_timedelta(["1.84ms", "900ms"]), "ci_high": pd.to_timedelta([
@@ -65,11 +66,11 @@ def quantile_text(quantiles: pd.DataFrame) -> pd.DataFrame:
     for i, q in quantiles.iterrows():
         value, low, high = measured_interval(q["value"], q["ci_low"], q["ci_high"], like=most)
         said_value, said_low, said_high = (
-            (f"> {given_duration(q['timeout'])}" if above else "beyond the longest duration")
-            if pd.isna(x) else text for x, text, above in (
-                (q["value"], value, q["above_timeout"]),
-                (q["ci_low"], low, q["above_timeout"]),
-                (q["ci_high"], high, q["ci_high_above_timeout"])))
+            (f"> {given_duration(q['timeout'])}" if above else missing) if pd.isna(x) else text
+            for x, text, above, missing in (
+                (q["value"], value, q["above_timeout"], "withheld"),
+                (q["ci_low"], low, q["above_timeout"], "none"),
+                (q["ci_high"], high, q["ci_high_above_timeout"], "none")))
         out.loc[i, ["value", "ci_low", "ci_high"]] = [said_value, said_low, said_high]
     return out
 
@@ -99,8 +100,11 @@ def _print_profile(whole: Any, by: list[str]) -> None:
                             f"interval {measured_percent(s['share_low'])} .. "
                             f"{measured_percent(s['share_high'])}){extra}"))
         for _, q in quants.iterrows():
+            interval = (f"95 % interval {q['ci_low']} .. {q['ci_high']}" if q["value"] != "withheld"
+                        else "no 95 % interval" if q["ci_low"] == "none" else
+                        f"95 % interval from {q['ci_low']}, no upper end")
             print(fill_line(f"  p{fraction_to_percent(q['quantile'])} time to success: "
-                            f"{q['value']} (95 % interval {q['ci_low']} .. {q['ci_high']})"))
+                            f"{q['value']} ({interval})"))
         for note in dict.fromkeys(n for n in quants.get("note", []) if n):  # each said once
             print(fill_line(f"  {note}"))
     print(fill_line(f"\nquantiles in {said.attrs['unit']} (one unit, that of the largest): "

@@ -31,7 +31,7 @@ from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes
 from .presets import PRESETS
 from .schema import SUCCESS, bucket_dtype, check_header, code_counts, sort_by_time
 from .spec import ReadSpec
-from .threshold import DURATION, apply_slow, parse_durations, read_threshold
+from .threshold import DURATION, apply_slow, duration_note, parse_durations, read_threshold
 from .timeformat import parse_formatted
 from .times import describe_time, parse_time
 from .vocabulary import parse_ok
@@ -319,8 +319,7 @@ def _latency_of(raw: pd.DataFrame, spec: ReadSpec, outcome: OutcomeReading,
     if spec.duration is None:
         return outcome, 0, (), None
     durations = parse_durations(raw[spec.duration], spec.duration_unit)
-    unit = f"numbers in {spec.duration_unit}" if spec.duration_unit else "text with units"
-    note = (f"durations: column {spec.duration!r}, {unit}, kept as the 'duration' column",)
+    note = (duration_note(spec.duration, raw[spec.duration], spec.duration_unit),)
     if spec.slow_ns is None:
         return outcome, 0, note, durations
     ok, bucket, n_slow = apply_slow(outcome.ok, outcome.bucket, durations, spec.slow_ns)

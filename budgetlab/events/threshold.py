@@ -39,7 +39,8 @@ from .schema import MISSING_LABELS, SLOW, bucket_dtype
 from .times import EPOCH_UNITS  # the units of numbers in ns, as for epochs
 
 __all__ = ["OPERATORS", "Threshold", "parse_ok_when", "check_ok_when", "both_given_error",
-           "read_threshold", "DURATION", "check_latency", "parse_durations", "apply_slow"]
+           "read_threshold", "DURATION", "check_latency", "parse_durations", "apply_slow",
+           "duration_note"]
 
 #: The optional column of the canonical table that holds each attempt's duration (timedelta64[ns]).
 DURATION = "duration"
@@ -233,6 +234,35 @@ def parse_durations(col: pd.Series, unit: str | None) -> np.ndarray:
         raise InputError(f"negative {noun_for(int((ns < 0).sum()), 'duration')} at "
                          f"{row_numbers(ns < 0)}; check the duration column.")
     return ns
+
+
+def duration_note(name: str, col: pd.Series, unit: str | None) -> str:
+    """How :func:`parse_durations` read column ``name`` (already read), in words: numbers in
+    ``unit``, text with units, or both with their rows; a ``unit`` no cell used is said so.
+
+    >>> duration_note("d", pd.Series(["250ms", "2s"]), "s")
+    "durations: column 'd', text with units (duration_unit='s' not used), kept as the 'duration' \
+column"
+    >>> duration_note("d", pd.Series(["250", "2s"]), "ms")
+    "durations: column 'd', numbers in ms (1 row) and text with units (1 row), kept as the \
+'duration' column"
+    """
+    col = numpy_backed(col)
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        col = col.astype(col.dtype.categories.dtype)
+    flag = say(f"duration_unit={unit!r}", f"--duration-unit {unit}")
+    unused = "" if unit is None else f" ({flag} not used)"
+    if pd.api.types.is_timedelta64_dtype(col.dtype):
+        how = f"durations (timedelta){unused}"
+    elif pd.api.types.is_numeric_dtype(col.dtype):
+        how = f"numbers in {unit}"
+    else:
+        numbers = int(pd.to_numeric(col.astype("str").str.strip(), errors="coerce").notna().sum())
+        text = len(col) - numbers
+        how = (f"text with units{unused}" if not numbers else f"numbers in {unit}" if not text
+               else f"numbers in {unit} ({counted(numbers, 'row')}) and text with units "
+               f"({counted(text, 'row')})")
+    return f"durations: column {name!r}, {how}, kept as the 'duration' column"
 
 
 def _refuse_several(text: pd.Series) -> None:

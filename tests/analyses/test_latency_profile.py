@@ -190,8 +190,10 @@ def test_no_quantile_is_above_a_timeout_the_curve_never_reaches():
     c = p.quantiles.set_index("g").loc["c"]
     assert pd.isna(c["timeout"]) and pd.isna(c["value"]) and pd.isna(c["ci_high"])
     assert not c["above_timeout"] and not c["ci_high_above_timeout"]
-    assert c["note"] == ("not reached: beyond the longest duration, 7 s, where the curve ends (no "
-                         "'timeout' row in this group's attempts)")
+    assert c["note"] == ("p50 withheld: 1 attempt cannot bound it from above (the lower 95 % "
+                         "limit of the curve never reaches 50 % before it ends at the longest "
+                         "duration, 7 s: no 'timeout' row in this group's attempts; "
+                         "Brookmeyer-Crowley); even successes alone need at least 6 attempts")
     assert p.quantiles.set_index("g").loc["a", "note"] == ""
     assert p.censoring.set_index("g").loc["c", "timeout_source"] == (
         "none: no timeout in this group's rows, durations read as uncensored")
@@ -199,8 +201,9 @@ def test_no_quantile_is_above_a_timeout_the_curve_never_reaches():
     q = hourly.quantiles.set_index(hourly.quantiles["period"].dt.hour)
     assert bool(q.loc[3, "above_timeout"]) and q.loc[3, "note"] == ""
     assert not q.loc[4, "above_timeout"] and pd.isna(q.loc[4, "value"])
-    assert q.loc[4, "note"] == ("not reached: beyond the longest duration, 2 s, where the curve "
-                                "ends (no attempt of the period reached the 30 s timeout)")
+    assert q.loc[4, "note"].startswith("p50 withheld: 1 attempt cannot bound it from above")
+    assert ("ends at the longest duration, 2 s: no attempt of the period reached the 30 s "
+            "timeout;") in q.loc[4, "note"]
 
 
 def test_no_duration_column_is_refused():

@@ -69,20 +69,23 @@ def test_measured_durations_are_said_to_three_digits_in_one_unit(log, capsys):
 
 
 def test_the_quantiles_are_said_in_one_unit_that_of_the_largest(tmp_path, capsys):
-    """Ten successes, 0.1 .. 0.9 s and 2 s, none censored: Kaplan-Meier is the empirical curve,
-    p50 0.5 s, p90 0.9 s, p95 2 s (the smallest duration where at most 1 - q are left). Every
-    quantile and bound is said in seconds, the unit of the largest, and the legend names it (the
-    p50 line said "500 ms (95 % interval 300 ms .. 800 ms)" beside "0.9 s")."""
+    """40 successes, none censored: 0.1 .. 0.9 s four times each, 2 s three times, 3 s once.
+    Kaplan-Meier is the empirical curve, Greenwood's variance F (1 - F) / 40: p50 0.5 s, its
+    interval from 0.4 s (.4 + 1.96 sqrt(.24 / 40) = .552 >= .5; .3 + .142 = .442 < .5) to 0.7 s
+    (.7 - .142 = .558 >= .5; .6 - .152 = .448 < .5); p90 0.9 s, from 0.8 s (.8 + .124 = .924) to
+    2 s (F(2 s) = .975: .975 - 1.96 sqrt(.024375 / 40) = .927 >= .9; .9 - .093 = .807 < .9).
+    Every quantile and bound is said in seconds, the unit of the largest, and the legend names it
+    (the p50 line said "500 ms (95 % interval 300 ms .. 800 ms)" beside "0.9 s")."""
     path = tmp_path / "mixed.csv"
-    pd.DataFrame({"ts": [f"2026-01-01T00:{m:02d}:00Z" for m in range(10)], "outcome": "success",
-                  "s": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 2.0]}).to_csv(path,
-                                                                                   index=False)
+    durations = [k / 10 for k in range(1, 10)] * 4 + [2.0] * 3 + [3.0]
+    pd.DataFrame({"ts": [f"2026-01-01T00:{m:02d}:00Z" for m in range(40)], "outcome": "success",
+                  "s": durations}).to_csv(path, index=False)
     assert main(["latency", str(path), "--duration", "s", "--duration-unit", "s", "--thresholds",
-                 "1s", "--quantiles", "0.5,0.9,0.95"]) == 0
+                 "1s", "--quantiles", "0.5,0.9"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    said = [line for line in lines if "time to success" in line]
-    # p95 2 s beside its interval's 0.9 s: one number of decimals for the three, 2.0 s
-    assert [line.split(": ")[1].split(" (")[0] for line in said] == ["0.5 s", "0.9 s", "2.0 s"]
+    said = [line.split(": ")[1] for line in lines if "time to success" in line]
+    # p90's upper end 2 s beside 0.9 s: one number of decimals for the three, 2.0 s
+    assert said == ["0.5 s (95 % interval 0.4 s .. 0.7 s)", "0.9 s (95 % interval 0.8 s .. 2.0 s)"]
     assert not any(" ms" in line for line in said)
     legend = "quantiles in s (one unit, that of the largest): "
     assert any(line.startswith(legend) for line in lines)
@@ -499,9 +502,10 @@ def test_a_group_without_timeout_rows_is_withheld_from_the_tradeoff_in_words(tmp
             in text)
     assert ("g=c: 1 attempt; timeout unknown (none: no timeout in this group's rows, durations "
             "read as uncensored)") in text
-    assert ("p50 time to success: beyond the longest duration (95 % interval beyond the longest "
-            "duration .. beyond the longest duration) not reached: beyond the longest duration, "
-            "7 s, where the curve ends (no 'timeout' row in this group's attempts)") in text
+    assert ("p50 time to success: withheld (no 95 % interval) p50 withheld: 1 attempt cannot "
+            "bound it from above (the lower 95 % limit of the curve never reaches 50 % before it "
+            "ends at the longest duration, 7 s: no 'timeout' row in this group's attempts; "
+            "Brookmeyer-Crowley); even successes alone need at least 6 attempts") in text
 
 
 def test_a_log_without_timeouts_asks_for_the_flag_once(tmp_path, capsys):

@@ -42,3 +42,17 @@ def test_numbers_without_a_unit_and_a_unit_without_a_column_are_refused():
         bl.read_events(RAW, time="time", outcome="outcome", duration="ms")
     with pytest.raises(ConfigError, match="name the duration column"):
         bl.read_events(RAW, time="time", outcome="outcome", duration_unit="ms")
+
+
+def test_the_note_says_how_the_durations_were_read():
+    """Text with units takes no duration_unit: the note says it was not used (it said "numbers in
+    s"); a mixed column says both, with their rows."""
+    raw = RAW.assign(ms=["1.5s", "30s", "250ms"])
+    ev = bl.read_events(raw, time="time", outcome="outcome", duration="ms", duration_unit="s")
+    assert ("durations: column 'ms', text with units (duration_unit='s' not used), kept as the "
+            "'duration' column") in how_read(ev).notes
+    ev = bl.read_events(RAW.assign(ms=["1.5", "30s", "250ms"]), time="time", outcome="outcome",
+                        duration="ms", duration_unit="s")
+    assert ev["duration"].iloc[0] == pd.Timedelta("1.5s")
+    assert ("durations: column 'ms', numbers in s (1 row) and text with units (2 rows), kept as "
+            "the 'duration' column") in how_read(ev).notes
