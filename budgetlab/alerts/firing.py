@@ -21,7 +21,8 @@ from ..windows.kernels import compiled
 from .policy import AlertPolicy
 from .tier import AlertTier
 
-__all__ = ["check_policy_bins", "firing_runs", "grid_firing_runs", "policy_runs", "steps",
+__all__ = ["check_policy_bins", "firing_runs", "grid_firing_runs", "policy_runs", "run_ends",
+           "steps",
            "tier_conditions", "tier_steps"]
 
 
@@ -116,6 +117,18 @@ def firing_runs(cond: np.ndarray, for_steps: int = 0, cooldown_steps: int = 0) -
     _, first, stop, ongoing = grid_firing_runs(np.asarray(cond, dtype=bool)[None, :], for_steps,
                                                cooldown_steps)
     return first, stop, ongoing
+
+
+def run_ends(ends_ns: np.ndarray, stop: np.ndarray) -> np.ndarray:
+    """The ``end`` (ns) of runs of evaluations ``first <= j < stop`` at the evaluation instants
+    ``ends_ns`` (the bin ends): the first evaluation at which the run no longer holds, and for a
+    run that still holds at the last evaluation (``stop == len(ends_ns)``, ``ongoing``) that
+    last evaluation, where the evaluation stopped: nothing past the evaluated span.
+
+    >>> run_ends(np.array([60, 120, 180]), np.array([1, 2, 3])).tolist()
+    [120, 180, 180]
+    """
+    return np.asarray(ends_ns)[np.minimum(np.asarray(stop, dtype=np.int64), len(ends_ns) - 1)]
 
 
 def grid_firing_runs(cond: np.ndarray, for_steps: int = 0,

@@ -206,7 +206,8 @@ def _durations(values: np.ndarray, has: np.ndarray) -> np.ndarray:
 
 def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_end: np.ndarray,
                     observed_ns: np.ndarray, open_ns: int, *, pct: np.ndarray | None = None,
-                    early: np.ndarray | None = None) -> dict[str, np.ndarray]:
+                    early: np.ndarray | None = None,
+                    unseen: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """The score columns of the rows of ``n_groups`` groups (the columns of
     :func:`~budgetlab.score_alerts` after the labels), one array per column with one value per
     group, from their matches ``gs``: built column by column, no per-group Python object. Rates
@@ -214,11 +215,15 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
     reset). Per (incident, group) pair of ``gs``: ``pct``, the budget spent before the alert (NaN:
     withheld; ``None`` without bins: no budget columns), and ``early``, the incident began while
     the long window filled (counted apart in the ``*_filling`` columns; ``None``: every incident
-    scored, no such columns)."""
+    scored, no such columns), and ``unseen``, no alert matched it and its window held no traffic
+    (:mod:`budgetlab.alerts.unseen`: neither detected nor missed, left out of ``recall``;
+    ``None``: none is)."""
     g, inc = gs.pair_group, gs.pair_incident
     apart = np.zeros(len(g), dtype=bool) if early is None else early
     det = gs.detected & ~apart
     n_inc = np.bincount(g[~apart], minlength=n_groups)
+    silent = np.zeros(len(g), dtype=bool) if unseen is None else unseen & ~apart
+    n_unseen = np.bincount(g[silent], minlength=n_groups)
     detection = np.maximum(gs.first - inc_start[inc], 0)[det]
     reset = (gs.last - inc_end[inc])[det]
     n_det, d_med, d_max = segment_median_max(g[det], detection, n_groups)
@@ -236,7 +241,8 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
         "precision": ratio(true_ep, n_ep),
         "incidents": n_inc.astype(np.int64),
         "detected": n_det.astype(np.int64),
-        "recall": ratio(n_det, n_inc),
+        "unseen": n_unseen.astype(np.int64),
+        "recall": ratio(n_det, n_inc - n_unseen),  # of the incidents seen: NaN when none is
         "detection_median": _durations(d_med, has),
         "detection_max": _durations(d_max, has),
         "reset_median": _durations(r_med, has & ~unknown),

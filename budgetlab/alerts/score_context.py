@@ -34,18 +34,21 @@ from .group_scores import (
 from .observed import ObservedTime
 from .policy import AlertPolicy
 from .score_inputs import (
+    OPEN,
     budget_before_alert_note,
     check_tables,
     episode_groups,
     episode_keys,
     evaluated_span,
     group_table,
-    open_end,
+    open_ends,
+    policy_period,
     scored_incidents,
     tier_labels,
     tier_window,
 )
 from .score_table import stack_columns
+from .unseen import Silences
 
 __all__ = ["Matches", "ScoringContext", "policy_period"]
 
@@ -59,6 +62,7 @@ class Matches:
 
     incidents: np.ndarray  # positions in ScoringContext.inc
     detected: np.ndarray
+    unseen: np.ndarray  # undetected, no traffic in its scope's window (alerts.unseen)
     first: np.ndarray  # first matching episode start (ns; NaT when undetected)
     last: np.ndarray  # last matching episode end
     detection: np.ndarray  # ns, clipped at 0
@@ -69,22 +73,6 @@ class Matches:
     early: np.ndarray  # per incident: began while the row's long window filled (scored apart)
     episodes_filling: int  # begun while it filled (scored apart)
     true_episodes_filling: int
-
-
-def policy_period(period: Any, policy: AlertPolicy | None) -> int | None:
-    """The budget period (ns) the scores' percentages use when it is one for every group:
-    ``period`` when given (the period the user names, also with a policy given for its tier names
-    only), else the period of an :class:`AlertPolicy` given (its burn thresholds are set for it,
-    and :func:`~budgetlab.alerts.episodes.alert_episodes` runs it so); None: the SLO's.
-
-    >>> policy_period(None, AlertPolicy.workbook("7D")) == 7 * 86_400 * 10**9
-    True
-    >>> policy_period("1D", AlertPolicy.workbook("7D")) == 86_400 * 10**9
-    True
-    """
-    if period is not None:
-        return int(to_timedelta(period, name="period").value)
-    return int(policy.period.value) if isinstance(policy, AlertPolicy) else None
 
 
 class ScoringContext:
@@ -109,8 +97,6 @@ class ScoringContext:
         self.ep_tier = np.array([tier_names.index(t) for t in ep_tier], dtype=np.int64)
         self.ep_start = utc_ns_column(episodes["start"], "episodes['start']")
         self.ep_end = utc_ns_column(episodes["end"], "episodes['end']")
-        # an alert still firing when the evaluation stopped has no reset time (withheld)
-        self.open_ns = open_end(episodes, self.ep_end)
         self.grid: BinGrid | None = None
         if bins is not None:
             if target is None:
@@ -125,6 +111,10 @@ class ScoringContext:
         self.span_start, self.span_end = evaluated_span(self.grid, episodes, incidents,
                                                         self.ep_start, self.ep_end)
         self.span_ns = max(self.span_end - self.span_start, 1)
+        # an alert still firing when the evaluation stopped has no reset time (withheld): its end
+        # is open_ns inside, shown as the table's (where the evaluation stopped)
+        self.ep_end, self.open_shown = open_ends(episodes, self.ep_end)
+        self.open_ns = OPEN
         windows = (self.grid.exclusions.windows if self.grid is not None
                    else exclusion_intervals(options.get("exclude_windows")))
         (self.inc, self.inc_start, self.inc_end, self.inc_match,
@@ -166,6 +156,7 @@ class ScoringContext:
         self.long_ns = long_ns
         self.observed = ObservedTime(self.grid, long_ns, span_ns=self.span_ns,
                                      n_groups=len(self.keys), span_start_ns=self.span_start)
+        self.silences = Silences(self.grid, long_ns)
         self.grid_start = self._grid_start(episodes)
         if self.filling == "apart" and (self.grid_start is None or None in long_ns):
             raise ConfigError(
@@ -271,9 +262,12 @@ class ScoringContext:
             pct = self._budget_pct(groups, i_idx, i_s, np.where(detected, first, i_e))
             scope = self.inc_match[np.ix_(i_idx, groups)] & self.budget_withheld[groups]
             pct = np.where(scope.any(axis=1), np.nan, pct)
+        seen = self.silences.seen_any(tiers, self.inc_match[np.ix_(i_idx, groups)], groups, i_s,
+                                      i_e + self.grace_ns)
         return Matches(
             incidents=i_idx,
             detected=detected,
+            unseen=~detected & ~seen,
             first=np.where(detected, first, _NAT),
             last=np.where(detected, last, _NAT),
             detection=np.where(detected, np.maximum(first - i_s, 0), _NAT),
@@ -311,8 +305,10 @@ class ScoringContext:
             pct = np.where(allowed > 0, 100.0 * used / np.where(allowed > 0, allowed, 1.0), 0.0)
             pct = np.where(self.budget_withheld[g], np.nan, pct)
         early = None if cut is None else self.inc_start[inc] < cut
+        unseen = ~gs.detected & ~self.silences.seen(tiers, g, self.inc_start[inc],
+                                                    self.inc_end[inc] + self.grace_ns)
         return summary_columns(gs, n_groups, self.inc_start, self.inc_end, observed, self.open_ns,
-                               pct=pct, early=early)
+                               pct=pct, early=early, unseen=unseen)
 
     def summary(self, m: Matches, observed_ns: float) -> dict[str, np.ndarray]:
         """The scores of one row (:func:`~budgetlab.alerts.group_scores.summary_columns` of one
@@ -325,7 +321,8 @@ class ScoringContext:
                                                    m.episodes_filling, m.true_episodes_filling)))
         return summary_columns(gs, 1, self.inc_start, self.inc_end, np.array([observed_ns]),
                                self.open_ns, pct=m.budget_pct,
-                               early=None if self.filling == "count" else m.early)
+                               early=None if self.filling == "count" else m.early,
+                               unseen=m.unseen)
 
     def incident_table(self, m: Matches) -> pd.DataFrame:
         """One row per incident of the match (the columns of :func:`~budgetlab.incident_detections`
@@ -338,9 +335,10 @@ class ScoringContext:
             "incident_start": utc_from_ns(self.inc_start[m.incidents]),
             "incident_end": utc_from_ns(self.inc_end[m.incidents]),
             "detected": m.detected,
+            "unseen": m.unseen,
             "first_alert": utc_from_ns(m.first),
             "detection_time": pd.to_timedelta(m.detection.view("timedelta64[ns]")),
-            "last_alert_end": utc_from_ns(m.last),
+            "last_alert_end": utc_from_ns(np.where(m.last == OPEN, self.open_shown, m.last)),
             "reset_time": pd.to_timedelta(m.reset.view("timedelta64[ns]")),
         })
         if m.budget_pct is not None:

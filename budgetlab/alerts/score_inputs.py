@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import utc_ns_column
+from .._util.validation import to_timedelta, utc_ns_column
 from .._util.words import counted_of, noun_for, say, some_named
 from ..errors import BudgetlabWarning, ConfigError, InputError, SchemaError
 from ..events.schema import parse_scope, scope_mask
@@ -19,9 +19,9 @@ from .episodes import EPISODE_COLUMNS
 from .incidents_file import check_incidents
 from .policy import AlertPolicy
 
-__all__ = ["check_tables", "episode_groups", "episode_keys", "evaluated_span", "group_table",
-           "outside_span", "scope_matches", "scored_incidents", "tier_labels", "tier_window",
-           "unmatched_words"]
+__all__ = ["OPEN", "check_tables", "episode_groups", "episode_keys", "evaluated_span",
+           "group_table", "open_ends", "outside_span", "policy_period", "scope_matches",
+           "scored_incidents", "tier_labels", "tier_window", "unmatched_words"]
 
 
 def episode_keys(episodes: pd.DataFrame) -> list[str]:
@@ -222,10 +222,39 @@ def budget_before_alert_note(withheld_ns: np.ndarray, span_ns: int, n_groups: in
             f"({span} would be scaled to {periods}); read at least {longest}.")
 
 
-def open_end(episodes: pd.DataFrame, ep_end: np.ndarray) -> int:
-    """The end (ns) of the episodes still firing at the last evaluation (``ongoing``: one step
-    after it, the same instant for all of them; the int64 maximum, never, when none is): an alert
-    end at or after it is where the evaluation stopped, not where the alert reset."""
+#: The end (ns) of an alert still firing at the last evaluation, inside the scoring: after every
+#: instant, so an alert end at it is where the evaluation stopped, not where the alert reset.
+OPEN = int(np.iinfo(np.int64).max)
+
+
+def open_ends(episodes: pd.DataFrame, ep_end: np.ndarray) -> tuple[np.ndarray, int]:
+    """``(ends, shown)``: the episodes' ends ``ep_end`` (ns) with those of the episodes still
+    firing at the last evaluation (``ongoing``) at :data:`OPEN`, and the end the tables show for
+    them: the table's (the last evaluation, where the evaluation stopped; ``OPEN`` when none is
+    ongoing).
+
+    >>> ep = pd.DataFrame({"ongoing": [False, True]})
+    >>> ends, shown = open_ends(ep, np.array([5, 9]))
+    >>> ends.tolist() == [5, OPEN], shown
+    (True, 9)
+    """
     ongoing = (episodes["ongoing"].to_numpy(dtype=bool) if "ongoing" in episodes.columns
                else np.zeros(len(episodes), dtype=bool))
-    return int(ep_end[ongoing].min()) if ongoing.any() else int(np.iinfo(np.int64).max)
+    shown = int(ep_end[ongoing].max()) if ongoing.any() else OPEN
+    return np.where(ongoing, OPEN, ep_end).astype(np.int64), shown
+
+
+def policy_period(period: Any, policy: AlertPolicy | None) -> int | None:
+    """The budget period (ns) the scores' percentages use when it is one for every group:
+    ``period`` when given (the period the user names, also with a policy given for its tier names
+    only), else the period of an :class:`AlertPolicy` given (its burn thresholds are set for it,
+    and :func:`~budgetlab.alerts.episodes.alert_episodes` runs it so); None: the SLO's.
+
+    >>> policy_period(None, AlertPolicy.workbook("7D")) == 7 * 86_400 * 10**9
+    True
+    >>> policy_period("1D", AlertPolicy.workbook("7D")) == 86_400 * 10**9
+    True
+    """
+    if period is not None:
+        return int(to_timedelta(period, name="period").value)
+    return int(policy.period.value) if isinstance(policy, AlertPolicy) else None

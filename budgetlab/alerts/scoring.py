@@ -6,15 +6,22 @@ by does not restrict) **and** the episode overlaps the incident's time span exte
 ``episode.start < incident.end + grace`` and ``episode.end > incident.start``.
 
 * **precision**: share of episodes that match at least one incident;
-* **recall**: share of incidents (whose scope covers at least one group of the row) matched by at
-  least one episode;
+* **recall**: share of the incidents seen (whose scope covers at least one group of the row)
+  matched by at least one episode. An incident no episode matched, during which the row's long
+  window (merged tiers: the longest) held no event of its scope at any evaluation from its start
+  to its end + ``grace``, is **unseen**: there was nothing to detect, so it is neither detected
+  nor missed, counted in ``unseen`` and left out of recall (the rule of
+  :func:`~budgetlab.compare_windows`' ``unseen``, :mod:`budgetlab.alerts.unseen`; needs
+  ``bins``, without them traffic is unknown and none is unseen). Recall is NaN when every
+  incident was unseen, and ``attrs["unseen_note"]`` names the unseen incidents of the all-groups
+  rows and says why;
 * **detection time**: first matching episode start − incident start, clipped at 0 (an alert
   already firing when the incident starts detects it at once);
 * **reset time**: end of the last matching episode − incident end (signed: negative when the
   alert stopped before the incident did, by that long). Withheld (NaT) when that episode was still
-  firing at the last evaluation (``ongoing``: its ``end`` is where the evaluation stopped, not a
-  reset); a row's ``reset_median``/``reset_max`` are then withheld too (a median of the others
-  would leave out the alert that never stopped);
+  firing at the last evaluation (``ongoing``: its ``end`` is that last evaluation, the grid's end,
+  where the evaluation stopped, not a reset); a row's ``reset_median``/``reset_max`` are then
+  withheld too (a median of the others would leave out the alert that never stopped);
 * **pages per day / false pages per week**: episodes (notifications) of the row per day, and
   unmatched ones per week, over the row's **observed time** (``observed_days``): the bins at whose
   end the tier's long window holds at least one event (:mod:`budgetlab.alerts.observed`; merged
@@ -75,6 +82,7 @@ from .episodes import alert_episodes
 from .policy import AlertPolicy
 from .score_context import ScoringContext
 from .score_table import score_table, stack_columns
+from .unseen import row_name, unseen_note
 
 __all__ = ["incident_detections", "score_alerts", "compare_policies"]
 
@@ -92,8 +100,11 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
     -------
     DataFrame
         Group keys (str, ``"*"`` = all groups), ``tier``, ``severity``, ``incident_id``,
-        ``kind``, ``incident_start``, ``incident_end``, ``detected``, ``first_alert``,
-        ``detection_time``, ``last_alert_end``, ``reset_time`` (NaT when undetected or when the
+        ``kind``, ``incident_start``, ``incident_end``, ``detected``, ``unseen`` (not detected,
+        and the row's long window held no event of its scope from its start to its end + grace:
+        neither detected nor missed, see the module docs), ``first_alert``,
+        ``detection_time``, ``last_alert_end`` (for an alert still firing at the last evaluation:
+        that evaluation, the grid's end), ``reset_time`` (NaT when undetected or when the
         alert still fired at the last evaluation: no reset to count), with
         ``bins``: ``budget_before_alert_pct`` (failures up to the first alert, through the
         incident end when undetected, in % of the period budget of the span's average traffic;
@@ -103,15 +114,19 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
     """
     ctx = ScoringContext(episodes, incidents, grace=grace, bins=bins, target=target, period=period,
                          policy=policy, options=options, filling=filling)
-    parts = []
+    parts, star = [], []
     for labels, tname, sev, gidx, tidx in ctx.selections():
-        table = ctx.incident_table(ctx.match(gidx, tidx))
+        m = ctx.match(gidx, tidx)
+        if len(gidx) == len(ctx.keys) and (not ctx.by or all(v == "*" for v in labels.values())):
+            star.append(((tname, sev), m))
+        table = ctx.incident_table(m)
         head = pd.DataFrame({**{k: [v] * len(table) for k, v in labels.items()},
                              "tier": [tname] * len(table), "severity": [sev] * len(table)})
         parts.append(pd.concat([head, table], axis=1))
     out = pd.concat(parts, ignore_index=True)
     out.attrs = score_attrs(ctx, episodes, target)
     out.attrs["cannot_fire_note"] = episodes.attrs.get("cannot_fire_note", "")
+    out.attrs["unseen_note"] = _unseen_note(ctx, [r for r, _ in star], [m for _, m in star])
     return out
 
 
@@ -165,7 +180,9 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         One row per group (``"*"`` = all) and tier (``"*"`` = merged tiers of a ``severity``,
         or of all when ``severity == "*"``): group keys (str), ``tier``, ``severity``,
         ``episodes``, ``true_episodes``, ``precision`` (NaN without episodes), ``incidents``,
-        ``detected``, ``recall`` (NaN without incidents), ``detection_median``,
+        ``detected``, ``unseen`` (incidents without traffic to detect them by: neither detected
+        nor missed, see the module docs), ``recall`` (``detected / (incidents - unseen)``; NaN
+        without an incident seen), ``detection_median``,
         ``detection_max``, ``reset_median``, ``reset_max`` (Timedelta over detected incidents,
         NaT if none, and the reset ones when an alert still fired at the last evaluation: see the
         module docs), ``pages_per_day``, ``false_pages_per_week`` (over the observed time;
@@ -182,6 +199,8 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         here (there is no share of zero pages); the CLI prints it as ``never fired``.
         ``attrs["cannot_fire_note"]`` (from the episodes' attrs) names the tiers that can never
         fire at their target (:mod:`budgetlab.alerts.reach`): their recall 0 is no verdict.
+        ``attrs["unseen_note"]`` names the unseen incidents of the all-groups rows and why (``""``
+        when none is).
 
     Examples
     --------
@@ -211,8 +230,9 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
                          policy=policy, options=options, filling=filling)
     tier_sel = ctx.tier_selections()
     every = np.arange(len(ctx.keys))
-    star = stack_columns([ctx.summary(ctx.match(every, tidx), ctx.observed_of(tidx)[1])
-                            for _, _, tidx in tier_sel])
+    matches = [ctx.match(every, tidx) for _, _, tidx in tier_sel]
+    star = stack_columns([ctx.summary(m, ctx.observed_of(tidx)[1])
+                          for m, (_, _, tidx) in zip(matches, tier_sel, strict=True)])
     if not ctx.by:
         table = score_table([], [], [(t, s) for t, s, _ in tier_sel], None, star)
     else:
@@ -221,7 +241,17 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         table = score_table(ctx.by, labels, [(t, s) for t, s, _ in tier_sel], per_group, star)
     table.attrs = score_attrs(ctx, episodes, target)
     table.attrs["cannot_fire_note"] = episodes.attrs.get("cannot_fire_note", "")
+    table.attrs["unseen_note"] = _unseen_note(ctx, [(t, s) for t, s, _ in tier_sel], matches)
     return table
+
+
+def _unseen_note(ctx: ScoringContext, rows: list[tuple[str, str]], matches: list[Any]) -> str:
+    """The incidents each all-groups row left unseen (:func:`~budgetlab.alerts.unseen.
+    unseen_note`), those begun while the window filled left out (scored apart)."""
+    ids = ctx.inc["incident_id"].astype(str).to_numpy()
+    said = [(row_name(t, s), ids[m.incidents[m.unseen & ~m.early]].tolist())
+            for (t, s), m in zip(rows, matches, strict=True)]
+    return unseen_note(said, pd.Timedelta(ctx.grace_ns, unit="ns"))
 
 
 def score_attrs(ctx: ScoringContext, episodes: pd.DataFrame, target: Any) -> dict[Any, Any]:
@@ -310,7 +340,7 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
     attrs["budget_note"] = " ".join(dict.fromkeys(n for p in parts
                                                   if (n := p.attrs["budget_note"])))
     out.attrs = attrs
-    out.attrs["cannot_fire_note"] = " ".join(f"{name}: {n}" for name, p in zip(policies, parts,
-                                                                                 strict=True)
-                                             if (n := p.attrs["cannot_fire_note"]))
+    for key in ("cannot_fire_note", "unseen_note"):  # each policy's, named
+        out.attrs[key] = " ".join(f"{name}: {n}" for name, p in zip(policies, parts, strict=True)
+                                  if (n := p.attrs[key]))
     return out

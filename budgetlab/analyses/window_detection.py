@@ -32,6 +32,7 @@ import pandas as pd
 from .._util.units import HOUR_NS
 from .._util.validation import utc_from_ns, utc_ns_column
 from ..alerts.incidents_file import check_incidents
+from ..alerts.unseen import held_traffic
 from ..errors import BudgetlabWarning, InputError
 from ..events.schema import parse_scope, scope_mask
 from .recalibration.clock import ClockCounts, evaluated_time, folded_codes
@@ -184,12 +185,16 @@ def incident_rows(inc: Incidents, c: ClockCounts, code: np.ndarray, lo_ns: int, 
     """(group, incident index, detection ns, recovery ns, seen) for every in-scope pair, read on
     the clock segments ``c`` with their (shown) status codes; ``seen``: the window held traffic
     at some instant from the incident's start to its end + grace (else there was nothing to
-    detect: the incident is unseen, not missed). Not scoring's overlap rule
-    (:func:`~budgetlab.alerts.score_inputs.outside_span`, the incident against the log's span) on
-    purpose: a detection counts up to ``grace`` after the end, so traffic then makes the incident
-    seen too."""
+    detect: the incident is unseen, not missed; :func:`~budgetlab.alerts.unseen.held_traffic`,
+    the rule :func:`~budgetlab.score_alerts` applies to its tiers' long windows). Not scoring's
+    overlap rule (:func:`~budgetlab.alerts.score_inputs.outside_span`, the incident against the
+    log's span) on purpose: a detection counts up to ``grace`` after the end, so traffic then
+    makes the incident seen too."""
     folded = folded_codes(c, code)
-    gs, ii, det, rec, seen = [], [], [], [], []
+    gs: list[int] = []
+    ii: list[int] = []
+    det: list[int] = []
+    rec: list[int] = []
     for i in range(len(inc.start)):
         if inc.start[i] < lo_ns:
             continue
@@ -202,10 +207,10 @@ def incident_rows(inc: Incidents, c: ClockCounts, code: np.ndarray, lo_ns: int, 
             ii.append(i)
             det.append(d)
             rec.append(r)
-            seen.append(bool(np.any((c.start[s:e] < b + grace_ns) & (c.end[s:e] > a))))
-    return (np.array(gs, dtype=np.int64), np.array(ii, dtype=np.int64),
-            np.array(det, dtype=np.int64), np.array(rec, dtype=np.int64),
-            np.array(seen, dtype=bool))
+    g_arr, i_arr = np.array(gs, dtype=np.int64), np.array(ii, dtype=np.int64)
+    seen = held_traffic(c.seg, c.start, c.end, g_arr, inc.start[i_arr],
+                        inc.end[i_arr] + grace_ns)
+    return (g_arr, i_arr, np.array(det, dtype=np.int64), np.array(rec, dtype=np.int64), seen)
 
 
 def incident_columns(inc: Incidents, c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int,

@@ -149,6 +149,9 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     # detected, no reset: the alert still fired when the span ended (as the score table says)
     show["reset_time"] = show["reset_time"].mask(
         (overall["reset_time"].isna() & overall["detected"]).to_numpy(), "still firing")
+    if "unseen" in overall.columns and bool(overall["unseen"].any()):
+        # no traffic in the window during it: neither detected nor missed (the note says why)
+        show.insert(3, "unseen", overall["unseen"].to_numpy())
     if "filling" in overall.columns:
         # as the score table's rows of all tiers merged count it (filling_notes says why)
         show["scored"] = overall["filling"].map({True: "apart (filling)", False: "yes"})

@@ -8,13 +8,15 @@ from typing import Any
 
 import pandas as pd
 
+from ..alerts.unseen import row_name
 from .shared import table_text, wrap
 
 __all__ = ["SCORE_COLUMNS", "SCORE_FOOTNOTE", "filling_notes", "outside_line",
            "print_score_notes", "score_text", "thin_rates_line"]
 
 #: The columns of a score table (:func:`budgetlab.score_alerts`) the CLI prints.
-SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "detected", "recall",
+SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "detected", "unseen",
+                 "recall",
                  "detection_median",
                  "reset_median", "pages_per_day", "observed_days", "episodes_filling",
                  "incidents_filling"]
@@ -33,12 +35,13 @@ SCORE_FOOTNOTE = ("pages_per_day: pages per day of observed time (observed_days:
 def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None) -> str:
     """The score rows as text: a figure that does not exist in words or blank, never ``NaN``/``NaT``
     (``precision`` of a tier that never fired: ``never fired``; ``recall`` without incidents:
-    ``no incidents``; a rate per day over less than 24 h of observed time (``rates_note``):
-    ``withheld``, :func:`thin_rates_line` says why; a detection or reset time that does not
-    exist: why, :func:`_no_time_words`); rates and days as people read them, thousands
-    separated, never an exponent; ``duration`` formats the times. A table wider than ``width``
-    (the terminal's by default) goes in blocks, each repeating tier and severity
-    (:func:`table_text`).
+    ``no incidents``, ``all unseen`` when the long window held no traffic during any of them,
+    and an ``unseen`` column when some row has such incidents; a rate per day over less than
+    24 h of observed time (``rates_note``): ``withheld``, :func:`thin_rates_line` says why; a
+    detection or reset time that does not exist: why, :func:`_no_time_words`); rates and days
+    as people read them, thousands separated, never an exponent; ``duration`` formats the
+    times. A table wider than ``width`` (the terminal's by default) goes in blocks, each
+    repeating tier and severity (:func:`table_text`).
 
     >>> t = pd.DataFrame({"tier": ["p", "q"], "severity": ["page", "page"], "episodes": [0, 14_566],
     ...     "precision": [float("nan"), 0.0], "incidents": [0, 1], "detected": [0, 0],
@@ -55,7 +58,9 @@ def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None) -
     """
     from .._util.words import about_words
 
-    show = rows[[c for c in SCORE_COLUMNS if c in rows.columns]].copy()
+    unseen = "unseen" in rows.columns and bool((rows["unseen"] > 0).any())
+    show = rows[[c for c in SCORE_COLUMNS if c in rows.columns
+                 and (c != "unseen" or unseen)]].copy()
     words = {"precision": ("never fired", "episodes_filling"),
              "recall": ("no incidents", "incidents_filling")}
     for col, (word, apart) in words.items():
@@ -63,8 +68,11 @@ def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None) -
             # none scored but some begun while the window filled: not "never fired"
             later = (rows[apart] > 0 if apart in rows.columns
                      else pd.Series(False, index=rows.index))
-            show[col] = [("none after fill" if filling else word) if pd.isna(v) else f"{v:.3g}"
-                         for v, filling in zip(show[col], later, strict=True)]
+            silent = (rows["unseen"] > 0 if col == "recall" and unseen
+                      else pd.Series(False, index=rows.index))
+            show[col] = [("all unseen" if quiet else "none after fill" if filling else word)
+                         if pd.isna(v) else f"{v:.3g}"
+                         for v, filling, quiet in zip(show[col], later, silent, strict=True)]
     for col in ("detection_median", "reset_median"):
         if col in show.columns:
             show[col] = [_no_time_words(r, reset=col == "reset_median") if pd.isna(v)
@@ -82,12 +90,15 @@ def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None) -
 def _no_time_words(row: dict[Any, Any], *, reset: bool) -> str:
     """Why a score row has no detection or (``reset``) reset time, in words: ``no incidents``
     (none scored; ``none after fill`` when some began while the long window filled), ``none
-    detected`` (its incidents were all missed), ``still firing`` (a reset only: detected, but an
+    detected`` (its incidents were all missed), ``all unseen`` (none had traffic to detect it
+    by: :mod:`budgetlab.alerts.unseen`), ``still firing`` (a reset only: detected, but an
     alert of the row had not stopped by the end of what was read, no reset to count); blank when
     the row says neither."""
     incidents, detected = row.get("incidents"), row.get("detected")
     if incidents is not None and incidents == 0:
         return "none after fill" if row.get("incidents_filling", 0) > 0 else "no incidents"
+    if incidents is not None and row.get("unseen", 0) == incidents:
+        return "all unseen"
     if detected is not None and detected == 0:
         return "none detected"
     return "still firing" if reset and detected is not None else ""
@@ -116,7 +127,7 @@ def thin_rates_line(rows: pd.DataFrame) -> str | None:
         return None
     said = []
     for r in thin.to_dict("records"):
-        name = _row_name(str(r["tier"]), str(r["severity"]))
+        name = row_name(str(r["tier"]), str(r["severity"]))
         hours = float(r["observed_days"]) * 24
         said.append(f"{name} ({hours_words(hours)} observed)" if hours > 0
                     else f"{name} (no observed time)")
@@ -203,13 +214,6 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     return [*notes, early] if early else notes
 
 
-def _row_name(tier: str, severity: str) -> str:
-    """A score row in prose: its tier, or the tiers it merges."""
-    if tier != "*":
-        return tier
-    return "all tiers merged" if severity == "*" else f"the {severity} tiers merged"
-
-
 def _detected_while_filling(rows: pd.DataFrame) -> str | None:
     """One sentence on the rows that detected incidents without a scored episode (``episodes`` 0,
     ``detected`` > 0): an episode begun while the long window filled, scored apart, still fired
@@ -228,7 +232,7 @@ def _detected_while_filling(rows: pd.DataFrame) -> str | None:
     only = rows[(rows["episodes"] == 0) & (rows["detected"] > 0)]
     if not len(only):
         return None
-    names = [_row_name(str(t), str(s)) for t, s in zip(only["tier"], only["severity"],
+    names = [row_name(str(t), str(s)) for t, s in zip(only["tier"], only["severity"],
                                                           strict=True)]
     said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     return (f"{said} detected {'its' if len(names) == 1 else 'their'} incidents with no episode "
@@ -275,7 +279,8 @@ def print_score_notes(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents:
                       tz: str = "UTC") -> None:
     """One policy's scores as ``alerts`` and ``backtest`` print them: the rows of all groups
     (:func:`score_text`) between their notes (the score table's ``cannot_fire_note``,
-    :func:`filling_notes`, :func:`outside_line`, :func:`thin_rates_line`, and with ``budget``
+    :func:`filling_notes`, :func:`outside_line`, :func:`thin_rates_line`, its ``unseen_note``
+    (:mod:`budgetlab.alerts.unseen`), and with ``budget``
     its ``budget_note``); ``what`` as :func:`filling_notes` takes it, ``tz`` as
     :func:`outside_line`."""
     from .._util.words import duration_words
@@ -291,6 +296,8 @@ def print_score_notes(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents:
     if outside:
         print(wrap(outside, indent="  "))
     print(score_text(rows, duration_words))
+    if scores.attrs.get("unseen_note"):  # the unseen column: which incidents, and why
+        print(wrap(scores.attrs["unseen_note"], indent=""))
     thin = thin_rates_line(rows)
     if thin:
         print(wrap(thin, indent=""))

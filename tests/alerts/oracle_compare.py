@@ -20,7 +20,10 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
     record ``incidents_outside`` in attrs (incidents wholly outside the grid, not scored; the oracle
     scored every incident, so the count must be 0 for the tables to be equal), (5) they record
     ``budget_note`` in attrs (why budget_before_alert is withheld, when the period is longer than
-    the span; the oracle never withheld it, so the note must be empty)."""
+    the span; the oracle never withheld it, so the note must be empty), (7) they count apart the
+    incidents no alert matched during which the long window held no traffic (``unseen``, stop 57:
+    the oracle counted them missed): ``oracle_score_alerts`` and ``oracle_incident_detections``
+    add them to the oracle's tables by a loop of their own (:func:`_with_unseen`)."""
     # the oracle built its table from dicts: a duration column without any detection came out as
     # all-NaT datetime64[s]; the columnar table keeps it timedelta64[ns] (NaT): the same values
     want = want.copy()
@@ -60,7 +63,8 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
 ADDED_ATTRS = ("tier_windows", "incidents_outside", "budget_note", "slo", "by", "freq",
                "grid_start", "grid_end", "freq_ns", "tiers", "windows", "at", "fill", "period",
                "calendar", "tz", "burn_window", "slice_window", "slice_target", "grace",
-               "filling", "incidents_start", "incidents_end", "policies", "cannot_fire_note")
+               "filling", "incidents_start", "incidents_end", "policies", "cannot_fire_note",
+               "unseen_note")
 
 
 def assert_oracle_attrs(got: pd.DataFrame, want: pd.DataFrame) -> None:
@@ -74,18 +78,29 @@ def _resets_withheld(want: pd.DataFrame, episodes: pd.DataFrame, incidents: pd.D
                      **kw) -> pd.DataFrame:
     """The oracle's table with difference (6): a reset is withheld (NaT) where the alert that
     detected an incident still fired at the last evaluation (its ``end`` is where the evaluation
-    stopped, one step after it: ``ongoing``); the oracle counted that end as the reset. Which
+    stopped: ``ongoing``); the oracle counted that end as the reset. Which
     incidents: the oracle's own detections whose last alert ends at or after the ongoing
     episodes' end; a score row with any of them withholds its reset_median and reset_max."""
     if "ongoing" not in episodes.columns or not bool(episodes["ongoing"].any()):
         return want
-    open_end = episodes.loc[episodes["ongoing"].to_numpy(dtype=bool), "end"].min()
+    # an ongoing episode ends at the last evaluation (stop 57), where a closed one may end too:
+    # the oracle, which does not read `ongoing`, tells them apart on a copy whose ongoing ends lie
+    # 1 ns after it (its matches are the same: every scored incident starts before the grid's end)
+    ongoing = episodes["ongoing"].to_numpy(dtype=bool)
+    shifted = episodes.copy()
+    end = shifted["end"].copy()
+    end[ongoing] = end[ongoing] + pd.Timedelta(1, unit="ns")
+    shifted["end"] = end
+    open_end = shifted.loc[ongoing, "end"].min()
     want = want.copy()
     if "reset_time" in want.columns:  # the oracle's detections table itself: its rows, its order
-        unknown = (want["detected"] & (want["last_alert_end"] >= open_end)).to_numpy(dtype=bool)
+        from tests.alerts import oracle_scoring
+
+        marks = oracle_scoring.incident_detections(shifted, incidents, **kw)
+        unknown = (marks["detected"] & (marks["last_alert_end"] >= open_end)).to_numpy(dtype=bool)
         want.loc[unknown, "reset_time"] = pd.NaT
         return want
-    labels, rows = _rows_with_ongoing_detections(episodes, incidents, int(open_end.value), **kw)
+    labels, rows = _rows_with_ongoing_detections(shifted, incidents, int(open_end.value), **kw)
     hit = np.array([r in rows for r in want[labels].astype(str).itertuples(index=False,
                                                                             name=None)],
                    dtype=bool)
@@ -116,18 +131,98 @@ def _rows_with_ongoing_detections(episodes: pd.DataFrame, incidents: pd.DataFram
     return [*ctx.by, "tier", "severity"], rows
 
 
-def oracle_score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, **kw) -> pd.DataFrame:
-    """The oracle's score table, resets as the current rule withholds them (difference 6)."""
+def _unseen_flags(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any = "1h",
+                  bins: Any = None, target: Any = None, period: Any = None, policy: Any = None,
+                  **options: Any) -> list[np.ndarray]:
+    """Per row of the oracle's tables (its ``selections``, in order), per incident of the row: no
+    episode matched it (the oracle's own matches) and at no evaluation ``t`` (bin end) whose
+    status holds over ``[t, t + freq)`` overlapping ``[start, end + grace)`` did the row's long
+    window (the longest of its tiers) hold an event of a group of the incident's scope: the rule
+    of budgetlab/alerts/unseen.py, from the dense bins by plain sums. Without bins (or a long
+    window unknown) none."""
     from tests.alerts import oracle_scoring
 
-    return _resets_withheld(oracle_scoring.score_alerts(episodes, incidents, **kw), episodes,
+    ctx = oracle_scoring._Context(episodes, incidents, grace=grace, bins=bins, target=target,
+                                  period=period, policy=policy, options=options)
+    names = [t for t, _ in ctx.tiers]
+    windows = ({t.name: int(t.long_window.value) for t in policy.tiers} if policy is not None
+               else episodes.attrs.get("tier_windows") or {})
+    out, cache = [], {}
+    for _, _, _, gidx, tidx in ctx.selections():
+        m = ctx.match(gidx, tidx)
+        flags = np.zeros(len(m.incidents), dtype=bool)
+        longs = [windows.get(names[t]) for t in tidx]
+        if ctx.grid is not None and all(w for w in longs):
+            g = ctx.grid
+            k = -(-max(longs) // g.freq_ns)
+            t_end = g.bin_end_ns
+            if k not in cache:  # events in the k bins up to each bin end, per group
+                run = np.zeros((g.n_groups, g.n_bins + 1))
+                np.cumsum(g.total, axis=1, out=run[:, 1:])
+                lo_bin = np.maximum(np.arange(g.n_bins) - k + 1, 0)
+                cache[k] = run[:, 1:] - run[:, lo_bin] > 0
+            held = cache[k]
+            for n, i in enumerate(m.incidents.tolist()):
+                lo, hi = ctx.inc_start[i], ctx.inc_end[i] + ctx.grace_ns
+                at = (t_end < hi) & (t_end + g.freq_ns > lo)
+                scope = gidx[ctx.inc_match[i, gidx]]
+                flags[n] = not m.detected[n] and not held[np.ix_(scope, at)].any()
+        out.append(flags)
+    return out
+
+
+def _with_unseen(want: pd.DataFrame, flags: list[np.ndarray]) -> pd.DataFrame:
+    """The oracle's table with difference (7): an ``unseen`` column after ``detected`` (per row
+    of a score table the count, and ``recall`` over the incidents seen; per incident of a
+    detections table the flag)."""
+    want = want.copy()
+    if "reset_time" in want.columns:  # detections: one row per incident of each selection
+        want.insert(int(want.columns.get_loc("detected")) + 1, "unseen",
+                    np.concatenate(flags) if flags else np.zeros(0, dtype=bool))
+        return want
+    unseen = np.array([int(f.sum()) for f in flags], dtype=np.int64)
+    want.insert(int(want.columns.get_loc("detected")) + 1, "unseen", unseen)
+    seen = want["incidents"].to_numpy() - unseen
+    with np.errstate(divide="ignore", invalid="ignore"):
+        want["recall"] = np.where(seen > 0, want["detected"].to_numpy() / seen, np.nan)
+    return want
+
+
+def oracle_score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, **kw) -> pd.DataFrame:
+    """The oracle's score table, resets as the current rule withholds them (difference 6), with
+    the unseen incidents apart (difference 7)."""
+    from tests.alerts import oracle_scoring
+
+    want = _resets_withheld(oracle_scoring.score_alerts(episodes, incidents, **kw), episodes,
                             incidents, **kw)
+    return _with_unseen(want, _unseen_flags(episodes, incidents, **kw))
 
 
 def oracle_incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame,
                                **kw) -> pd.DataFrame:
-    """The oracle's detections, resets as the current rule withholds them (difference 6)."""
+    """The oracle's detections, resets as the current rule withholds them (difference 6), with
+    the unseen incidents marked (difference 7)."""
     from tests.alerts import oracle_scoring
 
-    return _resets_withheld(oracle_scoring.incident_detections(episodes, incidents, **kw),
+    want = _resets_withheld(oracle_scoring.incident_detections(episodes, incidents, **kw),
                             episodes, incidents, **kw)
+    return _with_unseen(want, _unseen_flags(episodes, incidents, **kw))
+
+
+def oracle_alert_episodes(bins: Any, target: Any, policy: Any, **options: Any) -> pd.DataFrame:
+    """The oracle's episodes (tests/alerts/oracle_episodes.py, a verbatim copy) with difference
+    (8): an episode still firing at the last evaluation (``ongoing``) ends at that evaluation, the
+    grid's end, where the evaluation stopped (stop 57), not one step after it past the evaluated
+    span; its ``duration`` with it. Every other episode is the oracle's, as it is."""
+    from budgetlab.windows.bins import read_bins
+    from tests.alerts import oracle_episodes
+
+    out = oracle_episodes.alert_episodes(bins, target, policy, **options)
+    ongoing = out["ongoing"].to_numpy(dtype=bool)
+    if ongoing.any():
+        last = int(read_bins(bins, **options).bin_end_ns[-1])
+        end = out["end"].copy()
+        end[ongoing] = pd.Timestamp(last, unit="ns", tz="UTC")
+        out["end"] = end
+        out["duration"] = out["end"] - out["start"]
+    return out

@@ -14,7 +14,7 @@ from budgetlab.alerts.firing import firing_runs, grid_firing_runs
 from budgetlab.alerts.lowtraffic import low_traffic
 from budgetlab.windows.binning import bin_events
 from tests.alerts import oracle_episodes, oracle_lowtraffic, oracle_scoring
-from tests.alerts.oracle_compare import assert_oracle_attrs
+from tests.alerts.oracle_compare import assert_oracle_attrs, oracle_alert_episodes
 from tests.alerts.sre_oracle_data import fast_policy, make_events, per_group_slos
 
 
@@ -35,14 +35,14 @@ def test_episodes_equal_the_dense_oracle_on_2000_groups(many, tier_options):
     pol = fast_policy(**tier_options)
     got = alert_episodes(bins, 0.95, pol)
     assert len(got) > 100
-    _assert_same(got, oracle_episodes.alert_episodes(bins, 0.95, pol))
+    _assert_same(got, oracle_alert_episodes(bins, 0.95, pol))
 
 
 def test_episodes_and_low_traffic_equal_the_oracle_with_per_group_slos(many):
     ev, bins = many
     slos = per_group_slos(sorted(ev["sitekey"].astype(str).unique()))
     for pol in (fast_policy(for_="1min"), "workbook", "single_window"):
-        _assert_same(alert_episodes(bins, slos, pol), oracle_episodes.alert_episodes(bins, slos,
+        _assert_same(alert_episodes(bins, slos, pol), oracle_alert_episodes(bins, slos,
                                                                                      pol))
     _assert_same(low_traffic(bins, slos, "workbook"), oracle_lowtraffic.low_traffic(bins, slos,
                                                                                     "workbook"))
@@ -65,7 +65,7 @@ def test_states_equal_the_dense_oracle(seed):
             (ev["ts"].min() + pd.Timedelta("1h"), ev["ts"].min() + pd.Timedelta("90min"))
         ],
     }
-    _assert_same(alert_episodes(bins, 0.9, pol, **opts), oracle_episodes.alert_episodes(bins, 0.9,
+    _assert_same(alert_episodes(bins, 0.9, pol, **opts), oracle_alert_episodes(bins, 0.9,
                                                                                         pol,
                                                                                         **opts))
 
@@ -95,7 +95,7 @@ def test_episodes_in_small_group_chunks_equal_the_oracle(many, monkeypatch):
     _, bins = many
     monkeypatch.setattr(firing_module, "_CHUNK_BYTES", 3 * 200 * 8 * 7)
     pol = fast_policy(cooldown="4min")
-    _assert_same(alert_episodes(bins, 0.95, pol), oracle_episodes.alert_episodes(bins, 0.95, pol))
+    _assert_same(alert_episodes(bins, 0.95, pol), oracle_alert_episodes(bins, 0.95, pol))
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -125,7 +125,7 @@ def test_both_kernels_equal_the_oracle(many, monkeypatch, kernel):
         pytest.skip("numba is not installed")
     _, bins = many
     for pol in (fast_policy(), fast_policy(for_="3min", cooldown="2min")):
-        _assert_same(alert_episodes(bins, 0.97, pol), oracle_episodes.alert_episodes(bins, 0.97,
+        _assert_same(alert_episodes(bins, 0.97, pol), oracle_alert_episodes(bins, 0.97,
                                                                                      pol))
 
 

@@ -10,9 +10,9 @@ import pytest
 from budgetlab.alerts import scoring
 from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.windows.binning import bin_events
-from tests.alerts import oracle_episodes
 from tests.alerts.oracle_compare import (
     assert_same_as_oracle,
+    oracle_alert_episodes,
     oracle_incident_detections,
     oracle_score_alerts,
 )
@@ -38,7 +38,7 @@ def many():
     ev = make_events(2000, seed=11, hours=2, per_group=15)
     bins = bin_events(ev, "1min", by="sitekey")
     pol = fast_policy()
-    episodes = oracle_episodes.alert_episodes(bins, 0.95, pol)
+    episodes = oracle_alert_episodes(bins, 0.95, pol)
     return ev, bins, pol, episodes
 
 
@@ -64,7 +64,7 @@ def test_score_and_detections_equal_the_oracle_with_per_group_slos(seed):
     pol = fast_policy(for_="2min", cooldown="3min") if seed == 1 else "workbook"
     if pol == "workbook":
         pol = fast_policy()
-    episodes = oracle_episodes.alert_episodes(bins, target, pol)
+    episodes = oracle_alert_episodes(bins, target, pol)
     inc = incidents_for(ev, seed=seed)
     for kw in ({"bins": bins, "target": target, "period": "2h"}, {}):  # within the 4 h span
         _assert_same(score_alerts(episodes, inc, **kw), oracle_score_alerts(episodes, inc,
@@ -79,7 +79,7 @@ def test_score_without_episodes_or_incidents_equals_the_oracle():
     ev = make_events(30, seed=7, hours=3, per_group=40)
     bins = bin_events(ev, "1min", by="sitekey")
     pol = fast_policy()
-    episodes = oracle_episodes.alert_episodes(bins, 0.95, pol)
+    episodes = oracle_alert_episodes(bins, 0.95, pol)
     inc = incidents_for(ev, seed=5)
     none = episodes.iloc[:0]
     kw = {"bins": bins, "target": 0.95, "period": "1h"}  # within the 3 h span
@@ -94,7 +94,7 @@ def test_score_of_overlapping_hand_made_episodes_equals_the_oracle():
     ev = make_events(20, seed=8, hours=3, per_group=50)
     bins = bin_events(ev, "1min", by="sitekey")
     pol = fast_policy()
-    episodes = oracle_episodes.alert_episodes(bins, 0.9, pol)
+    episodes = oracle_alert_episodes(bins, 0.9, pol)
     shifted = episodes.assign(start=episodes["start"] + pd.Timedelta("3min"),
                               end=episodes["end"] + pd.Timedelta("7min"))
     both = pd.concat([episodes, shifted], ignore_index=True)

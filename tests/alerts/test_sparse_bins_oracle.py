@@ -19,6 +19,7 @@ from budgetlab.windows.bins import read_bins
 from tests.alerts import oracle_bins, oracle_episodes
 from tests.alerts.oracle_compare import (
     assert_same_as_oracle,
+    oracle_alert_episodes,
     oracle_score_alerts,
 )
 from tests.alerts.sre_oracle_data import T0, fast_policy, incidents_for, make_events
@@ -82,7 +83,7 @@ def test_episodes_equal_the_oracle_on_sparse_days(sparse, monkeypatch, kernel, t
                             period="1D")]
     for pol in policies:
         got = alert_episodes(bins, target, pol)
-        _assert_same(got, oracle_episodes.alert_episodes(bins, target, pol))
+        _assert_same(got, oracle_alert_episodes(bins, target, pol))
     assert len(got) > 20
 
 
@@ -104,7 +105,7 @@ def test_row_order_and_explicit_zero_rows_do_not_matter(sparse):
     dense = oracle_bins.bin_events(ev, "1min", by="sitekey")
     shuffled = bins.sample(frac=1.0, random_state=1).reset_index(drop=True)
     pol = fast_policy(for_="1min")
-    want = oracle_episodes.alert_episodes(dense, 0.95, pol)
+    want = oracle_alert_episodes(dense, 0.95, pol)
     _assert_same(alert_episodes(shuffled, 0.95, pol, freq="1min"), want)
     _assert_same(alert_episodes(dense, 0.95, pol), want)
     grid, grid_d = read_bins(bins), read_bins(dense)
@@ -124,4 +125,4 @@ def test_groups_without_events_in_the_span_keep_their_rows():
                                   end=T0 + pd.Timedelta("3h"))
     _assert_same(_dense_oracle_table(bins), want)
     pol = fast_policy()
-    _assert_same(alert_episodes(bins, 0.9, pol), oracle_episodes.alert_episodes(want, 0.9, pol))
+    _assert_same(alert_episodes(bins, 0.9, pol), oracle_alert_episodes(want, 0.9, pol))

@@ -13,7 +13,7 @@ from budgetlab.budget.burn import burn_rates, rolling_sum
 from budgetlab.budget.period import period_budget
 from budgetlab.windows.binning import bin_events
 from tests.alerts import oracle_burn, oracle_period
-from tests.alerts.oracle_compare import assert_oracle_attrs
+from tests.alerts.oracle_compare import assert_oracle_attrs, oracle_alert_episodes
 from tests.alerts.sre_oracle_data import make_events, per_group_slos
 
 
@@ -144,7 +144,7 @@ def test_chunks_of_a_few_groups_give_the_oracle_tables(many, monkeypatch):
     from budgetlab.alerts.policy import AlertPolicy
     from budgetlab.windows.bingrid import BinGrid
     from budgetlab.windows.bins import read_bins
-    from tests.alerts import oracle_episodes, oracle_lowtraffic
+    from tests.alerts import oracle_lowtraffic
 
     whole = BinGrid.chunks
     monkeypatch.setattr(
@@ -165,4 +165,4 @@ def test_chunks_of_a_few_groups_give_the_oracle_tables(many, monkeypatch):
                  _past_end_checked(pb, oracle_period.period_budget(bins, 0.95, **kw)))
     pol = AlertPolicy.single_window("10min", burn=2.0, for_="5min", cooldown="10min")
     _assert_same(low_traffic(bins, slos, pol), oracle_lowtraffic.low_traffic(bins, slos, pol))
-    _assert_same(alert_episodes(bins, 0.95, pol), oracle_episodes.alert_episodes(bins, 0.95, pol))
+    _assert_same(alert_episodes(bins, 0.95, pol), oracle_alert_episodes(bins, 0.95, pol))

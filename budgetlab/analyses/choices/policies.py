@@ -38,7 +38,9 @@ def policy_summary(
     -------
     DataFrame
         One row per policy (index ``policy``, the scores' order): ``pages``, ``pages_per_day``,
-        ``precision``, ``incidents``, ``detected``, ``recall``, ``detection_median``,
+        ``precision``, ``incidents``, ``detected``, ``unseen``, ``recall`` (NaN when every
+        incident was unseen: no traffic to detect it by, :mod:`budgetlab.alerts.unseen`; a policy
+        without page tiers: 0), ``detection_median``,
         ``false_pages_per_week`` (zeros for a policy without page tiers; NaN where the scores
         withheld them, under a day of observed time) and ``rates_note`` (why they are withheld;
         empty when they are given).
@@ -60,7 +62,7 @@ def policy_summary(
                     what="the compare_policies table")
     known = {"policy", "tier", "severity", "episodes", "true_episodes", "precision", "incidents",
              "episodes_filling", "true_episodes_filling", "incidents_filling",
-             "detected", "recall",
+             "detected", "unseen", "recall",
              "detection_median", "detection_max", "reset_median", "reset_max", "pages_per_day",
              "false_pages_per_week", "observed_days", "rates_note", "budget_before_alert_median",
              "budget_before_alert_max"}
@@ -79,16 +81,18 @@ def policy_summary(
     no_pages = top["episodes"].isna()
     out["pages"] = top["episodes"].fillna(0).astype(np.int64)
     out["pages_per_day"] = top["pages_per_day"].mask(no_pages, 0.0)
-    for col in ("precision", "incidents", "detected", "recall"):
+    for col in ("precision", "incidents", "detected", "unseen", "recall"):
         out[col] = top[col] if col in top.columns else np.nan
     out["detection_median"] = (
         top["detection_median"] if "detection_median" in top.columns else pd.NaT
     )
     out["false_pages_per_week"] = top["false_pages_per_week"].mask(no_pages, 0.0)
     out["rates_note"] = top["rates_note"].fillna("") if "rates_note" in top.columns else ""
-    if "recall" in top.columns:
-        out["recall"] = out["recall"].fillna(0.0)
+    if "recall" in top.columns:  # withheld (NaN) where every incident was unseen: no verdict
+        all_unseen = (out["unseen"] > 0) & (out["unseen"] == out["incidents"])
+        out["recall"] = out["recall"].mask(out["recall"].isna() & ~all_unseen, 0.0)
         out["detected"] = out["detected"].fillna(0).astype(np.int64)
+        out["unseen"] = out["unseen"].fillna(0).astype(np.int64)
     return out
 
 
@@ -101,7 +105,8 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
     policies the fastest median detection wins. When none is acceptable the verdict is withheld
     and its sentence names the best policy on each side of the trade-off. A policy whose false
     pages a week are withheld (NaN: under a day of observed time, its ``rates_note``) is not
-    judged and is named in the caveat; with none judged the verdict is withheld.
+    judged and is named in the caveat, and so is one whose recall is withheld (NaN: every
+    incident unseen, :mod:`budgetlab.alerts.unseen`); with none judged the verdict is withheld.
 
     Parameters
     ----------
@@ -136,13 +141,18 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
     require_columns(summary, ["recall", "false_pages_per_week", "detection_median"],
                     what="the policy summary")
     if summary["recall"].isna().all():
-        why = "the policies were not scored against incidents (no labels)"
+        unseen = "unseen" in summary.columns and bool((summary["unseen"] > 0).any())
+        why = ("every incident was unseen by every policy (no traffic to detect it by), so no "
+               "recall is known" if unseen
+               else "the policies were not scored against incidents (no labels)")
         return Verdict("policy", None, f"No policy chosen: {why}.", f"{len(summary)} policies",
                        withheld=why)
-    judged = summary[summary["false_pages_per_week"].notna()]
-    caveat = _unjudged(summary[summary["false_pages_per_week"].isna()])
+    judged = summary[summary["false_pages_per_week"].notna() & summary["recall"].notna()]
+    caveat = _unjudged(summary[summary["false_pages_per_week"].isna()
+                               | summary["recall"].isna()])
     if not len(judged):
-        why = f"no policy's false pages a week are known ({caveat})"
+        why = (f"no policy's false pages a week are known ({caveat})"
+               if summary["recall"].notna().any() else f"no policy could be judged ({caveat})")
         return Verdict("policy", None, f"No policy chosen: {why}.", f"{len(summary)} policies",
                        withheld=why)
     recall_ok = judged["recall"] >= min_recall
@@ -175,11 +185,13 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
 
 def _unjudged(rows: pd.DataFrame) -> str:
     """The policies of a :func:`policy_summary` whose false pages a week are withheld, named with
-    why (their ``rates_note``), in words; empty when there are none."""
+    why (their ``rates_note``), or whose recall is (every incident unseen), in words; empty when
+    there are none."""
     if not len(rows):
         return ""
     notes = rows["rates_note"] if "rates_note" in rows.columns else pd.Series("", rows.index)
-    names = [f"{name}: false pages a week withheld"
+    names = [f"{name}: recall withheld, every incident unseen (no traffic to detect it by)"
+             if pd.isna(recall) else f"{name}: false pages a week withheld"
              + (f", {str(note).removeprefix('withheld: ')}" if note else "")
-             for name, note in notes.items()]
+             for (name, note), recall in zip(notes.items(), rows["recall"], strict=True)]
     return f"not judged, {'; '.join(names)}"
