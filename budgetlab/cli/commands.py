@@ -219,7 +219,7 @@ def add_latency(subparsers: Any) -> None:
     add_output_options(p, out="write the shares table per group and period (.csv or .parquet; "
                            f"{OUT_PRECISION})",
                        plot="write the shares over time, or with --timeouts the trade-off (.png, "
-                            ".svg, .pdf)")
+                            ".svg, .pdf)", groups="--out")
     g = p.add_argument_group("latency")
     g.add_argument("--thresholds", required=True,
                    help="latency thresholds, comma-separated (e.g. 10s,20s,30s)")

@@ -20,10 +20,12 @@ from .._util.validation import check_fraction, check_whole, to_timedelta, window
 from .._util.words import counted, duration_words, given_duration, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
+from .latency_shown import Chosen, choose_groups
 from .prose import fill_line
 from .reading import describe_slo, group_keys, read_log, slo_from_args, slo_list
 from .replay import span_words
 from .shared import group_label, save_plot, wrap, write_output
+from .shown_groups import group_limit
 from .unused_flags import refuse_unused
 
 #: ``measured_duration``: a quantile or the waiting saved as these lines say it (``16.1 s``,
@@ -75,10 +77,11 @@ def quantile_text(quantiles: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _print_profile(whole: Any, by: list[str]) -> None:
-    """Per group: the timeout in force, each threshold's share and each quantile, in words, the
-    quantiles in one unit (:func:`quantile_text`)."""
-    cens = whole.censoring
+def _print_profile(whole: Any, by: list[str], chosen: Chosen) -> None:
+    """Per group (those ``chosen``, then the line that says so): the timeout in force, each
+    threshold's share and each quantile, in words, the quantiles in one unit
+    (:func:`quantile_text`)."""
+    cens = chosen.rows(whole.censoring)
     said = quantile_text(whole.quantiles)
     for _, row in cens.iterrows():
         shares = whole.shares[(whole.shares[by] == row[by]).all(axis=1)] if by else whole.shares
@@ -107,13 +110,15 @@ def _print_profile(whole: Any, by: list[str]) -> None:
                             f"{q['value']} ({interval})"))
         for note in dict.fromkeys(n for n in quants.get("note", []) if n):  # each said once
             print(fill_line(f"  {note}"))
+    if chosen.line:
+        print(fill_line(f"\n{chosen.line}"))
     print(fill_line(f"\nquantiles in {said.attrs['unit']} (one unit, that of the largest): "
                     "Kaplan-Meier, timeouts censored at the timeout, solve errors censored at "
                     "their duration (cause-specific); intervals Brookmeyer-Crowley"))
 
 
 def _recalibration_lines(events: Any, args: argparse.Namespace, thresholds: list[str],
-                         by: list[str], slo: SLO | PerGroup) -> list[str]:
+                         by: list[str], slo: SLO | PerGroup, chosen: Chosen) -> list[str]:
     """The supported target of each threshold and the frontier, in words (no NaN: a threshold
     that supports no candidate says so with its note); computed before anything is printed, so
     that a --target the log refuses stops the run with one line. ``slo``: that of ``--target``
@@ -130,14 +135,14 @@ def _recalibration_lines(events: Any, args: argparse.Namespace, thresholds: list
         f"current {describe_slo(slo, by, window=False, events=events)}"]
     windows = list(dict.fromkeys(window_words(s.window) for s in slo_list(slo)))
     span = f"{windows[0]} window" if len(windows) == 1 else "each group's SLO window"
-    return [f"\nlatency targets the history supports ({span}; a "
+    return [f"\nlatency targets the history supports ({span}{chosen.also}; a "
             "target is supported when the tracker "
             "would have been CRITICAL or worse at most 1 % of the observed time after warm-up):",
             *current,  # the current SLO, each supported target compared with it
             *([speak(NO_INTERVAL)] if n_boot == 0 else []),  # no interval: said once
-            *supported_lines(rec.summary, by, compare),
+            *supported_lines(chosen.rows(rec.summary), by, compare),
             "frontier (the smallest threshold each target allows):",
-            *frontier_lines(rec.frontier, by)]
+            *frontier_lines(chosen.rows(rec.frontier), by)]
 
 
 def supported_lines(summary: Any, by: list[str], compare: bool) -> list[str]:
@@ -317,27 +322,29 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     from ..plotting import plot_latency_shares, plot_timeout_tradeoff
 
     quantiles, thresholds, slo = _check_args(args)
+    limit = group_limit(args)  # --show-groups without --by: refused before the read
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
     by = group_keys(args)
     whole = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=None,
                             quantiles=quantiles,
                             client_timeout=args.client_timeout)
+    chosen = choose_groups(whole.shares, by, limit)  # the groups printed, in every block
     # computed before anything is printed: a candidate or target the data refuse stops the run
     # whole
     tradeoff = None if not args.timeouts else timeout_tradeoff(
         read.events, timeouts=_list(args.timeouts), by=by or None,
         client_timeout=args.client_timeout)
     supported = [] if slo is None else _recalibration_lines(read.events, args, thresholds, by,
-                                                            slo)
+                                                            slo, chosen)
     ts = read.events["ts"]
     print(wrap(f"{read.title}: {counted(len(read.events), 'attempt')} with durations, "
                f"{span_words(read.events, args.tz)}", indent=""))
-    _print_profile(whole, by)
+    _print_profile(whole, by, chosen)
     if tradeoff is not None:
-        print("\nclient timeout trade-off (no retries assumed):")
+        print(f"\nclient timeout trade-off (no retries assumed{chosen.also}):")
         # one unit for the waiting saved, the largest's, as the figure's right axis says it
         most = tradeoff["wait_saved_per_attempt"].max()
-        for _, t in tradeoff.iterrows():
+        for _, t in chosen.rows(tradeoff).iterrows():
             print(fill_line(
                 f"  {group_label(t, by)}: at {given_duration(t['client_timeout'])}: timed out "
                 f"{measured_percent(t['timed_out_share'])}, successes lost "
@@ -345,7 +352,8 @@ def _cmd_latency(args: argparse.Namespace) -> int:
                 f"({int(t['successes_lost']):,}), waiting saved "
                 f"{measured_duration(t['wait_saved_per_attempt'], like=most)} per attempt, "
                 f"availability {measured_percent(t['availability'])}"))
-        for sentence in tradeoff.attrs["withheld"]:  # the groups without a timeout in force
+        # the groups without a timeout in force, those printed
+        for sentence in chosen.sentences(tradeoff.attrs["withheld"], whole.censoring):
             print(fill_line(f"  {sentence}"))
     for line in supported:
         print(fill_line(line))

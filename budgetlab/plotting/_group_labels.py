@@ -1,15 +1,23 @@
 """Each row's group as the figures label it (``a · b`` for two keys): the legends, the layers
-of a stack and the groups left out all use these words; and the gids that tell a group's artists
-(``<kind>:<group>``) from the grey rest's (``<kind>/others``)."""
+of a stack and the groups left out all use these words; the gids that tell a group's artists
+(``<kind>:<group>``) from the grey rest's (``<kind>/others``); and the note under the x label
+that names the groups a figure leaves out (:func:`left_out_note`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 
-__all__ = ["OTHER_GID", "gid_kind", "group_labels", "other_gid"]
+from .._util.words import some_named
+
+__all__ = ["MOST_NAMED", "OTHER_GID", "gid_kind", "group_labels", "left_out_note", "other_gid"]
+
+#: The most groups a note on the groups left out names (then "and N more").
+MOST_NAMED = 6
 
 #: The gid suffix of the grey groups' artists, after a ``/`` (``distribution/others``, ...): a
 #: coloured group's artist is ``<kind>:<group>``, with a colon; the grey ones' have none, so no
@@ -58,3 +66,15 @@ def group_labels(frame: pd.DataFrame, keys: Sequence[str]) -> np.ndarray:
     for part in parts[1:]:
         out = out + " · " + part
     return out
+
+
+def left_out_note(ax: Axes, why: str, names: Sequence[str], most: int = MOST_NAMED) -> Any:
+    """The note (gid ``left_out``) under ``ax``'s x label, outside the plot area (inside it, it
+    covered the points drawn there), that says ``why`` groups are not drawn and names them, the
+    first ``most``, then how many more: thousands of thin sitekeys would cover the plot.
+    ``not drawn (<why>): a, b, c and 2 more``; ``not drawn: <why>`` without ``names``."""
+    text = f"not drawn ({why}): {some_named(list(names), most)}" if names else f"not drawn: {why}"
+    return ax.annotate(text, xy=(0, 0),
+                       xycoords=("axes fraction", ax.xaxis.label), xytext=(0, -4),
+                       textcoords="offset points", fontsize="small", va="top", gid="left_out",
+                       wrap=True)

@@ -14,7 +14,7 @@ from matplotlib.patches import Patch
 
 from .._util.percent import given_percent
 from .._util.validation import window_words
-from .._util.words import counted, duration_words, prose_duration, some_named
+from .._util.words import counted, duration_words, prose_duration
 from ..budget.figures import STATUSES
 from ..errors import InputError
 from ._common import (
@@ -22,7 +22,7 @@ from ._common import (
     group_colors,
     other_label,
 )
-from ._group_labels import gid_kind, group_labels
+from ._group_labels import MOST_NAMED, gid_kind, group_labels, left_out_note
 from ._numbers import plain_numbers
 from .legends import fit_y_label, legend_above, room_below, room_for_y_labels
 from .recalibration_others import draw_other_groups, known_curve, rows_by_label, steps_post
@@ -35,9 +35,6 @@ KEY_WIDTH = 26
 #: The widths (characters) the y label is wrapped at, widest first: the widest whose lines are
 #: no taller than the axes (:func:`~budgetlab.plotting.legends.fit_y_label`).
 Y_LABEL_WIDTHS = (60, 32, 24, 16)
-
-#: The most groups the note on the groups left out names (then "and N more").
-MOST_NAMED = 6
 
 #: The floor of the log-scaled share of time (percent): a candidate's share above 0 but below
 #: it (a lone failure inside a warm-up leaves 1 ns at EXHAUSTED: 3.8e-14 %) is drawn on the floor
@@ -101,7 +98,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         A group whose evidence :func:`~budgetlab.recalibrate` withheld (no ``p50``: too thin for
         a verdict) is not drawn; a text (gid ``left_out``) under the x label, outside the plot
         area (inside it, it covered the candidates on the floor), says why and names those
-        groups, the first :data:`MOST_NAMED` of them, then how many more.
+        groups, the first :data:`~budgetlab.plotting._group_labels.MOST_NAMED` of them, then
+        how many more.
         The legend keys only the marks drawn: no ``current target`` without one (none given),
         no bootstrap interval without one (``n_boot=0``). A recommendation the evidence capped
         (``recommended_capped``: the rule alone gives more than the group's events can judge) is
@@ -150,11 +148,9 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     if left_out.any():
         # a few named, then how many more: thousands of thin sitekeys would cover the plot;
         # under the x label: in the plot area it covered the candidates drawn on the floor
-        notes.append(ax.annotate(
-            "not drawn (evidence too thin for a recommendation; the summary says why): "
-            + some_named([str(x) for x in s_lab[left_out]], MOST_NAMED), xy=(0, 0),
-            xycoords=("axes fraction", ax.xaxis.label), xytext=(0, -4), textcoords="offset points",
-            fontsize="small", va="top", gid="left_out", wrap=True))
+        notes.append(left_out_note(
+            ax, "evidence too thin for a recommendation; the summary says why",
+            [str(x) for x in s_lab[left_out]], MOST_NAMED))
     max_share = float(settings.get("max_share", 0.01))
     ax.axhline(max_share * 100, color="black", lw=0.8, ls=":", gid="limit")
     if logy:

@@ -16,8 +16,10 @@ from .._util.attrs import attr_span
 from .._util.validation import check_tz, to_timedelta
 from .._util.words import given_duration, prose_duration
 from ..errors import ConfigError, InputError
-from ._common import OTHER_COLOR, group_colors, other_label, time_axis, utc_naive
-from .legends import legend_above
+from ._common import time_axis, utc_naive
+from ._group_labels import left_out_note
+from .latency_groups import THIN_BREAKS, draw_share_lines, thin_words, without_thin
+from .legends import legend_above, room_below
 from .timeline_marks import incident_patch, shade_incidents
 
 __all__ = ["plot_latency_shares", "LINES_MEET", "NO_ATTEMPTS", "THRESHOLD_STYLES", "group_label",
@@ -56,7 +58,16 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     group has the colour :func:`~budgetlab.plotting._common.group_colors` gives its name in
     every figure, :func:`~budgetlab.plotting.timeout_tradeoff.plot_timeout_tradeoff`'s too (more
     groups than colours: those with the most attempts keep theirs, the others are grey under
-    one legend entry a threshold, ``other (N groups) within 10 s``); each threshold has a line
+    one legend entry a threshold, ``other (N groups) within 10 s``, drawn together, one line a
+    threshold under the coloured ones: :func:`~budgetlab.plotting.latency_groups.draw_share_lines`,
+    which says the gids). In a table of groups, a share of fewer than
+    :data:`~budgetlab.plotting.latency_groups.MIN_PERIOD_ATTEMPTS` attempts in its period (20:
+    one attempt more or less moves it by 5 points or more; one attempt a day draws 0 % or
+    100 %) is not drawn: the line breaks there as at a period without attempts, and the
+    legend's title says so (:data:`~budgetlab.plotting.latency_groups.THIN_BREAKS`); a note
+    under the x label (gid ``left_out``) says the rule and names the groups with no share left,
+    the first few, then how many more; a table without groups (``all attempts``) is drawn
+    whatever its attempts. Each threshold has a line
     style and a marker of its own, the same in every group, so that they read in greyscale and
     without telling hues apart (:data:`THRESHOLD_STYLES`: the shortest solid with dots, then
     dashed with squares, dotted with triangles, dash-dot with diamonds; a table of more
@@ -121,38 +132,41 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     # categorical key's groupby keeps the order of its categories: a log's first appearance)
     parts.sort(key=lambda part: (group_label(part.iloc[0], keys), part["threshold"].iloc[0]))
     step = _period_step(pd.DatetimeIndex(shares["period"]), freq)
-    lines, broken = [], False
-    looks = _line_looks(parts, keys)
-    for part, (label, color) in zip(parts, looks, strict=True):
-        x, y = _broken_at_empty_periods(part.sort_values("period"), step)
-        broken = broken or len(x) > len(part)
-        linestyle, marker = styles[part["threshold"].iloc[0]]
-        # a lone point is its marker, in the legend too (a line through one point draws nothing)
-        lines += ax.plot(x, y, marker=marker, markeredgewidth=0, label=label, color=color,
-                         linestyle=linestyle if len(part) > 1 else "none")
+    names = [group_label(part.iloc[0], keys) or "all attempts" for part in parts]
+    # shares too thin to draw (few attempts in the period): left out, said under the x label
+    parts, names, left_out, thinned = (without_thin(parts, names) if keys
+                                       else (parts, names, [], False))
+    xy = [_broken_at_empty_periods(part.sort_values("period"), step) for part in parts]
+    broken = any(len(x) > len(part) for (x, _), part in zip(xy, parts, strict=True))
+    lines, shades = draw_share_lines(ax, parts, names, xy, styles, grouped=bool(keys))
     _period_range(ax, pd.DatetimeIndex(shares["period"]), freq)
     marked = shade_incidents(ax, incidents)  # within the periods' span
     time_axis(ax, tz)
     ax.set_xlabel(f"period start ({tz}){span_counted(shares, tz)}")
     ax.set_ylabel("share of attempts that succeeded within\nthe threshold"
                   f"{_per_period(shares, freq)} (%)")
-    _share_range(ax, percent["share"])
+    drawn = pd.concat(parts) if parts else percent.iloc[:0]
+    _share_range(ax, drawn["share"])
     lo, hi = ax.get_ylim()
-    meet = points_meet(shares["period"], percent["share"], span=hi - lo)
+    meet = points_meet(drawn["period"], drawn["share"], span=hi - lo)
     # one period: its markers larger, so that they read on an axis as wide as the period
     grow = 3.5 if shares["period"].nunique() == 1 else 0.0
     for k, (line, ms) in enumerate(zip(lines, nested_sizes(len(lines), meet), strict=True)):
         line.set_markersize(ms + grow)
-        if meet and k and looks[k - 1][1] == looks[k][1]:  # on its group's own marker, of its
+        if meet and k and shades[k - 1] == shades[k]:  # on its group's own marker, of its
             line.set(markeredgecolor="white", markeredgewidth=RIM)  # colour: a rim shows it
     # above the plot area, so it covers no point; a column per group (its thresholds below),
     # the incidents a column of their own after the groups'; keys long enough to show a style
     handles = ax.get_legend_handles_labels()[0] + [incident_patch()] * marked
-    title = "\n".join(words for words, said in ((LINES_MEET, meet), (NO_ATTEMPTS, broken))
+    breaks = THIN_BREAKS if thinned else NO_ATTEMPTS
+    title = "\n".join(words for words, said in ((LINES_MEET, meet), (breaks, broken))
                       if said)
-    columns = len({color for _, color in looks}) + marked if keys else 6
-    legend_above(ax, handles, title=title or None, ncols=columns, block=len(styles),
+    columns = len(set(shades)) + marked if keys else 6
+    legend_above(ax, handles, title=title or None, ncols=max(columns, 1), block=len(styles),
                  handlelength=KEY_LENGTH if any(len(part) > 1 for part in parts) else None)
+    if thinned:
+        room_below(ax, [left_out_note(ax, thin_words(left_out, nothing_left=not parts),
+                                     left_out)])
     return ax
 
 
@@ -174,28 +188,6 @@ def threshold_styles(thresholds: Iterable[Any]) -> dict[pd.Timedelta, tuple[str,
             "thresholds of a group alike. Draw some of them, e.g. "
             "shares[shares['threshold'].isin(pd.to_timedelta(['10s', '30s']))].")
     return dict(zip(given, THRESHOLD_STYLES, strict=False))
-
-
-def _line_looks(parts: list[pd.DataFrame], keys: Sequence[str]) -> list[tuple[str, str]]:
-    """The legend label and colour of each line of :func:`plot_latency_shares` (``parts``: one a
-    group and threshold): the group's colour by
-    :func:`~budgetlab.plotting._common.group_colors`, weighed by its attempts (those of its first
-    line: every threshold counts them all) as the trade-off weighs them; a grey group's lines
-    unnamed (``_nolegend_``) but the first grey group's, ``other (N groups) within ...``."""
-    names = [group_label(part.iloc[0], keys) or "all attempts" for part in parts]
-    first: dict[str, pd.DataFrame] = {}
-    for name, part in zip(names, parts, strict=True):
-        first.setdefault(name, part)
-    colors = group_colors(list(first), [float(part["attempts"].sum()) for part in first.values()]
-                          if parts and "attempts" in parts[0].columns else None)
-    grey = next((n for n in colors if colors[n] is None), None)
-    looks = []
-    for name, part in zip(names, parts, strict=True):
-        within = f"within {given_duration(part['threshold'].iloc[0])}"
-        key = name if colors[name] else other_label(colors) if name == grey else None
-        label = "_nolegend_" if key is None else f"{key} {within}" if keys else within
-        looks.append((label, colors[name] or OTHER_COLOR))
-    return looks
 
 
 def span_counted(shares: pd.DataFrame, tz: str, *, zone: bool = False) -> str:

@@ -210,9 +210,11 @@ def test_a_lone_point_is_inside_the_y_range(seconds, share, want):
 
 def test_every_drawn_share_is_inside_the_y_range(events):
     # several groups and thresholds: shares at 1 (the top) and the lowest one both inside
+    # (12 h periods: some 37 attempts a group, none too thin to draw)
     shares = bl.latency_profile(events, thresholds=["5s", "10s", "30s"], by=["g"],
-                                freq="6h").shares
-    ax = plot_latency_shares(shares, ax=plt.figure().gca(), freq="6h")
+                                freq="12h").shares
+    assert shares["attempts"].min() >= 20
+    ax = plot_latency_shares(shares, ax=plt.figure().gca(), freq="12h")
     drawn = np.concatenate([line.get_ydata() for line in ax.lines])
     assert drawn.max() == 100.0  # some period's attempts all succeeded within the threshold
     lo, hi = ax.get_ylim()
@@ -223,11 +225,12 @@ def test_every_drawn_share_is_inside_the_y_range(events):
 
 
 def _all_quick():
-    # two groups, two 1 h periods, every attempt a success within 2 s: each share is exactly 1
-    ts = pd.date_range("2026-03-01 10:00", periods=24, freq="5min", tz="UTC").as_unit("ns")
-    return pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * 24),
-                         "g": pd.Categorical(["x", "y"] * 12),
-                         "duration": pd.to_timedelta(np.arange(24) % 2 + 1, unit="s")})
+    # two groups, two 1 h periods (24 attempts each a group: not too thin to draw), every
+    # attempt a success within 2 s: each share is exactly 1
+    ts = pd.date_range("2026-03-01 10:00", periods=96, freq="75s", tz="UTC").as_unit("ns")
+    return pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * 96),
+                         "g": pd.Categorical(["x", "y"] * 48),
+                         "duration": pd.to_timedelta(np.arange(96) % 2 + 1, unit="s")})
 
 
 def test_lines_at_one_stay_visible_as_nested_rings():
@@ -379,10 +382,11 @@ def test_several_periods_draw_lines_of_small_dots(events):
 
 def _shares_by_hand(periods, shares, *, freq="10min", group="a"):
     """A shares table as latency_profile writes it, one group and threshold, its rows (periods
-    with attempts) given by hand: a period left out held no attempt."""
+    with attempts, 40 each: not too thin to draw) given by hand: a period left out held no
+    attempt."""
     table = pd.DataFrame({"g": pd.Categorical([group] * len(periods)),
                           "period": pd.to_datetime(periods, utc=True).as_unit("ns"),
-                          "threshold": pd.Timedelta("1s"), "attempts": 4, "good": 2,
+                          "threshold": pd.Timedelta("1s"), "attempts": 40, "good": 20,
                           "share": shares, "share_low": 0.1, "share_high": 0.9,
                           "at_or_above_timeout": False})
     if freq is not None:
@@ -496,11 +500,11 @@ def test_shares_groups_in_name_order_and_incidents_in_the_legend():
     first appearance); an incident is shaded over its own hand-given span, named "incident" in
     the legend after the groups (a column of its own), and one outside the periods does not
     widen the axis."""
-    ts = pd.date_range("2026-01-01", periods=24, freq="1h", tz="UTC").as_unit("ns")
-    ev = pd.DataFrame({"ts": ts, "ok": True,
-                       "bucket": pd.Categorical(["success"] * 24),
-                       "g": pd.Categorical(["zeta", "alpha"] * 12, categories=["zeta", "alpha"]),
-                       "duration": pd.to_timedelta([2] * 24, unit="s")})
+    ts = pd.date_range("2026-01-01", periods=288, freq="5min", tz="UTC").as_unit("ns")
+    ev = pd.DataFrame({"ts": ts, "ok": True,  # 36 attempts a group and 6 h period
+                       "bucket": pd.Categorical(["success"] * 288),
+                       "g": pd.Categorical(["zeta", "alpha"] * 144, categories=["zeta", "alpha"]),
+                       "duration": pd.to_timedelta([2] * 288, unit="s")})
     shares = bl.latency_profile(ev, thresholds=["10s", "5s"], by="g", freq="6h").shares
     plain = plot_latency_shares(shares, ax=plt.figure().gca(), freq="6h")
     span = plain.get_xlim()
@@ -531,10 +535,10 @@ def test_three_groups_of_three_thresholds_and_an_incident_keep_a_column_each():
     Matplotlib balances them 3, 3, 2, 2: the third group's last threshold led the fourth
     column, above the incident. A blank entry pads the incident's column: 3, 3, 3, 2 (the
     incident and the blank), each group a column, the incident one of its own."""
-    ts = pd.date_range("2026-01-01", periods=72, freq="10min", tz="UTC").as_unit("ns")
-    ev = pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * 72),
-                       "g": pd.Categorical(["a", "b", "c"] * 24),
-                       "duration": pd.to_timedelta(np.arange(72) % 9 + 1, unit="s")})
+    ts = pd.date_range("2026-01-01", periods=720, freq="1min", tz="UTC").as_unit("ns")
+    ev = pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * 720),
+                       "g": pd.Categorical(["a", "b", "c"] * 240),  # 40 a group and 2 h period
+                       "duration": pd.to_timedelta(np.arange(720) % 9 + 1, unit="s")})
     shares = bl.latency_profile(ev, thresholds=["3s", "6s", "9s"], by="g", freq="2h").shares
     incidents = pd.DataFrame({"start": pd.to_datetime(["2026-01-01 04:00"], utc=True),
                               "end": pd.to_datetime(["2026-01-01 05:00"], utc=True)})
@@ -574,12 +578,14 @@ def test_one_groups_dot_and_square_at_zero_nest_across_the_two_axes():
 
 
 def _zeta_and_alpha():
-    """Two groups over three hours, zeta first in the log (its category first): zeta's
-    attempts take 1 to 9 s, alpha's 2 to 12 s; every attempt a success."""
-    ts = pd.date_range("2026-01-01", periods=36, freq="5min", tz="UTC").as_unit("ns")
-    return pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * 36),
-                         "g": pd.Categorical(["zeta", "alpha"] * 18, categories=["zeta", "alpha"]),
-                         "duration": pd.to_timedelta(np.arange(36) % 12 + 1, unit="s")})
+    """Two groups over three hours (36 attempts an hour each), zeta first in the log (its
+    category first): zeta's attempts take 1 to 11 s, alpha's 2 to 12 s; every attempt a
+    success."""
+    ts = pd.date_range("2026-01-01", periods=216, freq="50s", tz="UTC").as_unit("ns")
+    return pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * 216),
+                         "g": pd.Categorical(["zeta", "alpha"] * 108,
+                                             categories=["zeta", "alpha"]),
+                         "duration": pd.to_timedelta(np.arange(216) % 12 + 1, unit="s")})
 
 
 def test_shares_colour_each_group_as_the_tradeoff_does_and_style_each_threshold():
@@ -653,12 +659,12 @@ def test_groups_beyond_the_colours_are_grey_as_in_the_tradeoff():
     trade-off colours them), the other three are grey under one legend entry a threshold, and
     the legend, too narrow for a column per group, keeps each group's thresholds in one column
     (two groups a column), never a group split over two."""
-    ts = pd.date_range("2026-01-01", periods=450, freq="1min", tz="UTC").as_unit("ns")
-    # g<k> has 10 * (k + 1) attempts: g8 the most
-    names = [f"group_with_a_long_name_{k}" for k in range(9) for _ in range(10 * (k + 1))]
-    ev = pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * 450),
+    ts = pd.date_range("2026-01-01", periods=1350, freq="20s", tz="UTC").as_unit("ns")
+    # g<k> has 30 * (k + 1) attempts (in 10 min and more: not too thin to draw): g8 the most
+    names = [f"group_with_a_long_name_{k}" for k in range(9) for _ in range(30 * (k + 1))]
+    ev = pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * 1350),
                        "g": pd.Categorical(names),
-                       "duration": pd.to_timedelta(np.arange(450) % 7 + 1, unit="s")})
+                       "duration": pd.to_timedelta(np.arange(1350) % 7 + 1, unit="s")})
     fig, ax = plt.subplots()
     plot_timeout_tradeoff(bl.timeout_tradeoff(ev, timeouts=["5s", "7s"], by="g",
                                               client_timeout="7s"), ax=ax)
