@@ -267,7 +267,8 @@ def _quantiles(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.n
 def _withheld_words(q: float, attempts: int, longest: int, timeout: int,
                     confidence: float) -> str:
     """Why a quantile is withheld (the data give its interval no upper end), in words."""
-    why = ("no 'timeout' row in this group's attempts" if timeout == NO_TIMEOUT else
+    why = ("no timeout in force in this group (no 'timeout' row that no success outlasts)"
+           if timeout == NO_TIMEOUT else
            f"no attempt of the period reached the {given_duration(timeout)} timeout")
     name = f"p{fraction_to_percent(q)}"
     return (f"{name} withheld: {counted(attempts, 'attempt')} cannot bound it from above (the "

@@ -172,7 +172,8 @@ def _shown(events: pd.DataFrame, dur: np.ndarray,
     censoring, current, codes, row_current = setup
     known = current != NO_TIMEOUT
     if not known.any():
-        raise ConfigError("the log shows no client timeout (no 'timeout' rows); "
+        raise ConfigError("the log shows no client timeout (no 'timeout' row that no success "
+                          "outlasts); "
                           + say("say the one in force with client_timeout= (e.g. '60s').",
                                 "say the one in force with --client-timeout (e.g. 60s)."))
     withheld = _withheld(censoring, keys, np.bincount(codes, minlength=len(censoring)), known)
@@ -190,8 +191,9 @@ def _withheld(censoring: pd.DataFrame, keys: Sequence[str], attempts: np.ndarray
     """One sentence per group without a timeout in force: its name, its attempts and why."""
     fix = say("give client_timeout= if you know the one in force",
               "give --client-timeout if you know the one in force")
-    return [f"{', '.join(f'{k}={row[k]}' for k in keys) or 'all events'}: no 'timeout' row in "
-            f"its {counted(int(n), 'attempt')}, so the timeout in force is not in the log; its "
+    return [f"{', '.join(f'{k}={row[k]}' for k in keys) or 'all events'}: no 'timeout' row "
+            f"that no success outlasts in its {counted(int(n), 'attempt')}, so the timeout in "
+            "force is not in the log; its "
             f"trade-off is withheld ({fix})"
             for (_, row), n, ok in zip(censoring.iterrows(), attempts, known, strict=True)
             if not ok]

@@ -165,7 +165,8 @@ def test_tradeoff_withholds_a_group_without_timeout_rows_in_words():
     assert t["wait_saved"].tolist() == [pd.Timedelta("37s"), pd.Timedelta(0)]
     assert t["availability"].tolist() == pytest.approx([0.2, 0.6])
     assert t.attrs["withheld"] == [
-        "g=b: no 'timeout' row in its 3 attempts, so the timeout in force is not in the log; its "
+        "g=b: no 'timeout' row that no success outlasts in its 3 attempts, so the timeout in "
+        "force is not in the log; its "
         "trade-off is withheld (give client_timeout= if you know the one in force)"]
     assert timeout_tradeoff(SMALL, timeouts=["3s"], by="g",
                             client_timeout="40s").attrs["withheld"] == []
@@ -174,7 +175,8 @@ def test_tradeoff_withholds_a_group_without_timeout_rows_in_words():
 def test_a_log_without_timeout_rows_is_refused_once_in_words():
     with pytest.raises(ConfigError) as err:
         timeout_tradeoff(SMALL[SMALL["g"] == "b"], timeouts=["5s"])
-    assert str(err.value) == ("the log shows no client timeout (no 'timeout' rows); say the one "
+    assert str(err.value) == ("the log shows no client timeout (no 'timeout' row that no "
+                              "success outlasts); say the one "
                               "in force with client_timeout= (e.g. '60s').")
 
 
@@ -192,7 +194,8 @@ def test_no_quantile_is_above_a_timeout_the_curve_never_reaches():
     assert not c["above_timeout"] and not c["ci_high_above_timeout"]
     assert c["note"] == ("p50 withheld: 1 attempt cannot bound it from above (the lower 95 % "
                          "limit of the curve never reaches 50 % before it ends at the longest "
-                         "duration, 7 s: no 'timeout' row in this group's attempts; "
+                         "duration, 7 s: no timeout in force in this group (no 'timeout' row "
+                         "that no success outlasts); "
                          "Brookmeyer-Crowley); even successes alone need at least 6 attempts")
     assert p.quantiles.set_index("g").loc["a", "note"] == ""
     assert p.censoring.set_index("g").loc["c", "timeout_source"] == (

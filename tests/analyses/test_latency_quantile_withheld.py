@@ -72,9 +72,9 @@ def test_the_strangers_sitekeys():
     assert not a99["above_timeout"] and not a99["ci_high_above_timeout"]
     assert a99["note"] == (
         "p99 withheld: 1 attempt cannot bound it from above (the lower 95 % limit of the curve "
-        "never reaches 99 % before it ends at the longest duration, 210 ms: no 'timeout' row in "
-        "this group's attempts; Brookmeyer-Crowley); even successes alone need at least 296 "
-        "attempts")
+        "never reaches 99 % before it ends at the longest duration, 210 ms: no timeout in force "
+        "in this group (no 'timeout' row that no success outlasts); Brookmeyer-Crowley); even "
+        "successes alone need at least 296 attempts")
     assert pd.isna(q.loc[("a", 0.5), "value"])
     b50 = q.loc[("b", 0.5)]
     assert (b50["value"], b50["ci_low"]) == (pd.Timedelta("0.9s"), pd.Timedelta("0.3s"))
@@ -103,3 +103,19 @@ def test_quantiles_are_merged_and_sorted_as_thresholds(given):
     p = latency_profile(ev, thresholds=["1s", "1s"], freq=None, quantiles=given)
     assert p.quantiles["quantile"].tolist() == sorted(set(given))
     assert p.shares["threshold"].tolist() == [pd.Timedelta("1s")]
+
+
+def test_a_group_whose_timeouts_all_ended_early_is_not_said_to_have_no_timeout_row():
+    """Successes of 1, 2 and 3 s and one 0.5 s timeout (a connect timeout: shorter than a
+    success, so not the timeout in force): no timeout in force, the 0.5 s row read at its own
+    duration. p99 of 4 attempts is withheld; its reason must not say the group has no 'timeout'
+    row (it has one), but that none is in force (a stranger's pass read "no 'timeout' row in this
+    group's attempts" under a header naming the group's early timeout)."""
+    p = latency_profile(events([("a", "success", 1), ("a", "timeout", 0.5),
+                                ("a", "success", 2), ("a", "success", 3)]),
+                        thresholds=["5s"], by="g", freq=None, quantiles=[0.99])
+    assert pd.isna(p.censoring["timeout"].iloc[0])
+    note = p.quantiles["note"].iloc[0]
+    assert note.startswith("p99 withheld: 4 attempts cannot bound it from above")
+    assert "no timeout in force in this group (no 'timeout' row that no success outlasts)" in note
+    assert "no 'timeout' row in this group's attempts" not in note

@@ -497,14 +497,16 @@ def test_a_group_without_timeout_rows_is_withheld_from_the_tradeoff_in_words(tmp
     text = " ".join(capsys.readouterr().out.split())
     # a at 3 s: 4 and 12 s successes lost, 2 of 5 attempts (the by-hand case of the first test)
     assert "g=a: at 3 s: timed out 60.00 %, successes lost 40.00 % of attempts (2)" in text
-    assert ("g=c: no 'timeout' row in its 1 attempt, so the timeout in force is not in the log; "
+    assert ("g=c: no 'timeout' row that no success outlasts in its 1 attempt, so the timeout "
+            "in force is not in the log; "
             "its trade-off is withheld (give --client-timeout if you know the one in force)"
             in text)
     assert ("g=c: 1 attempt; timeout unknown (none: no timeout in this group's rows, durations "
             "read as uncensored)") in text
     assert ("p50 time to success: withheld (no 95 % interval) p50 withheld: 1 attempt cannot "
             "bound it from above (the lower 95 % limit of the curve never reaches 50 % before it "
-            "ends at the longest duration, 7 s: no 'timeout' row in this group's attempts; "
+            "ends at the longest duration, 7 s: no timeout in force in this group (no "
+            "'timeout' row that no success outlasts); "
             "Brookmeyer-Crowley); even successes alone need at least 6 attempts") in text
 
 
@@ -516,5 +518,6 @@ def test_a_log_without_timeouts_asks_for_the_flag_once(tmp_path, capsys):
     assert main(["latency", str(path), "--duration", "ms", "--duration-unit", "ms",
                  "--thresholds", "5s", "--timeouts", "1s"]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "budgetlab: error: the log shows no client timeout (no 'timeout' rows); say the one in "
+        "budgetlab: error: the log shows no client timeout (no 'timeout' row that no success "
+        "outlasts); say the one in "
         "force with --client-timeout (e.g. 60s).")
