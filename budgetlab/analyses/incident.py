@@ -39,6 +39,7 @@ from .incident_replay import replay_tables
 from .incident_text import summary_text
 from .incident_window import (
     Span,
+    alerted_events,
     check_scope,
     overlapping_incidents,
     replayed_events,
@@ -100,10 +101,11 @@ class IncidentReport:
         from ``read_from``: the incident's start, or when the log starts late the first instant
         the window lies after ``data_start`` (NaT: never during the incident, figures missing).
     alerts : DataFrame
-        :func:`budgetlab.alert_episodes` overlapping the window, plus ``caused_by_timeouts`` and
-        ``may_have_fired_earlier``; when the log starts late, of each tier replayed from its first
-        covered evaluation (``tiers``' replay: the flags its own; the second, that its condition
-        held from that evaluation: :mod:`~budgetlab.analyses.incident_coverage`).
+        :func:`budgetlab.alert_episodes` overlapping the window, replayed over the log from its
+        first event (whatever ``context``), plus ``caused_by_timeouts`` and
+        ``may_have_fired_earlier``: each tier replayed from its first evaluation whose long window
+        lies after the log's first bin (``tiers``' replay: the flags its own; the second, that its
+        condition held from that evaluation: :mod:`~budgetlab.analyses.incident_coverage`).
     tiers : DataFrame
         Per group and tier, during the incident: ``tier``, ``severity``, ``burn`` (threshold),
         ``long_window``, ``short_window``, ``fired``, ``first_alert``, ``detection_delay``
@@ -332,7 +334,8 @@ def incident_report(
     scope_text = check_scope(events, scope)
     ev, replayed, notes, span = replayed_events(events, span, scope_text, slo=slo, keys=keys)
     tables = replay_tables(ev, slo, pol, keys, bkeys, span, freq=freq, replayed=replayed,
-                           tracked=tracked_events(events, ev, span, scope_text, keys))
+                           tracked=tracked_events(events, ev, span, scope_text, keys),
+                           alerted=alerted_events(events, ev, span, scope_text))
     if int(tables["budget"]["events"].sum()) == 0:
         notes.append("there were no events during the incident.")
     if span.data_start is not None:  # each tier's evaluated span

@@ -9,7 +9,9 @@ event): its peaks are read from those evaluations, and its alerts are replayed a
 been evaluated from there on (its ``for_`` and ``cooldown`` counted from that evaluation; an alert
 that fired earlier on a partly covered window is not one). A tier whose window is not covered
 before the incident's end (or the data's) is not evaluated at all: its figures are withheld and
-the report's note says so.
+the report's note says so. The report's alerts are replayed so from the log's first event
+whenever the log starts (:func:`covered_alerts`): an alert whose condition held from its tier's
+first full window may have fired earlier, on data the log does not hold.
 """
 
 from __future__ import annotations

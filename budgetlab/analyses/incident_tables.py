@@ -20,17 +20,15 @@ import pandas as pd
 
 from .._util.attrs import span_attrs
 from .._util.validation import utc_from_ns, utc_ns_column
-from ..alerts.episodes import alert_episodes, alert_states
+from ..alerts.episodes import alert_states
 from ..alerts.policy import AlertPolicy
 from ..budget.blips import blips_folded
 from ..budget.figures import STATUS_DTYPE
 from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
-from ..events.schema import TIMEOUT
 from ..slo import SLO
 from ..windows.bingrid import BinGrid
 from ..windows.binning import bin_events
 from ..windows.bins import read_bins
-from .bucket_variants import episodes_caused
 from .incident_coverage import covered_alerts, evaluated_from
 from .incident_window import Span, between
 
@@ -177,23 +175,31 @@ def worst_first(tracker: pd.DataFrame) -> pd.DataFrame:
 
 
 def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str], span: Span, *,
-                 freq: Any, has_timeout: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
+                 freq: Any, has_timeout: bool,
+                 alerted: tuple[pd.DataFrame, pd.Timestamp] | None = None,
+                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The alert episodes overlapping the window (with ``caused_by_timeouts``) and the tier
     table, read over the evaluations whose windows hold data: when the log ends (``span.data_end``,
     its last event) before the incident does, up to the end of the bin holding that event; the
-    evaluations after it see windows emptying after the data, not production's traffic."""
+    evaluations after it see windows emptying after the data, not production's traffic.
+
+    The episodes are replayed over ``alerted`` (the events from the log's start and its first
+    event: :func:`~budgetlab.analyses.incident_window.alerted_events`; default ``ev`` from
+    ``span.h_start``), each tier from its first evaluation whose long window lies after the
+    log's first bin (:func:`~budgetlab.analyses.incident_coverage.covered_alerts`): an episode
+    running at the window's start, ``for_`` and ``cooldown`` are read on full windows whatever
+    the context, as :func:`~budgetlab.alert_episodes` over the whole log reads them. The peaks
+    are read on the grid from ``span.h_start``: the incident's evaluations hold full windows."""
     bins = bin_events(ev, freq, by=keys, start=span.h_start, end=span.w_end)
     grid = read_bins(bins, freq=freq)
     froms = evaluated_from(grid, span.data_start, policy)
-    if span.data_start is not None:  # each tier replayed from its first covered evaluation
-        ep = covered_alerts(bins, grid, slo.target, policy, froms, has_timeout=has_timeout)
-    elif has_timeout:
-        ep, _ = episodes_caused(bins, slo.target, policy, TIMEOUT, freq=freq)
-        ep = ep.rename(columns={"caused": "caused_by_timeouts"})
-    else:
-        ep = alert_episodes(bins, slo.target, policy, freq=freq)
-        ep["caused_by_timeouts"] = False
-    ep["may_have_fired_earlier"] = ep.get("may_have_fired_earlier", False)
+    a_ev, log_start = alerted if alerted is not None else (
+        ev, span.h_start if span.data_start is None else span.data_start)
+    a_bins = bins if a_ev is ev else bin_events(a_ev, freq, by=keys, start=log_start,
+                                                end=span.w_end)
+    a_grid = grid if a_ev is ev else read_bins(a_bins, freq=freq)
+    ep = covered_alerts(a_bins, a_grid, slo.target, policy,
+                        evaluated_from(a_grid, log_start, policy), has_timeout=has_timeout)
     alerts = _overlapping(ep, span.w_start, span.w_end).reset_index(drop=True)
     alerts.attrs.update(ep.attrs)  # the grid's own start and end: the history read included
     end = _read_until(grid, span.data_end, span.end)

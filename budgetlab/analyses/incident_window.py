@@ -20,7 +20,7 @@ from ..slo import SLO
 from ..windows.groups import group_codes
 from .incident_coverage import tracker_note
 
-__all__ = ["Span", "between", "check_scope", "nice_freq", "no_traffic_words",
+__all__ = ["Span", "alerted_events", "between", "check_scope", "nice_freq", "no_traffic_words",
            "overlapping_incidents", "replayed_events", "tracked_events"]
 
 _NICE_FREQS = ("1min", "5min", "10min", "15min", "30min", "1h", "3h", "6h", "1D")
@@ -182,6 +182,22 @@ def tracked_events(events: pd.DataFrame, ev: pd.DataFrame, span: Span, scope: st
         return ev
     start = np.where(present & (t_prev > np.iinfo(np.int64).min), t_prev - span.history.value, h)
     return cand[tt >= start[code]]
+
+
+def alerted_events(events: pd.DataFrame, ev: pd.DataFrame, span: Span,
+                   scope: str) -> tuple[pd.DataFrame, pd.Timestamp]:
+    """The events the alert tiers are evaluated on and the log's first event (whatever the
+    scope): ``ev`` (from ``span.h_start``, in scope) when the log starts there or later, else the
+    scope's events from the log's start to the window's end. An alert's episode at the window's
+    start, its pending time (``for_``) and its cooldown depend on evaluations before the window
+    whose own windows reach before ``h_start``: evaluated from the log's start, each of them is
+    read on its full window, as :func:`budgetlab.alert_episodes` over the whole log reads it."""
+    t = ts_ns(events)
+    first = pd.Timestamp(int(t[0]), unit="ns", tz="UTC")
+    if first >= span.h_start:
+        return ev, first
+    out = events.iloc[:int(np.searchsorted(t, span.w_end.value, side="left"))]
+    return (out if scope == "*" else out[scope_mask(out, scope)]), first
 
 
 def no_traffic_words(t: np.ndarray, history: pd.DataFrame, span: Span, scope: str, *, slo: SLO,

@@ -389,13 +389,17 @@ def test_notebook_01_says_withheld_where_it_printed_nan(tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_notebook_04_says_already_firing_for_a_page_that_began_before_the_incident(
         tmp_path, monkeypatch):
-    """On ``demo`` (UTC) the seed-style 1 h policy pages from 2026-10-07 16:32, before D1 begins
-    at 23:30 (demo_incidents.csv): the page detected the incident at once, which the CLI's tiers
-    table says "already firing"; the notebook showed the delay as "0 days 00:00:00"."""
+    """On ``demo`` (UTC) the seed-style 1 h policy pages from 2026-10-06 14:31, before D1 begins
+    at 23:30 on 2026-10-07 (demo_incidents.csv): the page detected the incident at once, which
+    the CLI's tiers table says "already firing"; the notebook showed the delay as "0 days
+    00:00:00". The page's start is :func:`budgetlab.alert_episodes`' over the whole scoped log
+    (its last episode runs from 2026-10-06 14:31 to the log's end; the report read 2026-10-07
+    16:32 before it evaluated the tiers from the log's start: the first evaluation after its
+    replayed history began, on a cut window)."""
     tables = _run_04(tmp_path, monkeypatch, source="demo", incidents="demo_incidents",
                      alert_time=None, tz="UTC")
     pages, cells = _seed_page(tables)
-    assert cells[:4] == ["True", "2026-10-07 16:32 UTC", "page_1h", "already firing"]
+    assert cells[:4] == ["True", "2026-10-06 14:31 UTC", "page_1h", "already firing"]
     assert "0 days" not in pages
 
 
