@@ -266,7 +266,7 @@ def test_alert_tables_attrs_by_hand() -> None:
             "tiers": [[pol.tiers[0].name, pol.tiers[0].severity]],
             "tier_windows": {pol.tiers[0].name: 1200 * 10**9},
             # burn 2 x (1 - 0.9) = 0.2 and 2 x (1 - 0.99) = 0.02: every tier can fire
-            "cannot_fire_note": ""}
+            "cannot_fire_note": "", "cannot_fire": []}
     for table in (bl.alert_states(bins, per, pol), bl.low_traffic(bins, per, pol),
                   bl.alert_episodes(bins, per, pol)):
         assert table.attrs == want

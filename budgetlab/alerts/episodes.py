@@ -37,7 +37,7 @@ from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
 from .firing import grid_firing_runs, policy_runs, run_ends, tier_conditions, tier_steps
 from .period_tiers import check_tier_names
 from .policy import AlertPolicy, as_policy
-from .reach import cannot_fire_note
+from .reach import cannot_fire_note, cannot_fire_rows
 
 __all__ = ["alert_states", "alert_episodes", "policy_parts", "policy_attrs", "in_group_order",
            "EPISODE_COLUMNS"]
@@ -141,7 +141,9 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
         its long window in ns; the longest one when per-group SLOs build a preset for several
         periods) and ``cannot_fire_note``: the tiers that can never fire at their group's target
         (``burn x (1 - target) >= 1``: an error ratio is at most 1), named with their
-        thresholds, ``""`` when every tier can fire (:mod:`budgetlab.alerts.reach`).
+        thresholds, ``""`` when every tier can fire (:mod:`budgetlab.alerts.reach`), and
+        ``cannot_fire``: the same as ``[tier, burn, target, groups]`` entries, ``groups`` the
+        keys of the groups at that target (``None``: all), what the alert chart says them by.
 
     Examples
     --------
@@ -169,7 +171,8 @@ def policy_attrs(grid: BinGrid, target: Any, parts: list[_Part]) -> dict[Any, An
     edges ``grid_start``/``grid_end`` (:func:`~budgetlab.budget.grid_attrs.grid_attrs`),
     ``freq_ns``, ``tiers`` ([name, severity] in policy order), ``tier_windows`` (tier name:
     its long window in ns; the longest one when per-group SLOs build a preset for several
-    periods) and ``cannot_fire_note`` (:func:`~budgetlab.alerts.reach.cannot_fire_note`)."""
+    periods), ``cannot_fire_note`` (:func:`~budgetlab.alerts.reach.cannot_fire_note`) and
+    ``cannot_fire``, the same tiers as data (:func:`~budgetlab.alerts.reach.cannot_fire_rows`)."""
     tiers = list(dict.fromkeys((t.name, t.severity) for _, _, _, pol in parts for t in pol.tiers))
     long_ns: dict[str, int] = {}
     for _, _, _, pol in parts:
@@ -177,7 +180,8 @@ def policy_attrs(grid: BinGrid, target: Any, parts: list[_Part]) -> dict[Any, An
             long_ns[t.name] = max(long_ns.get(t.name, 0), int(t.long_window.value))
     return {**grid_attrs(grid, target), "freq_ns": grid.freq_ns,
             "tiers": [list(t) for t in tiers], "tier_windows": long_ns,
-            "cannot_fire_note": cannot_fire_note(grid, parts)}
+            "cannot_fire_note": cannot_fire_note(grid, parts),
+            "cannot_fire": cannot_fire_rows(grid, parts)}
 
 
 def _episodes(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:

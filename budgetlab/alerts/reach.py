@@ -23,7 +23,8 @@ from ..windows.bingrid import BinGrid
 from .policy import AlertPolicy
 from .tier import AlertTier
 
-__all__ = ["can_never_fire", "cannot_fire_words", "cannot_fire_note", "named_slos_note"]
+__all__ = ["can_never_fire", "cannot_fire_words", "cannot_fire_note", "cannot_fire_rows",
+           "named_slos_note"]
 
 
 def can_never_fire(tier: AlertTier, target: float) -> bool:
@@ -77,6 +78,34 @@ def cannot_fire_note(grid: BinGrid,
     """The note of a replay over ``grid`` (the ``parts`` of
     :func:`~budgetlab.alerts.episodes.policy_parts`) on the tiers that can never fire at their
     group's target; ``""`` when every tier can fire in every group."""
+    found = _never_firing(parts)
+    clauses = [cannot_fire_words(tiers, value, _group_words(grid, groups, grid.n_groups))
+               for (value, tiers), groups in found.items()]
+    if not clauses:
+        return ""
+    n = sum(len(tiers) for _, tiers in found)
+    return ("; ".join(clauses) + f"; {'its' if n == 1 else 'their'} recall is no verdict on "
+            f"{'the tier' if n == 1 else 'those tiers'}.")
+
+
+def cannot_fire_rows(grid: BinGrid,
+                     parts: Sequence[tuple[np.ndarray | None, BinGrid, Any, AlertPolicy]]
+                     ) -> list[list[Any]]:
+    """The tiers that can never fire in a replay over ``grid``, one entry per tier and target:
+    ``[tier name, burn, target, groups]``, ``groups`` the keys (as text, one list per group) of
+    the groups at that target, ``None`` for every group of the grid. What the alert chart reads
+    (``attrs["cannot_fire"]`` of :func:`~budgetlab.alert_episodes`) to say so on the tier's row.
+    """
+    keys = grid.keys[list(grid.by)].astype(str).to_numpy().tolist() if grid.by else []
+    return [[t.name, float(t.burn), float(value),
+             None if len(groups) == grid.n_groups else [keys[i] for i in groups.tolist()]]
+            for (value, tiers), groups in _never_firing(parts).items() for t in tiers]
+
+
+def _never_firing(parts: Sequence[tuple[np.ndarray | None, BinGrid, Any, AlertPolicy]]
+                  ) -> dict[tuple[float, tuple[AlertTier, ...]], np.ndarray]:
+    """Per (target, the tiers that can never fire at it): the groups (sorted indices into the
+    replay's grid) at that target."""
     found: dict[tuple[float, tuple[AlertTier, ...]], list[np.ndarray]] = {}
     for idx, sub, tgt, pol in parts:
         targets = target_array(tgt, sub)
@@ -85,15 +114,7 @@ def cannot_fire_note(grid: BinGrid,
             tiers = tuple(t for t in pol.tiers if can_never_fire(t, value))
             if tiers:
                 found.setdefault((value, tiers), []).append(at[targets == value])
-    clauses = []
-    for (value, tiers), chunks in found.items():
-        groups = np.sort(np.concatenate(chunks))
-        clauses.append(cannot_fire_words(tiers, value, _group_words(grid, groups, grid.n_groups)))
-    if not clauses:
-        return ""
-    n = sum(len(tiers) for _, tiers in found)
-    return ("; ".join(clauses) + f"; {'its' if n == 1 else 'their'} recall is no verdict on "
-            f"{'the tier' if n == 1 else 'those tiers'}.")
+    return {k: np.sort(np.concatenate(chunks)) for k, chunks in found.items()}
 
 
 def named_slos_note(slos: Iterable[tuple[str, float, AlertPolicy]]) -> str:

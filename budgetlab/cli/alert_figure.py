@@ -5,7 +5,7 @@ tall as the rows it draws."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pandas and matplotlib are imported when a command runs, not for --help
     import pandas as pd
@@ -91,7 +91,8 @@ def drawn_groups(evaluated: pd.DataFrame, episodes: dict[str, pd.DataFrame],
 
 def plot_policies(path: str | Path, episodes: dict[str, pd.DataFrame],
                   incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
-                  groups: pd.DataFrame | None = None) -> None:
+                  groups: pd.DataFrame | None = None, bins: Any = None,
+                  grace: Any = "1h") -> None:
     """:func:`policy_figure` saved to ``path`` (png, svg or pdf); its note is printed when the
     rows are drawn thinner."""
     import matplotlib
@@ -102,7 +103,7 @@ def plot_policies(path: str | Path, episodes: dict[str, pd.DataFrame],
     from .._util.figures import save_figure
     from .shared import wrap
 
-    fig, note = policy_figure(episodes, incidents, tz=tz, groups=groups)
+    fig, note = policy_figure(episodes, incidents, tz=tz, groups=groups, bins=bins, grace=grace)
     try:
         save_figure(fig, path, force=force, dpi=110)
     finally:
@@ -113,10 +114,12 @@ def plot_policies(path: str | Path, episodes: dict[str, pd.DataFrame],
 
 def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None, *,
                   tz: str | None = None, groups: pd.DataFrame | None = None,
-                  width: float = 12) -> tuple[Figure, str]:
+                  width: float = 12, bins: Any = None, grace: Any = "1h") -> tuple[Figure, str]:
     """One alert chart per policy (:func:`~budgetlab.plotting.plot_alerts`, titled "policy
     NAME"), stacked on one time axis in ``tz`` (``--tz``) labelled under the bottom chart only;
-    every group of ``groups`` (the evaluated ones) gets its rows. Each chart is
+    every group of ``groups`` (the evaluated ones) gets its rows; with ``bins`` (those the
+    episodes were computed from) and ``grace`` (``--grace``), each tier row's silences and the
+    incidents unseen by every tier are drawn as such. Each chart is
     :data:`PANEL_INCHES` plus :data:`ROW_INCHES` per row it draws high, the figure
     :data:`AXIS_INCHES` more, ``width`` inches wide. Returns the figure (drawn on the current
     backend; notebook 02 shows it) and the note of :func:`panel_heights`."""
@@ -134,7 +137,8 @@ def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | N
                              gridspec_kw={"height_ratios": [max(n, 1) for n in rows]})
     try:
         for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
-            plot_alerts(ep, incidents=incidents, ax=ax, tz=tz, groups=groups)
+            plot_alerts(ep, incidents=incidents, ax=ax, tz=tz, groups=groups, bins=bins,
+                        grace=grace)
             ax.set_title(f"policy {name}", loc="left")
             ax.label_outer()  # the shared time axis is labelled once, under the bottom panel
     except BaseException:

@@ -237,9 +237,17 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
             t.attrs = {}
         write_outputs(planned, tables, args.force)
     if "--plot" in planned:
-        plot_policies(planned["--plot"], eps, incidents, args.force, tz=args.tz, groups=grid.keys)
-        print(f"wrote timeline to {path_label(planned['--plot'])}")
+        _plot(planned["--plot"], eps, incidents, args, grid)
     return 0
+
+
+def _plot(path: Path, eps: dict[str, Any], incidents: Any, args: argparse.Namespace,
+          grid: Any) -> None:
+    """``--plot``: the alert charts of the policies, each tier row's silences and the unseen
+    incidents read off the replayed bins with ``--grace``, as the scores count them."""
+    plot_policies(path, eps, incidents, args.force, tz=args.tz, groups=grid.keys, bins=grid,
+                  grace=args.grace)
+    print(f"wrote timeline to {path_label(path)}")
 
 
 def add_parser(subparsers: Any) -> None:

@@ -342,7 +342,8 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
                                                      group_limit(args))
             if line:
                 print(wrap(line, indent=""))
-        plot_policies(args.plot, episodes, inc, args.force, tz=args.tz, groups=evaluated)
+        plot_policies(args.plot, episodes, inc, args.force, tz=args.tz, groups=evaluated,
+                      bins=bins, grace=args.grace)
         print(f"wrote the plot to {path_label(args.plot)}")
     return 0
 

@@ -26,6 +26,12 @@ STATUS_COLORS = {"healthy": "#009E73", "warning": "#E69F00", "critical": "#D55E0
                  "exhausted": "#000000"}
 #: Hatching of the status bands (density grows with the severity).
 STATUS_HATCHES = {"healthy": "", "warning": "..", "critical": "///", "exhausted": "xx"}
+#: Okabe–Ito sky blue, drawn light (:data:`FILLING_ALPHA`) behind an alert chart's tier row while
+#: its long window fills: apart from the incidents' grey and from the severities' orange and
+#: vermillion (here, not in :mod:`~budgetlab.plotting.alert_chart`: the status bands' warm-up
+#: strip is drawn in it too).
+FILLING_COLOR = "#56B4E9"
+FILLING_ALPHA = 0.25
 
 #: Colours of groups in line plots, in the groups' display order: Okabe–Ito's blue, vermillion,
 #: reddish purple, bluish green and black, with Paul Tol's wine and indigo in place of its yellow,

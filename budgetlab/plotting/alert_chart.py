@@ -17,9 +17,11 @@ from matplotlib.patches import Patch, Rectangle
 
 from .._util.validation import check_argument, check_tz, require_columns
 from .._util.words import counted, some_named
-from ._common import display_names, time_axis, utc_naive
+from ._common import FILLING_ALPHA, FILLING_COLOR, display_names, time_axis, utc_naive
+from .alert_blind import blind_rows, unseen_incidents, unseen_patch
 from .alert_incidents import incident_row
 from .legends import legend_right, room_for_y_labels, x_label_clear
+from .status_bands import LEGEND_HANDLERS
 
 #: The legend's line when the episodes have group keys but the evaluated groups are not given
 #: (``groups=``): only those with an episode have rows; the others are not known to the chart.
@@ -27,10 +29,6 @@ QUIET_NOT_DRAWN = "groups without an alert, if any:\nnot drawn (pass groups=)"
 #: Episode colours by severity (pages vermillion, tickets orange, as the status bands).
 SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00",
                    "warning": "#E69F00"}
-#: Okabe–Ito sky blue, drawn light (:data:`FILLING_ALPHA`) behind a tier row while its long window
-#: fills: apart from the incidents' grey and from the severities' orange and vermillion.
-FILLING_COLOR = "#56B4E9"
-FILLING_ALPHA = 0.25
 #: The legend entry of those spans, by the rule the episodes were scored with
 #: (:func:`budgetlab.score_alerts`' ``filling``): ``"apart"`` (its default) leaves what begins
 #: there out of the scores, ``"count"`` scores it as any other episode or incident.
@@ -40,7 +38,8 @@ FILLING_LABELS = {"apart": "long window filling: scored apart",
 
 def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None,
                 ax: Axes | None = None, tz: str | None = None, filling: str = "apart",
-                groups: pd.DataFrame | None = None) -> Axes:
+                groups: pd.DataFrame | None = None, bins: Any = None,
+                grace: Any = "1h") -> Axes:
     """Alert episodes per tier (one row each, and per group) against the incidents.
 
     Parameters
@@ -69,6 +68,17 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         Where to draw (default ``plt.gca()``).
     tz : str, optional
         Time zone of the tick labels (default UTC), named in the x label.
+    bins : DataFrame or BinGrid, optional
+        The bins the episodes were computed from (other bins: a
+        :class:`~budgetlab.errors.ConfigError`). With them the chart says what the score table
+        says of silences (:mod:`budgetlab.plotting.alert_blind`): each tier row is ruled grey
+        (gid ``no_traffic``) over the evaluations at which its long window holds no event of the
+        group, and an incident unseen by every tier (:func:`budgetlab.incident_detections`'
+        ``unseen`` on every tier's row) is drawn hollow and dashed (gid ``incident_unseen``),
+        keyed "unseen: no traffic in any tier's long window". Without them traffic is unknown:
+        no silence is marked, no incident is called unseen.
+    grace : str or Timedelta
+        The scoring's ``grace`` (:func:`budgetlab.score_alerts`' default), read with ``bins``.
     filling : {"apart", "count"}
         The rule the episodes were scored with (:func:`budgetlab.score_alerts`' ``filling``, the
         same default), said in the filling spans' legend entry.
@@ -85,7 +95,9 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         shaded light sky blue from the grid's start over its long window (clipped to the axis; a
         ``Rectangle`` of gid ``filling``), keyed by what scoring did with the episodes and
         incidents that begin there: "long window filling: scored apart" (``filling="apart"``),
-        "long window filling: scored with the rest" (``"count"``). Without any episode the panel
+        "long window filling: scored with the rest" (``"count"``). The row of a tier that can
+        never fire at its group's target (``attrs["cannot_fire"]``) says so in a text (gid
+        ``cannot_fire``), in the words of the replay's note. Without any episode the panel
         says "no alert fired" (a text, gid ``no_alert``). Incidents wholly outside the evaluated
         span are not drawn (:func:`drawn_incidents`; no incident row when none is left); a line
         of the legend says how many (gid ``outside``: "not drawn: 1 incident wholly outside the
@@ -133,6 +145,7 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
                           for sev in dict.fromkeys(str(sev) for _, sev in tiers) if sev in fired]
     if shaded:
         handles.append(Patch(facecolor=FILLING_COLOR, alpha=FILLING_ALPHA, label=key))
+    handles += blind_rows(ax, episodes.attrs, bins, keys, rows_of, tiers)
     if not len(episodes):  # said in the panel, not by an empty key
         ax.text(0.5, 0.5, "no alert fired", transform=ax.transAxes, ha="center", va="center",
                 color="0.3", gid="no_alert")
@@ -141,12 +154,9 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         ax.set_xlim(utc_naive([lo])[0], utc_naive([hi])[0])
     drawn, outside = drawn_incidents(episodes.attrs, incidents)
     if len(drawn):
-        rowless = incident_row(ax, drawn, y, groups=pd.DataFrame(rows_of, columns=keys)
-                               if keys and rows_of != [()] else None)
         rows.append("incidents")
-        handles.append(Patch(facecolor="none", edgecolor="grey", hatch="//", label="incident"))
-        if rowless:  # a line of text in the key, without a mark
-            handles.append(Patch(facecolor="none", edgecolor="none", label=rowless, gid="no_row"))
+        handles += _incident_marks(ax, episodes, drawn, y, pd.DataFrame(rows_of, columns=keys)
+                                   if keys and rows_of != [()] else None, bins, grace)
     if outside:  # a line of text in the key, without a mark
         handles.append(Patch(facecolor="none", edgecolor="none", gid="outside",
                              label=f"not drawn: {counted(outside, 'incident')} wholly\n"
@@ -160,10 +170,27 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     ax.set_ylabel("alert tier")
     time_axis(ax, tz)
     if handles:
-        legend_right(ax, handles)
+        legend_right(ax, handles, handler_map=LEGEND_HANDLERS)
     room_for_y_labels(ax)  # the tier names, kept whole on a plain figure
     x_label_clear(ax)  # the axis as narrow as the legend and tier names leave it
     return ax
+
+
+def _incident_marks(ax: Axes, episodes: pd.DataFrame, drawn: pd.DataFrame, y: int,
+                    groups: pd.DataFrame | None, bins: Any, grace: Any) -> list[Any]:
+    """:func:`plot_alerts`' incident row (:func:`incident_row`; the unseen ones drawn apart when
+    ``bins`` are given) and its legend entries: the incidents seen, the unseen ones, the line
+    naming those whose scope has no row, each when there are any."""
+    unseen = None if bins is None else unseen_incidents(episodes, drawn, bins, grace)
+    rowless = incident_row(ax, drawn, y, groups=groups, unseen=unseen)
+    handles: list[Any] = []
+    if unseen is None or not unseen.all():
+        handles.append(Patch(facecolor="none", edgecolor="grey", hatch="//", label="incident"))
+    if unseen is not None and unseen.any():
+        handles.append(unseen_patch())
+    if rowless:  # a line of text in the key, without a mark
+        handles.append(Patch(facecolor="none", edgecolor="none", label=rowless, gid="no_row"))
+    return handles
 
 
 def alert_rows(episodes: pd.DataFrame, *, groups: pd.DataFrame | None = None,

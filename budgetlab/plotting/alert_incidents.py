@@ -18,6 +18,7 @@ from matplotlib.text import Annotation
 
 from .._util.validation import require_columns
 from ._common import overlap_lanes, utc_naive
+from .alert_blind import UNSEEN_STYLE
 
 __all__ = ["incident_row", "NameLanes", "NAME_GAP"]
 
@@ -26,7 +27,7 @@ NAME_GAP = 3.0
 
 
 def incident_row(ax: Axes, incidents: pd.DataFrame, y: int,
-                 groups: pd.DataFrame | None = None) -> str:
+                 groups: pd.DataFrame | None = None, unseen: np.ndarray | None = None) -> str:
     """:func:`plot_alerts`' incidents: hatched bars on row ``y`` (overlapping ones in lanes of
     the row, so each one's end is seen), named by ``incident_id`` when given, beside the bar's
     end (before its start when the end is in the axis' last tenth), never over it, and never
@@ -36,14 +37,19 @@ def incident_row(ax: Axes, incidents: pd.DataFrame, y: int,
     all rows. A scope that matches no group is shaded on row ``y`` only; returned is the
     legend's line that says so, by id (``no row for the scope of`` then ``I2: method=GET``; ""
     when every scope has a row). Without ids, the name itself says it (``(method=GET: no
-    row)``)."""
+    row)``). The incidents ``unseen`` marks (unseen by every tier: nothing to detect) are drawn
+    hollow and dashed (:data:`~budgetlab.plotting.alert_blind.UNSEEN_STYLE`, bars of gid
+    ``incident_unseen``, their shading lighter, gid ``incident_unseen_shade``)."""
     require_columns(incidents, ["start", "end"], what="incidents")
+    unseen = np.zeros(len(incidents), dtype=bool) if unseen is None else unseen
     i_s, i_e = utc_naive(incidents["start"]), utc_naive(incidents["end"])
     lane = overlap_lanes(i_s, i_e)
     h = 0.6 / (int(lane.max()) + 1 if len(lane) else 1)
     ys = y - 0.3 + (lane + 0.5) * h
-    ax.barh(ys, i_e - i_s, left=i_s, height=h, color="none", edgecolor="grey", hatch="//",
-            label="incidents")
+    bars = ax.barh(ys, i_e - i_s, left=i_s, height=h, color="none", edgecolor="grey",
+                   hatch="//", label="incidents")
+    for bar in np.asarray(bars.patches, dtype=object)[unseen]:
+        bar.set(**UNSEEN_STYLE, gid="incident_unseen")
     scopes = (incidents["scope"] if "scope" in incidents.columns
               else pd.Series("*", index=incidents.index)).fillna("*").astype(str)
     ids = (incidents["incident_id"].astype(str) if "incident_id" in incidents.columns
@@ -53,12 +59,13 @@ def incident_row(ax: Axes, incidents: pd.DataFrame, y: int,
     stop = mdates.date2num(i_e)  # type: ignore[no-untyped-call]
     names: list[Annotation] = []
     rowless: dict[str, list[str]] = {}
-    for s, e, at, iid, scope in zip(begin, stop, ys, ids, scopes, strict=True):
+    for s, e, at, iid, scope, hollow in zip(begin, stop, ys, ids, scopes, unseen, strict=True):
         runs = _scope_rows(groups, scope, y)
         for first, last in runs:  # from row to row, the first and last to the axis' edge
             lo, hi = first - (0.7 if first == 0 else 0.5), last + (0.7 if last == y else 0.5)
-            ax.add_patch(Rectangle((s, lo), e - s, hi - lo, color="grey", alpha=0.12, lw=0,
-                                   gid="incident"))
+            ax.add_patch(Rectangle((s, lo), e - s, hi - lo, color="grey", lw=0,
+                                   alpha=0.06 if hollow else 0.12,
+                                   gid="incident_unseen_shade" if hollow else "incident"))
         name = iid
         if runs == [(y, y)]:  # no row of its scope: said in the legend by id, else in the name
             if iid:

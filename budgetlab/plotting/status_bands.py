@@ -20,9 +20,8 @@ from matplotlib.patches import Patch, Rectangle
 from .._util.validation import utc_ns_column
 from ..budget.figures import STATUSES
 from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
-from ._common import STATUS_COLORS, STATUS_HATCHES
+from ._common import FILLING_COLOR, STATUS_COLORS, STATUS_HATCHES
 from ._pixels import column_runs, span_bands, status_runs, worst_per_column
-from .alert_chart import FILLING_COLOR
 
 __all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RuledHandler", "RuledPatch", "STRIP",
            "STRIP_STATUSES", "StripHandler", "StripPatch", "WARMUP", "WARMUP_COLOR",
@@ -69,9 +68,9 @@ RUG, RUG_OVER_WARMUP = (0.0, 0.06), (0.05, 0.1)
 FOOT_PAD = 0.12
 #: The warm-up strip's fill and outline, opaque (the band under it does not show through): the
 #: sky blue of the alert chart's long-window filling
-#: (:data:`~budgetlab.plotting.alert_chart.FILLING_COLOR`: the same thing, a window filling) at
+#: (:data:`~budgetlab.plotting._common.FILLING_COLOR`: the same thing, a window filling) at
 #: 60 % on white, outlined in that sky blue itself. Darker than the chart's light filling
-#: (:data:`~budgetlab.plotting.alert_chart.FILLING_ALPHA`): a strip a few pixels high must stand
+#: (:data:`~budgetlab.plotting._common.FILLING_ALPHA`): a strip a few pixels high must stand
 #: out from every status tint, the exhausted grey (as light as that filling) included.
 WARMUP_COLOR = (_on_white(FILLING_COLOR, 0.6), FILLING_COLOR)
 #: The warm-up strip's legend entry.

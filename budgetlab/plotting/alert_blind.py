@@ -1,0 +1,183 @@
+"""Where the alert chart's tiers could not alert, said as the score table says it
+(:func:`~budgetlab.plotting.plot_alerts`): the spans during which a tier row's long window holds
+no event (a silence: its error ratio is 0, nothing can fire; ruled grey, the package's no-traffic
+band), the incidents unseen by every tier (no alert matched them and no tier's long window held
+an event of their scope: the rule of :mod:`budgetlab.alerts.unseen`, as
+:func:`~budgetlab.incident_detections` applies it), drawn hollow and dashed apart from the
+hatched missed or detected ones, and the rows of tiers that can never fire at their target
+(:mod:`budgetlab.alerts.reach`), said in the row instead of leaving it empty."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+import matplotlib.dates as mdates
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.patches import Patch
+from matplotlib.transforms import blended_transform_factory
+
+from .._util.runs import true_runs
+from .._util.words import some_named
+from ..errors import ConfigError
+from ..windows.bingrid import BinGrid
+from ._common import utc_naive
+from .status_bands import band_patch
+
+__all__ = ["SILENCE_LABEL", "UNSEEN_LABEL", "UNSEEN_STYLE", "blind_rows", "read_chart_bins",
+           "mark_silences", "unseen_incidents", "unseen_patch", "cannot_fire_rows"]
+
+#: The legend entry of the silences (gid ``no_traffic``), one per chart.
+SILENCE_LABEL = "no event in the tier's\nlong window: cannot fire"
+#: The legend entry of the incidents unseen by every tier (gid ``unseen``).
+UNSEEN_LABEL = "unseen: no traffic in any\ntier's long window"
+#: How an unseen incident's bar is drawn: hollow, dashed, no hatch (a missed one is hatched).
+UNSEEN_STYLE: dict[str, Any] = {"facecolor": "none", "edgecolor": "0.55", "linestyle": "--",
+                                "hatch": None}
+
+
+def blind_rows(ax: Axes, attrs: Mapping[Hashable, Any], bins: Any, keys: list[str],
+               rows_of: list[tuple[str, ...]], tiers: list[tuple[str, str]]) -> list[Any]:
+    """What the tier rows of :func:`~budgetlab.plotting.plot_alerts` say of where they cannot
+    fire: the silences (:func:`mark_silences`, with ``bins``, checked by
+    :func:`read_chart_bins`) and the tiers that can never fire (:func:`cannot_fire_rows`);
+    returns the legend entries."""
+    cannot_fire_rows(ax, attrs, rows_of, tiers)
+    if bins is None:
+        return []
+    return mark_silences(ax, read_chart_bins(bins, attrs, keys), attrs, keys, rows_of, tiers)
+
+
+def read_chart_bins(bins: Any, attrs: Mapping[Hashable, Any], keys: list[str]) -> BinGrid:
+    """``bins=`` of :func:`~budgetlab.plotting.plot_alerts` as a grid, refused
+    (:class:`~budgetlab.errors.ConfigError`) unless it is the grid the episodes were computed
+    from: the same bin width, span (``attrs["freq_ns"]``, ``grid_start``, ``grid_end``) and group
+    keys; silences read off other bins would be drawn at the wrong times."""
+    from ..windows.bins import read_bins  # loaded when drawn
+
+    grid = read_bins(bins)
+    lo, hi, freq = attrs.get("grid_start"), attrs.get("grid_end"), attrs.get("freq_ns")
+    span = [grid.start_ns, grid.start_ns + grid.n_bins * grid.freq_ns]
+    if lo is None or hi is None or freq is None:
+        raise ConfigError("bins= needs episodes that name their span (attrs grid_start, "
+                          "grid_end, freq_ns): make them with budgetlab.alert_episodes().")
+    theirs = utc_naive([lo, hi]).view(np.int64).tolist()
+    if int(freq) != grid.freq_ns or span != theirs or sorted(grid.by) != sorted(keys):
+        raise ConfigError("bins= are not the bins the episodes were computed from (their bin "
+                          "width, span or group keys differ): pass the bins given to "
+                          "alert_episodes().")
+    return grid
+
+
+def _group_index(grid: BinGrid, keys: list[str], rows_of: list[tuple[str, ...]]) -> list[int]:
+    """The grid's group of each of the chart's groups (their keys as text)."""
+    if not keys:
+        return [0] * len(rows_of)
+    own = {tuple(r): i for i, r in enumerate(
+        grid.keys[keys].astype(str).itertuples(index=False, name=None))}
+    return [own[g] for g in rows_of]
+
+
+def mark_silences(ax: Axes, grid: BinGrid, attrs: Mapping[Hashable, Any], keys: list[str],
+                  rows_of: list[tuple[str, ...]], tiers: list[tuple[str, str]]) -> list[Any]:
+    """On each tier row (group ``i``'s tier ``j`` on row ``i * len(tiers) + j``), the spans of
+    evaluations at which the tier's long window (``attrs["tier_windows"]``) holds no event of the
+    group: from the first such evaluation (a bin's end) to the first at which it holds one again
+    (the grid's end when none does), the times an episode's bar is drawn between. One
+    ``BrokenBarHCollection`` of gid ``no_traffic`` per row with a silence, 0.9 rows high, ruled
+    grey as the no-traffic bands of the other figures; returns the legend entry
+    (:data:`SILENCE_LABEL`), none without a silence."""
+    from ..alerts.score_inputs import tier_window
+    from ..budget.burn_rows import traffic_runs
+
+    key = band_patch("no_traffic", SILENCE_LABEL)
+    ends = mdates.date2num(utc_naive(grid.bin_end_ns))  # type: ignore[no-untyped-call]
+    runs: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    drawn = False
+    for i, g in enumerate(_group_index(grid, keys, rows_of)):
+        for j, (name, _) in enumerate(tiers):
+            window = tier_window(attrs.get("tier_windows"), str(name))
+            if window is None:
+                continue
+            k = max(1, -(-window // grid.freq_ns))
+            group, first, stop = runs.setdefault(k, traffic_runs(grid, k))
+            held = np.zeros(grid.n_bins, dtype=bool)
+            for a, b in zip(first[group == g], stop[group == g], strict=True):
+                held[a:b] = True
+            a, b = true_runs(~held)
+            bars = [(float(ends[s]), float(ends[min(e, grid.n_bins - 1)] - ends[s]))
+                    for s, e in zip(a, b, strict=True)]
+            if bars:
+                ax.broken_barh(bars, (i * len(tiers) + j - 0.45, 0.9), lw=0, zorder=0.6,
+                               facecolors=key.get_facecolor(), edgecolors=key.get_edgecolor(),
+                               hatch=key.get_hatch(), gid="no_traffic")
+                drawn = True
+    return [key] if drawn else []
+
+
+def unseen_incidents(episodes: pd.DataFrame, incidents: pd.DataFrame, bins: Any,
+                     grace: Any) -> np.ndarray:
+    """Per incident (row of ``incidents``): unseen by every tier, by the rule the score table
+    counts with (:func:`~budgetlab.incident_detections`' ``unseen``, over ``bins`` with
+    ``grace``): no alert of any tier matched it and no tier's long window held an event of its
+    scope from its start to its end + ``grace``. An incident no row scores (its scope matches no
+    group) is not unseen."""
+    from ..alerts.scoring import incident_detections  # the alerts package: loaded when drawn
+    from ..slo import table_slo
+
+    slo = table_slo(episodes)  # what the scoring's budget columns (unused here) need
+    if slo is None:
+        raise ConfigError("bins= needs episodes that name their SLO (attrs slo): make them with "
+                          "budgetlab.alert_episodes().")
+    tagged = incidents.assign(incident_id=[f"#{i}" for i in range(len(incidents))])
+    det = incident_detections(episodes, tagged, grace=grace, bins=bins, target=slo)
+    per = det[det["tier"].astype(str) != "*"].groupby("incident_id")["unseen"].all()
+    return np.asarray(tagged["incident_id"].map(per).fillna(False).to_numpy(), dtype=bool)
+
+
+def _where(row: tuple[str, ...], groups: list[list[str]] | None) -> str:
+    """The groups a tier can never fire in, said on a row of every group (``row`` empty):
+    ``""`` on a group's own row or for every group.
+
+    >>> _where((), [["a"], ["b", "x"]]), _where(("a",), [["a"]]), _where((), None)
+    (' (groups a, b · x)', '', '')
+    """
+    if row or groups is None:
+        return ""
+    names = [" · ".join(k) for k in groups]
+    return f" ({'group' if len(names) == 1 else 'groups'} {some_named(names, 3)})"
+
+
+def unseen_patch() -> Patch:
+    """The legend entry of the unseen incidents (gid ``unseen``)."""
+    return Patch(**UNSEEN_STYLE, label=UNSEEN_LABEL, gid="unseen")
+
+
+def cannot_fire_rows(ax: Axes, attrs: Mapping[Hashable, Any], rows_of: list[tuple[str, ...]],
+                     tiers: list[tuple[str, str]]) -> int:
+    """In each row of a tier that can never fire at its group's target
+    (``attrs["cannot_fire"]``, :func:`~budgetlab.alerts.reach.cannot_fire_rows`), the clause
+    the replay's note says it with (:func:`~budgetlab.alerts.reach.cannot_fire_words`), centred
+    (a text of gid ``cannot_fire``); a row that stands for every group (no group rows drawn)
+    names the groups when only some are at that target. Returns how many rows say it."""
+    from ..alerts.reach import cannot_fire_words
+
+    entries = attrs.get("cannot_fire") or []
+    said = 0
+    at = blended_transform_factory(ax.transAxes, ax.transData)
+    for i, g in enumerate(rows_of):
+        for j, (name, _) in enumerate(tiers):
+            hit = [(burn, target, _where(g, groups)) for tier, burn, target, groups in entries
+                   if tier == str(name) and (groups is None or not g
+                                             or [str(v) for v in g] in groups)]
+            if hit:
+                burn, target, where = hit[0]
+                ax.text(0.5, i * len(tiers) + j,
+                        cannot_fire_words([(str(name), burn)], target, where),
+                        transform=at, ha="center", va="center", fontsize="x-small", color="0.3",
+                        gid="cannot_fire", wrap=True, zorder=3,
+                        bbox={"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1})
+                said += 1
+    return said
