@@ -13,7 +13,9 @@ day read over less than a day of time with traffic (:func:`budgetlab._util.thin.
 a share of the budget from an incident whose events hold fewer than
 :data:`~.recalibration.rules.MIN_EXPECTED_FAILURES` expected failures under the target
 (:func:`~.recalibration.rules.too_few_events`, the rule of the buckets' ``note``): one failure
-in one event is no verdict on the budget.
+in one event is no verdict on the budget; unless the failures decide a miss all the same
+(:func:`~.recalibration.rules.decided_miss`: 78 of 180 events failing under 99 %), when the
+share is a measured one and kept.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from ..alerts.policy import AlertPolicy
 from ..budget.spans import silences, status_spans
 from ..slo import SLO
 from .bucket_variants import Groups
-from .recalibration.rules import too_few_events
+from .recalibration.rules import decided_miss, too_few_events
 
 __all__ = ["budget_table", "replayed_traffic"]
 
@@ -75,8 +77,8 @@ def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_his
     in ns, the columns ``replayed_start`` .. ``replayed_end``), read over the group's time with
     traffic in it (``traffic``: :func:`replayed_traffic`); the period's figures are NaN when that
     time is under a day, ``period_budget_pct`` too when the incident's events of the group hold
-    too few expected failures for a verdict, and ``attrs["budget_note"]`` says why (``""`` when
-    nothing is withheld).
+    too few expected failures for a verdict and their failures decide no miss, and
+    ``attrs["budget_note"]`` says why (``""`` when nothing is withheld).
 
     ``incident_group`` / ``incident_ok``: group code (of ``groups_hist``) and outcome of each event
     of the incident."""
@@ -100,7 +102,10 @@ def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_his
     # withheld (NaN) under a day of it (too_thin), as the summary's words withhold them
     per_period = ratio(hist_counts * (policy.period.value / HOUR_NS), hours, np.nan)
     thin = too_thin(hours)
-    few = [too_few_events(int(k), slo.target, span="the group's incident") for k in n.tolist()]
+    # too few events, unless their failures decide a miss (a measured share of the budget)
+    few = ["" if decided_miss(int(k), int(b), float(slo.target)) else
+           too_few_events(int(k), slo.target, span="the group's incident")
+           for k, b in zip(n.tolist(), bad.tolist(), strict=True)]
     out["period"] = policy.period  # the budget period of the three figures after it
     pct = ratio(100.0 * bad, eb * per_period, 0.0)
     out["period_budget_pct"] = np.where(thin | np.array([bool(f) for f in few]), np.nan, pct)

@@ -31,7 +31,7 @@ from .._util.words import counted, duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
 from ..slo import SLO
 from .incident_group_words import all_groups, group_label
-from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
+from .recalibration.rules import MIN_EXPECTED_FAILURES, decided_miss, too_few_events
 
 __all__ = ["budget_sentence"]
 
@@ -118,12 +118,13 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
         return f"{head}; its burn over the incident and its share of {whose} are withheld ({few})."
     head += (f" (burn {three_digits(n_bad / allowed)} over the incident)" if allowed > 0
              else " (no error budget to burn)")
+    decided = _decided(budget) if allowed > 0 else ""
     if len(parts) == 1:
         share = _one_period(*parts[0], keys, slo.target, tz)
-        return f"{head}{'; ' if share.startswith('its share') else ', '}{share}."
+        return f"{head}{'; ' if share.startswith('its share') else ', '}{share}{decided}."
     clauses = [_of_period(p, rows, keys, slo.target, tz) for p, rows in parts]
     return (f"{head}; its share of the error budget is said per SLO period: "
-            f"{', '.join(clauses[:-1])} and {clauses[-1]}.")
+            f"{', '.join(clauses[:-1])} and {clauses[-1]}{decided}.")
 
 
 def _thin_span(rows: pd.DataFrame, keys: Sequence[str]) -> str:
@@ -212,13 +213,29 @@ def _traffic_hours(rows: pd.DataFrame) -> np.ndarray:
     return rows[col].to_numpy(dtype=float)
 
 
+def _decided(rows: pd.DataFrame) -> str:
+    """``; the incident's 180 events hold 1.8 expected failures under the target, too few for a
+    verdict, but the failures decide it: missed: ...`` when the rows' events are too few and their
+    failures decide a miss (:func:`~.recalibration.rules.decided_miss`, under their targets' mean
+    weighted by events); ``""`` otherwise."""
+    n = int(rows["events"].sum())
+    expected = float((rows["failures"] - rows["excess_failures"]).sum())
+    miss = decided_miss(n, int(rows["failures"].sum()), 1.0 - expected / n) if n else ""
+    if not miss:
+        return ""
+    return (f"; the incident's {counted(n, 'event')} {'holds' if n == 1 else 'hold'} "
+            f"{expected_failures_words(expected)} under the target, too few for a verdict, but "
+            f"the failures decide it: {miss}")
+
+
 def _few_failures(rows: pd.DataFrame, target: float) -> str:
     """Why the rows' incident events are too few for a verdict on their share (the rule of the
     buckets' note, :func:`~.recalibration.rules.too_few_events`, under their targets' mean
-    weighted by events, as the bucket sentence's), in its words; ``""`` when they are enough."""
+    weighted by events, as the bucket sentence's), in its words; ``""`` when they are enough, or
+    when their failures decide a miss all the same (:func:`_decided`)."""
     n = int(rows["events"].sum())
     expected = float((rows["failures"] - rows["excess_failures"]).sum())
-    if not too_few_events(n, 1.0 - expected / n if n else target):
+    if not too_few_events(n, 1.0 - expected / n if n else target) or _decided(rows):
         return ""
     return (f"the incident's {counted(n, 'event')} {'holds' if n == 1 else 'hold'} "
             f"{expected_failures_words(expected)} under the target: too few for a verdict, "

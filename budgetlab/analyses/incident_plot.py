@@ -82,7 +82,7 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
             ax.set_yticks([])
         ax.set_xlabel("")
     axes[-1].set_xlabel(f"time ({r.tz})")  # the time axis, once at the bottom
-    _mark_spans(r, [*panels, *axes[1:]])
+    _mark_spans(r, panels, list(axes[1:]))
     _mark_data_start(r, panels)
     axes[1].set_xlabel("")  # the time axis is labelled once, at the bottom
     for ax in [*panels, axes[1]]:  # the rows below share axes[1]'s time axis
@@ -126,36 +126,46 @@ def _key_not_evaluated(ax: Any) -> None:
             text.set_text(NOT_EVALUATED)
 
 
-def _mark_spans(r: Any, axes: list[Any]) -> None:
-    """Shade the incident on every panel; where the window holds time without data, before the
-    log's first event (``r.data_start`` after the window's start) or after its last
-    (``r.data_end``), hatch every panel there and say it in the top panel: the log begins, the
-    log ends (after the end, what is drawn is the tracker's clock running on after the data, not
-    traffic)."""
+#: The keys of the hatched spans without data, in the timeline's top legend.
+NO_DATA_BEGINS, NO_DATA_ENDS = "no data: the log begins", "no data: the log ends"
+
+
+def _mark_spans(r: Any, panels: list[Any], rest: list[Any]) -> None:
+    """Shade the incident on every panel (the timeline's ``panels`` and the ``rest``); where the
+    window holds time without data, before the log's first event (``r.data_start`` after the
+    window's start) or after its last (``r.data_end``), hatch every panel there and key it in the
+    top panel's legend, whatever the span's width (words drawn on a narrow span would run past
+    the axes): the log begins, the log ends (after the end, what is drawn is the tracker's clock
+    running on after the data, not traffic)."""
+    axes = [*panels, *rest]
     for ax in axes:
         ax.axvspan(r.start.tz_convert(None), r.end.tz_convert(None), color="black", alpha=0.04,
                    lw=0)
+    keys = []
     first = getattr(r, "data_start", None)
     if first is not None and first > r.window_start:  # the window begins before the log does
-        _no_data(axes, r.window_start, first, "before_data", " no data: the log begins ")
+        keys.append(_no_data(axes, r.window_start, first, "before_data", NO_DATA_BEGINS))
     if getattr(r, "data_end", None) is not None:  # the log ends before the window does
-        _no_data(axes, r.data_end, r.window_end, "data_end", " no data: the log ends")
+        keys.append(_no_data(axes, r.data_end, r.window_end, "data_end", NO_DATA_ENDS))
+    entries = getattr(panels[0], "legend_entries", None)
+    if keys and entries:
+        from ..plotting.timeline_marks import place_legends
+
+        entries[0].extend(keys)
+        place_legends(panels, entries)
 
 
-def _no_data(axes: list[Any], lo: Any, hi: Any, gid: str, words: str) -> None:
-    """Hatch ``[lo, hi)`` on every panel (``//``, grey) and say ``words`` in the top panel, beside
-    the data: left of ``hi`` when the data follow (``words`` ending in a space), else right of
-    ``lo``."""
-    import matplotlib.transforms as mtransforms
+def _no_data(axes: list[Any], lo: Any, hi: Any, gid: str, words: str) -> Any:
+    """Hatch ``[lo, hi)`` on every panel (``//``, grey); the legend key saying ``words`` (its
+    gid ``GID_key``)."""
+    from matplotlib.patches import Patch
 
     lo, hi = lo.tz_convert(None), hi.tz_convert(None)
     for ax in axes:
         ax.axvspan(lo, hi, facecolor="none", edgecolor="0.7", hatch="//", lw=0, gid=gid)
-    top, before = axes[0], words.endswith(" ")
-    top.text(hi if before else lo, 0.97, words, transform=mtransforms.blended_transform_factory(
-        top.transData, top.transAxes), ha="right" if before else "left", va="top", fontsize=8,
-        color="0.3", bbox={"facecolor": "white", "edgecolor": "none", "pad": 1},
-        gid=f"{gid}_label")
+    key = Patch(facecolor="none", edgecolor="0.7", hatch="//", label=words)
+    key.set_gid(f"{gid}_key")
+    return key
 
 
 #: The timeline's key of the span where the tracker's window reaches before the data's start.

@@ -30,6 +30,7 @@ from ..windows.bingrid import BinGrid
 from ..windows.binning import bin_events
 from ..windows.bins import read_bins
 from .incident_coverage import covered_alerts, evaluated_from
+from .incident_tier_reach import tier_reach
 from .incident_window import Span, between
 
 __all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "alert_tables", "closest_tier", "report_attrs",
@@ -214,6 +215,11 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
     none = since > end  # no covered evaluation during the incident
     tiers["evaluated_from"] = pd.Series(since, dtype="datetime64[ns, UTC]").mask(none)
     tiers["evaluated_to"] = pd.Series(end, index=tiers.index).mask(none)
+    # a tier whose long window held no event at its evaluations saw nothing: no peak to go by
+    unseen, tiers["can_fire"] = tier_reach(grid, tiers, policy, keys, slo.target,
+                                           np.maximum(froms, first), end)
+    tiers["unseen"] = unseen
+    tiers.loc[unseen, ["peak_burn_long", "peak_burn_short"]] = np.nan
     return alerts, tiers
 
 

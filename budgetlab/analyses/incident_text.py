@@ -28,6 +28,7 @@ from .incident_coverage import all_unevaluated, late_from, not_known_words, unev
 from .incident_end_words import clock_words
 from .incident_group_words import all_groups, for_group, group_label
 from .incident_tables import closest_tier
+from .incident_tier_reach import reach_words
 from .incident_tracker_text import between, tracker_sentence
 from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
@@ -61,7 +62,7 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
              bucket_sentence(buckets, breakdown_by, tracker, expected_failures=expected,
                              keys=by, scope=scope),
              alert_sentence(tiers, policy, by, start, tz, freq=freq,
-                            data_end=data_end if cut else None)]
+                            data_end=data_end if cut else None, target=slo.target)]
     if len(budget) and int(budget["events"].sum()):
         parts.append(budget_sentence(budget, slo, policy, end - start, keys=by, scope=scope,
                                      tz=tz))
@@ -162,14 +163,16 @@ def every(freq: Any) -> str:
 
 def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str],
                    start: pd.Timestamp, tz: str, *, freq: Any = "1min",
-                   data_end: pd.Timestamp | None = None) -> str:
+                   data_end: pd.Timestamp | None = None, target: Any = None) -> str:
     """Whether and when the policy would have paged (or fired, without page tiers); if not, how
     close its page tiers came: a tier's peak burn is over its evaluations, at the end of every
     bin of ``freq`` (the tracker's burn moves at every event, so its peak can differ), up to the
     data's end (``data_end``, the log's last event, when the end of its bin comes before the
     incident's: after it the windows empty with the data); a peak over the threshold comes with
     why the tier did not fire. With group ``keys`` each figure names its group, and how many
-    other groups paged (fired) is said."""
+    other groups paged (fired) is said. A tier that can never fire at the ``target``, or whose
+    long window held no traffic during the incident (``unseen``), is never the one that came
+    closest: it is said apart (:func:`~.incident_tier_reach.reach_words`)."""
     name = f"the {policy.name} policy" if policy.name else "the alert policy"
     first_eval = _bin_end(start, freq)  # the incident's first evaluation
     fired = tiers[tiers["fired"]].sort_values("first_alert", kind="stable") if len(tiers) else tiers
@@ -211,7 +214,8 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         return _sentence(not_known_words(name, has_page))
     else:
         txt = f"{name} would not have {'paged' if has_page else 'fired'}"
-        near = closest_tier(tiers[tiers["severity"] == "page"] if has_page else tiers)
+        able = tiers[tiers["can_fire"]] if "can_fire" in tiers else tiers
+        near = closest_tier(able[able["severity"] == "page"] if has_page else able)
         if near is not None:
             upto = ("" if data_end is None else
                     f" up to the data's end at {_clock(data_end, tz, start)}")
@@ -229,7 +233,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         elif has_page:
             txt += " and no other tier fired"
         txt += unevaluated_words(tiers, None)
-    return _sentence(txt)
+    return _sentence(txt + reach_words(tiers, policy, target, keys))
 
 
 def _why_silent(near: pd.Series, policy: AlertPolicy) -> str:

@@ -251,15 +251,18 @@ def _print_incident(ident: str, rep: Any, by: list[str], limit: int = 0) -> None
     tiers = cut.rows[[*by, "tier", "severity", "burn", "fired", "first_alert",
                       "detection_delay", "peak_burn_long"]].copy() if len(rep.tiers) else rep.tiers
     if len(tiers):
+        from ..analyses.incident_tier_reach import silent_cells
+
         # a tier that did not fire has no first alert nor delay: words, never a blank cell; one
         # that fired before the incident began detected it at once (the table's 0)
         before = (tiers["first_alert"] < rep.start).to_numpy()
         # a tier never evaluated (its window reached before the data's start): not known
         unknown = cut.rows.get("evaluated_from", pd.Series(0, index=tiers.index)).isna()
         tiers["detection_delay"] = [
-            "not evaluated" if no else "not detected" if pd.isna(v) else "already firing" if early
-            else duration_words(v) for v, early, no in zip(tiers["detection_delay"], before,
-                                                           unknown, strict=True)]
+            "not evaluated" if no else "already firing" if early and pd.notna(v)
+            else duration_words(v) if pd.notna(v) else why for v, early, no, why in zip(
+                tiers["detection_delay"], before, unknown, silent_cells(cut.rows, rep.slo.target),
+                strict=True)]
         # on the clock of the header (--tz), with its UTC offset off UTC
         tiers["first_alert"] = clock_text(tiers["first_alert"], rep.tz or "UTC",
                                           MINUTE).fillna("none")
@@ -267,8 +270,11 @@ def _print_incident(ident: str, rep: Any, by: list[str], limit: int = 0) -> None
 
         # the threshold as the policy writes it; the peak as the summary says it
         tiers["burn"] = tiers["burn"].map(lambda v: f"{v:g}")
-        tiers["peak_burn_long"] = tiers["peak_burn_long"].map(
-            lambda v: three_digits(v, missing="withheld"))
+        # an unseen tier's window was empty: no traffic, not a burn of 0 (nor withheld)
+        quiet = cut.rows.get("unseen", pd.Series(False, index=tiers.index))
+        tiers["peak_burn_long"] = [
+            "no traffic" if q else three_digits(v, missing="withheld")
+            for v, q in zip(tiers["peak_burn_long"], quiet, strict=True)]
         print(table_text(tiers, [*by, "tier"]))
     if cut.line:
         print(wrap(cut.line, indent=""))

@@ -58,10 +58,11 @@ def test_a_decomposed_scope_matches_its_hashed_group_on_the_command_line(tmp_pat
     assert main([*args, "--scope", f"{key}={typed}"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert f"scope {key}={group}" in out
-    # by hand: 4 failures in 5 events; 5 x 0.05 = 0.25 expected failures, too few for the burn
-    # (4/5 over the allowed 0.05 = 16) to be said
-    assert ("saw 4 failures in 5 events; its burn over the incident and its share of a 30 d "
-            "error budget are withheld (the incident's 5 events hold 0.25 expected failures") in out
+    # by hand: 4 failures in 5 events; 5 x 0.05 = 0.25 expected failures, too few for a verdict,
+    # but P(X >= 4 | 5, 0.05) = 3.0e-5 decides a miss: the burn 4/5 over 0.05 = 16 is said
+    assert "saw 4 failures in 5 events (burn 16 over the incident)" in out
+    assert ("the incident's 5 events hold 0.25 expected failures under the target, too few for a "
+            "verdict, but the failures decide it") in out
 
 
 def test_an_invisible_character_in_the_scope_is_refused_in_the_reader_s_words(tmp_path, capsys):

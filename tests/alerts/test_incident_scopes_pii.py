@@ -78,10 +78,11 @@ def test_incident_and_alerts_match_the_hashed_group(tmp_path, capsys):
     group = _hashed_group(log, IP_A)
     assert f"scope ip={group}" in out
     # in the scope, by hand: IP_A's 5 events from 10:00 to 10:08, 4 failures (10:00..10:06)
-    # burn: failure rate 4/5 over the allowed 0.05 = 16, withheld: the 5 events hold 0.25
-    # expected failures under 95 %, too few for a verdict
-    assert ("saw 4 failures in 5 events; its burn over the incident and its share of a 30 d "
-            "error budget are withheld (the incident's 5 events hold 0.25 expected failures") in out
+    # burn: failure rate 4/5 over the allowed 0.05 = 16; the 5 events hold 0.25 expected
+    # failures under 95 %, too few for a verdict, but P(X >= 4 | 5, 0.05) = 3.0e-5 decides a miss
+    assert "saw 4 failures in 5 events (burn 16 over the incident)" in out
+    assert ("the incident's 5 events hold 0.25 expected failures under the target, too few for a "
+            "verdict, but the failures decide it") in out
     assert IP_A not in out
     # the same from the command line's --scope
     assert main(["incident", str(log), *READ, *pii, "--start", "2026-01-06T10:00:00Z", "--end",

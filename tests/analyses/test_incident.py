@@ -264,8 +264,10 @@ def test_sentence_already_bad_at_start_and_no_failures_and_stayed_healthy():
                           policy=AlertPolicy.single_window("1h", 50.0))
     assert "stayed HEALTHY throughout (at its events: peak 1 h burn 0 at " in rep.summary
     assert "There were no failures during the incident." in rep.summary
-    assert ("The single_window policy would not have paged (page_1h's 1 h burn, evaluated every "
-            "minute, peaked at 0, its threshold is 50)") in " ".join(rep.summary.split())
+    # its threshold 50 x (1 - 0.9) = 5 is no error ratio: said, never "peaked at 0"
+    assert ("The single_window policy would not have paged and no other tier fired; page_1h can "
+            "never fire at target 0.9: it needs an error ratio above 50 x (1 - 0.9) = 5,") in (
+        " ".join(rep.summary.split()))
 
 
 @pytest.mark.parametrize(("freq", "every"), [("1min", "every minute"), ("5min", "every 5 min")])
@@ -281,12 +283,12 @@ def test_the_two_peak_burns_say_what_they_are_measured_on(freq, every):
     ev = as_events([T0 + pd.Timedelta(seconds=x) for x in sec], [True] * 4 + [False, True])
     rep = incident_report(ev, SLO(target=0.9, window="1h"), T0 + pd.Timedelta(hours=1),
                           T0 + pd.Timedelta(hours=3), context="1h", freq=freq,
-                          policy=AlertPolicy.single_window("1h", 50.0))
+                          policy=AlertPolicy.single_window("1h", 9.0))  # 0.9 x 0.1: in reach
     flat = " ".join(rep.summary.split())
     assert "(at its events: peak 1 h burn 5 at 02:00, lowest 1 h success 50.00 %)" in flat
     # the log ends at 02:00:30, inside the incident: the policy is read up to its bin's end
     assert (f"(page_1h's 1 h burn, evaluated {every} up to the data's end at 02:00, peaked at "
-            "3.33, its threshold is 50)") in flat
+            "3.33, its threshold is 9)") in flat
     assert rep.freq == pd.Timedelta(freq)
 
 
@@ -311,7 +313,8 @@ def test_sentence_paged_at_and_caused_by_timeouts():
 def test_sentence_not_paged_but_ticket_and_already_firing():
     # 10 % solve errors all along (burn 1 at 0.9... exactly the ticket threshold is avoided: 12.5 %)
     ev = history(12, lambda i, r: "solve_error" if i % 8 == 0 else "success")
-    pol = AlertPolicy((AlertTier("page_5m", "page", "5min", None, 50.0),
+    # page_5m's threshold 9 x 0.1 = 0.9: an error ratio can reach it (50 x 0.1 = 5 could not)
+    pol = AlertPolicy((AlertTier("page_5m", "page", "5min", None, 9.0),
                        AlertTier("ticket_1h", "ticket", "1h", None, 1.0)), name="mine")
     rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(7), policy=pol)
     assert ("The mine policy would not have paged (page_5m's 5 min burn, evaluated every minute, "

@@ -99,19 +99,25 @@ def test_one_period_with_one_group_read_too_briefly_is_withheld():
         "with traffic) holds 1,188 events in 19 h 48 min with traffic).")
 
 
-def test_a_share_from_too_few_expected_failures_is_withheld():
+def test_a_share_from_too_few_expected_failures_is_said_when_the_failures_decide_a_miss():
     # at 99 % the incident's 120 events hold 1.2 expected failures (0.01 x 120), under the 10 a
-    # verdict needs (the buckets' rule): the share is withheld in the table, and in words with
-    # the burn over the incident, once for both periods (each period's 60 events hold 0.6: too
-    # few as well) (before: "7.4 % of a 28 d budget for region=ams ... and 19.8 % of a 7 d
-    # budget"; stop 56: each period's share withheld beside "burn 41.7 over the incident")
+    # verdict needs (the buckets' rule), but 50 of them failed: P(X >= 50 | 120, 0.01) ~ 1e-66,
+    # at most 0.1 %, a decided miss (and per group, 30 of ams's 60, 20 of fra's 60: decided too).
+    # The shares are measured ones, said: 30 / 403.2 = 7.44 % of ams's 28 d budget, 20 / 100.8 =
+    # 19.8 % of fra's 7 d one, with the burn 50 / 1.2 = 41.7 (stop 56 withheld all of them)
     slos = PerGroup({"ams": SLO(0.99, window="1h", period="28D"),
                      "fra": SLO(0.99, window="1h", period="7D")})
     rep = incident_report(_events(), slos, START, END, policy="workbook", by="region")
-    assert rep.budget["period_budget_pct"].isna().all()
     assert rep.budget["period_budget"].tolist() == pytest.approx([403.2, 100.8], rel=1e-12)
-    assert _budget_words(rep.summary) == (
-        "Over its 1 h the incident saw 50 failures in 120 events of both groups by region; its "
-        "burn over the incident and its share of the error budget are withheld (the incident's "
-        "120 events hold 1.2 expected failures under the target: too few for a verdict, one "
-        "needs at least 10).")
+    assert rep.budget["period_budget_pct"].tolist() == pytest.approx(
+        [100 * 30 / 403.2, 100 * 20 / 100.8], rel=1e-12)
+    words = _budget_words(rep.summary)
+    assert words.startswith(
+        "Over its 1 h the incident saw 50 failures in 120 events of both groups by region (burn "
+        "41.7 over the incident); its share of the error budget is said per SLO period: 7.4 % of "
+        "a 28 d budget for region=ams")
+    assert "and 19.8 % of a 7 d budget for region=fra" in words
+    assert words.endswith(
+        "the incident's 120 events hold 1.2 expected failures under the target, too few for a "
+        "verdict, but the failures decide it: missed: 50 of 120 events failed (41.67 %); even "
+        "with 120 events, a service at 99 % would fail this often with probability < 0.1 %.")

@@ -83,12 +83,13 @@ def test_the_alert_sentence_names_the_group_of_each_figure():
             "36 min after the start (page_1h); 1 other group paged too. ") in paged.summary
     assert "timeouts alone" not in paged.summary
     # a page tier out of reach: its peak is a/fra's, 30 of the 60 minutes of [10:00, 11:00) at
-    # the 11:00 evaluation: 0.5 / 0.1 = 5; the ticket tier fires for both groups
-    pol = AlertPolicy((AlertTier("page_1h", "page", "1h", None, 50.0),
+    # the 11:00 evaluation: 0.5 / 0.1 = 5, under its 9 (threshold 0.9: one an error ratio can
+    # reach); the ticket tier fires for both groups
+    pol = AlertPolicy((AlertTier("page_1h", "page", "1h", None, 9.0),
                        AlertTier("ticket_1h", "ticket", "1h", None, 2.9)), name="mine")
     quiet = report(pol)
     assert ("The mine policy would not have paged (page_1h's 1 h burn for captcha_type=a, "
-            "region=fra, evaluated every minute, peaked at 5, its threshold is 50); its "
+            "region=fra, evaluated every minute, peaked at 5, its threshold is 9); its "
             "ticket_1h tier would have raised a ticket for captcha_type=a, region=fra at 10:36, "
             "36 min after the start; 1 other group raised one too.") in quiet.summary
 

@@ -29,15 +29,24 @@ def flat(text: str) -> str:
 
 
 def test_the_burn_is_withheld_with_the_share_under_10_expected_failures_only():
-    # an event a minute; the incident holds the 60 of 01:00 .. 01:59, those of 01:10 .. 01:39 (30)
-    # failed; under 90 % its 60 events hold 60 x 0.1 = 6 expected failures, under 10: the burn
-    # (30 / 6 = 5) and the share are withheld, once, with that reason
-    said = flat(report(60, range(70, 100), 0.9).summary)
-    assert ("Over its 1 h the incident saw 30 failures in 60 events; its burn over the incident "
+    # an event a minute; the incident holds the 60 of 01:00 .. 01:59, those of 01:10 .. 01:17 (8)
+    # failed; under 90 % its 60 events hold 60 x 0.1 = 6 expected failures, under 10, and 8 of
+    # them decide nothing (P(X >= 8 | 60, 0.1) = 0.25): the burn (8 / 6 = 1.33) and the share
+    # are withheld, once, with that reason
+    said = flat(report(60, range(70, 78), 0.9).summary)
+    assert ("Over its 1 h the incident saw 8 failures in 60 events; its burn over the incident "
             "and its share of a 30 d error budget are withheld (the incident's 60 events hold 6 "
             "expected failures under the target: too few for a verdict, one needs at least 10)."
             ) in said
-    assert "burn 5 over the incident" not in said  # the old words
+    assert "burn 1.33 over the incident" not in said  # the old words
+    # 30 of them failed (01:10 .. 01:39): P(X >= 30 | 60, 0.1) ~ 6e-15, at most 0.1 %: the
+    # failures decide a miss, so the burn 30 / 6 = 5 is said, with why
+    said = flat(report(60, range(70, 100), 0.9).summary)
+    assert "Over its 1 h the incident saw 30 failures in 60 events (burn 5 over the incident)" \
+        in said
+    assert ("too few for a verdict, but the failures decide it: missed: 30 of 60 events failed "
+            "(50.00 %); even with 60 events, a service at 90 % would fail this often with "
+            "probability < 0.1 %") in said
     # an event every 36 s: the incident holds 100 events (01:00 .. 01:59:24), under 90 % 10
     # expected failures, the rule's least; 25 of them failed (indices 100 .. 124): burn 25 / 10 =
     # 2.5, said; the share is withheld only for the replayed span's 2 h of traffic (under a day)

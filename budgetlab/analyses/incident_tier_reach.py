@@ -1,0 +1,122 @@
+"""What an alert tier of the incident report could not do: see the incident, or fire at all.
+
+A tier is **unseen** for a group when its long window held no event of the group at any of its
+evaluations during the incident (the one rule of :func:`budgetlab.alerts.unseen.held_traffic`,
+as ``budgetlab alerts --incidents`` scores it): it had nothing to detect, so it is neither
+"not detected" nor a peak burn of 0 (its peaks are missing, said "no traffic"). A tier **can never
+fire** at a target when its threshold ``burn x (1 - target)`` is 1 or more
+(:func:`budgetlab.alerts.reach.can_never_fire`): its silence is no verdict on it. The tier
+table's ``unseen`` and ``can_fire`` columns, and the words the table and the summary say them in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.percent import given_fraction
+from .._util.words import prose_duration
+from ..alerts.policy import AlertPolicy
+from ..alerts.reach import can_never_fire, cannot_fire_words
+from ..alerts.unseen import held_traffic, traffic_spans
+from ..budget.targets import target_array
+from ..windows.bingrid import BinGrid
+
+__all__ = ["tier_reach", "unseen_cell", "silent_cells", "reach_words"]
+
+
+def tier_reach(grid: BinGrid, tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str],
+               target: Any, since: np.ndarray, until: pd.Timestamp) -> tuple[np.ndarray,
+                                                                            np.ndarray]:
+    """Per row of ``tiers`` (the tier table: its group ``keys`` and ``tier``): ``(unseen,
+    can_fire)``. ``unseen``: the tier's long window held no event of the row's group at any of
+    its evaluations during the incident, from ``since`` (per tier of ``policy``, in ns: its first
+    covered evaluation after the incident's start) to ``until`` (the last one read), included;
+    ``False`` for a tier not evaluated at all (``since`` after ``until``: not known, not unseen).
+    ``can_fire``: its threshold at the group's ``target`` is under 1."""
+    index = {t.name: j for j, t in enumerate(policy.tiers)}
+    tier = tiers["tier"].astype(str).map(index).to_numpy(dtype=np.int64)
+    if keys:  # the row's group: its position in the grid, by the keys as text
+        at = {tuple(r): i for i, r in enumerate(
+            grid.keys[list(keys)].astype(str).itertuples(index=False, name=None))}
+        group = np.array([at[tuple(r)] for r in tiers[list(keys)].astype(str).itertuples(
+            index=False, name=None)], dtype=np.int64)
+    else:
+        group = np.zeros(len(tiers), dtype=np.int64)
+    lo = np.asarray(since, dtype=np.int64)[tier]
+    unseen = np.zeros(len(tiers), dtype=bool)
+    for j, t in enumerate(policy.tiers):
+        sel = (tier == j) & (lo <= until.value)  # evaluated during the incident
+        if sel.any():
+            spans = traffic_spans(grid, int(t.long_window.value))
+            unseen[sel] = ~held_traffic(*spans, group[sel], lo[sel],
+                                        np.full(int(sel.sum()), until.value + 1))
+    targets = target_array(target, grid)[group]
+    can = np.array([not can_never_fire(policy.tiers[j], float(v))
+                    for j, v in zip(tier, targets, strict=True)], dtype=bool)
+    return unseen, can
+
+
+def unseen_cell(long_window: Any) -> str:
+    """The tier table's words for an unseen tier (its ``detection_delay``).
+
+    >>> unseen_cell(pd.Timedelta("1h"))
+    'unseen (no traffic in its 1 h window during the incident)'
+    """
+    return f"unseen (no traffic in its {prose_duration(long_window)} window during the incident)"
+
+
+def silent_cells(rows: pd.DataFrame, target: Any) -> list[str]:
+    """Per tier row, the table's words for a tier that did not fire: it can never fire at the
+    ``target``, it saw no traffic (:func:`unseen_cell`), or it did not detect the incident.
+
+    >>> t = pd.DataFrame({"long_window": pd.to_timedelta(["1h", "6h", "1D"]),
+    ...                   "unseen": [False, True, False], "can_fire": [False, True, True]})
+    >>> silent_cells(t, 0.9)  # doctest: +NORMALIZE_WHITESPACE
+    ['can never fire at target 0.9', 'unseen (no traffic in its 6 h window during the incident)',
+     'not detected']
+    """
+    never = (f"can never fire at target {given_fraction(target)}" if np.ndim(target) == 0
+             else "can never fire at its target")
+    can = rows.get("can_fire", pd.Series(True, index=rows.index))
+    quiet = rows.get("unseen", pd.Series(False, index=rows.index))
+    return [never if not c else unseen_cell(w) if q else "not detected"
+            for c, q, w in zip(can, quiet, rows["long_window"], strict=True)]
+
+
+def reach_words(tiers: pd.DataFrame, policy: AlertPolicy, target: Any, keys: Sequence[str]) -> str:
+    """The summary's clauses on the tiers that could not do their part (``""``: none), each
+    after ``"; "``: those that can never fire at the target (:func:`cannot_fire_words`), then
+    those unseen (in every group, or in how many of them).
+
+    >>> t = pd.DataFrame({"tier": ["page_1h", "page_6h"], "long_window":
+    ...                   pd.to_timedelta(["1h", "6h"]), "unseen": [True, False],
+    ...                   "can_fire": [False, True]})
+    >>> print(reach_words(t, AlertPolicy.workbook(), 0.9, []))  # doctest: +NORMALIZE_WHITESPACE
+    ; page_1h can never fire at target 0.9: it needs an error ratio above 14.4 x (1 - 0.9) =
+    1.44, and an error ratio is at most 1 (every event failing); page_1h saw no traffic: its 1 h
+    window held no event at any of its evaluations during the incident, so it is unseen (neither
+    detected nor missed)
+    """
+    if not len(tiers) or "unseen" not in tiers or "can_fire" not in tiers:
+        return ""
+    out = ""
+    never = [t for t in policy.tiers if t.name in set(tiers.loc[~tiers["can_fire"], "tier"])]
+    if never and np.ndim(target) == 0 and isinstance(target, float | int):
+        out += "; " + cannot_fire_words(never, float(target))
+    elif never:  # no one target to name (per-group targets)
+        out += "; " + " and ".join(t.name for t in never) + (
+            " can never fire at the SLO's target (a threshold burn x (1 - target) of 1 or more, "
+            "and an error ratio is at most 1)")
+    n_groups = len(tiers.drop_duplicates(list(keys))) if keys else 1
+    for name, rows in tiers[tiers["unseen"]].groupby("tier", sort=False, observed=True):
+        n = len(rows)
+        whose = "" if n == n_groups else f" for {n:,} of its {n_groups:,} groups"
+        out += (f"; {name} saw no traffic{whose}: its "
+                f"{prose_duration(rows['long_window'].iloc[0])} window held no event at any of "
+                "its evaluations during the incident, so it is unseen (neither detected nor "
+                "missed)")
+    return out
