@@ -54,8 +54,8 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
     assert_oracle_attrs(got, want)
 
 
-#: attrs keys the current tables record beyond the oracles': ``tier_windows`` and
-#: ``cannot_fire_note`` (alert_episodes, carried on by the score tables), ``incidents_outside``
+#: attrs keys the current tables record beyond the oracles': ``tier_windows``,
+#: ``cannot_fire_note`` and ``cannot_fire`` (alert_episodes, carried on by the score tables), ``incidents_outside``
 #: and ``budget_note`` (the score tables), and what every table on the bin
 #: grid records of how it was made (budgetlab/budget/grid_attrs.py; checked by hand in
 #: tests/test_attrs_json.py): the SLO, group keys, bin width and edges, the options, and the
@@ -64,7 +64,7 @@ ADDED_ATTRS = ("tier_windows", "incidents_outside", "budget_note", "slo", "by", 
                "grid_start", "grid_end", "freq_ns", "tiers", "windows", "at", "fill", "period",
                "calendar", "tz", "burn_window", "slice_window", "slice_target", "grace",
                "filling", "incidents_start", "incidents_end", "policies", "cannot_fire_note",
-               "unseen_note")
+               "cannot_fire", "unseen_note")
 
 
 def assert_oracle_attrs(got: pd.DataFrame, want: pd.DataFrame) -> None:

@@ -8,8 +8,12 @@ written as the summary writes burns."""
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from budgetlab.cli import main
+
+# the tests read a table's rows, one row a line: at any terminal width
+pytestmark = pytest.mark.usefixtures("wide_terminal")
 
 
 def _run(log, rows, *extra):
