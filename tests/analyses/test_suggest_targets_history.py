@@ -51,7 +51,7 @@ def test_an_overspent_budget_keeps_the_recommendation():
     assert s["suggested_target"] == 0.95
     assert "does not afford 98 %" in s["reason"]
     assert "allows 200 failures and there were 250, 125 % of it" in s["reason"]
-    assert s["reason"].endswith("keep 95 %")
+    assert s["reason"].endswith("; keep the recommendation 95 %")
 
 
 def test_too_much_time_exhausted_keeps_the_recommendation():
@@ -125,3 +125,38 @@ def test_a_table_without_counts_is_refused():
                          distribution=EMPTY, bootstrap=EMPTY, settings=rec.settings)
     with pytest.raises(ConfigError, match="events and failures"):
         suggest_targets(bare)
+
+
+def _judged(verdict: str, current: float, recommended: float, failures: int) -> Recalibration:
+    """``_rec`` with the verdict on a current target, as recalibrate's summary carries it."""
+    rec = _rec(recommended, failures, {0.98: 0.04, 0.99: 0.179})
+    rec.summary["current_target"] = current
+    rec.summary["verdict"] = verdict
+    return rec
+
+
+def test_a_suggestion_beside_a_kept_current_target_says_both():
+    # stop 57: notebook 01 said "keep 99 %" (the verdict: the bootstrap interval 98 % .. 99 %
+    # reaches 99 %) in section 4 and "keep 98 %" (the recommendation) in section 5 for one group.
+    # 100 failures fit 0.98's 200: the recommendation stands, and the reason says it is not a
+    # verdict on the current 99 %
+    s = suggest_targets(_judged("ok", 0.99, 0.98, 100), _clean(0.98)).iloc[0]
+    assert s["suggested_target"] == 0.98
+    assert s["reason"] == ("the incidents do not move the recommendation (98 % outside them): "
+                           "keep the recommendation 98 % (the rule's target, not a verdict: the "
+                           "verdict on the current target keeps 99 %, and target_verdicts says "
+                           "why)")
+    # the incident-free 99.7 % allows 30 failures and there were 100: the recommendation is kept
+    s = suggest_targets(_judged("ok", 0.99, 0.98, 100), _clean(0.997)).iloc[0]
+    assert s["suggested_target"] == 0.98
+    assert s["reason"].endswith("; keep the recommendation 98 % (the rule's target, not a verdict: "
+                                "the verdict on the current target keeps 99 %, and "
+                                "target_verdicts says why)")
+
+
+@pytest.mark.parametrize(("verdict", "current"), [("too_strict", 0.99), ("ok", 0.98)])
+def test_no_verdict_words_where_verdict_and_suggestion_agree(verdict, current):
+    # too_strict loosens to the recommendation; ok on 98 % keeps what is suggested
+    s = suggest_targets(_judged(verdict, current, 0.98, 100), _clean(0.98)).iloc[0]
+    assert s["reason"] == ("the incidents do not move the recommendation (98 % outside them): "
+                           "keep the recommendation 98 %")

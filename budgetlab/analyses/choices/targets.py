@@ -44,7 +44,7 @@ def _incident_free(h: GroupHistory, rc: float, cl: float) -> tuple[float, str]:
     if not np.isfinite(rc):
         use = highest_afforded(h, np.inf)
         return use, f"{why}; no recommendation on all of the history to keep{_fallback(use)}"
-    return _checked(h, rc, why, f"; keep {given_percent(rc)}", against="; nor")
+    return _checked(h, rc, why, f"; keep the recommendation {given_percent(rc)}", against="; nor")
 
 
 def _checked(h: GroupHistory, target: float, head: str, stands: str, *,
@@ -65,6 +65,17 @@ def _fallback(use: float) -> str:
     return "; no candidate is afforded: no suggestion"
 
 
+def _beside_verdict(r: pd.Series, use: float) -> str:
+    """Where the verdict on the current target keeps it (``ok``) although the suggestion is
+    another target, the words that say the two answer different questions; else empty."""
+    cur = float(r.get("current_target", np.nan))
+    if (str(r.get("verdict")) != "ok" or not np.isfinite(cur) or not np.isfinite(use)
+            or given_percent(cur) == given_percent(use)):
+        return ""
+    return (f" (the rule's target, not a verdict: the verdict on the current target keeps "
+            f"{given_percent(cur)}, and target_verdicts says why)")
+
+
 def suggest_targets(rec: Recalibration,
                     without_incidents: Recalibration | None = None) -> pd.DataFrame:
     """The target to suggest per group, after a cross-check against labelled incidents.
@@ -81,7 +92,11 @@ def suggest_targets(rec: Recalibration,
     suggested, when neither tells). Otherwise the reason says why not, with the figures, and the
     recommendation on all of the history is kept. Whatever is suggested passes the budget check:
     a kept recommendation whose budget the history's failures overspend gives way to the highest
-    candidate of ``rec`` that both checks pass (NaN, said, when none does).
+    candidate of ``rec`` that both checks pass (NaN, said, when none does). The suggestion is
+    the rule's target, not a verdict on the current one: where :func:`budgetlab.target_verdicts`
+    keeps a current target (``ok``: its evidence does not call for a change) and another target
+    is suggested, the reason says both (``keep the recommendation 98 % (the rule's target, not a
+    verdict: the verdict on the current target keeps 99 %, ...)``).
 
     Parameters
     ----------
@@ -137,13 +152,13 @@ def suggest_targets(rec: Recalibration,
                            if without_incidents is None else
                            _checked(h, rc, "the incidents do not move the recommendation "
                                     f"({given_percent(cl)} outside them)",
-                                    f": keep {given_percent(rc)}"))
+                                    f": keep the recommendation {given_percent(rc)}"))
         else:
             use = np.nan
             reason = f"no recommendation: {r.get('recommendation_note', 'no candidate qualifies')}"
         row: dict[str, Any] = {k: str(r[k]) for k in keys}
         row.update(recommended_target=rc, recommended_without_incidents=cl, suggested_target=use,
-                   reason=reason)
+                   reason=reason + _beside_verdict(r, use))
         rows.append(row)
     return pd.DataFrame(rows, columns=[*keys, "recommended_target", "recommended_without_incidents",
                                        "suggested_target", "reason"])

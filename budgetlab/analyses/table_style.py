@@ -1,0 +1,44 @@
+"""A notebook's table as budgetlab's sentences say its figures (:func:`styled_table`): targets as
+written, measured shares in percent, durations in words."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from .._util.percent import given_percent, measured_percent
+from .._util.words import duration_words
+
+__all__ = ["styled_table"]
+
+
+def styled_table(table: pd.DataFrame, *, targets: Sequence[str] = (), shares: Sequence[str] = (),
+                 durations: Sequence[str] = (), na_rep: str = "n/a",
+                 precision: int = 4) -> Any:
+    """``table``'s :class:`~pandas.io.formats.style.Styler` with each figure in the unit the
+    sentences use: the ``targets`` columns as written (``0.975`` is ``97.5 %``), the measured
+    ``shares`` (a share of time, a recall: ``0.6667`` is ``66.67 %``, never ``100.00 %`` short
+    of 1) in percent, the ``durations`` in words (``0 days 00:17:00`` is ``17 min``, as the
+    command line says it), other numbers with ``precision`` decimals, and a missing figure
+    (NaN, NaT) ``na_rep``. A name the table lacks is passed over, so one call fits a table with
+    and without its incident columns. Needs jinja2, as every Styler does.
+
+    >>> t = pd.DataFrame({"target": [0.975], "share_exhausted": [0.0067], "recall": [2 / 3],
+    ...                   "detection_median": pd.to_timedelta(["17min"]), "hours": [0.96111],
+    ...                   "recovery_median": [pd.NaT]})
+    >>> s = styled_table(t, targets=["target"], shares=["share_exhausted", "recall"],
+    ...                  durations=["detection_median", "recovery_median"], na_rep="none")
+    >>> print(s.hide(axis="index").to_string(delimiter=" | "))
+    target | share_exhausted | recall | detection_median | hours | recovery_median
+    97.5 % | 0.67 % | 66.67 % | 17 min | 0.9611 | none
+    <BLANKLINE>
+    """
+    styler = table.style.format(na_rep=na_rep, precision=precision)
+    for names, say in ((targets, given_percent), (shares, measured_percent),
+                       (durations, duration_words)):
+        kept = pd.Index([c for c in names if c in table.columns])
+        if len(kept):
+            styler = styler.format(say, na_rep=na_rep, subset=kept)
+    return styler
