@@ -55,8 +55,8 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
 
 
 #: attrs keys the current tables record beyond the oracles': ``tier_windows``,
-#: ``cannot_fire_note`` and ``cannot_fire`` (alert_episodes, carried on by the score tables), ``incidents_outside``
-#: and ``budget_note`` (the score tables), and what every table on the bin
+#: ``cannot_fire_note`` and ``cannot_fire`` (alert_episodes, carried on by the score tables),
+#: ``incidents_outside`` and ``budget_note`` (the score tables), and what every table on the bin
 #: grid records of how it was made (budgetlab/budget/grid_attrs.py; checked by hand in
 #: tests/test_attrs_json.py): the SLO, group keys, bin width and edges, the options, and the
 #: score tables' options and incidents' span (alerts/scoring.py score_attrs)

@@ -74,7 +74,7 @@ def test_notebook_02_says_its_scores_count_pages_only():
     text = " ".join(" ".join(c.source.split()) for c in nb.cells)
     assert "**recall** = incidents a page detected / incidents" in text
     assert "Only the tiers that page count (severity `page`, Pyrra's `critical`)" in text
-    assert '.set_caption("pages only: a ticket tier neither detects nor pages here")' in text
+    assert '.set_caption("pages only: tickets neither detect nor page")' in text
 
 
 def _small_log(path: Path) -> None:
