@@ -13,18 +13,9 @@ import pytest
 
 from budgetlab.analyses.latency_profile import latency_profile
 from budgetlab.analyses.survival import kaplan_meier, km_quantile
+from tests.latency_rows import events
 
 Z = 1.959963984540054  # the 97.5 % normal quantile
-
-
-def events(rows):
-    """Canonical events from ``(group, outcome, seconds)`` rows, a minute apart."""
-    return pd.DataFrame({
-        "ts": pd.date_range("2026-10-05", periods=len(rows), freq="1min", tz="UTC").as_unit("ns"),
-        "g": [g for g, _, _ in rows],
-        "ok": [o == "success" for _, o, _ in rows],
-        "bucket": pd.Categorical([o for _, o, _ in rows]),
-        "duration": pd.to_timedelta([s for _, _, s in rows], unit="s")})
 
 
 def test_one_success_bounds_no_quantile_from_above():
