@@ -13,10 +13,10 @@ has ratio 0 and never satisfies it). The tier **fires** like a Prometheus alerti
 
 An **episode** runs from its first firing evaluation (``start``) to the first evaluation at which
 it no longer fires (``end``, exclusive; ``end - start`` is a whole number of steps). An episode
-still firing at the last evaluation has ``ongoing=True`` and ``end`` at that last evaluation, the
-grid's end (``attrs["grid_end"]``): where the evaluation stopped, not where the alert did; its
-``duration`` is the time it was seen firing (0 for one that began at the last evaluation).
-Nothing is dated past the evaluated span (before stop 57 it ended one step after it).
+still firing at the last evaluation has ``ongoing=True`` and ``end`` one step after it: the last
+evaluation's firing holds until the next evaluation, as Prometheus's rule engine counts it (its
+firing minutes are the episodes' ``[start, end)``); ``end`` is then where the evaluation stopped
+plus one step, not where the alert did.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from ..budget.grid_attrs import grid_attrs
 from ..slo import SLO
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
-from .firing import grid_firing_runs, policy_runs, run_ends, tier_conditions, tier_steps
+from .firing import grid_firing_runs, policy_runs, tier_conditions, tier_steps
 from .period_tiers import check_tier_names
 from .policy import AlertPolicy, as_policy
 from .reach import cannot_fire_note, cannot_fire_rows
@@ -132,7 +132,7 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
     DataFrame
         Group keys, ``tier`` (categorical, policy order), ``severity``, ``start``, ``end``
         (datetime64[ns, UTC]; ``end`` exclusive: the first evaluation no longer firing; for an
-        ``ongoing`` episode the last evaluation, ``grid_end``), ``duration`` (Timedelta),
+        ``ongoing`` episode one step after the last evaluation), ``duration`` (Timedelta),
         ``ongoing`` (still firing at the last evaluation). Sorted by
         group keys, ``start``, tier. ``attrs`` holds ``slo`` (the SLO ``target`` stands for,
         :func:`~budgetlab.budget.grid_attrs.target_slo`), ``by``, ``freq``,
@@ -191,7 +191,7 @@ def _episodes(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFram
     gi = np.concatenate([r[0] for r in runs])
     ti = np.repeat(np.arange(len(runs), dtype=np.int64), [len(r[0]) for r in runs])
     st = end_ns[np.concatenate([r[1] for r in runs])]
-    en = run_ends(end_ns, np.concatenate([r[2] for r in runs]))
+    en = end_ns[np.concatenate([r[2] for r in runs]) - 1] + grid.freq_ns
     og = np.concatenate([r[3] for r in runs])
     order = np.lexsort((ti, st, gi))
     gi, ti, st, en, og = gi[order], ti[order], st[order], en[order], og[order]

@@ -230,8 +230,8 @@ OPEN = int(np.iinfo(np.int64).max)
 def open_ends(episodes: pd.DataFrame, ep_end: np.ndarray) -> tuple[np.ndarray, int]:
     """``(ends, shown)``: the episodes' ends ``ep_end`` (ns) with those of the episodes still
     firing at the last evaluation (``ongoing``) at :data:`OPEN`, and the end the tables show for
-    them: the table's (the last evaluation, where the evaluation stopped; ``OPEN`` when none is
-    ongoing).
+    them: the table's (one step after the last evaluation, where the evaluation stopped; ``OPEN``
+    when none is ongoing).
 
     >>> ep = pd.DataFrame({"ongoing": [False, True]})
     >>> ends, shown = open_ends(ep, np.array([5, 9]))

@@ -19,7 +19,7 @@ by does not restrict) **and** the episode overlaps the incident's time span exte
   already firing when the incident starts detects it at once);
 * **reset time**: end of the last matching episode − incident end (signed: negative when the
   alert stopped before the incident did, by that long). Withheld (NaT) when that episode was still
-  firing at the last evaluation (``ongoing``: its ``end`` is that last evaluation, the grid's end,
+  firing at the last evaluation (``ongoing``: its ``end``, one step after that evaluation, is
   where the evaluation stopped, not a reset); a row's ``reset_median``/``reset_max`` are then
   withheld too (a median of the others would leave out the alert that never stopped);
 * **pages per day / false pages per week**: episodes (notifications) of the row per day, and

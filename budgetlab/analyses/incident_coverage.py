@@ -24,7 +24,7 @@ import pandas as pd
 from .._util.validation import utc_from_ns, utc_ns_column
 from .._util.words import prose_duration
 from ..alerts.episodes import policy_attrs, policy_parts
-from ..alerts.firing import grid_firing_runs, run_ends, tier_conditions, tier_steps
+from ..alerts.firing import grid_firing_runs, tier_conditions, tier_steps
 from ..alerts.policy import AlertPolicy
 from ..budget.burn import error_budgets
 from ..events.schema import TIMEOUT
@@ -168,7 +168,7 @@ def _covered_runs(grid: BinGrid, target: float, policy: AlertPolicy,
     out["tier"] = pd.Categorical.from_codes(t[order], categories=pd.Index(names), ordered=True)
     out["severity"] = np.array([tier.severity for tier in policy.tiers], dtype=object)[t[order]]
     out["start"] = utc_from_ns(ends[first[order]])
-    out["end"] = utc_from_ns(run_ends(ends, stop[order]))  # ongoing: the last evaluation
+    out["end"] = utc_from_ns(ends[stop[order] - 1] + grid.freq_ns)
     out["duration"] = out["end"] - out["start"]
     out["ongoing"] = ongoing[order].astype(bool)
     out["may_have_fired_earlier"] = early[order]

