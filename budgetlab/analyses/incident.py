@@ -338,7 +338,8 @@ def incident_report(
     scope_text = check_scope(events, scope)
     ev, replayed, notes, span = replayed_events(events, span, scope_text, slo=slo, keys=keys)
     tables = replay_tables(ev, slo, pol, keys, bkeys, span, freq=freq, replayed=replayed,
-                           tracked=tracked_events(events, ev, span, scope_text, keys),
+                           tracked=tracked_events(events, ev, span, scope_text, keys,
+                                                  min_events=slo.min_events),
                            alerted=alerted_events(events, ev, span, scope_text))
     if int(tables["budget"]["events"].sum()) == 0:
         notes.append("there were no events during the incident.")

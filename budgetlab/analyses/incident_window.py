@@ -150,18 +150,20 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
 
 
 def tracked_events(events: pd.DataFrame, ev: pd.DataFrame, span: Span, scope: str,
-                   keys: list[str]) -> pd.DataFrame:
+                   keys: list[str], *, min_events: int = 0) -> pd.DataFrame:
     """The events the tracker replays: ``ev`` (from ``span.h_start``, in scope) and, for every
     group of ``ev``, its events from its last event before the window ``t_prev`` less
     ``span.history`` on. The status at ``t_prev`` is the "from" of a change at the group's first
     event in the window: read on its full window, it is the status the streaming tracker had
     there whatever the context (replayed from ``h_start`` only, a window reaching before it
-    would be cut). A group with no event before the window starts at ``h_start``."""
+    would be cut). A group with no event before the window starts at ``h_start``. With
+    ``min_events`` > 0 a status held on a thin window is the one before it, a chain with no bound
+    in time: every group of ``ev`` is replayed from the log's start."""
     t = ts_ns(events)
     w, h = span.w_start.value, span.h_start.value
     i_w, i_end = (int(np.searchsorted(t, x, side="left")) for x in (w, span.w_end.value))
     # first the history of two windows: a group silent all the history of the window needs more
-    for lo_ns in (h - span.history.value, None):
+    for lo_ns in (None,) if min_events > 0 else (h - span.history.value, None):
         i_lo = 0 if lo_ns is None else int(np.searchsorted(t, lo_ns, side="left"))
         cand = events.iloc[i_lo:i_end]
         if scope != "*":
@@ -180,7 +182,8 @@ def tracked_events(events: pd.DataFrame, ev: pd.DataFrame, span: Span, scope: st
             break
     if i_w == 0 or not len(cand):
         return ev
-    start = np.where(present & (t_prev > np.iinfo(np.int64).min), t_prev - span.history.value, h)
+    back = t_prev - span.history.value if min_events == 0 else np.iinfo(np.int64).min
+    start = np.where(present & (t_prev > np.iinfo(np.int64).min), back, h)
     return cand[tt >= start[code]]
 
 
