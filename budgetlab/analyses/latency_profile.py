@@ -21,20 +21,22 @@ attempts, with a Wilson interval. At or above the timeout the share is the succe
 latency SLI equals availability there: ``at_or_above_timeout``).
 
 **Quantiles** of the time to success come from Kaplan–Meier (:mod:`budgetlab.analyses.survival`):
-successes are events, timeouts are censored at the timeout, solve errors (any failure but a
-timeout) are a competing event, censored at their own duration (cause-specific: the latent time
-to success of an attempt the solver does not abandon). Intervals: Brookmeyer–Crowley. A quantile
-the curve does not reach before the timeout is "> timeout": ``above_timeout`` is true and
-``value`` empty (NaT), likewise ``ci_high_above_timeout`` for the interval's upper end. Only an
-attempt of the period that lasted up to the timeout takes the curve there. **Withheld**: a
-quantile whose interval has no upper end and none above the timeout (the lower confidence limit
-of the curve never reaches ``q`` before the curve ends at the period's longest duration, without
-a timeout in force or when no attempt of the period reached it; Brookmeyer–Crowley leave the
-upper limit undefined there): the sample cannot bound it, so ``value`` and ``ci_high`` are empty
-(NaT), the flags false, ``ci_low`` kept, and ``note`` says why and how many attempts even
-successes alone would need (:func:`~budgetlab.analyses.survival.attempts_to_bound`: 6 for p50,
-30 for p90, 296 for p99 at 95 %). ``note`` is empty when every figure is a duration or above the
-timeout.
+successes are events, timeouts are censored at the timeout in force (a ``timeout`` row shorter than
+a success of its group, which ended before it, at its own duration), solve errors (any failure but a
+timeout) are a competing event, censored at their own duration (cause-specific: the latent time to
+success of an attempt the solver does not abandon). Intervals: Brookmeyer–Crowley. A quantile the
+curve does not reach before the timeout is "> timeout": ``above_timeout`` is true and ``value``
+empty (NaT), likewise ``ci_high_above_timeout`` for the interval's upper end. Only an attempt of the
+period that lasted up to the timeout takes the curve there. **Withheld**: a quantile whose interval
+has no upper end and none above the timeout (the lower confidence limit of the curve never reaches
+``q`` before the curve ends at the period's longest duration, without a timeout in force or when no
+attempt of the period reached it; Brookmeyer–Crowley leave the upper limit undefined there): the
+sample cannot bound it, so ``value`` and ``ci_high`` are empty (NaT), the flags false, ``ci_low``
+kept, and ``note`` says why and how many attempts even successes alone would need
+(:func:`~budgetlab.analyses.survival.attempts_to_bound`: 6 for p50, 30 for p90, 296 for p99 at
+95 %). ``note`` is empty when every figure is a duration or above the timeout. ``longest`` is where
+the curve ends: the cell's longest duration as read. The command line says a group's withheld
+quantiles in one note (:func:`withheld_note`).
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ from .tables_repr import tables_repr
 
 __all__ = ["LatencyProfile", "latency_profile", "attempt_durations", "group_timeouts",
            "timeouts_in_force", "NO_TIMEOUT",
-           "parse_thresholds", "attempts_to_bound"]
+           "parse_thresholds", "attempts_to_bound", "withheld_note"]
 
 
 @dataclass(frozen=True)
@@ -143,8 +145,9 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
         ``share_high`` (float64), ``at_or_above_timeout`` (bool).
         ``quantiles``: the group keys, ``period``, ``quantile`` (float64), ``attempts``,
         ``successes`` (int64), ``value``, ``ci_low``, ``ci_high`` (timedelta64[ns]; NaT above the
-        timeout or withheld), ``above_timeout``, ``ci_high_above_timeout`` (bool; false without
-        a timeout), ``timeout``, ``note`` (str: why a quantile is withheld, empty ``value`` and
+        timeout or withheld), ``longest`` (timedelta64[ns]: the period's longest duration as read,
+        where its curve ends), ``above_timeout``, ``ci_high_above_timeout`` (bool; false without a
+        timeout), ``timeout``, ``note`` (str: why a quantile is withheld, empty ``value`` and
         ``ci_high`` not above the timeout).
         ``censoring``: the group keys, ``timeout``, ``timeout_source``.
         The three tables state the span they count in ``attrs``: ``start`` and ``end``
@@ -252,27 +255,63 @@ def _quantiles(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.n
     longest = np.array([dur[order[bounds[g]:bounds[g + 1]]].max() for g in range(len(table))],
                        dtype=np.int64)[pos]
     reached = (cell_to != NO_TIMEOUT) & (longest >= cell_to)
+    out["longest"] = pd.to_timedelta(longest, unit="ns").as_unit("ns")
     out["above_timeout"] = rec["value"].isna().to_numpy() & reached
     out["ci_high_above_timeout"] = rec["ci_high"].isna().to_numpy() & reached
     out["timeout"] = pd.to_timedelta(cell_to, unit="ns").as_unit("ns")
     # no upper end within the data, none above the timeout: the sample cannot bound it
     withheld = rec["ci_high"].isna().to_numpy() & ~reached
     out.loc[withheld, "value"] = pd.NaT
-    out["note"] = [_withheld_words(q, int(a), int(n), int(t), confidence) if w else ""
+    out["note"] = [_withheld_words([q], int(a), int(n), int(t), confidence) if w else ""
                    for q, a, n, t, w in zip(out["quantile"], out["attempts"], longest, cell_to,
                                             withheld, strict=True)]
     return out
 
 
-def _withheld_words(q: float, attempts: int, longest: int, timeout: int,
+def withheld_note(rows: pd.DataFrame, confidence: float = 0.95) -> str:
+    """The withheld quantiles of one group and period (``rows``: its rows of the ``quantiles``
+    table) in one note, each named; ``""`` when none is withheld. One quantile reads as its
+    ``note``; several share the reason (the same attempts, the same curve ending at ``longest``)
+    and each keeps the attempts even successes alone would need to bound it.
+
+    >>> rows = pd.DataFrame({"quantile": [0.5, 0.9, 0.99], "attempts": 12,
+    ...     "longest": pd.to_timedelta("2.8s"), "timeout": pd.to_timedelta("30s"),
+    ...     "note": ["", "p90 withheld: ...", "p99 withheld: ..."]})
+    >>> print(withheld_note(rows))  # doctest: +NORMALIZE_WHITESPACE
+    p90, p99 withheld: 12 attempts cannot bound them from above (the lower 95 % limit of the curve
+    never reaches 90 % or 99 % before it ends at the longest duration, 2.8 s: no attempt of the
+    period reached the 30 s timeout; Brookmeyer-Crowley); even successes alone need at least 30
+    attempts for p90, 296 for p99
+    """
+    held = rows[rows["note"].astype(str) != ""]
+    if held.empty:
+        return ""
+    first = held.iloc[0]
+    timeout = NO_TIMEOUT if pd.isna(first["timeout"]) else int(first["timeout"].value)
+    return _withheld_words(held["quantile"].tolist(), int(first["attempts"]),
+                           int(first["longest"].value), timeout, confidence)
+
+
+def _withheld_words(qs: Sequence[float], attempts: int, longest: int, timeout: int,
                     confidence: float) -> str:
-    """Why a quantile is withheld (the data give its interval no upper end), in words."""
+    """Why the quantiles ``qs`` of one group and period are withheld (the data give their
+    intervals no upper end), in words."""
     why = ("no timeout in force in this group (no 'timeout' row that no success outlasts)"
            if timeout == NO_TIMEOUT else
            f"no attempt of the period reached the {given_duration(timeout)} timeout")
-    name = f"p{fraction_to_percent(q)}"
-    return (f"{name} withheld: {counted(attempts, 'attempt')} cannot bound it from above (the "
-            f"lower {fraction_to_percent(confidence)} % limit of the curve never reaches "
-            f"{fraction_to_percent(q)} % before it ends at the longest duration, "
+    names = [f"p{fraction_to_percent(q)}" for q in qs]
+    levels = [f"{fraction_to_percent(q)} %" for q in qs]
+    needs = [f"{attempts_to_bound(q, confidence):,}" for q in qs]
+    if len(qs) == 1:
+        it, reaches, need = "it", levels[0], f"{needs[0]} attempts"
+    else:
+        it = "them"
+        reaches = f"{', '.join(levels[:-1])} or {levels[-1]}"
+        need = ", ".join([f"{needs[0]} attempts for {names[0]}",
+                          *(f"{n} for {name}" for n, name in zip(needs[1:], names[1:],
+                                                                 strict=True))])
+    return (f"{', '.join(names)} withheld: {counted(attempts, 'attempt')} cannot bound {it} from "
+            f"above (the lower {fraction_to_percent(confidence)} % limit of the curve never "
+            f"reaches {reaches} before it ends at the longest duration, "
             f"{given_duration(longest)}: {why}; Brookmeyer-Crowley); even successes alone need "
-            f"at least {attempts_to_bound(q, confidence):,} attempts")
+            f"at least {need}")

@@ -1,11 +1,12 @@
 """Kaplan–Meier time to success with Greenwood variances, and censored quantiles with
 Brookmeyer–Crowley intervals (numpy, vectorized; no loop over attempts).
 
-**Estimand.** Each attempt ends at its duration as a success (the event), a timeout (the client
-gave up: right-censored at the timeout) or another failure such as a solve error. Solve errors are
-a competing event; here they are **censored at their duration** (the cause-specific treatment):
-the curve estimates the latent time to success of an attempt that the solver does not abandon,
-``F(t) = 1 - S(t)``. The share of attempts that *did* succeed within a threshold is a plain
+**Estimand.** Each attempt ends at its duration as a success (the event), a timeout (the client gave
+up: right-censored at the timeout in force, :mod:`budgetlab.analyses.latency_timeouts`; a timeout
+row that ended before it, at its own duration) or another failure such as a solve error. Solve
+errors are a competing event; here they are **censored at their duration** (the cause-specific
+treatment): the curve estimates the latent time to success of an attempt that the solver does not
+abandon, ``F(t) = 1 - S(t)``. The share of attempts that *did* succeed within a threshold is a plain
 count (:mod:`budgetlab.analyses.latency_profile`), which needs no estimate.
 
 **Quantiles.** ``q``-quantile = the smallest event time with ``F(t) >= q`` (a step function read

@@ -69,7 +69,7 @@ def add_replay(subparsers: Any) -> None:
     add_log_argument(rep)
     add_slo_options(rep)
     add_log_options(rep)
-    out = add_output_options(rep, groups="--summary-out")
+    out = add_output_options(rep, groups="--summary-out writes every group's row")
     out.add_argument("--summary-out", default=None, metavar="FILE",
                      help="write the summary table, one row per group (.csv or .parquet; "
                           f"{OUT_PRECISION})")
@@ -88,7 +88,7 @@ def add_analyses(subparsers: Any) -> None:
     p = subparsers.add_parser("recalibrate",
                               help="recommend a target per group from the log's history")
     add_analysis_options(p, out=f"write the per-group table (.csv or .parquet; {OUT_PRECISION})",
-                         groups="--out",
+                         groups="--out writes every group's row",
                          plot="write the rolling-rate distributions and recommendations (.png, "
                               ".svg, .pdf)")
     g = p.add_argument_group("recalibration")
@@ -109,7 +109,8 @@ def add_analyses(subparsers: Any) -> None:
     p = subparsers.add_parser("compare-windows",
                               help="replay the tracker under several windows side by side")
     add_analysis_options(p, out="write the comparison table (.csv or .parquet; "
-                                f"{OUT_PRECISION})", groups="--out",
+                                f"{OUT_PRECISION})",
+                         groups="--out writes every group's rows, one per window",
                          plot="write flapping against reaction time per window (.png, .svg, .pdf)")
     g = p.add_argument_group("windows")
     g.add_argument("--windows", default="1h,6h,24h,7D",
@@ -132,7 +133,8 @@ def add_analyses(subparsers: Any) -> None:
                               help="what each failure bucket costs: burn, SLI without it, changes "
                                    "caused")
     add_analysis_options(p, out="write the group x bucket table (.csv or .parquet; "
-                                f"{OUT_PRECISION})", groups="--out",
+                                f"{OUT_PRECISION})",
+                         groups="--out writes every group's rows, one per bucket",
                          plot="write the burn over time stacked by bucket (.png, .svg, .pdf)")
     g = p.add_argument_group("buckets")
     g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")
@@ -163,7 +165,8 @@ def add_incidents(subparsers: Any) -> None:
                          out="write the status changes in each reported window (.csv or "
                              f".parquet; {OUT_PRECISION})",
                          plot="write the incident's timeline, alerts and bucket burn (.png, .svg, "
-                              ".pdf)", groups="--tiers-out")
+                              ".pdf)",
+                         groups="--tiers-out writes every group's rows, one per tier and incident")
     g = p.add_argument_group("incident")
     g.add_argument("--tiers-out", default=None, metavar="FILE",
                    help="write the alert tiers' table of every group, one row per group x tier "
@@ -219,7 +222,9 @@ def add_latency(subparsers: Any) -> None:
     add_output_options(p, out="write the shares table per group and period (.csv or .parquet; "
                            f"{OUT_PRECISION})",
                        plot="write the shares over time, or with --timeouts the trade-off (.png, "
-                            ".svg, .pdf)", groups="--out")
+                            ".svg, .pdf)",
+                       groups="--out writes every group's shares per threshold and --freq period, "
+                              "not its other figures")
     g = p.add_argument_group("latency")
     g.add_argument("--thresholds", required=True,
                    help="latency thresholds, comma-separated (e.g. 10s,20s,30s)")

@@ -80,7 +80,9 @@ def quantile_text(quantiles: pd.DataFrame) -> pd.DataFrame:
 def _print_profile(whole: Any, by: list[str], chosen: Chosen) -> None:
     """Per group (those ``chosen``, then the line that says so): the timeout in force, each
     threshold's share and each quantile, in words, the quantiles in one unit
-    (:func:`quantile_text`)."""
+    (:func:`quantile_text`); a group's withheld quantiles in one note."""
+    from ..analyses.latency_profile import withheld_note
+
     cens = chosen.rows(whole.censoring)
     said = quantile_text(whole.quantiles)
     for _, row in cens.iterrows():
@@ -108,13 +110,17 @@ def _print_profile(whole: Any, by: list[str], chosen: Chosen) -> None:
                         f"95 % interval from {q['ci_low']}, no upper end")
             print(fill_line(f"  p{fraction_to_percent(q['quantile'])} time to success: "
                             f"{q['value']} ({interval})"))
-        for note in dict.fromkeys(n for n in quants.get("note", []) if n):  # each said once
+        note = withheld_note(quants, whole.quantiles.attrs["confidence"])  # one note a group
+        if note:
             print(fill_line(f"  {note}"))
     if chosen.line:
         print(fill_line(f"\n{chosen.line}"))
     print(fill_line(f"\nquantiles in {said.attrs['unit']} (one unit, that of the largest): "
-                    "Kaplan-Meier, timeouts censored at the timeout, solve errors censored at "
-                    "their duration (cause-specific); intervals Brookmeyer-Crowley"))
+                    "Kaplan-Meier, timeouts censored at each group's timeout in force "
+                    "(--client-timeout, else the smallest timeout no success of the group "
+                    "outlasts; a timeout shorter than a success at its own duration), solve "
+                    "errors censored at their duration (cause-specific); intervals "
+                    "Brookmeyer-Crowley"))
 
 
 def _recalibration_lines(events: Any, args: argparse.Namespace, thresholds: list[str],

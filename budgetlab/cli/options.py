@@ -88,8 +88,9 @@ def add_output_options(p: argparse.ArgumentParser, *,
                                   f"in UTC, ISO-8601, whatever --tz; {SEED_ROUNDING})",
                        plot: str = "write a timeline (.png, .svg or .pdf)",
                        groups: str | None = None) -> argparse._ArgumentGroup:
-    """``--out``, ``--plot`` and ``--force``, and with ``groups`` (where every group's row is
-    written, for its help) ``--show-groups``; the "outputs" group, for a command's own."""
+    """``--out``, ``--plot`` and ``--force``, and with ``groups`` (the file flag that writes every
+    group and what it writes per group, for its help: ``--out writes every group's rows, one per
+    bucket``) ``--show-groups``; the "outputs" group, for a command's own."""
     g = p.add_argument_group("outputs")
     g.add_argument("--out", default=None, help=out)
     g.add_argument("--plot", default=None, help=plot)
@@ -98,7 +99,7 @@ def add_output_options(p: argparse.ArgumentParser, *,
         g.add_argument("--show-groups", type=group_count, default=None, metavar="N",
                        help=f"with more groups than N (default {SHOW_GROUPS}), the terminal "
                             f"shows N of them, chosen as the line under the table says; 0 shows "
-                            f"them all ({groups} writes every group's row)")
+                            f"them all ({groups})")
     return g
 
 

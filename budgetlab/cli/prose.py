@@ -59,9 +59,10 @@ def fill_line(line: str) -> str:
     >>> [len(line) for line in said.splitlines()], said.splitlines()[1]  # "0 ms" kept whole
     ([97, 43], '    0 ms per attempt, availability 100.00 %')
     >>> print(fill_line("quantiles in s (one unit, that of the largest): Kaplan-Meier, timeouts "
-    ...                 "censored at the timeout, solve errors censored at their duration"))
-    quantiles in s (one unit, that of the largest): Kaplan-Meier, timeouts censored at the timeout,
-    solve errors censored at their duration
+    ...                 "censored at each group's timeout in force, solve errors censored at "
+    ...                 "their duration"))
+    quantiles in s (one unit, that of the largest): Kaplan-Meier, timeouts censored at each group's
+    timeout in force, solve errors censored at their duration
     """
     body = line.lstrip("\n")
     text = body.lstrip(" ")
