@@ -5,7 +5,7 @@ A scope value that looks like personal data is refused (``pii="error"``, ``"drop
 cannot be matched), or with ``pii="hash"`` replaced by its keyed hash under the events' salt
 (:func:`~budgetlab.privacy.hash_values`), so that the incident matches the hashed group of the
 events read with the same salt. Hashed, a value is first put in the one spelling of group keys
-(:func:`~budgetlab.events.read.one_spelling`: stripped, NFC), as the events' keys are before
+(:func:`~budgetlab.events.spelling.one_spelling`: stripped, NFC), as the events' keys are before
 their hash, and one holding an invisible character is refused as the reader refuses it; then
 :func:`match_hashed_keys` hashes the values that do not look personal but whose key the events
 hold hashed (``ip=unknown`` beside hashed addresses). Keys and values are counted apart, and no
@@ -22,7 +22,7 @@ import pandas as pd
 from .._util.validation import check_argument
 from .._util.words import counted_of, say
 from ..errors import ConfigError, InputError, PersonalDataError
-from ..events.read import INVISIBLE_WORDS, one_spelling
+from ..events.spelling import INVISIBLE_WORDS, one_spelling
 from ..events.schema import parse_scope
 from ..privacy import PII_MODES, guard_values, hash_values, scan_text
 
