@@ -22,8 +22,8 @@ import pandas as pd
 from .._util.validation import check_argument
 from .._util.words import counted_of, say
 from ..errors import ConfigError, InputError, PersonalDataError
-from ..events.spelling import INVISIBLE_WORDS, one_spelling
 from ..events.schema import parse_scope
+from ..events.spelling import INVISIBLE_WORDS, one_spelling
 from ..privacy import PII_MODES, guard_values, hash_values, scan_text
 
 __all__ = ["scope_items", "guard_scopes", "match_hashed_keys", "hash_scope",

@@ -37,8 +37,8 @@ from .timeformat import parse_formatted
 from .times import describe_time, parse_time
 from .vocabulary import parse_ok
 
-__all__ = ["read_events", "read_table", "one_spelling", "reading_time", "ID_LIKE_SHARE", "ID_LIKE_MIN_ROWS",
-           "CLOCK_SKEW", "READING_TIME"]
+__all__ = ["read_events", "read_table", "one_spelling", "reading_time", "ID_LIKE_SHARE",
+           "ID_LIKE_MIN_ROWS", "CLOCK_SKEW", "READING_TIME"]
 
 #: A group key with more distinct values than this share of the rows (and at least
 #: :data:`ID_LIKE_MIN_ROWS` rows) looks like an id: most groups would hold one or two events.

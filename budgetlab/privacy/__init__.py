@@ -16,4 +16,5 @@ from .hashing import HASHED, hash_values, holds_hashes
 from .redact import redact, shown
 
 __all__ = ["KINDS", "PII_MODES", "scan_text", "scan_personal_data", "guard_personal_data",
-           "guard_values", "hash_values", "holds_hashes", "HASHED", "names_a_person", "looks_personal", "shown", "redact"]
+           "guard_values", "hash_values", "holds_hashes", "HASHED", "names_a_person",
+           "looks_personal", "shown", "redact"]

@@ -14,7 +14,6 @@ spelling read alone."""
 
 from __future__ import annotations
 
-import pandas as pd
 import pytest
 
 import budgetlab
