@@ -27,7 +27,10 @@ from ..events.spelling import INVISIBLE_WORDS, one_spelling
 from ..privacy import PII_MODES, guard_values, hash_values, scan_text
 
 __all__ = ["scope_items", "guard_scopes", "match_hashed_keys", "hash_scope",
-           "ungrouped_scope_words"]
+           "ungrouped_scope_words", "holds_hashes", "HASHED"]
+
+#: What :func:`~budgetlab.privacy.hash_values` writes for a value: 16 lower-case hex digits.
+HASHED = "[0-9a-f]{16}"
 
 
 def scope_items(scope: str) -> list[tuple[str, str]]:
@@ -210,3 +213,18 @@ def ungrouped_scope_words(scopes: pd.Series, by: list[str],
             f": {'it does' if one else 'they do'} not restrict {matched}; give "
             f"{say(f'by={given!r}', '--by ' + ','.join(given))} to match each incident to its "
             "own groups only.")
+
+
+def holds_hashes(column: pd.Series) -> bool:
+    """Whether every value of ``column`` (at least one) is written as
+    :func:`~budgetlab.privacy.hash_values` writes one (:data:`HASHED`): a key column read with
+    ``pii="hash"``.
+
+    >>> holds_hashes(hash_values(pd.Series(["acme", "initech"]), salt="s"))
+    True
+    >>> holds_hashes(pd.Series(["acme"])), holds_hashes(pd.Series([], dtype=object))
+    (False, False)
+    """
+    values = column.cat.categories if isinstance(column.dtype, pd.CategoricalDtype) \
+        else column.dropna().unique()
+    return len(values) > 0 and bool(pd.Series(values, dtype="str").str.fullmatch(HASHED).all())

@@ -13,11 +13,11 @@ import pandas as pd
 from .._util.attrs import clock_at, time_text
 from .._util.validation import require_columns, to_timedelta, utc_ns_column, utc_timestamp
 from .._util.words import duration_words, prose_duration, say, speak
+from ..alerts.incident_scopes import HASHED, holds_hashes
 from ..alerts.score_inputs import outside_span
 from ..budget.spans import status_spans
 from ..errors import ConfigError, NoTrafficError, SchemaError
 from ..events.schema import parse_scope, scope_mask, ts_ns
-from ..privacy import HASHED, holds_hashes
 from ..slo import SLO
 from ..windows.groups import group_codes
 from .incident_coverage import tracker_note

@@ -12,9 +12,8 @@ from .guard import (
                     scan_personal_data,
                     scan_text,
 )
-from .hashing import HASHED, hash_values, holds_hashes
+from .hashing import hash_values
 from .redact import redact, shown
 
 __all__ = ["KINDS", "PII_MODES", "scan_text", "scan_personal_data", "guard_personal_data",
-           "guard_values", "hash_values", "holds_hashes", "HASHED", "names_a_person",
-           "looks_personal", "shown", "redact"]
+           "guard_values", "hash_values", "names_a_person", "looks_personal", "shown", "redact"]

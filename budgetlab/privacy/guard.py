@@ -369,10 +369,10 @@ def guard_personal_data(frame: pd.DataFrame, columns: Iterable[str], *, pii: str
         if col in must or pii == "error":
             why = "named" if not rows and pii == "error" else "required" if col in must else ""
             raise column_refusal(col, what, why)
-        if pii == "drop":  # at the caller of read_events (through read_table)
-            if warn:
-                warnings.warn(PersonalDataWarning(f"dropped column {col!r}: it looks like "
-                                                  f"personal data ({what})."), stacklevel=4)
+        if pii == "drop" and warn:  # at the caller of read_events (through read_table)
+            warnings.warn(PersonalDataWarning(f"dropped column {col!r}: it looks like personal "
+                                              f"data ({what})."), stacklevel=4)
+        if pii == "drop":
             out = out.drop(columns=[col])
         else:
             out = out.copy(deep=False)

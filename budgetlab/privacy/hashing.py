@@ -12,10 +12,7 @@ import pyarrow as pa
 from .._util.codes import factorize
 from ..errors import ConfigError
 
-__all__ = ["hash_values", "holds_hashes", "HASHED"]
-
-#: What :func:`hash_values` writes for a value: 16 lower-case hex digits (a regular expression).
-HASHED = "[0-9a-f]{16}"
+__all__ = ["hash_values"]
 
 
 def _hashed(strs: np.ndarray, key: str,
@@ -66,17 +63,3 @@ def hash_values(column: pd.Series, salt: str) -> pd.Series:
     codes = np.append(inverse, -1)[codes]  # code -1 (missing) stays -1
     return pd.Series(pd.Categorical.from_codes(codes, categories=pd.Index(cats, dtype="str")),
                      index=column.index, name=column.name)
-
-
-def holds_hashes(column: pd.Series) -> bool:
-    """Whether every value of ``column`` (at least one) is written as :func:`hash_values` writes
-    one (:data:`HASHED`): a key column read with ``pii="hash"``.
-
-    >>> holds_hashes(hash_values(pd.Series(["acme", "initech"]), salt="s"))
-    True
-    >>> holds_hashes(pd.Series(["acme"])), holds_hashes(pd.Series([], dtype=object))
-    (False, False)
-    """
-    values = column.cat.categories if isinstance(column.dtype, pd.CategoricalDtype) \
-        else column.dropna().unique()
-    return len(values) > 0 and bool(pd.Series(values, dtype="str").str.fullmatch(HASHED).all())
