@@ -214,3 +214,22 @@ def test_policy_figure_with_bins_rules_silences_and_rows_every_binned_group() ->
     fig, _ = policy_figure({"p": ep}, None, bins=bins)
     assert not [c for c in fig.axes[0].collections if c.get_gid() == "no_traffic"]
     plt.close(fig)
+
+
+def test_cli_plot_of_groups_without_any_alert_rules_their_silence(tmp_path) -> None:
+    """``alerts --plot --by region`` where no group alerted (every event good; both groups
+    silent from 02:00 to 03:59): one set of tier rows stands for both groups (it crashed with a
+    KeyError before stop 58), ruled where no group's 1 h window holds an event, from 03:00 (the
+    01:59 bins leave the window) to 04:01."""
+    ts = [T0 + pd.Timedelta(minutes=m) for m in range(360) if not 120 <= m < 240]
+    log = tmp_path / "log.csv"
+    pd.DataFrame({"ts": [t.strftime("%Y-%m-%dT%H:%M:%SZ") for t in ts for _ in "ab"],
+                  "outcome": "success", "region": ["fra", "ams"] * len(ts)}).to_csv(log,
+                                                                                   index=False)
+    inc = tmp_path / "inc.csv"
+    pd.DataFrame({"incident_id": ["U"], "start": ["2026-03-02T03:10Z"],
+                  "end": ["2026-03-02T03:20Z"]}).to_csv(inc, index=False)
+    out = tmp_path / "al.svg"
+    assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9", "--freq",
+                 "1min", "--by", "region", "--policy", "single_window", "--plot", str(out)]) == 0
+    assert out.read_text().count('id="no_traffic"') == 1
