@@ -109,8 +109,8 @@ class GroupScores:
 
     Pairs are ordered by group, then incident (``pair_group``, ``pair_incident``: positions in the
     scored incidents); ``first``/``last`` are valid where ``detected``. ``episodes`` and
-    ``true_episodes`` count the episodes begun at or after ``early_ns`` (:func:`group_scores`),
-    the ``*_filling`` ones those begun before.
+    ``true_episodes`` count the episodes still firing at ``filled_ns`` or later
+    (:func:`group_scores`), the ``*_filling`` ones those over by then.
     """
 
     pair_group: np.ndarray
@@ -127,10 +127,11 @@ class GroupScores:
 def group_scores(n_groups: int, inc_match: np.ndarray, inc_start: np.ndarray,
                  inc_end_grace: np.ndarray,
                  gi: np.ndarray, st: np.ndarray, en: np.ndarray, *,
-                 early_ns: int | None = None) -> GroupScores | None:
+                 filled_ns: int | None = None) -> GroupScores | None:
     """Match every group's episodes (``gi``, ``[st, en)``) against the incidents covering it
     (``inc_match[incident, group]``, spans ``[inc_start, inc_end_grace)``), all groups at once.
-    The episodes begun before ``early_ns`` (while the long window filled) are counted apart.
+    The episodes over by ``filled_ns`` (``en <= filled_ns``: begun and ended while the long window
+    filled) are counted apart; one still firing then is scored like any other.
 
     ``None`` when some group's episodes are not disjoint (then a range search would be wrong; the
     caller matches that table pair by pair).
@@ -160,7 +161,7 @@ def group_scores(n_groups: int, inc_match: np.ndarray, inc_start: np.ndarray,
     np.add.at(delta, lo[detected], 1)
     np.add.at(delta, hi[detected], -1)
     hit = np.cumsum(delta[:-1]) > 0
-    early = np.zeros(len(st), dtype=bool) if early_ns is None else st < early_ns
+    early = np.zeros(len(st), dtype=bool) if filled_ns is None else en <= filled_ns
 
     def count(mask: np.ndarray) -> np.ndarray:
         return np.bincount(gi[mask], minlength=n_groups)

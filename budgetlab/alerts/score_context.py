@@ -68,10 +68,10 @@ class Matches:
     detection: np.ndarray  # ns, clipped at 0
     reset: np.ndarray  # ns, signed
     budget_pct: np.ndarray | None  # budget spent before the alert, with bins
-    episodes: int  # scored: begun after the row's long window filled
+    episodes: int  # scored: still firing when the row's long window filled, or begun later
     true_episodes: int
     early: np.ndarray  # per incident: began while the row's long window filled (scored apart)
-    episodes_filling: int  # begun while it filled (scored apart)
+    episodes_filling: int  # begun and over while it filled (scored apart)
     true_episodes_filling: int
 
 
@@ -181,6 +181,12 @@ class ScoringContext:
             return None
         return self.grid_start + max(int(self.long_ns[t] or 0) for t in tiers)
 
+    def filled(self, tiers: list[int]) -> int | None:
+        """An episode ending at or before this (ns) is scored apart: the :meth:`cutoff`, or
+        ``OPEN`` (all) when the window never filled before the span's end (no observed time)."""
+        cut = self.cutoff(tiers)
+        return cut if cut is None or cut < self.span_end else OPEN
+
     def observed_of(self, tiers: list[int]) -> tuple[np.ndarray, float]:
         """Observed time (per group, all groups) of the row of ``tiers`` after its
         :meth:`cutoff`."""
@@ -254,8 +260,8 @@ class ScoringContext:
         n_ep = len(gi)
         detected, first, last, hit = overlaps(self.inc_match, i_idx, i_s, i_e + self.grace_ns, gi,
                                               st, en, one)
-        cut = self.cutoff(tiers)
-        ep_early = np.zeros(len(st), dtype=bool) if cut is None else st < cut
+        cut, filled = self.cutoff(tiers), self.filled(tiers)
+        ep_early = np.zeros(len(st), dtype=bool) if filled is None else en <= filled
         inc_early = np.zeros(len(i_s), dtype=bool) if cut is None else i_s < cut
         pct = None
         if self.grid is not None:  # withheld (NaN) when a group of its scope read too little
@@ -290,7 +296,7 @@ class ScoringContext:
         n_groups = len(self.keys)
         cut = self.cutoff(tiers)
         gs = group_scores(n_groups, self.inc_match, self.inc_start, self.inc_end + self.grace_ns,
-                          gi, st, en, early_ns=cut)
+                          gi, st, en, filled_ns=self.filled(tiers))
         observed = self.observed_of(tiers)[0]
         if gs is None:
             return stack_columns([self.summary(self.match(np.array([g]), tiers),

@@ -51,17 +51,19 @@ merged per group (overlapping intervals are one notification, like an OR-ed aler
 
 **While the long window fills** (``filling="apart"``, the default). A tier evaluated less than its
 long window after the grid's start (the first bin of the data, the same instant for every group)
-judges minutes of history as if they were days: an episode that *begins* before
-``grid start + long window`` (merged rows: their longest long window; per-group SLOs whose periods
-differ: each tier's longest over the groups, the episodes' ``tier_windows``) is scored apart, and
-so is an incident that begins then (that tier cannot detect it fairly). Precision, recall,
-detection and reset times, budget before alert, pages per day and ``observed_days`` count only the
-others (the observed time from ``grid start + long window`` on); ``episodes_filling``,
-``true_episodes_filling`` (of those, the ones matching an incident) and ``incidents_filling``
-count what was left out. Matching itself is unchanged: an episode begun while the window filled
-that still fires when a scored incident begins detects it at once, and an episode matching an
-incident begun while the window filled is a true page. ``filling="count"`` scores every episode
-and incident alike (the earlier rule, without the ``*_filling`` columns).
+judges minutes of history as if they were days: an episode *over* by
+``grid start + long window`` (its ``end`` at or before it; merged rows: their longest long window;
+per-group SLOs whose periods differ: each tier's longest over the groups, the episodes'
+``tier_windows``) is scored apart, and so is an incident that *begins* before it (that tier cannot
+detect it fairly). An episode begun earlier that still fires when the window is full is a page a
+person gets: it is scored like any other (counted, matched on its whole span, in the rates). When
+the window never filled before the span's end, every episode of the row is apart. Precision,
+recall, detection and reset times, budget before alert, pages per day and ``observed_days`` count
+only what is scored (the observed time from ``grid start + long window`` on);
+``episodes_filling``, ``true_episodes_filling`` (of those, the ones matching an incident) and
+``incidents_filling`` count what was left out. Matching itself is unchanged: an episode matching
+an incident begun while the window filled is a true page. ``filling="count"`` scores every
+episode and incident alike (the earlier rule, without the ``*_filling`` columns).
 """
 
 from __future__ import annotations
@@ -161,9 +163,10 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         Tier names and severities (needed when some tier has no episode and ``attrs`` were lost),
         and the budget period (see ``period``).
     filling : {"apart", "count"}
-        ``"apart"`` (default): episodes and incidents that began while the row's long window
+        ``"apart"`` (default): episodes over, and incidents begun, while the row's long window
         filled (less than it after the grid's start) are counted in the ``*_filling`` columns and
-        left out of the scores (see the module docs); it needs the grid's start and the tiers'
+        left out of the scores (an episode still firing when it filled is scored: see the module
+        docs); it needs the grid's start and the tiers'
         long windows (``bins`` or the episodes' attrs, and ``policy`` without attrs).
         ``"count"``: every episode and incident is scored (the earlier rule).
     **options
@@ -217,7 +220,8 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
     0  page_1h         2        0.5     0.5  0 days 00:05:00 0 days 00:30:00
 
     Evaluated from 10:00 with its 1 h long window (``attrs`` as ``alert_episodes`` sets them),
-    the page at 10:05 began while the window filled, and so did the incident at 10:00:
+    the page of 10:05-11:00 was over when the window filled, and the incident at 10:00 began
+    before:
 
     >>> ep.attrs.update(grid_start=pd.Timestamp("2026-01-01 10:00", tz="UTC"),
     ...                 tier_windows={"page_1h": 3_600_000_000_000})

@@ -27,9 +27,9 @@ SCORE_FOOTNOTE = ("pages_per_day: pages per day of observed time (observed_days:
                   "silences are not counted), withheld under 24 h of it; reset_median: from "
                   "the incident's end to its alert's end, negative when the alert stopped "
                   "first, still firing when an alert of the row had not stopped by the "
-                  "end of what was read (no reset to count); episodes_filling, "
-                  "incidents_filling: begun while the long window filled, scored apart (not in "
-                  "the other columns)")
+                  "end of what was read (no reset to count); episodes_filling: over before "
+                  "the long window filled (one still firing then is scored), incidents_filling: "
+                  "begun before it filled, scored apart (not in the other columns)")
 
 
 def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None) -> str:
@@ -65,7 +65,7 @@ def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None) -
              "recall": ("no incidents", "incidents_filling")}
     for col, (word, apart) in words.items():
         if col in show.columns:
-            # none scored but some begun while the window filled: not "never fired"
+            # none scored but some apart while the window filled: not "never fired"
             later = (rows[apart] > 0 if apart in rows.columns
                      else pd.Series(False, index=rows.index))
             silent = (rows["unseen"] > 0 if col == "recall" and unseen
@@ -136,8 +136,9 @@ def thin_rates_line(rows: pd.DataFrame) -> str | None:
 
 
 def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "log") -> list[str]:
-    """One sentence per tier whose episodes or incidents began while its long window filled (in
-    the first long window of the ``what`` read: the grid's start in ``episodes.attrs``), and one
+    """One sentence per tier with episodes over (begun and ended) or incidents begun while its
+    long window filled (in the first long window of the ``what`` read: the grid's start in
+    ``episodes.attrs``; an episode still firing when it filled is scored), and one
     for the merged rows (``tier`` ``*``); ``rows`` are the all-groups rows of a score table.
     ``what`` names what was read, as a noun the sentences take (``log`` for ``alerts``, ``span``
     for ``backtest``): "the log's first 3 d", "the span is 2 d long".
@@ -149,8 +150,8 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     >>> rows = pd.DataFrame({"tier": ["ticket_3d"], "severity": ["ticket"],
     ...     "episodes_filling": [3], "true_episodes_filling": [1], "incidents_filling": [1]})
     >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
-    3 episodes of ticket_3d began in the log's first 3 d, while its long window filled; scored
-    apart: 2 met no incident; 1 incident began then: not scored for this tier.
+    3 episodes of ticket_3d began and ended in the log's first 3 d, while its long window
+    filled; scored apart: 2 met no incident; 1 incident began then: not scored for this tier.
     >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-03", tz="UTC")  # 2 d: filling throughout
     >>> print(wrap(filling_notes(rows, ep, what="span")[0], indent=""))
     ticket_3d's long window (3 d) never filled: the span is 2 d long; its 3 episodes are scored
@@ -193,8 +194,8 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
                 text += (f"; its {episodes_} {'is' if n_ep == 1 else 'are'} scored apart, "
                          f"{false:,} met no incident")
         elif n_ep:
-            text = (f"{episodes_} of {tier} began in {first}, while its long window "
-                    f"filled; scored apart: {false:,} met no incident")
+            text = (f"{episodes_} of {tier} began and ended in {first}, while its long "
+                    f"window filled; scored apart: {false:,} met no incident")
         else:  # incidents alone: no word about episodes that did not happen
             notes.append(f"{incidents_} began in {first}, while {tier}'s long window "
                          "filled: not scored for this tier.")
@@ -210,34 +211,7 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
                      "long windows filled: " + ", ".join(
                          f"{'all tiers' if m == '*' else m} after {prose_duration(w)}"
                          for m, w in longest.items()) + ".")
-    early = _detected_while_filling(rows)
-    return [*notes, early] if early else notes
-
-
-def _detected_while_filling(rows: pd.DataFrame) -> str | None:
-    """One sentence on the rows that detected incidents without a scored episode (``episodes`` 0,
-    ``detected`` > 0): an episode begun while the long window filled, scored apart, still fired
-    when each incident began, and detects it at once (the matching rule of
-    :func:`budgetlab.score_alerts`); ``None`` when there are none.
-
-    >>> rows = pd.DataFrame({"tier": ["page_1h", "page_6h", "*"], "severity": ["page"] * 3,
-    ...     "episodes": [3, 0, 0], "detected": [1, 1, 1], "episodes_filling": [1, 1, 1]})
-    >>> print(wrap(_detected_while_filling(rows), indent=""))
-    page_6h and the page tiers merged detected their incidents with no episode scored: an episode
-    begun while the long window filled (scored apart) still fired when each incident began, which
-    detects it at once.
-    """
-    if not {"episodes_filling", "episodes", "detected"} <= set(rows.columns):
-        return None
-    only = rows[(rows["episodes"] == 0) & (rows["detected"] > 0)]
-    if not len(only):
-        return None
-    names = [row_name(str(t), str(s)) for t, s in zip(only["tier"], only["severity"],
-                                                          strict=True)]
-    said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return (f"{said} detected {'its' if len(names) == 1 else 'their'} incidents with no episode "
-            "scored: an episode begun while the long window filled (scored apart) still fired "
-            "when each incident began, which detects it at once.")
+    return notes
 
 
 def outside_line(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int, *,

@@ -12,6 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
 from .._util.validation import require_columns
+from ..analyses.hour_rates import MIN_HOUR_ATTEMPTS, silent_hours
 from ._common import OTHER_COLOR, group_colors, other_label
 from ._dates import YearDateFormatter
 from ._numbers import plain_numbers
@@ -121,12 +122,6 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     return ax
 
 
-#: Fewest attempts at an hour of day (all days together) for its shares to be drawn as solid
-#: points: under 20, one attempt more or less moves a share by more than 5 points. Hours under it
-#: are drawn hollow, and the legend says the rule.
-MIN_HOUR_ATTEMPTS = 20
-
-
 def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Failure rates by local hour of day: one bucket's (solid) against all others (dashed).
 
@@ -143,9 +138,14 @@ def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axe
         Two lines per group over the hours 0-23: gid ``bucket:<group>`` (y = ``bucket_rate`` ×
         100) and ``other:<group>`` (y = ``other_rate`` × 100), ``<group>`` ``"all"`` without
         groups; NaN (a break in the line, nothing drawn across it) at hours without any attempt
-        and at hours with fewer than :data:`MIN_HOUR_ATTEMPTS` attempts (``total``), whose
+        and at hours with fewer than
+        :data:`~budgetlab.analyses.hour_rates.MIN_HOUR_ATTEMPTS` attempts (``total``), whose
         rates a table withholds: their points are hollow markers apart, lines of gid
-        ``thin_bucket:<group>`` and ``thin_other:<group>``, and the legend names the rule. With
+        ``thin_bucket:<group>`` and ``thin_other:<group>``, and the legend names the rule. An hour
+        without an attempt in any group is shaded grey (``Rectangle`` of gid ``no_attempts``),
+        one legend entry "grey: no attempts at that hour"
+        (:func:`~budgetlab.analyses.hour_rates.silent_hours`; its table,
+        :func:`~budgetlab.analyses.hour_rates.hour_rate_table`, says ``too few`` there). With
         more groups than distinct colours, those with the most events keep theirs and the others
         are drawn in grey under one legend entry per line style, ``other (N groups)``.
 
@@ -191,6 +191,12 @@ def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axe
                            label=f"{other_label(colors)}: {bucket}"),
                     Line2D([], [], color=OTHER_COLOR, lw=1.2, ls="--", marker="o", ms=3,
                            label=f"{other_label(colors)}: other failures")]
+    # no group had an attempt then: no share to draw (the table: too few), the hour said grey
+    spans = [ax.axvspan(h - 0.5, h + 0.5, color="0.85", zorder=0, lw=0, gid="no_attempts")
+             for h in silent_hours(profile)]
+    if spans:
+        spans[0].set_label("grey: no attempts at that hour")
+        handles.append(spans[0])
     if any_thin:
         handles.append(Line2D([], [], ls="none", marker="o", ms=4, mfc="white", mec="0.3",
                               label=f"hollow: under {MIN_HOUR_ATTEMPTS} attempts at that hour"))

@@ -15,9 +15,9 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from .._util.words import given_duration, say
+from ..analyses.hour_rates import MIN_HOUR_ATTEMPTS
 from ._common import OTHER_COLOR, group_colors, other_label
 from ._group_labels import other_gid
-from .history import MIN_HOUR_ATTEMPTS
 from .recalibration_others import OTHER_Z
 
 __all__ = ["MIN_PERIOD_ATTEMPTS", "NAMED_Z", "THIN_BREAKS", "THIN_WHY", "draw_share_lines",
@@ -26,7 +26,7 @@ __all__ = ["MIN_PERIOD_ATTEMPTS", "NAMED_Z", "THIN_BREAKS", "THIN_WHY", "draw_sh
 #: Fewest attempts a period of a group holds for its share to be drawn: under it the share moves
 #: by more than 5 points with one attempt more or less (one attempt a day: a point at 0 % or
 #: 100 %). The rule of the hourly profile's solid points
-#: (:data:`~budgetlab.plotting.history.MIN_HOUR_ATTEMPTS`).
+#: (:data:`~budgetlab.analyses.hour_rates.MIN_HOUR_ATTEMPTS`).
 MIN_PERIOD_ATTEMPTS = MIN_HOUR_ATTEMPTS
 #: The coloured groups' zorder: above the grey rest's
 #: (:data:`~budgetlab.plotting.recalibration_others.OTHER_Z`).

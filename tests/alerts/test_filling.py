@@ -1,5 +1,6 @@
-"""Episodes and incidents that begin while a tier's long window fills (less than it after the grid's
-start) are scored apart (``filling="apart"``, the default of score_alerts): hand-computed tiny
+"""Episodes over before a tier's long window filled (less than it after the grid's start) and
+incidents that begin then are scored apart (``filling="apart"``, the default of score_alerts; an
+episode still firing when the window is full is scored like any other): hand-computed tiny
 logs, the earlier rule (``filling="count"``), and on random data the split against count mode and
 a loop over the episodes."""
 
@@ -105,18 +106,18 @@ def test_the_earlier_rule_scores_every_episode_and_incident():
     assert "episodes_filling" not in s.columns
 
 
-def test_an_episode_begun_while_filling_still_detects_an_incident_after_it():
-    """The alert fired at 00:50 (apart) and still fires at 01:10: the incident of 01:10, begun
-    after the window filled, is detected at once; the episode is no scored page."""
+def test_an_episode_begun_while_filling_and_still_firing_after_it_is_a_scored_page():
+    """The alert fired at 00:50, while the window filled, and still fires when it is full (01:00):
+    a page a person gets, scored like any other. It detects the incident of 01:10 at once."""
     s = score_alerts(hand_episodes([("page_1h", "00:50", "01:30")], POLICY),
                      incidents([("D", "01:10", "01:20")]), grace="0s", bins=six_hours(),
                      target=0.99, policy=POLICY)
     r = only(s, "page_1h")
-    assert (r["episodes"], r["incidents"], r["detected"], r["recall"]) == (0, 1, 1, 1.0)
-    assert np.isnan(r["precision"])
+    assert (r["episodes"], r["incidents"], r["detected"], r["recall"]) == (1, 1, 1, 1.0)
+    assert (r["true_episodes"], r["precision"]) == (1, 1.0)
     assert r["detection_median"] == pd.Timedelta(0)  # firing when D began
     assert r["reset_median"] == pd.Timedelta("10min")  # 01:30 - 01:20
-    assert (r["episodes_filling"], r["true_episodes_filling"], r["incidents_filling"]) == (1, 1, 0)
+    assert (r["episodes_filling"], r["true_episodes_filling"], r["incidents_filling"]) == (0, 0, 0)
 
 
 def test_merged_rows_count_from_when_their_longest_window_filled():
@@ -160,7 +161,8 @@ def test_apart_needs_to_know_when_the_window_filled():
 def test_apart_splits_what_count_scores(overlapping):
     """On random data (and on overlapping hand-made episodes, matched pair by pair): scored plus
     apart equals the earlier rule's counts, and a single tier's apart episodes are those a loop
-    finds beginning before grid start + long window."""
+    finds over by grid start + long window (ending then or earlier: the window was never full
+    while they fired)."""
     ev = make_events(25, seed=3, hours=4, per_group=50)
     bins = bin_events(ev, "1min", by="sitekey")
     pol = fast_policy()
@@ -186,7 +188,7 @@ def test_apart_splits_what_count_scores(overlapping):
             mine = ep[ep["tier"] == tier.name]
             if key != "*":
                 mine = mine[mine["sitekey"].astype(str) == key]
-            early = sum(s < start + tier.long_window for s in mine["start"])
+            early = sum(e <= start + tier.long_window for e in mine["end"])
             row = apart[(apart["tier"] == tier.name) & (apart["sitekey"] == key)].iloc[0]
             assert row["episodes_filling"] == early
             if key == "*":  # the incidents scored (a scope that covers some group)

@@ -787,8 +787,8 @@ def test_alerts_name_the_episodes_of_partial_windows(tmp_path, capsys):
         assert (f"{tier}'s long window ({window}) never filled: the log is 6 h long; its 1 "
                 "episode is scored apart, 1 met no incident; 1 incident began then: not "
                 "scored for this tier.") in text
-    assert ("1 episode of page_1h began in the log's first 1 h, while its long window filled; "
-            "scored apart: 1 met no incident.") in text
+    assert ("1 episode of page_1h began and ended in the log's first 1 h, while its long window "
+            "filled; scored apart: 1 met no incident.") in text
 
 
 def test_alerts_say_how_naive_incident_times_were_read(tmp_path, capsys):
