@@ -113,6 +113,7 @@ def _plan(args: argparse.Namespace) -> dict[str, Path]:
     """Register the inputs, then check every output before any work: ``--out`` is one
     .csv/.parquet (the episodes) or an existing folder (one .csv per table)."""
     from .._util.inputs import register_input
+    from .._util.output_paths import check_out_folder
     from .._util.plan import plan_outputs
 
     for given in (args.slo.partition("#")[0] if args.slo else None, args.incidents):
@@ -123,12 +124,11 @@ def _plan(args: argparse.Namespace) -> dict[str, Path]:
         out = Path(args.out)
         if not args.out.strip() or out.suffix.lower() in (".csv", ".parquet"):
             outputs["--out"] = args.out
-        elif out.is_dir():
+        else:
+            out = check_out_folder(args.out, "--out",
+                                   or_file="a .csv/.parquet file for the episodes")
             tables = _TABLES if args.incidents else _TABLES[:2]
             outputs.update({f"--out {name}.csv": out / f"{name}.csv" for name in tables})
-        else:
-            raise ConfigError("--out: no such folder; create it, or give a .csv/.parquet file for "
-                              "the episodes.")
     return plan_outputs(outputs, force=args.force)
 
 
@@ -178,6 +178,26 @@ def _sli_words(args: argparse.Namespace) -> AbstractContextManager[None]:
     return flags_as(**{k: f"the {k} query of {source}" for k in ("total", "errors", "good")})
 
 
+def _read(args: argparse.Namespace, spec: Any, start: pd.Timestamp, end: pd.Timestamp,
+          by: list[str]) -> tuple[Any, pd.DataFrame]:
+    """The SLO (with the counters of ``--histogram``) and the bins read from the server within one
+    ``--timeout``; a span widened to whole bins is said by the header, not warned."""
+    from ..interop.prometheus_source import read_counts
+    from ..interop.prometheus_span import SpanWidenedWarning
+
+    client = _client(args)  # --timeout from here on
+    with _sli_words(args):
+        if args.histogram is not None:
+            spec = _latency_spec(client, args, spec, start, end)
+        else:
+            _check_buckets(client, spec, start, end)
+        with warnings.catch_warnings():  # the header and a note of "How it was read" say it
+            warnings.simplefilter("ignore", SpanWidenedWarning)
+            bins = read_counts(client, total=spec.total, errors=spec.errors, good=spec.good,
+                               start=start, end=end, freq=args.freq, by=by)
+    return spec, bins
+
+
 def _cmd_backtest(args: argparse.Namespace) -> int:
     import pandas as pd
 
@@ -185,7 +205,6 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     from ..alerts.incidents_file import read_incidents
     from ..alerts.scoring import incident_detections, score_alerts
     from ..interop.http_url import check_url
-    from ..interop.prometheus_source import read_counts
     from ..windows.bins import read_bins
     from .incidents import naive_times_note
     from .policy_builds import check_freq
@@ -202,15 +221,9 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     start, end = _span(args, args.freq)
     by = ([b.strip() for b in (args.by or "").split(",") if b.strip()] if args.by is not None
           else list(spec.by))
-    client = _client(args)  # --timeout from here on
-    with _sli_words(args):
-        if args.histogram is not None:
-            spec = _latency_spec(client, args, spec, start, end)
-        else:
-            _check_buckets(client, spec, start, end)
-        bins = read_counts(client, total=spec.total, errors=spec.errors, good=spec.good,
-                           start=start, end=end, freq=args.freq, by=by)
+    spec, bins = _read(args, spec, start, end, by)
     print_reading(bins, spec, start, end, args.tz)
+    start, end = (pd.Timestamp(bins.attrs["span"][k]) for k in ("start", "end"))  # as counted
     if incidents is not None and naive_times_note(incidents, args.incidents):
         print(fill_line(f"  {naive_times_note(incidents, args.incidents)}"))
     grid = read_bins(bins)

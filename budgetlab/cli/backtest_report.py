@@ -23,11 +23,12 @@ _GAPS_SHOWN = 10
 
 def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp,
                   tz: str = "UTC") -> None:
-    """The "how it was read" block: the server, the span and its scrape gaps (in UTC, or on the
-    clock of ``tz`` with their UTC offsets), the queries sent. Its prose is filled to 100 columns
-    as every command's (:func:`~budgetlab.cli.prose.fill_line`); a query too long for its line
-    stands whole on a line of its own under its name, as it is copied (``export`` prints them
-    so)."""
+    """The "how it was read" block: the server, the span counted (``bins.attrs["span"]``: wider
+    than ``start``/``end`` when they fell inside a bin, said so) and its scrape gaps (in UTC, or
+    on the clock of ``tz`` with their UTC offsets), the queries sent. Its prose is filled to 100
+    columns as every command's (:func:`~budgetlab.cli.prose.fill_line`); a query too long for its
+    line stands whole on a line of its own under its name, as it is copied (``export`` prints
+    them so)."""
     import pandas as pd
 
     from .._util.attrs import clock_at, clock_span
@@ -35,13 +36,21 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
     from .._util.words import counted, prose_duration
 
     src = bins.attrs.get("source", {})
+    counted_span = bins.attrs.get("span")  # the whole bins read, when start/end fell inside one
+    if counted_span:
+        first, last = pd.Timestamp(counted_span["start"]), pd.Timestamp(counted_span["end"])
+    widened = bool(counted_span) and (first, last) != (start, end)
+    if widened:
+        start, end = first, last
     by = bins.attrs.get("by", [])
     groups = len(bins[by].drop_duplicates()) if by else 1
     print(fill_line(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), "
                     f"target {given_fraction(spec.slo.target)}, "
                     f"period {prose_duration(spec.slo.period)}"))
     print(fill_line(
-        f"span {clock_span(start, end, tz)}, bins of "
+        f"span {clock_span(start, end, tz)}"
+        + (" (widened to whole bins; see how it was read)" if widened else "")
+        + ", bins of "
         f"{prose_duration(bins.attrs.get('freq'))}, "
         f"{counted(groups, 'group')}"
         + (f" by {', '.join(by)}" if by else "")

@@ -39,7 +39,7 @@ from .._util.words import say
 from ..errors import ServerError
 from ..privacy import redact
 from .http_proxy import proxy_for
-from .http_url import redact_url, url_port
+from .http_url import redact_url, shown_target, url_port
 
 __all__ = ["Origin", "DeadlineError", "redact_url", "MAX_REDIRECTS"]
 
@@ -289,7 +289,7 @@ class Origin:
                               "cannot be read; check the URL.") from None
         if not same:
             raise ServerError(f"Prometheus at {self.where} redirected to another server "
-                              f"({redact(redact_url(target), 120)}); budgetlab does not follow it, "
+                              f"({shown_target(target)}); budgetlab does not follow it, "
                               "so your credentials stay with the server you named: give that URL "
                               "if you trust it.")
         return target

@@ -14,9 +14,9 @@ import urllib.parse
 from typing import Any
 
 from ..errors import ConfigError
-from ..privacy import shown
+from ..privacy import redact, shown
 
-__all__ = ["check_url", "redact_url", "url_port"]
+__all__ = ["check_url", "redact_url", "url_port", "shown_target"]
 
 _EXAMPLE = "e.g. http://localhost:9090"
 
@@ -113,3 +113,22 @@ def redact_url(url: str) -> str:
     port = _port_text(parts.netloc)[1]
     netloc = host + (f":{port}" if port and port.isascii() and port.isdigit() else "")
     return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
+
+
+def shown_target(url: str) -> str:
+    """A URL a server named (a redirect's target) as a message may show it: scheme, host and port
+    as given (a server's address, not a person's data), the path with each part that looks like
+    personal data (an e-mail address) hidden; user info, query string and fragment left out.
+
+    >>> shown_target("http://bob:pw@127.0.0.1:9091/u/ivan@example.org/api?token=x")
+    'http://127.0.0.1:9091/u/[hidden]/api'
+    """
+    base = redact_url(url)
+    parts = urllib.parse.urlsplit(base)
+    if not all(c.isprintable() and not c.isspace() for c in parts.netloc):
+        return "a URL that cannot be shown (its host holds spaces or unprinted characters)"
+    path = "/".join(part if redact(urllib.parse.unquote(part), 80) == urllib.parse.unquote(part)
+                    and part.isprintable() and not any(c.isspace() for c in part) else "[hidden]"
+                    for part in parts.path.split("/"))
+    shown_path = path if len(path) <= 120 else path[:120] + "…"
+    return f"{parts.scheme}://{parts.netloc}{shown_path}"

@@ -145,6 +145,11 @@ class PrometheusClient:
                                   "give credentials with --header 'Authorization: ...' or "
                                   "user:password@ "
                                   "in the URL.")
+            if status == 404:  # Prometheus answers a query it cannot run with 400 or 422
+                raise ConfigError(f"Prometheus at {self.where} has no {path} (HTTP 404){message}; "
+                                  "the URL's path is wrong: check it (Prometheus answers at "
+                                  "/api/v1/..., so give the server's root, e.g. "
+                                  "http://localhost:9090, or the prefix it is served under).")
             if 400 <= status < 500:
                 raise ConfigError(f"Prometheus at {self.where} refused the query (HTTP "
                                   f"{status}){message}; "

@@ -210,7 +210,11 @@ def read_prometheus(
     errors, good : str
         Counter of failed, or of successful, events (exactly one of them).
     start, end : timestamp
-        Span read; the bins cover ``[start, end)`` aligned on the epoch (naive times are UTC).
+        Span read; the bins cover ``[start, end)`` aligned on the epoch (naive times are UTC). A
+        ``start`` or ``end`` inside a bin reads that whole bin (a counter is read at bin ends
+        only): the span counted is then wider than the span asked, said in a
+        :class:`~budgetlab.interop.prometheus_span.SpanWidenedWarning` and a note, and given in
+        ``attrs["span"]``.
     freq : duration
         Bin width and query step (``"1min"``); at least the scrape interval.
     by : str or list of str
@@ -235,10 +239,13 @@ def read_prometheus(
         ``bad_<bucket>`` columns: a counter has no failure kinds). ``attrs``: ``freq``, ``by``,
         ``source`` (the redacted URL and the PromQL sent), ``gaps`` (one dict per run of bins
         without a scrape: group keys, ``start``, ``end`` (ISO-8601 text), ``bins``) and
-        ``notes`` (what was decided while reading).
+        ``notes`` (what was decided while reading), ``span`` (``start`` and ``end`` of the bins
+        counted, ISO-8601 text, end exclusive).
 
     Warns
     -----
+    SpanWidenedWarning
+        When ``start`` or ``end`` is not on the bin grid: the span counted is wider.
     ScrapeGapWarning
         When some bins had no scrape. Their counts are not known: what a counter gained across a
         gap shorter than the server's lookback (5 minutes by default) is counted in the bin that
@@ -269,9 +276,11 @@ def read_counts(client: PrometheusClient, *, total: str, errors: str | None = No
     q_total, q_other, kind = _queries(total, errors, good)
     keys_by = as_list(by)
     span = Span.over(freq, start, end)
+    widened = span.widened(start, end)
     step = prom_step(span.step_ns)
     sent, single, answers = _ask(client, {"total": q_total, kind: q_other}, keys_by, span)
-    notes = [f"per-bin counts: counter differences at the bin ends ({step} apart), resets read as "
+    notes = [widened] if widened else []
+    notes += [f"per-bin counts: counter differences at the bin ends ({step} apart), resets read as "
              "a restart from 0; see budgetlab.interop.promql"]
     answers = spell_keys(answers, keys_by, ("total", kind), notes)
     index, tot, tot_present = _total_counts(answers[0], q_total, keys_by, span)
@@ -298,4 +307,5 @@ def read_counts(client: PrometheusClient, *, total: str, errors: str | None = No
     table.attrs["gaps"] = [{**g, "start": time_text(g["start"]), "end": time_text(g["end"])}
                            for g in gaps]
     table.attrs["notes"] = notes
+    table.attrs["span"] = {"start": time_text(span.time(0)), "end": time_text(span.time(span.n))}
     return table

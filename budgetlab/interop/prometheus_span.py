@@ -1,7 +1,8 @@
-"""The bins a Prometheus read covers (:class:`Span`) and its holes: bins the server holds no data
-for (:func:`check_span`, refused) and bins without a scrape (:func:`report_gaps`, warned and
-listed in ``bins.attrs["gaps"]``; ``backtest`` lists them under "scrape gaps" in "How it was
-read").
+"""The bins a Prometheus read covers (:class:`Span`, widened to whole bins with a
+:class:`SpanWidenedWarning` when ``start``/``end`` fall inside a bin) and its holes: bins the
+server holds no data for (:func:`check_span`, refused) and bins without a scrape
+(:func:`report_gaps`, warned and listed in ``bins.attrs["gaps"]``; ``backtest`` lists them under
+"scrape gaps" in "How it was read").
 
 A bin is evaluated at its end: the count of ``[bin_start, bin_start + freq)`` is read at
 ``bin_start + freq``, so the first evaluation is one step after the first bin's start.
@@ -20,12 +21,13 @@ import pandas as pd
 from .._util.percent import measured_percent
 from .._util.runs import true_runs
 from .._util.validation import duration_label, to_ns, utc_from_ns, utc_timestamp
-from .._util.words import counted, say
+from .._util.words import counted, prose_duration, say
 from ..errors import BudgetlabWarning, ConfigError, InputError
 from ..windows.binning import check_grid_cells, grid_span
 from .prometheus_answer import Series
 
-__all__ = ["Span", "ScrapeGapWarning", "check_span", "flag_gaps", "report_gaps"]
+__all__ = ["Span", "ScrapeGapWarning", "SpanWidenedWarning", "check_span", "flag_gaps",
+           "report_gaps"]
 
 #: The share of bins without a scrape from which the bins are refused as shorter than the
 #: scrape interval: half of them is a freq of half the interval (30s under 1-minute scrapes).
@@ -34,6 +36,11 @@ _MAX_GAP_SHARE = 0.5
 
 class ScrapeGapWarning(BudgetlabWarning):
     """Some bins had no scrape of a counter series (listed in ``bins.attrs["gaps"]``)."""
+
+
+class SpanWidenedWarning(BudgetlabWarning):
+    """``start`` or ``end`` fell inside a bin: the whole bins around them were read (the span
+    counted is in ``bins.attrs["span"]``)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,30 @@ class Span:
         first_bin, n = grid_span(lo, hi, None, None, step_ns)
         check_grid_cells(1, n)
         return cls(first_bin, step_ns, n)
+
+    @property
+    def end(self) -> int:
+        """The end of the last bin (exclusive)."""
+        return self.first_bin + self.n * self.step_ns
+
+    def widened(self, start: Any, end: Any) -> str | None:
+        """When ``start``/``end`` (as :meth:`over` read them) fall inside a bin, the note that
+        the span counted is wider (a counter is read at the bin ends only, so a part of a bin
+        cannot be counted), with a :class:`SpanWidenedWarning`; else ``None``."""
+        lo = utc_timestamp(start, name="start")
+        hi = utc_timestamp(end, name="end")
+        if (lo.value, hi.value) == (self.first_bin, self.end):
+            return None
+        fmt = "%Y-%m-%d %H:%M" + (":%S" if (lo.value % 60_000_000_000 or
+                                             hi.value % 60_000_000_000) else "")
+        fmt += ".%f" if (lo.value % 10**9 or hi.value % 10**9) else ""
+        bin_ = prose_duration(pd.Timedelta(self.step_ns, unit="ns"))
+        note = (f"span widened to whole {bin_} bins: {lo:{fmt}} .. {hi:{fmt}} UTC asked, "
+                f"{self.time(0):{fmt}} .. {self.time(self.n):{fmt}} UTC counted (a counter is "
+                f"read at the bin ends only); give {say('start=', '--start')} and "
+                f"{say('end=', '--end')} on the {bin_} grid to count exactly the span asked")
+        warnings.warn(SpanWidenedWarning(note + "."), stacklevel=3)
+        return note
 
     @property
     def first_eval(self) -> int:

@@ -3,7 +3,8 @@
 A panel ``w`` pixels wide shows at most ``w`` columns of time. Beyond that many rows, the lines keep
 the first, last, lowest and highest row of each column (:func:`~budgetlab.plotting.thin_minmax`),
 and here: the status bands become the worst status of each column, with a no-traffic overlay on
-every column that holds any no traffic (so a span one pixel wide, or less, stays visible); line
+every column that holds any no traffic (so a span one pixel wide, or less, stays visible; with
+fewer bands than columns, a shorter silence is drawn one column wide); line
 breaks closer together than a column are merged (a break opening a gap of a column or more is
 always kept); the transition rug keeps one tick per column, coloured by the worst new status. What
 is drawn is then bounded by the columns, whatever the number of events.
@@ -18,7 +19,7 @@ from matplotlib.axes import Axes
 from ..budget.figures import STATUSES
 
 __all__ = ["pixel_columns", "column_of", "worst_per_column", "column_runs", "merge_breaks",
-           "rug_ticks", "span_bands", "status_codes", "status_runs"]
+           "rug_ticks", "span_bands", "status_codes", "status_runs", "quiet_column_wide"]
 
 
 def pixel_columns(ax: Axes) -> int:
@@ -165,6 +166,25 @@ def span_bands(names: np.ndarray, start: np.ndarray, end: np.ndarray, lo: int, h
     (w, ws, we), (_, qs, qe) = column_runs(worst, lo, hi), column_runs(empty, lo, hi)
     out = np.r_[np.asarray(STATUSES, dtype=object)[w], np.full(len(qs), "no_traffic", dtype=object)]
     return out.astype(str), np.r_[ws, qs], np.r_[we, qe]
+
+
+def quiet_column_wide(names: np.ndarray, start: np.ndarray, end: np.ndarray, lo: int, hi: int,
+                      columns: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(start, end)`` of the bands with each ``no_traffic`` band shorter than one column of
+    ``[lo, hi]`` widened to one column (from its start, or up to ``hi`` near the end): a silence
+    of any length keeps a pixel column, as the worst status of a column does.
+
+    >>> s, e = quiet_column_wide(np.array(["healthy", "no_traffic", "healthy"]),
+    ...                          np.array([0, 50, 51]), np.array([50, 51, 100]), 0, 100, 10)
+    >>> s.tolist(), e.tolist()
+    ([0, 50, 51], [50, 60, 100])
+    """
+    start, end = np.array(start, dtype=np.int64), np.array(end, dtype=np.int64)
+    width = int(np.ceil(_width(lo, hi, columns)))
+    short = (np.asarray(names) == "no_traffic") & (end - start < width)
+    end[short] = np.minimum(start[short] + width, max(hi, lo + width))
+    start[short] = np.minimum(start[short], end[short] - width)
+    return start, end
 
 
 def status_runs(t_ns: np.ndarray, code: np.ndarray, starts: np.ndarray, breaks: np.ndarray

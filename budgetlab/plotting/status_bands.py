@@ -1,5 +1,6 @@
 """The status bands behind the timeline's bottom panel: the seed tracker's status per event
-(:func:`draw_status`) or the window's clock (:func:`draw_spans`, no traffic ruled grey), one
+(:func:`draw_status`) or the window's clock (:func:`draw_spans`, no traffic ruled grey and outlined,
+a silence shorter than a pixel column drawn one column wide), one
 bar per run of a status, or per run of pixel columns when there are more runs than columns; each
 warning, critical or exhausted stretch also marked by a solid strip in its colour above the lines.
 """
@@ -21,12 +22,13 @@ from .._util.validation import utc_ns_column
 from ..budget.figures import STATUSES
 from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
 from ._common import FILLING_COLOR, STATUS_COLORS, STATUS_HATCHES
-from ._pixels import column_runs, span_bands, status_runs, worst_per_column
+from ._pixels import column_runs, quiet_column_wide, span_bands, status_runs, worst_per_column
 
 __all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RuledHandler", "RuledPatch", "STRIP",
            "STRIP_STATUSES", "StripHandler", "StripPatch", "WARMUP", "WARMUP_COLOR",
            "WARMUP_LABEL", "RUG", "RUG_OVER_WARMUP", "FOOT_PAD", "band_patch", "rug_band",
-           "draw_spans", "draw_status", "draw_warmup", "warmup_patch", "warmup_spans"]
+           "draw_spans", "draw_status", "draw_warmup", "warmup_patch", "warmup_spans",
+           "NO_TRAFFIC_LW"]
 
 #: Fill and hatch opacity of the status bands (black, for exhausted, is toned down to grey): on
 #: white, the tints of healthy, warning and critical grow darker in that order (CIELAB L* 91, 86,
@@ -37,6 +39,9 @@ BAND_ALPHA = {"healthy": (0.2, 0.0), "warning": (0.45, 0.6), "critical": (0.45, 
 #: Every status is filled, and hatched with dots or diagonals if at all: a silence cannot be read
 #: as one, in colour or in greyscale, and its rules stay lighter than the dashed thresholds.
 NO_TRAFFIC = ("#7F7F7F", "-")
+#: The outline (points) of each no-traffic band, as of its legend box (:class:`RuledHandler`):
+#: a silence of one pixel column, or less, is a grey line at least.
+NO_TRAFFIC_LW = 0.8
 #: The status strip (axes height fractions): a solid bar in the status's colour over each
 #: warning, critical or exhausted stretch, above the lines (a stretch of a pixel column would hide
 #: behind the budget line's vertical step), outlined so that it is two pixels wide at least (a
@@ -99,7 +104,8 @@ class RuledHandler(HandlerPatch):
                        width: float, height: float, fontsize: float, trans: Any) -> list[Any]:
         color = orig_handle.get_edgecolor()
         x0, y0 = -xdescent, -ydescent
-        box = Rectangle((x0, y0), width, height, facecolor="none", edgecolor=color, lw=0.8,
+        box = Rectangle((x0, y0), width, height, facecolor="none", edgecolor=color,
+                        lw=NO_TRAFFIC_LW,
                         transform=trans)
         rule = Line2D([x0, x0 + width], [y0 + height / 2] * 2, color=color, lw=1.0,
                       transform=trans)
@@ -150,9 +156,10 @@ def _bars(bottom: Axes, names: np.ndarray, start_ns: np.ndarray, end_ns: np.ndar
         if not run.any():
             continue
         look = _look(name)
+        # no traffic outlined, as its legend box: a silence one pixel column wide stays visible
         _barh(bottom, start_ns[run], end_ns[run], (0, 1), facecolors=look["facecolor"],
-              edgecolors=look["edgecolor"], lw=0, hatch=look["hatch"], gid=f"status_{name}",
-              zorder=0.5)
+              edgecolors=look["edgecolor"], lw=NO_TRAFFIC_LW if name == "no_traffic" else 0,
+              hatch=look["hatch"], gid=f"status_{name}", zorder=0.5)
         if name in STRIP_STATUSES:
             color = STATUS_COLORS[name]
             _barh(bottom, start_ns[run], end_ns[run], STRIP, facecolors=color, edgecolors=color,
@@ -205,9 +212,11 @@ def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -
     # each band lasts until the next one starts (the spans tile the observation)
     code, start, end = code[run], start[run], np.r_[start[run][1:], end[-1:]]
     names = np.asarray(SPAN_STATUSES)[code]
+    lo, hi = int(min([start[0], *t[:1]])), int(max([end[-1], *t[-1:]]))  # t may be empty
     if len(names) > columns:
-        names, start, end = span_bands(names, start, end, int(min([start[0], *t[:1]])),
-                                       int(max([end[-1], *t[-1:]])), columns)  # t may be empty
+        names, start, end = span_bands(names, start, end, lo, hi, columns)
+    else:  # a silence shorter than a pixel column: one column wide, as span_bands keeps it
+        start, end = quiet_column_wide(names, start, end, lo, hi, columns)
     _bars(bottom, names, start, end)
 
 

@@ -124,11 +124,11 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
     spans : DataFrame, optional
         The group's window steps, :func:`budgetlab.status_spans` with ``steps=True`` (the
         window's clock; other spans are refused): the status bands are its runs of one status,
-        ``no_traffic`` drawn as such (no fill, grey horizontal rules: unlike any status; its own
-        legend entry; a status held for one instant only drawn as the one before it), and the
-        time axis covers them. The warm-up, each first window of a traffic stretch (from the
-        group's first event, or refilling after a silence longer than the window: what
-        :func:`budgetlab.replay_summary` counts in ``warmup_hours``), is a sky blue
+        ``no_traffic`` drawn as such (no fill, grey rules, outlined, a column wide at least:
+        unlike any status; its own legend entry; a status held for one instant drawn as the one
+        before it), and the time axis covers them. The warm-up, each first window of a traffic
+        stretch (from the group's first event, or refilling after a silence longer than the
+        window: what :func:`budgetlab.replay_summary` counts in ``warmup_hours``), is a sky blue
         strip along the bottom panel's foot (gid ``warmup``), "warm-up (window filling)" in the
         legend; reduced to the pixel columns as the bands, a one-pixel warm-up stays visible.
         The lines are drawn on the same clock, exact

@@ -340,7 +340,8 @@ CASES = [
     ),
     # folders and files that are not there
     Case(
-        "backtest-out-missing-folder", [*BACKTEST, "--out", "nowhere"], needles=("no such folder",)
+        "backtest-out-missing-folder", [*BACKTEST, "--out", "nowhere"],
+        needles=("--out: folder 'nowhere' does not exist",)
     ),
     Case(
         "notebooks-missing-folder",

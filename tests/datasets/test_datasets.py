@@ -363,9 +363,8 @@ def test_the_regeneration_command_speaks_its_flags_and_refuses_a_bad_out_in_one_
                                        "it.\n")
     a_file = tmp_path / "a_file"
     a_file.write_text("")
-    for out_dir, why in [(a_file, "a_file: is a file; --out takes a folder."),
-                         (a_file / "sub", "sub: cannot create the folder (Not a directory); give "
-                                          "a folder you can write to.")]:
+    for out_dir in (a_file, a_file / "sub"):  # the file in the way named, whatever is below
         assert dataset_main(["--preset", "demo", "--out", str(out_dir)]) == 2
         err = capsys.readouterr().err
-        assert err == f"python -m budgetlab.datasets: error: --out {why}\n"
+        assert err == ("python -m budgetlab.datasets: error: --out: 'a_file' is a file, not a "
+                       "folder; --out takes a folder.\n")

@@ -215,8 +215,10 @@ def test_check_output_names_its_option_first_or_the_file(tmp_path):
          "--out: 'a-folder' is a folder, not a file; give a file name for the output.",
          "'a-folder': is a folder, not a file; give a file name for the output."),
         (tmp_path / "a-file" / "t.csv",
-         "--out: 'a-file' is not a folder; give an output path inside a folder.",
-         "'a-file': is not a folder; give an output path inside a folder."),
+         "--out: 't.csv' cannot be written: 'a-file' is a file, not a folder; give an output "
+         "path inside a folder.",
+         "'t.csv': cannot be written: 'a-file' is a file, not a folder; give an output path "
+         "inside a folder."),
         (f"{tmp_path}/x/", "--out: 'x' names a folder (it ends in '/'); give a file name for the "
                            "output.",
          "'x': names a folder (it ends in '/'); give a file name for the output."),
