@@ -209,6 +209,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
                 tz=args.tz,
                 freq=args.freq,
                 breakdown_by=breakdown_by,
+                grace=args.grace,
             )
         except NoTrafficError as exc:
             if len(spans) == 1:
