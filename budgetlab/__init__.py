@@ -56,6 +56,7 @@ _EXPORTS: dict[str, str] = {
     "compare_policies": "alerts.scoring",
     "low_traffic": "alerts.lowtraffic",
     "read_incidents": "alerts.incidents_file",
+    "hash_scope": "alerts.incident_scopes",
     "bucket_breakdown": "analyses.failure_buckets",
     "bucket_burn_over_time": "analyses.bucket_burn",
     "IncidentReport": "analyses.incident",

@@ -16,6 +16,7 @@ from . import slo as slo
 from . import windows as windows
 from .alerts.episodes import alert_episodes as alert_episodes
 from .alerts.episodes import alert_states as alert_states
+from .alerts.incident_scopes import hash_scope as hash_scope
 from .alerts.incidents_file import read_incidents as read_incidents
 from .alerts.lowtraffic import low_traffic as low_traffic
 from .alerts.policy import AlertPolicy as AlertPolicy
@@ -151,6 +152,7 @@ __all__ = [
     "compare_policies",
     "low_traffic",
     "read_incidents",
+    "hash_scope",
     "bucket_breakdown",
     "bucket_burn_over_time",
     "IncidentReport",

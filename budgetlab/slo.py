@@ -288,7 +288,12 @@ def as_per_group(slo: Any) -> PerGroup | None:
 
 
 def slo_from_dict(facts: Mapping[str, Any]) -> SLO | PerGroup:
-    """The :class:`SLO` or :class:`PerGroup` whose ``as_dict()`` is ``facts``.
+    """The :class:`SLO` or :class:`PerGroup` whose ``as_dict()`` is ``facts``: a table's
+    ``attrs["slo"]`` or the ``slo`` of a run record (``replay --out OUT`` writes
+    ``OUT.run.json``). Older run records, which kept a shorter SLO of their own, read too: they
+    hold no ``period`` (the tracker never reads it; read back, it is the default 30 d) and, per
+    group, no ``base`` or ``default`` (each group is named with its whole SLO; a group they do
+    not name is refused, as it is without a default).
 
     >>> slo_from_dict(SLO(target=0.97, window="1h").as_dict()) == SLO(target=0.97, window="1h")
     True
@@ -298,11 +303,11 @@ def slo_from_dict(facts: Mapping[str, Any]) -> SLO | PerGroup:
     """
     if "per_group" not in facts:
         return SLO(**facts)
-    default = facts.get("default")
+    default, base = facts.get("default"), facts.get("base")
     return PerGroup({tuple(f["group"]): SLO(**{k: v for k, v in f.items() if k != "group"})
                      for f in facts["per_group"]},
                     default=None if default is None else SLO(**default),
-                    base=SLO(**facts["base"]), binding=facts.get("binding"))
+                    base=SLO() if base is None else SLO(**base), binding=facts.get("binding"))
 
 
 def table_slo(table: pd.DataFrame) -> SLO | PerGroup | None:

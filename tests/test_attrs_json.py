@@ -96,8 +96,8 @@ NAMES = ["read_events", "read_access_log", "replay", "replay per group", "transi
          "recalibrate.bootstrap", "latency_recalibrate.table", "latency_recalibrate.summary",
          "latency_recalibrate.frontier", "incident_report.states", "incident_report.spans",
          "incident_report.steps", "incident_report.transitions", "incident_report.tracker",
-         "incident_report.alerts", "incident_report.tiers", "incident_report.budget",
-         "incident_report.buckets", "incident_report.window_buckets",
+         "incident_report.alerts", "incident_report.alert_bins", "incident_report.tiers",
+         "incident_report.budget", "incident_report.buckets", "incident_report.window_buckets",
          "incident_report.over_time", "incident_report.incidents", "target_verdicts"]
 
 

@@ -5,7 +5,7 @@ A scope value that looks like personal data is refused (``pii="error"``, ``"drop
 cannot be matched), or with ``pii="hash"`` replaced by its keyed hash under the events' salt
 (:func:`~budgetlab.privacy.hash_values`), so that the incident matches the hashed group of the
 events read with the same salt. Hashed, a value is first put in the one spelling of group keys
-(:func:`~budgetlab.events.read.one_spelling`: stripped, NFC), as the events' keys are before
+(:func:`~budgetlab.events.spelling.one_spelling`: stripped, NFC), as the events' keys are before
 their hash, and one holding an invisible character is refused as the reader refuses it; then
 :func:`match_hashed_keys` hashes the values that do not look personal but whose key the events
 hold hashed (``ip=unknown`` beside hashed addresses). Keys and values are counted apart, and no
@@ -22,11 +22,15 @@ import pandas as pd
 from .._util.validation import check_argument
 from .._util.words import counted_of, say
 from ..errors import ConfigError, InputError, PersonalDataError
-from ..events.read import INVISIBLE_WORDS, one_spelling
 from ..events.schema import parse_scope
+from ..events.spelling import INVISIBLE_WORDS, one_spelling
 from ..privacy import PII_MODES, guard_values, hash_values, scan_text
 
-__all__ = ["scope_items", "guard_scopes", "match_hashed_keys", "ungrouped_scope_words"]
+__all__ = ["scope_items", "guard_scopes", "match_hashed_keys", "hash_scope",
+           "ungrouped_scope_words", "holds_hashes", "HASHED"]
+
+#: What :func:`~budgetlab.privacy.hash_values` writes for a value: 16 lower-case hex digits.
+HASHED = "[0-9a-f]{16}"
 
 
 def scope_items(scope: str) -> list[tuple[str, str]]:
@@ -137,6 +141,55 @@ def match_hashed_keys(incidents: pd.DataFrame, events: pd.DataFrame, salt: str) 
     return out
 
 
+def hash_scope(scope: str | pd.DataFrame, events: pd.DataFrame, *, salt: str,
+               ) -> str | pd.DataFrame:
+    """``scope`` spelled through the keyed hash of ``events`` read with ``pii="hash"``: what
+    ``--pii hash --salt S`` does to ``--scope`` and ``--incidents`` on the command line.
+
+    Each value is put in the one spelling of group keys (stripped, NFC); one that looks like
+    personal data is replaced by its keyed hash under ``salt`` (:func:`guard_scopes`), and one
+    that does not, but whose key ``events`` hold hashed (``customer=acme`` beside a hashed
+    ``customer`` column), by its hash when that is among the key's values
+    (:func:`match_hashed_keys`). Values already hashed, and those of keys ``events`` hold plain,
+    stay as they are.
+
+    Parameters
+    ----------
+    scope : str or DataFrame
+        One scope (``"customer=acme&region=fra"``), as ``incident_report(scope=)`` takes it, or
+        an incidents table with a ``scope`` column (:func:`budgetlab.read_incidents`).
+    events : DataFrame
+        The events, read with ``pii="hash"`` and ``salt``.
+    salt : str
+        The salt the events were read with.
+
+    Returns
+    -------
+    str or DataFrame
+        The scope, or a new incidents table (the same one when nothing changes).
+
+    Examples
+    --------
+    >>> from budgetlab import read_events
+    >>> raw = pd.DataFrame({"ts": ["2026-11-29T01:00:00Z", "2026-11-29T02:00:00Z"],
+    ...                     "outcome": ["success", "timeout"], "customer": ["acme", "initech"]})
+    >>> ev = read_events(raw, by="customer", pii="hash", salt="s3cret")
+    >>> scope = hash_scope("customer=acme", ev, salt="s3cret")
+    >>> scope == f"customer={ev['customer'].iloc[0]}", scope != "customer=acme"
+    (True, True)
+    """
+    if isinstance(scope, pd.DataFrame):
+        table = scope.assign(scope=guard_scopes(scope["scope"], "the 'scope' column of scope=",
+                                                pii="hash", salt=salt))
+        out = match_hashed_keys(table, events, salt)
+        return scope if out["scope"].equals(scope["scope"]) else out
+    if not isinstance(scope, str):
+        raise ConfigError("scope= takes a scope string (key=value pairs joined by &) or an "
+                          f"incidents table with a 'scope' column, got {type(scope).__name__}.")
+    one = guard_scopes(pd.Series([scope]), "scope=", pii="hash", salt=salt)
+    return str(match_hashed_keys(pd.DataFrame({"scope": one}), events, salt)["scope"].iloc[0])
+
+
 def ungrouped_scope_words(scopes: pd.Series, by: list[str],
                           matched: str = "which groups' alerts match an incident") -> str:
     """How incident ``scopes`` that name keys outside the group keys ``by`` are read: such a key
@@ -160,3 +213,18 @@ def ungrouped_scope_words(scopes: pd.Series, by: list[str],
             f": {'it does' if one else 'they do'} not restrict {matched}; give "
             f"{say(f'by={given!r}', '--by ' + ','.join(given))} to match each incident to its "
             "own groups only.")
+
+
+def holds_hashes(column: pd.Series) -> bool:
+    """Whether every value of ``column`` (at least one) is written as
+    :func:`~budgetlab.privacy.hash_values` writes one (:data:`HASHED`): a key column read with
+    ``pii="hash"``.
+
+    >>> holds_hashes(hash_values(pd.Series(["acme", "initech"]), salt="s"))
+    True
+    >>> holds_hashes(pd.Series(["acme"])), holds_hashes(pd.Series([], dtype=object))
+    (False, False)
+    """
+    values = column.cat.categories if isinstance(column.dtype, pd.CategoricalDtype) \
+        else column.dropna().unique()
+    return len(values) > 0 and bool(pd.Series(values, dtype="str").str.fullmatch(HASHED).all())

@@ -138,6 +138,12 @@ class IncidentReport:
         :func:`budgetlab.analyses.failure_buckets.bucket_counts` of the incident by
         ``breakdown_by`` (its ``note``: the groups with too few events during the incident for a
         verdict, the rule of :func:`budgetlab.bucket_breakdown`).
+    alert_bins : DataFrame or None
+        The bins the tier table is read on (bins of ``freq`` by ``by``, from the window's start
+        less the longest window, history included, to its end): the figure's alert panel rules
+        each tier's row grey where its long window holds no event of the group, as
+        ``budgetlab alerts --plot`` does (``None`` in a report built by hand: no silence is
+        marked).
     window_buckets : DataFrame or None
         The same over the window, the events the figure's bucket panel draws: the groups it
         notes as too thin are left out of the panel and named in its legend, as
@@ -191,6 +197,7 @@ class IncidentReport:
     window_buckets: pd.DataFrame | None = None
     data_end: pd.Timestamp | None = None
     data_start: pd.Timestamp | None = None
+    alert_bins: pd.DataFrame | None = None
     grace: pd.Timedelta = pd.Timedelta(hours=1)
 
     def __repr__(self) -> str:

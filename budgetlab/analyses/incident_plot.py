@@ -22,7 +22,6 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     where the tracker's window reaches before the data's start the timeline's panels are hatched
     the other way (:func:`data_start_span`), keyed in its legend."""
     import matplotlib.pyplot as plt
-    import pandas as pd
 
     from ..plotting import plot_alerts, plot_buckets, plot_timeline
 
@@ -53,13 +52,11 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     ep = ep.drop(columns=list(focus))
     # a tier's row is shaded where its long window reaches before the data's start: not
     # evaluated there (the tiers' evaluated_from), so no alert is drawn there
-    attrs = _not_evaluated_attrs(dict(r.alerts.attrs), getattr(r, "data_start", None))
-    if "grid_start" in attrs and "tier_windows" in attrs:
-        filled = pd.Timestamp(attrs["grid_start"]).value
-        attrs["tier_windows"] = {t: w for t, w in attrs["tier_windows"].items()
-                                 if filled + int(w) > r.window_start.value}
+    attrs = _not_evaluated_attrs(dict(r.alerts.attrs), getattr(r, "data_start", None),
+                                 r.window_start)
     ep.attrs = {**attrs, "by": [k for k in r.by if k not in focus]}
     plot_alerts(ep, incidents=incidents, ax=axes[1], tz=r.tz)
+    _rule_silences(r, axes[1], attrs, focus)
     _key_not_evaluated(axes[1])
     # in two lines as every other panel's: the margin measured here holds them all, aligned
     axes[1].set_ylabel("alert\ntier")
@@ -102,17 +99,53 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
 NOT_EVALUATED = "not evaluated: its long window\nreaches before the data's start"
 
 
-def _not_evaluated_attrs(attrs: dict[Any, Any], data_start: Any) -> dict[Any, Any]:
+def _not_evaluated_attrs(attrs: dict[Any, Any], data_start: Any,
+                         window_start: Any) -> dict[Any, Any]:
     """The alert episodes' ``attrs`` as the alert panel reads them: when the log starts late
     (``data_start``), the grid from the start of the bin of its first event, so that each tier's
-    row is shaded from there over its long window: up to its first covered evaluation."""
+    row is shaded from there over its long window: up to its first covered evaluation; the long
+    windows (``tier_windows``) of the tiers whose shading reaches into the report window (from
+    ``window_start``) only: no other is shaded nor keyed."""
     import pandas as pd
 
-    if data_start is None or "grid_start" not in attrs or "freq_ns" not in attrs:
-        return attrs
-    lo, step = pd.Timestamp(attrs["grid_start"]).value, int(attrs["freq_ns"])
-    first_bin = lo + (data_start.value - lo) // step * step
-    return {**attrs, "grid_start": pd.Timestamp(first_bin, tz="UTC").isoformat()}
+    if data_start is not None and "grid_start" in attrs and "freq_ns" in attrs:
+        lo, step = pd.Timestamp(attrs["grid_start"]).value, int(attrs["freq_ns"])
+        first_bin = lo + (data_start.value - lo) // step * step
+        attrs = {**attrs, "grid_start": pd.Timestamp(first_bin, tz="UTC").isoformat()}
+    if "grid_start" in attrs and "tier_windows" in attrs:
+        filled = pd.Timestamp(attrs["grid_start"]).value
+        attrs = {**attrs, "tier_windows": {t: w for t, w in attrs["tier_windows"].items()
+                                           if filled + int(w) > window_start.value}}
+    return attrs
+
+
+def _rule_silences(r: Any, ax: Any, attrs: dict[Any, Any], focus: dict[str, Any]) -> None:
+    """Rule each tier's row of the alert panel grey where its long window holds no event of the
+    ``focus`` group, as the alerts chart does (:func:`~budgetlab.plotting.alert_blind.
+    mark_silences` on ``r.alert_bins``, the grid the tier table's ``unseen`` is read on), keyed
+    in its legend: from the window's start (the data's first bin when later: ``attrs``'
+    ``grid_start``) to its end, or to the log's last event when it ends first (after it the
+    windows empty with the data, not the traffic). A report without those bins marks none."""
+    import pandas as pd
+
+    from ..plotting.alert_blind import mark_silences
+    from ..plotting.alert_chart import add_alert_keys
+    from ..windows.bins import read_bins
+
+    bins = getattr(r, "alert_bins", None)
+    if bins is None:
+        return
+    grid = read_bins(bins, freq=r.freq)
+    if grid.by:  # the focus group's own counts, as one series
+        own = [str(focus[k]) for k in grid.by]
+        rows = grid.keys[grid.by].astype(str).itertuples(index=False, name=None)
+        grid = grid.select([next(i for i, g in enumerate(rows) if list(g) == own)]).regroup([])
+    lo = max(r.window_start.value, pd.Timestamp(attrs.get("grid_start", r.window_start)).value)
+    hi = r.window_end.value if r.data_end is None else min(r.window_end.value, r.data_end.value)
+    keys = mark_silences(ax, grid, r.alerts.attrs, [], [()],
+                         [tuple(t) for t in attrs.get("tiers", [])], within=(lo, hi))
+    if keys:
+        add_alert_keys(ax, keys)
 
 
 def _key_not_evaluated(ax: Any) -> None:

@@ -50,8 +50,8 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
                                   else False)
     states = states_h[between(tracked["ts"], span.w_start, span.w_end)].reset_index(drop=True)
     states.attrs.update(states_h.attrs)
-    alerts, tiers = alert_tables(ev, slo, pol, keys, span, freq=freq, has_timeout=has_timeout,
-                                 alerted=alerted)
+    alerts, tiers, alert_bins = alert_tables(ev, slo, pol, keys, span, freq=freq,
+                                             has_timeout=has_timeout, alerted=alerted)
     groups_h = Groups(ev, keys)
     in_window = between(ev["ts"], span.w_start, span.w_end)
     in_incident = between(ev["ts"], span.start, span.end)
@@ -70,7 +70,8 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
                                                                        steps=True),
         tracker=withhold_tracker(tracker_table(states_h, tr_h, spans, keys, replace(
             span, start=span.end if read_from is None else read_from)), read_from),
-        alerts=alerts, tiers=tiers, buckets=buckets, window_buckets=window_buckets,
+        alerts=alerts, tiers=tiers, alert_bins=alert_bins, buckets=buckets,
+        window_buckets=window_buckets,
         budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol, replayed,
                             replayed_traffic(ev, slo, groups_h, *replayed)),
         over_time=bucket_burn_over_time(ev[in_window], slo, by=bkeys,

@@ -179,10 +179,11 @@ def worst_first(tracker: pd.DataFrame) -> pd.DataFrame:
 def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str], span: Span, *,
                  freq: Any, has_timeout: bool,
                  alerted: tuple[pd.DataFrame, pd.Timestamp, pd.Timestamp] | None = None,
-                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The alert episodes overlapping the window (with ``caused_by_timeouts``) and the tier
-    table, read over the evaluations whose windows hold data: when the log ends (``span.data_end``,
-    its last event) before the incident does, up to the end of the bin holding that event; the
+                 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The alert episodes overlapping the window (with ``caused_by_timeouts``), the tier
+    table and the bins it is read on (from ``span.h_start`` to the window's end), read over the
+    evaluations whose windows hold data: when the log ends (``span.data_end``, its last event)
+    before the incident does, up to the end of the bin holding that event; the
     evaluations after it see windows emptying after the data, not production's traffic.
 
     The episodes are replayed over ``alerted`` (the events from the log's start, its first
@@ -239,7 +240,7 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
                                                          until + pd.Timedelta(1)).value))
     tiers["unseen"] = unseen
     tiers.loc[unseen, ["peak_burn_long", "peak_burn_short"]] = np.nan
-    return alerts, tiers
+    return alerts, tiers, bins
 
 
 def _read_until(grid: BinGrid, data_end: pd.Timestamp | None, end: pd.Timestamp) -> pd.Timestamp:

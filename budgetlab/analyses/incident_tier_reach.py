@@ -26,7 +26,7 @@ from ..budget.targets import target_array
 from ..windows.bingrid import BinGrid
 from .incident_end_words import detection_span_words
 
-__all__ = ["tier_reach", "unseen_cell", "silent_cells", "reach_words"]
+__all__ = ["UNSEEN_CELL", "tier_reach", "silent_cells", "unseen_table_note", "reach_words"]
 
 
 def tier_reach(grid: BinGrid, tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str],
@@ -65,31 +65,49 @@ def tier_reach(grid: BinGrid, tiers: pd.DataFrame, policy: AlertPolicy, keys: Se
     return unseen, can
 
 
-def unseen_cell(long_window: Any) -> str:
-    """The tier table's words for an unseen tier (its ``detection_delay``).
-
-    >>> unseen_cell(pd.Timedelta("1h"))
-    'unseen (no traffic in its 1 h window during the incident)'
-    """
-    return f"unseen (no traffic in its {prose_duration(long_window)} window during the incident)"
+#: The tier table's cell for an unseen tier (its ``detection_delay``), explained once under the
+#: table (:func:`unseen_table_note`).
+UNSEEN_CELL = "unseen"
 
 
 def silent_cells(rows: pd.DataFrame, target: Any) -> list[str]:
     """Per tier row, the table's words for a tier that did not fire: it can never fire at the
-    ``target``, it saw no traffic (:func:`unseen_cell`), or it did not detect the incident.
+    ``target``, it saw no traffic (:data:`UNSEEN_CELL`), or it did not detect the incident.
 
     >>> t = pd.DataFrame({"long_window": pd.to_timedelta(["1h", "6h", "1D"]),
     ...                   "unseen": [False, True, False], "can_fire": [False, True, True]})
-    >>> silent_cells(t, 0.9)  # doctest: +NORMALIZE_WHITESPACE
-    ['can never fire at target 0.9', 'unseen (no traffic in its 6 h window during the incident)',
-     'not detected']
+    >>> silent_cells(t, 0.9)
+    ['can never fire at target 0.9', 'unseen', 'not detected']
     """
     never = (f"can never fire at target {given_fraction(target)}" if np.ndim(target) == 0
              else "can never fire at its target")
     can = rows.get("can_fire", pd.Series(True, index=rows.index))
     quiet = rows.get("unseen", pd.Series(False, index=rows.index))
-    return [never if not c else unseen_cell(w) if q else "not detected"
-            for c, q, w in zip(can, quiet, rows["long_window"], strict=True)]
+    return [never if not c else UNSEEN_CELL if q else "not detected"
+            for c, q in zip(can, quiet, strict=True)]
+
+
+def unseen_table_note(rows: pd.DataFrame, cells: list[str], grace: Any = "0s") -> str:
+    """The note under the tier table that says once what its ``unseen`` cells mean (``cells``:
+    the table's cells, one per row of ``rows``, the tier table's rows shown), naming each such
+    tier's long window and the span it was judged on (the incident and its ``grace``); ``""``
+    when no cell says it.
+
+    >>> t = pd.DataFrame({"tier": ["page_1h", "page_6h", "page_1h"],
+    ...                   "long_window": pd.to_timedelta(["1h", "6h", "1h"])})
+    >>> cells = ["unseen", "not detected", "unseen"]
+    >>> print(unseen_table_note(t, cells))  # doctest: +NORMALIZE_WHITESPACE
+    unseen: the tier's long window (page_1h: 1 h) held no event at any of its evaluations
+    during the incident: it had nothing to detect (neither detected nor missed).
+    """
+    said = {str(t): prose_duration(w) for t, w, cell in zip(
+        rows["tier"], rows["long_window"], cells, strict=True) if cell == UNSEEN_CELL}
+    if not said:
+        return ""
+    windows = "; ".join(f"{t}: {w}" for t, w in said.items())
+    return (f"{UNSEEN_CELL}: the tier's long window ({windows}) held no event at any of its "
+            f"evaluations {detection_span_words(grace)}: it had nothing to detect (neither "
+            "detected nor missed).")
 
 
 def reach_words(tiers: pd.DataFrame, policy: AlertPolicy, target: Any, keys: Sequence[str], *,

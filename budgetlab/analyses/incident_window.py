@@ -3,6 +3,7 @@ history replayed before the window, and the events and incidents in that span.""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -11,7 +12,8 @@ import pandas as pd
 
 from .._util.attrs import clock_at, time_text
 from .._util.validation import require_columns, to_timedelta, utc_ns_column, utc_timestamp
-from .._util.words import duration_words, prose_duration, speak
+from .._util.words import duration_words, prose_duration, say, speak
+from ..alerts.incident_scopes import HASHED, holds_hashes
 from ..alerts.score_inputs import outside_span
 from ..budget.spans import status_spans
 from ..errors import ConfigError, NoTrafficError, SchemaError
@@ -44,12 +46,23 @@ def between(ts: pd.Series, lo: pd.Timestamp, hi: pd.Timestamp) -> np.ndarray:
 
 def check_scope(events: pd.DataFrame, scope: str | None) -> str:
     """The scope as the report states it (``"*"``: all events); refused when it names a column
-    ``events`` does not have."""
+    ``events`` does not have, and (:class:`NoTrafficError`, with the fix) when a value is not a
+    keyed hash but its column holds keyed hashes only (``pii="hash"``): it matches no event."""
     named = parse_scope(scope)
-    for key in named:
+    for key, value in named.items():
         if key not in events.columns:
             raise SchemaError(f"scope={scope!r} names column {key!r}, which events does not "
                               "have; a scope's keys are key columns of events (read with by=).")
+        if not re.fullmatch(HASHED, value) and holds_hashes(events[key]):
+            # a plain value is none of the keyed hashes: no event is in scope (value never shown)
+            whose = say("the events'", "the log's")
+            why = (f"the scope's value of {key!r} is not a keyed hash, but {whose} {key!r} holds "
+                   "keyed hashes only")
+            raise NoTrafficError(why + say(
+                " (read with pii='hash'): pass scope=budgetlab.hash_scope(scope, events, "
+                "salt=...) with the salt the events were read with.",
+                ": check the value, and pass --pii hash --salt S with the salt the log is hashed "
+                "with."), why=why)
     return str(scope).strip() if named else "*"
 
 

@@ -117,9 +117,9 @@ def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | N
                   width: float = 12, bins: Any = None, grace: Any = "1h") -> tuple[Figure, str]:
     """One alert chart per policy (:func:`~budgetlab.plotting.plot_alerts`, titled "policy
     NAME"), stacked on one time axis in ``tz`` (``--tz``) labelled under the bottom chart only;
-    every group of ``groups`` (the evaluated ones) gets its rows; with ``bins`` (those the
-    episodes were computed from) and ``grace`` (``--grace``), each tier row's silences and the
-    incidents unseen by every tier are drawn as such. Each chart is
+    every group of ``groups`` (the evaluated ones; default: those of ``bins``) gets its rows;
+    with ``bins`` (those the episodes were computed from) and ``grace`` (``--grace``), each tier
+    row's silences and the incidents unseen by every tier are drawn as such. Each chart is
     :data:`PANEL_INCHES` plus :data:`ROW_INCHES` per row it draws high, the figure
     :data:`AXIS_INCHES` more, ``width`` inches wide. Returns the figure (drawn on the current
     backend; notebook 02 shows it) and the note of :func:`panel_heights`."""
@@ -127,7 +127,10 @@ def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | N
 
     from ..plotting import plot_alerts
     from ..plotting.alert_chart import alert_rows
+    from ..windows.bingrid import BinGrid
 
+    if groups is None and bins is not None:  # the evaluated groups: every group binned
+        groups = bins.keys if isinstance(bins, BinGrid) else bins
     rows = [alert_rows(ep, groups=groups, incidents=incidents) for ep in episodes.values()]
     heights, note = panel_heights(rows)
     # the constrained layout gives each chart's title and ticks their room first and shares the

@@ -24,10 +24,8 @@ def refuse_unused_alert_flags(args: argparse.Namespace) -> None:
     """The SLO flags that shape the tracker only (``--window``, ``--warning``, ``--critical``,
     ``--min-events``), and ``--show-groups`` without ``--plot``: ``alerts`` uses none of them."""
     refuse_unused(args, TRACKER_FLAGS,
-                  "alerts scores alert policies, which read the SLO's target and its SRE budget "
-                  "period only (the --slo file's timeWindow, else 30 d) and alert on burn rates "
-                  "over their own windows, never the tracker's window, status thresholds or "
-                  "minimum events")
+                  "alert policies read the SLO's target and budget period (--slo's timeWindow, "
+                  "else 30 d) and alert over their own burn-rate windows")
     if not args.plot:
         refuse_unused(args, ["--show-groups"],
                       "it chooses the groups that --plot draws, and without --plot alerts prints "

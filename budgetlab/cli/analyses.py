@@ -119,7 +119,7 @@ def _recalibration_line(row: pd.Series, given: bool, warmup: str = "") -> str:
         rate = _no_events_words(hours, warmup)
     else:
         rate = (f"observed {measured_percent(row['success_rate'])} over "
-                f"{counted(n, 'event')} in {hours_words(hours)} with traffic (95 % "
+                f"{counted(n, 'event')} in {hours_words(hours)} of evaluated time (95 % "
                 f"interval {measured_percent(row['ci_low'])} .. "
                 f"{measured_percent(row['ci_high'])})")
     cur = (f"current target {given_fraction(row['current_target'])}; "

@@ -124,9 +124,9 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
     window = prose_duration(longest_window(slo))
     print("\n" + wrap(f"Verdicts (budgetlab recalibrate's rule: a target is too strict when the "
                       f"{window} tracker would have been {_LIMIT_STATUS.upper()} or worse more "
-                      f"than {given_percent(s['max_share'])} of the time and the bootstrap "
-                      "interval of the rule's target lies wholly below it; too loose when that "
-                      "interval lies wholly above it and the window spends little of its "
+                      f"than {given_percent(s['max_share'])} of the time; too loose when the "
+                      "bootstrap interval of the rule's target lies wholly above it and the "
+                      "window spends little of its "
                       "budget; else ok). They count each "
                       f"group's time with traffic after the first {window} window (warm-up), "
                       f"{clock_span(s['span_start'], s['span_end'], tz)}; "

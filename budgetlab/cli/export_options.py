@@ -166,9 +166,9 @@ def refuse_window(args: argparse.Namespace) -> None:
     SLO's target and period and the policy's windows), so the flag would be dropped without a
     word; ``export openslo`` writes it (the ``budgetlab/window`` annotation)."""
     if args.window is not None:
-        raise ConfigError("--window is the tracker window, and Prometheus rules hold none (they "
-                          "alert on the policy's burn-rate windows against the budget period, "
-                          "--period); leave --window out.")
+        raise ConfigError("--window is the tracker window, which Prometheus rules do not hold "
+                          "(they alert on the policy's burn-rate windows over --period); leave "
+                          "--window out.")
 
 
 def refuse_half_latency(args: argparse.Namespace) -> None:

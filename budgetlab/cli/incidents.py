@@ -208,8 +208,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
                 incidents=table,
                 tz=args.tz,
                 freq=args.freq,
-                breakdown_by=breakdown_by,
-                grace=args.grace,
+                breakdown_by=breakdown_by, grace=args.grace,
             )
         except NoTrafficError as exc:
             if len(spans) == 1:
@@ -252,7 +251,8 @@ def _print_incident(ident: str, rep: Any, by: list[str], limit: int = 0) -> None
     tiers = cut.rows[[*by, "tier", "severity", "burn", "fired", "first_alert",
                       "detection_delay", "peak_burn_long"]].copy() if len(rep.tiers) else rep.tiers
     if len(tiers):
-        from ..analyses.incident_tier_reach import silent_cells
+        from .._util.burns import three_digits
+        from ..analyses.incident_tier_reach import silent_cells, unseen_table_note
 
         # a tier that did not fire has no first alert nor delay: words, never a blank cell; one
         # that fired before the incident began detected it at once (the table's 0)
@@ -267,8 +267,6 @@ def _print_incident(ident: str, rep: Any, by: list[str], limit: int = 0) -> None
         # on the clock of the header (--tz), with its UTC offset off UTC
         tiers["first_alert"] = clock_text(tiers["first_alert"], rep.tz or "UTC",
                                           MINUTE).fillna("none")
-        from .._util.burns import three_digits
-
         # the threshold as the policy writes it; the peak as the summary says it
         tiers["burn"] = tiers["burn"].map(lambda v: f"{v:g}")
         # an unseen tier's window was empty: no traffic, not a burn of 0 (nor withheld)
@@ -277,6 +275,8 @@ def _print_incident(ident: str, rep: Any, by: list[str], limit: int = 0) -> None
             "no traffic" if q else three_digits(v, missing="withheld")
             for v, q in zip(tiers["peak_burn_long"], quiet, strict=True)]
         print(table_text(tiers, [*by, "tier"]))
+        if said := unseen_table_note(cut.rows, list(tiers["detection_delay"]), rep.grace):
+            print(wrap(f"note: {said}", indent=""))  # what the short cell means, once
     if cut.line:
         print(wrap(cut.line, indent=""))
 

@@ -66,13 +66,20 @@ def parse_parameters(items: Sequence[str] | Mapping[str, Any] | None) -> dict[st
     return out
 
 
+#: Beside a close match (``did you mean source?``), the run's parameters are listed only when
+#: there are at most this many: the five shipped notebooks have some forty.
+_LISTED = 10
+
+
 def per_notebook(params: Mapping[str, Any],
                  declared: Mapping[str, Sequence[str]]) -> dict[str, dict[str, Any]]:
     """The ``-p`` values each notebook takes: those named in its ``parameters`` cell
     (``declared``: notebook name -> its parameter names). A name that no notebook of the run
     declares is refused, before any runs: papermill would only warn and run the notebook on its
     own defaults (``-p sorce=my.log`` a report on the shipped data); a name that some declare
-    goes to those only (``-p window=1h`` to the notebooks that have a ``window``).
+    goes to those only (``-p window=1h`` to the notebooks that have a ``window``). The refusal
+    names the close match and lists the run's parameters (beside a close match, only a short
+    list).
 
     >>> per_notebook({"source": "a.csv", "window": "1h"},
     ...              {"01.ipynb": ["source", "window"], "02.ipynb": ["source", "windows"]})
@@ -91,6 +98,9 @@ def per_notebook(params: Mapping[str, Any],
         close = [m for name in unknown for m in difflib.get_close_matches(name, known, n=1)]
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         which = "that name" if len(unknown) == 1 else "those names"
+        # the list is the fix when nothing is close; beside a close match, only when short
+        listed = (f"; their parameters: {', '.join(known) or 'none'}"
+                  if not close or len(known) <= _LISTED else "")
         raise ConfigError(f"-p {', '.join(unknown)}: no notebook of this run has a parameter of "
-                          f"{which}{hint}; their parameters: {', '.join(known) or 'none'}.")
+                          f"{which}{hint}{listed}.")
     return {nb: {k: v for k, v in params.items() if k in names} for nb, names in declared.items()}

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._util.validation import duration_label
+from .._util.durations import duration_label
 from ..slo import SLO, PerGroup
 from .prose import path_label
 from .reading import LogRead
@@ -58,14 +58,19 @@ def run_record(args: argparse.Namespace, read: LogRead) -> dict[str, Any]:
                         "sha256": _sha256(p)} for p in files]}
 
 
-def _slo_dict(slo: SLO, typed: str | None = None) -> dict[str, Any]:
-    """The SLO's facts; its window as the user ``typed`` it (``--window 90s``, not ``1m30s``)
-    where that is the window, else as a compact label (from an ``--slo`` file)."""
-    window = duration_label(slo.window)
-    if typed is not None and duration_label(typed) == window:
-        window = typed
-    return {"target": slo.target, "window": window, "warning": slo.warning,
-            "critical": slo.critical, "min_events": slo.min_events}
+def _slo_facts(slo: SLO | PerGroup, typed: str | None) -> dict[str, Any]:
+    """The SLO as :meth:`SLO.as_dict` / :meth:`PerGroup.as_dict` write it (what
+    :func:`~budgetlab.slo.slo_from_dict` reads back), each window as the user ``typed`` it
+    (``--window 90s``, not ``1m30s``) where that is the window."""
+    facts = slo.as_dict()
+    if typed is None:
+        return facts
+    one = [facts] if isinstance(slo, SLO) else [*facts["per_group"], facts["default"],
+                                                facts["base"]]
+    for part in one:
+        if part is not None and part["window"] == duration_label(typed):
+            part["window"] = typed
+    return facts
 
 
 def write_record(record: dict[str, Any], slo: SLO | PerGroup, args: argparse.Namespace,
@@ -74,13 +79,7 @@ def write_record(record: dict[str, Any], slo: SLO | PerGroup, args: argparse.Nam
     from .._util.files import atomic_write
 
     how = events.attrs.get("how_read")
-    typed = getattr(args, "window", None)
-    if isinstance(slo, SLO):
-        slo_facts: dict[str, Any] = _slo_dict(slo, typed)
-    else:
-        slo_facts = {"per_group": [{"group": list(k), **_slo_dict(s, typed)} for k,
-                                   s in slo.table.items()],
-                     "binding": slo.binding}
+    slo_facts = _slo_facts(slo, getattr(args, "window", None))
     full = {**record, "slo": slo_facts, "how_read": how,
             "outputs": {"table": path_label(Path(args.out).name),
                         "plot": path_label(Path(args.plot).name) if args.plot else None}}

@@ -22,7 +22,7 @@ from ..events.files import is_path_like
 from ..events.how_read import HowRead
 from ..events.outcomes import OutcomeReading
 from ..events.read import read_events as pandas_read_events
-from ..events.read import reading_time
+from ..events.read import read_table, reading_time
 from ..events.schema import SUCCESS, bucket_dtype
 from ..events.spec import ReadSpec
 from ..events.times import is_instant
@@ -92,15 +92,13 @@ def _profile_partition(
     extra = [c for c in guarded if c not in keys] if scan_pii else []
     session = spec.session if spec.session in extra else None
     try:
-        with warnings.catch_warnings():
-            # pii="drop" warns; we look at what is gone
-            warnings.simplefilter("ignore", UserWarning)
-            frame = pandas_read_events(
-                scratch, spec, time=_SCRATCH_TIME, epoch="s", tz="UTC", time_format=None,
-                session=session,
-                keep=[c for c in extra if c != session], pii="drop" if scan_pii else "error",
-                salt=None, hash_session=False,
-                **({"ok": _SCRATCH_OK, "outcomes": None} if labels else {}))
+        # told not to warn (pii="drop" would: we look at what is gone; the load pass warns): a
+        # warnings filter is process-wide and does not hold across Dask's worker threads
+        frame = read_table(scratch, spec.replace(
+            time=_SCRATCH_TIME, epoch="s", tz="UTC", time_format=None, session=session,
+            keep=[c for c in extra if c != session], pii="drop" if scan_pii else "error",
+            salt=None, hash_session=False,
+            **({"ok": _SCRATCH_OK, "outcomes": None} if labels else {})), warn=False)
         t, info["time"] = partition_times(raw[spec.time], spec)
         if labels:
             info["labels"], codes = count_labels(raw[spec.label], spec.outcomes)

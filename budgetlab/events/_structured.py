@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._util.words import say
 from ..errors import BudgetlabError, FileFormatError, SchemaError
 from ._messages import MAX_ROWS_LISTED, note_open_last_row, number_dtypes
 from ._text import FileSpec, as_pandas, compression_of, utf8_family
@@ -149,10 +150,10 @@ def _not_parquet(path: Path, name: str, exc: BaseException) -> FileFormatError:
         sample = text[: bad.start].decode("utf-8") if bad.start > 64 else ""
     if text[:4] != b"PAR1" and sample.lstrip().startswith(("{", "[")):
         return FileFormatError(f"{name}: this .parquet file holds JSON text; rename it to .jsonl "
-                               "or pass --format jsonl (API: format='jsonl').")
+                               "or pass " + say("format='jsonl'", "--format jsonl") + ".")
     if text[:4] != b"PAR1" and ("," in sample or "\t" in sample) \
             and ("\n" in sample or "\r" in sample or len(text) < 4096):
         return FileFormatError(f"{name}: this .parquet file holds CSV text; rename it to .csv or "
-                               "pass --format csv (API: format='csv').")
+                               "pass " + say("format='csv'", "--format csv") + ".")
     return FileFormatError(f"{name}: not a readable Parquet file ({type(exc).__name__}); it may be "
                            "truncated or corrupt: copy or export it again.")

@@ -142,8 +142,8 @@ def check_pattern(pattern: Any, needed: Sequence[str], *, preset: str | None = N
     Traceback (most recent call last):
     ...
     budgetlab.errors.ConfigError: the access preset has no field 'bytes' (ok= and duration=); its
-    fields are ts, method, outcome. Declare only those, or read the lines with a pattern= of your
-    own (with time_format= and outcomes=) that has a named group for it, in place of preset=.
+    fields are ts, method, outcome: declare only those, or give a pattern= of your own with a named
+    group for it (and time_format=, outcomes=) in place of preset=.
     """
     if not isinstance(pattern, str) or not pattern:
         raise ConfigError("pattern= takes a regular expression with named groups, e.g. "
@@ -157,10 +157,9 @@ def check_pattern(pattern: Any, needed: Sequence[str], *, preset: str | None = N
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
         reason = str(exc).split(":", 1)[-1].strip()
         if "unnamed group" in reason:  # RE2 parsed it: a plain ( ... ) captures without a name
-            raise ConfigError("pattern= has a group without a name, ( ... ); every group "
-                              "captures a column, so each needs a name: write (?:...) for a "
-                              "group that only groups (an optional part: (?:...)?), or "
-                              "(?P<name>...) for a column.") from None
+            raise ConfigError("pattern= has a group without a name, ( ... ); each group is a "
+                              "column: write (?P<name>...) for a column, or (?:...) for a group "
+                              "that only groups (an optional part: (?:...)?).") from None
         raise ConfigError(f"pattern= is not a valid RE2 regular expression ({reason}).") from None
     groups = pattern_groups(pattern)
     if len(set(groups)) != len(groups):
@@ -172,10 +171,10 @@ def check_pattern(pattern: Any, needed: Sequence[str], *, preset: str | None = N
                                    if roles and c in roles else "") for c in missing)
     have = ", ".join(groups) or "none"
     if preset is not None:
-        raise ConfigError(f"the {preset} preset has no field {named}; its fields are {have}. "
-                          "Declare only those, or read the lines with a pattern= of your own "
-                          "(with time_format= and outcomes=) that has a named group for "
-                          f"{'it' if len(missing) == 1 else 'each'}, in place of preset=.")
+        raise ConfigError(f"the {preset} preset has no field {named}; its fields are {have}: "
+                          "declare only those, or give a pattern= of your own with a named group "
+                          f"for {'it' if len(missing) == 1 else 'each'} (and time_format=, "
+                          "outcomes=) in place of preset=.")
     raise ConfigError(f"pattern= has no named group for {named}; its named groups are {have}. "
                       "Write (?P<name>...) around the part of the line that holds it.")
 

@@ -31,25 +31,15 @@ from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes
 from .presets import PRESETS
 from .schema import SUCCESS, bucket_dtype, check_header, code_counts, sort_by_time
 from .spec import ReadSpec
+from .spelling import INVISIBLE_WORDS, one_spelling
 from .threshold import DURATION, apply_slow, duration_note, parse_durations, read_threshold
 from .timeformat import parse_formatted
 from .times import describe_time, parse_time
 from .vocabulary import parse_ok
 
-__all__ = ["read_events", "one_spelling", "reading_time", "ID_LIKE_SHARE", "ID_LIKE_MIN_ROWS",
-           "CLOCK_SKEW", "READING_TIME"]
+__all__ = ["read_events", "read_table", "one_spelling", "reading_time", "ID_LIKE_SHARE",
+           "ID_LIKE_MIN_ROWS", "CLOCK_SKEW", "READING_TIME"]
 
-#: RE2 class of the characters refused in keys, which print as nothing: control (Cc), line and
-#: paragraph separators and Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt,
-#: Unicode 15.1): format (Cf: zero-width, bidi controls, BOM, soft hyphen, tags), the grapheme
-#: joiner U+034F, Hangul fillers, Khmer inherent vowels, variation selectors, reserved E0000-E0FFF.
-_INVISIBLE = (r"[\p{Cf}\p{Cc}\p{Zl}\p{Zp}\x{034F}\x{115F}\x{1160}\x{17B4}\x{17B5}\x{180B}-\x{180F}"
-              r"\x{2065}\x{3164}\x{FE00}-\x{FE0F}\x{FFA0}\x{FFF0}-\x{FFF8}\x{E0000}-\x{E0FFF}]")
-#: What :data:`_INVISIBLE` matches, in the words of every refusal of it.
-INVISIBLE_WORDS = ("invisible characters (zero-width, format, bidirectional, variation selectors, "
-                   "fillers or control characters)")
-#: Spaces that print as one (no-break, en to hair, narrow, ideographic): in a key, U+0020.
-_SPACES = r"[\x{00A0}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}]"
 #: A group key with more distinct values than this share of the rows (and at least
 #: :data:`ID_LIKE_MIN_ROWS` rows) looks like an id: most groups would hold one or two events.
 ID_LIKE_SHARE = 0.5
@@ -144,7 +134,14 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
     """
     if spec is not None and not isinstance(spec, ReadSpec):
         raise ConfigError(f"spec= takes a budgetlab.ReadSpec, got {type(spec).__name__}.")
-    spec = (spec if spec is not None else ReadSpec()).replace(**overrides)
+    return read_table(source, (spec if spec is not None else ReadSpec()).replace(**overrides))
+
+
+def read_table(source: Any, spec: ReadSpec, *, warn: bool = True) -> pd.DataFrame:
+    """:func:`read_events` of ``source`` by ``spec``; ``warn=False``: without its warnings (a
+    column dropped for personal data, a key that looks like an id), for a pass whose table is not
+    the user's (the Dask reader's first pass, on worker threads: a process-wide warnings filter
+    does not hold across threads, so the pass is told not to warn)."""
     labels = [c for c in (spec.label if spec.reads_labels else None, spec.bucket)
               if c is not None]
     # what the file layer notes for messages holds for this read only; the options that
@@ -160,7 +157,7 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
                    *([spec.session] if spec.session and not spec.hash_session else [])]
         raw = guard_personal_data(raw.assign(**{k: group_key(raw[k], k) for k in keys}), guarded,
                                   pii=spec.pii, salt=spec.salt, required=labels,
-                                  by_name=spec.named_personal)
+                                  by_name=spec.named_personal, warn=warn)
         t, time_text = _time_of(raw, spec)
         outcome = _outcome_reading(raw, spec, require_success=is_path_like(source))
         outcome, n_slow, latency, durations = _latency_of(raw, spec, outcome)
@@ -168,7 +165,7 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         ts = pd.DatetimeIndex(t, dtype="datetime64[ns, UTC]",
                               copy=isinstance(source, pd.DataFrame)).array
         frame = _canonical(raw, spec, {"ts": ts, "ok": outcome.ok, "bucket": outcome.bucket},
-                           durations, keys)
+                           durations, keys, warn=warn)
     finally:
         ROWS.reset(token)
     if outcome.skip.any():  # rows whose label maps to skip are left out
@@ -224,12 +221,15 @@ def _after_reading(t: np.ndarray, last: str | None, spec: ReadSpec,
 
 
 def _canonical(raw: pd.DataFrame, spec: ReadSpec, out: dict[str, Any],
-               durations: np.ndarray | None, spelled: Sequence[str]) -> pd.DataFrame:
+               durations: np.ndarray | None, spelled: Sequence[str], *,
+               warn: bool) -> pd.DataFrame:
     """``out`` (``ts``, ``ok``, ``bucket``) and the declared keys (one spelling; ``spelled``:
-    already), session id, kept columns and durations that the guard left, as one table."""
+    already; ``warn``: whether a key that looks like an id warns), session id, kept columns and
+    durations that the guard left, as one table."""
     for k in (k for k in spec.by if k in raw.columns):
         out[k] = raw[k].array if k in spelled else group_key(raw[k], k)
-        _warn_id_like(k, out[k])
+        if warn:
+            _warn_id_like(k, out[k])
     if spec.session and spec.session in raw.columns:
         sid = raw[spec.session]
         out["session_id"] = hash_values(sid, spec.salt or "").astype("string") \
@@ -329,25 +329,6 @@ def _latency_of(raw: pd.DataFrame, spec: ReadSpec, outcome: OutcomeReading,
 # --------------------------------------------------------------------------------------------
 # group keys: one spelling
 # --------------------------------------------------------------------------------------------
-def one_spelling(values: pd.Index) -> tuple[pd.Index, np.ndarray]:
-    """``values`` (distinct strings) in one spelling: stripped, NFC, spaces that print as a
-    space written U+0020; and which of them hold an invisible character (:data:`_INVISIBLE`).
-
-    >>> names, bad = one_spelling(pd.Index(["Ko\\u0308ln", "Köln ", "fra\\u200b", "a\\xa0b"]))
-    >>> names.tolist() == ["Köln", "Köln", "fra\\u200b", "a b"], bad.tolist()
-    (True, [False, False, True, False])
-    """
-    if len(values) == 0:
-        return values, np.zeros(0, dtype=bool)
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    arr = pc.utf8_trim_whitespace(pa.array(np.asarray(values, dtype=object), type=pa.string()))
-    bad = np.asarray(pc.match_substring_regex(arr, pattern=_INVISIBLE).fill_null(False), bool)
-    arr = pc.replace_substring_regex(pc.utf8_normalize(arr, form="NFC"), _SPACES, " ")
-    return pd.Index(arr.to_pylist(), dtype="str"), bad
-
-
 def group_key(col: pd.Series, name: str) -> pd.Categorical:
     """A declared group key as a categorical in one spelling (:func:`one_spelling`: only used
     categories, sorted; values with invisible characters refused). A categorical column (labels
@@ -395,4 +376,4 @@ def _warn_id_like(name: str, key: pd.Categorical) -> None:
             f"group key {shown(name)} has {distinct:,} distinct values over {rows:,} rows "
             f"({measured_percent(distinct / rows, 0)}): it looks like an id, not a group, and "
             "each group would hold one or two events; drop it from by= or "
-            "group by a coarser key."), stacklevel=4)
+            "group by a coarser key."), stacklevel=5)

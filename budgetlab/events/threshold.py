@@ -71,11 +71,10 @@ class Threshold(NamedTuple):
 
 def _forms() -> str:
     """The accepted forms, in the words of the API or the command line."""
-    forms = ", ".join(f"COLUMN{op}NUMBER" for op in OPERATORS)
-    return (say(f"ok_when= takes {forms} (e.g. ok_when=\"value<300\")",
-                f"--ok-when takes {forms} (e.g. --ok-when 'value<300')")
-            + ": a column name, one of <, <=, >, >= and a finite number that you choose; "
-            "whitespace is allowed around each")
+    ops = ", ".join(OPERATORS)
+    return (say("ok_when= takes COLUMN OP NUMBER (e.g. ok_when=\"value<300\")",
+                "--ok-when takes COLUMN OP NUMBER (e.g. --ok-when 'value<300')")
+            + f": OP one of {ops} and a finite NUMBER you choose, spaces allowed around each")
 
 
 def parse_ok_when(text: Any) -> Threshold:
@@ -89,9 +88,9 @@ def parse_ok_when(text: Any) -> Threshold:
     >>> parse_ok_when("value == 300")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: ok_when= got 'value == 300'; ok_when= takes COLUMN<NUMBER, \
-COLUMN<=NUMBER, COLUMN>NUMBER, COLUMN>=NUMBER (e.g. ok_when="value<300"): a column name, one of <, \
-<=, >, >= and a finite number that you choose; whitespace is allowed around each.
+    budgetlab.errors.ConfigError: ok_when= got 'value == 300'; ok_when= takes COLUMN OP NUMBER \
+(e.g. ok_when="value<300"): OP one of <, <=, >, >= and a finite NUMBER you choose, spaces allowed \
+around each.
     """
     if not isinstance(text, str):
         raise ConfigError(f"{_forms()}; got {type(text).__name__}.")

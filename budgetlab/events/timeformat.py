@@ -83,9 +83,8 @@ def check_time_format(fmt: Any, year: Any) -> None:
             or (_WEEK.search(bare) and _WEEKDAY.search(bare))):
         raise ConfigError(
             f"time_format={fmt!r} has no day and month (%d with %m or %b, %j, or a week %V, %U "
-            "or %W with a weekday %u, %w or %a), so every time would fall on January 1st and a "
-            "log crossing midnight would run backwards; put the date in the format (and in the "
-            "pattern's time group).")
+            "or %W with a weekday %u, %w or %a): every time would fall on January 1st; put the "
+            "date in the format (and in the pattern's time group).")
     if year is not None:
         if isinstance(year, bool) or not isinstance(year, int) or not 1970 <= year <= 2100:
             raise ConfigError(f"year={year!r} is not a year budgetlab reads: give the year of "

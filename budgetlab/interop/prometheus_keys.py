@@ -1,7 +1,7 @@
 """The groups of a Prometheus read: the values of the ``by`` labels as group keys.
 
 * **one spelling** (:func:`spell_keys`): the event readers' rule for group keys
-  (:func:`budgetlab.events.read.one_spelling`): values stripped and in Unicode NFC, so ``Köln``
+  (:func:`budgetlab.events.spelling.one_spelling`): values stripped and in Unicode NFC, so ``Köln``
   written with a combining mark is the group ``Köln`` (two series of one group then have their
   counts added, and a note says so); a value holding an invisible character (zero-width, format,
   bidirectional or control) is refused, counted, since it would make a group that prints like
@@ -20,7 +20,7 @@ import pandas as pd
 
 from .._util.words import counted, noun_for, say
 from ..errors import ConfigError, InputError
-from ..events.read import INVISIBLE_WORDS, one_spelling
+from ..events.spelling import INVISIBLE_WORDS, one_spelling
 from ..privacy import guard_values, shown
 from .prometheus_answer import Series
 from .promql import PART_LABEL, CountQuery, aggregates

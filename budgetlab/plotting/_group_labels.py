@@ -1,20 +1,23 @@
 """Each row's group as the figures label it (``a · b`` for two keys): the legends, the layers
 of a stack and the groups left out all use these words; the gids that tell a group's artists
-(``<kind>:<group>``) from the grey rest's (``<kind>/others``); and the note under the x label
+(``<kind>:<group>``) from the grey rest's (``<kind>/others``), and the grey rest as one group
+(:class:`OtherGroups`); and the note under the x label
 that names the groups a figure leaves out (:func:`left_out_note`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from .._util.words import some_named
+from .._util.words import counted, some_named
 
-__all__ = ["MOST_NAMED", "OTHER_GID", "gid_kind", "group_labels", "left_out_note", "other_gid"]
+__all__ = ["MOST_NAMED", "OTHER_GID", "OtherGroups", "gid_kind", "group_gid", "group_labels",
+           "left_out_note", "other_gid"]
 
 #: The most groups a note on the groups left out names (then "and N more").
 MOST_NAMED = 6
@@ -34,6 +37,32 @@ def other_gid(kind: str) -> str:
     'distribution/others'
     """
     return f"{kind}/{OTHER_GID}"
+
+
+@dataclass(frozen=True)
+class OtherGroups:
+    """The groups a figure adds up in grey, as one group: ``str()`` gives its legend words,
+    ``other (N groups)``, but it equals no group's label (a text), so a group named ``other (2
+    groups)`` keeps its own layer and gids (:func:`group_gid`).
+
+    >>> str(OtherGroups(2)), OtherGroups(2) == "other (2 groups)"
+    ('other (2 groups)', False)
+    """
+
+    n: int
+
+    def __str__(self) -> str:
+        return f"other ({counted(self.n, 'group')})"
+
+
+def group_gid(kind: str, group: object) -> str:
+    """The gid of a group's artist of a kind of mark: ``<kind>:<group>``, or :func:`other_gid`
+    for the grey rest (:class:`OtherGroups`), whatever the groups are named.
+
+    >>> group_gid("no_traffic", "other (2 groups)"), group_gid("no_traffic", OtherGroups(2))
+    ('no_traffic:other (2 groups)', 'no_traffic/others')
+    """
+    return other_gid(kind) if isinstance(group, OtherGroups) else f"{kind}:{group}"
 
 
 def gid_kind(gid: object) -> str:

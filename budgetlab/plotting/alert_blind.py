@@ -81,19 +81,30 @@ def _group_index(grid: BinGrid, keys: list[str], rows_of: list[tuple[str, ...]])
 
 
 def mark_silences(ax: Axes, grid: BinGrid, attrs: Mapping[Hashable, Any], keys: list[str],
-                  rows_of: list[tuple[str, ...]], tiers: list[tuple[str, str]]) -> list[Any]:
+                  rows_of: list[tuple[str, ...]], tiers: list[tuple[str, str]],
+                  within: tuple[int, int] | None = None) -> list[Any]:
     """On each tier row (group ``i``'s tier ``j`` on row ``i * len(tiers) + j``), the spans of
     evaluations at which the tier's long window (``attrs["tier_windows"]``) holds no event of the
     group: from the first such evaluation (a bin's end) to the first at which it holds one again
-    (the grid's end when none does), the times an episode's bar is drawn between. One
-    ``BrokenBarHCollection`` of gid ``no_traffic`` per row with a silence, 0.9 rows high, ruled
-    grey as the no-traffic bands of the other figures; returns the legend entry
-    (:data:`SILENCE_LABEL`), none without a silence."""
+    (the grid's end when none does), the times an episode's bar is drawn between; cut to
+    ``within`` (``[lo, hi)`` in ns: the span a figure draws, whose evaluations' windows lie in
+    the grid) when given. One ``BrokenBarHCollection`` of gid ``no_traffic`` per row with a
+    silence, 0.9 rows high, ruled grey as the no-traffic bands of the other figures; returns the
+    legend entry (:data:`SILENCE_LABEL`), none without a silence. A row that stands for every
+    group (``rows_of`` ``[()]`` with ``keys``: no episode anywhere) is ruled where no group's
+    window holds an event."""
     from ..alerts.score_inputs import tier_window
     from ..budget.burn_rows import traffic_runs
 
+    if keys and rows_of == [()]:
+        grid, keys = grid.regroup([]), []
+
     key = band_patch("no_traffic", SILENCE_LABEL)
     ends = mdates.date2num(utc_naive(grid.bin_end_ns))  # type: ignore[no-untyped-call]
+    lo, hi = -np.inf, np.inf
+    if within is not None:
+        lo, hi = (float(x) for x in mdates.date2num(  # type: ignore[no-untyped-call]
+            utc_naive(list(within))))
     runs: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
     drawn = False
     for i, g in enumerate(_group_index(grid, keys, rows_of)):
@@ -107,8 +118,9 @@ def mark_silences(ax: Axes, grid: BinGrid, attrs: Mapping[Hashable, Any], keys: 
             for a, b in zip(first[group == g], stop[group == g], strict=True):
                 held[a:b] = True
             a, b = true_runs(~held)
-            bars = [(float(ends[s]), float(ends[min(e, grid.n_bins - 1)] - ends[s]))
-                    for s, e in zip(a, b, strict=True)]
+            cut = [(max(float(ends[s]), lo), min(float(ends[min(e, grid.n_bins - 1)]), hi))
+                   for s, e in zip(a, b, strict=True)]
+            bars = [(x0, x1 - x0) for x0, x1 in cut if x1 > x0]
             if bars:
                 ax.broken_barh(bars, (i * len(tiers) + j - 0.45, 0.9), lw=0, zorder=0.6,
                                facecolors=key.get_facecolor(), edgecolors=key.get_edgecolor(),

@@ -26,6 +26,8 @@ from .status_bands import LEGEND_HANDLERS
 #: The legend's line when the episodes have group keys but the evaluated groups are not given
 #: (``groups=``): only those with an episode have rows; the others are not known to the chart.
 QUIET_NOT_DRAWN = "groups without an alert, if any:\nnot drawn (pass groups=)"
+#: What a chart without any episode says (a text of gid ``no_alert``).
+NO_ALERT = "no alert fired"
 #: Episode colours by severity (pages vermillion, tickets orange, as the status bands).
 SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00",
                    "warning": "#E69F00"}
@@ -98,12 +100,14 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         "long window filling: scored with the rest" (``"count"``). The row of a tier that can
         never fire at its group's target (``attrs["cannot_fire"]``) says so in a text (gid
         ``cannot_fire``), in the words of the replay's note. Without any episode the panel
-        says "no alert fired" (a text, gid ``no_alert``). Incidents wholly outside the evaluated
-        span are not drawn (:func:`drawn_incidents`; no incident row when none is left); a line
-        of the legend says how many (gid ``outside``: "not drawn: 1 incident wholly outside the
+        says "no alert fired" (a text, gid ``no_alert``; a legend line of that gid when a row
+        says it can never fire, centred there too). Incidents wholly outside the evaluated span
+        are not drawn (:func:`drawn_incidents`; no incident row when none is left); a line of
+        the legend says how many (gid ``outside``: "not drawn: 1 incident wholly outside the
         span evaluated"). The legend keys the severities of the episodes drawn (not those of
         tiers that never fired), the filling spans, the incidents and the groups without an
-        alert, each when there are any.
+        alert, each when there are any; its entries are ``ax.alert_keys`` (more:
+        :func:`add_alert_keys`).
 
     Examples
     --------
@@ -146,9 +150,8 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     if shaded:
         handles.append(Patch(facecolor=FILLING_COLOR, alpha=FILLING_ALPHA, label=key))
     handles += blind_rows(ax, episodes.attrs, bins, keys, rows_of, tiers)
-    if not len(episodes):  # said in the panel, not by an empty key
-        ax.text(0.5, 0.5, "no alert fired", transform=ax.transAxes, ha="center", va="center",
-                color="0.3", gid="no_alert")
+    if not len(episodes):
+        handles += _no_alert(ax)
     lo, hi = episodes.attrs.get("grid_start"), episodes.attrs.get("grid_end")
     if lo is not None and hi is not None:  # before the incidents: their names placed within it
         ax.set_xlim(utc_naive([lo])[0], utc_naive([hi])[0])
@@ -169,11 +172,29 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     ax.invert_yaxis()
     ax.set_ylabel("alert tier")
     time_axis(ax, tz)
-    if handles:
-        legend_right(ax, handles, handler_map=LEGEND_HANDLERS)
+    ax.alert_keys = []  # type: ignore[attr-defined]
+    add_alert_keys(ax, handles)
     room_for_y_labels(ax)  # the tier names, kept whole on a plain figure
     x_label_clear(ax)  # the axis as narrow as the legend and tier names leave it
     return ax
+
+
+def add_alert_keys(ax: Axes, handles: list[Any]) -> None:
+    """Key ``handles`` after the entries of the chart on ``ax`` (``ax.alert_keys``), laid again."""
+    keys = [*getattr(ax, "alert_keys", []), *handles]
+    ax.alert_keys = keys  # type: ignore[attr-defined]
+    if keys:
+        legend_right(ax, keys, handler_map=LEGEND_HANDLERS)
+
+
+def _no_alert(ax: Axes) -> list[Any]:
+    """:data:`NO_ALERT` said in the middle of the panel (not by an empty key), or, when a row
+    says it can never fire (its words centred there too), as a line of the legend: returned."""
+    if any(t.get_gid() == "cannot_fire" for t in ax.texts):
+        return [Patch(facecolor="none", edgecolor="none", label=NO_ALERT, gid="no_alert")]
+    ax.text(0.5, 0.5, NO_ALERT, transform=ax.transAxes, ha="center", va="center", color="0.3",
+            gid="no_alert")
+    return []
 
 
 def _incident_marks(ax: Axes, episodes: pd.DataFrame, drawn: pd.DataFrame, y: int,

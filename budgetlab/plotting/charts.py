@@ -18,7 +18,7 @@ from matplotlib.ticker import FixedLocator
 from .._util.percent import given_percent
 from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, check_tz, require_columns, to_timedelta
-from .._util.words import counted, prose_duration, some_named
+from .._util.words import prose_duration, some_named
 from ..budget.figures import BURN_BANDS
 from ..errors import ConfigError, InputError
 from ._common import (
@@ -28,7 +28,7 @@ from ._common import (
     time_axis,
     utc_naive,
 )
-from ._group_labels import group_labels
+from ._group_labels import OtherGroups, group_labels
 from ._numbers import plain_numbers
 from .empty_bins import LANE, mark_empty_bins
 from .legends import legend_right
@@ -64,14 +64,13 @@ BUCKET_HATCHES = ("", "///", "..", "xx", "\\\\\\", "++")
 
 def _top_groups(labels: pd.Series, weight: np.ndarray) -> pd.Series:
     """``labels`` with all but the :data:`MAX_GROUPS` ``- 1`` groups of most ``weight`` (their
-    summed burn × events) renamed ``other (N groups)``; unchanged with :data:`MAX_GROUPS` groups
-    or fewer."""
+    summed burn × events) put in one :class:`OtherGroups` (``other (N groups)``, equal to no
+    label); unchanged with :data:`MAX_GROUPS` groups or fewer."""
     total = pd.Series(weight, index=labels.index).groupby(labels.to_numpy(), sort=False).sum()
     if len(total) <= MAX_GROUPS:
         return labels
     keep = set(total.sort_values(ascending=False, kind="stable").index[: MAX_GROUPS - 1])
-    other = f"other ({counted(len(total) - len(keep), 'group')})"
-    return labels.where(labels.isin(keep), other)
+    return labels.astype(object).where(labels.isin(keep), OtherGroups(len(total) - len(keep)))
 
 
 def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = None,
@@ -143,10 +142,10 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         (:func:`~budgetlab.plotting.empty_bins.mark_empty_bins`): ruled grey over the panel's
         height where no group drawn has an event (gid ``no_traffic``), and with several groups, a
         lane per group at the panel's top, in its colour, where it is silent and another group
-        is not (gid ``no_traffic:<group>``; the y range grows by
-        :data:`~budgetlab.plotting.empty_bins.LANE` of the axes per
-        lane, a grey line, gid ``lanes_floor``, under them, the y ticks below it); each keyed in
-        the legend, none when every bin holds events.
+        is not (gid ``no_traffic:<group>``, the grey rest's ``no_traffic/others``, whatever the
+        groups are named; the y range grows by :data:`~budgetlab.plotting.empty_bins.LANE` of the
+        axes per lane, a grey line, gid ``lanes_floor``, under them, the y ticks below it); each
+        keyed in the legend, none when every bin holds events.
 
     Examples
     --------
@@ -254,8 +253,8 @@ def _clip_to_events(edges: np.ndarray, attrs: dict[Any, Any]) -> None:
 
 
 def _draw_stack(ax: Axes, edges: np.ndarray, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
-                events: np.ndarray, order: list[tuple[str, str]], styles: list[dict[str, Any]],
-                *, grouped: bool) -> np.ndarray:
+                events: np.ndarray, order: list[tuple[str, str | OtherGroups]],
+                styles: list[dict[str, Any]], *, grouped: bool) -> np.ndarray:
     """:func:`plot_buckets`' layers, stacked in ``order``: each row's bin, layer and failures
     (``burn_rate`` × ``events``) in ``rows``, over the ``events`` of each bin. Returns the
     stack's top per bin."""
@@ -324,45 +323,44 @@ def _say_what_is_missing(ax: Axes, burned: bool, any_drawn: bool, withheld: bool
 
 
 def _bucket_layers(rows: pd.DataFrame, keys: list[str], weighted: np.ndarray,
-                   names: list[str]) -> tuple[np.ndarray, list[tuple[str, str]]]:
+                   names: list[str]) -> tuple[np.ndarray, list[tuple[str, str | OtherGroups]]]:
     """:func:`plot_buckets`' layers: each row's layer (an index into the second item) and the
     layers in stack order as ``(bucket, group)`` (group ``""`` without ``keys``; the groups past
     the top ones in "other"): the buckets in their display order ``names``, within a bucket the
     groups by name, "other" last."""
     groups = _top_groups(pd.Series(group_labels(rows, keys) if keys else "", index=rows.index),
                          weighted)
-    other = [g for g in groups.unique() if str(g).startswith("other (")] if keys else []
     # the distinct (bucket, group) pairs, each row's pair by its codes (rows: bins x groups)
     b_code, buckets = pd.factorize(rows["bucket"].astype(str))
     g_code, labels = pd.factorize(groups)
     pair_code, pairs = pd.factorize(b_code.astype(np.int64) * len(labels) + g_code)
-    distinct = [(str(buckets[int(c) // len(labels)]), str(labels[int(c) % len(labels)]))
+    distinct = [(str(buckets[int(c) // len(labels)]), labels[int(c) % len(labels)])
                 for c in pairs]
 
-    def rank(pair: tuple[str, str]) -> tuple[int, bool, str]:
+    def rank(pair: tuple[str, str | OtherGroups]) -> tuple[int, bool, str]:
         b, g = pair
-        return (names.index(b) if b in names else len(names), g in other, g)
+        return (names.index(b) if b in names else len(names), isinstance(g, OtherGroups), str(g))
 
     order = sorted(distinct, key=rank)
     index = {p: i for i, p in enumerate(order)}
     return np.array([index[p] for p in distinct], dtype=np.int64)[pair_code], order
 
 
-def _layer_styles(order: list[tuple[str, str]], names: list[str],
+def _layer_styles(order: list[tuple[str, str | OtherGroups]], names: list[str],
                   several: bool) -> list[dict[str, Any]]:
     """The fill of each layer of :func:`plot_buckets`: the bucket's colour with one group; with
     ``several`` groups the group's colour (grey for "other") and the bucket's hatching in white."""
     extra = iter(_EXTRA_COLORS * 10)
     shades: dict[str, str] = {}
     colours = group_colors([g for g in dict.fromkeys(g for _, g in order)
-                            if not g.startswith("other (")])
+                            if not isinstance(g, OtherGroups)])
     out: list[dict[str, Any]] = []
     for b, g in order:
         if not several:
             out.append({"color": BUCKET_COLORS.get(b) or shades.setdefault(b, next(extra))})
             continue
         k = names.index(b) if b in names else len(names)
-        colour = colours.get(g) or OTHER_COLOR
+        colour = (None if isinstance(g, OtherGroups) else colours.get(g)) or OTHER_COLOR
         out.append({"facecolor": colour, "edgecolor": "white",
                     "hatch": BUCKET_HATCHES[k % len(BUCKET_HATCHES)] or None})
     return out

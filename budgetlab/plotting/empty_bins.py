@@ -18,6 +18,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from .._util.runs import true_runs
+from ._group_labels import group_gid
 from .status_bands import band_patch
 
 __all__ = ["LANE", "mark_empty_bins"]
@@ -35,7 +36,7 @@ def _bars(x: np.ndarray, mask: np.ndarray) -> list[tuple[float, float]]:
 
 
 def mark_empty_bins(ax: Axes, edges: np.ndarray, b_idx: np.ndarray, group: np.ndarray,
-                    events: np.ndarray, colours: dict[str, Any], *,
+                    events: np.ndarray, colours: dict[Any, Any], *,
                     withheld: bool) -> tuple[list[Any], int]:
     """Mark the bins without events of the groups drawn; one row per group and bin: its bin
     (``b_idx``, an index into the bins between ``edges``), its ``group`` and its ``events``; a
@@ -46,9 +47,11 @@ def mark_empty_bins(ax: Axes, edges: np.ndarray, b_idx: np.ndarray, group: np.nd
     groups are left out: ``withheld``). With ``colours`` (the groups' colours: several groups
     drawn), where a group has no event and another group has: a lane of that group at the panel's
     top (the first group's uppermost), one outlined box with a rule through its middle per run of
-    such bins, in the group's colour (gids ``no_traffic:<group>``, ``no_traffic_rule:<group>``),
-    named ``no traffic · <group>``; only the groups with such a bin have a lane. Returns the legend
-    entries (none when no bin is empty) and the number of lanes.
+    such bins, in the group's colour (gids ``no_traffic:<group>``, ``no_traffic_rule:<group>``;
+    the grey rest's, an :class:`~budgetlab.plotting._group_labels.OtherGroups` among the
+    ``colours``' keys, ``no_traffic/others`` and ``no_traffic_rule/others``: no group's name
+    gives them), named ``no traffic · <group>``; only the groups with such a bin have a lane.
+    Returns the legend entries (none when no bin is empty) and the number of lanes.
     """
     names = list(colours) or list(dict.fromkeys(group.tolist()))
     n_bins = len(edges) - 1
@@ -74,9 +77,9 @@ def mark_empty_bins(ax: Axes, edges: np.ndarray, b_idx: np.ndarray, group: np.nd
         top, bars = 1.0 - i * LANE, _bars(x, row)
         ax.broken_barh(bars, (top - 0.9 * LANE, 0.8 * LANE),
                        transform=ax.get_xaxis_transform(), facecolors="none",
-                       edgecolors=colours[g], lw=0.8, gid=f"no_traffic:{g}", zorder=2.5)
+                       edgecolors=colours[g], lw=0.8, gid=group_gid("no_traffic", g), zorder=2.5)
         ax.hlines([top - 0.5 * LANE] * len(bars), [a for a, _ in bars],
                   [a + w for a, w in bars], transform=ax.get_xaxis_transform(),
-                  colors=colours[g], lw=1.0, gid=f"no_traffic_rule:{g}", zorder=2.5)
+                  colors=colours[g], lw=1.0, gid=group_gid("no_traffic_rule", g), zorder=2.5)
         handles.append(key)
     return handles, len(lanes)

@@ -342,12 +342,12 @@ def scan_personal_data(column: pd.Series) -> dict[str, int]:
 
 def guard_personal_data(frame: pd.DataFrame, columns: Iterable[str], *, pii: str = "error",
                         salt: str | None = None, required: Iterable[str] = (),
-                        by_name: Iterable[str] = ()) -> pd.DataFrame:
+                        by_name: Iterable[str] = (), warn: bool = True) -> pd.DataFrame:
     """Apply the ``pii`` policy to ``columns`` of ``frame`` (a new frame if anything changed):
     ``"error"`` raises :class:`PersonalDataError`, ``"drop"`` drops the column with a
-    :class:`PersonalDataWarning`, ``"hash"`` replaces its values by :func:`hash_values`. Personal
-    data in ``required`` columns (the outcome) is always refused; ``by_name`` columns (keys named
-    for people: :func:`names_a_person`) are flagged even when their values look plain.
+    :class:`PersonalDataWarning` (``warn=False``: silently), ``"hash"`` hashes its values
+    (:func:`hash_values`). Personal data in ``required`` columns (the outcome) is always refused;
+    ``by_name`` columns (keys named for people: :func:`names_a_person`) are flagged even if plain.
 
     >>> f = pd.DataFrame({"region": ["fra", "ams"], "user": ["a@b.org", "c@d.net"]})
     >>> guard_personal_data(f, ["region", "user"])
@@ -369,9 +369,10 @@ def guard_personal_data(frame: pd.DataFrame, columns: Iterable[str], *, pii: str
         if col in must or pii == "error":
             why = "named" if not rows and pii == "error" else "required" if col in must else ""
             raise column_refusal(col, what, why)
-        if pii == "drop":
+        if pii == "drop" and warn:  # at the caller of read_events (through read_table)
             warnings.warn(PersonalDataWarning(f"dropped column {col!r}: it looks like personal "
-                                              f"data ({what})."), stacklevel=3)
+                                              f"data ({what})."), stacklevel=4)
+        if pii == "drop":
             out = out.drop(columns=[col])
         else:
             out = out.copy(deep=False)

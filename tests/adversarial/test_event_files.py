@@ -137,6 +137,7 @@ CASES = [
         ["replay", "{d}/log.parquet"],
         {"log.parquet": CSV},
         needles=("holds CSV text", "--format csv"),
+        api_needles=("holds CSV text", "format='csv'"),
         api=_api("log.parquet"),
         api_error=FileFormatError,
     ),

@@ -1,5 +1,7 @@
 """Test-only oracle: budgetlab/windows/bins.py as of commit 1989377 (the dense SRE path), docstrings
-removed, imports made absolute. Never edit: it is what the sparse path must equal."""
+removed, imports made absolute. Never edit its logic: it is what the sparse path must equal. Its
+refusals' words follow the current ones (Stop 58: the ok/bucket disagreement, asserted alike in
+tests/windows/test_read_bins_oracle.py)."""
 # ruff: noqa
 # mypy: ignore-errors
 from __future__ import annotations
@@ -50,11 +52,11 @@ def _bucket_codes(events: pd.DataFrame, ok: np.ndarray) -> tuple[np.ndarray, lis
                          categories.index(SOLVE_ERROR)).astype(np.int64)
     success_code = categories.index(SUCCESS)
     if bool(np.any(ok & (codes != success_code))):
-        raise OutcomeError('events has successful rows (ok=True) whose bucket is a failure bucket; '
-                           'fix the outcome mapping.')
+        raise OutcomeError("events' 'ok' and 'bucket' disagree: successful rows (ok=True) have a "
+                           "failure bucket; fix the outcome mapping.")
     if bool(np.any(~ok & (codes == success_code))):
-        raise OutcomeError("events has failed rows (ok=False) whose bucket is 'success'; fix the "
-                           "outcome mapping.")
+        raise OutcomeError("events' 'ok' and 'bucket' disagree: failed rows (ok=False) have the "
+                           "bucket 'success'; fix the outcome mapping.")
     return (codes, categories)
 
 def _check_bucket_names(excluded: Sequence[str], categories: Sequence[str]) -> None:

@@ -126,7 +126,17 @@ def test_the_alert_panel_says_when_no_alert_fired(report):
     fig = report.plot()
     alerts = fig.axes[1]
     assert [t.get_text() for t in alerts.texts if t.get_gid() == "no_alert"] == ["no alert fired"]
-    assert alerts.get_legend() is None  # no key of colours nothing was drawn in
+    # no key of colours nothing was drawn in; the one key is of the tier's silence, ruled where
+    # its 1 h window held no event (stop 58): the 04:00 burst's last bin (04:00, ending 04:01)
+    # stays in the window through the evaluation at 05:00, the next burst's bin (07:00) is in it
+    # from 07:01: ruled over [05:01, 07:01) on row 0
+    assert [t.get_text() for t in alerts.get_legend().get_texts()] == [
+        "no event in the tier's\nlong window: cannot fire"]
+    ruled = [p.get_extents().get_points() for c in alerts.collections
+             if c.get_gid() == "no_traffic" for p in c.get_paths()]
+    assert len(ruled) == 1
+    assert ruled[0][:, 0] == pytest.approx([num(DAY + pd.Timedelta("5h1min")),
+                                            num(DAY + pd.Timedelta("7h1min"))], abs=1e-9)
     # the report read the longest alert window (1 h) before its window (01:00): the tier's window
     # had filled when the window began, so no row is shaded and nothing is keyed
     assert report.alerts.attrs["grid_start"] == DAY.isoformat()  # the data's first bin, 00:00

@@ -67,7 +67,9 @@ def test_the_cli_table_says_unseen_and_no_traffic(tmp_path, capsys):
           "--context", "2h", "--target", "0.99", "--window", "1h"])
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.strip().startswith("page_1h"))
-    assert "unseen (no traffic in its 1 h window during the incident)" in out
+    assert row.split()[-3:] == ["unseen", "no", "traffic"]  # a word, explained under the table
+    assert ("note: unseen: the tier's long window (page_1h: 1 h) held no event at any of its"
+            in out)
     assert "not detected" not in row
     assert "no traffic" in out.split("peak_burn_long")[-1]
 

@@ -27,8 +27,9 @@ def test_an_incident_the_tracker_showed_by_its_changes_is_not_said_unseen(capsys
     assert ("The tracker was already CRITICAL when the incident began: it showed the incident "
             "only by its changes, the first at 2026-10-08 01:43 UTC (CRITICAL -> EXHAUSTED).") in d1
     verdicts = " ".join(out.split("\nVerdicts", 1)[1].split())
-    assert ("CRITICAL or worse more than 1 % of the time and the bootstrap interval of the "
-            "rule's target lies wholly below it") in verdicts
+    # the rule as the verdicts follow it since stop 58: over the limit is too strict
+    assert ("CRITICAL or worse more than 1 % of the time; too loose when the bootstrap interval "
+            "of the rule's target lies wholly above it") in verdicts
     # prose fits 100 columns; a command to copy stays whole on its own line
     assert max(len(line) for line in out.splitlines()
                if not line.startswith("  budgetlab ")) <= 100

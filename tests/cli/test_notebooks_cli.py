@@ -27,7 +27,7 @@ from budgetlab.cli import notebooks as nbcli
 from budgetlab.cli.notebook_params import parse_parameters
 from budgetlab.cli.notebooks import find_notebooks
 from budgetlab.errors import ConfigError, NotebookError
-from tests.notebook_files import small_notebook
+from tests.notebook_files import page_figures, small_notebook
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "budgetlab" / "notebooks"
@@ -131,7 +131,8 @@ def test_renders_a_notebook_to_html_with_its_outputs(tmp_path, capsys):
     assert "triangle=28" in text and "triangle=6" not in text
     # the kernel used this checkout
     assert f"imported-from={ROOT / 'budgetlab' / '__init__.py'}" in text
-    assert "data:image/png;base64," in text  # the figure is inside the page
+    figures = page_figures(text)  # the figure is inside the page, a plot's size
+    assert len(figures) == 1 and min(figures[0]) > 100, figures
     assert sorted(p.name for p in out.iterdir()) == ["small.html"]  # no temporary file left
     assert {k: os.environ.get(k) for k in env_before} == env_before
     # an existing output needs --force, and is left alone without it
@@ -142,6 +143,19 @@ def test_renders_a_notebook_to_html_with_its_outputs(tmp_path, capsys):
     assert _sha(html) == before
     assert main(["notebooks", "--html", str(out), "--notebooks", str(nb), "--force"]) == 0
     assert "triangle=6" in html.read_text(encoding="utf-8")
+
+
+def test_a_page_without_a_figure_shows_none(tmp_path, capsys):
+    # a figure closed before the cell ends is never shown: the page has no figure, though it
+    # carries the PNG of JupyterLab's CSS (CodeMirror's trailing-space marker, 8 x 5 pixels), which
+    # "data:image/png;base64," in the page took for one
+    nb = small_notebook(tmp_path / "closed.ipynb", "import matplotlib.pyplot as plt\n"
+                        "fig, ax = plt.subplots()\nax.plot(range(n), range(n))\nplt.close(fig)\n")
+    assert main(["notebooks", "--html", str(tmp_path / "html"), "--notebooks", str(nb)]) == 0
+    capsys.readouterr()
+    text = (tmp_path / "html" / "closed.html").read_text(encoding="utf-8")
+    assert "data:image/png;base64," in text  # the CSS's marker
+    assert page_figures(text) == []  # the shown one: test_renders_a_notebook_to_html_...
 
 
 @pytest.mark.skipif(os.name != "posix", reason="Unix sockets (ipc) are POSIX only; elsewhere the "

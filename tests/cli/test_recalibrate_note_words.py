@@ -55,9 +55,9 @@ def test_a_group_with_one_evaluated_event_says_one_event(tmp_path, capsys):
     assert main(["recalibrate", str(log), "--window", "1h", "--n-boot", "0", "--by", "g"]) == 0
     text = capsys.readouterr().out
     # the group's line filled to 100 columns, as the notes under it are: "recommended" would end
-    # at column 108, so it begins the second line (at column 0, the notes' lines at 4)
-    assert ("\ng=a: observed 100.00 % over 1 event in 1 h with traffic (95 % interval 20.65 % .. "
-            "100.00 %); no\nrecommended target; no verdict\n") in text
+    # at column 112, so it begins the second line (at column 0, the notes' lines at 4)
+    assert ("\ng=a: observed 100.00 % over 1 event in 1 h of evaluated time (95 % interval "
+            "20.65 % .. 100.00 %); no\nrecommended target; no verdict\n") in text
     assert all(len(line) <= 100 for line in text.splitlines())
 
 

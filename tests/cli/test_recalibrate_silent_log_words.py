@@ -23,7 +23,7 @@ def test_the_command_says_a_silent_history_is_provisional(tmp_path, capsys):
                  "--out", str(out)]) == 0
     said = " ".join(capsys.readouterr().out.split())
     # the group's line counts 142 h 40 min with traffic; its note, the same time in days
-    assert "over 852 events in 142 h 40 min with traffic" in said
+    assert "over 852 events in 142 h 40 min of evaluated time" in said
     assert ("note: provisional: 5 d 22 h of evaluated history (time with traffic after warm-up) "
             "in the 15 d 22 h from the first evaluated instant to the last, less than the 14 d a "
             "recommendation needs; re-run with more history") in said

@@ -291,9 +291,8 @@ def test_an_unreadable_file_is_refused_in_the_same_words_by_both_readers(tmp_pat
                                   "permissions.")
 
 
-UNNAMED = ("has a group without a name, ( ... ); every group captures a column, so each needs a "
-           "name: write (?:...) for a group that only groups (an optional part: (?:...)?), or "
-           "(?P<name>...) for a column.")
+UNNAMED = ("has a group without a name, ( ... ); each group is a column: write (?P<name>...) for "
+           "a column, or (?:...) for a group that only groups (an optional part: (?:...)?).")
 
 
 def test_an_unnamed_group_is_refused_with_the_fix_in_api_and_cli_words(tmp_path, capsys):

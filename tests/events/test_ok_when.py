@@ -17,9 +17,8 @@ from budgetlab.errors import ConfigError, OutcomeError
 
 ELB = Path(__file__).parents[1] / "fixtures" / "nab" / "elb_request_count_8c0756.csv"
 SERIES = "each row is one measured interval, not a request: every figure counts rows"
-FORMS = ("ok_when= takes COLUMN<NUMBER, COLUMN<=NUMBER, COLUMN>NUMBER, COLUMN>=NUMBER (e.g. "
-         'ok_when="value<300"): a column name, one of <, <=, >, >= and a finite number that you '
-         "choose; whitespace is allowed around each.")
+FORMS = ('ok_when= takes COLUMN OP NUMBER (e.g. ok_when="value<300"): OP one of <, <=, >, >= '
+         "and a finite NUMBER you choose, spaces allowed around each.")
 
 
 def _csv_count(path: Path, compare, threshold: float) -> tuple[int, int]:

@@ -18,9 +18,9 @@ FIELDS = "ts, method, outcome"
 
 
 def preset_refusal(named, option, pattern, extra=""):
-    return (f"the access preset has no field {named}; its fields are {FIELDS}. Declare only "
-            f"those, or read the lines with a {pattern} of your own (with {extra}) that has a "
-            f"named group for it, in place of {option}.")
+    return (f"the access preset has no field {named}; its fields are {FIELDS}: declare only "
+            f"those, or give a {pattern} of your own with a named group for it (and {extra}) in "
+            f"place of {option}.")
 
 
 @pytest.mark.parametrize(("kwargs", "named"), [
@@ -31,7 +31,7 @@ def test_a_preset_without_the_field_is_named_not_a_pattern_never_given(kwargs, n
     with pytest.raises(ConfigError) as info:
         ReadSpec(preset="access", **kwargs)
     assert str(info.value) == preset_refusal(named, "preset=", "pattern=",
-                                             "time_format= and outcomes=")
+                                             "time_format=, outcomes=")
 
 
 @pytest.mark.parametrize(("argv", "named"), [
@@ -41,16 +41,16 @@ def test_a_preset_without_the_field_is_named_not_a_pattern_never_given(kwargs, n
 def test_the_command_line_names_the_preset_and_the_flag(capsys, argv, named):
     assert main(["replay", str(ACCESS), "--preset", "access", *argv]) == 2
     assert capsys.readouterr().err == "budgetlab: error: " + preset_refusal(
-        named, "--preset", "--pattern", "--time-format and --outcomes") + "\n"
+        named, "--preset", "--pattern", "--time-format, --outcomes") + "\n"
 
 
 def test_two_missing_fields_are_named_once_each():
     with pytest.raises(ConfigError) as info:
         ReadSpec(preset="access", by=["status", "method", "host"])
     assert str(info.value) == (
-        f"the access preset has no field 'status' (by=) or 'host' (by=); its fields are {FIELDS}. "
-        "Declare only those, or read the lines with a pattern= of your own (with time_format= "
-        "and outcomes=) that has a named group for each, in place of preset=.")
+        f"the access preset has no field 'status' (by=) or 'host' (by=); its fields are {FIELDS}: "
+        "declare only those, or give a pattern= of your own with a named group for each (and "
+        "time_format=, outcomes=) in place of preset=.")
 
 
 def test_an_own_pattern_is_still_called_the_pattern():
@@ -68,13 +68,12 @@ def test_a_column_two_options_declare_names_both_options(capsys):
                  "bytes"]) == 2
     assert capsys.readouterr().err == (
         "budgetlab: error: the access preset has no field 'bytes' (--ok and --duration); its "
-        f"fields are {FIELDS}. Declare only those, or read the lines with a --pattern of your own "
-        "(with --time-format and --outcomes) that has a named group for it, in place of "
-        "--preset.\n")
+        f"fields are {FIELDS}: declare only those, or give a --pattern of your own with a named "
+        "group for it (and --time-format, --outcomes) in place of --preset.\n")
     with pytest.raises(ConfigError) as info:
         ReadSpec(preset="access", ok="bytes", duration="bytes")
     assert str(info.value) == preset_refusal("'bytes' (ok= and duration=)", "preset=", "pattern=",
-                                             "time_format= and outcomes=")
+                                             "time_format=, outcomes=")
 
 
 def test_a_missing_file_column_two_options_declare_names_both(tmp_path, capsys):

@@ -194,7 +194,7 @@ def test_a_parquet_name_on_csv_text_says_so(tmp_path):
     (tmp_path / "log.parquet").write_bytes(CSV)
     with pytest.raises(FileFormatError,
                        match=r"this \.parquet file holds CSV text; rename it to \.csv or pass "
-                                              r"--format csv"):
+                                              r"format='csv'\.$"):
         read_events(tmp_path / "log.parquet")
     _expect(read_events(tmp_path / "log.parquet", by="region", format="csv"))
 

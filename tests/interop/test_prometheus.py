@@ -513,9 +513,8 @@ def test_cli_export_prometheus_writes_no_tracker_window_and_refuses_window(tmp_p
     assert "window" not in capsys.readouterr().out
     assert main([*argv, "--window", "24h", "--force"]) == 2
     assert capsys.readouterr().err == (
-        "budgetlab: error: --window is the tracker window, and Prometheus rules hold none (they "
-        "alert on the policy's burn-rate windows against the budget period, --period); leave "
-        "--window out.\n")
+        "budgetlab: error: --window is the tracker window, which Prometheus rules do not hold "
+        "(they alert on the policy's burn-rate windows over --period); leave --window out.\n")
 
 
 def test_export_help_lists_only_the_flags_its_target_takes(capsys):

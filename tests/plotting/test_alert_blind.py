@@ -160,3 +160,76 @@ def test_per_group_targets_say_it_on_their_own_rows_only() -> None:
     assert [t.get_position()[1] for t in said] == [0]
     assert said[0].get_text().startswith("page_1h can never fire at target 0.9 (group a):")
     plt.close("all")
+
+
+def test_no_alert_fired_is_not_written_over_a_row_that_cannot_fire() -> None:
+    """A 1 h tier of burn 14.4 at 90 % needs an error ratio above 1.44: it can never fire, and
+    with all-good traffic nothing fired. Its one row is the middle of the panel, where "no alert
+    fired" was centred: that line is in the legend (gid no_alert), no text of the panel says
+    it, and no two texts of the panel overlap once drawn."""
+    bins = _bins()
+    ep = alert_episodes(bins, 0.9, AlertPolicy.single_window("1h", burn=14.4))
+    assert len(ep) == 0
+    ax = plot_alerts(ep, ax=plt.figure(figsize=(8, 1.6)).add_subplot())
+    assert [t.get_gid() for t in ax.texts] == ["cannot_fire"]
+    assert "no alert fired" in [t.get_text() for t in ax.get_legend().get_texts()]
+    assert [h.get_label() for h in ax.alert_keys if h.get_gid() == "no_alert"] == [
+        "no alert fired"]
+    plt.close("all")
+    # a tier that can fire: said in the middle of the panel, as before
+    ax = plot_alerts(alert_episodes(bins, 0.9, AlertPolicy.single_window("1h", burn=4.5)),
+                     ax=plt.figure().add_subplot())
+    assert [(t.get_gid(), t.get_text()) for t in ax.texts] == [("no_alert", "no alert fired")]
+    plt.close("all")
+
+
+def test_policy_figure_with_bins_rules_silences_and_rows_every_binned_group() -> None:
+    """Notebook 02's call: policy_figure(episodes, incidents, bins=bins, grace=...) without
+    groups=. Groups fra and ams, all good, both silent from 02:00 to 03:59: no alert anywhere,
+    so one set of tier rows stands for both, ruled where no group's 10 min window holds an event
+    ([02:10, 04:01), as in the ungrouped log); the legend names both groups as evaluated without
+    an alert (the bins' groups) instead of saying groups without an alert are not drawn."""
+    from budgetlab.cli.alert_figure import policy_figure
+
+    ts = [T0 + pd.Timedelta(minutes=m) for m in range(360) if not 120 <= m < 240]
+    ev = as_events(pd.DatetimeIndex(ts).repeat(2), [True] * (2 * len(ts)),
+                   groups={"region": ["fra", "ams"] * len(ts)})
+    bins = bin_events(ev, "1min", by="region")
+    ep = alert_episodes(bins, 0.9, AlertPolicy.single_window("10min", burn=4.5))
+    fig, _ = policy_figure({"p": ep}, _incidents(), bins=bins, grace="30min")
+    ax = fig.axes[0]
+    marks = [c for c in ax.collections if c.get_gid() == "no_traffic"]
+    assert len(marks) == 1
+    (x0, _), (x1, _) = marks[0].get_paths()[0].get_extents().get_points()
+    assert (x0, x1) == pytest.approx((_num(130), _num(241)), abs=1e-9)
+    quiet = [h.get_label() for h in ax.alert_keys if h.get_gid() == "quiet"]
+    assert quiet == ["no alert in 2 groups:\nams, fra"]
+    plt.close(fig)
+    # ams with an event every minute: some group's window always holds one, nothing is ruled
+    ams = [T0 + pd.Timedelta(minutes=m) for m in range(360)]
+    ev = as_events(pd.DatetimeIndex([*ts, *ams]), [True] * (len(ts) + len(ams)),
+                   groups={"region": ["fra"] * len(ts) + ["ams"] * len(ams)})
+    bins = bin_events(ev, "1min", by="region")
+    ep = alert_episodes(bins, 0.9, AlertPolicy.single_window("10min", burn=4.5))
+    fig, _ = policy_figure({"p": ep}, None, bins=bins)
+    assert not [c for c in fig.axes[0].collections if c.get_gid() == "no_traffic"]
+    plt.close(fig)
+
+
+def test_cli_plot_of_groups_without_any_alert_rules_their_silence(tmp_path) -> None:
+    """``alerts --plot --by region`` where no group alerted (every event good; both groups
+    silent from 02:00 to 03:59): one set of tier rows stands for both groups (it crashed with a
+    KeyError before stop 58), ruled where no group's 1 h window holds an event, from 03:00 (the
+    01:59 bins leave the window) to 04:01."""
+    ts = [T0 + pd.Timedelta(minutes=m) for m in range(360) if not 120 <= m < 240]
+    log = tmp_path / "log.csv"
+    pd.DataFrame({"ts": [t.strftime("%Y-%m-%dT%H:%M:%SZ") for t in ts for _ in "ab"],
+                  "outcome": "success", "region": ["fra", "ams"] * len(ts)}).to_csv(log,
+                                                                                   index=False)
+    inc = tmp_path / "inc.csv"
+    pd.DataFrame({"incident_id": ["U"], "start": ["2026-03-02T03:10Z"],
+                  "end": ["2026-03-02T03:20Z"]}).to_csv(inc, index=False)
+    out = tmp_path / "al.svg"
+    assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9", "--freq",
+                 "1min", "--by", "region", "--policy", "single_window", "--plot", str(out)]) == 0
+    assert out.read_text().count('id="no_traffic"') == 1

@@ -130,8 +130,31 @@ def test_other_groups_lane_only_where_all_of_them_are_silent():
               "b2": [100, 0, 100]}
     fails = {"a1": [5] * 3, "a2": [4] * 3, "a3": [3] * 3, "b1": [0, 0, 1], "b2": [1, 0, 0]}
     ax = plot_buckets(table(events, fails), by="region")
-    assert quiet_gids(ax) == ["no_traffic:other (2 groups)", "no_traffic_rule:other (2 groups)"]
-    assert marked(ax, "no_traffic:other (2 groups)") == [1]
+    assert quiet_gids(ax) == ["no_traffic/others", "no_traffic_rule/others"]  # the grey rest
+    assert marked(ax, "no_traffic/others") == [1]
+
+
+def test_a_group_named_like_the_grey_rest_keeps_its_own_layer_and_lane():
+    # five groups: a1, a2 and a group literally named "other (2 groups)" burn most and keep their
+    # layers; b1 and b2 are the grey rest, whose legend words are "other (2 groups)" as well.
+    # Silent: the named group in hour 0; b1 in hours 1-2 and b2 in hour 1 -> the rest in hour 1
+    named = "other (2 groups)"
+    events = {"a1": [100] * 4, "a2": [100] * 4, named: [0, 100, 100, 100],
+              "b1": [100, 0, 0, 100], "b2": [100, 0, 100, 100]}
+    fails = {"a1": [5] * 4, "a2": [4] * 4, named: [0, 3, 3, 3], "b1": [1, 0, 0, 0],
+             "b2": [0, 0, 1, 0]}
+    ax = plot_buckets(table(events, fails), by="region")
+    assert marked(ax, f"no_traffic:{named}") == [0]
+    assert marked(ax, "no_traffic/others") == [1]
+    assert quiet_gids(ax) == ["no_traffic/others", f"no_traffic:{named}",
+                              "no_traffic_rule/others", f"no_traffic_rule:{named}"]
+    # two layers under those words: the named group's in its colour (the third of a1, a2 and
+    # it: reddish purple), the rest's grey; each its own failures over the bin's events x 0.1:
+    # the named group 3 / (300, 400, 500 x 0.1); the rest b1's 1 / 40 in hour 0, b2's in hour 2
+    layers = {to_hex(p.get_facecolor()): (p.get_data().values - p.get_data().baseline).round(4)
+              for p in ax.patches if p.get_label() == f"timeout · {named}"}
+    assert {k: v.tolist() for k, v in layers.items()} == {
+        "#cc79a7": [0.0, 0.1, 0.075, 0.06], "#a0a0a0": [0.025, 0.0, 0.025, 0.0]}
 
 
 def test_silence_of_the_groups_drawn_said_as_such_when_some_are_left_out():

@@ -1,5 +1,6 @@
 """read_bins equals the dense implementation it replaced (tests/alerts/oracle_bins.py) on tables
-in grid order (the fast path), shuffled, with missing rows, and refuses duplicates alike."""
+in grid order (the fast path), shuffled, with missing rows, and refuses duplicates alike; and the
+dense bin_events refuses an ok/bucket disagreement in the words of the current one."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from budgetlab.errors import InputError
+from budgetlab.errors import InputError, OutcomeError
 from budgetlab.windows.binning import bin_events
 from budgetlab.windows.bins import read_bins
 from tests.alerts import oracle_bins
@@ -50,3 +51,18 @@ def test_read_bins_refuses_duplicated_rows_like_the_oracle():
     for fn in (read_bins, oracle_bins.read_bins):
         with pytest.raises(InputError, match="duplicated"):
             fn(doubled)
+
+
+@pytest.mark.parametrize("ok, words", [
+    (True, "events' 'ok' and 'bucket' disagree: successful rows (ok=True) have a failure bucket; "
+           "fix the outcome mapping."),
+    (False, "events' 'ok' and 'bucket' disagree: failed rows (ok=False) have the bucket "
+            "'success'; fix the outcome mapping.")])
+def test_bin_events_refuses_ok_and_bucket_that_disagree_in_the_same_words(ok, words):
+    ev = make_events(5, seed=6, hours=1, per_group=20)
+    row = ev.index[(ev["bucket"].astype(str) == "success") != ok][0]  # a row whose ok flips
+    ev.loc[row, "ok"] = ok
+    for fn in (bin_events, oracle_bins.bin_events):
+        with pytest.raises(OutcomeError) as caught:
+            fn(ev, "1min", by="sitekey")
+        assert str(caught.value) == words, fn.__module__

@@ -33,8 +33,11 @@ def _group_rows(frame: pd.DataFrame, row: pd.Series, keys: list[str]) -> pd.Data
 def _incident_free(h: GroupHistory, rc: float, cl: float) -> tuple[float, str]:
     """The incident-free target ``cl`` (above the recommendation ``rc`` on all of the history)
     when all of the history affords it, else the highest target that does, with the reason."""
+    # without a recommendation on all of the history nothing was pulled down: said in words
     pulled = (f"the labelled incidents pull the recommendation down ({given_percent(rc)} "
-              f"on all of the history, {given_percent(cl)} outside them)")
+              f"on all of the history, {given_percent(cl)} outside them)" if np.isfinite(rc) else
+              "no target meets the rule on all of the history; outside the labelled "
+              f"incidents {given_percent(cl)} does")
     problems = whole_history_problems(h, cl)
     if not problems:
         return cl, (f"{pulled}, and all of the history affords {given_percent(cl)} "

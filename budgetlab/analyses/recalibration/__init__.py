@@ -45,8 +45,9 @@ again. Events, success rate, quantiles, time shares and rates per day all count 
 :mod:`budgetlab.analyses.recalibration.verdict`): no verdict
 and no recommendation below 10 expected failures under the target in question or 2 day blocks
 with traffic (the reason in words); never a recommendation above ``1 - 10 / events``; ``too_strict``
-only when the whole bootstrap interval lies below the current target (and it spent more than
-``max_share`` at ``limit_status``), ``too_loose`` only when it lies wholly above (and the window
+whenever the current target spent more than ``max_share`` at ``limit_status`` (it breaks the rule on
+the whole history: never "ok, keep", though the bootstrap interval reach it, which the reason then
+says), ``too_loose`` only when the interval lies wholly above it (and the window
 burn rate exceeded only 10 % of the time, ``(1 - p10) / (1 - target)``, is below ``loose_burn``,
 default 0.25); else ``ok``; ``action`` says it ("loosen to 0.93", "keep 0.97", "tighten to 0.976").
 

@@ -97,7 +97,7 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     actions = [capped_action(a, v, int(n), cap) for a, v, n, cap in zip(
         actions, verdicts, n_ev.tolist(), capped.tolist(), strict=True)]
     notes = [x if not cap else f"{cap}; {x}" if x else cap for x, cap in zip(
-        _notes(evidence, has_time, c, recommended, plan, rec_thin),
+        _notes(evidence, has_time, c, recommended, plan, rec_thin, srt),
         cap_notes(np.where(judged, c.uncapped, np.nan), recommended, n_ev, counted=alone),
         strict=True)]
     below = np.isfinite(recommended) & np.isnan(rec_low) & (plan.n_boot > 0)
@@ -298,9 +298,11 @@ def saved_history(table: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
 
 
 def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommended: np.ndarray,
-           plan: Plan, thin: list[str]) -> list[str]:
+           plan: Plan, thin: list[str], srt: Any) -> list[str]:
     """Per group: why there is no recommendation (too ``thin`` evidence for one; or with figures
-    and the way forward), or the caveat of a short history; empty when neither applies."""
+    and the way forward, a longer window weighed against the group's span in the log, ``srt``),
+    or the caveat of a short history; empty when neither applies."""
+    log_days, log_events = _log_spans(srt, plan)
     out = []
     for g, lo in enumerate(c.lo_t.tolist()):
         days = float(ev["history_days"][g])
@@ -319,5 +321,22 @@ def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommend
             window_events=float(ev["window_events"][g]),
             window_ns=plan.slo.window_ns, history_days=days, max_share=plan.max_share,
             limit_status=plan.limit_status, min_days=MIN_HISTORY_DAYS,
-            min_events=plan.slo.min_events, prob=c.base_prob))
+            min_events=plan.slo.min_events, prob=c.base_prob,
+            log_days=float(log_days[g]), log_events=int(log_events[g])))
     return out
+
+
+def _log_spans(srt: Any, plan: Plan) -> tuple[np.ndarray, np.ndarray]:
+    """``(days, events)`` per group: the span from its first event to its last within the
+    history (counted back from the log's last event), and its events there; what a longer
+    window would evaluate (NaN days for a group without events there)."""
+    cut = plan.log_times(srt.t)[1] - plan.history_ns
+    days = np.full(srt.n_groups, np.nan)
+    events = np.zeros(srt.n_groups, dtype=np.int64)
+    for g, (s, e) in enumerate(zip(srt.bounds[:-1].tolist(), srt.bounds[1:].tolist(),
+                                   strict=True)):
+        t = srt.t[s:e]
+        t = t[t >= cut]
+        if len(t):
+            days[g], events[g] = (int(t.max()) - int(t.min())) / DAY_NS, len(t)
+    return days, events

@@ -6,12 +6,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
 from ..._util.burns import three_digits
 from ..._util.percent import given_fraction, given_percent, measured_percent, share_percent
-from ..._util.words import about_counted, about_words, days_words, prose_duration
+from ..._util.words import about_counted, about_words, command_flag, days_words, prose_duration, say
 from .candidates import USUAL_TARGETS, target_range
 from .rules import events_for
 
@@ -19,6 +21,29 @@ __all__ = ["MAX_WINDOW_DAYS", "suggest_window", "explain_no_recommendation"]
 
 #: The longest window :func:`suggest_window` suggests (a week, the longest usual tracker window).
 MAX_WINDOW_DAYS = 7.0
+
+
+@dataclass(frozen=True)
+class LogSpan:
+    """The span a longer window is weighed against: the group's span in the log (first event
+    to last) and its events a day over it, silences included (what a long window holds); without
+    it, the evaluated history and the events a day with traffic. ``over`` and ``span_words``
+    name them in the note."""
+
+    days: float
+    per_day: float
+    over: str
+    span_words: str
+
+    @classmethod
+    def of(cls, log_days: float, log_events: int, history_days: float,
+           events_per_day: float) -> LogSpan:
+        if np.isfinite(log_days) and log_days > 0 and log_events > 0:
+            said = days_words(log_days)
+            return cls(log_days, log_events / log_days, f"over the group's {said} in the log",
+                       f"the group's {said} in the log")
+        return cls(history_days, events_per_day, "",
+                   f"the {days_words(history_days)} of evaluated history")
 
 
 def suggest_window(need_events: int, events_per_day: float, history_days: float) -> str | None:
@@ -69,14 +94,18 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
                               share_lo: float, events_per_day: float,
                               window_events: float, window_ns: int, history_days: float,
                               max_share: float, limit_status: str, min_days: float = 14.0,
-                              min_events: int = 0, prob: float = 0.01) -> str:
+                              min_events: int = 0, prob: float = 0.01,
+                              log_days: float = float("nan"), log_events: int = 0) -> str:
     """Why no target meets the rule for one group, with figures, and what would make one possible
     (a longer window, ``min_events`` above the current one, more history, a looser
     ``max_share``). ``p1``: the rolling rate's ``prob`` quantile the range starts from (1 %, or
     ``max_share`` where it is smaller); ``floor``: the floor of the candidates' range before it
     is rounded down to ``lo`` (:func:`~budgetlab.analyses.recalibration.levels.limit_floor`;
     ``p1`` at exhausted); ``history_days``: the evaluated history (time with traffic after
-    warm-up, the summary's ``hours`` / 24), never the calendar span around its silences.
+    warm-up, the summary's ``hours`` / 24), never the calendar span around its silences;
+    ``log_days``/``log_events``: the group's span in the log (first event to last) and its events
+    there, against which a longer window is weighed (:class:`LogSpan`: a longer window evaluates
+    more of a sparse log, whose short evaluated history is then no reason to ask for more).
 
     Where that floor is 50 %, the lowest usual target, itself, a window at the quantile is at the
     limit status there: only targets below 50 % meet the rule, and the usual targets stop at 50 %
@@ -139,27 +168,57 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
         parts.append(f"{about_counted(events_per_day, 'event')} a day with traffic: a {win_txt} "
                      f"window holds {about_counted(window_events, 'event')}, so one failure "
                      f"moves the rate {three_digits(100 / max(window_events, 1.0))} points")
+    log = LogSpan.of(log_days, log_events, history_days, events_per_day)
     ref = lo if np.isfinite(lo) and lo >= 0.9 else 0.9
-    need = events_for(ref)
-    fixes = []
-    if np.isfinite(window_events) and window_events < need:
-        w = suggest_window(need, events_per_day, history_days)
-        if w is None:
-            fixes.append("no window length fixes this: too little traffic (a window "
-                         f"at {given_percent(ref)} needs {need} events to allow 10 failures; at "
-                         f"~{about_words(events_per_day)} events a day that is longer than "
-                         f"the {days_words(history_days)} of evaluated history or the "
-                         f"{days_words(MAX_WINDOW_DAYS)} maximum)")
-        else:
-            hold = (f" or min_events={need} (the status holds while the window has fewer "
-                    "events)") if min_events < need else ""
-            fixes.append(f"to allow 10 failures a window at {given_percent(ref)} it must hold "
-                         f"{need} events: use a longer window (window='{w}'){hold}")
-    if history_days < min_days:
-        fixes.append(f"give more history ({days_words(history_days)} of evaluated history; "
-                     f"at least {days_words(min_days)})")
+    fixes = _window_fix(events_for(ref), ref, window_events, min_events, log)
+    if history_days < min_days:  # a window suggested evaluates more of a longer log
+        windowed = bool(fixes) and not fixes[0].startswith("no window")
+        fixes.append(_history_fix(history_days, min_days, log, windowed=windowed))
     if not fixes:
+        # a command without a flag for incidents names none (never the API's keyword)
+        leave = " or leave labelled incidents out (exclude_incidents=)"
+        leave = say(leave, leave if command_flag("exclude_incidents") else "")
         fixes.append("the rate itself dips this low: allow more time at the limit "
-                     f"(max_share={given_fraction(max(0.05, 2 * max_share))}) "
-                     "or leave labelled incidents out (exclude_incidents=)")
+                     f"(max_share={given_fraction(max(0.05, 2 * max_share))}){leave}")
     return "; ".join(parts + fixes)
+
+
+def _window_fix(need: int, ref: float, window_events: float, min_events: int,
+                log: LogSpan) -> list[str]:
+    """The longer window that would hold the ``need`` events a window at ``ref`` needs, counted
+    at the group's rate over its span in the log (a long window holds the log's silences too),
+    or why none would (named with the length it would take); empty when the window holds enough
+    already."""
+    if not (np.isfinite(window_events) and window_events < need):
+        return []
+    w = suggest_window(need, log.per_day, log.days)
+    if w is not None:
+        hold = (f" or min_events={need} (the status holds while the window has fewer "
+                "events)") if min_events < need else ""
+        return [f"to allow 10 failures a window at {given_percent(ref)} it must hold {need} "
+                f"events: use a longer window (window='{w}'){hold}"]
+    days = need / log.per_day if log.per_day > 0 else np.inf
+    beyond = [said for said, d in ((log.span_words, log.days),
+                                   (f"the {days_words(MAX_WINDOW_DAYS)} maximum", MAX_WINDOW_DAYS))
+              if not days <= d + 1e-9]
+    long = f"a {days_words(days)} window, longer than " if np.isfinite(days) else "longer than "
+    over = f" {log.over}" if log.over else ""
+    return ["no window length fixes this: too little traffic (a window "
+            f"at {given_percent(ref)} needs {need} events to allow 10 failures; at "
+            f"~{about_words(log.per_day)} events a day{over} that is {long}"
+            f"{' and '.join(beyond)})"]
+
+
+def _history_fix(history_days: float, min_days: float, log: LogSpan, *, windowed: bool) -> str:
+    """What a short evaluated history (``history_days`` under ``min_days``) needs: more history
+    where the group's span in the log is short too; else (silences and warm-ups under this window
+    took the rest) the longer window of the advice before it (``windowed``), or the words that
+    say where the time went."""
+    said = f"{days_words(history_days)} of evaluated history"
+    if not log.days >= min_days:
+        return f"give more history ({said}; at least {days_words(min_days)})"
+    where = (f"{said} in the group's {days_words(log.days)} in the log: its window is empty or "
+             "warming up the rest of the time")
+    if windowed:
+        return f"a longer window also evaluates more of the log ({where})"
+    return f"{where}; a recommendation needs at least {days_words(min_days)} of evaluated history"

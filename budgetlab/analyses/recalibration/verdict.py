@@ -83,10 +83,13 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     candidates' range, i.e. below every target; ``rec`` NaN: no target meets the rule). Without
     the bootstrap (``bootstrapped=False``) the interval is the point ``rec`` and the reason says
     so, and what rests on it: the verdict, or the recommendation without a current target.
-    ``too_strict`` when the interval lies wholly below ``current`` and ``share`` exceeds
-    ``max_share``; ``too_loose`` when it lies wholly above ``current`` and the window burn at the
-    rolling rate's 10th percentile, ``(1 - p10) / (1 - current)``, is below ``loose_burn``; else
-    ``ok``. ``None`` without a current target (the action then names the recommendation).
+    ``too_strict`` when ``share`` exceeds ``max_share``: the current target breaks the rule on
+    the whole history, whatever the interval (where the interval reaches ``current``, only
+    resampled histories meet the rule there, and the reason says so; never "ok, keep" beside a
+    share over the limit); ``too_loose`` when the interval lies wholly above ``current`` and the
+    window burn at the rolling rate's 10th percentile, ``(1 - p10) / (1 - current)``, is below
+    ``loose_burn``; else ``ok`` (the current target meets the rule on the history). ``None``
+    without a current target (the action then names the recommendation).
     ``window`` names the window every burn in the reason is over (``"24 h window"``); ``rec``
     is named by :func:`recommendation_name` (``capped``: the evidence's ceiling). ``spell``
     says every target of the reason and the action in one form: :func:`given_fraction` (``0.95``,
@@ -133,11 +136,16 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
         f"{limit_status.upper()} or worse {share_percent(share, max_share)} of the evaluated time "
         f"under {cur} (limit {given_percent(max_share)})"
     )
-    if high_v < current and share > max_share:
+    if share > max_share:  # the current target breaks the rule on the history itself
         act = (f"loosen to {rec_w}" if np.isfinite(rec)
                else "loosen (no usual target meets the rule)")
-        said = f"{rec_txt} lies below {cur}: {act}" if np.isfinite(rec) else \
-            f"{rec_txt}: loosen"
+        said = f"{rec_txt} lies below {cur}" if np.isfinite(rec) else rec_txt
+        if high_v >= current:  # some resampled histories met the rule at the current target
+            said += (", where only resampled histories meet the rule" if np.isfinite(rec) else
+                     f"; only resampled histories meet it at {cur} (bootstrap interval {low_w} "
+                     f".. {high_w})")
+        # without a target the rule's words say why once: ": loosen", never the action's aside
+        said += f": {act}" if np.isfinite(rec) else ": loosen"
         return "too_strict", f"burns too fast: {share_txt}; {said}", act
     limit = _loose_limit(loose_burn)
     if low_v > current and burn90 < loose_burn:
@@ -149,7 +157,7 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     if low_v > current:  # the burn is the reason: said once, in it
         return "ok", (f"{share_txt}; {rec_txt} lies above {cur}, but 9 hours in 10 the {window} "
                       f"still {_burn_words(burn90)} (limit: {limit}): {act}"), act
-    if high_v < current:
+    if high_v < current:  # within the limit all the same (a capped recommendation)
         below = f" lies below {cur}," if np.isfinite(rec) else ","
         why = f"{rec_txt}{below} but the current target stays within the limit"
     elif np.isfinite(rec):
