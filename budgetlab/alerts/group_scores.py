@@ -13,6 +13,7 @@ before an alert come from cumulative sums over the non-empty bins only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -21,8 +22,8 @@ from .._util.units import DAY_NS
 from ..windows.bingrid import BinGrid
 from .observed import rate_notes, thin_rates
 
-__all__ = ["merge_intervals", "BadCounts", "GroupScores", "group_scores", "segment_median_max",
-           "summary_columns", "overlaps", "NAT"]
+__all__ = ["episode_matches", "merge_intervals", "BadCounts", "GroupScores", "group_scores",
+           "segment_median_max", "summary_columns", "overlaps", "NAT"]
 
 
 def merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray, np.ndarray,
@@ -268,6 +269,18 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
 NAT = np.iinfo(np.int64).min  #: NaT as int64 ns
 
 
+def episode_matches(st: Any, en: Any, inc_start: Any, inc_end_grace: Any) -> Any:
+    """The matching rule of :func:`budgetlab.score_alerts` in time, elementwise (broadcast): an
+    episode ``[st, en)`` matches an incident when it overlaps ``[inc_start, inc_end_grace)``,
+    the incident extended by ``grace`` (ns, or Timestamps alike). The incident report's tier
+    table counts its alerts by it too.
+
+    >>> episode_matches(np.array([60, 120, -60]), np.array([90, 180, 0]), 0, 60 + 60).tolist()
+    [True, False, False]
+    """
+    return (st < inc_end_grace) & (en > inc_start)
+
+
 def overlaps(inc_match: np.ndarray, i_idx: np.ndarray, i_s: np.ndarray, i_e_grace: np.ndarray,
              gi: np.ndarray,
               st: np.ndarray, en: np.ndarray, one_group: bool) -> tuple[np.ndarray, np.ndarray,
@@ -285,7 +298,8 @@ def overlaps(inc_match: np.ndarray, i_idx: np.ndarray, i_s: np.ndarray, i_e_grac
     step = max(1, 4_000_000 // n_ep)
     for lo in range(0, n_i, step):
         sl = slice(lo, lo + step)
-        overlap = (st[None, :] < i_e_grace[sl, None]) & (en[None, :] > i_s[sl, None])
+        overlap = episode_matches(st[None, :], en[None, :], i_s[sl, None],
+                                  i_e_grace[sl, None])
         if not one_group:  # one group: every incident of i_idx covers it
             overlap &= inc_match[i_idx[sl]][:, gi]
         detected[sl] = overlap.any(axis=1)

@@ -109,11 +109,12 @@ class IncidentReport:
     tiers : DataFrame
         Per group and tier, during the incident: ``tier``, ``severity``, ``burn`` (threshold),
         ``long_window``, ``short_window``, ``fired``, ``first_alert``, ``detection_delay``
-        (first alert − start, at least 0), ``alert_end``, ``caused_by_timeouts`` (every episode
-        that fired was caused by timeouts alone), ``may_have_fired_earlier`` (the first alert's,
-        as in ``alerts``), ``peak_burn_long``, ``peak_burn_short``,
-        ``condition_held`` (both burns over ``burn`` at an evaluation), over the evaluations in
-        ``(start, end]`` whose windows hold data (an alert counts when it began at one): up to
+        (first alert − start, at least 0), ``alert_end`` (of the alerts overlapping ``[start,
+        end + grace)``, ``score_alerts``' rule, begun while the windows held data),
+        ``caused_by_timeouts`` (every episode that fired was caused by timeouts alone),
+        ``may_have_fired_earlier`` (the first alert's, as in ``alerts``), ``peak_burn_long``,
+        ``peak_burn_short``, ``condition_held`` (both burns over ``burn`` at an evaluation), over
+        the evaluations in ``(start, end]`` whose windows hold data: up to
         the end of the bin of ``data_end`` when the log ends first, and when it starts late
         (``data_start``) from the first whose long window lies after the bin of its first event
         (the alerts replayed from there: :mod:`~budgetlab.analyses.incident_coverage`); that
@@ -164,6 +165,8 @@ class IncidentReport:
         marks the time after it: no data, not a silence of the traffic); ``None`` when the log
         runs to the window's end or beyond. Its first event when it comes after the history the
         longest window needs (a note says each tier's evaluated span); ``None`` when it does not.
+    grace : Timedelta
+        An alert overlapping ``[start, end + grace)`` detects the incident (``tiers``' ``fired``).
     """
 
     start: pd.Timestamp
@@ -195,6 +198,7 @@ class IncidentReport:
     data_end: pd.Timestamp | None = None
     data_start: pd.Timestamp | None = None
     alert_bins: pd.DataFrame | None = None
+    grace: pd.Timedelta = pd.Timedelta(hours=1)
 
     def __repr__(self) -> str:
         local = [t.tz_convert(self.tz) for t in (self.start, self.window_start, self.window_end)]
@@ -246,6 +250,7 @@ def incident_report(
     incidents: pd.DataFrame | None = None,
     tz: str | None = None,
     freq: Any = "1min",
+    grace: Any = "1h",
 ) -> IncidentReport:
     """Replay an incident: tracker, alert tiers, budget and failure buckets, with a summary.
 
@@ -280,6 +285,10 @@ def incident_report(
         Time zone for naive ``start``/``end``, the summary and the plot (default UTC).
     freq : duration
         Bin width for the alert policy.
+    grace : duration
+        An alert up to this long after the incident's end still detects it: a tier's alert
+        counts when it overlaps ``[start, end + grace)``, the rule and default of
+        :func:`budgetlab.score_alerts` (``budgetlab alerts --grace``).
 
     Returns
     -------
@@ -333,7 +342,7 @@ def incident_report(
     if per is not None:
         return _per_group_report(events, per, start, end, dict(
             policy=policy, by=by, context=context, scope=scope, breakdown_by=breakdown_by,
-            incidents=incidents, tz=tz, freq=freq))
+            incidents=incidents, tz=tz, freq=freq, grace=grace))
     slo = as_slo(slo)
     pol = as_policy(policy, default=AlertPolicy.workbook(slo.period), period=slo.period)
     check_policy_bins(pol, to_ns(freq, name="freq"), fix="freq={!r}")
@@ -341,7 +350,8 @@ def incident_report(
     keys = check_events(events, by)
     bkeys = as_list(breakdown_by) if breakdown_by is not None else list(keys)
     require_columns(events, bkeys, roles=ROLE_COLUMNS)
-    span = Span.of(start, end, tz=tz, context=context, history=max([slo.window, *pol.windows]))
+    span = dataclasses.replace(Span.of(start, end, tz=tz, context=context, history=max(
+        [slo.window, *pol.windows])), grace=to_timedelta(grace, name="grace", allow_zero=True))
     scope_text = check_scope(events, scope)
     ev, replayed, notes, span = replayed_events(events, span, scope_text, slo=slo, keys=keys)
     tables = replay_tables(ev, slo, pol, keys, bkeys, span, freq=freq, replayed=replayed,
@@ -357,7 +367,7 @@ def incident_report(
         policy=pol, by=tuple(keys), breakdown_by=tuple(bkeys), scope=scope_text, tz=tz, **tables,
         incidents=overlapping_incidents(incidents, span, scope=scope_text, by=keys), summary="",
         notes=tuple(notes), freq=to_timedelta(freq, name="freq"), data_end=span.data_end,
-        data_start=span.data_start))
+        data_start=span.data_start, grace=span.grace))
 
 
 def _with_summary(rep: IncidentReport) -> IncidentReport:
@@ -365,7 +375,8 @@ def _with_summary(rep: IncidentReport) -> IncidentReport:
     return dataclasses.replace(rep, summary=summary_text(
         start=rep.start, end=rep.end, tz=rep.tz, slo=rep.slo, by=rep.by, freq=rep.freq,
         breakdown_by=rep.breakdown_by, scope=rep.scope, tracker=rep.tracker, buckets=rep.buckets,
-        tiers=rep.tiers, policy=rep.policy, budget=rep.budget, data_end=rep.data_end))
+        tiers=rep.tiers, policy=rep.policy, budget=rep.budget, data_end=rep.data_end,
+        grace=rep.grace))
 
 
 def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,

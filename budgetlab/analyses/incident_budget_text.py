@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.burns import expected_failures_words, three_digits
-from .._util.percent import measured_percent
+from .._util.percent import given_fraction, measured_percent
 from .._util.thin import MIN_EVALUATED_HOURS, too_thin
 from .._util.words import counted, duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
@@ -220,12 +220,24 @@ def _decided(rows: pd.DataFrame) -> str:
     weighted by events); ``""`` otherwise."""
     n = int(rows["events"].sum())
     expected = float((rows["failures"] - rows["excess_failures"]).sum())
-    miss = decided_miss(n, int(rows["failures"].sum()), 1.0 - expected / n) if n else ""
+    miss = decided_miss(n, int(rows["failures"].sum()), _mean_target(n, expected)) if n else ""
     if not miss:
         return ""
     return (f"; the incident's {counted(n, 'event')} {'holds' if n == 1 else 'hold'} "
             f"{expected_failures_words(expected)} under the target, too few for a verdict, but "
             f"the failures decide it: {miss}")
+
+
+def _mean_target(events: int, expected: float) -> float:
+    """The rows' targets' mean weighted by their ``events``, from the failures they allow
+    (``expected``: ``(1 - target)`` x events summed), as written: the float noise of ``1 - (1 -
+    target)`` dropped (:func:`~budgetlab._util.percent.given_fraction`), so that 680 events under
+    0.999 are said "a service at 99.9 %", never 99.90000000000001 %.
+
+    >>> _mean_target(680, 0.68 + 1e-16), _mean_target(200, 0.1 * 100 + 0.05 * 100)
+    (0.999, 0.925)
+    """
+    return float(given_fraction(1.0 - expected / events))
 
 
 def _few_failures(rows: pd.DataFrame, target: float) -> str:
@@ -235,7 +247,7 @@ def _few_failures(rows: pd.DataFrame, target: float) -> str:
     when their failures decide a miss all the same (:func:`_decided`)."""
     n = int(rows["events"].sum())
     expected = float((rows["failures"] - rows["excess_failures"]).sum())
-    if not too_few_events(n, 1.0 - expected / n if n else target) or _decided(rows):
+    if not too_few_events(n, _mean_target(n, expected) if n else target) or _decided(rows):
         return ""
     return (f"the incident's {counted(n, 'event')} {'holds' if n == 1 else 'hold'} "
             f"{expected_failures_words(expected)} under the target: too few for a verdict, "

@@ -6,9 +6,25 @@ incident ended, older events left the window with no event to record it, and the
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
-__all__ = ["clock_words", "ended_words", "moved_on_clock"]
+from .._util.words import prose_duration
+
+__all__ = ["clock_words", "detection_span_words", "ended_words", "moved_on_clock"]
+
+
+def detection_span_words(grace: Any) -> str:
+    """The span in which an alert detects the incident (``[start, end + grace)``, the rule of
+    ``budgetlab alerts``), in the summary's words.
+
+    >>> detection_span_words(pd.Timedelta("1h")), detection_span_words(pd.Timedelta(0))
+    ('during the incident or its 1 h grace', 'during the incident')
+    """
+    g = pd.Timedelta(grace)
+    return "during the incident" + (f" or its {prose_duration(g)} grace" if g > pd.Timedelta(0)
+                                    else "")
 
 
 def clock_words(ts: pd.Timestamp, tz: str, ref: pd.Timestamp) -> str:

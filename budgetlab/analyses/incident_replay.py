@@ -31,13 +31,14 @@ __all__ = ["replay_tables"]
 def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str], bkeys: list[str],
                   span: Span, *, freq: Any, replayed: tuple[int, int],
                   tracked: pd.DataFrame | None = None,
-                  alerted: tuple[pd.DataFrame, pd.Timestamp] | None = None) -> dict[str, Any]:
+                  alerted: tuple[pd.DataFrame, pd.Timestamp, pd.Timestamp] | None = None,
+                  ) -> dict[str, Any]:
     """The report's tables from the events replayed (history included: ``replayed``, the span
     ``[lo, hi)`` in ns they cover), cut to the window or the incident. The tracker replays
     ``tracked`` (default ``ev``): ``ev`` and each group's history before its last event before
     the window (:func:`~budgetlab.analyses.incident_window.tracked_events`); the alert tiers
-    replay ``alerted`` (default ``ev``): the events from the log's start and its first event
-    (:func:`~budgetlab.analyses.incident_window.alerted_events`)."""
+    replay ``alerted`` (default ``ev``): the events from the log's start, its first event and
+    the end of their bins (:func:`~budgetlab.analyses.incident_window.alerted_events`)."""
     tracked = ev if tracked is None else tracked
     with warnings.catch_warnings():  # a window longer than the history is in notes, not a warning
         warnings.simplefilter("ignore", PartialWindowWarning)

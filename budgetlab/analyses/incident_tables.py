@@ -21,6 +21,7 @@ import pandas as pd
 from .._util.attrs import span_attrs
 from .._util.validation import utc_from_ns, utc_ns_column
 from ..alerts.episodes import alert_states
+from ..alerts.group_scores import episode_matches
 from ..alerts.policy import AlertPolicy
 from ..budget.blips import blips_folded
 from ..budget.figures import STATUS_DTYPE
@@ -177,7 +178,7 @@ def worst_first(tracker: pd.DataFrame) -> pd.DataFrame:
 
 def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str], span: Span, *,
                  freq: Any, has_timeout: bool,
-                 alerted: tuple[pd.DataFrame, pd.Timestamp] | None = None,
+                 alerted: tuple[pd.DataFrame, pd.Timestamp, pd.Timestamp] | None = None,
                  ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The alert episodes overlapping the window (with ``caused_by_timeouts``), the tier
     table and the bins it is read on (from ``span.h_start`` to the window's end), read over the
@@ -185,30 +186,46 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
     before the incident does, up to the end of the bin holding that event; the
     evaluations after it see windows emptying after the data, not production's traffic.
 
-    The episodes are replayed over ``alerted`` (the events from the log's start and its first
-    event: :func:`~budgetlab.analyses.incident_window.alerted_events`; default ``ev`` from
-    ``span.h_start``), each tier from its first evaluation whose long window lies after the
-    log's first bin (:func:`~budgetlab.analyses.incident_coverage.covered_alerts`): an episode
+    The episodes are replayed over ``alerted`` (the events from the log's start, its first
+    event and the end of their bins: :func:`~budgetlab.analyses.incident_window.alerted_events`;
+    default ``ev`` from ``span.h_start`` to the window's end), each tier from its first
+    evaluation whose long window lies after the log's first bin
+    (:func:`~budgetlab.analyses.incident_coverage.covered_alerts`): an episode
     running at the window's start, ``for_`` and ``cooldown`` are read on full windows whatever
     the context, as :func:`~budgetlab.alert_episodes` over the whole log reads them. The peaks
-    are read on the grid from ``span.h_start``: the incident's evaluations hold full windows."""
+    are read on the grid from ``span.h_start``: the incident's evaluations hold full windows.
+    A tier's alert counts (``fired``, ``first_alert``, ``detection_delay``) when it matches the
+    incident by the rule of :func:`budgetlab.score_alerts` (``budgetlab alerts``): it overlaps
+    ``[span.start, span.end + span.grace)`` (:func:`~budgetlab.alerts.group_scores.episode_matches`)
+    and began by the last evaluation whose windows hold data; ``unseen`` is judged on that span
+    too."""
     bins = bin_events(ev, freq, by=keys, start=span.h_start, end=span.w_end)
     grid = read_bins(bins, freq=freq)
     froms = evaluated_from(grid, span.data_start, policy)
-    a_ev, log_start = alerted if alerted is not None else (
-        ev, span.h_start if span.data_start is None else span.data_start)
-    a_bins = bins if a_ev is ev else bin_events(a_ev, freq, by=keys, start=log_start,
-                                                end=span.w_end)
-    a_grid = grid if a_ev is ev else read_bins(a_bins, freq=freq)
-    ep = covered_alerts(a_bins, a_grid, slo.target, policy,
-                        evaluated_from(a_grid, log_start, policy), has_timeout=has_timeout)
+    a_ev, log_start, a_stop = alerted if alerted is not None else (
+        ev, span.h_start if span.data_start is None else span.data_start, span.w_end)
+
+    def replayed(stop: pd.Timestamp) -> tuple[BinGrid, pd.DataFrame]:
+        """The grid of the alerts' events up to ``stop`` and its episodes."""
+        a_bins = bins if stop == span.w_end and log_start >= span.h_start else bin_events(
+            a_ev, freq, by=keys, start=min(log_start, span.h_start), end=stop)
+        a_grid = grid if a_bins is bins else read_bins(a_bins, freq=freq)
+        return a_grid, covered_alerts(a_bins, a_grid, slo.target, policy, evaluated_from(
+            a_grid, log_start, policy), has_timeout=has_timeout)
+
+    # the window's alerts; those of the incident's grace when it runs past the window
+    a_grid, ep = replayed(span.w_end)
+    m_grid, matched = (a_grid, ep) if a_stop <= span.w_end else replayed(a_stop)
     alerts = _overlapping(ep, span.w_start, span.w_end).reset_index(drop=True)
     alerts.attrs.update(ep.attrs)  # the grid's own start and end: the history read included
     end = _read_until(grid, span.data_end, span.end)
     states, group_rows = _incident_states(grid, slo.target, policy, keys, span.start, end)
     t = utc_ns_column(states["bin_end"], "bin_end")
     covered = (t > span.start.value) & (t >= froms[states["tier"].cat.codes.to_numpy()])
-    tiers = _tier_table(ep, states[covered], group_rows, policy, keys, span.start, span.end, end)
+    # the alerts that detect the incident: score_alerts' span, up to the data's end
+    until = _read_until(m_grid, span.data_end, span.end + span.grace)
+    tiers = _tier_table(matched, states[covered], group_rows, policy, keys, span.start,
+                        span.end + span.grace, until)
     # the first evaluation after the incident's start (the grid starts a history before it)
     first = grid.start_ns + ((span.start.value - grid.start_ns) // grid.freq_ns + 1) * grid.freq_ns
     since = utc_from_ns(np.maximum(froms, first))[tiers["tier"].map(
@@ -217,8 +234,10 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
     tiers["evaluated_from"] = pd.Series(since, dtype="datetime64[ns, UTC]").mask(none)
     tiers["evaluated_to"] = pd.Series(end, index=tiers.index).mask(none)
     # a tier whose long window held no event at its evaluations saw nothing: no peak to go by
-    unseen, tiers["can_fire"] = tier_reach(grid, tiers, policy, keys, slo.target,
-                                           np.maximum(froms, first), end)
+    unseen, tiers["can_fire"] = tier_reach(
+        m_grid, tiers, policy, keys, slo.target, np.maximum(froms, first), end,
+        judged=(np.maximum(froms, span.start.value), min(span.end + span.grace,
+                                                         until + pd.Timedelta(1)).value))
     tiers["unseen"] = unseen
     tiers.loc[unseen, ["peak_burn_long", "peak_burn_short"]] = np.nan
     return alerts, tiers, bins
@@ -258,15 +277,17 @@ def _incident_states(grid: BinGrid, target: Any, policy: AlertPolicy, keys: list
 def _overlapping(episodes: pd.DataFrame, lo: pd.Timestamp, hi: pd.Timestamp) -> pd.DataFrame:
     """The episodes that overlap ``[lo, hi)``."""
     starts, ends = (utc_ns_column(episodes[c], f"episodes['{c}']") for c in ("start", "end"))
-    return episodes[(starts < hi.value) & (ends > lo.value)]
+    keep: np.ndarray = episode_matches(starts, ends, lo.value, hi.value)
+    return episodes[keep]
 
 
 def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[tuple[Any, ...]],
                 policy: AlertPolicy, keys: list[str], start: pd.Timestamp,
-                end: pd.Timestamp, until: pd.Timestamp) -> pd.DataFrame:
+                matched_to: pd.Timestamp, until: pd.Timestamp) -> pd.DataFrame:
     """Per group (``group_rows``: their keys) and tier: what the tier did during the incident
-    (``states``: the tiers' states at its evaluations up to ``until``; an alert counts when it
-    began at one of them)."""
+    (``states``: the tiers' states at its evaluations); an alert counts when it overlaps
+    ``[start, matched_to)`` (the incident's end + grace: ``score_alerts``' rule) and began by
+    ``until`` (the last evaluation whose windows hold data)."""
     on = [*keys, "tier"]
     tiers = pd.DataFrame({
         "tier": [t.name for t in policy.tiers], "severity": [t.severity for t in policy.tiers],
@@ -274,7 +295,7 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[t
         "long_window": pd.to_timedelta([t.long_window for t in policy.tiers]).as_unit("ns"),
         "short_window": pd.to_timedelta([t.short_window for t in policy.tiers]).as_unit("ns")})
     plain = {"tier": str, **{k: object for k in keys}}  # joined on the values, not categories
-    hit = _overlapping(episodes, start, end)
+    hit = _overlapping(episodes, start, matched_to)
     hit = hit[utc_ns_column(hit["start"], "episodes['start']") <= until.value].astype(plain)
     fired = hit.groupby(on).agg(first_alert=("start", "min"), alert_end=("end", "max"),
                                 caused_by_timeouts=("caused_by_timeouts", "all"),

@@ -25,7 +25,7 @@ from ..events.schema import FAILURE, TIMEOUT
 from ..slo import SLO
 from .incident_budget_text import budget_sentence
 from .incident_coverage import all_unevaluated, late_from, not_known_words, unevaluated_words
-from .incident_end_words import clock_words
+from .incident_end_words import clock_words, detection_span_words
 from .incident_group_words import all_groups, for_group, group_label
 from .incident_tables import closest_tier
 from .incident_tier_reach import reach_words
@@ -47,11 +47,12 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
                  breakdown_by: Sequence[str], scope: str, tracker: pd.DataFrame,
                  buckets: pd.DataFrame, tiers: pd.DataFrame, policy: AlertPolicy,
                  budget: pd.DataFrame, freq: Any = "1min",
-                 data_end: pd.Timestamp | None = None) -> str:
+                 data_end: pd.Timestamp | None = None, grace: Any = "0s") -> str:
     """The paragraph: :func:`tracker_sentence`, :func:`bucket_sentence`, :func:`alert_sentence`
     and :func:`budget_sentence` (when the incident had events). The tracker's burns are at its
     events; the policy's at the end of every bin of ``freq``, up to the data's end when the log
-    (its last event: ``data_end``) ends before the incident does: each sentence says which."""
+    (its last event: ``data_end``) ends before the incident does: each sentence says which. An
+    alert detects the incident up to ``grace`` after its end (``budgetlab alerts``' rule)."""
     # the policy's evaluations read data up to the end of the bin (epoch-aligned) of the log's
     # last event: said when that cuts the incident
     cut = data_end is not None and _bin_end(data_end, freq) < end
@@ -62,7 +63,8 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
              bucket_sentence(buckets, breakdown_by, tracker, expected_failures=expected,
                              keys=by, scope=scope),
              alert_sentence(tiers, policy, by, start, tz, freq=freq,
-                            data_end=data_end if cut else None, target=slo.target)]
+                            data_end=data_end if cut else None, target=slo.target,
+                            end=end, grace=grace)]
     if len(budget) and int(budget["events"].sum()):
         parts.append(budget_sentence(budget, slo, policy, end - start, keys=by, scope=scope,
                                      tz=tz))
@@ -163,7 +165,8 @@ def every(freq: Any) -> str:
 
 def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str],
                    start: pd.Timestamp, tz: str, *, freq: Any = "1min",
-                   data_end: pd.Timestamp | None = None, target: Any = None) -> str:
+                   data_end: pd.Timestamp | None = None, target: Any = None,
+                   end: pd.Timestamp | None = None, grace: Any = "0s") -> str:
     """Whether and when the policy would have paged (or fired, without page tiers); if not, how
     close its page tiers came: a tier's peak burn is over its evaluations, at the end of every
     bin of ``freq`` (the tracker's burn moves at every event, so its peak can differ), up to the
@@ -172,7 +175,10 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     why the tier did not fire. With group ``keys`` each figure names its group, and how many
     other groups paged (fired) is said. A tier that can never fire at the ``target``, or whose
     long window held no traffic during the incident (``unseen``), is never the one that came
-    closest: it is said apart (:func:`~.incident_tier_reach.reach_words`)."""
+    closest: it is said apart (:func:`~.incident_tier_reach.reach_words`). A tier fired when an
+    alert of it overlapped the incident or its ``grace`` after its ``end`` (the tier table's
+    ``fired``, ``budgetlab alerts``' rule): one that began after the end says so, and a silent
+    tier's words name that span."""
     name = f"the {policy.name} policy" if policy.name else "the alert policy"
     first_eval = _bin_end(start, freq)  # the incident's first evaluation
     fired = tiers[tiers["fired"]].sort_values("first_alert", kind="stable") if len(tiers) else tiers
@@ -180,17 +186,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     pages = fired[fired["severity"] == "page"] if len(fired) else fired
 
     def when(r: pd.Series, tier: str = "") -> str:
-        """``at 10:36, 36 min after the start (TIER)``; ``already at the start (TIER, firing
-        since 09:19)``."""
-        # its condition held from its first evaluation after the data's start: maybe earlier
-        early = ("; it may have fired earlier, its condition holding from its first evaluation "
-                 "after the data's start" if r.get("may_have_fired_earlier", False) else "")
-        if r["first_alert"] <= start:
-            return (f"already at the start ({tier + ', ' if tier else ''}firing since "
-                    f"{_clock(r['first_alert'], tz, start)}{early})")
-        delay = duration_words(r["detection_delay"])
-        return (f"at {_clock(r['first_alert'], tz, start)}, {delay} after the start"
-                + (f" ({tier}{early})" if tier else f" ({early[2:]})" if early else ""))
+        return _when(r, tier, start, tz, end, grace)
 
     def others(rows: pd.DataFrame, verb: str) -> str:
         n = len(rows.drop_duplicates(subset=list(keys))) - 1 if keys else 0
@@ -225,7 +221,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
             txt += (f" ({near['tier']}'s {prose_duration(near['long_window'])} burn"
                     f"{for_group(near, keys)}, evaluated {every(freq)}{upto}, peaked at "
                     f"{three_digits(near['peak_burn_long'])}, its threshold is {near['burn']:g}"
-                    f"{_why_silent(near, policy)})")
+                    f"{_why_silent(near, policy, grace)})")
         if has_page and len(fired):
             r = fired.iloc[0]
             txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"
@@ -233,13 +229,32 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         elif has_page:
             txt += " and no other tier fired"
         txt += unevaluated_words(tiers, None)
-    return _sentence(txt + reach_words(tiers, policy, target, keys))
+    return _sentence(txt + reach_words(tiers, policy, target, keys, grace=grace))
 
 
-def _why_silent(near: pd.Series, policy: AlertPolicy) -> str:
+def _when(r: pd.Series, tier: str, start: pd.Timestamp, tz: str, end: pd.Timestamp | None,
+          grace: Any) -> str:
+    """``at 10:36, 36 min after the start (TIER)``; ``already at the start (TIER, firing since
+    09:19)``; an alert that began at or after the incident's ``end`` counted in its ``grace``:
+    ``at 10:01, 1 min after the start, after the incident's end but within its 1 h grace``."""
+    # its condition held from its first evaluation after the data's start: maybe earlier
+    early = ("; it may have fired earlier, its condition holding from its first evaluation "
+             "after the data's start" if r.get("may_have_fired_earlier", False) else "")
+    if r["first_alert"] <= start:
+        return (f"already at the start ({tier + ', ' if tier else ''}firing since "
+                f"{_clock(r['first_alert'], tz, start)}{early})")
+    delay = duration_words(r["detection_delay"]) + " after the start"
+    if end is not None and r["first_alert"] >= end:  # counted in the grace
+        delay += f", after the incident's end but within its {prose_duration(grace)} grace"
+    return (f"at {_clock(r['first_alert'], tz, start)}, {delay}"
+            + (f" ({tier}{early})" if tier else f" ({early[2:]})" if early else ""))
+
+
+def _why_silent(near: pd.Series, policy: AlertPolicy, grace: Any) -> str:
     """Why the tier of ``near`` (a tiers row) did not fire when its peak long-window burn was
     over its threshold (``""`` when it was not): its short window was never over it at the same
-    evaluation, or both were but no alert began during the incident (``for_``)."""
+    evaluation, or both were but no alert began during the incident or its ``grace``
+    (``for_``)."""
     if not near["peak_burn_long"] > near["burn"]:
         return ""
     tier = next(t for t in policy.tiers if t.name == near["tier"])
@@ -248,8 +263,8 @@ def _why_silent(near: pd.Series, policy: AlertPolicy) -> str:
                 "same evaluation" if tier.short_window is not None
                 else ", but its alert condition never held")
     wait = f" (for_ {prose_duration(tier.for_)})" if tier.for_ > pd.Timedelta(0) else ""
-    return (", and both its windows were over it, but no alert of it began during the "
-            f"incident{wait}")
+    return (f", and both its windows were over it, but no alert of it began "
+            f"{detection_span_words(grace)}{wait}")
 
 
 def _bin_end(t: pd.Timestamp, freq: Any) -> pd.Timestamp:

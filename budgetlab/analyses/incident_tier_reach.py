@@ -24,17 +24,20 @@ from ..alerts.reach import can_never_fire, cannot_fire_words
 from ..alerts.unseen import held_traffic, traffic_spans
 from ..budget.targets import target_array
 from ..windows.bingrid import BinGrid
+from .incident_end_words import detection_span_words
 
 __all__ = ["UNSEEN_CELL", "tier_reach", "silent_cells", "unseen_table_note", "reach_words"]
 
 
 def tier_reach(grid: BinGrid, tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str],
-               target: Any, since: np.ndarray, until: pd.Timestamp) -> tuple[np.ndarray,
-                                                                            np.ndarray]:
+               target: Any, since: np.ndarray, until: pd.Timestamp, *,
+               judged: tuple[np.ndarray, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per row of ``tiers`` (the tier table: its group ``keys`` and ``tier``): ``(unseen,
     can_fire)``. ``unseen``: the tier's long window held no event of the row's group at any of
     its evaluations during the incident, from ``since`` (per tier of ``policy``, in ns: its first
-    covered evaluation after the incident's start) to ``until`` (the last one read), included;
+    covered evaluation after the incident's start) to ``until`` (the last one read), included,
+    or when ``judged`` is given, ``(lo, hi)`` in ns (``lo`` per tier), in ``[lo, hi)``: the
+    incident's start to its end + grace, the span ``score_alerts`` judges an incident unseen on;
     ``False`` for a tier not evaluated at all (``since`` after ``until``: not known, not unseen).
     ``can_fire``: its threshold at the group's ``target`` is under 1."""
     index = {t.name: j for j, t in enumerate(policy.tiers)}
@@ -46,14 +49,16 @@ def tier_reach(grid: BinGrid, tiers: pd.DataFrame, policy: AlertPolicy, keys: Se
             index=False, name=None)], dtype=np.int64)
     else:
         group = np.zeros(len(tiers), dtype=np.int64)
-    lo = np.asarray(since, dtype=np.int64)[tier]
+    evaluated = np.asarray(since, dtype=np.int64)[tier] <= until.value
+    lo_t, hi = judged if judged is not None else (since, until.value + 1)
+    lo = np.asarray(lo_t, dtype=np.int64)[tier]
     unseen = np.zeros(len(tiers), dtype=bool)
     for j, t in enumerate(policy.tiers):
-        sel = (tier == j) & (lo <= until.value)  # evaluated during the incident
+        sel = (tier == j) & evaluated  # evaluated during the incident
         if sel.any():
             spans = traffic_spans(grid, int(t.long_window.value))
             unseen[sel] = ~held_traffic(*spans, group[sel], lo[sel],
-                                        np.full(int(sel.sum()), until.value + 1))
+                                        np.full(int(sel.sum()), hi))
     targets = target_array(target, grid)[group]
     can = np.array([not can_never_fire(policy.tiers[j], float(v))
                     for j, v in zip(tier, targets, strict=True)], dtype=bool)
@@ -82,10 +87,11 @@ def silent_cells(rows: pd.DataFrame, target: Any) -> list[str]:
             for c, q in zip(can, quiet, strict=True)]
 
 
-def unseen_table_note(rows: pd.DataFrame, cells: list[str]) -> str:
+def unseen_table_note(rows: pd.DataFrame, cells: list[str], grace: Any = "0s") -> str:
     """The note under the tier table that says once what its ``unseen`` cells mean (``cells``:
     the table's cells, one per row of ``rows``, the tier table's rows shown), naming each such
-    tier's long window; ``""`` when no cell says it.
+    tier's long window and the span it was judged on (the incident and its ``grace``); ``""``
+    when no cell says it.
 
     >>> t = pd.DataFrame({"tier": ["page_1h", "page_6h", "page_1h"],
     ...                   "long_window": pd.to_timedelta(["1h", "6h", "1h"])})
@@ -100,14 +106,16 @@ def unseen_table_note(rows: pd.DataFrame, cells: list[str]) -> str:
         return ""
     windows = "; ".join(f"{t}: {w}" for t, w in said.items())
     return (f"{UNSEEN_CELL}: the tier's long window ({windows}) held no event at any of its "
-            "evaluations during the incident: it had nothing to detect (neither detected nor "
-            "missed).")
+            f"evaluations {detection_span_words(grace)}: it had nothing to detect (neither "
+            "detected nor missed).")
 
 
-def reach_words(tiers: pd.DataFrame, policy: AlertPolicy, target: Any, keys: Sequence[str]) -> str:
+def reach_words(tiers: pd.DataFrame, policy: AlertPolicy, target: Any, keys: Sequence[str], *,
+                grace: Any = "0s") -> str:
     """The summary's clauses on the tiers that could not do their part (``""``: none), each
     after ``"; "``: those that can never fire at the target (:func:`cannot_fire_words`), then
-    those unseen (in every group, or in how many of them).
+    those unseen (in every group, or in how many of them) during the incident or its ``grace``
+    (the span an alert would have detected it in).
 
     >>> t = pd.DataFrame({"tier": ["page_1h", "page_6h"], "long_window":
     ...                   pd.to_timedelta(["1h", "6h"]), "unseen": [True, False],
@@ -134,6 +142,6 @@ def reach_words(tiers: pd.DataFrame, policy: AlertPolicy, target: Any, keys: Seq
         whose = "" if n == n_groups else f" for {n:,} of its {n_groups:,} groups"
         out += (f"; {name} saw no traffic{whose}: its "
                 f"{prose_duration(rows['long_window'].iloc[0])} window held no event at any of "
-                "its evaluations during the incident, so it is unseen (neither detected nor "
-                "missed)")
+                f"its evaluations {detection_span_words(grace)}, so it is unseen (neither "
+                "detected nor missed)")
     return out

@@ -84,10 +84,18 @@ class Span:
     # the log's first event when it comes after the history the longest window needs (a tier is
     # evaluated only where its long window lies after the bin of it)
     data_start: pd.Timestamp | None = None
+    # an alert up to this long after the incident's end still detects it (score_alerts' grace)
+    grace: pd.Timedelta = pd.Timedelta(0)
 
     @property
     def h_start(self) -> pd.Timestamp:
         return self.w_start - self.history
+
+    @property
+    def alerts_end(self) -> pd.Timestamp:
+        """Where the alerts are replayed to: the window's end, or the incident's end + grace
+        when that is later (an alert beginning then still detects the incident)."""
+        return max(self.w_end, self.end + self.grace)
 
     def at(self, ns: int) -> str:
         """The instant ``ns`` (UTC) to the second, as the report's notes say it: in UTC, or on
@@ -201,19 +209,24 @@ def tracked_events(events: pd.DataFrame, ev: pd.DataFrame, span: Span, scope: st
 
 
 def alerted_events(events: pd.DataFrame, ev: pd.DataFrame, span: Span,
-                   scope: str) -> tuple[pd.DataFrame, pd.Timestamp]:
-    """The events the alert tiers are evaluated on and the log's first event (whatever the
-    scope): ``ev`` (from ``span.h_start``, in scope) when the log starts there or later, else the
-    scope's events from the log's start to the window's end. An alert's episode at the window's
-    start, its pending time (``for_``) and its cooldown depend on evaluations before the window
-    whose own windows reach before ``h_start``: evaluated from the log's start, each of them is
-    read on its full window, as :func:`budgetlab.alert_episodes` over the whole log reads it."""
+                   scope: str) -> tuple[pd.DataFrame, pd.Timestamp, pd.Timestamp]:
+    """The events the alert tiers are evaluated on, the log's first event (whatever the scope)
+    and the end of their bins: ``ev`` (from ``span.h_start``, in scope) when the log starts there
+    or later, else the scope's events from the log's start, to the window's end, or to
+    ``span.alerts_end`` (the incident's end + grace) when that is later, then no further than the
+    log's last event (after it the log holds nothing: ``budgetlab alerts`` evaluates no bin
+    there). An alert's episode at the window's start, its pending time (``for_``) and its
+    cooldown depend on evaluations before the window whose own windows reach before ``h_start``:
+    evaluated from the log's start, each of them is read on its full window, as
+    :func:`budgetlab.alert_episodes` over the whole log reads it."""
     t = ts_ns(events)
     first = pd.Timestamp(int(t[0]), unit="ns", tz="UTC")
-    if first >= span.h_start:
-        return ev, first
-    out = events.iloc[:int(np.searchsorted(t, span.w_end.value, side="left"))]
-    return (out if scope == "*" else out[scope_mask(out, scope)]), first
+    stop = max(span.w_end, min(span.alerts_end, pd.Timestamp(int(t[-1]) + 1, unit="ns", tz="UTC")))
+    if first >= span.h_start and stop == span.w_end:
+        return ev, first, stop
+    lo = 0 if first < span.h_start else int(np.searchsorted(t, span.h_start.value, side="left"))
+    out = events.iloc[lo:int(np.searchsorted(t, stop.value, side="left"))]
+    return (out if scope == "*" else out[scope_mask(out, scope)]), first, stop
 
 
 def no_traffic_words(t: np.ndarray, history: pd.DataFrame, span: Span, scope: str, *, slo: SLO,

@@ -188,6 +188,9 @@ def add_incidents(subparsers: Any) -> None:
     g.add_argument("--breakdown-by", default=None,
                    help="group keys of the bucket breakdown (default: --by)")
     g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")
+    g.add_argument("--grace", default="1h",
+                   help="alerts up to this long after the incident still detect it, as in "
+                        "alerts (1h)")
     p.set_defaults(func=Command("incidents", "incident"))
 
     p = subparsers.add_parser("alerts", help="score alert policies against an incidents table")

@@ -208,7 +208,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
                 incidents=table,
                 tz=args.tz,
                 freq=args.freq,
-                breakdown_by=breakdown_by,
+                breakdown_by=breakdown_by, grace=args.grace,
             )
         except NoTrafficError as exc:
             if len(spans) == 1:
@@ -275,7 +275,7 @@ def _print_incident(ident: str, rep: Any, by: list[str], limit: int = 0) -> None
             "no traffic" if q else three_digits(v, missing="withheld")
             for v, q in zip(tiers["peak_burn_long"], quiet, strict=True)]
         print(table_text(tiers, [*by, "tier"]))
-        if said := unseen_table_note(cut.rows, list(tiers["detection_delay"])):
+        if said := unseen_table_note(cut.rows, list(tiers["detection_delay"]), rep.grace):
             print(wrap(f"note: {said}", indent=""))  # what the short cell means, once
     if cut.line:
         print(wrap(cut.line, indent=""))
