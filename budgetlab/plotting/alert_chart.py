@@ -34,7 +34,7 @@ SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00"
 #: The legend entry of those spans, by the rule the episodes were scored with
 #: (:func:`budgetlab.score_alerts`' ``filling``): ``"apart"`` (its default) leaves what begins
 #: there out of the scores, ``"count"`` scores it as any other episode or incident.
-FILLING_LABELS = {"apart": "long window filling: what ends there scored apart",
+FILLING_LABELS = {"apart": "long window filling: scored apart",
                   "count": "long window filling: scored with the rest"}
 
 
@@ -96,8 +96,8 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         ``attrs["tier_windows"]`` (as :func:`budgetlab.alert_episodes` sets them) each tier row is
         shaded light sky blue from the grid's start over its long window (clipped to the axis; a
         ``Rectangle`` of gid ``filling``), keyed by what scoring did with the episodes and
-        incidents there: "long window filling: what ends there scored apart"
-        (``filling="apart"``),
+        incidents there: "long window filling: scored apart" (``filling="apart"``: the episodes
+        over in it and the incidents that begin in it),
         "long window filling: scored with the rest" (``"count"``). The row of a tier that can
         never fire at its group's target (``attrs["cannot_fire"]``) says so in a text (gid
         ``cannot_fire``), in the words of the replay's note. Without any episode the panel

@@ -603,14 +603,14 @@ def test_each_tier_row_shows_its_long_window_filling():
     np.testing.assert_allclose(filling_patches(ax), [(x0, x1h, -0.45, 0.45),
                                                      (x0, x3h, 0.55, 1.45)])
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels.count("long window filling: what ends there scored apart") == 1
+    assert labels.count("long window filling: scored apart") == 1
     assert labels[-1] == "incident"
     # scored with filling="count", the same spans are keyed as scored with the rest
     plt.close("all")
     ax = plot_alerts(ep, incidents=inc, tz="UTC", filling="count")
     assert len(filling_patches(ax)) == 2
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert "long window filling: what ends there scored apart" not in labels
+    assert "long window filling: scored apart" not in labels
     assert labels.count("long window filling: scored with the rest") == 1
     with pytest.raises(ConfigError, match="filling='both'"):
         plot_alerts(ep, filling="both")
