@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.pairs import split_items
 from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, check_tz, require_columns
 from .._util.words import counted
@@ -44,11 +45,12 @@ def group_values(events: pd.DataFrame, column: str) -> list[str]:
 
 def _pairs(text: str, what: str, form: str, example: str) -> dict[str, str]:
     """``"KEY=VALUE,KEY:VALUE"`` as a dict (``:`` for a notebook's parameters cell, where papermill
-    cannot read an ``=`` inside a value), refused when a pair is malformed or a key repeats."""
+    cannot read an ``=`` inside a value; ``'KEY'=VALUE`` for a key holding ``,``), refused when
+    a pair is malformed or a key repeats."""
     out: dict[str, str] = {}
-    for part in [p.strip() for p in text.split(",") if p.strip()]:
-        # at the last "=" (or ":"): a value never holds one, a group's name may ("=eq=0.78")
-        key, sep, value = (x.strip() for x in part.rpartition("=" if "=" in part else ":"))
+    # a key in quotes may hold "," "=" ":"; else at the last "=" (or ":"): a value never holds
+    # one, a group's name may ("=eq=0.78")
+    for key, sep, value in [item for item in split_items(text, "=:") if any(item)]:
         if not sep or not key or not value:
             raise ConfigError(f"{what} must read {form},... (or {form.replace('=', ':')}), "
                               f"e.g. {example!r}.")

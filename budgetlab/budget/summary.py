@@ -71,13 +71,14 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     DataFrame
         One row per group (one row without groups): the group keys, ``target`` (and ``window`` when
         they differ) after a per-group replay, ``events``, ``success_rate`` (over all events),
-        ``hours_<status>`` and ``share_<status>`` (of the observation) for ``healthy``, ``warning``,
-        ``critical``, ``exhausted`` and ``no_traffic``, ``observed_hours`` (the window holds at
-        least one event), ``warmup_hours`` (of the observed hours, those in the first window of a
-        traffic stretch), ``refill_hours`` (of the warm-up hours, those after a silence: the window
-        refilling; the rest is the first window from the group's first event),
-        ``events_per_day`` and ``transitions_per_day`` (over the observed time;
-        NaN for a group without observed time), ``transitions`` (status changes of the per-event
+        ``hours_<status>`` and ``share_<status>`` (of the observation; NaN, 0/0, for a log
+        observed for no time: its first and last events at one instant) for ``healthy``,
+        ``warning``, ``critical``, ``exhausted`` and ``no_traffic``, ``observed_hours`` (the
+        window holds at least one event), ``warmup_hours`` (of the observed hours, those in the
+        first window of a traffic stretch), ``refill_hours`` (of the warm-up hours, those after
+        a silence: the window refilling; the rest is the first window from the group's first
+        event), ``events_per_day`` and ``transitions_per_day`` (over the observed time; NaN for a
+        group without observed time), ``transitions`` (status changes of the per-event
         replay), ``silences`` (gaps between events longer than the window),
         ``longest_silence_hours`` (the longest time the window stood empty after one of them: a gap
         of 1 h 4 min under a 1 h window counts 4 min), ``silent_hours`` (time the window was empty
@@ -277,7 +278,7 @@ def _time_table(spans: pd.DataFrame, gid: np.ndarray, ngroups: int) -> dict[str,
     for j, st in enumerate(SPAN_STATUSES):
         out[f"hours_{st}"] = ns[:, j] / HOUR_NS
     for j, st in enumerate(SPAN_STATUSES):
-        out[f"share_{st}"] = ratio(ns[:, j], total, 0.0)
+        out[f"share_{st}"] = ratio(ns[:, j], total, np.nan)  # no time: no share of it
     out["observed_hours"] = ns[:, : len(STATUSES)].sum(axis=1) / HOUR_NS
     out["warmup_hours"] = warm_ns / HOUR_NS
     out["refill_hours"] = refill_ns / HOUR_NS

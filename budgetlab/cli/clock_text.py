@@ -54,7 +54,7 @@ def format_summary(summary: pd.DataFrame, window: Any = None, limit: int = 0) ->
             + " ("
             + show[f"share_{st}"].map(lambda x: time_share_percent(x, 0))  # 1 ns: "< 0.1 %"
             + ")"
-        )
+        ).where(show[f"share_{st}"].notna(), "")  # no time observed: no share (summary_notes)
     thin = too_thin(show["observed_hours"])
     show["events/day"] = ["" if t or not np.isfinite(v) else f"{v:,.1f}"
                           for v, t in zip(show["events_per_day"], thin, strict=True)]
@@ -92,12 +92,19 @@ def summary_notes(summary: pd.DataFrame, window: Any = None) -> list[str]:
     full = window is not None and abs(start * 3600 - pd.Timedelta(window).total_seconds()) < 1e-6
     warm_text = f"the first window from a group's first event (up to " \
         f"{prose_duration(window) if full else hours_words(start)} per group)"
+    if window is not None and not full:
+        warm_text = warm_text[:-1] + f", the log ending before the {prose_duration(window)} " \
+            "window filled)"
     if refill.max() > 0:
         warm_text += (" and the window refilling after each silence (up to "
                       f"{hours_words(float(refill.max()))} per group)")
-    lines = [wrap(f"Time counts the whole observation (first to last event of the log, "
-                  f"{hours_words(span)}), warm-up included: {warm_text}. no traffic: the window "
-                  "held no event (not the last status).", indent=""),
+    # every group is observed from the log's first event to its last: no time for all or none
+    first = (f"Time counts the whole observation (first to last event of the log, "
+             f"{hours_words(span)}), warm-up included: {warm_text}." if span > 0 else
+             "No time was observed: the log's first and last events are at one instant, so no "
+             "status holds a share of it (the status columns are left blank).")
+    lines = [wrap(f"{first} no traffic: the window held no event (not the last status).",
+                  indent=""),
              wrap("events/day: over observed time (the window holds at least one event). "
                   "final_status: after the group's last event, what the tracker's callbacks and "
                   "gate keep; at_end: the window's clock at the end.", indent="")]

@@ -185,7 +185,8 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
                         "LABEL=skip (rows left "
                         "out, counted); HTTP status ranges allowed, e.g. "
                         "2xx=success,3xx=success,4xx=skip,"
-                        "5xx=server_error (unlisted labels are refused)")
+                        "5xx=server_error (unlisted labels are refused; a label holding , or = "
+                        "in quotes: 'ok=success,\"err,conn\"=failure')")
     g.add_argument("--duration", default=None, metavar="COLUMN",
                    help="request-duration column (for --slow-above)")
     g.add_argument("--duration-unit", default=None, choices=["s", "ms", "us", "ns"],
@@ -247,20 +248,24 @@ def group_keys(args: argparse.Namespace) -> list[str]:
 
 def parse_outcomes(text: str | None) -> dict[str, str] | None:
     """``--outcomes ok=success,pending=skip,5xx=server_error`` as a mapping (None when not given).
+    A label holding ``,`` or ``=`` is written in quotes (:func:`budgetlab._util.pairs.split_items`);
+    a label without quotes ends at the item's last ``=``.
 
-    >>> parse_outcomes("done=success,pending=skip")
-    {'done': 'success', 'pending': 'skip'}
+    >>> parse_outcomes("done=success,pending=skip,'err,conn'=failure")
+    {'done': 'success', 'pending': 'skip', 'err,conn': 'failure'}
     """
     if text is None:
         return None
+    from .._util.pairs import split_items
+
     table: dict[str, str] = {}
-    for part in text.split(","):
-        label, sep, bucket = part.partition("=")
-        if not sep or not label.strip() or not bucket.strip():
+    for label, sep, bucket in split_items(text):
+        if not sep or not label or not bucket:
             raise ConfigError("--outcomes: an item is not LABEL=MEANING (e.g. "
                               "done=success,pending=skip,"
-                              "5xx=server_error).")
-        table[label.strip()] = bucket.strip()
+                              "5xx=server_error; a label holding , or = in quotes, the whole "
+                              "value quoted for the shell: 'ok=success,\"err,conn\"=failure').")
+        table[label] = bucket
     return table
 
 

@@ -333,6 +333,8 @@ def _given(params: dict[str, Any]) -> list[tuple[str, str, str]]:
             labels = outcome_labels(value)
             if labels is None:
                 continue
-            value = ",".join(f"{label}={meaning}" for label, meaning in labels.items())
+            from .._util.pairs import write_key
+
+            value = ",".join(f"{write_key(label)}={meaning}" for label, meaning in labels.items())
         out.append((name, "format" if name == "log_format" else name, str(value)))
     return out

@@ -94,7 +94,7 @@ def slo_from_args(args: argparse.Namespace) -> SLO | PerGroup:
 
 def _targets(text: str | None, by: list[str]) -> float | dict[str, float] | None:
     """``--target 0.95`` as a number, ``--target a=0.93,b=0.97`` as per-group targets, each item
-    split at its last ``=`` (a group's name may hold one: ``=eq=0.78``)."""
+    split at its last ``=`` (a group's name may hold one: ``=eq=0.78``; in quotes, ``,`` too)."""
     if text is None:
         return None
     if "=" not in text:
@@ -108,18 +108,19 @@ def _targets(text: str | None, by: list[str]) -> float | dict[str, float] | None
         raise ConfigError("per-group --target needs exactly one --by key (e.g. --by captcha_type); "
                           "for several keys "
                           "bind SLOs to the groups in an OpenSLO file (--slo).")
+    from .._util.pairs import split_items, write_key
+
     out: dict[str, float] = {}
-    for part in text.split(","):
-        # at the last "=": a target never holds one, a group may ("=eq=0.78")
-        key, sep, value = part.rpartition("=")
+    # at the last "=": a target never holds one, a group may ("=eq=0.78"); in quotes, also ","
+    for key, sep, value in split_items(text):
         try:
-            if not sep or not key.strip():
-                raise ValueError(part)
+            if not sep or not key:
+                raise ValueError(key)
             float(value)
         except ValueError:
             raise ConfigError("--target: every item must be GROUP=TARGET (e.g. "
                               "recaptcha_v2=0.93,turnstile=0.97).") from None
-        out[key.strip()] = _target_value(value.strip(), part.strip())
+        out[key] = _target_value(value, f"{write_key(key)}={value}")
     return out
 
 

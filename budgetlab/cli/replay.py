@@ -241,6 +241,7 @@ def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, 
             place_axis_labels(getattr(drawn, "panels", [drawn]))
         merge_legends(tops)  # on the first group's panels: what any group draws
         width = _fit_width(fig, axes)
+        height = _fit_height(fig, axes, [getattr(d, "panels", [d]) for d in tops])
         if note:
             fig.text(left / width, 1 - 0.12 / height, f"Timeline of {note}.", va="top",
                      fontsize="medium")
@@ -282,6 +283,27 @@ def _fit_width(fig: Any, axes: list[Any]) -> float:
     grid = axes[0].get_subplotspec().get_topmost_subplotspec().get_gridspec()
     grid.update(left=_LEFT / width, right=(_WIDTH - _RIGHT) / width)
     return float(width)
+
+
+def _fit_height(fig: Any, axes: list[Any], stacks: list[list[Any]]) -> float:
+    """Grow the gaps between groups and the bottom margin of ``fig`` (of
+    :func:`_timeline_figure`; ``stacks``: each group's panels) to what matplotlib's tight boxes
+    measure: a group's dates and x label clear of the next group's title by :data:`_MARGIN`
+    inches, the last group's above the figure's edge (a first tick carrying its day and year, a
+    log across New Year, takes three lines). The panels keep their size. Returns the height."""
+    renderer, dpi = fig.canvas.get_renderer(), fig.dpi
+    boxes = [[p.get_tightbbox(renderer) for p in panels] for panels in stacks]
+    lows = [min(b.y0 for b in bs) / dpi for bs in boxes]
+    highs = [max(b.y1 for b in bs) / dpi for bs in boxes]
+    grid = axes[0].get_subplotspec().get_topmost_subplotspec().get_gridspec()
+    height = fig.get_figheight()
+    top, bottom, between = (1 - grid.top) * height, grid.bottom * height, grid.hspace * _PER
+    between += max([highs[i + 1] - lows[i] + _MARGIN for i in range(len(lows) - 1)] + [0.0])
+    bottom += max(_MARGIN - lows[-1], 0.0)
+    height = top + bottom + _PER * len(axes) + between * (len(axes) - 1)
+    fig.set_figheight(height)
+    grid.update(top=1 - top / height, bottom=bottom / height, hspace=between / _PER)
+    return float(height)
 
 
 def _timeline_figure(n: int, note: bool) -> tuple[Any, list[Any]]:

@@ -10,12 +10,14 @@ personal data are never shown.
 from __future__ import annotations
 
 import re
+import shlex
 from http import HTTPStatus
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._util.pairs import needs_quotes, write_key
 from .._util.words import counted, noun_for, say
 from ..errors import OutcomeError
 from ._messages import ROWS, personal_mask, row_numbers, threshold_words
@@ -50,13 +52,23 @@ def show_labels(labels: list[str], counts: list[int]) -> str:
 def outcomes_fix(known: dict[str, str], unknown: list[str]) -> str:
     """The exact ``--outcomes`` and ``outcomes=`` to pass: the labels already understood, then
     the unknown ones with ``?``: always ``?``, never a guessed meaning (``accepted`` is a success
-    in an SSH log, a state that is not final in a job queue)."""
+    in an SSH log, a state that is not final in a job queue). A label holding ``,`` or ``=`` is
+    quoted as ``--outcomes`` reads it (``"err,conn"=?``), and then the whole value for the shell.
+
+    >>> from budgetlab._util.words import cli_words
+    >>> with cli_words():
+    ...     print(outcomes_fix({"ok": "success"}, ["err,conn", "a=b"]))
+    --outcomes 'ok=success,"err,conn"=?,"a=b"=?'
+    """
     pairs = [*known.items(), *((u, "?") for u in unknown)]
     more = ",..." if len(pairs) > _MAX_SUGGESTED else ""
     pairs = pairs[:_MAX_SUGGESTED]
-    cli = ",".join(f"{k if _PLAIN.fullmatch(k) else repr(k)}={v}" for k, v in pairs)
+    if any(needs_quotes(k) for k, _ in pairs):  # quoted for --outcomes, the whole for the shell
+        cli = shlex.quote(",".join(f"{write_key(k)}={v}" for k, v in pairs) + more)
+    else:
+        cli = ",".join(f"{k if _PLAIN.fullmatch(k) else repr(k)}={v}" for k, v in pairs) + more
     api = ", ".join(f"{k!r}: {v!r}" for k, v in pairs)
-    return say(f"outcomes={{{api}{more.replace(',', ', ')}}}", f"--outcomes {cli}{more}")
+    return say(f"outcomes={{{api}{more.replace(',', ', ')}}}", f"--outcomes {cli}")
 
 
 def unknown_labels_error(norm: list[str], counts: np.ndarray, unknown: list[int],

@@ -151,7 +151,7 @@ def refuse_wide(raw: bytes, name: str) -> None:
 
 
 def sniff(raw: bytes, name: str, kind: str) -> None:
-    """Refuse data of another kind under a text name: compressed twice, Parquet, ZIP."""
+    """Refuse data of another kind under a text name: compressed twice, Parquet, JSON Lines, ZIP."""
     inner = compression_of(raw[:16])
     if inner is not None:
         raise FileFormatError(f"{name}: is {inner} data inside a compressed file (compressed "
@@ -159,6 +159,9 @@ def sniff(raw: bytes, name: str, kind: str) -> None:
     if raw[:4] == b"PAR1":
         raise FileFormatError(f"{name}: is a Parquet file, not {kind.upper()}; name it .parquet or "
                               "pass format='parquet'.")
+    if kind != "jsonl" and raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":  # by content
+        raise FileFormatError(f"{name}: is a JSON Lines file, not {kind.upper()}; name it .jsonl "
+                              "or pass format='jsonl'.")
     if raw[:4] == b"PK\x03\x04":
         raise FileFormatError(f"{name}: is a ZIP archive (or an Excel workbook), not "
                               f"{kind.upper()}; export it as CSV or unpack it.")

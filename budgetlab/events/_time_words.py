@@ -3,7 +3,8 @@ day/month order the text does not tell (:func:`numeric_date_words`, with the ``t
 each order), and naive local times that a DST change leaves without one instant each (none in
 a gap, two in a repeated hour: :func:`dst_words`, kind by kind). Like every refusal's words,
 they never show a value of the file: the example date is always 1 February 2026, and a DST
-change is named by its span of wall time, a fact of the zone.
+change is named by its span of wall time, a fact of the zone. Files that disagree, epoch numbers
+in one and dates in another, are refused by name (:func:`refuse_epochs_beside_dates`).
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.words import say
+from ..errors import TimestampError
 from ._messages import row_numbers
 
-__all__ = ["numeric_date_words", "dst_words"]
+__all__ = ["numeric_date_words", "dst_words", "refuse_epochs_beside_dates"]
 
 #: A date written in numbers only (``01.02.2026``): day and month in an order the text does not
 #: tell, one separator, a year of four or two digits, then the rest (a time, if any)
@@ -123,3 +126,37 @@ def dst_words(wall: pd.Series, bad: np.ndarray, tz: Any) -> str:
     return (f"naive local times in tz={tz!r} that a DST change leaves without one instant each: "
             + "; ".join(text for _, text in sorted(kinds))
             + "; log times with UTC offsets (e.g. 2026-10-25T02:30:00+01:00) or in UTC.")
+
+
+def _time_kind(col: pd.Series, iso: bool) -> str:
+    """What one file's time column holds: ``text`` (dates: text, or text its reader parsed as
+    ISO-8601, ``iso``), ``numbers`` (epoch numbers, or text whose first value is a plain number)
+    or ``typed`` (datetimes of a typed file, instants beside either)."""
+    dtype = col.dtype.categories.dtype if isinstance(col.dtype, pd.CategoricalDtype) else col.dtype
+    if iso:
+        return "text"
+    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+        return "numbers"
+    first = col.first_valid_index()
+    if not pd.api.types.is_string_dtype(dtype) or first is None:
+        return "typed"
+    plain = re.fullmatch(r"\s*[+-]?[0-9]+(?:[.][0-9]*)?\s*", str(col[first]))
+    return "text" if plain is None else "numbers"
+
+
+def refuse_epochs_beside_dates(cols: list[pd.Series], names: list[str], iso: list[bool],
+                               column: str) -> None:
+    """Refuse files whose time columns (``cols``, of the files ``names``; ``iso``: the reader
+    parsed it as ISO-8601 text) hold epoch numbers in one and dates in another: one of them is
+    misread whatever ``epoch=`` says, so the files are named, not a unit asked for."""
+    kinds = [_time_kind(c, i) for c, i in zip(cols, iso, strict=True)]
+    if "numbers" not in kinds or "text" not in kinds:
+        return
+    words = {"text": "dates", "numbers": "plain numbers (epoch times)"}
+    first = next(i for i, k in enumerate(kinds) if k != "typed")
+    other = kinds.index("numbers" if kinds[first] == "text" else "text")
+    raise TimestampError(
+        f"the files disagree on their times: column {column!r} holds {words[kinds[first]]} in "
+        f"{names[first]} but {words[kinds[other]]} in {names[other]}; write every file's times "
+        "one way (ISO-8601 like 2026-11-29T03:47:00Z, or epoch numbers in one unit with "
+        + say("epoch=", "--epoch") + ").")

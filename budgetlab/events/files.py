@@ -39,6 +39,7 @@ from ._text import (
     utf8_family,
     utf16_encoding,
 )
+from ._time_words import refuse_epochs_beside_dates
 from .times import OFFSETS_READING, describe_time, is_instant, parse_time
 
 __all__ = ["FORMATS", "ISO_TIME", "FileSpec", "as_lf", "check_path", "check_scalars",
@@ -232,6 +233,9 @@ def _times_of_files(frames: list[pd.DataFrame], files: list[tuple[str, int]], wa
     assert want.time is not None  # for mypy: the caller reads times only with a time column
     readings = [OFFSETS_READING if f.attrs.get(ISO_TIME) else
                 describe_time(f[want.time], tz=want.tz, epoch=want.epoch) for f in frames]
+    if want.epoch is None:  # with epoch=, dates are refused as no numbers, row and file named
+        refuse_epochs_beside_dates([f[want.time] for f in frames], [n for n, _ in files],
+                                   [bool(f.attrs.get(ISO_TIME)) for f in frames], want.time)
     times, start = [], 0
     for frame, (name, rows) in zip(frames, files, strict=True):  # each file's own errors first
         check_scalars(frame, [want.time])

@@ -31,7 +31,8 @@ __all__ = ["LinePreset", "PRESETS", "REPEATED", "RFC3339", "check_pattern", "onl
            "pattern_groups", "check_line_options", "cut_last", "repeated_rows", "read_stamps"]
 
 _GROUP = re.compile(r"\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>")
-_UNSUPPORTED = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")
+# lookaround; backreferences: \1, \k<name> (\k'name', \k{name}), Python's (?P=name), \g{1}
+_UNSUPPORTED = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k[<'{]|\(\?P=|\\g[{0-9<'-]")
 
 
 @dataclasses.dataclass(frozen=True)

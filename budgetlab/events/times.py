@@ -39,7 +39,8 @@ OFFSETS_READING = "text with UTC offsets (each row its own instant)"
 _EPOCH_LOW_NS, _EPOCH_HIGH_NS = 946_684_800 * 10**9, 4_102_444_800 * 10**9
 _ZONED = "datetimes with their zones"
 _MISSING = "empty or missing timestamp"
-_RANGE = "outside pandas' range 1677-09-21 .. 2262-04-11"
+_RANGE = ("outside pandas' range 1677-09-21 .. 2262-04-11",  # the API's words, then the CLI's
+          "outside the dates budgetlab can hold (1677-09-21 .. 2262-04-11)")
 _UTC = ("UTC", "utc", "Etc/UTC")
 _MONTHS = r"(?i)(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 # a full date: year, month and day (ISO/slashed, basic ISO, CLF; month names are checked apart)
@@ -50,7 +51,7 @@ _YEAR = r"(?:^|[^0-9])[0-9]{4}(?:$|[^0-9])"
 
 
 def _range_error(bad: np.ndarray, fix: str) -> TimestampError:
-    return TimestampError(f"{noun_for(int(bad.sum()), 'timestamp')} {_RANGE} at "
+    return TimestampError(f"{noun_for(int(bad.sum()), 'timestamp')} {say(*_RANGE)} at "
                           f"{row_numbers(bad)}; {fix}.")
 
 
@@ -286,22 +287,27 @@ def _unit_of(magnitude: np.ndarray) -> np.ndarray:
     return np.searchsorted(np.array([1e11, 1e14, 1e17]), magnitude, side="right")
 
 
-def _check_epoch(values: np.ndarray, out: np.ndarray, epoch: str) -> np.ndarray:
-    """Refuse epoch numbers whose unit cannot be right: units mixed in one column (magnitudes
-    1000x apart), or instants before 2000 or from 2100 on under ``epoch``; ``out`` is returned."""
+def _check_mixed(values: np.ndarray) -> None:
+    """Refuse epoch numbers of units mixed in one column (magnitudes 1000x apart), whatever
+    ``epoch`` says: checked before the range, which one unit cannot hold for all of them."""
     units = list(EPOCH_UNITS)
-    magnitude = np.abs(np.asarray(values, dtype=np.float64))
-    per_row = _unit_of(magnitude)
+    per_row = _unit_of(np.abs(np.asarray(values, dtype=np.float64)))
     kinds = np.unique(per_row)
     if len(kinds) > 1:
-        parts = [f"{int((per_row == k).sum())} look like {UNIT_NAMES[units[k]]} "
+        parts = [f"{counted(int((per_row == k).sum()), 'looks', 'look')} like "
+                 f"{UNIT_NAMES[units[k]]} "
                  f"({row_numbers(per_row == k)})" for k in kinds[:2]]
         raise TimestampError(
             f"the epoch numbers mix units (magnitudes 1000x apart): {'; '.join(parts)}; give "
             "every time in one unit (or write ISO-8601 like 2026-11-29T03:47:00Z).")
+
+
+def _check_epoch(values: np.ndarray, out: np.ndarray, epoch: str) -> np.ndarray:
+    """Refuse epoch numbers (their units not mixed: :func:`_check_mixed`) whose unit cannot be
+    right: instants before 2000 or from 2100 on under ``epoch``; ``out`` is returned."""
     bad = (out < _EPOCH_LOW_NS) | (out >= _EPOCH_HIGH_NS)
     if bad.any():
-        hint = _unit_hint(magnitude, epoch)
+        hint = _unit_hint(np.abs(np.asarray(values, dtype=np.float64)), epoch)
         raise TimestampError(
             f"with {say(f'epoch={epoch!r}', f'--epoch {epoch}')} ({UNIT_NAMES[epoch]}) "
             f"{counted(int(bad.sum()), 'timestamp')} {'falls' if bad.sum() == 1 else 'fall'} "
@@ -338,12 +344,14 @@ def from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
         finite = np.isfinite(values)
         if not finite.all():
             raise fill_or_drop(TimestampError, "non-finite epoch timestamp", ~finite)
+        _check_mixed(values)
         bad = (values <= -(2.0**63) / f) | (values >= 2.0**63 / f)
         if bad.any():
             raise _range_error(bad, _unit_hint(np.abs(values[bad]), epoch))
         whole = np.floor(values)  # split so that the fraction keeps its precision
         out = whole.astype(np.int64) * f + np.round((values - whole) * f).astype(np.int64)
         return _check_epoch(values, out, epoch)
+    _check_mixed(values)
     bad = (values > NS_MAX // f) | (values < -(NS_MAX // f))  # before the cast (uint64)
     if bad.any():
         raise _range_error(bad, _unit_hint(np.abs(values[bad].astype(np.float64)), epoch))
@@ -368,6 +376,7 @@ def _from_epoch_text(s: pd.Series, na: np.ndarray, epoch: str) -> np.ndarray:
     f = EPOCH_UNITS[epoch]
     whole_text = text.str.replace(r"^[+-]?([0-9]+)(?:[.][0-9]*)?$", r"\1", regex=True)
     whole = pd.to_numeric(whole_text).to_numpy()
+    _check_mixed(whole)
     if whole.dtype.kind != "i" or (whole > NS_MAX // f).any():
         magnitude = pd.to_numeric(whole_text).to_numpy(dtype=np.float64)
         bad = magnitude > NS_MAX // f
