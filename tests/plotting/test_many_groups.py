@@ -80,7 +80,9 @@ def test_hourly_profile_shows_the_top_groups_and_other():
     ax = plot_hourly_profile(prof)
     other = f"other ({N - len(TOP)} groups)"
     want = [x for g in TOP for x in (f"{g}: timeout", f"{g}: other failures")]
-    assert legend_texts(ax) == [*want, f"{other}: timeout", f"{other}: other failures"]
+    # attempts at hours 3 and 4 only: the 22 other hours are shaded, keyed last
+    assert legend_texts(ax) == [*want, f"{other}: timeout", f"{other}: other failures",
+                                "grey: no attempts at that hour"]
 
 
 def test_recalibration_shows_the_top_groups_and_other():
