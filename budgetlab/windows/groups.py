@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError
-from .kernels import compiled_or
+from .kernels import compiled_or, read_only
 
 __all__ = [
     "group_codes",
@@ -157,7 +157,8 @@ def previous_in_group(values: np.ndarray, codes: np.ndarray, initial: int = 0) -
     if len(values) == 0:
         return values.copy()
     kernel = compiled_or("previous_in_group", _numpy_previous_in_group)
-    return np.asarray(kernel(values, codes, int(codes.max()) + 1, initial))
+    # read-only views: one signature whatever the caller's arrays (one compile)
+    return np.asarray(kernel(read_only(values), read_only(codes), int(codes.max()) + 1, initial))
 
 
 def _numpy_previous_in_group(values: np.ndarray, codes: np.ndarray, ngroups: int,

@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..events.schema import ts_ns
 from .groups import group_codes, order_by_codes, segment_codes, table_order
-from .kernels import compiled_or
+from .kernels import compiled_or, read_only
 
 __all__ = ["window_starts", "trailing_counts", "event_window_counts"]
 
@@ -99,7 +99,9 @@ def _window_counts(
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     kernel = compiled_or("window_counts", _numpy_window_counts)
     ngroups = int(codes.max()) + 1 if ngroups is None else ngroups
-    total, failures = kernel(t, bad.view(np.uint8), codes, ngroups, int(window_ns))
+    # read-only views: one signature whatever the caller's arrays (one compile)
+    total, failures = kernel(read_only(t), read_only(bad.view(np.uint8)), read_only(codes),
+                             int(ngroups), int(window_ns))
     return total, failures
 
 

@@ -16,6 +16,6 @@ and the cache lookups cost start-up time).
 from __future__ import annotations
 
 from .cells import event_cells
-from .choice import KERNELS, compiled, compiled_or
+from .choice import KERNELS, compiled, compiled_or, read_only
 
-__all__ = ["KERNELS", "compiled", "compiled_or", "event_cells"]
+__all__ = ["KERNELS", "compiled", "compiled_or", "event_cells", "read_only"]

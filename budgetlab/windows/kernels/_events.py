@@ -202,14 +202,16 @@ def _read(g: int, now: int, cnt: Any, fl: Any, cur: Any, first: Any, eb: float, 
 
 @jit
 def _tie(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: float, critical: float,
-         min_events: int, cnt: Any, fl: Any, cur: Any, first: Any, thr: Any, out: Any, m: int,
-         i: int, x: int, g: int, now: int, every: bool) -> Any:
+         min_events: int, cnt: Any, fl: Any, cur: Any, first: Any, touched: Any, thr: Any,
+         out: Any, m: int, i: int, x: int, g: int, now: int, every: bool) -> Any:
     """The rest of an instant holding several changes (rows ``x`` and ``i`` on; group ``g``
-    changed first): expiries, then arrivals, each group read once after all of them. Returns the
-    next arrival and expiry rows and the number of rows written."""
+    changed first): expiries, then arrivals, each group read once after all of them, in the order
+    they were first touched (``touched``: one slot per group, scratch). Returns the next arrival
+    and expiry rows and the number of rows written."""
     n = t.shape[0]
     top = np.iinfo(np.int64).max
-    touched = [g]
+    touched[0] = g
+    k = 1
     while True:
         # an expiry at top is none, as in _walk
         if x < n and t[x] < top - window_ns - 1 and t[x] + window_ns + 1 == now:
@@ -226,18 +228,22 @@ def _tie(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: float
             i += 1
         else:
             break
-        if h not in touched:  # an instant holds few groups
-            touched.append(h)
-    for h in touched:
-        m = _read(h, now, cnt, fl, cur, first, eb, warning, critical, min_events, thr, out, m,
-                  every)
+        j = 0
+        while j < k and touched[j] != h:  # an instant holds few groups
+            j += 1
+        if j == k:
+            touched[k] = h
+            k += 1
+    for j in range(k):
+        m = _read(touched[j], now, cnt, fl, cur, first, eb, warning, critical, min_events, thr,
+                  out, m, every)
     return i, x, m
 
 
 @jit
 def _walk(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: float,
-          critical: float, min_events: int, cnt: Any, fl: Any, cur: Any, first: Any, thr: Any,
-          out: Any, m: int, pos: Any, every: bool) -> int:
+          critical: float, min_events: int, cnt: Any, fl: Any, cur: Any, first: Any,
+          touched: Any, thr: Any, out: Any, m: int, pos: Any, every: bool) -> int:
     """:func:`status_runs`' pass from the arrival and expiry rows ``pos`` to the end (``pos`` set
     to ``n, n``), or until ``out`` may lack room for one instant's reads (``pos``: where to
     resume). Returns the number of rows written. The state arrays come one by one and ``out`` is
@@ -272,7 +278,7 @@ def _walk(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: floa
             ta = t[i] if i < n else top
         if (ex == now and ex != top) or (ta == now and i < n):  # more changes at this instant
             i, x, m = _tie(t, bad, codes, window_ns, eb, warning, critical, min_events, cnt, fl,
-                           cur, first, thr, out, m, i, x, g, now, every)
+                           cur, first, touched, thr, out, m, i, x, g, now, every)
             ta = t[i] if i < n else top
             ex = t[x] + window_ns + 1 if x < n and t[x] <= last_expiring else top
             continue
@@ -290,6 +296,15 @@ def _walk(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: floa
 
 
 @jit
+def _copy_columns(src: Any, dst: Any, m: int) -> None:
+    """``dst[:, :m] = src[:, :m]`` written out: numba compiles an array-to-slice assignment with
+    its shape-mismatch message (string formatting), about 10 s of the kernel's first compile."""
+    for r in range(src.shape[0]):
+        for j in range(m):
+            dst[r, j] = src[r, j]
+
+
+@jit
 def status_runs(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int, eb: float,
                 warning: float, critical: float, min_events: int, every: bool) -> Any:
     """The window's clock of every group, one pass over rows in time order: each group's arrivals
@@ -301,19 +316,20 @@ def status_runs(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int, eb: 
     of the traffic stretch."""
     n = t.shape[0]
     # per group: events and failures in the window, status, first event of the traffic stretch
-    state = np.zeros((4, ngroups), np.int64)
-    cnt, fl, cur, first = state[0], state[1], state[2], state[3]
+    # and the groups an instant of several changes touched (_tie's scratch)
+    state = np.zeros((5, ngroups), np.int64)
+    cnt, fl, cur, first, touched = state[0], state[1], state[2], state[3], state[4]
     cur[:] = 4
     thr = np.full((min(n, 1 << 16) + 1, 3), -1, np.int64)
     # one row per column, so that each is returned as it is (every: room for all, no regrowth)
     out = np.empty((6, (2 * n if every else 4096) + 2 * ngroups), np.int64)
     pos = np.zeros(2, np.int64)
-    m = 0
+    m: Any = np.int64(0)  # not the literal 0: _walk would be compiled for 0, then any int64
     while pos[1] < n:
         m = _walk(t, bad, codes, window_ns, eb, warning, critical, min_events, cnt, fl, cur,
-                  first, thr, out, m, pos, every)
+                  first, touched, thr, out, m, pos, every)
         if pos[1] < n:  # out was full: twice the rows, and on
             grown = np.empty((6, 2 * out.shape[1]), np.int64)
-            grown[:, :m] = out[:, :m]
+            _copy_columns(out, grown, m)
             out = grown
     return out[0, :m], out[1, :m], out[2, :m].astype(np.int8), out[3, :m], out[4, :m], out[5, :m]
