@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ._jit import jit, jit_inline
+from ._jit import copy_columns, jit, jit_inline
 
 __all__ = ["previous_in_group", "status_runs", "window_counts", "window_counts_one",
            "window_counts_sorted"]
@@ -296,15 +296,6 @@ def _walk(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: floa
 
 
 @jit
-def _copy_columns(src: Any, dst: Any, m: int) -> None:
-    """``dst[:, :m] = src[:, :m]`` written out: numba compiles an array-to-slice assignment with
-    its shape-mismatch message (string formatting), about 10 s of the kernel's first compile."""
-    for r in range(src.shape[0]):
-        for j in range(m):
-            dst[r, j] = src[r, j]
-
-
-@jit
 def status_runs(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int, eb: float,
                 warning: float, critical: float, min_events: int, every: bool) -> Any:
     """The window's clock of every group, one pass over rows in time order: each group's arrivals
@@ -330,6 +321,6 @@ def status_runs(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int, eb: 
                   first, touched, thr, out, m, pos, every)
         if pos[1] < n:  # out was full: twice the rows, and on
             grown = np.empty((6, 2 * out.shape[1]), np.int64)
-            _copy_columns(out, grown, m)
+            copy_columns(out, grown, m)
             out = grown
     return out[0, :m], out[1, :m], out[2, :m].astype(np.int8), out[3, :m], out[4, :m], out[5, :m]

@@ -1,4 +1,5 @@
-"""numba's ``njit`` as every kernel module uses it (imported only when numba is importable)."""
+"""numba's ``njit`` as every kernel module uses it (imported only when numba is importable), and
+the one array copy the kernels share."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any, TypeVar, cast
 
 import numba
 
-__all__ = ["jit", "jit_inline"]
+__all__ = ["jit", "jit_inline", "copy_columns"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -32,3 +33,12 @@ def jit_inline(fn: F) -> F:
         return cast(F, numba.njit(cache=True, nogil=True, inline="always")(fn))
     except RuntimeError:
         return cast(F, numba.njit(nogil=True, inline="always")(fn))
+
+
+@jit
+def copy_columns(src: Any, dst: Any, m: int) -> None:
+    """``dst[:, :m] = src[:, :m]`` written out: numba compiles an array-to-slice assignment with
+    its shape-mismatch message (string formatting), about 10 s of the kernel's first compile."""
+    for r in range(src.shape[0]):
+        for j in range(m):
+            dst[r, j] = src[r, j]

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import copy_columns, jit
 
 __all__ = ["condition_runs", "tier_runs"]
 
@@ -110,7 +110,7 @@ def tier_runs(cell_bin: Any, cell_total: Any, cell_bad: Any, offsets: Any, n: in
     (:func:`_clusters`). A run is ongoing when it still fires at the last bin (``stop == n``)."""
     g_n = offsets.shape[0] - 1
     out = np.empty((4, 1024), np.int64)  # group, tier, first, stop
-    m = 0
+    m: Any = np.int64(0)  # not the literal 0: the helpers would be compiled twice
     width = 1
     for g in range(g_n):
         width = max(width, offsets[g + 1] - offsets[g] + 1)
@@ -123,7 +123,8 @@ def tier_runs(cell_bin: Any, cell_total: Any, cell_bad: Any, offsets: Any, n: in
     for g in range(g_n):
         a = offsets[g]
         c_n = offsets[g + 1] - a
-        bins[:c_n] = cell_bin[a:a + c_n]
+        for i in range(c_n):  # written out, as copy_columns (no shape-mismatch message)
+            bins[i] = cell_bin[a + i]
         bins[c_n] = 2 * n + 2  # sentinel: past every change point, even plus a window
         for i in range(c_n):
             ct[i + 1] = ct[i] + cell_total[a + i]
@@ -135,7 +136,7 @@ def tier_runs(cell_bin: Any, cell_total: Any, cell_bad: Any, offsets: Any, n: in
             r_n = condition_runs(bins, ct, cb, nb, c_n, n, thr[g, t], k_long[t], k_short[t], rs, re)
             if m + r_n > out.shape[1]:
                 grown = np.empty((4, max(2 * out.shape[1], m + r_n)), np.int64)
-                grown[:, :m] = out[:, :m]
+                copy_columns(out, grown, m)
                 out = grown
             m = _clusters(rs, re, r_n, for_steps[t], cool_steps[t], n, g, t, out, m)
     return out[0, :m], out[1, :m], out[2, :m], out[3, :m], out[3, :m] == n
