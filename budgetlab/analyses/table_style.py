@@ -1,5 +1,6 @@
 """A notebook's table as budgetlab's sentences say its figures (:func:`styled_table`): targets as
-written, measured shares in percent, durations in words."""
+written, measured shares in percent (a share of time as the command line's tables print one),
+durations in words."""
 
 from __future__ import annotations
 
@@ -8,19 +9,22 @@ from typing import Any
 
 import pandas as pd
 
-from .._util.percent import given_percent, measured_percent
+from .._util.percent import given_percent, measured_percent, time_share_percent
 from .._util.words import duration_words
 
 __all__ = ["styled_table"]
 
 
 def styled_table(table: pd.DataFrame, *, targets: Sequence[str] = (), shares: Sequence[str] = (),
-                 durations: Sequence[str] = (), na_rep: str = "n/a",
-                 precision: int = 4) -> Any:
+                 durations: Sequence[str] = (), time_shares: Sequence[str] = (),
+                 na_rep: str = "n/a", precision: int = 4) -> Any:
     """``table``'s :class:`~pandas.io.formats.style.Styler` with each figure in the unit the
     sentences use: the ``targets`` columns as written (``0.975`` is ``97.5 %``), the measured
     ``shares`` (a share of time, a recall: ``0.6667`` is ``66.67 %``, never ``100.00 %`` short
-    of 1) in percent, the ``durations`` in words (``0 days 00:17:00`` is ``17 min``, as the
+    of 1) in percent, the ``time_shares`` (a status's share of the evaluated time) as the command
+    line's tables print them (:func:`~budgetlab._util.percent.time_share_percent`: one decimal,
+    ``< 0.01 %`` for a status held a few nanoseconds, never 13 decimals of float residue), the
+    ``durations`` in words (``0 days 00:17:00`` is ``17 min``, as the
     command line says it), other numbers with ``precision`` decimals, and a missing figure
     (NaN, NaT) ``na_rep``. A name the table lacks is passed over, so one call fits a table with
     and without its incident columns. Needs jinja2, as every Styler does.
@@ -34,10 +38,18 @@ def styled_table(table: pd.DataFrame, *, targets: Sequence[str] = (), shares: Se
     target | share_exhausted | recall | detection_median | hours | recovery_median
     97.5 % | 0.67 % | 66.67 % | 17 min | 0.9611 | none
     <BLANKLINE>
+    >>> s = styled_table(pd.DataFrame({"share_warning": [0.6729, 1e-14, 0.0]}),
+    ...                  time_shares=["share_warning"])
+    >>> print(s.hide(axis="index").to_string(delimiter=" | "))
+    share_warning
+    67.3 %
+    < 0.01 %
+    0.0 %
+    <BLANKLINE>
     """
     styler = table.style.format(na_rep=na_rep, precision=precision)
     for names, say in ((targets, given_percent), (shares, measured_percent),
-                       (durations, duration_words)):
+                       (time_shares, time_share_percent), (durations, duration_words)):
         kept = pd.Index([c for c in names if c in table.columns])
         if len(kept):
             styler = styler.format(say, na_rep=na_rep, subset=kept)

@@ -14,6 +14,9 @@ it, so a longer timeout's outcome is not in the data. The group has no row at th
 row has no timeout in force that the log shows (the docs define none log-wide: each group's is
 read from its own rows), so its trade-off is withheld: the group has no row, and
 ``attrs["withheld"]`` names it, in words. A log with no ``timeout`` row at all is refused.
+
+**Candidates from the log** (:func:`candidate_timeouts`, notebook 05's default): a third, a half,
+three quarters and all of the longest timeout in force, so that no candidate lies above it.
 """
 
 from __future__ import annotations
@@ -32,7 +35,11 @@ from ..errors import ConfigError
 from ..events.schema import check_events
 from .latency_profile import NO_TIMEOUT, attempt_durations, parse_thresholds, timeouts_in_force
 
-__all__ = ["timeout_tradeoff"]
+__all__ = ["timeout_tradeoff", "candidate_timeouts", "CANDIDATE_FRACTIONS"]
+
+#: The fractions of the longest timeout in force :func:`candidate_timeouts` proposes (numerator,
+#: denominator): 20, 30, 45 and 60 s under a 60 s timeout.
+CANDIDATE_FRACTIONS = ((1, 3), (1, 2), (3, 4), (1, 1))
 
 
 def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[str] | None = None,
@@ -129,6 +136,36 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
     # the span counted, as latency_profile's tables: the whole log's, withheld groups too
     out.attrs.update(span, withheld=withheld)
     return out
+
+
+def candidate_timeouts(events: pd.DataFrame, *, by: str | Sequence[str] | None = None,
+                       client_timeout: Any = None) -> list[pd.Timedelta]:
+    """Candidate client timeouts for :func:`timeout_tradeoff` when none are given: the
+    :data:`CANDIDATE_FRACTIONS` of the longest timeout in force over the groups (``client_timeout``
+    when given, else each group's read from its ``timeout`` rows, as :func:`timeout_tradeoff`
+    reads it), each floored to whole milliseconds (never above it). A group with a shorter
+    timeout is withheld at the longer candidates by :func:`timeout_tradeoff`, which says so.
+    Refused when no group shows a timeout in force.
+
+    >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 3, utc=True).as_unit("ns"),
+    ...     "ok": [True, False, False], "bucket": pd.Categorical(["success", "timeout",
+    ...     "timeout"]), "duration": pd.to_timedelta([2, 10, 12], unit="s")})
+    >>> [given_duration(t) for t in candidate_timeouts(ev)]
+    ['3.333 s', '5 s', '7.5 s', '10 s']
+    >>> [given_duration(t) for t in candidate_timeouts(ev, client_timeout="60s")]
+    ['20 s', '30 s', '45 s', '60 s']
+    """
+    keys = check_events(events, as_list(by))
+    current = timeouts_in_force(events, keys, attempt_durations(events), client_timeout)[1]
+    known = current[current != NO_TIMEOUT]
+    if not len(known):
+        raise ConfigError("the log shows no client timeout (no 'timeout' row that no success "
+                          "outlasts), so no candidate timeouts can be read from it; "
+                          + say("give client_timeout= (the one in force) or timeouts=.",
+                                "give --client-timeout (the one in force) or --timeouts."))
+    longest, ms = int(known.max()), 10**6
+    return [pd.Timedelta(longest if a == b else longest * a // b // ms * ms, unit="ns")
+            for a, b in CANDIDATE_FRACTIONS]
 
 
 def _check_longer(cands: list[int], current: np.ndarray) -> None:

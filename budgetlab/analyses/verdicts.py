@@ -233,7 +233,8 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
                     f"{measured_percent(r['ci_low'])} – {measured_percent(r['ci_high'])})")
         if np.isfinite(cur) and np.isfinite(r["current_share_limit"]):
             share = share_percent(r["current_share_limit"], max_share, 1)  # beside its limit
-            evidence += f"; {limit} or worse {share} of the time under {given_percent(cur)}"
+            evidence += (f"; {limit} or worse {share} of the time under {given_percent(cur)} "
+                         f"(limit {given_percent(max_share)})")  # the rule's, as the CLI says
         span = float(r["span_days"]) if "span_days" in r.index else None  # silences around
         caveat = (f"provisional: {history_words(days, min_days, span=span)}"
                   if days < min_days else "")

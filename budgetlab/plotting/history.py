@@ -145,7 +145,7 @@ def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axe
         without an attempt in any group is shaded grey (``Rectangle`` of gid ``no_attempts``),
         one legend entry "grey: no attempts at that hour"
         (:func:`~budgetlab.analyses.hour_rates.silent_hours`; its table,
-        :func:`~budgetlab.analyses.hour_rates.hour_rate_table`, says ``too few`` there). With
+        :func:`~budgetlab.analyses.hour_rates.hour_rate_table`, says ``no attempts`` there). With
         more groups than distinct colours, those with the most events keep theirs and the others
         are drawn in grey under one legend entry per line style, ``other (N groups)``.
 

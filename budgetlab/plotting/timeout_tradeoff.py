@@ -146,10 +146,13 @@ def _apart(left: Axes, lost: pd.Series, right: Axes, saved: pd.Series) -> None:
     down to 0 on either axis, and each scaled to its own top drew the waiting saved exactly over
     the successes lost (one line seen where there were two). The right axis is ticked from 0 up to
     the first tick at or above its largest value (a point at 1.12 s under a last tick of 1 s read
-    as off the scale), no further: the upper half holds none."""
+    as off the scale), no further: the upper half holds none. Both quantities cannot be negative:
+    an axis whose values are all 0 runs from the same margin below 0 up to 1 (its unit), never
+    ticked below 0 (matplotlib's own limits around a lone 0 read -0.04)."""
     for axis, values, room in ((left, lost, 1.05), (right, saved, 2.1)):
         top = float(values.max()) if len(values) else 0.0
-        if np.isfinite(top) and top > 0 and float(values.min()) >= 0:
+        if np.isfinite(top) and float(values.min() if len(values) else 0.0) >= 0:
+            top = top if top > 0 else 1.0  # every value 0: a scale of one unit above it
             axis.set_ylim(-0.05 * top * room, top * room)
             if axis is right:  # matplotlib's ticks over 0 .. top: the last at or above top
                 ticks = np.asarray(MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10])

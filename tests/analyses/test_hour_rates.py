@@ -1,8 +1,10 @@
 """Notebook 03's "Over the day": a log silent at some hours every night (the captcha log,
 01:00-05:00 UTC) had no column for them in the table and an unexplained gap in the plot, while
 the text says an hour with too few attempts reads "too few" "as for an hour without attempts".
-Every hour of the day now has its column (``too few`` without attempts) and the plot shades an
-hour no group had an attempt at grey, said in the legend. Hand-built events, hand-counted."""
+Every hour of the day now has its column and the plot shades an hour no group had an attempt at
+grey, said in the legend. Stop 58: an hour without any attempt reads ``no attempts`` (as the
+notebook's text and the plot's legend say it), ``too few`` stays for 1-19 attempts. Hand-built
+events, hand-counted."""
 
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ def events() -> pd.DataFrame:
     return out
 
 
-def test_the_table_has_every_hour_and_says_too_few_where_no_attempt_was():
+def test_the_table_has_every_hour_and_says_no_attempts_where_none_was():
     from budgetlab.analyses.hour_rates import hour_rate_table
 
     table = hour_rate_table(hourly_profile(events(), bucket="timeout", by="region"))
@@ -42,10 +44,10 @@ def test_the_table_has_every_hour_and_says_too_few_where_no_attempt_was():
     # by hand: 5 of 25 = 20 % at 00 and 06, 0 of 25 elsewhere; 01..04 without attempts
     want = ["0.00 %"] * 24
     want[0] = want[6] = "20.00 %"
-    want[1:5] = ["too few"] * 4
+    want[1:5] = ["no attempts"] * 4
     assert fra == want
-    # ams: 3 attempts at 10 (under 20), none elsewhere: too few everywhere
-    assert table.loc["ams"].tolist() == ["too few"] * 24
+    # ams: 3 attempts at 10 (under 20: too few), none elsewhere (no attempts)
+    assert table.loc["ams"].tolist() == ["no attempts"] * 10 + ["too few"] + ["no attempts"] * 13
 
 
 def test_the_plot_shades_the_hours_without_any_attempt_and_says_so():

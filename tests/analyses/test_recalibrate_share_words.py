@@ -128,4 +128,4 @@ def test_recalibrate_says_a_share_beside_its_limit_on_its_side(lengths, minutes,
             in row["verdict_reason"])
     # target_verdicts' evidence, one decimal: "1.0 %" would read as the 1 % limit
     v = bl.target_verdicts(r).iloc[0]
-    assert f"EXHAUSTED or worse {shown} of the time under 91.5 %." in v["sentence"]
+    assert f"EXHAUSTED or worse {shown} of the time under 91.5 % (limit 1 %)." in v["sentence"]
