@@ -28,6 +28,7 @@ from . import backtest, commands, export_options, notebooks
 from .options import flag_table
 from .prose import wrap
 from .unused_flags import refuse_idle_force
+from .value_flags import check_value_flags
 
 __all__ = ["main", "build_parser"]
 
@@ -206,6 +207,7 @@ def _run(args: argparse.Namespace) -> int:
             # filled to 100 columns, each once; restored on exit
             warnings.showwarning = functools.partial(_show_warning, set())
             refuse_idle_force(args, flags)  # before the command says anything
+            check_value_flags(args)  # durations, shares, table outputs: before the log is read
             code = int(args.func(args) or 0)
             # a closed pipe shows here, inside the handler, not at interpreter exit
             sys.stdout.flush()
