@@ -28,7 +28,6 @@ from . import backtest, commands, export_options, notebooks
 from .options import flag_table
 from .prose import wrap
 from .unused_flags import refuse_idle_force
-from .value_flags import check_value_flags
 
 __all__ = ["main", "build_parser"]
 
@@ -199,6 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     """The command's handler under one-line error reporting."""
+    from .value_flags import check_value_flags  # pandas: not for --help or a usage error
+
     flags = vars(args).pop("_flags", {})
     try:
         # messages name the command's flags, not keywords
