@@ -23,6 +23,7 @@ from .._util.validation import check_argument
 from .._util.words import counted_of, say
 from ..errors import ConfigError, InputError, PersonalDataError
 from ..events.schema import parse_scope
+from ..events.scopes import scope_parts
 from ..events.spelling import INVISIBLE_WORDS, one_spelling
 from ..privacy import PII_MODES, guard_values, hash_values, scan_text
 
@@ -34,15 +35,13 @@ HASHED = "[0-9a-f]{16}"
 
 
 def scope_items(scope: str) -> list[tuple[str, str]]:
-    """The ``(key, value)`` pairs of a scope (``[]`` for ``*``), stripped as they are matched.
+    """The ``(key, value)`` pairs of a scope (``[]`` for ``*``), stripped as they are matched;
+    split, and a malformed one refused, by :func:`~budgetlab.events.scopes.scope_parts`.
 
     >>> scope_items("region=fra & ip=10.0.0.1"), scope_items("*")
     ([('region', 'fra'), ('ip', '10.0.0.1')], [])
     """
-    if scope == "*":
-        return []
-    return [(k.strip(), v.strip()) for k, _, v in (item.partition("=")
-                                                   for item in scope.split("&"))]
+    return [(k, v.strip()) for k, v in scope_parts(scope)]
 
 
 def _joined(items: list[tuple[str, str]]) -> str:

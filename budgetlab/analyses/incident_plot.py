@@ -5,6 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from .incident_plot_alerts import (
+    focus_bins,
+    key_not_evaluated,
+    not_evaluated_attrs,
+    rule_silences,
+    unseen_of,
+)
+
 __all__ = ["bucket_tables", "changes_words", "data_start_span", "span_title", "plot_report"]
 
 
@@ -50,14 +58,16 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     # the alert panel first: its rows are named by tier alone (the group is the title's), and the
     # left margin is made wide enough for the longest name before the other panels are drawn
     ep = ep.drop(columns=list(focus))
+    grid = focus_bins(r, focus)  # the incidents unseen by every tier: hollow, as alerts draws
+    unseen = unseen_of(r, ep, incidents, grid)
     # a tier's row is shaded where its long window reaches before the data's start: not
     # evaluated there (the tiers' evaluated_from), so no alert is drawn there
-    attrs = _not_evaluated_attrs(dict(r.alerts.attrs), getattr(r, "data_start", None),
+    attrs = not_evaluated_attrs(dict(r.alerts.attrs), getattr(r, "data_start", None),
                                  r.window_start)
     ep.attrs = {**attrs, "by": [k for k in r.by if k not in focus]}
-    plot_alerts(ep, incidents=incidents, ax=axes[1], tz=r.tz)
-    _rule_silences(r, axes[1], attrs, focus)
-    _key_not_evaluated(axes[1])
+    plot_alerts(ep, incidents=incidents, ax=axes[1], tz=r.tz, unseen=unseen)
+    rule_silences(r, axes[1], attrs, grid)
+    key_not_evaluated(axes[1])
     # in two lines as every other panel's: the margin measured here holds them all, aligned
     axes[1].set_ylabel("alert\ntier")
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
@@ -71,7 +81,8 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     _say_changes(top, panels, r, len(tr))
     for ax, (target, over_time, breakdown) in zip(axes[2:], tables, strict=True):
         if len(over_time):  # the groups too thin for a verdict left out, named in the legend
-            plot_buckets(over_time, by=list(r.breakdown_by) or None, ax=ax, tz=r.tz,
+            plot_buckets(_over_window(r, over_time), by=list(r.breakdown_by) or None, ax=ax,
+                         tz=r.tz,
                          breakdown=breakdown, target=target)
         else:  # the log has no failure bucket at all: said in the panel, as plot_buckets says it
             ax.text(0.5, 0.5, "no failures in these bins", transform=ax.transAxes,
@@ -95,68 +106,19 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     return fig
 
 
-#: The alert panel's key of the spans where a tier's long window reaches before the data's start.
-NOT_EVALUATED = "not evaluated: its long window\nreaches before the data's start"
-
-
-def _not_evaluated_attrs(attrs: dict[Any, Any], data_start: Any,
-                         window_start: Any) -> dict[Any, Any]:
-    """The alert episodes' ``attrs`` as the alert panel reads them: when the log starts late
-    (``data_start``), the grid from the start of the bin of its first event, so that each tier's
-    row is shaded from there over its long window: up to its first covered evaluation; the long
-    windows (``tier_windows``) of the tiers whose shading reaches into the report window (from
-    ``window_start``) only: no other is shaded nor keyed."""
+def _over_window(r: Any, over_time: Any) -> Any:
+    """``over_time`` as the bucket panel draws it: over the report's window where the log has
+    data (from its first event, to its last when it ends first; ``attrs`` ``start``, ``end``), so
+    that its bins without events are ruled as such (:func:`~budgetlab.plotting.plot_buckets`),
+    not left blank, nor said to hold no failures."""
     import pandas as pd
 
-    if data_start is not None and "grid_start" in attrs and "freq_ns" in attrs:
-        lo, step = pd.Timestamp(attrs["grid_start"]).value, int(attrs["freq_ns"])
-        first_bin = lo + (data_start.value - lo) // step * step
-        attrs = {**attrs, "grid_start": pd.Timestamp(first_bin, tz="UTC").isoformat()}
-    if "grid_start" in attrs and "tier_windows" in attrs:
-        filled = pd.Timestamp(attrs["grid_start"]).value
-        attrs = {**attrs, "tier_windows": {t: w for t, w in attrs["tier_windows"].items()
-                                           if filled + int(w) > window_start.value}}
-    return attrs
-
-
-def _rule_silences(r: Any, ax: Any, attrs: dict[Any, Any], focus: dict[str, Any]) -> None:
-    """Rule each tier's row of the alert panel grey where its long window holds no event of the
-    ``focus`` group, as the alerts chart does (:func:`~budgetlab.plotting.alert_blind.
-    mark_silences` on ``r.alert_bins``, the grid the tier table's ``unseen`` is read on), keyed
-    in its legend: from the window's start (the data's first bin when later: ``attrs``'
-    ``grid_start``) to its end, or to the log's last event when it ends first (after it the
-    windows empty with the data, not the traffic). A report without those bins marks none."""
-    import pandas as pd
-
-    from ..plotting.alert_blind import mark_silences
-    from ..plotting.alert_chart import add_alert_keys
-    from ..windows.bins import read_bins
-
-    bins = getattr(r, "alert_bins", None)
-    if bins is None:
-        return
-    grid = read_bins(bins, freq=r.freq)
-    if grid.by:  # the focus group's own counts, as one series
-        own = [str(focus[k]) for k in grid.by]
-        rows = grid.keys[grid.by].astype(str).itertuples(index=False, name=None)
-        grid = grid.select([next(i for i, g in enumerate(rows) if list(g) == own)]).regroup([])
-    lo = max(r.window_start.value, pd.Timestamp(attrs.get("grid_start", r.window_start)).value)
-    hi = r.window_end.value if r.data_end is None else min(r.window_end.value, r.data_end.value)
-    keys = mark_silences(ax, grid, r.alerts.attrs, [], [()],
-                         [tuple(t) for t in attrs.get("tiers", [])], within=(lo, hi))
-    if keys:
-        add_alert_keys(ax, keys)
-
-
-def _key_not_evaluated(ax: Any) -> None:
-    """The alert panel's key of the shaded spans in the incident's words (:data:`NOT_EVALUATED`):
-    its tiers are not evaluated there, not scored apart."""
-    from ..plotting.alert_chart import FILLING_LABELS
-
-    legend = ax.get_legend()
-    for text in legend.get_texts() if legend is not None else []:
-        if text.get_text() == FILLING_LABELS["apart"]:
-            text.set_text(NOT_EVALUATED)
+    first = getattr(r, "data_start", None)
+    lo = r.window_start if first is None else max(r.window_start, first)
+    hi = r.window_end if r.data_end is None else min(r.window_end, r.data_end + pd.Timedelta(1))
+    drawn = over_time.copy()
+    drawn.attrs = {**over_time.attrs, "start": lo, "end": hi - pd.Timedelta(1)}
+    return drawn
 
 
 #: The keys of the hatched spans without data, in the timeline's top legend.

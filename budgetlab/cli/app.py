@@ -198,6 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     """The command's handler under one-line error reporting."""
+    from .value_flags import check_value_flags  # pandas: not for --help or a usage error
+
     flags = vars(args).pop("_flags", {})
     try:
         # messages name the command's flags, not keywords
@@ -206,6 +208,7 @@ def _run(args: argparse.Namespace) -> int:
             # filled to 100 columns, each once; restored on exit
             warnings.showwarning = functools.partial(_show_warning, set())
             refuse_idle_force(args, flags)  # before the command says anything
+            check_value_flags(args)  # durations, shares, table outputs: before the log is read
             code = int(args.func(args) or 0)
             # a closed pipe shows here, inside the handler, not at interpreter exit
             sys.stdout.flush()

@@ -21,7 +21,6 @@ Readers' messages never show a data value (:mod:`budgetlab.events._messages`).
 from __future__ import annotations
 
 import datetime
-import functools
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
@@ -32,7 +31,7 @@ import pandas as pd
 from .._util.validation import as_list, require_columns
 from ..errors import ConfigError, InputError, SchemaError, TimestampError
 from ._messages import MISSING_LABELS
-from .spelling import INVISIBLE_WORDS, one_spelling
+from .scopes import parse_scope, scope_mask
 
 __all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "MISSING_LABELS",
            "bucket_dtype", "code_counts", "as_events", "check_events", "ts_error", "ts_utc",
@@ -261,59 +260,6 @@ def check_events(events: Any, by: str | Sequence[str] | None = None, *,
             raise InputError("events must be sorted by 'ts'; use budgetlab.read_events() or "
                              "events.sort_values('ts', kind='stable').")
     return keys
-
-
-def parse_scope(scope: str | None) -> dict[str, str]:
-    """Parse an incident ``scope``: ``key=value`` pairs joined by ``&``; ``""`` or ``"*"`` is
-    everything. Each value is put in the one spelling of group keys
-    (:func:`~budgetlab.events.spelling.one_spelling`: stripped, NFC), as the events' keys are on
-    reading, so ``Ko\u0308ln`` typed decomposed is the key ``Köln``; a value holding an invisible
-    character is refused, as the readers refuse it in a key.
-
-    >>> parse_scope("captcha_type=recaptcha_v2&region=fra")
-    {'captcha_type': 'recaptcha_v2', 'region': 'fra'}
-    >>> parse_scope("*")
-    {}
-    >>> parse_scope("city=Ko\u0308ln") == {"city": "K\u00f6ln"}
-    True
-    """
-    if scope is None or (isinstance(scope, float) and np.isnan(scope)):
-        return {}
-    return dict(_scope_pairs(str(scope).strip()))
-
-
-@functools.lru_cache(maxsize=4096)
-def _scope_pairs(text: str) -> tuple[tuple[str, str], ...]:
-    """The ``(key, value)`` pairs of a scope's text, values in one spelling (see
-    :func:`parse_scope`); once per distinct text."""
-    out: dict[str, str] = {}
-    for part in text.split("&") if text not in ("", "*") else []:
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip():
-            raise InputError(f"incident scope part {part!r} is not of the form key=value (e.g. "
-                             "region=fra).")
-        out[key.strip()] = value
-    names, invisible = one_spelling(pd.Index(list(out.values()), dtype="str"))
-    if invisible.any():
-        keys = ", ".join(repr(k) for k, bad in zip(out, invisible, strict=True) if bad)
-        raise InputError(f"the incident scope's value of {keys} holds {INVISIBLE_WORDS}; they "
-                         "would make groups that print alike: remove them from the scope.")
-    return tuple(zip(out, (str(n) for n in names), strict=True))
-
-
-def scope_mask(frame: pd.DataFrame, scope: str | None) -> np.ndarray:
-    """Boolean mask of the rows of ``frame`` inside ``scope``; a scope key ``frame`` has no column
-    for does not restrict (an ungrouped analysis still sees a per-region incident).
-
-    >>> f = pd.DataFrame({"region": ["fra", "ams"]})
-    >>> scope_mask(f, "region=fra").tolist()
-    [True, False]
-    """
-    mask = np.ones(len(frame), dtype=bool)
-    for key, value in parse_scope(scope).items():
-        if key in frame.columns:
-            mask &= np.asarray(frame[key].astype(str) == value)
-    return mask
 
 
 def time_span(ts: np.ndarray) -> tuple[str | None, str | None]:

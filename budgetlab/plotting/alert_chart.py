@@ -41,7 +41,7 @@ FILLING_LABELS = {"apart": "long window filling: scored apart",
 def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None,
                 ax: Axes | None = None, tz: str | None = None, filling: str = "apart",
                 groups: pd.DataFrame | None = None, bins: Any = None,
-                grace: Any = "1h") -> Axes:
+                grace: Any = "1h", unseen: Any = None) -> Axes:
     """Alert episodes per tier (one row each, and per group) against the incidents.
 
     Parameters
@@ -81,6 +81,9 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         no silence is marked, no incident is called unseen.
     grace : str or Timedelta
         The scoring's ``grace`` (:func:`budgetlab.score_alerts`' default), read with ``bins``.
+    unseen : array of bool, optional
+        Per row of ``incidents``, unseen by every tier, read by the caller on bins it does not
+        pass (the incident figure: its focus group's): drawn as ``bins=`` draws them.
     filling : {"apart", "count"}
         The rule the episodes were scored with (:func:`budgetlab.score_alerts`' ``filling``, the
         same default), said in the filling spans' legend entry.
@@ -156,11 +159,13 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     lo, hi = episodes.attrs.get("grid_start"), episodes.attrs.get("grid_end")
     if lo is not None and hi is not None:  # before the incidents: their names placed within it
         ax.set_xlim(utc_naive([lo])[0], utc_naive([hi])[0])
+    incidents = None if incidents is None else incidents.reset_index(drop=True)
     drawn, outside = drawn_incidents(episodes.attrs, incidents)
     if len(drawn):
         rows.append("incidents")
+        seen = None if unseen is None else np.asarray(unseen, dtype=bool)[drawn.index]
         handles += _incident_marks(ax, episodes, drawn, y, pd.DataFrame(rows_of, columns=keys)
-                                   if keys and rows_of != [()] else None, bins, grace)
+                                   if keys and rows_of != [()] else None, bins, grace, seen)
     if outside:  # a line of text in the key, without a mark
         handles.append(Patch(facecolor="none", edgecolor="none", gid="outside",
                              label=f"not drawn: {counted(outside, 'incident')} wholly\n"
@@ -199,11 +204,13 @@ def _no_alert(ax: Axes) -> list[Any]:
 
 
 def _incident_marks(ax: Axes, episodes: pd.DataFrame, drawn: pd.DataFrame, y: int,
-                    groups: pd.DataFrame | None, bins: Any, grace: Any) -> list[Any]:
+                    groups: pd.DataFrame | None, bins: Any, grace: Any,
+                    unseen: np.ndarray | None = None) -> list[Any]:
     """:func:`plot_alerts`' incident row (:func:`incident_row`; the unseen ones drawn apart when
-    ``bins`` are given) and its legend entries: the incidents seen, the unseen ones, the line
-    naming those whose scope has no row, each when there are any."""
-    unseen = None if bins is None else unseen_incidents(episodes, drawn, bins, grace)
+    ``bins`` are given, or ``unseen`` marks them) and its legend entries: the incidents seen, the
+    unseen ones, the line naming those whose scope has no row, each when there are any."""
+    if bins is not None:
+        unseen = unseen_incidents(episodes, drawn, bins, grace)
     rowless = incident_row(ax, drawn, y, groups=groups, unseen=unseen)
     handles: list[Any] = []
     if unseen is None or not unseen.all():

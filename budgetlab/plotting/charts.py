@@ -30,7 +30,7 @@ from ._common import (
 )
 from ._group_labels import OtherGroups, group_labels
 from ._numbers import plain_numbers
-from .empty_bins import LANE, mark_empty_bins
+from .empty_bins import LANE, bin_span, clip_to_events, mark_empty_bins
 from .legends import legend_right
 from .status_bands import LEGEND_HANDLERS
 from .timeline_marks import incident_patch, shade_incidents
@@ -115,7 +115,9 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         One filled step patch per layer that holds a failure (``StepPatch``, gid ``bucket``, label
         ``<bucket>`` or ``<bucket> · <group>``): its ``get_data()`` gives the bin edges (the first
         and the last cut to the first and the last event, ``over_time.attrs["start"]`` and
-        ``["end"]``: a bin longer than the log is drawn over the time it observed), the layer's
+        ``["end"]``: a bin longer than the log is drawn over the time it observed; the bins
+        drawn run from the one of ``start`` to the one of ``end``, those without a row empty), the
+        layer's
         top (``values``) and bottom (``baseline``); ``values - baseline`` is the layer's
         share of the bin's burn rate: its failures over all the events of the bin (of every group
         drawn) × (1 − target), so the stack's top is the bin's burn rate. With several groups a
@@ -175,10 +177,10 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         raise InputError("over_time is empty; make it with budgetlab.bucket_burn_over_time().")
     step = _freq_ns(over_time, "bin_start")
     t = utc_naive(over_time["bin_start"]).view(np.int64)
-    t0 = int(t.min())
-    n_bins = int((t.max() - t0) // step) + 1
+    t0, t1 = bin_span(t, step, over_time.attrs)
+    n_bins = int((t1 - t0) // step) + 1
     edges = (t0 + np.arange(n_bins + 1, dtype=np.int64) * step).view("datetime64[ns]")
-    _clip_to_events(edges, over_time.attrs)
+    clip_to_events(edges, over_time.attrs)
     withheld = _withheld_groups(breakdown, keys)
     # a hashed look-up: np.isin sorts object arrays (seconds at thousands of groups)
     drawn = ~pd.Series(group_labels(over_time, keys)).isin(withheld).to_numpy()
@@ -239,19 +241,6 @@ def _incidents_and_legend(ax: Axes, incidents: pd.DataFrame | None, quiet: list[
                      handler_map=LEGEND_HANDLERS, title=title)
 
 
-def _clip_to_events(edges: np.ndarray, attrs: dict[Any, Any]) -> None:
-    """``edges`` of :func:`plot_buckets`' bins cut, in place, to the events' span (``attrs``
-    ``start`` and ``end``, the first and last event, when given): a bin longer than the log draws
-    no burn over time it did not observe. A last event that opens its bin keeps the whole bin (a
-    bar of no width would hide it)."""
-    if attrs.get("start") is None or attrs.get("end") is None:
-        return
-    start, end = utc_naive([attrs["start"], attrs["end"]])
-    edges[0] = max(edges[0], start)
-    if end > edges[-2]:
-        edges[-1] = min(edges[-1], end)
-
-
 def _draw_stack(ax: Axes, edges: np.ndarray, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
                 events: np.ndarray, order: list[tuple[str, str | OtherGroups]],
                 styles: list[dict[str, Any]], *, grouped: bool) -> np.ndarray:
@@ -309,12 +298,15 @@ def _withheld_words(withheld: list[str], keys: list[str], most: int = 6) -> str:
 def _say_what_is_missing(ax: Axes, burned: bool, any_drawn: bool, withheld: bool,
                          grouped: bool) -> None:
     """:func:`plot_buckets`' words in the panel when it holds no layer (as :func:`plot_alerts`
-    says "no alert fired"): every group left out, or no failure in the groups drawn."""
+    says "no alert fired"): every group left out, or no failure in the groups drawn (in the bins
+    with events when some bins are ruled empty: no failures is not said of bins without events)."""
     if not any_drawn:
         text = "too thin for a verdict: not drawn"
         text, gid = ("every group " + text if grouped else text), "withheld"
     elif not burned:
         text = "no failures in the groups drawn" if withheld else "no failures in these bins"
+        empty = any(c.get_gid() == "no_traffic" for c in ax.collections)
+        text = text.replace("these bins", "the bins with events") if empty else text
         gid = "no_failures"
     else:
         return

@@ -18,10 +18,11 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from .._util.runs import true_runs
+from ._common import utc_naive
 from ._group_labels import group_gid
 from .status_bands import band_patch
 
-__all__ = ["LANE", "mark_empty_bins"]
+__all__ = ["LANE", "bin_span", "clip_to_events", "mark_empty_bins"]
 
 #: The height of a group's lane of silent bins at the panel's top, in axes fraction (the lane's
 #: box takes 80 % of it: a gap between two lanes).
@@ -83,3 +84,27 @@ def mark_empty_bins(ax: Axes, edges: np.ndarray, b_idx: np.ndarray, group: np.nd
                   colors=colours[g], lw=1.0, gid=group_gid("no_traffic_rule", g), zorder=2.5)
         handles.append(key)
     return handles, len(lanes)
+
+
+def bin_span(t: np.ndarray, step: int, attrs: dict[Any, Any]) -> tuple[int, int]:
+    """The first and last bin :func:`plot_buckets` draws (ns): the rows', widened to the bins
+    of ``attrs``' ``start`` and ``end`` when given (the span observed: the first and last event,
+    or the time a figure shows); a bin in it without a row holds no event."""
+    lo, hi = int(t.min()), int(t.max())
+    if attrs.get("start") is None or attrs.get("end") is None:
+        return lo, hi
+    start, end = (int(x) for x in utc_naive([attrs["start"], attrs["end"]]).view(np.int64))
+    return (min(lo, lo + (start - lo) // step * step), max(hi, lo + (end - lo) // step * step))
+
+
+def clip_to_events(edges: np.ndarray, attrs: dict[Any, Any]) -> None:
+    """``edges`` of :func:`plot_buckets`' bins cut, in place, to the events' span (``attrs``
+    ``start`` and ``end``, the first and last event, when given): a bin longer than the log draws
+    no burn over time it did not observe. A last event that opens its bin keeps the whole bin (a
+    bar of no width would hide it)."""
+    if attrs.get("start") is None or attrs.get("end") is None:
+        return
+    start, end = utc_naive([attrs["start"], attrs["end"]])
+    edges[0] = max(edges[0], start)
+    if end > edges[-2]:
+        edges[-1] = min(edges[-1], end)

@@ -28,6 +28,7 @@ from ._common import (
 from ._numbers import plain_numbers
 from ._pixels import merge_breaks, pixel_columns
 from .clock_lines import clock_lines, require_steps
+from .held_status import draw_held, held_spans
 from .status_bands import draw_spans, draw_status, draw_warmup, rug_band, warmup_spans
 from .timeline_marks import (
     LINE_COLORS,
@@ -177,7 +178,7 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
     warm = warmup_spans(spans)
     facts: dict[str, Any] = {"hidden": hidden, "transitions": transitions,
                              "slo": slo if budget else None, "incidents": incidents,
-                             "warmup": len(warm[0]) > 0}
+                             "warmup": len(warm[0]) > 0, "held": held_spans(states, spans, slo)}
     placed = None
     if max_points is None:
         # the legends' room made before the lines are thinned to the panels' pixel columns (a
@@ -230,6 +231,7 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
         draw_warmup(bottom, warm, lo, hi, columns)
     else:
         draw_status(bottom, status, order, t, starts, breaks)
+    draw_held(bottom, facts["held"])  # the status held on a thin window: hatched, keyed
     draw_marks(panels, facts["incidents"], tr, columns, rug)
     drawn = {str(c.get_gid())[7:] for c in bottom.collections
              if str(c.get_gid()).startswith("status_")}

@@ -24,6 +24,7 @@ from ..budget.figures import STATUSES
 from ._common import STATUS_COLORS, utc_naive
 from ._pixels import rug_ticks
 from .clock_lines import clock_values
+from .held_status import held_patch
 from .legends import legend_right
 from .status_bands import LEGEND_HANDLERS, RUG, band_patch, warmup_patch
 
@@ -187,13 +188,15 @@ def _proxy(kind: Any, gid: str, **style: Any) -> Any:
 
 def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFrame | None,
                    slo: Any, *, incidents: pd.DataFrame | None, lone: bool,
-                   statuses: Collection[str], warmup: bool = False) -> list[list[Any]]:
+                   statuses: Collection[str], warmup: bool = False,
+                   held: Any = None) -> list[list[Any]]:
     """The legend handles of each panel, top-down: its labelled lines, and on the bottom panel
     what the panels draw besides (``lone``: events alone between breaks as dots, the
     ``incidents``, the ``transitions``, and each of the ``statuses`` whose band is drawn, named
     with the budget threshold that starts it; no traffic before the statuses, named as what it
-    is: not one; then the ``warmup`` strip when drawn). Made before the data are drawn too, to
-    make the legends' room."""
+    is: not one; then the ``warmup`` strip when drawn, and the spans where the status is ``held``
+    on a thin window, :mod:`~budgetlab.plotting.held_status`). Made before the data are drawn
+    too, to make the legends' room."""
     starts = {"warning": f" (< {given_percent(slo.warning, space=False)})",
               "critical": f" (< {given_percent(slo.critical, space=False)})",
               "exhausted": " (≤ 0)"} if slo is not None else {}
@@ -221,6 +224,8 @@ def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFr
             last.append(patch)
         if name == "no_traffic" and warmup:
             last.append(warmup_patch())
+    if held is not None and len(held.start):
+        last.append(held_patch(held))
     return entries
 
 

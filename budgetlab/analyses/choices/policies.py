@@ -111,7 +111,9 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
     Parameters
     ----------
     summary : DataFrame
-        Output of :func:`policy_summary` (scored against incidents).
+        Output of :func:`policy_summary` (scored against incidents); the scores of
+        :func:`budgetlab.compare_policies` themselves (a row per policy and tier) are refused
+        (:class:`~budgetlab.errors.ConfigError`), naming ``policy_summary``.
     min_recall : float
         Share of the incidents a policy must page for.
     max_false_pages_per_week : float
@@ -138,6 +140,11 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
     min_recall = check_fraction("min_recall", min_recall)
     if isinstance(max_false_pages_per_week, bool) or not max_false_pages_per_week >= 0:
         raise ConfigError("max_false_pages_per_week must be a number >= 0.")
+    if isinstance(summary, pd.DataFrame) and {"policy", "tier"} & set(summary.columns):
+        raise ConfigError(
+            "choose_policy() takes the table policy_summary() returns (one row per policy, named "
+            "by its index); this one has a 'policy' or 'tier' column, as compare_policies()' "
+            "scores have: pass policy_summary(scores) (from budgetlab.analyses.choices).")
     require_columns(summary, ["recall", "false_pages_per_week", "detection_median"],
                     what="the policy summary")
     if summary["recall"].isna().all():

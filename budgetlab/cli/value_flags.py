@@ -1,0 +1,50 @@
+"""The command line's early checks of value flags: the durations, shares and table outputs every
+command reads the same way, refused before the log is read (one line, exit 2) rather than after a
+long read, or after a replay printed whole (:func:`check_value_flags`, run by the CLI before the
+command). Each value is checked by the reader its command uses, in its laxest form: the command
+still applies its own rule (``--grace 0s`` is refused by ``backtest`` only), so nothing a
+command accepts is refused here."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .._util.durations import to_timedelta
+from .._util.files import TABLE_SUFFIXES
+from .._util.validation import check_fraction
+from ..errors import ConfigError
+
+__all__ = ["DURATION_FLAGS", "SHARE_FLAGS", "TABLE_OUTPUT_FLAGS", "check_value_flags"]
+
+#: The flags (their ``dest``) read as a duration by every command that has them.
+DURATION_FLAGS = ("grace", "context", "gap", "min_dwell", "warmup", "history", "since")
+#: The flags read as a share of time in ``(0, 1]``.
+SHARE_FLAGS = ("max_share",)
+#: The flags that write one table: a name ending in ``.csv`` or ``.parquet``.
+TABLE_OUTPUT_FLAGS = ("summary_out", "tiers_out")
+
+
+def check_value_flags(args: argparse.Namespace) -> None:
+    """Refuse (:class:`~budgetlab.errors.ConfigError`, in keyword words the CLI speaks as its
+    flags) a value of :data:`DURATION_FLAGS` that is no duration, of :data:`SHARE_FLAGS` outside
+    ``(0, 1]``, and of :data:`TABLE_OUTPUT_FLAGS` without a table's suffix; flags the command
+    does not have, or not given, are passed over.
+
+    >>> check_value_flags(argparse.Namespace(grace="2h", max_share=0.05, summary_out="s.csv"))
+    >>> check_value_flags(argparse.Namespace(summary_out="rec.json"))
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: summary_out='rec.json': output must end in .csv or .parquet.
+    """
+    given = vars(args)
+    for name in DURATION_FLAGS:
+        if given.get(name) is not None:
+            to_timedelta(given[name], name=name, allow_zero=True)
+    for name in SHARE_FLAGS:
+        if given.get(name) is not None:
+            check_fraction(name, given[name], high_open=False)
+    for name in TABLE_OUTPUT_FLAGS:
+        path = given.get(name)
+        if path is not None and Path(path).suffix.lower() not in TABLE_SUFFIXES:
+            raise ConfigError(f"{name}={path!r}: output must end in .csv or .parquet.")
