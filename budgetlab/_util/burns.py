@@ -13,7 +13,8 @@ import pandas as pd
 __all__ = ["expected_failures_words", "three_digits"]
 
 
-def three_digits(x: Any, *, missing: str = "n/a", significant: int = 3) -> str:
+def three_digits(x: Any, *, missing: str = "n/a", significant: int = 3,
+                 keep_zeros: bool = False) -> str:
     """A measured figure to three significant digits: trailing zeros dropped, a whole number never
     rounded into zeros and thousands separated, never an exponent; 0 is ``0``; ``missing`` where
     there is no figure (``None``, NaN, infinite).
@@ -32,6 +33,11 @@ def three_digits(x: Any, *, missing: str = "n/a", significant: int = 3) -> str:
 
     ``significant`` digits other than three tell apart figures that three say alike (an
     estimate and its interval's bounds): ``three_digits(14.568, significant=4)`` is ``14.57``.
+    ``keep_zeros`` keeps the trailing zeros, for the two ends of an interval said at one
+    precision (``0.938 – 1.10``, never ``0.938 – 1.1``):
+
+    >>> three_digits(1.1, keep_zeros=True), three_digits(14.0, keep_zeros=True)
+    ('1.10', '14.0')
     """
     if x is None or pd.isna(x) or not math.isfinite(float(x)):
         return missing
@@ -40,7 +46,7 @@ def three_digits(x: Any, *, missing: str = "n/a", significant: int = 3) -> str:
         return "0"
     digits = max(0, significant - 1 - math.floor(math.log10(abs(value))))
     text = f"{value:,.{digits}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    return text.rstrip("0").rstrip(".") if "." in text and not keep_zeros else text
 
 
 def expected_failures_words(expected: float) -> str:

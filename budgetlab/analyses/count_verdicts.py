@@ -46,7 +46,7 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
 
     >>> v = page_verdict(1, 4, target=0.95, threshold=5.0)
     >>> v.verdict, v.withheld
-    (None, 'the burn interval 0.91 – 14 straddles the threshold 5: too few events (4) to tell')
+    (None, 'the burn interval 0.912 – 14.0 straddles the threshold 5: too few events (4) to tell')
     >>> page_verdict(300, 1000, target=0.95, threshold=5.0).verdict
     'justified'
     """
@@ -62,7 +62,8 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
     lo_s, hi_s = wilson_interval(n - f, n, confidence)
     b_lo, b_hi = (1 - float(hi_s)) / budget, (1 - float(lo_s)) / budget
     burn = f / (n * budget)
-    span = f"{three_digits(b_lo)} – {three_digits(b_hi)}"  # never an exponent (1e+03)
+    # both ends at three significant digits, zeros kept (0.938 – 1.10), never an exponent
+    span = f"{three_digits(b_lo, keep_zeros=True)} – {three_digits(b_hi, keep_zeros=True)}"
     evidence = (f"{counted(f, 'failure')} in {counted(n, 'event')}: burn "
                 f"{three_digits(burn)} ({given_percent(confidence)} interval {span}) against the "
                 f"threshold {given_fraction(threshold)}")

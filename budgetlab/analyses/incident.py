@@ -29,6 +29,7 @@ from ..alerts.policy import AlertPolicy, as_policy
 from ..events.schema import ROLE_COLUMNS, check_events
 from ..slo import SLO, PerGroup, as_per_group, as_slo
 from .incident_coverage import tiers_note
+from .incident_focus import focus_first
 from .incident_replay import replay_tables
 from .incident_result import IncidentReport
 from .incident_text import summary_text
@@ -180,7 +181,9 @@ def incident_report(
 
 
 def _with_summary(rep: IncidentReport) -> IncidentReport:
-    """``rep`` with the summary of its tables."""
+    """``rep`` with the summary of its tables, the group it speaks of first
+    (:func:`~budgetlab.analyses.incident_focus.focus_first`)."""
+    rep = dataclasses.replace(rep, tracker=focus_first(rep.tracker, rep.budget, rep.by))
     return dataclasses.replace(rep, summary=summary_text(
         start=rep.start, end=rep.end, tz=rep.tz, slo=rep.slo, by=rep.by, freq=rep.freq,
         breakdown_by=rep.breakdown_by, scope=rep.scope, tracker=rep.tracker, buckets=rep.buckets,
@@ -201,6 +204,7 @@ def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,
                for one in dict.fromkeys(slo_of.values())]
     runs = [(r.slo, {n: getattr(r, n) for n in REPORT_TABLES}) for r in reports]
     tables: dict[str, Any] = merge_tables(runs, keys, bkeys, slo_of, per)
+    tables["tracker"] = focus_first(tables["tracker"], tables["budget"], keys)
     focus = tables["tracker"].iloc[0] if len(tables["tracker"]) else None
     focus_slo = slo_of[tuple(str(focus[k]) for k in keys)] if focus is not None else reports[0].slo
     rep = next(r for r in reports if r.slo == focus_slo)

@@ -179,7 +179,8 @@ class IncidentReport:
                 f"{counted(len(self.alerts), 'alert episode')})\n{self.summary}")
 
     def focus(self) -> dict[str, Any]:
-        """Group keys of the group the summary talks about (the worst tracker status)."""
+        """Group keys of the group the summary talks about (the worst tracker status; when no
+        group's status is known, the most events during the incident, the summary says so)."""
         if not self.by or len(self.tracker) == 0:
             return {}
         row = self.tracker.iloc[0]

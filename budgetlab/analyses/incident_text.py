@@ -26,6 +26,7 @@ from ..slo import SLO
 from .incident_budget_text import budget_sentence
 from .incident_coverage import all_unevaluated, late_from, not_known_words, unevaluated_words
 from .incident_end_words import clock_words, detection_span_words
+from .incident_focus import focus_words
 from .incident_group_words import all_groups, for_group, group_label
 from .incident_tables import closest_tier
 from .incident_tier_reach import reach_words
@@ -59,7 +60,8 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
     # the failures the incident's events were allowed under each group's own target
     expected = float((budget["failures"] - budget["excess_failures"]).sum()) if len(budget) else 0.0
     parts = [tracker_sentence(start, end, tz, slo, by, scope, tracker,
-                              data_end if data_end is not None and data_end < end else None),
+                              data_end if data_end is not None and data_end < end else None)
+             + focus_words(tracker, budget, by),
              bucket_sentence(buckets, breakdown_by, tracker, expected_failures=expected,
                              keys=by, scope=scope),
              alert_sentence(tiers, policy, by, start, tz, freq=freq,

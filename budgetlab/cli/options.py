@@ -45,12 +45,14 @@ def add_log_argument(p: argparse.ArgumentParser) -> None:
 DEFAULT_TARGET, DEFAULT_WINDOW = 0.95, "24h"
 
 
-def add_slo_options(p: argparse.ArgumentParser, *, slo_file: bool = True) -> None:
+def add_slo_options(p: argparse.ArgumentParser, *, slo_file: bool = True,
+                    target_default: str = str(DEFAULT_TARGET), by_default: str = "") -> None:
     """``--target``, ``--window``, ``--warning``, ``--critical``, ``--min-events``, ``--by`` and
-    (with ``slo_file``) ``--slo FILE``."""
+    (with ``slo_file``) ``--slo FILE``; their help names ``target_default`` and ``by_default``
+    (none said when empty) as the defaults."""
     g = p.add_argument_group("SLO")
     g.add_argument("--target", default=None, metavar="TARGET|GROUP=TARGET,...",
-                   help=f"target success rate (default: {DEFAULT_TARGET}), or one per group of "
+                   help=f"target success rate (default: {target_default}), or one per group of "
                         "the --by key, e.g. recaptcha_v2=0.93,turnstile=0.97")
     g.add_argument("--window", default=None,
                    help=f"trailing window, e.g. 1h, 24h, 7D (default: {DEFAULT_WINDOW})")
@@ -61,7 +63,8 @@ def add_slo_options(p: argparse.ArgumentParser, *, slo_file: bool = True) -> Non
     g.add_argument("--min-events", type=int, default=None,
                    help="hold the status below this many events (0)")
     g.add_argument("--by", default=None,
-                   help="group keys, comma-separated (e.g. captcha_type,region)")
+                   help="group keys, comma-separated (e.g. captcha_type,region)"
+                        + (f" (default: {by_default})" if by_default else ""))
     if slo_file:
         g.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
                        help="OpenSLO v1 file; several SLOs bound to groups by metadata.labels "

@@ -86,6 +86,18 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
         print(wrap(f"note: {partial_window_note(window, span)}", indent=""))
 
 
+def _print_scope_note(incidents: pd.DataFrame, by: list[str]) -> None:
+    """How scopes naming keys outside ``--by`` are read, as ``alerts`` and ``compare-windows``
+    say it (:func:`~budgetlab.alerts.incident_scopes.ungrouped_scope_words`): such a key does
+    not restrict which timelines draw the incident."""
+    from ..alerts.incident_scopes import ungrouped_scope_words
+
+    if "scope" in incidents.columns:
+        note = ungrouped_scope_words(incidents["scope"], by, "which timelines draw an incident")
+        if note:
+            print(wrap(note, indent=""))
+
+
 def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
                slo: SLO | PerGroup, incidents: pd.DataFrame | None,
                record: dict[str, Any] | None) -> int:
@@ -126,6 +138,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
         print(fill_line(f"\nIncidents ({len(incidents):,} in {path_label(args.incidents)}; "
                         f"{zone_words(args.tz)})"))
         print(format_incidents(incidents, events, tz=args.tz))
+        _print_scope_note(incidents, by)
     print_transitions(tr, events, longest_window(slo), tz=args.tz)
     between = between_events_line(summary, tr)
     if between:

@@ -19,6 +19,8 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 from matplotlib.transforms import blended_transform_factory
 
+from .._util.burns import three_digits
+from .._util.percent import given_fraction
 from .._util.runs import true_runs
 from .._util.words import some_named
 from ..errors import ConfigError
@@ -26,13 +28,18 @@ from ..windows.bingrid import BinGrid
 from ._common import utc_naive
 from .status_bands import band_patch
 
-__all__ = ["SILENCE_LABEL", "UNSEEN_LABEL", "UNSEEN_STYLE", "blind_rows", "read_chart_bins",
-           "mark_silences", "unseen_incidents", "unseen_patch", "cannot_fire_rows"]
+__all__ = ["CANNOT_FIRE_LABEL", "SILENCE_LABEL", "UNSEEN_LABEL", "UNSEEN_STYLE", "blind_rows",
+           "read_chart_bins", "mark_silences", "unseen_incidents", "unseen_patch",
+           "cannot_fire_rows", "cannot_fire_row_words"]
 
 #: The legend entry of the silences (gid ``no_traffic``), one per chart.
 SILENCE_LABEL = "no event in the tier's\nlong window: cannot fire"
 #: The legend entry of the incidents unseen by every tier (gid ``unseen``).
 UNSEEN_LABEL = "unseen: no traffic in any\ntier's long window"
+#: The legend line of the rows that say they cannot fire (gid ``cannot_fire``): the rule their
+#: short words in the row (:func:`cannot_fire_row_words`) apply.
+CANNOT_FIRE_LABEL = ("cannot fire: a tier needs an error\nratio above burn x (1 - target),\n"
+                     "and an error ratio is at most 1")
 #: How an unseen incident's bar is drawn: hollow, dashed, no hatch (a missed one is hatched).
 UNSEEN_STYLE: dict[str, Any] = {"facecolor": "none", "edgecolor": "0.55", "linestyle": "--",
                                 "hatch": None}
@@ -44,10 +51,12 @@ def blind_rows(ax: Axes, attrs: Mapping[Hashable, Any], bins: Any, keys: list[st
     fire: the silences (:func:`mark_silences`, with ``bins``, checked by
     :func:`read_chart_bins`) and the tiers that can never fire (:func:`cannot_fire_rows`);
     returns the legend entries."""
-    cannot_fire_rows(ax, attrs, rows_of, tiers)
+    said = [Patch(facecolor="none", edgecolor="none", label=CANNOT_FIRE_LABEL, gid="cannot_fire")
+            ] if cannot_fire_rows(ax, attrs, rows_of, tiers) else []
     if bins is None:
-        return []
-    return mark_silences(ax, read_chart_bins(bins, attrs, keys), attrs, keys, rows_of, tiers)
+        return said
+    return said + mark_silences(ax, read_chart_bins(bins, attrs, keys), attrs, keys, rows_of,
+                                tiers)
 
 
 def read_chart_bins(bins: Any, attrs: Mapping[Hashable, Any], keys: list[str]) -> BinGrid:
@@ -167,15 +176,28 @@ def unseen_patch() -> Patch:
     return Patch(**UNSEEN_STYLE, label=UNSEEN_LABEL, gid="unseen")
 
 
+def cannot_fire_row_words(burn: float, target: float, where: str = "") -> str:
+    """What the row of a tier that can never fire says, short enough for the row (its tier is
+    named by the row's label; the rule, :data:`CANNOT_FIRE_LABEL`, in the legend; the whole
+    sentence, :func:`~budgetlab.alerts.reach.cannot_fire_words`, in the command's note).
+
+    >>> cannot_fire_row_words(14.4, 0.88)
+    'cannot fire at target 0.88: needs an error ratio above 1.728'
+    >>> cannot_fire_row_words(14, 0.88, " (group image)")
+    'cannot fire at target 0.88 (group image): needs an error ratio above 1.68'
+    """
+    return (f"cannot fire at target {given_fraction(target)}{where}: needs an error ratio above "
+            f"{three_digits(burn * (1.0 - target), significant=4)}")
+
+
 def cannot_fire_rows(ax: Axes, attrs: Mapping[Hashable, Any], rows_of: list[tuple[str, ...]],
                      tiers: list[tuple[str, str]]) -> int:
     """In each row of a tier that can never fire at its group's target
-    (``attrs["cannot_fire"]``, :func:`~budgetlab.alerts.reach.cannot_fire_rows`), the clause
-    the replay's note says it with (:func:`~budgetlab.alerts.reach.cannot_fire_words`), centred
-    (a text of gid ``cannot_fire``); a row that stands for every group (no group rows drawn)
-    names the groups when only some are at that target. Returns how many rows say it."""
-    from ..alerts.reach import cannot_fire_words
-
+    (``attrs["cannot_fire"]``, :func:`~budgetlab.alerts.reach.cannot_fire_rows`), the short words
+    of :func:`cannot_fire_row_words`, centred in the row and clipped to the axes (a text of gid
+    ``cannot_fire``: never over the tier names or the legend); a row that stands for every group
+    (no group rows drawn) names the groups when only some are at that target. Returns how many
+    rows say it."""
     entries = attrs.get("cannot_fire") or []
     said = 0
     at = blended_transform_factory(ax.transAxes, ax.transData)
@@ -185,11 +207,9 @@ def cannot_fire_rows(ax: Axes, attrs: Mapping[Hashable, Any], rows_of: list[tupl
                    if tier == str(name) and (groups is None or not g
                                              or [str(v) for v in g] in groups)]
             if hit:
-                burn, target, where = hit[0]
-                ax.text(0.5, i * len(tiers) + j,
-                        cannot_fire_words([(str(name), burn)], target, where),
-                        transform=at, ha="center", va="center", fontsize="x-small", color="0.3",
-                        gid="cannot_fire", wrap=True, zorder=3,
+                ax.text(0.5, i * len(tiers) + j, cannot_fire_row_words(*hit[0]), transform=at,
+                        ha="center", va="center", fontsize="x-small", color="0.3",
+                        gid="cannot_fire", clip_on=True, zorder=3,
                         bbox={"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1})
                 said += 1
     return said

@@ -28,3 +28,14 @@ def test_a_small_burn_is_not_rounded_to_zero():
     v = page_verdict(1, 100_000, target=0.95, threshold=14.4)
     assert v.sentence == ("The page was not justified: 1 failure in 100,000 events: burn 0.0002 "
                           "(95 % interval 0.0000353 – 0.00113) against the threshold 14.4.")
+
+
+def test_the_interval_ends_share_one_precision():
+    # the night incident's page (docs/verdicts.md): 602 failures in 11,878 events at 95 %, burn
+    # 602 / (11,878 x 0.05) = 1.0136. Wilson (z = 1.959964) for p = 0.0506819, n = 11,878:
+    # centre 0.0508272, half-width 0.0039467: 0.0468805 .. 0.0547739, a burn of 0.93761 ..
+    # 1.09548 (x 20): both ends to three significant digits, the zero kept (it read "0.938 –
+    # 1.1", one end to three digits, the other to two)
+    v = page_verdict(602, 11_878, target=0.95, threshold=0.9)
+    assert v.sentence == ("The page was justified: 602 failures in 11,878 events: burn 1.01 "
+                          "(95 % interval 0.938 – 1.10) against the threshold 0.9.")

@@ -46,7 +46,7 @@ def test_an_ok_verdict_above_the_current_target_cites_its_burn_once():
     assert got[1] == (
         "EXHAUSTED or worse 0.00 % of the evaluated time under 0.9 (limit 1 %); the rule's target "
         "0.93 (bootstrap interval 0.92 .. 0.935) lies above 0.9, but 9 hours in 10 the 24 h "
-        "window still burns 0.7 of its budget (limit: loose_burn 0.25): keep 0.9")
+        "window burns at most 0.7 of its budget (limit: loose_burn 0.25): keep 0.9")
 
 
 def test_recalibrate_says_a_window_that_spends_nothing_in_words():

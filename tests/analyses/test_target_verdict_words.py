@@ -58,7 +58,7 @@ def test_the_verdict_and_the_recommendation_read_as_one():
         "Recommended for turnstile: 96 %, from 40,000 events over 28 d of evaluated time; the "
         "verdict keeps the current 95 % all the same: EXHAUSTED or worse 0.00 % of the evaluated "
         "time under 95 % (limit 1 %); the rule's target 96 % (no bootstrap, n_boot=0: the verdict "
-        "rests on this point) lies above 95 %, but 9 hours in 10 the 24 h window still burns 0.7 "
+        "rests on this point) lies above 95 %, but 9 hours in 10 the 24 h window burns at most 0.7 "
         "of its budget (limit: loose_burn 0.25): keep 95 %.")
     assert kept["recommended_target"] == 0.96  # the figure is the rule's, as the table's
 

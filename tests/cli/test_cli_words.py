@@ -294,7 +294,7 @@ def test_slo_header_names_min_events_by_the_commands_flag(files, capsys):
 
 
 @pytest.mark.parametrize(("p10", "verdict_name", "burn"), [
-    (0.99, "too_loose", "burns at most 0.2 "), (0.9, "ok", "still burns 2 ")])
+    (0.99, "too_loose", "burns at most 0.2 "), (0.9, "ok", "burns at most 2 ")])
 def test_recalibration_reasons_name_loose_burn_without_a_keyword(p10, verdict_name, burn):
     """The reason that cites ``loose_burn`` says its value after the name (never ``name=``), and
     the flag instead where a command has one; the numbers are hand-computed: 9 hours in 10 the

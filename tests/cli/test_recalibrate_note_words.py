@@ -41,7 +41,7 @@ def test_the_out_table_names_flags_and_the_api_table_keywords(tmp_path, capsys):
     given = recalibrate(read_events(log), window="6h", n_boot=0, target=0.9).summary.iloc[0]
     assert given["verdict"] == "ok"
     assert ("the rule's target 0.95 (no bootstrap, n_boot=0: the verdict rests on this point) "
-            "lies above 0.9, but 9 hours in 10 the 6 h window still burns 0.5 of its budget "
+            "lies above 0.9, but 9 hours in 10 the 6 h window burns at most 0.5 of its budget "
             "(limit: loose_burn 0.25): keep 0.9") in given["verdict_reason"]
 
 

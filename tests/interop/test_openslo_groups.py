@@ -410,7 +410,7 @@ def test_a_provisional_recommendation_is_said_when_a_cap_note_comes_first(tmp_pa
 
 
 # the columns `budgetlab recalibrate --target 0.95 --out rec.csv` writes beside the keys:
-# turnstile's rule gives 0.978 but its verdict is ok ("keep 0.95": the 24 h window still burns
+# turnstile's rule gives 0.978 but its verdict is ok ("keep 0.95": the 24 h window burns at most
 # 0.41 of its budget 9 hours in 10), recaptcha_v2 is too strict ("loosen to 0.93"), image has no
 # current target
 ACTIONS = ("captcha_type,events,current_target,verdict,action,recommended_target\n"

@@ -156,7 +156,7 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     act = f"keep {cur}"
     if low_v > current:  # the burn is the reason: said once, in it
         return "ok", (f"{share_txt}; {rec_txt} lies above {cur}, but 9 hours in 10 the {window} "
-                      f"still {_burn_words(burn90)} (limit: {limit}): {act}"), act
+                      f"{_burn_words(burn90, 'at most ')} (limit: {limit}): {act}"), act
     if high_v < current:  # within the limit all the same (a capped recommendation)
         below = f" lies below {cur}," if np.isfinite(rec) else ","
         why = f"{rec_txt}{below} but the current target stays within the limit"
