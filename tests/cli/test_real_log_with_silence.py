@@ -52,8 +52,8 @@ def test_recalibrate_on_a_real_log_with_a_four_month_silence(stitched, tmp_path,
         line = lines[f"method={method}"]
         if row["events"]:
             # the table's hours in the one spelling of elapsed time (hours kept: 33 h 1 min)
-            assert (f"over {int(row['events']):,} events in {hours_words(row['hours'])} with "
-                    "traffic") in line
+            assert (f"over {int(row['events']):,} events in {hours_words(row['hours'])} of "
+                    "evaluated time") in line
         if (row["verdict"] == "withheld"):
             assert line.endswith("no verdict") and pd.isna(row["recommended_target"])
         else:  # the word and the action agree, and both agree with the table

@@ -159,7 +159,7 @@ def test_notebook_02_runs_its_metric_series_example_as_documented(metric_series,
         assert {k: got[window][k] for k in ("transitions_per_day", "hours", "hours_exhausted",
                                              "share_exhausted")} == {
             "transitions_per_day": "0.0000", "hours": hours, "hours_exhausted": hours,
-            "share_exhausted": "100.00 %"}, window
+            "share_exhausted": "100.0 %"}, window
 
 
 @pytest.mark.slow
