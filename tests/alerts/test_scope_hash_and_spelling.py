@@ -22,6 +22,7 @@ from budgetlab.alerts.incidents_file import read_incidents
 from budgetlab.cli import main
 from budgetlab.errors import InputError, NoTrafficError
 from budgetlab.events.schema import scope_mask
+from tests.alerts.test_incident_scope_spelling import _hash_of, _log  # the same log, by hand
 
 COMPOSED, DECOMPOSED = "K\u00f6ln", "Ko\u0308ln"
 MAIL = "j\u00f6rg@example.org"
@@ -29,21 +30,6 @@ SALT = "s3cret"
 OUTCOMES = {"success": "success", "failure": "failure"}
 START, END = "2026-01-06T10:00:00Z", "2026-01-06T10:10:00Z"
 SAW = "saw 4 failures in 5 events"
-
-
-def _log(path, key, mine, other):
-    """10:00-10:09, one event a minute: ``mine`` at even minutes (4 failures in 5 events),
-    ``other`` at odd minutes (5 successes)."""
-    rows = [f"2026-01-06T10:0{i}:00Z,{'failure' if i % 2 == 0 and i < 8 else 'success'},"
-            f"{mine if i % 2 == 0 else other}" for i in range(10)]
-    path.write_text(f"ts,outcome,{key}\n" + "\n".join(rows) + "\n", encoding="utf-8")
-    return path
-
-
-def _hash_of(path, key, value):
-    one = path.with_name("one.csv")
-    one.write_text(f"ts,outcome,{key}\n{START},success,{value}\n", encoding="utf-8")
-    return str(read_events(one, by=key, pii="hash", salt=SALT)[key].iloc[0])
 
 
 def _report(events, key, scope):
