@@ -12,7 +12,8 @@ import pandas as pd
 
 from .._util.words import prose_duration
 
-__all__ = ["clock_words", "detection_span_words", "ended_words", "moved_on_clock"]
+__all__ = ["clock_words", "detection_span_words", "ended_words", "grace_cut_words",
+           "moved_on_clock"]
 
 
 def detection_span_words(grace: Any) -> str:
@@ -25,6 +26,36 @@ def detection_span_words(grace: Any) -> str:
     g = pd.Timedelta(grace)
     return "during the incident" + (f" or its {prose_duration(g)} grace" if g > pd.Timedelta(0)
                                     else "")
+
+
+def grace_cut_words(tiers: pd.DataFrame, end: pd.Timestamp, grace: Any, tz: str) -> str:
+    """Where the detection span ``[start, end + grace)`` was cut because the log ends first
+    (``tiers``' ``judged_to``: the last evaluation whose windows hold data), in the words of the
+    summary and of the tier table's note: an alert that would have begun after it is not known,
+    so a tier that did not fire is not said to have stayed silent through the grace. ``""`` when
+    the whole grace was replayed (or there is none), or every tier fired (``fired``).
+
+    >>> t = pd.Timestamp
+    >>> tiers = pd.DataFrame({"judged_to": [t("2026-01-01 11:30", tz="UTC")]})
+    >>> end = t("2026-01-01 10:00", tz="UTC")
+    >>> print(grace_cut_words(tiers, end, "2h", "UTC"))  # doctest: +NORMALIZE_WHITESPACE
+    the 2 h grace is cut at 11:30, the end of the log: an alert that would have begun after it is
+    not known
+    """
+    g = pd.Timedelta(grace)
+    if g <= pd.Timedelta(0) or "judged_to" not in tiers or not len(tiers):
+        return ""
+    if "fired" in tiers and tiers["fired"].all():  # nothing is said of a silent tier
+        return ""
+    cut = tiers["judged_to"].min()
+    if pd.isna(cut) or cut >= end + g:
+        return ""
+    if cut <= end:
+        return (f"none of the {prose_duration(g)} grace is in the log (its last evaluation is at "
+                f"{clock_words(cut, tz, end)}): an alert that would have begun after it is not "
+                "known")
+    return (f"the {prose_duration(g)} grace is cut at {clock_words(cut, tz, end)}, the end of the "
+            "log: an alert that would have begun after it is\nnot known").replace("\n", " ")
 
 
 def clock_words(ts: pd.Timestamp, tz: str, ref: pd.Timestamp) -> str:

@@ -85,9 +85,7 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
                          tz=r.tz,
                          breakdown=breakdown, target=target)
         else:  # the log has no failure bucket at all: said in the panel, as plot_buckets says it
-            ax.text(0.5, 0.5, "no failures in these bins", transform=ax.transAxes,
-                    ha="center", va="center", color="0.3", gid="no_failures")
-            ax.set_yticks([])
+            _no_failure_panel(ax, r)
         ax.set_xlabel("")
     axes[-1].set_xlabel(f"time ({r.tz})")  # the time axis, once at the bottom
     _mark_spans(r, panels, list(axes[1:]))
@@ -119,6 +117,38 @@ def _over_window(r: Any, over_time: Any) -> Any:
     drawn = over_time.copy()
     drawn.attrs = {**over_time.attrs, "start": lo, "end": hi - pd.Timedelta(1)}
     return drawn
+
+
+def _no_failure_panel(ax: Any, r: Any) -> None:
+    """The bucket panel of a window without a failure bucket (``over_time`` empty): its bins
+    (those :func:`_over_window` draws) without events ruled and keyed as
+    :func:`~budgetlab.plotting.plot_buckets` rules them, and its words
+    (:func:`~budgetlab.plotting.empty_bins.say_what_is_missing`): "no failures in these bins",
+    "... in the bins with events" or "no events in these bins", read off the events of the
+    window (``r.states``: one row per event)."""
+    import numpy as np
+    import pandas as pd
+
+    from ..plotting.empty_bins import clip_to_events, mark_empty_bins, say_what_is_missing
+    from ..plotting.legends import legend_right
+    from ..plotting.status_bands import LEGEND_HANDLERS
+    from .incident_window import nice_freq
+
+    step = pd.Timedelta(nice_freq(r.window_end.value - r.window_start.value)).value
+    seen = _over_window(r, r.over_time).attrs  # the bins drawn: where the log has data
+    lo, last = seen["start"].value, seen["end"].value
+    t0 = lo // step * step
+    edges = (t0 + np.arange((last // step * step - t0) // step + 2) * step).view("datetime64[ns]")
+    clip_to_events(edges, {"start": seen["start"], "end": seen["end"]})
+    t = r.states["ts"].to_numpy(dtype="datetime64[ns]").view(np.int64)
+    t = t[(t >= lo) & (t <= last)]
+    events = np.bincount((t - t0) // step, minlength=len(edges) - 1).astype(float)
+    quiet, _ = mark_empty_bins(ax, edges, np.arange(len(events)), np.zeros(len(events)),
+                               events, {}, withheld=False)
+    say_what_is_missing(ax, events)
+    ax.set_yticks([])
+    if quiet:
+        legend_right(ax, quiet, inches=0.45, handler_map=LEGEND_HANDLERS)
 
 
 #: The keys of the hatched spans without data, in the timeline's top legend.

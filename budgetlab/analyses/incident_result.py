@@ -88,7 +88,10 @@ class IncidentReport:
         the end of the bin of ``data_end`` when the log ends first, and when it starts late
         (``data_start``) from the first whose long window lies after the bin of its first event
         (the alerts replayed from there: :mod:`~budgetlab.analyses.incident_coverage`); that
-        span is ``evaluated_from`` .. ``evaluated_to`` (NaT: none, every figure withheld).
+        span is ``evaluated_from`` .. ``evaluated_to`` (NaT: none, every figure withheld);
+        ``judged_to``: where the alerts were matched up to, ``end + grace``, or the last
+        evaluation whose windows hold data when the log ends first (the grace is cut there: the
+        summary says so when no tier paged).
     budget : DataFrame
         Per group, during the incident: ``events``, ``failures``, ``success_rate``,
         ``burn_rate``, ``excess_failures`` (failures − (1 − target) × events), ``period`` (the

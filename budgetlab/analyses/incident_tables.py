@@ -198,7 +198,8 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
     incident by the rule of :func:`budgetlab.score_alerts` (``budgetlab alerts``): it overlaps
     ``[span.start, span.end + span.grace)`` (:func:`~budgetlab.alerts.group_scores.episode_matches`)
     and began by the last evaluation whose windows hold data; ``unseen`` is judged on that span
-    too."""
+    too, whose end is ``judged_to`` (``end + grace``, or the last evaluation whose windows hold
+    data when the log ends first: the grace is cut there)."""
     bins = bin_events(ev, freq, by=keys, start=span.h_start, end=span.w_end)
     grid = read_bins(bins, freq=freq)
     froms = evaluated_from(grid, span.data_start, policy)
@@ -222,8 +223,11 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
     states, group_rows = _incident_states(grid, slo.target, policy, keys, span.start, end)
     t = utc_ns_column(states["bin_end"], "bin_end")
     covered = (t > span.start.value) & (t >= froms[states["tier"].cat.codes.to_numpy()])
-    # the alerts that detect the incident: score_alerts' span, up to the data's end
-    until = _read_until(m_grid, span.data_end, span.end + span.grace)
+    # the alerts that detect the incident: score_alerts' span, up to the data's end (the log's
+    # last event, inside the window or after it: the replay of the grace stops there too)
+    last = span.data_end if span.data_end is not None or a_stop >= span.end + span.grace else (
+        a_stop - pd.Timedelta(1))
+    until = _read_until(m_grid, last, span.end + span.grace)
     tiers = _tier_table(matched, states[covered], group_rows, policy, keys, span.start,
                         span.end + span.grace, until)
     # the first evaluation after the incident's start (the grid starts a history before it)
@@ -239,6 +243,7 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
         judged=(np.maximum(froms, span.start.value), min(span.end + span.grace,
                                                          until + pd.Timedelta(1)).value))
     tiers["unseen"] = unseen
+    tiers["judged_to"] = pd.Series(until, index=tiers.index)  # end + grace, or the log's end
     tiers.loc[unseen, ["peak_burn_long", "peak_burn_short"]] = np.nan
     return alerts, tiers, bins
 

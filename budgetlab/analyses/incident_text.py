@@ -25,7 +25,7 @@ from ..events.schema import FAILURE, TIMEOUT
 from ..slo import SLO
 from .incident_budget_text import budget_sentence
 from .incident_coverage import all_unevaluated, late_from, not_known_words, unevaluated_words
-from .incident_end_words import clock_words, detection_span_words
+from .incident_end_words import clock_words, detection_span_words, grace_cut_words
 from .incident_focus import focus_words
 from .incident_group_words import all_groups, for_group, group_label
 from .incident_tables import closest_tier
@@ -180,7 +180,8 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     closest: it is said apart (:func:`~.incident_tier_reach.reach_words`). A tier fired when an
     alert of it overlapped the incident or its ``grace`` after its ``end`` (the tier table's
     ``fired``, ``budgetlab alerts``' rule): one that began after the end says so, and a silent
-    tier's words name that span."""
+    tier's words name that span, and where the log's end cuts the grace
+    (:func:`~.incident_end_words.grace_cut_words`)."""
     name = f"the {policy.name} policy" if policy.name else "the alert policy"
     first_eval = _bin_end(start, freq)  # the incident's first evaluation
     fired = tiers[tiers["fired"]].sort_values("first_alert", kind="stable") if len(tiers) else tiers
@@ -231,6 +232,8 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         elif has_page:
             txt += " and no other tier fired"
         txt += unevaluated_words(tiers, None)
+        if end is not None and (cut := grace_cut_words(tiers, end, grace, tz)):
+            txt += f"; {cut}"  # not "did not page" through a grace the log does not hold
     return _sentence(txt + reach_words(tiers, policy, target, keys, grace=grace))
 
 

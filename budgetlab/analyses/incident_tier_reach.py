@@ -24,9 +24,10 @@ from ..alerts.reach import can_never_fire, cannot_fire_words
 from ..alerts.unseen import held_traffic, traffic_spans
 from ..budget.targets import target_array
 from ..windows.bingrid import BinGrid
-from .incident_end_words import detection_span_words
+from .incident_end_words import detection_span_words, grace_cut_words
 
-__all__ = ["UNSEEN_CELL", "tier_reach", "silent_cells", "unseen_table_note", "reach_words"]
+__all__ = ["UNSEEN_CELL", "tier_reach", "silent_cells", "unseen_table_note", "tier_table_notes",
+           "reach_words"]
 
 
 def tier_reach(grid: BinGrid, tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str],
@@ -108,6 +109,18 @@ def unseen_table_note(rows: pd.DataFrame, cells: list[str], grace: Any = "0s") -
     return (f"{UNSEEN_CELL}: the tier's long window ({windows}) held no event at any of its "
             f"evaluations {detection_span_words(grace)}: it had nothing to detect (neither "
             "detected nor missed).")
+
+
+def tier_table_notes(rows: pd.DataFrame, cells: list[str], report: Any,
+                     grace_name: str = "grace") -> list[str]:
+    """The notes under the tier table of ``report`` (an
+    :class:`~budgetlab.analyses.incident.IncidentReport`; ``rows``: the rows shown, ``cells``:
+    their ``detection_delay`` cells): what its ``unseen`` cells mean (:func:`unseen_table_note`),
+    and where the log's end cut the grace (:func:`~.incident_end_words.grace_cut_words`), after
+    ``grace_name`` (``--grace`` on the command line)."""
+    cut = grace_cut_words(rows, report.end, report.grace, report.tz or "UTC")
+    notes = [unseen_table_note(rows, cells, report.grace), f"{grace_name}: {cut}." if cut else ""]
+    return [n for n in notes if n]
 
 
 def reach_words(tiers: pd.DataFrame, policy: AlertPolicy, target: Any, keys: Sequence[str], *,

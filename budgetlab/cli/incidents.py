@@ -252,7 +252,7 @@ def _print_incident(ident: str, rep: Any, by: list[str], limit: int = 0) -> None
                       "detection_delay", "peak_burn_long"]].copy() if len(rep.tiers) else rep.tiers
     if len(tiers):
         from .._util.burns import three_digits
-        from ..analyses.incident_tier_reach import silent_cells, unseen_table_note
+        from ..analyses.incident_tier_reach import silent_cells, tier_table_notes
 
         # a tier that did not fire has no first alert nor delay: words, never a blank cell; one
         # that fired before the incident began detected it at once (the table's 0)
@@ -275,8 +275,8 @@ def _print_incident(ident: str, rep: Any, by: list[str], limit: int = 0) -> None
             "no traffic" if q else three_digits(v, missing="withheld")
             for v, q in zip(tiers["peak_burn_long"], quiet, strict=True)]
         print(table_text(tiers, [*by, "tier"]))
-        if said := unseen_table_note(cut.rows, list(tiers["detection_delay"]), rep.grace):
-            print(wrap(f"note: {said}", indent=""))  # what the short cell means, once
+        for said in tier_table_notes(cut.rows, list(tiers["detection_delay"]), rep, "--grace"):
+            print(wrap(f"note: {said}", indent=""))  # what the short cells mean, once
     if cut.line:
         print(wrap(cut.line, indent=""))
 

@@ -26,7 +26,7 @@ from .._util.words import some_named
 from ..errors import ConfigError
 from ..windows.bingrid import BinGrid
 from ._common import utc_naive
-from .status_bands import band_patch
+from .status_bands import WORDS_BOX, band_patch
 
 __all__ = ["CANNOT_FIRE_LABEL", "SILENCE_LABEL", "UNSEEN_LABEL", "UNSEEN_STYLE", "blind_rows",
            "read_chart_bins", "mark_silences", "unseen_incidents", "unseen_patch",
@@ -210,6 +210,6 @@ def cannot_fire_rows(ax: Axes, attrs: Mapping[Hashable, Any], rows_of: list[tupl
                 ax.text(0.5, i * len(tiers) + j, cannot_fire_row_words(*hit[0]), transform=at,
                         ha="center", va="center", fontsize="x-small", color="0.3",
                         gid="cannot_fire", clip_on=True, zorder=3,
-                        bbox={"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1})
+                        bbox=WORDS_BOX)
                 said += 1
     return said

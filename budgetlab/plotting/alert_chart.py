@@ -21,7 +21,7 @@ from ._common import FILLING_ALPHA, FILLING_COLOR, display_names, time_axis, utc
 from .alert_blind import blind_rows, unseen_incidents, unseen_patch
 from .alert_incidents import incident_row
 from .legends import legend_right, room_for_y_labels, x_label_clear
-from .status_bands import LEGEND_HANDLERS
+from .status_bands import LEGEND_HANDLERS, WORDS_BOX
 
 #: The legend's line when the episodes have group keys but the evaluated groups are not given
 #: (``groups=``): only those with an episode have rows; the others are not known to the chart.
@@ -199,7 +199,7 @@ def _no_alert(ax: Axes) -> list[Any]:
     if any(t.get_gid() == "cannot_fire" for t in ax.texts):
         return [Patch(facecolor="none", edgecolor="none", label=NO_ALERT, gid="no_alert")]
     ax.text(0.5, 0.5, NO_ALERT, transform=ax.transAxes, ha="center", va="center", color="0.3",
-            gid="no_alert")
+            gid="no_alert", bbox=WORDS_BOX)  # legible over a tier's ruled silence
     return []
 
 

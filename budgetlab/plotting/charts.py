@@ -30,7 +30,7 @@ from ._common import (
 )
 from ._group_labels import OtherGroups, group_labels
 from ._numbers import plain_numbers
-from .empty_bins import LANE, bin_span, clip_to_events, mark_empty_bins
+from .empty_bins import LANE, bin_span, clip_to_events, mark_empty_bins, say_what_is_missing
 from .legends import legend_right
 from .status_bands import LEGEND_HANDLERS
 from .timeline_marks import incident_patch, shade_incidents
@@ -137,8 +137,9 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         :data:`MAX_GROUPS`, the ``MAX_GROUPS - 1`` that burn the most keep their layers and the
         others are added up, ``<bucket> · other (N groups)`` in grey. The groups left out as too
         thin are named in the legend (``not drawn, too thin for a verdict: ...``). Without a
-        failure in any bin drawn the panel says so (a text, gid ``no_failures``: "no failures in
-        these bins", or "... in the groups drawn" when some are left out); when every group is
+        failure in any bin drawn the panel says so (a text on a white box, gid ``no_failures``:
+        "no failures in these bins", "... in the bins with events" when some bins hold none, or
+        "... in the groups drawn" when some are left out); when every group is
         left out, it says that (gid ``withheld``). A bin without events (burn 0 as a bin without
         failures) is marked as the timeline marks no traffic
         (:func:`~budgetlab.plotting.empty_bins.mark_empty_bins`): ruled grey over the panel's
@@ -209,8 +210,8 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     highest = max(float(bottom.max()), max(levels, default=0.0))
     if not (bottom > 0).any():  # no layer drawn: the time axis still spans the bins
         ax.set_xlim(edges[0], edges[-1])
-    _say_what_is_missing(ax, bool((bottom > 0).any()), bool(len(rows)), bool(withheld),
-                         bool(keys))
+    say_what_is_missing(ax, events, bool((bottom > 0).any()), bool(len(rows)), bool(withheld),
+                        bool(keys))
     # headroom over the stack and the bands: the burn-1 line inside the frame, never on it
     ax.set_ylim(0, highest * 1.08 or 1.0)  # 1: nothing drawn at all
     if lanes:
@@ -293,25 +294,6 @@ def _withheld_words(withheld: list[str], keys: list[str], most: int = 6) -> str:
     if not keys:
         return "not drawn: the table is too thin for a verdict"
     return textwrap.fill(f"not drawn, too thin for a verdict: {some_named(withheld, most)}", 36)
-
-
-def _say_what_is_missing(ax: Axes, burned: bool, any_drawn: bool, withheld: bool,
-                         grouped: bool) -> None:
-    """:func:`plot_buckets`' words in the panel when it holds no layer (as :func:`plot_alerts`
-    says "no alert fired"): every group left out, or no failure in the groups drawn (in the bins
-    with events when some bins are ruled empty: no failures is not said of bins without events)."""
-    if not any_drawn:
-        text = "too thin for a verdict: not drawn"
-        text, gid = ("every group " + text if grouped else text), "withheld"
-    elif not burned:
-        text = "no failures in the groups drawn" if withheld else "no failures in these bins"
-        empty = any(c.get_gid() == "no_traffic" for c in ax.collections)
-        text = text.replace("these bins", "the bins with events") if empty else text
-        gid = "no_failures"
-    else:
-        return
-    ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center", color="0.3",
-            gid=gid)
 
 
 def _bucket_layers(rows: pd.DataFrame, keys: list[str], weighted: np.ndarray,

@@ -20,9 +20,10 @@ from matplotlib.axes import Axes
 from .._util.runs import true_runs
 from ._common import utc_naive
 from ._group_labels import group_gid
-from .status_bands import band_patch
+from .status_bands import WORDS_BOX, band_patch
 
-__all__ = ["LANE", "bin_span", "clip_to_events", "mark_empty_bins"]
+__all__ = ["LANE", "bin_span", "clip_to_events", "mark_empty_bins", "no_failure_words",
+           "say_what_is_missing"]
 
 #: The height of a group's lane of silent bins at the panel's top, in axes fraction (the lane's
 #: box takes 80 % of it: a gap between two lanes).
@@ -108,3 +109,41 @@ def clip_to_events(edges: np.ndarray, attrs: dict[Any, Any]) -> None:
     edges[0] = max(edges[0], start)
     if end > edges[-2]:
         edges[-1] = min(edges[-1], end)
+
+
+def no_failure_words(events: np.ndarray, *, withheld: bool = False) -> str:
+    """What a bucket panel without a failure says, read off the ``events`` of its bins (of the
+    groups drawn; ``withheld``: some groups are left out): no failure is not said of bins
+    without events, nor of a panel without any.
+
+    >>> no_failure_words(np.array([0, 0])), no_failure_words(np.array([3, 0]))
+    ('no events in these bins', 'no failures in the bins with events')
+    >>> no_failure_words(np.array([3, 2])), no_failure_words(np.array([3, 2]), withheld=True)
+    ('no failures in these bins', 'no failures in the groups drawn')
+    """
+    held = np.asarray(events) > 0
+    if not held.any():
+        return "no events in the groups drawn" if withheld else "no events in these bins"
+    if withheld:
+        return "no failures in the groups drawn"
+    return "no failures in these bins" if held.all() else "no failures in the bins with events"
+
+
+def say_what_is_missing(ax: Axes, events: np.ndarray, burned: bool = False,
+                        any_drawn: bool = True, withheld: bool = False,
+                        grouped: bool = False) -> None:
+    """A bucket panel's words when it holds no layer (as :func:`~.alert_chart.plot_alerts` says
+    "no alert fired"), in its middle, on :data:`~.status_bands.WORDS_BOX` (legible over the
+    ruled bins): every group left out (gid ``withheld``: not ``any_drawn``), or no failure in the
+    groups drawn (gid ``no_failures``, :func:`no_failure_words` of the ``events`` of its bins);
+    nothing when a layer is drawn (``burned``). The words of
+    :func:`~budgetlab.plotting.plot_buckets` and of the incident figure's bucket panel."""
+    if not any_drawn:
+        text = "too thin for a verdict: not drawn"
+        text, gid = ("every group " + text if grouped else text), "withheld"
+    elif not burned:
+        text, gid = no_failure_words(events, withheld=withheld), "no_failures"
+    else:
+        return
+    ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center", color="0.3",
+            gid=gid, bbox=WORDS_BOX)

@@ -28,7 +28,7 @@ __all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RuledHandler", "Ruled
            "STRIP_STATUSES", "StripHandler", "StripPatch", "WARMUP", "WARMUP_COLOR",
            "WARMUP_LABEL", "RUG", "RUG_OVER_WARMUP", "FOOT_PAD", "band_patch", "rug_band",
            "draw_spans", "draw_status", "draw_warmup", "warmup_patch", "warmup_spans",
-           "NO_TRAFFIC_LW"]
+           "NO_TRAFFIC_LW", "WORDS_BOX"]
 
 #: Fill and hatch opacity of the status bands (black, for exhausted, is toned down to grey): on
 #: white, the tints of healthy, warning and critical grow darker in that order (CIELAB L* 91, 86,
@@ -42,6 +42,9 @@ NO_TRAFFIC = ("#7F7F7F", "-")
 #: The outline (points) of each no-traffic band, as of its legend box (:class:`RuledHandler`):
 #: a silence of one pixel column, or less, is a grey line at least.
 NO_TRAFFIC_LW = 0.8
+#: The box under words drawn inside a panel ("no alert fired", "no failures in these bins", a
+#: tier's "can never fire"): white, borderless, so that they read over the rules of a silence.
+WORDS_BOX = {"facecolor": "white", "alpha": 0.8, "lw": 0, "pad": 1}
 #: The status strip (axes height fractions): a solid bar in the status's colour over each
 #: warning, critical or exhausted stretch, above the lines (a stretch of a pixel column would hide
 #: behind the budget line's vertical step), outlined so that it is two pixels wide at least (a
