@@ -129,9 +129,10 @@ def scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
                      ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray, int]:
     """``(incidents, start_ns, end_ns, match, outside)`` of the incidents to score: those whose
     scope covers a group (``match[i, g]``), that do not lie entirely in an excluded window and
-    that overlap the evaluated ``span`` ``(start, end)`` in ns; ``outside`` counts the incidents
-    left out because they end at or before its start or begin at or after its end (the log
-    cannot have seen them: neither detected nor missed)."""
+    that overlap the evaluated ``span`` ``(start, end)`` in ns, indexed by their positions in
+    ``incidents``; ``outside`` counts the incidents left out because they end at or before its
+    start or begin at or after its end (the log cannot have seen them: neither detected nor
+    missed)."""
     inc = incidents.reset_index(drop=True)
     i_s = utc_ns_column(inc["start"], "incidents['start']")
     i_e = utc_ns_column(inc["end"], "incidents['end']")
@@ -155,8 +156,7 @@ def scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
     outside = outside_span(i_s, i_e, span)
     n_outside = int((keep & outside).sum())
     keep &= ~outside
-    return (inc.iloc[np.flatnonzero(keep)].reset_index(drop=True), i_s[keep], i_e[keep],
-            match[keep], n_outside)
+    return inc.iloc[np.flatnonzero(keep)], i_s[keep], i_e[keep], match[keep], n_outside
 
 
 def scope_matches(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str]) -> np.ndarray:

@@ -84,7 +84,7 @@ from .episodes import alert_episodes
 from .policy import AlertPolicy
 from .score_context import ScoringContext
 from .score_table import score_table, stack_columns
-from .unseen import row_name, unseen_note
+from .unseen import row_name, unseen_note, unseen_rows
 
 __all__ = ["incident_detections", "score_alerts", "compare_policies"]
 
@@ -203,7 +203,10 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         ``attrs["cannot_fire_note"]`` (from the episodes' attrs) names the tiers that can never
         fire at their target (:mod:`budgetlab.alerts.reach`): their recall 0 is no verdict.
         ``attrs["unseen_note"]`` names the unseen incidents of the all-groups rows and why (``""``
-        when none is).
+        when none is); ``attrs["unseen_incidents"]`` says which they are: per all-groups row,
+        ``{"tier", "severity", "rows"}``, ``rows`` the positions in ``incidents`` of those its
+        ``unseen`` counts (``incidents.iloc[rows]``), and with ``filling="apart"``
+        ``filling_rows``, the unseen ones begun while the long window filled (scored apart).
 
     Examples
     --------
@@ -245,7 +248,10 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         table = score_table(ctx.by, labels, [(t, s) for t, s, _ in tier_sel], per_group, star)
     table.attrs = score_attrs(ctx, episodes, target)
     table.attrs["cannot_fire_note"] = episodes.attrs.get("cannot_fire_note", "")
-    table.attrs["unseen_note"] = _unseen_note(ctx, [(t, s) for t, s, _ in tier_sel], matches)
+    rows = [(t, s) for t, s, _ in tier_sel]
+    table.attrs["unseen_note"] = _unseen_note(ctx, rows, matches)
+    table.attrs["unseen_incidents"] = unseen_rows(rows, matches, ctx.inc.index.to_numpy(),
+                                                  apart=ctx.filling == "apart")
     return table
 
 
@@ -302,6 +308,7 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
     -------
     DataFrame
         ``policy`` followed by the columns of :func:`score_alerts`, policies in the given order.
+        ``attrs["unseen_incidents"]``: :func:`score_alerts`' records, each with its ``policy``.
 
     Examples
     --------
@@ -341,6 +348,8 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
     # one grid and one set of incidents for all; each policy's own period and tiers
     attrs["policies"] = {name: {"period": p.attrs["period"], "tiers": p.attrs["tiers"]}
                          for name, p in zip(policies, parts, strict=True)}
+    attrs["unseen_incidents"] = [{"policy": name, **r} for name, p in zip(policies, parts,
+                                 strict=True) for r in p.attrs["unseen_incidents"]]
     attrs["budget_note"] = " ".join(dict.fromkeys(n for p in parts
                                                   if (n := p.attrs["budget_note"])))
     out.attrs = attrs

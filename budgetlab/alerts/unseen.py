@@ -14,16 +14,21 @@ that an alert matched is detected, whatever the traffic (an alert kept firing by
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
 from .._util.words import prose_duration, say, some_named
 from ..budget.burn_rows import traffic_runs
+from ..errors import ConfigError
 from ..privacy import shown
 from ..windows.bingrid import BinGrid
 from .firing import run_ends
 
-__all__ = ["held_traffic", "traffic_spans", "Silences", "row_name", "unseen_note"]
+__all__ = ["held_traffic", "traffic_spans", "Silences", "row_name", "unseen_note",
+           "unseen_rows", "unseen_by_every_tier"]
 
 
 def held_traffic(group: np.ndarray, start: np.ndarray, end: np.ndarray, pair_group: np.ndarray,
@@ -137,3 +142,60 @@ def row_name(tier: str, severity: str) -> str:
     if tier != "*":
         return tier
     return "all tiers merged" if severity == "*" else f"the {severity} tiers merged"
+
+
+def unseen_rows(rows: Sequence[tuple[str, str]], matches: Sequence[Any], positions: np.ndarray,
+                apart: bool) -> list[dict[str, Any]]:
+    """Which incidents each all-groups row of a score table left unseen (its
+    ``attrs["unseen_incidents"]``), one record per row: its ``tier`` and ``severity``, ``rows``
+    (the positions in the incidents table scored of those its ``unseen`` column counts) and,
+    when what began while the long window filled is scored apart (``apart``), ``filling_rows``
+    (the unseen incidents begun then, counted in ``incidents_filling`` instead). ``matches``
+    holds each row's :class:`~budgetlab.alerts.score_context.Matches`: its incidents (their
+    places in ``positions``, the scored incidents' positions in the table), whether each is
+    ``unseen``, and whether it began while the window filled (``early``).
+
+    >>> from types import SimpleNamespace
+    >>> m = SimpleNamespace(incidents=np.array([0, 1, 2]), unseen=np.array([False, True, True]),
+    ...                     early=np.array([False, False, True]))
+    >>> unseen_rows([("page_1h", "page")], [m], np.array([0, 2, 3]), apart=True)
+    [{'tier': 'page_1h', 'severity': 'page', 'rows': [2], 'filling_rows': [3]}]
+    """
+    said: list[dict[str, Any]] = []
+    for (tier, sev), m in zip(rows, matches, strict=True):
+        one = {"tier": tier, "severity": sev,
+               "rows": positions[m.incidents[m.unseen & ~m.early]].tolist()}
+        if apart:
+            one["filling_rows"] = positions[m.incidents[m.unseen & m.early]].tolist()
+        said.append(one)
+    return said
+
+
+def unseen_by_every_tier(scores: pd.DataFrame, scored: pd.DataFrame,
+                         incidents: pd.DataFrame) -> np.ndarray:
+    """Per row of ``incidents``: unseen by every tier, as the score table ``scores``
+    (:func:`~budgetlab.score_alerts` of ``scored``: ``incidents`` or some of its rows, under
+    their labels) says it in ``attrs["unseen_incidents"]`` (:func:`unseen_rows`): among the
+    ``rows`` (and ``filling_rows``) of every tier's all-groups row. An incident not scored is not
+    unseen. What the alert chart draws hollow (:func:`~budgetlab.plotting.plot_alerts`'
+    ``unseen``) without scoring the policy again.
+
+    >>> sc = pd.DataFrame()
+    >>> sc.attrs["unseen_incidents"] = [
+    ...     {"tier": "p1", "severity": "page", "rows": [1]},
+    ...     {"tier": "t6", "severity": "ticket", "rows": [0, 1]},
+    ...     {"tier": "*", "severity": "*", "rows": [0, 1]}]
+    >>> inc = pd.DataFrame(index=range(4))
+    >>> unseen_by_every_tier(sc, inc.iloc[[1, 3]], inc).tolist()  # scored rows 0, 1: 1 and 3
+    [False, False, False, True]
+    """
+    records = scores.attrs.get("unseen_incidents")
+    if not isinstance(records, list):
+        raise ConfigError("scores= needs the score table budgetlab.score_alerts() returns, "
+                          "with its attrs (unseen_incidents).")
+    every: set[int] | None = None
+    for r in records:
+        if str(r["tier"]) != "*":
+            mine = {*r["rows"], *r.get("filling_rows", [])}
+            every = mine if every is None else every & mine
+    return np.asarray(incidents.index.isin(scored.index[sorted(every or ())]), dtype=bool)

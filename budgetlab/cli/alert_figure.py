@@ -91,8 +91,9 @@ def drawn_groups(evaluated: pd.DataFrame, episodes: dict[str, pd.DataFrame],
 
 def plot_policies(path: str | Path, episodes: dict[str, pd.DataFrame],
                   incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
-                  groups: pd.DataFrame | None = None, bins: Any = None,
-                  grace: Any = "1h") -> None:
+                  groups: pd.DataFrame | None = None, bins: Any = None, grace: Any = "1h",
+                  scores: dict[str, pd.DataFrame] | None = None,
+                  scored: pd.DataFrame | None = None) -> None:
     """:func:`policy_figure` saved to ``path`` (png, svg or pdf); its note is printed when the
     rows are drawn thinner."""
     import matplotlib
@@ -103,7 +104,8 @@ def plot_policies(path: str | Path, episodes: dict[str, pd.DataFrame],
     from .._util.figures import save_figure
     from .shared import wrap
 
-    fig, note = policy_figure(episodes, incidents, tz=tz, groups=groups, bins=bins, grace=grace)
+    fig, note = policy_figure(episodes, incidents, tz=tz, groups=groups, bins=bins, grace=grace,
+                              scores=scores, scored=scored)
     try:
         save_figure(fig, path, force=force, dpi=110)
     finally:
@@ -114,17 +116,24 @@ def plot_policies(path: str | Path, episodes: dict[str, pd.DataFrame],
 
 def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None, *,
                   tz: str | None = None, groups: pd.DataFrame | None = None,
-                  width: float = 12, bins: Any = None, grace: Any = "1h") -> tuple[Figure, str]:
+                  width: float = 12, bins: Any = None, grace: Any = "1h",
+                  scores: dict[str, pd.DataFrame] | None = None,
+                  scored: pd.DataFrame | None = None) -> tuple[Figure, str]:
     """One alert chart per policy (:func:`~budgetlab.plotting.plot_alerts`, titled "policy
     NAME"), stacked on one time axis in ``tz`` (``--tz``) labelled under the bottom chart only;
     every group of ``groups`` (the evaluated ones; default: those of ``bins``) gets its rows;
     with ``bins`` (those the episodes were computed from) and ``grace`` (``--grace``), each tier
-    row's silences and the incidents unseen by every tier are drawn as such. Each chart is
+    row's silences and the incidents unseen by every tier are drawn as such: read off
+    ``scores`` when given (each policy's :func:`~budgetlab.score_alerts` table of ``scored``,
+    default ``incidents``, or some of its rows under their labels, with these ``bins`` and
+    ``grace``: :func:`~budgetlab.alerts.unseen.unseen_by_every_tier`), else by scoring each
+    policy again. Each chart is
     :data:`PANEL_INCHES` plus :data:`ROW_INCHES` per row it draws high, the figure
     :data:`AXIS_INCHES` more, ``width`` inches wide. Returns the figure (drawn on the current
     backend; notebook 02 shows it) and the note of :func:`panel_heights`."""
     import matplotlib.pyplot as plt
 
+    from ..alerts.unseen import unseen_by_every_tier
     from ..plotting import plot_alerts
     from ..plotting.alert_chart import alert_rows
     from ..windows.bingrid import BinGrid
@@ -140,8 +149,10 @@ def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | N
                              gridspec_kw={"height_ratios": [max(n, 1) for n in rows]})
     try:
         for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
+            unseen = (None if scores is None or incidents is None else unseen_by_every_tier(
+                scores[name], incidents if scored is None else scored, incidents))
             plot_alerts(ep, incidents=incidents, ax=ax, tz=tz, groups=groups, bins=bins,
-                        grace=grace)
+                        grace=grace, unseen=unseen)
             ax.set_title(f"policy {name}", loc="left")
             ax.label_outer()  # the shared time axis is labelled once, under the bottom panel
     except BaseException:

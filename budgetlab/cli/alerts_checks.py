@@ -34,9 +34,11 @@ def refuse_unused_alert_flags(args: argparse.Namespace) -> None:
 
 def scored_incidents(incidents: pd.DataFrame, events: pd.DataFrame, by: list[str],
                      path: str) -> tuple[pd.DataFrame, str]:
-    """The incidents whose scope covers a group of the log, and the sentence naming the others
-    (``''`` when there are none): they are not scored. When no incident's scope covers a group,
-    the run is refused: scoring would say "no incidents" of a table that holds some."""
+    """The incidents whose scope covers a group of the log (each under its label in
+    ``incidents``: what ``--plot`` finds their scores' unseen ones by), and the sentence
+    naming the others (``''`` when there are none): they are not scored. When no incident's
+    scope covers a group, the run is refused: scoring would say "no incidents" of a table that
+    holds some."""
     from ..alerts.score_inputs import scope_matches, unmatched_words
 
     if not by or not len(incidents):
@@ -54,5 +56,4 @@ def scored_incidents(incidents: pd.DataFrame, events: pd.DataFrame, by: list[str
             f"{', '.join(by)}; {counted(len(keys), 'group')}): nothing to score; check "
             f"{'its scope' if len(ids) == 1 else 'the scopes'} against the groups' values "
             "(a typo?).")
-    return (incidents.iloc[np.flatnonzero(covered)].reset_index(drop=True),
-            unmatched_words(ids, len(incidents), by))
+    return incidents.iloc[np.flatnonzero(covered)], unmatched_words(ids, len(incidents), by)

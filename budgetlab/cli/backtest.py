@@ -227,7 +227,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     if incidents is not None and naive_times_note(incidents, args.incidents):
         print(fill_line(f"  {naive_times_note(incidents, args.incidents)}"))
     grid = read_bins(bins)
-    all_ep, all_det, all_sc, eps = [], [], [], {}
+    all_ep, all_det, all_sc, eps, own = [], [], [], {}, {}
     for name, pol in policies.items():
         ep = _episodes_with_budget(grid, spec, pol)
         eps[name] = ep
@@ -237,7 +237,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
             kw = {"grace": args.grace, "bins": grid, "target": spec.slo.target,
                   "period": pol.period, "policy": pol}
             det = incident_detections(ep, incidents, **kw)
-            sc = score_alerts(ep, incidents, **kw)
+            sc = own[name] = score_alerts(ep, incidents, **kw)
             print_scores(name, det, sc, by, ep, len(incidents), args.tz)
             all_det.append(det.assign(policy=name))
             all_sc.append(sc.assign(policy=name))
@@ -250,16 +250,16 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
             t.attrs = {}
         write_outputs(planned, tables, args.force)
     if "--plot" in planned:
-        _plot(planned["--plot"], eps, incidents, args, grid)
+        _plot(planned["--plot"], eps, incidents, args, grid, own or None)
     return 0
 
 
 def _plot(path: Path, eps: dict[str, Any], incidents: Any, args: argparse.Namespace,
-          grid: Any) -> None:
-    """``--plot``: the alert charts of the policies, each tier row's silences and the unseen
-    incidents read off the replayed bins with ``--grace``, as the scores count them."""
+          grid: Any, scores: dict[str, Any] | None) -> None:
+    """``--plot``: the alert charts of the policies, each tier row's silences read off the
+    replayed bins, the unseen incidents off the policies' ``scores`` (with ``--grace``)."""
     plot_policies(path, eps, incidents, args.force, tz=args.tz, groups=grid.keys, bins=grid,
-                  grace=args.grace)
+                  grace=args.grace, scores=scores)
     print(f"wrote timeline to {path_label(path)}")
 
 

@@ -324,12 +324,12 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         if note:
             print(wrap(note, indent=""))
     print_slo(slo, by, events=read.events, tracker=False)  # the policies read the target
-    scores, episodes = [], {}
+    scores, episodes, own = [], {}, {}
     for name in names:
         # the preset name, not a policy object: each group's policy is built for its SLO's period
         ep = alert_episodes(bins, slo, name)
         sc = score_alerts(ep, scored, grace=args.grace, bins=bins, target=slo)
-        episodes[name] = ep
+        episodes[name], own[name] = ep, sc
         scores.append(sc.assign(policy=name))
         # the tiers the groups ran: the builds for their periods
         print("\n" + wrap(f"policy {name} ({counted(len(ep), 'alert episode')}; "
@@ -350,7 +350,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
             if line:
                 print(wrap(line, indent=""))
         plot_policies(args.plot, episodes, inc, args.force, tz=args.tz, groups=evaluated,
-                      bins=bins, grace=args.grace)
+                      bins=bins, grace=args.grace, scores=own, scored=scored)  # scored once
         print(f"wrote the plot to {path_label(args.plot)}")
     return 0
 

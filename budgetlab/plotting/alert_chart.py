@@ -82,8 +82,8 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     grace : str or Timedelta
         The scoring's ``grace`` (:func:`budgetlab.score_alerts`' default), read with ``bins``.
     unseen : array of bool, optional
-        Per row of ``incidents``, unseen by every tier, read by the caller on bins it does not
-        pass (the incident figure: its focus group's): drawn as ``bins=`` draws them.
+        Per row of ``incidents``, unseen by every tier, read by the caller (the incident figure: on
+        its focus group's bins; ``alerts --plot``: off its scores): drawn so, even with ``bins=``.
     filling : {"apart", "count"}
         The rule the episodes were scored with (:func:`budgetlab.score_alerts`' ``filling``, the
         same default), said in the filling spans' legend entry.
@@ -207,9 +207,9 @@ def _incident_marks(ax: Axes, episodes: pd.DataFrame, drawn: pd.DataFrame, y: in
                     groups: pd.DataFrame | None, bins: Any, grace: Any,
                     unseen: np.ndarray | None = None) -> list[Any]:
     """:func:`plot_alerts`' incident row (:func:`incident_row`; the unseen ones drawn apart when
-    ``bins`` are given, or ``unseen`` marks them) and its legend entries: the incidents seen, the
+    ``unseen`` marks them, else read on ``bins``) and its legend entries: the incidents seen, the
     unseen ones, the line naming those whose scope has no row, each when there are any."""
-    if bins is not None:
+    if bins is not None and unseen is None:
         unseen = unseen_incidents(episodes, drawn, bins, grace)
     rowless = incident_row(ax, drawn, y, groups=groups, unseen=unseen)
     handles: list[Any] = []
