@@ -237,12 +237,28 @@ class PerGroup:
             shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} "
                                                "more" if len(missing) > 10 else "")
             one = len(missing) == 1
-            raise ConfigError(f"no SLO for the {noun_for(len(missing), 'group')} {shown}; add "
+            raise ConfigError(f"no SLO for the {noun_for(len(missing), 'group')} {shown}"
+                              f"{self._unmatched(keys)}; add "
                               f"{'it' if one else 'them'} to the per-group SLOs or give "
                               + say("PerGroup(..., default=SLO(...)).",
                                     f"{'it its' if one else 'each its'} GROUP=TARGET in "
                                     "--target."))
         return out
+
+    def _unmatched(self, keys: pd.DataFrame) -> str:
+        """The groups the SLOs name that none of ``keys`` is, said beside the groups without an
+        SLO when the SLOs came from a flag (a ``binding``: ``--target`` or ``--slo FILE``, as
+        :func:`~budgetlab.slo_groups.warn_unused` names it): a misspelt group, whose target
+        applies to nothing: ``" (--target names x, none of them)"``; ``""`` when every group
+        named is one of them, or the mapping was given in code."""
+        have = {key_text(row) for row in keys.itertuples(index=False, name=None)}
+        unmatched = [key_label(k) for k in self.table if k not in have]
+        if not unmatched or not self.binding:
+            return ""
+        flag = "--target" if (self.binding or "").startswith("--target") else "--slo"
+        shown = ", ".join(unmatched[:10]) + (f" and {len(unmatched) - 10} more"
+                                             if len(unmatched) > 10 else "")
+        return f" ({say('the per-group SLOs name', f'{flag} names')} {shown}, none of them)"
 
 
 def key_text(key: Any) -> tuple[str, ...]:

@@ -75,12 +75,12 @@ def test_cli_target_names_a_method_the_log_lacks(capsys):
     assert (code, lines) == (0, [
         "budgetlab: warning: --target names GTE, which the log does not have (its groups: GET, "
         "HEAD, OPTIONS,", "  POST): not used."])
-    # the typo that leaves GET without its target is still refused
+    # the typo that leaves GET without its target is still refused, the typo named (stop 59)
     code, lines = _cli(capsys, "replay", str(ACCESS), "--preset", "access", "--by", "method",
                        "--target", "GTE=0.99,POST=0.95,HEAD=0.9,OPTIONS=0.9")
     assert (code, lines) == (2, [
-        "budgetlab: error: no SLO for the group GET; add it to the per-group SLOs or give it its "
-        "GROUP=TARGET in --target."])
+        "budgetlab: error: no SLO for the group GET (--target names GTE, none of them); add it to "
+        "the per-group SLOs or give it its GROUP=TARGET in --target."])
 
 
 def test_cli_a_shared_slo_file_with_more_services(capsys, tmp_path):

@@ -49,7 +49,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.attrs import span_attrs
-from .._util.durations import duration_label
+from .._util.durations import duration_label, measured_duration
 from .._util.percent import fraction_to_percent
 from .._util.progress import progress
 from .._util.ratios import ratio
@@ -268,11 +268,14 @@ def _quantiles(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.n
     return out
 
 
-def withheld_note(rows: pd.DataFrame, confidence: float = 0.95) -> str:
+def withheld_note(rows: pd.DataFrame, confidence: float = 0.95, *, like: Any = None) -> str:
     """The withheld quantiles of one group and period (``rows``: its rows of the ``quantiles``
     table) in one note, each named; ``""`` when none is withheld. One quantile reads as its
     ``note``; several share the reason (the same attempts, the same curve ending at ``longest``)
-    and each keeps the attempts even successes alone would need to bound it.
+    and each keeps the attempts even successes alone would need to bound it. ``like``: the
+    duration whose unit a table beside the note says its ``longest`` column in (that column's
+    largest, :func:`~budgetlab._util.durations.measured_duration`'s ``like``), so that the note
+    says ``longest`` as the column does (``0.9 s``, not ``900 ms``); default: as given.
 
     >>> rows = pd.DataFrame({"quantile": [0.5, 0.9, 0.99], "attempts": 12,
     ...     "longest": pd.to_timedelta("2.8s"), "timeout": pd.to_timedelta("30s"),
@@ -282,6 +285,9 @@ def withheld_note(rows: pd.DataFrame, confidence: float = 0.95) -> str:
     never reaches 90 % or 99 % before it ends at the longest duration, 2.8 s: no attempt of the
     period reached the 30 s timeout; Brookmeyer-Crowley); even successes alone need at least 30
     attempts for p90, 296 for p99
+    >>> "the longest duration, 0.9 s:" in withheld_note(rows.assign(longest=pd.to_timedelta(
+    ...     "900ms")), like="2.8s")
+    True
     """
     held = rows[rows["note"].astype(str) != ""]
     if held.empty:
@@ -289,16 +295,17 @@ def withheld_note(rows: pd.DataFrame, confidence: float = 0.95) -> str:
     first = held.iloc[0]
     timeout = NO_TIMEOUT if pd.isna(first["timeout"]) else int(first["timeout"].value)
     return _withheld_words(held["quantile"].tolist(), int(first["attempts"]),
-                           int(first["longest"].value), timeout, confidence)
+                           int(first["longest"].value), timeout, confidence, like=like)
 
 
 def _withheld_words(qs: Sequence[float], attempts: int, longest: int, timeout: int,
-                    confidence: float) -> str:
+                    confidence: float, *, like: Any = None) -> str:
     """Why the quantiles ``qs`` of one group and period are withheld (the data give their
-    intervals no upper end), in words."""
+    intervals no upper end), in words; ``longest`` in the unit of ``like`` when given."""
     why = ("no timeout in force in this group (no 'timeout' row that no success outlasts)"
            if timeout == NO_TIMEOUT else
            f"no attempt of the period reached the {given_duration(timeout)} timeout")
+    said = given_duration(longest) if like is None else measured_duration(longest, like=like)
     names = [f"p{fraction_to_percent(q)}" for q in qs]
     levels = [f"{fraction_to_percent(q)} %" for q in qs]
     needs = [f"{attempts_to_bound(q, confidence):,}" for q in qs]
@@ -312,6 +319,5 @@ def _withheld_words(qs: Sequence[float], attempts: int, longest: int, timeout: i
                                                                  strict=True))])
     return (f"{', '.join(names)} withheld: {counted(attempts, 'attempt')} cannot bound {it} from "
             f"above (the lower {fraction_to_percent(confidence)} % limit of the curve never "
-            f"reaches {reaches} before it ends at the longest duration, "
-            f"{given_duration(longest)}: {why}; Brookmeyer-Crowley); even successes alone need "
-            f"at least {need}")
+            f"reaches {reaches} before it ends at the longest duration, {said}: {why}; "
+            f"Brookmeyer-Crowley); even successes alone need at least {need}")

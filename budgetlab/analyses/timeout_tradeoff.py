@@ -162,7 +162,8 @@ def candidate_timeouts(events: pd.DataFrame, *, by: str | Sequence[str] | None =
         raise ConfigError("the log shows no client timeout (no 'timeout' row that no success "
                           "outlasts), so no candidate timeouts can be read from it; "
                           + say("give client_timeout= (the one in force) or timeouts=.",
-                                "give --client-timeout (the one in force) or --timeouts."))
+                                "give --client-timeout (the one in force) or the candidates: "
+                                "--timeouts DURATION,..."))
     longest, ms = int(known.max()), 10**6
     return [pd.Timedelta(longest if a == b else longest * a // b // ms * ms, unit="ns")
             for a, b in CANDIDATE_FRACTIONS]

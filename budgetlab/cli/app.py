@@ -65,7 +65,7 @@ class _Parser(argparse.ArgumentParser):
             message = (f"{flag} {value}: a value that begins with '-' reads as a flag; join it "
                        f"to {flag} with '=': {flag}={value}")
         message += self._prefix_hint(message)
-        sys.stderr.write(f"budgetlab: error: {message} (see '{self.prog} --help')\n")
+        sys.stderr.write(f"budgetlab: error: {_short_choices(message, self.prog)}\n")
         raise SystemExit(2)
 
     def _prefix_hint(self, message: str) -> str:
@@ -107,6 +107,38 @@ class _Parser(argparse.ArgumentParser):
         if not hasattr(ns, "_flags"):
             ns._flags = flag_table(self)
         return ns, rest
+
+
+#: argparse's refusal of a value that is not one of the choices, which it lists in quotes
+_CHOICE = re.compile(r"(argument \S+: invalid choice: .*?) \(choose from (.*)\)")
+#: The widest error line that one terminal line holds, as the commands' prose fills them
+_WIDTH = 100
+
+
+def _short_choices(message: str, prog: str) -> str:
+    """argparse's ``message`` (after ``budgetlab: error: ``) with the pointer to ``prog``'s
+    help, in one line of at most 100 columns where the value allows: an invalid choice lists
+    the choices unquoted and without the pointer when they fit, else only the pointer, that of
+    ``prog`` when it fits (argparse's list of eleven commands made a line of 186 columns).
+
+    >>> _short_choices("argument --format: invalid choice: 'xyz' (choose from 'csv', 'tsv')",
+    ...                "budgetlab replay")
+    "argument --format: invalid choice: 'xyz'; choose from csv, tsv"
+    >>> print(_short_choices("argument COMMAND: invalid choice: 'nosuch' (choose from "
+    ...                      + ", ".join(repr("command%d" % i) for i in range(11)) + ")",
+    ...                      "budgetlab"))
+    argument COMMAND: invalid choice: 'nosuch' (see 'budgetlab --help')
+    """
+    see = f"(see '{prog} --help')"
+    found = _CHOICE.fullmatch(message)
+    if found is None:
+        return f"{message} {see}"
+    head, listed = found.groups()
+    choices = [c.strip().strip("'\"") for c in listed.split(",")]
+    for said in (f"{head}; choose from {', '.join(choices)}", f"{head} {see}"):
+        if len(f"budgetlab: error: {said}") <= _WIDTH:
+            return said
+    return f"{head} (see --help)"
 
 
 def build_parser() -> argparse.ArgumentParser:

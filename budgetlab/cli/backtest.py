@@ -208,8 +208,10 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     from ..windows.bins import read_bins
     from .incidents import naive_times_note
     from .policy_builds import check_freq
+    from .value_flags import one_target
 
     check_url(args.prometheus, "--prometheus")  # before anything else is read
+    args.target = one_target(args.target)
     spec = target_slos(args)[0]
     policies = backtest_policies(args, spec)
     check_freq(args.freq, policies)  # before the server is asked
@@ -283,7 +285,8 @@ def add_parser(subparsers: Any) -> None:
                    help="latency threshold: events slower than this are bad; must be a bucket "
                         "bound of --histogram")
     g.add_argument("--by", default=None, help="labels to group by, comma-separated (sum by (...))")
-    g.add_argument("--target", type=float, default=None, help="target success rate (default: spec)")
+    # read as typed (one_target): a refusal echoes 95, not 95.0
+    g.add_argument("--target", default=None, help="target success rate (default: spec)")
     g.add_argument("--period", default=None,
                    help="SRE budget period of the burn factors and of budget_spent_pct (default: "
                         "spec, else 30d); the spec's own tiers keep their budget fractions")

@@ -243,9 +243,11 @@ def add_latency(subparsers: Any) -> None:
     g.add_argument("--client-timeout", default=None, metavar="DURATION",
                    help="the client timeout in force when the log does not show it (no timeout "
                         "rows)")
-    g.add_argument("--timeouts", default=None, metavar="DURATION,...",
+    g.add_argument("--timeouts", default=None, metavar="DURATION,...|auto",
                    help="candidate client timeouts at or below the one in force: the trade-off "
-                        "table (a group whose own timeout is shorter is withheld at a longer one)")
+                        "table (a group whose own timeout is shorter is withheld at a longer one); "
+                        "auto: a third, a half, three quarters and all of the longest timeout in "
+                        "force (--client-timeout, else read from the log), the reading stated")
     g.add_argument("--window", default=None, metavar="DURATION",
                    help="tracker window (e.g. 1h, 24h): which target each threshold supports, and "
                         "the frontier (the smallest threshold each target allows)")

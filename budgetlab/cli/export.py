@@ -26,6 +26,7 @@ from .export_report import (
     why_no_recommendation,
 )
 from .prose import fill_line, path_label
+from .value_flags import one_target
 
 __all__ = ["COMMANDS"]
 
@@ -124,6 +125,7 @@ def _policy(args: argparse.Namespace, period: Any) -> Any:
 def _cmd_openslo(args: argparse.Namespace) -> int:
     from ..interop.openslo import ratio_indicator, write_openslo
 
+    args.target = one_target(args.target)  # as typed: 95 refused as 95, not 95.0
     refuse_unread(args)
     _register_inputs(args.from_spec, args.from_recalibration)
     out = _plan(args)
@@ -308,6 +310,7 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
     from ..interop.prometheus import prometheus_rules, run_promtool, to_prometheus_yaml
     from ..slo import SLO
 
+    args.target = one_target(args.target)  # as typed: 95 refused as 95, not 95.0
     refuse_window(args)
     _register_inputs(args.slo)
     out = _plan(args)

@@ -59,7 +59,8 @@ _WINDOW_HELP = ("tracker window, e.g. 24h, 28d (whole minutes; the budgetlab/win
 def _add_common(p: argparse.ArgumentParser, window_help: str = argparse.SUPPRESS) -> None:
     p.add_argument("out", metavar="OUT.yaml", help="output file")
     p.add_argument("--force", action="store_true", help="overwrite an existing output")
-    p.add_argument("--target", type=float, default=None, help="target success rate (e.g. 0.95)")
+    # read as typed (one_target): a refusal echoes 95, not 95.0
+    p.add_argument("--target", default=None, help="target success rate (e.g. 0.95)")
     p.add_argument("--window", type=_duration, default=None, help=window_help)
     p.add_argument("--name", default="slo", help="SLO name (metadata.name; default: slo)")
     p.add_argument("--service", default=None, help="service name (spec.service / sloth_service)")

@@ -21,6 +21,7 @@ from .._util.words import counted, duration_words, given_duration, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
 from .latency_shown import Chosen, choose_groups
+from .latency_tradeoff import check_timeouts, tradeoff_candidates, tradeoff_lines
 from .prose import fill_line
 from .reading import describe_slo, group_keys, read_log, slo_from_args, slo_list
 from .replay import span_words
@@ -304,7 +305,8 @@ def _check_args(args: argparse.Namespace
         refuse_unused(args, ["--freq"], "it sets the period of the --out table and of the shares "
                       "--plot, and this run writes neither")
     to_timedelta(_freq(args), name="freq")
-    for name, items in (("thresholds", thresholds), ("timeouts", _list(args.timeouts or "")),
+    check_timeouts(args.timeouts)  # auto alone, or durations
+    for name, items in (("thresholds", thresholds),
                         ("client_timeout", [args.client_timeout] if args.client_timeout else [])):
         for item in items:  # each a duration with its unit, before the log is read
             to_timedelta(item, name=name)
@@ -337,9 +339,10 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     chosen = choose_groups(whole.shares, by, limit)  # the groups printed, in every block
     # computed before anything is printed: a candidate or target the data refuse stops the run
     # whole
+    # --timeouts auto: read from the log, the reading stated
+    candidates, reading = tradeoff_candidates(read.events, args, by, whole.censoring)
     tradeoff = None if not args.timeouts else timeout_tradeoff(
-        read.events, timeouts=_list(args.timeouts), by=by or None,
-        client_timeout=args.client_timeout)
+        read.events, timeouts=candidates, by=by or None, client_timeout=args.client_timeout)
     supported = [] if slo is None else _recalibration_lines(read.events, args, thresholds, by,
                                                             slo, chosen)
     ts = read.events["ts"]
@@ -347,20 +350,7 @@ def _cmd_latency(args: argparse.Namespace) -> int:
                f"{span_words(read.events, args.tz)}", indent=""))
     _print_profile(whole, by, chosen)
     if tradeoff is not None:
-        print(f"\nclient timeout trade-off (no retries assumed{chosen.also}):")
-        # one unit for the waiting saved, the largest's, as the figure's right axis says it
-        most = tradeoff["wait_saved_per_attempt"].max()
-        for _, t in chosen.rows(tradeoff).iterrows():
-            print(fill_line(
-                f"  {group_label(t, by)}: at {given_duration(t['client_timeout'])}: timed out "
-                f"{measured_percent(t['timed_out_share'])}, successes lost "
-                f"{measured_percent(t['successes_lost_share'])} of attempts "
-                f"({int(t['successes_lost']):,}), waiting saved "
-                f"{measured_duration(t['wait_saved_per_attempt'], like=most)} per attempt, "
-                f"availability {measured_percent(t['availability'])}"))
-        # the groups without a timeout in force, those printed
-        for sentence in chosen.sentences(tradeoff.attrs["withheld"], whole.censoring):
-            print(fill_line(f"  {sentence}"))
+        print("\n".join(tradeoff_lines(tradeoff, by, chosen, whole.censoring, reading)))
     for line in supported:
         print(fill_line(line))
     if args.out or (args.plot and tradeoff is None):  # the shares per --freq period

@@ -32,6 +32,7 @@ from .options import (
 from .prose import path_label, wrap
 from .slo_labels import log_columns, picked_labels, select_by_labels
 from .slo_latency import adopt_latency
+from .value_flags import target_value
 
 # group_keys, parse_outcomes, read_spec: what the reading flags mean (options), for commands
 __all__ = ["slo_from_args", "group_keys", "parse_outcomes", "read_spec", "LogRead", "read_log",
@@ -103,7 +104,7 @@ def _targets(text: str | None, by: list[str]) -> float | dict[str, float] | None
         except ValueError:
             raise ConfigError("--target takes a number (e.g. 0.95) or per-group targets (e.g. "
                               "recaptcha_v2=0.93,turnstile=0.97).") from None
-        return _target_value(text.strip(), text.strip())
+        return target_value(text.strip(), text.strip())
     if len(by) != 1:
         raise ConfigError("per-group --target needs exactly one --by key (e.g. --by captcha_type); "
                           "for several keys "
@@ -120,37 +121,8 @@ def _targets(text: str | None, by: list[str]) -> float | dict[str, float] | None
         except ValueError:
             raise ConfigError("--target: every item must be GROUP=TARGET (e.g. "
                               "recaptcha_v2=0.93,turnstile=0.97).") from None
-        out[key] = _target_value(value, f"{write_key(key)}={value}")
+        out[key] = target_value(value, f"{write_key(key)}={value}")
     return out
-
-
-def _target_value(text: str, typed: str) -> float:
-    """One target of ``--target`` as a number in (0, 1); else refused echoing it as ``typed``
-    (``95``, not ``95.0``), with the fraction of a percentage in (1, 100) (``0.95``, the
-    decimal text divided, not the double). ValueError: not a number.
-
-    >>> _target_value("95", "95")
-    Traceback (most recent call last):
-    ...
-    budgetlab.errors.ConfigError: --target 95 must lie in (0, 1); if 95 is a percentage, use a
-    fraction: --target 0.95.
-    >>> _target_value("99.5", "GET=99.5")
-    Traceback (most recent call last):
-    ...
-    budgetlab.errors.ConfigError: --target GET=99.5 must lie in (0, 1); if 99.5 is a percentage,
-    use a fraction: --target GET=0.995.
-    """
-    import decimal
-
-    value = float(text)
-    if 0 < value < 1:
-        return value
-    said = f"--target {typed} must lie in (0, 1)"
-    if 1 < value < 100:
-        fraction = float(decimal.Decimal(text) / 100)
-        said += (f"; if {text} is a percentage, use a fraction: --target "
-                 f"{typed[:len(typed) - len(text)]}{fraction!r}")
-    raise ConfigError(said + ".")
 
 
 def slo_list(slo: SLO | PerGroup) -> list[SLO]:

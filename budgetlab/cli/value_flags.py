@@ -3,7 +3,8 @@ command reads the same way, refused before the log is read (one line, exit 2) ra
 long read, or after a replay printed whole (:func:`check_value_flags`, run by the CLI before the
 command). Each value is checked by the reader its command uses, in its laxest form: the command
 still applies its own rule (``--grace 0s`` is refused by ``backtest`` only), so nothing a
-command accepts is refused here."""
+command accepts is refused here. A ``--target`` is read from its text as typed
+(:func:`target_value`, :func:`one_target`), so that a refusal echoes ``95``, not ``95.0``."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from .._util.files import TABLE_SUFFIXES
 from .._util.validation import check_fraction
 from ..errors import ConfigError
 
-__all__ = ["DURATION_FLAGS", "SHARE_FLAGS", "TABLE_OUTPUT_FLAGS", "check_value_flags"]
+__all__ = ["DURATION_FLAGS", "SHARE_FLAGS", "TABLE_OUTPUT_FLAGS", "check_value_flags", "one_target",
+           "target_value"]
 
 #: The flags (their ``dest``) read as a duration by every command that has them.
 DURATION_FLAGS = ("grace", "context", "gap", "min_dwell", "warmup", "history", "since")
@@ -48,3 +50,55 @@ def check_value_flags(args: argparse.Namespace) -> None:
         path = given.get(name)
         if path is not None and Path(path).suffix.lower() not in TABLE_SUFFIXES:
             raise ConfigError(f"{name}={path!r}: output must end in .csv or .parquet.")
+
+
+def one_target(text: str | None) -> float | None:
+    """``--target`` of a command that takes one number (``export``, ``backtest``), read from the
+    text as typed: a fraction in (0, 1), else refused echoing the text (``95``, not ``95.0``) as
+    ``replay``'s ``--target`` is; ``None`` when not given.
+
+    >>> one_target("0.95"), one_target(None)
+    (0.95, None)
+    >>> one_target("99.50")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: --target 99.50 must lie in (0, 1); if 99.50 is a percentage, use
+    a fraction: --target 0.995.
+    """
+    if text is None:
+        return None
+    try:
+        float(text)
+    except ValueError:
+        raise ConfigError(f"--target {text!r}: give one target as a fraction, e.g. --target "
+                          "0.95.") from None
+    return target_value(text.strip(), text.strip())
+
+
+def target_value(text: str, typed: str) -> float:
+    """One target of ``--target`` as a number in (0, 1); else refused echoing it as ``typed``
+    (``95``, not ``95.0``), with the fraction of a percentage in (1, 100) (``0.95``, the
+    decimal text divided, not the double). ValueError: not a number.
+
+    >>> target_value("95", "95")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: --target 95 must lie in (0, 1); if 95 is a percentage, use a
+    fraction: --target 0.95.
+    >>> target_value("99.5", "GET=99.5")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: --target GET=99.5 must lie in (0, 1); if 99.5 is a percentage,
+    use a fraction: --target GET=0.995.
+    """
+    import decimal
+
+    value = float(text)
+    if 0 < value < 1:
+        return value
+    said = f"--target {typed} must lie in (0, 1)"
+    if 1 < value < 100:
+        fraction = float(decimal.Decimal(text) / 100)
+        said += (f"; if {text} is a percentage, use a fraction: --target "
+                 f"{typed[:len(typed) - len(text)]}{fraction!r}")
+    raise ConfigError(said + ".")
