@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .kernels import compiled, read_only
+from .kernels import compiled, kernel_codes, read_only
 
 __all__ = ["NO_TRAFFIC_CODE", "StatusRuns", "WindowChanges", "status_runs", "window_changes"]
 
@@ -99,8 +99,9 @@ def status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroups: int,
     kernel = compiled("status_runs")  # None: the numpy twin, which needs `rule`
     if kernel is None:
         return _numpy_status_runs(t, bad, codes, ngroups, window_ns, rule, every_instant)
-    # read-only views: one signature whatever the caller's arrays (one compile)
-    return StatusRuns(*kernel(read_only(t), read_only(bad.view(np.uint8)), read_only(codes),
+    # read-only views, int32 codes: one signature whatever the caller's arrays (one compile)
+    return StatusRuns(*kernel(read_only(t), read_only(bad.view(np.uint8)),
+                              kernel_codes(codes, ngroups),
                               int(ngroups), int(window_ns), 1 - target,
                               float(warning), float(critical), int(min_events),
                               bool(every_instant)))

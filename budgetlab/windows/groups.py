@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError
-from .kernels import compiled_or, read_only
+from .kernels import compiled_or, kernel_codes, read_only
 
 __all__ = [
     "group_codes",
@@ -156,9 +156,12 @@ def previous_in_group(values: np.ndarray, codes: np.ndarray, initial: int = 0) -
     """
     if len(values) == 0:
         return values.copy()
+    ngroups = int(codes.max()) + 1
     kernel = compiled_or("previous_in_group", _numpy_previous_in_group)
-    # read-only views: one signature whatever the caller's arrays (one compile)
-    return np.asarray(kernel(read_only(values), read_only(codes), int(codes.max()) + 1, initial))
+    if kernel is not _numpy_previous_in_group:  # the twin keeps the smallest codes (radix sort)
+        codes = kernel_codes(codes, ngroups)
+    # read-only views, int32 codes: one signature whatever the caller's arrays (one compile)
+    return np.asarray(kernel(read_only(values), read_only(codes), ngroups, initial))
 
 
 def _numpy_previous_in_group(values: np.ndarray, codes: np.ndarray, ngroups: int,

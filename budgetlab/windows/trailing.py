@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..events.schema import ts_ns
 from .groups import group_codes, order_by_codes, segment_codes, table_order
-from .kernels import compiled_or, read_only
+from .kernels import compiled_or, kernel_codes, read_only
 
 __all__ = ["window_starts", "trailing_counts", "event_window_counts"]
 
@@ -83,9 +83,10 @@ def event_window_counts(
     """``(total, failures)`` per event of ``events`` (in table order) for one window, each group
     (``by``) with its own window."""
     bad = ~events["ok"].to_numpy(dtype=bool)
-    # one group: codes of zeros, never written (calloc'd pages), never read by the kernel
+    # one group: codes of zeros, never written (calloc'd pages), never read by the kernel; int32,
+    # the kernel's width (not copied)
     if not by:
-        return _window_counts(ts_ns(events), bad, np.zeros(len(events), dtype=np.int8), window_ns,
+        return _window_counts(ts_ns(events), bad, np.zeros(len(events), dtype=np.int32), window_ns,
                               ngroups=1)
     return _window_counts(ts_ns(events), bad, group_codes(events, by, dense=False), window_ns)
 
@@ -99,9 +100,11 @@ def _window_counts(
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     kernel = compiled_or("window_counts", _numpy_window_counts)
     ngroups = int(codes.max()) + 1 if ngroups is None else ngroups
-    # read-only views: one signature whatever the caller's arrays (one compile)
-    total, failures = kernel(read_only(t), read_only(bad.view(np.uint8)), read_only(codes),
-                             int(ngroups), int(window_ns))
+    # read-only views, int32 codes: one signature whatever the caller's arrays (one compile); the
+    # twin keeps the smallest codes (numpy's radix sort)
+    total, failures = kernel(read_only(t), read_only(bad.view(np.uint8)),
+                             read_only(codes) if kernel is _numpy_window_counts
+                             else kernel_codes(codes, ngroups), int(ngroups), int(window_ns))
     return total, failures
 
 

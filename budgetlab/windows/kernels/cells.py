@@ -2,8 +2,10 @@
 
 :func:`event_cells` counts events per ``(group, bin)`` cell and returns the non-empty cells in
 group then bin order: events in time order need two passes and no sort; otherwise a counting sort
-by group (a group whose events are not in time order is sorted on its own).
-The compiled pass is ``_cells.cells``; the numpy twin is one stable argsort. Both give identical
+by group (groups whose events are not in time order are then sorted by numpy, stably).
+The compiled path is ``_cells.cells`` (it chooses, outside the compiled code, so that a log in time
+order compiles the in-order passes only, and numba's sort is never compiled); the numpy twin is one
+stable argsort. Both give identical
 results (integer counts); :func:`~budgetlab.windows.kernels.compiled_or` chooses.
 """
 
