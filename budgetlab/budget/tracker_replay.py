@@ -29,7 +29,7 @@ from .figures import (
 )
 from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, event_status, slo_parts
 
-__all__ = ["replay"]
+__all__ = ["replay", "replay_table"]
 
 
 def replay(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
@@ -95,10 +95,20 @@ def replay(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
     >>> st["budget_total"].round(2).tolist()
     [0.07, 0.03, 0.14, 0.06]
     """
+    return replay_table(events, slo, by=by, columns=columns)
+
+
+def replay_table(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
+                 by: str | Sequence[str] | None = None, columns: Iterable[str] | None = None,
+                 warn: bool = True) -> pd.DataFrame:
+    """:func:`replay`; ``warn=False``: without its warnings (a window longer than the data, SLO
+    groups the events lack), for a part of a log whose span and groups are not the log's (a Dask
+    partition, on a worker thread: told not to warn, as a ``warnings.catch_warnings`` filter is
+    the whole process's and not safe across threads)."""
     keys = check_events(events, by, output=REPLAY_COLUMNS)
     wanted = _check_columns(columns)
     per_group = as_per_group(slo)
-    parts = slo_parts(events, slo, keys)
+    parts = slo_parts(events, slo, keys, warn=warn)
     with progress_bar(len(events), desc="replay", min_total=PROGRESS_EVENTS) as bar:
         if per_group is None:
             arrays = _replay_arrays(events, parts[0][0], keys, wanted, bar)

@@ -2,7 +2,8 @@
 values in one spelling (:func:`~budgetlab.events.read.group_key`, the pandas reader's), joined on
 the driver; under ``pii="hash"`` a key that holds personal data anywhere is hashed after it is
 spelled, as :func:`budgetlab.read_events` hashes it, so that ``Köln`` written composed in one
-file and decomposed in another is one hashed group."""
+file and decomposed in another is one hashed group. Under ``pii="drop"``, what the partitions
+found in a dropped column, told as the pandas reader tells it (:func:`dropped_findings`)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,12 @@ import numpy as np
 import pandas as pd
 
 from ..events.read import group_key
-from ..privacy import hash_values
+from ..events.spec import ReadSpec
+from ..privacy import KINDS, hash_values, scan_text
+from ..privacy.guard import arrow_text
+from ..privacy.refusals import findings
 
-__all__ = ["union", "spelled_keys", "key_dtypes"]
+__all__ = ["union", "spelled_keys", "key_dtypes", "dropped_scan", "dropped_findings"]
 
 
 def union(lists: Sequence[Sequence[Any]], *, sort: bool) -> list[Any]:
@@ -61,3 +65,53 @@ def key_dtypes(infos: Sequence[dict[str, Any]], keys: Sequence[str], flagged: se
         out[k] = pd.CategoricalDtype(cats, ordered=bool(getattr(meta_raw[k].dtype, "ordered",
                                                                 False)))
     return out
+
+
+def _scan(column: pd.Series) -> tuple[dict[str, int], dict[str, np.ndarray]]:
+    """Rows per kind of personal data in ``column`` and its distinct values of each kind (as
+    64-bit hashes), found as the guard of :func:`budgetlab.read_events` finds them:
+    :func:`~budgetlab.privacy.scan_text` over the used categories, an integer column's values
+    (cards only) or a text column's values, the whole text column judging the card rule."""
+    dtype = getattr(column.dtype, "categories", column).dtype
+    numeric = pd.api.types.is_integer_dtype(dtype)
+    if not (numeric or pd.api.types.is_string_dtype(dtype)):
+        return {}, {}
+    counts = column.value_counts(dropna=True)
+    counts = counts[counts.to_numpy() > 0]  # a categorical's unused categories
+    values = np.asarray(counts.index.astype(str), dtype=object)
+    whole = None if numeric or isinstance(column.dtype, pd.CategoricalDtype) else \
+        arrow_text(column, chunked=True)
+    masks = scan_text(values, numeric=numeric, column=whole)
+    return ({k: int(counts.to_numpy()[m].sum()) for k, m in masks.items()},
+            {k: pd.util.hash_array(values[m]) for k, m in masks.items()})
+
+
+def dropped_scan(raw: pd.DataFrame, flagged: Sequence[str],
+                 spec: ReadSpec) -> dict[str, tuple[dict[str, int], dict[str, np.ndarray]]]:
+    """One partition's findings in each ``flagged`` column (dropped for personal data), the group
+    keys spelled first as the pandas reader spells them before its guard (:func:`_scan`)."""
+    spelled = [k for k in spec.by if set(spec.roles[k]) <= {"by", "keep"}]
+    return {c: _scan(pd.Series(group_key(raw[c], c)) if c in spelled else raw[c]) for c in flagged}
+
+
+def dropped_findings(infos: Sequence[dict[str, Any]], col: str) -> str:
+    """What the partitions found in ``col``, a column dropped for personal data, in the words of
+    :func:`budgetlab.read_events` (:func:`~budgetlab.privacy.refusals.findings`): the rows of each
+    kind summed, its distinct values counted once over all partitions (each partition gives them
+    as 64-bit hashes, ``info["dropped"]``, never the values).
+
+    >>> one = {"dropped": {"user": ({"e-mail address": 2}, {"e-mail address": np.array([7, 8])})}}
+    >>> two = {"dropped": {"user": ({"e-mail address": 3}, {"e-mail address": np.array([8, 9])})}}
+    >>> dropped_findings([one, two, {}], "user")
+    '5 rows like an e-mail address (3 distinct values)'
+    """
+    rows: dict[str, int] = {}
+    hashes: dict[str, list[np.ndarray]] = {}
+    for info in infos:
+        found, values = info.get("dropped", {}).get(col, ({}, {}))
+        for kind, n in found.items():
+            rows[kind] = rows.get(kind, 0) + n
+            hashes.setdefault(kind, []).append(values[kind])
+    kinds = sorted(rows, key=KINDS.index)  # in the order the guard reports them
+    return findings({k: rows[k] for k in kinds},
+                    {k: len(np.unique(np.concatenate(hashes[k]))) for k in kinds})

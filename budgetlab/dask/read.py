@@ -5,7 +5,6 @@ categories and the personal-data verdict shared by all partitions, and how it wa
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from os import PathLike
@@ -27,8 +26,9 @@ from ..events.schema import SUCCESS, bucket_dtype
 from ..events.spec import ReadSpec
 from ..events.times import is_instant
 from ..privacy import hash_values
+from ..privacy.refusals import warn_dropped
 from ._how_read import dask_how_read, label_times, late_after, partition_times
-from ._keys import key_dtypes, spelled_keys, union
+from ._keys import dropped_findings, dropped_scan, key_dtypes, spelled_keys, union
 from ._labels import classify_counts, count_labels, skipped_parts
 from ._partitions import partition_error, partition_number
 from ._sources import files_read, raw_frame, spec_of
@@ -115,6 +115,8 @@ def _profile_partition(
     info["keys"] = spelled_keys(raw, frame, keys, hashing=spec.pii == "hash")
     renamed = {session: "session_id"} if session else {}
     info["flagged"] = [c for c in (guarded if scan_pii else []) if renamed.get(c, c) not in present]
+    if spec.pii == "drop":  # what each dropped column holds (its values as 64-bit hashes)
+        info["dropped"] = dropped_scan(raw, info["flagged"], spec)
     # a row to build the metadata from; with labels the first of each distinct one, so that one
     # that does not map to skip is among them
     info["sample"] = raw.iloc[~raw[spec.label].duplicated().to_numpy()] if labels else raw.iloc[:1]
@@ -312,9 +314,8 @@ def read_events(
     hash_columns: tuple[str, ...] = ()
     hashed_in: tuple[frozenset[str], ...] = ()
     if flagged and pii == "drop":
-        for col in sorted(flagged):
-            warnings.warn(f"dropped column {col!r}: it looks like personal data.", UserWarning,
-                          stacklevel=2)
+        for col in sorted(flagged):  # in the pandas reader's words, over every partition
+            warn_dropped(col, dropped_findings(infos, col), stacklevel=2)
         load_spec = spec.replace(by=[k for k in keys if k not in flagged],
                                  keep=[k for k in keep if k not in flagged],
                                  not_personal=[k for k in spec.not_personal if k not in flagged],

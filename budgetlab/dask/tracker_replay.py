@@ -3,7 +3,6 @@ replayed there by the pandas kernel, bit-identical to :func:`budgetlab.replay`."
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -20,8 +19,8 @@ from ..budget.figures import STATUS_DTYPE
 from ..budget.replay_status import REPLAY_COLUMNS, check_state_types
 from ..budget.status_changes import change_rows
 from ..budget.status_changes import transitions as pandas_transitions
-from ..budget.tracker_replay import replay as pandas_replay
-from ..errors import BudgetlabWarning, ConfigError, InputError, PartialWindowWarning
+from ..budget.tracker_replay import replay_table
+from ..errors import ConfigError, InputError
 from ..events.schema import ts_ns
 from ..slo import SLO, PerGroup, as_per_group, as_slo, table_slo
 from ._partitions import check_dask_events, partition_number, require_dask_frame
@@ -56,13 +55,12 @@ def _replay_partition(part: pd.DataFrame, slo: SLO | PerGroup, keys: list[str],
     order = np.lexsort((part[EVENT_ID].to_numpy(), ts_ns(part)))
     part = part.iloc[order]
     part = part.set_index(EVENT_ID)
-    with warnings.catch_warnings():
-        # a partition is a part of the log: its span and its groups are not the log's, and the
-        # pandas kernel's warnings on them (a window longer than the data, SLO groups the
-        # events lack) would name a partition's facts as the log's
-        warnings.simplefilter("ignore", PartialWindowWarning)
-        warnings.filterwarnings("ignore", message="slo= names ", category=BudgetlabWarning)
-        return pandas_replay(part, slo, by=keys or None, columns=columns)
+    # a partition is a part of the log: its span and its groups are not the log's, and the
+    # pandas kernel's warnings on them (a window longer than the data, SLO groups the events
+    # lack) would name a partition's facts as the log's. The kernel is told not to warn: a
+    # warnings.catch_warnings filter swaps the whole process's filters, not safe on the worker
+    # threads of Dask's threaded scheduler (one partition restores another's)
+    return replay_table(part, slo, by=keys or None, columns=columns, warn=False)
 
 
 def _sorted_keys(groups: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

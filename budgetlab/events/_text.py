@@ -1,6 +1,6 @@
 """Text from files: bytes that are not the text they should be (UTF-16, binary, another
 compression), named with the fix; and CSV/TSV text read by Arrow's own readers
-(:func:`read_csv_text`), whose messages never quote a row.
+(:func:`read_csv_text`), whose failures are told by :mod:`._csv_words`, never quoting a row.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from typing import Any
 
 import pandas as pd
 
-from .._util.words import counted, say
+from .._util.words import say
 from ..errors import FileFormatError
-from ._messages import MAX_ROWS_LISTED, note_open_last_row
+from ._csv_words import check_quotes, parse_refusal
+from ._messages import note_open_last_row
 from .schema import check_header
 from .vocabulary import label_word
 
@@ -298,9 +299,12 @@ def read_csv_text(source: Path | bytes, name: str, kind: str, want: FileSpec) ->
     try:
         table = _arrow_table(source, start, sep, want, quoted)
     except (pa.ArrowException, ValueError, OSError, MemoryError) as exc:
-        raise _parse_error(exc, _whole(source, start), name, kind, sep, len(header)) from None
+        data = _whole(source, start)  # bytes that are no UTF-8 named first, then the CSV's faults
+        utf8 = text_problem(data, name, "utf-8") if "UTF8" in str(exc) or "UTF-8" in str(exc) \
+            else None
+        raise utf8 or parse_refusal(exc, data, name, kind, sep, len(header)) from None
     if quoted and _quotes(source, start, count=True) % 2:
-        _check_quotes(_whole(source, start), name, sep)
+        check_quotes(_whole(source, start), name, sep)
     if table.num_rows == 0:
         raise FileFormatError(f"{name}: has a header but no rows; nothing to analyse.")
     frame = as_pandas(table)
@@ -340,60 +344,3 @@ def _whole(source: Path | bytes, start: int) -> bytes:
     with _open(source) as fh:
         fh.seek(start)
         return bytes(fh.read())
-
-
-def _parse_error(exc: BaseException, data: bytes, name: str, kind: str, sep: str,
-                 width: int) -> FileFormatError:
-    """The one-line error for Arrow's failure on ``data`` (Arrow's own text quotes rows)."""
-    text = str(exc)
-    if "UTF8" in text or "UTF-8" in text:
-        err = text_problem(data, name, "utf-8")
-        if err is not None:
-            return err
-    if "Expected" in text and "columns" in text:
-        if data.count(b'"') % 2:
-            _check_quotes(data, name, sep)
-        return FileFormatError(_ragged_message(data, name, sep, width))
-    return FileFormatError(f"{name}: malformed {kind.upper()} ({type(exc).__name__}); check "
-                           "quoting and separators, or export the file again.")
-
-
-def _check_quotes(data: bytes, name: str, sep: str) -> None:
-    """An odd number of quote characters: find an unterminated quoted field, which would swallow
-    every following line into one value (error path only: a Python loop over the rows)."""
-    rows = 0
-    try:
-        reader = csv.reader(io.StringIO(data.decode("utf-8", errors="replace")), delimiter=sep,
-                            strict=True)
-        next(reader, None)
-        for record in reader:
-            rows += bool(record)
-    except csv.Error:
-        raise FileFormatError(f"{name}: a quoted field is never closed (from data row {rows + 1}, "
-                              "1-based); it would swallow the rest of the file: fix the quote or "
-                              "export the file again.") from None
-
-
-def _ragged_message(data: bytes, name: str, sep: str, width: int) -> str:
-    """Name the rows whose field count differs from the header's (error path only)."""
-    rows: list[int] = []
-    count = 0
-    try:
-        reader = csv.reader(io.StringIO(data.decode("utf-8", errors="replace")), delimiter=sep)
-        next(reader, None)
-        for i, record in enumerate(filter(None, reader), 1):  # blank lines skipped, as when read
-            if len(record) != width:
-                count += 1
-                if len(rows) < MAX_ROWS_LISTED:
-                    rows.append(i)
-    except csv.Error:
-        pass
-    more = " and more" if count > len(rows) else ""
-    which = "data row" if len(rows) == 1 and not more else "data rows"
-    where = f" ({which} {', '.join(map(str, rows))}{more}, 1-based)" if rows else ""
-    half = "" if data.rstrip(b" \t").endswith((b"\n", b"\r")) else \
-        "; the last line has no line end: the file may be half-written"
-    rows_have = (f"{counted(count, 'row')} {'has' if count == 1 else 'have'}" if count
-                 else "some rows have")
-    return (f"{name}: {rows_have} a different number of fields than the header{where}; a field may "
-            f"hold an unquoted separator or quote{half}. Fix or drop those rows.")

@@ -4,7 +4,8 @@ each order), and naive local times that a DST change leaves without one instant 
 a gap, two in a repeated hour: :func:`dst_words`, kind by kind). Like every refusal's words,
 they never show a value of the file: the example date is always 1 February 2026, and a DST
 change is named by its span of wall time, a fact of the zone. Files that disagree, epoch numbers
-in one and dates in another, are refused by name (:func:`refuse_epochs_beside_dates`).
+in one and dates in another, or epoch numbers of units 1000x apart, are refused by name
+(:func:`refuse_epochs_beside_dates`, :func:`refuse_epoch_units_apart`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from .._util.words import say
 from ..errors import TimestampError
 from ._messages import row_numbers
 
-__all__ = ["numeric_date_words", "dst_words", "refuse_epochs_beside_dates"]
+__all__ = ["numeric_date_words", "dst_words", "refuse_epochs_beside_dates",
+           "refuse_epoch_units_apart"]
 
 #: A date written in numbers only (``01.02.2026``): day and month in an order the text does not
 #: tell, one separator, a year of four or two digits, then the rest (a time, if any)
@@ -160,3 +162,34 @@ def refuse_epochs_beside_dates(cols: list[pd.Series], names: list[str], iso: lis
         f"{names[first]} but {words[kinds[other]]} in {names[other]}; write every file's times "
         "one way (ISO-8601 like 2026-11-29T03:47:00Z, or epoch numbers in one unit with "
         + say("epoch=", "--epoch") + ").")
+
+
+def refuse_epoch_units_apart(looks: list[tuple[str, int] | None], names: list[str], column: str,
+                             epoch: str | None, unit_names: dict[str, str]) -> None:
+    """Refuse files whose epoch numbers each look like one unit, but not the same one (seconds
+    in one file, milliseconds in another): one unit reads only some of them, whatever ``epoch``
+    says, so the files are named with what each looks like, not a row out of range. ``looks``:
+    each file's unit and median digits (:func:`~budgetlab.events.times.epoch_look`).
+
+    >>> refuse_epoch_units_apart([("s", 10), ("ms", 13)], ["a.csv", "b.csv"], "ts", "s",
+    ...                          {"s": "seconds", "ms": "milliseconds"})
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.TimestampError: the files disagree on their times: column 'ts' holds epoch
+    numbers of 10 digits (like seconds) in a.csv but of 13 digits (like milliseconds) in b.csv;
+    epoch='s' reads only one of them: read the files separately, each with its own epoch=, or
+    convert their times to one unit first.
+    """
+    known = [(n, look) for n, look in zip(names, looks, strict=True) if look is not None]
+    other = next((i for i, (_, look) in enumerate(known) if look[0] != known[0][1][0]), None)
+    if other is None:
+        return
+    (first, (unit, digits)), (second, (unit2, digits2)) = known[0], known[other]
+    given = say(f"epoch={epoch!r}", f"--epoch {epoch}") if epoch else say("one epoch=",
+                                                                           "one --epoch")
+    raise TimestampError(
+        f"the files disagree on their times: column {column!r} holds epoch numbers of {digits} "
+        f"digits (like {unit_names[unit]}) in {first} but of {digits2} digits (like "
+        f"{unit_names[unit2]}) in {second}; {given} reads only one of them: read the files "
+        f"separately, each with its own {say('epoch=', '--epoch')}, or convert their times to "
+        "one unit first.")

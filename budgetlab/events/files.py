@@ -39,8 +39,8 @@ from ._text import (
     utf8_family,
     utf16_encoding,
 )
-from ._time_words import refuse_epochs_beside_dates
-from .times import OFFSETS_READING, describe_time, is_instant, parse_time
+from ._time_words import refuse_epoch_units_apart, refuse_epochs_beside_dates
+from .times import OFFSETS_READING, UNIT_NAMES, describe_time, epoch_look, is_instant, parse_time
 
 __all__ = ["FORMATS", "ISO_TIME", "FileSpec", "as_lf", "check_path", "check_scalars",
            "check_text_encoding", "expand_sources", "file_name", "file_notes", "is_path_like",
@@ -236,6 +236,9 @@ def _times_of_files(frames: list[pd.DataFrame], files: list[tuple[str, int]], wa
     if want.epoch is None:  # with epoch=, dates are refused as no numbers, row and file named
         refuse_epochs_beside_dates([f[want.time] for f in frames], [n for n, _ in files],
                                    [bool(f.attrs.get(ISO_TIME)) for f in frames], want.time)
+    looks = [epoch_look(f[want.time]) if want.epoch or pd.api.types.is_numeric_dtype(
+        f[want.time].dtype) else None for f in frames]  # one unit per file, but files apart
+    refuse_epoch_units_apart(looks, [n for n, _ in files], want.time, want.epoch, UNIT_NAMES)
     times, start = [], 0
     for frame, (name, rows) in zip(frames, files, strict=True):  # each file's own errors first
         check_scalars(frame, [want.time])

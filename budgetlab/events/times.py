@@ -9,7 +9,6 @@ cannot be right (units mixed in one column, instants before 2000 or from 2100 on
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -22,10 +21,10 @@ from .._util.words import counted, noun_for, say
 from ..errors import TimestampError
 from ._messages import MISSING_LABELS, expand, fill_or_drop, row_numbers
 from ._time_words import dst_words, numeric_date_words
-from .offsets import has_offset, iso_offsets
+from .offsets import has_offset, iso_offsets, unread_zone_names
 
 __all__ = ["EPOCH_UNITS", "NS_MAX", "UNIT_NAMES", "OFFSETS_READING", "parse_time", "describe_time",
-           "from_epoch", "is_instant", "zone_reading"]
+           "from_epoch", "epoch_look", "is_instant", "zone_reading"]
 
 #: Units of epoch numbers (``epoch=``) in nanoseconds.
 EPOCH_UNITS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
@@ -212,19 +211,17 @@ def _fallback_parse(s: pd.Series, where: np.ndarray) -> np.ndarray:
     clf = s.str.fullmatch(r"[0-9]{1,2}/[A-Za-z]{3}/[0-9]{4}:[0-9]{2}:[0-9]{2}:[0-9]{2}[ \t]*"
                           r"[+-][0-9]{4}").fillna(False).to_numpy(dtype=bool)
     named = (s.str.contains(_MONTHS, regex=True) & s.str.contains(_YEAR, regex=True)) \
-        .fillna(False).to_numpy(dtype=bool)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for form, fmt in ((clf, "%d/%b/%Y:%H:%M:%S %z"), (named, "mixed")):
-            rows = todo & form
-            if not rows.any():
-                continue
-            parsed = pd.to_datetime(s[rows], format=fmt, utc=True, errors="coerce")
-            good = ~parsed.isna().to_numpy()
-            idx = np.flatnonzero(rows)[good]
-            if good.any():
-                out[idx] = _to_ns(parsed[good], expand(np.isin(np.arange(len(s)), idx), where))
-            todo[idx] = False
+        .fillna(False).to_numpy(dtype=bool) & ~unread_zone_names(s)  # pandas would warn: refused
+    for form, fmt in ((clf, "%d/%b/%Y:%H:%M:%S %z"), (named, "mixed")):
+        rows = todo & form
+        if not rows.any():
+            continue
+        parsed = pd.to_datetime(s[rows], format=fmt, utc=True, errors="coerce")
+        good = ~parsed.isna().to_numpy()
+        idx = np.flatnonzero(rows)[good]
+        if good.any():
+            out[idx] = _to_ns(parsed[good], expand(np.isin(np.arange(len(s)), idx), where))
+        todo[idx] = False
     if todo.any():
         dates = numeric_date_words(s[todo])  # 01.02.2026: which orders, and the format of each
         raise TimestampError(
@@ -285,6 +282,17 @@ def is_instant(reading: str) -> bool:
 def _unit_of(magnitude: np.ndarray) -> np.ndarray:
     """The epoch unit each magnitude looks like (index into s, ms, us, ns)."""
     return np.searchsorted(np.array([1e11, 1e14, 1e17]), magnitude, side="right")
+
+
+def epoch_look(col: pd.Series) -> tuple[str, int] | None:
+    """The unit (an :data:`EPOCH_UNITS` key) and median's digits of the epoch numbers of ``col``,
+    all of one unit; ``None``: not all plain numbers, or units mixed (:func:`_check_mixed`)."""
+    text = col if pd.api.types.is_numeric_dtype(col.dtype) else col.astype("string").str.strip()
+    values = np.abs(pd.to_numeric(text, errors="coerce").to_numpy(dtype=np.float64))
+    kinds = np.unique(_unit_of(values))
+    if len(values) == 0 or np.isnan(values).any() or len(kinds) != 1:
+        return None
+    return list(EPOCH_UNITS)[int(kinds[0])], len(str(int(np.median(values))))
 
 
 def _check_mixed(values: np.ndarray) -> None:

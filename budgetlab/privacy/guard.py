@@ -6,7 +6,6 @@ output. Recall, precision: ``tests/events/test_pii_corpus.py``, ``test_id_false_
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Iterable
 from itertools import pairwise
 from typing import Any
@@ -18,9 +17,8 @@ import pyarrow.compute as pc
 
 from .._util.codes import on_chunks
 from .._util.validation import check_argument
-from ..errors import PersonalDataWarning
 from .hashing import hash_values
-from .refusals import column_refusal, findings, values_refusal
+from .refusals import column_refusal, findings, values_refusal, warn_dropped
 
 __all__ = ["KINDS", "PII_MODES", "names_a_person", "scan_text", "looks_personal",
            "scan_personal_data", "guard_personal_data", "guard_values"]
@@ -370,8 +368,7 @@ def guard_personal_data(frame: pd.DataFrame, columns: Iterable[str], *, pii: str
             why = "named" if not rows and pii == "error" else "required" if col in must else ""
             raise column_refusal(col, what, why)
         if pii == "drop" and warn:  # at the caller of read_events (through read_table)
-            warnings.warn(PersonalDataWarning(f"dropped column {col!r}: it looks like personal "
-                                              f"data ({what})."), stacklevel=4)
+            warn_dropped(col, what, stacklevel=4)  # the words the Dask reader says too
         if pii == "drop":
             out = out.drop(columns=[col])
         else:

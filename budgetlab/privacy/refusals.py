@@ -1,12 +1,15 @@
 """What the guard says when it refuses: the column or source, the kinds and counts (never a value),
-and the fix in the words of the API (``pii='hash'``) or of the command line (``--pii hash``)."""
+and the fix in the words of the API (``pii='hash'``) or of the command line (``--pii hash``); the
+warning of a column dropped (``pii='drop'``), by every reader that drops one."""
 
 from __future__ import annotations
 
-from .._util.words import counted, counted_of, say
-from ..errors import PersonalDataError
+import warnings
 
-__all__ = ["findings", "column_refusal", "values_refusal"]
+from .._util.words import counted, counted_of, say
+from ..errors import PersonalDataError, PersonalDataWarning
+
+__all__ = ["findings", "column_refusal", "values_refusal", "warn_dropped"]
 
 
 def _like(kind: str) -> str:
@@ -23,6 +26,23 @@ def findings(rows: dict[str, int], distinct: dict[str, int]) -> str:
     return ", ".join(f"{counted(n, 'row')} {_like(kind)} "
                      f"({counted(distinct[kind], 'distinct value')})"
                      for kind, n in rows.items()) or "its name denotes people or accounts"
+
+
+def warn_dropped(col: str, what: str, *, stacklevel: int) -> None:
+    """The :class:`PersonalDataWarning` of a column dropped under ``pii='drop'``, with the
+    :func:`findings` ``what`` (``stacklevel`` as :func:`warnings.warn` would count it in the
+    caller): the pandas reader's guard and the Dask reader say it in these words.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_dropped("user", "2 rows like an e-mail address (2 distinct values)", stacklevel=1)
+    >>> print(caught[0].message)
+    dropped column 'user': it looks like personal data (2 rows like an e-mail address (2 distinct
+    values)).
+    """
+    warnings.warn(PersonalDataWarning(f"dropped column {col!r}: it looks like personal data "
+                                      f"({what})."), stacklevel=stacklevel + 1)
 
 
 def column_refusal(col: str, what: str, why: str) -> PersonalDataError:

@@ -27,6 +27,7 @@ from budgetlab import how_read, read_access_log, read_events
 from budgetlab._util.codes import factorize
 from budgetlab._util.inputs import register_input
 from budgetlab.errors import BudgetlabError, FileFormatError, InputError
+from budgetlab.events import _csv_words as csv_words
 from budgetlab.events import _text as I
 from budgetlab.events import _text as arrow_read
 from budgetlab.events import files as F
@@ -110,14 +111,14 @@ def _old_text_table(raw: bytes, name: str, kind: str, columns: list[str], encodi
                 raise err from None
         if "Expected" in text and "columns" in text:
             if data.count(b'"') % 2:
-                arrow_read._check_quotes(data, name, sep)
-            raise FileFormatError(arrow_read._ragged_message(data, name, sep,
-                                                             len(header))) from None
+                csv_words.check_quotes(data, name, sep)
+            raise FileFormatError(csv_words._ragged_message(data, name, sep,
+                                                            len(header))) from None
         raise FileFormatError(f"{name}: malformed {kind.upper()} ({type(exc).__name__}); check "
                               "quoting and "
                               "separators, or export the file again.") from None
     if data.count(b'"') % 2:
-        arrow_read._check_quotes(data, name, sep)
+        csv_words.check_quotes(data, name, sep)
     if table.num_rows == 0:
         raise FileFormatError(f"{name}: has a header but no rows; nothing to analyse.")
     frame = table.to_pandas()
