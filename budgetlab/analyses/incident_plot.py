@@ -160,8 +160,8 @@ def _mark_spans(r: Any, panels: list[Any], rest: list[Any]) -> None:
     window holds time without data, before the log's first event (``r.data_start`` after the
     window's start) or after its last (``r.data_end``), hatch every panel there and key it in the
     top panel's legend, whatever the span's width (words drawn on a narrow span would run past
-    the axes): the log begins, the log ends (after the end, what is drawn is the tracker's clock
-    running on after the data, not traffic)."""
+    the axes): the log begins, the log ends (after the end no status nor alert is drawn: the
+    report evaluates none there, :func:`~budgetlab.analyses.incident_replay.replay_tables`)."""
     axes = [*panels, *rest]
     for ax in axes:
         ax.axvspan(r.start.tz_convert(None), r.end.tz_convert(None), color="black", alpha=0.04,

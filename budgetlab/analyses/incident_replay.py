@@ -10,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._util.attrs import time_text
 from ..alerts.policy import AlertPolicy
 from ..budget.spans import status_spans
 from ..budget.status_changes import transitions
@@ -65,9 +66,10 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
     spans = status_spans(tracked, slo, **observed)
     # the tracker read from when its window lies after the data's start (None: never)
     read_from = tracker_read_from(span, slo.window)
+    steps = status_spans(tracked, slo, **observed, steps=True)
     tables = dict(
-        states=states, spans=spans, transitions=tr, steps=status_spans(tracked, slo, **observed,
-                                                                       steps=True),
+        states=states, spans=_until_data(spans, span), transitions=tr,
+        steps=_until_data(steps, span),
         tracker=withhold_tracker(tracker_table(states_h, tr_h, spans, keys, replace(
             span, start=span.end if read_from is None else read_from)), read_from),
         alerts=alerts, tiers=tiers, alert_bins=alert_bins, buckets=buckets,
@@ -78,3 +80,17 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
                                         freq=nice_freq(span.w_end.value - span.w_start.value)))
     report_attrs(tables, slo, keys, ev["ts"][in_incident])
     return tables
+
+
+def _until_data(spans: pd.DataFrame, span: Span) -> pd.DataFrame:
+    """The window's clock (``spans`` of :func:`budgetlab.status_spans`) up to the log's last
+    event, included (``span.data_end``, when the log ends inside the window; ``attrs["end"]``
+    then 1 ns after it): after it the window empties with the data, not the traffic, so no
+    status is evaluated there (the figure hatches that time as the log's end)."""
+    if span.data_end is None or span.data_end >= span.w_end:
+        return spans
+    hi = span.data_end + pd.Timedelta(1)
+    out = spans[spans["start"] < hi].copy()
+    out["end"] = out["end"].where(out["end"] <= hi, hi)
+    out.attrs = {**spans.attrs, "end": time_text(hi)}
+    return out.reset_index(drop=True)

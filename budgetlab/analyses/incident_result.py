@@ -47,7 +47,9 @@ class IncidentReport:
         :func:`budgetlab.replay` rows of the events in the window (history replayed first).
     spans : DataFrame
         :func:`budgetlab.status_spans` over the window (from its first event when the data start
-        later; history replayed first): the window's clock, which the tracker table reads.
+        later; history replayed first; to 1 ns after the log's last event when the log ends
+        first: no status is evaluated after it): the window's clock, which the tracker table
+        reads.
     steps : DataFrame or None
         The same with ``steps=True`` (a row at every change of the window): the plot's lines
         and bands (``None`` in a report built by hand: the plot draws the per-event rows).
@@ -72,7 +74,8 @@ class IncidentReport:
         the window lies after ``data_start`` (NaT: never during the incident, figures missing).
     alerts : DataFrame
         :func:`budgetlab.alert_episodes` overlapping the window, replayed over the log from its
-        first event (whatever ``context``), plus ``caused_by_timeouts`` and
+        first event (whatever ``context``) to the end of the bin of its last event (an alert
+        firing there is ``ongoing``, as ``alert_episodes`` says), plus ``caused_by_timeouts`` and
         ``may_have_fired_earlier``: each tier replayed from its first evaluation whose long window
         lies after the log's first bin (``tiers``' replay: the flags its own; the second, that its
         condition held from that evaluation: :mod:`~budgetlab.analyses.incident_coverage`).
@@ -83,7 +86,10 @@ class IncidentReport:
         end + grace)``, ``score_alerts``' rule, begun while the windows held data),
         ``caused_by_timeouts`` (every episode that fired was caused by timeouts alone),
         ``may_have_fired_earlier`` (the first alert's, as in ``alerts``), ``peak_burn_long``,
-        ``peak_burn_short``, ``condition_held`` (both burns over ``burn`` at an evaluation), over
+        ``peak_burn_short`` (over the evaluations whose short window held an event; missing when
+        none did: no traffic, not a burn of 0), ``short_window_empty`` (the evaluations whose
+        short window held no event), ``condition_held`` (both burns over ``burn`` at an
+        evaluation), over
         the evaluations in ``(start, end]`` whose windows hold data: up to
         the end of the bin of ``data_end`` when the log ends first, and when it starts late
         (``data_start``) from the first whose long window lies after the bin of its first event

@@ -31,7 +31,7 @@ from ..windows.bingrid import BinGrid
 from ..windows.binning import bin_events
 from ..windows.bins import read_bins
 from .incident_coverage import covered_alerts, evaluated_from
-from .incident_tier_reach import tier_reach
+from .incident_tier_reach import tier_reach, without_empty_short
 from .incident_window import Span, between
 
 __all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "alert_tables", "closest_tier", "report_attrs",
@@ -214,9 +214,12 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
         return a_grid, covered_alerts(a_bins, a_grid, slo.target, policy, evaluated_from(
             a_grid, log_start, policy), has_timeout=has_timeout)
 
-    # the window's alerts; those of the incident's grace when it runs past the window
-    a_grid, ep = replayed(span.w_end)
-    m_grid, matched = (a_grid, ep) if a_stop <= span.w_end else replayed(a_stop)
+    # the window's alerts; those of the incident's grace when it runs past the window; neither
+    # evaluated after the end of the bin of the log's last event (alert_episodes' grid_end)
+    cap = span.w_end if span.data_end is None else min(span.w_end, _bin_end(grid, span.data_end))
+    a_grid, ep = replayed(cap)
+    m_stop = a_stop if span.data_end is None else min(a_stop, _bin_end(grid, span.data_end))
+    m_grid, matched = (a_grid, ep) if m_stop <= cap else replayed(m_stop)
     alerts = _overlapping(ep, span.w_start, span.w_end).reset_index(drop=True)
     alerts.attrs.update(ep.attrs)  # the grid's own start and end: the history read included
     end = _read_until(grid, span.data_end, span.end)
@@ -228,7 +231,8 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
     last = span.data_end if span.data_end is not None or a_stop >= span.end + span.grace else (
         a_stop - pd.Timedelta(1))
     until = _read_until(m_grid, last, span.end + span.grace)
-    tiers = _tier_table(matched, states[covered], group_rows, policy, keys, span.start,
+    states = without_empty_short(grid, states[covered], policy, keys)
+    tiers = _tier_table(matched, states, group_rows, policy, keys, span.start,
                         span.end + span.grace, until)
     # the first evaluation after the incident's start (the grid starts a history before it)
     first = grid.start_ns + ((span.start.value - grid.start_ns) // grid.freq_ns + 1) * grid.freq_ns
@@ -246,6 +250,12 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
     tiers["judged_to"] = pd.Series(until, index=tiers.index)  # end + grace, or the log's end
     tiers.loc[unseen, ["peak_burn_long", "peak_burn_short"]] = np.nan
     return alerts, tiers, bins
+
+
+def _bin_end(grid: BinGrid, t: pd.Timestamp) -> pd.Timestamp:
+    """The end of the bin of ``grid``'s alignment holding ``t`` (past the grid's end too)."""
+    k = (t.value - grid.start_ns) // grid.freq_ns + 1
+    return pd.Timestamp(int(grid.start_ns + k * grid.freq_ns), unit="ns", tz="UTC")
 
 
 def _read_until(grid: BinGrid, data_end: pd.Timestamp | None, end: pd.Timestamp) -> pd.Timestamp:
@@ -309,6 +319,8 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[t
     out = pd.DataFrame(group_rows, columns=keys).merge(tiers, how="cross")
     out = out.join(fired, on=on).join(peaks.add_prefix("peak_"), on=on)
     out["condition_held"] = out.pop("peak_condition").eq(True)  # False: no evaluation
+    empty = states.astype(plain).groupby(on)["short_empty"].sum().rename("short_window_empty")
+    out = out.join(empty, on=on).fillna({"short_window_empty": 0})
     for c in ("first_alert", "alert_end"):
         out[c] = out[c].astype("datetime64[ns, UTC]")
     out["fired"] = out["first_alert"].notna().to_numpy()
@@ -319,8 +331,9 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[t
     return out[[*on, "severity", "burn", "long_window", "short_window", "fired", "first_alert",
                 "detection_delay", "alert_end", "caused_by_timeouts", "may_have_fired_earlier",
                 "peak_burn_long",
-                "peak_burn_short", "condition_held"]].astype({"peak_burn_long": float,
-                                                              "peak_burn_short": float})
+                "peak_burn_short", "short_window_empty", "condition_held"]].astype(
+                    {"peak_burn_long": float, "peak_burn_short": float,
+                     "short_window_empty": np.int64})
 
 
 def closest_tier(tiers: pd.DataFrame) -> pd.Series | None:

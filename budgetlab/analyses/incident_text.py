@@ -264,9 +264,15 @@ def _why_silent(near: pd.Series, policy: AlertPolicy, grace: Any) -> str:
         return ""
     tier = next(t for t in policy.tiers if t.name == near["tier"])
     if not near["condition_held"]:
-        return (f", but its {prose_duration(tier.short_window)} burn was never over it at the "
-                "same evaluation" if tier.short_window is not None
-                else ", but its alert condition never held")
+        if tier.short_window is None:
+            return ", but its alert condition never held"
+        short = prose_duration(tier.short_window)
+        if pd.isna(near.get("peak_burn_short", 0.0)):  # no traffic, not a burn of 0
+            return f", but its {short} window held no event at any of those evaluations"
+        n = int(near.get("short_window_empty", 0))
+        some = (f" (at {counted(n, 'evaluation')} its {short} window held no event: no burn "
+                f"{'there' if n > 1 else 'then'}, no traffic)" if n else "")
+        return f", but its {short} burn was never over it at the same evaluation{some}"
     wait = f" (for_ {prose_duration(tier.for_)})" if tier.for_ > pd.Timedelta(0) else ""
     return (f", and both its windows were over it, but no alert of it began "
             f"{detection_span_words(grace)}{wait}")

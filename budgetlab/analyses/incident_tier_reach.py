@@ -22,12 +22,13 @@ from .._util.words import prose_duration
 from ..alerts.policy import AlertPolicy
 from ..alerts.reach import can_never_fire, cannot_fire_words
 from ..alerts.unseen import held_traffic, traffic_spans
+from ..budget.burn_rows import traffic_runs
 from ..budget.targets import target_array
 from ..windows.bingrid import BinGrid
-from .incident_end_words import detection_span_words, grace_cut_words
+from .incident_end_words import clock_words, detection_span_words, grace_cut_words
 
-__all__ = ["UNSEEN_CELL", "tier_reach", "silent_cells", "unseen_table_note", "tier_table_notes",
-           "reach_words"]
+__all__ = ["UNSEEN_CELL", "peaks_span_note", "tier_reach", "without_empty_short", "silent_cells",
+           "unseen_table_note", "tier_table_notes", "reach_words"]
 
 
 def tier_reach(grid: BinGrid, tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str],
@@ -64,6 +65,40 @@ def tier_reach(grid: BinGrid, tiers: pd.DataFrame, policy: AlertPolicy, keys: Se
     can = np.array([not can_never_fire(policy.tiers[j], float(v))
                     for j, v in zip(tier, targets, strict=True)], dtype=bool)
     return unseen, can
+
+
+def without_empty_short(grid: BinGrid, states: pd.DataFrame, policy: AlertPolicy,
+                        keys: Sequence[str]) -> pd.DataFrame:
+    """``states`` (:func:`~budgetlab.alerts.episodes.alert_states` rows of ``grid``'s groups)
+    with ``burn_short`` missing where the tier's short window (its long one for a single-window
+    tier) held no event of the row's group at that evaluation, and ``short_empty`` saying so: no
+    traffic, not a burn of 0 (its peak is over the evaluations with traffic; none: missing)."""
+    out = states.copy()
+    if not len(out):
+        out["short_empty"] = np.zeros(0, dtype=bool)
+        return out
+    tier = out["tier"].astype(str).map({t.name: j for j, t in enumerate(policy.tiers)})
+    tier_j = tier.to_numpy(dtype=np.int64)
+    if keys:  # the row's group: its position in the grid, by the keys as text
+        at = {tuple(r): i for i, r in enumerate(
+            grid.keys[list(keys)].astype(str).itertuples(index=False, name=None))}
+        group = np.array([at[tuple(r)] for r in out[list(keys)].astype(str).itertuples(
+            index=False, name=None)], dtype=np.int64)
+    else:
+        group = np.zeros(len(out), dtype=np.int64)
+    # the bin (a position in the grid) each evaluation ends
+    pos = (out["bin_end"].array.asi8 - grid.start_ns) // grid.freq_ns - 1
+    held = np.zeros(len(out), dtype=bool)
+    for j, tr in enumerate(policy.tiers):
+        sel = tier_j == j
+        if sel.any():
+            width = int((tr.short_window if tr.short_window is not None
+                         else tr.long_window).value)
+            runs = traffic_runs(grid, max(1, -(-width // grid.freq_ns)))
+            held[sel] = held_traffic(*runs, group[sel], pos[sel], pos[sel] + 1)
+    out["burn_short"] = out["burn_short"].where(held)
+    out["short_empty"] = ~held
+    return out
 
 
 #: The tier table's cell for an unseen tier (its ``detection_delay``), explained once under the
@@ -121,6 +156,46 @@ def tier_table_notes(rows: pd.DataFrame, cells: list[str], report: Any,
     cut = grace_cut_words(rows, report.end, report.grace, report.tz or "UTC")
     notes = [unseen_table_note(rows, cells, report.grace), f"{grace_name}: {cut}." if cut else ""]
     return [n for n in notes if n]
+
+
+def peaks_span_note(rows: pd.DataFrame, tz: str, start: pd.Timestamp, grace: Any) -> str:
+    """The note under the tier table when a tier (of ``rows``, the rows shown) first fired after
+    the evaluations its peaks are read over (``evaluated_from`` .. ``evaluated_to``: the
+    incident's), in the ``grace`` after the incident: its ``fired`` is ``budgetlab alerts``'
+    rule (an alert overlapping the incident or its grace), its peaks the incident's own, so its
+    peak may stay under its threshold; ``""`` when no such tier is shown.
+
+    >>> t = pd.Timestamp
+    >>> rows = pd.DataFrame({"tier": ["page_1h"], "fired": [True],
+    ...                      "first_alert": [t("2026-03-02 06:41", tz="UTC")],
+    ...                      "evaluated_from": [t("2026-03-02 06:01", tz="UTC")],
+    ...                      "evaluated_to": [t("2026-03-02 06:30", tz="UTC")]})
+    >>> print(peaks_span_note(rows, "UTC", t("2026-03-02 06:00", tz="UTC"), pd.Timedelta("1h")))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    peak_burn_long is the peak over the tier's evaluations during the incident (page_1h: 06:01 to
+    06:30); fired counts an alert overlapping the incident or its 1 h grace (the rule of budgetlab
+    alerts): page_1h first fired after those evaluations, at 06:41, so its peak is not the burn it
+    fired at.
+    """
+    if "evaluated_to" not in rows or not len(rows):
+        return ""
+    late = rows[rows["fired"].to_numpy(dtype=bool) & rows["evaluated_to"].notna()
+                & (rows["first_alert"] > rows["evaluated_to"])].drop_duplicates("tier")
+    if not len(late):
+        return ""
+
+    def at(ts: Any) -> str:
+        return clock_words(pd.Timestamp(ts), tz, start)
+
+    spans = "; ".join(dict.fromkeys(f"{r['tier']}: {at(r['evaluated_from'])} to "
+                                    f"{at(r['evaluated_to'])}" for _, r in late.iterrows()))
+    fired = ", ".join(f"{r['tier']} first fired after those evaluations, at "
+                      f"{at(r['first_alert'])}" for _, r in late.iterrows())
+    return (f"peak_burn_long is the peak over the tier's evaluations during the incident "
+            f"({spans}); fired counts an alert overlapping the incident or its "
+            f"{prose_duration(pd.Timedelta(grace))} grace (the rule of budgetlab alerts): "
+            f"{fired}, so {'its peak is' if len(late) == 1 else 'their peaks are'} not the burn "
+            f"{'it' if len(late) == 1 else 'they'} fired at.")
 
 
 def reach_words(tiers: pd.DataFrame, policy: AlertPolicy, target: Any, keys: Sequence[str], *,

@@ -14,18 +14,18 @@ from typing import Any, cast
 
 import pandas as pd
 
-from .._util.attrs import MINUTE, clock_text
 from .._util.validation import utc_timestamp
-from .._util.words import counted, duration_words, prose_duration
+from .._util.words import counted, prose_duration
 from ..errors import ConfigError, InputError, NoTrafficError
 from ..privacy import shown
 from ..slo import SLO, PerGroup
+from .incident_tiers import print_tier_table
 from .policy_builds import group_periods, run_builds, tiers_text
 from .prose import path_label
 from .reading import group_keys, read_log, slo_from_args
 from .score_text import SCORE_FOOTNOTE, print_score_notes
-from .shared import print_slo, table_text, wrap, write_output
-from .shown_groups import group_limit, shown_groups
+from .shared import print_slo, wrap, write_output
+from .shown_groups import group_limit
 from .unused_flags import refuse_unused
 
 __all__ = ["COMMANDS", "naive_times_note", "scoped_slo"]
@@ -245,40 +245,7 @@ def _print_incident(ident: str, rep: Any, by: list[str], limit: int = 0) -> None
     print(wrap(rep.summary, indent="  "))
     for note in rep.notes:
         print(wrap(f"note: {note}", indent="  "))
-    cut = shown_groups(rep.tiers, by, limit, order=("fired", "peak_burn_long"),
-                       most="those that fired first, then the highest peak_burn_long",
-                       full="--tiers-out FILE writes every group's rows")
-    tiers = cut.rows[[*by, "tier", "severity", "burn", "fired", "first_alert",
-                      "detection_delay", "peak_burn_long"]].copy() if len(rep.tiers) else rep.tiers
-    if len(tiers):
-        from .._util.burns import three_digits
-        from ..analyses.incident_tier_reach import silent_cells, tier_table_notes
-
-        # a tier that did not fire has no first alert nor delay: words, never a blank cell; one
-        # that fired before the incident began detected it at once (the table's 0)
-        before = (tiers["first_alert"] < rep.start).to_numpy()
-        # a tier never evaluated (its window reached before the data's start): not known
-        unknown = cut.rows.get("evaluated_from", pd.Series(0, index=tiers.index)).isna()
-        tiers["detection_delay"] = [
-            "not evaluated" if no else "already firing" if early and pd.notna(v)
-            else duration_words(v) if pd.notna(v) else why for v, early, no, why in zip(
-                tiers["detection_delay"], before, unknown, silent_cells(cut.rows, rep.slo.target),
-                strict=True)]
-        # on the clock of the header (--tz), with its UTC offset off UTC
-        tiers["first_alert"] = clock_text(tiers["first_alert"], rep.tz or "UTC",
-                                          MINUTE).fillna("none")
-        # the threshold as the policy writes it; the peak as the summary says it
-        tiers["burn"] = tiers["burn"].map(lambda v: f"{v:g}")
-        # an unseen tier's window was empty: no traffic, not a burn of 0 (nor withheld)
-        quiet = cut.rows.get("unseen", pd.Series(False, index=tiers.index))
-        tiers["peak_burn_long"] = [
-            "no traffic" if q else three_digits(v, missing="withheld")
-            for v, q in zip(tiers["peak_burn_long"], quiet, strict=True)]
-        print(table_text(tiers, [*by, "tier"]))
-        for said in tier_table_notes(cut.rows, list(tiers["detection_delay"]), rep, "--grace"):
-            print(wrap(f"note: {said}", indent=""))  # what the short cells mean, once
-    if cut.line:
-        print(wrap(cut.line, indent=""))
+    print_tier_table(rep, by, limit)
 
 
 def _save_incident_plot(rep: Any, args: argparse.Namespace) -> None:
@@ -334,7 +301,8 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         # the tiers the groups ran: the builds for their periods
         print("\n" + wrap(f"policy {name} ({counted(len(ep), 'alert episode')}; "
                           f"{tiers_text(builds[name])})", indent=""))
-        print_score_notes(sc, ep, len(inc), by, budget=bool(args.out), tz=args.tz)
+        print_score_notes(sc, ep, len(inc), by, budget=bool(args.out), tz=args.tz,
+                          incidents=scored, grace=args.grace)
     print(wrap(SCORE_FOOTNOTE, indent=""))
     if args.out:
         table = pd.concat(scores, ignore_index=True)

@@ -1,6 +1,7 @@
 """The alert score table as the CLI prints it (``alerts``, ``incident``, ``backtest``): its
 columns, the figures in words where a number does not exist, and the notes under it (thin rates,
-episodes begun while the long window filled, incidents outside what was read)."""
+episodes begun while the long window filled, incidents outside what was read or only partly
+in it)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from ..alerts.unseen import row_name
+from .score_coverage import incident_ids, partly_line, span_ns
 from .shared import table_text, wrap
 
 __all__ = ["SCORE_COLUMNS", "SCORE_FOOTNOTE", "filling_notes", "outside_line",
@@ -215,11 +217,13 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
 
 
 def outside_line(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int, *,
-                 what: str = "log", tz: str = "UTC") -> str | None:
+                 what: str = "log", tz: str = "UTC",
+                 incidents: pd.DataFrame | None = None) -> str | None:
     """One sentence on the incidents of ``--incidents`` that lie wholly outside the evaluated
     span (``scores.attrs["incidents_outside"]``, the span from the episodes' ``grid_start`` and
     ``grid_end`` attrs, in UTC or on the clock of ``tz``: :func:`clock_span`), which are not
-    scored; ``None`` when there are none.
+    scored, named (a few, then how many more) when the scored ``incidents`` are given; ``None``
+    when there are none.
 
     >>> ep = pd.DataFrame(columns=["tier"])
     >>> ep.attrs.update(grid_start=pd.Timestamp("2026-10-06", tz="UTC"),
@@ -242,21 +246,34 @@ def outside_line(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int,
     if not n:
         return None
     span = clock_span(episodes.attrs["grid_start"], episodes.attrs["grid_end"], tz)
+    named = ""
+    if incidents is not None and len(incidents):
+        from .._util.validation import utc_ns_column
+        from .._util.words import some_named
+        from ..alerts.score_inputs import outside_span
+
+        away = outside_span(utc_ns_column(incidents["start"], "start"),
+                            utc_ns_column(incidents["end"], "end"), span_ns(episodes))
+        ids = incident_ids(incidents, away)
+        named = (f" Outside the {what}: {some_named(ids, 5)}." if len(ids) == n
+                 else "")  # else: some lie in excluded windows too
     return (f"{counted_of(n, n_incidents, 'incident')} of --incidents "
             f"{'lies' if n == 1 else 'lie'} wholly outside the {what} "
             f"({span}): not scored, neither detected "
-            f"nor missed; check {'its' if n == 1 else 'their'} times and zone.")
+            f"nor missed; check {'its' if n == 1 else 'their'} times and zone.{named}")
 
 
 def print_score_notes(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int,
                       by: list[str], *, what: str = "log", budget: bool = True,
-                      tz: str = "UTC") -> None:
+                      tz: str = "UTC", incidents: pd.DataFrame | None = None,
+                      grace: Any = None) -> None:
     """One policy's scores as ``alerts`` and ``backtest`` print them: the rows of all groups
     (:func:`score_text`) between their notes (the score table's ``cannot_fire_note``,
     :func:`filling_notes`, :func:`outside_line`, :func:`thin_rates_line`, its ``unseen_note``
     (:mod:`budgetlab.alerts.unseen`), and with ``budget``
     its ``budget_note``); ``what`` as :func:`filling_notes` takes it, ``tz`` as
-    :func:`outside_line`."""
+    :func:`outside_line`; with the scored ``incidents`` those outside are named, and with
+    ``grace`` those only partly in it too (:func:`partly_line`)."""
     from .._util.words import duration_words
 
     rows = scores
@@ -266,9 +283,13 @@ def print_score_notes(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents:
         print(wrap(scores.attrs["cannot_fire_note"], indent="  "))
     for note in filling_notes(rows, episodes, what=what):
         print(wrap(note, indent="  "))
-    outside = outside_line(scores, episodes, n_incidents, what=what, tz=tz)
+    outside = outside_line(scores, episodes, n_incidents, what=what, tz=tz, incidents=incidents)
     if outside:
         print(wrap(outside, indent="  "))
+    partly = (partly_line(episodes, incidents, grace, what=what, tz=tz)
+              if incidents is not None and grace is not None else None)
+    if partly:
+        print(wrap(partly, indent="  "))
     print(score_text(rows, duration_words))
     if scores.attrs.get("unseen_note"):  # the unseen column: which incidents, and why
         print(wrap(scores.attrs["unseen_note"], indent=""))

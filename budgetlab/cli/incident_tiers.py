@@ -1,0 +1,58 @@
+"""``budgetlab incident``'s alert tier table as printed: its cells in words (never a blank cell)
+and its notes under it: what an ``unseen`` cell means, where the log's end cut the grace,
+and the span its peaks are read over
+when a tier fired after it (in the grace after the incident, ``--grace``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from .._util.attrs import MINUTE, clock_text
+from .._util.burns import three_digits
+from .._util.words import duration_words
+from ..analyses.incident_tier_reach import peaks_span_note, silent_cells, tier_table_notes
+from .shared import table_text, wrap
+from .shown_groups import shown_groups
+
+__all__ = ["print_tier_table"]
+
+
+def print_tier_table(rep: Any, by: list[str], limit: int = 0) -> None:
+    """The alert tiers' table of an incident report ``rep`` (with more than ``limit`` groups,
+    ``--show-groups``, those that fired first) and its notes."""
+    cut = shown_groups(rep.tiers, by, limit, order=("fired", "peak_burn_long"),
+                       most="those that fired first, then the highest peak_burn_long",
+                       full="--tiers-out FILE writes every group's rows")
+    tiers = cut.rows[[*by, "tier", "severity", "burn", "fired", "first_alert",
+                      "detection_delay", "peak_burn_long"]].copy() if len(rep.tiers) else rep.tiers
+    if len(tiers):
+        # a tier that did not fire has no first alert nor delay: words, never a blank cell; one
+        # that fired before the incident began detected it at once (the table's 0)
+        before = (tiers["first_alert"] < rep.start).to_numpy()
+        # a tier never evaluated (its window reached before the data's start): not known
+        unknown = cut.rows.get("evaluated_from", pd.Series(0, index=tiers.index)).isna()
+        tiers["detection_delay"] = [
+            "not evaluated" if no else "already firing" if early and pd.notna(v)
+            else duration_words(v) if pd.notna(v) else why for v, early, no, why in zip(
+                tiers["detection_delay"], before, unknown, silent_cells(cut.rows, rep.slo.target),
+                strict=True)]
+        # on the clock of the header (--tz), with its UTC offset off UTC
+        tiers["first_alert"] = clock_text(tiers["first_alert"], rep.tz or "UTC",
+                                          MINUTE).fillna("none")
+        # the threshold as the policy writes it; the peak as the summary says it
+        tiers["burn"] = tiers["burn"].map(lambda v: f"{v:g}")
+        # an unseen tier's window was empty: no traffic, not a burn of 0 (nor withheld)
+        quiet = cut.rows.get("unseen", pd.Series(False, index=tiers.index))
+        tiers["peak_burn_long"] = [
+            "no traffic" if q else three_digits(v, missing="withheld")
+            for v, q in zip(tiers["peak_burn_long"], quiet, strict=True)]
+        print(table_text(tiers, [*by, "tier"]))
+        # what the short cells mean, once; where the log's end cut the grace
+        for said in tier_table_notes(cut.rows, list(tiers["detection_delay"]), rep, "--grace"):
+            print(wrap(f"note: {said}", indent=""))
+        if said := peaks_span_note(cut.rows, rep.tz or "UTC", rep.start, rep.grace):
+            print(wrap(f"note: {said}", indent=""))  # fired after the span of its peaks
+    if cut.line:
+        print(wrap(cut.line, indent=""))
