@@ -52,6 +52,7 @@ from .recalibration.clock import (
     evaluated_time,
     folded_codes,
 )
+from .recalibration.rules import MIN_EXPECTED_FAILURES
 from .sorted_events import Sorted, WindowSpec
 from .status_variants import dwell_records
 
@@ -67,9 +68,9 @@ THIN_COLUMNS = ("share_healthy", "share_warning", "share_critical", "share_exhau
                 "transitions_per_day", "round_trips_per_day")
 #: The columns of :func:`~budgetlab.compare_windows` withheld (NaN, ``<NA>``, NaT) on a row whose
 #: evaluated span holds no event (:func:`withhold_empty`): every figure read off the status.
-EMPTY_COLUMNS = (*THIN_COLUMNS, "hours_exhausted", "transitions", "round_trips", "detected",
-                 "missed", "unseen", "unrecovered", "detection_median", "detection_max",
-                 "recovery_median", "recovery_max")
+EMPTY_COLUMNS = (*THIN_COLUMNS, "hours_exhausted", "hours_exhausted_silent", "transitions",
+                 "round_trips", "detected", "missed", "unseen", "unrecovered", "detection_median",
+                 "detection_max", "recovery_median", "recovery_max")
 #: The counts among :data:`EMPTY_COLUMNS`: pandas nullable integers (``Int64``), ``<NA>`` where
 #: withheld (an empty cell in a CSV), so a count prints and writes as ``1``, never ``1.0``.
 _COUNTS = ("transitions", "round_trips", "detected", "missed", "unseen", "unrecovered")
@@ -125,8 +126,10 @@ def warmup_notes(notes: list[str], srt: Sorted, spec: WindowSpec, end_ns: int) -
 def thin_rows(table: pd.DataFrame) -> np.ndarray:
     """The rows of a :func:`~budgetlab.compare_windows` table whose time shares and rates per
     day are withheld: less than :data:`MIN_EVALUATED_HOURS` of evaluated time (``hours``; none
-    at all included), or no event in it (``events`` 0, :func:`withhold_empty`), the rows
-    :func:`thin_notes` and :func:`withhold_empty` write a note for. A table without ``hours``
+    at all included), no event in it (``events`` 0, :func:`withhold_empty`), or fewer
+    ``expected_failures`` than :data:`MIN_EXPECTED_FAILURES` (too few events for the group's
+    target: :func:`~.window_silence.events_notes`), the rows :func:`thin_notes`,
+    :func:`withhold_empty` and ``events_notes`` write a note for. A table without ``hours``
     (made by hand) has none.
 
     >>> thin_rows(pd.DataFrame({"hours": [1.35, 0.0, 82.0, float("nan"), 38.0],
@@ -138,6 +141,9 @@ def thin_rows(table: pd.DataFrame) -> np.ndarray:
     thin = too_thin(table["hours"].to_numpy(dtype=np.float64))
     if "events" in table.columns:
         thin |= table["events"].to_numpy() == 0
+    if "expected_failures" in table.columns:  # too few events for the target (events_notes)
+        thin |= ~(table["expected_failures"].to_numpy(dtype=np.float64)
+                  >= MIN_EXPECTED_FAILURES * (1 - 1e-9))
     return thin
 
 

@@ -30,7 +30,6 @@ from .._util.durations import duration_label
 from .._util.progress import progress
 from .._util.ratios import ratio
 from .._util.units import DAY_NS, HOUR_NS
-from .._util.words import duration_words, prose_duration
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup, as_per_group
@@ -50,7 +49,8 @@ from .window_clock import (
 )
 from .window_detection import UNSEEN as UNSEEN  # re-exported: the note on an unseen incident
 from .window_detection import Incidents, incident_columns, incident_frame, warn_scopes
-from .window_options import WindowOptions, window_options
+from .window_options import WindowOptions, after_warmup, window_options
+from .window_silence import events_notes, silence_hold
 
 __all__ = ["compare_windows", "window_incidents"]
 
@@ -159,7 +159,11 @@ def compare_windows(
         ``hours`` (evaluated time: the window holds traffic, after warm-up), ``hours_no_traffic``
         (time from ``warmup`` on with an empty window), ``share_healthy``, ``share_warning``,
         ``share_critical``, ``share_exhausted`` (time-weighted over ``hours``; NaN for a group
-        without evaluated time), ``hours_exhausted``, ``transitions`` and ``transitions_per_day``
+        without evaluated time), ``hours_exhausted``, ``hours_silent_window`` and
+        ``hours_exhausted_silent`` (of ``hours`` and of ``hours_exhausted``: the time after the
+        last event before a silence, a gap longer than the window, for a calendar window longer
+        than its period, while the window still holds the events before it:
+        :mod:`~budgetlab.analyses.window_silence`), ``transitions`` and ``transitions_per_day``
         (status changes, per day of ``hours``; NaN without evaluated time), ``round_trips`` and
         ``round_trips_per_day`` (healthy -> warning -> healthy within ``round_trip``). With
         ``incidents``: ``incidents`` (in scope), ``detected``, ``missed`` (with traffic in the
@@ -172,9 +176,11 @@ def compare_windows(
         window is empty; 0 when already below; a missed incident has nothing to recover from and
         counts for neither; NaT if none recovered), ``unrecovered`` (detected, and still at or above
         ``alert_at`` at the end of the observation, the last event of the log). A status held for
-        one instant only counts for neither (docs/conventions.md). Last, ``note``: why the row's
-        shares and rates per day are too thin to go by (less than one day of evaluated time,
-        :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS`), empty when they are not;
+        one instant only counts for neither (docs/conventions.md). Then ``expected_failures``
+        (``events`` x (1 - target)) and last ``note``: why the row's shares and rates per day
+        are too thin to go by (less than one day of evaluated time,
+        :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS`, or fewer than 10 expected
+        failures, the rule of ``buckets`` and ``recalibrate``), empty when they are not;
         the figures keep their meaning (over ``hours``) and the CLI leaves them blank. A row whose
         evaluated span holds no event (``events`` 0) has every figure read off the status withheld
         (:data:`~budgetlab.analyses.window_clock.EMPTY_COLUMNS`: NaN, NaT, ``<NA>`` in the counts,
@@ -214,13 +220,14 @@ def compare_windows(
         "windows": windows, "tz": tz, "min_dwell": min_dwell, "round_trip": round_trip,
         "alert_at": alert_at, "grace": grace, "warmup": warmup, "show_progress": show_progress})
     srt, slos, targets = _prepare(events, slo, by, target)
-    lo_ns = _after_warmup(srt, opts)
+    lo_ns = after_warmup(srt, opts)
     inc = Incidents(incidents, srt) if incidents is not None else None
     if inc is not None:
         warn_scopes(inc, srt.by)
     parts = []
     for spec, dwell_ns, c, code in _runs(srt, slos, targets, opts, "compare_windows"):
-        frame = pd.DataFrame(_compare_columns(srt, spec, dwell_ns, (c, code), opts, lo_ns, inc))
+        frame = pd.DataFrame(_compare_columns((srt, targets), spec, dwell_ns, (c, code), opts,
+                                              lo_ns, inc))
         if srt.by:
             frame = pd.concat([srt.keys.reset_index(drop=True), frame], axis=1)
         parts.append(frame)
@@ -232,24 +239,12 @@ def compare_windows(
     return out
 
 
-def _after_warmup(srt: Sorted, opts: WindowOptions) -> int:
-    """Where the compared time starts: ``warmup`` after the first event. A ``warmup`` reaching
-    the last event leaves no time to compare, and is refused as such (every row would say "no
-    evaluated time: the window held no traffic after its warm-up", though it held some)."""
-    first, last = int(srt.t.min()), int(srt.t.max())
-    if opts.warmup_ns and first + opts.warmup_ns >= last:
-        given = opts.warmup if isinstance(opts.warmup, str) else prose_duration(opts.warmup)
-        raise ConfigError(f"warmup='{given}' leaves no time to compare: the log spans "
-                          f"{duration_words(pd.Timedelta(last - first, unit='ns'))} from its "
-                          "first event to its last; give a shorter warmup=.")
-    return first + opts.warmup_ns
-
-
-def _compare_columns(srt: Sorted, spec: WindowSpec, dwell_ns: int,
+def _compare_columns(log: tuple[Sorted, np.ndarray], spec: WindowSpec, dwell_ns: int,
                      clock: tuple[ClockCounts, np.ndarray], opts: WindowOptions, lo_ns: int,
                      inc: Incidents | None) -> dict[str, Any]:
-    """The columns of one window x dwell run of :func:`compare_windows`, one value per group."""
-    g_n, hi_ns = srt.n_groups, int(srt.t.max())
+    """The columns of one window x dwell run of :func:`compare_windows`, one value per group
+    (``log``: the sorted events and each group's target)."""
+    (srt, targets), g_n, hi_ns = log, log[0].n_groups, int(log[0].t.max())
     c, code = clock
     fig = clock_figures(c, code, g_n, lo_ns, hi_ns, round_trip_ns=opts.round_trip_ns)
     span_ns = fig.observed_ns
@@ -266,6 +261,8 @@ def _compare_columns(srt: Sorted, spec: WindowSpec, dwell_ns: int,
     for j, st in enumerate(STATUSES):
         row[f"share_{st}"] = share[:, j]
     row["hours_exhausted"] = fig.hours[:, 3] / HOUR_NS
+    row["hours_silent_window"], row["hours_exhausted_silent"] = silence_hold(
+        srt, spec, opts.tz, clock, lo_ns, hi_ns)
     row["transitions"] = fig.transitions.astype(np.int64)
     row["transitions_per_day"] = ratio(fig.transitions, days)
     row["round_trips"] = fig.round_trips.astype(np.int64)
@@ -273,7 +270,9 @@ def _compare_columns(srt: Sorted, spec: WindowSpec, dwell_ns: int,
     if inc is not None:
         row.update(incident_columns(inc, c, code, g_n, lo_ns, hi_ns, opts.grace_ns,
                                     opts.alert_level))
-    row["note"] = warmup_notes(thin_notes(row["hours"], row["events"]), srt, spec, hi_ns)
+    row["expected_failures"] = row["events"] * (1 - np.asarray(targets, dtype=np.float64))
+    row["note"] = events_notes(warmup_notes(thin_notes(row["hours"], row["events"]), srt, spec,
+                                            hi_ns), row["events"], targets)
     return withhold_empty(row, spec, opts.warmup_ns)
 
 
@@ -342,7 +341,7 @@ def window_incidents(
         "windows": windows, "tz": tz, "min_dwell": min_dwell, "alert_at": alert_at, "grace": grace,
         "warmup": warmup, "show_progress": show_progress})
     srt, slos, targets = _prepare(events, slo, by, target)
-    lo_ns = _after_warmup(srt, opts)
+    lo_ns = after_warmup(srt, opts)
     inc = Incidents(incidents, srt)
     warn_scopes(inc, srt.by)
     out = pd.concat([incident_frame(inc, srt, run, lo_ns, opts.grace_ns, opts.alert_level,

@@ -18,11 +18,12 @@ from .._util.validation import (
     refuse_joined,
     to_timedelta,
 )
+from .._util.words import duration_words, prose_duration
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
-from .sorted_events import WindowSpec, parse_window
+from .sorted_events import Sorted, WindowSpec, parse_window
 
-__all__ = ["WindowOptions", "window_options"]
+__all__ = ["WindowOptions", "after_warmup", "window_options"]
 
 
 @dataclass(frozen=True)
@@ -107,3 +108,17 @@ def _specs(windows: Any) -> list[WindowSpec]:
         shown = " and ".join(f"'{w}'" for w in twice)
         raise ConfigError(f"windows= lists the same window twice ({shown}); give each once.")
     return specs
+
+
+def after_warmup(srt: Sorted, opts: WindowOptions) -> int:
+    """Where the time :func:`~budgetlab.analyses.window_lengths.compare_windows` compares
+    starts: ``warmup`` after the first event. A ``warmup`` reaching the last event leaves no time
+    to compare, and is refused as such (every row would say "no evaluated time: the window held
+    no traffic after its warm-up", though it held some)."""
+    first, last = int(srt.t.min()), int(srt.t.max())
+    if opts.warmup_ns and first + opts.warmup_ns >= last:
+        given = opts.warmup if isinstance(opts.warmup, str) else prose_duration(opts.warmup)
+        raise ConfigError(f"warmup='{given}' leaves no time to compare: the log spans "
+                          f"{duration_words(pd.Timedelta(last - first, unit='ns'))} from its "
+                          "first event to its last; give a shorter warmup=.")
+    return first + opts.warmup_ns

@@ -21,6 +21,7 @@ from .._util.percent import given_fraction, given_percent, measured_percent, tim
 from .._util.validation import to_timedelta, window_words
 from .._util.words import counted, duration_words, flags_as, hours_words, prose_duration, speak
 from ..errors import BudgetlabWarning, ConfigError
+from .clock_text import silence_lines
 from .reading import group_keys, longest_window, read_log, slo_from_args
 from .replay import span_words
 from .shared import group_label, print_slo, save_plot, table_text, wrap, write_output
@@ -234,6 +235,8 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
         print(wrap(cut.line, indent=""))
     thin = thin_rows(table)
     _print_thin(table[thin], by)
+    for line in silence_lines(table, by):  # status time resting on a window held over a silence
+        print(wrap(line, indent="  " if line.startswith("  ") else ""))
     if args.out:  # the thin rows' shares and rates empty, as the table above leaves them
         rates = [c for c in table.columns if c.startswith("share_") or c.endswith("_per_day")]
         write_output(table.assign(**{c: table[c].mask(thin) for c in rates}), args, "row",

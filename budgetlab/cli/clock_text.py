@@ -20,7 +20,7 @@ from .shared import group_label, table_text, wrap
 from .shown_groups import shown_groups
 
 __all__ = ["format_summary", "summary_notes", "silence_line", "thin_rate_line", "tie_line",
-           "silence_record", "between_events_line"]
+           "silence_record", "between_events_line", "silence_lines"]
 
 _STATUSES = ("healthy", "warning", "critical", "exhausted", "no_traffic")
 
@@ -271,3 +271,38 @@ def silence_record(summary: pd.DataFrame, ties: Ties) -> dict[str, Any]:
             "of an instant",
         },
     }
+
+
+def silence_lines(table: pd.DataFrame, by: list[str], most: int = 10) -> list[str]:
+    """Below the compare-windows table: each row whose status time rests partly on a window held
+    over a silence (``hours_silent_window`` above 0), with how much of it, in words; none when no
+    row has any.
+
+    >>> t = pd.DataFrame({"window": ["1h", "calendar:month"], "hours": [1966.0, 2639.0],
+    ...                   "hours_silent_window": [1.0, 672.0],
+    ...                   "hours_exhausted_silent": [1.0, 672.0]})
+    >>> print(*silence_lines(t, []), sep="\\n")  # doctest: +NORMALIZE_WHITESPACE
+    held over a silence (after the last event before a gap longer than the window, a calendar
+    window's period: the window holds no new event until it empties):
+      1 h: 1 h of its 1,966 h (1 h of it EXHAUSTED)
+      calendar:month: 672 h of its 2,639 h (672 h of it EXHAUSTED)
+    """
+    from .._util.validation import window_words
+
+    if "hours_silent_window" not in table.columns:
+        return []
+    rows = table[table["hours_silent_window"].fillna(0.0) > 0]
+    if not len(rows):
+        return []
+    out = ["held over a silence (after the last event before a gap longer than the window, a "
+           "calendar window's period: the window holds no new event until it empties):"]
+    for _, r in rows.head(most).iterrows():
+        where = ", ".join([window_words(r["window"]), *([group_label(r, by)] if by else [])])
+        gone = float(r["hours_exhausted_silent"])
+        ex = f" ({hours_words(gone)} of it EXHAUSTED)" if gone > 0 else ""
+        out.append(f"  {where}: {hours_words(float(r['hours_silent_window']))} of its "
+                   f"{hours_words(float(r['hours']))}{ex}")
+    if len(rows) > most:
+        out.append(f"  ... and {counted(len(rows) - most, 'more row')} (hours_silent_window in "
+                   "--out)")
+    return out

@@ -897,7 +897,9 @@ def test_no_recommendation_writes_large_figures_without_an_exponent():
         "no target meets the rule: even 80 %, the highest usual target below 84.67 %, the "
         "target above which a window at the rolling rate's 1 % quantile (86.20 %) is CRITICAL or "
         "worse, where the candidates start, is CRITICAL or worse 0.71 % of the time (limit 0.5 %); "
-        "~20,900 events a day with traffic: a 1 h window holds ~871 events, so one failure moves "
+        "~20,900 events a day with traffic (per 24 h of its 3 d of evaluated time): a 1 h window "
+        "holds ~871 events, so one failure moves "
         "the rate 0.115 points; give more history (3 d of evaluated history; at least 14 d)")
-    assert ("~20,900 events a day with traffic: a 24 h window holds ~20,900 events, so one "
+    assert ("~20,900 events a day with traffic (per 24 h of its 3 d of evaluated time): a 24 h "
+            "window holds ~20,900 events, so one "
             "failure moves the rate 0.00479 points;") in note(20_896.0, 86_400 * 10**9)

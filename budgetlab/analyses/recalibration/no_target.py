@@ -35,6 +35,15 @@ class LogSpan:
     over: str
     span_words: str
 
+    @property
+    def rate(self) -> str:
+        """The rate a window is weighed at, named: over the group's span in the log (silences
+        included), or, without it, per 24 h of evaluated time (the note's events a day with
+        traffic)."""
+        if self.over:
+            return f"~{about_words(self.per_day)} events a day {self.over} (silences included)"
+        return f"~{about_words(self.per_day)} events a day with traffic"
+
     @classmethod
     def of(cls, log_days: float, log_events: int, history_days: float,
            events_per_day: float) -> LogSpan:
@@ -118,9 +127,10 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
     ...       limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
     no target meets the rule: even 75 %, the highest usual target below the rolling rate's 1 %
     quantile (78.00 %), where the candidates start, is EXHAUSTED or worse 0.30 % of the time (limit
-    0.1 %); ~40 events a day with traffic: a 24 h window holds ~40 events, so one failure moves the
-    rate 2.5 points; to allow 10 failures a window at 90 % it must hold 100 events: use a longer
-    window (window='3D') or min_events=100 (the status holds while the window has fewer events)
+    0.1 %); ~40 events a day with traffic (per 24 h of its 28 d of evaluated time): a 24 h window
+    holds ~40 events, so one failure moves the rate 2.5 points; to allow 10 failures a window at
+    90 % it must hold 100 events: use a longer window (window='3D') or min_events=100 (the status
+    holds while the window has fewer events), counted at ~40 events a day with traffic
 
     A share over the limit reads over it, never rounded onto it
     (:func:`~budgetlab._util.percent.share_percent`), and a window of about one event holds
@@ -132,10 +142,10 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
     ...       limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
     no target meets the rule: even 85 %, the highest usual target below the rolling rate's 1 %
     quantile (90.00 %), where the candidates start, is EXHAUSTED or worse 1.004 % of the time
-    (limit 1 %); ~24 events a day with traffic: a 1 h window holds ~1 event, so one failure moves
-    the rate 100 points; to allow 10 failures a window at 90 % it must hold 100 events: use a
-    longer window (window='5D') or min_events=100 (the status holds while the window has fewer
-    events)
+    (limit 1 %); ~24 events a day with traffic (per 24 h of its 28 d of evaluated time): a 1 h
+    window holds ~1 event, so one failure moves the rate 100 points; to allow 10 failures a window
+    at 90 % it must hold 100 events: use a longer window (window='5D') or min_events=100 (the
+    status holds while the window has fewer events), counted at ~24 events a day with traffic
     """
     if not has_time:
         return "no evaluated time in the history for this group"
@@ -165,7 +175,8 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
     parts = [head]
     if np.isfinite(window_events) and window_events > 0:
         # a window with traffic holds at least one event: one failure moves it 100 points at most
-        parts.append(f"{about_counted(events_per_day, 'event')} a day with traffic: a {win_txt} "
+        parts.append(f"{about_counted(events_per_day, 'event')} a day with traffic (per 24 h "
+                     f"of its {days_words(history_days)} of evaluated time): a {win_txt} "
                      f"window holds {about_counted(window_events, 'event')}, so one failure "
                      f"moves the rate {three_digits(100 / max(window_events, 1.0))} points")
     log = LogSpan.of(log_days, log_events, history_days, events_per_day)
@@ -196,7 +207,7 @@ def _window_fix(need: int, ref: float, window_events: float, min_events: int,
         hold = (f" or min_events={need} (the status holds while the window has fewer "
                 "events)") if min_events < need else ""
         return [f"to allow 10 failures a window at {given_percent(ref)} it must hold {need} "
-                f"events: use a longer window (window='{w}'){hold}"]
+                f"events: use a longer window (window='{w}'){hold}, counted at {log.rate}"]
     days = need / log.per_day if log.per_day > 0 else np.inf
     beyond = [said for said, d in ((log.span_words, log.days),
                                    (f"the {days_words(MAX_WINDOW_DAYS)} maximum", MAX_WINDOW_DAYS))

@@ -156,7 +156,8 @@ def recalibrate(
         :data:`MIN_HISTORY_DAYS` of; a silence holds none), ``span_days`` (calendar days from the
         group's first evaluated instant to its last, silences and later warm-ups included),
         ``traffic_days`` (day blocks with evaluated time),
-        ``events_per_day`` (per day of evaluated time), ``window_events`` (time-weighted median of
+        ``events_per_day`` (per 24 h of evaluated time, ``events`` / ``history_days``; not per
+        day block of ``traffic_days``), ``window_events`` (time-weighted median of
         the events in a window), ``p1``, ``p5``, ``p10``, ``p50`` (time-weighted quantiles of the
         rolling-window success rate), ``window`` (the tracker window the group's targets were
         judged under, its own SLO's with per-group SLOs, as duration text that ``window=`` reads

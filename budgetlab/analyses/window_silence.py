@@ -1,0 +1,93 @@
+"""What :func:`budgetlab.compare_windows`' time figures rest on: a window held over a silence,
+and the events rule for its time shares.
+
+**Held over a silence.** A silence is a gap between two events of a group longer than the
+window (the package's rule: :func:`budgetlab.silences`), for a calendar window longer than the
+period that holds the earlier event (a day, a week, that month). On the window's clock the
+status still holds after the last event before a silence, until the window empties: one window
+for a rolling window, up to the period's reset for a calendar one, a month for
+``calendar:month``. That time is status time (the window still holds those events), but it
+rests on no new event: :func:`silence_hold` counts it per group (``hours_silent_window``, and
+``hours_exhausted_silent`` for its EXHAUSTED part), so a month EXHAUSTED from one failure and
+eight months of silence says so.
+
+**Too few events.** Time shares are judged against the target like every verdict of the package:
+a row whose evaluated events hold fewer than
+:data:`~budgetlab.analyses.recalibration.rules.MIN_EXPECTED_FAILURES` expected failures under its
+group's target (:func:`~budgetlab.analyses.recalibration.rules.too_few_events`, the rule of
+``buckets`` and ``recalibrate``) has its shares and rates per day withheld, its ``note`` saying
+why (:func:`events_notes`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._util.units import HOUR_NS
+from ..windows.calendar import calendar_edges
+from .recalibration.clock import ClockCounts, evaluated_time
+from .recalibration.rules import too_few_events
+from .sorted_events import Sorted, WindowSpec
+
+__all__ = ["silence_hold", "events_notes"]
+
+_MONTH_NS = 32 * 86_400 * 10**9
+
+
+def _silence_starts(srt: Sorted, spec: WindowSpec, tz: str) -> np.ndarray:
+    """Per event: whether it is the last event before a silence (the group's next event comes
+    more than the window after it; a calendar window: more than its period's length)."""
+    t = srt.t
+    if spec.kind == "rolling":
+        limit = np.full(len(t), spec.window_ns, dtype=np.int64)
+    else:
+        lo, hi = (int(t.min()), int(t.max())) if len(t) else (0, 0)
+        edges = calendar_edges(lo, hi + _MONTH_NS, str(spec.calendar), tz)
+        k = np.clip(np.searchsorted(edges, t, side="right"), 1, len(edges) - 1)
+        limit = edges[k] - edges[k - 1]
+    gap = np.zeros(len(t), dtype=bool)
+    if len(t) > 1:
+        same = np.ones(len(t) - 1, dtype=bool)
+        same[srt.bounds[1:-1][(srt.bounds[1:-1] > 0) & (srt.bounds[1:-1] < len(t))] - 1] = False
+        gap[:-1] = same & (np.diff(t) > limit[:-1])
+    return gap
+
+
+def silence_hold(srt: Sorted, spec: WindowSpec, tz: str, clock: tuple[ClockCounts, np.ndarray],
+                 lo_ns: int, hi_ns: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per group: the evaluated hours after the last event before a silence (the window holds
+    only events from before it, until it empties), and the EXHAUSTED part of them. ``clock``
+    is the run's segments and shown status codes (:func:`~.window_clock.shown_clock`)."""
+    c, code = clock
+    starts = _silence_starts(srt, spec, tz)
+    over = np.zeros(len(c.start), dtype=bool)
+    for g in range(len(srt.bounds) - 1):
+        s, e = int(srt.bounds[g]), int(srt.bounds[g + 1])
+        a, b = int(c.bounds[g]), int(c.bounds[g + 1])
+        if e <= s or b <= a:
+            continue
+        last = np.searchsorted(srt.t[s:e], c.start[a:b], side="right") - 1
+        over[a:b] = (last >= 0) & starts[s:e][np.maximum(last, 0)]
+    x, y = evaluated_time(c, lo_ns, hi_ns)
+    dt = np.where(over, y - x, 0).astype(np.float64)
+    n = len(srt.bounds) - 1
+    held = np.bincount(c.seg, weights=dt, minlength=n) / HOUR_NS
+    gone = np.bincount(c.seg, weights=np.where(code == 3, dt, 0.0), minlength=n) / HOUR_NS
+    return held, gone
+
+
+def events_notes(notes: list[str], events: np.ndarray, targets: np.ndarray) -> list[str]:
+    """``notes`` (one per group) with the rows whose evaluated ``events`` hold too few expected
+    failures under the group's target (:func:`too_few_events`) noted, where no other reason is
+    given already.
+
+    >>> events_notes(["", ""], np.array([20, 4000]), np.array([0.95, 0.95]))[0].split(" (")[0]
+    '20 events in the evaluated span: too few for a verdict'
+    """
+    out = list(notes)
+    for g, (n, tgt) in enumerate(zip(np.asarray(events).tolist(),
+                                     np.asarray(targets, dtype=np.float64).tolist(), strict=True)):
+        if not out[g] and n > 0:
+            out[g] = too_few_events(int(n), float(tgt))
+    return out
+
