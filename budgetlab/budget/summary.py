@@ -34,7 +34,7 @@ __all__ = ["replay_summary", "SUMMARY_TIME_COLUMNS", "NO_OBSERVED_TIME"]
 #: The time columns of :func:`replay_summary` (after ``success_rate``), in order.
 SUMMARY_TIME_COLUMNS = (*(f"hours_{s}" for s in SPAN_STATUSES),
                         *(f"share_{s}" for s in SPAN_STATUSES),
-                        "observed_hours", "warmup_hours", "refill_hours")
+                        "observed_hours", "warmup_hours", "refill_hours", "before_first_hours")
 
 #: The ``note`` of :func:`replay_summary` on a group without observed time: its events all fall
 #: at the observation's end, so its window never held one before the end.
@@ -77,7 +77,9 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
         window holds at least one event), ``warmup_hours`` (of the observed hours, those in the
         first window of a traffic stretch), ``refill_hours`` (of the warm-up hours, those after
         a silence: the window refilling; the rest is the first window from the group's first
-        event), ``events_per_day`` and ``transitions_per_day`` (over the observed time; NaN for a
+        event), ``before_first_hours`` (of the no-traffic hours, those before the group's first
+        event: the observation starts at the first event of any group), ``events_per_day`` and
+        ``transitions_per_day`` (over the observed time; NaN for a
         group without observed time), ``transitions`` (status changes of the per-event
         replay), ``silences`` (gaps between events longer than the window),
         ``longest_silence_hours`` (the longest time the window stood empty after one of them: a gap
@@ -282,6 +284,11 @@ def _time_table(spans: pd.DataFrame, gid: np.ndarray, ngroups: int) -> dict[str,
     out["observed_hours"] = ns[:, : len(STATUSES)].sum(axis=1) / HOUR_NS
     out["warmup_hours"] = warm_ns / HOUR_NS
     out["refill_hours"] = refill_ns / HOUR_NS
+    # the no-traffic spans ending by the group's first traffic span: before its first event
+    start = np.full(ngroups, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(start, gid[traffic], s[traffic])
+    lead = np.where(~traffic & (e <= start[gid]), e - s, 0)
+    out["before_first_hours"] = np.bincount(gid, weights=lead, minlength=ngroups) / HOUR_NS
     last = np.ones(n, dtype=bool)
     last[:-1] = gid[1:] != gid[:-1]
     end_code = np.full(ngroups, -1, dtype=np.int8)

@@ -19,8 +19,8 @@ from ..budget.ties import Ties
 from .shared import group_label, table_text, wrap
 from .shown_groups import shown_groups
 
-__all__ = ["format_summary", "summary_notes", "silence_line", "thin_rate_line", "tie_line",
-           "silence_record", "between_events_line", "silence_lines"]
+__all__ = ["format_summary", "summary_notes", "silence_line", "before_first_line",
+           "thin_rate_line", "tie_line", "silence_record", "between_events_line", "silence_lines"]
 
 _STATUSES = ("healthy", "warning", "critical", "exhausted", "no_traffic")
 
@@ -72,7 +72,7 @@ WORST_FIRST = (("hours_exhausted", "hours_critical", "events"),
 
 
 _NOT_KEYS = {"target", "window", "events", "success_rate", "observed_hours", "warmup_hours",
-             "refill_hours",
+             "refill_hours", "before_first_hours",
              "events_per_day",
              "transitions", "transitions_per_day", "silences", "longest_silence_hours",
              "silent_hours",
@@ -112,7 +112,34 @@ def summary_notes(summary: pd.DataFrame, window: Any = None) -> list[str]:
     if thin:
         lines.append(thin)
     lines.append(silence_line(summary, window))
+    before = before_first_line(summary)
+    if before:
+        lines.append(before)
     return lines
+
+
+def before_first_line(summary: pd.DataFrame, most: int = 5) -> str | None:
+    """The groups whose first event comes after the observation's start (the log's first event,
+    of any group), with the time before it: counted as no traffic, but no silence (no gap
+    between two of the group's events). ``None`` when no group has any.
+
+    >>> s = pd.DataFrame({"svc": ["a", "b"], "before_first_hours": [0.0, 6888.0]})
+    >>> print(before_first_line(s))
+    Before their first event (counted as no traffic, no silence): svc=b 6,888 h.
+    """
+    if "before_first_hours" not in summary.columns:
+        return None
+    rows = summary[summary["before_first_hours"] > 0].sort_values("before_first_hours",
+                                                                  ascending=False, kind="stable")
+    if not len(rows):
+        return None
+    keys = _keys(summary)
+    names = [f"{group_label(r, keys)} {hours_words(float(r['before_first_hours']))}"
+             for _, r in rows.head(most).iterrows()]
+    more = len(rows) - len(names)
+    said = ", ".join(names) + (f" and {counted(more, 'more group')}" if more else "")
+    return wrap(f"Before their first event (counted as no traffic, no silence): {said}.",
+                indent="")
 
 
 def thin_rate_line(summary: pd.DataFrame, most: int = 10) -> str | None:

@@ -2,9 +2,14 @@
 
 A panel ``w`` pixels wide shows at most ``w`` columns of time. Beyond that many rows, the lines keep
 the first, last, lowest and highest row of each column (:func:`~budgetlab.plotting.thin_minmax`),
-and here: the status bands become the worst status of each column, with a no-traffic overlay on
+and here: the status bands become the status held longest in each column (its time, not its
+worst instant: a column holding a minute of exhausted in an hour reads healthy) while the strip
+along the top marks the worst status of each column (so a one-pixel exhausted stretch stays
+visible), with a no-traffic overlay on
 every column that holds any no traffic (so a span one pixel wide, or less, stays visible; with
-fewer bands than columns, a shorter silence is drawn one column wide); line
+fewer bands than columns, a shorter silence is drawn one column wide); a line whose every step
+flips between extremes (the budget left, 100 % to 0 and back) is drawn as its time-weighted mean
+per column over the range it spans there (:func:`column_envelope`); line
 breaks closer together than a column are merged (a break opening a gap of a column or more is
 always kept); the transition rug keeps one tick per column, coloured by the worst new status. What
 is drawn is then bounded by the columns, whatever the number of events.
@@ -19,7 +24,8 @@ from matplotlib.axes import Axes
 from ..budget.figures import STATUSES
 
 __all__ = ["pixel_columns", "column_of", "worst_per_column", "column_runs", "merge_breaks",
-           "rug_ticks", "span_bands", "status_codes", "status_runs", "quiet_column_wide"]
+           "rug_ticks", "span_bands", "status_codes", "status_runs", "quiet_column_wide",
+           "longest_per_column", "column_envelope", "column_edges", "strip_bands"]
 
 
 def pixel_columns(ax: Axes) -> int:
@@ -80,19 +86,101 @@ def worst_per_column(start: np.ndarray, end: np.ndarray, code: np.ndarray, lo: i
     ...                  5).tolist()
     [0, 3, 1, 1, 1]
     """
+    return _per_column(start, end, np.asarray(code, dtype=np.int64), lo, hi, columns,
+                       np.maximum, -1)
+
+
+def _per_column(start: np.ndarray, end: np.ndarray, value: np.ndarray, lo: int, hi: int,
+                columns: int, ufunc: np.ufunc, empty: float) -> np.ndarray:
+    """``ufunc`` (``np.maximum``, ``np.fmin``, ...) of the ``value`` of the spans ``[start,
+    end)`` (sorted, not overlapping) that touch each column of ``[lo, hi]``, ``empty`` where
+    none does."""
     start, end = np.asarray(start, dtype=np.int64), np.asarray(end, dtype=np.int64)
-    code = np.asarray(code, dtype=np.int64)
-    worst = np.full(columns, -1, dtype=np.int64)
+    out = np.full(columns, empty, dtype=value.dtype)
     if len(start) == 0:
-        return worst
-    np.maximum.at(worst, column_of(start, lo, hi, columns), code)  # the spans starting in a column
+        return out
+    ufunc.at(out, column_of(start, lo, hi, columns), value)  # the spans starting in a column
     edges = _edges(lo, hi, columns)[:-1]
     # the last span starting at or before the edge
     running = np.searchsorted(start, edges, side="right") - 1
     on = running >= 0
     on[on] = end[running[on]] > edges[on]
-    worst[on] = np.maximum(worst[on], code[running[on]])
-    return worst
+    out[on] = ufunc(out[on], value[running[on]])
+    return out
+
+
+def column_edges(lo: int, hi: int, columns: int) -> np.ndarray:
+    """The ``columns + 1`` edges (ns) of the columns of ``[lo, hi]`` (as every reduction here
+    cuts them).
+
+    >>> column_edges(0, 10, 4).tolist()
+    [0, 3, 5, 8, 10]
+    """
+    return _edges(lo, hi, columns)
+
+
+def _integral(start: np.ndarray, end: np.ndarray, weight: np.ndarray,
+              at: np.ndarray) -> np.ndarray:
+    """The integral from ``-inf`` to each time of ``at`` of the step function worth ``weight``
+    over each span ``[start, end)`` (sorted, not overlapping) and 0 elsewhere.
+
+    >>> _integral(np.array([0, 5]), np.array([2, 6]), np.array([1.0, 10.0]),
+    ...           np.array([-1, 1, 4, 6])).tolist()
+    [0.0, 1.0, 2.0, 12.0]
+    """
+    length = (end - start).astype(float)
+    cum = np.r_[0.0, np.cumsum(weight * length)]
+    i = np.searchsorted(start, at, side="right") - 1
+    inside = np.clip(at - start[np.maximum(i, 0)], 0, length[np.maximum(i, 0)])
+    return np.where(i >= 0, cum[np.maximum(i, 0)] + weight[np.maximum(i, 0)] * inside, 0.0)
+
+
+def longest_per_column(start: np.ndarray, end: np.ndarray, code: np.ndarray, lo: int, hi: int,
+                       columns: int) -> np.ndarray:
+    """The ``code`` (0 .. 3) held longest in each column of ``[lo, hi]`` by the spans ``[start,
+    end)`` (sorted, not overlapping; equal times: the higher code), ``-1`` where none holds any
+    time: what the column mostly was, where :func:`worst_per_column` says the worst it touched.
+
+    >>> longest_per_column(np.array([0, 4, 5]), np.array([4, 5, 10]), np.array([0, 3, 1]), 0, 10,
+    ...                    2).tolist()
+    [0, 1]
+    """
+    start, end = np.asarray(start, dtype=np.int64), np.asarray(end, dtype=np.int64)
+    code = np.asarray(code, dtype=np.int64)
+    if len(start) == 0:
+        return np.full(columns, -1, dtype=np.int64)
+    edges = _edges(lo, hi, columns)
+    held = np.stack([np.diff(_integral(start, end, (code == c).astype(float), edges))
+                     for c in range(len(STATUSES))])
+    longest = len(STATUSES) - 1 - np.argmax(held[::-1], axis=0)  # a tie: the worse
+    return np.where(held.max(axis=0) > 0, longest, -1).astype(np.int64)
+
+
+def column_envelope(x_ns: np.ndarray, y: np.ndarray, columns: int
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(edges, mean, low, high)`` of the step function worth ``y[i]`` over ``[x[i], x[i+1])``
+    (``x_ns`` sorted; NaN: no value there; the last point ends it) over the ``columns`` of
+    ``[x[0], x[-1]]``: the ``columns + 1`` edges, and per column the time-weighted mean of the
+    values (over the time holding one) and the lowest and highest value it touches; NaN in a
+    column without any value.
+
+    >>> e, m, lo, hi = column_envelope(np.array([0, 1, 4, 8]), np.array([1.0, 0.0, np.nan, 1.0]),
+    ...                                2)
+    >>> e.tolist(), m.tolist(), lo.tolist(), hi.tolist()
+    ([0, 4, 8], [0.25, nan], [0.0, nan], [1.0, nan])
+    """
+    x, v = np.asarray(x_ns, dtype=np.int64), np.asarray(y, dtype=float)
+    lo, hi = int(x[0]), int(x[-1])
+    edges = _edges(lo, hi, columns)
+    start, end, value = x[:-1], x[1:], v[:-1]
+    has = np.isfinite(value)
+    timed = np.diff(_integral(start, end, has.astype(float), edges))
+    area = np.diff(_integral(start, end, np.where(has, value, 0.0), edges))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(timed > 0, area / timed, np.nan)
+    low = _per_column(start, end, value, lo, hi, columns, np.fmin, np.nan)
+    high = _per_column(start, end, value, lo, hi, columns, np.fmax, np.nan)
+    return edges, mean, low, high
 
 
 def column_runs(values: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -150,20 +238,46 @@ def rug_ticks(t_ns: np.ndarray, names: np.ndarray, columns: int) -> np.ndarray:
 def span_bands(names: np.ndarray, start: np.ndarray, end: np.ndarray, lo: int, hi: int, columns: int
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(status name, start_ns, end_ns)`` of the status bands of the spans (``names``, sorted
-    ``[start, end)``) reduced to the ``columns`` of ``[lo, hi]``: runs of the worst of the four
-    statuses of each column, then, apart, runs of the columns holding any ``no_traffic``.
+    ``[start, end)``) reduced to the ``columns`` of ``[lo, hi]``: runs of the status held longest
+    in each column (of the four: :func:`longest_per_column`), then, apart, runs of the columns
+    holding any ``no_traffic``.
 
     >>> n, s, e = span_bands(np.array(["healthy", "no_traffic", "exhausted", "healthy"]),
     ...                      np.array([0, 4, 5, 6]), np.array([4, 5, 6, 10]), 0, 10, 2)
     >>> n.tolist(), s.tolist(), e.tolist()
-    (['healthy', 'exhausted', 'no_traffic'], [0, 5, 0], [5, 10, 5])
+    (['healthy', 'no_traffic'], [0, 0], [10, 5])
     """
     quiet = names == "no_traffic"
     code = status_codes(names)
-    worst = worst_per_column(start[~quiet], end[~quiet], code[~quiet], lo, hi, columns)
-    empty = worst_per_column(start[quiet], end[quiet], np.zeros(int(quiet.sum()), dtype=np.int64),
+    held = longest_per_column(start[~quiet], end[~quiet], code[~quiet], lo, hi, columns)
+    return _with_quiet(held, start[quiet], end[quiet], lo, hi, columns)
+
+
+def strip_bands(names: np.ndarray, start: np.ndarray, end: np.ndarray, lo: int, hi: int,
+                columns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(status name, start_ns, end_ns)`` of the runs of the worst status of each column of
+    ``[lo, hi]`` (:func:`worst_per_column`): what the status strip marks, a one-column exhausted
+    moment included.
+
+    >>> n, s, e = strip_bands(np.array(["healthy", "no_traffic", "exhausted", "healthy"]),
+    ...                       np.array([0, 4, 5, 6]), np.array([4, 5, 6, 10]), 0, 10, 2)
+    >>> n.tolist(), s.tolist(), e.tolist()
+    (['healthy', 'exhausted'], [0, 5], [5, 10])
+    """
+    quiet = names == "no_traffic"
+    code = status_codes(names)
+    w, ws, we = column_runs(worst_per_column(start[~quiet], end[~quiet], code[~quiet], lo, hi,
+                                             columns), lo, hi)
+    return np.asarray(STATUSES, dtype=object)[w].astype(str), ws, we
+
+
+def _with_quiet(codes: np.ndarray, quiet_start: np.ndarray, quiet_end: np.ndarray, lo: int,
+                hi: int, columns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The runs of the status ``codes`` of the columns, then the runs of the columns touched by
+    the no-traffic spans ``[quiet_start, quiet_end)``."""
+    empty = worst_per_column(quiet_start, quiet_end, np.zeros(len(quiet_start), dtype=np.int64),
                              lo, hi, columns)
-    (w, ws, we), (_, qs, qe) = column_runs(worst, lo, hi), column_runs(empty, lo, hi)
+    (w, ws, we), (_, qs, qe) = column_runs(codes, lo, hi), column_runs(empty, lo, hi)
     out = np.r_[np.asarray(STATUSES, dtype=object)[w], np.full(len(qs), "no_traffic", dtype=object)]
     return out.astype(str), np.r_[ws, qs], np.r_[we, qe]
 

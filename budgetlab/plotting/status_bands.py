@@ -1,8 +1,9 @@
 """The status bands behind the timeline's bottom panel: the seed tracker's status per event
 (:func:`draw_status`) or the window's clock (:func:`draw_spans`, no traffic ruled grey and outlined,
 a silence shorter than a pixel column drawn one column wide), one
-bar per run of a status, or per run of pixel columns when there are more runs than columns; each
-warning, critical or exhausted stretch also marked by a solid strip in its colour above the lines.
+bar per run of a status, or per run of pixel columns when there are more runs than columns (the
+status each column held longest); each warning, critical or exhausted stretch also marked by a
+solid strip in its colour above the lines (per pixel column: the worst status it touched).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.colors import to_hex, to_rgb, to_rgba
-from matplotlib.legend_handler import HandlerPatch
+from matplotlib.legend_handler import HandlerLine2D, HandlerPatch
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
@@ -22,9 +23,17 @@ from .._util.validation import utc_ns_column
 from ..budget.figures import STATUSES
 from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
 from ._common import FILLING_COLOR, STATUS_COLORS, STATUS_HATCHES
-from ._pixels import column_runs, quiet_column_wide, span_bands, status_runs, worst_per_column
+from ._pixels import (
+    column_runs,
+    quiet_column_wide,
+    span_bands,
+    status_runs,
+    strip_bands,
+    worst_per_column,
+)
 
-__all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RuledHandler", "RuledPatch", "STRIP",
+__all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RangeHandler", "RangeLine",
+           "RuledHandler", "RuledPatch", "STRIP",
            "STRIP_STATUSES", "StripHandler", "StripPatch", "WARMUP", "WARMUP_COLOR",
            "WARMUP_LABEL", "RUG", "RUG_OVER_WARMUP", "FOOT_PAD", "band_patch", "rug_band",
            "draw_spans", "draw_status", "draw_warmup", "warmup_patch", "warmup_spans",
@@ -137,8 +146,31 @@ class StripHandler(HandlerPatch):
         return [*band, strip]
 
 
+class RangeLine(Line2D):
+    """The legend entry of a line drawn over a light band of its range (drawn by
+    :class:`RangeHandler`): the line's look, and ``band``, the band's colour."""
+
+    def __init__(self, *, band: Any, **kwargs: Any) -> None:
+        super().__init__([], [], **kwargs)
+        self.band = band
+
+
+class RangeHandler(HandlerLine2D):
+    """A line over the band of its range, in a legend: the band (the key's height) behind the
+    line's own key."""
+
+    def create_artists(self, legend: Any, orig_handle: Any, xdescent: float, ydescent: float,
+                       width: float, height: float, fontsize: float, trans: Any) -> list[Any]:
+        band = Rectangle((-xdescent, -ydescent), width, height, facecolor=orig_handle.band, lw=0,
+                         transform=trans)
+        line = super().create_artists(legend, orig_handle, xdescent, ydescent, width, height,
+                                      fontsize, trans)
+        return [band, *line]
+
+
 #: The handlers a legend holding band entries needs.
-LEGEND_HANDLERS = {RuledPatch: RuledHandler(), StripPatch: StripHandler()}
+LEGEND_HANDLERS = {RuledPatch: RuledHandler(), StripPatch: StripHandler(),
+                   RangeLine: RangeHandler()}
 
 
 def band_patch(name: str, label: str) -> Patch:
@@ -150,10 +182,14 @@ def band_patch(name: str, label: str) -> Patch:
     return kind(**_look(name), lw=0, label=label)
 
 
-def _bars(bottom: Axes, names: np.ndarray, start_ns: np.ndarray, end_ns: np.ndarray) -> None:
+def _bars(bottom: Axes, names: np.ndarray, start_ns: np.ndarray, end_ns: np.ndarray,
+          strip: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> set[str]:
     """One bar collection per status (gid ``status_<name>``) over the full height of ``bottom``,
     behind the lines; over them, the :data:`STRIP` of each of :data:`STRIP_STATUSES` drawn (gid
-    ``<name>_strip``, the worse ones on top)."""
+    ``<name>_strip``, the worse ones on top): of the bands, or of ``strip`` (names, starts and
+    ends: the worst status of each pixel column, where the bands are the status held longest).
+    The statuses drawn (and ``no_traffic``), as a band or only in the strip (a status no column
+    held longest, marked where it was the worst): what the legend names."""
     for name in (*STATUSES, "no_traffic"):
         run = names == name
         if not run.any():
@@ -163,10 +199,14 @@ def _bars(bottom: Axes, names: np.ndarray, start_ns: np.ndarray, end_ns: np.ndar
         _barh(bottom, start_ns[run], end_ns[run], (0, 1), facecolors=look["facecolor"],
               edgecolors=look["edgecolor"], lw=NO_TRAFFIC_LW if name == "no_traffic" else 0,
               hatch=look["hatch"], gid=f"status_{name}", zorder=0.5)
-        if name in STRIP_STATUSES:
+    marks = (names, start_ns, end_ns) if strip is None else strip
+    for name in STRIP_STATUSES:
+        run = marks[0] == name
+        if run.any():
             color = STATUS_COLORS[name]
-            _barh(bottom, start_ns[run], end_ns[run], STRIP, facecolors=color, edgecolors=color,
-                  lw=1.5, gid=f"{name}_strip", zorder=2.5)
+            _barh(bottom, marks[1][run], marks[2][run], STRIP, facecolors=color,
+                  edgecolors=color, lw=1.5, gid=f"{name}_strip", zorder=2.5)
+    return {str(n) for n in pd.unique(np.r_[names, marks[0]]) if n}
 
 
 def _barh(ax: Axes, start_ns: np.ndarray, end_ns: np.ndarray, height: tuple[float, float],
@@ -180,9 +220,9 @@ def _barh(ax: Axes, start_ns: np.ndarray, end_ns: np.ndarray, height: tuple[floa
 
 
 def draw_status(bottom: Axes, status: pd.Series, order: np.ndarray | None, t: np.ndarray,
-                starts: np.ndarray, breaks: np.ndarray) -> None:
+                starts: np.ndarray, breaks: np.ndarray) -> set[str]:
     """The per-event statuses of a replay (rows in ``order``) as bands, runs cut at the line
-    breaks."""
+    breaks; the statuses drawn."""
     if not isinstance(status.dtype,
                       pd.CategoricalDtype) or list(status.cat.categories) != list(STATUSES):
         status = pd.Series(pd.Categorical(status.astype(str), categories=list(STATUSES),
@@ -192,15 +232,18 @@ def draw_status(bottom: Axes, status: pd.Series, order: np.ndarray | None, t: np
     codes, s_ns, e_ns = status_runs(t, code, starts, breaks)
     # -1: none
     names = np.where(codes >= 0, np.asarray(STATUSES, dtype=object)[np.maximum(codes, 0)], "")
-    _bars(bottom, names, s_ns, e_ns)
+    return _bars(bottom, names, s_ns, e_ns)
 
 
-def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -> None:
+def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -> set[str]:
     """The status bands of the window's clock: one bar per run of one status of the spans or
-    steps (or per run of pixel columns: see :func:`~budgetlab.plotting._pixels.span_bands`), no
+    steps (or per run of pixel columns: the status held longest in each, see
+    :func:`~budgetlab.plotting._pixels.span_bands`, and the strip the worst of each,
+    :func:`~budgetlab.plotting._pixels.strip_bands`), no
     traffic ruled grey; a status held for one instant only (``instant``) left out, so that the
     status before it goes on through it (as :func:`~budgetlab.budget.blips.blips_folded` reads
-    it, and as the lines hold the value before it: a group's first span is never one)."""
+    it, and as the lines hold the value before it: a group's first span is never one). The
+    statuses drawn."""
     status = spans["status"]
     if status.dtype != SPAN_STATUS_DTYPE:  # hand-made spans: status names as text
         status = pd.Series(pd.Categorical(status.astype(str), dtype=SPAN_STATUS_DTYPE))
@@ -216,11 +259,13 @@ def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -
     code, start, end = code[run], start[run], np.r_[start[run][1:], end[-1:]]
     names = np.asarray(SPAN_STATUSES)[code]
     lo, hi = int(min([start[0], *t[:1]])), int(max([end[-1], *t[-1:]]))  # t may be empty
-    if len(names) > columns:
+    strip = None
+    if len(names) > columns:  # the status held longest per column; the strip: the worst
+        strip = strip_bands(names, start, end, lo, hi, columns)
         names, start, end = span_bands(names, start, end, lo, hi, columns)
     else:  # a silence shorter than a pixel column: one column wide, as span_bands keeps it
         start, end = quiet_column_wide(names, start, end, lo, hi, columns)
-    _bars(bottom, names, start, end)
+    return _bars(bottom, names, start, end, strip)
 
 
 def warmup_spans(spans: pd.DataFrame | None) -> tuple[np.ndarray, np.ndarray]:

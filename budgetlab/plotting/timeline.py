@@ -27,6 +27,7 @@ from ._common import (
 )
 from ._numbers import plain_numbers
 from ._pixels import merge_breaks, pixel_columns
+from .budget_envelope import budget_envelope, enveloped
 from .clock_lines import clock_lines, require_steps
 from .held_status import draw_held, held_spans
 from .status_bands import draw_spans, draw_status, draw_warmup, rug_band, warmup_spans
@@ -101,14 +102,14 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
     max_points : int, optional
         Each line keeps all its events up to this many; beyond, the first, last, lowest and
         highest event of each of ``max_points // 4`` time columns and of each piece between gaps
-        (:func:`~budgetlab.plotting.thin_minmax`): what the pixels can show, extremes kept.
-        Default: 4 × the panel's width in pixels (one column per pixel; on a figure without a
-        layout engine, the width left once the legends' room is made). Beyond that many
-        events, what is drawn is reduced to the columns, so its cost does not grow with the
-        events: the status bands show the worst status of each column (and the no-traffic
-        rules over every column holding any, so a one-pixel span stays visible), breaks
-        closer than a column merge (a gap of a column or more always breaks), and a rug of
-        transitions keeps one tick per column (its worst new status).
+        (:func:`~budgetlab.plotting.thin_minmax`), but the budget line (flipping 100 % to 0):
+        its mean per column over a light band of its range (gid ``budget_range``,
+        :mod:`~budgetlab.plotting.budget_envelope`). Default: 4 × the panel's width in pixels
+        (without a layout engine, the width left by the legends). Beyond that many, what is
+        drawn is reduced to the columns, its cost bounded: the bands show the status each column
+        held longest, the strip the worst it touched (a one-pixel exhausted stays visible), the
+        no-traffic rules cover every column holding any, breaks closer than a column merge (a
+        gap of a column or more always breaks), a rug of transitions keeps one tick per column.
     tz : str, optional
         Time zone of the tick labels (default UTC), named in the x label; the data stay UTC.
     budget : bool
@@ -186,7 +187,8 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
         # (a status the columns hide, or a dot merged away, keeps its room)
         statuses = spans["status"] if spans is not None and len(spans) else status
         placed = legend_entries(panels, lone=len(lone) > 0, **facts,
-                                statuses={str(v) for v in pd.unique(statuses)})
+                                statuses={str(v) for v in pd.unique(statuses)},
+                                envelope=budget and enveloped(t, spans, panels[-1]))
         place_legends(panels, placed)
     columns = pixel_columns(panels[-1]) if max_points is None else max(1, max_points // 4)
     drawing: dict[str, Any] = {"t": t, "values": values, "status": status,
@@ -212,6 +214,7 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
         breaks = merge_breaks(t, breaks, int(t[0]), int(t[-1]), columns)
         lone = _lone(len(t), breaks)
     points, starts = _line_points(t, values, spans, breaks, columns, max_points)
+    budget_envelope(panels[-1], points, t, values, spans, breaks, columns, max_points)
     tr = facts["transitions"]  # a rug of status changes over a warm-up strip: a band each
     rug, room = rug_band(len(warm[0]) > 0, tr is not None and len(tr) > MAX_TRANSITION_LINES)
     for p, (gid, line), extra in zip(panels, lines.items(), extras, strict=True):
@@ -226,16 +229,14 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
             p.set_ylim(*lim)
     bottom = panels[-1]
     if spans is not None and len(spans):
-        draw_spans(bottom, spans, t, columns)
+        shown = draw_spans(bottom, spans, t, columns)
         lo, hi = (int(v) for v in _observed(t, spans))
         draw_warmup(bottom, warm, lo, hi, columns)
     else:
-        draw_status(bottom, status, order, t, starts, breaks)
+        shown = draw_status(bottom, status, order, t, starts, breaks)
     draw_held(bottom, facts["held"])  # the status held on a thin window: hatched, keyed
     draw_marks(panels, facts["incidents"], tr, columns, rug)
-    drawn = {str(c.get_gid())[7:] for c in bottom.collections
-             if str(c.get_gid()).startswith("status_")}
-    entries = legend_entries(panels, lone=len(lone) > 0, statuses=drawn, **facts)
+    entries = legend_entries(panels, lone=len(lone) > 0, statuses=shown, **facts)
     if placed is not None and _names(placed) == _names(entries):
         entries = placed  # the legends placed to make their room name what is drawn: kept
     else:
@@ -243,10 +244,10 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
     panels[0].legend_entries = entries  # type: ignore[attr-defined]
 
 
-def _names(entries: list[list[Any]]) -> list[list[tuple[str, str]]]:
-    """What legend ``entries`` name, per panel: each handle's gid and label (a handle's look
-    follows from them: a line's is its panel's, a proxy's its gid's)."""
-    return [[(handle_gid(h), str(h.get_label())) for h in handles] for handles in entries]
+def _names(entries: list[list[Any]]) -> list[list[tuple[str, str, str]]]:
+    """What legend ``entries`` name, per panel: each handle's gid, label and kind (a handle's
+    look follows from them: a line's is its panel's, a proxy's its gid's)."""
+    return [[(handle_gid(h), str(h.get_label()), type(h).__name__) for h in hs] for hs in entries]
 
 
 def _line_points(t: np.ndarray, values: dict[str, np.ndarray], spans: pd.DataFrame | None,

@@ -23,6 +23,7 @@ from .._util.validation import require_columns
 from ..budget.figures import STATUSES
 from ._common import STATUS_COLORS, utc_naive
 from ._pixels import rug_ticks
+from .budget_envelope import range_key
 from .clock_lines import clock_values
 from .held_status import held_patch
 from .legends import legend_right
@@ -189,14 +190,16 @@ def _proxy(kind: Any, gid: str, **style: Any) -> Any:
 def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFrame | None,
                    slo: Any, *, incidents: pd.DataFrame | None, lone: bool,
                    statuses: Collection[str], warmup: bool = False,
-                   held: Any = None) -> list[list[Any]]:
+                   held: Any = None, envelope: bool = False) -> list[list[Any]]:
     """The legend handles of each panel, top-down: its labelled lines, and on the bottom panel
     what the panels draw besides (``lone``: events alone between breaks as dots, the
     ``incidents``, the ``transitions``, and each of the ``statuses`` whose band is drawn, named
     with the budget threshold that starts it; no traffic before the statuses, named as what it
     is: not one; then the ``warmup`` strip when drawn, and the spans where the status is ``held``
-    on a thin window, :mod:`~budgetlab.plotting.held_status`). Made before the data are drawn
-    too, to make the legends' room."""
+    on a thin window, :mod:`~budgetlab.plotting.held_status`). The budget line drawn over its
+    range per pixel column (:mod:`~budgetlab.plotting.budget_envelope`; with ``envelope``, before
+    it is drawn) is keyed over a strip of that band. Made before the data are drawn too, to make
+    the legends' room."""
     starts = {"warning": f" (< {given_percent(slo.warning, space=False)})",
               "critical": f" (< {given_percent(slo.critical, space=False)})",
               "exhausted": " (≤ 0)"} if slo is not None else {}
@@ -204,6 +207,8 @@ def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFr
     entries[1] += [_proxy(Line2D, "burn_hidden", xdata=[], ydata=[], color="none", label=h)
                    for h in hidden]
     last = entries[-1]
+    if envelope or any(c.get_gid() == "budget_range" for c in panels[-1].collections):
+        last[:] = [range_key(h) if handle_gid(h) == "budget_remaining" else h for h in last]
     if lone:
         last.append(_proxy(Line2D, "lone", xdata=[], ydata=[], ls="", marker="o", ms=3,
                            color="0.3", label="lone event"))
@@ -214,7 +219,7 @@ def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFr
         word = "status change" if len(transitions) == 1 else "status changes"
         last.append(_proxy(Line2D, "transitions" if few else "transitions_rug", xdata=[], ydata=[],
                            color="0.3", ls=":" if few else "-", lw=0.9,
-                           label=f"{len(transitions)} {word} at events"
+                           label=f"{len(transitions):,} {word} at events"
                            + ("" if few else " (rug)")))
     for name in ("no_traffic", *STATUSES):
         if name in statuses:
