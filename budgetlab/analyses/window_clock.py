@@ -238,7 +238,7 @@ class ClockFigures:
 
     hours: np.ndarray  # (groups, 4): ns at each status, evaluated time
     observed_ns: np.ndarray  # evaluated ns (traffic, after warm-up)
-    no_traffic_ns: np.ndarray  # ns in [lo, hi) without traffic
+    no_traffic_ns: np.ndarray  # ns in [lo, hi) without traffic, from the group's first event
     transitions: np.ndarray
     round_trips: np.ndarray
 
@@ -338,7 +338,11 @@ def clock_figures(c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int, h
     observed = np.bincount(seg, weights=dt, minlength=n_groups)
     traffic = np.maximum(np.minimum(c.end, hi_ns) - np.maximum(c.start, lo_ns),
                          0).astype(np.float64)
-    no_traffic = max(hi_ns - lo_ns, 0) - np.bincount(seg, weights=traffic, minlength=n_groups)
+    # from the group's first event on: before it the group had not begun (no empty window)
+    first = np.full(n_groups, hi_ns, dtype=np.int64)
+    np.minimum.at(first, seg, c.start.astype(np.int64))
+    span = np.maximum(hi_ns - np.maximum(first, lo_ns), 0).astype(np.float64)
+    no_traffic = span - np.bincount(seg, weights=traffic, minlength=n_groups)
     rows, was = counted_changes(c, code)
     counted = (c.start[rows] >= np.maximum(c.warmup_end[rows], lo_ns)) & (c.start[rows] < hi_ns)
     ci, was = rows[counted], was[counted]
