@@ -24,13 +24,13 @@ SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "dete
                  "incidents_filling"]
 
 #: What the score table's rate columns count: the one footnote of ``alerts`` and ``backtest``.
-SCORE_FOOTNOTE = ("alerts_per_day: alert episodes of the row's severity per day of observed time "
-                  "(pages on a page row, tickets on a ticket row, both on a * row; "
-                  "observed_days: the bins after the tier's long window first filled whose long window holds at least one event; "
-                  "silences are not counted), withheld under 24 h of it; reset_median: from "
-                  "the incident's end to its alert's end, negative when the alert stopped "
-                  "first, still firing when an alert of the row had not stopped by the "
-                  "end of what was read (no reset to count); episodes_filling: over before "
+SCORE_FOOTNOTE = ("alerts_per_day: the row's alert episodes (pages on a page row, tickets on a "
+                  "ticket row, both on the * * row) per day of observed time (observed_days: "
+                  "the bins after the tier's long window first filled whose long window holds "
+                  "at least one event; silences are not counted), withheld under 24 h of it; "
+                  "reset_median: from the incident's end to its alert's end, negative when the "
+                  "alert stopped first, still firing when an alert of the row had not stopped "
+                  "by the end of what was read (no reset to count); episodes_filling: over before "
                   "the long window filled (one still firing then is scored), incidents_filling: "
                   "begun before it filled, scored apart (not in the other columns)")
 

@@ -2,8 +2,9 @@
 
 **Withheld rates are not judged.** A score row over less than a day of observed time has its
 ``alerts_per_day`` and ``false_alerts_per_week`` withheld (NaN, its ``rates_note`` says why:
-:func:`budgetlab.score_alerts`); on the page rows read here they are pages. :func:`policy_summary` keeps them NaN (a withheld rate is not
-0 pages a day; only a policy without page tiers pages 0 times) and carries the note;
+:func:`budgetlab.score_alerts`); on the page rows read here they are pages.
+:func:`policy_summary` keeps them NaN (a withheld rate is not 0 pages a day; only a policy
+without page tiers pages 0 times) and carries the note;
 :func:`choose_policy` judges only the policies whose false pages a week are known, names the
 others in its caveat, and withholds its choice when none is known.
 """
