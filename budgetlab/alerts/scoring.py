@@ -22,12 +22,10 @@ by does not restrict) **and** the episode overlaps the incident's time span exte
   firing at the last evaluation (``ongoing``: its ``end``, one step after that evaluation, is
   where the evaluation stopped, not a reset); a row's ``reset_median``/``reset_max`` are then
   withheld too (a median of the others would leave out the alert that never stopped);
-* **alerts per day / false alerts per week** (``alerts_per_day``, ``false_alerts_per_week``):
-  episodes (notifications) of the row per day, and unmatched ones per week: pages on a page
-  row, tickets on a ticket row, both on the ``severity="*"`` row; over the row's **observed
-  time** (``observed_days``): the bins at whose end the tier's long window holds at least one
-  event (:mod:`budgetlab.alerts.observed`; merged tiers: the longest long window; ``"*"``
-  groups: traffic of any group). Silence is not counted.
+* **alerts per day / false alerts per week**: the row's episodes (a ticket row's are tickets) per
+  day, unmatched ones per week, over its **observed time** (``observed_days``): the bins at whose
+  end the tier's long window holds an event (:mod:`budgetlab.alerts.observed`; merged tiers: the
+  longest long window; ``"*"`` groups: any group's traffic). Silence is not counted.
   Without ``bins`` traffic is unknown: the evaluated span. Under a day of observed time both
   rates are withheld (NaN; ``rates_note`` says why): the rule of the replay's events per day,
   :func:`~budgetlab.analyses.window_clock.too_thin` (:mod:`budgetlab.alerts.observed`);
