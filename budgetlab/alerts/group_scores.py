@@ -249,8 +249,8 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
         "detection_max": _durations(d_max, has),
         "reset_median": _durations(r_med, has & ~unknown),
         "reset_max": _durations(r_max, has & ~unknown),
-        "pages_per_day": np.where(thin, np.nan, ratio(n_ep, per_day)),
-        "false_pages_per_week": np.where(thin, np.nan, ratio(n_ep - true_ep, per_week)),
+        "alerts_per_day": np.where(thin, np.nan, ratio(n_ep, per_day)),
+        "false_alerts_per_week": np.where(thin, np.nan, ratio(n_ep - true_ep, per_week)),
         "observed_days": np.asarray(per_day, dtype=np.float64),
         "rates_note": rate_notes(observed_ns),
     }

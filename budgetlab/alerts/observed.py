@@ -19,8 +19,8 @@ from ``from_ns``. Both are the time from ``from_ns`` to the end (a 6 h grid with
 not given: one page in the hour after a tier's long window filled is not 24 pages a day.
 :func:`thin_rates` is the rule of the window comparison and the replay
 (:func:`budgetlab._util.thin.too_thin`: under 24 h, none at all included) on observed time in
-ns, and :func:`rate_notes` says why in words. The score tables' ``pages_per_day`` and
-``false_pages_per_week`` are NaN there, and their ``rates_note`` holds the reason.
+ns, and :func:`rate_notes` says why in words. The score tables' ``alerts_per_day`` and
+``false_alerts_per_week`` are NaN there, and their ``rates_note`` holds the reason.
 """
 
 from __future__ import annotations

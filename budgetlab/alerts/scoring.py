@@ -22,10 +22,10 @@ by does not restrict) **and** the episode overlaps the incident's time span exte
   firing at the last evaluation (``ongoing``: its ``end``, one step after that evaluation, is
   where the evaluation stopped, not a reset); a row's ``reset_median``/``reset_max`` are then
   withheld too (a median of the others would leave out the alert that never stopped);
-* **pages per day / false pages per week**: episodes (notifications) of the row per day, and
-  unmatched ones per week, over the row's **observed time** (``observed_days``): the bins at whose
-  end the tier's long window holds at least one event (:mod:`budgetlab.alerts.observed`; merged
-  tiers: the longest long window; ``"*"`` groups: traffic of any group). Silence is not counted.
+* **alerts per day / false alerts per week**: the row's episodes (a ticket row's are tickets) per
+  day, unmatched ones per week, over its **observed time** (``observed_days``): the bins at whose
+  end the tier's long window holds an event (:mod:`budgetlab.alerts.observed`; merged tiers: the
+  longest long window; ``"*"`` groups: any group's traffic). Silence is not counted.
   Without ``bins`` traffic is unknown: the evaluated span. Under a day of observed time both
   rates are withheld (NaN; ``rates_note`` says why): the rule of the replay's events per day,
   :func:`~budgetlab.analyses.window_clock.too_thin` (:mod:`budgetlab.alerts.observed`);
@@ -58,7 +58,7 @@ per-group SLOs whose periods differ: each tier's longest over the groups, the ep
 detect it fairly). An episode begun earlier that still fires when the window is full is a page a
 person gets: it is scored like any other (counted, matched on its whole span, in the rates). When
 the window never filled before the span's end, every episode of the row is apart. Precision,
-recall, detection and reset times, budget before alert, pages per day and ``observed_days`` count
+recall, detection and reset times, budget before alert, alerts per day and ``observed_days`` count
 only what is scored (the observed time from ``grid start + long window`` on);
 ``episodes_filling``, ``true_episodes_filling`` (of those, the ones matching an incident) and
 ``incidents_filling`` count what was left out. Matching itself is unchanged: an episode matching
@@ -188,7 +188,7 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         without an incident seen), ``detection_median``,
         ``detection_max``, ``reset_median``, ``reset_max`` (Timedelta over detected incidents,
         NaT if none, and the reset ones when an alert still fired at the last evaluation: see the
-        module docs), ``pages_per_day``, ``false_pages_per_week`` (over the observed time;
+        module docs), ``alerts_per_day``, ``false_alerts_per_week`` (over the observed time;
         withheld, NaN, under 24 h of it), ``observed_days`` (the observed time in days: the
         bins whose tier's long window holds traffic; the evaluated span without ``bins``),
         ``rates_note`` (why the rates are withheld, e.g. ``"withheld: only 5 h of observed

@@ -118,11 +118,39 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     if quiet > 0 and worst != "no_traffic":
         txt += (f"; its window was empty for {hours_words(quiet)} of the incident"
                 + (f" from {_clock(since, tz, start)}" if since is not None else "") + upto)
-    others = int((~tracker["worst_status"].iloc[1:].astype(str).isin(["healthy",
-                                                                      "no_traffic"])).sum())
-    if others:
-        txt += f"; {others:,} other group{'s' if others > 1 else ''} also left HEALTHY"
-    return head + ", " + txt + "."
+    others = _others_words(tracker.iloc[1:])
+    return head + ", " + txt + (f"; {others}" if others else "") + "."
+
+
+def _others_words(others: pd.DataFrame) -> str:
+    """The other groups below HEALTHY during the incident, each said for what it did: ``1 other
+    group also left HEALTHY`` (HEALTHY when the incident began), ``1 other group was already
+    WARNING when the incident began and stayed so`` (below HEALTHY at the start, no change),
+    ``... was already below HEALTHY when the incident began`` (below at the start, then changed),
+    ``... went below HEALTHY after a start without traffic``; ``""`` when none was below."""
+    at_start = others["status_at_start"].astype(str)
+    below = ~others["worst_status"].astype(str).isin(["healthy", "no_traffic"])
+    left = int((below & (at_start == "healthy")).sum())
+    already = others[below & ~at_start.isin(["healthy", "no_traffic"])]
+    quiet = int((below & (at_start == "no_traffic")).sum())
+    stayed = [str(r["status_at_start"]) for _, r in already.iterrows()
+              if int(r["transitions"]) == 0 and not moved_on_clock(r)
+              and str(r["worst_status"]) == str(r["status_at_start"]) == str(r["status_at_end"])]
+    parts = [f"{counted(left, 'other group')} also left HEALTHY"] if left else []
+    if len(already):
+        n = counted(len(already), "other group")
+        was = "was" if len(already) == 1 else "were"
+        if len(stayed) == len(already) == 1:
+            parts.append(f"{n} was already {stayed[0].upper()} when the incident began and "
+                         "stayed so")
+        else:
+            parts.append(f"{n} {was} already below HEALTHY when the incident began"
+                         + (" and stayed at their statuses" if len(stayed) == len(already)
+                            else ""))
+    if quiet:
+        parts.append(f"{counted(quiet, 'other group')} went below HEALTHY after a start "
+                     "without traffic")
+    return " and ".join(parts)
 
 
 def _first_change_words(row: pd.Series, name: str, began: str, since: pd.Timestamp | None,

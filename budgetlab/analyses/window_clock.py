@@ -238,7 +238,7 @@ class ClockFigures:
 
     hours: np.ndarray  # (groups, 4): ns at each status, evaluated time
     observed_ns: np.ndarray  # evaluated ns (traffic, after warm-up)
-    no_traffic_ns: np.ndarray  # ns in [lo, hi) without traffic
+    no_traffic_ns: np.ndarray  # ns in [lo, hi) without traffic, from the group's first event
     transitions: np.ndarray
     round_trips: np.ndarray
 
@@ -338,7 +338,10 @@ def clock_figures(c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int, h
     observed = np.bincount(seg, weights=dt, minlength=n_groups)
     traffic = np.maximum(np.minimum(c.end, hi_ns) - np.maximum(c.start, lo_ns),
                          0).astype(np.float64)
-    no_traffic = max(hi_ns - lo_ns, 0) - np.bincount(seg, weights=traffic, minlength=n_groups)
+    first = np.full(n_groups, hi_ns, dtype=np.int64)  # from each group's first event: before
+    np.minimum.at(first, seg, c.start.astype(np.int64))  # it, it had not begun (no empty window)
+    no_traffic = (np.maximum(hi_ns - np.maximum(first, lo_ns), 0)
+                  - np.bincount(seg, weights=traffic, minlength=n_groups))
     rows, was = counted_changes(c, code)
     counted = (c.start[rows] >= np.maximum(c.warmup_end[rows], lo_ns)) & (c.start[rows] < hi_ns)
     ci, was = rows[counted], was[counted]
@@ -346,13 +349,11 @@ def clock_figures(c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int, h
     up = (was == 0) & (code[ci] == 1)
     down = (was == 1) & (code[ci] == 0)
     if len(ci) > 1:
-        same = (seg[ci[:-1]] == seg[ci[1:]]) & (
-            np.cumsum(c.first)[ci[:-1]] == np.cumsum(c.first)[ci[1:]]
-        )
+        same = ((seg[ci[:-1]] == seg[ci[1:]])
+                & (np.cumsum(c.first)[ci[:-1]] == np.cumsum(c.first)[ci[1:]]))
         pair = up[:-1] & down[1:] & same & ((c.start[ci[1:]] - c.start[ci[:-1]]) <= round_trip_ns)
         n_rt = np.bincount(seg[ci[:-1][pair]], minlength=n_groups)
     else:
         n_rt = np.zeros(n_groups, dtype=np.int64)
-    return ClockFigures(hours=hours, observed_ns=observed, no_traffic_ns=np.maximum(no_traffic,
-                                                                                    0.0),
-                        transitions=n_tr, round_trips=n_rt)
+    return ClockFigures(hours=hours, observed_ns=observed, transitions=n_tr, round_trips=n_rt,
+                        no_traffic_ns=np.maximum(no_traffic, 0.0))

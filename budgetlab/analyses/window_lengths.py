@@ -157,7 +157,8 @@ def compare_windows(
         categorical label: ``"1h"``, ``"1d"``, ``"calendar:day"``), ``window_kind``
         (``rolling``/``calendar``), ``min_dwell`` (Timedelta), ``events`` (in the evaluated span),
         ``hours`` (evaluated time: the window holds traffic, after warm-up), ``hours_no_traffic``
-        (time from ``warmup`` on with an empty window), ``share_healthy``, ``share_warning``,
+        (time from ``warmup`` and the group's first event on with an empty window: before its
+        first event a group had not begun), ``share_healthy``, ``share_warning``,
         ``share_critical``, ``share_exhausted`` (time-weighted over ``hours``; NaN for a group
         without evaluated time), ``hours_exhausted``, ``hours_silent_window`` and
         ``hours_exhausted_silent`` (of ``hours`` and of ``hours_exhausted``: the time after the

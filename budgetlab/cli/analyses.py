@@ -311,7 +311,8 @@ def _print_compare_legend(args: argparse.Namespace, table: pd.DataFrame,
             else "after the first window of each stretch of traffic (warm-up)")
     print(wrap(f"hours: time the window held traffic, {warm}{start}; shares and rates per day "
                "are over it; "
-               "hours_no_traffic: time the window was empty", indent=""))
+               "hours_no_traffic: time the window was empty after the group's first event",
+               indent=""))
     if read is None:
         return
     print(wrap(f"detection: from an incident's start to the first instant at {alert_at} "

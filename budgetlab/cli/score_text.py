@@ -20,16 +20,17 @@ __all__ = ["SCORE_COLUMNS", "SCORE_FOOTNOTE", "filling_notes", "outside_line",
 SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "detected", "unseen",
                  "recall",
                  "detection_median",
-                 "reset_median", "pages_per_day", "observed_days", "episodes_filling",
+                 "reset_median", "alerts_per_day", "observed_days", "episodes_filling",
                  "incidents_filling"]
 
 #: What the score table's rate columns count: the one footnote of ``alerts`` and ``backtest``.
-SCORE_FOOTNOTE = ("pages_per_day: pages per day of observed time (observed_days: the bins after "
-                  "the tier's long window first filled whose long window holds at least one event; "
-                  "silences are not counted), withheld under 24 h of it; reset_median: from "
-                  "the incident's end to its alert's end, negative when the alert stopped "
-                  "first, still firing when an alert of the row had not stopped by the "
-                  "end of what was read (no reset to count); episodes_filling: over before "
+SCORE_FOOTNOTE = ("alerts_per_day: the row's alert episodes (pages on a page row, tickets on a "
+                  "ticket row, both on the * * row) per day of observed time (observed_days: "
+                  "the bins after the tier's long window first filled whose long window holds "
+                  "at least one event; silences are not counted), withheld under 24 h of it; "
+                  "reset_median: from the incident's end to its alert's end, negative when the "
+                  "alert stopped first, still firing when an alert of the row had not stopped "
+                  "by the end of what was read (no reset to count); episodes_filling: over before "
                   "the long window filled (one still firing then is scored), incidents_filling: "
                   "begun before it filled, scored apart (not in the other columns)")
 
@@ -48,11 +49,11 @@ def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None) -
     >>> t = pd.DataFrame({"tier": ["p", "q"], "severity": ["page", "page"], "episodes": [0, 14_566],
     ...     "precision": [float("nan"), 0.0], "incidents": [0, 1], "detected": [0, 0],
     ...     "recall": [float("nan"), 0.0], "detection_median": [pd.NaT, pd.NaT],
-    ...     "reset_median": [pd.NaT, pd.NaT], "pages_per_day": [0.0, 14_566 / 14],
+    ...     "reset_median": [pd.NaT, pd.NaT], "alerts_per_day": [0.0, 14_566 / 14],
     ...     "observed_days": [1.5, 14.0]})
     >>> print(score_text(t, str, width=130))  # a terminal the rows fit
     tier severity  episodes   precision  incidents  detected       recall detection_median
-    reset_median  pages_per_day  observed_days
+    reset_median  alerts_per_day  observed_days
        p     page         0 never fired          0         0 no incidents     no incidents
     no incidents              0            1.5
        q     page     14566           0          1         0            0    none detected
@@ -80,12 +81,12 @@ def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None) -
             show[col] = [_no_time_words(r, reset=col == "reset_median") if pd.isna(v)
                          else duration(v)
                          for v, r in zip(show[col], rows.to_dict("records"), strict=True)]
-    for col in ("pages_per_day", "observed_days"):
+    for col in ("alerts_per_day", "observed_days"):
         if col in show.columns:  # thousands separated, never an exponent (1,040, not 1.04e+03)
             show[col] = show[col].map(lambda v: "" if pd.isna(v) else about_words(float(v)))
-    if "pages_per_day" in show.columns and "rates_note" in rows.columns:
+    if "alerts_per_day" in show.columns and "rates_note" in rows.columns:
         withheld = (rows["rates_note"] != "").to_numpy()
-        show["pages_per_day"] = show["pages_per_day"].mask(withheld, "withheld")
+        show["alerts_per_day"] = show["alerts_per_day"].mask(withheld, "withheld")
     return table_text(show, ["tier", "severity"], width=width)
 
 
@@ -107,7 +108,7 @@ def _no_time_words(row: dict[Any, Any], *, reset: bool) -> str:
 
 
 def thin_rates_line(rows: pd.DataFrame) -> str | None:
-    """One sentence on the score rows whose ``pages_per_day`` is withheld (``rates_note``: under
+    """One sentence on the score rows whose ``alerts_per_day`` is withheld (``rates_note``: under
     24 h of observed time, the one rule of :func:`budgetlab._util.thin.too_thin`): each tier
     with its observed time; ``None`` when there are none.
 
@@ -115,7 +116,7 @@ def thin_rates_line(rows: pd.DataFrame) -> str | None:
     ...     "severity": ["page", "ticket", "page", "*"],
     ...     "observed_days": [5 / 24, 0.0, 5 / 24, 0.0], "rates_note": ["withheld: ..."] * 4})
     >>> print(wrap(thin_rates_line(rows), indent=""))
-    pages_per_day withheld, too thin to go by (a rate per day needs at least 24 h of observed
+    alerts_per_day withheld, too thin to go by (a rate per day needs at least 24 h of observed
     time): page_1h (5 h observed), ticket_1d (no observed time), the page tiers merged (5 h
     observed), all tiers merged (no observed time).
     """
@@ -133,7 +134,7 @@ def thin_rates_line(rows: pd.DataFrame) -> str | None:
         hours = float(r["observed_days"]) * 24
         said.append(f"{name} ({hours_words(hours)} observed)" if hours > 0
                     else f"{name} (no observed time)")
-    return (f"pages_per_day withheld, too thin to go by (a rate per day needs at least "
+    return (f"alerts_per_day withheld, too thin to go by (a rate per day needs at least "
             f"{MIN_EVALUATED_HOURS:g} h of observed time): {', '.join(said)}.")
 
 

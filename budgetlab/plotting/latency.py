@@ -18,7 +18,14 @@ from .._util.words import given_duration, prose_duration
 from ..errors import ConfigError, InputError
 from ._common import time_axis, utc_naive
 from ._group_labels import left_out_note
-from .latency_groups import THIN_BREAKS, draw_share_lines, thin_words, without_thin
+from .latency_groups import (
+    THIN_BREAKS,
+    draw_share_lines,
+    sparse_markers,
+    sparse_words,
+    thin_words,
+    without_thin,
+)
 from .legends import legend_above, room_below
 from .timeline_marks import incident_patch, shade_incidents
 
@@ -75,7 +82,11 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     ``incidents`` (``start``, ``end``) are shaded grey as on the timeline, named "incident" in
     the legend, within the periods' span. Each point sits at its period's start, marked by its
     threshold's marker (a group's lone point the marker alone, in the legend too; with one
-    period every marker 3.5 pt larger, readable on an axis as wide as the period). The y label
+    period every marker 3.5 pt larger, readable on an axis as wide as the period); a line of
+    more than :data:`~budgetlab.plotting.latency_groups.MAX_MARKERS` points (16; three weeks of
+    hourly periods: 504) marks every few points only, staggered between the lines, said in the
+    legend's title (:func:`~budgetlab.plotting.latency_groups.sparse_markers`; they nest then
+    only when the lines outnumber the points between a line's markers). The y label
     says the period's length (``per 24 h period``; ``over the whole log`` for
     ``latency_profile(freq=None)``), ``freq`` or else ``shares.attrs["freq"]``, which
     ``latency_profile`` writes. When lines meet at a point (closer than 2 % of the y range;
@@ -148,7 +159,9 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     drawn = pd.concat(parts) if parts else percent.iloc[:0]
     _share_range(ax, drawn["share"])
     lo, hi = ax.get_ylim()
-    meet = points_meet(drawn["period"], drawn["share"], span=hi - lo)
+    # many periods: a marker every few, staggered (side by side where lines meet, no nesting)
+    every = sparse_markers(lines)
+    meet = every < len(lines) and points_meet(drawn["period"], drawn["share"], span=hi - lo)
     # one period: its markers larger, so that they read on an axis as wide as the period
     grow = 3.5 if shares["period"].nunique() == 1 else 0.0
     for k, (line, ms) in enumerate(zip(lines, nested_sizes(len(lines), meet), strict=True)):
@@ -159,8 +172,8 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     # the incidents a column of their own after the groups'; keys long enough to show a style
     handles = ax.get_legend_handles_labels()[0] + [incident_patch()] * marked
     breaks = THIN_BREAKS if thinned else NO_ATTEMPTS
-    title = "\n".join(words for words, said in ((LINES_MEET, meet), (breaks, broken))
-                      if said)
+    title = "\n".join(words for words, said in ((LINES_MEET, meet), (sparse_words(every), every),
+                                                 (breaks, broken)) if said)
     columns = len(set(shades)) + marked if keys else 6
     legend_above(ax, handles, title=title or None, ncols=max(columns, 1), block=len(styles),
                  handlelength=KEY_LENGTH if any(len(part) > 1 for part in parts) else None)

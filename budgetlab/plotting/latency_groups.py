@@ -20,8 +20,8 @@ from ._common import OTHER_COLOR, group_colors, other_label
 from ._group_labels import other_gid
 from .recalibration_others import OTHER_Z
 
-__all__ = ["MIN_PERIOD_ATTEMPTS", "NAMED_Z", "THIN_BREAKS", "THIN_WHY", "draw_share_lines",
-           "thin_words", "without_thin"]
+__all__ = ["MAX_MARKERS", "MIN_PERIOD_ATTEMPTS", "NAMED_Z", "THIN_BREAKS", "THIN_WHY",
+           "draw_share_lines", "sparse_markers", "sparse_words", "thin_words", "without_thin"]
 
 #: Fewest attempts a period of a group holds for its share to be drawn: under it the share moves
 #: by more than 5 points with one attempt more or less (one attempt a day: a point at 0 % or
@@ -125,6 +125,43 @@ def draw_share_lines(ax: Axes, parts: Sequence[pd.DataFrame], names: Sequence[st
                          else "none")
         shades.append(OTHER_COLOR)
     return lines, shades
+
+
+#: The most markers a line of :func:`~budgetlab.plotting.plot_latency_shares` shows: one on each
+#: of more points (three weeks of hourly periods: 504) paves the plot area, the lines and their
+#: styles lost under the markers.
+MAX_MARKERS = 16
+
+
+def sparse_markers(lines: Sequence[Any]) -> int:
+    """Thin the markers of ``lines`` when one has more than :data:`MAX_MARKERS` points: a marker
+    every ``step``-th point (the fewest that leaves at most that many on the longest line), each
+    line from its own offset (``k * step // len(lines)``), so that the markers of lines that meet
+    lie side by side, not one on the other. Returns ``step``, 0 when every marker is drawn.
+
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plt.figure().gca()
+    >>> lines = ax.plot(range(100), marker="o") + ax.plot(range(100), marker="s")
+    >>> sparse_markers(lines), [line.get_markevery() for line in lines]
+    (7, [(0, 7), (3, 7)])
+    >>> plt.close("all")
+    """
+    most = max((len(line.get_xdata()) for line in lines), default=0)
+    if most <= MAX_MARKERS:
+        return 0
+    step = -(-most // MAX_MARKERS)
+    for k, line in enumerate(lines):
+        line.set_markevery((k * step // len(lines), step))
+    return step
+
+
+def sparse_words(step: int) -> str:
+    """The legend title's words for :func:`sparse_markers`' ``step``.
+
+    >>> sparse_words(32)
+    "a line's marker every 32 periods, each line's from its own"
+    """
+    return f"a line's marker every {step} periods, each line's from its own"
 
 
 def _apart(xy: Sequence[tuple[pd.DatetimeIndex, np.ndarray]]

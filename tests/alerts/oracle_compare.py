@@ -38,8 +38,8 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
         thin = ~(days >= 1.0)
         with np.errstate(divide="ignore", invalid="ignore"):
             rates = {
-                "pages_per_day": want["episodes"].to_numpy() / days,
-                "false_pages_per_week": (want["episodes"] - want["true_episodes"]).to_numpy()
+                "alerts_per_day": want["episodes"].to_numpy() / days,
+                "false_alerts_per_week": (want["episodes"] - want["true_episodes"]).to_numpy()
                 / (days / 7),
             }
         for col, values in rates.items():

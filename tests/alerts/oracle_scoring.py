@@ -270,8 +270,8 @@ class _Context:
         row['detection_max'] = pd.Timedelta(int(d.max()), unit='ns') if len(d) else pd.NaT
         row['reset_median'] = pd.Timedelta(int(np.median(r)), unit='ns') if len(r) else pd.NaT
         row['reset_max'] = pd.Timedelta(int(r.max()), unit='ns') if len(r) else pd.NaT
-        row['pages_per_day'] = n_ep / (self.span_ns / _DAY_NS)
-        row['false_pages_per_week'] = (n_ep - true_ep) / (self.span_ns / (7 * _DAY_NS))
+        row['alerts_per_day'] = n_ep / (self.span_ns / _DAY_NS)
+        row['false_alerts_per_week'] = (n_ep - true_ep) / (self.span_ns / (7 * _DAY_NS))
         if m.budget_pct is not None:
             p = m.budget_pct[detected]
             row['budget_before_alert_median'] = float(np.median(p)) if len(p) else np.nan

@@ -84,7 +84,7 @@ def test_a_one_hour_tier_scores_apart_the_episode_and_incident_of_its_first_hour
     # observed: 01:00-06:00 = 5 h of traffic, under a day: 1 page in 5 h is not 4.8 a day, the
     # rates are withheld (tests/alerts/test_thin_rates.py has the rates of a long grid)
     assert r["observed_days"] == 5 / 24
-    assert np.isnan(r["pages_per_day"]) and np.isnan(r["false_pages_per_week"])
+    assert np.isnan(r["alerts_per_day"]) and np.isnan(r["false_alerts_per_week"])
     assert r["rates_note"].startswith("withheld: only 5 h of observed time")
     # one tier: the merged rows are the same
     for sev in ("page", "*"):
@@ -102,7 +102,7 @@ def test_the_earlier_rule_scores_every_episode_and_incident():
     # A: 00:10 - 00:05 = 5 min, B: 10 min -> median 7.5 min; resets 10 min each
     assert r["detection_median"] == pd.Timedelta("7min30s")
     assert r["reset_median"] == pd.Timedelta("10min")
-    assert r["observed_days"] == 6 / 24 and np.isnan(r["pages_per_day"])  # 6 h: withheld
+    assert r["observed_days"] == 6 / 24 and np.isnan(r["alerts_per_day"])  # 6 h: withheld
     assert "episodes_filling" not in s.columns
 
 
@@ -135,7 +135,7 @@ def test_merged_rows_count_from_when_their_longest_window_filled():
     # all tiers: full from 03:00 (the 3 h window): the 02:00 page is apart, 3 h observed
     assert (every["episodes"], every["episodes_filling"], every["detected"]) == (1, 1, 1)
     assert every["observed_days"] == 3 / 24
-    assert np.isnan(every["pages_per_day"])  # 3 h of observed time: withheld
+    assert np.isnan(every["alerts_per_day"])  # 3 h of observed time: withheld
 
 
 def test_incident_detections_mark_the_incidents_begun_while_filling():

@@ -63,18 +63,18 @@ def test_a_page_firing_through_the_fill_is_one_false_page():
     assert (a["episodes"], a["true_episodes"], a["precision"]) == (1, 0, 0.0)
     assert (a["episodes_filling"], a["true_episodes_filling"]) == (0, 0)
     assert a["observed_days"] == pytest.approx(OBSERVED_H / 24)
-    assert a["pages_per_day"] == pytest.approx(24 / OBSERVED_H)  # 0.338
-    assert a["false_pages_per_week"] == pytest.approx(168 / OBSERVED_H)  # 2.366
+    assert a["alerts_per_day"] == pytest.approx(24 / OBSERVED_H)  # 0.338
+    assert a["false_alerts_per_week"] == pytest.approx(168 / OBSERVED_H)  # 2.366
     # all groups, all tiers: a's false page and b's page of I1 (true): 2 pages, 1 false
     every = row(s, "*", "*", "*")
     assert (every["episodes"], every["true_episodes"], every["precision"]) == (2, 1, 0.5)
     assert (every["incidents"], every["detected"]) == (1, 1)
-    assert every["false_pages_per_week"] == pytest.approx(168 / OBSERVED_H)
+    assert every["false_alerts_per_week"] == pytest.approx(168 / OBSERVED_H)
 
 
 def test_compare_policies_and_choose_policy_see_the_false_page():
     t = compare_policies(log(), 0.99, {"1h": POLICY}, INCIDENTS)
-    assert row(t, "a")["false_pages_per_week"] == pytest.approx(168 / OBSERVED_H)
+    assert row(t, "a")["false_alerts_per_week"] == pytest.approx(168 / OBSERVED_H)
     summary = policy_summary(t)
     assert summary.loc["1h", "false_pages_per_week"] == pytest.approx(168 / OBSERVED_H)
     # recall 1/1, but 2.37 false pages a week is over the 2 tolerated: no policy is acceptable
@@ -97,7 +97,7 @@ def test_only_an_episode_over_before_the_window_filled_stays_apart():
     s = score_alerts(ep, INCIDENTS.iloc[:0], bins=log(), target=0.99, policy=POLICY)
     assert (row(s, "a")["episodes"], row(s, "a")["episodes_filling"]) == (0, 1)
     assert (row(s, "b")["episodes"], row(s, "b")["episodes_filling"]) == (1, 1)
-    assert row(s, "b")["false_pages_per_week"] == pytest.approx(168 / OBSERVED_H)
+    assert row(s, "b")["false_alerts_per_week"] == pytest.approx(168 / OBSERVED_H)
     # a 6 h window on a 3 h log: no evaluation had a full window; the page that fires from
     # 00:01 to the end is apart (its end is no time it stopped), and no observed time rates it
     bins = log()
@@ -109,7 +109,7 @@ def test_only_an_episode_over_before_the_window_filled_stays_apart():
     s = score_alerts(ep, INCIDENTS.iloc[:0], bins=bins, target=0.99)
     a = row(s, "a", "page_6h")
     assert (a["episodes"], a["episodes_filling"], a["observed_days"]) == (0, 1, 0.0)
-    assert np.isnan(a["false_pages_per_week"])
+    assert np.isnan(a["false_alerts_per_week"])
 
 
 def test_a_page_begun_while_filling_that_detects_a_later_incident_is_scored_and_not_noted():

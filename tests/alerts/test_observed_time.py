@@ -68,10 +68,10 @@ def test_observed_days_equal_a_loop_over_the_bins(seed):
                     first)[0]
             assert row.observed_days * DAY_NS == pytest.approx(want * 60e9, rel=1e-12)
             if row.observed_days >= 1:
-                assert row.pages_per_day == pytest.approx(row.episodes / row.observed_days,
+                assert row.alerts_per_day == pytest.approx(row.episodes / row.observed_days,
                                                           rel=1e-12)
             else:  # under a day of observed time: withheld
-                assert np.isnan(row.pages_per_day) and row.rates_note.startswith("withheld")
+                assert np.isnan(row.alerts_per_day) and row.rates_note.startswith("withheld")
 
 
 def test_two_pages_on_one_busy_day_then_months_of_silence():
@@ -96,8 +96,8 @@ def test_two_pages_on_one_busy_day_then_months_of_silence():
     # observed: the two days with traffic plus one long window after each (10 minutes), less the
     # first 10 minutes (the window filling), not 270 days
     assert 2.0 - 10 / 1440 <= fast["observed_days"] <= 2.0 + 10 / 1440 + 1e-9
-    assert fast["pages_per_day"] == pytest.approx(fast["episodes"] / fast["observed_days"])
-    assert fast["pages_per_day"] > 0.9
+    assert fast["alerts_per_day"] == pytest.approx(fast["episodes"] / fast["observed_days"])
+    assert fast["alerts_per_day"] > 0.9
 
 
 def test_without_bins_the_rates_are_over_the_span():
@@ -110,11 +110,32 @@ def test_without_bins_the_rates_are_over_the_span():
                                                                       utc=True),
                         "end": pd.to_datetime(["2026-01-01 10:30"], utc=True)})
     sc = score_alerts(ep, inc, filling="count")
-    assert sc["observed_days"].tolist() == [2.0, 2.0, 2.0] and sc["pages_per_day"].tolist() == [0.5,
-                                                                                                0.5,
-                                                                                                0.5]
+    assert sc["observed_days"].tolist() == [2.0, 2.0, 2.0]
+    assert sc["alerts_per_day"].tolist() == [0.5, 0.5, 0.5]
     # with the tier's 1 h long window known: the span after it filled, 47 h, holds the page
     ep.attrs["tier_windows"] = {"p": pd.Timedelta("1h").value}
     sc = score_alerts(ep, inc)
     assert sc["observed_days"].tolist() == [47 / 24] * 3
-    assert sc["pages_per_day"].tolist() == [1 / (47 / 24)] * 3
+    assert sc["alerts_per_day"].tolist() == [1 / (47 / 24)] * 3
+
+
+def test_a_ticket_rows_rate_is_alerts_not_pages():
+    # 2 days without bins: one ticket 10:05-11:00 on day 1 (meets the incident 10:00-10:30), one
+    # page 10:05-11:00 on day 2 (meets none). Per row, over the 2 days: each tier 1 alert (0.5 a
+    # day), the all-tiers row 2 (1.0 a day); the page is false: 1 / (2 / 7) = 3.5 a week, the
+    # ticket 0. The ticket rows count tickets: the column says alerts, and no column says pages.
+    ep = pd.DataFrame({"tier": pd.Categorical(["t", "p"]), "severity": ["ticket", "page"],
+                       "start": pd.to_datetime(["2026-01-01 10:05", "2026-01-02 10:05"], utc=True),
+                       "end": pd.to_datetime(["2026-01-01 11:00", "2026-01-02 11:00"], utc=True)})
+    ep.attrs.update({"grid_start": pd.Timestamp("2026-01-01", tz="UTC"),
+                     "grid_end": pd.Timestamp("2026-01-03", tz="UTC")})
+    inc = pd.DataFrame({"incident_id": ["i"], "start": pd.to_datetime(["2026-01-01 10:00"],
+                                                                      utc=True),
+                        "end": pd.to_datetime(["2026-01-01 10:30"], utc=True)})
+    sc = score_alerts(ep, inc, filling="count")
+    assert not any("pages" in c for c in sc.columns)
+    got = {(str(r.tier), str(r.severity)): (r.alerts_per_day, r.false_alerts_per_week)
+           for r in sc.itertuples()}
+    assert got == {("p", "page"): (0.5, 3.5), ("t", "ticket"): (0.5, 0.0),
+                   ("*", "page"): (0.5, 3.5), ("*", "ticket"): (0.5, 0.0),
+                   ("*", "*"): (1.0, 3.5)}

@@ -103,8 +103,8 @@ def test_hand_computed_scores():
     assert allp["detection_median"] == pd.Timedelta("12min30s") and allp[
         "detection_max"
     ] == pd.Timedelta("20min")
-    assert allp["pages_per_day"] == pytest.approx(3.0)
-    assert allp["false_pages_per_week"] == pytest.approx(7.0)
+    assert allp["alerts_per_day"] == pytest.approx(3.0)
+    assert allp["false_alerts_per_week"] == pytest.approx(7.0)
     # i2 across groups: 2000 failures before 14:20 over both regions' budget (2,880)
     assert allp["budget_before_alert_max"] == pytest.approx(100 * 2000 / 2880)
     overall = row(s, "*", "*", "*")
@@ -281,8 +281,8 @@ def test_four_week_sample_policies_side_by_side_against_the_injected_outage():
             "pyrra": AlertPolicy.pyrra("28D"), "single": AlertPolicy.single_window("1h", 0.9)}
     table = compare_policies(bins, 0.95, pols, incidents)
     assert table["policy"].unique().tolist() == list(pols)
-    for col in ("precision", "recall", "detection_median", "reset_median", "pages_per_day",
-                "false_pages_per_week"):
+    for col in ("precision", "recall", "detection_median", "reset_median", "alerts_per_day",
+                "false_alerts_per_week"):
         assert col in table.columns
     per_group = table[
         (table["captcha_type"] != "*") & (table["tier"] == "*") & (table["severity"] == "*")

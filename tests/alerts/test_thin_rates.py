@@ -1,5 +1,5 @@
 """Rates per day of the alert scores need a day of observed time: under 24 h (the one rule of the
-window comparison and the replay) ``pages_per_day`` and ``false_pages_per_week`` are NaN and
+window comparison and the replay) ``alerts_per_day`` and ``false_alerts_per_week`` are NaN and
 ``rates_note`` says why. Hand-made grids and episodes, hand-computed figures."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def test_a_one_hour_tier_on_a_six_hour_grid_has_its_rates_withheld():
     for group in ("a", "*"):
         r = row(s, group)
         assert r["episodes"] == 1 and r["observed_days"] == 5 / 24
-        assert np.isnan(r["pages_per_day"]) and np.isnan(r["false_pages_per_week"])
+        assert np.isnan(r["alerts_per_day"]) and np.isnan(r["false_alerts_per_week"])
         assert r["rates_note"] == ("withheld: only 5 h of observed time, too little for a rate "
                                    "per day or week (at least 24 h)")
         assert (r["precision"], r["recall"]) == (1.0, 1.0)  # the counts stay
@@ -84,8 +84,8 @@ def test_a_one_hour_tier_on_a_three_day_grid_gets_its_rate_by_hand():
     for group in ("a", "*"):
         r = row(s, group)
         assert r["observed_days"] == pytest.approx(71 / 24, rel=1e-15)
-        assert r["pages_per_day"] == pytest.approx(72 / 71, rel=1e-12)
-        assert r["false_pages_per_week"] == pytest.approx(336 / 71, rel=1e-12)
+        assert r["alerts_per_day"] == pytest.approx(72 / 71, rel=1e-12)
+        assert r["false_alerts_per_week"] == pytest.approx(336 / 71, rel=1e-12)
         assert r["rates_note"] == ""
 
 
@@ -98,13 +98,13 @@ def test_a_group_quiet_after_ten_hours_is_withheld_beside_one_with_three_days():
                      bins=grid(72, quiet_after={"b": 10}), target=0.99, policy=POLICY)
     b = row(s, "b")
     assert b["observed_days"] * 24 * 60 == pytest.approx(599, rel=1e-12)
-    assert np.isnan(b["pages_per_day"]) and np.isnan(b["false_pages_per_week"])
+    assert np.isnan(b["alerts_per_day"]) and np.isnan(b["false_alerts_per_week"])
     assert b["rates_note"].startswith("withheld: only 9 h 59 min of observed time")
     a = row(s, "a")
-    assert a["pages_per_day"] == pytest.approx(1 / (71 / 24), rel=1e-12)
+    assert a["alerts_per_day"] == pytest.approx(1 / (71 / 24), rel=1e-12)
     every = row(s, "*")  # three pages over a's 71 h, two of them false (b's 03:00 page hits B)
-    assert every["pages_per_day"] == pytest.approx(3 / (71 / 24), rel=1e-12)
-    assert every["false_pages_per_week"] == pytest.approx(2 / (71 / 168), rel=1e-12)
+    assert every["alerts_per_day"] == pytest.approx(3 / (71 / 24), rel=1e-12)
+    assert every["false_alerts_per_week"] == pytest.approx(2 / (71 / 168), rel=1e-12)
     assert every["rates_note"] == ""
 
 
@@ -113,10 +113,10 @@ def test_overlapping_episodes_take_the_row_by_row_path_and_the_same_rule():
     there too (6 h grid: 5 h observed, withheld; 3 d grid: 2 pages in 71 h)."""
     ep = episodes([("a", 2, 3), ("a", 2.5, 3.5)])
     short = score_alerts(ep, incidents([]), grace="0s", bins=grid(6), target=0.99, policy=POLICY)
-    assert np.isnan(row(short, "a")["pages_per_day"])
+    assert np.isnan(row(short, "a")["alerts_per_day"])
     assert row(short, "a")["rates_note"].startswith("withheld: only 5 h ")
     long = score_alerts(ep, incidents([]), grace="0s", bins=grid(72), target=0.99, policy=POLICY)
-    assert row(long, "a")["pages_per_day"] == pytest.approx(2 / (71 / 24), rel=1e-12)
+    assert row(long, "a")["alerts_per_day"] == pytest.approx(2 / (71 / 24), rel=1e-12)
 
 
 def test_without_bins_the_evaluated_span_is_the_observed_time():
@@ -126,11 +126,11 @@ def test_without_bins_the_evaluated_span_is_the_observed_time():
     ep = episodes([("a", 2, 2.5), ("a", 3.5, 4)])
     short = score_alerts(ep, incidents([]), grace="0s", policy=POLICY, filling="count")
     assert short["observed_days"].tolist() == [2 / 24] * len(short)
-    assert short["pages_per_day"].isna().all() and (short["rates_note"] != "").all()
+    assert short["alerts_per_day"].isna().all() and (short["rates_note"] != "").all()
     long = score_alerts(ep, incidents([("Z", 49.5, 50)]), grace="0s", policy=POLICY,
                         filling="count")
     assert long["observed_days"].tolist() == [2.0] * len(long)
-    assert long["pages_per_day"].tolist() == [1.0] * len(long)
+    assert long["alerts_per_day"].tolist() == [1.0] * len(long)
 
 
 def test_compare_policies_withholds_per_policy_row():
@@ -138,9 +138,9 @@ def test_compare_policies_withholds_per_policy_row():
     row's observed time."""
     pols = {"one": POLICY, "single": AlertPolicy.single_window("1h", 10)}
     short = compare_policies(grid(6), 0.99, pols, incidents([("B", 1.8, 2.3)]))
-    assert short["pages_per_day"].isna().all()
+    assert short["alerts_per_day"].isna().all()
     assert short["rates_note"].str.startswith("withheld: only 5 h of observed time").all()
     long = compare_policies(grid(72), 0.99, pols, incidents([("B", 1.8, 2.3)]))
     assert long["observed_days"].tolist() == pytest.approx([71 / 24] * len(long), rel=1e-15)
-    assert long["pages_per_day"].tolist() == [0.0] * len(long)  # no failure, no page
+    assert long["alerts_per_day"].tolist() == [0.0] * len(long)  # no failure, no page
     assert (long["rates_note"] == "").all()

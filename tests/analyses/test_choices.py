@@ -149,12 +149,12 @@ def _scores():
         "g": ["*", "a", "*", "*", "*", "*"],
         "tier": ["*", "*", "page_1h", "*", "*", "*"],
         "severity": ["page", "page", "page", "page", "ticket", "critical"],
-        "episodes": [2, 1, 2, 40, 3, 6], "pages_per_day": [0.1, 0.05, 0.1, 2.0, 0.2, 0.3],
+        "episodes": [2, 1, 2, 40, 3, 6], "alerts_per_day": [0.1, 0.05, 0.1, 2.0, 0.2, 0.3],
         "precision": [1.0, 1.0, 1.0, 0.1, 0.5, 0.5], "incidents": [5, 5, 5, 5, 5, 5],
                          "detected": [2, 1, 2, 5, 2, 4],
         "recall": [0.4, 0.2, 0.4, 1.0, 0.4, 0.8], "detection_median": td(["10min", "1h", "10min",
                                                                           "1min", "3h", "20min"]),
-        "false_pages_per_week": [0.0, 0.0, 0.0, 25.0, 1.0, 1.5]})
+        "false_alerts_per_week": [0.0, 0.0, 0.0, 25.0, 1.0, 1.5]})
 
 
 def test_policy_summary_picks_the_overall_page_rows():
@@ -186,7 +186,7 @@ def _thin_scores():
     row only)."""
     sc = _scores().assign(rates_note="")
     pyrra = sc["policy"] == "pyrra"
-    sc.loc[pyrra, ["pages_per_day", "false_pages_per_week"]] = np.nan
+    sc.loc[pyrra, ["alerts_per_day", "false_alerts_per_week"]] = np.nan
     sc.loc[pyrra, "rates_note"] = ("withheld: only 5 h of observed time, too little for a rate "
                                    "per day or week (at least 24 h)")
     ticket = sc[sc["policy"] == "seed"].iloc[[1]].assign(policy="none", rates_note="")

@@ -378,6 +378,27 @@ def test_grouped_report_names_the_worst_group_and_the_others():
             "were timeouts in fra (100 % of fra's failures)") in rep.summary
 
 
+def test_another_group_below_healthy_throughout_is_not_said_to_have_left_it():
+    # fra fails 20 % from 06:00 (it leaves HEALTHY); ams fails every 12th event from the log's
+    # start: each 1 h window holds 360 of its events and exactly 30 failures (burn 30 / 36 =
+    # 0.833, 16.7 % of the budget left: WARNING, under 50 %, not under 10 %) at every event.
+    # ams was WARNING when the incident began and at every event of it: it never was HEALTHY.
+    def fail(i, region):
+        if region == "ams":
+            return "timeout" if i % 12 == 0 else "success"
+        return "timeout" if i >= idx(6) and i % 5 == 0 else "success"
+
+    ev = history(10, fail, regions=("fra", "ams"))
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(8), by="region",
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    ams = rep.tracker.set_index("region").loc["ams"]
+    assert (ams["status_at_start"], ams["worst_status"], int(ams["transitions"])) == (
+        "warning", "warning", 0)
+    flat = " ".join(rep.summary.split())
+    assert "left HEALTHY" not in flat
+    assert "; 1 other group was already WARNING when the incident began and stayed so." in flat
+
+
 # ------------------------------------------------------------------------------------------------
 # time zones, history, errors, plot
 

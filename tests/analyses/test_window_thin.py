@@ -134,8 +134,9 @@ def test_a_lone_event_leaves_one_nanosecond_whose_shares_only_the_note_speaks_fo
                  "--target", "0.99"]) == 0
     out = capsys.readouterr().out.splitlines()
     row = next(x for x in out if x.split()[:2] == ["lone", "1"])
-    # hours_no_traffic: the log's 47 h 59 min less the hour and 1 ns the window held the failure
-    assert row.split() == ["lone", "1", "h", "0", "0.00", "46.98"]
+    # hours_no_traffic: from the lone failure (T0 + 12 h, the group's first event) to the log's
+    # end (T0 + 47 h 59 min), 35 h 59 min, less the hour and 1 ns the window held the failure
+    assert row.split() == ["lone", "1", "h", "0", "0.00", "34.98"]
     assert "1 h, g=lone: 0 events in the evaluated span: for a fraction of a second of" in out[-3]
 
 

@@ -537,7 +537,7 @@ def test_alerts_scores_equal_the_api_per_policy(files, tmp_path, capsys):
         want = score_alerts(ep, inc, bins=bins, target=0.95, period=pol.period, policy=pol)
         mine = got[got["policy"] == name].reset_index(drop=True)
         assert mine["tier"].tolist() == want["tier"].astype(str).tolist()
-        for col in ("episodes", "detected", "precision", "recall", "pages_per_day"):
+        for col in ("episodes", "detected", "precision", "recall", "alerts_per_day"):
             assert np.allclose(mine[col], want[col], equal_nan=True, atol=1e-12), (name, col)
         assert f"policy {name} ({len(ep)} alert episode{'' if len(ep) == 1 else 's'}" in printed
 
@@ -724,7 +724,7 @@ def test_alerts_print_a_reset_before_the_incident_end_as_its_negative_size(tmp_p
     holds no failure; the episode ended before it began (an alert detects an incident when it
     fires between its start and its end plus the 1 h grace): not detected, precision 0.
     The hour's window is full from 01:00: the episode and the incident are scored; the 5 h after
-    it are under a day of observed time, so pages_per_day reads "withheld" and a line says why.
+    it are under a day of observed time, so alerts_per_day reads "withheld" and a line says why.
     """
     ts = pd.date_range("2026-01-05", periods=360, freq="1min", tz="UTC")
     outcome = np.where((np.arange(360) >= 60) & (np.arange(360) < 70), "solve_error", "success")
@@ -737,9 +737,9 @@ def test_alerts_print_a_reset_before_the_incident_end_as_its_negative_size(tmp_p
     out = capsys.readouterr().out
     rows = [ln.split() for ln in out.splitlines() if ln.split()[:2] == ["page_1h", "page"]]
     # tier severity episodes (precision incidents detected recall detection reset: row)
-    # pages_per_day observed_days episodes_filling incidents_filling
+    # alerts_per_day observed_days episodes_filling incidents_filling
     assert rows == [["page_1h", "page", "1", *row, "withheld", "0.208", "0", "0"]]
-    assert ("pages_per_day withheld, too thin to go by (a rate per day needs at least 24 h of "
+    assert ("alerts_per_day withheld, too thin to go by (a rate per day needs at least 24 h of "
             "observed time): page_1h (5 h observed), the page tiers merged (5 h observed), all "
             "tiers merged (5 h observed).") in " ".join(out.split())
 

@@ -1,4 +1,4 @@
-"""``backtest``'s score table: ``pages_per_day`` reads ``withheld`` under 24 h of observed time
+"""``backtest``'s score table: ``alerts_per_day`` reads ``withheld`` under 24 h of observed time
 (the rule of ``replay``'s events/day) and one sentence names the tiers and their observed time;
 over three days the rate is printed. Hand-made bins, hand-computed figures."""
 
@@ -33,14 +33,14 @@ def printed(minutes: int, capsys) -> tuple[list[str], str]:
 
 
 @pytest.mark.usefixtures("wide_terminal")  # reads the table's rows
-def test_a_two_hour_span_withholds_pages_per_day(capsys):
+def test_a_two_hour_span_withholds_alerts_per_day(capsys):
     """2 h of bins, the 10 min window full from 00:10: 1 h 50 min observed. One page (01:42,
     matching i1) in it is not 13 pages a day: the cell reads withheld."""
     row, text = printed(120, capsys)
-    # tier severity episodes precision incidents detected recall detection reset pages_per_day
+    # tier severity episodes precision incidents detected recall detection reset alerts_per_day
     # observed_days episodes_filling incidents_filling
     assert row[2] == "1" and row[-4:] == ["withheld", "0.0764", "0", "0"]  # 110 / 1440 d
-    assert ("pages_per_day withheld, too thin to go by (a rate per day needs at least 24 h of "
+    assert ("alerts_per_day withheld, too thin to go by (a rate per day needs at least 24 h of "
             "observed time): page_10m (1 h 50 min observed), the page tiers merged (1 h 50 min "
             "observed), all tiers merged (1 h 50 min observed).") in text
 
@@ -50,7 +50,7 @@ def test_a_three_day_span_prints_the_rate(capsys):
     """3 d of bins: 72 h - 10 min = 71 h 50 min observed, one page: 24 / 71.8333 = 0.334 a day."""
     row, text = printed(3 * 1440, capsys)
     assert row[-4:] == ["0.334", "2.99", "0", "0"]
-    assert "pages_per_day withheld" not in text
+    assert "alerts_per_day withheld" not in text
 
 
 def test_the_incidents_table_says_which_incidents_are_scored_apart(capsys):

@@ -107,3 +107,32 @@ def test_a_thin_share_between_two_breaks_the_line_and_the_title_says_why():
     assert note.get_text() == ("not drawn: shares of under 20 attempts in a period, too thin: "
                                "one attempt moves them by 5 points or more")
     plt.close("all")
+
+
+def test_three_weeks_of_hourly_periods_mark_every_32nd_point_staggered():
+    """A stranger's 3-week log at freq="1h" drew 504 full-size nested markers a line: a carpet.
+    One attempt every 2 min for 21 days, each a success within 2 s: 504 hourly periods of 30
+    attempts, every share 100 % for both thresholds (the two lines meet everywhere). At most 16
+    markers a line: one every ceil(504 / 16) = 32 periods, the first line's from period 0 (0, 32,
+    .., 480: 16 markers), the second's from 32 // 2 = 16 (16, .., 496: 16 markers), side by side,
+    so of one size (4.5 pt), nested nowhere; the legend's title says the spacing."""
+    from budgetlab.plotting.latency import LINES_MEET
+
+    ts = pd.date_range("2026-11-01", periods=21 * 720, freq="2min", tz="UTC").as_unit("ns")
+    ev = pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * len(ts)),
+                       "duration": pd.Timedelta("2s")})
+    shares = bl.latency_profile(ev, thresholds=["5s", "10s"], freq="1h").shares
+    assert len(shares) == 2 * 504 and (shares["share"] == 1.0).all()
+    ax = plot_latency_shares(shares, ax=plt.figure().gca())
+    assert [len(line.get_xdata()) for line in ax.lines] == [504, 504]
+    assert [line.get_markevery() for line in ax.lines] == [(0, 32), (16, 32)]
+    assert [line.get_markersize() for line in ax.lines] == [4.5, 4.5]
+    title = ax.get_legend().get_title().get_text()
+    assert title == "a line's marker every 32 periods, each line's from its own"
+    assert LINES_MEET not in title
+    plt.close("all")
+    # a day of those periods (24 points a line): a marker every 2nd, the lines 1 apart
+    day = shares[shares["period"] < pd.Timestamp("2026-11-02", tz="UTC")]
+    ax = plot_latency_shares(day, ax=plt.figure().gca(), freq="1h")
+    assert [line.get_markevery() for line in ax.lines] == [(0, 2), (1, 2)]
+    plt.close("all")

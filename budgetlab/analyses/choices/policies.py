@@ -1,9 +1,10 @@
 """The alert policy to page with: the page tiers of several policies scored against incidents.
 
 **Withheld rates are not judged.** A score row over less than a day of observed time has its
-``pages_per_day`` and ``false_pages_per_week`` withheld (NaN, its ``rates_note`` says why:
-:func:`budgetlab.score_alerts`). :func:`policy_summary` keeps them NaN (a withheld rate is not
-0 pages a day; only a policy without page tiers pages 0 times) and carries the note;
+``alerts_per_day`` and ``false_alerts_per_week`` withheld (NaN, its ``rates_note`` says why:
+:func:`budgetlab.score_alerts`); on the page rows read here they are pages.
+:func:`policy_summary` keeps them NaN (a withheld rate is not 0 pages a day; only a policy
+without page tiers pages 0 times) and carries the note;
 :func:`choose_policy` judges only the policies whose false pages a week are known, names the
 others in its caveat, and withholds its choice when none is known.
 """
@@ -48,23 +49,23 @@ def policy_summary(
     Examples
     --------
     >>> sc = pd.DataFrame({"policy": ["a", "a"], "tier": ["*", "page_1h"],
-    ...     "severity": ["page", "page"], "episodes": [3, 3], "pages_per_day": [1.0, 1.0],
+    ...     "severity": ["page", "page"], "episodes": [3, 3], "alerts_per_day": [1.0, 1.0],
     ...     "precision": [2 / 3, 2 / 3], "incidents": [2, 2], "detected": [2, 2],
     ...     "recall": [1.0, 1.0], "detection_median": pd.to_timedelta(["5min"] * 2),
-    ...     "false_pages_per_week": [7.0, 7.0]})
+    ...     "false_alerts_per_week": [7.0, 7.0]})
     >>> policy_summary(sc)[["pages", "recall", "false_pages_per_week"]]
             pages  recall  false_pages_per_week
     policy
     a           3     1.0                   7.0
     """
-    require_columns(scores, ["policy", "tier", "severity", "episodes", "pages_per_day",
-                             "false_pages_per_week"],
+    require_columns(scores, ["policy", "tier", "severity", "episodes", "alerts_per_day",
+                             "false_alerts_per_week"],
                     what="the compare_policies table")
     known = {"policy", "tier", "severity", "episodes", "true_episodes", "precision", "incidents",
              "episodes_filling", "true_episodes_filling", "incidents_filling",
              "detected", "unseen", "recall",
-             "detection_median", "detection_max", "reset_median", "reset_max", "pages_per_day",
-             "false_pages_per_week", "observed_days", "rates_note", "budget_before_alert_median",
+             "detection_median", "detection_max", "reset_median", "reset_max", "alerts_per_day",
+             "false_alerts_per_week", "observed_days", "rates_note", "budget_before_alert_median",
              "budget_before_alert_max"}
     keys = [c for c in scores.columns if c not in known]
     top = scores[
@@ -80,13 +81,13 @@ def policy_summary(
     # a policy without page tiers has no row here: it sends 0 pages; a row's NaN rate is withheld
     no_pages = top["episodes"].isna()
     out["pages"] = top["episodes"].fillna(0).astype(np.int64)
-    out["pages_per_day"] = top["pages_per_day"].mask(no_pages, 0.0)
+    out["pages_per_day"] = top["alerts_per_day"].mask(no_pages, 0.0)  # page rows: pages
     for col in ("precision", "incidents", "detected", "unseen", "recall"):
         out[col] = top[col] if col in top.columns else np.nan
     out["detection_median"] = (
         top["detection_median"] if "detection_median" in top.columns else pd.NaT
     )
-    out["false_pages_per_week"] = top["false_pages_per_week"].mask(no_pages, 0.0)
+    out["false_pages_per_week"] = top["false_alerts_per_week"].mask(no_pages, 0.0)
     out["rates_note"] = top["rates_note"].fillna("") if "rates_note" in top.columns else ""
     if "recall" in top.columns:  # withheld (NaN) where every incident was unseen: no verdict
         all_unseen = (out["unseen"] > 0) & (out["unseen"] == out["incidents"])
