@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import decimal
 import re
-import warnings
 from typing import Any
 
 import numpy as np
@@ -14,7 +13,7 @@ import pandas as pd
 
 from ..errors import ConfigError
 from .burns import three_digits
-from .one_duration import check_one_duration
+from .one_duration import check_one_duration, pandas_units
 from .units import DAY_NS, HOUR_NS, MINUTE_NS, SECOND_NS
 from .words import DURATION_SCALES, prose_duration
 
@@ -51,14 +50,14 @@ def _parse_text_duration(text: str, name: str, value: Any) -> pd.Timedelta:
         raise ConfigError(f"{name}={value!r}: months and years have no fixed length; give days, "
                           "e.g. '30D' or '365D'.")
     text = re.sub(r"(?<=\d)\s*d(?![a-z])", "D", text)  # "7d" means days; pandas 3 deprecates d
-    # pandas' deprecation notes for unit spellings are not the user's business
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        decimal_unit = _DECIMAL_UNIT.fullmatch(text)
-        if decimal_unit:  # pandas goes through a float: "0.00013s" read 129,999 ns
-            unit_ns = pd.Timedelta(f"1{decimal_unit.group(2)}").value
-            return pd.Timedelta(exact_ns(decimal_unit.group(1), unit_ns), unit="ns")
-        return pd.Timedelta(text)
+    # spellings pandas deprecates ("1H") written as it asks, so it does not warn (no filter:
+    # catch_warnings is process-wide, not thread-safe, and durations are read in Dask partitions)
+    text = pandas_units(text)
+    decimal_unit = _DECIMAL_UNIT.fullmatch(text)
+    if decimal_unit:  # pandas goes through a float: "0.00013s" read 129,999 ns
+        unit_ns = pd.Timedelta(f"1{decimal_unit.group(2)}").value
+        return pd.Timedelta(exact_ns(decimal_unit.group(1), unit_ns), unit="ns")
+    return pd.Timedelta(text)
 
 
 def exact_ns(number: str, unit_ns: int) -> int:

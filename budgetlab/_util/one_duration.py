@@ -1,19 +1,19 @@
 """One duration, not several: text that pandas would add up (``"1h,6h"`` is 7 h, ``"1,5h"``
 15 h, ``"1 30min"`` 130 min) refused with the fix (:func:`check_one_duration`), a cell of a
 duration column checked (:func:`is_one_duration`), and a list of durations given as one string
-(``windows='1h,6h,24h'``) refused with the list (:func:`refuse_joined`)."""
+(``windows='1h,6h,24h'``) refused with the list (:func:`refuse_joined`); unit spellings pandas
+deprecates written as it asks (:func:`pandas_units`)."""
 
 from __future__ import annotations
 
 import re
-import warnings
 from typing import Any
 
 import pandas as pd
 
 from ..errors import ConfigError
 
-__all__ = ["check_one_duration", "is_one_duration", "refuse_joined"]
+__all__ = ["check_one_duration", "is_one_duration", "refuse_joined", "pandas_units"]
 
 #: ``str(datetime.timedelta)``: the one duration text with a comma (``1 day, 2:00:00``)
 _PY_TIMEDELTA = re.compile(r"-?[0-9]+ days?, [0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?")
@@ -21,6 +21,12 @@ _DECIMAL_COMMA = re.compile(r"([0-9]+),([0-9]+)\s*([A-Za-z]+)")
 #: a number and its unit; text made of several is a compound duration (``1h30min``)
 _PART = re.compile(r"\s*([0-9]*\.?[0-9]+)\s*([A-Za-z]+)\s*")
 _PARTS = re.compile(f"(?:{_PART.pattern})+")
+#: unit spellings pandas reads with a deprecation warning -> the spelling it asks for (same unit)
+_DEPRECATED = {"d": "D", "H": "h", "MIN": "min", "S": "s", "MS": "ms", "US": "us", "NS": "ns",
+               "w": "W"}
+if int(pd.__version__.split(".")[0]) < 3:  # pandas 2 still reads these (warning); 3 refuses them
+    _DEPRECATED.update(T="min", L="ms", U="us", N="ns")
+_UNIT_AFTER_NUMBER = re.compile(r"(?<=[0-9.])(\s*)([A-Za-z]+)")
 #: a number without its unit before another (pandas reads ``"1 30min"`` as 130 min)
 _NUMBERS_APART = re.compile(r"[0-9.]\s+[0-9.]")
 
@@ -86,12 +92,25 @@ def refuse_joined(value: Any, name: str) -> None:
     raise ConfigError(f"{name}={value!r} is one string; pass a list: {name}={items!r}.")
 
 
+def pandas_units(text: str) -> str:
+    """``text`` (numbers with their units, ``"1H30MIN"``) with the unit spellings pandas deprecates
+    written as it asks (``"1h30min"``): the same duration, read without a warning. The warning is
+    avoided at its source, not filtered: ``warnings.catch_warnings`` swaps the process-wide filters
+    and is not safe on threads (durations are read inside Dask partitions). Other text (ISO
+    ``"PT1H"``, ``"1 days 02:00:00"``) is returned as it is.
+
+    >>> pandas_units("1H30MIN"), pandas_units("2 d 3 S"), pandas_units("PT1H")
+    ('1h30min', '2 D 3 s', 'PT1H')
+    """
+    if not _PARTS.fullmatch(text.lstrip("+-")):
+        return text
+    return _UNIT_AFTER_NUMBER.sub(lambda m: m.group(1) + _DEPRECATED.get(m.group(2), m.group(2)),
+                                  text)
+
+
 def _unit_ns(unit: str) -> int:
     """The nanoseconds of one ``unit`` as pandas reads it (``d`` is days); 0 if it is none."""
-    unit = "D" if unit == "d" else unit
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return int(pd.Timedelta(f"1{unit}").value)
-        except ValueError:
-            return 0
+    try:
+        return int(pd.Timedelta(f"1{_DEPRECATED.get(unit, unit)}").value)
+    except ValueError:
+        return 0
