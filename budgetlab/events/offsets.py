@@ -14,10 +14,13 @@ from dateutil.parser import parserinfo
 
 __all__ = ["has_offset", "iso_offsets", "unread_zone_names"]
 
-# an offset (or Z/UTC/GMT) ending the text, after hh:mm[:ss] or a T/space and hh[mm[ss]]
-_OFFSET_AT_END = (r"(?:[0-9]:[0-9][0-9](?::[0-9][0-9](?:[.,][0-9]+)?)?|[T ][0-9]{2}"
-                  r"(?:[0-9]{2}(?:[0-9]{2}(?:[.,][0-9]+)?)?)?)[ \t]*"
-                  r"(?:[Zz]|UTC|GMT|[+-][0-9][0-9](?::?[0-9][0-9])?)[ \t]*$")
+# AM/PM as dateutil (pandas' parser of month-name dates) reads it: am, pm, a, p, a.m., P.M.
+_AMPM = r"[ \t]*[AaPp]\.?(?:[Mm]\.?)?"
+# an offset (or Z/UTC/GMT) ending the text, after hh:mm[:ss] or a T/space and hh[mm[ss]], either
+# perhaps followed by AM/PM (10:00 PM +0100), or after an hour and AM/PM (9 PM +0100)
+_OFFSET_AT_END = (r"(?:(?:[0-9]:[0-9][0-9](?::[0-9][0-9](?:[.,][0-9]+)?)?|[T ][0-9]{2}"
+                  rf"(?:[0-9]{{2}}(?:[0-9]{{2}}(?:[.,][0-9]+)?)?)?)(?:{_AMPM})?|[0-9]{_AMPM})"
+                  r"[ \t]*(?:[Zz]|UTC|GMT|[+-][0-9][0-9](?::?[0-9][0-9])?)[ \t]*$")
 # "GMT+0100", "UTC-05:00", "GMT+1" after any date style: an offset with the ISO sign (east is +;
 # dateutil reads "GMT+1" the POSIX way, inverted), a trailing UTC/GMT as +00:00, and JavaScript's
 # "(Central European Standard Time)" dropped
@@ -37,6 +40,12 @@ def has_offset(text: pd.Series) -> np.ndarray:
     >>> has_offset(pd.Series(["2026-01-05T10:00Z", "20260108T1030+0200", "2026-01-05 10:00",
     ...                       "2026-01-05"])).tolist()
     [True, True, False, False]
+
+    A 12-hour clock's AM/PM may stand between the time and its offset:
+
+    >>> has_offset(pd.Series(["1 Mar 2026 10:00 PM +0100", "1 Mar 2026 9 p.m. -05:00",
+    ...                       "1 Mar 2026 10:00 PM"])).tolist()
+    [True, True, False]
     """
     return text.str.contains(_OFFSET_AT_END, regex=True).fillna(False).to_numpy(dtype=bool)
 
