@@ -22,6 +22,7 @@ from ..errors import TimestampError
 from ._messages import MISSING_LABELS, expand, fill_or_drop, row_numbers
 from ._time_words import dst_words, numeric_date_words
 from .offsets import has_offset, iso_offsets, unread_zone_names
+from .second_fractions import parse_form
 
 __all__ = ["EPOCH_UNITS", "NS_MAX", "UNIT_NAMES", "OFFSETS_READING", "parse_time", "describe_time",
            "from_epoch", "epoch_look", "is_instant", "zone_reading"]
@@ -197,9 +198,8 @@ def _check_full_dates(s: pd.Series) -> None:
     if not full.all():
         raise TimestampError(
             f"{noun_for(int((~full).sum()), 'timestamp')} without a day or a year at "
-            f"{row_numbers(~full)} (e.g. 'Nov 2026' or "
-            "'2026-11'); a parser would fill in the 1st or January. Write full dates like "
-            "2026-11-29T03:47:00Z.")
+            f"{row_numbers(~full)} (e.g. 'Nov 2026' or '2026-11'); a parser would fill in the "
+            "1st or January. Write full dates like 2026-11-29T03:47:00Z.")
 
 
 def _fallback_parse(s: pd.Series, where: np.ndarray) -> np.ndarray:
@@ -216,11 +216,12 @@ def _fallback_parse(s: pd.Series, where: np.ndarray) -> np.ndarray:
         rows = todo & form
         if not rows.any():
             continue
-        parsed = pd.to_datetime(s[rows], format=fmt, utc=True, errors="coerce")
+        parsed, fraction = parse_form(s[rows], fmt)  # dateutil keeps microseconds: ns added
         good = ~parsed.isna().to_numpy()
         idx = np.flatnonzero(rows)[good]
         if good.any():
-            out[idx] = _to_ns(parsed[good], expand(np.isin(np.arange(len(s)), idx), where))
+            out[idx] = _to_ns(parsed[good], expand(np.isin(np.arange(len(s)), idx), where)) \
+                + fraction[good]
         todo[idx] = False
     if todo.any():
         dates = numeric_date_words(s[todo])  # 01.02.2026: which orders, and the format of each
