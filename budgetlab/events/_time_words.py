@@ -169,7 +169,7 @@ def refuse_epoch_units_apart(looks: list[tuple[str, int] | None], names: list[st
     """Refuse files whose epoch numbers each look like one unit, but not the same one (seconds
     in one file, milliseconds in another): one unit reads only some of them, whatever ``epoch``
     says, so the files are named with what each looks like, not a row out of range. ``looks``:
-    each file's unit and median digits (:func:`~budgetlab.events.times.epoch_look`).
+    each file's unit and median digits (:func:`~budgetlab.events.epochs.epoch_look`).
 
     >>> refuse_epoch_units_apart([("s", 10), ("ms", 13)], ["a.csv", "b.csv"], "ts", "s",
     ...                          {"s": "seconds", "ms": "milliseconds"})

@@ -40,7 +40,8 @@ from ._text import (
     utf16_encoding,
 )
 from ._time_words import refuse_epoch_units_apart, refuse_epochs_beside_dates
-from .times import OFFSETS_READING, UNIT_NAMES, describe_time, epoch_look, is_instant, parse_time
+from .epochs import UNIT_NAMES, epoch_look
+from .times import OFFSETS_READING, describe_time, is_instant, parse_time
 
 __all__ = ["FORMATS", "ISO_TIME", "FileSpec", "as_lf", "check_path", "check_scalars",
            "check_text_encoding", "expand_sources", "file_name", "file_notes", "is_path_like",

@@ -12,10 +12,10 @@ from .._util.validation import check_argument, check_tz
 from .._util.words import command_flag, noun_for, say
 from ..errors import ConfigError
 from ..privacy import PII_MODES, guard_values, names_a_person
+from .epochs import EPOCH_UNITS
 from .files import FORMATS, check_text_encoding
 from .presets import check_line_options
 from .threshold import Threshold, check_latency, check_ok_when, parse_ok_when
-from .times import EPOCH_UNITS
 from .vocabulary import Outcomes, check_outcomes
 
 __all__ = ["ReadSpec", "OUTPUT_NAMES"]

@@ -35,8 +35,8 @@ from .._util.validation import check_argument, is_one_duration, to_ns
 from .._util.words import counted, noun_for, say
 from ..errors import ConfigError, InputError, OutcomeError
 from ._messages import fill_or_drop, row_numbers
+from .epochs import EPOCH_UNITS  # the units of numbers in ns, as for epochs
 from .schema import MISSING_LABELS, SLOW, bucket_dtype
-from .times import EPOCH_UNITS  # the units of numbers in ns, as for epochs
 
 __all__ = ["OPERATORS", "Threshold", "parse_ok_when", "check_ok_when", "both_given_error",
            "read_threshold", "DURATION", "check_latency", "parse_durations", "apply_slow",

@@ -22,7 +22,8 @@ import pyarrow.compute as pc
 from .._util.words import say
 from ..errors import ConfigError, TimestampError
 from ._messages import row_numbers
-from .times import EPOCH_UNITS, NS_MAX, parse_time, zone_reading
+from .epochs import EPOCH_UNITS, NS_MAX
+from .times import parse_time, zone_reading
 
 __all__ = ["check_time_format", "has_year", "parse_formatted", "instants", "NEW_YEAR_GAP"]
 
