@@ -59,8 +59,12 @@ def target_slo(target: Any, grid: BinGrid) -> SLO | PerGroup:
 
 
 def grid_attrs(grid: BinGrid, target: Any) -> dict[Any, Any]:
-    """``slo`` (:func:`target_slo` as its plain dict), ``by``, ``freq`` (the bin width) and the
-    bin edges ``grid_start`` / ``grid_end`` (:func:`~budgetlab._util.attrs.grid_span_attrs`)."""
+    """``slo`` (:func:`target_slo` as its plain dict), ``by``, ``freq`` (the bin width), the
+    bin edges ``grid_start`` / ``grid_end`` (:func:`~budgetlab._util.attrs.grid_span_attrs`) and,
+    when the counts leave something out, ``exclude_buckets`` / ``exclude_windows`` /
+    ``exclude_mode`` (:meth:`~budgetlab.windows.bingrid.BinGrid.exclusion_attrs`: those of the
+    bins table, then those given to the function)."""
     return {"slo": target_slo(target, grid).as_dict(), "by": list(grid.by),
             "freq": duration_label(pd.Timedelta(grid.freq_ns, unit="ns")),
-            **grid_span_attrs(grid.start_ns, grid.start_ns + grid.n_bins * grid.freq_ns)}
+            **grid_span_attrs(grid.start_ns, grid.start_ns + grid.n_bins * grid.freq_ns),
+            **grid.exclusion_attrs()}

@@ -46,7 +46,7 @@ import pandas as pd
 from .._util.durations import duration_label
 from .._util.memory import check_cells
 from .._util.ratios import ratio
-from .._util.validation import to_timedelta, utc_from_ns
+from .._util.validation import check_tz, to_timedelta, utc_from_ns
 from ..errors import ConfigError
 from ..slo import SLO
 from ..windows.bingrid import BinGrid
@@ -150,7 +150,8 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
         have ``period_observed`` below 1 and a
         :class:`~budgetlab.errors.PartialWindowWarning` says which rows.
     tz : str
-        IANA time zone for calendar periods.
+        IANA time zone for calendar periods (and the partial-period warning's clock); an unknown
+        name is refused (:class:`~budgetlab.errors.ConfigError`).
     burn_window : duration
         Window of the current burn rate used for ``time_to_exhaustion`` (default 1 h).
     slice_window : duration, optional
@@ -186,7 +187,10 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
         ``by``, ``freq``, the bin edges ``grid_start`` .. ``grid_end`` (the span counted, the end
         excluded), ``period`` (the rolling period used, duration text; ``None`` with ``calendar``
         or per-group periods), ``calendar``, ``tz``, ``burn_window``, ``slice_window`` (the bin
-        width when not given) and ``slice_target`` (``None``: each group's target).
+        width when not given) and ``slice_target`` (``None``: each group's target); when the
+        counts leave something out (exclusions given to :func:`budgetlab.bin_events` or here),
+        ``exclude_buckets``, ``exclude_windows`` and ``exclude_mode``
+        (:func:`~budgetlab.windows.exclusions.exclusion_attrs`).
 
     Examples
     --------
@@ -204,6 +208,7 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
     0       1           0             1.0           0.990
     1       2           1             0.5           0.495
     """
+    tz = check_tz(tz)  # before any work: the partial-period warning reads it last
     grid = read_bins(bins, **options)
     # per group x bin: the table's columns and their temporaries (measured: 225 B at 50 groups x
     # 14 days of 1 min bins; no_traffic, exhaustion_past_period and their masks add 4 B)

@@ -179,7 +179,10 @@ def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str,
                     by: list[str]) -> list[tuple[float, pd.DataFrame]]:
     """:func:`budgetlab.bucket_burn_over_time` per target, the highest first: with per-group SLOs
     each row's burn is against its own group's target, and the groups of one target are one
-    table (a burn of 2 under 99 % and one under 90 % are not one unit: they are drawn apart)."""
+    table (a burn of 2 under 99 % and one under 90 % are not one unit: they are drawn apart).
+    Every table's ``start`` and ``end`` are the whole log's first and last event: the panels
+    share one time axis, and a group's bins before its first event (or after its last) are bins
+    without events, ruled as such in its panel, not left blank as if nothing failed."""
     from .._util.attrs import span_attrs
     from ..analyses.bucket_burn import bucket_burn_over_time
 
@@ -189,13 +192,13 @@ def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str,
     for s, pos in split_by_slo(events, slo, by):
         parts.setdefault(s.target, []).append(
             (bucket_burn_over_time(events.iloc[pos], s, freq=freq, by=by), pos))
-    out = []
+    out, whole = [], span_attrs(events["ts"])
     for target in sorted(parts, reverse=True):
         t = pd.concat([p for p, _ in parts[target]], ignore_index=True).sort_values(
             ["bin_start", *by], kind="stable", ignore_index=True)
-        # freq, by and target are those of every part; start and end span all their events
+        # freq, by and target are those of every part; start and end span the whole log
         t.attrs.update(parts[target][0][0].attrs)
-        t.attrs.update(span_attrs(pd.concat([events["ts"].iloc[pos] for _, pos in parts[target]])))
+        t.attrs.update(whole)
         out.append((target, t))
     return out
 

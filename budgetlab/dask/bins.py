@@ -88,9 +88,9 @@ def _merge_partials(parts: list[_Partial], keys: list[str]) -> _Partial:
 
 def _bins_table(total: _Partial, keys: list[str], bucket_cols: list[str], first_bin: int,
                 n_bins: int,
-                freq_ns: int, dense: bool) -> pd.DataFrame:
+                freq_ns: int, dense: bool, exclusions: Exclusions) -> pd.DataFrame:
     """The bins table (non-empty bins, see :func:`budgetlab.bin_events`) from the merged nonzero
-    bins."""
+    bins, after ``exclusions`` (named in its ``attrs``)."""
     if keys:
         order = total.groups.groupby(keys, sort=True, observed=True,
                                      dropna=False).ngroup().to_numpy()
@@ -117,7 +117,7 @@ def _bins_table(total: _Partial, keys: list[str], bucket_cols: list[str], first_
     col = {c: counts[c].to_numpy(dtype=np.int64)[order] for c in ("total", "bad", *bucket_cols)}
     grid = BinGrid(key_table, list(keys), first_bin, freq_ns, n_bins, flat // n_bins, flat % n_bins,
                    col["total"],
-                   col["bad"])
+                   col["bad"], exclusions)
     return grid.to_table({c: col[c] for c in bucket_cols}, dense=dense)
 
 
@@ -155,7 +155,7 @@ def bin_events(
     DataFrame
         The bins table (pandas): group keys, ``bin_start``, ``total``, ``good``, ``bad``,
         ``bad_<bucket>``, a row per non-empty bin (absent rows are bins without events);
-        ``attrs["freq"]`` and ``attrs["by"]`` as in the pandas function.
+        ``attrs["freq"]``, ``attrs["by"]`` and the exclusions as in the pandas function.
 
     Examples
     --------
@@ -193,4 +193,4 @@ def bin_events(
     )
     categories = [str(c) for c in bucket_dtype(labels).categories]
     bucket_cols = [f"bad_{c}" for c in categories if c != SUCCESS and c not in exclusions.buckets]
-    return _bins_table(total, keys, bucket_cols, first_bin, n_bins, freq_ns, dense)
+    return _bins_table(total, keys, bucket_cols, first_bin, n_bins, freq_ns, dense, exclusions)

@@ -79,6 +79,7 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None,
              "latency_sli")
     if "successes_lost_share" not in tradeoff.columns:
         raise InputError("plot_timeout_tradeoff draws the table of timeout_tradeoff(...).")
+    tz = check_tz(tz)  # before anything is drawn
     ax = plt.gca() if ax is None else ax
     right = ax.twinx()
     # the waiting saved in the unit the CLI says it in: its largest value's (ms under a second)
@@ -123,7 +124,7 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None,
     ax.set_xticks(pd.to_timedelta(candidates).total_seconds(),
                   [given_duration(t) for t in candidates])
     ax.set_xlabel("client timeout (the candidates measured)"
-                  + span_counted(tradeoff, check_tz(tz), zone=True))
+                  + span_counted(tradeoff, tz, zone=True))
     ax.set_ylabel("successes lost (% of attempts; no retries)")
     right.set_ylabel(f"waiting saved per attempt ({unit})")
     plain_numbers(ax.yaxis, right.yaxis)  # the values themselves: no offset, no power apart

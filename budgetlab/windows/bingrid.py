@@ -22,7 +22,7 @@ import pandas as pd
 from .._util.memory import check_cells
 from .._util.validation import duration_label, utc_from_ns
 from ..errors import ConfigError
-from .exclusions import Exclusions
+from .exclusions import EXCLUSION_KEYS, Exclusions, exclusion_attrs
 from .groups import group_key_codes
 
 __all__ = ["BinGrid", "ranges"]
@@ -61,6 +61,8 @@ class BinGrid:
     cell_total: np.ndarray
     cell_bad: np.ndarray
     exclusions: Exclusions = field(default_factory=Exclusions)
+    #: the exclusion ``attrs`` of the table the grid was read from (applied before it was read)
+    excluded_before: Mapping[str, Any] = field(default_factory=dict)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -150,7 +152,7 @@ class BinGrid:
                     total: np.ndarray,
                     bad: np.ndarray) -> BinGrid:
         return BinGrid(keys, by, self.start_ns, self.freq_ns, self.n_bins, group, b, total, bad,
-                       self.exclusions)
+                       self.exclusions, self.excluded_before)
 
     def select(self, groups: Sequence[int] | np.ndarray) -> BinGrid:
         """The grid of the groups at positions ``groups`` only."""
@@ -240,4 +242,15 @@ class BinGrid:
         # exactly these two (not what pandas carried over from the events, e.g. their "how_read")
         out.attrs = {"freq": duration_label(pd.Timedelta(self.freq_ns, unit="ns")),
                      "by": list(self.by)}
+        out.attrs.update(self.exclusion_attrs())
         return out
+
+    def exclusion_attrs(self) -> dict[str, Any]:
+        """What the counts leave out, earlier exclusions first
+        (:func:`~budgetlab.windows.exclusions.exclusion_attrs`; empty when nothing is)."""
+        return exclusion_attrs(self.exclusions, self.excluded_before)
+
+    @staticmethod
+    def excluded_in(attrs: Mapping[Any, Any]) -> dict[str, Any]:
+        """The exclusion keys of a table's ``attrs`` (those :meth:`exclusion_attrs` writes)."""
+        return {k: attrs[k] for k in EXCLUSION_KEYS if k in attrs}

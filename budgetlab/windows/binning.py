@@ -197,7 +197,11 @@ def bin_events(
     DataFrame
         The bins table: group keys, ``bin_start``, ``total``, ``good``, ``bad``, then one
         ``bad_<bucket>`` column per failure bucket in bucket order; a row per non-empty bin (see
-        ``dense``). ``attrs["freq"]`` holds the bin width label and ``attrs["by"]`` the group keys.
+        ``dense``). ``attrs["freq"]`` holds the bin width label and ``attrs["by"]`` the group keys;
+        when something is excluded, ``attrs`` names it (``exclude_buckets``, ``exclude_windows``
+        as ``[start, end]`` ISO-8601 pairs, merged, and ``exclude_mode``:
+        :func:`~budgetlab.windows.exclusions.exclusion_attrs`), and the SRE-model tables made
+        of the bins carry it on.
 
     Examples
     --------

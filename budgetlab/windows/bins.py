@@ -245,7 +245,7 @@ def read_bins(
     nonzero = tot_rows > 0
     return BinGrid(keys, by, start_ns, freq_ns, n_bins, codes[nonzero], cell_bin[nonzero],
                    tot_rows[nonzero],
-                   bad_rows[nonzero], exclusions)
+                   bad_rows[nonzero], exclusions, BinGrid.excluded_in(bins.attrs))
 
 
 def window_bins(window: Any, freq_ns: int, *, name: str = "window") -> int:

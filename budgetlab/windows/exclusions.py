@@ -9,18 +9,23 @@ the exclusions it was read with.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 import numpy as np
 import pandas as pd
 
+from .._util.attrs import time_text
 from .._util.validation import check_argument, utc_timestamp
 from ..errors import ConfigError
 from ..events.schema import SUCCESS
 
-__all__ = ["ExcludeOptions", "Exclusions", "exclusion_intervals", "refuse_unknown"]
+__all__ = ["EXCLUSION_KEYS", "ExcludeOptions", "Exclusions", "exclusion_attrs",
+           "exclusion_intervals", "refuse_unknown"]
+
+#: The ``attrs`` keys that say what a table's counts leave out (:func:`exclusion_attrs`).
+EXCLUSION_KEYS = ("exclude_buckets", "exclude_windows", "exclude_mode")
 
 _EXCLUDE_MODES = ("drop", "good")
 
@@ -163,3 +168,38 @@ class Exclusions:
                 fail = fail & ~inside
                 codes = np.where(inside, list(categories).index(SUCCESS), codes)
         return keep, fail, codes
+
+
+def exclusion_attrs(exclusions: Exclusions, earlier: Mapping[Any, Any] | None = None
+                    ) -> dict[str, Any]:
+    """What the counts leave out, for ``attrs`` (JSON values; no key when nothing is left out):
+    ``exclude_buckets`` (bucket names), ``exclude_windows`` (``[start, end]`` pairs, ISO-8601
+    text with the UTC offset, ``end`` excluded) and ``exclude_mode`` (``"drop"`` or ``"good"``;
+    a list, one per window, when the windows were applied in different modes). ``earlier``: the
+    ``attrs`` of the table the counts were read from (the exclusions applied before, e.g. by
+    :func:`~budgetlab.bin_events`), listed first.
+
+    >>> ex = Exclusions.of(exclude_buckets="timeout", exclude_windows=[("2026-01-01 10:30",
+    ...                                                                 "2026-01-01 11:30")])
+    >>> exclusion_attrs(ex)  # doctest: +NORMALIZE_WHITESPACE
+    {'exclude_buckets': ['timeout'],
+     'exclude_windows': [['2026-01-01T10:30:00+00:00', '2026-01-01T11:30:00+00:00']],
+     'exclude_mode': 'drop'}
+    >>> exclusion_attrs(Exclusions(), {"freq": "1h"})
+    {}
+    """
+    before = earlier or {}
+    buckets = [*before.get("exclude_buckets", []), *exclusions.buckets]
+    old = [list(w) for w in before.get("exclude_windows", [])]
+    mode = before.get("exclude_mode", "drop")
+    modes = list(mode) if isinstance(mode, list) else [mode] * len(old)
+    new = [[time_text(pd.Timestamp(int(a), tz="UTC")), time_text(pd.Timestamp(int(b), tz="UTC"))]
+           for a, b in exclusions.windows]
+    modes += [exclusions.mode] * len(new)
+    out: dict[str, Any] = {}
+    if buckets:
+        out["exclude_buckets"] = buckets
+    if old or new:
+        out["exclude_windows"] = old + new
+        out["exclude_mode"] = modes[0] if len(set(modes)) == 1 else modes
+    return out

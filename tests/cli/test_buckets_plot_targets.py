@@ -75,3 +75,65 @@ def test_a_panel_of_several_slos_spans_all_their_events():
     assert (over.attrs["start"], over.attrs["end"]) == ("2026-01-01T00:00:00+00:00",
                                                         "2026-01-01T01:49:30+00:00")
     assert over.attrs["freq"] == "1h" and over.attrs["target"] == 0.9
+
+
+def _late_group_log(tmp_path) -> str:
+    # a (target 99 %): one event a minute 00:00 .. 02:59, a timeout every 20th; b (target 90 %):
+    # one every 30 s 02:00 .. 02:59:30 only (120: enough for a verdict), a timeout every 10th.
+    # b's bins of 00:00 and 01:00 (1 h) hold none of its events: in its panel, bins without
+    # events
+    a = pd.date_range("2026-01-01 00:00", periods=180, freq="1min", tz="UTC")
+    b = pd.date_range("2026-01-01 02:00", periods=120, freq="30s", tz="UTC")
+    frame = pd.DataFrame({
+        "ts": a.append(b), "g": ["a"] * 180 + ["b"] * 120,
+        "outcome": ["timeout" if i % 20 == 0 else "success" for i in range(180)]
+        + ["timeout" if i % 10 == 0 else "success" for i in range(120)]})
+    path = tmp_path / "log.csv"
+    frame.sort_values("ts", kind="stable").to_csv(path, index=False)
+    return str(path)
+
+
+def test_a_panel_spans_the_whole_log():
+    # the panel of b (90 %) spans the log's first to last event, 00:00 .. 02:59, not b's own
+    ev = _events()
+    ev.loc[ev["g"] == "b", "ts"] += pd.Timedelta("1h")
+    ev = ev.sort_values("ts", kind="stable", ignore_index=True)
+    panels = _burn_over_time(ev, bl.PerGroup({"a": 0.99, "b": 0.9}), "1h", ["g"])
+    assert [(t, o.attrs["start"], o.attrs["end"]) for t, o in panels] == [
+        (0.99, "2026-01-01T00:00:00+00:00", "2026-01-01T01:49:30+00:00"),
+        (0.9, "2026-01-01T00:00:00+00:00", "2026-01-01T01:49:30+00:00")]
+
+
+def test_each_panel_rules_the_bins_its_groups_are_silent_in(tmp_path, monkeypatch):
+    import matplotlib.dates as mdates
+
+    import budgetlab._util.figures as figures
+
+    ruled: dict[str, list[tuple[str, str]]] = {}
+    legends: dict[str, list[str]] = {}
+    real = figures.save_figure
+
+    def keep(fig, path, **kw):
+        for ax in fig.axes:
+            if "target" not in ax.get_ylabel():
+                continue
+            name = ax.get_ylabel().rsplit("target ", 1)[1].rstrip(")")
+            spans = []
+            for c in ax.collections:
+                if c.get_gid() == "no_traffic":
+                    for p in c.get_paths():
+                        x = p.vertices[:, 0]
+                        spans.append(tuple(f"{mdates.num2date(v):%H:%M}"
+                                           for v in (x.min(), x.max())))
+            ruled[name] = sorted(set(spans))
+            legend = ax.get_legend()
+            legends[name] = [t.get_text() for t in legend.get_texts()] if legend else []
+        return real(fig, path, **kw)
+
+    monkeypatch.setattr(figures, "save_figure", keep)
+    assert main(["buckets", _late_group_log(tmp_path), "--by", "g", "--target", "a=0.99,b=0.9",
+                 "--plot-freq", "1h", "--plot", str(tmp_path / "b.png")]) == 0
+    # b's panel: ruled from the log's first event (00:00) to b's first bin (02:00); a's: none
+    assert ruled == {"99%": [], "90%": [("00:00", "02:00")]}
+    assert "no traffic (bin empty)" in legends["90%"]
+    assert "no traffic (bin empty)" not in legends["99%"]
