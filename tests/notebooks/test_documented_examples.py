@@ -44,11 +44,12 @@ def _run_documented(name: str, metric_series: Path, tmp_path: Path, monkeypatch,
     from budgetlab.cli import main
 
     words = [*_documented(name), *more]
-    assert words[:2] == ["budgetlab", "notebooks"] and "reports/" in words
+    assert words[:3] == ["budgetlab", "notebooks", "--html"], words
+    folder = words[3]  # the folder the page names (each documented run its own)
     (tmp_path / "metric.csv").write_bytes(metric_series.read_bytes())
     monkeypatch.chdir(tmp_path)
     assert main(words[1:]) == 0
-    return (tmp_path / "reports" / name.replace(".ipynb", ".html")).read_text(encoding="utf-8")
+    return (tmp_path / folder / name.replace(".ipynb", ".html")).read_text(encoding="utf-8")
 
 
 def _table(page: str, header: str) -> list[list[str]]:
