@@ -303,12 +303,16 @@ def read_log(
     if pii == "hash" and salt:
         table = _hashed_scopes(args, table, events, salt)
     # --bucket column, not bucket= column
-    sys.stderr.write(f"{_filled(speak(str(how_read(events))))}\n")
+    how = how_read(events)
+    assert how is not None  # for mypy: read_events states how it read every table
+    sys.stderr.write(f"{_filled(speak(str(how)))}\n")
     sys.stderr.flush()
     if args.by:  # --pii drop may have dropped a group key (it warned by name)
         args.by = ",".join(k for k in group_keys(args) if k in events.columns)
     if len(events) == 0:
         raise ConfigError("no events were kept from the log (see 'how it was read' above); check "
                           "--outcomes.")
-    title = path_label(paths[0].name) if len(paths) == 1 else f"{len(paths):,} files"
+    # the files read: one without rows beside others is skipped (how it was read says so)
+    title = path_label(paths[0].name) if len(paths) == 1 else f"{len(how.files):,} files" \
+        if len(how.files) > 1 else path_label(how.files[0][0])
     return LogRead(events, paths, title, "access log" if access else "events", table)

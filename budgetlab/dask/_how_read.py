@@ -101,12 +101,14 @@ def _summed_readings(infos: Sequence[dict[str, Any]]) -> tuple[LabelReading, ...
 
 def dask_how_read(infos: Sequence[dict[str, Any]], spec: ReadSpec, name: str,
                   reading: OutcomeReading | None, now: pd.Timestamp,
-                  files: Sequence[tuple[str, int]] | None = None) -> HowRead:
+                  files: Sequence[tuple[str, int]] | None = None,
+                  file_notes: Sequence[str] = ()) -> HowRead:
     """The facts of a Dask read from the first pass's partition profiles ``infos`` (with
     ``rows``, ``times``, and ``labels`` or ``readings``), the outcome labels classified once
     (``reading``; ``None`` for a success column or a threshold) and the time of reading. The
     source is named by its ``files`` and their rows (Parquet paths: as the pandas reader names
-    them) when they add up to the rows read, else as ``name`` (a Dask DataFrame)."""
+    them) when they add up to the rows read, else as ``name`` (a Dask DataFrame); ``file_notes``
+    (files without rows, skipped) come first, as the pandas reader's file notes do."""
     rows_read = sum(int(i["rows"]) for i in infos)
     if not files or sum(n for _, n in files) != rows_read:
         files = ((name, rows_read),)
@@ -136,5 +138,5 @@ def dask_how_read(infos: Sequence[dict[str, Any]], spec: ReadSpec, name: str,
         time_column=spec.time,
         time_reading=next((i["time"] for i in infos if i.get("time")), "no times"),
         first=first, last=last, outcome_column=spec.label, vocabulary=vocabulary, labels=labels,
-        notes=(*notes, *late_note), threshold=spec.threshold,
+        notes=(*file_notes, *notes, *late_note), threshold=spec.threshold,
         rows_after_reading=late if at is not None else 0, reading_time=at)

@@ -2,8 +2,9 @@
 values in one spelling (:func:`~budgetlab.events.read.group_key`, the pandas reader's), joined on
 the driver; under ``pii="hash"`` a key that holds personal data anywhere is hashed after it is
 spelled, as :func:`budgetlab.read_events` hashes it, so that ``Köln`` written composed in one
-file and decomposed in another is one hashed group. Under ``pii="drop"``, what the partitions
-found in a dropped column, told as the pandas reader tells it (:func:`dropped_findings`)."""
+file and decomposed in another is one hashed group. Under ``pii="drop"`` (or ``"error"``), what
+the partitions found in a dropped (or refused) column, told as the pandas reader tells it
+(:func:`dropped_findings`, :func:`refuse_personal`)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..errors import PersonalDataError
 from ..events.read import group_key
 from ..events.spec import ReadSpec
 from ..privacy import KINDS, hash_values, scan_text
 from ..privacy.guard import arrow_text
-from ..privacy.refusals import findings
+from ..privacy.refusals import column_refusal, findings
 
-__all__ = ["union", "spelled_keys", "key_dtypes", "dropped_scan", "dropped_findings"]
+__all__ = ["union", "spelled_keys", "key_dtypes", "dropped_scan", "dropped_findings",
+           "refuse_personal"]
 
 
 def union(lists: Sequence[Sequence[Any]], *, sort: bool) -> list[Any]:
@@ -115,3 +118,20 @@ def dropped_findings(infos: Sequence[dict[str, Any]], col: str) -> str:
     kinds = sorted(rows, key=KINDS.index)  # in the order the guard reports them
     return findings({k: rows[k] for k in kinds},
                     {k: len(np.unique(np.concatenate(hashes[k]))) for k in kinds})
+
+
+def refuse_personal(infos: Sequence[dict[str, Any]], spec: ReadSpec, flagged: set[str],
+                    name: str | None) -> None:
+    """Under ``pii="error"``, refuse the first column in ``flagged`` (personal data in some
+    partition, or a key named for people) in the order the pandas reader's guard looks at them
+    (keys, kept columns, the session), with what every partition holds in it
+    (:func:`dropped_findings`), in that guard's words; prefixed with the input's ``name`` (files).
+    """
+    if not flagged or spec.pii != "error":
+        return
+    order = [*spec.by, *spec.keep, *([spec.session] if spec.session else [])]
+    col = next(c for c in dict.fromkeys([*order, *sorted(flagged)]) if c in flagged)
+    what = dropped_findings(infos, col)
+    named = not any(i.get("dropped", {}).get(col, ({}, {}))[0] for i in infos)
+    exc = column_refusal(col, what, "named" if named else "")
+    raise exc if name is None else PersonalDataError(f"{name}: {exc}")

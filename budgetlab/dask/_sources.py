@@ -21,11 +21,12 @@ from dask.delayed import delayed
 from .._util.inputs import check_input_file
 from .._util.words import counted
 from ..errors import FileFormatError, InputError
-from ..events.files import file_name
+from ..events.files import SKIPPED, file_name, file_notes, no_rows_refusal
 from ..events.spec import ReadSpec
 from ..events.timeformat import has_year
 
-__all__ = ["read_parquet", "source_name", "spec_of", "raw_frame", "files_read"]
+__all__ = ["read_parquet", "source_name", "spec_of", "raw_frame", "files_read",
+           "files_with_rows"]
 
 #: ReadSpec fields for files and text logs read by :func:`budgetlab.read_events` only. Not
 #: ``on_error`` nor the deprecated ``strict``: the spec itself refuses them without ``pattern=``
@@ -189,3 +190,24 @@ def files_read(frame: dd.DataFrame, filters: Any) -> list[tuple[str, int]] | Non
              for i in range(0, len(fragments), _FILES_PER_TASK)]
     counts = [n for part in compute(*tasks) for n in part]  # type: ignore[no-untyped-call]
     return [(file_name(f.path), n) for f, n in zip(fragments, counts, strict=True)]
+
+
+
+def files_with_rows(files: list[tuple[str, int]] | None, filters: Any,
+                    infos: list[dict[str, Any]], name: str, many: bool,
+                    ) -> tuple[list[tuple[str, int]] | None, tuple[str, ...]]:
+    """The ``files`` read (Parquet paths) that have rows and the note on those that have none
+    (skipped, as :func:`budgetlab.read_events` skips and states them); with ``filters``, every
+    file, as the filters left it (a file they empty is not a file without rows). Input without
+    rows (the partition profiles ``infos``) is refused: Parquet files in the words of
+    :func:`budgetlab.read_events` (``FileFormatError``, one file by its name, several counted),
+    what ``filters`` left or a Dask DataFrame by ``name``."""
+    if sum(int(i["rows"]) for i in infos) == 0:
+        if files and filters is None:
+            raise no_rows_refusal([n for n, _ in files],
+                                  "has a schema but no rows; nothing to analyse.")
+        raise InputError(f"{name} {'have' if many else 'has'} no rows; nothing to analyse.")
+    if not files or filters is not None or all(n for _, n in files):
+        return files, ()
+    notes = file_notes([n for n, _ in files], [[] if n else [SKIPPED] for _, n in files])
+    return [f for f in files if f[1]], tuple(notes)

@@ -28,10 +28,10 @@ from ..events.times import is_instant
 from ..privacy import hash_values
 from ..privacy.refusals import warn_dropped
 from ._how_read import dask_how_read, label_times, late_after, partition_times
-from ._keys import dropped_findings, dropped_scan, key_dtypes, spelled_keys, union
+from ._keys import dropped_findings, dropped_scan, key_dtypes, refuse_personal, spelled_keys, union
 from ._labels import classify_counts, count_labels, skipped_parts
 from ._partitions import partition_error, partition_number
-from ._sources import files_read, raw_frame, spec_of
+from ._sources import files_read, files_with_rows, raw_frame, spec_of
 
 __all__ = ["read_events"]
 
@@ -70,9 +70,11 @@ def _profile_partition(
     earliest and latest time and rows later than ``late_after`` (int64 ns UTC; the time of
     reading and the clock skew allowed).
 
-    Runs :func:`budgetlab.read_events` on the success and bucket, key (and, for ``pii``
-    drop/hash, guarded) columns with a constant scratch time, so the same parsing and checks
-    decide everything. Outcome labels are not classified here but checked row by row and counted
+    Runs :func:`budgetlab.read_events` on the success and bucket, key and guarded columns (with
+    ``scan_pii``) with a constant scratch time, so the same parsing and checks decide everything;
+    a column that holds personal data is dropped there and what it holds counted
+    (:func:`~._keys.dropped_scan`), for the driver to refuse (``pii="error"``), drop or hash it
+    over every partition. Outcome labels are not classified here but checked row by row and counted
     (:func:`~._labels.count_labels`): the driver classifies those of every partition at once.
     """
     number = partition_number(partition_info)
@@ -115,7 +117,7 @@ def _profile_partition(
     info["keys"] = spelled_keys(raw, frame, keys, hashing=spec.pii == "hash")
     renamed = {session: "session_id"} if session else {}
     info["flagged"] = [c for c in (guarded if scan_pii else []) if renamed.get(c, c) not in present]
-    if spec.pii == "drop":  # what each dropped column holds (its values as 64-bit hashes)
+    if spec.pii != "hash":  # what each flagged column holds (its values as 64-bit hashes)
         info["dropped"] = dropped_scan(raw, info["flagged"], spec)
     # a row to build the metadata from; with labels the first of each distinct one, so that one
     # that does not map to skip is among them
@@ -153,7 +155,7 @@ def _load_partition(raw: pd.DataFrame, partition_info: Mapping[str, Any] | None 
 
 
 def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
-             scan_pii: bool, late_after: int, many: bool) -> list[dict[str, Any]]:
+             scan_pii: bool, late_after: int) -> list[dict[str, Any]]:
     """First pass: one small profile per partition, in partition order (see
     :func:`_profile_partition`)."""
     profiles = raw.map_partitions(  # type: ignore[no-untyped-call]
@@ -170,8 +172,6 @@ def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
     refusal = next((i["refusal"] for i in infos if "refusal" in i), None)
     if refusal is not None:
         raise refusal
-    if sum(int(i["rows"]) for i in infos) == 0:
-        raise InputError(f"{name} {'have' if many else 'has'} no rows; nothing to analyse.")
     # each partition is parsed on its own, by its own rule, as each file in pandas: instants in
     # any form go together, naive times beside instants are refused
     forms = {is_instant(i["time"]): (n, i["time"]) for n, i in reversed(list(enumerate(infos)))
@@ -214,8 +214,10 @@ def read_events(
 
     Same arguments and checks as :func:`budgetlab.read_events`, applied to every partition on
     the workers. A first (eager) pass reads the label and group-key columns to fix the
-    categories every partition shares (and, for ``pii="drop"``/``"hash"``, which columns hold
-    personal data anywhere: those are dropped/hashed in every partition, as pandas would). The
+    categories every partition shares, and which group-key, kept and session columns hold
+    personal data anywhere: refused there (``pii="error"``, counted over every partition, in the
+    pandas reader's words), or dropped/hashed in every partition, as pandas would. Files
+    without rows beside others are skipped and said, as :func:`budgetlab.read_events` does. The
     outcome labels of every partition are classified at once: unknown labels are refused with
     those of the whole input, in the order met, with their rows, and from Parquet paths so is an
     outcome column in which no row of any partition is a success, in the words of
@@ -301,14 +303,19 @@ def read_events(
     # first pass: categories, personal-data columns, a sample row, the facts of how it was read
     # (one small result per partition)
     now = reading_time()
-    infos = _profile(raw, name, spec, guarded, scan_pii=pii != "error" and bool(guarded),
-                     late_after=late_after(now), many=many)
+    infos = _profile(raw, name, spec, guarded, scan_pii=bool(guarded),
+                     late_after=late_after(now))
+    # input without rows refused; files without rows beside others skipped, with a note
+    files, file_notes = files_with_rows(files_read(raw_all, filters) if is_path_like(source)
+                                        else None, filters, infos, name, many)
+    flagged = set(union([i["flagged"] for i in infos], sort=False))
+    # pii="error": refused over every partition, as the pandas reader's guard, before the labels
+    refuse_personal(infos, spec, flagged, name if is_path_like(source) else None)
     # a DataFrame may be a slice of a log that holds no success: budgetlab.read_events' rule
     buckets, skipped, reading = _label_buckets(infos, spec, require_success=is_path_like(source)) \
         if spec.reads_labels else (union([i["bucket"] for i in infos], sort=False), frozenset(),
                                    None)
     bucket_type = bucket_dtype(set(buckets) - {SUCCESS})
-    flagged = set(union([i["flagged"] for i in infos], sort=False))
 
     load_spec = spec
     hash_columns: tuple[str, ...] = ()
@@ -341,7 +348,6 @@ def read_events(
     plan = dataclasses.replace(plan, hashed_in=hashed_in, meta=meta, skipped=skipped)
     loaded: dd.DataFrame = raw.map_partitions(_load_partition, plan=plan, meta=meta)
     # as on a pandas table (a Dask frame has no attrs of its own; the object returned keeps them)
-    files = files_read(raw_all, filters) if is_path_like(source) else None
-    object.__setattr__(loaded, "attrs", {"how_read": dask_how_read(infos, spec, name, reading, now,
-                                                                   files).as_dict()})
+    object.__setattr__(loaded, "attrs", {"how_read": dask_how_read(
+        infos, spec, name, reading, now, files, file_notes).as_dict()})
     return loaded

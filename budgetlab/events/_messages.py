@@ -10,6 +10,7 @@ Where rows are is noted as a read goes (:data:`ROWS`, one state per read: :func:
 labels are in :mod:`._label_words` (unknown labels and the fix to paste, numeric labels, metric
 series), those about times in :mod:`._time_words` (numeric dates, DST changes), those about a
 header in :mod:`._header_words` (a missing or duplicated column; a header-less file's first row).
+Files without rows: :data:`SKIPPED` among others, :func:`no_rows_refusal` when no file has one.
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ import numpy as np
 import pandas as pd
 
 from .._util.words import counted, say
+from ..errors import FileFormatError
 from ..privacy import scan_text
 
 __all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "reading_lines", "file_offset",
            "note_open_last_row", "row_numbers", "expand", "personal_mask",
-           "number_dtypes", "threshold_words", "fill_or_drop",
+           "number_dtypes", "threshold_words", "fill_or_drop", "SKIPPED", "no_rows_refusal",
            "MISSING_LABELS"]
 
 _E = TypeVar("_E", bound=Exception)
@@ -165,3 +167,20 @@ one)'
     """
     return (say(f'ok_when="{column}<THRESHOLD"', f"--ok-when '{column}<THRESHOLD'")
             + " (or <=, >, >=; the threshold is yours: budgetlab never proposes one)")
+
+
+#: The note of a file without rows among files with rows (``how_read``, after its name), in
+#: both readers (:func:`~budgetlab.events.files.read_files`, :func:`budgetlab.dask.read_events`).
+SKIPPED = "no rows, skipped"
+
+
+def no_rows_refusal(names: Sequence[str], why: str) -> FileFormatError:
+    """The refusal of files none of which has a row, in the words of both readers: one file by
+    its name and ``why`` (``has a schema but no rows; nothing to analyse.``), several counted.
+
+    >>> print(no_rows_refusal(["a.parquet", "b.parquet"], ""))
+    2 files have no rows; nothing to analyse.
+    """
+    if len(names) == 1:
+        return FileFormatError(f"{names[0]}: {why}")
+    return FileFormatError(f"{counted(len(names), 'file')} have no rows; nothing to analyse.")

@@ -305,8 +305,8 @@ def read_csv_text(source: Path | bytes, name: str, kind: str, want: FileSpec) ->
         raise utf8 or parse_refusal(exc, data, name, kind, sep, len(header)) from None
     if quoted and _quotes(source, start, count=True) % 2:
         check_quotes(_whole(source, start), name, sep)
-    if table.num_rows == 0:
-        raise FileFormatError(f"{name}: has a header but no rows; nothing to analyse.")
+    if table.num_rows == 0:  # refused or skipped by the file layer (files.read_files)
+        return as_pandas(table)
     frame = as_pandas(table)
     if want.iso_time is not None and pa.types.is_timestamp(table.schema.field(want.iso_time).type):
         frame.attrs[ISO_TIME] = True

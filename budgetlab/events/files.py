@@ -22,7 +22,7 @@ from .._util.validation import check_argument, utc_from_ns
 from .._util.words import counted, say
 from ..errors import ConfigError, FileFormatError, InputError, SchemaError, TimestampError
 from ._compressed import PACKED, read_input
-from ._messages import ROWS, file_offset, reading_files, row_numbers
+from ._messages import ROWS, SKIPPED, file_offset, no_rows_refusal, reading_files, row_numbers
 from ._structured import read_jsonl, read_parquet
 from ._text import (
     CR_ONLY_NOTE,
@@ -45,7 +45,7 @@ from .times import OFFSETS_READING, describe_time, is_instant, parse_time
 
 __all__ = ["FORMATS", "ISO_TIME", "FileSpec", "as_lf", "check_path", "check_scalars",
            "check_text_encoding", "expand_sources", "file_name", "file_notes", "is_path_like",
-           "read_file", "read_files"]
+           "no_rows_refusal", "read_file", "read_files", "SKIPPED"]
 
 #: The file formats read (``format=`` values).
 FORMATS = ("csv", "tsv", "parquet", "jsonl")
@@ -159,14 +159,17 @@ def _large(paths: Sequence[Path]) -> bool:
 def read_files(paths: Sequence[Path], want: FileSpec,
                ) -> tuple[pd.DataFrame, list[tuple[str, int]], list[str]]:
     """The declared columns of every file, one after the other, ``(file name, rows)`` per file, and
-    how they were read (:func:`file_notes`). Every file must hold the same kind of values (text,
-    numbers, datetimes, true/false) as the first, the time column (``want.time``) aside: it becomes
-    UTC instants file by file (:func:`_times_of_files`), each file parsed once. Text beside numbers
-    or true/false values (a CSV, which holds text, beside a Parquet file) is one text column, read
-    as one file's text would be. A file that repeats an earlier one row for row is refused
-    (:func:`refuse_copies`)."""
+    how they were read (:func:`file_notes`). A file without rows among files with rows is skipped,
+    and said (:data:`SKIPPED`); none with rows is refused (:func:`no_rows_refusal`). Every file
+    must hold the same kind of values (text, numbers, datetimes, true/false) as the first, the time
+    column (``want.time``) aside: it becomes UTC instants file by file (:func:`_times_of_files`),
+    each file parsed once. Text beside numbers or true/false values (a CSV, which holds text,
+    beside a Parquet file) is one text column, read as one file's text would be. A file that
+    repeats an earlier one row for row is refused (:func:`refuse_copies`)."""
     frames: list[pd.DataFrame] = []
     per_file: list[list[str]] = []
+    kept: list[Path] = []
+    empty: list[tuple[str, str]] = []  # the files without rows, and why
     as_text: set[str] = set()
     state = ROWS.get()  # CSV/TSV rows are counted after the header: messages say so
     if state is not None and any(p.is_file() and _detect_format(p, want.format)[0] in ("csv", "tsv")
@@ -176,23 +179,30 @@ def read_files(paths: Sequence[Path], want: FileSpec,
         # where rows are, for messages: the file's first row in the whole table
         with file_offset(sum(map(len, frames))) if len(paths) > 1 else nullcontext():
             frame, notes = read_file(path, want)
+        if len(frame) == 0:
+            empty.append((file_name(path), _no_rows(path, frame, want)))
+            continue
         for col in [c for c in want.columns if c != want.time] if frames else ():
             first, this = _kind(frames[0][col].dtype), _kind(frame[col].dtype)
             if first != this and ("text" not in (first, this) or "datetimes" in (first, this)):
-                raise SchemaError(f"column {col!r} holds {first} in {file_name(paths[0])} but "
+                raise SchemaError(f"column {col!r} holds {first} in {file_name(kept[0])} but "
                                   f"{this} in {file_name(path)}; every file must have one schema: "
                                   "export them the same way.")
             if first != this:  # a CSV has no types: numbers beside its text are read as text
                 as_text.add(col)
         frames.append(frame.reset_index(drop=True))
         per_file.append(notes)
+        kept.append(path)
+    if not frames:
+        raise no_rows_refusal([n for n, _ in empty], empty[0][1])
     for frame, col in ((f, c) for f in frames for c in as_text):  # then parsed as one column
         frame[col] = frame[col].astype(pd.StringDtype(na_value=np.nan))
-    files = [(file_name(p), len(f)) for p, f in zip(paths, frames, strict=True)]
+    files = [(file_name(p), len(f)) for p, f in zip(kept, frames, strict=True)]
     reading = _times_of_files(frames, files, want, per_file) if len(frames) > 1 and want.time \
         else OFFSETS_READING if frames[0].attrs.get(ISO_TIME) else None
     refuse_copies(frames, files)
-    notes = file_notes([n for n, _ in files], per_file)
+    notes = file_notes([*(n for n, _ in files), *(n for n, _ in empty)],
+                       [*per_file, *([SKIPPED] for _ in empty)])
     if len(frames) > 1:
         reading_files([n for n, _ in files], [r for _, r in files])
     cats = [c for c in want.columns if any(isinstance(f[c].dtype, pd.CategoricalDtype)
@@ -205,6 +215,14 @@ def read_files(paths: Sequence[Path], want: FileSpec,
         raw[c] = pd.Categorical.from_codes(*pd.factorize(raw[c]), validate=False)
     raw.attrs = {} if reading is None else {ISO_TIME: reading}
     return raw, files, notes
+
+
+def _no_rows(path: Path, frame: pd.DataFrame, want: FileSpec) -> str:
+    """Why the file at ``path`` (read as ``frame``) has no rows, as its refusal says it."""
+    if len(frame.columns) == 0:
+        return "the file is empty; give a file with a header and rows."
+    kind = "schema" if _detect_format(path, want.format)[0] == "parquet" else "header"
+    return f"has a {kind} but no rows; nothing to analyse."
 
 
 def refuse_copies(frames: list[pd.DataFrame], files: list[tuple[str, int]]) -> None:
@@ -310,7 +328,7 @@ def read_file(path: Path, want: FileSpec) -> tuple[pd.DataFrame, list[str]]:
     if head is None and (lf := as_lf(raw, want.encoding, quoted=kind != "jsonl")) is not None:
         raw, notes = lf, [*notes, CR_ONLY_NOTE]  # old Mac line ends: the lines they are
     if is_blank(raw):  # a whole file (a blank first MiB with more after it is read whole)
-        raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
+        return pd.DataFrame(), notes  # no columns, no rows: see read_files
     if utf8_family(want.encoding):
         refuse_wide(raw, name)
     if (kind == "jsonl" or not utf8_family(want.encoding)) \

@@ -14,7 +14,7 @@ import pytest
 
 import budgetlab.dask as bdask
 from budgetlab.cli import main
-from budgetlab.errors import FileFormatError, InputError
+from budgetlab.errors import FileFormatError
 from tests.adversarial.harness import Case, run_case
 
 LOG = "ts,outcome\n" + "".join(
@@ -66,8 +66,9 @@ DASK_CASES = [
     Case("dask-personal-no-rows",
          files={f"{EMAIL}.parquet": _parquet(pd.DataFrame({"ts": pd.Series(dtype=str),
                                                             "outcome": pd.Series(dtype=str)}))},
-         needles=(f"{HIDDEN} has no rows; nothing to analyse.",),
-         api=_dask_read(f"{EMAIL}.parquet"), api_error=InputError, forbidden=(EMAIL, "petrov")),
+         needles=(f"{HIDDEN}: has a schema but no rows; nothing to analyse.",),
+         api=_dask_read(f"{EMAIL}.parquet"), api_error=FileFormatError,
+         forbidden=(EMAIL, "petrov")),
 ]
 
 
