@@ -1,15 +1,15 @@
 """Series reduced to the pixel columns of a panel: what a time plot draws of millions of rows.
 
-A panel ``w`` pixels wide shows at most ``w`` columns of time. Beyond that many rows, the lines keep
-the first, last, lowest and highest row of each column (:func:`~budgetlab.plotting.thin_minmax`),
-and here: the status bands become the status held longest in each column (its time, not its
+A panel ``w`` pixels wide shows at most ``w`` columns of time. Beyond that many rows, the status
+bands become the status held longest in each column (its time, not its
 worst instant: a column holding a minute of exhausted in an hour reads healthy) while the strip
 along the top marks the worst status of each column (so a one-pixel exhausted stretch stays
 visible), with a no-traffic overlay on
 every column that holds any no traffic (so a span one pixel wide, or less, stays visible; with
-fewer bands than columns, a shorter silence is drawn one column wide); a line whose every step
-flips between extremes (the budget left, 100 % to 0 and back) is drawn as its time-weighted mean
-per column over the range it spans there (:func:`column_envelope`); line
+fewer bands than columns, a shorter silence is drawn one column wide); each of the timeline's
+lines is drawn as its time-weighted mean per column over the range it spans there
+(:func:`column_envelope`; its extremes alone, as :func:`~budgetlab.plotting.thin_minmax` keeps
+them for other plots, draw a block wherever a line swings within each column); line
 breaks closer together than a column are merged (a break opening a gap of a column or more is
 always kept); the transition rug keeps one tick per column, coloured by the worst new status. What
 is drawn is then bounded by the columns, whatever the number of events.

@@ -8,8 +8,9 @@ rate ``1 - failures / total``, burn rate, budget remaining), NaN over ``no_traff
 breaks exactly where the window is empty), a blip (``instant``, held 1 ns) drawn as the value
 before it (as the bands fold it), and the last value held to the observation's end. Beyond
 ``max_points`` rows, a line keeps the first, last, lowest and highest row of each pixel column
-(:func:`~budgetlab.plotting._common.extreme_rows`, as the per-event lines), so that drawing costs
-no more with more events.
+(:func:`~budgetlab.plotting._common.extreme_rows`), so that drawing costs no more with more
+events; the timeline draws each line's mean per column over its range instead
+(:mod:`~budgetlab.plotting.line_envelope`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from ..errors import ConfigError
 from ._common import extreme_rows, piece_starts, step_line
 from ._pixels import merge_breaks
 
-__all__ = ["SPAN_FIGURES", "clock_line", "clock_lines", "clock_values", "require_steps"]
+__all__ = ["SPAN_FIGURES", "clock_line", "clock_lines", "clock_table", "clock_values",
+           "require_steps"]
 
 #: The line (gid) -> its spans column (the success rate is ``1 - failures / total``).
 SPAN_FIGURES = {"success_rate": "failures", "burn_rate": "burn_rate",
@@ -41,7 +43,7 @@ def require_steps(spans: pd.DataFrame) -> None:
                           "exact); these spans hold one row per status run.")
 
 
-def _clock_table(steps: pd.DataFrame) -> tuple[np.ndarray, Callable[[str], np.ndarray]]:
+def clock_table(steps: pd.DataFrame) -> tuple[np.ndarray, Callable[[str], np.ndarray]]:
     """``(t_ns, figure)``: the times of :func:`clock_values`, read once, and ``figure(gid)``, the
     values of line ``gid`` (made when asked: one line's at a time)."""
     require_steps(steps)
@@ -85,14 +87,14 @@ def clock_values(steps: pd.DataFrame, gid: str) -> tuple[np.ndarray, np.ndarray]
     (at 01:10 + 1 ns the 00:10 success leaves: 0 of 1, until 01:20 + 1 ns, when the window
     empties)
     """
-    t, figure = _clock_table(steps)
+    t, figure = clock_table(steps)
     return t, figure(gid)
 
 
 def clock_lines(steps: pd.DataFrame, gids: Sequence[str], *, columns: int,
                 max_points: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """``{gid: (x, y)}``: :func:`clock_line` of each of ``gids`` (the steps read once)."""
-    tc, figure = _clock_table(steps)
+    tc, figure = clock_table(steps)
     lines = {}
     for gid in gids:
         v = figure(gid)

@@ -16,7 +16,6 @@ from .._util.validation import check_tz, require_columns, to_timedelta, utc_ns_c
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup, table_slo
 from ._common import (
-    extreme_rows,
     gap_breaks,
     gap_threshold,
     one_group,
@@ -27,9 +26,9 @@ from ._common import (
 )
 from ._numbers import plain_numbers
 from ._pixels import merge_breaks, pixel_columns
-from .budget_envelope import budget_envelope, enveloped
 from .clock_lines import clock_lines, require_steps
 from .held_status import draw_held, held_spans
+from .line_envelope import enveloped, line_envelopes
 from .status_bands import draw_spans, draw_status, draw_warmup, rug_band, warmup_spans
 from .timeline_marks import (
     LINE_COLORS,
@@ -100,16 +99,15 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
     ax : Axes, optional
         Where to draw (default ``plt.gca()``): its area is split into the panels.
     max_points : int, optional
-        Each line keeps all its events up to this many; beyond, the first, last, lowest and
-        highest event of each of ``max_points // 4`` time columns and of each piece between gaps
-        (:func:`~budgetlab.plotting.thin_minmax`), but the budget line (flipping 100 % to 0):
-        its mean per column over a light band of its range (gid ``budget_range``,
-        :mod:`~budgetlab.plotting.budget_envelope`). Default: 4 × the panel's width in pixels
+        Each line keeps all its steps up to this many; beyond, each line is its time-weighted
+        mean in each of ``max_points // 4`` time columns over a light band of the range it spans
+        there (gids ``success_range``, ``burn_range``, ``budget_range``; keyed with the line;
+        :mod:`~budgetlab.plotting.line_envelope`). Default: 4 × the panel's width in pixels
         (without a layout engine, the width left by the legends). Beyond that many, what is
         drawn is reduced to the columns, its cost bounded: the bands show the status each column
         held longest, the strip the worst it touched (a one-pixel exhausted stays visible), the
-        no-traffic rules cover every column holding any, breaks closer than a column merge (a
-        gap of a column or more always breaks), a rug of transitions keeps one tick per column.
+        no-traffic rules cover every column holding any, gaps shorter than a column merge (a gap
+        of a column or more always breaks), a rug of transitions keeps one tick per column.
     tz : str, optional
         Time zone of the tick labels (default UTC), named in the x label; the data stay UTC.
     budget : bool
@@ -188,7 +186,7 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
         statuses = spans["status"] if spans is not None and len(spans) else status
         placed = legend_entries(panels, lone=len(lone) > 0, **facts,
                                 statuses={str(v) for v in pd.unique(statuses)},
-                                envelope=budget and enveloped(t, spans, panels[-1]))
+                                envelope=enveloped(t, spans, panels[-1]))
         place_legends(panels, placed)
     columns = pixel_columns(panels[-1]) if max_points is None else max(1, max_points // 4)
     drawing: dict[str, Any] = {"t": t, "values": values, "status": status,
@@ -213,8 +211,8 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
     if len(t) > max_points and not (spans is not None and len(spans)):
         breaks = merge_breaks(t, breaks, int(t[0]), int(t[-1]), columns)
         lone = _lone(len(t), breaks)
-    points, starts = _line_points(t, values, spans, breaks, columns, max_points)
-    budget_envelope(panels[-1], points, t, values, spans, breaks, columns, max_points)
+    points, starts, ranges = _line_points(dict(zip(lines, panels, strict=True)), t, values,
+                                          spans, breaks, columns, max_points)
     tr = facts["transitions"]  # a rug of status changes over a warm-up strip: a band each
     rug, room = rug_band(len(warm[0]) > 0, tr is not None and len(tr) > MAX_TRANSITION_LINES)
     for p, (gid, line), extra in zip(panels, lines.items(), extras, strict=True):
@@ -224,7 +222,8 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
         if len(lone):  # an event alone between breaks (or after the spans) draws no step: a dot
             p.plot(t[lone].view("datetime64[ns]"), values[gid][lone] * scale, ls="",
                    marker="o", ms=3, color=LINE_COLORS[gid], gid=f"{gid}_lone")
-        lim = _limits(v, extra, **{**_PADS[gid], **(room if p is panels[-1] else {})})
+        lim = _limits(np.r_[v, ranges.get(gid, v[:0]) * scale], extra,  # the band's range too
+                      **{**_PADS[gid], **(room if p is panels[-1] else {})})
         if lim is not None:
             p.set_ylim(*lim)
     bottom = panels[-1]
@@ -250,19 +249,20 @@ def _names(entries: list[list[Any]]) -> list[list[tuple[str, str, str]]]:
     return [[(handle_gid(h), str(h.get_label()), type(h).__name__) for h in hs] for hs in entries]
 
 
-def _line_points(t: np.ndarray, values: dict[str, np.ndarray], spans: pd.DataFrame | None,
-                 breaks: np.ndarray, columns: int, max_points: int
-                 ) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], np.ndarray]:
-    """``(points, starts)``: each line's ``(x, y)`` to draw (of the per-event ``values`` at
-    ``t``, broken after the rows in ``breaks``, or with ``spans`` on the window's clock:
-    :func:`clock_lines`) and the start rows of the per-event pieces."""
+def _line_points(panels: dict[str, Axes], t: np.ndarray, values: dict[str, np.ndarray],
+                 spans: pd.DataFrame | None, breaks: np.ndarray, columns: int, max_points: int
+                 ) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], np.ndarray, Any]:
+    """``(points, starts, ranges)``: each line's ``(x, y)`` (the per-event ``values`` at ``t``
+    broken after ``breaks``, or on the window's clock with ``spans``; beyond ``max_points``, the
+    means per column over the ranges drawn on ``panels``: :func:`line_envelopes`), the pieces."""
     starts = piece_starts(t, columns, breaks) if len(t) > max_points else np.arange(len(t),
                                                                                     dtype=np.int64)
-    if spans is not None and len(spans):
-        return clock_lines(spans, list(values), columns=columns, max_points=max_points), starts
-    points = {gid: step_line(t, v, extreme_rows(v, starts) if len(t) > max_points else starts,
-                             breaks) for gid, v in values.items()}
-    return points, starts
+    points, ranges = line_envelopes(panels, t, values, spans, breaks, columns, max_points)
+    if not points and spans is not None and len(spans):
+        points = clock_lines(spans, list(values), columns=columns, max_points=max_points)
+    elif not points:  # every event: no more than max_points
+        points = {gid: step_line(t, v, starts, breaks) for gid, v in values.items()}
+    return points, starts, ranges
 
 
 def _check(states: pd.DataFrame | None, spans: pd.DataFrame | None, slo: Any, *, budget: bool,

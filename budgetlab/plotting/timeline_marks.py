@@ -23,10 +23,10 @@ from .._util.validation import require_columns
 from ..budget.figures import STATUSES
 from ._common import STATUS_COLORS, utc_naive
 from ._pixels import rug_ticks
-from .budget_envelope import range_key
 from .clock_lines import clock_values
 from .held_status import held_patch
 from .legends import legend_right
+from .line_envelope import RANGE_GIDS, range_key
 from .status_bands import LEGEND_HANDLERS, RUG, band_patch, warmup_patch
 
 __all__ = ["ENTRY_ORDER", "LINE_COLORS", "LINE_LABELS", "MAX_TRANSITION_LINES", "draw_levels",
@@ -196,19 +196,20 @@ def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFr
     ``incidents``, the ``transitions``, and each of the ``statuses`` whose band is drawn, named
     with the budget threshold that starts it; no traffic before the statuses, named as what it
     is: not one; then the ``warmup`` strip when drawn, and the spans where the status is ``held``
-    on a thin window, :mod:`~budgetlab.plotting.held_status`). The budget line drawn over its
-    range per pixel column (:mod:`~budgetlab.plotting.budget_envelope`; with ``envelope``, before
-    it is drawn) is keyed over a strip of that band. Made before the data are drawn too, to make
-    the legends' room."""
+    on a thin window, :mod:`~budgetlab.plotting.held_status`). A line drawn over its range per
+    pixel column (:mod:`~budgetlab.plotting.line_envelope`; with ``envelope``, before it is
+    drawn) is keyed over a strip of that band. Made before the data are drawn too, to make the
+    legends' room."""
     starts = {"warning": f" (< {given_percent(slo.warning, space=False)})",
               "critical": f" (< {given_percent(slo.critical, space=False)})",
               "exhausted": " (≤ 0)"} if slo is not None else {}
     entries = [list(p.get_legend_handles_labels()[0]) for p in panels]
     entries[1] += [_proxy(Line2D, "burn_hidden", xdata=[], ydata=[], color="none", label=h)
                    for h in hidden]
+    for p, handles in zip(panels, entries, strict=True):
+        if envelope or any(c.get_gid() in RANGE_GIDS.values() for c in p.collections):
+            handles[:] = [range_key(h) if handle_gid(h) in RANGE_GIDS else h for h in handles]
     last = entries[-1]
-    if envelope or any(c.get_gid() == "budget_range" for c in panels[-1].collections):
-        last[:] = [range_key(h) if handle_gid(h) == "budget_remaining" else h for h in last]
     if lone:
         last.append(_proxy(Line2D, "lone", xdata=[], ydata=[], ls="", marker="o", ms=3,
                            color="0.3", label="lone event"))

@@ -31,9 +31,8 @@ from budgetlab.plotting import (
     plot_alerts,
     plot_buckets,
     plot_timeline,
-    thin_minmax,
 )
-from budgetlab.plotting._common import gap_breaks, step_line
+from budgetlab.plotting._common import gap_breaks
 
 pytestmark = pytest.mark.filterwarnings("ignore::budgetlab.errors.PartialWindowWarning")
 
@@ -143,34 +142,35 @@ def test_timeline_default_gap_is_at_most_the_window():
     plt.close("all")
 
 
-def test_timeline_thins_each_line_with_thin_minmax():
+def test_timeline_reduces_each_line_to_its_mean_and_range():
+    """Beyond ``max_points`` events each line is its time-weighted mean per column over a band of
+    its range (thin_minmax's extremes drew a block from the lowest to the highest value): the
+    line keeps the area under the events' step function and the band its extremes."""
     ev = events(n=20_000, p_fail=0.1)
     st = replay(ev, SLO(target=0.9, window="30min"))
     ax = plot_timeline(st, max_points=400)
     t = st["ts"].array.asi8
-    brk = gap_breaks(t, gap_threshold(t))
-    # the budget line, flipping between 100 % and 0, is its mean per column instead: its
-    # extremes are kept in the band of its range (test_timeline_long_budget.py)
-    y = st["remaining_fraction"].to_numpy() * 100
-    (band,) = [c for c in ax.budget_ax.collections if c.get_gid() == "budget_range"]
-    ys = np.concatenate([p.vertices[:, 1] for p in band.get_paths()])
-    assert (ys.min(), ys.max()) == (pytest.approx(y.min()), pytest.approx(y.max()))
-    for panel, gid, column, scale in [(ax, "success_rate", "success_rate", 100), (ax.burn_ax,
-                                                                                  "burn_rate",
-                                                                                  "burn_rate", 1)]:
-        y = st[column].to_numpy()
-        rows = thin_minmax(t, y, max_points=400, breaks=brk)
-        x_want, y_want = step_line(t, y, rows, brk)
+    assert len(gap_breaks(t, gap_threshold(t))) == 0  # 20,000 events in 6 h: no gap to break at
+    for panel, gid, band_gid, column, scale in [
+        (ax, "success_rate", "success_range", "success_rate", 100),
+        (ax.burn_ax, "burn_rate", "burn_range", "burn_rate", 1),
+        (ax.budget_ax, "budget_remaining", "budget_range", "remaining_fraction", 100),
+    ]:
+        y = st[column].to_numpy() * scale
         (line,) = by_gid(panel.get_lines(), gid)
-        np.testing.assert_allclose(line.get_ydata(), y_want * scale)
-        np.testing.assert_allclose(num(line.get_xdata()), num(x_want))
-        drawn = line.get_ydata()
-        assert len(drawn) <= 400 + 5 * len(brk)
-        # extremes and both ends kept (independent of the thinning code)
-        assert np.nanmax(drawn) == pytest.approx(y.max() * scale) and np.nanmin(
-            drawn
-        ) == pytest.approx(y.min() * scale)
-        assert drawn[0] == pytest.approx(y[0] * scale) and drawn[-1] == pytest.approx(y[-1] * scale)
+        x, drawn = num(line.get_xdata()), np.asarray(line.get_ydata(), dtype=float)
+        assert len(drawn) <= 100 + 1  # 400 // 4 columns and the end
+        assert (x[0], x[-1]) == (pytest.approx(num(st["ts"].iloc[[0]])[0]),
+                                 pytest.approx(num(st["ts"].iloc[[-1]])[0]))
+        # the time-weighted mean of the events' steps (each value held to the next event)
+        want = float(np.sum(y[:-1] * np.diff(t)) / (t[-1] - t[0]))
+        got = float(np.sum(drawn[:-1] * np.diff(x)) / (x[-1] - x[0]))
+        assert got == pytest.approx(want, rel=1e-6)
+        (band,) = by_gid(panel.collections, band_gid)
+        ys = np.concatenate([p.vertices[:, 1] for p in band.get_paths()])
+        assert (ys.min(), ys.max()) == (pytest.approx(y[:-1].min()), pytest.approx(y[:-1].max()))
+        lo, hi = panel.get_ylim()
+        assert lo < ys.min() and ys.max() < hi  # the y range holds the band
 
 
 def test_timeline_y_ranges_follow_the_data():

@@ -1,9 +1,9 @@
 """The timeline reduced to its pixel columns (issue 30, point 3), checked through the artists:
-beyond a few points per pixel column, each line keeps the lowest and highest value of every
-column (a brute-force loop over the columns is the oracle), the status strip keeps the worst
-status of each column and the bands every column holding any no traffic (a one-second EXHAUSTED
-or no-traffic span stays visible among thousands of spans), the transition rug keeps a tick per
-column; and what is drawn does not grow with the events."""
+beyond a few points per pixel column, each line is its time-weighted mean in every column over a
+band of its lowest and highest value there (a brute-force loop over the columns is the oracle),
+the status strip keeps the worst status of each column and the bands every column holding any
+no traffic (a one-second EXHAUSTED or no-traffic span stays visible among thousands of spans),
+the transition rug keeps a tick per column; and what is drawn does not grow with the events."""
 
 from __future__ import annotations
 
@@ -62,25 +62,49 @@ def strips(panel):
     return out
 
 
-def test_each_line_keeps_the_min_and_max_of_every_pixel_column():
+def _column_steps(band, lo, hi):
+    """The y of the band's horizontal edges running from ``lo`` to ``hi`` (ns): one column's
+    lowest and highest value."""
+    epoch = mdates.date2num(np.datetime64(0, "ns"))
+    out = []
+    for path in band.get_paths():
+        v = path.vertices
+        x = (v[:, 0] - epoch) * 86_400e9  # date numbers -> ns (to ~1 us)
+        same = v[:-1, 1] == v[1:, 1]
+        span = (np.abs(np.minimum(x[:-1], x[1:]) - lo) < 1e4) & (
+            np.abs(np.maximum(x[:-1], x[1:]) - hi) < 1e4)
+        out += v[:-1, 1][same & span].tolist()
+    return out
+
+
+def test_each_line_is_its_mean_over_the_min_and_max_of_every_pixel_column():
+    """Each column draws its rows' time-weighted mean over a band of their lowest and highest
+    value (a brute-force loop over the columns is the oracle)."""
     states, slo = run(200_000)
     fig, ax = draw(states, slo)
     columns = pixel_columns(ax.panels[-1])
     t = states["ts"].array.asi8
     y = states["success_rate"].to_numpy() * 100
     line = next(ln for ln in ax.get_lines() if ln.get_gid() == "success_rate")
+    (band,) = [c for c in ax.collections if c.get_gid() == "success_range"]
     x_drawn = np.asarray(line.get_xdata()).astype("datetime64[ns]").view(np.int64)
     y_drawn = np.asarray(line.get_ydata(), dtype=float)
     assert len(y_drawn) <= 4 * columns + 8  # a few points per pixel column, not 200,000
     width = (t[-1] - t[0]) / columns
     for k in range(0, columns, 7):  # the oracle: each column's extremes, by a loop over its rows
         lo, hi = t[0] + int(np.ceil(k * width)), t[0] + int(np.ceil((k + 1) * width))
-        rows = (t >= lo) & (t < hi)
-        if not rows.any():
+        rows = np.flatnonzero((t >= lo) & (t < hi))
+        if len(rows) < 2:
             continue
-        here = (x_drawn >= lo) & (x_drawn < hi)
-        assert np.nanmin(y_drawn[here]) == pytest.approx(y[rows].min())
-        assert np.nanmax(y_drawn[here]) == pytest.approx(y[rows].max())
+        # each row's value held to the next row (the row before the column's first holds from lo)
+        held = np.r_[rows[0] - 1, rows] if rows[0] > 0 else rows
+        start = np.maximum(t[held], lo)
+        stop = np.minimum(t[np.minimum(held + 1, len(t) - 1)], hi)
+        mean = np.sum(y[held] * (stop - start)) / np.sum(stop - start)
+        assert y_drawn[np.searchsorted(x_drawn, lo, side="right") - 1] == pytest.approx(mean)
+        steps = _column_steps(band, lo, hi)
+        assert min(steps) == pytest.approx(y[held].min())
+        assert max(steps) == pytest.approx(y[held].max())
     plt.close(fig)
 
 
