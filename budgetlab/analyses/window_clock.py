@@ -195,7 +195,7 @@ def _empty_words(hours: float, spec: WindowSpec, warmup_ns: int) -> str:
     if warmup_ns:
         kinds.append(f"the {prose_duration(pd.Timedelta(warmup_ns, unit='ns'))} of warmup= "
                      "after the first event")
-    span = f"its {hours_words(hours)}" if hours * 3600 >= 1 else "a fraction of a second"
+    span = f"its {hours_words(hours)}" if hours * 3600 >= 1 else "under a second"
     return (f"0 events in the evaluated span: for {span} of evaluated time the window held "
             f"only events of a warm-up ({'; or '.join(kinds)}); no time shares, status changes, "
             "rates per day or detections without an event in it")

@@ -163,7 +163,8 @@ def compare_windows(
         without evaluated time), ``hours_exhausted``, ``hours_silent_window`` and
         ``hours_exhausted_silent`` (of ``hours`` and of ``hours_exhausted``: the time after the
         last event before a silence, a gap longer than the window, for a calendar window longer
-        than its period, while the window still holds the events before it:
+        than its period, or the log's end that far after the group's last event, while the
+        window still holds the events before it:
         :mod:`~budgetlab.analyses.window_silence`), ``transitions`` and ``transitions_per_day``
         (status changes, per day of ``hours``; NaN without evaluated time), ``round_trips`` and
         ``round_trips_per_day`` (healthy -> warning -> healthy within ``round_trip``). With

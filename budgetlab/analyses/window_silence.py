@@ -3,9 +3,11 @@ and the events rule for its time shares.
 
 **Held over a silence.** A silence is a gap between two events of a group longer than the
 window (the package's rule: :func:`budgetlab.silences`), for a calendar window longer than the
-period that holds the earlier event (a day, a week, that month). On the window's clock the
-status still holds after the last event before a silence, until the window empties: one window
-for a rolling window, up to the period's reset for a calendar one, a month for
+period that holds the earlier event (a day, a week, that month). A group that stops sending
+before the log ends went silent by the same rule: its last event is the last before a silence
+when the log (its last event, of any group) goes on longer than that after it. On the window's
+clock the status still holds after the last event before a silence, until the window empties:
+one window for a rolling window, up to the period's reset for a calendar one, a month for
 ``calendar:month``. That time is status time (the window still holds those events), but it
 rests on no new event: :func:`silence_hold` counts it per group (``hours_silent_window``, and
 ``hours_exhausted_silent`` for its EXHAUSTED part), so a month EXHAUSTED from one failure and
@@ -34,9 +36,10 @@ __all__ = ["silence_hold", "events_notes"]
 _MONTH_NS = 32 * 86_400 * 10**9
 
 
-def _silence_starts(srt: Sorted, spec: WindowSpec, tz: str) -> np.ndarray:
-    """Per event: whether it is the last event before a silence (the group's next event comes
-    more than the window after it; a calendar window: more than its period's length)."""
+def _silence_starts(srt: Sorted, spec: WindowSpec, tz: str, hi_ns: int) -> np.ndarray:
+    """Per event: whether it is the last event before a silence: the group's next event, or the
+    log's end ``hi_ns`` after the group's last event, comes more than the window after it (a
+    calendar window: more than its period's length)."""
     t = srt.t
     if spec.kind == "rolling":
         limit = np.full(len(t), spec.window_ns, dtype=np.int64)
@@ -50,16 +53,19 @@ def _silence_starts(srt: Sorted, spec: WindowSpec, tz: str) -> np.ndarray:
         same = np.ones(len(t) - 1, dtype=bool)
         same[srt.bounds[1:-1][(srt.bounds[1:-1] > 0) & (srt.bounds[1:-1] < len(t))] - 1] = False
         gap[:-1] = same & (np.diff(t) > limit[:-1])
+    ends = srt.bounds[1:][srt.bounds[1:] > srt.bounds[:-1]] - 1  # each group's last event
+    gap[ends] = hi_ns - t[ends] > limit[ends]
     return gap
 
 
 def silence_hold(srt: Sorted, spec: WindowSpec, tz: str, clock: tuple[ClockCounts, np.ndarray],
                  lo_ns: int, hi_ns: int) -> tuple[np.ndarray, np.ndarray]:
     """Per group: the evaluated hours after the last event before a silence (the window holds
-    only events from before it, until it empties), and the EXHAUSTED part of them. ``clock``
+    only events from before it, until it empties; a group's last event too, when the log's end
+    ``hi_ns`` comes more than the window after it), and the EXHAUSTED part of them. ``clock``
     is the run's segments and shown status codes (:func:`~.window_clock.shown_clock`)."""
     c, code = clock
-    starts = _silence_starts(srt, spec, tz)
+    starts = _silence_starts(srt, spec, tz, hi_ns)
     over = np.zeros(len(c.start), dtype=bool)
     for g in range(len(srt.bounds) - 1):
         s, e = int(srt.bounds[g]), int(srt.bounds[g + 1])

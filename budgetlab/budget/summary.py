@@ -34,7 +34,8 @@ __all__ = ["replay_summary", "SUMMARY_TIME_COLUMNS", "NO_OBSERVED_TIME"]
 #: The time columns of :func:`replay_summary` (after ``success_rate``), in order.
 SUMMARY_TIME_COLUMNS = (*(f"hours_{s}" for s in SPAN_STATUSES),
                         *(f"share_{s}" for s in SPAN_STATUSES),
-                        "observed_hours", "warmup_hours", "refill_hours", "before_first_hours")
+                        "observed_hours", "warmup_hours", "refill_hours", "before_first_hours",
+                        "after_last_hours")
 
 #: The ``note`` of :func:`replay_summary` on a group without observed time: its events all fall
 #: at the observation's end, so its window never held one before the end.
@@ -78,7 +79,10 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
         first window of a traffic stretch), ``refill_hours`` (of the warm-up hours, those after
         a silence: the window refilling; the rest is the first window from the group's first
         event), ``before_first_hours`` (of the no-traffic hours, those before the group's first
-        event: the observation starts at the first event of any group), ``events_per_day`` and
+        event: the observation starts at the first event of any group), ``after_last_hours`` (of
+        the no-traffic hours, those after the group's last event: from its window emptying to the
+        observation's end, the last event of any group; not a silence, which lies between two
+        events), ``events_per_day`` and
         ``transitions_per_day`` (over the observed time; NaN for a
         group without observed time), ``transitions`` (status changes of the per-event
         replay), ``silences`` (gaps between events longer than the window),
@@ -289,6 +293,11 @@ def _time_table(spans: pd.DataFrame, gid: np.ndarray, ngroups: int) -> dict[str,
     np.minimum.at(start, gid[traffic], s[traffic])
     lead = np.where(~traffic & (e <= start[gid]), e - s, 0)
     out["before_first_hours"] = np.bincount(gid, weights=lead, minlength=ngroups) / HOUR_NS
+    # the no-traffic spans from the end of the group's last traffic span: after its last event
+    stop = np.full(ngroups, np.iinfo(np.int64).min, dtype=np.int64)
+    np.maximum.at(stop, gid[traffic], e[traffic])
+    tail = np.where(~traffic & (stop[gid] > np.iinfo(np.int64).min) & (s >= stop[gid]), e - s, 0)
+    out["after_last_hours"] = np.bincount(gid, weights=tail, minlength=ngroups) / HOUR_NS
     last = np.ones(n, dtype=bool)
     last[:-1] = gid[1:] != gid[:-1]
     end_code = np.full(ngroups, -1, dtype=np.int8)

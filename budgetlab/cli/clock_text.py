@@ -72,7 +72,7 @@ WORST_FIRST = (("hours_exhausted", "hours_critical", "events"),
 
 
 _NOT_KEYS = {"target", "window", "events", "success_rate", "observed_hours", "warmup_hours",
-             "refill_hours", "before_first_hours",
+             "refill_hours", "before_first_hours", "after_last_hours",
              "events_per_day",
              "transitions", "transitions_per_day", "silences", "longest_silence_hours",
              "silent_hours",
@@ -112,9 +112,7 @@ def summary_notes(summary: pd.DataFrame, window: Any = None) -> list[str]:
     if thin:
         lines.append(thin)
     lines.append(silence_line(summary, window))
-    before = before_first_line(summary)
-    if before:
-        lines.append(before)
+    lines += [x for x in (before_first_line(summary), after_last_line(summary)) if x]
     return lines
 
 
@@ -127,19 +125,39 @@ def before_first_line(summary: pd.DataFrame, most: int = 5) -> str | None:
     >>> print(before_first_line(s))
     Before their first event (counted as no traffic, no silence): svc=b 6,888 h.
     """
-    if "before_first_hours" not in summary.columns:
+    return _edge_line(summary, "before_first_hours",
+                      "Before their first event (counted as no traffic, no silence)", most)
+
+
+def after_last_line(summary: pd.DataFrame, most: int = 5) -> str | None:
+    """The groups whose window empties after their last event before the observation's end (the
+    log's last event, of any group), with the time from the window emptying to that end: counted
+    as no traffic, not among the silences (gaps between two of the group's events). ``None``
+    when no group has any.
+
+    >>> s = pd.DataFrame({"svc": ["gone", "keep"], "after_last_hours": [1146.0, 0.0]})
+    >>> print(after_last_line(s))  # doctest: +NORMALIZE_WHITESPACE
+    After their last event (counted as no traffic, not among the silences: from the window
+    emptying to the log's last event): svc=gone 1,146 h.
+    """
+    return _edge_line(summary, "after_last_hours", "After their last event (counted as no "
+                      "traffic, not among the silences: from the window emptying to the log's "
+                      "last event)", most)
+
+
+def _edge_line(summary: pd.DataFrame, column: str, head: str, most: int) -> str | None:
+    """``head: group hours, ...`` for the groups with time in ``column``, most first."""
+    if column not in summary.columns:
         return None
-    rows = summary[summary["before_first_hours"] > 0].sort_values("before_first_hours",
-                                                                  ascending=False, kind="stable")
+    rows = summary[summary[column] > 0].sort_values(column, ascending=False, kind="stable")
     if not len(rows):
         return None
     keys = _keys(summary)
-    names = [f"{group_label(r, keys)} {hours_words(float(r['before_first_hours']))}"
+    names = [f"{group_label(r, keys)} {hours_words(float(r[column]))}"
              for _, r in rows.head(most).iterrows()]
     more = len(rows) - len(names)
     said = ", ".join(names) + (f" and {counted(more, 'more group')}" if more else "")
-    return wrap(f"Before their first event (counted as no traffic, no silence): {said}.",
-                indent="")
+    return wrap(f"{head}: {said}.", indent="")
 
 
 def thin_rate_line(summary: pd.DataFrame, most: int = 10) -> str | None:
@@ -302,15 +320,17 @@ def silence_record(summary: pd.DataFrame, ties: Ties) -> dict[str, Any]:
 
 def silence_lines(table: pd.DataFrame, by: list[str], most: int = 10) -> list[str]:
     """Below the compare-windows table: each row whose status time rests partly on a window held
-    over a silence (``hours_silent_window`` above 0), with how much of it, in words; none when no
-    row has any.
+    over a silence (``hours_silent_window``), with how much of it, in words; none when no row has
+    any. A row held for under a second is left out (it would read ``0 s of its 0 s``: a rolling
+    window's evaluated nanosecond, when each event's window is its stretch's warm-up).
 
-    >>> t = pd.DataFrame({"window": ["1h", "calendar:month"], "hours": [1966.0, 2639.0],
-    ...                   "hours_silent_window": [1.0, 672.0],
-    ...                   "hours_exhausted_silent": [1.0, 672.0]})
+    >>> t = pd.DataFrame({"window": ["1h", "calendar:month", "3h"], "hours": [1966.0, 2639.0,
+    ...                   3e-11], "hours_silent_window": [1.0, 672.0, 2.8e-11],
+    ...                   "hours_exhausted_silent": [1.0, 672.0, 0.0]})
     >>> print(*silence_lines(t, []), sep="\\n")  # doctest: +NORMALIZE_WHITESPACE
     held over a silence (after the last event before a gap longer than the window, a calendar
-    window's period: the window holds no new event until it empties):
+    window's period, or before the log's end when it goes on longer than that after a group's
+    last event: the window holds no new event until it empties):
       1 h: 1 h of its 1,966 h (1 h of it EXHAUSTED)
       calendar:month: 672 h of its 2,639 h (672 h of it EXHAUSTED)
     """
@@ -318,15 +338,17 @@ def silence_lines(table: pd.DataFrame, by: list[str], most: int = 10) -> list[st
 
     if "hours_silent_window" not in table.columns:
         return []
-    rows = table[table["hours_silent_window"].fillna(0.0) > 0]
+    rows = table[table["hours_silent_window"].fillna(0.0) * 3600 >= 1]
     if not len(rows):
         return []
     out = ["held over a silence (after the last event before a gap longer than the window, a "
-           "calendar window's period: the window holds no new event until it empties):"]
+           "calendar window's period, or before the log's end when it goes on longer than that "
+           "after a group's last event: the window holds no new event until it empties):"]
     for _, r in rows.head(most).iterrows():
         where = ", ".join([window_words(r["window"]), *([group_label(r, by)] if by else [])])
         gone = float(r["hours_exhausted_silent"])
-        ex = f" ({hours_words(gone)} of it EXHAUSTED)" if gone > 0 else ""
+        said = hours_words(gone) if gone * 3600 >= 1 else "under a second"
+        ex = f" ({said} of it EXHAUSTED)" if gone > 0 else ""
         out.append(f"  {where}: {hours_words(float(r['hours_silent_window']))} of its "
                    f"{hours_words(float(r['hours']))}{ex}")
     if len(rows) > most:

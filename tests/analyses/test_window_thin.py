@@ -122,7 +122,7 @@ def test_a_lone_event_leaves_one_nanosecond_whose_shares_only_the_note_speaks_fo
     # leaves 1 ns later: 1 ns of evaluated time, no event in it (the failure is in the warm-up)
     lone = t.loc["lone"]
     assert lone["hours"] == 1 / 3.6e12 and lone["events"] == 0
-    assert lone["note"] == _warmup_only("a fraction of a second", "1 h")
+    assert lone["note"] == _warmup_only("under a second", "1 h")
     # the figure over that nanosecond (1 failure of 1 > a budget of 0.01: exhausted all of it)
     # reads the warm-up's failure only: withheld, NaN
     assert np.isnan(lone["share_exhausted"])
@@ -137,7 +137,7 @@ def test_a_lone_event_leaves_one_nanosecond_whose_shares_only_the_note_speaks_fo
     # hours_no_traffic: from the lone failure (T0 + 12 h, the group's first event) to the log's
     # end (T0 + 47 h 59 min), 35 h 59 min, less the hour and 1 ns the window held the failure
     assert row.split() == ["lone", "1", "h", "0", "0.00", "34.98"]
-    assert "1 h, g=lone: 0 events in the evaluated span: for a fraction of a second of" in out[-3]
+    assert "1 h, g=lone: 0 events in the evaluated span: for under a second of" in out[-3]
 
 
 def test_an_incident_the_window_held_no_traffic_for_is_unseen_not_missed():

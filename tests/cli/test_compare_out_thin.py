@@ -28,6 +28,6 @@ def test_thin_rows_have_no_shares_in_the_file(tmp_path, capsys):
     assert {"share_exhausted", "transitions_per_day"} <= set(rates)
     assert all(rows["OPTIONS"][c] == "" for c in rates)
     # its one request is in its warm-up: no event in the evaluated span, which says so first
-    assert rows["OPTIONS"]["note"].startswith("0 events in the evaluated span: for a fraction of "
-                                              "a second of evaluated time")
+    assert rows["OPTIONS"]["note"].startswith("0 events in the evaluated span: for under a "
+                                              "second of evaluated time")
     assert all(rows["GET"][c] != "" for c in rates)  # 3 d 11 h: its figures written
