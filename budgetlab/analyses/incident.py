@@ -37,6 +37,7 @@ from .incident_window import (
     Span,
     alerted_events,
     check_scope,
+    lead_events,
     overlapping_incidents,
     replayed_events,
     tracked_events,
@@ -167,8 +168,12 @@ def incident_report(
     tables = replay_tables(ev, slo, pol, keys, bkeys, span, freq=freq, replayed=replayed,
                            tracked=tracked_events(events, ev, span, scope_text, keys,
                                                   min_events=slo.min_events),
-                           alerted=alerted_events(events, ev, span, scope_text))
-    if int(tables["budget"]["events"].sum()) == 0:
+                           alerted=alerted_events(events, ev, span, scope_text),
+                           lead=lead_events(events, replayed[0], slo.window, scope_text))
+    if span.data_start is not None and span.data_start >= span.end:
+        notes.append("the log starts after the incident ends: none of its events is in the log.")
+    elif int(tables["budget"]["events"].sum()) == 0 and not (
+            span.data_end is not None and span.data_end < span.start):  # said in its note
         notes.append("there were no events during the incident.")
     if span.data_start is not None:  # each tier's evaluated span
         notes.append(tiers_note(tables["tiers"], span.data_start, tz, span.start))
@@ -188,7 +193,7 @@ def _with_summary(rep: IncidentReport) -> IncidentReport:
         start=rep.start, end=rep.end, tz=rep.tz, slo=rep.slo, by=rep.by, freq=rep.freq,
         breakdown_by=rep.breakdown_by, scope=rep.scope, tracker=rep.tracker, buckets=rep.buckets,
         tiers=rep.tiers, policy=rep.policy, budget=rep.budget, data_end=rep.data_end,
-        grace=rep.grace))
+        grace=rep.grace, data_start=rep.data_start))
 
 
 def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,

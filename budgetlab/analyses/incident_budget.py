@@ -5,7 +5,9 @@ The traffic is read over the **time with traffic** of the replayed span, the pac
 clock for rates per day (:func:`budgetlab.replay_summary`'s ``events_per_day``): the time the
 tracker's window holds at least one of the group's events (:func:`budgetlab.status_spans`,
 :func:`~budgetlab.budget.spans.silences`). A silence (a gap between two events longer than the
-window), and the time before the group's first event or after its window emptied, are left out:
+window), and the time before the group's first event or after its window emptied, are left out
+(the window at the span's start holds the events of the window before it: a group with one event
+every 3 h under a 24 h window has traffic from the span's start, not from its first event in it):
 a scope silent for 60 h of 85 carries its 25 h of traffic to the period, not 85 h of it.
 
 Two rules withhold the period's figures, each in words (``attrs["budget_note"]``): a rate per
@@ -35,12 +37,15 @@ from .recalibration.rules import decided_miss, too_few_events
 __all__ = ["budget_table", "replayed_traffic"]
 
 
-def replayed_traffic(ev: pd.DataFrame, slo: SLO, groups: Groups, lo_ns: int,
-                     hi_ns: int) -> pd.DataFrame:
+def replayed_traffic(ev: pd.DataFrame, slo: SLO, groups: Groups, lo_ns: int, hi_ns: int, *,
+                     lead: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per group of ``groups`` (in its order): the time with traffic of the replayed span ``[lo_ns,
     hi_ns)`` (``traffic_hours``: the tracker's window holds at least one of the group's events),
     its ``silences`` (gaps longer than the window) and ``silent_hours`` (the time the window
-    stood empty between two events), by :func:`~budgetlab.budget.spans.silences`.
+    stood empty between two events), by :func:`~budgetlab.budget.spans.silences`. The window at
+    ``lo_ns`` holds the events of ``lead`` (those of the window before it,
+    :func:`~.incident_window.lead_events`): a sparse group's time before its first event of the
+    span is traffic while its window holds an earlier one.
 
     >>> from budgetlab import as_events
     >>> ev = as_events(pd.to_datetime(["2026-01-01 00:00", "2026-01-01 05:00",
@@ -49,12 +54,23 @@ def replayed_traffic(ev: pd.DataFrame, slo: SLO, groups: Groups, lo_ns: int,
     ...                      pd.Timestamp("2026-01-01 06:00", tz="UTC").value)
     >>> t.round(3).to_dict("records")  # 1 h + 1 ns after 00:00, 05:00 .. 06:00; 4 h silent
     [{'traffic_hours': 2.0, 'silences': 1, 'silent_hours': 4.0}]
+
+    An event at 23:30 the day before, in the window at 00:00, is traffic to 00:30 + 1 ns:
+
+    >>> lead = as_events(pd.to_datetime(["2025-12-31 23:30"], utc=True), [True])
+    >>> t = replayed_traffic(ev, SLO(target=0.9, window="1h"), Groups(ev, []),
+    ...                      pd.Timestamp("2026-01-01", tz="UTC").value,
+    ...                      pd.Timestamp("2026-01-01 06:00", tz="UTC").value, lead=lead)
+    >>> t.round(3).to_dict("records")  # 00:00 .. 01:00 + 1 ns, 05:00 .. 06:00
+    [{'traffic_hours': 2.0, 'silences': 1, 'silent_hours': 4.0}]
     """
     out = pd.DataFrame({"traffic_hours": np.zeros(groups.n_groups),
                         "silences": np.zeros(groups.n_groups, dtype=np.int64),
                         "silent_hours": np.zeros(groups.n_groups)})
     if not len(ev):
         return out
+    if lead is not None and len(lead):  # the window at lo_ns: earlier events, then the span's
+        ev = pd.concat([lead[ev.columns], ev], ignore_index=True)
     spans = status_spans(ev, slo, by=groups.keys or None, start=pd.Timestamp(lo_ns, tz="UTC"),
                          end=pd.Timestamp(hi_ns, tz="UTC"))
     quiet = silences(spans)
@@ -63,6 +79,7 @@ def replayed_traffic(ev: pd.DataFrame, slo: SLO, groups: Groups, lo_ns: int,
         mine = pd.MultiIndex.from_frame(groups.key_table[groups.keys].astype(str))
         row = np.asarray(mine.get_indexer(pd.MultiIndex.from_frame(
             quiet[groups.keys].astype(str))), dtype=np.int64)
+        quiet, row = quiet[row >= 0], row[row >= 0]  # a group of lead only: none of the span
     out.loc[row, "traffic_hours"] = quiet["observed_time"].array.asi8 / HOUR_NS
     out.loc[row, "silences"] = quiet["silences"].to_numpy(dtype=np.int64)
     out.loc[row, "silent_hours"] = quiet["silent_time"].array.asi8 / HOUR_NS

@@ -43,7 +43,7 @@ _NEEDS = f"a rate per day needs at least {MIN_EVALUATED_HOURS:g} h of time with 
 
 def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
                     duration: pd.Timedelta, *, keys: Sequence[str] = (), scope: str = "*",
-                    tz: str = "UTC") -> str:
+                    tz: str = "UTC", in_log: tuple[pd.Timedelta, str] | None = None) -> str:
     """Failures and events of the incident, its burn rate and its share of the period's budget,
     over every group of ``keys`` together (said so when there are several, within the ``scope``
     when it has one): each group's allowed failures under its own SLO are added up (``failures -
@@ -55,6 +55,9 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     over less than a day of it (``traffic_hours``) the share and the events a day are withheld,
     in words; the share and the burn over the incident when the incident's events hold fewer than
     10 expected failures, said once with that reason (``tz``: the clock the span is said on).
+    The events and failures are counted over the part of the incident in the log: ``in_log``
+    (its length and where the log cuts it: ``"to 21:59"``) when the log starts or ends inside
+    the incident, said so (``Over the 2 h of its 6 h in the log (to 21:59)``).
 
     >>> b = pd.DataFrame({"events": [229], "failures": [1], "excess_failures": [0.771],
     ...                   "period_budget": [43.2], "period_events": [43_200.0],
@@ -105,7 +108,7 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     allowed = float((budget["failures"] - budget["excess_failures"]).sum())
     failures = f"{n_bad:,} failure{'' if n_bad == 1 else 's'}"
     events = f"{n_ev:,} event{'' if n_ev == 1 else 's'}{all_groups(budget, keys, scope)}"
-    head = f"Over its {duration_words(duration)} the incident saw {failures} in {events}"
+    head = f"{_over_words(duration, in_log)} the incident saw {failures} in {events}"
     periods = (pd.to_timedelta(budget["period"]).to_numpy() if "period" in budget.columns
                else np.full(len(budget), policy.period.to_timedelta64()))
     parts = [(pd.Timedelta(p), budget[periods == p]) for p in dict.fromkeys(periods)]
@@ -125,6 +128,19 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     clauses = [_of_period(p, rows, keys, slo.target, tz) for p, rows in parts]
     return (f"{head}; its share of the error budget is said per SLO period: "
             f"{', '.join(clauses[:-1])} and {clauses[-1]}{decided}.")
+
+
+def _over_words(duration: pd.Timedelta, in_log: tuple[pd.Timedelta, str] | None) -> str:
+    """``Over its 6 h``; when the log holds only part of the incident (``in_log``: that part's
+    length, and where the log cuts it), that part, said so.
+
+    >>> _over_words(pd.Timedelta("6h"), (pd.Timedelta("2h"), "to 21:59"))
+    'Over the 2 h of its 6 h in the log (to 21:59)'
+    """
+    if in_log is None:
+        return f"Over its {duration_words(duration)}"
+    return (f"Over the {duration_words(in_log[0])} of its {duration_words(duration)} in the log "
+            f"({in_log[1]})")
 
 
 def _thin_span(rows: pd.DataFrame, keys: Sequence[str]) -> str:

@@ -24,7 +24,7 @@ def for_group(row: pd.Series, keys: Sequence[str]) -> str:
 
 
 def all_groups(table: pd.DataFrame, keys: Sequence[str], scope: str = "*", *,
-               mid: bool = False) -> str:
+               mid: bool = False, of: int = 0) -> str:
     """`` of all 4 groups by captcha_type and region`` (``of both groups``) when ``table`` holds
     several groups of ``keys`` (a figure summed over them), else nothing (one group, or no keys).
     With a ``scope`` the groups are its parts, and the words say so: `` in the scope
@@ -36,11 +36,19 @@ def all_groups(table: pd.DataFrame, keys: Sequence[str], scope: str = "*", *,
     (' of both groups by region', '', '')
     >>> all_groups(t, ["region"], "captcha_type=recaptcha_v2", mid=True)
     ' in the scope captcha_type=recaptcha_v2, across both groups by region,'
+
+    ``table`` holding the groups with events in the incident, of ``of`` groups the report counts
+    (its budget table's): said so when they are fewer, never "all 2" of 3.
+
+    >>> all_groups(t, ["region"], of=3)
+    ' of the 2 groups by region with events in the incident'
     """
     n = len(table.drop_duplicates(subset=list(keys))) if keys else 1
     if n < 2:
         return ""
-    groups = f"{'both groups' if n == 2 else f'all {n:,} groups'} by {' and '.join(keys)}"
+    by = " and ".join(keys)
+    groups = (f"the {n:,} groups by {by} with events in the incident" if of > n else
+              f"{'both groups' if n == 2 else f'all {n:,} groups'} by {by}")
     if scope == "*":
         return f" of {groups}"
     return f" in the scope {scope}, across {groups}{',' if mid else ''}"

@@ -33,13 +33,15 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
                   span: Span, *, freq: Any, replayed: tuple[int, int],
                   tracked: pd.DataFrame | None = None,
                   alerted: tuple[pd.DataFrame, pd.Timestamp, pd.Timestamp] | None = None,
-                  ) -> dict[str, Any]:
+                  lead: pd.DataFrame | None = None) -> dict[str, Any]:
     """The report's tables from the events replayed (history included: ``replayed``, the span
     ``[lo, hi)`` in ns they cover), cut to the window or the incident. The tracker replays
     ``tracked`` (default ``ev``): ``ev`` and each group's history before its last event before
     the window (:func:`~budgetlab.analyses.incident_window.tracked_events`); the alert tiers
     replay ``alerted`` (default ``ev``): the events from the log's start, its first event and
-    the end of their bins (:func:`~budgetlab.analyses.incident_window.alerted_events`)."""
+    the end of their bins (:func:`~budgetlab.analyses.incident_window.alerted_events`). The
+    budget's time with traffic counts the window at the span's start from ``lead``: the events
+    of the tracker's window before it (:func:`~budgetlab.analyses.incident_window.lead_events`)."""
     tracked = ev if tracked is None else tracked
     with warnings.catch_warnings():  # a window longer than the history is in notes, not a warning
         warnings.simplefilter("ignore", PartialWindowWarning)
@@ -75,7 +77,7 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
         alerts=alerts, tiers=tiers, alert_bins=alert_bins, buckets=buckets,
         window_buckets=window_buckets,
         budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol, replayed,
-                            replayed_traffic(ev, slo, groups_h, *replayed)),
+                            replayed_traffic(ev, slo, groups_h, *replayed, lead=lead)),
         over_time=bucket_burn_over_time(ev[in_window], slo, by=bkeys,
                                         freq=nice_freq(span.w_end.value - span.w_start.value)))
     report_attrs(tables, slo, keys, ev["ts"][in_incident])

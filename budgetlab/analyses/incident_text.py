@@ -48,33 +48,64 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
                  breakdown_by: Sequence[str], scope: str, tracker: pd.DataFrame,
                  buckets: pd.DataFrame, tiers: pd.DataFrame, policy: AlertPolicy,
                  budget: pd.DataFrame, freq: Any = "1min",
-                 data_end: pd.Timestamp | None = None, grace: Any = "0s") -> str:
+                 data_end: pd.Timestamp | None = None, grace: Any = "0s",
+                 data_start: pd.Timestamp | None = None) -> str:
     """The paragraph: :func:`tracker_sentence`, :func:`bucket_sentence`, :func:`alert_sentence`
     and :func:`budget_sentence` (when the incident had events). The tracker's burns are at its
     events; the policy's at the end of every bin of ``freq``, up to the data's end when the log
     (its last event: ``data_end``) ends before the incident does: each sentence says which. An
-    alert detects the incident up to ``grace`` after its end (``budgetlab alerts``' rule)."""
+    alert detects the incident up to ``grace`` after its end (``budgetlab alerts``' rule).
+    When the log (from its first event ``data_start``, when given, to ``data_end``) holds only
+    part of the incident the budget sentence names that part; when it holds none of it, its
+    failures are not known, never "no failures"."""
     # the policy's evaluations read data up to the end of the bin (epoch-aligned) of the log's
     # last event: said when that cuts the incident
     cut = data_end is not None and _bin_end(data_end, freq) < end
     # the failures the incident's events were allowed under each group's own target
     expected = float((budget["failures"] - budget["excess_failures"]).sum()) if len(budget) else 0.0
+    outside = ((data_end is not None and data_end < start)
+               or (data_start is not None and data_start >= end))
     parts = [tracker_sentence(start, end, tz, slo, by, scope, tracker,
                               data_end if data_end is not None and data_end < end else None)
-             + focus_words(tracker, budget, by),
+             + ("" if outside else focus_words(tracker, budget, by)),
+             "How many failures it had is not known either." if outside else
              bucket_sentence(buckets, breakdown_by, tracker, expected_failures=expected,
-                             keys=by, scope=scope),
+                             keys=by, scope=scope, groups=len(budget)),
              alert_sentence(tiers, policy, by, start, tz, freq=freq,
                             data_end=data_end if cut else None, target=slo.target,
                             end=end, grace=grace)]
     if len(budget) and int(budget["events"].sum()):
         parts.append(budget_sentence(budget, slo, policy, end - start, keys=by, scope=scope,
-                                     tz=tz))
+                                     tz=tz, in_log=_in_log(start, end, data_start, data_end,
+                                                           freq, tz)))
     return " ".join(parts)
 
 
+def _in_log(start: pd.Timestamp, end: pd.Timestamp, data_start: pd.Timestamp | None,
+            data_end: pd.Timestamp | None, freq: Any, tz: str) -> tuple[pd.Timedelta, str] | None:
+    """The part of the incident the log holds, its length and where the log cuts it (``"to
+    21:59"``, ``"from 10:05"``, ``"from 10:05 to 11:00"``), when the log starts or ends inside it
+    (``None``: it holds all of it). The log is read to the end of the bin of ``freq`` of its
+    last event and from the start of its first's, as the policy's evaluations read it: a log a
+    minute whose last event is at 01:59 holds an incident that ends at 02:00.
+
+    >>> t = pd.Timestamp("2026-04-01 18:00", tz="UTC")
+    >>> _in_log(t, t + pd.Timedelta("6h"), None, t + pd.Timedelta("119min"), "1min", "CET")
+    (Timedelta('0 days 02:00:00'), 'to 21:59')
+    """
+    lo = start if data_start is None else max(start, data_start.floor(pd.Timedelta(freq)))
+    hi = end if data_end is None else min(end, _bin_end(data_end, freq))
+    if (lo, hi) == (start, end) or hi <= lo:
+        return None
+    said = [f"from {_clock(data_start, tz, start)}" if lo > start and data_start is not None
+            else "", f"to {_clock(data_end, tz, start)}" if hi < end and data_end is not None
+            else ""]
+    return hi - lo, " ".join(w for w in said if w)
+
+
 def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.DataFrame, *,
-                    expected_failures: float, keys: Sequence[str] = (), scope: str = "*") -> str:
+                    expected_failures: float, keys: Sequence[str] = (), scope: str = "*",
+                    groups: int = 0) -> str:
     """The largest failure bucket, and what the incident would have been without timeouts.
 
     The success rate without timeouts is over every group of ``buckets`` together (said so when
@@ -84,8 +115,12 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     :data:`~.recalibration.rules.MIN_EXPECTED_FAILURES` expected failures;
     ``expected_failures`` is their sum under each group's own target, the budget table's
     ``failures - excess_failures``). The status changes timeouts caused are the replay of the
-    tracker of ``tracker``'s first row (the group of ``keys`` it names), said either way."""
+    tracker of ``tracker``'s first row (the group of ``keys`` it names), said either way. With
+    ``groups`` (the report's groups of ``keys``, its budget table's rows) more than those of
+    ``buckets`` (the groups with events in the incident), the groups are said as those with
+    events in the incident (the budget sentence counts the events of all ``groups``)."""
     b = buckets
+    of = groups if list(bkeys) == list(keys) else 0
     total_fail = int(b["failures"].sum()) if len(b) else 0
     if total_fail == 0:
         return "There were no failures during the incident."
@@ -100,7 +135,7 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     bucket = (("" if kinds == {FAILURE} else " unnamed failures") if str(top["bucket"]) == FAILURE
               else " " + str(top["bucket"]).replace("_", " ") + "s")
     txt = (f"{measured_percent(top['share_of_all_failures'], 0)} of the failures"
-           f"{all_groups(b, bkeys, scope, mid=True)} were{bucket}{where}"
+           f"{all_groups(b, bkeys, scope, mid=True, of=of)} were{bucket}{where}"
            f"{_of_its_group(top, bkeys, b, kinds)}")
     to = b[b["bucket"].astype(str) == TIMEOUT]
     n_to = int(to["failures"].sum()) if len(to) else 0
@@ -114,7 +149,7 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
                  else f" ({measured_percent(n_to / total_fail, 0)} of all failures)")
         # the rule of the table's note, over these events: their targets' mean, weighted by events
         thin = bool(too_few_events(int(ev_g), 1.0 - expected_failures / ev_g))
-        together = all_groups(b, bkeys, scope, mid=True)
+        together = all_groups(b, bkeys, scope, mid=True, of=of)
         if thin:
             # the words of the rule's own sentence (too_few_events), as the buckets' note says it
             txt += (f"; the success rate{together} without timeouts{share} is withheld (the "

@@ -28,7 +28,8 @@ _TO_END = " to the incident's end"
 
 def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
     """``Between 02:00 and 02:30 UTC on 2026-01-01``; across midnight each time carries its date:
-    ``Between 23:30 on 2026-10-07 and 03:30 on 2026-10-08 UTC``.
+    ``Between 23:30 on 2026-10-07 and 03:30 on 2026-10-08 UTC``; across a DST change each time
+    carries its own zone (04:00 CET does not exist on 2026-03-29 in Europe/Berlin).
 
     >>> t = pd.Timestamp
     >>> between(t("2026-01-01 02:00", tz="UTC"), t("2026-01-01 02:30", tz="UTC"), "UTC")
@@ -37,16 +38,25 @@ def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
     'Between 23:30 on 2026-10-07 and 03:30 on 2026-10-08 UTC'
     >>> between(t("2026-10-07 22:30", tz="UTC"), t("2026-10-08 00:00", tz="UTC"), "UTC")
     'Between 22:30 and midnight UTC on 2026-10-07'
+    >>> between(t("2026-03-29 00:00", tz="UTC"), t("2026-03-29 02:00", tz="UTC"), "Europe/Berlin")
+    'Between 01:00 CET and 04:00 CEST on 2026-03-29'
+    >>> between(t("2026-10-24 21:30", tz="UTC"), t("2026-10-25 02:30", tz="UTC"), "Europe/Berlin")
+    'Between 23:30 CEST on 2026-10-24 and 03:30 CET on 2026-10-25'
     """
     loc_s, loc_e = start.tz_convert(tz), end.tz_convert(tz)
+    z_s, z_e = f"{loc_s:%Z}", f"{loc_e:%Z}"
+    # one zone after both times when they share it; else each time its own
+    s_zone, e_zone = ("", f" {z_e}") if z_s == z_e else (f" {z_s}", f" {z_e}")
     if loc_e.date() == loc_s.date():
-        return f"Between {loc_s:%H:%M} and {loc_e:%H:%M} {loc_s:%Z} on {loc_s:%Y-%m-%d}"
+        return f"Between {loc_s:%H:%M}{s_zone} and {loc_e:%H:%M}{e_zone} on {loc_s:%Y-%m-%d}"
     if loc_e == (loc_s.normalize() + pd.Timedelta(days=1)).tz_convert(tz) \
             and loc_e.hour == 0 and loc_e.minute == 0:
-        return f"Between {loc_s:%H:%M} and midnight {loc_s:%Z} on {loc_s:%Y-%m-%d}"
-    zone = f"{loc_s:%Z}" if f"{loc_s:%Z}" == f"{loc_e:%Z}" else (f"{loc_e:%Z} ({loc_s:%Z} at the "
-                                                                 "start)")
-    return f"Between {loc_s:%H:%M} on {loc_s:%Y-%m-%d} and {loc_e:%H:%M} on {loc_e:%Y-%m-%d} {zone}"
+        return f"Between {loc_s:%H:%M}{s_zone} and midnight{e_zone} on {loc_s:%Y-%m-%d}"
+    if z_s == z_e:
+        return (f"Between {loc_s:%H:%M} on {loc_s:%Y-%m-%d} and {loc_e:%H:%M} on "
+                f"{loc_e:%Y-%m-%d} {z_e}")
+    return (f"Between {loc_s:%H:%M} {z_s} on {loc_s:%Y-%m-%d} and {loc_e:%H:%M} {z_e} on "
+            f"{loc_e:%Y-%m-%d}")
 
 
 def _seed_burn(burn: float) -> str:
@@ -70,11 +80,16 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     """When and where, and what the tracker of the worst group did (its first row); its clock
     read up to the log's last event ``data_end`` when the log ends first, and from its
     ``read_from`` (when its window first lay after the data's start) when the log starts late,
-    each said so; not known when its window never lay after the data's start (NaT)."""
+    each said so; not known when its window never lay after the data's start (NaT), or when
+    the log ends before the incident begins."""
     where = "" if scope == "*" else f" ({scope})"
     head = f"{between(start, end, tz)}{where}"
     window = prose_duration(slo.window)
     target = given_percent(slo.target)
+    if data_end is not None and data_end < start:  # no group's status there is known
+        return (f"{head}, what the {window} tracker{' of any group' if keys else ''} (target "
+                f"{target}) showed is not known: the log ends ({_clock(data_end, tz, start)}) "
+                "before the incident begins: nothing of it is in the log.")
     if len(tracker) == 0:
         return head + f", there were no events for the {window} tracker (target {target})."
     row = tracker.iloc[0]
