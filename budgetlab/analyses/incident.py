@@ -117,7 +117,7 @@ def incident_report(
     ...                       policy=AlertPolicy.single_window("1h", 2.9, severity="ticket"))
     >>> print(rep.summary)  # doctest: +NORMALIZE_WHITESPACE
     Between 10:00 and 11:00 UTC on 2026-01-01, the 1 h tracker (target 90 %) went WARNING at 10:07
-    with 1 h burn 0.66 (1 h success 93.44 %), reached EXHAUSTED at 10:11; it changed status 3 times
+    with 1 h burn 0.656 (1 h success 93.44 %), reached EXHAUSTED at 10:11; it changed status 3 times
     at its events and was EXHAUSTED when the incident ended (at its events: peak 1 h burn 4.92 at
     10:59, lowest 1 h success 50.82 %). 100 % of the failures were timeouts; the success rate
     without timeouts is withheld (the incident's 60 events hold 6 expected failures under the

@@ -34,8 +34,8 @@ from .bucket_variants import closed_overlap
 from .incident_end_words import clock_words
 
 __all__ = ["all_unevaluated", "covered_alerts", "evaluated_from", "late_from", "not_known_words",
-           "tiers_note", "tracker_note", "tracker_read_from", "unevaluated_words",
-           "withhold_tracker"]
+           "silent_others_words", "tiers_note", "tracker_note", "tracker_read_from",
+           "unevaluated_words", "withhold_tracker"]
 
 
 def evaluated_from(grid: BinGrid, data_start: pd.Timestamp | None,
@@ -201,12 +201,21 @@ def late_from(r: pd.Series, first: pd.Timestamp) -> bool:
     return since is not None and pd.notna(since) and since > first
 
 
+def _could_fire(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows (of a tier table) whose tier can fire at its group's target: one that never can
+    is known silent, evaluated or not (``can_fire``; every row when the table has no such
+    column)."""
+    return rows[rows["can_fire"].to_numpy(dtype=bool)] if "can_fire" in rows else rows
+
+
 def unevaluated_words(tiers: pd.DataFrame, severity: str | None) -> str:
-    """``; page_6h was not evaluated ...``: the tiers (of ``severity``; all when ``None``) whose
-    window never lay after the data's start during the incident, whose figures are withheld."""
+    """``; page_6h was not evaluated ...``: the tiers (of ``severity``; all when ``None``) that
+    can fire at the target and whose window never lay after the data's start during the
+    incident, whose figures are withheld (one that can never fire would not have: said apart,
+    :func:`~.incident_tier_reach.reach_words`)."""
     if "evaluated_from" not in tiers or not len(tiers):
         return ""
-    rows = tiers if severity is None else tiers[tiers["severity"] == severity]
+    rows = _could_fire(tiers if severity is None else tiers[tiers["severity"] == severity])
     out = rows[rows["evaluated_from"].isna()].drop_duplicates("tier")
     if not len(out):
         return ""
@@ -218,17 +227,49 @@ def unevaluated_words(tiers: pd.DataFrame, severity: str | None) -> str:
             f"{'it' if len(out) == 1 else 'they'} would have done is not known")
 
 
+def silent_others_words(tiers: pd.DataFrame) -> str:
+    """`` and no other tier fired``, after "would not have paged" (no tier fired): said only of
+    the tiers beside the page tiers known to be silent, those evaluated during the incident or
+    that can never fire at the target; `` and no other evaluated tier fired`` when some that
+    could fire were not evaluated (:func:`unevaluated_words` names them); ``""`` when none that
+    could fire was evaluated (before stop 59 "no other tier fired" was said of tiers never
+    evaluated)."""
+    could = _could_fire(tiers[tiers["severity"] != "page"] if len(tiers) else tiers)
+    if "evaluated_from" not in could or not bool(could["evaluated_from"].isna().any()):
+        return " and no other tier fired"
+    return " and no other evaluated tier fired" if could["evaluated_from"].notna().any() else ""
+
+
 def all_unevaluated(tiers: pd.DataFrame, severity: str | None) -> bool:
-    """No tier (of ``severity``; all when ``None``) was evaluated during the incident: the log
-    starts too late for every window (``evaluated_from`` NaT throughout)."""
-    rows = tiers if severity is None else tiers[tiers["severity"] == severity]
+    """Some tier (of ``severity``; all when ``None``) can fire at the target, and none that can
+    was evaluated during the incident: the log starts too late for every such window
+    (``evaluated_from`` NaT throughout). A tier that can never fire is no evaluation of what the
+    policy would have done: evaluated or not, it is silent (when no tier can fire, the policy
+    would not have fired, which is known)."""
+    rows = _could_fire(tiers if severity is None else tiers[tiers["severity"] == severity])
     return (bool(len(rows)) and "evaluated_from" in rows
             and bool(rows["evaluated_from"].isna().all()))
 
 
-def not_known_words(name: str, has_page: bool) -> str:
+def not_known_words(name: str, has_page: bool, tiers: pd.DataFrame | None = None) -> str:
     """Why what the policy ``name`` would have done is not known: no tier of it that could page
-    (fire, without page tiers) was evaluated during the incident."""
+    (fire, without page tiers) was evaluated during the incident. When some of those ``tiers``
+    can never fire at the target, the ones that could are named (``the workbook policy's page
+    tier that could fire, page_6h (6 h), was not evaluated ...``): the others were read, or
+    need not be (:func:`~.incident_tier_reach.reach_words` says why they never fire)."""
+    verb = "paged" if has_page else "fired"
+    rows = (tiers if tiers is None or not has_page or not len(tiers)
+            else tiers[tiers["severity"] == "page"])
+    if rows is not None and "can_fire" in rows and not bool(rows["can_fire"].all()):
+        able = _could_fire(rows).drop_duplicates("tier")
+        one = len(able) == 1
+        names = ", ".join(f"{r['tier']} ({prose_duration(r['long_window'])})"
+                          for _, r in able.iterrows())
+        kind = "page tier" if has_page else "tier"
+        return (f"{name}'s {kind}{'' if one else 's'} that could fire, {names}, "
+                f"{'was' if one else 'were'} not evaluated during the incident, "
+                f"{'its window' if one else 'their windows'} never lying after the data's "
+                f"start, so whether it would have {verb} is not known")
     return (f"{name}'s {'page ' if has_page else ''}tiers were not evaluated during the incident, "
             "their windows never lying after the data's start, so whether it would have "
-            f"{'paged' if has_page else 'fired'} is not known")
+            f"{verb} is not known")

@@ -28,19 +28,24 @@ def detection_span_words(grace: Any) -> str:
                                     else "")
 
 
-def grace_cut_words(tiers: pd.DataFrame, end: pd.Timestamp, grace: Any, tz: str) -> str:
+def grace_cut_words(tiers: pd.DataFrame, end: pd.Timestamp, grace: Any, tz: str,
+                    last_event: pd.Timestamp | None = None) -> str:
     """Where the detection span ``[start, end + grace)`` was cut because the log ends first
-    (``tiers``' ``judged_to``: the last evaluation whose windows hold data), in the words of the
-    summary and of the tier table's note: an alert that would have begun after it is not known,
-    so a tier that did not fire is not said to have stayed silent through the grace. ``""`` when
-    the whole grace was replayed (or there is none), or every tier fired (``fired``).
+    (``tiers``' ``judged_to``: the last evaluation whose windows hold data, the end of the bin of
+    the log's last event), in the words of the summary and of the tier table's note: an alert
+    that would have begun after it is not known, so a tier that did not fire is not said to
+    have stayed silent through the grace. ``""`` when the whole grace was replayed (or there is
+    none), or every tier fired (``fired``). The cut is the last evaluation, not the log's end:
+    ``last_event`` (when the report knows it, ``data_end``) is said beside it (before stop 59
+    the cut was "the end of the log", a minute after the data's end another note named).
 
     >>> t = pd.Timestamp
     >>> tiers = pd.DataFrame({"judged_to": [t("2026-01-01 11:30", tz="UTC")]})
     >>> end = t("2026-01-01 10:00", tz="UTC")
-    >>> print(grace_cut_words(tiers, end, "2h", "UTC"))  # doctest: +NORMALIZE_WHITESPACE
-    the 2 h grace is cut at 11:30, the end of the log: an alert that would have begun after it is
-    not known
+    >>> print(grace_cut_words(tiers, end, "2h", "UTC", t("2026-01-01 11:29:10", tz="UTC")))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    the 2 h grace is cut at 11:30, the last evaluation after the log's last event at 11:29: an
+    alert that would have begun after it is not known
     """
     g = pd.Timedelta(grace)
     if g <= pd.Timedelta(0) or "judged_to" not in tiers or not len(tiers):
@@ -54,8 +59,10 @@ def grace_cut_words(tiers: pd.DataFrame, end: pd.Timestamp, grace: Any, tz: str)
         return (f"none of the {prose_duration(g)} grace is in the log (its last evaluation is at "
                 f"{clock_words(cut, tz, end)}): an alert that would have begun after it is not "
                 "known")
-    return (f"the {prose_duration(g)} grace is cut at {clock_words(cut, tz, end)}, the end of the "
-            "log: an alert that would have begun after it is\nnot known").replace("\n", " ")
+    at = "" if last_event is None else f" at {clock_words(last_event, tz, end)}"
+    return (f"the {prose_duration(g)} grace is cut at {clock_words(cut, tz, end)}, the last "
+            f"evaluation after the log's last event{at}: an alert that would have begun after "
+            "it is not known")
 
 
 def clock_words(ts: pd.Timestamp, tz: str, ref: pd.Timestamp) -> str:

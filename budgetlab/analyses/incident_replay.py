@@ -73,7 +73,7 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
         states=states, spans=_until_data(spans, span), transitions=tr,
         steps=_until_data(steps, span),
         tracker=withhold_tracker(tracker_table(states_h, tr_h, spans, keys, replace(
-            span, start=span.end if read_from is None else read_from)), read_from),
+            span, start=span.end if read_from is None else read_from), slo.target), read_from),
         alerts=alerts, tiers=tiers, alert_bins=alert_bins, buckets=buckets,
         window_buckets=window_buckets,
         budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol, replayed,

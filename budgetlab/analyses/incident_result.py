@@ -64,7 +64,9 @@ class IncidentReport:
         ``worst_status`` worse than it was reached only between events), ``status_at_end``
         (the clock's, up to the log's last event when it ends first: ``data_end``),
         ``first_change_at``, ``first_change_from``, ``first_change_to``, ``first_change_burn``,
-        ``first_change_rate`` (the seed's rounded report figures), ``peak_burn``,
+        ``first_change_rate`` (the tracker's burn and success rate at that change, unrounded:
+        ``transitions``' ``burn_rate`` and ``current_rate`` are the seed's rounded report; before
+        stop 59 these were too, and the summary said a burn of 0.9047 as 0.9), ``peak_burn``,
         ``peak_burn_at``, ``min_success_rate`` (at the events, as the tracker recomputes them),
         ``transitions``, ``transitions_caused_by_timeouts`` (all during the incident, at its
         events), ``status_at_last_event`` and ``last_event_at`` (the status at the incident's

@@ -24,7 +24,7 @@ from ..alerts.episodes import alert_states
 from ..alerts.group_scores import episode_matches
 from ..alerts.policy import AlertPolicy
 from ..budget.blips import blips_folded
-from ..budget.figures import STATUS_DTYPE
+from ..budget.figures import STATUS_DTYPE, seed_figures
 from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
 from ..slo import SLO
 from ..windows.bingrid import BinGrid
@@ -50,20 +50,22 @@ TRACKER_COLUMNS = ("status_at_start", "worst_status", "worst_at", "worst_status_
 
 
 def tracker_table(states: pd.DataFrame, trans: pd.DataFrame, spans: pd.DataFrame,
-                  keys: list[str], span: Span) -> pd.DataFrame:
-    """Per group of ``states`` (the replay, history included) and its ``trans``itions (with
-    ``caused_by_timeouts``): the :data:`TRACKER_COLUMNS` over the incident ``[span.start,
-    span.end)`` (the time-driven ones from ``spans``, :func:`budgetlab.status_spans` covering
-    the incident), the worst group (status on the clock, then peak burn) first."""
-    per_event = _per_event(states, trans, keys, span.start, span.end)
+                  keys: list[str], span: Span, target: float) -> pd.DataFrame:
+    """Per group of ``states`` (the replay at the SLO's ``target``, history included) and its
+    ``trans``itions (with ``caused_by_timeouts``): the :data:`TRACKER_COLUMNS` over the incident
+    ``[span.start, span.end)`` (the time-driven ones from ``spans``,
+    :func:`budgetlab.status_spans` covering the incident), the worst group (status on the clock,
+    then peak burn) first."""
+    per_event = _per_event(states, trans, keys, span.start, span.end, target)
     return _on_the_clock(per_event, spans, keys, span)[[*keys, *TRACKER_COLUMNS]]
 
 
 def _per_event(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], start: pd.Timestamp,
-               end: pd.Timestamp) -> pd.DataFrame:
-    """Per group (in key order; a missing key has none): the first status change, the changes,
-    the worst status and the peak burn (the first of equal ones) during the incident, as the
-    tracker recorded them at events."""
+               end: pd.Timestamp, target: float) -> pd.DataFrame:
+    """Per group (in key order; a missing key has none): the first status change (its burn and
+    success rate unrounded, as the tracker computes them at ``target``), the changes, the worst
+    status and the peak burn (the first of equal ones) during the incident, as the tracker
+    recorded them at events."""
     both = pd.concat([states[keys], trans[keys]], ignore_index=True)
     num = (both.groupby(keys, observed=True, sort=True).ngroup().fillna(-1).to_numpy(np.int64)
            if keys else np.zeros(len(both), dtype=np.int64))  # -1: a missing key
@@ -91,8 +93,13 @@ def _per_event(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], start
     out["first_change_at"] = pd.Series(pick(trans["ts"], fc, pd.NaT), dtype="datetime64[ns, UTC]")
     for col in ("from_status", "to_status"):
         out[f"first_change_{col[:-7]}"] = pick(trans[col].astype(str), fc, None)
-    out["first_change_burn"] = np.asarray(pick(trans["burn_rate"], fc, np.nan), dtype=float)
-    out["first_change_rate"] = np.asarray(pick(trans["current_rate"], fc, np.nan), dtype=float)
+    # the tracker's own figures at the change, from its window's counts (the seed's report, the
+    # transitions' burn_rate, rounds the burn to 2 decimals: 0.9047 read 0.9, a WARNING burn)
+    figs = seed_figures(np.asarray(pick(trans["total_events"], fc, 1), dtype=np.int64),
+                        np.asarray(pick(trans["failures"], fc, 0), dtype=np.int64),
+                        target, columns=["success_rate", "burn_rate"])
+    for col, fig in (("first_change_burn", "burn_rate"), ("first_change_rate", "success_rate")):
+        out[col] = np.where(fc >= 0, figs[fig], np.nan)
     out["transitions"] = np.bincount(tg[changes], minlength=n)
     caused = trans["caused_by_timeouts"].to_numpy(dtype=np.int64)[changes]
     out["transitions_caused_by_timeouts"] = np.bincount(tg[changes], caused,

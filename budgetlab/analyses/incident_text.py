@@ -24,7 +24,13 @@ from ..alerts.policy import AlertPolicy
 from ..events.schema import FAILURE, TIMEOUT
 from ..slo import SLO
 from .incident_budget_text import budget_sentence
-from .incident_coverage import all_unevaluated, late_from, not_known_words, unevaluated_words
+from .incident_coverage import (
+    all_unevaluated,
+    late_from,
+    not_known_words,
+    silent_others_words,
+    unevaluated_words,
+)
 from .incident_end_words import clock_words, detection_span_words, grace_cut_words
 from .incident_focus import focus_words
 from .incident_group_words import all_groups, for_group, group_label
@@ -73,7 +79,7 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
                              keys=by, scope=scope, groups=len(budget)),
              alert_sentence(tiers, policy, by, start, tz, freq=freq,
                             data_end=data_end if cut else None, target=slo.target,
-                            end=end, grace=grace)]
+                            end=end, grace=grace, last_event=data_end)]
     if len(budget) and int(budget["events"].sum()):
         parts.append(budget_sentence(budget, slo, policy, end - start, keys=by, scope=scope,
                                      tz=tz, in_log=_in_log(start, end, data_start, data_end,
@@ -203,7 +209,8 @@ def every(freq: Any) -> str:
 def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str],
                    start: pd.Timestamp, tz: str, *, freq: Any = "1min",
                    data_end: pd.Timestamp | None = None, target: Any = None,
-                   end: pd.Timestamp | None = None, grace: Any = "0s") -> str:
+                   end: pd.Timestamp | None = None, grace: Any = "0s",
+                   last_event: pd.Timestamp | None = None) -> str:
     """Whether and when the policy would have paged (or fired, without page tiers); if not, how
     close its page tiers came: a tier's peak burn is over its evaluations, at the end of every
     bin of ``freq`` (the tracker's burn moves at every event, so its peak can differ), up to the
@@ -216,7 +223,8 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     alert of it overlapped the incident or its ``grace`` after its ``end`` (the tier table's
     ``fired``, ``budgetlab alerts``' rule): one that began after the end says so, and a silent
     tier's words name that span, and where the log's end cuts the grace
-    (:func:`~.incident_end_words.grace_cut_words`)."""
+    (:func:`~.incident_end_words.grace_cut_words`, naming the log's ``last_event`` when the
+    report knows it)."""
     name = f"the {policy.name} policy" if policy.name else "the alert policy"
     first_eval = _bin_end(start, freq)  # the incident's first evaluation
     fired = tiers[tiers["fired"]].sort_values("first_alert", kind="stable") if len(tiers) else tiers
@@ -244,8 +252,9 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     elif data_end is not None and _bin_end(data_end, freq) <= start:
         return _sentence(f"the log ends before the incident, so what {name} would have done "
                          "during it is not known")
-    elif all_unevaluated(tiers, "page" if has_page else None):
-        return _sentence(not_known_words(name, has_page))
+    elif all_unevaluated(tiers, "page" if has_page else None):  # every tier that could page
+        return _sentence(not_known_words(name, has_page, tiers)
+                         + reach_words(tiers, policy, target, keys, grace=grace))
     else:
         txt = f"{name} would not have {'paged' if has_page else 'fired'}"
         able = tiers[tiers["can_fire"]] if "can_fire" in tiers else tiers
@@ -264,10 +273,10 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
             r = fired.iloc[0]
             txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"
                     f"{for_group(r, keys)} {when(r)}{others(fired, 'raised one')}")
-        elif has_page:
-            txt += " and no other tier fired"
+        elif has_page:  # of the tiers known silent only
+            txt += silent_others_words(tiers)
         txt += unevaluated_words(tiers, None)
-        if end is not None and (cut := grace_cut_words(tiers, end, grace, tz)):
+        if end is not None and (cut := grace_cut_words(tiers, end, grace, tz, last_event)):
             txt += f"; {cut}"  # not "did not page" through a grace the log does not hold
     return _sentence(txt + reach_words(tiers, policy, target, keys, grace=grace))
 

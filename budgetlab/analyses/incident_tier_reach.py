@@ -153,7 +153,7 @@ def tier_table_notes(rows: pd.DataFrame, cells: list[str], report: Any,
     their ``detection_delay`` cells): what its ``unseen`` cells mean (:func:`unseen_table_note`),
     and where the log's end cut the grace (:func:`~.incident_end_words.grace_cut_words`), after
     ``grace_name`` (``--grace`` on the command line)."""
-    cut = grace_cut_words(rows, report.end, report.grace, report.tz or "UTC")
+    cut = grace_cut_words(rows, report.end, report.grace, report.tz or "UTC", report.data_end)
     notes = [unseen_table_note(rows, cells, report.grace), f"{grace_name}: {cut}." if cut else ""]
     return [n for n in notes if n]
 

@@ -59,21 +59,6 @@ def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
             f"{loc_e:%Y-%m-%d}")
 
 
-def _seed_burn(burn: float) -> str:
-    """A burn from the seed's report figures (``first_change_burn``: rounded to 2 decimals) in
-    :func:`~budgetlab._util.burns.three_digits`'s words; its ``0.0`` says a burn under 0.005, which
-    a change can hold (one failure left in 500 events at 50 %), never ``0``.
-
-    >>> _seed_burn(0.0), _seed_burn(1.25), _seed_burn(0.01)
-    ('under 0.005', '1.25', '0.01')
-    """
-    return f"under {three_digits(_SEED_BURN_HALF_STEP)}" if burn == 0 else three_digits(burn)
-
-
-#: Half the last digit of the seed's rounded burn: its 0.0 holds every burn under this.
-_SEED_BURN_HALF_STEP = 0.005
-
-
 def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, keys: Sequence[str],
                      scope: str, tracker: pd.DataFrame,
                      data_end: pd.Timestamp | None = None) -> str:
@@ -181,22 +166,22 @@ def _first_change_words(row: pd.Series, name: str, began: str, since: pd.Timesta
     the worst status when worse than both (:func:`_reached_words`)."""
     at_start, to = str(row["status_at_start"]), str(row["first_change_to"])
     when = _clock(row["first_change_at"], tz, start)
-    seed = (f"with {window} burn {_seed_burn(row['first_change_burn'])} ({window} success "
+    at_change = (f"with {window} burn {three_digits(row['first_change_burn'])} ({window} success "
             f"{measured_percent(row['first_change_rate'])})")
     if (row["first_change_at"] == (start if since is None else since)
             and at_start != str(row["first_change_from"])):
         said = {to}
         txt = (f"{name} went {to.upper()} at {when}, " + ("as the incident began" if since is None
-               else "when its window first lay after the data's start") + f", {seed}")
+               else "when its window first lay after the data's start") + f", {at_change}")
     elif to == at_start:  # the clock held it before the change its events recorded
         said = {to}
         txt = (f"{name} {began}, reached between its events as older events left its window, "
                f"and its events recorded that change (from "
-               f"{str(row['first_change_from']).upper()}) at {when} {seed}")
+               f"{str(row['first_change_from']).upper()}) at {when} {at_change}")
     else:
         said = {to, at_start}
         txt = name + (f" {began}{',' if since else ''} and" if at_start != "healthy" or since
-                      else "") + f" went {to.upper()} at {when} {seed}"
+                      else "") + f" went {to.upper()} at {when} {at_change}"
     worst = str(row["worst_status"])
     return txt + (_reached_words(row, tz, start) if worst not in said and worst != "no_traffic"
                   else "")

@@ -19,7 +19,7 @@ def test_a_worst_status_reached_between_events_is_said_so():
     23, 25, ... (three in every seven from i = 14). Target 50 %, window 1 h (``[t - 1h, t]``: 7
     events at an event's instant, 6 in between). By hand:
     at i = 16 (02:40) the window i = 10..16 holds 2 failures: budget 3.5, left 1 - 2 / 3.5 = 43 %,
-    WARNING, burn 2 / 3.5 = 0.57 (success 5 / 7 = 71.43 %); at i = 18 (03:00) 3 failures, left
+    WARNING, burn 2 / 3.5 = 0.571 (success 5 / 7 = 71.43 %); at i = 18 (03:00) 3 failures, left
     14 %, still WARNING (burn 0.857), and every later window of 7 holds 3: WARNING at every event,
     one change in the incident [02:20, 05:00). 1 ns after 03:00 the event i = 12 has left: 6
     events, 3 failures, budget 3, nothing left: EXHAUSTED between events, on the window's clock
@@ -31,7 +31,7 @@ def test_a_worst_status_reached_between_events_is_said_so():
                           "2026-01-01 02:20", "2026-01-01 05:00", context="1h")
     assert rep.tracker["transitions"].iloc[0] == 1
     assert str(rep.tracker["worst_status"].iloc[0]) == "exhausted"
-    assert ("went WARNING at 02:40 with 1 h burn 0.57 (1 h success 71.43 %), reached EXHAUSTED "
+    assert ("went WARNING at 02:40 with 1 h burn 0.571 (1 h success 71.43 %), reached EXHAUSTED "
             "at 03:00 between its events, as older events left its window; it changed status 1 "
             "time at its events and was WARNING when the incident ended (at its events: peak 1 h "
             "burn 0.857 at 03:00") in rep.summary
@@ -47,11 +47,11 @@ def _seed_status(tracker: ErrorBudgetTracker, t: pd.Timestamp) -> str:
 def test_a_worst_status_reached_between_events_after_two_changes_is_said_so():
     """Target 90 %, window 1 h: 100 successes 00:00:00 .. 00:01:39 (one a second), 6 failures
     00:30:00 .. 00:30:05, 60 successes 00:40:00 .. 00:40:59, one success at 01:35. At events: the
-    6th failure makes 6 of 106 (budget 10.6, 43 % left): WARNING at 00:30:05; the 14th success of
-    00:40 makes 120 events (budget 12, 50 % left): HEALTHY at 00:40:13; two changes. Between
-    events the 100 successes of 00:00 leave (1 ns after ts + 1 h): from 01:01:39 + 1 ns the window
-    holds 6 failures in 66 events (budget 6.6, 9 % left): CRITICAL until the failures leave, at
-    01:30 + 1 ns. The incident 00:20 .. 01:20: no event in it showed CRITICAL (the summary read
+    6th failure makes 6 of 106 (budget 10.6, 43 % left, burn 0.566): WARNING at 00:30:05; the 14th
+    success of 00:40 makes 120 events (budget 12, 50 % left): HEALTHY at 00:40:13; two changes.
+    Between events the 100 successes of 00:00 leave (1 ns after ts + 1 h): from 01:01:39 + 1 ns the
+    window holds 6 failures in 66 events (budget 6.6, 9 % left): CRITICAL until the failures leave,
+    at 01:30 + 1 ns. The incident 00:20 .. 01:20: no event in it showed CRITICAL (the summary read
     "reached CRITICAL at 01:01; it changed status 2 times", as if an event had). The oracle is the
     seed tracker recording the events and stepped at the instants in question."""
     t0 = pd.Timestamp("2026-01-01", tz="UTC")
@@ -84,8 +84,8 @@ def test_a_worst_status_reached_between_events_after_two_changes_is_said_so():
     assert (str(row["worst_status"]), row["worst_at"]) == ("critical", critical_at)
     assert str(row["worst_status_at_events"]) == "warning"
     said = " ".join(rep.summary.split())
-    assert ("went WARNING at 00:30 with 1 h burn 0.57 (1 h success 94.34 %), reached CRITICAL at "
-            "01:01 between its events, as older events left its window; it changed status 2 "
+    assert ("went WARNING at 00:30 with 1 h burn 0.566 (1 h success 94.34 %), reached CRITICAL "
+            "at 01:01 between its events, as older events left its window; it changed status 2 "
             "times at its events and was HEALTHY at the last of them (00:40); after it, with no "
             "event, older events left its window and it was CRITICAL when the incident "
             "ended") in said

@@ -1,7 +1,8 @@
 """The incident summary never says a burn that is not zero as ``0``: the first status change's burn
-is the seed's report figure, rounded to 2 decimals, and its ``0.0`` holds every burn under 0.005
-(it said "went HEALTHY at 01:00 with 1 h burn 0"); ``replay``'s transitions table keeps the seed's
-figure and says what its 0.0 beside failures is. A hand-built log, figures worked out by hand."""
+is the tracker's own, from its window's counts, to three significant digits (it said "went HEALTHY
+at 01:00 with 1 h burn 0", then, from the seed's report figure rounded to 2 decimals, "under
+0.005"); ``replay``'s transitions table keeps the seed's figure and says what its 0.0 beside
+failures is. A hand-built log, figures worked out by hand."""
 
 from __future__ import annotations
 
@@ -27,13 +28,14 @@ def _log() -> pd.DataFrame:
                          "bucket": pd.Categorical(["success" if o else "error" for o in ok])})
 
 
-def test_a_change_whose_seed_burn_rounds_to_0_says_under_0_005():
+def test_a_change_whose_seed_burn_rounds_to_0_says_its_burn_to_three_digits():
     slo = bl.SLO(target=0.5, window="1h")
     rep = bl.incident_report(_log(), slo, "2026-03-02 00:30", "2026-03-02 01:30", context="1h")
     row = rep.tracker.iloc[0]
-    assert (row["first_change_to"], row["first_change_burn"]) == ("healthy", 0.0)
-    # 500 successes in 501 events: 99.80 %
-    assert "went HEALTHY at 01:00 with 1 h burn under 0.005 (1 h success 99.80 %)" in rep.summary
+    assert row["first_change_to"] == "healthy"
+    assert row["first_change_burn"] == pytest.approx(1 / (501 * 0.5))  # the seed's 0.0 unrounded
+    # 1 / (501 x 0.5) = 0.003992 -> 0.00399; 500 successes in 501 events: 99.80 %
+    assert "went HEALTHY at 01:00 with 1 h burn 0.00399 (1 h success 99.80 %)" in rep.summary
     assert "burn 0 (" not in rep.summary
 
 

@@ -60,8 +60,9 @@ def test_a_log_ending_in_the_grace_cuts_it_and_the_summary_says_where():
     assert page["judged_to"] == at("11:30")  # the end of the bin of the last event, 11:29
     text = " ".join(rep.summary.split())
     assert ("would not have paged (page_1h's 1 h burn, evaluated every minute, peaked at 0, its "
-            "threshold is 5) and no other tier fired; the 2 h grace is cut at 11:30, the end of "
-            "the log: an alert that would have begun after it is not known.") in text
+            "threshold is 5) and no other tier fired; the 2 h grace is cut at 11:30, the last "
+            "evaluation after the log's last event: an alert that would have begun after it is "
+            "not known.") in text
 
 
 def test_a_grace_inside_the_log_is_not_said_cut():
@@ -92,5 +93,6 @@ def test_the_command_says_the_grace_is_cut_under_the_tier_table(tmp_path, capsys
     cut = run("11:29")
     row = next(line.split() for line in cut.splitlines() if line.split()[:1] == ["page_1h"])
     assert row[3:5] == ["False", "none"]
-    assert ("note: --grace: the 2 h grace is cut at 11:30, the end of the log: an alert that "
-            "would have begun after it is not known.") in " ".join(cut.split())
+    assert ("note: --grace: the 2 h grace is cut at 11:30, the last evaluation after the log's "
+            "last event: an alert that would have begun after it is not known."
+            ) in " ".join(cut.split())

@@ -37,12 +37,12 @@ def report(policy, **kw):
 
 def test_each_sentence_names_its_group_or_says_all_groups():
     # By hand (burns said to three significant digits). a/fra alone is the incident_report doctest's
-    # log (one event a minute, odd minutes of 10:xx time out): WARNING at 10:07 (burn 4 / 6.1 = 0.66
-    # (the seed's rounded figure), 57 / 61 = 93.44 %), EXHAUSTED at 10:11, 3 changes all caused by
-    # timeouts, peak burn 30 / 6.1 = 4.918 (said 4.92) at 10:59 (31 / 61 = 50.82 %); its ticket at
-    # burn 2.9 fires at the 10:36 evaluation (18 of 60). b/ams: 20 solve errors in its hour, burn 20
-    # / 6.1 = 3.28 at worst: it leaves HEALTHY too (1 other group); its hour reaches 18 failures in
-    # 60 at the 10:52 evaluation: a ticket too (1 other group).
+    # log (one event a minute, odd minutes of 10:xx time out): WARNING at 10:07 (burn 4 / 6.1 =
+    # 0.656, the seed's rounded figure 0.66; 57 / 61 = 93.44 %), EXHAUSTED at 10:11, 3 changes all
+    # caused by timeouts, peak burn 30 / 6.1 = 4.918 (said 4.92) at 10:59 (31 / 61 = 50.82 %); its
+    # ticket at burn 2.9 fires at the 10:36 evaluation (18 of 60). b/ams: 20 solve errors in its
+    # hour, burn 20 / 6.1 = 3.28 at worst: it leaves HEALTHY too (1 other group); its hour reaches
+    # 18 failures in 60 at the 10:52 evaluation: a ticket too (1 other group).
     # The incident: 4 x 60 = 240 events, 30 + 20 = 50 failures: 30 / 50 = 60 % timeouts, success
     # 190 / 240 = 79.17 %, without timeouts 190 / 210 = 90.48 % (240 x 0.1 = 24 expected failures:
     # said), burn 50 / 24 = 2.083 (said 2.08). The replay reads 08:00 to 12:00 (1 h of history
@@ -51,7 +51,7 @@ def test_each_sentence_names_its_group_or_says_all_groups():
     rep = report(AlertPolicy.single_window("1h", 2.9, severity="ticket"))
     assert rep.summary == (
         "Between 10:00 and 11:00 UTC on 2026-01-01, the 1 h tracker for captcha_type=a, "
-        "region=fra (target 90 %) went WARNING at 10:07 with 1 h burn 0.66 (1 h success 93.44 %), "
+        "region=fra (target 90 %) went WARNING at 10:07 with 1 h burn 0.656 (1 h success 93.44 %), "
         "reached EXHAUSTED at 10:11; it changed status 3 times at its events and was EXHAUSTED "
         "when the "
         "incident ended (at its events: peak 1 h burn 4.92 at 10:59, lowest 1 h success "
