@@ -117,9 +117,9 @@ class ScoringContext:
         self.open_ns = OPEN
         windows = (self.grid.exclusions.windows if self.grid is not None
                    else exclusion_intervals(options.get("exclude_windows")))
-        (self.inc, self.inc_start, self.inc_end, self.inc_match,
-         self.incidents_outside) = scored_incidents(incidents, self.keys, self.by, windows,
-                                                    (self.span_start, self.span_end))
+        (self.inc, self.inc_start, self.inc_end, self.inc_match, self.incidents_outside,
+         self.scope_note) = scored_incidents(incidents, self.keys, self.by, windows,
+                                             (self.span_start, self.span_end))
         # episodes sorted once by (group, tier), table order kept inside: the episodes of group g
         # and tier t are self.ep_order[self.ep_bounds[g * T + t]:self.ep_bounds[g * T + t + 1]]
         n_tiers = len(self.tiers)

@@ -21,7 +21,7 @@ from .policy import AlertPolicy
 
 __all__ = ["OPEN", "check_tables", "episode_groups", "episode_keys", "evaluated_span",
            "group_table", "open_ends", "outside_span", "policy_period", "scope_matches",
-           "scored_incidents", "tier_labels", "tier_window", "unmatched_words"]
+           "scope_notes", "scored_incidents", "tier_labels", "tier_window", "unmatched_words"]
 
 
 def episode_keys(episodes: pd.DataFrame) -> list[str]:
@@ -126,13 +126,13 @@ def outside_span(start: np.ndarray, end: np.ndarray, span: tuple[int, int]) -> n
 
 def scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
                      windows: np.ndarray, span: tuple[int, int]
-                     ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray, int]:
-    """``(incidents, start_ns, end_ns, match, outside)`` of the incidents to score: those whose
-    scope covers a group (``match[i, g]``), that do not lie entirely in an excluded window and
-    that overlap the evaluated ``span`` ``(start, end)`` in ns, indexed by their positions in
+                     ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray, int, str]:
+    """``(incidents, start_ns, end_ns, match, outside, note)`` of the incidents to score: those
+    whose scope covers a group (``match[i, g]``), that do not lie entirely in an excluded window
+    and that overlap the evaluated ``span`` ``(start, end)`` in ns, indexed by their positions in
     ``incidents``; ``outside`` counts the incidents left out because they end at or before its
     start or begin at or after its end (the log cannot have seen them: neither detected nor
-    missed)."""
+    missed); ``note``: :func:`scope_notes` joined, each also warned."""
     inc = incidents.reset_index(drop=True)
     i_s = utc_ns_column(inc["start"], "incidents['start']")
     i_e = utc_ns_column(inc["end"], "incidents['end']")
@@ -145,10 +145,10 @@ def scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
                          f"{'it starts' if one else 'they start'}; 'end' is exclusive and must "
                          "be after 'start'.")
     match = scope_matches(inc, keys, by)
-    keep = match.any(axis=1)
-    if not keep.all():  # a scope that names no group (a typo?) is said, never dropped silently
-        ids = [str(v) for v in inc["incident_id"].to_numpy()[~keep]]
-        warnings.warn(BudgetlabWarning(unmatched_words(ids, len(inc), by)), stacklevel=4)
+    keep = np.asarray(match.any(axis=1), dtype=bool)
+    notes = scope_notes(inc, keep, by)
+    for note in notes:  # the command line's notes (a typo?), never a silent reading
+        warnings.warn(BudgetlabWarning(note), stacklevel=4)
     if len(windows):
         pos = np.searchsorted(windows[:, 0], i_s, side="right") - 1
         covered = (pos >= 0) & (i_e <= windows[np.maximum(pos, 0), 1])
@@ -156,7 +156,33 @@ def scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
     outside = outside_span(i_s, i_e, span)
     n_outside = int((keep & outside).sum())
     keep &= ~outside
-    return inc.iloc[np.flatnonzero(keep)], i_s[keep], i_e[keep], match[keep], n_outside
+    return (inc.iloc[np.flatnonzero(keep)], i_s[keep], i_e[keep], match[keep], n_outside,
+            " ".join(notes))
+
+
+def scope_notes(incidents: pd.DataFrame, covered: np.ndarray, by: list[str]) -> list[str]:
+    """What the scoring says of the scopes of ``incidents`` against the group keys ``by``
+    (``covered``: per incident, whether its scope covers a group scored): the keys that are not
+    ``by`` keys, which do not restrict, so the incident covers every group
+    (:func:`~budgetlab.alerts.incident_scopes.ungrouped_scope_words`), and the incidents whose
+    scope covers no group, not scored (:func:`unmatched_words`). One rule for
+    :func:`~budgetlab.score_alerts` (warned, and in ``attrs["scope_note"]``) and ``budgetlab
+    alerts`` (printed), in the words of each.
+
+    >>> inc = pd.DataFrame({"incident_id": ["a", "b"], "scope": ["svc=late", "*"]})
+    >>> print(" ".join(scope_notes(inc, np.array([True, True]), [])))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    incident scopes name svc, not a by= key: it does not restrict which groups' alerts match an
+    incident; give by=['svc'] to match each incident to its own groups only.
+    """
+    from .incident_scopes import ungrouped_scope_words
+
+    scopes = incidents["scope"] if "scope" in incidents.columns else pd.Series([], dtype=object)
+    notes = [ungrouped_scope_words(scopes, by)]
+    if not covered.all():
+        ids = [str(v) for v in incidents["incident_id"].to_numpy()[~covered]]
+        notes.append(unmatched_words(ids, len(incidents), by))
+    return [n for n in notes if n]
 
 
 def scope_matches(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str]) -> np.ndarray:

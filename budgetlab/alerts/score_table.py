@@ -5,7 +5,8 @@ The single groups' rows come as one array per column and tier selection (one val
 or a selection whose episodes overlap) as columns of one value each. Rows are ordered group by
 group (in the order of the group table), each group's tier selections in policy order, then the
 ``"*"`` rows.
-Duration columns are always ``timedelta64[ns]`` (NaT where no incident was detected).
+Duration columns are always ``timedelta64[ns]`` (NaT where no incident was detected). Its
+``attrs`` say what was scored and how (:func:`score_attrs`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["DURATION_COLUMNS", "score_table", "stack_columns"]
+from .._util.attrs import grid_span_attrs, time_text
+from .._util.durations import duration_label
+from ..budget.grid_attrs import target_slo
+
+__all__ = ["DURATION_COLUMNS", "score_attrs", "score_table", "stack_columns"]
 
 #: The score columns that hold durations.
 DURATION_COLUMNS = ("detection_median", "detection_max", "reset_median", "reset_max")
@@ -59,3 +64,35 @@ def score_table(
         block = np.stack([np.asarray(p[name]) for p in per_group], axis=1)  # (groups, selections)
         data[name] = np.concatenate([block.ravel(), np.asarray(star_values, dtype=block.dtype)])
     return pd.DataFrame(data)
+
+
+def score_attrs(ctx: Any, episodes: pd.DataFrame, target: Any) -> dict[Any, Any]:
+    """The ``attrs`` of the scores of ``ctx`` (their
+    :class:`~budgetlab.alerts.score_context.ScoringContext`, which reads this module's tables):
+    ``slo`` (the SLO ``target`` stands for on the bins,
+    :func:`~budgetlab.budget.grid_attrs.target_slo`; without ``bins`` the episodes'; absent when
+    neither says it), ``by``, ``tiers`` (``[name, severity]``), ``grace`` and ``period`` (duration
+    text; ``period``: the one every percentage uses, ``None``: each group's SLO's), ``filling``,
+    the evaluated span ``grid_start`` .. ``grid_end``, the incidents scored ``incidents_start``
+    (the first one's start) .. ``incidents_end`` (the last end; ``None`` without any),
+    ``incidents_outside``, ``budget_note`` and ``scope_note`` (how the incidents' scopes were
+    read: :func:`~budgetlab.alerts.score_inputs.scope_notes`, ``""`` when nothing is to say)."""
+    slo = (target_slo(target, ctx.grid).as_dict() if ctx.grid is not None
+           else episodes.attrs.get("slo"))
+    scored = len(ctx.inc_start) > 0
+    return {**({} if slo is None else {"slo": slo}), "by": list(ctx.by),
+            "tiers": [[t, sev] for t, sev in ctx.tiers], "grace": _label(ctx.grace_ns),
+            "period": None if ctx.period_ns is None else _label(ctx.period_ns),
+            "filling": ctx.filling, **grid_span_attrs(ctx.span_start, ctx.span_end),
+            "incidents_start": _time(ctx.inc_start.min()) if scored else None,
+            "incidents_end": _time(ctx.inc_end.max()) if scored else None,
+            "incidents_outside": ctx.incidents_outside, "budget_note": ctx.budget_note,
+            "scope_note": ctx.scope_note}
+
+
+def _label(ns: int) -> str:
+    return duration_label(pd.Timedelta(int(ns), unit="ns"))
+
+
+def _time(ns: int) -> str:
+    return time_text(pd.Timestamp(int(ns), unit="ns", tz="UTC"))

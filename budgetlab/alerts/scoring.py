@@ -74,16 +74,13 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
-from .._util.attrs import grid_span_attrs, time_text
-from .._util.durations import duration_label
 from .._util.validation import as_list
-from ..budget.grid_attrs import target_slo
 from ..errors import ConfigError
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
 from .episodes import alert_episodes
 from .policy import AlertPolicy
 from .score_context import ScoringContext
-from .score_table import score_table, stack_columns
+from .score_table import score_attrs, score_table, stack_columns
 from .unseen import row_name, unseen_note, unseen_rows
 
 __all__ = ["incident_detections", "score_alerts", "compare_policies"]
@@ -207,6 +204,11 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         ``{"tier", "severity", "rows"}``, ``rows`` the positions in ``incidents`` of those its
         ``unseen`` counts (``incidents.iloc[rows]``), and with ``filling="apart"``
         ``filling_rows``, the unseen ones begun while the long window filled (scored apart).
+        ``attrs["scope_note"]`` says, as a :class:`~budgetlab.errors.BudgetlabWarning` does, how
+        the scopes were read (``""``: as written): a scope key the episodes are not grouped by
+        restricts nothing (the incident covers every group: give it to ``by=`` of the bins), and
+        an incident whose scope matches no group is not scored (``budgetlab alerts``' rule and
+        words: :func:`~budgetlab.alerts.score_inputs.scope_notes`).
 
     Examples
     --------
@@ -262,34 +264,6 @@ def _unseen_note(ctx: ScoringContext, rows: list[tuple[str, str]], matches: list
     said = [(row_name(t, s), ids[m.incidents[m.unseen & ~m.early]].tolist())
             for (t, s), m in zip(rows, matches, strict=True)]
     return unseen_note(said, pd.Timedelta(ctx.grace_ns, unit="ns"))
-
-
-def score_attrs(ctx: ScoringContext, episodes: pd.DataFrame, target: Any) -> dict[Any, Any]:
-    """The scores' ``attrs``: ``slo`` (the SLO ``target`` stands for on the bins,
-    :func:`~budgetlab.budget.grid_attrs.target_slo`; without ``bins`` the episodes'; absent when
-    neither says it), ``by``, ``tiers`` (``[name, severity]``), ``grace`` and ``period`` (duration
-    text; ``period``: the one every percentage uses, ``None``: each group's SLO's), ``filling``,
-    the evaluated span ``grid_start`` .. ``grid_end``, the incidents scored ``incidents_start``
-    (the first one's start) .. ``incidents_end`` (the last end; ``None`` without any),
-    ``incidents_outside`` and ``budget_note``."""
-    slo = (target_slo(target, ctx.grid).as_dict() if ctx.grid is not None
-           else episodes.attrs.get("slo"))
-    scored = len(ctx.inc_start) > 0
-    return {**({} if slo is None else {"slo": slo}), "by": list(ctx.by),
-            "tiers": [[t, sev] for t, sev in ctx.tiers], "grace": _label(ctx.grace_ns),
-            "period": None if ctx.period_ns is None else _label(ctx.period_ns),
-            "filling": ctx.filling, **grid_span_attrs(ctx.span_start, ctx.span_end),
-            "incidents_start": _time(ctx.inc_start.min()) if scored else None,
-            "incidents_end": _time(ctx.inc_end.max()) if scored else None,
-            "incidents_outside": ctx.incidents_outside, "budget_note": ctx.budget_note}
-
-
-def _label(ns: int) -> str:
-    return duration_label(pd.Timedelta(int(ns), unit="ns"))
-
-
-def _time(ns: int) -> str:
-    return time_text(pd.Timestamp(int(ns), unit="ns", tz="UTC"))
 
 
 def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPolicy],

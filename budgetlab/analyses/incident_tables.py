@@ -319,7 +319,9 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[t
     plain = {"tier": str, **{k: object for k in keys}}  # joined on the values, not categories
     hit = _overlapping(episodes, start, matched_to)
     hit = hit[utc_ns_column(hit["start"], "episodes['start']") <= until.value].astype(plain)
+    hit = hit.assign(ongoing=hit["ongoing"] if "ongoing" in hit.columns else False)
     fired = hit.groupby(on).agg(first_alert=("start", "min"), alert_end=("end", "max"),
+                                ongoing=("ongoing", "any"),
                                 caused_by_timeouts=("caused_by_timeouts", "all"),
                                 may_have_fired_earlier=("may_have_fired_earlier", "first"))
     peaks = states.astype(plain).groupby(on)[["burn_long", "burn_short", "condition"]].max()
@@ -333,11 +335,11 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[t
     out["fired"] = out["first_alert"].notna().to_numpy()
     delay = out["first_alert"] - start
     out["detection_delay"] = delay.mask(delay < pd.Timedelta(0), pd.Timedelta(0))  # at least 0
-    for c in ("caused_by_timeouts", "may_have_fired_earlier"):  # False when none fired
+    for c in ("ongoing", "caused_by_timeouts", "may_have_fired_earlier"):  # False: none fired
         out[c] = out[c].eq(True)
     return out[[*on, "severity", "burn", "long_window", "short_window", "fired", "first_alert",
-                "detection_delay", "alert_end", "caused_by_timeouts", "may_have_fired_earlier",
-                "peak_burn_long",
+                "detection_delay", "alert_end", "ongoing", "caused_by_timeouts",
+                "may_have_fired_earlier", "peak_burn_long",
                 "peak_burn_short", "short_window_empty", "condition_held"]].astype(
                     {"peak_burn_long": float, "peak_burn_short": float,
                      "short_window_empty": np.int64})

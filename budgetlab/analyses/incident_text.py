@@ -296,7 +296,8 @@ def _when(r: pd.Series, tier: str, start: pd.Timestamp, tz: str, end: pd.Timesta
     if end is not None and r["first_alert"] >= end:  # counted in the grace
         delay += f", after the incident's end but within its {prose_duration(grace)} grace"
     return (f"at {_clock(r['first_alert'], tz, start)}, {delay}"
-            + (f" ({tier}{early})" if tier else f" ({early[2:]})" if early else ""))
+            + (f" ({tier}{early})" if tier else f" ({early[2:]})" if early else "")
+            + (", still firing at the log's end" if r.get("ongoing", False) else ""))
 
 
 def _why_silent(near: pd.Series, policy: AlertPolicy, grace: Any) -> str:

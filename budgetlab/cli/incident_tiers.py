@@ -1,6 +1,6 @@
 """``budgetlab incident``'s alert tier table as printed: its cells in words (never a blank cell)
 and its notes under it: what an ``unseen`` cell means, where the log's end cut the grace,
-and the span its peaks are read over
+the tiers still firing at the log's end, and the span its peaks are read over
 when a tier fired after it (in the grace after the incident, ``--grace``)."""
 
 from __future__ import annotations
@@ -54,5 +54,32 @@ def print_tier_table(rep: Any, by: list[str], limit: int = 0) -> None:
             print(wrap(f"note: {said}", indent=""))
         if said := peaks_span_note(cut.rows, rep.tz or "UTC", rep.start, rep.grace):
             print(wrap(f"note: {said}", indent=""))  # fired after the span of its peaks
+        if said := _ongoing_note(cut.rows, by):
+            print(wrap(f"note: {said}", indent=""))
     if cut.line:
         print(wrap(cut.line, indent=""))
+
+
+def _ongoing_note(rows: pd.DataFrame, by: list[str]) -> str:
+    """The tiers whose alert was still firing at the log's last evaluation (``ongoing``): their
+    ``alert_end`` (``--tiers-out``) is where the evaluation stopped, not where the alert reset;
+    ``""`` when none was.
+
+    >>> rows = pd.DataFrame({"svc": ["api", "api", "web"], "tier": ["page_1h", "page_6h", "p"],
+    ...                      "ongoing": [True, True, False]})
+    >>> print(_ongoing_note(rows, ["svc"]))  # doctest: +NORMALIZE_WHITESPACE
+    still firing at the log's end: page_1h, page_6h (svc=api); their alert_end (--tiers-out) is
+    where the log's evaluations stopped, not where they stopped firing.
+    """
+    if "ongoing" not in rows.columns or not rows["ongoing"].any():
+        return ""
+    on = rows[rows["ongoing"].to_numpy(dtype=bool)]
+    parts = []
+    for key, part in (on.groupby(by, sort=False, observed=True) if by else [((), on)]):
+        values = key if isinstance(key, tuple) else (key,)
+        where = ", ".join(f"{k}={v}" for k, v in zip(by, values, strict=True))
+        parts.append(", ".join(part["tier"].astype(str)) + (f" ({where})" if where else ""))
+    one = len(on) == 1
+    return (f"still firing at the log's end: {'; '.join(parts)}; {'its' if one else 'their'} "
+            f"alert_end (--tiers-out) is where the log's evaluations stopped, not where "
+            f"{'it' if one else 'they'} stopped firing.")

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import warnings
 from typing import Any, cast
 
 import pandas as pd
 
 from .._util.validation import utc_timestamp
 from .._util.words import counted, prose_duration
-from ..errors import ConfigError, InputError, NoTrafficError
+from ..errors import BudgetlabWarning, ConfigError, InputError, NoTrafficError
 from ..privacy import shown
 from ..slo import SLO, PerGroup
 from .incident_tiers import print_tier_table
@@ -290,6 +291,8 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     for note in (naive_times_note(inc, args.incidents), ungrouped_scope_note(inc, by), unmatched):
         if note:
             print(wrap(note, indent=""))
+    # said above: not again as the scoring's warning (the run's filters are restored on exit)
+    warnings.filterwarnings("ignore", "incident scopes name ", BudgetlabWarning)
     print_slo(slo, by, events=read.events, tracker=False)  # the policies read the target
     scores, episodes, own = [], {}, {}
     for name in names:

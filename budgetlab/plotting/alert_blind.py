@@ -1,11 +1,12 @@
 """Where the alert chart's tiers could not alert, said as the score table says it
 (:func:`~budgetlab.plotting.plot_alerts`): the spans during which a tier row's long window holds
-no event (a silence: its error ratio is 0, nothing can fire; ruled grey, the package's no-traffic
-band), the incidents unseen by every tier (no alert matched them and no tier's long window held
-an event of their scope: the rule of :mod:`budgetlab.alerts.unseen`, as
-:func:`~budgetlab.incident_detections` applies it), drawn hollow and dashed apart from the
-hatched missed or detected ones, and the rows of tiers that can never fire at their target
-(:mod:`budgetlab.alerts.reach`), said in the row instead of leaving it empty."""
+no event (a silence: its error ratio is 0, nothing can fire; a light grey band ruled as the
+package's no-traffic band, :data:`SILENCE_STYLE`), the incidents unseen by every tier (no alert
+matched them and no tier's long window held an event of their scope: the rule of
+:mod:`budgetlab.alerts.unseen`, as :func:`~budgetlab.incident_detections` applies it), drawn
+hollow and dashed apart from the hatched missed or detected ones, and the rows of tiers that can
+never fire at their target (:mod:`budgetlab.alerts.reach`), said in the row instead of leaving it
+empty."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import matplotlib.dates as mdates
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.colors import to_rgba
 from matplotlib.patches import Patch
 from matplotlib.transforms import blended_transform_factory
 
@@ -26,14 +28,21 @@ from .._util.words import some_named
 from ..errors import ConfigError
 from ..windows.bingrid import BinGrid
 from ._common import utc_naive
-from .status_bands import WORDS_BOX, band_patch
+from .status_bands import NO_TRAFFIC, WORDS_BOX
 
-__all__ = ["CANNOT_FIRE_LABEL", "SILENCE_LABEL", "UNSEEN_LABEL", "UNSEEN_STYLE", "blind_rows",
-           "read_chart_bins", "mark_silences", "unseen_incidents", "unseen_patch",
+__all__ = ["CANNOT_FIRE_LABEL", "SILENCE_LABEL", "SILENCE_STYLE", "UNSEEN_LABEL", "UNSEEN_STYLE",
+           "blind_rows", "read_chart_bins", "mark_silences", "unseen_incidents", "unseen_patch",
            "cannot_fire_rows", "cannot_fire_row_words"]
 
 #: The legend entry of the silences (gid ``no_traffic``), one per chart.
 SILENCE_LABEL = "no event in the tier's\nlong window: cannot fire"
+#: How a silence is drawn on a tier row (gid ``no_traffic``): filled light grey under the grey
+#: rules of the package's no-traffic band. Rules alone, over silences that recur (a group with an
+#: event every 3 h, a 1 h window: 2 h of every 3), read as long dashed lines across the row, the
+#: look of an unseen incident's outline (:data:`UNSEEN_STYLE`); filled, they read as a band.
+SILENCE_STYLE: dict[str, Any] = {"facecolor": to_rgba(NO_TRAFFIC[0], 0.2),
+                                 "edgecolor": to_rgba(NO_TRAFFIC[0], 0.5),
+                                 "hatch": NO_TRAFFIC[1]}
 #: The legend entry of the incidents unseen by every tier (gid ``unseen``).
 UNSEEN_LABEL = "unseen: no traffic in any\ntier's long window"
 #: The legend line of the rows that say they cannot fire (gid ``cannot_fire``): the rule their
@@ -98,7 +107,8 @@ def mark_silences(ax: Axes, grid: BinGrid, attrs: Mapping[Hashable, Any], keys: 
     (the grid's end when none does), the times an episode's bar is drawn between; cut to
     ``within`` (``[lo, hi)`` in ns: the span a figure draws, whose evaluations' windows lie in
     the grid) when given. One ``BrokenBarHCollection`` of gid ``no_traffic`` per row with a
-    silence, 0.9 rows high, ruled grey as the no-traffic bands of the other figures; returns the
+    silence, 0.9 rows high, filled light grey and ruled grey as the no-traffic bands of the other
+    figures (:data:`SILENCE_STYLE`: never the unseen incidents' dashed outline); returns the
     legend entry (:data:`SILENCE_LABEL`), none without a silence. A row that stands for every
     group (``rows_of`` ``[()]`` with ``keys``: no episode anywhere) is ruled where no group's
     window holds an event."""
@@ -108,7 +118,7 @@ def mark_silences(ax: Axes, grid: BinGrid, attrs: Mapping[Hashable, Any], keys: 
     if keys and rows_of == [()]:
         grid, keys = grid.regroup([]), []
 
-    key = band_patch("no_traffic", SILENCE_LABEL)
+    key = Patch(**SILENCE_STYLE, lw=0, label=SILENCE_LABEL, gid="no_traffic")
     ends = mdates.date2num(utc_naive(grid.bin_end_ns))  # type: ignore[no-untyped-call]
     lo, hi = -np.inf, np.inf
     if within is not None:

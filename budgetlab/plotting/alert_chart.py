@@ -73,9 +73,9 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     bins : DataFrame or BinGrid, optional
         The bins the episodes were computed from (other bins: a
         :class:`~budgetlab.errors.ConfigError`). With them the chart says what the score table
-        says of silences (:mod:`budgetlab.plotting.alert_blind`): each tier row is ruled grey
-        (gid ``no_traffic``) over the evaluations at which its long window holds no event of the
-        group, and an incident unseen by every tier (:func:`budgetlab.incident_detections`'
+        says of silences (:mod:`budgetlab.plotting.alert_blind`): a light grey ruled band (gid
+        ``no_traffic``) on a tier row over the evaluations its long window holds no event of the
+        group at, and an incident unseen by every tier (:func:`budgetlab.incident_detections`'
         ``unseen`` on every tier's row) is drawn hollow and dashed (gid ``incident_unseen``),
         keyed "unseen: no traffic in any tier's long window". Without them traffic is unknown:
         no silence is marked, no incident is called unseen.

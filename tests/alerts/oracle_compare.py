@@ -59,13 +59,14 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
 #: ``incidents_outside`` and ``budget_note`` (the score tables), and what every table on the bin
 #: grid records of how it was made (budgetlab/budget/grid_attrs.py; checked by hand in
 #: tests/test_attrs_json.py): the SLO, group keys, bin width and edges, the options, and the
-#: score tables' options and incidents' span (alerts/scoring.py score_attrs), and which incidents
-#: the score tables left unseen (``unseen_incidents``, stop 59)
+#: score tables' options and incidents' span (alerts/score_table.py score_attrs), and which
+#: incidents the score tables left unseen (``unseen_incidents``, stop 59) and how they read the
+#: incidents' scopes (``scope_note``, stop 59)
 ADDED_ATTRS = ("tier_windows", "incidents_outside", "budget_note", "slo", "by", "freq",
                "grid_start", "grid_end", "freq_ns", "tiers", "windows", "at", "fill", "period",
                "calendar", "tz", "burn_window", "slice_window", "slice_target", "grace",
                "filling", "incidents_start", "incidents_end", "policies", "cannot_fire_note",
-               "cannot_fire", "unseen_note", "unseen_incidents")
+               "cannot_fire", "unseen_note", "unseen_incidents", "scope_note")
 
 
 def assert_oracle_attrs(got: pd.DataFrame, want: pd.DataFrame) -> None:
