@@ -16,9 +16,10 @@ import numpy as np
 
 from .._util.burns import three_digits
 from .._util.percent import given_fraction
-from .._util.words import counted
+from .._util.words import counted, some_named
 from ..budget.targets import target_array
 from ..privacy import shown
+from ..slo import key_label
 from ..windows.bingrid import BinGrid
 from .policy import AlertPolicy
 from .tier import AlertTier
@@ -61,16 +62,17 @@ def cannot_fire_words(tiers: Sequence[AlertTier | tuple[str, float]], target: fl
 
 
 def _group_words(grid: BinGrid, groups: np.ndarray, n_all: int) -> str:
-    """`` (the group 'image')`` or `` (2 of 3 groups: 'a', 'b')``; nothing for all groups."""
+    """`` (the group 'image')`` or `` (2 of 3 groups: 'a', 'b')``; nothing for all groups. A
+    group of several keys is named as messages name one (:func:`~budgetlab.slo.key_label`):
+    ``('recaptcha_v2', 'fra')``, never its values loose in the list."""
     if not grid.by or len(groups) == n_all:
         return ""
     keys = grid.keys.iloc[groups]
-    labels = [", ".join(shown(v) for v in row) for row in
+    labels = [key_label(tuple(shown(v) for v in row)) for row in
               keys[list(grid.by)].astype(str).itertuples(index=False, name=None)]
-    more = f" and {len(labels) - 3} more" if len(labels) > 3 else ""
     if len(labels) == 1:
         return f" (the group {labels[0]})"
-    return f" ({len(labels)} of {counted(n_all, 'group')}: {', '.join(labels[:3])}{more})"
+    return f" ({len(labels)} of {counted(n_all, 'group')}: {some_named(labels, 3)})"
 
 
 def cannot_fire_note(grid: BinGrid,

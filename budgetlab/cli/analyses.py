@@ -113,6 +113,7 @@ def _recalibration_line(row: pd.Series, given: bool, warmup: str = "") -> str:
     cut the log (``warmup`` empty), events from before the span or its warm-ups."""
     from ..analyses.recalibration.rules import recommendation_name
     from ..analyses.recalibration.verdict import verdict_given
+    from ..analyses.target_words import evaluated_words  # as the notes and the plot say it
 
     n = int(row["events"])
     hours = float(row["hours"])
@@ -120,7 +121,7 @@ def _recalibration_line(row: pd.Series, given: bool, warmup: str = "") -> str:
         rate = _no_events_words(hours, warmup)
     else:
         rate = (f"observed {measured_percent(row['success_rate'])} over "
-                f"{counted(n, 'event')} in {hours_words(hours)} of evaluated time (95 % "
+                f"{counted(n, 'event')} in {evaluated_words(hours)} (95 % "
                 f"interval {measured_percent(row['ci_low'])} .. "
                 f"{measured_percent(row['ci_high'])})")
     cur = (f"current target {given_fraction(row['current_target'])}; "

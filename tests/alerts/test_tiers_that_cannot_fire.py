@@ -69,6 +69,20 @@ def test_per_group_targets_name_the_groups():
                     "on those tiers.")
 
 
+def test_groups_of_two_keys_are_named_as_pairs():
+    # stop 59 item 1: the note listed "2 of 4 groups: 'a', 'x', 'a', 'y'", four names for two
+    ts = START + pd.to_timedelta(np.arange(180) * 60 + 30, unit="s")
+    ev = as_events(np.tile(ts, 4), np.ones(720, dtype=bool),
+                   groups={"g": np.repeat(["a", "a", "b", "b"], 180),
+                           "r": np.repeat(["x", "y", "x", "y"], 180)})
+    bins = bin_events(ev, "1min", by=["g", "r"])
+    targets = pd.DataFrame({"g": ["a", "b"], "target": [0.93, 0.99]})
+    note = alert_episodes(bins, targets, "workbook").attrs["cannot_fire_note"]
+    # by hand: 14.4 x 0.07 = 1.008 at 0.93 (the two groups of g=a); 14.4 x 0.01 = 0.144 at 0.99
+    assert note.startswith("page_1h can never fire at target 0.93 (2 of 4 groups: ('a', 'x'), "
+                           "('a', 'y')): it needs an error ratio above 14.4 x (1 - 0.93) = 1.008")
+
+
 def test_alerts_prints_the_note_before_the_never_fired_rows(tmp_path, capsys):
     ts = START + pd.to_timedelta(np.arange(180) * 60 + 30, unit="s")
     log = tmp_path / "log.csv"

@@ -3,6 +3,8 @@ the API's table keeps the keywords (expected words written by hand)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -81,3 +83,19 @@ def test_a_recommendation_the_evidence_capped_says_so_in_its_action(tmp_path, ca
     assert a["action"] == (f"use {a['recommended_target']:.4g} (capped: as high as "
                            f"{a['events']:,} events can judge)")
     assert b["action"] == f"use {b['recommended_target']:.4g}"
+
+
+def test_the_evaluated_time_is_said_as_its_note_and_plot_say_it(tmp_path, capsys):
+    # stop 59 item 2: the group's line said "47 h 59 min of evaluated time", its note "1 d 23 h
+    # of evaluated history" and the plot's x label "1 d 23 h": one span in two spellings. One event
+    # a minute, 00:00 .. 48:59 (49 h): a 1 h warm-up, then 47 h 59 min of evaluated time
+    ts = pd.date_range("2026-11-01", periods=49 * 60, freq="1min", tz="UTC")
+    log = tmp_path / "log.csv"
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"), "outcome": "success"}).to_csv(
+        log, index=False)
+    assert main(["recalibrate", str(log), "--window", "1h", "--n-boot", "0"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    line = re.search(r"over 2,880 events in (.+?) of evaluated time", text)
+    note = re.search(r"provisional: (.+?) of evaluated history", text)
+    assert line is not None and note is not None
+    assert line.group(1) == note.group(1) == "1 d 23 h"  # 47 h 59 min in days and hours
