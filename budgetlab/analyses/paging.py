@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 
 from .._util.burns import three_digits
-from .._util.percent import measured_percent
 from .._util.thin import MIN_EVALUATED_HOURS, too_thin
 from .._util.validation import require_columns, to_timedelta
 from .._util.words import counted, hours_words
@@ -26,6 +25,7 @@ from ..errors import ConfigError
 from ..events.schema import scope_mask, ts_ns
 from .count_verdicts import page_verdict
 from .incident import IncidentReport
+from .incident_budget_text import budget_sentence
 from .incident_review import BURN_BANDS_TEXT, BURN_LIMITS
 from .incident_tables import closest_tier
 from .verdicts import Verdict
@@ -152,7 +152,9 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
     -------
     Verdict
         ``justified``, ``not_justified`` or withheld; the sentence lists every reason with its
-        figures and the seed's burn-rate band of the tracker's peak.
+        figures, the seed's burn-rate band of the tracker's peak and the incident's share of the
+        error budget as the first report's summary says it (the period and the traffic's span
+        named: ``0.2 % of a 30 d error budget at the traffic of ...``).
 
     Examples
     --------
@@ -214,7 +216,7 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
     if silent:
         reasons.append("No page tier fired "
                        "for " + "; ".join(silent) + " (peak long-window burn / threshold).")
-    reasons.append(_spent_words(first.budget.iloc[0]))
+    reasons.append(_spent_words(first))
     evidence = " ".join(reasons)
     if any(v.verdict == "justified" for v in judged):
         return Verdict("waking the team", "justified", f"Waking the team was justified. {evidence}",
@@ -228,12 +230,16 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
                    evidence, withheld=why)
 
 
-def _spent_words(budget: pd.Series) -> str:
-    """The incident's share of the period's error budget (a ``budget`` row of
+def _spent_words(report: IncidentReport) -> str:
+    """The incident's share of the period's error budget (the first row of the ``budget`` of
     :func:`budgetlab.incident_report`); withheld, and why, when the replayed span it is carried
     from holds under a day of time with traffic (:func:`budgetlab._util.thin.too_thin`, as the
     summary's), or the incident's events too few expected failures for a verdict (the table's
-    ``period_budget_pct`` is NaN: its ``budget_note`` says why)."""
+    ``period_budget_pct`` is NaN: its ``budget_note`` says why). Else the report's own sentence
+    (:func:`~budgetlab.analyses.incident_budget_text.budget_sentence`, as its summary says it):
+    the share of a period named (``0.2 % of a 30 d error budget``), at the traffic of the span
+    named, in one rounding."""
+    budget = report.budget.iloc[0]
     hours = float(budget.get("traffic_hours", budget["replayed_hours"]))
     if bool(too_thin(hours)):
         return (f"The incident's share of the period's error budget is withheld: the replayed span "
@@ -245,5 +251,5 @@ def _spent_words(budget: pd.Series) -> str:
         return ("The incident's share of the period's error budget is withheld: its "
                 f"{counted(n, 'event')} {'holds' if n == 1 else 'hold'} too few expected failures "
                 "for a verdict.")
-    spent = measured_percent(float(budget["period_budget_pct"]) / 100)  # a column in percent
-    return f"The incident spent {spent} of the period's error budget."
+    return budget_sentence(report.budget, report.slo, report.policy, report.end - report.start,
+                           keys=report.by, scope=report.scope, tz=report.tz)

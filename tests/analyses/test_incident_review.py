@@ -225,3 +225,19 @@ def test_incident_report_lists_the_incidents_overlapping_its_window_end_exclusiv
                         "end": [t, t + ns, t + 2 * h, t + 2 * h]})
     span = Span(start=t, end=t + h, w_start=t, w_end=t + h, history=h)
     assert overlapping_incidents(inc, span)["incident_id"].tolist() == ["first-ns", "last-ns"]
+
+
+def test_the_spent_share_names_the_period_and_the_span_as_the_summary_does():
+    # stop 59 item 4: "The incident spent 0.24 % of the period's error budget." named neither the
+    # period nor the traffic it is carried from, and rounded as the summary (0.2 %) does not.
+    # By hand: 20 h of context either side of 02:00-03:00 and 1 h of history for the 1 h window:
+    # the replay reads 2026-01-01 05:00 .. 2026-01-02 23:00, 42 h of one event a minute, 1,440
+    # events a day; a 30 d budget at 95 %: 0.05 x 1,440 x 30 = 2,160 failures; the hour's 60
+    # failures are 60 / 2,160 = 2.78 % of it, 2.8 % as the summary rounds it
+    rep = incident_report(EVENTS, SLO_1H, "2026-01-02 02:00", "2026-01-02 03:00",
+                          policy=AlertPolicy.single_window("1h", 50.0), context="20h")
+    v = wake_verdict(EVENTS, {"mine": rep})
+    said = ("2.8 % of a 30 d error budget at the traffic of 2026-01-01 05:00 .. 2026-01-02 23:00 "
+            "UTC (1,440 events a day over its 42 h, all with traffic)")
+    assert said in v.sentence and said in rep.summary
+    assert "2.78 %" not in v.sentence
