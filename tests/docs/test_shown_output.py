@@ -68,3 +68,37 @@ def test_latency_quotes_the_x_label_its_shares_command_draws(page_dir, monkeypat
     label = f"period start (UTC); attempts {ts.min():%Y-%m-%d %H:%M} .. {ts.max():%Y-%m-%d %H:%M}"
     assert drawn == [label]
     assert f"`{label}`" in (DOCS / "latency.md").read_text(encoding="utf-8")
+
+
+def test_compare_windows_options_example_runs_without_a_warning():
+    """docs/compare-windows.md's WindowOptions example scored the demo incident (scope
+    captcha_type=recaptcha_v2) without by=, and each call warned that its scope restricted
+    nothing (stop 59): it runs clean, as an example that means what it says."""
+    import warnings
+
+    from budgetlab import BudgetlabWarning
+
+    code = next(b.code for b in blocks(DOCS / "compare-windows.md")
+                if b.language == "python" and "WindowOptions(" in b.code)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BudgetlabWarning)
+        exec(compile(code, "docs/compare-windows.md", "exec"), {})
+
+
+def test_sre_model_quotes_the_filling_sentence_alerts_prints(page_dir: Path):
+    """docs/sre-model.md quoted "began and ended in the log's first 1 d" where its own alerts
+    command prints "first 24 h" (stop 59): the quoted sentence is one the command prints."""
+    import re
+
+    page = blocks(DOCS / "sre-model.md")
+    command = next(argv for b in page if b.language == "bash" for argv in commands(b)
+                   if argv[:2] == ["budgetlab", "alerts"])
+    text = " ".join((DOCS / "sre-model.md").read_text().split())
+    quoted = re.search(r"\"(3 episodes of ticket_1d began and ended in .+?\.)\"", text)
+    assert quoted is not None
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MPLBACKEND="Agg", TQDM_DISABLE="1",
+               COLUMNS="100")
+    proc = subprocess.run([sys.executable, "-m", "budgetlab", *command[1:]], cwd=page_dir, env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert quoted.group(1) in " ".join(proc.stdout.split())
