@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from budgetlab._util.words import hours_words
+from budgetlab._util.words import days_words
 from budgetlab.cli import main
 from tests.group_lines import group_lines
 
@@ -48,11 +48,13 @@ def test_recalibrate_on_a_real_log_with_a_four_month_silence(stitched, tmp_path,
     # 11:05 - May 18 00:59 is one block, September 20 00:00 - 21:05 straddles two
     assert get["traffic_days"] == 3
     lines = group_lines(text, "method=")  # each group's line, filled to 100 columns
+    assert "over 3,986 events in 1 d 9 h of evaluated time" in lines["method=GET"]
     for method, row in table.iterrows():
         line = lines[f"method={method}"]
         if row["events"]:
-            # the table's hours in the one spelling of elapsed time (hours kept: 33 h 1 min)
-            assert (f"over {int(row['events']):,} events in {hours_words(row['hours'])} of "
+            # the table's hours in the one spelling of elapsed time, as the group's note and the
+            # plot say the same span (stop 59): GET's 33 h 1 min are 1 d 9 h
+            assert (f"over {int(row['events']):,} events in {days_words(row['hours'] / 24)} of "
                     "evaluated time") in line
         if (row["verdict"] == "withheld"):
             assert line.endswith("no verdict") and pd.isna(row["recommended_target"])

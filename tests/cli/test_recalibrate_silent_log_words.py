@@ -22,8 +22,9 @@ def test_the_command_says_a_silent_history_is_provisional(tmp_path, capsys):
     assert main(["recalibrate", str(log), "--window", "1h", "--target", "0.8", "--n-boot", "0",
                  "--out", str(out)]) == 0
     said = " ".join(capsys.readouterr().out.split())
-    # the group's line counts 142 h 40 min with traffic; its note, the same time in days
-    assert "over 852 events in 142 h 40 min of evaluated time" in said
+    # the group's line counts 142 h 40 min with traffic (GAPPY_HOURS), said as its note says the
+    # same time (stop 59: one span, one spelling): 5 d 22 h, truncated to two units
+    assert "over 852 events in 5 d 22 h of evaluated time" in said
     assert ("note: provisional: 5 d 22 h of evaluated history (time with traffic after warm-up) "
             "in the 15 d 22 h from the first evaluated instant to the last, less than the 14 d a "
             "recommendation needs; re-run with more history") in said
