@@ -16,6 +16,8 @@ group), for ``alerts`` and the window comparison alike.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 import pandas as pd
 
@@ -190,28 +192,58 @@ def hash_scope(scope: str | pd.DataFrame, events: pd.DataFrame, *, salt: str,
 
 
 def ungrouped_scope_words(scopes: pd.Series, by: list[str],
-                          matched: str = "which groups' alerts match an incident") -> str:
+                          matched: str = "which groups' alerts match an incident", *,
+                          columns: Collection[str] | None = None) -> str:
     """How incident ``scopes`` that name keys outside the group keys ``by`` are read: such a key
     does not restrict (:func:`~budgetlab.events.schema.scope_mask`), so the incident covers every
     group whatever its value; ``''`` when every scope key is a group key. ``matched``: what the
-    key does not restrict. In the words of the API or the command line.
+    key does not restrict. ``columns``: the columns of the events (the log's, on the command
+    line) when the caller knows them: a key among them is advised as a group key (``give
+    by=[...]``), one that is not is said to be no column (no ``by=`` could name it; before stop 59
+    it was advised too, and following the advice was refused); without them the advice is given
+    on that condition. In the words of the API or the command line.
 
     >>> print(ungrouped_scope_words(pd.Series(["region=ams", "*", "captcha_type=image"]),
-    ...                             ["captcha_type"]))  # doctest: +NORMALIZE_WHITESPACE
+    ...                             ["captcha_type"], columns=["ts", "ok", "captcha_type",
+    ...                                                        "region"]))
+    ... # doctest: +NORMALIZE_WHITESPACE
     incident scopes name region, not a by= key: it does not restrict which groups' alerts match
     an incident; give by=['captcha_type', 'region'] to match each incident to its own groups only.
+    >>> print(ungrouped_scope_words(pd.Series(["region=ams"]), ["svc"],
+    ...                             columns=["ts", "ok", "svc"]))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    incident scopes name region, which is not a column of the events: it does not restrict which
+    groups' alerts match an incident, and no by= can make it; name the events' columns in the
+    scopes to match each incident to its own groups only.
     """
     keys = sorted({k for s in scopes.dropna() for k in parse_scope(str(s))} - set(by))
     if not keys:
         return ""
-    one = len(keys) == 1
-    given = [*by, *keys]
     flag = say("by=", "--by")
-    return (f"incident scopes name {', '.join(keys)}, "
-            f"{f'not a {flag} key' if one else f'not {flag} keys'}"
-            f": {'it does' if one else 'they do'} not restrict {matched}; give "
-            f"{say(f'by={given!r}', '--by ' + ','.join(given))} to match each incident to its "
-            "own groups only.")
+    absent = [] if columns is None else [k for k in keys if k not in set(columns)]
+    whose = say("the events'", "the log's")
+    out = []
+    if absent:
+        one = len(absent) == 1
+        out.append(f"incident scopes name {', '.join(absent)}, which "
+                   f"{'is not a column' if one else 'are not columns'} of "
+                   f"{say('the events', 'the log')}: {'it does' if one else 'they do'} not "
+                   f"restrict {matched}, and no {flag} can make {'it' if one else 'them'}; name "
+                   f"{whose} columns in the scopes to match each incident to its own groups "
+                   "only.")
+    keys = [k for k in keys if k not in absent]
+    if keys:
+        one = len(keys) == 1
+        given = [*by, *keys]
+        cond = ("" if columns is not None else
+                f"if {say('the events have', 'the log has')} {'a column' if one else 'columns'} "
+                f"{', '.join(keys)}, ")
+        out.append(f"incident scopes name {', '.join(keys)}, "
+                   f"{f'not a {flag} key' if one else f'not {flag} keys'}"
+                   f": {'it does' if one else 'they do'} not restrict {matched}; {cond}give "
+                   f"{say(f'by={given!r}', '--by ' + ','.join(given))} to match each incident to "
+                   "its own groups only.")
+    return " ".join(out)
 
 
 def holds_hashes(column: pd.Series) -> bool:

@@ -167,13 +167,15 @@ def scope_notes(incidents: pd.DataFrame, covered: np.ndarray, by: list[str]) -> 
     (:func:`~budgetlab.alerts.incident_scopes.ungrouped_scope_words`), and the incidents whose
     scope covers no group, not scored (:func:`unmatched_words`). One rule for
     :func:`~budgetlab.score_alerts` (warned, and in ``attrs["scope_note"]``) and ``budgetlab
-    alerts`` (printed), in the words of each.
+    alerts`` (printed), in the words of each. The scoring has no events, only their bins or
+    episodes: a key's advice as a group key holds if the events have that column.
 
     >>> inc = pd.DataFrame({"incident_id": ["a", "b"], "scope": ["svc=late", "*"]})
     >>> print(" ".join(scope_notes(inc, np.array([True, True]), [])))
     ... # doctest: +NORMALIZE_WHITESPACE
     incident scopes name svc, not a by= key: it does not restrict which groups' alerts match an
-    incident; give by=['svc'] to match each incident to its own groups only.
+    incident; if the events have a column svc, give by=['svc'] to match each incident to its own
+    groups only.
     """
     from .incident_scopes import ungrouped_scope_words
 

@@ -34,8 +34,8 @@ from .bucket_variants import closed_overlap
 from .incident_end_words import clock_words
 
 __all__ = ["all_unevaluated", "covered_alerts", "evaluated_from", "late_from", "not_known_words",
-           "silent_others_words", "tiers_note", "tracker_note", "tracker_read_from",
-           "unevaluated_words", "withhold_tracker"]
+           "partly_evaluated", "partly_known_words", "silent_others_words", "tiers_note",
+           "tracker_note", "tracker_read_from", "unevaluated_words", "withhold_tracker"]
 
 
 def evaluated_from(grid: BinGrid, data_start: pd.Timestamp | None,
@@ -176,15 +176,22 @@ def _covered_runs(grid: BinGrid, target: float, policy: AlertPolicy,
 
 
 def tiers_note(tiers: pd.DataFrame, data_start: pd.Timestamp, tz: str,
-               ref: pd.Timestamp) -> str:
+               ref: pd.Timestamp, data_end: pd.Timestamp | None = None) -> str:
     """The note on the span each tier was evaluated over when the log starts late (``tiers``: the
-    report's tier table, one row per tier of the first group; ``ref``: the incident's start)."""
+    report's tier table, one row per tier of the first group; ``ref``: the incident's start). A
+    tier not evaluated is said with its reason: its window never all after the data's start
+    during the incident, or, when the log's last event (``data_end``) comes before the incident's
+    start, the log ending before the incident (before stop 59 the window's reason was given for
+    it, of data that had started days before)."""
+    ended = data_end is not None and data_end < ref
     parts = []
     for _, r in tiers.drop_duplicates("tier").iterrows():
         win = prose_duration(r["long_window"])
         if pd.isna(r["evaluated_from"]):
-            parts.append(f"{r['tier']} ({win}) not evaluated, its window never all after the "
-                         "data's start during the incident: its figures are withheld")
+            why = ("not evaluated: the log ends before the incident, so" if ended
+                   else "not evaluated, its window never all after the data's start during the "
+                   "incident:")
+            parts.append(f"{r['tier']} ({win}) {why} its figures are withheld")
         else:
             parts.append(f"{r['tier']} ({win}) from {clock_words(r['evaluated_from'], tz, ref)} "
                          f"to {clock_words(r['evaluated_to'], tz, ref)}")
@@ -227,17 +234,58 @@ def unevaluated_words(tiers: pd.DataFrame, severity: str | None) -> str:
             f"{'it' if len(out) == 1 else 'they'} would have done is not known")
 
 
-def silent_others_words(tiers: pd.DataFrame) -> str:
+def silent_others_words(tiers: pd.DataFrame, lead: str = " and ") -> str:
     """`` and no other tier fired``, after "would not have paged" (no tier fired): said only of
     the tiers beside the page tiers known to be silent, those evaluated during the incident or
     that can never fire at the target; `` and no other evaluated tier fired`` when some that
     could fire were not evaluated (:func:`unevaluated_words` names them); ``""`` when none that
     could fire was evaluated (before stop 59 "no other tier fired" was said of tiers never
-    evaluated)."""
+    evaluated). ``lead``: the words before the clause (``"; "`` after
+    :func:`partly_known_words`)."""
     could = _could_fire(tiers[tiers["severity"] != "page"] if len(tiers) else tiers)
     if "evaluated_from" not in could or not bool(could["evaluated_from"].isna().any()):
-        return " and no other tier fired"
-    return " and no other evaluated tier fired" if could["evaluated_from"].notna().any() else ""
+        return f"{lead}no other tier fired"
+    return f"{lead}no other evaluated tier fired" if could["evaluated_from"].notna().any() else ""
+
+
+def _of(tiers: pd.DataFrame, severity: str | None) -> pd.DataFrame:
+    """The rows of ``tiers`` that can fire at the target, of ``severity`` (all when ``None``)."""
+    return _could_fire(tiers if severity is None else tiers[tiers["severity"] == severity])
+
+
+def partly_evaluated(tiers: pd.DataFrame, severity: str | None) -> bool:
+    """Some tier (of ``severity``; all when ``None``) that can fire at the target was not
+    evaluated during the incident (its window never lay after the data's start), and some was:
+    the evaluated ones being silent does not say the policy would not have paged (fired)."""
+    rows = _of(tiers, severity)
+    if not len(rows) or "evaluated_from" not in rows:
+        return False
+    missing = rows["evaluated_from"].isna()
+    return bool(missing.any()) and not bool(missing.all())
+
+
+def _named(rows: pd.DataFrame) -> tuple[str, bool]:
+    """``page_1h (1 h), page_6h (6 h)``: the tiers of ``rows``, once each; whether there is one."""
+    rows = rows.drop_duplicates("tier")
+    return (", ".join(f"{r['tier']} ({prose_duration(r['long_window'])})"
+                      for _, r in rows.iterrows()), len(rows) == 1)
+
+
+def partly_known_words(name: str, has_page: bool, tiers: pd.DataFrame, peak: str = "") -> str:
+    """``whether the workbook policy would have paged is not known: page_1h (1 h) was evaluated
+    and did not fire (PEAK), but page_6h (6 h), which could fire, was not evaluated, ...``: no
+    tier that could page (fire, without page tiers) fired, but some of them were not evaluated
+    during the incident (:func:`partly_evaluated`), so the silence of those evaluated does not
+    say what the policy would have done. ``peak``: the words on the evaluated tier that came
+    closest to its threshold (after its name). Before stop 59 this read "would not have paged"."""
+    rows = _of(tiers, "page" if has_page else None)
+    done, one_done = _named(rows[rows["evaluated_from"].notna()])
+    missing, one = _named(rows[rows["evaluated_from"].isna()])
+    return (f"whether {name} would have {'paged' if has_page else 'fired'} is not known: {done} "
+            f"{'was' if one_done else 'were'} evaluated and did not fire{peak}, but {missing}, "
+            f"which could fire, {'was' if one else 'were'} not evaluated, "
+            f"{'its window' if one else 'their windows'} never lying after the data's start "
+            "during the incident")
 
 
 def all_unevaluated(tiers: pd.DataFrame, severity: str | None) -> bool:

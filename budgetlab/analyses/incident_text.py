@@ -28,6 +28,8 @@ from .incident_coverage import (
     all_unevaluated,
     late_from,
     not_known_words,
+    partly_evaluated,
+    partly_known_words,
     silent_others_words,
     unevaluated_words,
 )
@@ -224,9 +226,11 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     ``fired``, ``budgetlab alerts``' rule): one that began after the end says so, and a silent
     tier's words name that span, and where the log's end cuts the grace
     (:func:`~.incident_end_words.grace_cut_words`, naming the log's ``last_event`` when the
-    report knows it)."""
+    report knows it). "Would not have paged" (fired) is said only when every page tier (tier)
+    that could fire was evaluated during the incident: when some were and others were not,
+    whether it would have paged is not known, both named
+    (:func:`~.incident_coverage.partly_known_words`)."""
     name = f"the {policy.name} policy" if policy.name else "the alert policy"
-    first_eval = _bin_end(start, freq)  # the incident's first evaluation
     fired = tiers[tiers["fired"]].sort_values("first_alert", kind="stable") if len(tiers) else tiers
     has_page = any(t.severity == "page" for t in policy.tiers)
     pages = fired[fired["severity"] == "page"] if len(fired) else fired
@@ -256,29 +260,48 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         return _sentence(not_known_words(name, has_page, tiers)
                          + reach_words(tiers, policy, target, keys, grace=grace))
     else:
-        txt = f"{name} would not have {'paged' if has_page else 'fired'}"
+        sev = "page" if has_page else None
+        partly = partly_evaluated(tiers, sev)  # a silent tier beside one that was not evaluated
         able = tiers[tiers["can_fire"]] if "can_fire" in tiers else tiers
         near = closest_tier(able[able["severity"] == "page"] if has_page else able)
-        if near is not None:
-            upto = ("" if data_end is None else
-                    f" up to the data's end at {_clock(data_end, tz, start)}")
-            if late_from(near, first_eval):  # its window reached before the data until then
-                upto = (f" from {_clock(near['evaluated_from'], tz, start)} (its first window "
-                        f"after the data's start){upto}")
-            txt += (f" ({near['tier']}'s {prose_duration(near['long_window'])} burn"
-                    f"{for_group(near, keys)}, evaluated {every(freq)}{upto}, peaked at "
-                    f"{three_digits(near['peak_burn_long'])}, its threshold is {near['burn']:g}"
-                    f"{_why_silent(near, policy, grace)})")
+        peak = "" if near is None else _peak_words(
+            near, keys, freq, start, tz, data_end, policy, grace,
+            whose="its" if partly and _one_evaluated(able, sev) else f"{near['tier']}'s")
+        txt = (partly_known_words(name, has_page, tiers, peak) if partly
+               else f"{name} would not have {'paged' if has_page else 'fired'}{peak}")
         if has_page and len(fired):
             r = fired.iloc[0]
             txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"
                     f"{for_group(r, keys)} {when(r)}{others(fired, 'raised one')}")
         elif has_page:  # of the tiers known silent only
-            txt += silent_others_words(tiers)
-        txt += unevaluated_words(tiers, None)
+            txt += silent_others_words(tiers, "; " if partly else " and ")
+        # the unevaluated tiers that could page (fire) are named above when partly
+        rest = tiers if not partly else (tiers[tiers["severity"] != "page"] if has_page
+                                         else tiers.iloc[:0])
+        txt += unevaluated_words(rest, None)
         if end is not None and (cut := grace_cut_words(tiers, end, grace, tz, last_event)):
             txt += f"; {cut}"  # not "did not page" through a grace the log does not hold
     return _sentence(txt + reach_words(tiers, policy, target, keys, grace=grace))
+
+
+def _one_evaluated(able: pd.DataFrame, severity: str | None) -> bool:
+    """One tier (of ``severity``; all when ``None``) of ``able`` was evaluated."""
+    rows = able if severity is None else able[able["severity"] == severity]
+    return rows.loc[rows["evaluated_from"].notna(), "tier"].nunique() == 1
+
+
+def _peak_words(near: pd.Series, keys: Sequence[str], freq: Any, start: pd.Timestamp, tz: str,
+                data_end: pd.Timestamp | None, policy: AlertPolicy, grace: Any, *,
+                whose: str) -> str:
+    """`` (page_1h's 1 h burn, evaluated every minute, peaked at 10, its threshold is 14.4)``:
+    how close the tier of ``near`` came (``whose``: its name's possessive, or ``its``)."""
+    upto = "" if data_end is None else f" up to the data's end at {_clock(data_end, tz, start)}"
+    if late_from(near, _bin_end(start, freq)):  # its window reached before the data until then
+        upto = (f" from {_clock(near['evaluated_from'], tz, start)} (its first window "
+                f"after the data's start){upto}")
+    return (f" ({whose} {prose_duration(near['long_window'])} burn{for_group(near, keys)}, "
+            f"evaluated {every(freq)}{upto}, peaked at {three_digits(near['peak_burn_long'])}, "
+            f"its threshold is {near['burn']:g}{_why_silent(near, policy, grace)})")
 
 
 def _when(r: pd.Series, tier: str, start: pd.Timestamp, tz: str, end: pd.Timestamp | None,

@@ -24,6 +24,7 @@ a detection or a miss read off a window that held only events of a warm-up."""
 from __future__ import annotations
 
 import warnings
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
@@ -86,19 +87,21 @@ class Incidents:
 SCOPE_COUNTS = "which groups an incident counts for"
 
 
-def warn_scopes(inc: Incidents, by: list[str]) -> None:
+def warn_scopes(inc: Incidents, by: list[str], columns: Collection[str] | None = None) -> None:
     """Warn (:class:`~budgetlab.errors.BudgetlabWarning`) of the incidents whose scope covers no
     group (no row counts them: :func:`~budgetlab.alerts.score_inputs.unmatched_words`) and of the
     scope keys that are not group keys (they do not restrict: the incident counts for every
     group, :func:`~budgetlab.alerts.incident_scopes.ungrouped_scope_words`): the rule and words
     of the alert scoring. For :func:`~budgetlab.compare_windows` and
-    :func:`~budgetlab.window_incidents`, whose caller the warnings name."""
+    :func:`~budgetlab.window_incidents`, whose caller the warnings name; ``columns``: the events'
+    columns (a scope key that is none of them is said to be no column, not advised as a group
+    key)."""
     from ..alerts.incident_scopes import ungrouped_scope_words
     from ..alerts.score_inputs import unmatched_words
 
     table = inc.table
     scopes = table["scope"] if "scope" in table.columns else pd.Series([], dtype=object)
-    ungrouped = ungrouped_scope_words(scopes, by, SCOPE_COUNTS)
+    ungrouped = ungrouped_scope_words(scopes, by, SCOPE_COUNTS, columns=columns)
     if ungrouped:
         warnings.warn(BudgetlabWarning(ungrouped), stacklevel=3)
     none = ~inc.match.any(axis=1)

@@ -225,7 +225,7 @@ def compare_windows(
     lo_ns = after_warmup(srt, opts)
     inc = Incidents(incidents, srt) if incidents is not None else None
     if inc is not None:
-        warn_scopes(inc, srt.by)
+        warn_scopes(inc, srt.by, events.columns)
     parts = []
     for spec, dwell_ns, c, code in _runs(srt, slos, targets, opts, "compare_windows"):
         frame = pd.DataFrame(_compare_columns((srt, targets), spec, dwell_ns, (c, code), opts,
@@ -345,7 +345,7 @@ def window_incidents(
     srt, slos, targets = _prepare(events, slo, by, target)
     lo_ns = after_warmup(srt, opts)
     inc = Incidents(incidents, srt)
-    warn_scopes(inc, srt.by)
+    warn_scopes(inc, srt.by, events.columns)
     out = pd.concat([incident_frame(inc, srt, run, lo_ns, opts.grace_ns, opts.alert_level,
                                     opts.warmup_ns)
                      for run in _runs(srt, slos, targets, opts, "window_incidents")],

@@ -177,20 +177,24 @@ def _alerting(args: argparse.Namespace) -> tuple[str, str]:
     return args.alert_at or "critical", args.grace or "1h"
 
 
-def _scoped(read: Any, by: list[str], path: str | None) -> tuple[pd.DataFrame | None, list[str]]:
+def _scoped(read: Any, by: list[str], args: argparse.Namespace,
+            ) -> tuple[pd.DataFrame | None, list[str]]:
     """The incidents to score and the notes on their scopes, as ``alerts`` says them
     (:func:`~budgetlab.cli.alerts_checks.scored_incidents`): keys that are not ``--by`` keys
-    (they restrict nothing) and scopes that match no group (not scored; every one: refused)."""
+    (they restrict nothing; one that is no column of the log said so) and scopes that match no
+    group (not scored; every one: refused)."""
     from ..alerts.incident_scopes import ungrouped_scope_words
     from ..analyses.window_detection import SCOPE_COUNTS
     from .alerts_checks import scored_incidents
 
-    inc = read.incidents
+    inc, path = read.incidents, args.incidents
     if inc is None or path is None:
         return None, []
     scored, unmatched = scored_incidents(inc, read.events, by, path)
     scopes = inc["scope"] if "scope" in inc.columns else pd.Series([], dtype=object)
-    return scored, [n for n in (ungrouped_scope_words(scopes, by, SCOPE_COUNTS), unmatched) if n]
+    return scored, [n for n in (ungrouped_scope_words(scopes, by, SCOPE_COUNTS,
+                                                      columns=read.file_columns(args)),
+                                unmatched) if n]
 
 
 def _cmd_compare_windows(args: argparse.Namespace) -> int:
@@ -211,7 +215,7 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
                       warmup=args.warmup)
     read = read_log(args, {"--out": args.out, "--plot": args.plot}, incidents=args.incidents)
     by = group_keys(args)
-    inc, scope_notes = _scoped(read, by, args.incidents)
+    inc, scope_notes = _scoped(read, by, args)
     with flags_as(window="--windows"), warnings.catch_warnings():
         # the API's window= is an item of --windows here; the scope notes below say its warning
         warnings.filterwarnings("ignore", "incident scopes name", BudgetlabWarning)

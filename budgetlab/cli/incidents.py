@@ -44,15 +44,15 @@ def naive_times_note(table: pd.DataFrame, path: str) -> str:
             "offset such as +01:00 to mean another zone.")
 
 
-def ungrouped_scope_note(table: pd.DataFrame, by: list[str]) -> str:
+def ungrouped_scope_note(table: pd.DataFrame, by: list[str], columns: set[str] | None) -> str:
     """How incident scopes that name keys outside ``--by`` are read (such a key does not
     restrict: the incident covers every group), or '' when every scope key is a --by key
     (:func:`~budgetlab.alerts.incident_scopes.ungrouped_scope_words`, the window comparison's
-    words too)."""
+    words too); a key that is none of the log's ``columns`` is said to be no column."""
     from ..alerts.incident_scopes import ungrouped_scope_words
 
     scopes = table["scope"] if "scope" in table.columns else pd.Series([], dtype=object)
-    return ungrouped_scope_words(scopes, by)
+    return ungrouped_scope_words(scopes, by, columns=columns)
 
 
 def _periods(slo: SLO | PerGroup, events: pd.DataFrame, by: list[str]) -> str:
@@ -141,9 +141,10 @@ def _spans(args: argparse.Namespace, table: pd.DataFrame | None
 
 
 def _check_scopes(args: argparse.Namespace, spans: list[tuple[str, Any, Any, str | None]],
-                  columns: pd.Index) -> None:
+                  columns: pd.Index, in_log: set[str] | None) -> None:
     """Refuse a scope (``--scope`` or an incident's in ``--incidents``) naming a key the log was
-    not read with: only the ``--by`` keys are kept."""
+    not read with: only the ``--by`` keys are kept. A key that is none of the log's columns
+    (``in_log``, when known) is said so: no ``--by`` would read it."""
     from ..events.schema import parse_scope
 
     for ident, _, _, scope in spans:
@@ -151,6 +152,11 @@ def _check_scopes(args: argparse.Namespace, spans: list[tuple[str, Any, Any, str
         if missing:
             where = ("--scope" if args.scope else
                      f"the scope of incident {shown(ident)} in {path_label(args.incidents)}")
+            absent = [k for k in missing if in_log is not None and k not in in_log]
+            if absent:
+                raise ConfigError(f"{where} names {shown(absent[0])}, which is not a column of "
+                                  "the log: a scope's keys must be group keys, columns of the "
+                                  "log given to --by; name one of the log's columns.")
             keys = ",".join([*group_keys(args), *dict.fromkeys(missing)])
             raise ConfigError(f"{where} names column {shown(missing[0])}, which the log was not "
                               f"read with: a scope's keys must be group keys; give --by {keys}.")
@@ -188,7 +194,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     checked = checked or run_builds([name], slo, args.freq, read.events, by)
     table = read.incidents
     spans = _spans(args, table)
-    _check_scopes(args, spans, read.events.columns)
+    _check_scopes(args, spans, read.events.columns, read.file_columns(args))
     breakdown_by = _breakdown_keys(args, read.events.columns)
     print(f"{read.title}: {len(read.events):,} events; replaying {counted(len(spans), 'incident')}")
     if table is not None and naive_times_note(table, args.incidents):
@@ -288,7 +294,8 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     print(wrap(f"{read.title}: {counted(len(read.events), 'event')} in bins of "
                f"{prose_duration(args.freq)}; {counted(len(inc), 'incident')} from "
                f"{path_label(args.incidents)}; SRE budget period {periods}", indent=""))
-    for note in (naive_times_note(inc, args.incidents), ungrouped_scope_note(inc, by), unmatched):
+    for note in (naive_times_note(inc, args.incidents),
+                 ungrouped_scope_note(inc, by, read.file_columns(args)), unmatched):
         if note:
             print(wrap(note, indent=""))
     # said above: not again as the scoring's warning (the run's filters are restored on exit)

@@ -227,6 +227,11 @@ class LogRead:
     reader: str
     incidents: pd.DataFrame | None = None
 
+    def file_columns(self, args: argparse.Namespace) -> set[str] | None:
+        """The columns the log's first file holds, read as the run reads it (its header, or the
+        pattern's groups; ``None`` when they cannot be read): those a scope may name."""
+        return log_columns(self.paths, args, self.reader == "access log") or None
+
 
 def _filled(block: str) -> str:
     """The "how it was read" block with its long lines (``  time: ...``, ``  note: ...``) filled

@@ -86,27 +86,28 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
         print(wrap(f"note: {partial_window_note(window, span)}", indent=""))
 
 
-def _print_scope_note(incidents: pd.DataFrame, by: list[str]) -> None:
+def _print_scope_note(incidents: pd.DataFrame, by: list[str], columns: set[str] | None) -> None:
     """How scopes naming keys outside ``--by`` are read, as ``alerts`` and ``compare-windows``
-    say it (:func:`~budgetlab.alerts.incident_scopes.ungrouped_scope_words`): such a key does
-    not restrict which timelines draw the incident."""
+    say it (:func:`~budgetlab.alerts.incident_scopes.ungrouped_scope_words`; ``columns``: the
+    log's): such a key does not restrict which timelines draw the incident."""
     from ..alerts.incident_scopes import ungrouped_scope_words
 
     if "scope" in incidents.columns:
-        note = ungrouped_scope_words(incidents["scope"], by, "which timelines draw an incident")
+        note = ungrouped_scope_words(incidents["scope"], by, "which timelines draw an incident",
+                                     columns=columns)
         if note:
             print(wrap(note, indent=""))
 
 
 def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
                slo: SLO | PerGroup, incidents: pd.DataFrame | None,
-               record: dict[str, Any] | None) -> int:
+               record: dict[str, Any] | None, columns: set[str] | None) -> int:
     """Replay, print the summary and transitions, write --out/--plot (checked by the caller).
 
     ``incidents`` (a :func:`read_incidents
     <budgetlab.alerts.incidents_file.read_incidents>` table) are listed after the summary and
     drawn on the timeline; ``record`` (the JSON run record) is written beside ``--out`` as
-    ``OUT.run.json``.
+    ``OUT.run.json``; ``columns``: the log's, for the scope note.
     """
     from .._util.files import write_table
     from ..budget.spans import status_spans
@@ -138,7 +139,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
         print(fill_line(f"\nIncidents ({len(incidents):,} in {path_label(args.incidents)}; "
                         f"{zone_words(args.tz)})"))
         print(format_incidents(incidents, events, tz=args.tz))
-        _print_scope_note(incidents, by)
+        _print_scope_note(incidents, by, columns)
     print_transitions(tr, events, longest_window(slo), tz=args.tz)
     between = between_events_line(summary, tr)
     if between:
@@ -351,7 +352,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     read: LogRead = read_log(args, outputs, incidents=args.incidents)
     record = run_record(args, read) if args.out else None
     return run_replay(read.events, args, title=read.title, slo=slo, incidents=read.incidents,
-                      record=record)
+                      record=record, columns=read.file_columns(args))
 
 
 #: The handlers of this module's subcommands (their parsers are in :mod:`budgetlab.cli.commands`).

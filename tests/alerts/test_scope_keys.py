@@ -23,9 +23,12 @@ from budgetlab import (
 from budgetlab.errors import BudgetlabWarning
 from budgetlab.windows.binning import bin_events
 
-#: The command line's note (budgetlab.alerts.incident_scopes), in the API's words.
+#: The command line's note (budgetlab.alerts.incident_scopes), in the API's words. The scoring
+#: sees bins and episodes, not the events' columns: since stop 59 its advice says on what it holds
+#: (it advised by=['svc', 'nosuchkey'] of a key no events have, refused when followed).
 NOTE_SVC = ("incident scopes name svc, not a by= key: it does not restrict which groups' alerts "
-            "match an incident; give by=['svc'] to match each incident to its own groups only.")
+            "match an incident; if the events have a column svc, give by=['svc'] to match each "
+            "incident to its own groups only.")
 
 
 def _events() -> pd.DataFrame:
@@ -72,8 +75,8 @@ def test_a_scope_key_the_log_lacks_is_said_beside_the_group_keys():
     pol = AlertPolicy.single_window("5min", 10)
     ep = alert_episodes(bins, SLO(0.99), pol)
     note = ("incident scopes name nosuchkey, not a by= key: it does not restrict which groups' "
-            "alerts match an incident; give by=['svc', 'nosuchkey'] to match each incident to "
-            "its own groups only.")
+            "alerts match an incident; if the events have a column nosuchkey, give by=['svc', "
+            "'nosuchkey'] to match each incident to its own groups only.")
     with pytest.warns(BudgetlabWarning) as caught:
         sc = score_alerts(ep, _incident("nosuchkey=zzz"), bins=bins, target=SLO(0.99),
                           policy=pol)

@@ -69,8 +69,12 @@ def test_no_other_tier_fired_is_said_only_of_tiers_evaluated():
     rep = bl.incident_report(ev, bl.SLO(target=0.99, window="1h"), "2026-03-01 02:00",
                              "2026-03-01 02:30", tz="UTC")
     text = flat(rep.summary)
-    assert ("The workbook policy would not have paged (page_1h's 1 h burn, evaluated every "
-            "minute, peaked at 0, its threshold is 14.4); page_6h (6 h), ticket_1d (24 h), "
+    # page_6h could fire and was not evaluated: page_1h's silence does not say the policy would
+    # not have paged (stop 59; the words said "would not have paged" before)
+    assert ("Whether the workbook policy would have paged is not known: page_1h (1 h) was "
+            "evaluated and did not fire (its 1 h burn, evaluated every minute, peaked at 0, its "
+            "threshold is 14.4), but page_6h (6 h), which could fire, was not evaluated, its "
+            "window never lying after the data's start during the incident; ticket_1d (24 h), "
             "ticket_3d (3 d) were not evaluated") in text
     assert "other tier fired" not in text and "other evaluated tier" not in text
     # 27 h of data: ticket_1d's window [2026-03-01 02:01, 03-02 02:01) lies after the data's
