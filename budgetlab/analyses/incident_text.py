@@ -257,8 +257,15 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         return _sentence(f"the log ends before the incident, so what {name} would have done "
                          "during it is not known")
     elif all_unevaluated(tiers, "page" if has_page else None):  # every tier that could page
-        return _sentence(not_known_words(name, has_page, tiers)
-                         + reach_words(tiers, policy, target, keys, grace=grace))
+        txt = not_known_words(name, has_page, tiers)
+        if has_page and len(fired):  # a ticket known to have fired is said, as below
+            r = fired.iloc[0]
+            txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"
+                    f"{for_group(r, keys)} {when(r)}{others(fired, 'raised one')}")
+        txt += reach_words(tiers, policy, target, keys, grace=grace)
+        # the other tiers not evaluated either (the page tiers are named above)
+        return _sentence(txt + unevaluated_words(tiers[tiers["severity"] != "page"] if has_page
+                                                 else tiers.iloc[:0], None))
     else:
         sev = "page" if has_page else None
         partly = partly_evaluated(tiers, sev)  # a silent tier beside one that was not evaluated

@@ -10,6 +10,7 @@ import io
 from pathlib import Path
 
 import nbformat
+import pandas as pd
 
 import budgetlab
 from tests.latency_rows import events
@@ -26,10 +27,13 @@ def _run_profile_cell(log) -> str:
     space: dict = {}
     exec(cells[0], space)  # the parameters, then this log's
     space.update(by="g", thresholds="1s", client_timeout=None)
-    exec("\n".join(line for line in imports.splitlines() if not line.startswith("%")), space)
-    space.update(events=log, display=lambda *a, **k: None)
-    with contextlib.redirect_stdout(io.StringIO()) as out:
-        exec(profile, space)
+    # the imports cell sets pandas' display precision for the notebook: kept to this test (the
+    # doctests run later in the same process print with pandas' default)
+    with pd.option_context("display.precision", pd.get_option("display.precision")):
+        exec("\n".join(line for line in imports.splitlines() if not line.startswith("%")), space)
+        space.update(events=log, display=lambda *a, **k: None)
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            exec(profile, space)
     return out.getvalue()
 
 
