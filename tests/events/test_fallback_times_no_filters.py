@@ -7,32 +7,14 @@ written below, converted by hand."""
 
 from __future__ import annotations
 
-import sys
 import warnings
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
-import budgetlab
 from budgetlab import read_events
 from budgetlab.errors import TimestampError
-
-
-def _spy(monkeypatch):
-    """The budgetlab lines that enter ``warnings.catch_warnings``."""
-    home = Path(budgetlab.__file__).resolve().parent
-    real = warnings.catch_warnings
-    callers: list[str] = []
-
-    def spy(*args, **kwargs):
-        caller = Path(sys._getframe(1).f_code.co_filename).resolve()
-        if home in caller.parents:
-            callers.append(f"{caller.relative_to(home)}:{sys._getframe(1).f_lineno}")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(warnings, "catch_warnings", spy)
-    return callers
+from tests.filter_callers import filter_callers
 
 
 def test_clf_and_month_name_times_are_read_without_a_warnings_filter(monkeypatch):
@@ -40,7 +22,7 @@ def test_clf_and_month_name_times_are_read_without_a_warnings_filter(monkeypatch
                                "Sun, 29 Nov 2026 03:47:00 +0100",  # 02:47 UTC
                                "Nov 29 2026 22:00:00 +0000"],
                         "outcome": ["success", "timeout", "success"]})
-    callers = _spy(monkeypatch)
+    callers = filter_callers(monkeypatch)
     real = warnings.catch_warnings
     with real():
         warnings.simplefilter("error")  # any warning pandas gave would raise here
@@ -58,7 +40,7 @@ def test_clf_and_month_name_times_are_read_without_a_warnings_filter(monkeypatch
 ])
 def test_a_zone_name_pandas_cannot_read_is_refused_with_no_warning(monkeypatch, times, rows):
     raw = pd.DataFrame({"ts": times, "outcome": ["success", "timeout"]})
-    callers = _spy(monkeypatch)
+    callers = filter_callers(monkeypatch)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with pytest.raises(TimestampError, match=rf"unparseable {rows} \(1-based\)"):

@@ -8,18 +8,16 @@ written below and the pandas reader's hash of the same column."""
 
 from __future__ import annotations
 
-import sys
 import warnings
-from pathlib import Path
 
 import dask
 import pandas as pd
 import pytest
 
-import budgetlab
 from budgetlab import read_events
 from budgetlab.dask import read_events as dask_read_events
 from budgetlab.errors import PersonalDataWarning
+from tests.filter_callers import filter_callers
 
 SALT = "s3cret"
 FILES = 8
@@ -41,17 +39,7 @@ def _files(tmp_path):
 def test_the_first_pass_sets_no_process_wide_warnings_filter(tmp_path, monkeypatch):
     """The mechanism: no budgetlab code on the read path enters ``warnings.catch_warnings``
     (it would save and restore every thread's filters at once)."""
-    home = Path(budgetlab.__file__).resolve().parent
-    real = warnings.catch_warnings
-    callers: list[str] = []
-
-    def spy(*args, **kwargs):
-        caller = Path(sys._getframe(1).f_code.co_filename).resolve()
-        if home in caller.parents:
-            callers.append(f"{caller.relative_to(home)}:{sys._getframe(1).f_lineno}")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(warnings, "catch_warnings", spy)
+    callers = filter_callers(monkeypatch)
     with dask.config.set(scheduler="sync"):
         ev = dask_read_events(_files(tmp_path), by="region", keep=["customer"], pii="hash",
                               salt=SALT).compute()

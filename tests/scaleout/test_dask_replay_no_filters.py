@@ -6,18 +6,16 @@ process's and are swapped under other threads on Dask's threaded scheduler. Orac
 
 from __future__ import annotations
 
-import sys
 import warnings
-from pathlib import Path
 
 import dask
 import dask.dataframe as dd
 import pandas as pd
 import pytest
 
-import budgetlab
 import budgetlab.dask as bd
 from budgetlab import SLO, as_events, replay
+from tests.filter_callers import filter_callers
 
 pytestmark = pytest.mark.dask
 
@@ -29,17 +27,8 @@ def test_partitions_are_replayed_without_a_warnings_filter_and_without_warnings(
                    [i % 7 != 0 for i in range(40)], groups={"region": ["fra", "ams"] * 20})
     slo = {"fra": SLO(target=0.9, window="1D"), "ams": SLO(target=0.95, window="1D"),
            "gone": SLO(target=0.99, window="1D")}
-    home = Path(budgetlab.__file__).resolve().parent
+    callers = filter_callers(monkeypatch)
     real = warnings.catch_warnings
-    callers: list[str] = []
-
-    def spy(*args, **kwargs):
-        caller = Path(sys._getframe(1).f_code.co_filename).resolve()
-        if home in caller.parents:
-            callers.append(f"{caller.relative_to(home)}:{sys._getframe(1).f_lineno}")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(warnings, "catch_warnings", spy)
     with real(record=True) as caught:
         warnings.simplefilter("always")
         with dask.config.set(scheduler="threads", num_workers=4):

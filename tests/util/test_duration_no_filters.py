@@ -6,34 +6,16 @@ durations worked out by hand in each row."""
 
 from __future__ import annotations
 
-import sys
 import warnings
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
-import budgetlab
 from budgetlab._util.durations import to_timedelta
 from budgetlab._util.one_duration import is_one_duration
+from tests.filter_callers import filter_callers
 
 S = 10**9
-
-
-def _spy(monkeypatch):
-    """The budgetlab lines that enter ``warnings.catch_warnings``."""
-    home = Path(budgetlab.__file__).resolve().parent
-    real = warnings.catch_warnings
-    callers: list[str] = []
-
-    def spy(*args, **kwargs):
-        caller = Path(sys._getframe(1).f_code.co_filename).resolve()
-        if home in caller.parents:
-            callers.append(f"{caller.relative_to(home)}:{sys._getframe(1).f_lineno}")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(warnings, "catch_warnings", spy)
-    return callers
 
 
 @pytest.mark.parametrize(("text", "ns"), [
@@ -48,7 +30,7 @@ def _spy(monkeypatch):
     ("7NS", 7),                        # 7 nanoseconds
 ])
 def test_deprecated_unit_spellings_are_read_without_warnings_or_a_filter(monkeypatch, text, ns):
-    callers = _spy(monkeypatch)
+    callers = filter_callers(monkeypatch)
     with warnings.catch_warnings():  # the test's own filter (not budgetlab's: the spy skips it)
         warnings.simplefilter("error")  # any warning pandas gave would raise here
         got = to_timedelta(text, name="threshold")
@@ -62,7 +44,7 @@ def test_deprecated_unit_spellings_are_read_without_warnings_or_a_filter(monkeyp
     ("1w 2D", True),     # a week then days
 ])
 def test_one_duration_checks_deprecated_spellings_without_a_filter(monkeypatch, text, one):
-    callers = _spy(monkeypatch)
+    callers = filter_callers(monkeypatch)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         got = is_one_duration(text)
