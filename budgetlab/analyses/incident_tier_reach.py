@@ -44,13 +44,7 @@ def tier_reach(grid: BinGrid, tiers: pd.DataFrame, policy: AlertPolicy, keys: Se
     ``can_fire``: its threshold at the group's ``target`` is under 1."""
     index = {t.name: j for j, t in enumerate(policy.tiers)}
     tier = tiers["tier"].astype(str).map(index).to_numpy(dtype=np.int64)
-    if keys:  # the row's group: its position in the grid, by the keys as text
-        at = {tuple(r): i for i, r in enumerate(
-            grid.keys[list(keys)].astype(str).itertuples(index=False, name=None))}
-        group = np.array([at[tuple(r)] for r in tiers[list(keys)].astype(str).itertuples(
-            index=False, name=None)], dtype=np.int64)
-    else:
-        group = np.zeros(len(tiers), dtype=np.int64)
+    group = _grid_positions(grid, tiers, keys)
     evaluated = np.asarray(since, dtype=np.int64)[tier] <= until.value
     lo_t, hi = judged if judged is not None else (since, until.value + 1)
     lo = np.asarray(lo_t, dtype=np.int64)[tier]
@@ -79,13 +73,7 @@ def without_empty_short(grid: BinGrid, states: pd.DataFrame, policy: AlertPolicy
         return out
     tier = out["tier"].astype(str).map({t.name: j for j, t in enumerate(policy.tiers)})
     tier_j = tier.to_numpy(dtype=np.int64)
-    if keys:  # the row's group: its position in the grid, by the keys as text
-        at = {tuple(r): i for i, r in enumerate(
-            grid.keys[list(keys)].astype(str).itertuples(index=False, name=None))}
-        group = np.array([at[tuple(r)] for r in out[list(keys)].astype(str).itertuples(
-            index=False, name=None)], dtype=np.int64)
-    else:
-        group = np.zeros(len(out), dtype=np.int64)
+    group = _grid_positions(grid, out, keys)
     # the bin (a position in the grid) each evaluation ends
     pos = (out["bin_end"].array.asi8 - grid.start_ns) // grid.freq_ns - 1
     held = np.zeros(len(out), dtype=bool)
@@ -233,3 +221,14 @@ def reach_words(tiers: pd.DataFrame, policy: AlertPolicy, target: Any, keys: Seq
                 f"its evaluations {detection_span_words(grace)}, so it is unseen (neither "
                 "detected nor missed)")
     return out
+
+
+def _grid_positions(grid: BinGrid, rows: pd.DataFrame, keys: Sequence[str]) -> np.ndarray:
+    """Each row's group: its position in ``grid``, matched by the ``keys`` as text (0 without
+    keys: one group)."""
+    if not keys:
+        return np.zeros(len(rows), dtype=np.int64)
+    at = {tuple(r): i for i, r in enumerate(
+        grid.keys[list(keys)].astype(str).itertuples(index=False, name=None))}
+    return np.array([at[tuple(r)] for r in rows[list(keys)].astype(str).itertuples(
+        index=False, name=None)], dtype=np.int64)

@@ -13,12 +13,12 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import budgetlab as bl  # noqa: E402
 import budgetlab.alerts.scoring as scoring  # noqa: E402
 from budgetlab.cli import main  # noqa: E402
+from tests.alerts.test_unseen_incidents import _hand_case as unseen_hand_case  # noqa: E402
 
 T0 = pd.Timestamp("2026-01-01", tz="UTC")
 MIN = pd.Timedelta("1min")
@@ -36,14 +36,11 @@ def _incidents(spans: dict[str, tuple[float, float]], index: list[int] | None = 
 
 
 def _hand_case():
-    """One event a minute for 10 h (minute m at T0 + m min), none in minutes 200..319 (the
-    silence); minutes 100..119 fail. The tier (10 min window, burn 4.5 at 0.9: an error ratio
-    above 0.45, 5 of the 10 bins) fires from the evaluation after bin 104 (01:45)."""
-    minutes = np.array([m for m in range(600) if not 200 <= m < 320])
-    ev = bl.as_events(T0 + minutes * MIN, ~((minutes >= 100) & (minutes < 120)))
-    bins = bl.bin_events(ev, "1min")
-    pol = bl.AlertPolicy.single_window("10min", burn=4.5)
-    return bins, pol, bl.alert_episodes(bins, 0.9, pol)
+    """The hand case of ``test_unseen_incidents`` (one event a minute for 10 h, a silence in
+    minutes 200..319, minutes 100..119 failing; the 10 min tier fires from 01:45): its bins,
+    policy and episodes."""
+    _, bins, pol, ep = unseen_hand_case()
+    return bins, pol, ep
 
 
 # A: the failures (detected at 01:45); B: in the silence, its end + 10 min grace (04:00..04:30)
