@@ -1,10 +1,10 @@
 """The window-length comparison: flapping against reaction time, window by window.
 
-A row of :func:`budgetlab.compare_windows` with less than a day of evaluated time, or no event
-in it, has its time shares and rates per day withheld
+A row of :func:`budgetlab.compare_windows` with less than a day of evaluated time, no event
+in it, or under 10 expected failures, has its time shares and rates per day withheld
 (:func:`~budgetlab.analyses.window_clock.thin_rows`); the figure never draws them: no mark
-there, and words say "under 24 h or 0 events evaluated" (over a hatched band where no series is
-drawn).
+there, and words say "too thin for a verdict" (over a hatched band where no series is drawn),
+the note under the figure why.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ._common import display_names, split_axes
 from ._group_labels import group_labels
 from ._numbers import plain_numbers
 from .legends import fit_y_label, legend_above, room_below, room_for_y_labels
-from .window_gaps import THIN_LABEL, keep_in_slots, mark_no_time, mark_thin, no_time_note
+from .window_gaps import THIN_LABEL, THIN_WHY, keep_in_slots, mark_no_time, mark_thin, no_time_note
 from .window_marks import MARKERS, NO_ROW, draw_series, nothing_drawn
 
 __all__ = ["MARKERS", "NO_ROW", "plot_window_comparison"]
@@ -107,10 +107,10 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         labels are the windows as the CLI spells them, ``24 h``; the x label says "rolling",
         and names the zone of the calendar windows, ``attrs["tz"]``, only when some are
         compared), y = the column's values (Timedelta columns in minutes, ``share_*`` in %). A
-        time share or rate per day of a row with under 24 h of evaluated time or no event in it
-        (:func:`~budgetlab.analyses.window_clock.thin_rows`) is withheld, as in the CLI's table:
-        NaN in the marks (none drawn), and on its window a hatched band (gid
-        ``thin:<column>:<window>``) labelled ``under 24 h or 0 events evaluated`` (when the words
+        time share or rate per day of a row with under 24 h of evaluated time, no event in it or
+        under 10 expected failures (:func:`~budgetlab.analyses.window_clock.thin_rows`) is
+        withheld, as in the CLI's table: NaN in the marks (none drawn), and on its window a hatched
+        band (gid ``thin:<column>:<window>``) labelled ``too thin for a verdict`` (when the words
         fit the window; else the legend's hatched key alone says them) when every
         series is withheld there; when only some are, no band (the others' marks are drawn
         there), only a note under the x label (gid ``thin_label``) naming those withheld at each
@@ -228,9 +228,10 @@ def _thin_note(bottom: Axes, said: list[tuple[str, list[str]]]) -> list[Any]:
     if not said:
         return []
     if all(words == said[0][1] for _, words in said):
-        lines = [f"not drawn ({THIN_LABEL}): " + "; ".join(said[0][1])]
+        lines = [f"not drawn ({THIN_LABEL}: {THIN_WHY}): " + "; ".join(said[0][1])]
     else:
-        lines = [f"{_METRIC_LABELS.get(col, col)}, not drawn ({THIN_LABEL}): " + "; ".join(words)
+        lines = [f"{_METRIC_LABELS.get(col, col)}, not drawn ({THIN_LABEL}: {THIN_WHY}): "
+                 + "; ".join(words)
                  for col, words in said]
     return [bottom.annotate("\n".join(lines), xy=(0, 0),
                             xycoords=("axes fraction", bottom.xaxis.label), xytext=(0, -4),

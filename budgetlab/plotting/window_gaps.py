@@ -19,13 +19,18 @@ from matplotlib.text import Text
 
 from .._util.thin import MIN_EVALUATED_HOURS
 from .._util.validation import window_words
+from ..analyses.recalibration.rules import MIN_EXPECTED_FAILURES
 
-__all__ = ["CLEAR_PT", "MOST_NAMED", "REASONS", "SLOT_SHARE", "THIN_LABEL", "keep_in_slots",
+__all__ = ["CLEAR_PT", "MOST_NAMED", "REASONS", "SLOT_SHARE", "THIN_LABEL", "THIN_WHY",
+           "keep_in_slots",
            "mark_no_time", "mark_thin", "no_time_note", "why_no_time"]
 
-#: The words on a window whose drawn column is withheld (too little evaluated time, or no event
-#: in it: :func:`~budgetlab.analyses.window_clock.thin_rows`).
-THIN_LABEL = f"under {MIN_EVALUATED_HOURS:g} h or 0 events evaluated"
+#: The words on a window whose drawn column is withheld (too little evaluated time, no event in
+#: it, or too few events for the target: :func:`~budgetlab.analyses.window_clock.thin_rows`).
+THIN_LABEL = "too thin for a verdict"
+#: Why, in the figure's note: the three rules of ``thin_rows``.
+THIN_WHY = (f"under {MIN_EVALUATED_HOURS:g} h evaluated, no event in it, or under "
+            f"{MIN_EXPECTED_FAILURES:g} expected failures")
 #: Why a detection or recovery time is missing (:func:`why_no_time`), in the order said.
 REASONS = ("none detected", "unseen (no traffic)", "no incident", "none recovered",
            "0 events evaluated")

@@ -269,10 +269,11 @@ def test_window_comparison_never_draws_a_rate_the_table_withholds():
         assert not [p for p in panel.patches if str(p.get_gid()).startswith("thin:")]
         assert not [x for x in panel.texts if str(x.get_gid()).startswith("thin_label:")]
     (words,) = [x for x in ax.y2_ax.texts if x.get_gid() == "thin_label"]
-    assert " ".join(words.get_text().split()) == ("not drawn (under 24 h or 0 events evaluated): "
-                                                  "a at 12 h")
+    assert " ".join(words.get_text().split()) == (
+        "not drawn (too thin for a verdict: under 24 h evaluated, no event in it, or under 10 "
+        "expected failures): a at 12 h")
     legend = [x.get_text() for x in ax.get_legend().get_texts()]
-    assert "under 24 h or 0 events evaluated: not drawn" not in legend
+    assert "too thin for a verdict: not drawn" not in legend
 
 
 def test_per_group_slos_sharing_one_window_name_it_on_the_axis(history):

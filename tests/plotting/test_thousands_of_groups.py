@@ -119,7 +119,8 @@ def test_the_window_comparison_note_on_thin_groups_covers_no_mark():
                if str(t.get_gid()).startswith("thin_label")]
     box = note.get_window_extent(r)
     assert " ".join(note.get_text().split()) == (
-        "not drawn (under 24 h or 0 events evaluated): 134 of 400 at 1 h")
+        "not drawn (too thin for a verdict: under 24 h evaluated, no event in it, or under 10 "
+        "expected failures): 134 of 400 at 1 h")
     for panel in (ax, ax.y2_ax):
         for line in panel.lines:
             xy = line.get_transform().transform(

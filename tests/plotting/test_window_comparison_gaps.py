@@ -189,7 +189,7 @@ def test_words_at_ten_windows_overlap_no_other_words_and_no_mark(size):
         assert here == reason or (f"{here} {words}" in text), (window, here, text)
     for window in ("12h", "24h"):  # the hatched band stays; its words are the legend's key's
         assert [p for p in ax.patches if p.get_gid() == f"thin:transitions_per_day:{window}"]
-    assert "under 24 h or 0 events evaluated: not drawn" in [t.get_text()
+    assert "too thin for a verdict: not drawn" in [t.get_text()
                                                  for t in ax.get_legend().get_texts()]
 
 
