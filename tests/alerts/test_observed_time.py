@@ -100,15 +100,21 @@ def test_two_pages_on_one_busy_day_then_months_of_silence():
     assert fast["alerts_per_day"] > 0.9
 
 
+def _two_days(ep: pd.DataFrame) -> pd.DataFrame:
+    """``ep`` on a grid of two days from 2026-01-01 (no bins); the one incident, 10:00-10:30 on
+    the first day."""
+    ep.attrs.update({"grid_start": pd.Timestamp("2026-01-01", tz="UTC"),
+                     "grid_end": pd.Timestamp("2026-01-03", tz="UTC")})
+    return pd.DataFrame({"incident_id": ["i"],
+                         "start": pd.to_datetime(["2026-01-01 10:00"], utc=True),
+                         "end": pd.to_datetime(["2026-01-01 10:30"], utc=True)})
+
+
 def test_without_bins_the_rates_are_over_the_span():
     ep = pd.DataFrame({"tier": pd.Categorical(["p"]), "severity": ["page"],
                        "start": pd.to_datetime(["2026-01-01 10:05"], utc=True),
                        "end": pd.to_datetime(["2026-01-01 11:00"], utc=True)})
-    ep.attrs.update({"grid_start": pd.Timestamp("2026-01-01", tz="UTC"),
-                     "grid_end": pd.Timestamp("2026-01-03", tz="UTC")})
-    inc = pd.DataFrame({"incident_id": ["i"], "start": pd.to_datetime(["2026-01-01 10:00"],
-                                                                      utc=True),
-                        "end": pd.to_datetime(["2026-01-01 10:30"], utc=True)})
+    inc = _two_days(ep)
     sc = score_alerts(ep, inc, filling="count")
     assert sc["observed_days"].tolist() == [2.0, 2.0, 2.0]
     assert sc["alerts_per_day"].tolist() == [0.5, 0.5, 0.5]
@@ -127,11 +133,7 @@ def test_a_ticket_rows_rate_is_alerts_not_pages():
     ep = pd.DataFrame({"tier": pd.Categorical(["t", "p"]), "severity": ["ticket", "page"],
                        "start": pd.to_datetime(["2026-01-01 10:05", "2026-01-02 10:05"], utc=True),
                        "end": pd.to_datetime(["2026-01-01 11:00", "2026-01-02 11:00"], utc=True)})
-    ep.attrs.update({"grid_start": pd.Timestamp("2026-01-01", tz="UTC"),
-                     "grid_end": pd.Timestamp("2026-01-03", tz="UTC")})
-    inc = pd.DataFrame({"incident_id": ["i"], "start": pd.to_datetime(["2026-01-01 10:00"],
-                                                                      utc=True),
-                        "end": pd.to_datetime(["2026-01-01 10:30"], utc=True)})
+    inc = _two_days(ep)
     sc = score_alerts(ep, inc, filling="count")
     assert not any("pages" in c for c in sc.columns)
     got = {(str(r.tier), str(r.severity)): (r.alerts_per_day, r.false_alerts_per_week)

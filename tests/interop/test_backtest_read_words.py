@@ -10,15 +10,7 @@ import pytest
 
 from budgetlab.cli.backtest_slos import target_slos
 from tests.interop.test_backtest import OPENSLO, SLOTH
-
-PYRRA = """apiVersion: pyrra.dev/v1alpha1
-kind: ServiceLevelObjective
-metadata: {name: api, namespace: web}
-spec:
-  target: "99"
-  window: 28d
-  indicator: {ratio: {errors: {metric: 'e_total{code="500"}'}, total: {metric: t_total}}}
-"""
+from tests.interop.test_prometheus_sloth import PYRRA
 
 
 def _args(path, period=None) -> argparse.Namespace:

@@ -29,6 +29,17 @@ METRICS = {"total_metric": "req_total", "errors_metric": "err_total"}
 START = pd.Timestamp("2026-03-02", tz="UTC")
 
 
+#: A Pyrra ServiceLevelObjective (99 % over 28 d, errors = code 500 of t_total)
+PYRRA = """apiVersion: pyrra.dev/v1alpha1
+kind: ServiceLevelObjective
+metadata: {name: api, namespace: web}
+spec:
+  target: "99"
+  window: 28d
+  indicator: {ratio: {errors: {metric: 'e_total{code="500"}'}, total: {metric: t_total}}}
+"""
+
+
 def _rules(**kw):
     (doc,) = read_openslo(SLOTH / "openslo-getting-started.yml")
     return doc, prometheus_rules(doc, "sloth", style="sloth", **METRICS, **kw)["groups"][0]["rules"]
@@ -65,14 +76,7 @@ def test_sloth_style_has_sloths_recording_names_and_labels():
 def test_sloth_slo_info_names_the_spec_read():
     # Sloth writes the spec it read (prometheus/v1 in its _gen__getting-started.yml); a Pyrra or
     # OpenSLO v1 file is named by its apiVersion, an SLO built in Python as OpenSLO v1
-    pyrra = """apiVersion: pyrra.dev/v1alpha1
-kind: ServiceLevelObjective
-metadata: {name: api, namespace: web}
-spec:
-  target: "99"
-  window: 28d
-  indicator: {ratio: {errors: {metric: 'e_total{code="500"}'}, total: {metric: t_total}}}
-"""
+    pyrra = PYRRA
     for source, spec in ((SLOTH / "getting-started.yml", "prometheus/v1"),
                          (pyrra, "pyrra.dev/v1alpha1"), (SLO(0.99, "1D"), "openslo/v1")):
         docs = read_openslo(source) if not isinstance(source, SLO) else source
