@@ -14,7 +14,7 @@ from ..errors import ConfigError
 from .export_options import refuse_half_latency
 from .prose import path_label
 
-__all__ = ["at_period", "backtest_policies", "target_slos", "untracked"]
+__all__ = ["at_period", "backtest_policies", "target_slos"]
 
 
 def at_period(spec: Any, period: Any, *, own_policy: bool = True) -> Any:
@@ -35,20 +35,8 @@ def at_period(spec: Any, period: Any, *, own_policy: bool = True) -> Any:
                                alert_policies=pols, notes=tuple(notes))
 
 
-def untracked(notes: Any) -> tuple[str, ...]:
-    """A spec's notes of how it was read, without the tracker window its reader names (Sloth's and
-    Pyrra's ``also the tracker window``, OpenSLO's ``tracker window = the period``): backtest
-    replays alert policies over the budget period and uses no tracker window.
-
-    >>> untracked(["Sloth prometheus/v1: period 30 days (Sloth's default), also the tracker "
-    ...            "window", "tracker window = the period 28d (no budgetlab/window annotation)"])
-    ("Sloth prometheus/v1: period 30 days (Sloth's default)",)
-    """
-    return tuple(note.replace(", also the tracker window", "") for note in notes
-                 if not note.startswith("tracker window = "))
-
-
 def target_slos(args: argparse.Namespace) -> list[Any]:
+    from ..interop.openslo.sloth import without_tracker_window
     from ..interop.sli_queries import SpecSLO, read_slo_spec
     from ..slo import SLO
 
@@ -66,7 +54,7 @@ def target_slos(args: argparse.Namespace) -> list[Any]:
             raise ConfigError(f"{path_label(args.slo)}: holds {len(slos)} SLOs; pick one with "
                               f"FILE#NAME ({', '.join(s.name for s in slos)}).")
         spec = slos[0]
-        spec = dataclasses.replace(spec, notes=untracked(spec.notes))
+        spec = dataclasses.replace(spec, notes=without_tracker_window(spec.notes))
         changes = {
             k: v
             for k, v in (("total", args.total), ("errors", args.errors), ("good", args.good))

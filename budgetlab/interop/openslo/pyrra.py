@@ -28,7 +28,7 @@ from ._fields import parse_duration_shorthand, quoted
 from .alert_info import DEFAULT_TARGET, AlertPolicyInfo
 from .indicators import prometheus_ratio
 from .model import SLODocument
-from .sloth import check_keys, text_field, text_map
+from .sloth import ALSO_TRACKER, check_keys, text_field, text_map
 
 __all__ = ["PYRRA_VERSION", "is_pyrra", "from_pyrra"]
 
@@ -138,7 +138,7 @@ def _document(obj: Mapping[str, Any], label: str) -> SLODocument:
     labels = text_map(meta.get("labels") or {}, f"{label}, ServiceLevelObjective {quoted(name)}: "
                       "metadata.labels")
     namespace = meta.get("namespace", "")
-    notes.append(f"Pyrra: period = window {spec.get('window')}, also the tracker window"
+    notes.append(f"Pyrra: period = window {spec.get('window')}{ALSO_TRACKER}"
                  + ("" if namespace else "; no metadata.namespace: budgetlab's default service"))
     return SLODocument(name=name, slo=SLO(target=target, window=window, period=window),
                        service=str(namespace),

@@ -32,7 +32,7 @@ from .checks_slo import check_object
 from .indicators import is_events_indicator
 from .model import API_VERSION, CALENDARS, SLODocument
 from .pyrra import from_pyrra, is_pyrra
-from .sloth import from_sloth, is_sloth_spec
+from .sloth import TRACKER_NOTE, from_sloth, is_sloth_spec
 from .v1alpha import V1ALPHA, from_v1alpha
 
 __all__ = ["read_openslo", "Source"]
@@ -183,7 +183,7 @@ def _parse_slo(obj: Mapping[str, Any], table: ObjectTable, notes: list[str],
     objective = _objective(spec, indicator is not None or "indicator" in spec, notes)
     period = window.pop("period")
     if "window" not in slo_kw:
-        notes.append(f"tracker window = the period {spec['timeWindow'][0]['duration']} (no "
+        notes.append(f"{TRACKER_NOTE}the period {spec['timeWindow'][0]['duration']} (no "
                      "budgetlab/window annotation)")
         slo_kw["window"] = period
     slo = SLO(target=objective.pop("target"), period=period, **slo_kw)

@@ -21,7 +21,7 @@ per ``slos[]`` item.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..._util.validation import percent_to_fraction
@@ -34,7 +34,8 @@ from .indicators import prometheus_ratio
 from .model import SLODocument
 from .write import slug
 
-__all__ = ["SLOTH_VERSION", "SLOTH_PERIOD", "ALERTS_NOTE", "is_sloth_spec", "from_sloth",
+__all__ = ["SLOTH_VERSION", "SLOTH_PERIOD", "ALERTS_NOTE", "ALSO_TRACKER", "TRACKER_NOTE",
+           "without_tracker_window", "is_sloth_spec", "from_sloth",
            "check_keys", "text_map", "text_field"]
 
 SLOTH_VERSION = "prometheus/v1"
@@ -44,6 +45,24 @@ _SEVERITIES = (("page_alert", "page"), ("ticket_alert", "ticket"))
 #: How the note on the spec's alerting begins: a report whose rules replace that alerting (a policy
 #: given instead) leaves the note out.
 ALERTS_NOTE = "the alerts: "
+#: How the readers say that an SLO file's period is also the tracker window (Sloth, Pyrra: a
+#: clause after the period's note) and that they took the period for one (OpenSLO: a note of its
+#: own); :func:`without_tracker_window` takes both out where no tracker runs.
+ALSO_TRACKER = ", also the tracker window"
+TRACKER_NOTE = "tracker window = "
+
+
+def without_tracker_window(notes: Iterable[str]) -> tuple[str, ...]:
+    """A spec's notes of how it was read, without what they say of a tracker window (for a
+    command that uses none: ``budgetlab backtest`` replays alert policies over the period).
+
+    >>> without_tracker_window(["Sloth prometheus/v1: period 30 days (Sloth's default), also "
+    ...                         "the tracker window", "tracker window = the period 28d (no "
+    ...                         "budgetlab/window annotation)"])
+    ("Sloth prometheus/v1: period 30 days (Sloth's default)",)
+    """
+    return tuple(note.replace(ALSO_TRACKER, "") for note in notes
+                 if not note.startswith(TRACKER_NOTE))
 
 
 def check_keys(obj: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
@@ -165,8 +184,7 @@ def _document(spec: Mapping[str, Any], i: int, item: Any, label: str) -> SLODocu
     indicator = prometheus_ratio(ind_name, total=total, bad=errors)
     disabled = [s for _, s in _SEVERITIES if s not in on]
     notes = [
-        f"Sloth {SLOTH_VERSION}: period {SLOTH_PERIOD[:-1]} days (Sloth's default), also the "
-        "tracker window",
+        f"Sloth {SLOTH_VERSION}: period {SLOTH_PERIOD[:-1]} days (Sloth's default){ALSO_TRACKER}",
         f"{ALERTS_NOTE}Sloth's tiers (page 14.4 over 1h/5m and 6 over 6h/30m, ticket 3 over "
         "1d/2h and 1 over 3d/6h)" + (f"; disabled: {', '.join(disabled)}" if disabled else ""),
     ]
