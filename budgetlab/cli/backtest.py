@@ -28,6 +28,7 @@ from .backtest_report import (
     write_outputs,
 )
 from .backtest_slos import backtest_policies, target_slos
+from .number_flags import number
 from .options import OUT_PRECISION, add_tz_option
 from .prose import fill_line, path_label
 
@@ -305,7 +306,7 @@ def add_parser(subparsers: Any) -> None:
     s.add_argument("--freq", default="1min",
                    help="bin width and query step (default 1min; >= scrape interval)")
     h = p.add_argument_group("HTTP")
-    h.add_argument("--timeout", type=float, default=30.0,
+    h.add_argument("--timeout", type=number, default=30.0,
                    help="seconds for the whole read, every request from the first to the "
                         "last byte of the last answer (one deadline; 30)")
     h.add_argument("--max-series", type=int, default=1000, metavar="N",

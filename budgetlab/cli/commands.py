@@ -16,6 +16,7 @@ import argparse
 import importlib
 from typing import Any, NamedTuple
 
+from .number_flags import number
 from .options import (
     DEFAULT_TARGET,
     OUT_PRECISION,
@@ -98,9 +99,9 @@ def add_analyses(subparsers: Any) -> None:
     g = p.add_argument_group("recalibration")
     g.add_argument("--history", default="28D",
                    help="history counted back from the last event (default 28D)")
-    g.add_argument("--step", type=float, default=0.005,
+    g.add_argument("--step", type=number, default=0.005,
                    help="fine step of the candidate targets (default 0.005)")
-    g.add_argument("--max-share", type=float, default=0.01,
+    g.add_argument("--max-share", type=number, default=0.01,
                    help="largest share of time at --limit-status or worse (default 0.01)")
     g.add_argument("--limit-status", default="exhausted", choices=["warning", "critical",
                                                                    "exhausted"],

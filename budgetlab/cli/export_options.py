@@ -9,6 +9,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from .commands import Command
+from .number_flags import number
 
 __all__ = ["add_parser", "refuse_unread", "refuse_window", "refuse_half_latency"]
 
@@ -87,8 +88,10 @@ def _add_common(p: argparse.ArgumentParser, window_help: str = argparse.SUPPRESS
 def _add_openslo(o: argparse.ArgumentParser) -> None:
     """``export openslo``'s own options, beside the common ones."""
     o.add_argument("--description", default=None, help="spec.description")
-    o.add_argument("--warning", type=float, default=0.5, help="tracker warning threshold (0.5)")
-    o.add_argument("--critical", type=float, default=0.1, help="tracker critical threshold (0.1)")
+    o.add_argument("--warning", type=number, default=0.5,
+                   help="tracker warning threshold (0.5)")
+    o.add_argument("--critical", type=number, default=0.1,
+                   help="tracker critical threshold (0.1)")
     o.add_argument("--min-events", type=int, default=0, help="tracker min_events (0)")
     o.add_argument("--from", dest="from_spec", default=None, metavar="SLO.yaml[#NAME]",
                    help="start from an OpenSLO file (--target/--window/--period/--policy/"

@@ -37,6 +37,7 @@ from ..errors import ConfigError, NotebookError
 from .notebook_failures import drop_stale_failure, error_line, keep_failed, kept_text
 from .notebook_files import DEFAULT_NOTEBOOKS, chosen_notebooks, find_notebooks
 from .notebook_params import parse_parameters, per_notebook
+from .number_flags import number
 from .prose import path_label
 
 __all__ = ["add_parser", "render_notebooks", "find_notebooks", "DEFAULT_NOTEBOOKS"]
@@ -295,7 +296,8 @@ def add_parser(subparsers: Any) -> None:
                    help="override a parameter of the notebooks' parameters cell; VALUE is a plain "
                         "value (None, true/false, a number, else text: 3:47 stays text); "
                         "repeatable, e.g. -p source=path/to/log.parquet")
-    p.add_argument("--timeout", type=float, default=600, help="seconds one cell may run (600)")
+    p.add_argument("--timeout", type=number, default=600,
+                   help="seconds one cell may run (600)")
     p.add_argument("--kernel", default="python3", help="Jupyter kernel name (python3)")
     p.add_argument("--force", action="store_true", help="overwrite existing HTML files")
     p.set_defaults(func=_cmd_notebooks)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._util.words import flags_as
 from ..errors import ConfigError
+from .number_flags import number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -56,9 +57,9 @@ def add_slo_options(p: argparse.ArgumentParser, *, slo_file: bool = True,
                         "the --by key, e.g. recaptcha_v2=0.93,turnstile=0.97")
     g.add_argument("--window", default=None,
                    help=f"trailing window, e.g. 1h, 24h, 7D (default: {DEFAULT_WINDOW})")
-    g.add_argument("--warning", type=float, default=None,
+    g.add_argument("--warning", type=number, default=None,
                    help="warning below this budget fraction (0.5)")
-    g.add_argument("--critical", type=float, default=None,
+    g.add_argument("--critical", type=number, default=None,
                    help="critical below this budget fraction (0.1)")
     g.add_argument("--min-events", type=int, default=None,
                    help="hold the status below this many events (0)")

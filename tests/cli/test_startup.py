@@ -70,7 +70,7 @@ def test_help_of_every_command_imports_nothing_heavy():
     (["nosuch"], "argument COMMAND: invalid choice: 'nosuch'"),
     (["replay"], "the following arguments are required: log (see 'budgetlab replay --help')"),
     (["replay", "x.csv", "--epoch", "bad"], "argument --epoch: invalid choice: 'bad'"),
-    (["recalibrate", "x.csv", "--step", "abc"], "argument --step: invalid float value: 'abc'"),
+    (["recalibrate", "x.csv", "--step", "abc"], "argument --step: invalid number value: 'abc'"),
     (["alerts", "x.csv"], "the following arguments are required: --incidents"),
     (["demo", "--gap"], "argument --gap: expected one argument"),
     (["backtest"], "the following arguments are required: --prometheus"),

@@ -29,8 +29,12 @@ CASES = {
     "alerts --grace": (["alerts", "{missing}", "--incidents", "{inc}", "--grace", "abc"],
                        "--grace abc is not a duration; give e.g. '24h', '90min', '7D' or '30s'."),
     "recalibrate --max-share": (["recalibrate", "{missing}", "--max-share", "2"],
-                                "--max-share 2.0 must lie in (0, 1]; if 2 is a percentage, use a "
+                                "--max-share 2 must lie in (0, 1]; if 2 is a percentage, use a "
                                 "fraction: --max-share 0.02."),
+    # a number flag is echoed as typed (stop 60: "--warning 5.0", "--max-share 2.0" before)
+    "replay --warning": (["replay", "{missing}", "--warning", "5"],
+                         "--warning 5 must lie in [0, 1]; if 5 is a percentage, use a fraction: "
+                         "--warning 0.05."),
     "replay --summary-out": (["replay", "{missing}", "--summary-out", "rec.json"],
                              "--summary-out rec.json: output must end in .csv or .parquet."),
     "incident --tiers-out": (["incident", "{missing}", "--incidents", "{inc}", "--id", "A",
