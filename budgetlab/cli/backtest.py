@@ -30,7 +30,7 @@ from .backtest_report import (
 from .backtest_slos import backtest_policies, target_slos
 from .number_flags import number
 from .options import OUT_PRECISION, add_tz_option
-from .prose import fill_line, path_label
+from .prose import path_label
 
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
     import pandas as pd
@@ -207,7 +207,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     from ..alerts.scoring import incident_detections, score_alerts
     from ..interop.http_url import check_url
     from ..windows.bins import read_bins
-    from .incidents import naive_times_note
+    from .incident_notes import print_incident_notes
     from .policy_builds import check_freq
     from .value_flags import one_target
 
@@ -227,9 +227,10 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     spec, bins = _read(args, spec, start, end, by)
     print_reading(bins, spec, start, end, args.tz)
     start, end = (pd.Timestamp(bins.attrs["span"][k]) for k in ("start", "end"))  # as counted
-    if incidents is not None and naive_times_note(incidents, args.incidents):
-        print(fill_line(f"  {naive_times_note(incidents, args.incidents)}"))
+    if incidents is not None:  # the series' labels are not all known: no columns
+        print_incident_notes(incidents, args.incidents, by, None, indent="  ")
     grid = read_bins(bins)
+    covered = _in_scope(incidents, grid, by)
     all_ep, all_det, all_sc, eps, own = [], [], [], {}, {}
     for name, pol in policies.items():
         ep = _episodes_with_budget(grid, spec, pol)
@@ -241,7 +242,8 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
                   "period": pol.period, "policy": pol}
             det = incident_detections(ep, incidents, **kw)
             sc = own[name] = score_alerts(ep, incidents, **kw)
-            print_scores(name, det, sc, by, ep, len(incidents), args.tz)
+            print_scores(name, det, sc, by, ep, len(incidents), args.tz, incidents=covered,
+                         grace=args.grace)
             all_det.append(det.assign(policy=name))
             all_sc.append(sc.assign(policy=name))
     if args.out is not None:
@@ -255,6 +257,19 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     if "--plot" in planned:
         _plot(planned["--plot"], eps, incidents, args, grid, own or None)
     return 0
+
+
+def _in_scope(incidents: pd.DataFrame | None, grid: Any, by: list[str]) -> pd.DataFrame | None:
+    """The ``incidents`` whose scope covers a group of the bins read (those the scoring scores;
+    without ``by`` all of them): the score notes name these."""
+    import numpy as np
+
+    from ..alerts.score_inputs import scope_matches
+
+    if incidents is None or not by:
+        return incidents
+    match = scope_matches(incidents, grid.keys[by].astype(str), by)
+    return incidents.iloc[np.flatnonzero(np.asarray(match.any(axis=1), dtype=bool))]
 
 
 def _plot(path: Path, eps: dict[str, Any], incidents: Any, args: argparse.Namespace,

@@ -136,9 +136,12 @@ def budget_withheld_note(withheld: int, n: int, period: pd.Timedelta, span: pd.T
 
 
 def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[str],
-                 episodes: pd.DataFrame, n_incidents: int, tz: str = "UTC") -> None:
+                 episodes: pd.DataFrame, n_incidents: int, tz: str = "UTC", *,
+                 incidents: pd.DataFrame | None = None, grace: Any = None) -> None:
     """One policy's incidents (their starts in UTC or on the clock of ``tz`` with their UTC
-    offset) and its scores (:func:`~budgetlab.cli.score_text.print_score_notes`)."""
+    offset) and its scores (:func:`~budgetlab.cli.score_text.print_score_notes`: with the
+    scored ``incidents`` those outside the span are named, and with ``--grace`` those only
+    partly in it, as ``alerts`` says them)."""
     import pandas as pd
 
     from .._util.attrs import MINUTE, clock_text
@@ -165,7 +168,8 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
         # as the score table's rows of all tiers merged count it (filling_notes says why)
         show["scored"] = overall["filling"].map({True: "apart (filling)", False: "yes"})
     print(table_text(show, ["incident_id"]) if len(show) else "(no incident in scope)")
-    print_score_notes(scores, episodes, n_incidents, by, what="span", tz=tz)
+    print_score_notes(scores, episodes, n_incidents, by, what="span", tz=tz, incidents=incidents,
+                      grace=grace)
     print(wrap(SCORE_FOOTNOTE, indent=""))
 
 

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import warnings
 from typing import Any, cast
 
 import pandas as pd
 
 from .._util.validation import utc_timestamp
 from .._util.words import counted, prose_duration
-from ..errors import BudgetlabWarning, ConfigError, InputError, NoTrafficError
+from ..errors import ConfigError, InputError, NoTrafficError
 from ..privacy import shown
 from ..slo import SLO, PerGroup
+from .incident_notes import naive_times_note, print_incident_notes
 from .incident_tiers import print_tier_table
 from .policy_builds import group_periods, run_builds, tiers_text
 from .prose import path_label
@@ -30,29 +30,6 @@ from .shown_groups import group_limit
 from .unused_flags import refuse_unused
 
 __all__ = ["COMMANDS", "naive_times_note", "scoped_slo"]
-
-
-def naive_times_note(table: pd.DataFrame, path: str) -> str:
-    """How the incidents' times without an offset were read (UTC, whatever ``--tz`` says), or
-    '' when every time names its offset."""
-    n = int(table.attrs.get("naive_times", 0))
-    if not n:
-        return ""
-    return (f"{path_label(path)}: {n:,} of {counted(len(table), 'incident')} "
-            f"{'has' if n == 1 else 'have'} times without an offset, "
-            "read as UTC (--tz applies to the log, not to this file); write them with Z or an "
-            "offset such as +01:00 to mean another zone.")
-
-
-def ungrouped_scope_note(table: pd.DataFrame, by: list[str], columns: set[str] | None) -> str:
-    """How incident scopes that name keys outside ``--by`` are read (such a key does not
-    restrict: the incident covers every group), or '' when every scope key is a --by key
-    (:func:`~budgetlab.alerts.incident_scopes.ungrouped_scope_words`, the window comparison's
-    words too); a key that is none of the log's ``columns`` is said to be no column."""
-    from ..alerts.incident_scopes import ungrouped_scope_words
-
-    scopes = table["scope"] if "scope" in table.columns else pd.Series([], dtype=object)
-    return ungrouped_scope_words(scopes, by, columns=columns)
 
 
 def _periods(slo: SLO | PerGroup, events: pd.DataFrame, by: list[str]) -> str:
@@ -294,12 +271,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     print(wrap(f"{read.title}: {counted(len(read.events), 'event')} in bins of "
                f"{prose_duration(args.freq)}; {counted(len(inc), 'incident')} from "
                f"{path_label(args.incidents)}; SRE budget period {periods}", indent=""))
-    for note in (naive_times_note(inc, args.incidents),
-                 ungrouped_scope_note(inc, by, read.file_columns(args)), unmatched):
-        if note:
-            print(wrap(note, indent=""))
-    # said above: not again as the scoring's warning (the run's filters are restored on exit)
-    warnings.filterwarnings("ignore", "incident scopes name ", BudgetlabWarning)
+    print_incident_notes(inc, args.incidents, by, read.file_columns(args), more=[unmatched])
     print_slo(slo, by, events=read.events, tracker=False)  # the policies read the target
     scores, episodes, own = [], {}, {}
     for name in names:

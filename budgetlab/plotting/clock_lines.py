@@ -7,10 +7,10 @@ expiry), so that each line is a step through every row with the window's figures
 rate ``1 - failures / total``, burn rate, budget remaining), NaN over ``no_traffic`` (the line
 breaks exactly where the window is empty), a blip (``instant``, held 1 ns) drawn as the value
 before it (as the bands fold it), and the last value held to the observation's end. Beyond
-``max_points`` rows, a line keeps the first, last, lowest and highest row of each pixel column
-(:func:`~budgetlab.plotting._common.extreme_rows`), so that drawing costs no more with more
-events; the timeline draws each line's mean per column over its range instead
-(:mod:`~budgetlab.plotting.line_envelope`).
+``max_points`` rows, a line is its time-weighted mean per pixel column, so that drawing costs no
+more with more events: the timeline's reduction (:mod:`~budgetlab.plotting.column_means`; the
+timeline draws each column's range as a band under it, :mod:`~budgetlab.plotting.line_envelope`).
+A column's extremes would draw a log briefly bad as bad throughout.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import pandas as pd
 
 from .._util.validation import require_columns, utc_ns_column
 from ..errors import ConfigError
-from ._common import extreme_rows, piece_starts, step_line
-from ._pixels import merge_breaks
+from ._common import step_line
+from .column_means import line_envelope
 
 __all__ = ["SPAN_FIGURES", "clock_line", "clock_lines", "clock_table", "clock_values",
            "require_steps"]
@@ -96,16 +96,14 @@ def clock_lines(steps: pd.DataFrame, gids: Sequence[str], *, columns: int,
     """``{gid: (x, y)}``: :func:`clock_line` of each of ``gids`` (the steps read once)."""
     tc, figure = clock_table(steps)
     lines = {}
+    every = np.arange(len(tc), dtype=np.int64)
     for gid in gids:
         v = figure(gid)
-        starts = np.arange(len(tc), dtype=np.int64)
-        if len(tc) > max_points:
-            q = np.flatnonzero(np.isnan(v))
-            breaks = np.unique(np.r_[q - 1, q])
-            breaks = breaks[(breaks >= 0) & (breaks < len(tc) - 1)]
-            breaks = merge_breaks(tc, breaks, int(tc[0]), int(tc[-1]), columns)
-            starts = extreme_rows(v, piece_starts(tc, columns, breaks))
-        lines[gid] = step_line(tc, v, starts, np.zeros(0, dtype=np.int64))
+        if len(tc) > max_points:  # each column's time-weighted mean (its range: line_envelope)
+            at, mean, _, _ = line_envelope(tc, v, columns)
+            lines[gid] = (at, mean)
+        else:
+            lines[gid] = step_line(tc, v, every, np.zeros(0, dtype=np.int64))
     return lines
 
 
@@ -113,9 +111,11 @@ def clock_line(steps: pd.DataFrame, gid: str, *, columns: int,
                max_points: int) -> tuple[np.ndarray, np.ndarray]:
     """``(x, y)`` of line ``gid`` on the window's clock (:func:`clock_values`), to draw with
     ``drawstyle="steps-post"`` (``x`` naive UTC ``datetime64[ns]``; ``y`` unscaled). Beyond
-    ``max_points`` rows, the extremes of each of ``columns`` time columns, each NaN row (no
-    traffic) a piece of its own so that its break is kept (breaks closer than a column merge:
-    :func:`~budgetlab.plotting._pixels.merge_breaks`).
+    ``max_points`` rows, the line's time-weighted mean in each of ``columns`` time columns, as
+    the timeline draws it (:func:`~budgetlab.plotting.column_means.line_envelope`, whose low and
+    high per column are the range): a value held for a tenth of a column weighs a tenth; the
+    line breaks over each stretch without traffic (NaN) of a column or more, shorter ones merge
+    (the mean is over the time holding a value).
 
     >>> from budgetlab import SLO, as_events, status_spans
     >>> ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:10", "2026-01-01 05:00"],
@@ -125,5 +125,9 @@ def clock_line(steps: pd.DataFrame, gid: str, *, columns: int,
     ...                   max_points=5)
     >>> v.tolist()  # at 01:00 + 1 ns the success leaves: 1 failure of 1, burn 10x
     [0.0, 5.0, 10.0, nan, nan]
+    >>> x, v = clock_line(status_spans(ev, slo, steps=True), "burn_rate", columns=1,
+    ...                   max_points=4)
+    >>> np.round(v, 9).tolist()  # 0 for 10 min, 5 for 50, 10 for 10: 350 / 70 (one column)
+    [5.0, 5.0]
     """
     return clock_lines(steps, [gid], columns=columns, max_points=max_points)[gid]
