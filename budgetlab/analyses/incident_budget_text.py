@@ -30,10 +30,10 @@ from .._util.thin import MIN_EVALUATED_HOURS, too_thin
 from .._util.words import counted, duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
 from ..slo import SLO
-from .incident_group_words import all_groups, group_label
+from .incident_group_words import all_groups, group_label, no_event_labels
 from .recalibration.rules import MIN_EXPECTED_FAILURES, decided_miss, too_few_events
 
-__all__ = ["budget_sentence"]
+__all__ = ["budget_sentence", "over_words"]
 
 #: The columns that say a row's time with traffic and what it leaves out of the replayed span.
 _TRAFFIC = ("traffic_hours", "silences", "silent_hours")
@@ -107,8 +107,11 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     n_bad = int(budget["failures"].sum())
     allowed = float((budget["failures"] - budget["excess_failures"]).sum())
     failures = f"{n_bad:,} failure{'' if n_bad == 1 else 's'}"
-    events = f"{n_ev:,} event{'' if n_ev == 1 else 's'}{all_groups(budget, keys, scope)}"
-    head = f"{_over_words(duration, in_log)} the incident saw {failures} in {events}"
+    # every group of the report, those without an event in the incident named
+    seen = budget[budget["events"] > 0] if keys else budget
+    groups = all_groups(seen, keys, scope, of=len(budget), none=no_event_labels(budget, keys))
+    events = f"{n_ev:,} event{'' if n_ev == 1 else 's'}{groups}"
+    head = f"{over_words(duration, in_log)} the incident saw {failures} in {events}"
     periods = (pd.to_timedelta(budget["period"]).to_numpy() if "period" in budget.columns
                else np.full(len(budget), policy.period.to_timedelta64()))
     parts = [(pd.Timedelta(p), budget[periods == p]) for p in dict.fromkeys(periods)]
@@ -130,11 +133,11 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
             f"{', '.join(clauses[:-1])} and {clauses[-1]}{decided}.")
 
 
-def _over_words(duration: pd.Timedelta, in_log: tuple[pd.Timedelta, str] | None) -> str:
+def over_words(duration: pd.Timedelta, in_log: tuple[pd.Timedelta, str] | None) -> str:
     """``Over its 6 h``; when the log holds only part of the incident (``in_log``: that part's
     length, and where the log cuts it), that part, said so.
 
-    >>> _over_words(pd.Timedelta("6h"), (pd.Timedelta("2h"), "to 21:59"))
+    >>> over_words(pd.Timedelta("6h"), (pd.Timedelta("2h"), "to 21:59"))
     'Over the 2 h of its 6 h in the log (to 21:59)'
     """
     if in_log is None:

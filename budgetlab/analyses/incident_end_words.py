@@ -66,16 +66,29 @@ def grace_cut_words(tiers: pd.DataFrame, end: pd.Timestamp, grace: Any, tz: str,
 
 
 def clock_words(ts: pd.Timestamp, tz: str, ref: pd.Timestamp) -> str:
-    """Local time of day, with the date when it is not the day of ``ref``.
+    """Local time of day, with the date when it is not the day of ``ref``, and with its zone's
+    abbreviation when that time of day happens twice on its date (the hour repeated when the
+    clocks go back): ``02:30`` alone would be either.
 
     >>> t = pd.Timestamp
     >>> clock_words(t("2026-01-02 04:05", tz="UTC"), "UTC", t("2026-01-01 23:00", tz="UTC"))
     '2026-01-02 04:05'
+    >>> ref = t("2026-10-24 23:00", tz="UTC")  # Berlin goes from CEST back to CET at 01:00 UTC
+    >>> utc = [t(f"2026-10-25 {h}:30", tz="UTC") for h in ("00", "01", "02")]
+    >>> [clock_words(u, "Europe/Berlin", ref) for u in utc]
+    ['02:30 CEST', '02:30 CET', '03:30']
     """
     local = ts.tz_convert(tz)
-    if local.date() == ref.tz_convert(tz).date():
-        return f"{local:%H:%M}"
-    return f"{local:%Y-%m-%d %H:%M}"
+    said = (f"{local:%H:%M}" if local.date() == ref.tz_convert(tz).date()
+            else f"{local:%Y-%m-%d %H:%M}")
+    return f"{said} {local:%Z}" if _twice(local) else said
+
+
+def _twice(local: pd.Timestamp) -> bool:
+    """The minute of ``local`` (tz-aware) happens twice on its zone's clock."""
+    # floored on UTC (zones shift by whole minutes): flooring the wall time would be ambiguous
+    wall = local.tz_convert("UTC").floor("min").tz_convert(local.tz).tz_localize(None)
+    return bool(pd.isna(wall.tz_localize(local.tz, ambiguous="NaT")))
 
 
 def moved_on_clock(row: pd.Series) -> bool:

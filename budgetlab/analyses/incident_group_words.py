@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["all_groups", "for_group", "group_label"]
+__all__ = ["all_groups", "for_group", "group_label", "no_event_labels"]
 
 
 def group_label(row: pd.Series | dict[str, Any], keys: Sequence[str]) -> str:
@@ -24,7 +24,7 @@ def for_group(row: pd.Series, keys: Sequence[str]) -> str:
 
 
 def all_groups(table: pd.DataFrame, keys: Sequence[str], scope: str = "*", *,
-               mid: bool = False, of: int = 0) -> str:
+               mid: bool = False, of: int = 0, none: Sequence[str] = ()) -> str:
     """`` of all 4 groups by captcha_type and region`` (``of both groups``) when ``table`` holds
     several groups of ``keys`` (a figure summed over them), else nothing (one group, or no keys).
     With a ``scope`` the groups are its parts, and the words say so: `` in the scope
@@ -38,17 +38,46 @@ def all_groups(table: pd.DataFrame, keys: Sequence[str], scope: str = "*", *,
     ' in the scope captcha_type=recaptcha_v2, across both groups by region,'
 
     ``table`` holding the groups with events in the incident, of ``of`` groups the report counts
-    (its budget table's): said so when they are fewer, never "all 2" of 3.
+    (its budget table's): the figure is counted over all ``of`` of them, and the groups with no
+    event are named (``none``: their labels, :func:`no_event_labels`) or counted, never "all 2"
+    of 3 nor one figure "of both groups" beside another "of the 1 group with events".
 
-    >>> all_groups(t, ["region"], of=3)
-    ' of the 2 groups by region with events in the incident'
+    >>> all_groups(t, ["region"], of=3, none=["region=lis"])
+    ' of all 3 groups by region (region=lis had no event in the incident)'
+    >>> all_groups(t.iloc[:1], ["region"], "svc=api", mid=True, of=2, none=["region=ams"])
+    ' in the scope svc=api, across both groups by region (region=ams had no event in the incident),'
     """
     n = len(table.drop_duplicates(subset=list(keys))) if keys else 1
-    if n < 2:
+    total = max(n, of) if keys else 1
+    if total < 2:
         return ""
     by = " and ".join(keys)
-    groups = (f"the {n:,} groups by {by} with events in the incident" if of > n else
-              f"{'both groups' if n == 2 else f'all {n:,} groups'} by {by}")
+    groups = f"{'both groups' if total == 2 else f'all {total:,} groups'} by {by}"
+    if total > n:
+        groups += f" ({_none_words(list(none), total - n)} in the incident)"
     if scope == "*":
         return f" of {groups}"
     return f" in the scope {scope}, across {groups}{',' if mid else ''}"
+
+
+def no_event_labels(table: pd.DataFrame, keys: Sequence[str]) -> list[str]:
+    """The labels of ``table``'s groups (a budget table: one row per group) whose ``events``
+    during the incident are 0.
+
+    >>> b = pd.DataFrame({"region": ["ams", "fra"], "events": [0, 5]})
+    >>> no_event_labels(b, ["region"])
+    ['region=ams']
+    """
+    if not keys or "events" not in table.columns:
+        return []
+    return [group_label(r, keys) for _, r in table[table["events"] == 0].iterrows()]
+
+
+def _none_words(labels: list[str], n: int) -> str:
+    """``region=ams had no event``, ``region=ams and region=lis had none``, ``5 of them had no
+    event`` (more than three, or no labels given)."""
+    if not labels or len(labels) != n or n > 3:
+        return f"{n:,} of them had no event"
+    if n == 1:
+        return f"{labels[0]} had no event"
+    return f"{', '.join(labels[:-1])} and {labels[-1]} had no event"

@@ -14,16 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from .._util.burns import expected_failures_words, three_digits
-from .._util.percent import measured_percent
+from .._util.burns import three_digits
 from .._util.words import counted, duration_words, prose_duration
 from ..alerts.policy import AlertPolicy
-from ..events.schema import FAILURE, TIMEOUT
 from ..slo import SLO
-from .incident_budget_text import budget_sentence
+from .incident_bucket_text import as_sentence, bucket_sentence
+from .incident_budget_text import budget_sentence, over_words
 from .incident_coverage import (
     all_unevaluated,
     late_from,
@@ -35,21 +33,16 @@ from .incident_coverage import (
 )
 from .incident_end_words import clock_words, detection_span_words, grace_cut_words
 from .incident_focus import focus_words
-from .incident_group_words import all_groups, for_group, group_label
+from .incident_group_words import for_group, no_event_labels
 from .incident_tables import closest_tier
 from .incident_tier_reach import reach_words
 from .incident_tracker_text import between, tracker_sentence
-from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
 __all__ = ["between", "summary_text", "tracker_sentence", "bucket_sentence", "alert_sentence",
-           "budget_sentence", "every"]
+           "budget_sentence", "every", "in_log_part"]
 
 
 _clock = clock_words  # local time of day, with the date when not the day of the reference
-
-
-def _sentence(text: str) -> str:
-    return text[0].upper() + text[1:] + "."
 
 
 def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, by: Sequence[str],
@@ -73,23 +66,25 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
     expected = float((budget["failures"] - budget["excess_failures"]).sum()) if len(budget) else 0.0
     outside = ((data_end is not None and data_end < start)
                or (data_start is not None and data_start >= end))
+    part = in_log_part(start, end, data_start, data_end, freq, tz)  # the part the log holds
     parts = [tracker_sentence(start, end, tz, slo, by, scope, tracker,
                               data_end if data_end is not None and data_end < end else None)
              + ("" if outside else focus_words(tracker, budget, by)),
              "How many failures it had is not known either." if outside else
              bucket_sentence(buckets, breakdown_by, tracker, expected_failures=expected,
-                             keys=by, scope=scope, groups=len(budget)),
+                             keys=by, scope=scope, groups=len(budget),
+                             none=no_event_labels(budget, by),
+                             over=over_words(end - start, part) if part else ""),
              alert_sentence(tiers, policy, by, start, tz, freq=freq,
                             data_end=data_end if cut else None, target=slo.target,
                             end=end, grace=grace, last_event=data_end)]
     if len(budget) and int(budget["events"].sum()):
         parts.append(budget_sentence(budget, slo, policy, end - start, keys=by, scope=scope,
-                                     tz=tz, in_log=_in_log(start, end, data_start, data_end,
-                                                           freq, tz)))
+                                     tz=tz, in_log=part))
     return " ".join(parts)
 
 
-def _in_log(start: pd.Timestamp, end: pd.Timestamp, data_start: pd.Timestamp | None,
+def in_log_part(start: pd.Timestamp, end: pd.Timestamp, data_start: pd.Timestamp | None,
             data_end: pd.Timestamp | None, freq: Any, tz: str) -> tuple[pd.Timedelta, str] | None:
     """The part of the incident the log holds, its length and where the log cuts it (``"to
     21:59"``, ``"from 10:05"``, ``"from 10:05 to 11:00"``), when the log starts or ends inside it
@@ -98,7 +93,7 @@ def _in_log(start: pd.Timestamp, end: pd.Timestamp, data_start: pd.Timestamp | N
     minute whose last event is at 01:59 holds an incident that ends at 02:00.
 
     >>> t = pd.Timestamp("2026-04-01 18:00", tz="UTC")
-    >>> _in_log(t, t + pd.Timedelta("6h"), None, t + pd.Timedelta("119min"), "1min", "CET")
+    >>> in_log_part(t, t + pd.Timedelta("6h"), None, t + pd.Timedelta("119min"), "1min", "CET")
     (Timedelta('0 days 02:00:00'), 'to 21:59')
     """
     lo = start if data_start is None else max(start, data_start.floor(pd.Timedelta(freq)))
@@ -109,91 +104,6 @@ def _in_log(start: pd.Timestamp, end: pd.Timestamp, data_start: pd.Timestamp | N
             else "", f"to {_clock(data_end, tz, start)}" if hi < end and data_end is not None
             else ""]
     return hi - lo, " ".join(w for w in said if w)
-
-
-def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.DataFrame, *,
-                    expected_failures: float, keys: Sequence[str] = (), scope: str = "*",
-                    groups: int = 0) -> str:
-    """The largest failure bucket, and what the incident would have been without timeouts.
-
-    The success rate without timeouts is over every group of ``buckets`` together (said so when
-    there are several, within the incident's ``scope`` when it has one); it is
-    withheld, the reason in one clause, when those events are too thin for a verdict by the
-    failure-buckets table's rule (:func:`~.recalibration.rules.too_few_events`: fewer than
-    :data:`~.recalibration.rules.MIN_EXPECTED_FAILURES` expected failures;
-    ``expected_failures`` is their sum under each group's own target, the budget table's
-    ``failures - excess_failures``). The status changes timeouts caused are the replay of the
-    tracker of ``tracker``'s first row (the group of ``keys`` it names), said either way. With
-    ``groups`` (the report's groups of ``keys``, its budget table's rows) more than those of
-    ``buckets`` (the groups with events in the incident), the groups are said as those with
-    events in the incident (the budget sentence counts the events of all ``groups``)."""
-    b = buckets
-    of = groups if list(bkeys) == list(keys) else 0
-    total_fail = int(b["failures"].sum()) if len(b) else 0
-    if total_fail == 0:
-        return "There were no failures during the incident."
-    top = b.iloc[int(np.argmax(b["failures"].to_numpy()))]
-    where = f" in {group_label(top, bkeys)}" if bkeys else ""
-    if len(bkeys) == 1:
-        where = f" in {top[bkeys[0]]}"
-    kinds = set(b.loc[b["failures"] > 0, "bucket"].astype(str))
-    if kinds == {FAILURE} and not where:  # one unnamed kind, one group: nothing to break down
-        return "The log names no kind of failure, so there is no breakdown by kind."
-    # the log's unnamed kind ("failure"): where they were, not "failures were failures"
-    bucket = (("" if kinds == {FAILURE} else " unnamed failures") if str(top["bucket"]) == FAILURE
-              else " " + str(top["bucket"]).replace("_", " ") + "s")
-    txt = (f"{measured_percent(top['share_of_all_failures'], 0)} of the failures"
-           f"{all_groups(b, bkeys, scope, mid=True, of=of)} were{bucket}{where}"
-           f"{_of_its_group(top, bkeys, b, kinds)}")
-    to = b[b["bucket"].astype(str) == TIMEOUT]
-    n_to = int(to["failures"].sum()) if len(to) else 0
-    if n_to:
-        ev_g = (b.drop_duplicates(subset=list(bkeys) or None)["events"].sum() if bkeys
-                else int(b["events"].iloc[0]))
-        ok = int(ev_g) - total_fail
-        sli = ok / ev_g
-        sli_wo = ok / (ev_g - n_to) if ev_g > n_to else 1.0
-        share = ("" if not bkeys and str(top["bucket"]) == TIMEOUT
-                 else f" ({measured_percent(n_to / total_fail, 0)} of all failures)")
-        # the rule of the table's note, over these events: their targets' mean, weighted by events
-        thin = bool(too_few_events(int(ev_g), 1.0 - expected_failures / ev_g))
-        together = all_groups(b, bkeys, scope, mid=True, of=of)
-        if thin:
-            # the words of the rule's own sentence (too_few_events), as the buckets' note says it
-            txt += (f"; the success rate{together} without timeouts{share} is withheld (the "
-                    f"incident's {counted(int(ev_g), 'event')} "
-                    f"{'holds' if ev_g == 1 else 'hold'} "
-                    f"{expected_failures_words(expected_failures)} under the target: too few for "
-                    f"a verdict, one needs at least {MIN_EXPECTED_FAILURES})")
-        else:
-            txt += (f"; without timeouts{share} the success rate{together} would have"
-                    f" been {measured_percent(sli_wo)} instead of {measured_percent(sli)}")
-        caused = int(tracker["transitions_caused_by_timeouts"].iloc[0]) if len(tracker) else 0
-        n_tr = int(tracker["transitions"].iloc[0]) if len(tracker) else 0
-        if n_tr:
-            change = f"change{'s' if n_tr != 1 else ''}"
-            whose = (f"the {n_tr:,} status {change} of the "
-                     f"tracker{for_group(tracker.iloc[0], keys)}"
-                     if keys else f"the tracker's {n_tr:,} status {change}")
-            if caused == 0:  # never "0 of the 4 would not have happened"
-                every = "every one of " if n_tr > 1 else ""
-                txt += (f"; {every}{whose} would have happened without timeouts too" if thin
-                        else f", and {every}{whose} would have happened without them too")
-            else:
-                txt += (f"; without timeouts {caused} of {whose} would not have happened" if thin
-                        else f", and {caused} of {whose} would not have happened")
-    return _sentence(txt)
-
-
-def _of_its_group(top: pd.Series, bkeys: Sequence[str], buckets: pd.DataFrame,
-                  kinds: set[str]) -> str:
-    """`` (75 % of fra's failures)``: the top bucket's share of its own group's failures, beside
-    its share of every group's (the sentence's figure), when the incident had several groups and
-    the log names kinds of failure (one unnamed kind is all of its group's failures)."""
-    if not all_groups(buckets, bkeys) or kinds == {FAILURE}:
-        return ""
-    whose = f"{top[bkeys[0]]}'s" if len(bkeys) == 1 else "that group's"
-    return f" ({measured_percent(top['share_of_failures'], 0)} of {whose} failures)"
 
 
 def every(freq: Any) -> str:
@@ -254,7 +164,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         txt = (f"{name} would have fired {r['tier']} ({r['severity']}){for_group(r, keys)} "
                f"{when(r)}{others(fired, 'fired')}")
     elif data_end is not None and _bin_end(data_end, freq) <= start:
-        return _sentence(f"the log ends before the incident, so what {name} would have done "
+        return as_sentence(f"the log ends before the incident, so what {name} would have done "
                          "during it is not known")
     elif all_unevaluated(tiers, "page" if has_page else None):  # every tier that could page
         txt = not_known_words(name, has_page, tiers)
@@ -264,7 +174,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
                     f"{for_group(r, keys)} {when(r)}{others(fired, 'raised one')}")
         txt += reach_words(tiers, policy, target, keys, grace=grace)
         # the other tiers not evaluated either (the page tiers are named above)
-        return _sentence(txt + unevaluated_words(tiers[tiers["severity"] != "page"] if has_page
+        return as_sentence(txt + unevaluated_words(tiers[tiers["severity"] != "page"] if has_page
                                                  else tiers.iloc[:0], None))
     else:
         sev = "page" if has_page else None
@@ -288,7 +198,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         txt += unevaluated_words(rest, None)
         if end is not None and (cut := grace_cut_words(tiers, end, grace, tz, last_event)):
             txt += f"; {cut}"  # not "did not page" through a grace the log does not hold
-    return _sentence(txt + reach_words(tiers, policy, target, keys, grace=grace))
+    return as_sentence(txt + reach_words(tiers, policy, target, keys, grace=grace))
 
 
 def _one_evaluated(able: pd.DataFrame, severity: str | None) -> bool:

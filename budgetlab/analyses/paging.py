@@ -17,17 +17,17 @@ import numpy as np
 import pandas as pd
 
 from .._util.burns import three_digits
-from .._util.thin import MIN_EVALUATED_HOURS, too_thin
 from .._util.validation import require_columns, to_timedelta
-from .._util.words import counted, hours_words
 from ..alerts.tier import PAGE_SEVERITIES
 from ..errors import ConfigError
 from ..events.schema import scope_mask, ts_ns
 from .count_verdicts import page_verdict
 from .incident import IncidentReport
 from .incident_budget_text import budget_sentence
+from .incident_group_words import for_group
 from .incident_review import BURN_BANDS_TEXT, BURN_LIMITS
 from .incident_tables import closest_tier
+from .incident_text import in_log_part
 from .verdicts import Verdict
 
 __all__ = ["page_table", "wake_verdict", "NOT_WAKING", "not_waking_words"]
@@ -114,6 +114,16 @@ def _window_counts(events: pd.DataFrame, when: pd.Timestamp, width: pd.Timedelta
     return n - int(events["ok"].to_numpy(dtype=bool)[lo:hi].sum()), n
 
 
+def _group_events(events: pd.DataFrame, scope: str | None, group: Mapping[str, object]
+                  ) -> pd.DataFrame:
+    """The ``events`` of the report's ``scope`` and of one ``group`` (its keys and values)."""
+    mask = (scope_mask(events, scope) if scope and scope != "*"
+            else np.ones(len(events), bool))
+    for k, v in group.items():
+        mask &= (events[k].astype(str) == str(v)).to_numpy()
+    return events[mask]
+
+
 def not_waking_words(peak: float) -> str:
     """What was to be done instead of waking the team, by the seed's band of the tracker's
     ``peak`` burn (:data:`NOT_WAKING`; a band holds its lower limit: 1 is "1 to 2").
@@ -144,7 +154,8 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
         The canonical events the reports were made from.
     reports : mapping of str to IncidentReport
         The same incident under each policy (:func:`budgetlab.incident_report`); the first
-        report's tracker (its focus group) is the one judged.
+        report's tracker (its focus group) is the one judged; each policy's first page on the
+        events of the group it paged for (named); the share of the budget over every group.
     wake_burn : float
         Tracker burn rate that justifies waking people on its own.
 
@@ -180,11 +191,7 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
         raise ConfigError("wake_burn must be a number > 0 (the seed uses 5).")
     first = next(iter(reports.values()))
     require_columns(events, ["ts", "ok"], what="events")
-    mask = (scope_mask(events, first.scope) if first.scope and first.scope != "*"
-            else np.ones(len(events), bool))
-    for k, v in first.focus().items():
-        mask &= (events[k].astype(str) == str(v)).to_numpy()
-    scoped = events[mask]
+    scoped = _group_events(events, first.scope, first.focus())
     target = float(first.slo.target)
     tracker = first.tracker.iloc[0]
     peak = float(tracker["peak_burn"]) if pd.notna(tracker["peak_burn"]) else 0.0
@@ -203,13 +210,14 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
             silent.append(f"{name} ({_closest(tiers)})")
             continue
         tier = fired.iloc[0]
-        f, n = _window_counts(
-            scoped,
+        f, n = _window_counts(  # the window of the group that paged, not the focus group's
+            _group_events(events, rep.scope, {k: tier[k] for k in rep.by}),
             pd.Timestamp(tier["first_alert"]),
             to_timedelta(tier["long_window"], name="long_window"),
         )
         judged.append(page_verdict(f, n, target=target, threshold=float(tier["burn"]),
-                                   subject=f"{name}'s {tier['tier']} page"))
+                                   subject=f"{name}'s {tier['tier']} page"
+                                   f"{for_group(tier, list(rep.by))}"))
     reasons = [v.sentence for v in judged]
     reasons.append(f"The tracker's burn peaked at {three_digits(peak)}, in the seed's band "
                    f"\"{band}\".")
@@ -231,25 +239,14 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
 
 
 def _spent_words(report: IncidentReport) -> str:
-    """The incident's share of the period's error budget (the first row of the ``budget`` of
-    :func:`budgetlab.incident_report`); withheld, and why, when the replayed span it is carried
-    from holds under a day of time with traffic (:func:`budgetlab._util.thin.too_thin`, as the
-    summary's), or the incident's events too few expected failures for a verdict (the table's
-    ``period_budget_pct`` is NaN: its ``budget_note`` says why). Else the report's own sentence
-    (:func:`~budgetlab.analyses.incident_budget_text.budget_sentence`, as its summary says it):
-    the share of a period named (``0.2 % of a 30 d error budget``), at the traffic of the span
-    named, in one rounding."""
-    budget = report.budget.iloc[0]
-    hours = float(budget.get("traffic_hours", budget["replayed_hours"]))
-    if bool(too_thin(hours)):
-        return (f"The incident's share of the period's error budget is withheld: the replayed span "
-                f"holds {counted(int(budget['replayed_events']), 'event')} in "
-                f"{hours_words(hours)} with traffic, and a rate per day needs at least "
-                f"{MIN_EVALUATED_HOURS:g} h of time with traffic.")
-    if pd.isna(budget["period_budget_pct"]):
-        n = int(budget["events"])
-        return ("The incident's share of the period's error budget is withheld: its "
-                f"{counted(n, 'event')} {'holds' if n == 1 else 'hold'} too few expected failures "
-                "for a verdict.")
+    """The incident's share of the period's error budget as the report's summary says it
+    (:func:`~budgetlab.analyses.incident_budget_text.budget_sentence` over every group of its
+    ``budget`` table, the part of the incident in the log named): the share of a period named
+    (``0.2 % of a 30 d error budget``), at the traffic of the span named, in one rounding; withheld
+    in its words when the replayed span holds under a day of time with traffic or the incident's
+    events too few expected failures for a verdict, of all its groups together (before, the first
+    group's row alone decided, beside a sentence of them all)."""
+    part = in_log_part(report.start, report.end, report.data_start, report.data_end,
+                       report.freq, report.tz)
     return budget_sentence(report.budget, report.slo, report.policy, report.end - report.start,
-                           keys=report.by, scope=report.scope, tz=report.tz)
+                           keys=report.by, scope=report.scope, tz=report.tz, in_log=part)

@@ -31,8 +31,10 @@ def print_tier_table(rep: Any, by: list[str], limit: int = 0) -> None:
         # a tier that did not fire has no first alert nor delay: words, never a blank cell; one
         # that fired before the incident began detected it at once (the table's 0)
         before = (tiers["first_alert"] < rep.start).to_numpy()
-        # a tier never evaluated (its window reached before the data's start): not known
-        unknown = cut.rows.get("evaluated_from", pd.Series(0, index=tiers.index)).isna()
+        # a tier never evaluated (its window reached before the data's start): not known,
+        # unless it can never fire at its target: the stronger fact, the summary's words
+        can = cut.rows.get("can_fire", pd.Series(True, index=tiers.index)).to_numpy(dtype=bool)
+        unknown = cut.rows.get("evaluated_from", pd.Series(0, index=tiers.index)).isna() & can
         tiers["detection_delay"] = [
             "not evaluated" if no else "already firing" if early and pd.notna(v)
             else duration_words(v) if pd.notna(v) else why for v, early, no, why in zip(

@@ -105,12 +105,15 @@ def test_budget_sentence_names_the_part_of_the_incident_in_the_log():
     # the log's last event is at 21:59, a log a minute: it holds 20:00 .. 22:00 of the incident,
     # 2 h of its 6 h, with 120 events of api and 120 of db, 20 failed; under 90 % 24 are
     # allowed: burn 20 / 24 = 0.833. The events are of the report's 3 groups (web's 0 among
-    # them); the failures' sentence counts the 2 with events in the incident, and says so
+    # them); the failures' sentence counts the same 3 groups, both naming web, which had none
+    # (before a60incident it counted "the 2 groups by svc with events in the incident")
     said = flat(log_ending_in_the_incident().summary)
     assert ("Over the 2 h of its 6 h in the log (to 21:59) the incident saw 20 failures in 240 "
-            "events of all 3 groups by svc (burn 0.833 over the incident)") in said
+            "events of all 3 groups by svc (svc=web had no event in the incident) (burn 0.833 "
+            "over the incident)") in said
     assert "Over its 6 h" not in said
-    assert "of the failures of the 2 groups by svc with events in the incident were" in said
+    assert ("of the failures of all 3 groups by svc (svc=web had no event in the incident) "
+            "were") in said
     assert "both groups" not in said
 
 

@@ -192,9 +192,11 @@ def test_the_spent_share_is_withheld_over_less_than_a_day():
     rep = incident_report(ev, SLO_1H, "2026-01-02 02:00", "2026-01-02 03:00",
                           policy=AlertPolicy.single_window("1h", 50.0))
     v = wake_verdict(ev, {"mine": rep})
-    assert v.sentence.endswith("The incident's share of the period's error budget is withheld: "
-                               "the replayed span holds 300 events in 4 h 59 min with traffic, "
-                               "and a rate per day needs at least 24 h of time with traffic.")
+    # in the summary's words since a60incident (its budget sentence, over every group)
+    assert ("its share of a 30 d error budget is withheld, too thin to go by (that budget is the "
+            "traffic of 2026-01-02 00:00 .. 04:59 UTC carried to 30 d, and a rate per day needs "
+            "at least 24 h of time with traffic: the replayed span holds 300 events in 4 h 59 min "
+            "with traffic)") in v.sentence
 
 
 @pytest.mark.parametrize(("at", "labelled"), [

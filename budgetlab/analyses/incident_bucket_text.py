@@ -1,0 +1,117 @@
+"""The incident summary's failure-buckets sentence (:mod:`budgetlab.analyses.incident_text`):
+the largest failure bucket, where it was, and what the incident would have been without
+timeouts, over the groups the budget sentence counts (those without an event named)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .._util.burns import expected_failures_words
+from .._util.percent import measured_percent
+from .._util.words import counted
+from ..events.schema import FAILURE, TIMEOUT
+from .incident_group_words import all_groups, for_group, group_label
+from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
+
+__all__ = ["as_sentence", "bucket_sentence"]
+
+
+def as_sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter capital, a full stop after it.
+
+    >>> as_sentence("the log ends")
+    'The log ends.'
+    """
+    return text[0].upper() + text[1:] + "."
+
+
+def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.DataFrame, *,
+                    expected_failures: float, keys: Sequence[str] = (), scope: str = "*",
+                    groups: int = 0, none: Sequence[str] = (), over: str = "") -> str:
+    """The largest failure bucket, and what the incident would have been without timeouts.
+
+    The success rate without timeouts is over every group of ``buckets`` together (said so when
+    there are several, within the incident's ``scope`` when it has one); it is
+    withheld, the reason in one clause, when those events are too thin for a verdict by the
+    failure-buckets table's rule (:func:`~.recalibration.rules.too_few_events`: fewer than
+    :data:`~.recalibration.rules.MIN_EXPECTED_FAILURES` expected failures;
+    ``expected_failures`` is their sum under each group's own target, the budget table's
+    ``failures - excess_failures``). The status changes timeouts caused are the replay of the
+    tracker of ``tracker``'s first row (the group of ``keys`` it names), said either way. With
+    ``groups`` (the report's groups of ``keys``, its budget table's rows) more than those of
+    ``buckets`` (the groups with events in the incident), the failures are said of all
+    ``groups``, those without an event named (``none``: their labels), as the budget sentence
+    counts them. ``over``: the part of the incident the log holds when it cuts the incident
+    (:func:`~.incident_budget_text.over_words`), said when there were no failures in it."""
+    b = buckets
+    of = groups if list(bkeys) == list(keys) else 0
+    named = none if of else ()
+    total_fail = int(b["failures"].sum()) if len(b) else 0
+    if total_fail == 0:  # over the part of the incident in the log, when that is a part
+        return f"{over} the incident saw no failures." if over else \
+            "There were no failures during the incident."
+    top = b.iloc[int(np.argmax(b["failures"].to_numpy()))]
+    where = f" in {group_label(top, bkeys)}" if bkeys else ""
+    if len(bkeys) == 1:
+        where = f" in {top[bkeys[0]]}"
+    kinds = set(b.loc[b["failures"] > 0, "bucket"].astype(str))
+    if kinds == {FAILURE} and not where:  # one unnamed kind, one group: nothing to break down
+        return "The log names no kind of failure, so there is no breakdown by kind."
+    # the log's unnamed kind ("failure"): where they were, not "failures were failures"
+    bucket = (("" if kinds == {FAILURE} else " unnamed failures") if str(top["bucket"]) == FAILURE
+              else " " + str(top["bucket"]).replace("_", " ") + "s")
+    txt = (f"{measured_percent(top['share_of_all_failures'], 0)} of the failures"
+           f"{all_groups(b, bkeys, scope, mid=True, of=of, none=named)} were{bucket}{where}"
+           f"{_of_its_group(top, bkeys, b, kinds)}")
+    to = b[b["bucket"].astype(str) == TIMEOUT]
+    n_to = int(to["failures"].sum()) if len(to) else 0
+    if n_to:
+        ev_g = (b.drop_duplicates(subset=list(bkeys) or None)["events"].sum() if bkeys
+                else int(b["events"].iloc[0]))
+        ok = int(ev_g) - total_fail
+        sli = ok / ev_g
+        sli_wo = ok / (ev_g - n_to) if ev_g > n_to else 1.0
+        share = ("" if not bkeys and str(top["bucket"]) == TIMEOUT
+                 else f" ({measured_percent(n_to / total_fail, 0)} of all failures)")
+        # the rule of the table's note, over these events: their targets' mean, weighted by events
+        thin = bool(too_few_events(int(ev_g), 1.0 - expected_failures / ev_g))
+        together = all_groups(b, bkeys, scope, mid=True, of=of, none=named)
+        if thin:
+            # the words of the rule's own sentence (too_few_events), as the buckets' note says it
+            txt += (f"; the success rate{together} without timeouts{share} is withheld (the "
+                    f"incident's {counted(int(ev_g), 'event')} "
+                    f"{'holds' if ev_g == 1 else 'hold'} "
+                    f"{expected_failures_words(expected_failures)} under the target: too few for "
+                    f"a verdict, one needs at least {MIN_EXPECTED_FAILURES})")
+        else:
+            txt += (f"; without timeouts{share} the success rate{together} would have"
+                    f" been {measured_percent(sli_wo)} instead of {measured_percent(sli)}")
+        caused = int(tracker["transitions_caused_by_timeouts"].iloc[0]) if len(tracker) else 0
+        n_tr = int(tracker["transitions"].iloc[0]) if len(tracker) else 0
+        if n_tr:
+            change = f"change{'s' if n_tr != 1 else ''}"
+            whose = (f"the {n_tr:,} status {change} of the "
+                     f"tracker{for_group(tracker.iloc[0], keys)}"
+                     if keys else f"the tracker's {n_tr:,} status {change}")
+            if caused == 0:  # never "0 of the 4 would not have happened"
+                every = "every one of " if n_tr > 1 else ""
+                txt += (f"; {every}{whose} would have happened without timeouts too" if thin
+                        else f", and {every}{whose} would have happened without them too")
+            else:
+                txt += (f"; without timeouts {caused} of {whose} would not have happened" if thin
+                        else f", and {caused} of {whose} would not have happened")
+    return as_sentence(txt)
+
+
+def _of_its_group(top: pd.Series, bkeys: Sequence[str], buckets: pd.DataFrame,
+                  kinds: set[str]) -> str:
+    """`` (75 % of fra's failures)``: the top bucket's share of its own group's failures, beside
+    its share of every group's (the sentence's figure), when the incident had several groups and
+    the log names kinds of failure (one unnamed kind is all of its group's failures)."""
+    if not all_groups(buckets, bkeys) or kinds == {FAILURE}:
+        return ""
+    whose = f"{top[bkeys[0]]}'s" if len(bkeys) == 1 else "that group's"
+    return f" ({measured_percent(top['share_of_failures'], 0)} of {whose} failures)"
