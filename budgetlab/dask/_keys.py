@@ -22,7 +22,7 @@ from ..privacy.guard import arrow_text
 from ..privacy.refusals import column_refusal, findings
 
 __all__ = ["union", "spelled_keys", "key_dtypes", "dropped_scan", "dropped_findings",
-           "refuse_personal"]
+           "refuse_personal", "required_scan", "refuse_required"]
 
 
 def union(lists: Sequence[Sequence[Any]], *, sort: bool) -> list[Any]:
@@ -97,11 +97,36 @@ def dropped_scan(raw: pd.DataFrame, flagged: Sequence[str],
     return {c: _scan(pd.Series(group_key(raw[c], c)) if c in spelled else raw[c]) for c in flagged}
 
 
-def dropped_findings(infos: Sequence[dict[str, Any]], col: str) -> str:
+def required_scan(raw: pd.DataFrame, spec: ReadSpec,
+                  ) -> dict[str, tuple[dict[str, int], dict[str, np.ndarray]]]:
+    """One partition's findings (:func:`_scan`) in the columns the pandas reader's guard always
+    refuses personal data in (the outcome labels, or the bucket column beside ``ok=``), only those
+    that hold some: none, when the partition holds none."""
+    required = [c for c in (spec.label if spec.reads_labels else None, spec.bucket) if c]
+    found = {c: _scan(raw[c]) for c in required}
+    return {c: scan for c, scan in found.items() if scan[0]}
+
+
+def refuse_required(infos: Sequence[dict[str, Any]], name: str | None) -> None:
+    """Refuse a required column (outcome labels, bucket) that holds personal data in some
+    partition (``info["required"]``, :func:`required_scan`), with what every partition holds in it
+    (:func:`dropped_findings`), in the words of the pandas reader's guard, which refuses it under
+    every ``pii=`` before any other column; prefixed with the input's ``name`` (files), as
+    :func:`refuse_personal` is."""
+    col = next((c for i in infos for c in i.get("required", {})), None)
+    if col is None:
+        return
+    exc = column_refusal(col, dropped_findings(infos, col, found="required"), "required")
+    raise exc if name is None else PersonalDataError(f"{name}: {exc}")
+
+
+def dropped_findings(infos: Sequence[dict[str, Any]], col: str, *,
+                     found: str = "dropped") -> str:
     """What the partitions found in ``col``, a column dropped for personal data, in the words of
     :func:`budgetlab.read_events` (:func:`~budgetlab.privacy.refusals.findings`): the rows of each
     kind summed, its distinct values counted once over all partitions (each partition gives them
-    as 64-bit hashes, ``info["dropped"]``, never the values).
+    as 64-bit hashes, ``info[found]``: ``info["dropped"]``, or ``info["required"]``; never the
+    values).
 
     >>> one = {"dropped": {"user": ({"e-mail address": 2}, {"e-mail address": np.array([7, 8])})}}
     >>> two = {"dropped": {"user": ({"e-mail address": 3}, {"e-mail address": np.array([8, 9])})}}
@@ -111,8 +136,8 @@ def dropped_findings(infos: Sequence[dict[str, Any]], col: str) -> str:
     rows: dict[str, int] = {}
     hashes: dict[str, list[np.ndarray]] = {}
     for info in infos:
-        found, values = info.get("dropped", {}).get(col, ({}, {}))
-        for kind, n in found.items():
+        counts, values = info.get(found, {}).get(col, ({}, {}))
+        for kind, n in counts.items():
             rows[kind] = rows.get(kind, 0) + n
             hashes.setdefault(kind, []).append(values[kind])
     kinds = sorted(rows, key=KINDS.index)  # in the order the guard reports them

@@ -26,7 +26,7 @@ from ..events.spec import ReadSpec
 from ..events.timeformat import has_year
 
 __all__ = ["read_parquet", "source_name", "spec_of", "raw_frame", "files_read",
-           "files_with_rows"]
+           "files_with_rows", "FILTERED_OUT"]
 
 #: ReadSpec fields for files and text logs read by :func:`budgetlab.read_events` only. Not
 #: ``on_error`` nor the deprecated ``strict``: the spec itself refuses them without ``pattern=``
@@ -38,6 +38,9 @@ _PANDAS_ONLY = ("pattern", "format", "encoding")
 _TEXT_SUFFIXES = {".csv", ".tsv", ".tab", ".json", ".jsonl", ".ndjson", ".log", ".txt"}
 #: Files whose rows one task of :func:`files_read` counts.
 _FILES_PER_TASK = 64
+#: The note of a file with rows, none of which ``filters=`` keep (after its name, as
+#: :data:`~budgetlab.events.files.SKIPPED` is said of a file without rows).
+FILTERED_OUT = "no rows kept by filters=, skipped"
 #: The latency fields: the Dask reader reads no request durations (nor the ``slow`` bucket).
 _LATENCY = ("duration", "duration_unit", "slow_above")
 
@@ -107,7 +110,21 @@ def read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
         raise FileFormatError(
             f"{name}: no readable Parquet data ({type(exc).__name__}); check the path, that it "
             "holds .parquet files, and the filters.") from None
+    _refuse_twice(frame)
     return frame, name
+
+
+def _refuse_twice(frame: dd.DataFrame) -> None:
+    """A file that ``frame`` would read twice (named twice in a list, or by a path and a glob
+    that matches it) refused in the words of :func:`budgetlab.read_events`
+    (:func:`~budgetlab.events.files.expand_sources`): its rows would count twice."""
+    dataset = getattr(getattr(frame, "expr", None), "_dataset_info", {}).get("ds")
+    seen: set[str] = set()
+    for path in getattr(dataset, "files", None) or ():
+        key = str(Path(path).resolve()) if Path(path).exists() else path
+        if key in seen:
+            raise InputError(f"{file_name(path)} is given twice; give each file once.")
+        seen.add(key)
 
 
 def _is_glob(text: str) -> bool:
@@ -166,20 +183,23 @@ def raw_frame(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
     return read_parquet(source, filters)
 
 
-def _count_rows(fragments: list[Any], schema: Any, where: Any) -> list[int]:
+def _count_rows(fragments: list[Any], schema: Any, where: Any) -> list[tuple[int, int]]:
     """The rows of each Parquet file (a pyarrow fragment of a dataset of ``schema``, hive keys
-    included) that ``where`` keeps: its footer alone without ``where``, or one on partition keys
-    only; else the columns ``where`` names."""
-    return [int(f.count_rows() if where is None else
-                f.scanner(schema=schema, filter=where, columns=[]).count_rows())
-            for f in fragments]
+    included) that ``where`` keeps, and all its rows: its footer alone without ``where``, or one
+    on partition keys only; else the columns ``where`` names."""
+    counts = []
+    for f in fragments:
+        rows = int(f.count_rows())
+        counts.append((rows if where is None else
+                       int(f.scanner(schema=schema, filter=where, columns=[]).count_rows()), rows))
+    return counts
 
 
-def files_read(frame: dd.DataFrame, filters: Any) -> list[tuple[str, int]] | None:
+def files_read(frame: dd.DataFrame, filters: Any) -> list[tuple[str, int, int]] | None:
     """The Parquet files Dask reads for ``frame`` (from Parquet paths), in its order, each named
     as :func:`budgetlab.read_events` names a file (:func:`~budgetlab.events.files.file_name`) with
-    the rows that ``filters`` keep of it, counted on the workers; ``None`` when Dask does not say
-    which files it reads (then the reader names the paths as given)."""
+    the rows that ``filters`` keep of it and all its rows, counted on the workers; ``None`` when
+    Dask does not say which files it reads (then the reader names the paths as given)."""
     dataset = getattr(getattr(frame, "expr", None), "_dataset_info", {}).get("ds")
     if dataset is None:  # pragma: no cover - a Dask whose Parquet reader keeps no dataset
         return None
@@ -189,25 +209,31 @@ def files_read(frame: dd.DataFrame, filters: Any) -> list[tuple[str, int]] | Non
     tasks = [delayed(_count_rows)(fragments[i:i + _FILES_PER_TASK], dataset.schema, where)
              for i in range(0, len(fragments), _FILES_PER_TASK)]
     counts = [n for part in compute(*tasks) for n in part]  # type: ignore[no-untyped-call]
-    return [(file_name(f.path), n) for f, n in zip(fragments, counts, strict=True)]
+    return [(file_name(f.path), kept, rows)
+            for f, (kept, rows) in zip(fragments, counts, strict=True)]
 
 
-
-def files_with_rows(files: list[tuple[str, int]] | None, filters: Any,
+def files_with_rows(files: list[tuple[str, int, int]] | None, filters: Any,
                     infos: list[dict[str, Any]], name: str, many: bool,
                     ) -> tuple[list[tuple[str, int]] | None, tuple[str, ...]]:
-    """The ``files`` read (Parquet paths) that have rows and the note on those that have none
-    (skipped, as :func:`budgetlab.read_events` skips and states them); with ``filters``, every
-    file, as the filters left it (a file they empty is not a file without rows). Input without
-    rows (the partition profiles ``infos``) is refused: Parquet files in the words of
-    :func:`budgetlab.read_events` (``FileFormatError``, one file by its name, several counted),
-    what ``filters`` left or a Dask DataFrame by ``name``."""
+    """The ``files`` read (Parquet paths: name, rows kept by ``filters``, rows) that have rows
+    kept, and the note on those that have none (skipped, as :func:`budgetlab.read_events` skips
+    and states them: :data:`FILTERED_OUT` for a file that has rows, none of which ``filters``
+    keep). Input without rows (the partition profiles ``infos``) is refused: Parquet files
+    without rows in the words of :func:`budgetlab.read_events` (``FileFormatError``, one file by
+    its name, several counted), rows that ``filters`` all leave out, or a Dask DataFrame by
+    ``name``, as ``InputError``."""
     if sum(int(i["rows"]) for i in infos) == 0:
-        if files and filters is None:
-            raise no_rows_refusal([n for n, _ in files],
+        if files and not any(rows for _, _, rows in files):
+            raise no_rows_refusal([n for n, _, _ in files],
                                   "has a schema but no rows; nothing to analyse.")
+        if filters is not None:
+            raise InputError(f"{name}: filters= leave no rows; nothing to analyse: check "
+                             "filters=.")
         raise InputError(f"{name} {'have' if many else 'has'} no rows; nothing to analyse.")
-    if not files or filters is not None or all(n for _, n in files):
-        return files, ()
-    notes = file_notes([n for n, _ in files], [[] if n else [SKIPPED] for _, n in files])
-    return [f for f in files if f[1]], tuple(notes)
+    if files is None:
+        return None, ()
+    notes = file_notes([n for n, _, _ in files],
+                       [[] if kept else [SKIPPED if not rows else FILTERED_OUT]
+                        for _, kept, rows in files])
+    return [(n, kept) for n, kept, _ in files if kept], tuple(notes)

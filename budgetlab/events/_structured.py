@@ -19,7 +19,10 @@ from ._messages import MAX_ROWS_LISTED, note_open_last_row, number_dtypes
 from ._text import FileSpec, as_pandas, compression_of, utf8_family
 from .schema import check_header
 
-__all__ = ["read_jsonl", "read_parquet"]
+__all__ = ["read_jsonl", "read_parquet", "NO_RECORDS"]
+
+#: Why a JSON file holds no row: no records (an empty array refused alone, as ``{}`` is).
+NO_RECORDS = "no records; nothing to analyse."
 
 
 def read_jsonl(raw: bytes, name: str, want: FileSpec) -> pd.DataFrame:
@@ -56,8 +59,13 @@ def read_jsonl(raw: bytes, name: str, want: FileSpec) -> pd.DataFrame:
             else " (a number out of range?)"
         raise FileFormatError(f"{name}: not valid JSON Lines{where}; give one JSON object per "
                               "line.") from None
+    if array and isinstance(frame, pd.DataFrame) and frame.shape == (0, 0) \
+            and text.strip()[1:-1].strip() == "":
+        # an empty array (``[]``): a file without rows, skipped beside files with rows and
+        # refused alone (``read_files``), as an empty JSON Lines file is
+        return pd.DataFrame({c: pd.Series(dtype=object) for c in columns})
     if not isinstance(frame, pd.DataFrame) or frame.empty:
-        raise FileFormatError(f"{name}: no records; nothing to analyse.")
+        raise FileFormatError(f"{name}: {NO_RECORDS}")
     check_header(list(frame.columns), columns, name, numbers=lambda: number_dtypes(frame))
     if not array and not text.rstrip(" \t").endswith(("\n", "\r")):
         note_open_last_row(len(frame) - 1)

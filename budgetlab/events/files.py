@@ -23,7 +23,7 @@ from .._util.words import counted, say
 from ..errors import ConfigError, FileFormatError, InputError, SchemaError, TimestampError
 from ._compressed import PACKED, read_input
 from ._messages import ROWS, SKIPPED, file_offset, no_rows_refusal, reading_files, row_numbers
-from ._structured import read_jsonl, read_parquet
+from ._structured import NO_RECORDS, read_jsonl, read_parquet
 from ._text import (
     CR_ONLY_NOTE,
     ISO_TIME,
@@ -221,8 +221,9 @@ def _no_rows(path: Path, frame: pd.DataFrame, want: FileSpec) -> str:
     """Why the file at ``path`` (read as ``frame``) has no rows, as its refusal says it."""
     if len(frame.columns) == 0:
         return "the file is empty; give a file with a header and rows."
-    kind = "schema" if _detect_format(path, want.format)[0] == "parquet" else "header"
-    return f"has a {kind} but no rows; nothing to analyse."
+    fmt = _detect_format(path, want.format)[0]  # JSON: an empty array
+    return NO_RECORDS if fmt == "jsonl" else \
+        f"has a {'schema' if fmt == 'parquet' else 'header'} but no rows; nothing to analyse."
 
 
 def refuse_copies(frames: list[pd.DataFrame], files: list[tuple[str, int]]) -> None:
