@@ -122,8 +122,10 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
         whose = (f"a {prose_duration(parts[0][0])} error budget" if len(parts) == 1
                  else "the error budget")
         return f"{head}; its burn over the incident and its share of {whose} are withheld ({few})."
-    head += (f" (burn {three_digits(n_bad / allowed)} over the incident)" if allowed > 0
-             else " (no error budget to burn)")
+    burn = (f"burn {three_digits(n_bad / allowed)} over the incident" if allowed > 0
+            else "no error budget to burn")
+    # one bracket, not two in a row, after the groups without an event
+    head = f"{head[:-1]}; {burn})" if head.endswith(")") else f"{head} ({burn})"
     decided = _decided(budget) if allowed > 0 else ""
     if len(parts) == 1:
         share = _one_period(*parts[0], keys, slo.target, tz)

@@ -109,7 +109,7 @@ def test_budget_sentence_names_the_part_of_the_incident_in_the_log():
     # (before a60incident it counted "the 2 groups by svc with events in the incident")
     said = flat(log_ending_in_the_incident().summary)
     assert ("Over the 2 h of its 6 h in the log (to 21:59) the incident saw 20 failures in 240 "
-            "events of all 3 groups by svc (svc=web had no event in the incident) (burn 0.833 "
+            "events of all 3 groups by svc (svc=web had no event in the incident; burn 0.833 "
             "over the incident)") in said
     assert "Over its 6 h" not in said
     assert ("of the failures of all 3 groups by svc (svc=web had no event in the incident) "

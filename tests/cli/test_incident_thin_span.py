@@ -23,8 +23,10 @@ def test_an_incident_on_47_minutes_of_log_withholds_the_rate_per_day(capsys):
                  "program", "--start", "2026-10-30 16:50", "--end", "2026-10-30 17:10",
                  "--window", "1h", "--target", "0.5"]) == 0
     said = " ".join(capsys.readouterr().out.split())
+    # QQ.exe's and SogouCloud.exe's first events (17:11:43, 17:15:10) come after the incident
     assert ("Over its 20 min the incident saw 0 failures in 40 events of all 7 groups by program "
-            "(burn 0 over the incident); its share of a 30 d error budget is withheld, too thin to "
+            "(program=QQ.exe and program=SogouCloud.exe had no event in the incident; burn 0 over "
+            "the incident); its share of a 30 d error budget is withheld, too thin to "
             "go by (that budget is the traffic of 2026-10-30 16:49 .. 17:36 UTC carried to 30 d, "
             "and a rate per day needs at least 24 h of time with traffic: the replayed span of "
             "program=QQ.exe (the least time with traffic) holds 3 events in 20 min 50 s with "
