@@ -20,7 +20,8 @@ from typing import Any
 
 __all__ = ["about_counted", "about_words", "cli_words", "command_flag", "counted", "counted_of",
            "days_words", "duration_words", "flags_as", "hours_words", "noun_for", "option_word",
-           "prose_duration", "say", "some_named", "speak"]
+           "prose_duration", "say", "some_hours_words", "some_named", "speak",
+           "UNDER_A_SECOND"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
 # end)
@@ -335,6 +336,22 @@ def hours_words(hours: float) -> str:
     import pandas as pd
 
     return duration_words(pd.Timedelta(hours=hours).round("ms"), days=False)
+
+
+#: A time there is some of (evaluated, held, silent), but less than a second: :func:`hours_words`
+#: would truncate it to ``0 s``, which reads as none.
+UNDER_A_SECOND = "under a second"
+
+
+def some_hours_words(hours: float) -> str:
+    """Hours of a time there is some of (more than none: evaluated, held, silent) in
+    :func:`hours_words`' spelling, and :data:`UNDER_A_SECOND` for less than a second (never
+    ``0 s``, which would say there was none). One phrase for every such time.
+
+    >>> some_hours_words(1.35), some_hours_words(0.2 / 3600), some_hours_words(1 / 3600)
+    ('1 h 21 min', 'under a second', '1 s')
+    """
+    return hours_words(hours) if hours * 3600 >= 1 else UNDER_A_SECOND
 
 
 def days_words(days: float) -> str:
