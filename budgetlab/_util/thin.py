@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .words import counted, hours_words
+from .words import counted, some_hours_words
 
 __all__ = ["MIN_EVALUATED_HOURS", "too_thin", "thin_words"]
 
@@ -52,7 +52,7 @@ def thin_words(hours: Any, events: Any, *, time: str, figures: str, no_time: str
         elif not h > 0:
             out.append(no_time)
         else:
-            span = hours_words(h) if h * 3600 >= 1 else "a fraction of a second"
-            out.append(f"only {span} of {time} ({counted(int(n), 'event')} in it): too little "
-                       f"for {figures}, which need at least {MIN_EVALUATED_HOURS:g} h (one day)")
+            out.append(f"only {some_hours_words(h)} of {time} ({counted(int(n), 'event')} in "
+                       f"it): too little for {figures}, which need at least "
+                       f"{MIN_EVALUATED_HOURS:g} h (one day)")
     return out

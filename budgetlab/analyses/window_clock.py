@@ -186,7 +186,7 @@ def withhold_empty(row: dict[str, Any], spec: WindowSpec, warmup_ns: int) -> dic
 
 def _empty_words(hours: float, spec: WindowSpec, warmup_ns: int) -> str:
     """Why a row of :func:`withhold_empty` is withheld, in words."""
-    from .._util.words import hours_words, prose_duration
+    from .._util.words import UNDER_A_SECOND, prose_duration, some_hours_words
 
     kinds = []
     if spec.kind == "rolling":
@@ -195,7 +195,8 @@ def _empty_words(hours: float, spec: WindowSpec, warmup_ns: int) -> str:
     if warmup_ns:
         kinds.append(f"the {prose_duration(pd.Timedelta(warmup_ns, unit='ns'))} of warmup= "
                      "after the first event")
-    span = f"its {hours_words(hours)}" if hours * 3600 >= 1 else "under a second"
+    span = some_hours_words(hours)
+    span = span if span == UNDER_A_SECOND else f"its {span}"
     return (f"0 events in the evaluated span: for {span} of evaluated time the window held "
             f"only events of a warm-up ({'; or '.join(kinds)}); no time shares, status changes, "
             "rates per day or detections without an event in it")

@@ -19,7 +19,7 @@ import pandas as pd
 from .._util.attrs import clock_at, clock_span
 from .._util.percent import given_fraction, given_percent, measured_percent, time_share_percent
 from .._util.validation import to_timedelta, window_words
-from .._util.words import counted, duration_words, flags_as, hours_words, prose_duration, speak
+from .._util.words import counted, duration_words, flags_as, prose_duration, some_hours_words, speak
 from ..errors import BudgetlabWarning, ConfigError
 from .clock_text import silence_lines
 from .reading import group_keys, longest_window, read_log, slo_from_args
@@ -148,12 +148,12 @@ def _recalibration_line(row: pd.Series, given: bool, warmup: str = "") -> str:
 def _no_events_words(hours: float, warmup: str) -> str:
     """``no events after the 1 h warm-up (the window held only warm-up events, for 59 min 22 s of
     evaluated time)``: a group whose ``hours`` of evaluated time hold none of its events (a
-    fraction of a second said so, never ``0 s``)."""
+    time under a second said so, never ``0 s``)."""
     head = f"no events after the {warmup}" if warmup else "no events in the evaluated span"
     if not hours > 0:
         return f"{head} (no evaluated time)"
     held = "warm-up events" if warmup else "events from before the span or its warm-ups"
-    span = hours_words(hours) if hours * 3600 >= 1 else "a fraction of a second"
+    span = some_hours_words(hours)
     return f"{head} (the window held only {held}, for {span} of evaluated time)"
 
 

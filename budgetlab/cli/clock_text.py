@@ -14,7 +14,7 @@ import pandas as pd
 
 from .._util.attrs import clock_at
 from .._util.percent import measured_percent, time_share_percent
-from .._util.words import counted, hours_words, prose_duration, some_named
+from .._util.words import counted, hours_words, prose_duration, some_hours_words, some_named
 from ..budget.ties import Ties
 from .shared import group_label, table_text, wrap
 from .shown_groups import shown_groups
@@ -347,8 +347,7 @@ def silence_lines(table: pd.DataFrame, by: list[str], most: int = 10) -> list[st
     for _, r in rows.head(most).iterrows():
         where = ", ".join([window_words(r["window"]), *([group_label(r, by)] if by else [])])
         gone = float(r["hours_exhausted_silent"])
-        said = hours_words(gone) if gone * 3600 >= 1 else "under a second"
-        ex = f" ({said} of it EXHAUSTED)" if gone > 0 else ""
+        ex = f" ({some_hours_words(gone)} of it EXHAUSTED)" if gone > 0 else ""
         out.append(f"  {where}: {hours_words(float(r['hours_silent_window']))} of its "
                    f"{hours_words(float(r['hours']))}{ex}")
     if len(rows) > most:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -35,11 +34,10 @@ def read_jsonl(raw: bytes, name: str, want: FileSpec) -> pd.DataFrame:
         raw.lstrip(b"\xef\xbb\xbf") if utf8_family(want.encoding) else text.encode("utf-8"),
         name, columns)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            if frame is None:
-                frame = pd.read_json(io.StringIO(text), dtype=False,
-                                     **({"orient": "records"} if array else {"lines": True}))
+        if frame is None:  # no conversion of values (dtype) or of the column names (convert_axes:
+            # names like dates were parsed, with a warning): nothing to silence
+            frame = pd.read_json(io.StringIO(text), dtype=False, convert_axes=False,
+                                 **({"orient": "records"} if array else {"lines": True}))
     except (ValueError, TypeError, OverflowError, RecursionError, KeyError, AttributeError):
         if array:
             raise FileFormatError(f"{name}: not a valid JSON array of records; give one JSON "

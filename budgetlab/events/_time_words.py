@@ -1,10 +1,12 @@
 """The words about times that cannot be read as the log meant them: numeric dates whose
 day/month order the text does not tell (:func:`numeric_date_words`, with the ``time_format=`` of
-each order), and naive local times that a DST change leaves without one instant each (none in
-a gap, two in a repeated hour: :func:`dst_words`, kind by kind). Like every refusal's words,
-they never show a value of the file: the example date is always 1 February 2026, and a DST
-change is named by its span of wall time, a fact of the zone. Files that disagree, epoch numbers
-in one and dates in another, or epoch numbers of units 1000x apart, are refused by name
+each order), ISO-8601 dates with a 12-hour clock (:func:`twelve_hour_words`, with the
+``time_format=`` that reads them), and naive local times that a DST change leaves without one
+instant each (none in a gap, two in a repeated hour: :func:`dst_words`, kind by kind). Like
+every refusal's words, they never show a value of the file: the example date is always
+1 February 2026, and a DST change is named by its span of wall time, a fact of the zone. Files
+that disagree, epoch numbers in one and dates in another, or epoch numbers of units 1000x apart,
+are refused by name
 (:func:`refuse_epochs_beside_dates`, :func:`refuse_epoch_units_apart`).
 """
 
@@ -20,7 +22,7 @@ from .._util.words import say
 from ..errors import TimestampError
 from ._messages import row_numbers
 
-__all__ = ["numeric_date_words", "dst_words", "refuse_epochs_beside_dates",
+__all__ = ["numeric_date_words", "twelve_hour_words", "dst_words", "refuse_epochs_beside_dates",
            "refuse_epoch_units_apart"]
 
 #: A date written in numbers only (``01.02.2026``): day and month in an order the text does not
@@ -28,21 +30,49 @@ __all__ = ["numeric_date_words", "dst_words", "refuse_epochs_beside_dates",
 _NUMERIC_DATE = re.compile(r"\A([0-9]{1,2})([./-])([0-9]{1,2})\2([0-9]{4}|[0-9]{2})"
                            r"((?:[ T].*)?)\Z")
 #: the time after such a date, as a strptime format reads it: separator, hours and minutes,
-#: seconds, a fraction, a zone (``Z`` or an offset)
+#: seconds, a fraction, AM/PM (a 12-hour clock), a zone (``Z`` or an offset)
 _CLOCK = re.compile(r"([ T])[0-9]{1,2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,9})?)?"
-                    r"(\s*)(Z|[+-][0-9]{2}:?[0-9]{2})?")
+                    r"(?:(\s*)([AaPp][Mm]))?(\s*)(Z|[+-][0-9]{2}:?[0-9]{2})?")
+#: an ISO-8601 date, then the rest (a time, if any)
+_ISO_DATE = re.compile(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}(.*)\Z")
 
 
 def _clock_format(rest: str) -> str | None:
-    """The strptime directives of the time after a date (``' %H:%M'``), ``''`` without one,
-    ``None`` when it is in no form :data:`_CLOCK` knows."""
+    """The strptime directives of the time after a date (``' %H:%M'``, ``' %I:%M %p'``), ``''``
+    without one, ``None`` when it is in no form :data:`_CLOCK` knows."""
     if not rest:
         return ""
     m = _CLOCK.fullmatch(rest)
     if m is None:
         return None
-    return (m.group(1) + "%H:%M" + (":%S" if m.group(2) else "") + (".%f" if m.group(3) else "")
-            + (m.group(4) + "%z" if m.group(5) else ""))
+    return (m.group(1) + ("%I" if m.group(5) else "%H") + ":%M" + (":%S" if m.group(2) else "")
+            + (".%f" if m.group(3) else "") + (m.group(4) + "%p" if m.group(5) else "")
+            + (m.group(6) + "%z" if m.group(7) else ""))
+
+
+def twelve_hour_words(texts: pd.Series) -> str | None:
+    """Why ISO-8601 dates with a 12-hour clock (``2026-03-01 10:00 PM +0100``) are not read
+    without being told, and the ``time_format=`` that reads them, in their own form (separators,
+    seconds, offset); ``None`` unless every one of ``texts`` is such a time. Several forms are
+    named by the first's, to be written as one. No value of the file is shown.
+
+    >>> print(twelve_hour_words(pd.Series(["2026-03-01 10:00 PM +0100"])))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    these times have an ISO-8601 date but a 12-hour clock (AM/PM), which ISO-8601 does not
+    have: give time_format='%Y-%m-%d %I:%M %p %z'
+    """
+    rests = texts.astype(str).str.extract(_ISO_DATE.pattern, expand=False)
+    if rests.isna().any():
+        return None
+    formats = {_clock_format(rest) for rest in rests.unique()}
+    if None in formats or not all("%p" in f for f in formats if f is not None):
+        return None
+    first = _clock_format(str(rests.iloc[0]))
+    several = "" if len(formats) == 1 else (
+        f" (the first time's form: the times are written in {len(formats)} forms, write them "
+        "in one)")
+    return ("these times have an ISO-8601 date but a 12-hour clock (AM/PM), which ISO-8601 "
+            f"does not have: give time_format={'%Y-%m-%d' + str(first)!r}{several}")
 
 
 def numeric_date_words(texts: pd.Series) -> str | None:

@@ -199,8 +199,8 @@ def test_thin_groups_print_no_nan_in_recalibrate_text(tmp_path, capsys):
         assert token not in out
     # its one event's stretch is its warm-up, which ends as the event leaves (1 ns later)
     assert group_lines(out, "kind=")["kind=lone"].startswith(
-        "kind=lone: no events after the 1 h warm-up (the window held only warm-up events, for a "
-        "fraction of a second of evaluated time)")
+        "kind=lone: no events after the 1 h warm-up (the window held only warm-up events, for "
+        "under a second of evaluated time)")
 
 
 @pytest.mark.parametrize("min_events", [0, 4])

@@ -86,7 +86,7 @@ def test_the_evaluated_time_rule_is_the_one_day_of_too_thin():
     # two bursts of simultaneous events, each holding the window for 1 ns after its warm-up:
     # never "0 s"
     assert thin_evidence(5000, 0.95, 2, True, hours=2 / 3.6e12).startswith(
-        "only a fraction of a second of evaluated time")
+        "only under a second of evaluated time")
 
 
 def test_the_reason_reaches_the_recalibrate_command(tmp_path, capsys):

@@ -94,7 +94,7 @@ def test_a_row_without_evaluated_time_says_so():
 
 def test_thin_note_words_for_tiny_spans():
     notes = thin_notes(np.array([1e-13, 18 / 3600, 24.0]), np.array([1, 2, 5]))
-    assert notes[0].startswith("only a fraction of a second of evaluated time (1 event in it)")
+    assert notes[0].startswith("only under a second of evaluated time (1 event in it)")
     assert notes[1].startswith("only 18 s of evaluated time (2 events in it)")
     assert notes[2] == ""
 

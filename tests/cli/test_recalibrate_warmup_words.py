@@ -26,7 +26,7 @@ POST_REASON = ("0 events in the evaluated span: all 5 of the group's events fell
                "and no recommendation without events after it")
 # OPTIONS: one request, 2015-05-20 14:05:16; its warm-up ends as it leaves the window (1 ns later)
 OPTIONS = ("method=OPTIONS: no events after the 1 h warm-up (the window held only warm-up events, "
-           "for a fraction of a second of evaluated time); no recommended target; no verdict")
+           "for under a second of evaluated time); no recommended target; no verdict")
 OPTIONS_REASON = ("0 events in the evaluated span: the group's one event fell within a warm-up "
                   "(the first 1 h of a stretch of traffic, which only fills the window); no "
                   "verdict and no recommendation without events after it")

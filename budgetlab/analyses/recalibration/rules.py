@@ -16,7 +16,7 @@ import numpy as np
 from ..._util.burns import expected_failures_words
 from ..._util.percent import given_fraction, given_percent, measured_percent
 from ..._util.thin import MIN_EVALUATED_HOURS, too_thin
-from ..._util.words import counted, hours_words
+from ..._util.words import counted, some_hours_words
 from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "thin_evidence",
@@ -98,9 +98,8 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
         return (f"{counted(traffic_days, 'day')} with traffic in the evaluated span: too few for "
                 f"the day-block bootstrap (at least {MIN_TRAFFIC_DAYS})")
     if kind == "too_little_time" and hours is not None:
-        span = hours_words(hours) if hours * 3600 >= 1 else "a fraction of a second"
-        return (f"only {span} of evaluated time, too little for time shares and rates per day "
-                f"(at least {MIN_EVALUATED_HOURS:g} h)")
+        return (f"only {some_hours_words(hours)} of evaluated time, too little for time shares "
+                f"and rates per day (at least {MIN_EVALUATED_HOURS:g} h)")
     return ""
 
 
