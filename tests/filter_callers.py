@@ -1,9 +1,8 @@
 """The budgetlab lines that enter ``warnings.catch_warnings`` during a test.
 
 ``catch_warnings`` saves and restores the process-wide filter list: on code that runs on worker
-threads (Dask's threaded scheduler) it can swap another thread's filters. The tests of the read
-(JSON Lines too), the durations, the date ticks of a plot and the Dask twins spy on it to show
-their paths no longer call it.
+threads (Dask's threaded scheduler) it can swap another thread's filters. The tests of the read,
+the durations and the Dask twins spy on it to show their paths no longer call it.
 """
 
 from __future__ import annotations

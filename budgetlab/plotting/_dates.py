@@ -6,11 +6,10 @@ with the year where the ticks cross into another one, and the UTC offset where i
 from __future__ import annotations
 
 import datetime
+import warnings
 from typing import Any
 
 import matplotlib.dates as mdates
-import numpy as np
-from dateutil.relativedelta import relativedelta
 from matplotlib.axes import Axes
 
 #: The width (inches) a date tick needs on a time axis: its label (``12:00``, ``Oct-06``) and a
@@ -55,31 +54,14 @@ class WidthDateLocator(mdates.AutoDateLocator):
         self.maxticks = dict.fromkeys(self.maxticks, max(3, n))
         for most in range(self._wide[1], 1, -1):
             self.minticks = most
-            if self._interval_fits(dmin, dmax):
-                return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", UserWarning)
+                try:
+                    return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
+                except UserWarning:  # "unable to pick an appropriate interval"
+                    pass
         self.minticks = 1  # an interval always fits in 3 ticks
         return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
-
-    def _interval_fits(self, dmin: Any, dmax: Any) -> bool:
-        """Whether matplotlib's :meth:`~matplotlib.dates.AutoDateLocator.get_locator` finds an
-        interval within ``maxticks`` for ``dmin .. dmax`` at this ``minticks`` (else it warns
-        "unable to pick an appropriate interval"): its own rule, restated, so that no warnings
-        filter is needed to learn it (``warnings.catch_warnings`` swaps the process-wide
-        filters, not safe on threads). The frequency is the first, from years down, with at
-        least ``minticks`` of its units in the span."""
-        delta = relativedelta(max(dmin, dmax), min(dmin, dmax))
-        tdelta = abs(dmax - dmin)
-        months = delta.years * mdates.MONTHS_PER_YEAR + delta.months
-        hours = tdelta.days * mdates.HOURS_PER_DAY + delta.hours
-        nums = [float(delta.years), months, tdelta.days, hours,
-                hours * mdates.MIN_PER_HOUR + delta.minutes,
-                np.floor(tdelta.total_seconds()), np.floor(tdelta.total_seconds() * 1e6)]
-        for freq, num in zip(self._freqs, nums, strict=True):
-            if num >= self.minticks:
-                return (self.interval_multiples and freq == mdates.DAILY) or any(
-                    num <= interval * (self.maxticks[freq] - 1)
-                    for interval in self.intervald[freq])
-        return True  # no frequency: matplotlib takes an interval of 1 without a word
 
 
 class YearDateFormatter(mdates.ConciseDateFormatter):
