@@ -2,7 +2,8 @@
 
 ``catch_warnings`` saves and restores the process-wide filter list: on code that runs on worker
 threads (Dask's threaded scheduler) it can swap another thread's filters. The tests of the read,
-the durations and the Dask twins spy on it to show their paths no longer call it.
+the durations, JSON reading and the Dask twins spy on it to show their paths no longer call it.
+Drawing keeps one (``plotting/_dates.py``: the figures are drawn on the main thread).
 """
 
 from __future__ import annotations

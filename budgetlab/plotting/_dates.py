@@ -54,6 +54,9 @@ class WidthDateLocator(mdates.AutoDateLocator):
         self.maxticks = dict.fromkeys(self.maxticks, max(3, n))
         for most in range(self._wide[1], 1, -1):
             self.minticks = most
+            # matplotlib says only by this warning that no interval fits; a filter is safe here:
+            # figures are drawn on the main thread (never on a reader's worker threads), and
+            # restating its rule would read its private attributes (_freqs)
             with warnings.catch_warnings():
                 warnings.simplefilter("error", UserWarning)
                 try:
