@@ -25,6 +25,7 @@ from .backtest_report import (
     print_episodes,
     print_reading,
     print_scores,
+    with_gap_column,
     write_outputs,
 )
 from .backtest_slos import backtest_policies, target_slos
@@ -244,7 +245,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
             all_det.append(det.assign(policy=name))
             all_sc.append(sc.assign(policy=name))
     if args.out is not None:
-        tables = {"bins": bins, "episodes": pd.concat(all_ep, ignore_index=True)}
+        tables = {"bins": with_gap_column(bins), "episodes": pd.concat(all_ep, ignore_index=True)}
         if all_det:
             tables["detections"] = pd.concat(all_det, ignore_index=True)
             tables["scores"] = pd.concat(all_sc, ignore_index=True)
