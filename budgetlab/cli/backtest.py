@@ -44,12 +44,14 @@ def parse_headers(items: list[str] | None) -> dict[str, str]:
     >>> parse_headers(["Authorization: Bearer abc", "X-Scope-OrgID: team"])["X-Scope-OrgID"]
     'team'
     """
+    from ..interop.http_headers import check_header_name
+
     out: dict[str, str] = {}
     for item in items or []:
         name, sep, value = item.partition(":")
         if not sep or not name.strip():
             raise ConfigError("--header takes 'Name: value' (e.g. 'Authorization: Bearer ...').")
-        out[name.strip()] = value.strip()
+        out[check_header_name(name.strip(), "--header")] = value.strip()
     return out
 
 
