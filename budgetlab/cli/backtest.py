@@ -229,8 +229,10 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     spec, bins = _read(args, spec, start, end, by)
     print_reading(bins, spec, start, end, args.tz)
     start, end = (pd.Timestamp(bins.attrs["span"][k]) for k in ("start", "end"))  # as counted
-    if incidents is not None and naive_times_note(incidents, args.incidents):
-        print(fill_line(f"  {naive_times_note(incidents, args.incidents)}"))
+    naive = naive_times_note(incidents, args.incidents, "--start/--end and the plot") if (
+        incidents is not None) else ""
+    if naive:
+        print(fill_line(f"  {naive}"))
     grid = read_bins(bins)
     all_ep, all_det, all_sc, eps, own = [], [], [], {}, {}
     for name, pol in policies.items():

@@ -32,15 +32,16 @@ from .unused_flags import refuse_unused
 __all__ = ["COMMANDS", "naive_times_note", "scoped_slo"]
 
 
-def naive_times_note(table: pd.DataFrame, path: str) -> str:
-    """How the incidents' times without an offset were read (UTC, whatever ``--tz`` says), or
-    '' when every time names its offset."""
+def naive_times_note(table: pd.DataFrame, path: str, tz_reads: str = "the log") -> str:
+    """How the incidents' times without an offset were read (UTC, whatever ``--tz`` says: it
+    reads ``tz_reads``, the command's log, or ``backtest``'s ``--start/--end`` and plot), or ''
+    when every time names its offset."""
     n = int(table.attrs.get("naive_times", 0))
     if not n:
         return ""
     return (f"{path_label(path)}: {n:,} of {counted(len(table), 'incident')} "
             f"{'has' if n == 1 else 'have'} times without an offset, "
-            "read as UTC (--tz applies to the log, not to this file); write them with Z or an "
+            f"read as UTC (--tz applies to {tz_reads}, not to this file); write them with Z or an "
             "offset such as +01:00 to mean another zone.")
 
 
