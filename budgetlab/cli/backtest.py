@@ -315,7 +315,7 @@ def add_parser(subparsers: Any) -> None:
                         "last byte of the last answer (one deadline; 30)")
     h.add_argument("--max-series", type=int, default=1000, metavar="N",
                    help="most series one answer may hold; sizes the cap on its bytes (N x points x "
-                        "48 B + 1 MiB; default 1000)")
+                        "48 B + 1 MiB; up to 4 answers read at once; default 1000)")
     h.add_argument("--header", action="append", default=None, metavar="'NAME: VALUE'",
                    help="extra HTTP header, repeatable (e.g. Authorization); never printed")
     o = p.add_argument_group("incidents and outputs")

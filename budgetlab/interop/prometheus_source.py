@@ -231,7 +231,8 @@ def read_prometheus(
     max_series : int
         Most series one answer may hold (1,000; one per group, two with the reset part). It
         sizes the cap on each answer's bytes: ``max_series`` x points asked x 48 bytes + 1 MiB
-        (:func:`~budgetlab.interop.prometheus_http.answer_cap`); a larger answer is refused.
+        (:func:`~budgetlab.interop.prometheus_http.answer_cap`); a larger answer is refused. Up
+        to 4 answers are read at once, so a read may hold 4 times the cap at its peak.
 
     Returns
     -------
