@@ -1,5 +1,5 @@
 """Stop 60: ``export prometheus`` of a Sloth or Pyrra spec said "period 30 days ..., also the
-tracker window", though the rules it writes have no tracker window (docs/export.md). Oracle: the
+tracker window", though the rules it writes have no tracker window (docs/interop.md). Oracle: the
 notes of the two specs written by hand, without the tracker's words."""
 
 from __future__ import annotations
