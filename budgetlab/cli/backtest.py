@@ -28,7 +28,7 @@ from .backtest_report import (
     with_gap_column,
     write_outputs,
 )
-from .backtest_slos import backtest_policies, target_slos
+from .backtest_slos import backtest_policies, replayed_tiers, target_slos
 from .options import OUT_PRECISION, add_tz_option
 from .prose import fill_line, path_label
 
@@ -217,6 +217,8 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     args.target = one_target(args.target)
     spec = target_slos(args)[0]
     policies = backtest_policies(args, spec)
+    if args.slo:  # "How it was read" says the tiers replayed
+        spec = replayed_tiers(spec, policies, given=bool(args.policy))
     check_freq(args.freq, policies)  # before the server is asked
     if args.incidents is not None:  # refused before the server is asked, not after
         to_timedelta(args.grace, name="grace")
