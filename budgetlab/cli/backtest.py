@@ -259,16 +259,17 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
             t.attrs = {}
         write_outputs(planned, tables, args.force)
     if "--plot" in planned:
-        _plot(planned["--plot"], eps, incidents, args, grid, own or None)
+        _plot(planned["--plot"], eps, incidents, args, grid, own or None, bins.attrs["gaps"])
     return 0
 
 
 def _plot(path: Path, eps: dict[str, Any], incidents: Any, args: argparse.Namespace,
-          grid: Any, scores: dict[str, Any] | None) -> None:
+          grid: Any, scores: dict[str, Any] | None, gaps: list[dict[str, Any]]) -> None:
     """``--plot``: the alert charts of the policies, each tier row's silences read off the
-    replayed bins, the unseen incidents off the policies' ``scores`` (with ``--grace``)."""
+    replayed bins, the unseen incidents off the policies' ``scores`` (with ``--grace``), the
+    scrape ``gaps`` on their groups' rows."""
     plot_policies(path, eps, incidents, args.force, tz=args.tz, groups=grid.keys, bins=grid,
-                  grace=args.grace, scores=scores)
+                  grace=args.grace, scores=scores, gaps=gaps)
     print(f"wrote timeline to {path_label(path)}")
 
 
