@@ -131,5 +131,6 @@ def replayed_tiers(spec: Any, policies: dict[str, Any], given: bool) -> Any:
     said = "; ".join(f"{name}: {', '.join(words(t) for t in pol.tiers)}"
                      for name, pol in policies.items())
     notes = [n for n in spec.notes if not n.startswith(ALERTS_NOTE)]
-    whose = "the tiers of --policy replayed, not the spec's" if given else "the spec's tiers replayed"
+    whose = ("the tiers of --policy replayed, not the spec's" if given
+             else "the spec's tiers replayed")
     return dataclasses.replace(spec, notes=(*notes, f"{ALERTS_NOTE}{whose}: {said}"))

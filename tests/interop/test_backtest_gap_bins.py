@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from budgetlab.windows.bins import read_bins
 from budgetlab.cli import main
+from budgetlab.windows.bins import read_bins
 from tests.interop.prometheus_server import GAP_MINUTES, MINUTES, START
 
 MIN = pd.Timedelta(minutes=1)
