@@ -8,11 +8,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pandas and matplotlib are imported when a command runs, not for --help
+    from collections.abc import Sequence
+
     import pandas as pd
     from matplotlib.figure import Figure
 
-__all__ = ["plot_policies", "policy_figure", "panel_heights", "drawn_groups", "ROW_INCHES",
-           "PANEL_INCHES", "AXIS_INCHES", "MAX_INCHES"]
+__all__ = ["plot_policies", "policy_figure", "panel_heights", "drawn_groups", "mark_scrape_gaps",
+           "ROW_INCHES", "PANEL_INCHES", "AXIS_INCHES", "MAX_INCHES", "GAP_LABEL", "GAP_STYLE"]
 
 #: Inches per drawn row of an alert chart (a tier of a group, or the incidents).
 ROW_INCHES = 0.32
@@ -23,6 +25,10 @@ AXIS_INCHES = 0.6
 #: The tallest figure drawn (well within the 2**16 pixels Agg can render at 110 dpi); with more
 #: rows than fit, the rows are drawn thinner, and said so.
 MAX_INCHES = 500.0
+#: The legend entry of the scrape gaps (gid ``scrape_gap``), one per chart.
+GAP_LABEL = "scrape gap: no scrape,\ncounts unknown"
+#: How a scrape gap is drawn on its group's tier rows: grey, cross-hatched (a silence is ruled).
+GAP_STYLE: dict[str, Any] = {"facecolor": "0.8", "edgecolor": "0.35", "hatch": "xx"}
 
 
 def panel_heights(rows: list[int]) -> tuple[list[float], str]:
@@ -93,7 +99,8 @@ def plot_policies(path: str | Path, episodes: dict[str, pd.DataFrame],
                   incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
                   groups: pd.DataFrame | None = None, bins: Any = None, grace: Any = "1h",
                   scores: dict[str, pd.DataFrame] | None = None,
-                  scored: pd.DataFrame | None = None) -> None:
+                  scored: pd.DataFrame | None = None, gaps: Sequence[Any] = ()
+                  ) -> None:
     """:func:`policy_figure` saved to ``path`` (png, svg or pdf); its note is printed when the
     rows are drawn thinner."""
     import matplotlib
@@ -105,7 +112,7 @@ def plot_policies(path: str | Path, episodes: dict[str, pd.DataFrame],
     from .shared import wrap
 
     fig, note = policy_figure(episodes, incidents, tz=tz, groups=groups, bins=bins, grace=grace,
-                              scores=scores, scored=scored)
+                              scores=scores, scored=scored, gaps=gaps)
     try:
         save_figure(fig, path, force=force, dpi=110)
     finally:
@@ -118,7 +125,8 @@ def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | N
                   tz: str | None = None, groups: pd.DataFrame | None = None,
                   width: float = 12, bins: Any = None, grace: Any = "1h",
                   scores: dict[str, pd.DataFrame] | None = None,
-                  scored: pd.DataFrame | None = None) -> tuple[Figure, str]:
+                  scored: pd.DataFrame | None = None,
+                  gaps: Sequence[Any] = ()) -> tuple[Figure, str]:
     """One alert chart per policy (:func:`~budgetlab.plotting.plot_alerts`, titled "policy
     NAME"), stacked on one time axis in ``tz`` (``--tz``) labelled under the bottom chart only;
     every group of ``groups`` (the evaluated ones; default: those of ``bins``) gets its rows;
@@ -130,7 +138,9 @@ def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | N
     policy again. Each chart is
     :data:`PANEL_INCHES` plus :data:`ROW_INCHES` per row it draws high, the figure
     :data:`AXIS_INCHES` more, ``width`` inches wide. Returns the figure (drawn on the current
-    backend; notebook 02 shows it) and the note of :func:`panel_heights`."""
+    backend; notebook 02 shows it) and the note of :func:`panel_heights`. ``gaps`` (a
+    Prometheus read's ``attrs["gaps"]``) are marked on their groups' rows
+    (:func:`mark_scrape_gaps`)."""
     import matplotlib.pyplot as plt
 
     from ..alerts.unseen import unseen_by_every_tier
@@ -153,9 +163,46 @@ def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | N
                 scores[name], incidents if scored is None else scored, incidents))
             plot_alerts(ep, incidents=incidents, ax=ax, tz=tz, groups=groups, bins=bins,
                         grace=grace, unseen=unseen)
+            mark_scrape_gaps(ax, gaps, list(ep.attrs.get("by", [])))
             ax.set_title(f"policy {name}", loc="left")
             ax.label_outer()  # the shared time axis is labelled once, under the bottom panel
     except BaseException:
         plt.close(fig)
         raise
     return fig, note
+
+
+def mark_scrape_gaps(ax: Any, gaps: Any, by: list[str]) -> None:
+    """Each scrape gap (``start``..``end``, ISO text, of a group of ``by``) on every tier row of
+    its group (every tier row when ungrouped): a bar of :data:`GAP_STYLE`, gid ``scrape_gap``,
+    keyed once (:data:`GAP_LABEL`); the gaps of groups without a row are named in the legend
+    instead. A row is found by its label (``<group> · <tier> (severity)``)."""
+    import matplotlib.dates as mdates
+    import pandas as pd
+    from matplotlib.patches import Patch
+
+    from ..plotting.alert_chart import add_alert_keys
+
+    if not gaps:
+        return
+    rows = [(float(y), t.get_text()) for y, t in zip(ax.get_yticks(), ax.get_yticklabels(),
+                                                     strict=True) if t.get_text() != "incidents"]
+    drawn, unplaced = False, []
+    for g in gaps:
+        x0, x1 = (float(mdates.date2num(  # type: ignore[no-untyped-call]
+            pd.Timestamp(g[k]).tz_convert("UTC").tz_localize(None))) for k in ("start", "end"))
+        head = " · ".join(str(g[k]) for k in by) + " · " if by else ""
+        ys = [y for y, text in rows if text.startswith(head)]
+        for y in ys:
+            ax.broken_barh([(x0, x1 - x0)], (y - 0.45, 0.9), lw=0.5, zorder=0.7, gid="scrape_gap",
+                           **GAP_STYLE)
+        drawn |= bool(ys)
+        if not ys:
+            unplaced.append(", ".join(f"{k}={g[k]}" for k in by))
+    keys: list[Any] = [Patch(**GAP_STYLE, lw=0.5, label=GAP_LABEL, gid="scrape_gap")] if drawn \
+        else []
+    if unplaced:
+        names = ", ".join(dict.fromkeys(unplaced))
+        keys.append(Patch(facecolor="none", edgecolor="none", gid="scrape_gap",
+                          label=f"scrape gaps in groups\nwithout a row: {names}"))
+    add_alert_keys(ax, keys)

@@ -25,9 +25,10 @@ from .backtest_report import (
     print_episodes,
     print_reading,
     print_scores,
+    with_gap_column,
     write_outputs,
 )
-from .backtest_slos import backtest_policies, target_slos
+from .backtest_slos import backtest_policies, replayed_tiers, target_slos
 from .number_flags import number
 from .options import OUT_PRECISION, add_tz_option
 from .prose import path_label
@@ -44,12 +45,14 @@ def parse_headers(items: list[str] | None) -> dict[str, str]:
     >>> parse_headers(["Authorization: Bearer abc", "X-Scope-OrgID: team"])["X-Scope-OrgID"]
     'team'
     """
+    from ..interop.http_headers import check_header_name
+
     out: dict[str, str] = {}
     for item in items or []:
         name, sep, value = item.partition(":")
         if not sep or not name.strip():
             raise ConfigError("--header takes 'Name: value' (e.g. 'Authorization: Bearer ...').")
-        out[name.strip()] = value.strip()
+        out[check_header_name(name.strip(), "--header")] = value.strip()
     return out
 
 
@@ -215,6 +218,8 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     args.target = one_target(args.target)
     spec = target_slos(args)[0]
     policies = backtest_policies(args, spec)
+    if args.slo:  # "How it was read" says the tiers replayed
+        spec = replayed_tiers(spec, policies, given=bool(args.policy))
     check_freq(args.freq, policies)  # before the server is asked
     if args.incidents is not None:  # refused before the server is asked, not after
         to_timedelta(args.grace, name="grace")
@@ -228,7 +233,8 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     print_reading(bins, spec, start, end, args.tz)
     start, end = (pd.Timestamp(bins.attrs["span"][k]) for k in ("start", "end"))  # as counted
     if incidents is not None:  # the series' labels are not all known: no columns
-        print_incident_notes(incidents, args.incidents, by, None, indent="  ")
+        print_incident_notes(incidents, args.incidents, by, None, indent="  ",
+                             tz_reads="--start/--end and the plot")
     grid = read_bins(bins)
     covered = _in_scope(incidents, grid, by)
     all_ep, all_det, all_sc, eps, own = [], [], [], {}, {}
@@ -247,7 +253,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
             all_det.append(det.assign(policy=name))
             all_sc.append(sc.assign(policy=name))
     if args.out is not None:
-        tables = {"bins": bins, "episodes": pd.concat(all_ep, ignore_index=True)}
+        tables = {"bins": with_gap_column(bins), "episodes": pd.concat(all_ep, ignore_index=True)}
         if all_det:
             tables["detections"] = pd.concat(all_det, ignore_index=True)
             tables["scores"] = pd.concat(all_sc, ignore_index=True)
@@ -255,7 +261,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
             t.attrs = {}
         write_outputs(planned, tables, args.force)
     if "--plot" in planned:
-        _plot(planned["--plot"], eps, incidents, args, grid, own or None)
+        _plot(planned["--plot"], eps, incidents, args, grid, own or None, bins.attrs["gaps"])
     return 0
 
 
@@ -273,11 +279,12 @@ def _in_scope(incidents: pd.DataFrame | None, grid: Any, by: list[str]) -> pd.Da
 
 
 def _plot(path: Path, eps: dict[str, Any], incidents: Any, args: argparse.Namespace,
-          grid: Any, scores: dict[str, Any] | None) -> None:
+          grid: Any, scores: dict[str, Any] | None, gaps: list[dict[str, Any]]) -> None:
     """``--plot``: the alert charts of the policies, each tier row's silences read off the
-    replayed bins, the unseen incidents off the policies' ``scores`` (with ``--grace``)."""
+    replayed bins, the unseen incidents off the policies' ``scores`` (with ``--grace``), the
+    scrape ``gaps`` on their groups' rows."""
     plot_policies(path, eps, incidents, args.force, tz=args.tz, groups=grid.keys, bins=grid,
-                  grace=args.grace, scores=scores)
+                  grace=args.grace, scores=scores, gaps=gaps)
     print(f"wrote timeline to {path_label(path)}")
 
 
@@ -326,7 +333,7 @@ def add_parser(subparsers: Any) -> None:
                         "last byte of the last answer (one deadline; 30)")
     h.add_argument("--max-series", type=int, default=1000, metavar="N",
                    help="most series one answer may hold; sizes the cap on its bytes (N x points x "
-                        "48 B + 1 MiB; default 1000)")
+                        "48 B + 1 MiB; up to 4 answers read at once; default 1000)")
     h.add_argument("--header", action="append", default=None, metavar="'NAME: VALUE'",
                    help="extra HTTP header, repeatable (e.g. Authorization); never printed")
     o = p.add_argument_group("incidents and outputs")

@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
     import pandas as pd
 
 __all__ = ["print_reading", "print_episodes", "budget_withheld_note", "print_scores",
-           "write_outputs"]
+           "write_outputs", "with_gap_column"]
 
 #: How many scrape gaps "How it was read" lists one per line before "and N more".
 _GAPS_SHOWN = 10
@@ -171,6 +171,26 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     print_score_notes(scores, episodes, n_incidents, by, what="span", tz=tz, incidents=incidents,
                       grace=grace)
     print(wrap(SCORE_FOOTNOTE, indent=""))
+
+
+def with_gap_column(bins: pd.DataFrame) -> pd.DataFrame:
+    """``bins`` with a boolean ``scrape_gap`` column: True in the bins of ``attrs["gaps"]`` (no
+    scrape: their 0 counts are not known, not zero traffic), as ``--out``'s ``bins.csv`` writes
+    it. A flag column, not empty count cells: :func:`~budgetlab.read_bins` takes it for no group
+    key and reads the bins as the alerts were replayed (an empty bin adds no event to a window),
+    where empty cells would be refused."""
+    import numpy as np
+    import pandas as pd
+
+    flag = np.zeros(len(bins), dtype=bool)
+    by = bins.attrs.get("by", [])
+    for g in bins.attrs.get("gaps", []):
+        start, end = pd.Timestamp(g["start"]), pd.Timestamp(g["end"])  # end exclusive
+        here = (bins["bin_start"] >= start) & (bins["bin_start"] < end)
+        for k in by:
+            here &= bins[k].astype(str) == str(g[k])
+        flag |= here.to_numpy()
+    return bins.assign(scrape_gap=flag)
 
 
 def write_outputs(planned: dict[str, Path], tables: dict[str, pd.DataFrame], force: bool) -> None:

@@ -14,7 +14,7 @@ from ..errors import ConfigError
 from .export_options import refuse_half_latency
 from .prose import path_label
 
-__all__ = ["at_period", "backtest_policies", "target_slos"]
+__all__ = ["at_period", "backtest_policies", "replayed_tiers", "target_slos"]
 
 
 def at_period(spec: Any, period: Any, *, own_policy: bool = True) -> Any:
@@ -109,3 +109,28 @@ def backtest_policies(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
     if len(set(names)) != len(names):
         raise ConfigError("--policy lists a name twice.")
     return {n: resolve_policy(n, period=spec.slo.period) for n in names}
+
+
+def replayed_tiers(spec: Any, policies: dict[str, Any], given: bool) -> Any:
+    """``spec`` whose notes say the tiers replayed, each with its ``for:`` when it has one (it
+    moves the episodes' starts): those of ``--policy`` (``given``) instead of the spec's own
+    alerting note, or the spec's own when no note says them (a Pyrra spec's)."""
+    from .._util.burns import three_digits
+    from ..interop.openslo.sloth import ALERTS_NOTE
+    from ..interop.promql import prom_duration
+
+    own = [n for n in spec.notes if n.startswith(ALERTS_NOTE)]
+    if own and not given:
+        return spec
+
+    def words(t: Any) -> str:
+        held = f" (for: {prom_duration(t.for_, 'for')})" if t.for_.value else ""
+        return (f"{t.name} {three_digits(t.burn)} over "
+                f"{'/'.join(prom_duration(w, 'window') for w in t.windows)}{held}")
+
+    said = "; ".join(f"{name}: {', '.join(words(t) for t in pol.tiers)}"
+                     for name, pol in policies.items())
+    notes = [n for n in spec.notes if not n.startswith(ALERTS_NOTE)]
+    whose = ("the tiers of --policy replayed, not the spec's" if given
+             else "the spec's tiers replayed")
+    return dataclasses.replace(spec, notes=(*notes, f"{ALERTS_NOTE}{whose}: {said}"))

@@ -296,7 +296,7 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
     """Say where each SLO's SLI and alert names came from, and which alerts were written when
     ``policy`` (``--policy``) replaced the SLOs' own (the file's note on its alerting left out)."""
     from .._util.words import prose_duration
-    from ..interop.openslo.sloth import ALERTS_NOTE
+    from ..interop.openslo.sloth import ALERTS_NOTE, without_tracker_window
     from ..interop.sli_queries import sli_queries
 
     for d in docs:
@@ -313,7 +313,7 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
                             f"{_windowed(q.values(), args.function)}:"))
             # each query whole on a line of its own, as it is copied
             print(f"  {part} = {q[part]}\n  total = {q['total']}")
-            for note in d.notes:
+            for note in without_tracker_window(d.notes):  # no tracker in the rules
                 if policy is None or not note.startswith(ALERTS_NOTE):
                     print(fill_line(f"  {note}"))
             if args.period is not None:  # the notes say the file's period

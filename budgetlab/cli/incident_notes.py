@@ -17,15 +17,16 @@ from .prose import fill_line, path_label
 __all__ = ["naive_times_note", "print_incident_notes", "ungrouped_scope_note"]
 
 
-def naive_times_note(table: pd.DataFrame, path: str) -> str:
-    """How the incidents' times without an offset were read (UTC, whatever ``--tz`` says), or
-    '' when every time names its offset."""
+def naive_times_note(table: pd.DataFrame, path: str, tz_reads: str = "the log") -> str:
+    """How the incidents' times without an offset were read (UTC, whatever ``--tz`` says: it
+    reads ``tz_reads``, the command's log, or ``backtest``'s ``--start/--end`` and plot), or ''
+    when every time names its offset."""
     n = int(table.attrs.get("naive_times", 0))
     if not n:
         return ""
     return (f"{path_label(path)}: {n:,} of {counted(len(table), 'incident')} "
             f"{'has' if n == 1 else 'have'} times without an offset, "
-            "read as UTC (--tz applies to the log, not to this file); write them with Z or an "
+            f"read as UTC (--tz applies to {tz_reads}, not to this file); write them with Z or an "
             "offset such as +01:00 to mean another zone.")
 
 
@@ -45,13 +46,15 @@ def ungrouped_scope_note(table: pd.DataFrame, by: list[str],
 
 def print_incident_notes(table: pd.DataFrame, path: str, by: list[str],
                          columns: Collection[str] | None, *, more: Iterable[str] = (),
-                         indent: str = "") -> None:
-    """Print how the incidents ``table`` read from ``path`` was read (:func:`naive_times_note`,
+                         indent: str = "", tz_reads: str = "the log") -> None:
+    """Print how the incidents ``table`` read from ``path`` was read (:func:`naive_times_note`
+    with ``tz_reads``,
     :func:`ungrouped_scope_note`, then the notes ``more``), each filled to 100 columns at
     ``indent``; from here on the run does not warn the scope keys again (the scoring's
     :class:`~budgetlab.errors.BudgetlabWarning` "incident scopes name ..."; the command's
     warning filters are restored when it ends)."""
-    notes = (naive_times_note(table, path), ungrouped_scope_note(table, by, columns), *more)
+    notes = (naive_times_note(table, path, tz_reads), ungrouped_scope_note(table, by, columns),
+             *more)
     for note in notes:
         if note:
             print(fill_line(indent + note))

@@ -13,7 +13,7 @@ from ..alerts.unseen import row_name
 from .score_coverage import incident_ids, partly_line, span_ns
 from .shared import table_text, wrap
 
-__all__ = ["SCORE_COLUMNS", "SCORE_FOOTNOTE", "filling_notes", "outside_line",
+__all__ = ["SCORE_COLUMNS", "SCORE_FOOTNOTE", "filling_notes", "median_words", "outside_line",
            "print_score_notes", "score_text", "thin_rates_line"]
 
 #: The columns of a score table (:func:`budgetlab.score_alerts`) the CLI prints.
@@ -33,6 +33,27 @@ SCORE_FOOTNOTE = ("alerts_per_day: the row's alert episodes (pages on a page row
                   "by the end of what was read (no reset to count); episodes_filling: over before "
                   "the long window filled (one still firing then is scored), incidents_filling: "
                   "begun before it filled, scored apart (not in the other columns)")
+
+
+def median_words(value: Any) -> str:
+    """A median detection or reset time in words down to its seconds, as ``--out`` writes it
+    (``1h58m30s``): every unit from the largest to the last that is not zero. Two units only
+    (:func:`~budgetlab._util.words.duration_words`) said ``1 h 58 min`` beside ``12 min 30 s``.
+    Truncated to the second, never rounded; a negative time is its sign, then its magnitude.
+
+    >>> [median_words(x) for x in ("1h58min30s", "12min30s", "-1h0min30s", "2D", "0s")]
+    ['1 h 58 min 30 s', '12 min 30 s', '-1 h 0 min 30 s', '2 d', '0 s']
+    """
+    secs = int(pd.Timedelta(value).total_seconds())  # truncated toward 0
+    sign, secs = ("-" if secs < 0 else ""), abs(secs)
+    d, rest = divmod(secs, 86400)
+    h, rest = divmod(rest, 3600)
+    m, s = divmod(rest, 60)
+    units = [(d, f"{d:,} d"), (h, f"{h} h"), (m, f"{m} min"), (s, f"{s} s")]
+    shown = [i for i, (n, _) in enumerate(units) if n]
+    if not shown:
+        return "0 s"
+    return sign + " ".join(text for _, text in units[shown[0]:shown[-1] + 1])
 
 
 def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None) -> str:
@@ -275,7 +296,6 @@ def print_score_notes(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents:
     its ``budget_note``); ``what`` as :func:`filling_notes` takes it, ``tz`` as
     :func:`outside_line`; with the scored ``incidents`` those outside are named, and with
     ``grace`` those only partly in it too (:func:`partly_line`)."""
-    from .._util.words import duration_words
 
     rows = scores
     for k in by:
@@ -291,7 +311,7 @@ def print_score_notes(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents:
               if incidents is not None and grace is not None else None)
     if partly:
         print(wrap(partly, indent="  "))
-    print(score_text(rows, duration_words))
+    print(score_text(rows, median_words))
     if scores.attrs.get("unseen_note"):  # the unseen column: which incidents, and why
         print(wrap(scores.attrs["unseen_note"], indent=""))
     thin = thin_rates_line(rows)

@@ -34,6 +34,7 @@ import numpy as np
 from .._util.words import say
 from ..errors import ConfigError, ServerError
 from ..privacy import redact
+from .http_headers import check_header_name
 from .http_origin import MAX_REDIRECTS, DeadlineError, Origin
 from .http_url import check_url, redact_url
 from .prometheus_answer import Asked, Series, decode, read_matrix
@@ -107,7 +108,7 @@ class PrometheusClient:
                 or "\r" in k + v
             ):
                 raise ConfigError("headers must map header names to one-line text values.")
-            hdrs[k.strip()] = v
+            hdrs[check_header_name(k.strip(), "headers=")] = v
         if parts.username is not None:
             user = urllib.parse.unquote(parts.username)
             pwd = urllib.parse.unquote(parts.password or "")

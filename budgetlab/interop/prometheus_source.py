@@ -164,7 +164,9 @@ def _ask(client: PrometheusClient, queries: dict[str, CountQuery], by: list[str]
 
 def _total_counts(answer: list[Series], query: CountQuery, by: list[str], span: Span
                   ) -> tuple[dict[tuple[str, ...], int], np.ndarray, np.ndarray]:
-    """(group index, counts, presence) of the total counter; its groups are the groups read."""
+    """(group index, counts, presence) of the total counter; its groups are the groups read
+    (:func:`~budgetlab.interop.prometheus_span.check_span` reads the presence once the gaps are
+    known)."""
     series, parts = split_parts(answer, by)
     if not series:
         raise InputError("total: the query returned no series between "
@@ -175,7 +177,6 @@ def _total_counts(answer: list[Series], query: CountQuery, by: list[str], span: 
     guard_keys(keys, by)
     index = {k: i for i, k in enumerate(sorted(keys))}
     counts, present = _fill(series, keys, index, span, "total", parts)
-    check_span(present, span, "total")
     return index, counts, present
 
 
@@ -230,7 +231,8 @@ def read_prometheus(
     max_series : int
         Most series one answer may hold (1,000; one per group, two with the reset part). It
         sizes the cap on each answer's bytes: ``max_series`` x points asked x 48 bytes + 1 MiB
-        (:func:`~budgetlab.interop.prometheus_http.answer_cap`); a larger answer is refused.
+        (:func:`~budgetlab.interop.prometheus_http.answer_cap`); a larger answer is refused. Up
+        to 4 answers are read at once, so a read may hold 4 times the cap at its peak.
 
     Returns
     -------
@@ -297,6 +299,7 @@ def read_counts(client: PrometheusClient, *, total: str, errors: str | None = No
                                                   what=f"{kind} scrape gaps")], keys_by, (), notes)
     for gaps_found in answers[2:]:
         flag_gaps(gaps_found, keys_by, index, span, flags)
+    check_span(tot_present, span, "total", scraped=~flags)  # the gaps say where the data ends
     keys = key_frame(index, keys_by)
     bad = _bad_counts(tot, oth, kind)
     grid = BinGrid.from_dense(keys, keys_by, span.first_bin, span.step_ns, tot, bad)

@@ -104,8 +104,12 @@ class Span:
         return utc_from_ns(np.array([self.first_bin + k * self.step_ns]))[0]
 
 
-def check_span(present: np.ndarray, span: Span, what: str) -> None:
-    """Refuse bins before the first or after the last answer of the server (retention, future)."""
+def check_span(present: np.ndarray, span: Span, what: str,
+               scraped: np.ndarray | None = None) -> None:
+    """Refuse bins before the first or after the last answer of the server (retention, future).
+    After the last sample a bin still has a count for the server's lookback (5 minutes by
+    default), a scrape gap: the end advised is that of the last bin with a scrape (``scraped``,
+    groups x bins: present and not flagged by the gap queries), where the last sample is."""
     idx = np.flatnonzero(present.any(axis=0))
     if idx[0] > 0:
         since = span.time(int(idx[0]))
@@ -113,10 +117,10 @@ def check_span(present: np.ndarray, span: Span, what: str) -> None:
                          "(retention, or the counter is newer); start at or after that time "
                          f"({say('start=', '--start, or a shorter --since')}).")
     if idx[-1] < present.shape[1] - 1:
-        until = span.time(int(idx[-1]) + 1)
-        raise InputError(f"{what}: the server holds no data after {until:%Y-%m-%d %H:%M} UTC; end "
-                         "at "
-                         "or before that time.")
+        seen = np.flatnonzero((present if scraped is None else present & scraped).any(axis=0))
+        until = span.time(int((seen if len(seen) else idx)[-1]) + 1)
+        raise InputError(f"{what}: the server holds no data after {until:%Y-%m-%d %H:%M} UTC "
+                         "(its last sample); end at or before that time.")
 
 
 def flag_gaps(series: Sequence[Series], by: list[str], index: Mapping[tuple[str, ...], int],

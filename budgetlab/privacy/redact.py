@@ -4,6 +4,7 @@ replaced)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .guard import scan_text
@@ -32,23 +33,54 @@ def shown(value: Any, limit: int = 40) -> str:
     return repr(cut + ("…" if cut != text else ""))
 
 
+#: What stands for a word (or a run of words, a phone number) that looks like personal data.
+HIDDEN = "[hidden: looks like personal data]"
+#: The longest run of words one finding may span (a phone number in digit groups with its
+#: keyword: "tel. +7 (495) 123 45 67" is 6 words).
+_RUN_WORDS = 8
+#: A word of digits and a phone number's signs only, taken into the run it touches.
+_DIGIT_GROUP = re.compile(r"[0-9+()./-]*[0-9][0-9+()./-]*")
+
+
 def redact(text: Any, limit: int = 300) -> str:
     """Free text (a server's error message, a URL) as a message may show it: on one line, at most
-    ``limit`` characters, every word that looks like personal data replaced by a placeholder; when
-    the words kept still look like personal data together (a phone number over several words),
-    nothing of the text is shown.
+    ``limit`` characters, every word that looks like personal data replaced by a placeholder, and
+    every shortest run of words that does together (a phone number over several words) by one;
+    when the words kept still look like personal data, nothing of the text is shown.
 
     >>> print(redact("parse error:\\n unexpected 'bob@example.org' at char 7"))
     parse error: unexpected [hidden: looks like personal data] at char 7
     >>> redact("call +49 30 1234567 now")
-    '[the text is not shown: it looks like personal data]'
+    'call [hidden: looks like personal data] now'
     """
     words = str(text)[:4 * limit].split()
     masks = scan_text(words).values()
-    kept = " ".join("[hidden: looks like personal data]" if any(m[i] for m in masks) else w
-                    for i, w in enumerate(words))
-    if len(kept) > limit:
-        kept = kept[:limit].rsplit(" ", 1)[0] + " …"
-    if scan_text([kept]):  # a phone number written over several words
+    kept = [HIDDEN if any(m[i] for m in masks) else w for i, w in enumerate(words)]
+    kept = _hide_runs(kept)
+    said = " ".join(kept)
+    if len(said) > limit:
+        said = said[:limit].rsplit(" ", 1)[0] + " …"
+    if scan_text([said]):  # a finding longer than the runs looked at
         return "[the text is not shown: it looks like personal data]"
-    return kept
+    return said
+
+
+def _hide_runs(words: list[str]) -> list[str]:
+    """``words`` with each shortest run (2 to :data:`_RUN_WORDS` words, the leftmost first) that
+    looks like personal data, and the digit groups beside it (a country code, the last group of
+    a number), as one placeholder, until none does."""
+    while len(words) > 1 and scan_text([" ".join(words)]):
+        for n in range(2, min(_RUN_WORDS, len(words)) + 1):
+            runs = [" ".join(words[i:i + n]) for i in range(len(words) - n + 1)]
+            found = [i for m in scan_text(runs).values() for i in m.nonzero()[0].tolist()]
+            if found:
+                i, j = min(found), min(found) + n
+                while i > 0 and _DIGIT_GROUP.fullmatch(words[i - 1]):  # "+1" of "+1 415 ..."
+                    i -= 1
+                while j < len(words) and _DIGIT_GROUP.fullmatch(words[j]):
+                    j += 1
+                words = [*words[:i], HIDDEN, *words[j:]]
+                break
+        else:
+            return words  # no run of those lengths: the caller hides the whole text
+    return words

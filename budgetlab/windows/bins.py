@@ -13,6 +13,9 @@ group keys          categorical (as in events) one column per ``by`` key, absent
 ``bad``             int64                      failures; ``total == good + bad``
 ``bad_<bucket>``    int64                      failures per bucket (``bad_timeout``, ...);
                                                they add up to ``bad``
+``scrape_gap``      bool, optional             no scrape in the bin (``budgetlab backtest``'s
+                                               ``bins.csv``): its 0 counts are not known; read as
+                                               an empty bin, never a group key
 ==================  =========================  ===================================================
 
 **Absent rows are bins with no events.** The table holds the non-empty bins, plus a row of zeros at
@@ -55,6 +58,10 @@ from .binning import COUNT_COLUMNS
 from .exclusions import ExcludeOptions, Exclusions, refuse_unknown
 from .groups import group_key_codes
 
+#: Columns of a bins table that flag bins and are never group keys (``scrape_gap``: a bin without
+#: a scrape in ``budgetlab backtest``'s ``bins.csv``).
+FLAG_COLUMNS = ("scrape_gap",)
+
 __all__ = ["BinsLike", "ReadBinsOptions", "read_bins", "bin_keys", "window_bins"]
 
 
@@ -71,7 +78,8 @@ BinsLike: TypeAlias = pd.DataFrame | BinGrid
 
 def _count_columns(columns: Iterable[Any]) -> set[str]:
     cols = {str(c) for c in columns}
-    return {c for c in cols if c in COUNT_COLUMNS or c == "bin_start" or c.startswith("bad_")}
+    return {c for c in cols if c in (*COUNT_COLUMNS, *FLAG_COLUMNS) or c == "bin_start"
+            or c.startswith("bad_")}
 
 
 def bin_keys(bins: pd.DataFrame) -> list[str]:

@@ -357,6 +357,20 @@ def test_the_servers_error_text_passes_the_personal_data_filter(fake, capsys, mo
     assert rc == 2 and EMAIL not in err and "192.0.2.7" not in err and err.count("\n") == 1
 
 
+def test_an_e_mail_and_a_phone_number_are_each_replaced_the_rest_kept(fake):
+    """Stop 60: with an e-mail and a phone number in digit groups the whole text was hidden,
+    "parse error" with it. Oracle: the text with each finding replaced, written by hand."""
+    text = "parse error: ask jane.doe@example.com or call +1 415 555 0199"
+    fake.act = lambda h, body: h.send(400, json.dumps({"status": "error", "errorType": "bad_data",
+                                                       "error": text}).encode())
+    with pytest.raises(ConfigError) as info:
+        _read(fake.url)
+    message = str(info.value)
+    assert ("bad_data: parse error: ask [hidden: looks like personal data] or call [hidden: looks "
+            "like personal data]") in message
+    assert not any(w in message for w in ("jane", "+1", "415", "555", "0199"))
+
+
 def test_an_envelope_error_passes_the_filter_too(fake):
     fake.act = lambda h, body: h.send(200, json.dumps({"status": "error",
                                                        "error": f"ask {EMAIL}"}).encode())
@@ -367,8 +381,9 @@ def test_an_envelope_error_passes_the_filter_too(fake):
 
 
 def test_redact_hides_a_phone_number_written_over_several_words():
+    # stop 60: the run of words is replaced, not the whole text (it was "[the text is not
+    # shown: it looks like personal data]")
     assert redact("call +49 30 1234567 for "
-                  "access") == ("[the text is not shown: it looks like "
-                                                        "personal data]")
+                  "access") == "call [hidden: looks like personal data] for access"
     assert redact("x" * 1000, limit=50) == "x" * 50 + " …"
     assert redact("a  b\n\tc") == "a b c"
