@@ -56,6 +56,7 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None,
         As :func:`~budgetlab.analyses.history.daily_spread` takes it: a group whose events are
         too few for it (its ``note``) is left out, so that its days of one or two events (0 or
         100 %, intervals as wide) never set the scale; the x label names the groups left out.
+        Without it every group is drawn.
 
     Returns
     -------
@@ -135,9 +136,10 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None,
 def _drawn(daily: pd.DataFrame, target: Any) -> tuple[list[tuple[str, pd.DataFrame]],
                                                       list[str]]:
     """The series of :func:`plot_daily_success` to draw, and the names of those left out: too
-    few events under ``target`` (:func:`~budgetlab.analyses.history.daily_spread`'s rule)."""
+    few events under ``target`` (:func:`~budgetlab.analyses.history.daily_spread`'s rule; none
+    without one)."""
     groups = _series(daily, _KNOWN_DAILY)
-    if not {"total", "good", "full_day"} <= set(daily.columns) or not len(daily):
+    if target is None or not {"total", "good", "full_day"} <= set(daily.columns) or not len(daily):
         return groups, []
     spread = daily_spread(daily, target=target)
     names = [n for n, _ in _series(spread.drop(columns=["note"]), _KNOWN_SPREAD)]
