@@ -16,12 +16,11 @@ import numpy as np
 import pandas as pd
 
 from .._util.pairs import split_items
-from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, check_tz, require_columns
 from .._util.words import counted
 from ..errors import ConfigError, InputError
 from ..events.schema import ROLE_COLUMNS, scope_mask
-from .recalibration.wilson import wilson_interval
+from .daily_rates import daily_spread, daily_success
 
 __all__ = ["target_table", "outcome_labels", "daily_success", "daily_spread", "hourly_profile",
            "group_values",
@@ -156,113 +155,6 @@ def outcome_labels(text: str | None) -> dict[str, str] | None:
         raise ConfigError("outcomes must be text such as '2xx=success,4xx=skip,5xx=server_error', "
                           "or None.")
     return _pairs(text, "outcomes", "LABEL=MEANING", "2xx=success,4xx=skip,5xx=server_error")
-
-
-def daily_success(events: pd.DataFrame, *, by: str | Sequence[str] | None = None,
-                  tz: str | None = None,
-                  confidence: float = 0.95) -> pd.DataFrame:
-    """Success rate per group and local day, with the Wilson interval of each day.
-
-    Parameters
-    ----------
-    events : DataFrame
-        Canonical events (``ts``, ``ok`` and the ``by`` columns).
-    by : str or list of str, optional
-        Group keys.
-    tz : str, optional
-        Time zone whose midnight starts a day (default UTC).
-    confidence : float
-        Level of the intervals (default 0.95).
-
-    Returns
-    -------
-    DataFrame
-        One row per group and day with events: group keys (str), ``day`` (local midnight,
-        tz-aware), ``total``, ``good``, ``success_rate``, ``ci_low``, ``ci_high`` and
-        ``full_day`` (the day holds at least half the group's median daily traffic: the first
-        and last days of a log are usually partial).
-
-    Examples
-    --------
-    >>> ts = pd.to_datetime(["2026-01-01 10:00", "2026-01-01 23:30", "2026-01-02 00:30"], utc=True)
-    >>> ev = pd.DataFrame({"ts": ts, "ok": [True, False, True]})
-    >>> daily_success(ev, tz="Europe/Berlin")[["day", "total", "good", "success_rate"]]
-                             day  total  good  success_rate
-    0  2026-01-01 00:00:00+01:00      1     1           1.0
-    1  2026-01-02 00:00:00+01:00      2     1           0.5
-    """
-    keys = as_list(by)
-    require_columns(events, ["ts", "ok", *keys], what="events", roles=ROLE_COLUMNS)
-    tz = check_tz(tz)
-    frame = pd.DataFrame({k: events[k].astype(str).to_numpy() for k in keys})
-    frame["day"] = events["ts"].dt.tz_convert(tz).dt.normalize().to_numpy()
-    frame["ok"] = events["ok"].to_numpy(dtype=bool)
-    daily = frame.groupby([*keys, "day"], sort=True)["ok"].agg(total="size",
-                                                               good="sum").reset_index()
-    daily["good"] = daily["good"].astype(np.int64)
-    daily["total"] = daily["total"].astype(np.int64)
-    daily["success_rate"] = daily["good"] / daily["total"]
-    daily["ci_low"], daily["ci_high"] = wilson_interval(daily["good"].to_numpy(),
-                                                        daily["total"].to_numpy(),
-                                                        confidence)
-    median = (
-        daily.groupby(keys, sort=False)["total"].transform("median")
-        if keys
-        else daily["total"].median()
-    )
-    daily["full_day"] = daily["total"] >= 0.5 * median
-    return daily
-
-
-def daily_spread(daily: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFrame:
-    """Per group: the success rate of the whole history with its Wilson interval, against how
-    far the full days' rates spread (the uncertainty a target must live with).
-
-    Parameters
-    ----------
-    daily : DataFrame
-        Output of :func:`daily_success`.
-    confidence : float
-        Level of the whole-history interval.
-
-    Returns
-    -------
-    DataFrame
-        One row per group: group keys, ``total``, ``good``, ``success_rate``, ``ci_low``,
-        ``ci_high``, ``interval_width`` (``ci_high - ci_low``), ``full_days``, ``day_min``,
-        ``day_max`` (lowest and highest full-day rate), ``spread`` (``day_max - day_min``) and
-        ``spread_ratio`` (``spread / interval_width``).
-
-    Examples
-    --------
-    >>> daily = pd.DataFrame({"day": pd.to_datetime(["2026-01-01", "2026-01-02"], utc=True),
-    ...     "total": [100, 100], "good": [90, 98], "full_day": [True, True]})
-    >>> s = daily_spread(daily)
-    >>> s[["success_rate", "day_min", "day_max", "spread"]].round(3)
-       success_rate  day_min  day_max  spread
-    0          0.94      0.9     0.98    0.08
-    """
-    require_columns(daily, ["day", "total", "good", "full_day"], what="daily")
-    keys = [c for c in daily.columns if c not in ("day", "total", "good", "success_rate", "ci_low",
-                                                  "ci_high",
-                                                   "full_day")]
-    rate = daily["good"] / daily["total"]
-    full = daily.assign(_rate=rate.where(daily["full_day"].astype(bool)),
-                        full_days=daily["full_day"].astype(np.int64))
-    # without keys, one group of every row (its key column dropped)
-    out = full.groupby(keys or np.zeros(len(full), dtype=np.int64), sort=False).agg(
-        total=("total", "sum"), good=("good", "sum"), full_days=("full_days", "sum"),
-        day_min=("_rate", "min"), day_max=("_rate", "max")).reset_index(drop=not keys)
-    out["success_rate"] = out["good"] / out["total"]
-    out["ci_low"], out["ci_high"] = wilson_interval(out["good"].to_numpy(), out["total"].to_numpy(),
-                                                    confidence)
-    out["interval_width"] = out["ci_high"] - out["ci_low"]
-    out["spread"] = out["day_max"] - out["day_min"]
-    out["spread_ratio"] = ratio(out["spread"], out["interval_width"])
-    cols = [*keys, "total", "good", "success_rate", "ci_low", "ci_high", "interval_width",
-            "full_days", "day_min",
-            "day_max", "spread", "spread_ratio"]
-    return out[cols]
 
 
 def hourly_profile(events: pd.DataFrame, *, bucket: Any, by: str | Sequence[str] | None = None,

@@ -17,7 +17,7 @@ from .._util.percent import given_percent
 from .._util.validation import window_words
 from .._util.words import days_words
 from .recalibration.rules import capped_action, capped_words, decided_miss, too_few_events
-from .recalibration.verdict import verdict
+from .recalibration.verdict import silence_aside, verdict
 
 __all__ = ["evaluated_words", "evaluated_per_group", "verdict_withheld", "verdict_in_percent",
            "recommendation_sentence"]
@@ -95,6 +95,8 @@ def verdict_in_percent(r: pd.Series, settings: dict[str, Any]) -> tuple[str, str
         loose_burn=float(settings.get("loose_burn", 0.25)),
         bootstrapped=int(settings.get("n_boot", 0)) > 0, window=window, capped=capped,
         missed=decided_miss(int(r["events"]), int(r["failures"]), float(r["current_target"])),
+        silent=silence_aside(r.get("current_share_limit_silent"), r["current_share_limit"],
+                             r.get("hours")),
         spell=given_percent)
     if code != r["verdict"]:  # a table from elsewhere: its own words
         return str(r["verdict_reason"]), str(r.get("action", "") or "")

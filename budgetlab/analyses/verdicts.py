@@ -38,7 +38,7 @@ from ..errors import ConfigError
 from .recalibration import Recalibration
 from .recalibration.evidence import MIN_HISTORY_DAYS, history_words
 from .recalibration.tables import group_words
-from .recalibration.verdict import WITHHELD, verdict_given
+from .recalibration.verdict import WITHHELD, silence_aside, verdict_given
 from .target_words import (
     evaluated_words,
     recommendation_sentence,
@@ -141,6 +141,20 @@ def minutes(td: Any) -> str:
     return "n/a" if td is None or pd.isna(td) else duration_words(td)
 
 
+def _limit_words(r: pd.Series, limit: str, max_share: float) -> str:
+    """The share of time summary row ``r``'s current target spent at ``limit`` or worse, beside
+    the rule's limit as the CLI says it, and the part held over a silence
+    (:func:`silence_aside`); empty without a current target or its share."""
+    cur = float(r["current_target"])
+    if not (np.isfinite(cur) and np.isfinite(r["current_share_limit"])):
+        return ""
+    share = share_percent(r["current_share_limit"], max_share, 1)  # beside its limit
+    return (f"; {limit} or worse {share} of the time under {given_percent(cur)} "
+            f"(limit {given_percent(max_share)})"
+            + silence_aside(r.get("current_share_limit_silent"), r["current_share_limit"],
+                            r.get("hours")))
+
+
 def target_verdicts(rec: Recalibration, *, min_events: int = 0,
                     min_days: float = MIN_HISTORY_DAYS) -> pd.DataFrame:
     """Per group of a :func:`budgetlab.recalibrate` result: the verdict on the current target and
@@ -231,10 +245,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
                     f"{evaluated_words(r.get('hours'))}; success "
                     f"{measured_percent(r['success_rate'])} ({given_percent(conf)} interval "
                     f"{measured_percent(r['ci_low'])} – {measured_percent(r['ci_high'])})")
-        if np.isfinite(cur) and np.isfinite(r["current_share_limit"]):
-            share = share_percent(r["current_share_limit"], max_share, 1)  # beside its limit
-            evidence += (f"; {limit} or worse {share} of the time under {given_percent(cur)} "
-                         f"(limit {given_percent(max_share)})")  # the rule's, as the CLI says
+        evidence += _limit_words(r, limit, max_share)
         span = float(r["span_days"]) if "span_days" in r.index else None  # silences around
         caveat = (f"provisional: {history_words(days, min_days, span=span)}"
                   if days < min_days else "")

@@ -31,7 +31,7 @@ from .recalibration.clock import ClockCounts, evaluated_time
 from .recalibration.rules import too_few_events
 from .sorted_events import Sorted, WindowSpec
 
-__all__ = ["silence_hold", "events_notes"]
+__all__ = ["held_over_silence", "silence_hold", "events_notes"]
 
 _MONTH_NS = 32 * 86_400 * 10**9
 
@@ -58,13 +58,12 @@ def _silence_starts(srt: Sorted, spec: WindowSpec, tz: str, hi_ns: int) -> np.nd
     return gap
 
 
-def silence_hold(srt: Sorted, spec: WindowSpec, tz: str, clock: tuple[ClockCounts, np.ndarray],
-                 lo_ns: int, hi_ns: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per group: the evaluated hours after the last event before a silence (the window holds
-    only events from before it, until it empties; a group's last event too, when the log's end
-    ``hi_ns`` comes more than the window after it), and the EXHAUSTED part of them. ``clock``
-    is the run's segments and shown status codes (:func:`~.window_clock.shown_clock`)."""
-    c, code = clock
+def held_over_silence(srt: Sorted, spec: WindowSpec, tz: str, c: ClockCounts,
+                      hi_ns: int) -> np.ndarray:
+    """Per clock segment of ``c``: whether the window holds only events from before a silence
+    (its group's last event at the segment's start is the last before a silence: the next one,
+    or the log's end ``hi_ns``, comes more than the window after it). The one rule of
+    :func:`silence_hold` and of :func:`budgetlab.recalibrate`'s ``current_share_limit_silent``."""
     starts = _silence_starts(srt, spec, tz, hi_ns)
     over = np.zeros(len(c.start), dtype=bool)
     for g in range(len(srt.bounds) - 1):
@@ -74,6 +73,17 @@ def silence_hold(srt: Sorted, spec: WindowSpec, tz: str, clock: tuple[ClockCount
             continue
         last = np.searchsorted(srt.t[s:e], c.start[a:b], side="right") - 1
         over[a:b] = (last >= 0) & starts[s:e][np.maximum(last, 0)]
+    return over
+
+
+def silence_hold(srt: Sorted, spec: WindowSpec, tz: str, clock: tuple[ClockCounts, np.ndarray],
+                 lo_ns: int, hi_ns: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per group: the evaluated hours after the last event before a silence (the window holds
+    only events from before it, until it empties; a group's last event too, when the log's end
+    ``hi_ns`` comes more than the window after it), and the EXHAUSTED part of them. ``clock``
+    is the run's segments and shown status codes (:func:`~.window_clock.shown_clock`)."""
+    c, code = clock
+    over = held_over_silence(srt, spec, tz, c, hi_ns)
     x, y = evaluated_time(c, lo_ns, hi_ns)
     dt = np.where(over, y - x, 0).astype(np.float64)
     n = len(srt.bounds) - 1

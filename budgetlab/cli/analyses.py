@@ -53,7 +53,9 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
     window = longest_window(slo)
     rec = recalibrate(read.events, by=by or None, slo=slo if given else None,
                       window=None if given else window,
-                      history=args.history, step=args.step, max_share=args.max_share,
+                      history=args.history, step=args.step,
+                      # not given: recalibrate's own default, the one source
+                      **({} if args.max_share is None else {"max_share": args.max_share}),
                       limit_status=args.limit_status, n_boot=args.n_boot, seed=args.seed)
     s = rec.settings
     print(f"{read.title}: {counted(len(read.events), 'event')}; recalibrating the "

@@ -101,8 +101,9 @@ def add_analyses(subparsers: Any) -> None:
                    help="history counted back from the last event (default 28D)")
     g.add_argument("--step", type=number, default=0.005,
                    help="fine step of the candidate targets (default 0.005)")
-    g.add_argument("--max-share", type=number, default=0.01,
-                   help="largest share of time at --limit-status or worse (default 0.01)")
+    g.add_argument("--max-share", type=number, default=None,
+                   help="largest share of time at --limit-status or worse (default: "
+                        "budgetlab.recalibrate's, 0.01)")
     g.add_argument("--limit-status", default="exhausted", choices=["warning", "critical",
                                                                    "exhausted"],
                    help="the status the rule limits (default exhausted)")

@@ -12,6 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
 from .._util.validation import require_columns
+from ..analyses.daily_rates import daily_spread
 from ..analyses.hour_rates import MIN_HOUR_ATTEMPTS, silent_hours
 from ._common import OTHER_COLOR, group_colors, other_label
 from ._dates import YearDateFormatter
@@ -21,6 +22,8 @@ from .legends import legend_above
 __all__ = ["MIN_HOUR_ATTEMPTS", "plot_daily_success", "plot_hourly_profile"]
 
 _KNOWN_DAILY = ("day", "total", "good", "success_rate", "ci_low", "ci_high", "full_day")
+_KNOWN_SPREAD = ("total", "good", "success_rate", "ci_low", "ci_high", "interval_width",
+                 "full_days", "day_min", "day_max", "spread", "spread_ratio")
 _KNOWN_HOURLY = ("hour", "total", "bucket_failures", "other_failures", "bucket_rate", "other_rate")
 
 
@@ -39,7 +42,8 @@ def _colors(groups: list[tuple[str, pd.DataFrame]]) -> dict[str, str | None]:
                          d in groups])
 
 
-def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None,
+                       target: Any = None) -> Axes:
     """Success rate per local day and group, with each day's interval as an error bar.
 
     Parameters
@@ -48,11 +52,16 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         Output of :func:`budgetlab.analyses.history.daily_success`.
     ax : Axes, optional
         Where to draw (default ``plt.gca()``).
+    target : float or DataFrame, optional
+        As :func:`~budgetlab.analyses.history.daily_spread` takes it: a group whose events are
+        too few for it (its ``note``) is left out, so that its days of one or two events (0 or
+        100 %, intervals as wide) never set the scale; the x label names the groups left out.
+        Without it every group is drawn.
 
     Returns
     -------
     Axes
-        One errorbar container per group (label: the group, ``"all"`` without groups): its
+        One errorbar container per group drawn (label: the group, ``"all"`` without groups): its
         points sit at local noon of each day (shifted by a few hours per group so they do not
         cover each other), y = ``success_rate`` × 100, bars from ``ci_low`` to ``ci_high`` × 100.
         The points are lines with gids ``days:<group>`` (full days) and ``partial:<group>``
@@ -76,7 +85,7 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """
     require_columns(daily, ["day", "success_rate", "ci_low", "ci_high"], what="daily")
     ax = plt.gca() if ax is None else ax
-    groups = _series(daily, _KNOWN_DAILY)
+    groups, thin = _drawn(daily, target)
     colors = _colors(groups)
     top = [n for n, c in colors.items() if c is not None]
     n_series = len(top) + (1 if len(top) < len(groups) else 0)  # the top groups, and "other"
@@ -110,8 +119,10 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         ends = pd.DatetimeIndex([days.min(), days.max() + pd.DateOffset(days=1)])
         ax.set_xlim(*(ends.tz_convert("UTC").tz_localize(None) if ends.tz is not None else ends))
     # the rule of daily_success's full_day, said as it is: traffic, not the hours the log covers
+    gone = (f"\nnot drawn, too few events for a day's rate (daily_spread's note): "
+            f"{', '.join(thin)}" if thin else "")
     ax.set_xlabel(f"local day ({tz or 'UTC'}); hollow: a day with under half the group's median "
-                  "day of traffic")
+                  f"day of traffic{gone}")
     ax.set_ylabel("success rate that day (%)")
     plain_numbers(ax.yaxis)  # 99.99 .. 100 read as such: no offset apart
     ax.grid(alpha=0.3)
@@ -120,6 +131,20 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", label=other_label(colors)))
     legend_above(ax, handles, ncols=min(len(handles), 6))
     return ax
+
+
+def _drawn(daily: pd.DataFrame, target: Any) -> tuple[list[tuple[str, pd.DataFrame]],
+                                                      list[str]]:
+    """The series of :func:`plot_daily_success` to draw, and the names of those left out: too
+    few events under ``target`` (:func:`~budgetlab.analyses.history.daily_spread`'s rule; none
+    without one)."""
+    groups = _series(daily, _KNOWN_DAILY)
+    if target is None or not {"total", "good", "full_day"} <= set(daily.columns) or not len(daily):
+        return groups, []
+    spread = daily_spread(daily, target=target)
+    names = [n for n, _ in _series(spread.drop(columns=["note"]), _KNOWN_SPREAD)]
+    thin = {n for n, note in zip(names, spread["note"].tolist(), strict=True) if note}
+    return [(n, d) for n, d in groups if n not in thin], [n for n, _ in groups if n in thin]
 
 
 def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axes:

@@ -19,7 +19,7 @@ from ..._util.words import days_words, prose_duration
 from .bootstrap import bootstrap_interval, bootstrap_targets, group_seeds
 from .candidates import USUAL_TARGETS
 from .clock import evaluated_events
-from .levels import Choice
+from .levels import Choice, limit_share_silent
 from .no_target import explain_no_recommendation
 from .options import Plan
 from .rolling import weighted_quantiles
@@ -50,6 +50,7 @@ class Judged:
     rec_high: np.ndarray
     boot: np.ndarray
     cur_share: np.ndarray
+    cur_silent: np.ndarray  # the part of cur_share on a window held over a silence
     verdicts: list[Any]
     reasons: list[str]
     actions: list[str]
@@ -84,14 +85,16 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     # too few events for a verdict, but the failures decide a miss all the same
     missed = [decided_miss(int(n), int(n - k), float(t)) if w else "" for n, k, t, w in zip(
         n_ev.tolist(), c.n_ok.tolist(), current.tolist(), cur_thin, strict=True)]
+    silent = limit_share_silent(srt, rolling, c, current, plan)
     cur_share, verdicts, reasons, actions = judge_current(
         current, c.cands, c.lim_share, c.p10, recommended, rec_low, rec_high, cur_thin, capped,
         max_share=plan.max_share, limit_status=plan.limit_status, loose_burn=plan.loose_burn,
         bootstrapped=plan.n_boot > 0,
         window=f"{prose_duration(pd.Timedelta(plan.slo.window_ns, unit='ns'))} window",
-        missed=missed)
+        missed=missed, silent=(silent, rolling.w_group / HOUR_NS))
     alone = given & judged & thin_for_current
     cur_share = np.where(alone, np.nan, cur_share)  # the verdict's figure, withheld with it
+    silent = np.where(np.isfinite(cur_share), silent, np.nan)  # withheld with it
     for g in np.flatnonzero(alone & ~np.array([bool(m) for m in missed])).tolist():
         reasons[g], actions[g] = _verdict_alone(cur_thin[g], int(n_ev[g]), float(recommended[g]))
     actions = [capped_action(a, v, int(n), cap) for a, v, n, cap in zip(
@@ -109,7 +112,8 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
             "rule")) if x)
     return Judged(evidence=evidence, recommended=recommended, rec_low=rec_low, rec_high=rec_high,
                   boot=boot,
-                  cur_share=cur_share, verdicts=verdicts, reasons=reasons, actions=actions,
+                  cur_share=cur_share, cur_silent=silent, verdicts=verdicts, reasons=reasons,
+                  actions=actions,
                   notes=notes, withheld=withheld)
 
 

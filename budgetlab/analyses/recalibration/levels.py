@@ -16,7 +16,8 @@ from ..._util.ratios import ratio
 from ...budget.figures import hold_low_traffic, remaining_fraction, status_codes
 from ...slo import SLO
 from ...windows.groups import first_in_group
-from ..sorted_events import Sorted
+from ..sorted_events import Sorted, WindowSpec
+from ..window_silence import held_over_silence
 from .candidates import candidate_targets, target_range
 from .options import Plan
 from .rolling import Rolling, history_counts, rate_quantiles, weighted_quantiles
@@ -25,7 +26,7 @@ from .wilson import wilson_interval
 
 __all__ = ["candidate_levels", "status_thresholds", "level_threshold", "FLOOR_PROB",
            "floor_prob", "limit_floor", "limit_quantiles", "hold_thresholds", "TimeAtLevels",
-           "time_at_levels", "recommend", "Choice", "choose_targets"]
+           "time_at_levels", "recommend", "Choice", "choose_targets", "limit_share_silent"]
 
 
 def candidate_levels(rolling: Rolling, cands: np.ndarray, slo: SLO) -> list[np.ndarray]:
@@ -283,3 +284,22 @@ def choose_targets(srt: Sorted, rolling: Rolling, current: np.ndarray, plan: Pla
                   supported=supported,
                   levels=levels, time=time, lim_share=lim_share, uncapped=uncapped,
                   recommended=recommended)
+
+
+def limit_share_silent(srt: Sorted, rolling: Rolling, c: Choice, current: np.ndarray,
+                       plan: Plan) -> np.ndarray:
+    """Per group, the share of its evaluated time at the limit status or worse under its
+    ``current`` target while the window was held over a silence (it holds only events from
+    before a gap longer than the window, or before the log's end that far after the group's
+    last event: :func:`~budgetlab.analyses.window_silence.held_over_silence`, the rule of
+    ``compare_windows``): the part of ``current_share_limit`` that rests on no new event. NaN
+    where the group has no current target or no evaluated time."""
+    clock, n_c = rolling.clock, len(c.cands)
+    spec = WindowSpec(label="", kind="rolling", window_ns=plan.slo.window_ns)
+    over = held_over_silence(srt, spec, "UTC", clock, plan.log_times(srt.t)[1])
+    given = np.isfinite(current)
+    cur_idx = np.searchsorted(c.cands, np.where(given, current, 0.5))[clock.seg]
+    at_limit = (c.levels[plan.limit - 1] <= cur_idx) if n_c else np.zeros(len(over), bool)
+    held = np.bincount(clock.seg, weights=np.where(over & at_limit, rolling.dt, 0.0),
+                       minlength=len(current))
+    return np.where(given, ratio(held, rolling.w_group), np.nan)

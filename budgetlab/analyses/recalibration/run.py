@@ -56,7 +56,7 @@ def recalibrate(
     target: Any = None,
     slo: SLO | PerGroup | Mapping[Any, Any] | None = None,
     step: float = 0.005,
-    max_share: float = 0.01,
+    max_share: float = RecalibrationOptions.max_share,
     limit_status: str = "exhausted",
     loose_burn: float = 0.25,
     candidates: Sequence[float] | None = None,
@@ -108,7 +108,8 @@ def recalibrate(
         the first usual target above its observed rate, plus the fine steps between them;
         nothing below that range.
     max_share : float
-        Largest share of time the recommended target may have spent at ``limit_status`` or worse.
+        Largest share of time the recommended target may have spent at ``limit_status`` or worse
+        (default 0.01, :class:`RecalibrationOptions`'s: the command's and notebook 01's too).
     limit_status : {"exhausted", "critical", "warning"}
         The status the rule limits.
     loose_burn : float
@@ -164,8 +165,10 @@ def recalibrate(
         back exactly: ``1h``, ``1d``, ``7d``, ``1m30s``; a saved table keeps it for
         :func:`~budgetlab.slos_from_recalibration`),
         ``current_target``, ``current_share_limit`` (share of time at
-        ``limit_status`` or worse under it), ``verdict`` (categorical ``too_strict``, ``ok``,
-        ``too_loose``, ``withheld``: no current target, or evidence too thin), ``verdict_reason``,
+        ``limit_status`` or worse under it), ``current_share_limit_silent`` (its part on a
+        window held over a silence: :mod:`~budgetlab.analyses.window_silence`), ``verdict``
+        (categorical ``too_strict``, ``ok``, ``too_loose``, ``withheld``: no current target, or
+        evidence too thin), ``verdict_reason``,
         ``action`` (``loosen to ...``, ``keep ...``, ``tighten to ...``, ``use ...`` without a
         current target or where the verdict alone is withheld; empty when the recommendation is
         withheld too), ``recommended_target`` (NaN when no candidate meets

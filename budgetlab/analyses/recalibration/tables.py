@@ -41,7 +41,8 @@ QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.002, 0.005, *(k / 100 for k in ra
 #: events a day. Its counts (``events``, ``failures``, ``hours``, ``history_days``,
 #: ``span_days``, ``traffic_days``), which the reason cites, stay, and so does ``success_rate``
 #: with its Wilson interval (``ci_low``, ``ci_high``): a ratio of counts, honest at any count.
-ESTIMATES = ("events_per_day", "window_events", "p1", "p5", "p10", "p50", "current_share_limit")
+ESTIMATES = ("events_per_day", "window_events", "p1", "p5", "p10", "p50", "current_share_limit",
+             "current_share_limit_silent")
 _VERDICTS = pd.CategoricalDtype(list(VERDICTS), ordered=False)
 
 
@@ -166,6 +167,7 @@ def summary_table(key_cols: pd.DataFrame, rolling: Rolling, c: Choice, j: Judged
         "window_events": ev["window_events"], "p1": c.p1, "p5": c.p5, "p10": c.p10, "p50": c.p50,
         "window": [duration_label(window)] * len(key_cols),
         "current_target": current, "current_share_limit": j.cur_share,
+        "current_share_limit_silent": j.cur_silent,
         "verdict": pd.Categorical([WITHHELD if v is None else v for v in j.verdicts],
                                   dtype=_VERDICTS),
         "verdict_reason": list(map(speak, j.reasons)),

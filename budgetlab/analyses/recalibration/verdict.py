@@ -11,11 +11,11 @@ import pandas as pd
 
 from ..._util.burns import three_digits
 from ..._util.percent import given_fraction, given_percent, share_percent
-from ..._util.words import command_flag, say
+from ..._util.words import command_flag, hours_words, say
 from .rules import NO_BOOTSTRAP, recommendation_name
 
 __all__ = ["NO_CURRENT_TARGET", "WITHHELD", "VERDICTS", "verdict_given", "judge_current",
-           "verdict"]
+           "verdict", "silence_aside"]
 
 #: How a verdict's reason begins when no current target was given (the recommendation follows).
 NO_CURRENT_TARGET = "no current target given (target= or slo=)"
@@ -43,17 +43,44 @@ def verdict_given(code: Any) -> bool:
     return not missing and str(code) != WITHHELD
 
 
+def silence_aside(silent: Any, share: Any, hours: Any) -> str:
+    """What the time at the limit status (``share`` of the ``hours`` of evaluated time) owes to
+    a window held over a silence (``silent``: ``current_share_limit_silent``, a part of it), in
+    words to follow the share; empty under a second (or where a figure is missing). The figure
+    itself stands: a window held over a silence keeps its status, and says so.
+
+    >>> silence_aside(0.001, 0.001, 450.0).split(" (it")[0]
+    ', all of it (27 min) on a window held over a silence'
+    >>> silence_aside(0.0005, 0.001, 450.0).split(" (")[0], silence_aside(0.0, 0.001, 450.0)
+    (', 13 min 30 s of it on a window held over a silence', '')
+    """
+    try:
+        silent, share, hours = float(silent), float(share), float(hours)
+    except (TypeError, ValueError):
+        return ""
+    held = silent * hours
+    if not (np.isfinite(held) and np.isfinite(share)) or held * 3600 < 1:
+        return ""
+    part = (f"all of it ({hours_words(held)})" if (share - silent) * hours * 3600 < 1
+            else f"{hours_words(held)} of it")
+    return (f", {part} on a window held over a silence (it held only events from before a gap "
+            "longer than the window)")
+
+
 def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray, p10: np.ndarray,
                   recommended: np.ndarray, rec_low: np.ndarray, rec_high: np.ndarray,
                   thin: list[str], capped: np.ndarray, *, max_share: float, limit_status: str,
                   loose_burn: float, bootstrapped: bool, window: str = "window",
                   missed: list[str] | None = None,
+                  silent: tuple[np.ndarray, np.ndarray] | None = None,
                   ) -> tuple[np.ndarray, list[Any], list[str], list[str]]:
     """``(current_share_limit, verdicts, reasons, actions)`` per group: the share of time the
     current target spent at the limit status or worse, and :func:`verdict` on it (withheld with
     the ``thin`` reason where that is not empty, unless ``missed`` says the failures decide a
     miss all the same; ``capped`` where the evidence capped the recommendation); ``window``
-    names the window a burn is over (``"24 h window"``)."""
+    names the window a burn is over (``"24 h window"``); ``silent``: per group, the part of
+    the share on a window held over a silence and the evaluated hours, said
+    (:func:`silence_aside`)."""
     g_n, n_c = len(current), len(cands)
     cur_share = np.full(g_n, np.nan)  # NaN too where the group has no evaluated time
     if n_c:
@@ -61,10 +88,15 @@ def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray,
         at = lim_share[np.arange(g_n), np.minimum(cur_idx, n_c - 1)]
         cur_share = np.where(np.isfinite(current), at, np.nan)
     miss = missed if missed is not None else [""] * g_n
+    held = [""] * g_n
+    if silent is not None:
+        held = [silence_aside(x, y, h) for x, y, h in zip(silent[0], cur_share, silent[1],
+                                                          strict=True)]
     judged: list[tuple[Any, str, str]] = [(None, t, "") if t and not miss[g] else verdict(
         current[g], cur_share[g], p10[g], recommended[g], rec_low[g], rec_high[g],
         max_share=max_share, limit_status=limit_status, loose_burn=loose_burn,
-        bootstrapped=bootstrapped, window=window, capped=bool(capped[g]), missed=miss[g])
+        bootstrapped=bootstrapped, window=window, capped=bool(capped[g]), missed=miss[g],
+        silent=held[g])
         for g, t in enumerate(thin)]
     verdicts, reasons, actions = ([x[i] for x in judged] for i in range(3))
     return cur_share, verdicts, reasons, actions
@@ -72,7 +104,7 @@ def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray,
 
 def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi: float, *,
             max_share: float, limit_status: str, loose_burn: float, bootstrapped: bool = True,
-            window: str = "window", capped: bool = False, missed: str = "",
+            window: str = "window", capped: bool = False, missed: str = "", silent: str = "",
             spell: Callable[..., str] = given_fraction) -> tuple[Any, str, str]:
     """``(verdict, reason, action)`` of one group with evidence enough, or whose failures decide
     a miss of ``current`` on too few events (``missed``: the words of
@@ -94,7 +126,8 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     is named by :func:`recommendation_name` (``capped``: the evidence's ceiling). ``spell``
     says every target of the reason and the action in one form: :func:`given_fraction` (``0.95``,
     as ``--target`` takes it: the command's) or :func:`given_percent` (``95 %``: the sentences of
-    :func:`budgetlab.target_verdicts`, whose figures are in percent).
+    :func:`budgetlab.target_verdicts`, whose figures are in percent). ``silent`` follows the
+    share: how much of it a window held over a silence holds (:func:`silence_aside`).
 
     >>> verdict(0.95, 0.2, 0.93, 0.93, 0.92, 0.935, max_share=0.01, limit_status="exhausted",
     ...         loose_burn=0.25)[::2]
@@ -134,7 +167,7 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     burn90 = (1 - p10) / (1 - current)
     share_txt = (
         f"{limit_status.upper()} or worse {share_percent(share, max_share)} of the evaluated time "
-        f"under {cur} (limit {given_percent(max_share)})"
+        f"under {cur} (limit {given_percent(max_share)}){silent}"
     )
     if share > max_share:  # the current target breaks the rule on the history itself
         act = (f"loosen to {rec_w}" if np.isfinite(rec)
