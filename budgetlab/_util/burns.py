@@ -38,13 +38,17 @@ def three_digits(x: Any, *, missing: str = "n/a", significant: int = 3,
 
     >>> three_digits(1.1, keep_zeros=True), three_digits(14.0, keep_zeros=True)
     ('1.10', '14.0')
+    >>> three_digits(0.99999, keep_zeros=True), three_digits(0.0999999, keep_zeros=True)
+    ('1.00', '0.100')
     """
     if x is None or pd.isna(x) or not math.isfinite(float(x)):
         return missing
     value = float(x) + 0.0  # + 0.0: -0.0 prints as 0
     if value == 0:
         return "0"
-    digits = max(0, significant - 1 - math.floor(math.log10(abs(value))))
+    # the magnitude after rounding to ``significant`` digits: 0.99999 is 1.00, never 1.000
+    rounded = float(f"{value:.{significant - 1}e}")
+    digits = max(0, significant - 1 - math.floor(math.log10(abs(rounded))))
     text = f"{value:,.{digits}f}"
     return text.rstrip("0").rstrip(".") if "." in text and not keep_zeros else text
 

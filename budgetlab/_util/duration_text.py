@@ -21,7 +21,7 @@ def prose_duration(value: Any) -> str:
     in half hours above two hours (``3.5 h``); from two hours up a whole number of minutes that
     neither holds is said in its parts (``16 h 48 min``, with its days from two days up:
     ``30 d 1 h 1 min``), never ``1008 min``; else in seconds with every digit
-    (:func:`given_duration`): ``3601 s``, never ``1.00 h``. One day is ``24 h`` and ``1 d 6 h`` is
+    (:func:`given_duration`): ``3,601 s``, never ``1.00 h``. One day is ``24 h`` and ``1 d 6 h`` is
     ``30 h``; an elapsed time, rounded to its two largest units, is :func:`duration_words`'.
 
     >>> [prose_duration(x) for x in ("30D", "24h", "210min", "90min", "45s")]
@@ -30,7 +30,7 @@ def prose_duration(value: Any) -> str:
     ['16 h 48 min', '6 h 26 min', '30 d 1 h 1 min', '2 d 31 min', '2 h 1 min']
     >>> [prose_duration(x) for x in ("3600s", "3601s", "1D6h", "0.5s", "7201.5s", "100000.5h")]
     ... # doctest: -NUMBER
-    ['1 h', '3601 s', '30 h', '500 ms', '7201.5 s', '100,000.5 h']
+    ['1 h', '3,601 s', '30 h', '500 ms', '7,201.5 s', '100,000.5 h']
     """
     import pandas as pd
 
@@ -51,15 +51,19 @@ def prose_duration(value: Any) -> str:
     return given_duration(td)
 
 
-def given_duration(value: Any) -> str:
+def given_duration(value: Any, *, grouped: bool = True) -> str:
     """A given duration (a latency threshold, a client timeout) as written: in the largest of
     ``s``, ``ms``, ``us``, ``ns`` that is not more than it, with every digit of its whole
     nanoseconds and none added, where four significant digits would say a threshold of 12.345 s
-    is ``12.35 s`` and seconds alone would say a 40 ms threshold is ``0.04 s``.
+    is ``12.35 s`` and seconds alone would say a 40 ms threshold is ``0.04 s``; thousands
+    separated as every count in words (``10,000 s``), none with ``grouped=False`` (a value
+    to pass back, such as ``client_timeout='10000 s'``).
 
     >>> [given_duration(x) for x in ("12345ms", "60s", "40ms", "1.5ms", "500us", "1h", "7ns")]
     ... # doctest: -NUMBER
-    ['12.345 s', '60 s', '40 ms', '1.5 ms', '500 us', '3600 s', '7 ns']
+    ['12.345 s', '60 s', '40 ms', '1.5 ms', '500 us', '3,600 s', '7 ns']
+    >>> given_duration("10000s"), given_duration("10000s", grouped=False)  # doctest: -NUMBER
+    ('10,000 s', '10000 s')
     """
     import decimal
 
@@ -68,7 +72,7 @@ def given_duration(value: Any) -> str:
     ns = pd.Timedelta(value).value
     size, unit = next(((size, unit) for size, unit in DURATION_SCALES if abs(ns) >= size),
                       (1, "ns"))
-    return f"{format((decimal.Decimal(ns) / size).normalize(), 'f')} {unit}"
+    return f"{format((decimal.Decimal(ns) / size).normalize(), ',f' if grouped else 'f')} {unit}"
 
 
 #: The units :func:`given_duration` (and :func:`~budgetlab._util.durations.measured_duration`)

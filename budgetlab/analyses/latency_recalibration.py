@@ -239,7 +239,8 @@ def _recalibrate(events: pd.DataFrame, slo: SLO, keys: list[str], dur: np.ndarra
                                             counted=~(ok & (dur <= t))) for t in thr], axis=-1)
     # the observed time after warm-up does not depend on the threshold or target either
     why, kinds = thin_reasons(n_ev, (obs[:, 0, 0] > 0).sum(-1), obs[:, 0, 0].sum(-1), cands,
-                              bootstrap=rule.n_boot > 0)
+                              bootstrap=rule.n_boot > 0, window_ns=slo.window_ns,
+                              logged=np.bincount(gcodes, minlength=len(censoring)))
     out = _tables(censoring, keys, thr, bad, obs, current, rule, np.asarray(kinds == "",
                                                                               dtype=bool))
     _withhold_thin(out, why, n_ev, cands, rule.max_share)

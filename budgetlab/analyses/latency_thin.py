@@ -10,24 +10,32 @@ import numpy as np
 import pandas as pd
 
 from .._util.units import HOUR_NS
-from .._util.words import given_duration
+from .._util.words import given_duration, prose_duration
+from .recalibration.evidence import warmup_words
 from .recalibration.rules import decided_miss, thin_evidence, thin_kind
 
 __all__ = ["thin_reasons", "say_missed"]
 
 
 def thin_reasons(n_ev: np.ndarray, traffic_days: np.ndarray, observed_ns: np.ndarray,
-                 cands: np.ndarray, *, bootstrap: bool) -> tuple[list[list[str]], np.ndarray]:
+                 cands: np.ndarray, *, bootstrap: bool, logged: np.ndarray | None = None,
+                 window_ns: int = 0) -> tuple[list[list[str]], np.ndarray]:
     """Per group and candidate: why the evidence cannot judge it (:func:`thin_evidence`'s words
     for the group's events in the evaluated span, its days with traffic and its observed time
     after warm-up, ``observed_ns``, the table's ``observed_time``; empty when it can), and which
     rule that is (:func:`thin_kind`, groups x candidates; empty where it can judge it). The day
     blocks count for the day-block bootstrap only, as in :func:`budgetlab.recalibrate`: without
     one (``bootstrap=False``, ``n_boot=0``) that rule is left out, and the reason is the one
-    that applies."""
+    that applies. A group without an evaluated event whose ``logged`` events (per group, the
+    log's) all fell within a warm-up of the ``window_ns`` window says so, in
+    :func:`budgetlab.recalibrate`'s words (:func:`warmup_words`), not "too few events"."""
     args = [[(int(n), float(c), int(d), bool(d), float(h) / HOUR_NS) for c in cands]
             for n, d, h in zip(n_ev, traffic_days, observed_ns, strict=True)]
     why = [[thin_evidence(*a[:4], hours=a[4], bootstrap=bootstrap) for a in row] for row in args]
+    if logged is not None:
+        window = prose_duration(pd.Timedelta(window_ns, unit="ns"))
+        for g in np.flatnonzero((np.asarray(n_ev) == 0) & (np.asarray(logged) > 0)).tolist():
+            why[g] = [warmup_words(int(logged[g]), window)] * len(cands)
     kinds = np.array([[thin_kind(*a[:4], hours=a[4], bootstrap=bootstrap) for a in row]
                       for row in args],
                      dtype=object).reshape(len(n_ev), len(cands))

@@ -102,9 +102,9 @@ def _refuse_successes_beyond(events: pd.DataFrame, durations: np.ndarray, timeou
     longest = int(durations[ok].max()) if ok.any() else 0
     if longest > timeout_ns:
         slower = int(np.count_nonzero(durations[ok] > timeout_ns))
+        as_given = given if isinstance(given, str) else given_duration(timeout_ns, grouped=False)
         raise ConfigError(
-            f"client_timeout='{given if isinstance(given, str) else given_duration(timeout_ns)}' "
-            "is shorter than "
+            f"client_timeout='{as_given}' is shorter than "
             f"{counted(slower, 'success', 'successes')} of the log (the longest "
             f"{given_duration(longest)}): a client timeout in force cuts every attempt at it, so "
             f"the log shows a longer one; give client_timeout= of at least "

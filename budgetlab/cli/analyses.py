@@ -26,6 +26,7 @@ from .reading import group_keys, longest_window, read_log, slo_from_args
 from .replay import span_words
 from .shared import group_label, print_slo, save_plot, table_text, wrap, write_output
 from .shown_groups import group_limit, shown_groups
+from .thin_lines import more_rows, print_no_recommendation
 from .unused_flags import refuse_unused
 
 __all__ = ["COMMANDS"]
@@ -87,6 +88,8 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
             print(wrap(line))
     if shown.line:
         print(wrap(shown.line, indent=""))
+    if by:  # the groups without a recommendation, counted by reason, wherever they are shown
+        print_no_recommendation(rec.summary, bootstrap=s["n_boot"] > 0)
     if args.out:
         write_output(rec.summary, args, "group row", "(the recommendations)")
     if args.plot:
@@ -354,7 +357,7 @@ def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
             where.append(f"dwell {prose_duration(r['min_dwell'])}")
         print(wrap(f"{', '.join(where)}: {speak(r['note'])}", indent="  "))
     if len(rows) > most:
-        print(f"  ... and {counted(len(rows) - most, 'more row')} (the note column of --out)")
+        print(more_rows(len(rows) - most, "more row"))
 
 
 #: The handlers of this module's subcommands (their parsers are in :mod:`budgetlab.cli.commands`).

@@ -23,6 +23,7 @@ from .reading import LogRead, group_keys, read_log, slo_from_args
 from .replay import span_words
 from .shared import group_label, print_slo, save_plot, table_text, wrap, write_output
 from .shown_groups import group_limit, shown_groups
+from .thin_lines import more_rows
 from .unused_flags import refuse_unused
 
 __all__ = ["COMMANDS"]
@@ -74,7 +75,8 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     show = cut.rows[cols].copy()
     for c in ("share_of_failures", "failure_rate", "sli", "sli_without"):
         show[c] = show[c].map(lambda v: measured_percent(v, missing=""))
-    show["burn_rate"] = show["burn_rate"].map(three_digits)
+    # one precision down the column: three significant digits, trailing zeros kept (0.220, 2.40)
+    show["burn_rate"] = show["burn_rate"].map(lambda v: three_digits(v, keep_zeros=True))
     for c in ("events", "failures"):  # as the reading block counts them
         show[c] = show[c].map("{:,}".format)
     thin = (table["note"] != "").to_numpy()  # withheld, or a miss decided on few events
@@ -171,8 +173,7 @@ def _print_thin_groups(rows: pd.DataFrame, by: list[str], most: int = 10) -> Non
             print(wrap(f"{group_label(r, by)}: {str(r['note']).removeprefix('withheld: ')}",
                        indent="  "))
         if len(some) > most:
-            print(f"  ... and {counted(len(some) - most, 'more group')} (the note column of "
-                  "--out)")
+            print(more_rows(len(some) - most, "more group"))
 
 
 def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str,

@@ -39,6 +39,7 @@ from .replay_tables import format_incidents, print_transitions, zone_words
 from .run_record import record_path, run_record, write_record
 from .shared import print_slo, write_output
 from .shown_groups import group_limit
+from .thin_lines import print_thin_windows
 
 __all__ = ["COMMANDS", "run_replay",
            "replay_states", "print_run_header",
@@ -141,6 +142,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
         print(format_incidents(incidents, events, tz=args.tz))
         _print_scope_note(incidents, by, columns)
     print_transitions(tr, events, longest_window(slo), tz=args.tz)
+    print_thin_windows(states, tr, slo, by)
     between = between_events_line(summary, tr)
     if between:
         print(between)

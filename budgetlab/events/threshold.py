@@ -35,6 +35,7 @@ from .._util.validation import check_argument, is_one_duration, to_ns
 from .._util.words import counted, noun_for, say
 from ..errors import ConfigError, InputError, OutcomeError
 from ._messages import fill_or_drop, row_numbers
+from .duration_names import check_unit_name
 from .epochs import EPOCH_UNITS  # the units of numbers in ns, as for epochs
 from .schema import MISSING_LABELS, SLOW, bucket_dtype
 
@@ -172,6 +173,7 @@ def check_latency(duration: str | None, duration_unit: str | None, slow_above: A
                                   "column too.",
                                   "--duration-unit says the unit of --duration; name the duration "
                                   "column too."))
+        check_unit_name(duration, duration_unit)  # duration_s read in ms: refused
     if slow_above is None:
         return None
     if duration is None:

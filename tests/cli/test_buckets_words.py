@@ -60,7 +60,8 @@ def test_the_header_says_the_span_and_what_the_columns_count(tmp_path, capsys):
     assert "each bucket alone: one that two buckets cause counts for both" in legend
     row = out.split("\n\n")[1].split("\n")[1].split()
     # bucket, events, failures, share_of_failures "100.00 %", failure_rate "5.00 %", burn_rate
-    assert row[:8] == ["timeout", "200", "10", "100.00", "%", "5.00", "%", "1"]
+    # (three significant digits, its zeros kept: one precision down the column)
+    assert row[:8] == ["timeout", "200", "10", "100.00", "%", "5.00", "%", "1.00"]
 
 
 def test_out_writes_the_figures_without_float_noise(tmp_path, capsys):

@@ -105,6 +105,8 @@ def _under(out: str, key: str) -> dict[str, str]:
         if line.startswith(f"{key}="):
             group = line[len(key) + 1:line.index(":")]
             blocks[group] = []
+        elif line.startswith("no recommendation for "):  # the count below the groups
+            group = None
         elif group is not None and line.startswith("    "):
             blocks[group].append(line)
     return {g: _said(" ".join(lines)) for g, lines in blocks.items()}

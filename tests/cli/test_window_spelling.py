@@ -134,8 +134,8 @@ def test_a_window_of_3601_seconds_is_said_as_given(tmp_path, capsys):
                    "2026-01-01T02:00:00Z,true\n")
     assert main(["replay", str(log), "--ok", "ok", "--target", "0.9", "--window", "3601s"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert "SLO: target 0.9, window 3601 s, warning < 0.5" in out
-    assert "Silences longer than the window (3601 s): none." in out
+    assert "SLO: target 0.9, window 3,601 s, warning < 0.5" in out
+    assert "Silences longer than the window (3,601 s): none." in out
     assert "1.00 h" not in out
 
 

@@ -21,7 +21,7 @@ UNIT_NS = {"d": 86_400 * SECOND, "h": 3_600 * SECOND, "min": 60 * SECOND, "s": S
 
 @pytest.mark.parametrize(("given_", "said"), [
     ("3600s", "1 h"),
-    ("3601s", "3601 s"),  # 1 h 1 s: no unit but the second holds it whole
+    ("3601s", "3,601 s"),  # 1 h 1 s: no unit but the second holds it whole
     ("90min", "90 min"),
     ("1D6h", "30 h"),  # 1 d 6 h: a whole number of hours, not of days
     ("0.5s", "500 ms"),  # below a second in ms (a 40 ms threshold was "0.04 s")
@@ -31,8 +31,8 @@ UNIT_NS = {"d": 86_400 * SECOND, "h": 3_600 * SECOND, "min": 60 * SECOND, "s": S
     # from two hours up, whole minutes in their parts (alerts printed "ticket after 1008 min"
     # for the Workbook's 3 d window at 7 d: 3 d x 7 / 30 = 16.8 h)
     ("1008min", "16 h 48 min"), ("121min", "2 h 1 min"), ("30D61min", "30 d 1 h 1 min"),
-    ("30D1s", "2592001 s"),  # 30 x 86,400 + 1
-    ("1h1ns", "3600.000000001 s"),
+    ("30D1s", "2,592,001 s"),  # 30 x 86,400 + 1
+    ("1h1ns", "3,600.000000001 s"),
     ("1ms", "1 ms"), ("1.5ms", "1.5 ms"), ("500us", "500 us"), ("7ns", "7 ns"),
 ])
 def test_a_given_duration_is_said_exactly(given_, said):
@@ -91,9 +91,9 @@ def test_a_long_window_and_a_hysteresis_are_said_exactly():
                     tier_windows={"ticket": 86_401 * SECOND})
     rows = pd.DataFrame({"tier": ["ticket"], "severity": ["ticket"], "episodes_filling": [0],
                          "true_episodes_filling": [0], "incidents_filling": [1]})
-    assert filling_notes(rows, ep) == ["ticket's long window (86401 s) never filled: the log is "
+    assert filling_notes(rows, ep) == ["ticket's long window (86,401 s) never filled: the log is "
                                        "1 d long; 1 incident began then: not scored for this "
                                        "tier."]
     # a dwell (hysteresis) of 61 min 30 s given: 3690 s, not "1 h 1 min"
     row = pd.Series({"window": "1h", "min_dwell": pd.Timedelta("61min30s")})
-    assert _window_name(row) == "the 1 h window with 3690 s of hysteresis"
+    assert _window_name(row) == "the 1 h window with 3,690 s of hysteresis"

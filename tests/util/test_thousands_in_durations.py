@@ -25,5 +25,6 @@ def test_given_lengths_separate_their_whole_units_only():
     assert prose_duration("1200h") == "50 d"  # a whole number of days from two days up
     assert prose_duration("1201h") == "1,201 h"
     assert prose_duration("1000.5h") == "1,000.5 h"
-    # seconds keep every digit as given (a threshold, a timeout), never regrouped
-    assert prose_duration("3601s") == "3601 s"
+    # seconds keep every digit as given (a threshold, a timeout), thousands separated as every
+    # count in words ("timeout 10000 s" beside "2,423 s" read as two styles)
+    assert prose_duration("3601s") == "3,601 s"

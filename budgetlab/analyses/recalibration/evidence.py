@@ -27,7 +27,7 @@ from .rules import cap_notes, capped_action, decided_miss, thin_evidence
 from .verdict import judge_current
 
 __all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "history_words", "saved_history",
-           "judge_groups"]
+           "judge_groups", "warmup_words"]
 
 #: Said after the reason of a group whose evidence is too thin for its current target but not for
 #: a recommendation: the thin-evidence rule weighs the verdict at the current target and the
@@ -193,22 +193,22 @@ def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray
             "window_events": win}
 
 
-def _warmup_words(events: int, window: str, *, history: str = "") -> str:
+def warmup_words(events: int, window: str, *, history: str = "") -> str:
     """Why a group has no event in the evaluated span when all of its ``events`` fell within a
     warm-up of the ``window`` (``history``: the span the events were counted in, when
     ``history`` cut the log), in words; the reason of :func:`budgetlab.recalibrate` for it. One
     event is "the group's one event", two are "both of the group's events" (never "all 2"), more
-    are "all 5 of the group's events".
+    are "all 5 of the group's events". The one wording of it: ``latency_recalibrate`` says it too.
 
-    >>> _warmup_words(5, "1 h")
+    >>> warmup_words(5, "1 h")
     "0 events in the evaluated span: all 5 of the group's events fell within a warm-up (the first
     1 h of a stretch of traffic, which only fills the window); no verdict and no recommendation
     without events after it"
-    >>> _warmup_words(1, "24 h", history="the last 7 d").split(" (")[0]
+    >>> warmup_words(1, "24 h", history="the last 7 d").split(" (")[0]
     "0 events in the evaluated span: the group's one event in the last 7 d fell within a warm-up"
-    >>> _warmup_words(2, "1 h").split(" (")[0]
+    >>> warmup_words(2, "1 h").split(" (")[0]
     "0 events in the evaluated span: both of the group's events fell within a warm-up"
-    >>> _warmup_words(1234, "1 h", history="the last 3 h").split(" (")[0]
+    >>> warmup_words(1234, "1 h", history="the last 3 h").split(" (")[0]
     "0 events in the evaluated span: all 1,234 of the group's events in the last 3 h fell within a
     warm-up"
     """
@@ -224,7 +224,7 @@ def _warmup_words(events: int, window: str, *, history: str = "") -> str:
 def _warmup_reasons(n_ev: np.ndarray, srt: Any, plan: Plan) -> list[str]:
     """Per group, the reason of a group without an evaluated event whose events (in the history,
     counted back from the log's last event) all fell within a warm-up, the first window of their
-    stretch of traffic, said as that (:func:`_warmup_words`), not as "too few events"; empty for
+    stretch of traffic, said as that (:func:`warmup_words`), not as "too few events"; empty for
     every other group."""
     t = np.asarray(srt.t, dtype=np.int64)
     t_first, t_last = plan.log_times(t)
@@ -234,7 +234,7 @@ def _warmup_reasons(n_ev: np.ndarray, srt: Any, plan: Plan) -> list[str]:
     window = prose_duration(pd.Timedelta(plan.slo.window_ns, unit="ns"))
     history = (f"the last {prose_duration(pd.Timedelta(plan.history_ns, unit='ns'))}"
                if lo > t_first else "")
-    return [_warmup_words(int(w), window, history=history) if n == 0 and w > 0 else ""
+    return [warmup_words(int(w), window, history=history) if n == 0 and w > 0 else ""
             for n, w in zip(n_ev.tolist(), n_warm.tolist(), strict=True)]
 
 

@@ -1,0 +1,160 @@
+"""The lines under a command's table that count the groups too thin for its figures, by reason,
+and say where every group's reason is: ``buckets`` and ``compare-windows`` (the rows left blank:
+:func:`more_rows`), ``recalibrate`` (the groups without a recommendation:
+:func:`no_recommendation_lines`) and ``replay`` (statuses read from windows too thin for a
+verdict: :func:`thin_windows_line`). The rule is the package's
+(:func:`~budgetlab.analyses.recalibration.rules.thin_kind`, :data:`MIN_EXPECTED_FAILURES`
+expected failures under the target), never a second one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+
+from .._util.percent import given_percent
+from .._util.thin import MIN_EVALUATED_HOURS
+from .._util.words import counted
+from ..analyses.recalibration.candidates import USUAL_TARGETS
+from ..analyses.recalibration.rules import (
+    MIN_EXPECTED_FAILURES,
+    MIN_TRAFFIC_DAYS,
+    events_for,
+    thin_kind,
+)
+from ..slo import SLO, PerGroup
+from ..slo_groups import split_by_slo
+from .prose import wrap
+
+__all__ = ["out_column", "more_rows", "no_recommendation_lines", "print_no_recommendation",
+           "thin_windows_line", "print_thin_windows"]
+
+
+def out_column(column: str) -> str:
+    """Where every group's reason is: ``column`` of the ``--out`` table, in words.
+
+    >>> out_column("note")
+    'the note column of --out'
+    """
+    return f"the {column} column of --out"
+
+
+def more_rows(n: int, noun: str, column: str = "note") -> str:
+    """The last line of a list cut short: ``n`` more ``noun`` and where they all are.
+
+    >>> more_rows(1234, "more group")
+    '  ... and 1,234 more groups (the note column of --out)'
+    """
+    return f"  ... and {counted(n, noun)} ({out_column(column)})"
+
+
+def _no_recommendation_reason(kind: str) -> str:
+    """What a :func:`thin_kind` (or ``"no_event"``, or empty: the evidence judged, no target met
+    the rule) says of the groups it left without a recommendation."""
+    lowest = USUAL_TARGETS[0]
+    return {
+        "no_event": "0 events in the evaluated span (all of the group's events fell within a "
+                    "warm-up, or before the span)",
+        "too_few_events": f"fewer than {events_for(lowest):,} events in the evaluated span "
+                          f"(at {given_percent(lowest)}, the lowest usual target, under "
+                          f"{MIN_EXPECTED_FAILURES} expected failures)",
+        "too_little_time": f"under {MIN_EVALUATED_HOURS:g} h of evaluated time",
+        "too_few_days": f"fewer than {MIN_TRAFFIC_DAYS} days with traffic (the day-block "
+                        "bootstrap)",
+        "": "no target meets the rule (the recommendation_note column says why)",
+    }[kind]
+
+
+def no_recommendation_lines(summary: pd.DataFrame, *, bootstrap: bool) -> list[str]:
+    """Below ``recalibrate``'s groups: how many of the ``summary``'s groups got no recommendation
+    (``recommended_target`` NaN), the reasons with their counts (the most first; the rule's kind
+    from each row's figures, never its words parsed back) and where each group's reason is; no
+    line when every group got one.
+
+    >>> t = pd.DataFrame({"events": [0, 3, 7, 900], "hours": [0.0, 40.0, 60.0, 300.0],
+    ...                   "traffic_days": [0, 2, 3, 13],
+    ...                   "recommended_target": [np.nan, np.nan, np.nan, 0.99]})
+    >>> print("\\n".join(no_recommendation_lines(t, bootstrap=True)))  # doctest: -ELLIPSIS
+    no recommendation for 3 of 4 groups:
+      2 groups: fewer than 20 events in the evaluated span (at 50 %, the lowest usual target,
+    under 10 expected failures)
+      1 group: 0 events in the evaluated span (all of the group's events fell within a warm-up, or
+    before the span)
+      each group's reason: the verdict_reason column of --out
+    """
+    none = summary["recommended_target"].isna().to_numpy()
+    if not none.any():
+        return []
+    rows = summary[none]
+    kinds = Counter(
+        "no_event" if n == 0 else thin_kind(int(n), USUAL_TARGETS[0], int(d), h > 0,
+                                            hours=h, bootstrap=bootstrap)
+        for n, d, h in zip(rows["events"].tolist(), rows["traffic_days"].tolist(),
+                           rows["hours"].astype(float).tolist(), strict=True))
+    lines = [f"no recommendation for {int(none.sum()):,} of {counted(len(summary), 'group')}:"]
+    for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1]):
+        lines.append(f"  {counted(n, 'group')}: {_no_recommendation_reason(kind)}")
+    return [*lines, f"  each group's reason: {out_column('verdict_reason')}"]
+
+
+def print_no_recommendation(summary: pd.DataFrame, *, bootstrap: bool) -> None:
+    """:func:`no_recommendation_lines`, printed: the count, then each reason indented."""
+    for i, line in enumerate(no_recommendation_lines(summary, bootstrap=bootstrap)):
+        print(wrap(line.strip(), indent="  " if i else "", hang="  "))
+
+
+def _need(frame: pd.DataFrame, slo: SLO | PerGroup, by: list[str]
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of ``frame``: the events its group's target needs for a verdict
+    (:func:`events_for`) and its group's ``min_events``."""
+    if isinstance(slo, SLO):
+        return (np.full(len(frame), events_for(slo.target)),
+                np.full(len(frame), slo.min_events))
+    need, held = np.zeros(len(frame), dtype=np.int64), np.zeros(len(frame), dtype=np.int64)
+    for s, pos in split_by_slo(frame, slo, by):
+        need[pos], held[pos] = events_for(s.target), s.min_events
+    return need, held
+
+
+def thin_windows_line(states: pd.DataFrame, tr: pd.DataFrame, slo: SLO | PerGroup,
+                      by: list[str]) -> str:
+    """Below ``replay``'s transitions: how many groups end on a status read from a window of
+    fewer events than hold :data:`MIN_EXPECTED_FAILURES` expected failures under their target
+    (:func:`events_for`; a window under the group's ``min_events`` holds its status, it is not
+    read), how many of those end EXHAUSTED and on one event, and how many of the transitions
+    ``tr`` came from such windows; pointing at ``--min-events``. ``states``: the replay's rows
+    (``total``, ``status``, the ``by`` keys), in time order. Empty when no status rests on a
+    thin window. The statuses are the seed tracker's: said, never changed."""
+    if states.empty:
+        return ""
+    need, held = _need(states, slo, by)
+    total = states["total"].to_numpy(dtype=np.int64)
+    codes = (states.groupby(by, observed=True, sort=False, dropna=False).ngroup().to_numpy()
+             if by else np.zeros(len(states), dtype=np.int64))
+    last = pd.Series(np.arange(len(states))).groupby(codes).max().to_numpy()  # final rows
+    ends = ((total < need) & (total >= held))[last]
+    n_tr = int((tr["total_events"].to_numpy() < _need(tr, slo, by)[0]).sum()) if len(tr) else 0
+    if not ends.any() and not n_tr:
+        return ""
+    ex = states["status"].to_numpy()[last][ends].astype(str) == "exhausted"
+    one = int((ex & (total[last][ends] == 1)).sum())
+    at = (f"fewer than {events_for(slo.target):,} events (under {given_percent(slo.target)} "
+          if isinstance(slo, SLO) else "fewer events than its group's target needs (")
+    flag, n = ((f"--min-events {events_for(slo.target):,}", "that many") if isinstance(slo, SLO)
+               else ("min_events in the --slo file", "as many"))
+    return (f"thin windows: {int(ends.sum()):,} of {counted(len(last), 'group')} end on a status "
+            f"read from a window of {at}it holds fewer than {MIN_EXPECTED_FAILURES} expected "
+            f"failures: too few for a verdict), {int(ex.sum()):,} of them EXHAUSTED, {one:,} on "
+            f"a single event; {n_tr:,} of the {counted(len(tr), 'transition')} above came from "
+            f"such windows. The statuses are the seed tracker's, unchanged; {flag} holds a "
+            f"group's status until its window holds {n}")
+
+
+def print_thin_windows(states: pd.DataFrame, tr: pd.DataFrame, slo: SLO | PerGroup,
+                       by: list[str]) -> None:
+    """:func:`thin_windows_line`, printed (nothing when it is empty)."""
+    line = thin_windows_line(states, tr, slo, by)
+    if line:
+        print(wrap(line, indent=""))
