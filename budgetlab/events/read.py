@@ -155,9 +155,9 @@ def read_table(source: Any, spec: ReadSpec, *, warn: bool = True) -> pd.DataFram
         keys = [k for k in spec.by if set(spec.roles[k]) <= {"by", "keep"}]
         guarded = [*spec.by, *spec.keep,
                    *([spec.session] if spec.session and not spec.hash_session else [])]
-        raw = guard_personal_data(raw.assign(**{k: group_key(raw[k], k) for k in keys}), guarded,
-                                  pii=spec.pii, salt=spec.salt, required=labels,
-                                  by_name=spec.named_personal, warn=warn)
+        raw = guard_personal_data(_spelled_keys(raw, keys), guarded, pii=spec.pii,
+                                  salt=spec.salt, required=labels, by_name=spec.named_personal,
+                                  warn=warn)
         t, time_text = _time_of(raw, spec)
         outcome = _outcome_reading(raw, spec, require_success=is_path_like(source))
         outcome, n_slow, latency, durations = _latency_of(raw, spec, outcome)
@@ -365,6 +365,19 @@ def group_key(col: pd.Series, name: str) -> pd.Categorical:
     remapped = pc.take(pa.array(remap), pa.array(codes))  # NumPy's indexing widens the codes
     return pd.Categorical.from_codes(np.array(remapped.to_numpy(zero_copy_only=True)),
                                      categories=categories, validate=False)
+
+
+def _spelled_keys(raw: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    """``raw`` with the group keys ``keys`` in one spelling (:func:`group_key`), its attrs kept.
+    The keys' codes are :func:`group_key`'s own fresh copy, taken as they are: ``assign`` would
+    copy every key's codes a second time."""
+    if not keys:
+        return raw
+    spelled = {k: group_key(raw[k], k) for k in keys}
+    out = pd.DataFrame({c: spelled[c] if c in spelled else raw[c] for c in raw.columns},
+                       copy=False)
+    out.attrs = raw.attrs
+    return out
 
 
 def _warn_id_like(name: str, key: pd.Categorical) -> None:
