@@ -25,7 +25,8 @@ from ._common import display_names, split_axes
 from ._group_labels import group_labels
 from ._numbers import plain_numbers
 from .legends import fit_y_label, legend_above, room_below, room_for_y_labels
-from .window_gaps import THIN_LABEL, THIN_WHY, keep_in_slots, mark_no_time, mark_thin, no_time_note
+from .window_gaps import (THIN_LABEL, THIN_WHY, keep_in_slots, keep_units, mark_no_time, mark_thin,
+                          no_time_note)
 from .window_marks import MARKERS, NO_ROW, draw_series, nothing_drawn
 
 __all__ = ["MARKERS", "NO_ROW", "plot_window_comparison"]
@@ -233,7 +234,7 @@ def _thin_note(bottom: Axes, said: list[tuple[str, list[str]]]) -> list[Any]:
         lines = [f"{_METRIC_LABELS.get(col, col)}, not drawn ({THIN_LABEL}: {THIN_WHY}): "
                  + "; ".join(words)
                  for col, words in said]
-    return [bottom.annotate("\n".join(lines), xy=(0, 0),
+    return [bottom.annotate(keep_units("\n".join(lines)), xy=(0, 0),
                             xycoords=("axes fraction", bottom.xaxis.label), xytext=(0, -4),
                             textcoords="offset points", fontsize="small", va="top",
                             gid="thin_label", wrap=True)]
