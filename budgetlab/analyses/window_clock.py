@@ -215,13 +215,16 @@ def clock_codes(srt: Sorted, spec: WindowSpec, slo: SLO | list[SLO], targets: np
     return c, code
 
 
-def clock_events(srt: Sorted, spec: WindowSpec, lo_ns: int, hi_ns: int) -> np.ndarray:
+def clock_events(srt: Sorted, spec: WindowSpec, lo_ns: int, hi_ns: int, *,
+                 failures: bool = False) -> np.ndarray:
     """Per group, the events in the evaluated span (after each stretch's warm-up, in ``[lo_ns,
-    hi_ns]``)."""
+    hi_ns]``); with ``failures``, the failures among them."""
     if spec.kind == "rolling":
         keep = evaluated_events(srt.t, srt.bounds, spec.window_ns, lo_ns, hi_ns)
     else:
         keep = (srt.t >= lo_ns) & (srt.t <= hi_ns)
+    if failures:
+        keep = keep & srt.bad
     return np.bincount(srt.seg[keep], minlength=srt.n_groups)
 
 
