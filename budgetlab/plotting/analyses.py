@@ -140,7 +140,7 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     evidence = [summary[c].to_numpy(dtype=float) if c in summary.columns else np.zeros(len(summary))
                 for c in ("failures", "events")]
     colors = group_colors([str(x) for x in s_lab[~left_out]],  # the rule of replay --plot
-                          evidence_weights(*(e[~left_out] for e in evidence)))
+                          evidence_weights(*(e[~left_out] for e in evidence)).tolist())
     handles = _draw_groups(ax, summary, s_lab, ~left_out, colors, (
         rows_by_label(c_lab), cand["target"].to_numpy(dtype=float), c_share),
         (rows_by_label(d_lab), dist), floor=LOG_FLOOR_PERCENT if logy else None)

@@ -96,7 +96,7 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
                             "transitions_per_day", "round_trips_per_day", *shares],
                     what="the compare_windows table")
     codes = thin_reasons(table)
-    thin = codes != ""
+    thin = np.asarray(codes != "", dtype=bool)
     frame = table.assign(_alert_hours=table[shares].sum(axis=1) * table["hours"], _thin=thin)
     keys = ["window", "min_dwell"]
     grouped = frame.groupby(keys, observed=True, sort=False)
