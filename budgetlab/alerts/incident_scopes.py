@@ -193,7 +193,7 @@ def hash_scope(scope: str | pd.DataFrame, events: pd.DataFrame, *, salt: str,
 
 def ungrouped_scope_words(scopes: pd.Series, by: list[str],
                           matched: str = "which groups' alerts match an incident", *,
-                          columns: Collection[str] | None = None) -> str:
+                          columns: Collection[str] | None = None, as_read: bool = False) -> str:
     """How incident ``scopes`` that name keys outside the group keys ``by`` are read: such a key
     does not restrict (:func:`~budgetlab.events.schema.scope_mask`), so the incident covers every
     group whatever its value; ``''`` when every scope key is a group key. ``matched``: what the
@@ -201,7 +201,11 @@ def ungrouped_scope_words(scopes: pd.Series, by: list[str],
     line) when the caller knows them: a key among them is advised as a group key (``give
     by=[...]``), one that is not is said to be no column (no ``by=`` could name it; before stop 59
     it was advised too, and following the advice was refused); without them the advice is given
-    on that condition. In the words of the API or the command line.
+    on that condition. ``as_read``: ``columns`` are those of an events table (the API's), which
+    keeps only the columns it was read with: a key that is none of them may still be a column of
+    the data it was read from, so it is said to be no column of these events and the advice to
+    read it as a group key is given on that condition (never "no by= can make it"). In the words
+    of the API or the command line.
 
     >>> print(ungrouped_scope_words(pd.Series(["region=ams", "*", "captcha_type=image"]),
     ...                             ["captcha_type"], columns=["ts", "ok", "captcha_type",
@@ -215,6 +219,13 @@ def ungrouped_scope_words(scopes: pd.Series, by: list[str],
     incident scopes name region, which is not a column of the events: it does not restrict which
     groups' alerts match an incident, and no by= can make it; name the events' columns in the
     scopes to match each incident to its own groups only.
+    >>> print(ungrouped_scope_words(pd.Series(["region=ams"]), ["svc"],
+    ...                             columns=["ts", "ok", "svc"], as_read=True))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    incident scopes name region, which is not a column of these events: it does not restrict
+    which groups' alerts match an incident; if the data they were read from has a column region,
+    read them with by=['svc', 'region'] and give the same by= here to match each incident to its
+    own groups only.
     """
     keys = sorted({k for s in scopes.dropna() for k in parse_scope(str(s))} - set(by))
     if not keys:
@@ -223,7 +234,9 @@ def ungrouped_scope_words(scopes: pd.Series, by: list[str],
     absent = [] if columns is None else [k for k in keys if k not in set(columns)]
     whose = say("the events'", "the log's")
     out = []
-    if absent:
+    if absent and as_read:
+        out.append(_not_read_words(absent, by, matched))
+    elif absent:
         one = len(absent) == 1
         out.append(f"incident scopes name {', '.join(absent)}, which "
                    f"{'is not a column' if one else 'are not columns'} of "
@@ -244,6 +257,18 @@ def ungrouped_scope_words(scopes: pd.Series, by: list[str],
                    f"{say(f'by={given!r}', '--by ' + ','.join(given))} to match each incident to "
                    "its own groups only.")
     return " ".join(out)
+
+
+def _not_read_words(absent: list[str], by: list[str], matched: str) -> str:
+    """:func:`ungrouped_scope_words` of the scope keys ``absent`` from an events table (the
+    API's, which keeps only the columns it was read with): they may be columns of the data."""
+    one = len(absent) == 1
+    keys = ", ".join(absent)
+    return (f"incident scopes name {keys}, which {'is not a column' if one else 'are not columns'}"
+            f" of these events: {'it does' if one else 'they do'} not restrict {matched}; if the "
+            f"data they were read from has {'a column' if one else 'columns'} {keys}, read them "
+            f"with by={[*by, *absent]!r} and give the same by= here to match each incident to "
+            "its own groups only.")
 
 
 def holds_hashes(column: pd.Series) -> bool:

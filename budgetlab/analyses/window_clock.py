@@ -52,9 +52,9 @@ from .recalibration.clock import (
     evaluated_time,
     folded_codes,
 )
-from .recalibration.rules import MIN_EXPECTED_FAILURES
 from .sorted_events import Sorted, WindowSpec
 from .status_variants import dwell_records
+from .window_thin import thin_reasons
 
 __all__ = ["EMPTY_COLUMNS", "MIN_EVALUATED_HOURS", "THIN_COLUMNS", "ClockFigures", "clock_codes",
            "clock_figures", "clock_events", "shown_clock", "dwell_clock", "thin_notes", "thin_rows",
@@ -127,24 +127,17 @@ def thin_rows(table: pd.DataFrame) -> np.ndarray:
     """The rows of a :func:`~budgetlab.compare_windows` table whose time shares and rates per
     day are withheld: less than :data:`MIN_EVALUATED_HOURS` of evaluated time (``hours``; none
     at all included), no event in it (``events`` 0, :func:`withhold_empty`), or fewer
-    ``expected_failures`` than :data:`MIN_EXPECTED_FAILURES` (too few events for the group's
+    ``expected_failures`` than
+    :data:`~.recalibration.rules.MIN_EXPECTED_FAILURES` (too few events for the group's
     target: :func:`~.window_silence.events_notes`), the rows :func:`thin_notes`,
-    :func:`withhold_empty` and ``events_notes`` write a note for. A table without ``hours``
-    (made by hand) has none.
+    :func:`withhold_empty` and ``events_notes`` write a note for; which rule made each one:
+    :func:`~.window_thin.thin_reasons`. A table without ``hours`` (made by hand) has none.
 
     >>> thin_rows(pd.DataFrame({"hours": [1.35, 0.0, 82.0, float("nan"), 38.0],
     ...                         "events": [3, 0, 9710, 5, 0]})).tolist()
     [True, True, False, True, True]
     """
-    if "hours" not in table.columns:
-        return np.zeros(len(table), dtype=bool)
-    thin = too_thin(table["hours"].to_numpy(dtype=np.float64))
-    if "events" in table.columns:
-        thin |= table["events"].to_numpy() == 0
-    if "expected_failures" in table.columns:  # too few events for the target (events_notes)
-        thin |= ~(table["expected_failures"].to_numpy(dtype=np.float64)
-                  >= MIN_EXPECTED_FAILURES * (1 - 1e-9))
-    return thin
+    return np.asarray(thin_reasons(table) != "", dtype=bool)
 
 
 def withhold_empty(row: dict[str, Any], spec: WindowSpec, warmup_ns: int) -> dict[str, Any]:
@@ -223,13 +216,16 @@ def clock_codes(srt: Sorted, spec: WindowSpec, slo: SLO | list[SLO], targets: np
     return c, code
 
 
-def clock_events(srt: Sorted, spec: WindowSpec, lo_ns: int, hi_ns: int) -> np.ndarray:
+def clock_events(srt: Sorted, spec: WindowSpec, lo_ns: int, hi_ns: int, *,
+                 failures: bool = False) -> np.ndarray:
     """Per group, the events in the evaluated span (after each stretch's warm-up, in ``[lo_ns,
-    hi_ns]``)."""
+    hi_ns]``); with ``failures``, the failures among them."""
     if spec.kind == "rolling":
         keep = evaluated_events(srt.t, srt.bounds, spec.window_ns, lo_ns, hi_ns)
     else:
         keep = (srt.t >= lo_ns) & (srt.t <= hi_ns)
+    if failures:
+        keep = keep & srt.bad
     return np.bincount(srt.seg[keep], minlength=srt.n_groups)
 
 

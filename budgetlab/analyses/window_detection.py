@@ -94,14 +94,16 @@ def warn_scopes(inc: Incidents, by: list[str], columns: Collection[str] | None =
     group, :func:`~budgetlab.alerts.incident_scopes.ungrouped_scope_words`): the rule and words
     of the alert scoring. For :func:`~budgetlab.compare_windows` and
     :func:`~budgetlab.window_incidents`, whose caller the warnings name; ``columns``: the events'
-    columns (a scope key that is none of them is said to be no column, not advised as a group
-    key)."""
+    columns (a scope key that is none of them is said to be no column of these events, and
+    reading it as a group key is advised on the condition that the data has it: the events keep
+    only the columns they were read with)."""
     from ..alerts.incident_scopes import ungrouped_scope_words
     from ..alerts.score_inputs import unmatched_words
 
     table = inc.table
     scopes = table["scope"] if "scope" in table.columns else pd.Series([], dtype=object)
-    ungrouped = ungrouped_scope_words(scopes, by, SCOPE_COUNTS, columns=columns)
+    ungrouped = ungrouped_scope_words(scopes, by, SCOPE_COUNTS, columns=columns,
+                                      as_read=columns is not None)
     if ungrouped:
         warnings.warn(BudgetlabWarning(ungrouped), stacklevel=3)
     none = ~inc.match.any(axis=1)

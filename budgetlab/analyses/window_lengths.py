@@ -155,12 +155,12 @@ def compare_windows(
     DataFrame
         One row per window, dwell time and group (in that order): group keys, ``window`` (ordered
         categorical label: ``"1h"``, ``"1d"``, ``"calendar:day"``), ``window_kind``
-        (``rolling``/``calendar``), ``min_dwell`` (Timedelta), ``events`` (in the evaluated span),
-        ``hours`` (evaluated time: the window holds traffic, after warm-up), ``hours_no_traffic``
-        (time from ``warmup`` and the group's first event on with an empty window: before its
-        first event a group had not begun), ``share_healthy``, ``share_warning``,
-        ``share_critical``, ``share_exhausted`` (time-weighted over ``hours``; NaN for a group
-        without evaluated time), ``hours_exhausted``, ``hours_silent_window`` and
+        (``rolling``/``calendar``), ``min_dwell`` (Timedelta), ``events`` and ``failures`` (in
+        the evaluated span), ``hours`` (evaluated time: the window holds traffic, after warm-up),
+        ``hours_no_traffic`` (time from ``warmup`` and the group's first event on with an empty
+        window: before its first event a group had not begun), ``share_healthy``,
+        ``share_warning``, ``share_critical``, ``share_exhausted`` (time-weighted over ``hours``;
+        NaN for a group without evaluated time), ``hours_exhausted``, ``hours_silent_window`` and
         ``hours_exhausted_silent`` (of ``hours`` and of ``hours_exhausted``: the time after the
         last event before a silence, a gap longer than the window, for a calendar window longer
         than its period, or the log's end that far after the group's last event, while the
@@ -257,6 +257,7 @@ def _compare_columns(log: tuple[Sorted, np.ndarray], spec: WindowSpec, dwell_ns:
         "window_kind": [spec.kind] * g_n,
         "min_dwell": [pd.Timedelta(dwell_ns, unit="ns")] * g_n,
         "events": clock_events(srt, spec, lo_ns, hi_ns).astype(np.int64),
+        "failures": clock_events(srt, spec, lo_ns, hi_ns, failures=True).astype(np.int64),
         "hours": span_ns / HOUR_NS,
         "hours_no_traffic": fig.no_traffic_ns / HOUR_NS,
     }

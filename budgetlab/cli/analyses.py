@@ -27,7 +27,7 @@ from .replay import span_words
 from .shared import group_label, print_slo, save_plot, table_text, wrap, write_output
 from .shown_groups import group_limit, shown_groups
 from .thin_lines import more_rows, print_no_recommendation
-from .unused_flags import refuse_unused
+from .unused_flags import given_flags, refuse_unused
 
 __all__ = ["COMMANDS"]
 
@@ -165,9 +165,10 @@ def _no_events_words(hours: float, warmup: str) -> str:
 # --- compare-windows ----------------------------------------------------------------------------
 
 
-#: Why ``compare-windows`` refuses ``--window``.
-_WINDOWS_ONLY = ("compare-windows replays the tracker under each window of --windows (e.g. "
-                 "--windows 1h,24h), never under the SLO's own window; give yours there")
+#: Why ``compare-windows`` refuses ``--window``, and the one thing to do instead.
+_WINDOWS_ONLY = ("--window would do nothing: compare-windows replays the tracker under each "
+                 "window of --windows, never under --window; leave --window out and list every "
+                 "window to compare in --windows (e.g. --windows 1h,24h).")
 #: Why ``compare-windows`` refuses ``--alert-at`` and ``--grace`` without ``--incidents``.
 _INCIDENTS_ONLY = ("the detection of the incidents of --incidents reads them, and this run "
                    "scores no incidents (give --incidents CSV)")
@@ -208,7 +209,8 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     from ..analyses.window_options import WindowOptions
     from ..plotting import plot_window_comparison
 
-    refuse_unused(args, ["--window"], _WINDOWS_ONLY)
+    if given_flags(args, ["--window"]):
+        raise ConfigError(_WINDOWS_ONLY)
     alert_at, grace = _alerting(args)
     slo = slo_from_args(args)
     windows = [w.strip() for w in args.windows.split(",") if w.strip()]

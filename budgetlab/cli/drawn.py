@@ -17,6 +17,7 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 import pandas as pd
 
+from .._util.evidence import most_evidence
 from ..slo import SLO, PerGroup, table_slo
 
 __all__ = ["drawn_groups", "with_rates", "group_label", "Group", "DRAWN_COLUMNS", "MAX_DRAWN"]
@@ -120,8 +121,7 @@ def _chosen(states: pd.DataFrame, by: list[str], limit: int, ok: np.ndarray,
         chosen = _named(states, by, code, present, names)
     elif n_groups > limit:  # evidence: the most failures, then the most events
         failures = np.bincount(code[~np.asarray(ok, dtype=bool)], minlength=len(counts))
-        chosen = present[np.lexsort((np.arange(n_groups), -counts[present],
-                                     -failures[present]))[:limit]]
+        chosen = present[most_evidence(failures[present], counts[present])[:limit]]
     else:
         chosen = present
     # each drawn group's rows (table order): one comparison pass per drawn group, no sort

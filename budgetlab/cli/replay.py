@@ -27,6 +27,7 @@ from typing import Any
 import pandas as pd
 
 from .._util.attrs import clock_span
+from .._util.evidence import MOST_EVIDENCE
 from .._util.words import command_flag, counted
 from ..budget.replay_status import partial_window_note
 from ..errors import ConfigError, PartialWindowWarning
@@ -274,8 +275,7 @@ def _drawn_note(drawn: int, n_groups: int, named: bool = False) -> str:
     if named:
         return f"{drawn:,} of {n_groups:,} groups, chosen by name" + (f" ({flag})" if flag else "")
     choose = f" ({flag} chooses them by name)" if flag else ""
-    return (f"{drawn:,} of {n_groups:,} groups: the most failures first, then the most "
-            f"events{choose}")
+    return f"{drawn:,} of {n_groups:,} groups: {MOST_EVIDENCE}{choose}"
 
 
 # inches: 3.5 per group (the fullest legends, stacked beside the three panels, need about 3.2),

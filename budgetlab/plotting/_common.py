@@ -74,14 +74,17 @@ def group_colors(names: Sequence[str], weights: Sequence[float] | None = None) -
     return {n: colour.get(n) for n in names}
 
 
-def other_label(colors: dict[str, str | None]) -> str:
-    """The legend text of the groups :func:`group_colors` put in "other" (``""`` when none).
+def other_label(colors: dict[str, str | None], rule: str = "") -> str:
+    """The legend text of the groups :func:`group_colors` put in "other" (``""`` when none),
+    with ``rule``, how the coloured ones were chosen, when given.
 
     >>> other_label({"a": "#0072B2", "b": None, "c": None})
     'other (2 groups)'
+    >>> other_label({"a": "#0072B2", "b": None}, "fewer failures")
+    'other (1 group; fewer failures)'
     """
     n = sum(1 for c in colors.values() if c is None)
-    return f"other ({counted(n, 'group')})" if n else ""
+    return f"other ({counted(n, 'group')}{f'; {rule}' if rule else ''})" if n else ""
 
 
 def gap_threshold(t_ns: np.ndarray, *, factor: float = 20.0, share: float = 0.02) -> int:

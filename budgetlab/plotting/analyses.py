@@ -12,6 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+from .._util.evidence import LESS_EVIDENCE, evidence_weights
 from .._util.percent import given_percent
 from .._util.validation import window_words
 from .._util.words import counted, duration_words, prose_duration
@@ -89,8 +90,10 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         (vertical line), ``interval:<g>`` (shaded ``recommended_low``..``recommended_high``),
         ``current:<g>`` (dashed vertical line, a
         triangle on its top end), and ``limit`` (horizontal line at ``max_share`` × 100). With more
-        groups than distinct colours, those with the most events keep theirs and the others are
-        drawn in grey (without the interval's shading) under one legend entry, ``other (N groups)``,
+        groups than distinct colours, those with the most failures, then the most events (the
+        rule of ``replay --plot``: :func:`~budgetlab._util.evidence.most_evidence`) keep theirs
+        and the others are drawn in grey (without the interval's shading) under one legend entry
+        that says the rule, ``other (N groups; fewer failures, then events)``,
         all together in one artist per kind (gids ``distribution/others``, a
         :class:`~matplotlib.collections.LineCollection` of their steps; ``candidates/others``,
         ``below_floor/others``; ``recommended/others`` and ``current/others``, collections of
@@ -134,9 +137,10 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     c_share = cand[[f"share_{s}" for s in levels]].sum(axis=1).to_numpy()
     left_out = (summary["p50"].isna().to_numpy() if "p50" in summary.columns
                 else np.zeros(len(summary), dtype=bool))
-    weight = summary["events"].to_numpy(dtype=float) if "events" in summary.columns else None
-    colors = group_colors([str(x) for x in s_lab[~left_out]],
-                          None if weight is None else weight[~left_out])
+    evidence = [summary[c].to_numpy(dtype=float) if c in summary.columns else np.zeros(len(summary))
+                for c in ("failures", "events")]
+    colors = group_colors([str(x) for x in s_lab[~left_out]],  # the rule of replay --plot
+                          evidence_weights(*(e[~left_out] for e in evidence)).tolist())
     handles = _draw_groups(ax, summary, s_lab, ~left_out, colors, (
         rows_by_label(c_lab), cand["target"].to_numpy(dtype=float), c_share),
         (rows_by_label(d_lab), dist), floor=LOG_FLOOR_PERCENT if logy else None)
@@ -255,7 +259,8 @@ def _draw_groups(ax: Axes, summary: pd.DataFrame, labels: np.ndarray, shown: np.
                   for r, k in ((d_rows.get(labels[i], none), c_rows.get(labels[i], none))
                                for i in grey)]
         draw_other_groups(ax, curves, c_target[c], c_share[c], summary.iloc[grey], floor=floor)
-        handles.append(Line2D([], [], color=OTHER_COLOR, lw=1.5, label=other_label(colors)))
+        handles.append(Line2D([], [], color=OTHER_COLOR, lw=1.5,
+                              label=other_label(colors, LESS_EVIDENCE)))
     return handles
 
 

@@ -25,7 +25,15 @@ from ._common import display_names, split_axes
 from ._group_labels import group_labels
 from ._numbers import plain_numbers
 from .legends import fit_y_label, legend_above, room_below, room_for_y_labels
-from .window_gaps import THIN_LABEL, THIN_WHY, keep_in_slots, mark_no_time, mark_thin, no_time_note
+from .window_gaps import (
+    THIN_LABEL,
+    THIN_WHY,
+    keep_in_slots,
+    keep_units,
+    mark_no_time,
+    mark_thin,
+    no_time_note,
+)
 from .window_marks import MARKERS, NO_ROW, draw_series, nothing_drawn
 
 __all__ = ["MARKERS", "NO_ROW", "plot_window_comparison"]
@@ -127,12 +135,15 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         not fit (many windows: ten, 1 h .. 30 d, on a default figure), each window without a
         mark has a key there, ``(a)``, ``(b)``, ..., and its words are in the note, keyed, in
         window order (``(a) at 2 h none detected``). With more series than
-        distinct colours, those of the groups with the most events (the table's ``events``
-        column, else the first ones) keep theirs and the others are drawn in grey under one
-        legend entry, ``other (N groups)``. Each coloured series has a hollow marker of its own
-        shape and size (:data:`MARKERS`), so that two series sharing a value both stay in sight.
-        A series with no value to draw (every row withheld or empty) has no colour, no marks and
-        no legend entry of its own: the legend names it under ``nothing to draw: <series>, ...``.
+        distinct colours, those of the groups with the most failures, then the most events
+        (the table's ``failures`` and ``events``, at the window where a group has most: the
+        rule of ``replay --plot``, :func:`~budgetlab._util.evidence.most_evidence`; else the
+        first ones) keep theirs and the others are drawn in grey under one legend entry that
+        says the rule, ``other (N groups; fewer failures, then events)``. Each coloured series
+        has a hollow marker of its own shape and size (:data:`MARKERS`), so that two series
+        sharing a value both stay in sight. A series with no value to draw (every row withheld
+        or empty) has no colour, no marks and no legend entry of its own: the legend names it
+        under ``nothing to draw: <series>, ...``.
 
     Examples
     --------
@@ -233,7 +244,7 @@ def _thin_note(bottom: Axes, said: list[tuple[str, list[str]]]) -> list[Any]:
         lines = [f"{_METRIC_LABELS.get(col, col)}, not drawn ({THIN_LABEL}: {THIN_WHY}): "
                  + "; ".join(words)
                  for col, words in said]
-    return [bottom.annotate("\n".join(lines), xy=(0, 0),
+    return [bottom.annotate(keep_units("\n".join(lines)), xy=(0, 0),
                             xycoords=("axes fraction", bottom.xaxis.label), xytext=(0, -4),
                             textcoords="offset points", fontsize="small", va="top",
                             gid="thin_label", wrap=True)]

@@ -8,6 +8,7 @@ key there and the words in the note under the x label.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from string import ascii_lowercase
 from typing import Any
@@ -22,7 +23,7 @@ from .._util.validation import window_words
 from ..analyses.recalibration.rules import MIN_EXPECTED_FAILURES
 
 __all__ = ["CLEAR_PT", "MOST_NAMED", "REASONS", "SLOT_SHARE", "THIN_LABEL", "THIN_WHY",
-           "keep_in_slots",
+           "keep_in_slots", "keep_units",
            "mark_no_time", "mark_thin", "no_time_note", "why_no_time"]
 
 #: The words on a window whose drawn column is withheld (too little evaluated time, no event in
@@ -34,6 +35,9 @@ THIN_WHY = (f"under {MIN_EVALUATED_HOURS:g} h evaluated, no event in it, or unde
 #: Why a detection or recovery time is missing (:func:`why_no_time`), in the order said.
 REASONS = ("none detected", "unseen (no traffic)", "no incident", "none recovered",
            "0 events evaluated")
+#: A figure and the unit after it (``24 h``, ``1 h 47 min``, ``5 %``): the space between them
+#: is made non-breaking by :func:`keep_units`.
+_FIGURE_UNIT = re.compile(r"(?<=\d) (?=(?:h|min|s|ms|d|w|%)(?![\w]))")
 #: The most series named before a reason at a window (more: ``k of n``).
 MOST_NAMED = 2
 #: The room (points) kept on each side of words in a window's slot: a neighbour's largest
@@ -202,6 +206,16 @@ def keep_in_slots(panels: list[Axes], placed: list[list[Placed]],
     return keyed
 
 
+def keep_units(text: str) -> str:
+    """``text`` with each figure bound to its unit by a non-breaking space (``24\u00a0h``): a
+    note drawn with ``wrap=True`` breaks its lines at spaces, and broke ``at 24`` from ``h``.
+
+    >>> keep_units("19,000 of 20,000 at 24 h; 1 h 47 min; 5 % of 7 days")
+    '19,000 of 20,000 at 24\xa0h; 1\xa0h 47\xa0min; 5\xa0% of 7 days'
+    """
+    return _FIGURE_UNIT.sub("\u00a0", text)
+
+
 def no_time_note(bottom: Axes, said: list[tuple[str, list[str]]], under: Any) -> list[Any]:
     """The words of :func:`mark_no_time` at windows where other series have marks, and those
     keyed in the panel by :func:`keep_in_slots` (``said``: each panel's label and words, in
@@ -210,6 +224,7 @@ def no_time_note(bottom: Axes, said: list[tuple[str, list[str]]], under: Any) ->
     lines = [f"{label}, no mark: " + "; ".join(words) for label, words in said if words]
     if not lines:
         return []
-    return [bottom.annotate("\n".join(lines), xy=(0, 0), xycoords=("axes fraction", under),
+    return [bottom.annotate(keep_units("\n".join(lines)), xy=(0, 0),
+                            xycoords=("axes fraction", under),
                             xytext=(0, -4), textcoords="offset points", fontsize="small",
                             va="top", gid="no_time_label", wrap=True)]

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
 
+from .._util.evidence import LESS_EVIDENCE, evidence_weights
 from .._util.words import some_named
 from ._common import OTHER_COLOR, group_colors, other_label
 from ._group_labels import other_gid
@@ -50,7 +51,9 @@ def series_codes(series: np.ndarray, panels: list[Any]) -> tuple[np.ndarray, np.
 def draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
                 panels: list[Any], n_windows: int) -> list[Any]:
     """The marks (no joining line) on each panel ``(axes, column, values, marker size)`` and the
-    legend handles (the top panel's coloured series, then ``other (N groups)``, then
+    legend handles (the top panel's coloured series, chosen by
+    :func:`~budgetlab._util.evidence.most_evidence` on each series' most ``failures`` and
+    ``events`` at a window, then ``other (N groups; fewer failures, then events)``, then
     :data:`NO_ROW` when a series lacks a row at a window). Only the series with a value drawn
     take a colour and a legend entry (the others have no marks); each coloured one a line of
     its own (gid ``<column>:<series>``), its hollow marker shape (:data:`MARKERS`) and colour;
@@ -58,11 +61,14 @@ def draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
     :func:`~budgetlab.plotting._group_labels.other_gid`, which no series name gives),
     series after series in the order of their first rows, each in window order."""
     codes, names, drawn = series_codes(series, panels)
-    weight = (table["events"].to_numpy(dtype=float) if "events" in table.columns
-              else np.zeros(len(table)))
-    top = np.full(len(names), -np.inf)
-    np.maximum.at(top, codes, np.nan_to_num(weight, nan=0.0))
-    colors = group_colors([str(n) for n in names[drawn]], top[drawn].tolist())
+    evidence = []  # per series, its most failures and events of a window
+    for col in ("failures", "events"):
+        top = np.zeros(len(names))
+        if col in table.columns:
+            np.maximum.at(top, codes, np.nan_to_num(table[col].to_numpy(dtype=float), nan=0.0))
+        evidence.append(top[drawn])
+    colors = group_colors([str(n) for n in names[drawn]], evidence_weights(*evidence).tolist())
+    grey_label = other_label(colors, LESS_EVIDENCE)
     # a window without a row of a series (a table filtered by hand): no mark there, said
     pairs = np.unique(codes * n_windows + x_all.astype(np.int64))
     broken = bool((np.bincount(pairs // n_windows, minlength=len(names)) < n_windows).any())
@@ -83,11 +89,11 @@ def draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
                 handles.append(line)
         if grey.any():
             p.plot(x_all[order[grey]], vals[order[grey]], ls="none", marker="o", ms=ms,
-                   mfc="none", mew=1.4, color=OTHER_COLOR, label=other_label(colors),
+                   mfc="none", mew=1.4, color=OTHER_COLOR, label=grey_label,
                    gid=other_gid(col), zorder=1.5)
-    if other_label(colors):
+    if grey_label:
         handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", mfc="none", ls="none",
-                              label=other_label(colors)))
+                              label=grey_label))
     if broken:
         handles.append(Line2D([], [], ls="none", label=NO_ROW))
     return handles

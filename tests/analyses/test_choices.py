@@ -332,9 +332,9 @@ def test_window_summary_leaves_thin_rows_out_of_its_sums_by_hand():
     assert one["share_exhausted"] == pytest.approx(0.1)
     assert one["share_alerting"] == pytest.approx(0.2)
     assert (one["groups"], one["groups_left_out"]) == (1, 1)
-    assert one["note"] == ("left out of the sums: 1 of the 2 group rows with under 24 h of "
-                           "evaluated time or no event in it, their time shares and rates per "
-                           "day too thin to go by (the table's note)")
+    assert one["note"] == ("left out of the sums: 1 of the 2 group rows, too thin for a verdict "
+                           "(1 row: under 24 h of evaluated time): their time shares and rates "
+                           "per day do not go by (the table's note)")
     # 1d: both groups: 2 + 1 changes a day; 3 of 80 h exhausted; alerting (0.3 x 30 + 0.1 x 50)
     day = s.loc["1d"]
     assert day["transitions_per_day"] == 3.0 and day["share_exhausted"] == pytest.approx(3 / 80)
@@ -345,7 +345,8 @@ def test_window_summary_leaves_thin_rows_out_of_its_sums_by_hand():
     assert all(np.isnan(five[c]) for c in ("transitions_per_day", "round_trips_per_day",
                                            "share_exhausted", "share_alerting"))
     assert (five["groups"], five["groups_left_out"]) == (0, 2)
-    assert five["note"].startswith("no summed value: all 2 group rows have under 24 h")
+    assert five["note"].startswith("no summed value: all 2 group rows are too thin for a verdict "
+                                   "(2 rows: under 24 h")
     assert window_summary(_thin_table()).attrs["groups_left_out"] == 3
 
 
@@ -354,9 +355,9 @@ def test_window_summary_says_a_single_group_row_as_a_reader_would():
     has", never "all 1 group rows have"."""
     t = _thin_table()
     one = window_summary(t[(t["window"] == "5m") & (t["g"] == "a")]).loc[0, "note"]
-    assert one == ("no summed value: the one group row has under 24 h of evaluated time or no "
-                   "event in it, their time shares and rates per day too thin to go by (the "
-                   "table's note)")
+    assert one == ("no summed value: the one group row is too thin for a verdict (1 row: under "
+                   "24 h of evaluated time): their time shares and rates per day do not go by "
+                   "(the table's note)")
 
 
 def test_window_summary_the_plot_and_the_cli_share_one_thin_rule():
@@ -390,19 +391,22 @@ def test_choose_window_compares_only_windows_that_hold_every_group():
     s = window_summary(_thin_table())
     v = choose_window(s)
     assert v.verdict == "chosen" and v.subject == "the 24 h window"
-    assert v.caveat == ("without incident labels only flapping is compared; not compared, the 1 h "
-                        "window: 1 of the 2 group rows under 24 h of evaluated time; the 5 min "
-                        "window: all 2 group rows under 24 h of evaluated time")
+    assert v.caveat == ("without incident labels only flapping is compared; not compared, as their "
+                        "sums leave out groups with a verdict under another window (the "
+                        "summary's note says why): the 1 h window, 1 of the 2 group rows; the "
+                        "5 min window, all 2 group rows")
     pairs = pd.DataFrame({"window": ["1h", "1d", "5m"], "min_dwell": pd.Timedelta(0),
                           "g": "a", "detected": True, "detection": pd.Timedelta("5min"),
                           "recovered": True, "recovery": pd.Timedelta("10min")})
     v = choose_window(window_summary(_thin_table(), pairs), min_recall=0.9)
-    assert v.subject == "the 24 h window" and "not compared, the 1 h window" in v.caveat
+    assert v.subject == "the 24 h window" and "note says why): the 1 h window," in v.caveat
     # only windows with rows left out: withheld, with the reason in words
     partial = window_summary(_thin_table()[lambda t: t["window"] != "1d"])
     w = choose_window(partial)
-    assert w.verdict is None and w.withheld.startswith("every window leaves group rows out of "
-                                                       "its sums (not compared, the 1 h window")
+    assert w.verdict is None and w.withheld.startswith(
+        "every window leaves out of its sums groups that have a verdict under another window "
+        "(not compared, as their sums leave out groups with a verdict under another window (the "
+        "summary's note says why): the 1 h window")
     assert w.evidence == "2 windows compared"
 
 

@@ -98,8 +98,10 @@ def test_recalibration_shows_the_top_groups_and_other():
                              settings={"by": ["group"], "limit_status": "exhausted",
                                        "max_share": 0.01})
     ax = plot_recalibration(result)
-    texts = legend_texts(ax)
-    assert texts[: len(TOP) + 1] == [*TOP, f"other ({N - len(TOP)} groups)"]
+    texts = [" ".join(t.split()) for t in legend_texts(ax)]  # long entries are wrapped
+    # no failures column: the groups with the most events (the rule's second key)
+    assert texts[: len(TOP) + 1] == [*TOP, f"other ({N - len(TOP)} groups; fewer failures, "
+                                           "then events)"]
     shaded = {p.get_gid() for p in ax.patches if str(p.get_gid()).startswith("interval:")}
     assert shaded == {f"interval:{g}" for g in TOP}  # grey groups: no stacked shading
 
@@ -111,7 +113,8 @@ def test_window_comparison_shows_the_top_groups_and_other():
                           "events": np.repeat(EVENTS, 2)})
     table.attrs["by"] = ["group"]
     ax = plot_window_comparison(table, y2=None)
-    assert legend_texts(ax) == [*TOP, f"other ({N - len(TOP)} groups)"]
+    assert legend_texts(ax) == [*TOP, f"other ({N - len(TOP)} groups; fewer failures, then "
+                                      "events)"]
 
 
 def test_bucket_stack_keeps_the_groups_that_burn_most_and_adds_up_the_others():

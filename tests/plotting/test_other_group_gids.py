@@ -52,7 +52,7 @@ def test_a_group_named_other_and_the_grey_rest_have_their_own_ids_in_the_window_
     assert own.get_ydata().tolist() == [1.0, 2.0]  # the group named other: k = 0
     assert rest.get_ydata().tolist() == [11.0, 12.0, 21.0, 22.0, 31.0, 32.0, 41.0, 42.0]
     legend = [x.get_text() for x in ax.get_legend().get_texts()]
-    assert "other" in legend and "other (4 groups)" in legend
+    assert "other" in legend and "other (4 groups; fewer failures, then events)" in legend
 
 
 def test_a_group_named_other_and_the_grey_rest_have_their_own_ids_in_the_recalibration():

@@ -126,7 +126,7 @@ def test_capped_recommendations_of_many_groups_are_keyed_each_and_the_grey_ones_
     capped = [f"g{i}: recommended 99.6% (capped: as high as 2,840 events can judge)"
               for i in range(6)]
     assert [" ".join(t.get_text().split()) for t in ax.get_legend().get_texts()] == [
-        *[f"g{i}" for i in range(6)], "other (3 groups)", *capped,
+        *[f"g{i}" for i in range(6)], "other (3 groups; fewer failures, then events)", *capped,
         "recommended, capped by the events: 3 grey groups",
         "time exhausted+ at target", "current target", "limit 1% exhausted"]
 

@@ -73,7 +73,8 @@ def test_other_groups_count_only_the_drawn_ones():
                {g: ([100.0, 100.0] if i < 10 else [1.0, 1.0]) for i, g in enumerate(names)})
     ax = plot_window_comparison(t, y2=None)
     legend = [x.get_text() for x in ax.get_legend().get_texts()]
-    assert legend == [*names[:6], "other (4 groups)", "nothing to draw: g10, g11"]
+    assert legend == [*names[:6], "other (4 groups; fewer failures, then events)",
+                      "nothing to draw: g10, g11"]
 
 
 def test_log_axis_draws_zeros_and_writes_plain_ticks():
@@ -222,5 +223,5 @@ def test_thousands_of_grey_series_are_one_line_per_panel_holding_the_tables_valu
     np.testing.assert_array_equal(_line(ax, "transitions_per_day:g399").get_ydata(),
                                   [399.5, 399.25])
     legend = [x.get_text() for x in ax.get_legend().get_texts()]
-    assert legend == [f"g{k}" for k in range(394, 400)] + ["other (393 groups)",
-                                                          "nothing to draw: g001"]
+    assert legend == [f"g{k}" for k in range(394, 400)] + [
+        "other (393 groups; fewer failures, then events)", "nothing to draw: g001"]

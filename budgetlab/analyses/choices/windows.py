@@ -1,14 +1,17 @@
 """The tracker window (and hysteresis) to use: flapping against detection, summed over the
 groups.
 
-**Thin rows are left out of the sums.** A row of :func:`budgetlab.compare_windows` with less
-than :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS` of evaluated time (``hours``:
-:func:`~budgetlab.analyses.window_clock.thin_rows`, the rule the CLI and the plot use; the row's
-``note`` says why) has time shares and rates per day too thin to go by; a sum that took them in
-would be a wrong number. :func:`window_summary` sums the other rows and says how many it left out
-and why; a window whose rows are all thin gets no summed value. :func:`choose_window` compares
-only windows whose sums hold every group (a sum over fewer groups counts fewer status changes)
-and names the others.
+**Thin rows are left out of the sums.** A row of :func:`budgetlab.compare_windows` too thin for a
+verdict (:func:`~budgetlab.analyses.window_clock.thin_rows`, the rule the CLI and the plot use:
+under :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS` of evaluated time, no event in
+it, or too few events for the target; the row's ``note`` says which) has time shares and rates per
+day too thin to go by; a sum that took them in would be a wrong number. :func:`window_summary` sums
+the other rows and names the rows it left out with the rule that did
+(:func:`~budgetlab.analyses.window_thin.thin_reasons`); a window whose rows are all thin gets no
+summed value. :func:`choose_window` compares only windows whose sums hold the same groups (a sum
+over fewer groups counts fewer status changes): every group with a verdict under some window. A
+group too thin under every window is left out of all of them, named with its reasons; it does not
+keep a window from being chosen for the others.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from ..._util.validation import check_fraction, require_columns, window_words
 from ..._util.words import counted_of, prose_duration
 from ...errors import ConfigError
 from ..verdicts import Verdict, minutes
-from ..window_clock import MIN_EVALUATED_HOURS, thin_rows
+from ..window_thin import group_names, thin_reasons
+from .left_out import left_out_notes, without_verdict, without_verdict_words
 
 __all__ = ["window_summary", "choose_window"]
 
@@ -55,9 +59,10 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
         ``transitions_per_day`` and ``round_trips_per_day`` (summed over the groups: status
         changes of all trackers), ``hours``, ``hours_exhausted``, ``share_exhausted`` and
         ``share_alerting`` (time at ``alert_at`` or worse, weighted by each group's hours), all
-        over the rows that are not thin; ``groups`` (rows summed), ``groups_left_out`` (thin rows:
-        under 24 h of evaluated ``hours``, :func:`~budgetlab.analyses.window_clock.thin_rows`)
-        and ``note`` (why, in words; empty when none is left out). A
+        over the rows that are not thin; ``groups`` (rows summed), ``groups_left_out`` (rows too
+        thin for a verdict: under 24 h of evaluated ``hours``, no event in them, or under 10
+        expected failures, :func:`~budgetlab.analyses.window_clock.thin_rows`) and ``note``
+        (which rule left out which groups, in words; empty when none is left out). A
         window whose rows are all thin has NaN sums and shares. With ``incidents``: ``pairs``,
         ``detected``, ``unseen`` (pairs during which the window held no traffic: nothing to
         detect, no miss; 0 for a table without an ``unseen`` column), ``withheld`` (pairs of a
@@ -66,7 +71,11 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
         ``recovery_median`` (over the detected pairs: a missed one has nothing to recover from)
         and ``unrecovered`` (detected pairs never recovered); a window no incident counts for
         (each starts before the observation, or its scope covers no group) has 0 pairs and NaT
-        medians. ``attrs["groups_left_out"]``: the thin rows left out in all.
+        medians. ``attrs["groups_left_out"]``: the thin rows left out in all;
+        ``attrs["groups_without_verdict"]``: the groups too thin under every window and dwell
+        time (``{"captcha_type=image": "1 h: under 24 h of evaluated time; ..."}``, from the
+        table's ``attrs["by"]``; empty when it names no group key), which :func:`choose_window`
+        decides without.
 
     Examples
     --------
@@ -86,10 +95,12 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
     require_columns(table, ["window", "min_dwell", "hours", "hours_exhausted",
                             "transitions_per_day", "round_trips_per_day", *shares],
                     what="the compare_windows table")
-    thin = thin_rows(table)
+    codes = thin_reasons(table)
+    thin = np.asarray(codes != "", dtype=bool)
     frame = table.assign(_alert_hours=table[shares].sum(axis=1) * table["hours"], _thin=thin)
     keys = ["window", "min_dwell"]
     grouped = frame.groupby(keys, observed=True, sort=False)
+    labels = group_names(table)
     counted = frame[~thin].groupby(keys, observed=True, sort=False)
     out = counted[_SUMMED].sum(min_count=1).reindex(grouped.size().index)
     hours = out["hours"].to_numpy(dtype=float)
@@ -98,8 +109,7 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
     left_out = grouped["_thin"].sum().astype(np.int64)
     out["groups"] = (grouped.size() - left_out).astype(np.int64)
     out["groups_left_out"] = left_out
-    out["note"] = [_left_out_note(int(k), int(n)) for k, n in
-                   zip(left_out, grouped.size(), strict=True)]
+    out["note"] = left_out_notes(codes, labels, grouped.ngroup().to_numpy(), len(out))
     if incidents is not None:
         out = out.join(_pair_columns(incidents), how="left")
         for c in ("pairs", "detected", "unseen", "withheld", "unrecovered"):
@@ -107,20 +117,8 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
     out = out.reset_index()
     out["window"] = out["window"].astype(str)
     out.attrs["groups_left_out"] = int(thin.sum())
+    out.attrs["groups_without_verdict"] = without_verdict(table, codes, labels)
     return out
-
-
-def _left_out_note(left_out: int, rows: int) -> str:
-    """Why :func:`window_summary` left rows of one window out of its sums, in words."""
-    if not left_out:
-        return ""
-    why = (f"under {MIN_EVALUATED_HOURS:g} h of evaluated time or no event in it, their time "
-           "shares and rates "
-           "per day too thin to go by (the table's note)")
-    if left_out == rows:
-        return (f"no summed value: {counted_of(rows, rows, 'group row')} "
-                f"{'has' if rows == 1 else 'have'} {why}")
-    return f"left out of the sums: {counted_of(left_out, rows, 'group row')} with {why}"
 
 
 def _pair_columns(incidents: pd.DataFrame) -> pd.DataFrame:
@@ -155,11 +153,13 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
     detection, as in :func:`budgetlab.compare_windows`), the one with the fewest status changes per
     day (ties: the faster median detection). A window that saw no pair is not judged (0 of 0 is no
     recall) and is named in the caveat. Without incident columns only flapping is compared (the
-    verdict says so in its caveat). Only windows whose sums hold every group are compared
-    (``groups_left_out`` 0: a sum over fewer groups counts fewer status changes); the others are
-    named in the caveat. Withheld when no window saw a pair (no incident counted, or none had
-    traffic or known detection: the reason says which), when no window detects enough, or when
-    none holds every group.
+    verdict says so in its caveat). Only windows whose sums hold the same groups are compared (a
+    sum over fewer groups counts fewer status changes): every group with a verdict under some
+    window. A group too thin for a verdict under every window
+    (``attrs["groups_without_verdict"]`` of the summary) is left out of them all and named in the
+    caveat with its reasons; the windows that leave out more are named there too. Withheld when
+    no window saw a pair (no incident counted, or none had traffic or known detection: the reason
+    says which), when no window detects enough, or when none holds those groups.
 
     Parameters
     ----------
@@ -195,8 +195,8 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
                           "window.")
     whole, caveat = _whole(summary)
     if not len(whole):
-        why = (f"every window leaves group rows out of its sums ({caveat}): no window's flapping "
-               "is known for all groups")
+        why = (f"every window leaves out of its sums groups that have a verdict under another "
+               f"window ({caveat}): no window's flapping is known for the same groups")
         return Verdict("window", None, f"No window chosen: {why}.",
                        _compared(summary), withheld=why)
     if "pairs" not in summary.columns:
@@ -291,15 +291,20 @@ def _compared(summary: pd.DataFrame) -> str:
 
 
 def _whole(summary: pd.DataFrame) -> tuple[pd.DataFrame, str]:
-    """The rows of a :func:`window_summary` whose sums hold every group, and the others named in
-    words (empty when there are none)."""
+    """The rows of a :func:`window_summary` whose sums hold every group with a verdict under some
+    window (they leave out only the groups too thin under every window:
+    ``attrs["groups_without_verdict"]``; a summary without it, every group), and in words those
+    groups and the other rows (empty when there are none)."""
     if "groups_left_out" not in summary.columns:
         return summary, ""
-    part = summary["groups_left_out"].to_numpy() > 0
+    none = summary.attrs.get("groups_without_verdict") or {}
+    part = summary["groups_left_out"].to_numpy() > len(none)
     names = []
     for _, r in summary[part].iterrows():
         left = int(r["groups_left_out"])
-        rows = counted_of(left, left + int(r["groups"]), "group row")
-        names.append(f"{_window_name(r)}: {rows} under {MIN_EVALUATED_HOURS:g} h of evaluated time")
-    caveat = f"not compared, {'; '.join(names)}" if names else ""
-    return summary[~part], caveat
+        names.append(f"{_window_name(r)}, {counted_of(left, left + int(r['groups']), 'group row')}")
+    whole = summary[~part]
+    said = [without_verdict_words(none, int(whole["groups"].max())) if len(whole) else "",
+            (f"not compared, as their sums leave out groups with a verdict under another window "
+             f"(the summary's note says why): {'; '.join(names)}" if names else "")]
+    return whole, "; ".join(x for x in said if x)
