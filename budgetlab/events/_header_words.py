@@ -2,7 +2,8 @@
 repeats a name (:func:`header_error`: the closest names suggested, the columns present named),
 and whether a text file's first line is its header or a row of data of a header-less file, told
 from the rows below it (:func:`_unusual`): a row of data is never shown, nor a name that looks
-like data or like personal data (:func:`~budgetlab.events._messages.personal_mask`).
+like data or like personal data (:func:`~budgetlab.events._messages.personal_mask`); and a
+log's first line that a pattern matches but that is a header (:func:`refuse_header_line`).
 """
 
 from __future__ import annotations
@@ -13,18 +14,18 @@ import functools
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from .._util.validation import close_names
 from .._util.words import counted, noun_for, option_word, say
-from ..errors import SchemaError
+from ..errors import SchemaError, TimestampError
 from ..privacy import shown
 from ._messages import MISSING_LABELS, ROWS, personal_mask, threshold_words
 
-__all__ = ["header_error", "numbers_in_rows", "SAMPLE_ROWS"]
+__all__ = ["header_error", "numbers_in_rows", "refuse_header_line", "SAMPLE_ROWS"]
 
 #: How many of the first rows, already read with the header, a refusal looks at to tell a
 #: metric series (columns of numbers beside the time) from an outcome log, and data from a header.
@@ -44,6 +45,38 @@ _COLUMN_WORDS = frozenset("""
     request duration latency elapsed ms value count cpu mem memory bytes size level env cluster
     tenant version label message metric user email login client customer account ip addr agent
 """.split())
+
+#: What a header calls its time column: a log's first line whose time is one of these words, or
+#: the name of one of the pattern's groups, is a header, not an event.
+_TIME_NAMES = frozenset({"ts", "time", "timestamp", "@timestamp", "date", "datetime"})
+
+
+def refuse_header_line(name: str, line: int, values: Mapping[str, str | None], time: str) -> None:
+    """Refuse the first line of the log ``name`` that a pattern matched (line ``line``), with the
+    ``values`` of its groups, when it is a header (its time, group ``time``, is a column name:
+    no time, which the reading would refuse as unparseable), with the fix: a pattern that does
+    not match it (budgetlab has no option to skip a header line). No value of the file is shown.
+
+    >>> refuse_header_line("app.log", 1, {"ts": "ts", "outcome": "outcome"}, "ts")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.TimestampError: unparseable timestamp at line 1 of app.log: the line looks
+    like a header, not an event (its values are the names of the pattern's groups: ts, outcome);
+    write pattern= so that it does not match that line (e.g. with a time group that begins with
+    a digit, \\d, when the times do).
+    """
+    said = {group: str(value or "").strip().strip("\"'").casefold()
+            for group, value in values.items()}
+    if said[time] not in _TIME_NAMES | {group.casefold() for group in said}:
+        return
+    why = (f"its values are the names of the pattern's groups: {', '.join(said)}"
+           if all(value == group.casefold() for group, value in said.items()) else
+           "its time is a column name such as timestamp, time or ts, not a time")
+    raise TimestampError(
+        f"unparseable timestamp at line {line} of {name}: the line looks like a header, not an "
+        f"event ({why}); write {say('pattern=', '--pattern')} so that it does not match that "
+        "line (e.g. with a time group that begins with a digit, \\d, when the times do).")
+
 
 def _hidden_names(names: Sequence[str]) -> np.ndarray:
     """Which names look like data (numbers, times, personal data): a header-less file's row."""

@@ -1,12 +1,13 @@
 """The words about times that cannot be read as the log meant them: numeric dates whose
 day/month order the text does not tell (:func:`numeric_date_words`, with the ``time_format=`` of
 each order), ISO-8601 dates with a 12-hour clock (:func:`twelve_hour_words`, with the
-``time_format=`` that reads them), and naive local times that a DST change leaves without one
-instant each (none in a gap, two in a repeated hour: :func:`dst_words`, kind by kind). Like
-every refusal's words, they never show a value of the file: the example date is always
-1 February 2026, and a DST change is named by its span of wall time, a fact of the zone. Files
-that disagree, epoch numbers in one and dates in another, or epoch numbers of units 1000x apart,
-are refused by name
+``time_format=`` that reads them), syslog's month-name times without a year
+(:func:`syslog_words`, with the ``time_format=`` and the ``year=`` that read them), and naive
+local times that a DST change leaves without one instant each (none in a gap, two in a repeated
+hour: :func:`dst_words`, kind by kind). Like every refusal's words, they never show a value of
+the file: the example date is always 1 February 2026, and a DST change is named by its span of
+wall time, a fact of the zone. Files that disagree, epoch numbers in one and dates in another,
+or epoch numbers of units 1000x apart, are refused by name
 (:func:`refuse_epochs_beside_dates`, :func:`refuse_epoch_units_apart`).
 """
 
@@ -22,19 +23,25 @@ from .._util.words import say
 from ..errors import TimestampError
 from ._messages import row_numbers
 
-__all__ = ["numeric_date_words", "twelve_hour_words", "dst_words", "refuse_epochs_beside_dates",
-           "refuse_epoch_units_apart"]
+__all__ = ["numeric_date_words", "twelve_hour_words", "syslog_words", "dst_words",
+           "refuse_epochs_beside_dates", "refuse_epoch_units_apart"]
 
 #: A date written in numbers only (``01.02.2026``): day and month in an order the text does not
 #: tell, one separator, a year of four or two digits, then the rest (a time, if any)
 _NUMERIC_DATE = re.compile(r"\A([0-9]{1,2})([./-])([0-9]{1,2})\2([0-9]{4}|[0-9]{2})"
                            r"((?:[ T].*)?)\Z")
 #: the time after such a date, as a strptime format reads it: separator, hours and minutes,
-#: seconds, a fraction, AM/PM (a 12-hour clock), a zone (``Z`` or an offset)
-_CLOCK = re.compile(r"([ T])[0-9]{1,2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,9})?)?"
+#: seconds, a fraction (after a point or a comma), AM/PM (a 12-hour clock), a zone (``Z`` or an
+#: offset)
+_CLOCK = re.compile(r"([ T])[0-9]{1,2}:[0-9]{2}(:[0-9]{2}([.,][0-9]{1,9})?)?"
                     r"(?:(\s*)([AaPp][Mm]))?(\s*)(Z|[+-][0-9]{2}:?[0-9]{2})?")
 #: an ISO-8601 date, then the rest (a time, if any)
 _ISO_DATE = re.compile(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}(.*)\Z")
+#: syslog's date, a month's name (abbreviated: %b, or in full: %B) and its day (``Dec  1``: padded
+#: with a space), without a year, then the rest (the time)
+_SYSLOG_DATE = re.compile(r"(?i)\A(?:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|(january|"
+                          r"february|march|april|may|june|july|august|september|october|"
+                          r"november|december)) +[0-9]{1,2}( .*)\Z")
 
 
 def _clock_format(rest: str) -> str | None:
@@ -46,7 +53,8 @@ def _clock_format(rest: str) -> str | None:
     if m is None:
         return None
     return (m.group(1) + ("%I" if m.group(5) else "%H") + ":%M" + (":%S" if m.group(2) else "")
-            + (".%f" if m.group(3) else "") + (m.group(4) + "%p" if m.group(5) else "")
+            + (m.group(3)[0] + "%f" if m.group(3) else "")
+            + (m.group(4) + "%p" if m.group(5) else "")
             + (m.group(6) + "%z" if m.group(7) else ""))
 
 
@@ -73,6 +81,39 @@ def twelve_hour_words(texts: pd.Series) -> str | None:
         "in one)")
     return ("these times have an ISO-8601 date but a 12-hour clock (AM/PM), which ISO-8601 "
             f"does not have: give time_format={'%Y-%m-%d' + str(first)!r}{several}")
+
+
+def syslog_words(texts: pd.Series) -> str | None:
+    """Why syslog's times (``Dec 31 23:59:58``, ``Dec  1 00:00:01.5``: a month's name and a day,
+    no year) are not read without being told, and the ``time_format=`` and ``year=`` that read
+    them, in their own form (the month abbreviated or in full, seconds, a fraction); ``None``
+    unless every one of ``texts`` is such a time. Several forms are named by the first's, to be
+    written as one. No value of the file is shown.
+
+    >>> print(syslog_words(pd.Series(["Dec 31 23:59:58", "Jan  1 00:00:01"])))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    these times have a month and a day but no year (syslog's form): give time_format='%b %d
+    %H:%M:%S' and year=YYYY, the year of the first line (a format without a year needs it; a
+    log that crosses New Year goes on in the next one)
+    """
+    found = texts.astype(str).str.extract(_SYSLOG_DATE.pattern, expand=True)
+    if found[2].isna().any():
+        return None
+    # each row's form: the month's directive and its time's shape (digits as 0: a few distinct)
+    shapes = (found[0].isna().map({False: "%b", True: "%B"}) + " %d"
+              + found[2].str.replace("[0-9]", "0", regex=True))
+    clocks = {shape: _clock_format(shape[5:]) for shape in shapes.unique()}
+    if any(not clock for clock in clocks.values()):  # no time, or a time in another form
+        return None
+    forms = {shape: shape[:5] + str(clock) for shape, clock in clocks.items()}
+    first, n_forms = forms[shapes.iloc[0]], len(set(forms.values()))
+    several = "" if n_forms == 1 else (
+        f" (the first time's form: the times are written in {n_forms} forms, write them "
+        "in one)")
+    return (f"these times have a month and a day but no year (syslog's form): give "
+            f"time_format={first!r} and {say('year=YYYY', '--year YYYY')}, the year of the first "
+            "line (a format without a year needs it; a log that crosses New Year goes on in the "
+            f"next one){several}")
 
 
 def numeric_date_words(texts: pd.Series) -> str | None:

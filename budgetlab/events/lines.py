@@ -53,6 +53,7 @@ from .._util.words import counted, noun_for, say
 from ..errors import FileFormatError
 from . import presets as formats
 from ._compressed import read_head, read_input
+from ._header_words import refuse_header_line
 from ._messages import reading_lines
 from ._text import CR_ONLY_NOTE, ISO_TIME, PROGRESS_BYTES, cr_only, text_problem
 from .files import check_path, file_name, file_notes, refuse_copies
@@ -297,6 +298,9 @@ def _file_events(path: Path, spec: ReadSpec, columns: Sequence[str]) -> _FileEve
         _in_format(scan, spec, preset)
     if formats.cut_last(scan, preset, spec.on_error):  # skipped as not in the format, or refused
         good[-1] = False
+    if preset is None and len(good) and good[0]:  # a header as the first event: no time
+        first = scan.events.slice(0, 1).to_pylist()[0]
+        refuse_header_line(scan.name, int(scan.numbers[0]), first, spec.time)
     share = _not_events(scan, good, spec, preset)
     events = scan.events if good.all() else scan.events.filter(pa.array(good))
     lines, ns, kept = scan.numbers[good], None if ns is None else ns[good], len(events)

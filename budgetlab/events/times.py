@@ -20,7 +20,7 @@ from .._util.codes import numpy_backed
 from .._util.words import noun_for, say
 from ..errors import TimestampError
 from ._messages import MISSING_LABELS, expand, fill_or_drop, row_numbers
-from ._time_words import dst_words, numeric_date_words, twelve_hour_words
+from ._time_words import dst_words, numeric_date_words, syslog_words, twelve_hour_words
 from .epochs import (
     EPOCH_UNITS,
     MISSING_TIME,
@@ -216,8 +216,10 @@ def _fallback_parse(s: pd.Series, where: np.ndarray) -> np.ndarray:
                 + fraction[good]
         todo[idx] = False
     if todo.any():
-        # 01.02.2026: which orders, and the format of each; 2026-03-01 10:00 PM: its format
-        dates = numeric_date_words(s[todo]) or twelve_hour_words(s[todo])
+        # 01.02.2026: which orders, and the format of each; 2026-03-01 10:00 PM, Dec 31 23:59:58:
+        # its format
+        dates = numeric_date_words(s[todo]) or twelve_hour_words(s[todo]) \
+            or syslog_words(s[todo])
         raise TimestampError(
             f"unparseable {noun_for(int(todo.sum()), 'timestamp')} at "
             f"{row_numbers(expand(todo, where))}; " + (f"{dates}; or write" if dates else "use")
