@@ -207,6 +207,25 @@ class PrometheusClient:
             return Listing(None)
         return Listing([{str(k): v for k, v in d.items()} for d in data])
 
+    def first_sample(self, selector: str, after_ns: int, until_ns: int) -> int | None:
+        """The time (ns, to the millisecond) of the earliest raw sample of ``selector`` in
+        ``(after_ns, until_ns]`` (an instant query of ``selector[range]``), or None when there
+        is none or the server does not answer as Prometheus does; a redirect to another server
+        and the read's deadline are refused as for every request."""
+        form = {"query": f"{selector}[{(until_ns - after_ns) // 10**6}ms]",
+                "time": f"{until_ns / 1e9:.3f}"}
+        try:
+            data = decode(self._post("/api/v1/query", form,
+                                     answer_cap(MAX_POINTS, self.max_series)), self.where)
+        except (DeadlineError, RedirectRefused):
+            raise
+        except (ConfigError, ServerError):
+            return None
+        result = data.get("result") if isinstance(data, dict) else None
+        times = [ns for item in (result if isinstance(result, list) else [])
+                 for ns in _sample_times(item) if after_ns < ns <= until_ns]
+        return min(times) if times else None
+
     # -- query_range in chunks -----------------------------------------------------------------
     def query_range(self, query: str, first_ns: int, n_steps: int, step_ns: int, *,
                     what: str) -> list[Series]:
@@ -242,6 +261,18 @@ class PrometheusClient:
         return [[Series(dict(key), np.concatenate([p.ts_ns for p in parts]),
                         np.concatenate([p.values for p in parts])) for key, parts in m.items()]
                 for m in merged]
+
+
+def _sample_times(item: object) -> list[int]:
+    """The sample times (ns, to the millisecond) of one series of a matrix answer; none when it
+    is not one."""
+    values = item.get("values") if isinstance(item, dict) else None
+    out = []
+    for pair in values if isinstance(values, list) else []:
+        t = pair[0] if isinstance(pair, list) and pair else None
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and 0 < t < 1e11:
+            out.append(round(t * 1000) * 10**6)
+    return out
 
 
 def server_error(raw: bytes) -> str:

@@ -325,7 +325,10 @@ def read_counts(client: PrometheusClient, *, total: str, errors: str | None = No
                                                   what=f"{kind} scrape gaps")], keys_by, (), notes)
     for gaps_found in answers[2:]:
         flag_gaps(gaps_found, keys_by, index, span, flags)
-    check_span(tot_present, span, "total", scraped=~flags)  # the gaps say where the data ends
+    first = (lambda lo, hi: client.first_sample(q_total.selectors[0], lo, hi)) if q_total.bare \
+        else None  # an expression's first count may need several counters: no one sample
+    check_span(tot_present, span, "total", scraped=~flags,  # the gaps say where the data ends
+               first_sample=first)
     keys = key_frame(index, keys_by)
     bad = _bad_counts(tot, oth, kind)
     grid = BinGrid.from_dense(keys, keys_by, span.first_bin, span.step_ns, tot, bad)
