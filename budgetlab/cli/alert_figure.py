@@ -27,8 +27,11 @@ AXIS_INCHES = 0.6
 MAX_INCHES = 500.0
 #: The legend entry of the scrape gaps (gid ``scrape_gap``), one per chart.
 GAP_LABEL = "scrape gap: no scrape,\ncounts unknown"
-#: How a scrape gap is drawn on its group's tier rows: grey, cross-hatched (a silence is ruled).
-GAP_STYLE: dict[str, Any] = {"facecolor": "0.8", "edgecolor": "0.35", "hatch": "xx"}
+#: How a scrape gap is drawn on its group's tier rows: grey cross-hatching on a transparent face
+#: (a silence is ruled), above the episode bars (:data:`GAP_ZORDER`), which show through it.
+GAP_STYLE: dict[str, Any] = {"facecolor": "none", "edgecolor": "0.35", "hatch": "xx"}
+#: Above the episode bars (patches, zorder 1), below the words (text, zorder 3).
+GAP_ZORDER = 2.0
 
 
 def panel_heights(rows: list[int]) -> tuple[list[float], str]:
@@ -194,8 +197,8 @@ def mark_scrape_gaps(ax: Any, gaps: Any, by: list[str]) -> None:
         head = " · ".join(str(g[k]) for k in by) + " · " if by else ""
         ys = [y for y, text in rows if text.startswith(head)]
         for y in ys:
-            ax.broken_barh([(x0, x1 - x0)], (y - 0.45, 0.9), lw=0.5, zorder=0.7, gid="scrape_gap",
-                           **GAP_STYLE)
+            ax.broken_barh([(x0, x1 - x0)], (y - 0.45, 0.9), lw=0.5, zorder=GAP_ZORDER,
+                           gid="scrape_gap", **GAP_STYLE)
         drawn |= bool(ys)
         if not ys:
             unplaced.append(", ".join(f"{k}={g[k]}" for k in by))

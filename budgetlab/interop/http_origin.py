@@ -41,7 +41,7 @@ from ..privacy import redact
 from .http_proxy import proxy_for
 from .http_url import redact_url, shown_target, url_port
 
-__all__ = ["Origin", "DeadlineError", "redact_url", "MAX_REDIRECTS"]
+__all__ = ["Origin", "DeadlineError", "RedirectRefused", "redact_url", "MAX_REDIRECTS"]
 
 #: Same-origin redirects followed for one request.
 MAX_REDIRECTS = 5
@@ -52,6 +52,10 @@ _LOCAL = threading.local()
 
 class DeadlineError(ServerError):
     """The deadline of a read passed (``timeout``): no request of it may go on."""
+
+
+class RedirectRefused(ServerError):
+    """The server redirected to another origin: not followed, whatever was asked."""
 
 
 class _Watch:
@@ -288,10 +292,10 @@ class Origin:
             raise ServerError(f"Prometheus at {self.where} answered a redirect to a URL that "
                               "cannot be read; check the URL.") from None
         if not same:
-            raise ServerError(f"Prometheus at {self.where} redirected to another server "
-                              f"({shown_target(target)}); budgetlab does not follow it, "
-                              "so your credentials stay with the server you named: give that URL "
-                              "if you trust it.")
+            raise RedirectRefused(f"Prometheus at {self.where} redirected to another server "
+                                  f"({shown_target(target)}); budgetlab does not follow it, "
+                                  "so your credentials stay with the server you named: give that "
+                                  "URL if you trust it.")
         return target
 
     def remaining(self) -> float:

@@ -124,10 +124,12 @@ def histogram_sli(client: PrometheusClient, histogram: str, slow_above: object, 
     name, matchers = parse_histogram(histogram)
     threshold_ns = to_ns(slow_above, name="slow_above")
     sel = f"{name}_bucket{{{matchers}}}" if matchers else f"{name}_bucket"
-    found = client.series(sel, start_ns, end_ns)
+    listing = client.series(sel, start_ns, end_ns)
+    found = listing.labels
     if found is None:
-        raise ServerError(f"the server did not list the series of {sel} (/api/v1/series); give the "
-                          "SLI as "
+        why = f": {listing.why}" if listing.why else ""
+        raise ServerError(f"the server did not list the series of {sel} (/api/v1/series{why}); "
+                          "give the SLI as "
                           f"--good '{name}_bucket{{le=\"<bound>\"}}' --total {name}_count instead.")
     if not found:
         raise InputError(f"{sel}: no series in the span; check the histogram's name and matchers.")
@@ -204,10 +206,11 @@ def check_bucket_selectors(client: PrometheusClient, selectors: Sequence[str], *
     for sel in selectors:
         m = _BUCKET.match(sel)
         le = _LE.search(m.group(2)) if m is not None else None
-        if m is None or le is None or client.series(sel, start_ns, end_ns):
+        if m is None or le is None or client.series(sel, start_ns, end_ns).labels:
             continue
         rest = (m.group(2)[: le.start()] + m.group(2)[le.end():]).strip().strip(",").strip()
-        found = client.series(f"{m.group(1)}{{{rest}}}" if rest else m.group(1), start_ns, end_ns)
+        found = client.series(f"{m.group(1)}{{{rest}}}" if rest else m.group(1), start_ns,
+                              end_ns).labels
         bounds = sorted({s["le"] for s in found or [] if "le" in s}, key=_seconds)
         if not bounds:
             continue  # no such histogram at all: the reader's own "no series" message says it

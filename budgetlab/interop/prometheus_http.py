@@ -31,15 +31,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._util.words import say
+from .._util.words import counted, say
 from ..errors import ConfigError, ServerError
 from ..privacy import redact
 from .http_headers import check_header_name
-from .http_origin import MAX_REDIRECTS, DeadlineError, Origin
+from .http_origin import MAX_REDIRECTS, DeadlineError, Origin, RedirectRefused
 from .http_url import check_url, redact_url
 from .prometheus_answer import Asked, Series, decode, read_matrix
 
-__all__ = ["PrometheusClient", "Series", "redact_url", "answer_cap", "MAX_POINTS",
+__all__ = ["PrometheusClient", "Series", "Listing", "redact_url", "answer_cap", "MAX_POINTS",
            "BACKOFF_SECONDS",
            "MAX_SERIES", "BYTES_PER_POINT", "MAX_REDIRECTS"]
 
@@ -55,6 +55,16 @@ MAX_SERIES = 1000
 #: Bytes a sample may take in an answer's JSON: ``[1791158460.123,"9007199254740992"],`` is 37.
 BYTES_PER_POINT = 48
 _RETRY_STATUS = (429, 500, 502, 503, 504)
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What ``/api/v1/series`` listed: the label sets (None when not usable) and, when the
+    server failed to answer it, why (one clause, the server's words through the personal-data
+    filter)."""
+
+    labels: list[dict[str, str]] | None
+    why: str = ""
 
 
 def answer_cap(points: int, max_series: int = MAX_SERIES) -> int:
@@ -121,66 +131,100 @@ class PrometheusClient:
                               "(--max-series) if the query holds that many series")
 
     # -- one request ---------------------------------------------------------------------------
-    def _post(self, path: str, form: Mapping[str, str], cap: int) -> bytes:
-        """The body of the answer to ``path`` (POST, form-encoded), 5xx / 429 retried."""
+    def _answer(self, path: str, form: Mapping[str, str], cap: int) -> tuple[int, bytes, int]:
+        """``(status, body, attempts)`` of the last answer to ``path`` (POST, form-encoded), 5xx
+        / 429 retried within the deadline."""
         body = urllib.parse.urlencode(form)
         wait = BACKOFF_SECONDS
         for attempt in range(self.retries + 1):
             with self._count_lock:
                 self.requests += 1
             status, raw = self._origin.exchange(path, body, cap)
-            if status < 300:
-                return raw
-            message = server_error(raw)
             if status in _RETRY_STATUS and attempt < self.retries:
                 time.sleep(min(wait, max(0.0, self._origin.remaining())))  # then the deadline
                 wait *= 2
                 continue
-            if status in _RETRY_STATUS:
-                raise ServerError(f"Prometheus at {self.where} failed with HTTP {status} after "
-                                  f"{attempt + 1} attempts{message}; try again later or ask its "
-                                  "operator.")
-            if status in (401, 403):
-                raise ConfigError(f"Prometheus at {self.where} refused access (HTTP "
-                                  f"{status}){message}; "
-                                  "give credentials with --header 'Authorization: ...' or "
-                                  "user:password@ "
-                                  "in the URL.")
-            if status == 404:  # Prometheus answers a query it cannot run with 400 or 422
-                raise ConfigError(f"Prometheus at {self.where} has no {path} (HTTP 404){message}; "
-                                  "the URL's path is wrong: check it (Prometheus answers at "
-                                  "/api/v1/..., so give the server's root, e.g. "
-                                  "http://localhost:9090, or the prefix it is served under).")
-            if 400 <= status < 500:
-                raise ConfigError(f"Prometheus at {self.where} refused the query (HTTP "
-                                  f"{status}){message}; "
-                                  "fix the query.")
-            raise ServerError(f"Prometheus at {self.where} answered HTTP {status}{message}; a "
-                              "Prometheus "
-                              "server answers 2xx, 4xx or 5xx: check the URL.")
+            return status, raw, attempt + 1
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def series(self, match: str, start_ns: int, end_ns: int) -> list[dict[str, str]] | None:
+    def _post(self, path: str, form: Mapping[str, str], cap: int) -> bytes:
+        """The body of the answer to ``path``; an error answer refused in one line."""
+        status, raw, attempts = self._answer(path, form, cap)
+        if status < 300:
+            return raw
+        message = server_error(raw)
+        if status in _RETRY_STATUS:
+            raise ServerError(f"Prometheus at {self.where} failed with HTTP {status} after "
+                              f"{counted(attempts, 'attempt')}{message}; try again later or ask "
+                              "its operator.")
+        if status in (401, 403):
+            raise ConfigError(f"Prometheus at {self.where} refused access (HTTP "
+                              f"{status}){message}; "
+                              "give credentials with --header 'Authorization: ...' or "
+                              "user:password@ "
+                              "in the URL.")
+        if status == 404:  # Prometheus answers a query it cannot run with 400 or 422
+            raise ConfigError(f"Prometheus at {self.where} has no {path} (HTTP 404){message}; "
+                              "the URL's path is wrong: check it (Prometheus answers at "
+                              "/api/v1/..., so give the server's root, e.g. "
+                              "http://localhost:9090, or the prefix it is served under).")
+        if 400 <= status < 500:
+            raise ConfigError(f"Prometheus at {self.where} refused the query (HTTP "
+                              f"{status}){message}; "
+                              "fix the query.")
+        raise ServerError(f"Prometheus at {self.where} answered HTTP {status}{message}; a "
+                          "Prometheus "
+                          "server answers 2xx, 4xx or 5xx: check the URL.")
+
+    def series(self, match: str, start_ns: int, end_ns: int) -> Listing:
         """Label sets of the series of ``match`` with samples between the two times
-        (``/api/v1/series``: the index only, no samples read); None when the server does not
-        answer it as Prometheus does (a proxy without the endpoint) or holds more series than
-        ``max_series``; past the read's deadline a
-        :class:`~budgetlab.interop.http_origin.DeadlineError`."""
+        (``/api/v1/series``: the index only, no samples read), as a :class:`Listing`: none, and
+        why, when the server does not answer it as Prometheus does (an error answer, a proxy
+        without the endpoint, garbage), none and no why when it holds more series than
+        ``max_series``. A redirect to another server is refused as for every request
+        (:class:`~budgetlab.interop.http_origin.RedirectRefused`), and so is the read's deadline
+        (:class:`~budgetlab.interop.http_origin.DeadlineError`)."""
         form = {"match[]": match, "start": f"{start_ns / 1e9:.3f}", "end": f"{end_ns / 1e9:.3f}"}
         try:
-            data = decode(self._post("/api/v1/series", form, self.max_series * 4096 + (1 << 20)),
-                          self.where)
-        except DeadlineError:  # the read's deadline: no time left for the rest either
+            status, raw, attempts = self._answer("/api/v1/series", form,
+                                                 self.max_series * 4096 + (1 << 20))
+        except (DeadlineError, RedirectRefused):  # no time left / credentials stay here
+            raise
+        except ServerError as exc:  # its first clause: what failed, without the advice
+            return Listing(None, str(exc).split("; ")[0].rstrip("."))
+        if status >= 300:
+            tried = f" after {counted(attempts, 'attempt')}" if status in _RETRY_STATUS else ""
+            return Listing(None, f"HTTP {status}{tried}{server_error(raw)}")
+        try:
+            data = decode(raw, self.where)
+        except ServerError:
+            return Listing(None, "an answer that is not the Prometheus API's JSON")
+        if not isinstance(data, list) or not all(
+            isinstance(d, dict) and all(isinstance(v, str) for v in d.values()) for d in data
+        ):
+            return Listing(None, "an answer that is not a list of label sets")
+        if len(data) > self.max_series:
+            return Listing(None)
+        return Listing([{str(k): v for k, v in d.items()} for d in data])
+
+    def first_sample(self, selector: str, after_ns: int, until_ns: int) -> int | None:
+        """The time (ns, to the millisecond) of the earliest raw sample of ``selector`` in
+        ``(after_ns, until_ns]`` (an instant query of ``selector[range]``), or None when there
+        is none or the server does not answer as Prometheus does; a redirect to another server
+        and the read's deadline are refused as for every request."""
+        form = {"query": f"{selector}[{(until_ns - after_ns) // 10**6}ms]",
+                "time": f"{until_ns / 1e9:.3f}"}
+        try:
+            data = decode(self._post("/api/v1/query", form,
+                                     answer_cap(MAX_POINTS, self.max_series)), self.where)
+        except (DeadlineError, RedirectRefused):
             raise
         except (ConfigError, ServerError):
             return None
-        if (
-            not isinstance(data, list)
-            or not all(isinstance(d, dict) for d in data)
-            or len(data) > self.max_series
-        ):
-            return None
-        return [{str(k): str(v) for k, v in d.items()} for d in data]
+        result = data.get("result") if isinstance(data, dict) else None
+        times = [ns for item in (result if isinstance(result, list) else [])
+                 for ns in _sample_times(item) if after_ns < ns <= until_ns]
+        return min(times) if times else None
 
     # -- query_range in chunks -----------------------------------------------------------------
     def query_range(self, query: str, first_ns: int, n_steps: int, step_ns: int, *,
@@ -217,6 +261,18 @@ class PrometheusClient:
         return [[Series(dict(key), np.concatenate([p.ts_ns for p in parts]),
                         np.concatenate([p.values for p in parts])) for key, parts in m.items()]
                 for m in merged]
+
+
+def _sample_times(item: object) -> list[int]:
+    """The sample times (ns, to the millisecond) of one series of a matrix answer; none when it
+    is not one."""
+    values = item.get("values") if isinstance(item, dict) else None
+    out = []
+    for pair in values if isinstance(values, list) else []:
+        t = pair[0] if isinstance(pair, list) and pair else None
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and 0 < t < 1e11:
+            out.append(round(t * 1000) * 10**6)
+    return out
 
 
 def server_error(raw: bytes) -> str:

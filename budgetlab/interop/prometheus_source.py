@@ -121,19 +121,44 @@ def _bad_counts(tot: np.ndarray, other: np.ndarray, kind: str) -> np.ndarray:
     return other if kind == "errors" else tot - other
 
 
-def _single_series(client: PrometheusClient, selector: str, by: list[str], span: Span) -> bool:
+def _single_series(client: PrometheusClient, selector: str, by: list[str], span: Span
+                   ) -> tuple[bool, str]:
     """Whether ``selector`` holds at most one series per group over the span (asked of the
-    server's index); then the sums and the appear/disappear parts of the gap query are left out."""
-    found = client.series(selector, span.first_bin - LOOKBACK_MARGIN_NS,
-                          span.first_bin + span.n * span.step_ns)
+    server's index); then the sums and the appear/disappear parts of the gap query are left out.
+    Second, why the index could not be used when the server failed to answer it ("" else)."""
+    listing = client.series(selector, span.first_bin - LOOKBACK_MARGIN_NS,
+                            span.first_bin + span.n * span.step_ns)
+    found = listing.labels
     if not found:
-        return False
+        return False, listing.why
     keys = [tuple(labels.get(k) for k in by) for labels in found]
     if not all(v is not None for key in keys for v in key):
-        return False
+        return False, ""
     spelled = spellings(str(v) for key in keys for v in key)[0]  # as the groups will be keyed
     keys = [tuple(spelled[str(v)] for v in key) for key in keys]
-    return len(set(keys)) == len(keys)
+    return len(set(keys)) == len(keys), ""
+
+
+def _single(client: PrometheusClient, queries: dict[str, CountQuery], by: list[str], span: Span
+            ) -> tuple[dict[str, bool], str]:
+    """Which counters hold one series per group (:func:`_single_series`, asked of each bare
+    selector until the index fails), and the note saying that it failed ("" else)."""
+    single = dict.fromkeys(queries, False)
+    why, left = "", []
+    for what, q in queries.items():
+        if not q.bare:
+            continue
+        if why:  # the index failed: not asked again (its retries, its time)
+            left.append(what)
+            continue
+        single[what], why = _single_series(client, q.selectors[0], by, span)
+        left += [what] if why else []
+    if not why:
+        return single, ""
+    return single, (f"the server's series index (/api/v1/series) failed ({why}); "
+                    f"{' and '.join(left)} read without it, with the full query form (sums, and "
+                    "the series that appear or disappear): the same counts, more work for the "
+                    "server")
 
 
 def _queries(total: Any, errors: Any, good: Any) -> tuple[CountQuery, CountQuery, str]:
@@ -146,15 +171,16 @@ def _queries(total: Any, errors: Any, good: Any) -> tuple[CountQuery, CountQuery
                                                          kind), kind
 
 
-def _ask(client: PrometheusClient, queries: dict[str, CountQuery], by: list[str], span: Span
-         ) -> tuple[dict[str, str], dict[str, bool], list[list[Series]]]:
+def _ask(client: PrometheusClient, queries: dict[str, CountQuery], by: list[str], span: Span,
+         notes: list[str]) -> tuple[dict[str, str], dict[str, bool], list[list[Series]]]:
     """Send the count query of each counter and the gap query of each selector, all in flight
-    together: (the count queries sent, which counters hold one series per group, the answers)."""
+    together: (the count queries sent, which counters hold one series per group, the answers).
+    A failure of the server's series index is said in ``notes``."""
     step = prom_step(span.step_ns)
     # a bare selector with at most one series per group: no sums, and its count query's missing
     # values already report the series that appear or disappear (see promql.gap_query)
-    single = {what: q.bare and _single_series(client, q.selectors[0], by, span)
-              for what, q in queries.items()}
+    single, failed = _single(client, queries, by, span)
+    notes += [failed] if failed else []
     sent = {what: bin_count_query(q, step, by, single=single[what]) for what, q in queries.items()}
     asked = [(text, what) for what, text in sent.items()]
     asked += [(gap_query(sel, step, span.step_ns, by, single=single[what]), f"{what} scrape gaps")
@@ -280,8 +306,8 @@ def read_counts(client: PrometheusClient, *, total: str, errors: str | None = No
     span = Span.over(freq, start, end)
     widened = span.widened(start, end)
     step = prom_step(span.step_ns)
-    sent, single, answers = _ask(client, {"total": q_total, kind: q_other}, keys_by, span)
     notes = [widened] if widened else []
+    sent, single, answers = _ask(client, {"total": q_total, kind: q_other}, keys_by, span, notes)
     notes += [f"per-bin counts: counter differences at the bin ends ({step} apart), resets read as "
              "a restart from 0; see budgetlab.interop.promql"]
     answers = spell_keys(answers, keys_by, ("total", kind), notes)
@@ -299,7 +325,10 @@ def read_counts(client: PrometheusClient, *, total: str, errors: str | None = No
                                                   what=f"{kind} scrape gaps")], keys_by, (), notes)
     for gaps_found in answers[2:]:
         flag_gaps(gaps_found, keys_by, index, span, flags)
-    check_span(tot_present, span, "total", scraped=~flags)  # the gaps say where the data ends
+    first = (lambda lo, hi: client.first_sample(q_total.selectors[0], lo, hi)) if q_total.bare \
+        else None  # an expression's first count may need several counters: no one sample
+    check_span(tot_present, span, "total", scraped=~flags,  # the gaps say where the data ends
+               first_sample=first)
     keys = key_frame(index, keys_by)
     bad = _bad_counts(tot, oth, kind)
     grid = BinGrid.from_dense(keys, keys_by, span.first_bin, span.step_ns, tot, bad)

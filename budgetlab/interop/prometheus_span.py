@@ -11,7 +11,7 @@ A bin is evaluated at its end: the count of ``[bin_start, bin_start + freq)`` is
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,17 +105,29 @@ class Span:
 
 
 def check_span(present: np.ndarray, span: Span, what: str,
-               scraped: np.ndarray | None = None) -> None:
+               scraped: np.ndarray | None = None,
+               first_sample: Callable[[int, int], int | None] | None = None) -> None:
     """Refuse bins before the first or after the last answer of the server (retention, future).
     After the last sample a bin still has a count for the server's lookback (5 minutes by
     default), a scrape gap: the end advised is that of the last bin with a scrape (``scraped``,
-    groups x bins: present and not flagged by the gap queries), where the last sample is."""
+    groups x bins: present and not flagged by the gap queries), where the last sample is. Before
+    the first bin with a count the first sample lies within the bin before it: its time is
+    named when ``first_sample(after_ns, until_ns)`` (the earliest sample in that interval, ns)
+    finds it."""
     idx = np.flatnonzero(present.any(axis=0))
     if idx[0] > 0:
         since = span.time(int(idx[0]))
-        raise InputError(f"{what}: the server holds no data before {since:%Y-%m-%d %H:%M} UTC "
-                         "(retention, or the counter is newer); start at or after that time "
-                         f"({say('start=', '--start, or a shorter --since')}).")
+        lo = span.first_bin + (int(idx[0]) - 1) * span.step_ns
+        first = first_sample(lo, lo + span.step_ns) if first_sample is not None else None
+        why = "retention, or the counter is newer"
+        head = f"{since:%Y-%m-%d %H:%M} UTC ({why})"
+        if first is not None and first == since.value:  # on the grid: the bin starts there
+            head = f"{since:%Y-%m-%d %H:%M} UTC (its first sample; {why})"
+        elif first is not None:
+            head = (f"{sample_time(first)} UTC (its first sample; {why}), so the first bin with "
+                    f"a count starts at {since:%Y-%m-%d %H:%M} UTC")
+        raise InputError(f"{what}: the server holds no data before {head}; start at or after "
+                         f"that time ({say('start=', '--start, or a shorter --since')}).")
     if idx[-1] < present.shape[1] - 1:
         seen = np.flatnonzero((present if scraped is None else present & scraped).any(axis=0))
         until = span.time(int((seen if len(seen) else idx)[-1]) + 1)
@@ -159,3 +171,13 @@ def report_gaps(flags: np.ndarray, keys: pd.DataFrame, by: list[str],
             + say("listed in attrs['gaps']", "listed under 'scrape gaps' in 'How it was read'")
             + ")."), stacklevel=3)
     return gaps
+
+
+def sample_time(ns: int) -> str:
+    """A sample's time (UTC, without the zone), to the second or the millisecond.
+
+    >>> sample_time(1767607350_000_000_000), sample_time(1767607350_250_000_000)
+    ('2026-01-05 10:02:30', '2026-01-05 10:02:30.250')
+    """
+    t = utc_from_ns(np.array([ns]))[0]
+    return f"{t:%Y-%m-%d %H:%M:%S}" + (f".{t.microsecond // 1000:03d}" if ns % 10**9 else "")

@@ -222,8 +222,9 @@ def test_tz_reads_naive_times_and_labels_the_plot_axis(prom, tmp_path, saved, ca
     # the server's first sample is START (2026-01-05 00:00); the span begins a day before, by
     # --start: the fix names --start as well as --since
     ("app_requests_total", ["--start", "2026-01-04", "--end", "2026-01-07"],
-     "the total query of --slo: the server holds no data before 2026-01-05 00:00 UTC (retention, "
-     "or the counter is newer); start at or after that time (--start, or a shorter --since)."),
+     "the total query of --slo: the server holds no data before 2026-01-05 00:00 UTC (its first "
+     "sample; retention, or the counter is newer); start at or after that time (--start, or a "
+     "shorter --since)."),
 ])
 def test_a_spec_query_is_named_as_the_spec_s_not_as_a_flag_not_given(prom, tmp_path, capsys,
                                                                       query, span, message):

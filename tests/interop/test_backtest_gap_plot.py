@@ -51,3 +51,26 @@ def test_a_gap_is_drawn_on_its_group_s_rows_and_one_without_a_row_is_named():
                          "scrape gaps in groups\nwithout a row: region=par"]
     finally:
         plt.close(fig)
+
+
+def test_a_gap_on_a_firing_row_is_drawn_over_the_episode_which_shows_through():
+    """ams fires 11:00..11:20 (a bar on its row); a gap 11:05..11:10 on that row is drawn above
+    the bar (a higher zorder) with a transparent face, so the bar shows under the hatching."""
+    ep, b = _episodes()
+    gaps = [{"region": "ams", "start": "2026-01-06T11:05:00+00:00",
+             "end": "2026-01-06T11:10:00+00:00", "bins": 5}]
+    fig, _ = policy_figure({"w": ep}, None, groups=b[["region"]].drop_duplicates(), gaps=gaps)
+    try:
+        (ax,) = fig.axes
+        (mark,) = [c for c in ax.collections if c.get_gid() == "scrape_gap"]
+        ((_, y0), _) = mark.get_paths()[0].get_extents().get_points()
+        lo, hi = (mdates.date2num(pd.Timestamp(t)) for t in ("2026-01-06 11:05",
+                                                              "2026-01-06 11:10"))
+        bars = [p for p in ax.patches if p.get_x() <= lo and p.get_x() + p.get_width() >= hi
+                and abs(p.get_y() + p.get_height() / 2 - (y0 + 0.45)) < 1e-9]
+        assert len(bars) == 1  # the ams episode, under the gap
+        assert mark.get_zorder() > bars[0].get_zorder()
+        assert not [c for c in mark.get_facecolor() if c[3] > 0]  # no face that hides the bar
+        assert mark.get_hatch() == "xx"
+    finally:
+        plt.close(fig)

@@ -232,7 +232,8 @@ def test_one_series_per_group_reads_the_same_bins_and_gaps(prom, monkeypatch):
         }
         assert {k: v for k, v in got.items() if v or k in expected} == expected, column
     # the general path
-    monkeypatch.setattr(prometheus_http.PrometheusClient, "series", lambda self, *a: None)
+    monkeypatch.setattr(prometheus_http.PrometheusClient, "series",
+                        lambda self, *a: prometheus_http.Listing(None))
     with pytest.warns(ScrapeGapWarning):
         general = read_prometheus(prom, total=TOTAL, errors=ERRORS, start=START, end=END, by=by)
     assert "sum by" in general.attrs["source"]["queries"]["total"]
