@@ -39,7 +39,7 @@ def localize_wall_time(ts: pd.Timestamp, tz: str, *, name: str) -> pd.Timestamp:
     change = _change(before, after, tz)
     old, new = (_wall(change, z) for z in (before, after))
     readings = [(f"{name}='{_iso(ts)}{_offset(z)}'", z.tzname()) for z in (before, after)]
-    if before.utcoffset() > after.utcoffset():
+    if _utc_offset(before) > _utc_offset(after):
         raise ConfigError(f"{said} happens twice in {tz} (the clocks go back at {old}): give it "
                           f"with its UTC offset, {readings[0][0]} (the first, {readings[0][1]}) "
                           f"or {readings[1][0]} (the second, {readings[1][1]}).")
@@ -51,7 +51,12 @@ def localize_wall_time(ts: pd.Timestamp, tz: str, *, name: str) -> pd.Timestamp:
 
 def _wall(at: pd.Timestamp, clock: pd.Timestamp) -> str:
     """The instant ``at`` on a clock with ``clock``'s UTC offset, ``HH:MM``."""
-    return f"{at.tz_convert('UTC').tz_localize(None) + clock.utcoffset():%H:%M}"
+    return f"{at.tz_convert('UTC').tz_localize(None) + _utc_offset(clock):%H:%M}"
+
+
+def _utc_offset(at: pd.Timestamp) -> pd.Timedelta:
+    """The UTC offset of the aware ``at``: its wall time less its UTC time."""
+    return at.tz_localize(None) - at.tz_convert("UTC").tz_localize(None)
 
 
 def _change(before: pd.Timestamp, after: pd.Timestamp, tz: str) -> pd.Timestamp:
