@@ -15,6 +15,7 @@ import pandas as pd
 from ..errors import ConfigError, InputError, SchemaError
 from .durations import MAX_DURATION, duration_label, to_ns, to_timedelta, window_words
 from .one_duration import is_one_duration, refuse_joined
+from .wall_clock import localize_wall_time
 from .words import say
 
 # the duration parsers live in .durations; named here too, as every argument check is
@@ -211,7 +212,8 @@ def check_tz(tz: Any, *, name: str = "tz") -> str:
 
 
 def utc_timestamp(value: Any, *, name: str, tz: str = "UTC") -> pd.Timestamp:
-    """A point in time as a UTC :class:`pandas.Timestamp` (ns); a naive time is read in ``tz``.
+    """A point in time as a UTC :class:`pandas.Timestamp` (ns); a naive time is read in ``tz``
+    (refused when the clocks' change gives it two instants or none: ``localize_wall_time``).
 
     >>> utc_timestamp("2026-11-05 03:47", name="at", tz="Europe/Berlin")
     Timestamp('2026-11-05 02:47:00+0000', tz='UTC')
@@ -228,7 +230,7 @@ def utc_timestamp(value: Any, *, name: str, tz: str = "UTC") -> pd.Timestamp:
                           f"(a time without offset is read in {tz}).") from None
     if pd.isna(ts):
         raise ConfigError(f"{name} is missing (NaT); give a time such as '2026-01-01 00:00'.")
-    ts = ts.tz_localize(tz) if ts.tzinfo is None else ts
+    ts = localize_wall_time(ts, tz, name=name) if ts.tzinfo is None else ts
     return ts.tz_convert("UTC").as_unit("ns")
 
 

@@ -13,7 +13,7 @@ import pandas as pd
 from .._util.words import prose_duration
 
 __all__ = ["clock_words", "detection_span_words", "ended_words", "grace_cut_words",
-           "moved_on_clock"]
+           "in_repeated_hour", "moved_on_clock"]
 
 
 def detection_span_words(grace: Any) -> str:
@@ -81,10 +81,10 @@ def clock_words(ts: pd.Timestamp, tz: str, ref: pd.Timestamp) -> str:
     local = ts.tz_convert(tz)
     said = (f"{local:%H:%M}" if local.date() == ref.tz_convert(tz).date()
             else f"{local:%Y-%m-%d %H:%M}")
-    return f"{said} {local:%Z}" if _twice(local) else said
+    return f"{said} {local:%Z}" if in_repeated_hour(local) else said
 
 
-def _twice(local: pd.Timestamp) -> bool:
+def in_repeated_hour(local: pd.Timestamp) -> bool:
     """The minute of ``local`` (tz-aware) happens twice on its zone's clock."""
     # floored on UTC (zones shift by whole minutes): flooring the wall time would be ambiguous
     wall = local.tz_convert("UTC").floor("min").tz_convert(local.tz).tz_localize(None)

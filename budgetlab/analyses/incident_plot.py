@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .incident_end_words import in_repeated_hour
 from .incident_plot_alerts import (
     focus_bins,
     key_not_evaluated,
@@ -330,7 +331,10 @@ def bucket_tables(report: Any) -> list[tuple[float, Any, Any]]:
 
 def span_title(start: Any, end: Any, tz: str) -> str:
     """The incident's ``[start, end)`` in ``tz`` as a title says it: the end's date too when it
-    falls on another day.
+    falls on another day; across a change of the clocks each end with its own zone, and the
+    zone after both when an end lies in the hour the clocks go back over (``02:30`` alone would
+    be either), as the summary says them
+    (:func:`~budgetlab.analyses.incident_tracker_text.between`).
 
     >>> import pandas as pd
     >>> t = pd.Timestamp("2015-05-18", tz="UTC")
@@ -338,8 +342,16 @@ def span_title(start: Any, end: Any, tz: str) -> str:
     '2015-05-18 00:00–06:00 (UTC)'
     >>> span_title(t, t + pd.Timedelta("24h"), "UTC")
     '2015-05-18 00:00 – 2015-05-19 00:00 (UTC)'
+    >>> a = pd.Timestamp("2026-10-25 00:15", tz="UTC")  # 02:15 CEST; the clocks go back at 01:00
+    >>> span_title(a, a + pd.Timedelta("90min"), "Europe/Berlin")
+    '2026-10-25 02:15 CEST – 02:45 CET (Europe/Berlin)'
+    >>> span_title(a, a + pd.Timedelta("30min"), "Europe/Berlin")
+    '2026-10-25 02:15–02:45 CEST (Europe/Berlin)'
     """
     lo, hi = start.tz_convert(tz), end.tz_convert(tz)
-    if lo.date() == hi.date():
-        return f"{lo:%Y-%m-%d %H:%M}–{hi:%H:%M} ({tz})"
-    return f"{lo:%Y-%m-%d %H:%M} – {hi:%Y-%m-%d %H:%M} ({tz})"
+    one_day = lo.date() == hi.date()
+    dash, to = ("–", f"{hi:%H:%M}") if one_day else (" – ", f"{hi:%Y-%m-%d %H:%M}")
+    if f"{lo:%Z}" != f"{hi:%Z}":  # across a change of the clocks: each end its own zone
+        return f"{lo:%Y-%m-%d %H:%M} {lo:%Z} – {to} {hi:%Z} ({tz})"
+    zone = f" {hi:%Z}" if in_repeated_hour(lo) or in_repeated_hour(hi) else ""
+    return f"{lo:%Y-%m-%d %H:%M}{dash}{to}{zone} ({tz})"

@@ -93,8 +93,8 @@ def _check_span_flags(args: argparse.Namespace) -> None:
     if not (args.start and args.end):
         raise ConfigError("give the incident as --start T --end T (ISO 8601; naive times in --tz), "
                           "or --incidents FILE.")
-    if utc_timestamp(args.end, name="end", tz=args.tz) <= utc_timestamp(args.start, name="start",
-                                                                        tz=args.tz):
+    start = utc_timestamp(args.start, name="start", tz=args.tz)  # named first when refused
+    if utc_timestamp(args.end, name="end", tz=args.tz) <= start:
         raise ConfigError("--end must be after --start (the incident is [--start, --end)).")
 
 
