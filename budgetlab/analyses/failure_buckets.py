@@ -140,8 +140,9 @@ def bucket_rows(units: pd.DataFrame, n_units: int, names: list[str]) -> pd.DataF
     k = len(names)
     out = (units.iloc[np.repeat(np.arange(n_units), k)].reset_index(drop=True) if len(units.columns)
            else pd.DataFrame(index=pd.RangeIndex(n_units * k)))
-    buckets = np.tile(np.array(names, dtype=object), n_units)
-    out["bucket"] = pd.Categorical(buckets, categories=names, ordered=True)
+    # by codes: the categorical of millions of rows (groups x bins) is never spelled row by row
+    codes = np.tile(np.arange(k, dtype=np.int32), n_units)
+    out["bucket"] = pd.Categorical.from_codes(codes, dtype=pd.CategoricalDtype(names, ordered=True))
     return out
 
 

@@ -17,7 +17,7 @@ from matplotlib.axes import Axes
 from .._util.words import counted, some_named
 
 __all__ = ["MOST_NAMED", "OTHER_GID", "OtherGroups", "gid_kind", "group_gid", "group_labels",
-           "left_out_note", "other_gid"]
+           "labelled_groups", "left_out_note", "other_gid"]
 
 #: The most groups a note on the groups left out names (then "and N more").
 MOST_NAMED = 6
@@ -95,6 +95,28 @@ def group_labels(frame: pd.DataFrame, keys: Sequence[str]) -> np.ndarray:
     for part in parts[1:]:
         out = out + " · " + part
     return out
+
+
+def labelled_groups(frame: pd.DataFrame, keys: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``(codes, labels)``: each row's group as a code into ``labels``, the distinct
+    :func:`group_labels` in the order of their first row (``labels[codes]`` is
+    :func:`group_labels`): a table over time compares and sums its groups by code, never by its
+    millions of labels.
+
+    >>> codes, labels = labelled_groups(pd.DataFrame({"k": ["y", "x", "y"]}), ["k"])
+    >>> codes.tolist(), labels.tolist()
+    ([0, 1, 0], ['y', 'x'])
+    """
+    if not keys:
+        return np.zeros(len(frame), dtype=np.int64), np.array(["all"], dtype=object)
+    combined = np.zeros(len(frame), dtype=np.int64)
+    for key in keys:  # the distinct combinations of the keys' values, by their codes
+        codes, values = pd.factorize(frame[key], use_na_sentinel=False)
+        combined, _ = pd.factorize(combined * max(len(values), 1) + codes)
+    _, first = np.unique(combined, return_index=True)
+    # two combinations may spell one label (``a · b`` + ``c``, ``a`` + ``b · c``): one group
+    code_of, labels = pd.factorize(group_labels(frame.iloc[first], keys))
+    return code_of[combined].astype(np.int64), np.asarray(labels, dtype=object)
 
 
 def left_out_note(ax: Axes, why: str, names: Sequence[str], most: int = MOST_NAMED) -> Any:

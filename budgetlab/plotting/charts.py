@@ -30,6 +30,7 @@ from ._common import (
 )
 from ._group_labels import OtherGroups, group_labels
 from ._numbers import plain_numbers
+from .bucket_layers import bucket_layers, drawn_groups
 from .empty_bins import LANE, bin_span, clip_to_events, mark_empty_bins, say_what_is_missing
 from .legends import legend_right
 from .status_bands import LEGEND_HANDLERS
@@ -52,25 +53,12 @@ def _freq_ns(frame: pd.DataFrame, column: str) -> int:
     return int(np.gcd.reduce(np.diff(uniq)))
 
 
-#: The most groups :func:`plot_buckets` keeps apart in its stack (the others are added up).
-MAX_GROUPS = 4
 #: :func:`plot_buckets`' legend title with several groups: a layer is not the group's own burn.
 SHARE_TITLE = ("each layer: its share of the\ncombined burn: its failures over\n"
                "the budget of all groups drawn")
 #: Hatching of the failure buckets when :func:`plot_buckets` colours its layers by group (the
 #: display order's first bucket solid), drawn in white over the group's colour.
 BUCKET_HATCHES = ("", "///", "..", "xx", "\\\\\\", "++")
-
-
-def _top_groups(labels: pd.Series, weight: np.ndarray) -> pd.Series:
-    """``labels`` with all but the :data:`MAX_GROUPS` ``- 1`` groups of most ``weight`` (their
-    summed burn × events) put in one :class:`OtherGroups` (``other (N groups)``, equal to no
-    label); unchanged with :data:`MAX_GROUPS` groups or fewer."""
-    total = pd.Series(weight, index=labels.index).groupby(labels.to_numpy(), sort=False).sum()
-    if len(total) <= MAX_GROUPS:
-        return labels
-    keep = set(total.sort_values(ascending=False, kind="stable").index[: MAX_GROUPS - 1])
-    return labels.astype(object).where(labels.isin(keep), OtherGroups(len(total) - len(keep)))
 
 
 def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = None,
@@ -183,8 +171,7 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     edges = (t0 + np.arange(n_bins + 1, dtype=np.int64) * step).view("datetime64[ns]")
     clip_to_events(edges, over_time.attrs)
     withheld = _withheld_groups(breakdown, keys)
-    # a hashed look-up: np.isin sorts object arrays (seconds at thousands of groups)
-    drawn = ~pd.Series(group_labels(over_time, keys)).isin(withheld).to_numpy()
+    drawn, groups = drawn_groups(over_time, keys, withheld)
     rows = over_time[drawn]
     b_idx = (t[drawn] - t0) // step
     names = display_names(over_time["bucket"])
@@ -195,7 +182,7 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
                          weights=rows["events"].to_numpy(dtype=float)[first_bucket],
                          minlength=n_bins)
     weighted = rows["burn_rate"].to_numpy(dtype=float) * rows["events"].to_numpy(dtype=float)
-    layer, order = _bucket_layers(rows, keys, weighted, names)
+    layer, order = bucket_layers(rows, groups, weighted, names)
     several = len({g for _, g in order}) > 1  # layers of several groups: shares of their burn
     styles = _layer_styles(order, names, several=several)
     bottom = _draw_stack(ax, edges, (b_idx, layer, weighted), events, order, styles,
@@ -294,30 +281,6 @@ def _withheld_words(withheld: list[str], keys: list[str], most: int = 6) -> str:
     if not keys:
         return "not drawn: the table is too thin for a verdict"
     return textwrap.fill(f"not drawn, too thin for a verdict: {some_named(withheld, most)}", 36)
-
-
-def _bucket_layers(rows: pd.DataFrame, keys: list[str], weighted: np.ndarray,
-                   names: list[str]) -> tuple[np.ndarray, list[tuple[str, str | OtherGroups]]]:
-    """:func:`plot_buckets`' layers: each row's layer (an index into the second item) and the
-    layers in stack order as ``(bucket, group)`` (group ``""`` without ``keys``; the groups past
-    the top ones in "other"): the buckets in their display order ``names``, within a bucket the
-    groups by name, "other" last."""
-    groups = _top_groups(pd.Series(group_labels(rows, keys) if keys else "", index=rows.index),
-                         weighted)
-    # the distinct (bucket, group) pairs, each row's pair by its codes (rows: bins x groups)
-    b_code, buckets = pd.factorize(rows["bucket"].astype(str))
-    g_code, labels = pd.factorize(groups)
-    pair_code, pairs = pd.factorize(b_code.astype(np.int64) * len(labels) + g_code)
-    distinct = [(str(buckets[int(c) // len(labels)]), labels[int(c) % len(labels)])
-                for c in pairs]
-
-    def rank(pair: tuple[str, str | OtherGroups]) -> tuple[int, bool, str]:
-        b, g = pair
-        return (names.index(b) if b in names else len(names), isinstance(g, OtherGroups), str(g))
-
-    order = sorted(distinct, key=rank)
-    index = {p: i for i, p in enumerate(order)}
-    return np.array([index[p] for p in distinct], dtype=np.int64)[pair_code], order
 
 
 def _layer_styles(order: list[tuple[str, str | OtherGroups]], names: list[str],

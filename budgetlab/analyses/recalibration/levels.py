@@ -8,7 +8,7 @@ together, from the rolling rate to the recommended target of every group
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -187,25 +187,51 @@ class TimeAtLevels:
     """:func:`time_at_levels`: evaluated time per group and day, and at each status or worse."""
 
     w_day: np.ndarray  # (groups, days) evaluated ns
-    # per level 1..3: (groups, days, candidates) ns at that level or worse
+    # per level 1..3: (groups, days, candidates) ns at that level or worse, for the levels kept
+    # by day (the bootstrap's); (groups, days, 0) for the others
     at_least: list[np.ndarray]
     share_ge: list[np.ndarray]  # per level 1..3: (groups, candidates) share of the evaluated time
+    # per level 1..3: (groups, candidates) ns at that level or worse, summed over the days
+    ge_total: list[np.ndarray] = field(default_factory=list)
 
 
-def time_at_levels(rolling: Rolling, levels: list[np.ndarray], n_c: int) -> TimeAtLevels:
-    """Time at each status level or worse, per group, day block and each of the ``n_c``
-    candidates (cumulative over candidates: the status only worsens as the target rises)."""
+#: Bytes of the ``(groups, days, candidates + 1)`` counts :func:`time_at_levels` holds at once
+#: (a chunk of groups): thousands of groups times their days and candidates would be gigabytes.
+_DAY_CHUNK_BYTES = 64 * 2**20
+
+
+def time_at_levels(rolling: Rolling, levels: list[np.ndarray], n_c: int,
+                   by_day: tuple[int, ...] = (1, 2, 3)) -> TimeAtLevels:
+    """Time at each status level or worse, per group and each of the ``n_c`` candidates
+    (cumulative over candidates: the status only worsens as the target rises), summed over the
+    day blocks; per day block for the levels ``by_day`` only (the bootstrap resamples the days
+    of its limit level). The day blocks are counted a chunk of groups at a time."""
     g_n, n_days = len(rolling.w_group), rolling.n_days
     row, ns = rolling.piece_row, rolling.piece_ns.astype(np.float64)
-    gd = rolling.clock.seg[row] * n_days + rolling.piece_day
-    w_day = np.bincount(gd, weights=ns, minlength=g_n * n_days).reshape(g_n, n_days)
-    at_least = []
-    for idx in levels:
-        h = np.bincount(gd * (n_c + 1) + idx[row], weights=ns, minlength=g_n * n_days * (n_c + 1))
-        at_least.append(np.cumsum(h.reshape(g_n, n_days, n_c + 1), axis=2)[:, :, :n_c])
+    group = rolling.clock.seg[row]
+    w_day = np.bincount(group * n_days + rolling.piece_day, weights=ns,
+                        minlength=g_n * n_days).reshape(g_n, n_days)
+    order = (np.argsort(group, kind="stable") if len(group) and np.any(np.diff(group) < 0)
+             else np.arange(len(group)))  # each bin's pieces in their order: the same sums
+    bounds = np.searchsorted(group[order], np.arange(g_n + 1))
+    at_least = [np.zeros((g_n, n_days, n_c if lv + 1 in by_day else 0)) for lv in range(3)]
+    ge_total = [np.zeros((g_n, n_c)) for _ in range(3)]
+    step = max(1, _DAY_CHUNK_BYTES // max(1, n_days * (n_c + 1) * 8))
+    for g0 in range(0, g_n, step):
+        g1 = min(g0 + step, g_n)
+        at = order[bounds[g0]:bounds[g1]]
+        gd = (group[at] - g0) * n_days + rolling.piece_day[at]
+        for lv, idx in enumerate(levels):
+            h = np.bincount(gd * (n_c + 1) + idx[row[at]], weights=ns[at],
+                            minlength=(g1 - g0) * n_days * (n_c + 1))
+            cum = np.cumsum(h.reshape(g1 - g0, n_days, n_c + 1), axis=2)[:, :, :n_c]
+            # sums of whole ns below 2**53 are exact whatever their order
+            ge_total[lv][g0:g1] = cum.sum(axis=1)
+            if at_least[lv].shape[2]:
+                at_least[lv][g0:g1] = cum
     tot_time = w_day.sum(axis=1)
-    share_ge = [ratio(at_least[lv].sum(axis=1), tot_time[:, None]) for lv in range(3)]
-    return TimeAtLevels(w_day=w_day, at_least=at_least, share_ge=share_ge)
+    share_ge = [ratio(ge_total[lv], tot_time[:, None]) for lv in range(3)]
+    return TimeAtLevels(w_day=w_day, at_least=at_least, share_ge=share_ge, ge_total=ge_total)
 
 
 def recommend(lim_share: np.ndarray, grid: np.ndarray, grid_idx: np.ndarray, max_share: float,
@@ -273,7 +299,8 @@ def choose_targets(srt: Sorted, rolling: Rolling, current: np.ndarray, plan: Pla
     grid, cands, grid_idx, in_range = candidate_targets(plan.step, lo_t, hi_t, current,
                                                         plan.requested)
     levels = candidate_levels(rolling, cands, plan.slo)
-    time = time_at_levels(rolling, levels, len(cands))
+    time = time_at_levels(rolling, levels, len(cands),
+                          by_day=(plan.limit,) if plan.n_boot > 0 else ())
     lim_share = time.share_ge[plan.limit - 1]
     uncapped = recommend(lim_share, grid, grid_idx, plan.max_share, has_time, in_range)
     supported = supported_targets(n_ev, grid, in_range)

@@ -196,7 +196,7 @@ def candidates_table(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, c: C
     shares = [1 - ge[0], ge[0] - ge[1], ge[1] - ge[2], ge[2]]
     per_target = {**{f"share_{s}": np.clip(x, 0.0, 1.0) for s, x in zip(STATUSES, shares,
                                                                         strict=True)},
-                  "hours_exhausted": c.time.at_least[2].sum(axis=1)[:, sidx] / HOUR_NS,
+                  "hours_exhausted": c.time.ge_total[2][:, sidx] / HOUR_NS,
                   "transitions_per_day": tr_day, "pages_per_day": pages}
     rows, cols = np.nonzero(shown)  # one row per group and shown target
     return _beside_keys(_key_rows(key_cols, rows), {
