@@ -129,7 +129,7 @@ def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | N
                   width: float = 12, bins: Any = None, grace: Any = "1h",
                   scores: dict[str, pd.DataFrame] | None = None,
                   scored: pd.DataFrame | None = None,
-                  gaps: Sequence[Any] = ()) -> tuple[Figure, str]:
+                  gaps: Sequence[Any] = (), target: Any = None) -> tuple[Figure, str]:
     """One alert chart per policy (:func:`~budgetlab.plotting.plot_alerts`, titled "policy
     NAME"), stacked on one time axis in ``tz`` (``--tz``) labelled under the bottom chart only;
     every group of ``groups`` (the evaluated ones; default: those of ``bins``) gets its rows;
@@ -143,14 +143,21 @@ def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | N
     :data:`AXIS_INCHES` more, ``width`` inches wide. Returns the figure (drawn on the current
     backend; notebook 02 shows it) and the note of :func:`panel_heights`. ``gaps`` (a
     Prometheus read's ``attrs["gaps"]``) are marked on their groups' rows
-    (:func:`mark_scrape_gaps`)."""
+    (:func:`mark_scrape_gaps`). With ``bins`` and the ``target`` the episodes were computed
+    under, the episodes of the groups too thin for a verdict
+    (:func:`~budgetlab.analyses.choices.policy_thin.thin_policy_groups`) are drawn light and
+    hatched, keyed as left out of the choice
+    (:func:`~budgetlab.plotting.alert_thin.mark_thin_groups`)."""
     import matplotlib.pyplot as plt
 
     from ..alerts.unseen import unseen_by_every_tier
+    from ..analyses.choices.policy_thin import thin_policy_groups
     from ..plotting import plot_alerts
     from ..plotting.alert_chart import alert_rows
+    from ..plotting.alert_thin import mark_thin_groups
     from ..windows.bingrid import BinGrid
 
+    thin = None if target is None or bins is None else thin_policy_groups(bins, target)
     if groups is None and bins is not None:  # the evaluated groups: every group binned
         groups = bins.keys if isinstance(bins, BinGrid) else bins
     rows = [alert_rows(ep, groups=groups, incidents=incidents) for ep in episodes.values()]
@@ -167,6 +174,7 @@ def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | N
             plot_alerts(ep, incidents=incidents, ax=ax, tz=tz, groups=groups, bins=bins,
                         grace=grace, unseen=unseen)
             mark_scrape_gaps(ax, gaps, list(ep.attrs.get("by", [])))
+            mark_thin_groups(ax, thin, list(ep.attrs.get("by", [])))
             ax.set_title(f"policy {name}", loc="left")
             ax.label_outer()  # the shared time axis is labelled once, under the bottom panel
     except BaseException:

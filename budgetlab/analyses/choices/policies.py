@@ -11,16 +11,22 @@ others in its caveat, and withholds its choice when none is known.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
 from ..._util.percent import given_percent, measured_percent
 from ..._util.validation import check_fraction, require_columns
+from ..._util.words import counted, counted_of
 from ...alerts.tier import PAGE_SEVERITIES
 from ...errors import ConfigError
 from ..verdicts import Verdict, minutes
 
 __all__ = ["policy_summary", "choose_policy"]
+
+#: The most groups too thin for a verdict named in :func:`choose_policy`'s words.
+MOST_NAMED = 4
 
 
 def policy_summary(
@@ -38,13 +44,18 @@ def policy_summary(
     Returns
     -------
     DataFrame
-        One row per policy (index ``policy``, the scores' order): ``pages``, ``pages_per_day``,
+        One row per policy (index ``policy``, the scores' order): ``pages``, ``false_pages``
+        (of them, those that matched no incident; scores without ``true_episodes``: none),
+        ``pages_per_day``,
         ``precision``, ``incidents``, ``detected``, ``unseen``, ``recall`` (NaN when every
         incident was unseen: no traffic to detect it by, :mod:`budgetlab.alerts.unseen`; a policy
         without page tiers: 0), ``detection_median``,
         ``false_pages_per_week`` (zeros for a policy without page tiers; NaN where the scores
         withheld them, under a day of observed time) and ``rates_note`` (why they are withheld;
-        empty when they are given).
+        empty when they are given). Scores of :func:`~.policy_thin.judged_policy_scores`
+        bring their ``attrs["groups_without_verdict"]`` and ``["groups_with_verdict"]``, and
+        when a group was left out, the pages of the groups left out: ``pages_left_out`` and
+        ``false_pages_left_out`` (not in ``pages``: said apart, never summed with them).
 
     Examples
     --------
@@ -81,6 +92,8 @@ def policy_summary(
     # a policy without page tiers has no row here: it sends 0 pages; a row's NaN rate is withheld
     no_pages = top["episodes"].isna()
     out["pages"] = top["episodes"].fillna(0).astype(np.int64)
+    if "true_episodes" in top.columns:  # scored against incidents: the pages that matched none
+        out["false_pages"] = (out["pages"] - top["true_episodes"].fillna(0)).astype(np.int64)
     out["pages_per_day"] = top["alerts_per_day"].mask(no_pages, 0.0)  # page rows: pages
     for col in ("precision", "incidents", "detected", "unseen", "recall"):
         out[col] = top[col] if col in top.columns else np.nan
@@ -94,6 +107,22 @@ def policy_summary(
         out["recall"] = out["recall"].mask(out["recall"].isna() & ~all_unseen, 0.0)
         out["detected"] = out["detected"].fillna(0).astype(np.int64)
         out["unseen"] = out["unseen"].fillna(0).astype(np.int64)
+    return _left_out(out, scores)
+
+
+def _left_out(out: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
+    """``out`` with the thin groups' pages of :func:`~.policy_thin.judged_policy_scores`
+    (``scores.attrs``): columns ``pages_left_out`` and ``false_pages_left_out`` when a group
+    was left out, and ``attrs["groups_without_verdict"]``/``["groups_with_verdict"]``."""
+    left = scores.attrs.get("groups_without_verdict")
+    if left is None:
+        return out
+    out.attrs["groups_without_verdict"] = dict(left)
+    out.attrs["groups_with_verdict"] = int(scores.attrs["groups_with_verdict"])
+    if left and out.attrs["groups_with_verdict"]:
+        pages = scores.attrs.get("left_out_pages") or {}
+        out["pages_left_out"] = [int(pages.get(p, (0, 0))[0]) for p in out.index]
+        out["false_pages_left_out"] = [int(pages.get(p, (0, 0))[1]) for p in out.index]
     return out
 
 
@@ -108,6 +137,10 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
     pages a week are withheld (NaN: under a day of observed time, its ``rates_note``) is not
     judged and is named in the caveat, and so is one whose recall is withheld (NaN: every
     incident unseen, :mod:`budgetlab.alerts.unseen`); with none judged the verdict is withheld.
+    A summary of :func:`~.policy_thin.judged_policy_scores` is decided on the groups with a
+    verdict: the caveat names the groups too thin for one, with why, and how many of each
+    policy's pages (and false pages) came from them, left out of the choice; when every group
+    is too thin the verdict is withheld.
 
     Parameters
     ----------
@@ -148,6 +181,22 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
             "scores have: pass policy_summary(scores) (from budgetlab.analyses.choices).")
     require_columns(summary, ["recall", "false_pages_per_week", "detection_median"],
                     what="the policy summary")
+    left = summary.attrs.get("groups_without_verdict") or {}
+    if left and not summary.attrs.get("groups_with_verdict"):
+        why = (f"every group is too thin for a verdict ({_thin_named(left)}): their pages are "
+               "no evidence for a policy")
+        return Verdict("policy", None, f"No policy chosen: {why}.", f"{len(summary)} policies",
+                       withheld=why)
+    verdict = _choose(summary, min_recall, max_false_pages_per_week)
+    said = _left_out_words(summary)
+    if said:
+        verdict = replace(verdict, caveat="; ".join(x for x in (said, verdict.caveat) if x))
+    return verdict
+
+
+def _choose(summary: pd.DataFrame, min_recall: float,
+            max_false_pages_per_week: float) -> Verdict:
+    """:func:`choose_policy`'s rule on the groups of ``summary`` (checked)."""
     if summary["recall"].isna().all():
         unseen = "unseen" in summary.columns and bool((summary["unseen"] > 0).any())
         why = ("every incident was unseen by every policy (no traffic to detect it by), so no "
@@ -189,6 +238,34 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
                      f"({loud['false_pages_per_week'].iloc[0]:.1f} false pages a week).")
     return Verdict("policy", None, sentence, f"{len(summary)} policies", withheld=why,
                    caveat=caveat)
+
+
+def _thin_named(groups: dict[str, str]) -> str:
+    """The groups too thin for a verdict, each with why (the first :data:`MOST_NAMED`)."""
+    said = [f"{g} ({why})" for g, why in list(groups.items())[:MOST_NAMED]]
+    more = len(groups) - len(said)
+    return ", ".join(said) + (f" and {counted(more, 'more group')}" if more else "")
+
+
+def _left_out_words(summary: pd.DataFrame) -> str:
+    """What :func:`choose_policy` decided without: the groups too thin for a verdict, named
+    with why, and how many of each policy's pages came from them; empty when none was."""
+    left = summary.attrs.get("groups_without_verdict") or {}
+    if not left:
+        return ""
+    said = []
+    if "pages_left_out" in summary.columns:
+        for name, r in summary.iterrows():
+            p, f = int(r["pages_left_out"]), int(r["false_pages_left_out"])
+            if p:
+                said.append(f"{counted_of(p, p + int(r['pages']), 'page')} of {name}"
+                            + (f" ({counted_of(f, f + int(r['false_pages']), 'false page')})"
+                               if "false_pages" in r.index else ""))
+    who = "it" if len(left) == 1 else "them"
+    pages = f"from {who} came {', '.join(said)}" if said else f"no page came from {who}"
+    return (f"decided on the {counted(int(summary.attrs['groups_with_verdict']), 'group')} "
+            f"with a verdict; left out of the choice, too thin for a verdict: "
+            f"{_thin_named(left)}; {pages}")
 
 
 def _unjudged(rows: pd.DataFrame) -> str:
