@@ -169,7 +169,9 @@ def add_incidents(subparsers: Any) -> None:
                                    "buckets")
     add_analysis_options(p,
                          out="write the status changes in each reported window (.csv or "
-                             f".parquet; {OUT_PRECISION})",
+                             f".parquet; {OUT_PRECISION}; current_rate, burn_rate and the "
+                             "budget columns computed from each change's counts, not rounded "
+                             "as the seed's report and replay --out round them)",
                          plot="write the incident's timeline, alerts and bucket burn (.png, .svg, "
                               ".pdf)",
                          groups="--tiers-out writes every group's rows, one per tier and incident")
