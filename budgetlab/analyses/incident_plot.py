@@ -58,8 +58,9 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     # the alert panel first: its rows are named by tier alone (the group is the title's), and the
     # left margin is made wide enough for the longest name before the other panels are drawn
     ep = ep.drop(columns=list(focus))
-    grid = focus_bins(r, focus)  # the incidents unseen by every tier: hollow, as alerts draws
-    unseen = unseen_of(r, ep, incidents, grid)
+    # the incidents unseen by every tier: hollow, as alerts draws them
+    unseen = unseen_of(r, ep, incidents, focus)
+    grid = focus_bins(r, focus)
     # a tier's row is shaded where its long window reaches before the data's start: not
     # evaluated there (the tiers' evaluated_from), so no alert is drawn there
     attrs = not_evaluated_attrs(dict(r.alerts.attrs), getattr(r, "data_start", None),
