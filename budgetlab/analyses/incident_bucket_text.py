@@ -14,7 +14,7 @@ from .._util.percent import measured_percent
 from .._util.words import counted
 from ..events.schema import FAILURE, TIMEOUT
 from .incident_group_words import all_groups, for_group, group_label
-from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
+from .recalibration.rules import MIN_EXPECTED_FAILURES, decided_miss, too_few_events
 
 __all__ = ["as_sentence", "bucket_sentence"]
 
@@ -39,7 +39,9 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     failure-buckets table's rule (:func:`~.recalibration.rules.too_few_events`: fewer than
     :data:`~.recalibration.rules.MIN_EXPECTED_FAILURES` expected failures;
     ``expected_failures`` is their sum under each group's own target, the budget table's
-    ``failures - excess_failures``). The status changes timeouts caused are the replay of the
+    ``failures - excess_failures``), unless the failures left without timeouts decide a miss all
+    the same over the events left (:func:`~.recalibration.rules.decided_miss`, the budget
+    sentence's exception: then the rate is given, and why). The status changes timeouts caused are the replay of the
     tracker of ``tracker``'s first row (the group of ``keys`` it names), said either way. With
     ``groups`` (the report's groups of ``keys``, its budget table's rows) more than those of
     ``buckets`` (the groups with events in the incident), the failures are said of all
@@ -76,8 +78,13 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
         sli_wo = ok / (ev_g - n_to) if ev_g > n_to else 1.0
         share = ("" if not bkeys and str(top["bucket"]) == TIMEOUT
                  else f" ({measured_percent(n_to / total_fail, 0)} of all failures)")
-        # the rule of the table's note, over these events: their targets' mean, weighted by events
-        thin = bool(too_few_events(int(ev_g), 1.0 - expected_failures / ev_g))
+        # the rule of the table's note, over these events: their targets' mean, weighted by
+        # events; unless the failures left without timeouts decide a miss all the same (the
+        # budget sentence's exception, decided_miss, over the events the rate reads)
+        mean_target = 1.0 - expected_failures / ev_g
+        thin = bool(too_few_events(int(ev_g), mean_target))
+        decided = thin and bool(decided_miss(int(ev_g - n_to), total_fail - n_to, mean_target))
+        thin = thin and not decided
         together = all_groups(b, bkeys, scope, mid=True, of=of, none=named)
         if thin:
             # the words of the rule's own sentence (too_few_events), as the buckets' note says it
@@ -88,7 +95,8 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
                     f"a verdict, one needs at least {MIN_EXPECTED_FAILURES})")
         else:
             txt += (f"; without timeouts{share} the success rate{together} would have"
-                    f" been {measured_percent(sli_wo)} instead of {measured_percent(sli)}")
+                    f" been {measured_percent(sli_wo)} instead of {measured_percent(sli)}"
+                    + (_still_missed(int(ev_g - n_to), total_fail - n_to) if decided else ""))
         caused = int(tracker["transitions_caused_by_timeouts"].iloc[0]) if len(tracker) else 0
         n_tr = int(tracker["transitions"].iloc[0]) if len(tracker) else 0
         if n_tr:
@@ -104,6 +112,16 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
                 txt += (f"; without timeouts {caused} of {whose} would not have happened" if thin
                         else f", and {caused} of {whose} would not have happened")
     return as_sentence(txt)
+
+
+def _still_missed(events: int, failures: int) -> str:
+    """Why a rate of thin events is given: the failures left decide a miss all the same.
+
+    >>> _still_missed(585, 45)
+    ' (585 events, too few for a verdict, but their 45 failures decide a miss all the same)'
+    """
+    return (f" ({counted(events, 'event')}, too few for a verdict, but their "
+            f"{counted(failures, 'failure')} decide a miss all the same)")
 
 
 def _of_its_group(top: pd.Series, bkeys: Sequence[str], buckets: pd.DataFrame,
