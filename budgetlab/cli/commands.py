@@ -194,7 +194,8 @@ def add_incidents(subparsers: Any) -> None:
                    help="alert policy replayed: workbook, sloth, pyrra, single_window (default "
                         f"workbook); {PRESET_PERIOD}")
     g.add_argument("--breakdown-by", default=None,
-                   help="group keys of the bucket breakdown (default: --by)")
+                   help="group keys of the bucket breakdown, some or all of --by's keys "
+                        "(others are refused: the log keeps only the --by keys; default: --by)")
     g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")
     g.add_argument("--grace", default="1h",
                    help="alerts up to this long after the incident still detect it, as in "

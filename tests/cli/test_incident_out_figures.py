@@ -7,7 +7,10 @@ EXHAUSTED budget, beside ``to_status`` critical.
 Hand-built log: group POST, 901 events 1 s apart from 2026-01-05 00:00:00 UTC, the last 9 failed;
 group GET, 901 successes 0.5 s later each. Target 0.99, window 1 h (the whole log in the window).
 POST goes WARNING at its 897th event (5 failures: remaining (8.97 - 5) / 8.97 < 0.5) and CRITICAL
-at its 901st (9 failures: remaining (9.01 - 9) / 9.01 < 0.1)."""
+at its 901st (9 failures: remaining (9.01 - 9) / 9.01 < 0.1).
+
+And ``--breakdown-by``'s help says what the command enforces: its keys are among --by's (it said
+"group keys of the bucket breakdown (default: --by)", and another key was refused)."""
 
 from __future__ import annotations
 
@@ -58,3 +61,20 @@ def test_incident_out_help_says_the_figures_are_not_the_seed_rounding(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert ("current_rate, burn_rate and the budget columns computed from each change's counts, "
             "not rounded as the seed's report and replay --out round them") in text
+
+
+def test_breakdown_by_help_says_its_keys_are_among_by(capsys):
+    # a key not among --by is refused (cli/incidents.py _breakdown_keys): the help says so
+    assert main(["incident", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("--breakdown-by BREAKDOWN_BY group keys of the bucket breakdown, some or all of "
+            "--by's keys (others are refused: the log keeps only the --by keys; default: --by)"
+            ) in text
+
+
+def test_breakdown_by_outside_by_is_refused_as_the_help_says(log, capsys):
+    assert main(["incident", str(log), "--target", "0.99", "--window", "1h",
+                 "--start", "2026-01-05T00:00:00Z", "--end", "2026-01-05T00:20:00Z",
+                 "--outcomes", "success=success,error=error", "--breakdown-by", "method"]) == 2
+    assert "--breakdown-by names column 'method', which the log was not read with" in " ".join(
+        capsys.readouterr().err.split())
