@@ -6,7 +6,10 @@ name method, region, not --by keys ... give --by method,region": the keys the us
 Hand-built log: groups GET/POST x fra/iad, one event a minute each, 2026-04-01 00:00 .. 2026-04-02
 23:59, all successes; POST/fra silent on 2026-04-02 00:00 .. 12:00. Incident I1, scope
 method=POST&region=fra, 02:00 .. 03:00 that day: in POST/fra's silence, so no 1 h window evaluated
-from its start to its end + 1 h grace holds an event of its scope: unseen (drawn hollow)."""
+from its start to its end + 1 h grace holds an event of its scope: unseen (drawn hollow).
+
+The figure's title names the scope and the focus group once when they are the same pairs (it read
+"..., method=POST&region=fra, method=POST, region=fra")."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
 
 import budgetlab as bl  # noqa: E402
 from budgetlab.cli import main  # noqa: E402
@@ -45,7 +49,10 @@ def _incidents() -> pd.DataFrame:
                          "scope": ["method=POST&region=fra"]})
 
 
-def test_the_figure_scores_a_scoped_incident_under_the_focus_groups_keys_without_warning():
+@pytest.fixture(scope="module")
+def drawn():
+    """The report's figure of I1 (--by method,region, scope method=POST&region=fra) and the
+    warnings drawing it gave."""
     log = _log()
     ev = bl.as_events(log["ts"], np.ones(len(log), bool),
                       groups={"method": log["method"], "region": log["region"]})
@@ -57,14 +64,23 @@ def test_the_figure_scores_a_scoped_incident_under_the_focus_groups_keys_without
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         fig = rep.plot()
-    try:
-        said = [str(w.message) for w in seen if "scopes name" in str(w.message)]
-        assert said == []
-        (ax,) = [a for a in fig.axes if a.get_ylabel().startswith("alert\ntier")]
-        bars = [p for c in ax.containers if c.get_label() == "incidents" for p in c.patches]
-        assert [b.get_gid() for b in bars] == ["incident_unseen"]  # in POST/fra's silence
-    finally:
-        plt.close(fig)
+    yield fig, [str(w.message) for w in seen]
+    plt.close(fig)
+
+
+def test_the_figure_scores_a_scoped_incident_under_the_focus_groups_keys_without_warning(drawn):
+    fig, said = drawn
+    assert [m for m in said if "scopes name" in m] == []
+    (ax,) = [a for a in fig.axes if a.get_ylabel().startswith("alert\ntier")]
+    bars = [p for c in ax.containers if c.get_label() == "incidents" for p in c.patches]
+    assert [b.get_gid() for b in bars] == ["incident_unseen"]  # in POST/fra's silence
+
+
+def test_the_title_names_a_scope_that_is_the_focus_group_once(drawn):
+    # the scope names the focus group: said once, not again as "method=POST, region=fra"
+    title = drawn[0].get_suptitle()
+    assert title.startswith("Incident 2026-04-02 02:00")
+    assert title.endswith("(UTC), method=POST&region=fra")
 
 
 def test_incident_plot_with_the_scopes_keys_as_by_does_not_warn(tmp_path, capsys):
