@@ -85,7 +85,8 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
         thin = bool(too_few_events(int(ev_g), mean_target))
         decided = thin and bool(decided_miss(int(ev_g - n_to), total_fail - n_to, mean_target))
         thin = thin and not decided
-        together = all_groups(b, bkeys, scope, mid=True, of=of, none=named)
+        # the groups without an event named once, in the sentence's first count of them
+        together = all_groups(b, bkeys, scope, mid=True, of=of, none=named, again=True)
         if thin:
             # the words of the rule's own sentence (too_few_events), as the buckets' note says it
             txt += (f"; the success rate{together} without timeouts{share} is withheld (the "

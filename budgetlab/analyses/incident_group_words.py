@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["all_groups", "for_group", "group_label", "no_event_labels"]
+__all__ = ["all_groups", "for_group", "group_label", "no_event_labels", "no_event_words"]
 
 
 def group_label(row: pd.Series | dict[str, Any], keys: Sequence[str]) -> str:
@@ -24,7 +24,8 @@ def for_group(row: pd.Series, keys: Sequence[str]) -> str:
 
 
 def all_groups(table: pd.DataFrame, keys: Sequence[str], scope: str = "*", *,
-               mid: bool = False, of: int = 0, none: Sequence[str] = ()) -> str:
+               mid: bool = False, of: int = 0, none: Sequence[str] = (),
+               again: bool = False) -> str:
     """`` of all 4 groups by captcha_type and region`` (``of both groups``) when ``table`` holds
     several groups of ``keys`` (a figure summed over them), else nothing (one group, or no keys).
     With a ``scope`` the groups are its parts, and the words say so: `` in the scope
@@ -46,6 +47,12 @@ def all_groups(table: pd.DataFrame, keys: Sequence[str], scope: str = "*", *,
     ' of all 3 groups by region (region=lis had no event in the incident)'
     >>> all_groups(t.iloc[:1], ["region"], "svc=api", mid=True, of=2, none=["region=ams"])
     ' in the scope svc=api, across both groups by region (region=ams had no event in the incident),'
+
+    Said ``again`` (an earlier sentence named them), such groups are "the same" ones, their
+    groups without an event not named twice.
+
+    >>> all_groups(t, ["region"], of=3, none=["region=lis"], again=True)
+    ' of the same 3 groups'
     """
     n = len(table.drop_duplicates(subset=list(keys))) if keys else 1
     total = max(n, of) if keys else 1
@@ -53,8 +60,10 @@ def all_groups(table: pd.DataFrame, keys: Sequence[str], scope: str = "*", *,
         return ""
     by = " and ".join(keys)
     groups = f"{'both groups' if total == 2 else f'all {total:,} groups'} by {by}"
-    if total > n:
-        groups += f" ({_none_words(list(none), total - n)} in the incident)"
+    if total > n and again:
+        groups = f"the same {total:,} groups"
+    elif total > n:
+        groups += no_event_words(n, total, none)
     if scope == "*":
         return f" of {groups}"
     return f" in the scope {scope}, across {groups}{',' if mid else ''}"
@@ -71,6 +80,17 @@ def no_event_labels(table: pd.DataFrame, keys: Sequence[str]) -> list[str]:
     if not keys or "events" not in table.columns:
         return []
     return [group_label(r, keys) for _, r in table[table["events"] == 0].iterrows()]
+
+
+def no_event_words(seen: int, total: int, none: Sequence[str] = ()) -> str:
+    """`` (region=lis had no event in the incident)``: the groups of ``total`` beyond the
+    ``seen`` ones with events (``none``: their labels), as :func:`all_groups` names them; ``""``
+    when every group had events.
+
+    >>> no_event_words(2, 3, ["region=lis"]), no_event_words(3, 3)
+    (' (region=lis had no event in the incident)', '')
+    """
+    return f" ({_none_words(list(none), total - seen)} in the incident)" if total > seen else ""
 
 
 def _none_words(labels: list[str], n: int) -> str:
