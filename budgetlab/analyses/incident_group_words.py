@@ -9,7 +9,8 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["all_groups", "for_group", "group_label", "no_event_labels", "no_event_words"]
+__all__ = ["all_groups", "for_group", "group_label", "no_event_labels", "no_event_words",
+           "scope_group_words"]
 
 
 def group_label(row: pd.Series | dict[str, Any], keys: Sequence[str]) -> str:
@@ -101,3 +102,21 @@ def _none_words(labels: list[str], n: int) -> str:
     if n == 1:
         return f"{labels[0]} had no event"
     return f"{', '.join(labels[:-1])} and {labels[-1]} had no event"
+
+
+def scope_group_words(scope: str, focus: dict[str, Any]) -> str:
+    """The scope and the focus group as the incident figure's title names them: the scope's
+    events (all its panels), the focus group's (the upper two); a pair the scope names said once.
+
+    >>> scope_group_words("method=POST&region=iad", {"method": "POST", "region": "iad"})
+    'method=POST&region=iad'
+    >>> scope_group_words("method=POST", {"method": "POST", "region": "iad"})
+    'method=POST, region=iad'
+    >>> scope_group_words("*", {"region": "iad"}), scope_group_words("*", {})
+    ('region=iad', '')
+    """
+    from ..events.scopes import parse_scope
+
+    named = {f"{k}={v}" for k, v in parse_scope(scope).items()}
+    pairs = [p for k, v in focus.items() if (p := f"{k}={v}") not in named]
+    return ", ".join([*([scope] if scope != "*" else []), *pairs])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .incident_group_words import scope_group_words
 from .incident_plot_alerts import (
     focus_bins,
     key_not_evaluated,
@@ -31,7 +32,6 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     the other way (:func:`data_start_span`), keyed in its legend."""
     import matplotlib.pyplot as plt
 
-    from ..events.scopes import parse_scope
     from ..plotting import plot_alerts, plot_buckets, plot_timeline
 
     # a manual layout: constrained layout would align the timeline's own panels (a grid inside
@@ -95,13 +95,7 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     axes[1].set_xlabel("")  # the time axis is labelled once, at the bottom
     for ax in [*panels, axes[1]]:  # the rows below share axes[1]'s time axis
         ax.set_xlim(r.window_start.tz_convert(None), r.window_end.tz_convert(None))
-    # what every panel is about: the scope's events (all panels), the focus group's (the upper
-    # two); a pair the scope names already said once (method=POST&region=iad, not again as
-    # method=POST, region=iad)
-    named = {f"{k}={v}" for k, v in parse_scope(r.scope).items()}
-    where = ", ".join(dict.fromkeys([*([r.scope] if r.scope != "*" else []),
-                                     *(p for k, v in focus.items()
-                                       if (p := f"{k}={v}") not in named)]))
+    where = scope_group_words(r.scope, focus)  # what every panel is about
     fig.suptitle(f"Incident {span_title(r.start, r.end, r.tz)}"
                  + (f", {where}" if where else ""))
     # one column of y labels, as the timeline aligns its own panels: left of the widest tick

@@ -161,7 +161,8 @@ def unrounded_changes(changes: pd.DataFrame, slo: SLO | PerGroup) -> pd.DataFram
 
     >>> from budgetlab import SLO, as_events
     >>> slo = SLO(target=0.99, window="1h")
-    >>> ev = as_events(pd.date_range("2026-01-01", periods=901, freq="s"), [True] * 892 + [False] * 9)
+    >>> ts = pd.date_range("2026-01-01", periods=901, freq="s")
+    >>> ev = as_events(ts, [True] * 892 + [False] * 9)
     >>> tr = replay_transitions(ev, slo).tail(1)  # 9 failures in 901 events: burn 9 / 9.01
     >>> tr["burn_rate"].tolist(), unrounded_changes(tr, slo)["burn_rate"].round(6).tolist()
     ([1.0], [0.99889])
