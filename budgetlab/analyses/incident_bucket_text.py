@@ -14,7 +14,7 @@ from .._util.percent import measured_percent
 from .._util.words import counted
 from ..events.schema import FAILURE, TIMEOUT
 from .incident_group_words import all_groups, for_group, group_label
-from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
+from .recalibration.rules import MIN_EXPECTED_FAILURES, decided_miss, too_few_events
 
 __all__ = ["as_sentence", "bucket_sentence"]
 
@@ -34,18 +34,21 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     """The largest failure bucket, and what the incident would have been without timeouts.
 
     The success rate without timeouts is over every group of ``buckets`` together (said so when
-    there are several, within the incident's ``scope`` when it has one); it is
-    withheld, the reason in one clause, when those events are too thin for a verdict by the
-    failure-buckets table's rule (:func:`~.recalibration.rules.too_few_events`: fewer than
-    :data:`~.recalibration.rules.MIN_EXPECTED_FAILURES` expected failures;
-    ``expected_failures`` is their sum under each group's own target, the budget table's
-    ``failures - excess_failures``). The status changes timeouts caused are the replay of the
-    tracker of ``tracker``'s first row (the group of ``keys`` it names), said either way. With
-    ``groups`` (the report's groups of ``keys``, its budget table's rows) more than those of
-    ``buckets`` (the groups with events in the incident), the failures are said of all
-    ``groups``, those without an event named (``none``: their labels), as the budget sentence
-    counts them. ``over``: the part of the incident the log holds when it cuts the incident
-    (:func:`~.incident_budget_text.over_words`), said when there were no failures in it."""
+    there are several, within the incident's ``scope`` when it has one); it is withheld, the
+    reason in one clause, when those events are too thin for a verdict by the failure-buckets
+    table's rule (:func:`~.recalibration.rules.too_few_events`: fewer than
+    :data:`~.recalibration.rules.MIN_EXPECTED_FAILURES` expected failures; ``expected_failures``
+    is their sum under each group's own target, the budget table's ``failures -
+    excess_failures``), unless the failures left without timeouts decide a miss all the same
+    over the events left (:func:`~.recalibration.rules.decided_miss`, the budget sentence's
+    exception: then the rate is given, and why). The status changes timeouts caused are the
+    replay of the tracker of ``tracker``'s first row (the group of ``keys`` it names), said
+    either way. With ``groups`` (the report's groups of ``keys``, its budget table's rows) more
+    than those of ``buckets`` (the groups with events in the incident), the failures are said of
+    all ``groups``, those without an event named (``none``: their labels), as the budget
+    sentence counts them (which then says "the same groups"). ``over``: the part of the incident
+    the log holds when it cuts the incident (:func:`~.incident_budget_text.over_words`), said
+    when there were no failures in it."""
     b = buckets
     of = groups if list(bkeys) == list(keys) else 0
     named = none if of else ()
@@ -71,24 +74,13 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     if n_to:
         ev_g = (b.drop_duplicates(subset=list(bkeys) or None)["events"].sum() if bkeys
                 else int(b["events"].iloc[0]))
-        ok = int(ev_g) - total_fail
-        sli = ok / ev_g
-        sli_wo = ok / (ev_g - n_to) if ev_g > n_to else 1.0
         share = ("" if not bkeys and str(top["bucket"]) == TIMEOUT
                  else f" ({measured_percent(n_to / total_fail, 0)} of all failures)")
-        # the rule of the table's note, over these events: their targets' mean, weighted by events
-        thin = bool(too_few_events(int(ev_g), 1.0 - expected_failures / ev_g))
-        together = all_groups(b, bkeys, scope, mid=True, of=of, none=named)
-        if thin:
-            # the words of the rule's own sentence (too_few_events), as the buckets' note says it
-            txt += (f"; the success rate{together} without timeouts{share} is withheld (the "
-                    f"incident's {counted(int(ev_g), 'event')} "
-                    f"{'holds' if ev_g == 1 else 'hold'} "
-                    f"{expected_failures_words(expected_failures)} under the target: too few for "
-                    f"a verdict, one needs at least {MIN_EXPECTED_FAILURES})")
-        else:
-            txt += (f"; without timeouts{share} the success rate{together} would have"
-                    f" been {measured_percent(sli_wo)} instead of {measured_percent(sli)}")
+        # the groups without an event named once, in the sentence's first count of them
+        together = all_groups(b, bkeys, scope, mid=True, of=of, none=named, again=True)
+        clause, thin = _rate_without(int(ev_g), total_fail, n_to, expected_failures,
+                                     share, together)
+        txt += clause
         caused = int(tracker["transitions_caused_by_timeouts"].iloc[0]) if len(tracker) else 0
         n_tr = int(tracker["transitions"].iloc[0]) if len(tracker) else 0
         if n_tr:
@@ -104,6 +96,40 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
                 txt += (f"; without timeouts {caused} of {whose} would not have happened" if thin
                         else f", and {caused} of {whose} would not have happened")
     return as_sentence(txt)
+
+
+def _rate_without(events: int, failures: int, timeouts: int, expected_failures: float,
+                  share: str, together: str) -> tuple[str, bool]:
+    """The clause of the success rate without timeouts over ``events`` (``failures`` of them,
+    ``timeouts`` among those), and whether it is withheld: by the rule of the buckets table's
+    note, over these events (their targets' mean, weighted by events, from
+    ``expected_failures``), unless the failures left without timeouts decide a miss all the
+    same over the events left (the budget sentence's exception, ``decided_miss``)."""
+    ok = events - failures
+    mean_target = 1.0 - expected_failures / events
+    thin = bool(too_few_events(events, mean_target))
+    left, left_failed = events - timeouts, failures - timeouts
+    decided = thin and bool(decided_miss(left, left_failed, mean_target))
+    if thin and not decided:
+        # the words of the rule's own sentence (too_few_events), as the buckets' note says it
+        return (f"; the success rate{together} without timeouts{share} is withheld (the "
+                f"incident's {counted(events, 'event')} {'holds' if events == 1 else 'hold'} "
+                f"{expected_failures_words(expected_failures)} under the target: too few for "
+                f"a verdict, one needs at least {MIN_EXPECTED_FAILURES})"), True
+    rate = ok / left if left > 0 else 1.0
+    return (f"; without timeouts{share} the success rate{together} would have been "
+            f"{measured_percent(rate)} instead of {measured_percent(ok / events)}"
+            + (_still_missed(left, left_failed) if decided else "")), False
+
+
+def _still_missed(events: int, failures: int) -> str:
+    """Why a rate of thin events is given: the failures left decide a miss all the same.
+
+    >>> _still_missed(585, 45)
+    ' (585 events, too few for a verdict, but their 45 failures decide a miss all the same)'
+    """
+    return (f" ({counted(events, 'event')}, too few for a verdict, but their "
+            f"{counted(failures, 'failure')} decide a miss all the same)")
 
 
 def _of_its_group(top: pd.Series, bkeys: Sequence[str], buckets: pd.DataFrame,

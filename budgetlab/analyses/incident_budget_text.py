@@ -43,7 +43,8 @@ _NEEDS = f"a rate per day needs at least {MIN_EVALUATED_HOURS:g} h of time with 
 
 def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
                     duration: pd.Timedelta, *, keys: Sequence[str] = (), scope: str = "*",
-                    tz: str = "UTC", in_log: tuple[pd.Timedelta, str] | None = None) -> str:
+                    tz: str = "UTC", in_log: tuple[pd.Timedelta, str] | None = None,
+                    groups_said: bool = False) -> str:
     """Failures and events of the incident, its burn rate and its share of the period's budget,
     over every group of ``keys`` together (said so when there are several, within the ``scope``
     when it has one): each group's allowed failures under its own SLO are added up (``failures -
@@ -57,7 +58,8 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     10 expected failures, said once with that reason (``tz``: the clock the span is said on).
     The events and failures are counted over the part of the incident in the log: ``in_log``
     (its length and where the log cuts it: ``"to 21:59"``) when the log starts or ends inside
-    the incident, said so (``Over the 2 h of its 6 h in the log (to 21:59)``).
+    the incident, said so (``Over the 2 h of its 6 h in the log (to 21:59)``). ``groups_said``:
+    an earlier sentence named the groups without an event (they are "the same" groups here).
 
     >>> b = pd.DataFrame({"events": [229], "failures": [1], "excess_failures": [0.771],
     ...                   "period_budget": [43.2], "period_events": [43_200.0],
@@ -109,7 +111,8 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     failures = f"{n_bad:,} failure{'' if n_bad == 1 else 's'}"
     # every group of the report, those without an event in the incident named
     seen = budget[budget["events"] > 0] if keys else budget
-    groups = all_groups(seen, keys, scope, of=len(budget), none=no_event_labels(budget, keys))
+    groups = all_groups(seen, keys, scope, of=len(budget), none=no_event_labels(budget, keys),
+                        again=groups_said)
     events = f"{n_ev:,} event{'' if n_ev == 1 else 's'}{groups}"
     head = f"{over_words(duration, in_log)} the incident saw {failures} in {events}"
     periods = (pd.to_timedelta(budget["period"]).to_numpy() if "period" in budget.columns

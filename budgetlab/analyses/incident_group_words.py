@@ -9,7 +9,8 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["all_groups", "for_group", "group_label", "no_event_labels"]
+__all__ = ["all_groups", "for_group", "group_label", "no_event_labels", "no_event_words",
+           "scope_group_words"]
 
 
 def group_label(row: pd.Series | dict[str, Any], keys: Sequence[str]) -> str:
@@ -24,7 +25,8 @@ def for_group(row: pd.Series, keys: Sequence[str]) -> str:
 
 
 def all_groups(table: pd.DataFrame, keys: Sequence[str], scope: str = "*", *,
-               mid: bool = False, of: int = 0, none: Sequence[str] = ()) -> str:
+               mid: bool = False, of: int = 0, none: Sequence[str] = (),
+               again: bool = False) -> str:
     """`` of all 4 groups by captcha_type and region`` (``of both groups``) when ``table`` holds
     several groups of ``keys`` (a figure summed over them), else nothing (one group, or no keys).
     With a ``scope`` the groups are its parts, and the words say so: `` in the scope
@@ -46,6 +48,12 @@ def all_groups(table: pd.DataFrame, keys: Sequence[str], scope: str = "*", *,
     ' of all 3 groups by region (region=lis had no event in the incident)'
     >>> all_groups(t.iloc[:1], ["region"], "svc=api", mid=True, of=2, none=["region=ams"])
     ' in the scope svc=api, across both groups by region (region=ams had no event in the incident),'
+
+    Said ``again`` (an earlier sentence named them), such groups are "the same" ones, their
+    groups without an event not named twice.
+
+    >>> all_groups(t, ["region"], of=3, none=["region=lis"], again=True)
+    ' of the same 3 groups'
     """
     n = len(table.drop_duplicates(subset=list(keys))) if keys else 1
     total = max(n, of) if keys else 1
@@ -53,8 +61,10 @@ def all_groups(table: pd.DataFrame, keys: Sequence[str], scope: str = "*", *,
         return ""
     by = " and ".join(keys)
     groups = f"{'both groups' if total == 2 else f'all {total:,} groups'} by {by}"
-    if total > n:
-        groups += f" ({_none_words(list(none), total - n)} in the incident)"
+    if total > n and again:
+        groups = f"the same {total:,} groups"
+    elif total > n:
+        groups += no_event_words(n, total, none)
     if scope == "*":
         return f" of {groups}"
     return f" in the scope {scope}, across {groups}{',' if mid else ''}"
@@ -73,6 +83,17 @@ def no_event_labels(table: pd.DataFrame, keys: Sequence[str]) -> list[str]:
     return [group_label(r, keys) for _, r in table[table["events"] == 0].iterrows()]
 
 
+def no_event_words(seen: int, total: int, none: Sequence[str] = ()) -> str:
+    """`` (region=lis had no event in the incident)``: the groups of ``total`` beyond the
+    ``seen`` ones with events (``none``: their labels), as :func:`all_groups` names them; ``""``
+    when every group had events.
+
+    >>> no_event_words(2, 3, ["region=lis"]), no_event_words(3, 3)
+    (' (region=lis had no event in the incident)', '')
+    """
+    return f" ({_none_words(list(none), total - seen)} in the incident)" if total > seen else ""
+
+
 def _none_words(labels: list[str], n: int) -> str:
     """``region=ams had no event``, ``region=ams and region=lis had none``, ``5 of them had no
     event`` (more than three, or no labels given)."""
@@ -81,3 +102,21 @@ def _none_words(labels: list[str], n: int) -> str:
     if n == 1:
         return f"{labels[0]} had no event"
     return f"{', '.join(labels[:-1])} and {labels[-1]} had no event"
+
+
+def scope_group_words(scope: str, focus: dict[str, Any]) -> str:
+    """The scope and the focus group as the incident figure's title names them: the scope's
+    events (all its panels), the focus group's (the upper two); a pair the scope names said once.
+
+    >>> scope_group_words("method=POST&region=iad", {"method": "POST", "region": "iad"})
+    'method=POST&region=iad'
+    >>> scope_group_words("method=POST", {"method": "POST", "region": "iad"})
+    'method=POST, region=iad'
+    >>> scope_group_words("*", {"region": "iad"}), scope_group_words("*", {})
+    ('region=iad', '')
+    """
+    from ..events.scopes import parse_scope
+
+    named = {f"{k}={v}" for k, v in parse_scope(scope).items()}
+    pairs = [p for k, v in focus.items() if (p := f"{k}={v}") not in named]
+    return ", ".join([*([scope] if scope != "*" else []), *pairs])

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .incident_end_words import in_repeated_hour
+from .incident_group_words import scope_group_words
 from .incident_plot_alerts import (
     focus_bins,
     key_not_evaluated,
@@ -59,8 +60,9 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     # the alert panel first: its rows are named by tier alone (the group is the title's), and the
     # left margin is made wide enough for the longest name before the other panels are drawn
     ep = ep.drop(columns=list(focus))
-    grid = focus_bins(r, focus)  # the incidents unseen by every tier: hollow, as alerts draws
-    unseen = unseen_of(r, ep, incidents, grid)
+    # the incidents unseen by every tier: hollow, as alerts draws them
+    unseen = unseen_of(r, ep, incidents, focus)
+    grid = focus_bins(r, focus)
     # a tier's row is shaded where its long window reaches before the data's start: not
     # evaluated there (the tiers' evaluated_from), so no alert is drawn there
     attrs = not_evaluated_attrs(dict(r.alerts.attrs), getattr(r, "data_start", None),
@@ -94,9 +96,7 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     axes[1].set_xlabel("")  # the time axis is labelled once, at the bottom
     for ax in [*panels, axes[1]]:  # the rows below share axes[1]'s time axis
         ax.set_xlim(r.window_start.tz_convert(None), r.window_end.tz_convert(None))
-    # what every panel is about: the scope's events (all panels), the focus group's (the upper two)
-    where = ", ".join(dict.fromkeys([*([r.scope] if r.scope != "*" else []),
-                                     *(f"{k}={v}" for k, v in focus.items())]))
+    where = scope_group_words(r.scope, focus)  # what every panel is about
     fig.suptitle(f"Incident {span_title(r.start, r.end, r.tz)}"
                  + (f", {where}" if where else ""))
     # one column of y labels, as the timeline aligns its own panels: left of the widest tick

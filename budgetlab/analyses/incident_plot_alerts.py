@@ -36,9 +36,10 @@ def not_evaluated_attrs(attrs: dict[Any, Any], data_start: Any,
     return attrs
 
 
-def focus_bins(r: Any, focus: dict[str, Any]) -> Any:
+def focus_bins(r: Any, focus: dict[str, Any], *, keyed: bool = False) -> Any:
     """The ``focus`` group's counts on ``r.alert_bins`` (the grid the tier table's ``unseen`` is
-    read on), as one series (a ``BinGrid``); ``None`` for a report without those bins."""
+    read on), as one series (a ``BinGrid``; ``keyed``: still under its group keys, as the
+    incidents' scopes are matched to it); ``None`` for a report without those bins."""
     from ..windows.bins import read_bins
 
     bins = getattr(r, "alert_bins", None)
@@ -48,21 +49,24 @@ def focus_bins(r: Any, focus: dict[str, Any]) -> Any:
     if grid.by:  # the focus group's own counts, as one series
         own = [str(focus[k]) for k in grid.by]
         rows = grid.keys[grid.by].astype(str).itertuples(index=False, name=None)
-        grid = grid.select([next(i for i, g in enumerate(rows) if list(g) == own)]).regroup([])
+        grid = grid.select([next(i for i, g in enumerate(rows) if list(g) == own)])
+        grid = grid if keyed else grid.regroup([])
     return grid
 
 
-def unseen_of(r: Any, ep: Any, incidents: Any, grid: Any) -> Any:
-    """Per incident drawn, unseen by every tier of the focus group (``ep``, its episodes), by the
-    rule ``alerts --plot`` draws them by (:func:`~budgetlab.plotting.alert_blind.
-    unseen_incidents`), read on its bins (``grid``: :func:`focus_bins`) and the episodes' attrs
-    as scored: the tier table's ``unseen``. ``None`` without incidents or bins."""
+def unseen_of(r: Any, ep: Any, incidents: Any, focus: dict[str, Any]) -> Any:
+    """Per incident drawn, unseen by every tier of the ``focus`` group (``ep``, its episodes
+    without its key columns), by the rule ``alerts --plot`` draws them by
+    (:func:`~budgetlab.plotting.alert_blind.unseen_incidents`), read on its bins
+    (:func:`focus_bins`, under its group keys: an incident's scope names them) and the episodes'
+    attrs as scored: the tier table's ``unseen``. ``None`` without incidents or bins."""
     from ..plotting.alert_blind import unseen_incidents
 
-    if grid is None or incidents is None:
+    grid = None if incidents is None else focus_bins(r, focus, keyed=True)
+    if grid is None:
         return None
-    mine = ep.copy()
-    mine.attrs = {**r.alerts.attrs, "by": [k for k in r.by if k in ep.columns]}
+    mine = ep.assign(**{k: str(focus[k]) for k in grid.by})
+    mine.attrs = {**r.alerts.attrs, "by": list(grid.by)}
     return unseen_incidents(mine, incidents, grid, r.grace)
 
 

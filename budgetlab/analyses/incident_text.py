@@ -33,7 +33,7 @@ from .incident_coverage import (
 )
 from .incident_end_words import clock_words, detection_span_words, grace_cut_words
 from .incident_focus import focus_words
-from .incident_group_words import for_group, no_event_labels
+from .incident_group_words import for_group, no_event_labels, no_event_words
 from .incident_tables import closest_tier
 from .incident_tier_reach import reach_words
 from .incident_tracker_text import between, tracker_sentence
@@ -79,8 +79,12 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
                             data_end=data_end if cut else None, target=slo.target,
                             end=end, grace=grace, last_event=data_end)]
     if len(budget) and int(budget["events"].sum()):
+        # the groups without an event named once: by the bucket sentence when it did
+        seen = len(budget[budget["events"] > 0]) if by else len(budget)
+        named = no_event_words(seen, len(budget), no_event_labels(budget, by)) if by else ""
         parts.append(budget_sentence(budget, slo, policy, end - start, keys=by, scope=scope,
-                                     tz=tz, in_log=part))
+                                     tz=tz, in_log=part,
+                                     groups_said=bool(named) and named in parts[1]))
     return " ".join(parts)
 
 

@@ -26,7 +26,7 @@ from .replay_status import (
     slo_parts,
 )
 
-__all__ = ["change_rows", "replay_transitions", "transitions"]
+__all__ = ["change_rows", "replay_transitions", "transitions", "unrounded_changes"]
 
 #: The replay figures a transition reports (``get_report()`` of the seed at that moment).
 _REPORTED = ("total", "successes", "failures", "success_rate", "budget_total", "budget_remaining",
@@ -149,6 +149,37 @@ def _row_targets(slos: PerGroup, key_cols: dict[str, Any], keys: list[str], n: i
     codes, table = group_key_codes(pd.DataFrame(key_cols), keys)
     targets = np.array([s.target for s in slos.resolve(table)], dtype=np.float64)
     return np.asarray(targets[codes])
+
+
+def unrounded_changes(changes: pd.DataFrame, slo: SLO | PerGroup) -> pd.DataFrame:
+    """``changes`` (a :func:`transitions` table, extra columns kept) with its figures unrounded:
+    ``current_rate``, ``budget_total``, ``budget_remaining``, ``budget_remaining_pct`` and
+    ``burn_rate`` recomputed from each row's ``total_events`` and ``failures`` under its group's
+    target in ``slo`` (the seed's float operations, :func:`~budgetlab.budget.figures.seed_figures`),
+    where the table holds the seed's report rounding (a burn of 0.9989 reads 1.0 there, the
+    EXHAUSTED pace, on a change to CRITICAL).
+
+    >>> from budgetlab import SLO, as_events
+    >>> slo = SLO(target=0.99, window="1h")
+    >>> ts = pd.date_range("2026-01-01", periods=901, freq="s")
+    >>> ev = as_events(ts, [True] * 892 + [False] * 9)
+    >>> tr = replay_transitions(ev, slo).tail(1)  # 9 failures in 901 events: burn 9 / 9.01
+    >>> tr["burn_rate"].tolist(), unrounded_changes(tr, slo)["burn_rate"].round(6).tolist()
+    ([1.0], [0.99889])
+    """
+    keys = list(changes.columns[1:changes.columns.get_loc("from_status")])
+    total = changes["total_events"].to_numpy(dtype=np.int64)
+    failures = changes["failures"].to_numpy(dtype=np.int64)
+    target: Any = (slo.target if isinstance(slo, SLO) else
+                   _row_targets(slo, {k: changes[k].array for k in keys}, keys, len(changes)))
+    figs = seed_figures(total, failures, target, columns=_REPORTED)
+    out = changes.copy()
+    out["current_rate"] = figs["success_rate"]
+    out["budget_total"] = figs["budget_total"]
+    out["budget_remaining"] = figs["budget_remaining"]
+    out["budget_remaining_pct"] = figs["remaining_fraction"] * 100
+    out["burn_rate"] = figs["burn_rate"]
+    return out
 
 
 def replay_transitions(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,

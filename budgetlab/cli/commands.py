@@ -169,7 +169,9 @@ def add_incidents(subparsers: Any) -> None:
                                    "buckets")
     add_analysis_options(p,
                          out="write the status changes in each reported window (.csv or "
-                             f".parquet; {OUT_PRECISION})",
+                             f".parquet; {OUT_PRECISION}; current_rate, burn_rate and the "
+                             "budget columns computed from each change's counts, not rounded "
+                             "as the seed's report and replay --out round them)",
                          plot="write the incident's timeline, alerts and bucket burn (.png, .svg, "
                               ".pdf)",
                          groups="--tiers-out writes every group's rows, one per tier and incident")
@@ -192,7 +194,8 @@ def add_incidents(subparsers: Any) -> None:
                    help="alert policy replayed: workbook, sloth, pyrra, single_window (default "
                         f"workbook); {PRESET_PERIOD}")
     g.add_argument("--breakdown-by", default=None,
-                   help="group keys of the bucket breakdown (default: --by)")
+                   help="group keys of the bucket breakdown, some or all of --by's keys "
+                        "(others are refused: the log keeps only the --by keys; default: --by)")
     g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")
     g.add_argument("--grace", default="1h",
                    help="alerts up to this long after the incident still detect it, as in "

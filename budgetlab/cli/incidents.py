@@ -156,6 +156,7 @@ def _breakdown_keys(args: argparse.Namespace, columns: pd.Index) -> list[str] | 
 
 def _cmd_incident(args: argparse.Namespace) -> int:
     from ..analyses.incident import incident_report
+    from ..budget.status_changes import unrounded_changes
 
     slo = slo_from_args(args)
     _check_span_flags(args)  # how the incident is given fails before the read; so do a bad
@@ -201,7 +202,9 @@ def _cmd_incident(args: argparse.Namespace) -> int:
             print("\n" + wrap(f"{ident}: not reported: {exc.why}.", indent=""))
             continue
         _print_incident(ident, rep, by, limit)
-        outs.append(rep.transitions.assign(incident_id=ident))
+        # the figures unrounded (as the summary says them), not the seed report's rounding
+        outs.append(unrounded_changes(rep.transitions, rep.slos or rep.slo)
+                    .assign(incident_id=ident))
         tiers.append(rep.tiers.assign(incident_id=ident))
         if args.plot:
             _save_incident_plot(rep, args)

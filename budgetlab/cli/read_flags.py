@@ -220,6 +220,9 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
     from .. import datasets
 
     keys, by_words = _group_keys(by)
+    # a missing column names the parameters that gave it, not every group parameter
+    by_words_of = ({f"by[{k}]": _parameter_words([n for n, v in by.items() if v == k])
+                    for k in keys} if isinstance(by, Mapping) else {})
     given = _given({"log_format": log_format, "outcomes": outcomes, **flags})
     if isinstance(source, str) and source in datasets.names():
         named = [*(["read"] if read else []), *(name for name, _, _ in given)]
@@ -238,7 +241,8 @@ def read_source(source: str | os.PathLike[str], read: str | None = None, *,
 
     args = _args(read, given)  # its refusals name read already
     args.by = ",".join(keys)
-    with _flag_words("read", {flag: name for name, flag, _ in given}, by=by_words):
+    with _flag_words("read", {flag: name for name, flag, _ in given}, by=by_words,
+                     **by_words_of):
         events = read_paths(expand_sources(path), args)[0]
         if show:  # as the commands write it before their results, in the words of the flags
             from .._util.words import speak
@@ -307,10 +311,8 @@ def _group_keys(by: str | Sequence[str] | Mapping[str, str | None] | None,
             if not isinstance(key, str) or not key.strip() or "," in key:
                 raise ConfigError(f"{name}={key!r}: a group key is the name of one column of the "
                                   f"log; give {name} a column name, or None.")
-        *others, last = list(named) or ["group parameters"]  # none: no key to refuse
-        words = (f"the notebook's parameters {', '.join(others)} and {last}" if others
-                 else f"the notebook's parameter {last}" if named
-                 else f"the notebook's {last}")
+        # none: no key to refuse
+        words = _parameter_words(list(named)) if named else "the notebook's group parameters"
         return list(named.values()), words
     keys = [by] if isinstance(by, str) else list(by or [])
     for key in keys:
@@ -318,6 +320,17 @@ def _group_keys(by: str | Sequence[str] | Mapping[str, str | None] | None,
             raise ConfigError(f"by={by!r}: each group key is the name of a column of the log; "
                               f"give the notebook's group parameters column names (not {key!r}).")
     return keys, "the notebook's group parameters"
+
+
+def _parameter_words(names: list[str]) -> str:
+    """The notebook's parameters ``names`` in words.
+
+    >>> _parameter_words(["split_by"]), _parameter_words(["a", "b", "c"])
+    ("the notebook's parameter split_by", "the notebook's parameters a, b and c")
+    """
+    *others, last = names
+    return (f"the notebook's parameters {', '.join(others)} and {last}" if others
+            else f"the notebook's parameter {last}")
 
 
 def _given(params: dict[str, Any]) -> list[tuple[str, str, str]]:

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import close_names
-from .._util.words import counted, noun_for, option_word, say
+from .._util.words import command_flag, counted, noun_for, option_word, say
 from ..errors import SchemaError, TimestampError
 from ..privacy import shown
 from ._messages import MISSING_LABELS, ROWS, personal_mask, threshold_words
@@ -255,7 +255,7 @@ def header_error(names: Sequence[str], columns: Sequence[str], what: str,
     col = missing[0]
     roles = (ROWS.get() or {}).get("roles") or {}
     options = roles.get(col, ())
-    declared = f" ({'; '.join(map(_declared_by, options))})" if options else ""
+    declared = f" ({'; '.join(_declared_by(o, col) for o in options)})" if options else ""
     pool, present = _candidates(have, roles, options)
     if unusual:  # names without a usual column word may be data: counted, never shown
         present = f"Columns present: {_shown_names(have, unusual=unusual)}"
@@ -308,14 +308,18 @@ _ROLES = {"time": "the time column", "outcome": "the outcome-label column",
           "ok_when": "the metric column of the threshold"}
 
 
-def _declared_by(option: str) -> str:
-    """Which option declared a missing column, and how to name the right one, in the words of
-    the API or the command line (``the time column: name it with --time``)."""
+def _declared_by(option: str, column: str) -> str:
+    """Which option declared a missing ``column``, and how to name the right one, in the words
+    of the API or the command line (``the time column: name it with --time``); a group key
+    given by a notebook's parameters, in the words of those that gave that column
+    (``by[region]``: :func:`budgetlab.cli.read_flags.read_source`), not of every one."""
     def flag(name: str) -> str:
         return say(f"{name}=", option_word(name))
 
     if option in ("by", "keep"):
-        return f"declared in {flag(option)}: give the name the file uses"
+        own = command_flag(f"{option}[{column}]")
+        word = own if own and not own.startswith("--") else flag(option)  # words, never a flag
+        return f"declared in {word}: give the name the file uses"
     text = f"{_ROLES[option]}: name the right one with {flag(option)}"
     if option == "outcome":
         text += f", or give a true/false success column with {flag('ok')}"

@@ -51,8 +51,11 @@ def test_events_and_failures_sentences_count_the_same_groups_naming_the_silent_o
     said = flat(rep.summary)
     groups = ("in the scope svc=api, across both groups by svc and method (svc=api, "
               "method=POST had no event in the incident)")
-    assert f"the incident saw 10 failures in 60 events {groups}" in said
+    # POST named once, by the failures' sentence, the first to count the groups
+    assert ("the incident saw 10 failures in 60 events in the scope svc=api, across the same 2 "
+            "groups") in said
     assert f"of the failures {groups}, were" in said
+    assert said.count("had no event in the incident") == 1
     assert "with events in the incident" not in said
 
 

@@ -140,8 +140,9 @@ def test_a_refused_group_key_names_the_notebook_parameter_that_gave_it(metric_se
         "latency.csv has no column 'region' (declared in the notebook's parameter split_by: give "
         "the name the file uses). Columns present: 'timestamp', 'value' only (the time column and "
         "the metric column of the threshold).")
+    # captcha_type is by's alone (split_by gave region): only by is named
     with pytest.raises(SchemaError, match=r"^latency\.csv has no column 'captcha_type' \(declared "
-                                          "in the notebook's parameters by and split_by: "):
+                                          "in the notebook's parameter by: "):
         read_source(str(metric_series), read, by={"by": "captcha_type", "split_by": "region"})
     with pytest.raises(SchemaError) as err:  # a shipped dataset's refusal, too
         read_source("demo", by={"by": None, "split_by": "regoin"})
