@@ -147,8 +147,9 @@ def thin_windows_line(states: pd.DataFrame, tr: pd.DataFrame, slo: SLO | PerGrou
     return (f"thin windows: {int(ends.sum()):,} of {counted(len(last), 'group')} end on a status "
             f"read from a window of {at}it holds fewer than {MIN_EXPECTED_FAILURES} expected "
             f"failures: too few for a verdict), {int(ex.sum()):,} of them EXHAUSTED, {one:,} on "
-            f"a single event; {_transitions_from_thin(n_tr, len(tr))}. The statuses are the seed tracker's, unchanged; {flag} holds a "
-            f"group's status until its window holds {n}")
+            f"a single event; {_transitions_from_thin(n_tr, len(tr))}. The statuses are the "
+            f"seed tracker's, unchanged; {flag} holds a group's status until its window holds "
+            f"{n}")
 
 
 def _transitions_from_thin(n_thin: int, n: int) -> str:
