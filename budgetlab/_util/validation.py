@@ -89,7 +89,8 @@ def check_fraction(name: str, value: Any, *, low_open: bool = True,
         if not (np.isfinite(number) and 1 < number <= 100) or (number == 100 and high_open):
             raise
         fraction = float(decimal.Decimal(repr(number)) / 100)
-        raise ConfigError(f"{str(exc)[:-1]}; if {number:g} is a percentage, use a fraction: "
+        # the number as given (a command line's flag keeps its text: "1.50", never "1.5")
+        raise ConfigError(f"{str(exc)[:-1]}; if {value} is a percentage, use a fraction: "
                           f"{name}={fraction!r}.") from None
 
 

@@ -35,7 +35,9 @@ __all__ = ["DURATION_SCALES", "UNDER_A_SECOND", "about_counted", "about_words", 
 # end)
 _VALUE = re.compile(r"(?<![\w.-])([a-z][a-z_]*)='([^']*)'")
 _TRUE = re.compile(r"(?<![\w.-])([a-z][a-z_]*)=True\b")
-_NUMBER = re.compile(r"(?<![\w.-])([a-z][a-z_]*)=(-?\d[\d.]*(?:e[+-]?\d+)?)(?![\w'])")
+# a number as typed: 0.5, -1, 1e-3, 1E+3, and nan / inf (any case), never a float's repr alone
+_NUMBER = re.compile(r"(?<![\w.-])([a-z][a-z_]*)="
+                     r"([-+]?(?:\d[\d.]*(?:[eE][+-]?\d+)?|(?i:nan|inf(?:inity)?)))(?![\w'])")
 _BARE = re.compile(r"(?<![\w.-])([a-z][a-z_]*)=(?=[\s,;.)/]|$)")
 # a message about one option, which it names first: "timeout must be ...", "by: ..." (with a
 # table of flags only: the name must be one of the command's)
@@ -154,6 +156,9 @@ def speak(text: str) -> str:
     ...     (speak("target=1.5 must lie in (0, 1); slo=None here."),
     ...      speak("max_series must be >= 1."))
     ('--target 1.5 must lie in (0, 1); slo=None here.', '--max-series must be >= 1.')
+    >>> with cli_words({"max_share": "--max-share"}):
+    ...     speak("max_share=nan must lie in (0, 1].")
+    '--max-share nan must lie in (0, 1].'
     >>> with cli_words({"max_series": "--max-series"}):
     ...     speak("raise max_series= (--max-series).")
     'raise --max-series.'

@@ -81,7 +81,7 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     top = plot_timeline(st, slo=r.slo, incidents=incidents, transitions=tr, ax=axes[0], tz=r.tz,
                         spans=sp.reset_index(drop=True) if sp is not None else None)
     panels = list(getattr(top, "panels", [top]))
-    _say_changes(top, panels, r, len(tr))
+    _say_changes(top, panels, r, tr)
     for ax, (target, over_time, breakdown) in zip(axes[2:], tables, strict=True):
         if len(over_time):  # the groups too thin for a verdict left out, named in the legend
             plot_buckets(_over_window(r, over_time), by=list(r.breakdown_by) or None, ax=ax,
@@ -249,15 +249,19 @@ def _mark_data_start(r: Any, panels: list[Any]) -> None:
         place_legends(panels, entries)
 
 
-def _say_changes(top: Any, panels: list[Any], report: Any, drawn: int) -> None:
-    """The timeline's legend entry of the status changes in the summary's words: the count it
-    prints (the focus group's changes at events during the incident, ``tracker["transitions"]``)
-    over the incident's span, and those of the context drawn beside them (:func:`changes_words`);
-    the legends placed again."""
+def _say_changes(top: Any, panels: list[Any], report: Any, tr: Any) -> None:
+    """The timeline's legend entry of the status changes drawn (``tr``: the focus group's
+    changes at events in the reported window): those during the incident (at an event in its
+    ``[start, end)``, as the summary counts them, whatever the log's start: a change drawn before
+    the tracker's figures are read, in the hatched span, is during it too) over the incident's
+    span, and those of the context drawn beside them (:func:`changes_words`); the legends placed
+    again."""
     from ..plotting.timeline_marks import place_legends
+    from .incident_window import between
 
     entries = getattr(top, "legend_entries", [])
-    during = int(report.tracker["transitions"].iloc[0]) if len(report.tracker) else 0
+    drawn = len(tr)
+    during = int(between(tr["ts"], report.start, report.end).sum()) if drawn else 0
     span = span_title(report.start, report.end, report.tz)
     for handle in (h for handles in entries for h in handles):
         gid = str(handle.get_gid())

@@ -139,7 +139,7 @@ def thin_windows_line(states: pd.DataFrame, tr: pd.DataFrame, slo: SLO | PerGrou
     if not ends.any() and not n_tr:
         return ""
     ex = states["status"].to_numpy()[last][ends].astype(str) == "exhausted"
-    one = int((ex & (total[last][ends] == 1)).sum())
+    one = int((total[last][ends] == 1).sum())  # every thin end on one event, of any status
     at = (f"fewer than {events_for(slo.target):,} events (under {given_percent(slo.target)} "
           if isinstance(slo, SLO) else "fewer events than its group's target needs (")
     flag, n = ((f"--min-events {events_for(slo.target):,}", "that many") if isinstance(slo, SLO)
@@ -147,9 +147,28 @@ def thin_windows_line(states: pd.DataFrame, tr: pd.DataFrame, slo: SLO | PerGrou
     return (f"thin windows: {int(ends.sum()):,} of {counted(len(last), 'group')} end on a status "
             f"read from a window of {at}it holds fewer than {MIN_EXPECTED_FAILURES} expected "
             f"failures: too few for a verdict), {int(ex.sum()):,} of them EXHAUSTED, {one:,} on "
-            f"a single event; {n_tr:,} of the {counted(len(tr), 'transition')} above came from "
-            f"such windows. The statuses are the seed tracker's, unchanged; {flag} holds a "
-            f"group's status until its window holds {n}")
+            f"a single event; {_transitions_from_thin(n_tr, len(tr))}. The statuses are the "
+            f"seed tracker's, unchanged; {flag} holds a group's status until its window holds "
+            f"{n}")
+
+
+def _transitions_from_thin(n_thin: int, n: int) -> str:
+    """How many of a replay's ``n`` transitions (all of them, not only those its table lists)
+    came from thin windows.
+
+    >>> _transitions_from_thin(24, 87)
+    '24 of the 87 transitions came from such windows'
+    >>> _transitions_from_thin(1, 1)
+    'the one transition came from such a window'
+    >>> _transitions_from_thin(0, 0)
+    'no status changed'
+    """
+    if n == 0:
+        return "no status changed"
+    if n == 1:
+        return ("the one transition came from such a window" if n_thin else
+                "the one transition did not come from such a window")
+    return f"{n_thin:,} of the {n:,} transitions came from such windows"
 
 
 def print_thin_windows(states: pd.DataFrame, tr: pd.DataFrame, slo: SLO | PerGroup,

@@ -361,3 +361,21 @@ def test_the_figure_counts_the_status_changes_the_summary_counts(start, context,
     assert words in texts
     assert not any(t.endswith("status changes at events") for t in texts)  # a count of what?
     plt.close(fig)
+
+
+def test_the_legend_counts_changes_during_an_incident_the_log_begins_inside():
+    # By hand (the bursty log with every tenth event of hour 0 failing, target 99 %, 1 h window):
+    # the log begins at 00:00:00 with a failure (1 failure over a budget of 0.01: EXHAUSTED);
+    # the last failure of hour 0 (00:00:50) leaves the window at 01:00:50 + 1 ns: HEALTHY at the
+    # 01:00:51 event. The incident 2026-02-01 23:00 .. 2026-02-02 01:00 began before the log: the
+    # tracker's figures are withheld (its window never lies after the data's start during it),
+    # but the change at 00:00:00, drawn, is during it; the one at 01:00:51 after it.
+    rep = incident_report(bursty(fail_in=(0,)), SLO(target=0.99, window="1h"),
+                          DAY - pd.Timedelta("1h"), DAY + pd.Timedelta("1h"), context="1h",
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    assert rep.transitions["ts"].tolist() == [DAY, DAY + pd.Timedelta("1h51s")]
+    fig = rep.plot()
+    texts = [t.get_text() for t in fig.axes[0].budget_ax.get_legend().get_texts()]
+    assert ("1 status change at events\nduring the incident,\n"
+            "2026-02-01 23:00 – 2026-02-02 01:00 (UTC);\n1 more before or after it") in texts
+    plt.close(fig)

@@ -74,7 +74,7 @@ def test_replay_counts_the_statuses_read_from_thin_windows(tmp_path, capsys):
     out = _said(capsys.readouterr().out)
     assert ("thin windows: 2 of 3 groups end on a status read from a window of fewer than 200 "
             "events (under 95 % it holds fewer than 10 expected failures: too few for a "
-            "verdict), 1 of them EXHAUSTED, 1 on a single event; 5 of the 8 transitions above "
+            "verdict), 1 of them EXHAUSTED, 1 on a single event; 5 of the 8 transitions "
             "came from such windows. The statuses are the seed tracker's, unchanged; "
             "--min-events 200 holds a group's status until its window holds that many") in out
     # said, never changed: the transitions as worked out by hand
@@ -89,3 +89,31 @@ def test_replay_says_nothing_when_min_events_holds_the_thin_windows(tmp_path, ca
     assert main(["replay", _replay_log(tmp_path), "--ok", "ok", "--by", "g", "--target", "0.95",
                  "--window", "24h", "--min-events", "200"]) == 0
     assert "thin windows" not in capsys.readouterr().out
+
+
+def test_replay_counts_every_thin_end_on_a_single_event(tmp_path, capsys):
+    # the log of _replay_log and "d": one success (HEALTHY, no transition, on a window of 1
+    # event) and "e": one success (the same). Thin ends: a (1 event, EXHAUSTED), b (100), d (1),
+    # e (1): 4 of 5 groups, 1 EXHAUSTED, 3 on a single event (a, d, e: of any status); the
+    # transitions as before, 5 of the 8 (every one of them, whether listed or not).
+    log = pd.read_csv(_replay_log(tmp_path))
+    log = pd.concat([log, pd.DataFrame({"ts": ["2026-01-01T00:00:05Z"] * 2, "g": ["d", "e"],
+                                        "ok": [True, True]})]).sort_values("ts", kind="stable")
+    log.to_csv(tmp_path / "log5.csv", index=False)
+    assert main(["replay", str(tmp_path / "log5.csv"), "--ok", "ok", "--by", "g", "--target",
+                 "0.95", "--window", "24h"]) == 0
+    out = _said(capsys.readouterr().out)
+    assert ("thin windows: 4 of 5 groups end on a status read from a window of fewer than 200 "
+            "events (under 95 % it holds fewer than 10 expected failures: too few for a "
+            "verdict), 1 of them EXHAUSTED, 3 on a single event; 5 of the 8 transitions came "
+            "from such windows.") in out
+
+
+def test_replay_says_the_one_transition(tmp_path, capsys):
+    # one group, one failure: EXHAUSTED on 1 event, its only transition on that window
+    log = _write(tmp_path / "log.csv", [(T0, "a", False)])
+    assert main(["replay", log, "--ok", "ok", "--by", "g", "--target", "0.95", "--window",
+                 "24h"]) == 0
+    out = _said(capsys.readouterr().out)
+    assert ("1 of them EXHAUSTED, 1 on a single event; the one transition came from such a "
+            "window.") in out

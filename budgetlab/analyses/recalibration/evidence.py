@@ -100,7 +100,9 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     actions = [capped_action(a, v, int(n), cap) for a, v, n, cap in zip(
         actions, verdicts, n_ev.tolist(), capped.tolist(), strict=True)]
     notes = [x if not cap else f"{cap}; {x}" if x else cap for x, cap in zip(
-        _notes(evidence, has_time, c, recommended, plan, rec_thin, srt),
+        _notes(evidence, has_time, c, recommended, plan, rec_thin, srt,
+               silent_lo=(limit_share_silent(srt, rolling, c, c.lo_t, plan),
+                          rolling.w_group / HOUR_NS)),
         cap_notes(np.where(judged, c.uncapped, np.nan), recommended, n_ev, counted=alone),
         strict=True)]
     below = np.isfinite(recommended) & np.isnan(rec_low) & (plan.n_boot > 0)
@@ -302,10 +304,12 @@ def saved_history(table: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
 
 
 def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommended: np.ndarray,
-           plan: Plan, thin: list[str], srt: Any) -> list[str]:
+           plan: Plan, thin: list[str], srt: Any,
+           silent_lo: tuple[np.ndarray, np.ndarray]) -> list[str]:
     """Per group: why there is no recommendation (too ``thin`` evidence for one; or with figures
-    and the way forward, a longer window weighed against the group's span in the log, ``srt``),
-    or the caveat of a short history; empty when neither applies."""
+    and the way forward, a longer window weighed against the group's span in the log, ``srt``;
+    ``silent_lo``: the part of the share at the lowest candidate on a window held over a silence
+    and the evaluated hours), or the caveat of a short history; empty when neither applies."""
     log_days, log_events = _log_spans(srt, plan)
     out = []
     for g, lo in enumerate(c.lo_t.tolist()):
@@ -326,7 +330,8 @@ def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommend
             window_ns=plan.slo.window_ns, history_days=days, max_share=plan.max_share,
             limit_status=plan.limit_status, min_days=MIN_HISTORY_DAYS,
             min_events=plan.slo.min_events, prob=c.base_prob,
-            log_days=float(log_days[g]), log_events=int(log_events[g])))
+            log_days=float(log_days[g]), log_events=int(log_events[g]),
+            silent_lo=float(silent_lo[0][g]), hours=float(silent_lo[1][g])))
     return out
 
 

@@ -16,6 +16,7 @@ from ..._util.percent import given_fraction, given_percent, measured_percent, sh
 from ..._util.words import about_counted, about_words, command_flag, days_words, prose_duration, say
 from .candidates import USUAL_TARGETS, target_range
 from .rules import events_for
+from .verdict import silence_aside
 
 __all__ = ["MAX_WINDOW_DAYS", "suggest_window", "explain_no_recommendation"]
 
@@ -104,7 +105,9 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
                               window_events: float, window_ns: int, history_days: float,
                               max_share: float, limit_status: str, min_days: float = 14.0,
                               min_events: int = 0, prob: float = 0.01,
-                              log_days: float = float("nan"), log_events: int = 0) -> str:
+                              log_days: float = float("nan"), log_events: int = 0,
+                              silent_lo: float = float("nan"), hours: float = float("nan")
+                              ) -> str:
     """Why no target meets the rule for one group, with figures, and what would make one possible
     (a longer window, ``min_events`` above the current one, more history, a looser
     ``max_share``). ``p1``: the rolling rate's ``prob`` quantile the range starts from (1 %, or
@@ -115,6 +118,10 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
     ``log_days``/``log_events``: the group's span in the log (first event to last) and its events
     there, against which a longer window is weighed (:class:`LogSpan`: a longer window evaluates
     more of a sparse log, whose short evaluated history is then no reason to ask for more).
+    ``silent_lo``: the part of ``share_lo`` on a window held over a silence, of the ``hours`` of
+    evaluated time (:func:`~budgetlab.analyses.recalibration.levels.limit_share_silent` at
+    ``lo``), said after the share (:func:`~budgetlab.analyses.recalibration.verdict.silence_aside`;
+    nothing under a second).
 
     Where that floor is 50 %, the lowest usual target, itself, a window at the quantile is at the
     limit status there: only targets below 50 % meet the rule, and the usual targets stop at 50 %
@@ -173,6 +180,9 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
         head = (f"no target meets the rule: {name}{sep} is below every usual target (lowest "
                 "50 %)")
     parts = [head]
+    aside = silence_aside(silent_lo, share_lo, hours) if np.isfinite(lo) else ""
+    if aside:  # the share's time at lo that rests on no new event
+        parts.append(f"the {share_percent(share_lo, max_share)} at {given_percent(lo)}{aside}")
     if np.isfinite(window_events) and window_events > 0:
         # a window with traffic holds at least one event: one failure moves it 100 points at most
         parts.append(f"{about_counted(events_per_day, 'event')} a day with traffic (per 24 h "
