@@ -34,7 +34,7 @@ from .window_gaps import (
     mark_thin,
     no_time_note,
 )
-from .window_marks import MARKERS, NO_ROW, draw_series, nothing_drawn
+from .window_marks import DWELL_SERIES, MARKERS, NO_ROW, draw_series, nothing_drawn
 
 __all__ = ["MARKERS", "NO_ROW", "plot_window_comparison"]
 
@@ -322,6 +322,6 @@ def _comparison_series(table: pd.DataFrame) -> tuple[list[str], np.ndarray, np.n
     dwell = pd.to_timedelta(table["min_dwell"])
     series = group_labels(table, keys)
     if dwell.nunique() > 1:
-        series = np.array([f"{s} · dwell {prose_duration(d) if d > pd.Timedelta(0) else '0'}"
+        series = np.array([f"{s}{DWELL_SERIES}{prose_duration(d) if d > pd.Timedelta(0) else '0'}"
                            for s, d in zip(series, dwell, strict=True)], dtype=object)
     return windows, x_all, series
