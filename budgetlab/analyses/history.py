@@ -17,7 +17,7 @@ import pandas as pd
 
 from .._util.pairs import split_items
 from .._util.validation import as_list, check_fraction, check_tz, require_columns
-from .._util.words import counted
+from .._util.words import counted, some_named
 from ..errors import ConfigError, InputError
 from ..events.schema import ROLE_COLUMNS, scope_mask
 from .daily_rates import daily_spread, daily_success
@@ -116,9 +116,12 @@ def target_table(events: pd.DataFrame, *, by: str, target: float | None = 0.95,
                           "(e.g. 'recaptcha_v2=0.93,turnstile=0.97').")
     values = group_values(events, by)
     unknown = sorted(set(given) - set(values))
-    if unknown:
+    if unknown:  # a notebook's parameter (not the keyword): say how to set it when running one
+        run = ("" if name == "overrides" else
+               f" (`-p {name}=None` when running a notebook on a log of other groups)")
         raise ConfigError(f"{name} names {counted(len(unknown), 'group')} that the column "
-                          f"{by!r} does not have; use its values: {', '.join(values[:10])}.")
+                          f"{by!r} does not have ({some_named(unknown, 4)}); use its values: "
+                          f"{', '.join(values[:10])}, or name none: {name}=None{run}.")
     fill = np.nan if target is None else target
     if target is None:  # only the groups named (none filled)
         values = [v for v in values if v in given]

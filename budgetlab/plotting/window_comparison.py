@@ -34,7 +34,7 @@ from .window_gaps import (
     mark_thin,
     no_time_note,
 )
-from .window_marks import MARKERS, NO_ROW, draw_series, nothing_drawn
+from .window_marks import DWELL_SERIES, MARKERS, NO_ROW, draw_series, nothing_drawn
 
 __all__ = ["MARKERS", "NO_ROW", "plot_window_comparison"]
 
@@ -234,11 +234,13 @@ def _thin_note(bottom: Axes, said: list[tuple[str, list[str]]]) -> list[Any]:
     there (``said``: each panel's column and :func:`~budgetlab.plotting.window_gaps.mark_thin`'s
     words), in one note (gid ``thin_label``) under the x label, outside the panels: inside, at
     the window, it lay over the marks drawn there. The panels' names are said when their words
-    differ."""
+    differ, or when a panel has none: a detection time is no figure a thin row withholds, and
+    "not drawn" said of the whole figure named a row whose detection mark was drawn below."""
+    panels = len(said)
     said = [(col, words) for col, words in said if words]
     if not said:
         return []
-    if all(words == said[0][1] for _, words in said):
+    if len(said) == panels and all(words == said[0][1] for _, words in said):
         lines = [f"not drawn ({THIN_LABEL}: {THIN_WHY}): " + "; ".join(said[0][1])]
     else:
         lines = [f"{_METRIC_LABELS.get(col, col)}, not drawn ({THIN_LABEL}: {THIN_WHY}): "
@@ -320,6 +322,6 @@ def _comparison_series(table: pd.DataFrame) -> tuple[list[str], np.ndarray, np.n
     dwell = pd.to_timedelta(table["min_dwell"])
     series = group_labels(table, keys)
     if dwell.nunique() > 1:
-        series = np.array([f"{s} · dwell {prose_duration(d) if d > pd.Timedelta(0) else '0'}"
+        series = np.array([f"{s}{DWELL_SERIES}{prose_duration(d) if d > pd.Timedelta(0) else '0'}"
                            for s, d in zip(series, dwell, strict=True)], dtype=object)
     return windows, x_all, series

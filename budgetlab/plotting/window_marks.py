@@ -13,11 +13,15 @@ import pandas as pd
 from matplotlib.lines import Line2D
 
 from .._util.evidence import LESS_EVIDENCE, evidence_weights
-from .._util.words import some_named
+from .._util.words import counted, some_named
 from ._common import OTHER_COLOR, group_colors, other_label
 from ._group_labels import other_gid
 
-__all__ = ["MARKERS", "NO_ROW", "draw_series", "nothing_drawn", "series_codes"]
+__all__ = ["DWELL_SERIES", "MARKERS", "NO_ROW", "draw_series", "nothing_drawn", "series_codes"]
+
+#: What joins a group and its dwell time in a series' name (``GET · dwell 1 h``) when the table
+#: compares several dwell times: one group is then several series.
+DWELL_SERIES = " · dwell "
 
 #: The legend's words when a series has no mark at a window for want of a row (a table filtered
 #: by hand; :func:`budgetlab.compare_windows` gives every series a row per window).
@@ -53,7 +57,8 @@ def draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
     """The marks (no joining line) on each panel ``(axes, column, values, marker size)`` and the
     legend handles (the top panel's coloured series, chosen by
     :func:`~budgetlab._util.evidence.most_evidence` on each series' most ``failures`` and
-    ``events`` at a window, then ``other (N groups; fewer failures, then events)``, then
+    ``events`` at a window, then ``other (N groups; fewer failures, then events)`` (``N
+    groups, M series`` when a group is a series per dwell time: :func:`_grey_label`), then
     :data:`NO_ROW` when a series lacks a row at a window). Only the series with a value drawn
     take a colour and a legend entry (the others have no marks); each coloured one a line of
     its own (gid ``<column>:<series>``), its hollow marker shape (:data:`MARKERS`) and colour;
@@ -68,7 +73,7 @@ def draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
             np.maximum.at(top, codes, np.nan_to_num(table[col].to_numpy(dtype=float), nan=0.0))
         evidence.append(top[drawn])
     colors = group_colors([str(n) for n in names[drawn]], evidence_weights(*evidence).tolist())
-    grey_label = other_label(colors, LESS_EVIDENCE)
+    grey_label = _grey_label(colors, pd.to_timedelta(table["min_dwell"]).nunique() > 1)
     # a window without a row of a series (a table filtered by hand): no mark there, said
     pairs = np.unique(codes * n_windows + x_all.astype(np.int64))
     broken = bool((np.bincount(pairs // n_windows, minlength=len(names)) < n_windows).any())
@@ -97,6 +102,22 @@ def draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
     if broken:
         handles.append(Line2D([], [], ls="none", label=NO_ROW))
     return handles
+
+
+def _grey_label(colors: dict[str, str | None], by_dwell: bool) -> str:
+    """The legend's words of the grey series: ``other (N groups; ...)``, or, when each group is
+    a series per dwell time (``by_dwell``), its groups and its series counted apart (``other (2
+    groups, 4 series; ...)``: 4 series of 2 groups were said to be 4 groups).
+
+    >>> _grey_label({"a · dwell 0": "#0072B2", "b · dwell 0": None, "b · dwell 1 h": None}, True)
+    'other (1 group, 2 series; fewer failures, then events)'
+    """
+    grey = [name for name, c in colors.items() if c is None]
+    if not by_dwell or not grey:
+        return other_label(colors, LESS_EVIDENCE)
+    groups = {name.rsplit(DWELL_SERIES, 1)[0] for name in grey}
+    return (f"other ({counted(len(groups), 'group')}, {counted(len(grey), 'series', 'series')}; "
+            f"{LESS_EVIDENCE})")
 
 
 def nothing_drawn(series: np.ndarray, panels: list[Any], most: int = 4) -> list[Any]:

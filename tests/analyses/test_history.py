@@ -191,8 +191,10 @@ def test_target_table_refusals_name_the_parameter_the_user_wrote():
     with pytest.raises(ConfigError) as err:
         target_table(ev, by="method", overrides="recaptcha_v2:0.93,turnstile:0.97",
                      name="proposed")
-    assert str(err.value) == ("proposed names 2 groups that the column 'method' does not have; "
-                              "use its values: GET, POST.")
+    assert str(err.value) == ("proposed names 2 groups that the column 'method' does not have "
+                              "(recaptcha_v2, turnstile); use its values: GET, POST, or name "
+                              "none: proposed=None (`-p proposed=None` when running a notebook "
+                              "on a log of other groups).")
     with pytest.raises(ConfigError) as err:
         target_table(ev, by="method", overrides="GET=2")
     assert str(err.value) == ("overrides must be numbers between 0 and 1 "

@@ -11,9 +11,10 @@ import pandas as pd
 
 from ..._util.validation import window_words
 from ..._util.words import counted, counted_of, some_named
+from ...errors import ConfigError
 from ..window_thin import THIN_REASONS
 
-__all__ = ["left_out_notes", "without_verdict", "without_verdict_words"]
+__all__ = ["left_out_notes", "pairs_left_out", "without_verdict", "without_verdict_words"]
 
 #: The most groups named per reason (more: ``and N more``).
 MOST_NAMED = 4
@@ -69,6 +70,46 @@ def left_out_notes(codes: np.ndarray, labels: np.ndarray | None, group: np.ndarr
     return notes
 
 
+def pairs_left_out(table: pd.DataFrame, codes: np.ndarray,
+                   incidents: pd.DataFrame) -> np.ndarray:
+    """Per (incident, group) pair of ``incidents`` (:func:`~budgetlab.window_incidents`), whether
+    its row of ``table`` (the :func:`~budgetlab.compare_windows` row of its window, dwell time and
+    group) is left out of the sums (``codes``:
+    :func:`~budgetlab.analyses.window_thin.thin_reasons`): such a pair is not counted either, so
+    that a group left out of a window's sums adds no pair to its recall or detection. All
+    ``False`` for a table that names no group key (made by hand: nothing to match on).
+
+    >>> t = pd.DataFrame({"g": ["a", "b"], "window": ["1h", "1h"], "min_dwell": pd.Timedelta(0)})
+    >>> t.attrs["by"] = ["g"]
+    >>> pairs = pd.DataFrame({"g": ["b", "a", "b"], "window": ["1h", "1h", "1d"],
+    ...                       "min_dwell": pd.Timedelta(0)})
+    >>> pairs_left_out(t, np.array(["", "few"], dtype=object), pairs).tolist()
+    [True, False, False]
+    """
+    out = np.zeros(len(incidents), dtype=bool)
+    thin = np.asarray(codes != "", dtype=bool)
+    by = table.attrs.get("by")
+    keys = [k for k in by if k in table.columns] if isinstance(by, list) else []
+    if not keys or not thin.any() or not len(incidents):
+        return out
+    missing = [k for k in keys if k not in incidents.columns]
+    if missing:
+        raise ConfigError(
+            f"the window_incidents table has no column {', '.join(map(repr, missing))}, the "
+            "group key of the compare_windows table: the (incident, group) pairs of the groups "
+            "left out of the sums cannot be told apart; pass window_incidents' output for the "
+            "same groups (the same by=).")
+
+    def keyed(t: pd.DataFrame) -> pd.DataFrame:
+        return pd.DataFrame({"window": t["window"].astype(str).to_numpy(),
+                             "min_dwell": pd.to_timedelta(t["min_dwell"]).to_numpy(),
+                             **{k: t[k].astype(str).to_numpy() for k in keys}})
+
+    left = keyed(table[thin]).drop_duplicates().assign(_left=True)
+    merged = keyed(incidents).merge(left, how="left", on=["window", "min_dwell", *keys])
+    return merged["_left"].fillna(False).to_numpy(dtype=bool)
+
+
 def without_verdict(table: pd.DataFrame, codes: np.ndarray,
                     labels: np.ndarray | None) -> dict[str, str]:
     """The groups too thin for a verdict under every window and dwell time of ``table`` (a
@@ -96,9 +137,11 @@ def without_verdict(table: pd.DataFrame, codes: np.ndarray,
     return out
 
 
-def without_verdict_words(groups: dict[str, str], with_verdict: int) -> str:
+def without_verdict_words(groups: dict[str, str], with_verdict: int, *,
+                          pairs: bool = False) -> str:
     """:func:`choose_window`'s words on the groups decided without (``groups``:
-    :func:`without_verdict`): ``''`` when there are none.
+    :func:`without_verdict`; ``pairs``: their (incident, group) pairs were left out too):
+    ``''`` when there are none.
 
     >>> print(without_verdict_words({"g=c": "1 h: under 24 h of evaluated time"}, 2))
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -115,5 +158,6 @@ def without_verdict_words(groups: dict[str, str], with_verdict: int) -> str:
     rest = sum(len(n) for n in list(by_why.values())[MOST_REASONS:])
     if rest:
         said.append(f"{counted(rest, 'more group')} for other reasons")
+    sums = "sums and (incident, group) pairs" if pairs else "sums"
     return (f"decided on the {counted(with_verdict, 'group')} with a verdict; left out of every "
-            f"window's sums, too thin for a verdict under every window: {'; '.join(said)}")
+            f"window's {sums}, too thin for a verdict under every window: {'; '.join(said)}")

@@ -26,13 +26,15 @@ from ..._util.words import counted_of, prose_duration
 from ...errors import ConfigError
 from ..verdicts import Verdict, minutes
 from ..window_thin import group_names, thin_reasons
-from .left_out import left_out_notes, without_verdict, without_verdict_words
+from .left_out import left_out_notes, pairs_left_out, without_verdict, without_verdict_words
 
 __all__ = ["window_summary", "choose_window"]
 
 _ALERT_SHARES = {"warning": ("share_warning", "share_critical", "share_exhausted"),
                  "critical": ("share_critical", "share_exhausted"),
                  "exhausted": ("share_exhausted",)}
+_COUNTS = ("pairs", "detected", "unseen", "withheld")
+_MEDIANS = ("detection_median", "recovery_median")
 _SUMMED = ["transitions_per_day", "round_trips_per_day", "hours", "hours_exhausted",
            "_alert_hours"]
 
@@ -69,7 +71,11 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
         row without an event in its evaluated span: detection not known, neither detected nor
         missed nor unseen; 0 for a table without a ``withheld`` column), ``detection_median``,
         ``recovery_median`` (over the detected pairs: a missed one has nothing to recover from)
-        and ``unrecovered`` (detected pairs never recovered); a window no incident counts for
+        and ``unrecovered`` (detected pairs never recovered); ``pairs_left_out``,
+        ``detected_left_out``, ``unseen_left_out`` and ``withheld_left_out``: those of the
+        counts that are pairs of a group row left out of the sums (the note says how many),
+        which :func:`choose_window` does not count (a group left out adds no pair to recall);
+        the medians are over the other pairs; a window no incident counts for
         (each starts before the observation, or its scope covers no group) has 0 pairs and NaT
         medians. ``attrs["groups_left_out"]``: the thin rows left out in all;
         ``attrs["groups_without_verdict"]``: the groups too thin under every window and dwell
@@ -111,14 +117,38 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
     out["groups_left_out"] = left_out
     out["note"] = left_out_notes(codes, labels, grouped.ngroup().to_numpy(), len(out))
     if incidents is not None:
-        out = out.join(_pair_columns(incidents), how="left")
-        for c in ("pairs", "detected", "unseen", "withheld", "unrecovered"):
+        out = out.join(_pairs_summed(incidents, pairs_left_out(table, codes, incidents)),
+                       how="left")
+        for c in (*_COUNTS, "unrecovered", *(f"{c}_left_out" for c in _COUNTS)):
             out[c] = out[c].fillna(0).astype(np.int64)
+        out["note"] = [_pairs_note(n, int(k)) for n, k in zip(out["note"], out["pairs_left_out"],
+                                                              strict=True)]
     out = out.reset_index()
     out["window"] = out["window"].astype(str)
     out.attrs["groups_left_out"] = int(thin.sum())
     out.attrs["groups_without_verdict"] = without_verdict(table, codes, labels)
     return out
+
+
+def _pairs_note(note: str, left: int) -> str:
+    """A summed row's note with the (incident, group) pairs of its left-out rows said."""
+    if not left:
+        return note
+    pairs = f"{left} (incident, group) pair{'' if left == 1 else 's'}"
+    return (f"{note}; {pairs} of these group rows left out of the choice too (counted in "
+            "pairs_left_out and the other _left_out columns; the medians are over the other "
+            "pairs)")
+
+
+def _pairs_summed(incidents: pd.DataFrame, left: np.ndarray) -> pd.DataFrame:
+    """:func:`window_summary`'s incident columns: the counts over all pairs (as the rows of
+    compare_windows), those of the pairs whose group row is left out (``left``) again with
+    ``_left_out``, and the medians over the other pairs."""
+    every = _pair_columns(incidents)
+    kept = _pair_columns(incidents[~left])
+    out = every.drop(columns=list(_MEDIANS)).join(kept[list(_MEDIANS)], how="left")
+    return out.join(_pair_columns(incidents[left])[list(_COUNTS)].add_suffix("_left_out"),
+                    how="left")
 
 
 def _pair_columns(incidents: pd.DataFrame) -> pd.DataFrame:
@@ -216,7 +246,7 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
         return Verdict("window", None, f"No window chosen: {why}.",
                        _compared(summary), withheld=why)
     caveat = "; ".join(x for x in (caveat, _unjudged(whole[seen == 0])) if x)
-    ok = judged[judged["detected"] >= min_recall * _seen(judged)]
+    ok = judged[_detected(judged) >= min_recall * _seen(judged)]
     if not len(ok):
         why = (f"no window reaches the alert status for {given_percent(min_recall)} of the "
                "(incident, group) pairs it saw")
@@ -231,9 +261,21 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
 
 def _seen(rows: pd.DataFrame) -> np.ndarray:
     """The (incident, group) pairs each row's window saw: ``pairs - unseen - withheld`` (a
-    withheld pair's detection is not known: it is no miss)."""
-    return np.asarray(rows["pairs"].to_numpy() - _count(rows, "unseen") - _count(rows, "withheld"),
+    withheld pair's detection is not known: it is no miss), of the groups summed (the pairs of
+    a group row left out, ``_left_out``, are not)."""
+    return np.asarray(_kept(rows, "pairs") - _kept(rows, "unseen") - _kept(rows, "withheld"),
                       dtype=np.int64)
+
+
+def _detected(rows: pd.DataFrame) -> np.ndarray:
+    """The (incident, group) pairs each row's window detected, of the groups summed."""
+    return np.asarray(_kept(rows, "detected"), dtype=np.int64)
+
+
+def _kept(rows: pd.DataFrame | pd.Series, column: str) -> np.ndarray | int:
+    """A pair count of a :func:`window_summary` without the pairs of the group rows left out
+    of its sums (its ``_left_out`` column; a summary without one, made by hand: all)."""
+    return _count(rows, column) - _count(rows, f"{column}_left_out")
 
 
 def _count(rows: pd.DataFrame | pd.Series, column: str) -> np.ndarray | int:
@@ -272,10 +314,12 @@ def _unjudged(rows: pd.DataFrame) -> str:
 def _detects(best: pd.Series) -> str:
     """The evidence of a chosen window: the pairs it detected, its median detection, its
     flapping and (when summed) its time alerting."""
-    unseen, held = _count(best, "unseen"), _count(best, "withheld")
+    unseen, held = _kept(best, "unseen"), _kept(best, "withheld")
+    left = _count(best, "pairs_left_out")
     more = [*([f"{unseen} more unseen: no traffic"] if unseen else []),
-            *([f"{held} more withheld: 0 events evaluated"] if held else [])]
-    evidence = (f"detects {int(best['detected'])} of {int(best['pairs']) - unseen - held} "
+            *([f"{held} more withheld: 0 events evaluated"] if held else []),
+            *([f"{left} more of groups left out of the sums"] if left else [])]
+    evidence = (f"detects {_kept(best, 'detected')} of {_kept(best, 'pairs') - unseen - held} "
                 "(incident, group) pairs"
                 + (f" it saw ({'; '.join(more)})" if more else "")
                 + f" (median {minutes(best['detection_median'])}) "
@@ -304,7 +348,8 @@ def _whole(summary: pd.DataFrame) -> tuple[pd.DataFrame, str]:
         left = int(r["groups_left_out"])
         names.append(f"{_window_name(r)}, {counted_of(left, left + int(r['groups']), 'group row')}")
     whole = summary[~part]
-    said = [without_verdict_words(none, int(whole["groups"].max())) if len(whole) else "",
+    said = [without_verdict_words(none, int(whole["groups"].max()),
+                                  pairs="pairs_left_out" in summary.columns) if len(whole) else "",
             (f"not compared, as their sums leave out groups with a verdict under another window "
              f"(the summary's note says why): {'; '.join(names)}" if names else "")]
     return whole, "; ".join(x for x in said if x)
