@@ -8,28 +8,8 @@ for 2m, 6h26m/32m x7 for 16m, 1d1h43m/2h9m x2 for 1h4m, 4d6h51m/6h26m x1 for 3h1
 from __future__ import annotations
 
 from budgetlab.cli import main
+from tests.interop.app_specs import PYRRA, SLOTH
 
-SLOTH = """version: "prometheus/v1"
-service: app
-slos:
-  - name: availability
-    objective: 99.9
-    sli:
-      events:
-        error_query: sum(rate(app_request_errors_total[{{.window}}]))
-        total_query: sum(rate(app_requests_total[{{.window}}]))
-"""
-PYRRA = """apiVersion: pyrra.dev/v1alpha1
-kind: ServiceLevelObjective
-metadata: {name: app-availability, namespace: app}
-spec:
-  target: "99.9"
-  window: 30d
-  indicator:
-    ratio:
-      errors: {metric: app_request_errors_total}
-      total: {metric: app_requests_total}
-"""
 SPAN = ["--start", "2026-01-05", "--end", "2026-01-07"]
 
 

@@ -5,28 +5,7 @@ notes of the two specs written by hand, without the tracker's words."""
 from __future__ import annotations
 
 from budgetlab.cli import main
-
-SLOTH = """version: "prometheus/v1"
-service: app
-slos:
-  - name: availability
-    objective: 99.9
-    sli:
-      events:
-        error_query: sum(rate(app_request_errors_total[{{.window}}]))
-        total_query: sum(rate(app_requests_total[{{.window}}]))
-"""
-PYRRA = """apiVersion: pyrra.dev/v1alpha1
-kind: ServiceLevelObjective
-metadata: {name: app-availability, namespace: app}
-spec:
-  target: "99.9"
-  window: 30d
-  indicator:
-    ratio:
-      errors: {metric: app_request_errors_total}
-      total: {metric: app_requests_total}
-"""
+from tests.interop.app_specs import PYRRA, SLOTH
 
 
 def test_export_prometheus_says_no_tracker_window(tmp_path, capsys):
