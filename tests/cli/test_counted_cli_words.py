@@ -117,7 +117,9 @@ def test_help_texts_read_right_for_one_and_for_several(capsys):
     assert "one or more outcome logs: .csv, .tsv" in text
     assert ("write the status changes in each reported window (.csv or .parquet; its figures to "
             "12 significant digits, a duration in a CSV as the window column writes one: 24m "
-            "(minutes), 1h30m, 10s)") in text
+            "(minutes), 1h30m, 10s; current_rate, burn_rate and the budget columns computed from "
+            "each change's counts, not rounded as the seed's report and replay --out round "
+            "them)") in text
     assert "(s)" not in text
     assert "one or more outcome logs: .csv, .tsv" in _help("replay", capsys)
 
