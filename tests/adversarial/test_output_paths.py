@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.adversarial.harness import Case, run_case
+from tests.interop.app_specs import SLOTH
 
 # an OpenSLO v1 SLO as `budgetlab export openslo --target 0.99 --window 1d` writes it
 SLO_YAML = b"""\
@@ -48,17 +49,7 @@ spec:
   - target: 0.99
 """
 # a Sloth spec with Prometheus queries, as `budgetlab backtest --slo` reads them
-SLOTH_YAML = b"""\
-version: "prometheus/v1"
-service: app
-slos:
-  - name: availability
-    objective: 99.9
-    sli:
-      events:
-        error_query: sum(rate(app_request_errors_total[{{.window}}]))
-        total_query: sum(rate(app_requests_total[{{.window}}]))
-"""
+SLOTH_YAML = SLOTH.encode()
 # the shape budgetlab.recalibrate returns: group keys + recommended_target (+ other figures)
 REC_CSV = (b"captcha_type,events,success_rate,recommended_target\n"
            b"recaptcha_v2,1000,0.95,0.93\nturnstile,500,0.985,0.97\n")

@@ -9,30 +9,17 @@ from __future__ import annotations
 import re
 
 import pandas as pd
-import pytest
 
 from budgetlab import read_events
 from budgetlab.cli import main
-from budgetlab.errors import TimestampError
+from tests.events.time_logs import time_refusal, times_log
 
 ISO = "ISO-8601 like 2026-11-29T03:47:00Z or 2026-11-29 04:47:00+01:00."
 
 
-def _log(tmp_path, times):
-    path = tmp_path / "log.csv"
-    path.write_text("ts,ok\n" + "".join(f"{t},true\n" for t in times))
-    return path
-
-
-def _refusal(path):
-    with pytest.raises(TimestampError) as info:
-        read_events(path, ok="ok")
-    return str(info.value)
-
-
 def test_day_or_month_first_is_said_with_both_formats(tmp_path):
-    path = _log(tmp_path, ["01.02.2026 10:00", "02.02.2026 10:30"])
-    assert _refusal(path) == (
+    path = times_log(tmp_path, ["01.02.2026 10:00", "02.02.2026 10:30"])
+    assert time_refusal(path) == (
         "unparseable timestamps at rows 1, 2 (1-based, "
         "after the header); a date such as 01.02.2026 reads day "
         "first (1 February) or month first (2 January), and budgetlab does not guess which: give "
@@ -48,7 +35,7 @@ def test_day_or_month_first_is_said_with_both_formats(tmp_path):
 
 
 def test_on_the_command_line_it_names_time_format(tmp_path, capsys):
-    path = _log(tmp_path, ["01/02/26T10:00:05.5+01:00"])
+    path = times_log(tmp_path, ["01/02/26T10:00:05.5+01:00"])
     assert main(["replay", str(path), "--ok", "ok"]) == 2
     err = capsys.readouterr().err
     assert err == (
@@ -64,8 +51,8 @@ def test_on_the_command_line_it_names_time_format(tmp_path, capsys):
 
 
 def test_one_order_only_is_said_and_still_not_taken_from_some_rows(tmp_path):
-    path = _log(tmp_path, ["13/02/2026", "01/02/2026"])
-    assert _refusal(path) == (
+    path = times_log(tmp_path, ["13/02/2026", "01/02/2026"])
+    assert time_refusal(path) == (
         "unparseable timestamps at rows 1, 2 (1-based, "
         "after the header); these dates read day first only (a first "
         "number above 12 is no month), and budgetlab does not take the order from some rows: "
@@ -75,7 +62,7 @@ def test_one_order_only_is_said_and_still_not_taken_from_some_rows(tmp_path):
 
 
 def test_a_time_in_a_form_of_its_own_gets_the_dates_part(tmp_path):
-    assert _refusal(_log(tmp_path, ["01-02-2026 10h00"])) == (
+    assert time_refusal(times_log(tmp_path, ["01-02-2026 10h00"])) == (
         "unparseable timestamp at row 1 (1-based, "
         "after the header); a date such as 01-02-2026 reads day first "
         "(1 February) or month first (2 January), and budgetlab does not guess which: give "
@@ -84,5 +71,5 @@ def test_a_time_in_a_form_of_its_own_gets_the_dates_part(tmp_path):
 
 
 def test_dates_no_order_reads_get_no_format(tmp_path):
-    assert _refusal(_log(tmp_path, ["31.13.2026"])) == (
+    assert time_refusal(times_log(tmp_path, ["31.13.2026"])) == (
         f"unparseable timestamp at row 1 (1-based, after the header); use {ISO}")

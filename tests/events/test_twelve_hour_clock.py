@@ -14,28 +14,16 @@ import pytest
 
 from budgetlab import read_events
 from budgetlab.cli import main
-from budgetlab.errors import TimestampError
+from tests.events.time_logs import time_refusal, times_log
 
 ISO = "ISO-8601 like 2026-11-29T03:47:00Z or 2026-11-29 04:47:00+01:00."
 TOLD = ("these times have an ISO-8601 date but a 12-hour clock (AM/PM), which ISO-8601 does not "
         "have: give ")
 
 
-def _log(tmp_path, times):
-    path = tmp_path / "log.csv"
-    path.write_text("ts,ok\n" + "".join(f"{t},true\n" for t in times))
-    return path
-
-
-def _refusal(path):
-    with pytest.raises(TimestampError) as info:
-        read_events(path, ok="ok")
-    return str(info.value)
-
-
 def test_the_api_refusal_names_time_format_and_it_reads_the_file(tmp_path):
-    path = _log(tmp_path, ["2026-03-01 10:00 PM +0100", "2026-03-01 12:30 AM +0100"])
-    assert _refusal(path) == (
+    path = times_log(tmp_path, ["2026-03-01 10:00 PM +0100", "2026-03-01 12:30 AM +0100"])
+    assert time_refusal(path) == (
         "unparseable timestamps at rows 1, 2 (1-based, after the header); " + TOLD
         + f"time_format='%Y-%m-%d %I:%M %p %z'; or write {ISO}")
     got = read_events(path, ok="ok", time_format="%Y-%m-%d %I:%M %p %z")["ts"].tolist()
@@ -44,7 +32,7 @@ def test_the_api_refusal_names_time_format_and_it_reads_the_file(tmp_path):
 
 
 def test_the_command_line_names_time_format_and_it_reads_the_file(tmp_path, capsys):
-    path = _log(tmp_path, ["2026-03-01 10:00 PM +0100"])
+    path = times_log(tmp_path, ["2026-03-01 10:00 PM +0100"])
     assert main(["replay", str(path), "--ok", "ok"]) == 2
     err = capsys.readouterr().err
     assert err == (
@@ -61,16 +49,16 @@ def test_the_command_line_names_time_format_and_it_reads_the_file(tmp_path, caps
     ("2026-03-01 10:00 PM", "%Y-%m-%d %I:%M %p", "2026-03-01T22:00:00Z"),  # naive: UTC
 ])
 def test_each_form_gets_its_own_format(tmp_path, time, fmt, utc):
-    path = _log(tmp_path, [time])
-    assert _refusal(path) == (
+    path = times_log(tmp_path, [time])
+    assert time_refusal(path) == (
         "unparseable timestamp at row 1 (1-based, after the header); " + TOLD
         + f"time_format={fmt!r}; or write {ISO}")
     assert read_events(path, ok="ok", time_format=fmt)["ts"].tolist() == [pd.Timestamp(utc)]
 
 
 def test_a_numeric_date_with_am_pm_gets_twelve_hour_directives(tmp_path):
-    path = _log(tmp_path, ["01/02/2026 10:00 PM"])
-    assert _refusal(path) == (
+    path = times_log(tmp_path, ["01/02/2026 10:00 PM"])
+    assert time_refusal(path) == (
         "unparseable timestamp at row 1 (1-based, after the header); a date such as 01/02/2026 "
         "reads day first (1 February) or month first (2 January), and budgetlab does not guess "
         "which: give time_format='%d/%m/%Y %I:%M %p' (day first) or "
@@ -80,8 +68,8 @@ def test_a_numeric_date_with_am_pm_gets_twelve_hour_directives(tmp_path):
 
 
 def test_times_in_two_forms_are_told_to_be_written_in_one(tmp_path):
-    path = _log(tmp_path, ["2026-03-01 10:00 PM +0100", "2026-03-01 10:00:05 PM +0100"])
-    assert _refusal(path) == (
+    path = times_log(tmp_path, ["2026-03-01 10:00 PM +0100", "2026-03-01 10:00:05 PM +0100"])
+    assert time_refusal(path) == (
         "unparseable timestamps at rows 1, 2 (1-based, after the header); " + TOLD
         + "time_format='%Y-%m-%d %I:%M %p %z' (the first time's form: the times are written in "
         f"2 forms, write them in one); or write {ISO}")
