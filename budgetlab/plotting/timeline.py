@@ -12,18 +12,10 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
-from .._util.validation import check_tz, require_columns, to_timedelta, utc_ns_column
+from .._util.validation import check_tz, require_columns
 from ..errors import ConfigError
-from ..slo import SLO, PerGroup, table_slo
-from ._common import (
-    gap_breaks,
-    gap_threshold,
-    one_group,
-    piece_starts,
-    split_axes,
-    step_line,
-    time_axis,
-)
+from ..slo import PerGroup, table_slo
+from ._common import one_group, piece_starts, split_axes, step_line, time_axis
 from ._numbers import plain_numbers
 from ._pixels import merge_breaks, pixel_columns
 from .clock_lines import clock_lines, require_steps
@@ -39,6 +31,7 @@ from .timeline_marks import (
     legend_entries,
     place_legends,
 )
+from .timeline_rows import event_rows, line_breaks, lone_rows, observed_ends
 
 #: The lines (gid) top-down and the replay column each draws.
 _LINES = (("success_rate", "success_rate"), ("burn_rate", "burn_rate"),
@@ -169,11 +162,11 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
     ax = plt.gca() if ax is None else ax
     tz = check_tz(tz)
     slo = _check(states, spans, slo, budget=budget, max_points=max_points)
-    t, values, status, order = _event_rows(states, _LINES[:3 if budget else 2])
+    t, values, status, order = event_rows(states, _LINES[:3 if budget else 2])
     labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
     panels = split_axes(ax, 3 if budget else 2)
     lines, hidden, extras = draw_levels(panels, values, spans, slo, policy)
-    breaks, lone = _breaks(t, spans, gap, slo)
+    breaks, lone = line_breaks(t, spans, gap, slo)
     warm = warmup_spans(spans)
     facts: dict[str, Any] = {"hidden": hidden, "transitions": transitions,
                              "slo": slo if budget else None, "incidents": incidents,
@@ -210,7 +203,7 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
     max_points = 4 * columns if max_points is None else max_points
     if len(t) > max_points and not (spans is not None and len(spans)):
         breaks = merge_breaks(t, breaks, int(t[0]), int(t[-1]), columns)
-        lone = _lone(len(t), breaks)
+        lone = lone_rows(len(t), breaks)
     points, starts, ranges = _line_points(dict(zip(lines, panels, strict=True)), t, values,
                                           spans, breaks, columns, max_points)
     tr = facts["transitions"]  # a rug of status changes over a warm-up strip: a band each
@@ -229,7 +222,7 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
     bottom = panels[-1]
     if spans is not None and len(spans):
         shown = draw_spans(bottom, spans, t, columns)
-        lo, hi = (int(v) for v in _observed(t, spans))
+        lo, hi = (int(v) for v in observed_ends(t, spans))
         draw_warmup(bottom, warm, lo, hi, columns)
     else:
         shown = draw_status(bottom, status, order, t, starts, breaks)
@@ -303,22 +296,6 @@ def _check(states: pd.DataFrame | None, spans: pd.DataFrame | None, slo: Any, *,
     return slo
 
 
-def _event_rows(states: pd.DataFrame | None, lines: Sequence[tuple[str, str]]
-                ) -> tuple[np.ndarray, dict[str, np.ndarray], pd.Series, np.ndarray | None]:
-    """``(t, values, status, order)`` of the per-event rows drawn: their times in time order,
-    each line's values (gid -> ``states`` column, of ``lines``) in that order, their statuses
-    and the order (``None``: the table's); no row without ``states``."""
-    if states is None:
-        return (np.zeros(0, dtype=np.int64), {gid: np.zeros(0) for gid, _ in lines},
-                pd.Series([], dtype=object), None)
-    t = utc_ns_column(states["ts"], "states['ts']")
-    order = None if len(t) < 2 or bool((t[1:] >= t[:-1]).all()) else np.argsort(t, kind="stable")
-    values = {gid: states[name].to_numpy(dtype=float) for gid, name in lines}
-    if order is not None:
-        t, values = t[order], {gid: v[order] for gid, v in values.items()}
-    return t, values, states["status"], order
-
-
 def _finish(ax: Axes, panels: list[Axes], labels_below: bool, tz: str) -> None:
     """Ticks, the time axis under the bottom panel, aligned labels; the panels on the top one."""
     for p in panels:
@@ -339,52 +316,12 @@ def _finish(ax: Axes, panels: list[Axes], labels_below: bool, tz: str) -> None:
     fig.sca(ax)  # hand back the top panel as the current axes
 
 
-def _breaks(t: np.ndarray, spans: pd.DataFrame | None, gap: Any,
-            slo: SLO | None) -> tuple[np.ndarray, np.ndarray]:
-    """Rows after which the per-event lines break (after a gap), and the rows alone between
-    breaks (drawn as dots: a step needs two points). With ``spans`` the lines are the spans'
-    (:func:`clock_lines`): no break, and a dot for the events at the spans' end. The default gap
-    is at most ``slo``'s window: after a longer silence the window held no event."""
-    if spans is not None and len(spans):
-        return np.zeros(0, dtype=np.int64), _after_spans(t, spans)
-    if gap is None:
-        gap_ns = gap_threshold(t)
-        if slo is not None:
-            gap_ns = min(gap_ns, int(slo.window.value))
-    else:
-        gap_ns = int(pd.Timedelta(to_timedelta(gap, name="gap")).value)
-    breaks = gap_breaks(t, gap_ns)
-    return breaks, _lone(len(t), breaks)
-
-
-def _lone(n: int, breaks: np.ndarray) -> np.ndarray:
-    """The rows of ``n`` alone between ``breaks`` (rows after which a line breaks), the first
-    and last row included.
-
-    >>> _lone(5, np.array([0, 1, 3])).tolist()
-    [0, 1, 4]
-    """
-    cut = np.zeros(n + 1, dtype=bool)  # cut[i]: a break before row i (row 0 and the end included)
-    cut[0] = cut[-1] = True
-    cut[breaks + 1] = True
-    return np.flatnonzero(cut[:-1] & cut[1:])
-
-
-def _after_spans(t: np.ndarray, spans: pd.DataFrame) -> np.ndarray:
-    """After a silence, the last row of each event time at or after the spans' end (the
-    observation's last instant, which no span ``[start, end)`` holds): drawn as dots."""
-    if str(spans["status"].iloc[-1]) != "no_traffic":  # the last step runs up to that instant
-        return np.zeros(0, dtype=np.int64)
-    rows = np.flatnonzero(t >= utc_ns_column(spans["end"], "spans['end']")[-1])
-    return rows[np.r_[t[rows][1:] != t[rows][:-1], True]] if len(rows) else rows
-
-
 def _set_xlim(ax: Axes, t: np.ndarray, spans: pd.DataFrame | None) -> None:
     """The time axis: the events (and the spans' observation when given), padded; a lone
     instant gets half an hour each side (else the axis has no time ticks to show)."""
     ends = t[[0, -1]] if len(t) else t
     if spans is not None and len(spans):
-        ends = _observed(t, spans)
+        ends = observed_ends(t, spans)
     if len(ends):
         lo_x, hi_x = mdates.date2num(ends.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
         span = hi_x - lo_x  # days
@@ -392,8 +329,3 @@ def _set_xlim(ax: Axes, t: np.ndarray, spans: pd.DataFrame | None) -> None:
         ax.set_xlim(lo_x - pad_x, hi_x + pad_x)
 
 
-def _observed(t: np.ndarray, spans: pd.DataFrame) -> np.ndarray:
-    """The first and last instant drawn with ``spans``: their observation, and the events' ``t``
-    beyond it (``t`` may be empty)."""
-    lo, hi = spans["start"].iloc[0].value, spans["end"].iloc[-1].value
-    return np.array([min([lo, *t[:1]]), max([hi, *t[-1:]])], dtype=np.int64)
