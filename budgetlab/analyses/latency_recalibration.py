@@ -50,7 +50,6 @@ import pandas as pd
 
 from .._util.attrs import span_attrs
 from .._util.durations import duration_label, to_ns
-from .._util.percent import given_fraction
 from .._util.ratios import ratio
 from .._util.units import DAY_NS
 from .._util.validation import as_list, check_argument, check_fraction, check_whole
@@ -67,11 +66,11 @@ from .latency_profile import (
     parse_thresholds,
     timeouts_in_force,
 )
+from .latency_supported import frontier_table, support_note, supported_targets, withhold_thin
 from .latency_thin import say_missed, thin_reasons
 from .per_group import need_group_keys, rows_by_slo
 from .recalibration.bootstrap import block_weights, bootstrap_interval, group_seeds
 from .recalibration.candidates import USUAL_TARGETS
-from .recalibration.rules import beyond_evidence
 from .tables_repr import tables_repr
 
 __all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES"]
@@ -243,7 +242,7 @@ def _recalibrate(events: pd.DataFrame, slo: SLO, keys: list[str], dur: np.ndarra
                               logged=np.bincount(gcodes, minlength=len(censoring)))
     out = _tables(censoring, keys, thr, bad, obs, current, rule, np.asarray(kinds == "",
                                                                               dtype=bool))
-    _withhold_thin(out, why, n_ev, cands, rule.max_share)
+    withhold_thin(out, why, n_ev, cands, rule.max_share)
     kinds = say_missed(out.summary, out.frontier, n_ev, slow, thr, cands, kinds)
     # the thin evidence's kind and figure, for a caller that says a run of targets at once
     out.frontier["withheld"] = kinds.ravel()
@@ -271,22 +270,14 @@ def _default_thresholds(events: pd.DataFrame, dur: np.ndarray) -> list[int]:
     return sorted({int(-(-int(x) // 10**8) * 10**8) for x in q})
 
 
-def _supported(share: np.ndarray, cands: np.ndarray, max_share: float,
-               judgeable: np.ndarray) -> np.ndarray:
-    """Highest candidate with ``share <= max_share`` along axis -2 (candidates) among those the
-    group's evidence can judge (``judgeable``: groups x candidates); NaN if none."""
-    ok = (share <= max_share) & judgeable[:, None, :, None]
-    idx = len(cands) - 1 - np.argmax(ok[..., ::-1, :], axis=-2)
-    return np.where(ok.any(axis=-2), cands[idx], np.nan)
-
-
 def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], bad: np.ndarray,
             obs: np.ndarray, current: np.ndarray, rule: _Rule,
             judgeable: np.ndarray) -> LatencyRecalibration:
     cands, max_share, n_boot = rule.cands, rule.max_share, rule.n_boot
     tot_obs = obs.sum(-1)
     share = ratio(bad.sum(-1), tot_obs, 1.0)
-    supported = _supported(share[..., None], cands, max_share, judgeable)[..., 0]  # (groups, thr)
+    supported = supported_targets(share[..., None], cands, max_share,
+                                  judgeable)[..., 0]  # (groups, thr)
     # multiplicities of each group's days with observed time, each group drawing from its own
     # generator as in recalibrate's bootstrap (group_seeds: not from the groups beside it): a day
     # without observed time (warm-up, silence) holds no evidence and is never drawn
@@ -301,7 +292,7 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], bad: n
     b_share = ratio(np.einsum("gtcd,gbd->gtcb", bad, weights), b_obs, 1.0)
     # recalibrate's percentiles: each bound is one of the samples' candidates, never a value
     # between two of them; a sample below the grid (NaN) ranks below every candidate
-    b_sup = _supported(b_share, cands, max_share, judgeable)
+    b_sup = supported_targets(b_share, cands, max_share, judgeable)
     lo, hi = bootstrap_interval(np.moveaxis(b_sup, -1, 0), np.ones(b_sup.shape[:-1], dtype=bool),
                                 rule.confidence)
     key_table = censoring[list(keys)]
@@ -322,67 +313,10 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], bad: n
     summary["supported_high"] = hi[g_s, t_s]
     at_to = (current[g_s] != NO_TIMEOUT) & (np.array(thr, dtype=np.int64)[t_s] >= current[g_s])
     summary["equals_availability"] = at_to
-    summary["note"] = [_note(s, h, a, cands) for s, h, a in
+    summary["note"] = [support_note(s, h, a, cands) for s, h, a in
                        zip(summary["supported_target"], summary["supported_high"], at_to,
                            strict=True)]
-    frontier = _frontier(table, keys, cands)
+    frontier = frontier_table(table, keys, cands)
     return LatencyRecalibration(table, summary, frontier)
 
 
-def _withhold_thin(out: LatencyRecalibration, why: list[list[str]], n_ev: np.ndarray,
-                   cands: np.ndarray, max_share: float) -> None:
-    """Withhold, in words, what the evidence is too thin for (``why``: groups x candidates, as
-    :func:`thin_evidence` says it), as :func:`budgetlab.recalibrate` does: a candidate the
-    evidence cannot judge is never supported nor on the frontier (the frontier's ``note`` says
-    why); the supported target stops at the highest candidate the evidence can judge, and the
-    summary's ``note`` names a higher one the rule alone would support ("99.9 % would need
-    10,000 events ..."); a group whose evidence cannot judge even the lowest candidate gets no
-    supported target (NaN), the reason in ``note``."""
-    n_g, n_c = len(why), len(cands)
-    out.frontier["note"] = [why[g][c] or n for g, c, n in zip(
-        np.repeat(np.arange(n_g), n_c), np.tile(np.arange(n_c), n_g), out.frontier["note"],
-        strict=True)]
-    share = out.table["limit_share"].to_numpy(dtype=np.float64).reshape(n_g, -1, n_c)
-    rule = _supported(share[..., None], cands, max_share, np.ones((n_g, n_c), dtype=bool))
-    rule = rule[..., 0].ravel()  # the rule alone, every candidate judged
-    g_s = np.repeat(np.arange(n_g), share.shape[1])
-    sup = out.summary["supported_target"].to_numpy(dtype=np.float64)
-    thin = np.array([bool(why[g][0]) if n_c else False for g in g_s], dtype=bool)
-    notes = []
-    for g, r, s, n, t in zip(g_s, rule, sup, out.summary["note"], thin, strict=True):
-        if t:
-            notes.append(f"withheld: {why[g][0]}")
-        elif np.isfinite(r) and not s >= r:
-            stop = (f"the supported target stops at {given_fraction(s)}" if np.isfinite(s) else
-                    "no candidate it can judge meets the rule")
-            notes.append("; ".join(x for x in (f"{beyond_evidence(int(n_ev[g]), r)}: {stop}", n)
-                                   if x))
-        else:
-            notes.append(n)
-    for col in ("supported_target", "supported_low", "supported_high"):
-        out.summary[col] = np.where(thin, np.nan, out.summary[col].to_numpy(dtype=np.float64))
-    out.summary["note"] = notes
-
-
-def _note(sup: float, high: float, at_timeout: bool, cands: np.ndarray) -> str:
-    words = []
-    if np.isnan(sup):  # a bound beside none: what resampled days support, not this history
-        low = given_fraction(cands[0])
-        high_words = given_fraction(high) if np.isfinite(high) else ""
-        words.append(f"no candidate target supported (even {low} is too strict)" + (
-            f"; the bootstrap interval runs from below {low} to {high_words}: some histories "
-            f"resampled by whole days support {high_words} or more" if high_words else ""))
-    if at_timeout:
-        words.append("at or above the client timeout: the latency SLI equals availability")
-    return "; ".join(words)
-
-
-def _frontier(table: pd.DataFrame, keys: Sequence[str], cands: np.ndarray) -> pd.DataFrame:
-    ok = table[table["supported"]]
-    first = ok.groupby([*keys, "target"], sort=True, observed=True)["threshold"].min()
-    grid = table.drop_duplicates([*keys, "target"])[[*keys, "target"]].reset_index(drop=True)
-    out = grid.merge(first.reset_index(), on=[*keys, "target"], how="left")
-    out = out.rename(columns={"threshold": "smallest_threshold"})
-    out["note"] = np.where(out["smallest_threshold"].isna(),
-                           "no threshold in the grid supports this target", "")
-    return out
