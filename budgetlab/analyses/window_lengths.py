@@ -20,29 +20,23 @@ not at the next event.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .._util.durations import duration_label
-from .._util.progress import progress
 from .._util.ratios import ratio
 from .._util.units import DAY_NS, HOUR_NS
 from ..budget.figures import STATUSES
-from ..errors import ConfigError
-from ..slo import SLO, PerGroup, as_per_group
-from ..slo_groups import warn_unused
-from .per_group import need_group_keys
+from ..slo import SLO, PerGroup
 from .recalibration.clock import ClockCounts
-from .sorted_events import Sorted, WindowSpec, group_targets, sort_events
+from .sorted_events import Sorted, WindowSpec
 from .window_attrs import left_out_attrs, run_attrs
 from .window_clock import (
-    clock_codes,
     clock_events,
     clock_figures,
-    shown_clock,
     thin_notes,
     warmup_notes,
     withhold_empty,
@@ -50,6 +44,7 @@ from .window_clock import (
 from .window_detection import UNSEEN as UNSEEN  # re-exported: the note on an unseen incident
 from .window_detection import Incidents, incident_columns, incident_frame, warn_scopes
 from .window_options import WindowOptions, after_warmup, window_options
+from .window_runs import prepare_runs, window_runs
 from .window_silence import events_notes, silence_hold
 
 __all__ = ["compare_windows", "window_incidents"]
@@ -57,34 +52,6 @@ __all__ = ["compare_windows", "window_incidents"]
 
 # ----------------------------------------------------------------------------------------------
 # compare_windows
-
-
-def _runs(srt: Sorted, slo: SLO | list[SLO], targets: np.ndarray, opts: WindowOptions,
-          desc: str) -> Iterator[tuple[WindowSpec, int, ClockCounts, np.ndarray]]:
-    """Every window x dwell: ``(window, dwell ns, clock segments, shown status codes)``."""
-    for spec in progress(opts.specs, desc=desc, enabled=opts.show_progress):
-        c, code = clock_codes(srt, spec, slo, targets, opts.tz, int(srt.t.max()))
-        for d in opts.dwells_ns:
-            yield (spec, d, *shown_clock(c, code, d))
-
-
-def _prepare(events: pd.DataFrame, slo: Any, by: Any, target: Any) -> tuple[Sorted, SLO | list[SLO],
-                                                                            np.ndarray]:
-    """The sorted events, the SLO (or each group's) and each group's target."""
-    per = as_per_group(slo)
-    if per is None and not isinstance(slo, SLO):
-        raise ConfigError("slo must be an SLO, e.g. SLO(target=0.95), or per-group SLOs (PerGroup "
-                          "or a mapping); its window is replaced by windows=.")
-    srt = sort_events(events, by)
-    if per is None:
-        return srt, slo, group_targets(slo if target is None else target, srt.keys, srt.by,
-                                       whole=target is not None)
-    need_group_keys(srt.by)
-    slos = per.resolve(srt.keys[list(srt.by)])
-    warn_unused(per, srt.keys[list(srt.by)])
-    targets = (np.array([x.target for x in slos], dtype=np.float64) if target is None
-               else group_targets(target, srt.keys, srt.by, whole=True))
-    return srt, slos, targets
 
 
 def compare_windows(
@@ -221,13 +188,13 @@ def compare_windows(
     opts = window_options(options, {
         "windows": windows, "tz": tz, "min_dwell": min_dwell, "round_trip": round_trip,
         "alert_at": alert_at, "grace": grace, "warmup": warmup, "show_progress": show_progress})
-    srt, slos, targets = _prepare(events, slo, by, target)
+    srt, slos, targets = prepare_runs(events, slo, by, target)
     lo_ns = after_warmup(srt, opts)
     inc = Incidents(incidents, srt) if incidents is not None else None
     if inc is not None:
         warn_scopes(inc, srt.by, events.columns)
     parts = []
-    for spec, dwell_ns, c, code in _runs(srt, slos, targets, opts, "compare_windows"):
+    for spec, dwell_ns, c, code in window_runs(srt, slos, targets, opts, "compare_windows"):
         frame = pd.DataFrame(_compare_columns((srt, targets), spec, dwell_ns, (c, code), opts,
                                               lo_ns, inc))
         if srt.by:
@@ -343,13 +310,13 @@ def window_incidents(
     opts = window_options(options, {
         "windows": windows, "tz": tz, "min_dwell": min_dwell, "alert_at": alert_at, "grace": grace,
         "warmup": warmup, "show_progress": show_progress})
-    srt, slos, targets = _prepare(events, slo, by, target)
+    srt, slos, targets = prepare_runs(events, slo, by, target)
     lo_ns = after_warmup(srt, opts)
     inc = Incidents(incidents, srt)
     warn_scopes(inc, srt.by, events.columns)
     out = pd.concat([incident_frame(inc, srt, run, lo_ns, opts.grace_ns, opts.alert_level,
                                     opts.warmup_ns)
-                     for run in _runs(srt, slos, targets, opts, "window_incidents")],
+                     for run in window_runs(srt, slos, targets, opts, "window_incidents")],
                     ignore_index=True)
     out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs],
                                    ordered=True)
