@@ -26,8 +26,7 @@ from ...windows.bins import read_bins, window_bins
 from ..openslo import SLODocument
 from ..promql import label_matchers, metric_name, prom_duration, selector_text
 from ..sloth_rules import alert_title, severity_groups, sloth_alert_rules
-from .rules import (
-    STYLES,
+from .rule_slos import (
     RuleSLO,
     alert_annotations,
     alert_labels,
@@ -35,6 +34,7 @@ from .rules import (
     slo_rule_labels,
     sloth_alert_info,
 )
+from .rules import STYLES
 
 __all__ = ["promtool_test", "run_promtool", "promtool_path"]
 

@@ -35,25 +35,21 @@ import pandas as pd
 import yaml
 
 from ..._util.files import write_bytes
-from ..._util.percent import given_fraction
-from ...alerts.policy import AlertPolicy, as_policy
+from ...alerts.policy import AlertPolicy
 from ...alerts.reach import named_slos_note
 from ...alerts.tier import AlertTier
 from ...errors import BudgetlabWarning, ConfigError
 from ...slo import SLO
 from ..openslo import SLODocument
-from ..openslo.alert_info import AlertPolicyInfo
-from ..openslo.model import as_documents
 from ..promql import (
     LABEL_NAME,
     label_filter,
     label_matchers,
-    label_values,
     metric_name,
     prom_duration,
     selector_text,
 )
-from ..sli_queries import ratio_rule_expr, rule_queries
+from ..sli_queries import ratio_rule_expr
 from ..sloth_rules import (
     alert_timing,
     alert_title,
@@ -61,96 +57,29 @@ from ..sloth_rules import (
     sloth_alert_rules,
     sloth_meta_rules,
 )
+from .rule_slos import (
+    POLICY_PRESETS,
+    RuleSLO,
+    alert_annotations,
+    alert_labels,
+    prepare_slos,
+    resolve_policy,
+    slo_rule_labels,
+    sloth_alert_info,
+)
 
+# POLICY_PRESETS and resolve_policy: at home in rule_slos, named here too
 __all__ = ["POLICY_PRESETS", "STYLES", "resolve_policy", "prometheus_rules", "to_prometheus_yaml",
-           "write_prometheus_rules", "RuleSLO", "prepare_slos", "alert_labels",
-           "alert_annotations", "slo_rule_labels", "sloth_alert_info"]
-
-#: Names accepted by :func:`resolve_policy` (``--policy`` on the command line).
-POLICY_PRESETS = ("workbook", "sloth", "sloth30", "sloth28", "pyrra", "single_window")
+           "write_prometheus_rules"]
 
 _FUNCTIONS = ("increase", "rate")
 #: ``style=`` of :func:`prometheus_rules`: one alert per tier, or Sloth's layout.
 STYLES = ("budgetlab", "sloth")
 
 
-def resolve_policy(policy: AlertPolicy | str, *, period: Any = "30D") -> AlertPolicy:
-    """An :class:`AlertPolicy` from a preset name (see :data:`POLICY_PRESETS`) or as given.
-
-    ``period`` is the SRE budget period (:attr:`budgetlab.SLO.period`, not the tracker window).
-    The Workbook and Pyrra presets keep their burn factors at any period and scale their
-    windows (Pyrra's rule); Sloth's preset keeps Sloth's budget fractions, as Sloth does.
-    ``sloth30`` / ``sloth28`` fix the period; ``single_window`` is the seed-style 1 h rule.
-
-    >>> [t.burn for t in resolve_policy("workbook", period="28D").tiers]
-    [14.4, 6.0, 3.0, 1.0]
-    """
-    if isinstance(policy, str) and policy in ("sloth30", "sloth28"):
-        return AlertPolicy.sloth(f"{policy[-2:]}D")
-    if not isinstance(policy, AlertPolicy) and (not isinstance(policy, str)
-                                                or policy not in POLICY_PRESETS):
-        raise ConfigError(f"policy={policy!r} is not valid; use an AlertPolicy or one of "
-                          f"{', '.join(map(repr, POLICY_PRESETS))}.")
-    return as_policy(policy, period=period)
-
-
 def _num(x: float) -> str:
     """Shortest text that parses back to the same float (Go's ParseFloat reads it exactly)."""
     return repr(float(x))
-
-
-class RuleSLO:
-    """What the rules of one SLO need: identity labels, target, policy, selectors or the SLO's
-    own queries (``queries``, when no counters were given)."""
-
-    def __init__(self, doc: SLODocument, policy: AlertPolicy, service: str, base: list[str],
-                 selector_labels: Sequence[str], queries: dict[str, str] | None = None):
-        self.doc = doc
-        self.queries = queries
-        self.policy = policy
-        self.service = service
-        self.id = f"{service}-{doc.name}"
-        self.ids = {"sloth_id": self.id, "sloth_service": service, "sloth_slo": doc.name}
-        self.group_labels: dict[str, str] = {}
-        for key in selector_labels:
-            value = doc.labels.get(key)
-            if not isinstance(value, str):
-                raise ConfigError(f"SLO {doc.name!r} has no single-valued label {key!r} for "
-                                  "selector_labels; "
-                                  "set it in metadata.labels (slos_from_recalibration does).")
-            self.group_labels[key] = value
-        self.matchers = base + label_matchers(self.group_labels, "selector_labels")
-
-
-def prepare_slos(slos: Any, policy: Any, *, selector: Any, selector_labels: Sequence[str],
-                 service: str | None, name: str | None, own_queries: bool = False,
-                 errors_selector: Any = None) -> list[RuleSLO]:
-    """One :class:`RuleSLO` per SLO, with its policy (``policy``, else its own) and service."""
-    docs = as_documents(slos, name=name or "slo")
-    base = label_matchers(selector, "selector")
-    keys = [selector_labels] if isinstance(selector_labels, str) else list(selector_labels)
-    for k in keys:
-        if not isinstance(k, str) or not LABEL_NAME.match(k):
-            raise ConfigError(f"selector_labels: {k!r} is not a Prometheus label name.")
-    out = []
-    for doc in docs:
-        queries = (
-            rule_queries(doc, selectors=bool(base or keys or errors_selector))
-            if own_queries
-            else None
-        )
-        if policy is None:
-            pol = doc.policy
-            if pol is None:
-                raise ConfigError(f"SLO {doc.name!r} has no alert policies; pass policy= (e.g. "
-                                  "'workbook').")
-        else:
-            pol = resolve_policy(policy, period=doc.slo.period)
-        svc = service if service is not None else (doc.service or "budgetlab")
-        if not isinstance(svc, str) or not svc:
-            raise ConfigError("service must be a non-empty string.")
-        out.append(RuleSLO(doc, pol, svc, base, keys, queries))
-    return out
 
 
 def _record_name(window: pd.Timedelta) -> str:
@@ -184,24 +113,6 @@ def _alert_expr(s: RuleSLO, tier: AlertTier) -> str:
     if len(parts) == 1:
         return parts[0] + "\n"
     return "(\n  " + "\nand\n  ".join(parts) + "\n)\n"
-
-
-def alert_labels(s: RuleSLO, tier: AlertTier) -> dict[str, str]:
-    # the SLO identity repeats the labels the expression yields, so that promtool's lint sees
-    # the alerting rules of different SLOs as different rules
-    return {**s.ids, "severity": tier.severity, "tier": tier.name}
-
-
-def alert_annotations(s: RuleSLO, tier: AlertTier) -> dict[str, str]:
-    windows = " and ".join(prom_duration(w, "window") for w in tier.windows)
-    return {
-        "summary": f"SLO {s.doc.name} of {s.service}: error budget burn rate above {tier.burn:g} "
-                   f"over {windows}",
-        "description": (f"target {given_fraction(s.doc.slo.target)}: the error ratio exceeds "
-                        f"{tier.burn:g} x "
-                        f"{s.doc.slo.error_budget:.6g} "
-                        f"over {windows}; tier {tier.name} ({tier.severity})"),
-    }
 
 
 def prometheus_rules(
@@ -340,22 +251,6 @@ def _sloth_rules(s: RuleSLO, ratio: Callable[[RuleSLO, pd.Timedelta], str], aler
     out.extend(sloth_alert_rules(s.ids, s.policy.tiers, alert_name, lambda t: _alert_expr(s, t),
                                  info=sloth_alert_info(s)))
     return out
-
-
-def slo_rule_labels(s: RuleSLO, style: str) -> dict[str, str]:
-    """The SLO's own labels (``metadata.labels``) that every recording of ``style`` carries, and
-    so every alert read from them: all of them in Sloth's layout, none in budgetlab's."""
-    if style != "sloth":
-        return {}
-    return label_values(s.doc.labels, f"SLO {s.doc.name!r} metadata.labels")
-
-
-def sloth_alert_info(s: RuleSLO) -> dict[str, AlertPolicyInfo]:
-    """Per tier name and per severity, the alert name, labels and annotations of the SLO's own
-    policies: a policy given in place of the SLO's own keeps each severity's."""
-    own = s.doc.policy
-    return {**{t.severity: s.doc.policy_info[t.name] for t in (own.tiers if own else ())
-               if t.name in s.doc.policy_info}, **s.doc.policy_info}
 
 
 class _Dumper(yaml.SafeDumper):  # type: ignore[misc]
