@@ -13,18 +13,15 @@ from typing import Any
 from .._util.words import counted
 from ..errors import ConfigError
 from .export_options import refuse_half_latency, refuse_unread, refuse_window
-from .export_report import (
-    WINDOW,
+from .export_recalibration import (
     group_names,
     named_with_why,
-    no_policy_text,
     refuse_seconds,
-    report_openslo,
-    report_prometheus,
     say_kept,
     say_provisional,
     why_no_recommendation,
 )
+from .export_report import WINDOW, no_policy_text, report_openslo, report_prometheus
 from .prose import fill_line, path_label
 from .value_flags import one_target
 
@@ -216,7 +213,7 @@ def _one_query_for_all_groups(args: argparse.Namespace, keys: list[str]) -> str:
 def _with_targets(table: Any, keys: list[str], column: str) -> tuple[Any, list[int]]:
     """The rows with a target and their numbers in the file (from 1, the header not counted);
     the groups without one are said in one line with why, read from the table's figures as
-    recalibrate judged them (:func:`~budgetlab.cli.export_report.why_no_recommendation`), or
+    recalibrate judged them (:func:`~budgetlab.cli.export_recalibration.why_no_recommendation`), or
     refused when none is left."""
     import numpy as np
     import pandas as pd

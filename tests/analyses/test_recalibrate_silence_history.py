@@ -10,7 +10,7 @@ import pytest
 
 from budgetlab import SLO, recalibrate, target_verdicts
 from budgetlab.analyses.latency_recalibration import latency_recalibrate
-from budgetlab.cli.export_report import say_provisional
+from budgetlab.cli.export_recalibration import say_provisional
 from tests.silence_log import GAPPY_HOURS, GAPPY_SPAN_DAYS, STEADY_HOURS, silence_log
 
 #: The caveat of the silent group, in words: both figures, each named.
