@@ -91,7 +91,7 @@ def test_the_figure_draws_the_thin_groups_bars_light_and_hatched(bins):
         assert all(b.get_hatch() and b.get_alpha() < 1 for b in bars["tiny · page_1h"])
         assert not any(b.get_hatch() for b in bars["big · page_1h"])
         labels = [t.get_text() for t in ax.get_legend().get_texts()]
-        assert any("too thin for a verdict" in t and "left out of the choice" in t
+        assert any("too thin for a verdict" in t and "left out of the scores" in t
                    for t in labels)
     finally:
         plt.close(fig)
