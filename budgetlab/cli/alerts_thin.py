@@ -27,13 +27,15 @@ class PolicyScores:
     """One policy as ``alerts`` prints, writes and draws it: ``episodes`` (every group's),
     ``scores`` (of the groups with a verdict; every group's when none or all are thin),
     ``table`` (the ``--out`` rows: ``scores``, then the thin groups' own rows, ``left_out``
-    saying why a row is no evidence, ``""`` for the others), ``line`` (the thin groups' pages in
+    saying why a row is no evidence, ``""`` for the others), ``scored`` (the incidents
+    ``scores`` is of: those covering a group with a verdict), ``line`` (the thin groups' pages in
     words; ``None`` when none is thin) and ``withheld`` (every group thin: precision and recall
     withheld, in these words)."""
 
     episodes: pd.DataFrame
     scores: pd.DataFrame
     table: pd.DataFrame
+    scored: pd.DataFrame
     line: str | None
     withheld: str
 
@@ -48,25 +50,30 @@ def score_policy(name: str, bins: Any, slo: Any, split: VerdictSplit, scored: pd
 
     from ..alerts.episodes import alert_episodes
     from ..alerts.scoring import score_alerts
-    from ..analyses.choices.policy_thin import each_warning_once, policy_pages
+    from ..analyses.choices.policy_thin import covering, each_warning_once, policy_pages
 
     episodes = alert_episodes(bins, slo, name)
     thin = split.thin
     why = _whys(thin)
+    theirs = 0  # the incidents of the thin groups only
     if split.judged is None:  # none thin, or all: every group's scores
         scores = score_alerts(episodes, scored, grace=grace, bins=bins, target=slo)
         left, apart = (scores, scores) if len(thin) else (None, None)
     else:
         judged, apart_grid = split.judged, split.left
         assert apart_grid is not None  # parted together
+        ours = covering(scored, judged)
+        theirs = len(scored) - len(ours)
 
         def both() -> tuple[pd.DataFrame, pd.DataFrame]:
-            return (score_alerts(alert_episodes(judged, split.judged_target, name), scored,
+            return (score_alerts(alert_episodes(judged, split.judged_target, name), ours,
                                  grace=grace, bins=judged, target=split.judged_target),
-                    score_alerts(alert_episodes(apart_grid, split.left_target, name), scored,
-                                 grace=grace, bins=apart_grid, target=split.left_target))
+                    score_alerts(alert_episodes(apart_grid, split.left_target, name),
+                                 covering(scored, apart_grid), grace=grace, bins=apart_grid,
+                                 target=split.left_target))
 
         scores, apart = each_warning_once(both)
+        scored = ours
         left = apart[~_all_groups_rows(apart, thin.attrs["by"])]
     every = split.judged is None and left is not None
     table = scores.assign(left_out=_left_out(scores, thin.attrs["by"], why, every))
@@ -77,8 +84,8 @@ def score_policy(name: str, bins: Any, slo: Any, split: VerdictSplit, scored: pd
     line = None
     if apart is not None:
         pages, false = policy_pages(apart.assign(policy=name))[name]
-        line = _line(pages, false, why, every)
-    return PolicyScores(episodes, scores, table, line, ALL_THIN if every else "")
+        line = _line(pages, false, why, every, theirs)
+    return PolicyScores(episodes, scores, table, scored, line, ALL_THIN if every else "")
 
 
 def _whys(thin: pd.DataFrame) -> dict[tuple[str, ...], tuple[str, str]]:
@@ -110,9 +117,9 @@ def _left_out(scores: pd.DataFrame, by: list[str], why: dict[tuple[str, ...], tu
 
 
 def _line(pages: int, false: int, why: dict[tuple[str, ...], tuple[str, str]],
-          every: bool) -> str:
+          every: bool, theirs: int) -> str:
     """The thin groups' pages, left out, in words (``every``: all groups thin, so precision
-    and recall are withheld)."""
+    and recall are withheld; ``theirs``: the incidents that cover only them, not scored)."""
     from .._util.words import counted
     from ..analyses.choices.policies import thin_named
 
@@ -122,5 +129,7 @@ def _line(pages: int, false: int, why: dict[tuple[str, ...], tuple[str, str]],
     if every:
         return (f"{sent} on {groups} left out: {named}; {ALL_THIN}, precision and recall "
                 "withheld (too thin)")
+    only = (f"; {counted(theirs, 'incident')} {'covers' if theirs == 1 else 'cover'} only "
+            f"{'it' if len(why) == 1 else 'them'}, not in the rows above" if theirs else "")
     return (f"{sent} on {groups} left out: {named}; the rows above score the other groups "
-            "(precision, recall and every count)")
+            f"(precision, recall and every count){only}")

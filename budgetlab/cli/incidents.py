@@ -277,11 +277,11 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     print_incident_notes(inc, args.incidents, by, read.file_columns(args), more=[unmatched])
     print_slo(slo, by, events=read.events, tracker=False)  # the policies read the target
     split = split_by_verdict(bins, slo)  # the rule of notebook 02's policy choice
-    tables, episodes, own = [], {}, {}
+    tables, episodes, own, judged = [], {}, {}, scored
     for name in names:
         # the preset name, not a policy object: each group's policy is built for its SLO's period
         got = score_policy(name, bins, slo, split, scored, args.grace)
-        episodes[name], own[name] = got.episodes, got.scores
+        episodes[name], own[name], judged = got.episodes, got.scores, got.scored
         tables.append(got.table.assign(policy=name))
         # the tiers the groups ran: the builds for their periods
         print("\n" + wrap(f"policy {name} ({counted(len(got.episodes), 'alert episode')}; "
@@ -305,7 +305,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
             if line:
                 print(wrap(line, indent=""))
         plot_policies(args.plot, episodes, inc, args.force, tz=args.tz, groups=evaluated,
-                      bins=bins, grace=args.grace, scores=own, scored=scored,  # scored once
+                      bins=bins, grace=args.grace, scores=own, scored=judged,  # scored once
                       target=slo)  # the thin groups' bars light, keyed as left out
         print(f"wrote the plot to {path_label(args.plot)}")
     return 0

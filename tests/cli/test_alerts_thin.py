@@ -95,3 +95,20 @@ def test_the_table_printed_scores_the_judged_groups(tmp_path, capsys):
     text, _ = _run(tmp_path, capsys)
     block = text.split("policy single_window")[1].split("left out")[0]
     assert "0.5" in block and "0.25" not in block
+
+
+def test_an_incident_of_the_thin_group_only_is_said_not_unmatched(tmp_path, capsys):
+    """I2 (day 1, 12:00-12:30, g=tiny) covers tiny's day-1 page: tiny's 2 pages, 1 false now;
+    it is an incident of the thin group only, not one whose scope "matches no group"."""
+    path, _ = _files(tmp_path)
+    inc = tmp_path / "inc2.csv"
+    inc.write_text("incident_id,start,end,scope\nI1,2026-03-05T00:00:00Z,2026-03-05T00:30:00Z,*\n"
+                   "I2,2026-03-03T12:00:00Z,2026-03-03T12:30:00Z,g=tiny\n")
+    assert main(["alerts", str(path), "--by", "g", "--incidents", str(inc), "--target", "0.9",
+                 "--policy", "single_window"]) == 0
+    got = capsys.readouterr()
+    text = " ".join((got.out + got.err).split())
+    assert "matches no group" not in text
+    assert (f"2 pages (1 false) on 1 thin group left out: g=tiny ({WHY}); the rows above score "
+            "the other groups (precision, recall and every count); 1 incident covers only it, "
+            "not in the rows above") in text

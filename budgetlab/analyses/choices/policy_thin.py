@@ -25,6 +25,7 @@ from ..._util.percent import given_percent
 from ..._util.validation import as_list
 from ..._util.words import counted
 from ...alerts.policy import AlertPolicy
+from ...alerts.score_inputs import scope_matches
 from ...alerts.scoring import compare_policies
 from ...budget.targets import group_slos, target_array
 from ...slo import PerGroup, as_per_group, key_text
@@ -34,7 +35,7 @@ from ..recalibration.rules import MIN_EXPECTED_FAILURES, events_for
 from .policies import policy_summary
 
 __all__ = ["thin_policy_groups", "judged_policy_scores", "policy_episode_counts",
-           "split_by_verdict", "VerdictSplit", "each_warning_once", "policy_pages"]
+           "split_by_verdict", "VerdictSplit", "covering", "each_warning_once", "policy_pages"]
 
 T = TypeVar("T")
 
@@ -120,6 +121,18 @@ def split_by_verdict(bins: Any, target: Any, *, by: str | Sequence[str] | None =
                         _of(target, grid, at))
 
 
+def covering(incidents: pd.DataFrame, grid: BinGrid) -> pd.DataFrame:
+    """The rows of ``incidents`` (under their labels) whose scope covers a group of ``grid``
+    (:func:`~budgetlab.alerts.score_inputs.scope_matches`): those the groups of one side of a
+    :func:`split_by_verdict` are scored against. An incident of the thin groups only is no
+    incident the others missed, nor one of theirs "whose scope matches no group of the log"."""
+    by = list(grid.by)
+    if not by or not len(incidents):
+        return incidents
+    keys = grid.keys[by].astype(str).reset_index(drop=True)
+    return incidents[np.asarray(scope_matches(incidents, keys, by).any(axis=1), dtype=bool)]
+
+
 def each_warning_once(score: Callable[[], T]) -> T:
     """``score()``, its warnings each said once: the judged groups and the thin ones are scored
     apart, and both scorings warn alike."""
@@ -158,8 +171,10 @@ def judged_policy_scores(bins: Any, target: Any, policies: Mapping[str, AlertPol
         judged, apart = split.judged, split.left
         assert apart is not None  # parted together
         scores, left = each_warning_once(lambda: (
-            compare_policies(judged, split.judged_target, policies, incidents, **kw),
-            compare_policies(apart, split.left_target, policies, incidents, **kw)))
+            compare_policies(judged, split.judged_target, policies, covering(incidents, judged),
+                             **kw),
+            compare_policies(apart, split.left_target, policies, covering(incidents, apart),
+                             **kw)))
     thin = split.thin
     scores.attrs["groups_without_verdict"] = dict(zip(thin["group"], thin["why"], strict=True))
     scores.attrs["groups_with_verdict"] = grid.n_groups - len(thin)
