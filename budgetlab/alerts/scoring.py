@@ -276,7 +276,9 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
     ``by`` re-aggregates the bins to those group keys first (``[]`` = one series); default:
     the bins' own groups. Each policy's budget percentages use its own ``period``. The bins are
     read once (``**options`` as for :func:`score_alerts`) and the grid is shared by every policy.
-    ``filling`` as for :func:`score_alerts`.
+    ``filling`` as for :func:`score_alerts`. Every group is scored here, thin or not (the
+    figures as before); :func:`~budgetlab.analyses.choices.judged_policy_scores` and
+    ``budgetlab alerts`` keep the groups too thin for a verdict (under 10 expected failures) out.
 
     Returns
     -------

@@ -102,8 +102,8 @@ def plot_policies(path: str | Path, episodes: dict[str, pd.DataFrame],
                   incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
                   groups: pd.DataFrame | None = None, bins: Any = None, grace: Any = "1h",
                   scores: dict[str, pd.DataFrame] | None = None,
-                  scored: pd.DataFrame | None = None, gaps: Sequence[Any] = ()
-                  ) -> None:
+                  scored: pd.DataFrame | None = None, gaps: Sequence[Any] = (),
+                  target: Any = None) -> None:
     """:func:`policy_figure` saved to ``path`` (png, svg or pdf); its note is printed when the
     rows are drawn thinner."""
     import matplotlib
@@ -115,7 +115,7 @@ def plot_policies(path: str | Path, episodes: dict[str, pd.DataFrame],
     from .shared import wrap
 
     fig, note = policy_figure(episodes, incidents, tz=tz, groups=groups, bins=bins, grace=grace,
-                              scores=scores, scored=scored, gaps=gaps)
+                              scores=scores, scored=scored, gaps=gaps, target=target)
     try:
         save_figure(fig, path, force=force, dpi=110)
     finally:
@@ -146,7 +146,7 @@ def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | N
     (:func:`mark_scrape_gaps`). With ``bins`` and the ``target`` the episodes were computed
     under, the episodes of the groups too thin for a verdict
     (:func:`~budgetlab.analyses.choices.policy_thin.thin_policy_groups`) are drawn light and
-    hatched, keyed as left out of the choice
+    hatched, keyed as left out of the scores
     (:func:`~budgetlab.plotting.alert_thin.mark_thin_groups`)."""
     import matplotlib.pyplot as plt
 

@@ -252,10 +252,10 @@ def _save_incident_plot(rep: Any, args: argparse.Namespace) -> None:
 # --- alerts -------------------------------------------------------------------------------------
 
 def _cmd_alerts(args: argparse.Namespace) -> int:
-    from ..alerts.episodes import alert_episodes
-    from ..alerts.scoring import score_alerts
+    from ..analyses.choices.policy_thin import split_by_verdict
     from ..windows.binning import bin_events
     from .alerts_checks import refuse_unused_alert_flags, scored_incidents
+    from .alerts_thin import score_policy
 
     refuse_unused_alert_flags(args)
     slo = slo_from_args(args)
@@ -276,21 +276,23 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
                f"{path_label(args.incidents)}; SRE budget period {periods}", indent=""))
     print_incident_notes(inc, args.incidents, by, read.file_columns(args), more=[unmatched])
     print_slo(slo, by, events=read.events, tracker=False)  # the policies read the target
-    scores, episodes, own = [], {}, {}
+    split = split_by_verdict(bins, slo)  # the rule of notebook 02's policy choice
+    tables, episodes, own, judged = [], {}, {}, scored
     for name in names:
         # the preset name, not a policy object: each group's policy is built for its SLO's period
-        ep = alert_episodes(bins, slo, name)
-        sc = score_alerts(ep, scored, grace=args.grace, bins=bins, target=slo)
-        episodes[name], own[name] = ep, sc
-        scores.append(sc.assign(policy=name))
+        got = score_policy(name, bins, slo, split, scored, args.grace)
+        episodes[name], own[name], judged = got.episodes, got.scores, got.scored
+        tables.append(got.table.assign(policy=name))
         # the tiers the groups ran: the builds for their periods
-        print("\n" + wrap(f"policy {name} ({counted(len(ep), 'alert episode')}; "
+        print("\n" + wrap(f"policy {name} ({counted(len(got.episodes), 'alert episode')}; "
                           f"{tiers_text(builds[name])})", indent=""))
-        print_score_notes(sc, ep, len(inc), by, budget=bool(args.out), tz=args.tz,
-                          incidents=scored, grace=args.grace)
+        print_score_notes(got.scores, got.episodes, len(inc), by, budget=bool(args.out),
+                          tz=args.tz, incidents=scored, grace=args.grace, withheld=got.withheld)
+        if got.line:
+            print(wrap(got.line, indent=""))
     print(wrap(SCORE_FOOTNOTE, indent=""))
     if args.out:
-        table = pd.concat(scores, ignore_index=True)
+        table = pd.concat(tables, ignore_index=True)
         write_output(table[["policy", *[c for c in table.columns if c != "policy"]]], args,
                      "score row")
     if args.plot:
@@ -303,7 +305,8 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
             if line:
                 print(wrap(line, indent=""))
         plot_policies(args.plot, episodes, inc, args.force, tz=args.tz, groups=evaluated,
-                      bins=bins, grace=args.grace, scores=own, scored=scored)  # scored once
+                      bins=bins, grace=args.grace, scores=own, scored=judged,  # scored once
+                      target=slo)  # the thin groups' bars light, keyed as left out
         print(f"wrote the plot to {path_label(args.plot)}")
     return 0
 

@@ -56,7 +56,8 @@ def median_words(value: Any) -> str:
     return sign + " ".join(text for _, text in units[shown[0]:shown[-1] + 1])
 
 
-def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None) -> str:
+def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None,
+               withheld: str = "") -> str:
     """The score rows as text: a figure that does not exist in words or blank, never ``NaN``/``NaT``
     (``precision`` of a tier that never fired: ``never fired``; ``recall`` without incidents:
     ``no incidents``, ``all unseen`` when the long window held no traffic during any of them,
@@ -65,7 +66,8 @@ def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None) -
     detection or reset time that does not exist: why, :func:`_no_time_words`); rates and days
     as people read them, thousands separated, never an exponent; ``duration`` formats the
     times. A table wider than ``width`` (the terminal's by default) goes in blocks, each
-    repeating tier and severity (:func:`table_text`).
+    repeating tier and severity (:func:`table_text`). With ``withheld`` (every group too thin
+    for a verdict: ``budgetlab.cli.alerts_thin``) precision and recall read ``too thin``.
 
     >>> t = pd.DataFrame({"tier": ["p", "q"], "severity": ["page", "page"], "episodes": [0, 14_566],
     ...     "precision": [float("nan"), 0.0], "incidents": [0, 1], "detected": [0, 0],
@@ -97,6 +99,8 @@ def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None) -
             show[col] = [("all unseen" if quiet else "none after fill" if filling else word)
                          if pd.isna(v) else f"{v:.3g}"
                          for v, filling, quiet in zip(show[col], later, silent, strict=True)]
+            if withheld:  # no verdict: the figure is no evidence, said in words
+                show[col] = "too thin"
     for col in ("detection_median", "reset_median"):
         if col in show.columns:
             show[col] = [_no_time_words(r, reset=col == "reset_median") if pd.isna(v)
@@ -106,8 +110,8 @@ def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None) -
         if col in show.columns:  # thousands separated, never an exponent (1,040, not 1.04e+03)
             show[col] = show[col].map(lambda v: "" if pd.isna(v) else about_words(float(v)))
     if "alerts_per_day" in show.columns and "rates_note" in rows.columns:
-        withheld = (rows["rates_note"] != "").to_numpy()
-        show["alerts_per_day"] = show["alerts_per_day"].mask(withheld, "withheld")
+        no_rate = (rows["rates_note"] != "").to_numpy()
+        show["alerts_per_day"] = show["alerts_per_day"].mask(no_rate, "withheld")
     return table_text(show, ["tier", "severity"], width=width)
 
 
@@ -288,14 +292,15 @@ def outside_line(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int,
 def print_score_notes(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int,
                       by: list[str], *, what: str = "log", budget: bool = True,
                       tz: str = "UTC", incidents: pd.DataFrame | None = None,
-                      grace: Any = None) -> None:
+                      grace: Any = None, withheld: str = "") -> None:
     """One policy's scores as ``alerts`` and ``backtest`` print them: the rows of all groups
     (:func:`score_text`) between their notes (the score table's ``cannot_fire_note``,
     :func:`filling_notes`, :func:`outside_line`, :func:`thin_rates_line`, its ``unseen_note``
     (:mod:`budgetlab.alerts.unseen`), and with ``budget``
     its ``budget_note``); ``what`` as :func:`filling_notes` takes it, ``tz`` as
     :func:`outside_line`; with the scored ``incidents`` those outside are named, and with
-    ``grace`` those only partly in it too (:func:`partly_line`)."""
+    ``grace`` those only partly in it too (:func:`partly_line`); ``withheld`` as
+    :func:`score_text` takes it."""
 
     rows = scores
     for k in by:
@@ -311,7 +316,7 @@ def print_score_notes(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents:
               if incidents is not None and grace is not None else None)
     if partly:
         print(wrap(partly, indent="  "))
-    print(score_text(rows, median_words))
+    print(score_text(rows, median_words, withheld=withheld))
     if scores.attrs.get("unseen_note"):  # the unseen column: which incidents, and why
         print(wrap(scores.attrs["unseen_note"], indent=""))
     thin = thin_rates_line(rows)

@@ -1,6 +1,7 @@
 """The alert chart's groups too thin for a verdict
 (:func:`~budgetlab.analyses.choices.policy_thin.thin_policy_groups`): their episode bars drawn
-light and hatched, keyed as left out of the choice, so that a group of 30 events does not look
+light and hatched, keyed as left out of the scores (the policy choice of notebook 02,
+``budgetlab alerts``' precision and recall), so that a group of 30 events does not look
 like the evidence a policy is chosen on."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from .alert_chart import add_alert_keys
 __all__ = ["mark_thin_groups", "THIN_LABEL", "THIN_ALPHA", "THIN_HATCH"]
 
 #: The legend entry of the thin groups' bars (gid ``thin_group``), one per chart.
-THIN_LABEL = "too thin for a verdict\n(< 10 expected failures):\nleft out of the choice"
+THIN_LABEL = "too thin for a verdict\n(< 10 expected failures):\nleft out of the scores"
 #: How light a thin group's bars are drawn, and their hatch.
 THIN_ALPHA = 0.3
 THIN_HATCH = "////"

@@ -91,8 +91,27 @@ def test_the_figure_draws_the_thin_groups_bars_light_and_hatched(bins):
         assert all(b.get_hatch() and b.get_alpha() < 1 for b in bars["tiny · page_1h"])
         assert not any(b.get_hatch() for b in bars["big · page_1h"])
         labels = [t.get_text() for t in ax.get_legend().get_texts()]
-        assert any("too thin for a verdict" in t and "left out of the choice" in t
+        assert any("too thin for a verdict" in t and "left out of the scores" in t
                    for t in labels)
     finally:
         plt.close(fig)
 
+
+
+def test_an_incident_of_the_thin_group_only_is_not_said_to_match_no_group(bins):
+    """The judged groups are scored without it, the thin one with it: neither scoring may say
+    its scope "matches no group" (it matches tiny), and big's figures stay as by hand."""
+    import pandas as pd
+
+    from tests.policy_thin_log import DAY0
+
+    inc = pd.concat([incidents(), pd.DataFrame({
+        "incident_id": ["I2"], "scope": ["g=tiny"], "start": [DAY0 + pd.Timedelta("1D12h")],
+        "end": [DAY0 + pd.Timedelta("1D12h30min")]})], ignore_index=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        summary = policy_summary(judged_policy_scores(bins, 0.9, POLICIES, inc))
+    assert not [w for w in caught if "matches no group" in str(w.message)]
+    row = summary.loc["P"]
+    assert (row["pages"], row["false_pages"], row["incidents"]) == (2, 1, 1)
+    assert (row["pages_left_out"], row["false_pages_left_out"]) == (2, 1)  # day 1's page: I2's

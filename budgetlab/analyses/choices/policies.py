@@ -183,7 +183,7 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
                     what="the policy summary")
     left = summary.attrs.get("groups_without_verdict") or {}
     if left and not summary.attrs.get("groups_with_verdict"):
-        why = (f"every group is too thin for a verdict ({_thin_named(left)}): their pages are "
+        why = (f"every group is too thin for a verdict ({thin_named(left)}): their pages are "
                "no evidence for a policy")
         return Verdict("policy", None, f"No policy chosen: {why}.", f"{len(summary)} policies",
                        withheld=why)
@@ -240,7 +240,7 @@ def _choose(summary: pd.DataFrame, min_recall: float,
                    caveat=caveat)
 
 
-def _thin_named(groups: dict[str, str]) -> str:
+def thin_named(groups: dict[str, str]) -> str:
     """The groups too thin for a verdict, each with why (the first :data:`MOST_NAMED`)."""
     said = [f"{g} ({why})" for g, why in list(groups.items())[:MOST_NAMED]]
     more = len(groups) - len(said)
@@ -265,7 +265,7 @@ def _left_out_words(summary: pd.DataFrame) -> str:
     pages = f"from {who} came {', '.join(said)}" if said else f"no page came from {who}"
     return (f"decided on the {counted(int(summary.attrs['groups_with_verdict']), 'group')} "
             f"with a verdict; left out of the choice, too thin for a verdict: "
-            f"{_thin_named(left)}; {pages}")
+            f"{thin_named(left)}; {pages}")
 
 
 def _unjudged(rows: pd.DataFrame) -> str:

@@ -14,8 +14,8 @@ said separately, never summed with the evidence.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
-from typing import Any, Unpack
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple, TypeVar, Unpack
 
 import numpy as np
 import pandas as pd
@@ -25,6 +25,7 @@ from ..._util.percent import given_percent
 from ..._util.validation import as_list
 from ..._util.words import counted
 from ...alerts.policy import AlertPolicy
+from ...alerts.score_inputs import scope_matches
 from ...alerts.scoring import compare_policies
 from ...budget.targets import group_slos, target_array
 from ...slo import PerGroup, as_per_group, key_text
@@ -33,7 +34,10 @@ from ...windows.bins import ReadBinsOptions, read_bins
 from ..recalibration.rules import MIN_EXPECTED_FAILURES, events_for
 from .policies import policy_summary
 
-__all__ = ["thin_policy_groups", "judged_policy_scores", "policy_episode_counts"]
+__all__ = ["thin_policy_groups", "judged_policy_scores", "policy_episode_counts",
+           "split_by_verdict", "VerdictSplit", "covering", "each_warning_once", "policy_pages"]
+
+T = TypeVar("T")
 
 
 def _grid(bins: Any, by: str | Sequence[str] | None, options: Any) -> BinGrid:
@@ -89,6 +93,57 @@ def _name(by: list[str], row: tuple[Any, ...]) -> str:
     return "&".join(f"{k}={v}" for k, v in zip(by, row, strict=True)) if by else "all events"
 
 
+class VerdictSplit(NamedTuple):
+    """A grid's groups parted by :func:`thin_policy_groups`: ``thin`` its table; ``judged`` and
+    ``judged_target`` the groups with a verdict, ``left`` and ``left_target`` the thin ones
+    (both ``None`` when none is thin, and when all are: nothing is left to judge on)."""
+
+    thin: pd.DataFrame
+    judged: BinGrid | None
+    judged_target: Any
+    left: BinGrid | None
+    left_target: Any
+
+
+def split_by_verdict(bins: Any, target: Any, *, by: str | Sequence[str] | None = None,
+                     **options: Unpack[ReadBinsOptions]) -> VerdictSplit:
+    """The groups of ``bins`` with a verdict and those too thin for one
+    (:func:`thin_policy_groups`, arguments as there), each with its own ``target`` (per-group
+    SLOs cut to them, so that none of the others is said to be unused): what
+    :func:`judged_policy_scores` and ``budgetlab alerts`` score apart."""
+    grid = _grid(bins, by, options)
+    thin = thin_policy_groups(grid, target)
+    at = np.asarray(thin.attrs["positions"], dtype=np.int64)
+    if not len(at) or len(at) == grid.n_groups:
+        return VerdictSplit(thin, None, None, None, None)
+    keep = np.setdiff1d(np.arange(grid.n_groups), at)
+    return VerdictSplit(thin, grid.select(keep), _of(target, grid, keep), grid.select(at),
+                        _of(target, grid, at))
+
+
+def covering(incidents: pd.DataFrame, grid: BinGrid) -> pd.DataFrame:
+    """The rows of ``incidents`` (under their labels) whose scope covers a group of ``grid``
+    (:func:`~budgetlab.alerts.score_inputs.scope_matches`): those the groups of one side of a
+    :func:`split_by_verdict` are scored against. An incident of the thin groups only is no
+    incident the others missed, nor one of theirs "whose scope matches no group of the log"."""
+    by = list(grid.by)
+    if not by or not len(incidents):
+        return incidents
+    keys = grid.keys[by].astype(str).reset_index(drop=True)
+    return incidents[np.asarray(scope_matches(incidents, keys, by).any(axis=1), dtype=bool)]
+
+
+def each_warning_once(score: Callable[[], T]) -> T:
+    """``score()``, its warnings each said once: the judged groups and the thin ones are scored
+    apart, and both scorings warn alike."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = score()
+    for text, category in dict.fromkeys((str(w.message), w.category) for w in caught):
+        warnings.warn(text, category, stacklevel=3)
+    return out
+
+
 def judged_policy_scores(bins: Any, target: Any, policies: Mapping[str, AlertPolicy],
                          incidents: pd.DataFrame, *, by: str | Sequence[str] | None = None,
                          grace: Any = "1h", filling: str = "apart",
@@ -107,25 +162,23 @@ def judged_policy_scores(bins: Any, target: Any, policies: Mapping[str, AlertPol
         (as :func:`~.policies.policy_summary` counts them), which it shows apart.
     """
     grid = _grid(bins, by, options)
-    thin = thin_policy_groups(grid, target)
-    at = np.asarray(thin.attrs["positions"], dtype=np.int64)
+    split = split_by_verdict(grid, target)
     kw: dict[str, Any] = {"grace": grace, "filling": filling}
-    if not len(at) or len(at) == grid.n_groups:
+    if split.judged is None:
         scores = compare_policies(grid, target, policies, incidents, **kw)
-        left = None  # all thin: the scores are theirs, nothing is judged (no pages apart)
+        left = None  # none or all thin: the scores are every group's (no pages apart)
     else:
-        keep = np.setdiff1d(np.arange(grid.n_groups), at)
-        with warnings.catch_warnings(record=True) as caught:  # both scorings warn alike
-            warnings.simplefilter("always")
-            scores = compare_policies(grid.select(keep), _of(target, grid, keep), policies,
-                                      incidents, **kw)
-            left = compare_policies(grid.select(at), _of(target, grid, at), policies, incidents,
-                                    **kw)
-        for text, category in dict.fromkeys((str(w.message), w.category) for w in caught):
-            warnings.warn(text, category, stacklevel=2)  # each once
+        judged, apart = split.judged, split.left
+        assert apart is not None  # parted together
+        scores, left = each_warning_once(lambda: (
+            compare_policies(judged, split.judged_target, policies, covering(incidents, judged),
+                             **kw),
+            compare_policies(apart, split.left_target, policies, covering(incidents, apart),
+                             **kw)))
+    thin = split.thin
     scores.attrs["groups_without_verdict"] = dict(zip(thin["group"], thin["why"], strict=True))
-    scores.attrs["groups_with_verdict"] = grid.n_groups - len(at)
-    scores.attrs["left_out_pages"] = {} if left is None else _pages(left)
+    scores.attrs["groups_with_verdict"] = grid.n_groups - len(thin)
+    scores.attrs["left_out_pages"] = {} if left is None else policy_pages(left)
     return scores
 
 
@@ -142,7 +195,7 @@ def _of(target: Any, grid: BinGrid, at: np.ndarray) -> Any:
                     binding=per.binding)
 
 
-def _pages(scores: pd.DataFrame) -> dict[str, list[int]]:
+def policy_pages(scores: pd.DataFrame) -> dict[str, list[int]]:
     """Per policy of a :func:`budgetlab.compare_policies` table, its pages over all groups and
     those of them that matched no incident (as :func:`~.policies.policy_summary` counts them)."""
     summary = policy_summary(scores)

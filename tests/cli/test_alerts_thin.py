@@ -1,0 +1,114 @@
+"""``budgetlab alerts`` applies notebook 02's thin rule (stop 61): a group with fewer events than
+hold 10 expected failures under its target is kept out of precision and recall, its pages said
+apart, and ``--out`` and ``--plot`` say so. The log is tests/policy_thin_log.py's: under 90 %
+and the single-window preset (1 h, burn 0.9: fires above 6 failures of big's 60 a window, and
+on any failure of tiny's), by hand: big pages twice (the incident I1's, true; day 5's, false),
+tiny twice (days 1 and 2, false). Every group: 4 pages, 1 true, precision 1/4, recall 1/1.
+Without tiny: 2 pages, 1 true, precision 1/2, recall 1/1."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from budgetlab.cli import main
+from tests.policy_thin_log import incidents, log
+
+WHY = "20 events: 2 expected failures under 90 %, under the 10 a verdict needs"
+
+
+def _files(tmp_path, groups=("big", "tiny")):
+    ev = log()
+    ev = ev[ev["g"].isin(groups)]
+    path, inc = tmp_path / "log.csv", tmp_path / "inc.csv"
+    pd.DataFrame({"ts": ev["ts"], "outcome": ev["bucket"], "g": ev["g"]}).to_csv(path,
+                                                                                  index=False)
+    incidents().to_csv(inc, index=False)
+    return path, inc
+
+
+def _run(tmp_path, capsys, groups=("big", "tiny"), *more):
+    path, inc = _files(tmp_path, groups)
+    out = tmp_path / "scores.csv"
+    assert main(["alerts", str(path), "--by", "g", "--incidents", str(inc), "--target", "0.9",
+                 "--policy", "single_window", "--out", str(out), *more]) == 0
+    return " ".join(capsys.readouterr().out.split()), pd.read_csv(out, keep_default_na=False)
+
+
+def test_the_thin_groups_pages_are_said_apart_and_kept_out_of_precision(tmp_path, capsys):
+    text, table = _run(tmp_path, capsys)
+    assert (f"2 pages (2 false) on 1 thin group left out: g=tiny ({WHY}); the rows above score "
+            "the other groups") in text
+    star = table[(table["g"] == "*") & (table["tier"] == "*") & (table["severity"] == "*")]
+    assert star[["episodes", "true_episodes"]].values.tolist() == [[2, 1]]  # not 4 and 1
+    assert star["precision"].astype(float).tolist() == [0.5]  # 1 / 2, not 1 / 4
+    assert star["recall"].astype(float).tolist() == [1.0]
+    assert star["left_out"].tolist() == [""]
+
+
+def test_out_keeps_the_thin_groups_rows_with_why(tmp_path, capsys):
+    _, table = _run(tmp_path, capsys)
+    tiny = table[table["g"] == "tiny"]
+    assert len(tiny) == 3 and set(tiny["left_out"]) == {WHY}  # page_1h, * page, * *
+    assert tiny["episodes"].tolist() == [2, 2, 2]
+    assert tiny["true_episodes"].tolist() == [0, 0, 0]
+    assert set(table.loc[table["g"] != "tiny", "left_out"]) == {""}
+
+
+def test_every_group_thin_withholds_precision_and_recall_in_words(tmp_path, capsys):
+    text, table = _run(tmp_path, capsys, ("tiny",))
+    assert (f"2 pages (2 false) on 1 thin group left out: g=tiny ({WHY}); every group is too "
+            "thin for a verdict, precision and recall withheld (too thin)") in text
+    assert "too thin" in text.split("policy single_window")[1].split("pages (2 false)")[0]
+    assert "nan" not in text.lower()
+    star = table[(table["g"] == "*")]
+    assert set(star["left_out"]) == {"every group is too thin for a verdict"}
+
+
+def test_the_plot_draws_the_thin_group_light_keyed_as_left_out(tmp_path, capsys, monkeypatch):
+    import budgetlab.cli.alert_figure as af
+
+    drawn = {}
+    real = af.policy_figure
+
+    def keep(*args, **kw):
+        fig, note = real(*args, **kw)
+        ax = fig.axes[0]
+        drawn["bars"] = {c.get_label(): [(b.get_hatch(), b.get_alpha()) for b in c]
+                         for c in ax.containers}
+        drawn["keys"] = [t.get_text() for t in ax.get_legend().get_texts()]
+        return fig, note
+
+    monkeypatch.setattr(af, "policy_figure", keep)
+    png = tmp_path / "a.png"
+    _run(tmp_path, capsys, ("big", "tiny"), "--plot", str(png))
+    assert png.exists()
+    tiny, big = drawn["bars"]["tiny · page_1h"], drawn["bars"]["big · page_1h"]
+    assert len(tiny) == 2 and all(h and a < 1 for h, a in tiny)
+    assert len(big) == 2 and not any(h for h, _ in big)
+    assert any("too thin for a verdict" in t and "left out of the scores" in t
+               for t in drawn["keys"])
+    plt.close("all")
+
+
+def test_the_table_printed_scores_the_judged_groups(tmp_path, capsys):
+    text, _ = _run(tmp_path, capsys)
+    block = text.split("policy single_window")[1].split("left out")[0]
+    assert "0.5" in block and "0.25" not in block
+
+
+def test_an_incident_of_the_thin_group_only_is_said_not_unmatched(tmp_path, capsys):
+    """I2 (day 1, 12:00-12:30, g=tiny) covers tiny's day-1 page: tiny's 2 pages, 1 false now;
+    it is an incident of the thin group only, not one whose scope "matches no group"."""
+    path, _ = _files(tmp_path)
+    inc = tmp_path / "inc2.csv"
+    inc.write_text("incident_id,start,end,scope\nI1,2026-03-05T00:00:00Z,2026-03-05T00:30:00Z,*\n"
+                   "I2,2026-03-03T12:00:00Z,2026-03-03T12:30:00Z,g=tiny\n")
+    assert main(["alerts", str(path), "--by", "g", "--incidents", str(inc), "--target", "0.9",
+                 "--policy", "single_window"]) == 0
+    got = capsys.readouterr()
+    text = " ".join((got.out + got.err).split())
+    assert "matches no group" not in text
+    assert (f"2 pages (1 false) on 1 thin group left out: g=tiny ({WHY}); the rows above score "
+            "the other groups (precision, recall and every count); 1 incident covers only it, "
+            "not in the rows above") in text
