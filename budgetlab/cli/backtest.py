@@ -155,9 +155,10 @@ def _client(args: argparse.Namespace) -> Any:
                             headers=parse_headers(args.header), max_series=args.max_series)
 
 
-def _check_buckets(client: Any, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
-    """A histogram bucket in the SLI's queries must be one the server has (else every event reads
-    bad)."""
+def _check_buckets(client: Any, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> Any:
+    """``spec``, refused when a histogram bucket in the SLI's queries is not one the server has
+    (else every event reads bad); a check the server's index could not make is said in its
+    notes ("how it was read")."""
     from ..interop.prometheus_histogram import check_bucket_selectors
     from ..interop.promql import parse_count_query
 
@@ -165,9 +166,9 @@ def _check_buckets(client: Any, spec: Any, start: pd.Timestamp, end: pd.Timestam
                                                                                 spec.total)) if q}
     selectors = {k: parse_count_query(q, k).selectors for k, q in queries.items()}
     if not any("_bucket" in sel for sels in selectors.values() for sel in sels):
-        return
-    for kind, sels in selectors.items():
-        check_bucket_selectors(client, sels, start_ns=start.value, end_ns=end.value, what=kind)
+        return spec
+    unchecked = check_bucket_selectors(client, selectors, start_ns=start.value, end_ns=end.value)
+    return dataclasses.replace(spec, notes=(*spec.notes, *unchecked)) if unchecked else spec
 
 
 def _sli_words(args: argparse.Namespace) -> AbstractContextManager[None]:
@@ -194,7 +195,7 @@ def _read(args: argparse.Namespace, spec: Any, start: pd.Timestamp, end: pd.Time
         if args.histogram is not None:
             spec = _latency_spec(client, args, spec, start, end)
         else:
-            _check_buckets(client, spec, start, end)
+            spec = _check_buckets(client, spec, start, end)
         with warnings.catch_warnings():  # the header and a note of "How it was read" say it
             warnings.simplefilter("ignore", SpanWidenedWarning)
             bins = read_counts(client, total=spec.total, errors=spec.errors, good=spec.good,
