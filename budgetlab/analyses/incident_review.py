@@ -6,7 +6,7 @@ These functions sit on top of :func:`budgetlab.replay` and :func:`budgetlab.inci
 * :func:`tracker_at`: the replayed tracker's row at a moment (the last event at or before it);
 * :func:`incident_span`: the span under review: the given one, else the labelled incidents around
   the alert, else the tracker's CRITICAL-or-worse episode around it, else one window either side;
-* :func:`local_times`: a table's time columns in the reader's zone, as a notebook shows them;
+* :func:`to_zone`: a table's time columns in the reader's zone, as a notebook shows them;
 * :func:`~budgetlab.analyses.paging.page_table` and
   :func:`~budgetlab.analyses.paging.wake_verdict`: what each policy paged, and whether waking the
   team was justified (:mod:`budgetlab.analyses.paging`).
@@ -39,7 +39,7 @@ from ..slo import table_slo
 
 #: ``duration_words``: an elapsed time as the CLI says it (``1 h 40 min``), for the notebook's
 #: page delays (:func:`budgetlab._util.words.duration_words`)
-__all__ = ["tracker_at", "incident_span", "local_times", "BURN_BANDS_TEXT", "BURN_LIMITS",
+__all__ = ["tracker_at", "incident_span", "to_zone", "BURN_BANDS_TEXT", "BURN_LIMITS",
            "duration_words"]
 
 #: The upper limits of the seed's burn-rate bands (:data:`~budgetlab.budget.figures.BURN_BANDS`).
@@ -189,12 +189,12 @@ def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | No
             "reason": "one window either side of the alert (the tracker was not critical then)"}
 
 
-def local_times(frame: pd.DataFrame, columns: Sequence[str], tz: str) -> pd.DataFrame:
+def to_zone(frame: pd.DataFrame, columns: Sequence[str], tz: str) -> pd.DataFrame:
     """A copy of ``frame`` whose time ``columns`` (zoned, or text read as UTC) are in the zone
     ``tz``; a missing time stays ``NaT``.
 
     >>> t = pd.DataFrame({"at": pd.to_datetime(["2026-11-05 02:47", None], utc=True)})
-    >>> local_times(t, ["at"], "Europe/Berlin")["at"].tolist()
+    >>> to_zone(t, ["at"], "Europe/Berlin")["at"].tolist()
     [Timestamp('2026-11-05 03:47:00+0100', tz='Europe/Berlin'), NaT]
     """
     out = frame.copy()

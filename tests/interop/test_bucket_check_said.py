@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from budgetlab.cli import main
 from budgetlab.interop.prometheus_histogram import check_bucket_selectors
 from budgetlab.interop.prometheus_http import PrometheusClient
