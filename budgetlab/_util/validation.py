@@ -222,6 +222,11 @@ def utc_timestamp(value: Any, *, name: str, tz: str = "UTC") -> pd.Timestamp:
     Traceback (most recent call last):
     ...
     budgetlab.errors.ConfigError: start is missing (NaT); give a time such as '2026-01-01 00:00'.
+    >>> utc_timestamp("3000-01-01", name="at")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: at='3000-01-01' is out of range: times run from 1677-09-21 to \
+2262-04-11; give a time within them.
     """
     try:
         ts = pd.Timestamp(value)
@@ -232,7 +237,12 @@ def utc_timestamp(value: Any, *, name: str, tz: str = "UTC") -> pd.Timestamp:
     if pd.isna(ts):
         raise ConfigError(f"{name} is missing (NaT); give a time such as '2026-01-01 00:00'.")
     ts = localize_wall_time(ts, tz, name=name) if ts.tzinfo is None else ts
-    return ts.tz_convert("UTC").as_unit("ns")
+    try:
+        return ts.tz_convert("UTC").as_unit("ns")
+    except pd.errors.OutOfBoundsDatetime:
+        raise ConfigError(f"{name}={value!r} is out of range: times run from "
+                          f"{pd.Timestamp.min:%Y-%m-%d} to {pd.Timestamp.max:%Y-%m-%d}; give a "
+                          "time within them.") from None
 
 
 def utc_ns_column(col: pd.Series, what: str) -> np.ndarray:

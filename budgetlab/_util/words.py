@@ -43,6 +43,8 @@ _BARE = re.compile(r"(?<![\w.-])([a-z][a-z_]*)=(?=[\s,;.)/]|$)")
 # table of flags only: the name must be one of the command's)
 _LEAD = re.compile(r"^([a-z][a-z_]*)(?=: | must | is )")
 _TWICE = re.compile(r"(--[a-z][a-z-]*) \(\1\)")
+#: a word that names a notebook's parameter (``alert_time``), not a flag or a phrase
+_PARAMETER = re.compile(r"[a-z][a-z_]*")
 
 #: None: not on the command line; else the running command's flags by keyword (empty: any keyword
 #: is spelled as its flag).
@@ -66,7 +68,9 @@ def cli_words(flags: Mapping[str, str] | None = None) -> Iterator[None]:
 def flags_as(**flags: str) -> Iterator[None]:
     """On the command line, a message raised inside names these flags for these keywords (where
     the API's keyword is the command's other flag: ``compare-windows``' ``window=`` is an item of
-    ``--windows``).
+    ``--windows``). A word that is a name, not a flag, is a notebook's parameter that gave the
+    keyword: it renames the keyword wherever the message is read, the API included
+    (``at='x'`` as ``alert_time='x'``, a bare ``at=`` as ``alert_time``).
 
     >>> from budgetlab.errors import ConfigError
     >>> with cli_words({"window": "--window"}), flags_as(window="--windows"):
@@ -74,17 +78,25 @@ def flags_as(**flags: str) -> Iterator[None]:
     Traceback (most recent call last):
     ...
     budgetlab.errors.ConfigError: --windows x is not a duration.
+    >>> with flags_as(start="incident_start", end="incident_end"):
+    ...     raise ConfigError("give both start= and end=, or neither (end='x').")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: give both incident_start and incident_end, or neither \
+(incident_end='x').
     """
     from ..errors import BudgetlabError
 
     outer = _CLI.get()
-    if outer is None:
+    table = flags if outer is not None else {k: v for k, v in flags.items()
+                                             if _PARAMETER.fullmatch(v)}
+    if not table:
         yield
         return
     try:
         yield
     except BudgetlabError as exc:
-        token = _CLI.set({**outer, **flags})
+        token = _CLI.set({**(outer or {}), **table})
         try:
             raise type(exc)(speak(str(exc))) from None
         finally:
@@ -176,6 +188,9 @@ def speak(text: str) -> str:
             f = flag(m)
             if f is None:
                 return m.group(0)
+            if _PARAMETER.fullmatch(f):  # a notebook's parameter: its name, as it is set
+                rest = m.group(0)[len(m.group(1)):]
+                return f if rest == "=" else f + rest
             return f"{f} {_shell(m.group(2))}" if with_value else f
         return pattern.sub(one, s)
 

@@ -4,7 +4,6 @@ incident (:mod:`~budgetlab.analyses.incident_tables` makes each table)."""
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import replace
 from typing import Any
 
@@ -14,8 +13,7 @@ from .._util.attrs import time_text
 from ..alerts.policy import AlertPolicy
 from ..budget.spans import status_spans
 from ..budget.status_changes import transitions
-from ..budget.tracker_replay import replay
-from ..errors import PartialWindowWarning
+from ..budget.tracker_replay import replay_table
 from ..events.schema import TIMEOUT
 from ..slo import SLO
 from .bucket_burn import bucket_burn_over_time
@@ -43,9 +41,8 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
     budget's time with traffic counts the window at the span's start from ``lead``: the events
     of the tracker's window before it (:func:`~budgetlab.analyses.incident_window.lead_events`)."""
     tracked = ev if tracked is None else tracked
-    with warnings.catch_warnings():  # a window longer than the history is in notes, not a warning
-        warnings.simplefilter("ignore", PartialWindowWarning)
-        states_h = replay(tracked, slo, by=keys)
+    # a window longer than the history is in notes, not a warning
+    states_h = replay_table(tracked, slo, by=keys, warn_partial=False)
     variants = TrackerVariants(tracked, slo, Groups(tracked, keys))
     tr_h = transitions(states_h)
     has_timeout = TIMEOUT in variants.names

@@ -6,6 +6,7 @@ These functions sit on top of :func:`budgetlab.replay` and :func:`budgetlab.inci
 * :func:`tracker_at`: the replayed tracker's row at a moment (the last event at or before it);
 * :func:`incident_span`: the span under review: the given one, else the labelled incidents around
   the alert, else the tracker's CRITICAL-or-worse episode around it, else one window either side;
+* :func:`to_zone`: a table's time columns in the reader's zone, as a notebook shows them;
 * :func:`~budgetlab.analyses.paging.page_table` and
   :func:`~budgetlab.analyses.paging.wake_verdict`: what each policy paged, and whether waking the
   team was justified (:mod:`budgetlab.analyses.paging`).
@@ -15,6 +16,7 @@ Times may be given as text; naive times are read in ``tz``. Returned times are U
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,7 +28,7 @@ from .._util.validation import (
     utc_ns_column,
     utc_timestamp,
 )
-from .._util.words import counted, duration_words
+from .._util.words import counted, duration_words, flags_as
 from ..alerts.score_inputs import outside_span
 from ..budget.episodes import status_episodes
 from ..budget.figures import BURN_BANDS
@@ -37,7 +39,8 @@ from ..slo import table_slo
 
 #: ``duration_words``: an elapsed time as the CLI says it (``1 h 40 min``), for the notebook's
 #: page delays (:func:`budgetlab._util.words.duration_words`)
-__all__ = ["tracker_at", "incident_span", "BURN_BANDS_TEXT", "BURN_LIMITS", "duration_words"]
+__all__ = ["tracker_at", "incident_span", "to_zone", "BURN_BANDS_TEXT", "BURN_LIMITS",
+           "duration_words"]
 
 #: The upper limits of the seed's burn-rate bands (:data:`~budgetlab.budget.figures.BURN_BANDS`).
 BURN_LIMITS = (*BURN_BANDS, np.inf)
@@ -49,7 +52,8 @@ BURN_BANDS_TEXT = tuple(zip(BURN_LIMITS, (
     "5 and above: melting, pause non-critical work"), strict=True))
 
 
-def tracker_at(states: pd.DataFrame, at: Any = None, *, tz: str | None = None) -> pd.Series:
+def tracker_at(states: pd.DataFrame, at: Any = None, *, tz: str | None = None,
+               names: Mapping[str, str] | None = None) -> pd.Series:
     """The tracker's state at ``at``: the replayed row of the last event at or before it.
 
     Parameters
@@ -62,6 +66,9 @@ def tracker_at(states: pd.DataFrame, at: Any = None, *, tz: str | None = None) -
         window is full); ``note`` says so, and also when the window was not yet full at ``at``.
     tz : str, optional
         Time zone of a naive ``at`` (default UTC).
+    names : dict, optional
+        The notebook's parameter that gave ``at`` (``{"at": "alert_time"}``): a refusal names
+        it, not ``at=``.
 
     Returns
     -------
@@ -88,7 +95,8 @@ def tracker_at(states: pd.DataFrame, at: Any = None, *, tz: str | None = None) -
     window = pd.Timedelta(getattr(slo, "window", pd.Timedelta(0)))
     first, last = states["ts"].iloc[0], states["ts"].iloc[-1]
     note = ""
-    when = None if at is None else utc_timestamp(at, name="at", tz=tz)
+    with flags_as(**(names or {})):
+        when = None if at is None else utc_timestamp(at, name="at", tz=tz)
     if when is not None and not first <= when <= last:
         note = "the given moment is outside the log's span; the worst moment is used instead"
         when = None
@@ -109,8 +117,8 @@ def tracker_at(states: pd.DataFrame, at: Any = None, *, tz: str | None = None) -
 
 
 def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | None = None,
-                  start: Any = None,
-                  end: Any = None, tz: str | None = None) -> dict[str, Any]:
+                  start: Any = None, end: Any = None, tz: str | None = None,
+                  names: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The span of an incident to review around the alert at ``at``.
 
     **Rule**, first that applies: ``start`` and ``end`` as given; else the labelled incidents
@@ -131,6 +139,9 @@ def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | No
         The span, when known (both or neither).
     tz : str, optional
         Time zone of naive times (default UTC).
+    names : dict, optional
+        The notebook's parameters that gave ``at``, ``start`` and ``end``
+        (``{"start": "incident_start", "end": "incident_end"}``): a refusal names them.
 
     Returns
     -------
@@ -150,16 +161,13 @@ def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | No
     """
     require_columns(states, ["ts", "status"], what="states")
     tz = check_tz(tz)
-    when = utc_timestamp(at, name="at", tz=tz)
+    with flags_as(**(names or {})):
+        when = utc_timestamp(at, name="at", tz=tz)
+        given = _given_span(start, end, tz)
+    if given is not None:
+        return {"start": given[0], "end": given[1], "reason": "as given"}
     slo = table_slo(states)
     window = pd.Timedelta(getattr(slo, "window", pd.Timedelta("1h")))
-    if (start is None) != (end is None):
-        raise ConfigError("give both incident_start and incident_end, or neither.")
-    if start is not None:
-        lo, hi = utc_timestamp(start, name="start", tz=tz), utc_timestamp(end, name="end", tz=tz)
-        if hi <= lo:
-            raise ConfigError("incident_end must come after incident_start.")
-        return {"start": lo, "end": hi, "reason": "as given"}
     if incidents is not None and len(incidents):
         require_columns(incidents, ["start", "end"], what="incidents")
         i_s = utc_ns_column(incidents["start"], "incidents['start']")
@@ -179,3 +187,33 @@ def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | No
                 "reason": "the tracker's critical-or-worse episode around the alert"}
     return {"start": when - window, "end": when + window,
             "reason": "one window either side of the alert (the tracker was not critical then)"}
+
+
+def to_zone(frame: pd.DataFrame, columns: Sequence[str], tz: str) -> pd.DataFrame:
+    """A copy of ``frame`` whose time ``columns`` (zoned, or text read as UTC) are in the zone
+    ``tz``; a missing time stays ``NaT``.
+
+    >>> t = pd.DataFrame({"at": pd.to_datetime(["2026-11-05 02:47", None], utc=True)})
+    >>> to_zone(t, ["at"], "Europe/Berlin")["at"].tolist()
+    [Timestamp('2026-11-05 03:47:00+0100', tz='Europe/Berlin'), NaT]
+    """
+    out = frame.copy()
+    for column in columns:
+        out[column] = pd.to_datetime(out[column], utc=True).dt.tz_convert(check_tz(tz))
+    return out
+
+
+def _given_span(start: Any, end: Any, tz: str) -> tuple[pd.Timestamp, pd.Timestamp] | None:
+    """``start`` and ``end`` as UTC times, or ``None`` when neither is given; refused when one
+    is given alone or ``end`` does not come after ``start``."""
+    if (start is None) != (end is None):
+        given, missing = ("start", "end") if end is None else ("end", "start")
+        raise ConfigError(f"{given}= is given but {missing}= is not; give both start= and end= "
+                          "(the span under review), or neither.")
+    if start is None:
+        return None
+    lo, hi = utc_timestamp(start, name="start", tz=tz), utc_timestamp(end, name="end", tz=tz)
+    if hi <= lo:
+        raise ConfigError(f"end='{end}' must come after start='{start}'; give the span's end "
+                          "as end=, its start as start=.")
+    return lo, hi

@@ -124,7 +124,7 @@ def _time_slices(grid: BinGrid, periods: Periods, slice_ns: int,
 
 def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: str | None = None,
                   tz: str = "UTC", burn_window: Any = "1h", slice_window: Any = None,
-                  slice_target: float | None = None,
+                  slice_target: float | None = None, warn: bool = True,
                   **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Error budget over a compliance period at every bin end, events-weighted and time-slice.
 
@@ -158,6 +158,9 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
         Time-slice length (default: the bin width); a whole number of bins.
     slice_target : float, optional
         Success ratio a slice needs to be good (default: ``target``).
+    warn : bool
+        ``False``: no :class:`~budgetlab.errors.PartialWindowWarning` of partial periods (for a
+        caller that says them in its own words from ``period_observed``).
     **options
         ``freq``, ``exclude_buckets``, ``exclude_windows``, ``exclude_mode``: passed to
         :func:`budgetlab.windows.bins.read_bins`.
@@ -229,7 +232,8 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
                                          burn_window=burn_window, slice_window=slice_window,
                                          slice_target=slice_target))
                  for p, idx in split_groups([s.period for s in slos])]
-        warn_partial(grid, max(s.period for s in slos), None, tz)
+        if warn:
+            warn_partial(grid, max(s.period for s in slos), None, tz)
         out = _in_group_order(parts, grid.n_groups, grid.n_bins)
     else:
         if period is None:
@@ -240,7 +244,8 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
                                  period=period, calendar=calendar, tz=tz, burn_window=burn_window,
                                  slice_window=slice_window, slice_target=slice_target) for g0,
                   g1 in chunks]
-        warn_partial(grid, period, calendar, tz)
+        if warn:
+            warn_partial(grid, period, calendar, tz)
         out = tables[0] if len(tables) == 1 else pd.concat(tables, ignore_index=True)
     out.attrs = {**grid_attrs(grid, target), **_budget_options(
         grid, None if calendar is not None else period, calendar, tz, burn_window, slice_window,

@@ -97,20 +97,21 @@ def partial_window_note(window: pd.Timedelta, span: pd.Timedelta) -> str:
             f"({duration_words(span)}); every window is partial.")
 
 
-def slo_parts(events: pd.DataFrame, slo: Any, keys: list[str], *,
-              warn: bool = True) -> list[tuple[SLO, np.ndarray | None]]:
+def slo_parts(events: pd.DataFrame, slo: Any, keys: list[str], *, warn: bool = True,
+              warn_partial: bool = True) -> list[tuple[SLO, np.ndarray | None]]:
     """``[(slo, None)]`` for one SLO; for per-group SLOs each distinct SLO and the positions of
     its groups' rows (:func:`~budgetlab.slo_groups.split_by_slo`). ``warn``: a
     :class:`~budgetlab.errors.PartialWindowWarning` when the longest window is longer than the
     data (for the caller of the public function that calls this), and one when the per-group
-    SLOs name groups ``events`` does not have (:func:`~budgetlab.slo_groups.warn_unused`)."""
+    SLOs name groups ``events`` does not have (:func:`~budgetlab.slo_groups.warn_unused`);
+    ``warn_partial=False``: not the first (a caller that says it in its own words)."""
     per_group = as_per_group(slo)
     parts: list[tuple[SLO, np.ndarray | None]]
     if per_group is None:
         parts = [(as_slo(slo), None)]
     else:
         parts = list(split_by_slo(events, per_group, keys, whole=warn))
-    if warn and parts and len(events):
+    if warn and warn_partial and parts and len(events):
         window = max(s.window for s, _ in parts)
         first, last = events["ts"].iloc[0], events["ts"].iloc[-1]
         if window.value > last.value - first.value:  # ints: a span of centuries does not overflow

@@ -100,15 +100,17 @@ def replay(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
 
 def replay_table(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
                  by: str | Sequence[str] | None = None, columns: Iterable[str] | None = None,
-                 warn: bool = True) -> pd.DataFrame:
+                 warn: bool = True, warn_partial: bool = True) -> pd.DataFrame:
     """:func:`replay`; ``warn=False``: without its warnings (a window longer than the data, SLO
     groups the events lack), for a part of a log whose span and groups are not the log's (a Dask
     partition, on a worker thread: told not to warn, as a ``warnings.catch_warnings`` filter is
-    the whole process's and not safe across threads)."""
+    the whole process's and not safe across threads); ``warn_partial=False``: without the
+    :class:`~budgetlab.errors.PartialWindowWarning` of a window longer than the data alone, for
+    a caller that says it in its own words (the command line's header, a report's notes)."""
     keys = check_events(events, by, output=REPLAY_COLUMNS)
     wanted = _check_columns(columns)
     per_group = as_per_group(slo)
-    parts = slo_parts(events, slo, keys, warn=warn)
+    parts = slo_parts(events, slo, keys, warn=warn, warn_partial=warn_partial)
     with progress_bar(len(events), desc="replay", min_total=PROGRESS_EVENTS) as bar:
         if per_group is None:
             arrays = _replay_arrays(events, parts[0][0], keys, wanted, bar)

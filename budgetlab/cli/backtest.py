@@ -14,12 +14,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import time
-import warnings
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConfigError, PartialWindowWarning
+from ..errors import ConfigError
 from .alert_figure import plot_policies
 from .backtest_report import (
     print_episodes,
@@ -88,9 +87,8 @@ def _episodes_with_budget(grid: Any, spec: Any, policy: Any) -> pd.DataFrame:
     from ..budget.period import period_budget
 
     ep = alert_episodes(grid, spec.slo.target, policy)
-    with warnings.catch_warnings():  # budget_withheld_note says it, in the command's words
-        warnings.simplefilter("ignore", PartialWindowWarning)
-        pb = period_budget(grid, spec.slo.target, period=policy.period)
+    # budget_withheld_note says a partial period, in the command's words
+    pb = period_budget(grid, spec.slo.target, period=policy.period, warn=False)
     consumed = pb["consumed_fraction"].to_numpy().reshape(grid.n_groups, grid.n_bins)
     observed = pb["period_observed"].to_numpy()[:grid.n_bins]  # the same for every group
     if len(ep):
@@ -155,9 +153,10 @@ def _client(args: argparse.Namespace) -> Any:
                             headers=parse_headers(args.header), max_series=args.max_series)
 
 
-def _check_buckets(client: Any, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
-    """A histogram bucket in the SLI's queries must be one the server has (else every event reads
-    bad)."""
+def _check_buckets(client: Any, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> Any:
+    """``spec``, refused when a histogram bucket in the SLI's queries is not one the server has
+    (else every event reads bad); a check the server's index could not make is said in its
+    notes ("how it was read")."""
     from ..interop.prometheus_histogram import check_bucket_selectors
     from ..interop.promql import parse_count_query
 
@@ -165,9 +164,9 @@ def _check_buckets(client: Any, spec: Any, start: pd.Timestamp, end: pd.Timestam
                                                                                 spec.total)) if q}
     selectors = {k: parse_count_query(q, k).selectors for k, q in queries.items()}
     if not any("_bucket" in sel for sels in selectors.values() for sel in sels):
-        return
-    for kind, sels in selectors.items():
-        check_bucket_selectors(client, sels, start_ns=start.value, end_ns=end.value, what=kind)
+        return spec
+    unchecked = check_bucket_selectors(client, selectors, start_ns=start.value, end_ns=end.value)
+    return dataclasses.replace(spec, notes=(*spec.notes, *unchecked)) if unchecked else spec
 
 
 def _sli_words(args: argparse.Namespace) -> AbstractContextManager[None]:
@@ -187,18 +186,15 @@ def _read(args: argparse.Namespace, spec: Any, start: pd.Timestamp, end: pd.Time
     """The SLO (with the counters of ``--histogram``) and the bins read from the server within one
     ``--timeout``; a span widened to whole bins is said by the header, not warned."""
     from ..interop.prometheus_source import read_counts
-    from ..interop.prometheus_span import SpanWidenedWarning
-
     client = _client(args)  # --timeout from here on
     with _sli_words(args):
         if args.histogram is not None:
             spec = _latency_spec(client, args, spec, start, end)
         else:
-            _check_buckets(client, spec, start, end)
-        with warnings.catch_warnings():  # the header and a note of "How it was read" say it
-            warnings.simplefilter("ignore", SpanWidenedWarning)
-            bins = read_counts(client, total=spec.total, errors=spec.errors, good=spec.good,
-                               start=start, end=end, freq=args.freq, by=by)
+            spec = _check_buckets(client, spec, start, end)
+        # a span widened: the header and a note of "How it was read" say it
+        bins = read_counts(client, total=spec.total, errors=spec.errors, good=spec.good,
+                           start=start, end=end, freq=args.freq, by=by, warn_widened=False)
     return spec, bins
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,7 +29,7 @@ from .._util.attrs import clock_span
 from .._util.evidence import MOST_EVIDENCE
 from .._util.words import command_flag, counted
 from ..budget.replay_status import partial_window_note
-from ..errors import ConfigError, PartialWindowWarning
+from ..errors import ConfigError
 from ..slo import SLO, PerGroup
 from .clock_text import between_events_line, format_summary, silence_record, tie_line
 from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
@@ -60,11 +59,10 @@ def replay_states(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str]
     """``(states, transitions)`` of one run; per-group SLOs go to :func:`budgetlab.replay` as they
     are (it replays each group with its own). The states hold only :data:`RUN_COLUMNS`."""
     from ..budget.status_changes import transitions
-    from ..budget.tracker_replay import replay
+    from ..budget.tracker_replay import replay_table
 
-    with warnings.catch_warnings():  # the header's note says it, in the CLI's words
-        warnings.simplefilter("ignore", PartialWindowWarning)
-        states = replay(events, slo, by=by or None, columns=RUN_COLUMNS)
+    # a window longer than the log: the header's note says it, in the CLI's words
+    states = replay_table(events, slo, by=by or None, columns=RUN_COLUMNS, warn_partial=False)
     return states, transitions(states)
 
 

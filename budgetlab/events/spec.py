@@ -38,8 +38,10 @@ def _names(name: str, value: Any, *, many: bool = True) -> tuple[str, ...]:
         if not isinstance(v, str) or not v:
             raise ConfigError(f"{name}= takes a column name (a non-empty string), got "
                               f"{type(v).__name__}.")
-    if len(set(out)) != len(out):
-        raise ConfigError(f"{name}= names a column twice; list each once.")
+    twice = next((v for i, v in enumerate(out) if v in out[:i]), None)
+    if twice is not None:  # "in by=", "in --by", "in the notebook's parameters a and b"
+        raise ConfigError(f"the column {twice!r} appears twice in {name}=; name each column "
+                          "once.")
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -197,29 +197,51 @@ _BUCKET = re.compile(r"^\s*([A-Za-z_:][A-Za-z0-9_:]*_bucket)\s*\{(.*)\}\s*$", re
 _LE = re.compile(r'(?:^|,)\s*le\s*(=~|=)\s*"((?:[^"\\]|\\.)*)"\s*(?=,|$)')
 
 
-def check_bucket_selectors(client: PrometheusClient, selectors: Sequence[str], *, start_ns: int,
-                           end_ns: int,
-                           what: str) -> None:
+def check_bucket_selectors(client: PrometheusClient, selectors: Mapping[str, Sequence[str]], *,
+                           start_ns: int, end_ns: int) -> tuple[str, ...]:
     """Refuse a histogram bucket selector (``x_bucket{..., le="0.7"}``) that selects no series
     while the histogram has others: a bound it does not have would read as "no event within the
-    threshold", every event bad. The bounds it has are named (the nearest to an ``le="..."``)."""
-    for sel in selectors:
-        m = _BUCKET.match(sel)
-        le = _LE.search(m.group(2)) if m is not None else None
-        if m is None or le is None or client.series(sel, start_ns, end_ns).labels:
-            continue
-        rest = (m.group(2)[: le.start()] + m.group(2)[le.end():]).strip().strip(",").strip()
-        found = client.series(f"{m.group(1)}{{{rest}}}" if rest else m.group(1), start_ns,
-                              end_ns).labels
-        bounds = sorted({s["le"] for s in found or [] if "le" in s}, key=_seconds)
-        if not bounds:
-            continue  # no such histogram at all: the reader's own "no series" message says it
-        name = m.group(1)[: -len("_bucket")]
-        asked = f'{what}: the bucket le{le.group(1)}"{le.group(2)}" of {name}'
-        if le.group(1) == "=" and math.isfinite(_seconds(le.group(2))):
-            written = match_bound(bounds, round(_seconds(le.group(2)) * 1e9), what=name,
-                                  asked=asked)
-            raise ConfigError(f'{asked} is written le="{written}" on this server; use that (or '
-                              f'le=~"{le.group(2)}|{written}").')
-        raise ConfigError(f"{asked} matches no bound of the histogram ({', '.join(bounds)}); pick "
-                          "one.")
+    threshold", every event bad. The bounds it has are named (the nearest to an ``le="..."``).
+    ``selectors``: each query's selectors by the query's name (``good``, ``total``).
+
+    Returns the notes of the checks it could not make: when the server's series index
+    (``/api/v1/series``) fails, the buckets left are not checked (nor the index asked again), and
+    one note says which, for "how it was read"; else none.
+    """
+    buckets = [(what, sel, m, le) for what, sels in selectors.items() for sel in sels
+               if (m := _BUCKET.match(sel)) is not None and (le := _LE.search(m.group(2)))]
+    for i, (what, sel, m, le) in enumerate(buckets):
+        why = _check_bucket(client, (sel, m, le), start_ns, end_ns, what)
+        if why:
+            left = [f"the {w} query's {s}" for w, s, _, _ in buckets[i:]]
+            said = left[0] if len(left) == 1 else ", ".join(left[:-1]) + " and " + left[-1]
+            return (f"the server's series index (/api/v1/series) failed ({why}); not checked "
+                    f"against the histogram's bounds: {said} (a bound the histogram does not "
+                    "have would read every event as bad)",)
+    return ()
+
+
+def _check_bucket(client: PrometheusClient, bucket: tuple[str, re.Match[str], re.Match[str]],
+                  start_ns: int, end_ns: int, what: str) -> str:
+    """Refuse the bucket selector (its text, its :data:`_BUCKET` and :data:`_LE` matches) when
+    it selects no series while its histogram has others; returns why the server's series index
+    could not tell ("" when it could)."""
+    sel, m, le = bucket
+    listing = client.series(sel, start_ns, end_ns)
+    if listing.labels is None or listing.labels:  # failed (why), too many series, or some
+        return listing.why if listing.labels is None else ""
+    rest = (m.group(2)[: le.start()] + m.group(2)[le.end():]).strip().strip(",").strip()
+    found = client.series(f"{m.group(1)}{{{rest}}}" if rest else m.group(1), start_ns, end_ns)
+    if found.labels is None:
+        return found.why
+    bounds = sorted({s["le"] for s in found.labels if "le" in s}, key=_seconds)
+    if not bounds:
+        return ""  # no such histogram at all: the reader's own "no series" message says it
+    name = m.group(1)[: -len("_bucket")]
+    asked = f'{what}: the bucket le{le.group(1)}"{le.group(2)}" of {name}'
+    if le.group(1) == "=" and math.isfinite(_seconds(le.group(2))):
+        written = match_bound(bounds, round(_seconds(le.group(2)) * 1e9), what=name, asked=asked)
+        raise ConfigError(f'{asked} is written le="{written}" on this server; use that (or '
+                          f'le=~"{le.group(2)}|{written}").')
+    raise ConfigError(f"{asked} matches no bound of the histogram ({', '.join(bounds)}); pick "
+                      "one.")

@@ -297,14 +297,15 @@ def read_prometheus(
 
 def read_counts(client: PrometheusClient, *, total: str, errors: str | None = None,
                 good: str | None = None, start: Any, end: Any, freq: Any = "1min",
-                by: str | Sequence[str] = ()) -> pd.DataFrame:
+                by: str | Sequence[str] = (), warn_widened: bool = True) -> pd.DataFrame:
     """:func:`read_prometheus` through ``client``: its server, headers and caps, and its one
     deadline (``budgetlab backtest`` asks a histogram's bounds and reads the counts within
-    one ``--timeout``)."""
+    one ``--timeout``). ``warn_widened=False``: a span widened to whole bins is said in
+    ``attrs["notes"]`` only, not warned (the command line's header says it)."""
     q_total, q_other, kind = _queries(total, errors, good)
     keys_by = as_list(by)
     span = Span.over(freq, start, end)
-    widened = span.widened(start, end)
+    widened = span.widened(start, end, warn=warn_widened)
     step = prom_step(span.step_ns)
     notes = [widened] if widened else []
     sent, single, answers = _ask(client, {"total": q_total, kind: q_other}, keys_by, span, notes)

@@ -70,10 +70,11 @@ class Span:
         """The end of the last bin (exclusive)."""
         return self.first_bin + self.n * self.step_ns
 
-    def widened(self, start: Any, end: Any) -> str | None:
+    def widened(self, start: Any, end: Any, *, warn: bool = True) -> str | None:
         """When ``start``/``end`` (as :meth:`over` read them) fall inside a bin, the note that
         the span counted is wider (a counter is read at the bin ends only, so a part of a bin
-        cannot be counted), with a :class:`SpanWidenedWarning`; else ``None``."""
+        cannot be counted), with a :class:`SpanWidenedWarning` (``warn=False``: the note
+        alone); else ``None``."""
         lo = utc_timestamp(start, name="start")
         hi = utc_timestamp(end, name="end")
         if (lo.value, hi.value) == (self.first_bin, self.end):
@@ -86,7 +87,8 @@ class Span:
                 f"{self.time(0):{fmt}} .. {self.time(self.n):{fmt}} UTC counted (a counter is "
                 f"read at the bin ends only); give {say('start=', '--start')} and "
                 f"{say('end=', '--end')} on the {bin_} grid to count exactly the span asked")
-        warnings.warn(SpanWidenedWarning(note + "."), stacklevel=3)
+        if warn:
+            warnings.warn(SpanWidenedWarning(note + "."), stacklevel=3)
         return note
 
     @property

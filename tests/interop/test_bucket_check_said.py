@@ -1,0 +1,73 @@
+"""``backtest``'s check that a histogram bucket in the SLI's queries is one the server has asks
+the server's series index (``/api/v1/series``). When the index fails, the check is not made, and
+"how it was read" says so in one note, naming the buckets left unchecked; it was skipped
+silently. Against the fake on 127.0.0.1 (``test_prometheus_hostile.Fake``), whose count queries
+answer 10 for ``h_count`` and 9 for the bucket in each of the N = 10 bins: by hand, 100 events,
+10 failed."""
+
+from __future__ import annotations
+
+import json
+
+from budgetlab.cli import main
+from budgetlab.interop.prometheus_histogram import check_bucket_selectors
+from budgetlab.interop.prometheus_http import PrometheusClient
+from tests.interop.test_prometheus_hostile import (
+    Fake,
+    _Handler,
+    _matrix,
+    _values,
+    fake,  # noqa: F401  (the fixture)
+)
+
+BUCKET = 'h_bucket{le="0.5"}'
+
+
+def _counts(h: _Handler, body: dict) -> None:
+    value = "10" if "h_count" in body["query"][0] else "9"
+    h.send(200, _matrix([{"metric": {}, "values": _values(value)}]))
+
+
+def _boom(h: _Handler, body: dict) -> None:
+    h.send(500, json.dumps({"status": "error", "errorType": "internal",
+                            "error": "index down"}).encode())
+
+
+def _series_asked(server: Fake) -> int:
+    return sum(path.startswith("/api/v1/series") for path, _ in server.seen)
+
+
+def test_the_check_returns_the_note_and_asks_the_index_once(fake):  # noqa: F811
+    fake.series_act = _boom
+    client = PrometheusClient(fake.url, timeout=10, retries=0)
+    notes = check_bucket_selectors(client, {"good": [BUCKET], "errors": ['h_bucket{le="1"}']},
+                                   start_ns=0, end_ns=60 * 10**9)
+    assert notes == (
+        "the server's series index (/api/v1/series) failed (HTTP 500 after 1 attempt: internal: "
+        "index down); not checked against the histogram's bounds: the good query's "
+        'h_bucket{le="0.5"} and the errors query\'s h_bucket{le="1"} (a bound the histogram '
+        "does not have would read every event as bad)",)
+    assert _series_asked(fake) == 1  # not asked again once it failed
+
+
+def test_a_check_the_index_answers_says_nothing(fake):  # noqa: F811
+    client = PrometheusClient(fake.url, timeout=10, retries=0)  # the index: no such series
+    assert check_bucket_selectors(client, {"good": [BUCKET], "total": ["h_count"]},
+                                  start_ns=0, end_ns=60 * 10**9) == ()
+
+
+def test_the_cli_says_the_unchecked_bucket_under_how_it_was_read(fake, capsys):  # noqa: F811
+    fake.act = _counts
+    fake.series_act = _boom
+    rc = main(["backtest", "--prometheus", fake.url, "--total", "h_count", "--good", BUCKET,
+               "--target", "0.99", "--policy", "workbook", "--start", "2026-01-05T00:00",
+               "--end", "2026-01-05T00:10", "--freq", "1min"])
+    out = capsys.readouterr()
+    assert (rc, out.err) == (0, "")
+    said = " ".join(out.out.split())  # the lines as wrapped, joined
+    assert "1 group, 100 events, 10 failed" in said
+    how = said[said.index("How it was read:"):]
+    assert ("the server's series index (/api/v1/series) failed (HTTP 500 after 4 attempts: "
+            "internal: index down); not checked against the histogram's bounds: the good "
+            'query\'s h_bucket{le="0.5"} (a bound the histogram does not have would read every '
+            "event as bad)") in how
