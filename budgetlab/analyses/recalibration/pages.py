@@ -3,6 +3,8 @@ table lists per group, and their status changes and pages per day under each."""
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
+
 import numpy as np
 
 from ..._util.progress import progress
@@ -15,7 +17,7 @@ from ...windows import event_cells
 from ...windows.bingrid import BinGrid, ranges
 from ..sorted_events import Sorted
 from .candidates import USUAL_TARGETS
-from .clock import counted_changes
+from .clock import ClockCounts, counted_changes
 from .page_bins import KeptBins, kept_bins
 from .rolling import Rolling
 
@@ -59,26 +61,43 @@ def display_targets(grid: np.ndarray, in_range: np.ndarray, requested: np.ndarra
 
 
 def transitions_per_day(rolling: Rolling, levels: list[np.ndarray], sidx: np.ndarray,
-                        show_progress: bool | None = None) -> np.ndarray:
+                        show_progress: bool | None = None,
+                        shown: np.ndarray | None = None) -> np.ndarray:
     """``(groups, len(sidx))``: status changes per evaluated day under the candidates at positions
     ``sidx``, on the window's clock: a change between two clock segments of one traffic stretch
     (the first segment of a stretch against HEALTHY, as at the start of the log; a status held
     for one instant is none: :func:`~.clock.counted_changes`), counted when the later segment
-    starts in the evaluated span. Entering and leaving *no traffic* is not counted."""
-    g_n, seg = len(rolling.w_group), rolling.clock.seg
+    starts in the evaluated span. Entering and leaving *no traffic* is not counted. With
+    ``shown`` (``(groups, len(sidx))``, :func:`display_targets`), only the pairs the candidates
+    table lists are counted (the others are 0): each target's pass reads only the segments of
+    the groups that list it."""
+    c = rolling.clock
+    g_n, seg = len(rolling.w_group), c.seg
     tr_day = np.zeros((g_n, len(sidx)))
     days_g = rolling.w_group / DAY_NS
-    for j, c in enumerate(progress(sidx.tolist(), desc="transitions per target",
-                                   enabled=show_progress)):
+    n_seg = np.diff(c.bounds)
+    for j, cand in enumerate(progress(sidx.tolist(), desc="transitions per target",
+                                      enabled=show_progress)):
+        part, rows = c, np.arange(len(seg))
+        if shown is not None and not shown[:, j].all():
+            rows = ranges(c.bounds[:-1][shown[:, j]], n_seg[shown[:, j]])
+            part = _segments_of(c, rows)
         code = (
-            (levels[0] <= c).view(np.int8)
-            + (levels[1] <= c).view(np.int8)
-            + (levels[2] <= c).view(np.int8)
+            (levels[0][rows] <= cand).view(np.int8)
+            + (levels[1][rows] <= cand).view(np.int8)
+            + (levels[2][rows] <= cand).view(np.int8)
         )
-        rows, _ = counted_changes(rolling.clock, code)
-        n_tr = np.bincount(seg[rows[rolling.seg_counted[rows]]], minlength=g_n)
+        changed = rows[counted_changes(part, code)[0]]
+        n_tr = np.bincount(seg[changed[rolling.seg_counted[changed]]], minlength=g_n)
         tr_day[:, j] = ratio(n_tr, days_g, 0.0)
     return tr_day
+
+
+def _segments_of(c: ClockCounts, rows: np.ndarray) -> ClockCounts:
+    """The clock's segments at ``rows`` only (those of whole groups: each keeps its stretches,
+    its first segment a stretch's first), every field cut alike."""
+    cut = {f.name: getattr(c, f.name)[rows] for f in fields(c) if f.name != "bounds"}
+    return replace(c, **cut, bounds=np.searchsorted(cut["seg"], np.arange(len(c.bounds))))
 
 
 #: Values per kept bin that the pass of one target holds at once (its series, the tiers'
