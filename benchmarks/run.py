@@ -165,7 +165,8 @@ def _extra_cases() -> None:
                       ("benchmarks.bench_plot", "plot"), ("benchmarks.bench_startup", "startup"),
                       ("benchmarks.bench_engines", "engines"), ("benchmarks.bench_spans", "spans"),
                       ("benchmarks.bench_burn", "burn"),
-                      ("benchmarks.bench_plot_groups", "plot_groups")):
+                      ("benchmarks.bench_plot_groups", "plot_groups"),
+                      ("benchmarks.bench_recalibrate_groups", "recalibrate_groups")):
         try:
             m = importlib.import_module(mod)
         except ImportError:

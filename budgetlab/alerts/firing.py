@@ -22,7 +22,7 @@ from .policy import AlertPolicy
 from .tier import AlertTier
 
 __all__ = ["check_policy_bins", "firing_runs", "grid_firing_runs", "policy_runs", "run_ends",
-           "steps",
+           "series_firing_runs", "steps",
            "tier_conditions", "tier_steps"]
 
 
@@ -142,14 +142,41 @@ def grid_firing_runs(cond: np.ndarray, for_steps: int = 0,
     [[0, 1, 1], [1, 0, 3], [3, 1, 4], [False, False, True]]
     """
     g_n, n = cond.shape
-    padded = np.zeros((g_n, n + 2), dtype=np.int8)
-    padded[:, 1:-1] = cond
-    d = np.diff(padded, axis=1)  # runs never cross rows: each row starts and ends with a 0
-    group, rs = np.nonzero(d == 1)
-    re = np.nonzero(d == -1)[1] - 1
+    group, first, stop, ongoing = series_firing_runs(np.asarray(cond, dtype=bool).ravel(),
+                                                     np.arange(g_n + 1, dtype=np.int64) * n,
+                                                     for_steps, cooldown_steps)
+    return group, first - group * n, stop - group * n, ongoing
+
+
+def series_firing_runs(cond: np.ndarray, offsets: np.ndarray, for_steps: int = 0,
+                       cooldown_steps: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                         np.ndarray]:
+    """:func:`firing_runs` of series laid end to end: series ``s`` is
+    ``cond[offsets[s]:offsets[s + 1]]`` (``offsets`` ascending, from 0 to ``len(cond)``); runs and
+    clusters never cross a series' edge, and an episode stops at its series' end. Returns
+    ``(series, first, stop, ongoing)`` with ``first`` and ``stop`` indices into ``cond``, sorted.
+
+    >>> c = np.array([0, 1, 1, 1, 0, 0, 1], dtype=bool)
+    >>> [a.tolist() for a in series_firing_runs(c, np.array([0, 3, 7]), cooldown_steps=1)]
+    [[0, 1, 1], [1, 3, 6], [3, 5, 7], [True, False, True]]
+    """
+    cond = np.asarray(cond, dtype=bool)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    n = len(cond)
+    prev = np.zeros(n, dtype=bool)
+    prev[1:] = cond[:-1]
+    nxt = np.zeros(n, dtype=bool)
+    nxt[:-1] = cond[1:]
+    edge = offsets[(offsets > 0) & (offsets < n)]
+    prev[edge] = False  # a series' first index has no predecessor
+    nxt[edge - 1] = False  # nor its last a successor
+    rs = np.flatnonzero(cond & ~prev)
+    re = np.flatnonzero(cond & ~nxt)
     if len(rs) == 0:
         empty = np.empty(0, dtype=np.int64)
         return empty, empty, empty, np.empty(0, dtype=bool)
+    group = np.searchsorted(offsets, rs, side="right") - 1
+    end = offsets[group + 1] - 1  # the last index of each run's series
     qualifies = (re - rs + 1) >= for_steps + 1
     new_cluster = np.ones(len(rs), dtype=bool)
     new_cluster[1:] = (group[1:] != group[:-1]) | ((rs[1:] - re[:-1] - 1) > cooldown_steps)
@@ -160,12 +187,13 @@ def grid_firing_runs(cond: np.ndarray, for_steps: int = 0,
     has = first_q < len(rs)
     first = rs[first_q[has]] + for_steps
     reach = re[cend[has]] + cooldown_steps
-    stop = np.minimum(reach, n - 1) + 1
+    last = end[cstart[has]]
+    stop = np.minimum(reach, last) + 1
     return (
         group[cstart[has]].astype(np.int64),
         first.astype(np.int64),
         stop.astype(np.int64),
-        reach >= n - 1,
+        reach >= last,
     )
 
 

@@ -3,19 +3,22 @@ table lists per group, and their status changes and pages per day under each."""
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
+
 import numpy as np
 
 from ..._util.progress import progress
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS, MINUTE_NS
-from ...alerts.firing import firing_runs, tier_conditions
+from ...alerts.firing import series_firing_runs
 from ...alerts.policy import AlertPolicy
 from ...alerts.tier import PAGE_SEVERITIES
 from ...windows import event_cells
-from ...windows.bingrid import BinGrid
+from ...windows.bingrid import BinGrid, ranges
 from ..sorted_events import Sorted
 from .candidates import USUAL_TARGETS
-from .clock import counted_changes
+from .clock import ClockCounts, counted_changes
+from .page_bins import KeptBins, kept_bins
 from .rolling import Rolling
 
 __all__ = ["display_targets", "transitions_per_day", "page_counts"]
@@ -58,32 +61,51 @@ def display_targets(grid: np.ndarray, in_range: np.ndarray, requested: np.ndarra
 
 
 def transitions_per_day(rolling: Rolling, levels: list[np.ndarray], sidx: np.ndarray,
-                        show_progress: bool | None = None) -> np.ndarray:
+                        show_progress: bool | None = None,
+                        shown: np.ndarray | None = None) -> np.ndarray:
     """``(groups, len(sidx))``: status changes per evaluated day under the candidates at positions
     ``sidx``, on the window's clock: a change between two clock segments of one traffic stretch
     (the first segment of a stretch against HEALTHY, as at the start of the log; a status held
     for one instant is none: :func:`~.clock.counted_changes`), counted when the later segment
-    starts in the evaluated span. Entering and leaving *no traffic* is not counted."""
-    g_n, seg = len(rolling.w_group), rolling.clock.seg
+    starts in the evaluated span. Entering and leaving *no traffic* is not counted. With
+    ``shown`` (``(groups, len(sidx))``, :func:`display_targets`), only the pairs the candidates
+    table lists are counted (the others are 0): each target's pass reads only the segments of
+    the groups that list it."""
+    c = rolling.clock
+    g_n, seg = len(rolling.w_group), c.seg
     tr_day = np.zeros((g_n, len(sidx)))
     days_g = rolling.w_group / DAY_NS
-    for j, c in enumerate(progress(sidx.tolist(), desc="transitions per target",
-                                   enabled=show_progress)):
+    n_seg = np.diff(c.bounds)
+    for j, cand in enumerate(progress(sidx.tolist(), desc="transitions per target",
+                                      enabled=show_progress)):
+        part, rows = c, np.arange(len(seg))
+        if shown is not None and not shown[:, j].all():
+            rows = ranges(c.bounds[:-1][shown[:, j]], n_seg[shown[:, j]])
+            part = _segments_of(c, rows)
         code = (
-            (levels[0] <= c).view(np.int8)
-            + (levels[1] <= c).view(np.int8)
-            + (levels[2] <= c).view(np.int8)
+            (levels[0][rows] <= cand).view(np.int8)
+            + (levels[1][rows] <= cand).view(np.int8)
+            + (levels[2][rows] <= cand).view(np.int8)
         )
-        rows, _ = counted_changes(rolling.clock, code)
-        n_tr = np.bincount(seg[rows[rolling.seg_counted[rows]]], minlength=g_n)
+        changed = rows[counted_changes(part, code)[0]]
+        n_tr = np.bincount(seg[changed[rolling.seg_counted[changed]]], minlength=g_n)
         tr_day[:, j] = ratio(n_tr, days_g, 0.0)
     return tr_day
 
 
-#: Dense values per group and bin that :func:`tier_conditions` holds at once (the grid's counts,
-#: a rolling ratio per window, and each tier's condition and two burn rates), for the size of the
-#: chunks of groups :func:`page_counts` works through.
+def _segments_of(c: ClockCounts, rows: np.ndarray) -> ClockCounts:
+    """The clock's segments at ``rows`` only (those of whole groups: each keeps its stretches,
+    its first segment a stretch's first), every field cut alike."""
+    cut = {f.name: getattr(c, f.name)[rows] for f in fields(c) if f.name != "bounds"}
+    return replace(c, **cut, bounds=np.searchsorted(cut["seg"], np.arange(len(c.bounds))))
+
+
+#: Values per kept bin that the pass of one target holds at once (its series, the tiers'
+#: conditions and firing counts), for the size of the chunks of groups :func:`page_counts` works
+#: through within :data:`_CHUNK_BYTES` (at least one group a chunk). The name is that of the dense
+#: ``(groups, bins)`` arrays it once sized.
 _DENSE_PER_BIN = 24
+_CHUNK_BYTES = 256 * 2**20
 
 
 def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values: np.ndarray,
@@ -107,74 +129,53 @@ def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values:
     # the highest target) can never start or extend an episode beyond its cooldown: each group's
     # bins are cut down to those within ``pad`` bins of one that can, which leaves at least ``pad``
     # bins that cannot between two such stretches (pad > for + cooldown), so every episode and
-    # its first bin are those of the full grid. A long silence costs nothing.
+    # its first bin are those of the full grid. A long silence costs nothing, nor a thin group.
     pad = max(k_for + k_cool for k_for, k_cool in steps) + 2
-    kept = _kept_bins(grid, sub, rolling, 1 - float(np.max(cand_values)), pad)
+    kept = kept_bins(grid, sub, rolling, 1 - float(np.max(cand_values)), pad)
+    lengths = np.diff(kept.offsets)
     for c, target in enumerate(progress(cand_values.tolist(), desc="pages per target",
                                         enabled=show)):
-        budget = 1 - target
-        for g in np.flatnonzero(shown[:, c]).tolist():  # the groups that list this target
-            idx, g_ratios, g_span = kept[g]
-            if not len(idx):
-                continue
-            delta = np.zeros(len(idx) + 1, dtype=np.int64)
-            for tier, err, (k_for, k_cool) in zip(sub.tiers, g_ratios, steps, strict=True):
-                first, stop, _ = firing_runs(err > tier.burn * budget, k_for, k_cool)
-                np.add.at(delta, first, 1)
-                np.add.at(delta, stop, -1)
-            firing = np.cumsum(delta[:-1]) > 0
-            rise = firing.copy()
-            rise[1:] &= ~firing[:-1]
-            out[g, c] = int(np.count_nonzero(rise & g_span))
+        groups = np.flatnonzero(shown[:, c] & (lengths > 0))  # the groups that list this target
+        for part in _chunks(lengths[groups]):
+            g = groups[part]
+            out[g, c] = _group_pages(kept, g, lengths[g], sub, steps, 1 - target)
     return out
 
 
-def _kept_bins(grid: BinGrid, sub: AlertPolicy, rolling: Rolling, low: float,
-               pad: int) -> list[tuple[np.ndarray, list[np.ndarray], np.ndarray]]:
-    """Per group: its bins within ``pad`` of one where a tier's condition holds at the budget
-    ``low`` (that of the highest candidate), each tier's error ratio there and whether each lies
-    in the evaluated span. The dense ``(groups, bins)`` arrays are made a chunk of groups at a
-    time (:meth:`~budgetlab.windows.bingrid.BinGrid.chunks`): a run over thousands of groups at
-    minute bins would otherwise hold gigabytes; every value is that of the whole grid (all of it
-    is computed row by row)."""
-    n_bins = grid.n_bins
-    ends = grid.bin_end_ns
-    lo_i = np.clip(np.arange(n_bins) - pad, 0, n_bins)
-    hi_i = np.clip(np.arange(n_bins) + pad + 1, 0, n_bins)
-    kept = []
-    for g0, g1 in grid.chunks(_DENSE_PER_BIN):
-        part = grid.select(np.arange(g0, g1))
-        in_span = _in_evaluated(rolling, ends, g0, g1)
-        # The windows' error ratios do not depend on the target: with a budget of 1 the "burn
-        # rates" tier_conditions returns are the error ratios themselves; a tier's condition
-        # under target T is then ratio_long > burn * (1 - T) and ratio_short > burn * (1 - T),
-        # as tier_conditions computes it (same float operations).
-        ratios = [np.minimum(bl, bs) for _, bl, bs in tier_conditions(part, np.ones(g1 - g0),
-                                                                       sub)]
-        for g in range(g1 - g0):
-            active = np.zeros(n_bins, dtype=bool)
-            for tier, err in zip(sub.tiers, ratios, strict=True):
-                active |= err[g] > tier.burn * low
-            near = np.cumsum(np.r_[0, active].astype(np.int64))
-            idx = np.flatnonzero(near[hi_i] - near[lo_i] > 0)
-            kept.append((idx, [err[g][idx] for err in ratios], in_span[g][idx]))
-    return kept
-
-
-def _in_evaluated(rolling: Rolling, times: np.ndarray, g0: int, g1: int) -> np.ndarray:
-    """``(g1 - g0, len(times))``: whether each instant lies in the evaluated time of each group
-    ``g0 <= g < g1``."""
-    c = rolling.clock
-    out = np.zeros((g1 - g0, len(times)), dtype=bool)
-    for g in range(g0, g1):
-        s, e = int(c.bounds[g]), int(c.bounds[g + 1])
-        a, b = rolling.eval_from[s:e], rolling.eval_to[s:e]
-        keep = b > a
-        a, b = a[keep], b[keep]
-        if len(a):
-            k = np.searchsorted(a, times, side="right") - 1
-            out[g - g0] = (k >= 0) & (times < b[np.maximum(k, 0)])
+def _chunks(lengths: np.ndarray) -> list[slice]:
+    """Consecutive slices of groups (``lengths`` kept bins each) whose bins hold at most
+    :data:`_CHUNK_BYTES` in the pass of one target, one group at least."""
+    cap = _CHUNK_BYTES // (8 * _DENSE_PER_BIN)
+    cum = np.cumsum(lengths)
+    out, a = [], 0
+    while a < len(lengths):
+        before = int(cum[a - 1]) if a else 0
+        b = max(a + 1, int(np.searchsorted(cum, before + cap, side="right")))
+        out.append(slice(a, b))
+        a = b
     return out
+
+
+def _group_pages(kept: KeptBins, groups: np.ndarray, lengths: np.ndarray, sub: AlertPolicy,
+                 steps: list[tuple[int, int]], budget: float) -> np.ndarray:
+    """Page notifications of each of ``groups`` (``lengths`` kept bins each) under ``budget``:
+    the rises of the OR of the tiers' firing runs on its kept bins, in its evaluated span (every
+    group's series laid end to end; runs and episodes stay inside their group's)."""
+    pos = ranges(kept.offsets[groups], lengths)
+    offs = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    m = len(pos)
+    delta = np.zeros(m + 1, dtype=np.int64)
+    for tier, err, (k_for, k_cool) in zip(sub.tiers, kept.ratios, steps, strict=True):
+        _, first, stop, _ = series_firing_runs(err[pos] > tier.burn * budget, offs, k_for,
+                                               k_cool)
+        delta += np.bincount(first, minlength=m + 1) - np.bincount(stop, minlength=m + 1)
+    # every episode stops by its group's end: the running sum is back at 0 at each group's start
+    firing = np.cumsum(delta[:-1]) > 0
+    rise = firing.copy()
+    rise[1:] &= ~firing[:-1]
+    rise[offs[:-1]] = firing[offs[:-1]]  # a group's first bin has no bin before it
+    member = np.repeat(np.arange(len(groups)), lengths)
+    return np.bincount(member[rise & kept.in_span[pos]], minlength=len(groups))
 
 
 def _bin_grid(srt: Sorted, policy: AlertPolicy, log_times: tuple[int, int]) -> BinGrid:

@@ -188,7 +188,7 @@ def candidates_table(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, c: C
     show = plan.options.show_progress
     show_vals, shown = display_targets(c.grid, c.in_range, plan.requested, current, recommended)
     sidx = np.searchsorted(c.cands, show_vals)
-    tr_day = transitions_per_day(rolling, c.levels, sidx, show)
+    tr_day = transitions_per_day(rolling, c.levels, sidx, show, shown)
     days = (rolling.w_group / DAY_NS)[:, None]
     pages = ratio(page_counts(srt, plan.policy, rolling, show_vals, shown, show,
                               plan.log_times(srt.t)), days, 0.0)
