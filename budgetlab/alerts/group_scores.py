@@ -20,6 +20,7 @@ import numpy as np
 from .._util.ratios import ratio
 from .._util.units import DAY_NS
 from ..windows.bingrid import BinGrid
+from .filling import over_while_filling
 from .observed import rate_notes, thin_rates
 
 __all__ = ["episode_matches", "merge_intervals", "BadCounts", "GroupScores", "group_scores",
@@ -162,7 +163,7 @@ def group_scores(n_groups: int, inc_match: np.ndarray, inc_start: np.ndarray,
     np.add.at(delta, lo[detected], 1)
     np.add.at(delta, hi[detected], -1)
     hit = np.cumsum(delta[:-1]) > 0
-    early = np.zeros(len(st), dtype=bool) if filled_ns is None else en <= filled_ns
+    early = over_while_filling(en, filled_ns)
 
     def count(mask: np.ndarray) -> np.ndarray:
         return np.bincount(gi[mask], minlength=n_groups)

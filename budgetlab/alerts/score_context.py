@@ -23,6 +23,7 @@ from ..slo import SLO
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
 from ..windows.exclusions import exclusion_intervals, refuse_unknown
+from .filling import filled_until, over_while_filling
 from .group_scores import (
     BadCounts,
     GroupScores,
@@ -184,8 +185,10 @@ class ScoringContext:
     def filled(self, tiers: list[int]) -> int | None:
         """An episode ending at or before this (ns) is scored apart: the :meth:`cutoff`, or
         ``OPEN`` (all) when the window never filled before the span's end (no observed time)."""
-        cut = self.cutoff(tiers)
-        return cut if cut is None or cut < self.span_end else OPEN
+        if self.filling == "count" or self.grid_start is None:
+            return None
+        long_ns = max(int(self.long_ns[t] or 0) for t in tiers)
+        return filled_until(self.grid_start, long_ns, self.span_end)
 
     def observed_of(self, tiers: list[int]) -> tuple[np.ndarray, float]:
         """Observed time (per group, all groups) of the row of ``tiers`` after its
@@ -261,7 +264,7 @@ class ScoringContext:
         detected, first, last, hit = overlaps(self.inc_match, i_idx, i_s, i_e + self.grace_ns, gi,
                                               st, en, one)
         cut, filled = self.cutoff(tiers), self.filled(tiers)
-        ep_early = np.zeros(len(st), dtype=bool) if filled is None else en <= filled
+        ep_early = over_while_filling(en, filled)
         inc_early = np.zeros(len(i_s), dtype=bool) if cut is None else i_s < cut
         pct = None
         if self.grid is not None:  # withheld (NaN) when a group of its scope read too little

@@ -22,6 +22,13 @@ lowering the SLO", as tables. Every figure is attributed to a failure ``bucket``
   Likewise an alert episode (tier, group) of the policy replayed on bins is caused by the bucket
   when ``[start, end]`` overlaps no episode of the same tier and group without it. Pages are the
   episodes of tiers whose severity is ``"page"``.
+* **While a long window fills.** An alert episode begun and ended while its tier's long window
+  filled at the log's start (within the first long window of the bins) is not counted, the rule
+  and function of ``budgetlab alerts`` (:func:`~budgetlab.alerts.filling.episodes_filling`,
+  scored apart there): ``alerts_filling`` and ``pages_filling`` count those. One begun earlier
+  and still firing once the window is full is counted. A tier whose long window never filled
+  in the log is *not evaluated* (``attrs["not_evaluated"]``): none of its episodes is counted,
+  and ``attrs["filling_note"]`` says so; its 0 alerts are no evidence of a quiet log.
 * **Thin groups withheld.** A group whose events hold fewer than 10 expected failures under its
   target (:func:`~budgetlab.analyses.recalibration.rules.too_few_events`, the rule of
   ``recalibrate`` and ``latency``) gets a ``note`` saying so: its figures of
@@ -47,12 +54,14 @@ from .._util.progress import progress
 from .._util.ratios import ratio
 from .._util.validation import to_ns
 from ..alerts.episodes import alert_episodes
+from ..alerts.filling import episodes_filling
 from ..alerts.firing import check_policy_bins
 from ..alerts.policy import AlertPolicy, as_policy
 from ..errors import InputError
 from ..events.schema import SUCCESS, bucket_dtype, check_events
 from ..slo import SLO, PerGroup, as_per_group, as_slo
 from ..windows.binning import bin_events, bucket_codes
+from .bucket_filling import filling_attrs, filling_note, merge_filling
 from .bucket_variants import Groups, TrackerVariants, episodes_caused
 from .per_group import group_slos, per_slo_rows
 from .recalibration.rules import decided_miss, too_few_events
@@ -64,7 +73,7 @@ __all__ = ["THIN_COLUMNS", "WITHOUT_COLUMNS", "bucket_breakdown", "bucket_counts
 THIN_COLUMNS = ("share_of_failures", "failure_rate", "burn_rate", "group_burn_rate", "sli",
                 "sli_without", "burn_rate_without", "transitions", "transitions_without",
                 "transitions_caused", "alerts", "alerts_without", "alerts_caused", "pages",
-                "pages_without", "pages_caused")
+                "pages_without", "pages_caused", "alerts_filling", "pages_filling")
 
 #: The figures of :data:`THIN_COLUMNS` of the group without the bucket, a group of fewer events
 #: still: a ``missed:`` note (the group's miss decided on few events) keeps the others, not these
@@ -188,7 +197,9 @@ def bucket_breakdown(
         ``transitions`` / ``transitions_without`` (status changes of the seed tracker with all
         events / without the bucket), ``transitions_caused`` (changes caused by the bucket alone,
         see the module doc), ``alerts`` / ``alerts_without`` / ``alerts_caused`` (episodes of every
-        tier), ``pages`` / ``pages_without`` / ``pages_caused`` (episodes of ``"page"`` tiers),
+        tier), ``pages`` / ``pages_without`` / ``pages_caused`` (episodes of ``"page"`` tiers;
+        none of these six counts an episode begun and ended while its tier's long window filled,
+        see the module doc), ``alerts_filling`` / ``pages_filling`` (those episodes, left out),
         ``note`` (empty, or ``"withheld: ..."`` why the group's :data:`THIN_COLUMNS` are too
         thin for a verdict: fewer events than hold 10 expected failures under its target; or
         ``"missed: ..."`` where as few events decide a miss all the same, the figures kept).
@@ -203,6 +214,11 @@ def bucket_breakdown(
         ``policy`` the name of the policy replayed; when per-group SLOs build a preset into
         different policies, each group's, ``[{"group": [key, ...], "policy": name}, ...]``
         (``policy="sloth"`` under periods of 28 and 30 days: ``sloth_28d``, ``sloth_30d``).
+        ``attrs["not_evaluated"]`` names the tiers whose long window never filled (tier: long
+        window in ns), ``attrs["filling_note"]`` says what the alert columns leave out (``""``
+        when nothing) and ``attrs["filling"]`` holds the same as data (``span_ns``; per tier its
+        ``severity``, ``long_window_ns``, ``episodes`` left out and whether it was
+        ``evaluated``).
 
     Examples
     --------
@@ -243,15 +259,18 @@ def _breakdown_per_slo(events: pd.DataFrame, per: PerGroup, by: Any, policy: Any
         events = events.assign(bucket=pd.Categorical.from_codes(codes, dtype=bucket_dtype(names)))
 
     policies: dict[SLO, str] = {}
+    fillings: list[dict[str, Any]] = []
 
     def run(one: SLO, rows: pd.DataFrame) -> pd.DataFrame:
         ts = events["ts"]  # sorted (checked): the log's first and last event
         table = _breakdown(rows, one, by, policy, freq,
                            bins_span=(ts.iloc[0], ts.iloc[-1] + pd.Timedelta(1, "ns")))
         policies[one] = table.attrs["policy"]
+        fillings.append(table.attrs["filling"])
         return table
 
     out = per_slo_rows(events, per, by, run)
+    out.attrs.update(_filling_attrs(merge_filling(fillings)))
     failures = out["failures"].to_numpy()
     out["share_of_all_failures"] = ratio(failures, int(failures.sum()), 0.0)
     out.attrs.update(span_attrs(events["ts"]))
@@ -281,6 +300,8 @@ def _breakdown(events: pd.DataFrame, slo: SLO, by: Any, policy: Any, freq: Any,
     cols = {f"{what}_{how}": np.zeros((n_groups, k), dtype=np.int64)
             for what in ("transitions", "alerts", "pages") for how in ("without", "caused")}
     ep_all = alert_episodes(bins, slo.target, pol, freq=freq)
+    # the episodes over while their tier's long window filled: apart, as `budgetlab alerts` does
+    apart = episodes_filling(ep_all)
     is_page = ep_all["tier"].astype(str).isin(page_tiers).to_numpy()
     kt = groups.key_table
     for j, name in enumerate(progress(fail_names, desc="buckets")):  # a loop over buckets
@@ -289,19 +310,29 @@ def _breakdown(events: pd.DataFrame, slo: SLO, by: Any, policy: Any, freq: Any,
         _, grp, caused = variants.caused(code)
         cols["transitions_caused"][:, j] = np.bincount(grp[caused], minlength=n_groups)
         ep, wo = episodes_caused(bins, slo.target, pol, name, freq=freq, episodes=ep_all)
-        wo_page = wo["tier"].astype(str).isin(page_tiers).to_numpy()
-        cols["alerts_without"][:, j] = _episode_counts(wo, keys, kt)
-        cols["alerts_caused"][:, j] = _episode_counts(ep, keys, kt, ep["caused"].to_numpy())
+        wo_in = ~episodes_filling(wo)
+        wo_page = wo["tier"].astype(str).isin(page_tiers).to_numpy() & wo_in
+        ep_caused = ep["caused"].to_numpy() & ~apart
+        cols["alerts_without"][:, j] = _episode_counts(wo, keys, kt, wo_in)
+        cols["alerts_caused"][:, j] = _episode_counts(ep, keys, kt, ep_caused)
         cols["pages_without"][:, j] = _episode_counts(wo, keys, kt, wo_page)
-        cols["pages_caused"][:, j] = _episode_counts(ep, keys, kt,
-                                                     is_page & ep["caused"].to_numpy())
+        cols["pages_caused"][:, j] = _episode_counts(ep, keys, kt, is_page & ep_caused)
     whole = {"transitions": variants.transition_counts(None),
-             "alerts": _episode_counts(ep_all, keys, kt), "pages": _episode_counts(ep_all, keys, kt,
-                                                                                   is_page)}
+             "alerts": _episode_counts(ep_all, keys, kt, ~apart),
+             "pages": _episode_counts(ep_all, keys, kt, is_page & ~apart)}
     for what, counts in whole.items():
         table[what] = np.repeat(counts, k)
         table[f"{what}_without"] = cols[f"{what}_without"].ravel()
         table[f"{what}_caused"] = cols[f"{what}_caused"].ravel()
+    table["alerts_filling"] = np.repeat(_episode_counts(ep_all, keys, kt, apart), k)
+    table["pages_filling"] = np.repeat(_episode_counts(ep_all, keys, kt, is_page & apart), k)
     table["note"] = table.pop("note")  # bucket_counts' thin rule, the last column
     table.attrs.update({"slo": slo.as_dict(), "by": list(keys), "policy": pol.name or "custom"})
+    table.attrs.update(_filling_attrs(filling_attrs(ep_all, apart)))
     return table
+
+
+def _filling_attrs(filling: dict[str, Any]) -> dict[str, Any]:
+    """``filling``, ``not_evaluated`` (tier: long window in ns) and ``filling_note``."""
+    unfilled = {n: t["long_window_ns"] for n, t in filling["tiers"].items() if not t["evaluated"]}
+    return {"filling": filling, "not_evaluated": unfilled, "filling_note": filling_note(filling)}

@@ -10,6 +10,7 @@ import argparse
 import sys
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .._util.percent import measured_percent
@@ -20,7 +21,7 @@ from ..slo_groups import split_by_slo
 from .policy_builds import run_builds
 from .prose import path_label
 from .reading import LogRead, group_keys, read_log, slo_from_args
-from .replay import span_words
+from .replay import print_partial_window, span_words
 from .shared import group_label, print_slo, save_plot, table_text, wrap, write_output
 from .shown_groups import group_limit, shown_groups
 from .thin_lines import more_rows
@@ -34,12 +35,16 @@ LEGEND = ("Every figure counts the whole log, first to last event. burn_rate: th
           "failures over the group's events x (1 - target), the buckets adding up to the group's "
           "burn; sli_without: the group's success rate with the bucket's events left out; "
           "transitions: the seed tracker's status changes; pages: episodes of the workbook "
-          "policy's page tiers on {freq} bins (--freq); *_caused: those the replay without the "
-          "bucket does not have (each bucket alone: one that two buckets cause counts for both).")
+          "policy's page tiers on {freq} bins (--freq), but for those begun and ended while "
+          "their tier's long window filled at the log's start (not counted, as budgetlab alerts "
+          "scores them apart) and a tier whose long window never filled (not evaluated); "
+          "*_caused: those the replay without the bucket does not have (each bucket alone: one "
+          "that two buckets cause counts for both).")
 
 
 def _cmd_buckets(args: argparse.Namespace) -> int:
     from .._util.burns import three_digits
+    from ..analyses.bucket_filling import pages_evaluated
     from ..analyses.failure_buckets import THIN_COLUMNS, WITHOUT_COLUMNS, bucket_breakdown
 
     slo = slo_from_args(args)
@@ -65,8 +70,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
                f"{span_words(read.events, args.tz)}, "
                f"{counted(n_fail, 'failure')} in the {'bucket' if len(names) == 1 else 'buckets'} "
                f"{', '.join(map(repr, names))}", indent=""))  # quoted: a name reads whole
-    print_slo(slo, by, events=read.events)
-    print(wrap(LEGEND.format(freq=window_words(args.freq)), indent=""))
+    _print_legend(read, table, slo, by, args)
     table, n_none = _no_share_without_failures(table, by)
     cols = [*by, "bucket", "events", "failures", "share_of_failures", "failure_rate", "burn_rate",
             "sli",
@@ -86,6 +90,8 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     for c in WITHOUT_COLUMNS:
         if c in blank:
             blank[c] = blank[c] | note.str.startswith("missed").to_numpy()
+    if not pages_evaluated(table.attrs["filling"]):  # no count of pages: said above the table
+        blank.update({c: np.ones(len(show), dtype=bool) for c in ("pages", "pages_caused")})
     show[list(blank)] = show[list(blank)].astype(object).mask(
         pd.DataFrame(blank, index=show.index), "")
     print()
@@ -101,6 +107,17 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     if args.plot:
         _plot(read, slo, by, table, args)
     return 0
+
+
+def _print_legend(read: LogRead, table: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
+                  args: argparse.Namespace) -> None:
+    """The lines above the table: the SLO, a window longer than the data (as ``replay`` says
+    it), what the columns count, and the alert episodes they leave out (``filling_note``)."""
+    print_slo(slo, by, events=read.events)
+    print_partial_window(read.events, slo)
+    print(wrap(LEGEND.format(freq=window_words(args.freq)), indent=""))
+    if table.attrs["filling_note"]:
+        print(wrap(f"note: {table.attrs['filling_note']}", indent=""))
 
 
 def _plot(read: LogRead, slo: SLO | PerGroup, by: list[str], table: pd.DataFrame,

@@ -78,9 +78,15 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
     """The run's first lines: events and span (on the clock of ``tz``), the SLO (per-group
     compactly), how per-group SLOs were bound, and a note when a window is longer than the
     data."""
-    span = events["ts"].iloc[-1] - events["ts"].iloc[0]
     print(wrap(f"{title}: {counted(len(events), 'event')}, {span_words(events, tz)}", indent=""))
     print_slo(slo, by, events=events)
+    print_partial_window(events, slo)
+
+
+def print_partial_window(events: pd.DataFrame, slo: SLO | PerGroup) -> None:
+    """The note of a run whose longest window is longer than the data (first to last event):
+    every window is partial (:func:`~budgetlab.budget.replay_status.partial_window_note`)."""
+    span = events["ts"].iloc[-1] - events["ts"].iloc[0]
     window = longest_window(slo)
     if window > span:
         print(wrap(f"note: {partial_window_note(window, span)}", indent=""))
