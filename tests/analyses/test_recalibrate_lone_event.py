@@ -1,7 +1,7 @@
-"""recalibrate on a group with one lone event: its window holds it for 1 ns after the warm-up (it
-leaves 1 ns after ``ts + window``), correct time accounting but no evidence. The group is withheld
-in words: no estimate in the summary, no figure in ``candidates`` or ``distribution``, nothing
-drawn by plot_recalibration, which names it in the figure instead."""
+"""recalibrate on a group with one lone event: its window holds it through ``ts + window``, the
+instant its warm-up closes, and leaves 1 ns later: one instant, no evaluated time, no evidence.
+The group is withheld in words: no estimate in the summary, no figure in ``candidates`` or
+``distribution``, nothing drawn by plot_recalibration, which names it in the figure instead."""
 
 from __future__ import annotations
 
@@ -39,9 +39,11 @@ def lone():
 def test_the_lone_event_group_is_withheld_in_words_with_its_counts(lone):
     s = lone.summary.set_index("g")
     b = s.loc["b"]
-    # its counts stay: no event a full window after its stretch began; 1 ns of evaluated time
-    assert (b["events"], b["failures"], b["traffic_days"]) == (0, 0, 1)
-    assert b["hours"] == pytest.approx(1 / 3.6e12, rel=1e-9)
+    # its counts stay: no event a full window after its stretch began; no evaluated time (the
+    # window held the event after its warm-up at one instant only: it said 1 ns and 1 day with
+    # traffic)
+    assert (b["events"], b["failures"], b["traffic_days"]) == (0, 0, 0)
+    assert b["hours"] == 0
     # its one event is its stretch's warm-up: said so, not as "too few events" (0 expected)
     assert b["verdict_reason"] == (
         "0 events in the evaluated span: the group's one event fell within a warm-up (the first "

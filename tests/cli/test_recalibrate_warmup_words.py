@@ -24,9 +24,11 @@ POST = ("method=POST: no events after the 1 h warm-up (the window held only warm
 POST_REASON = ("0 events in the evaluated span: all 5 of the group's events fell within a warm-up "
                "(the first 1 h of a stretch of traffic, which only fills the window); no verdict "
                "and no recommendation without events after it")
-# OPTIONS: one request, 2015-05-20 14:05:16; its warm-up ends as it leaves the window (1 ns later)
-OPTIONS = ("method=OPTIONS: no events after the 1 h warm-up (the window held only warm-up events, "
-           "for under a second of evaluated time); no recommended target; no verdict")
+# OPTIONS: one request, 2015-05-20 14:05:16; the window holds it through 15:05:16, the instant its
+# warm-up closes, and is empty 1 ns later: one instant, no evaluated time (it said "for under a
+# second of evaluated time")
+OPTIONS = ("method=OPTIONS: no events after the 1 h warm-up (no evaluated time); no recommended "
+           "target; no verdict")
 OPTIONS_REASON = ("0 events in the evaluated span: the group's one event fell within a warm-up "
                   "(the first 1 h of a stretch of traffic, which only fills the window); no "
                   "verdict and no recommendation without events after it")

@@ -224,10 +224,35 @@ def _merge_positions(t: np.ndarray, out_t: np.ndarray, bounds: np.ndarray) -> tu
 
 def evaluated_time(c: ClockCounts, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
     """``(from, to)`` of each segment's evaluated part: inside ``[lo, hi)`` and after its
-    stretch's warm-up (``to <= from`` where nothing is left)."""
+    stretch's warm-up (``to <= from`` where nothing is left). The one measure of evaluated time
+    on the clock: time at each status, observed, held over a silence, the thin-evidence rules.
+
+    **One instant is no evaluated time.** A stretch whose events all arrive at its first
+    instant ``f`` holds them through ``f + window`` (its window is ``[f, f + window]``), the
+    instant its warm-up closes, and empties 1 ns later: its window was full at that one instant
+    only, not for a stretch of time. Such an evaluated part, one instant right before the window
+    empties with nothing evaluated before it in the stretch (the same at the span's start
+    ``lo``), counts none. Anything else keeps the clock's nanoseconds (an event is in a rolling
+    window through ``ts + window`` and leaves 1 ns later; a blip keeps its 1 ns).
+
+    One event, a 10 ns window (it leaves at 11): no evaluated time. A second event at 4: 5 ns.
+
+    >>> c = clock_counts(np.array([0]), np.array([False]), np.array([0, 1]), 10, 30)
+    >>> a, b = evaluated_time(c, 0, 30)
+    >>> (c.start.tolist(), c.end.tolist()), (b - a).tolist()
+    (([0], [11]), [0])
+    >>> a, b = evaluated_time(clock_counts(np.array([0, 4]), np.array([False, True]),
+    ...                                    np.array([0, 2]), 10, 30), 0, 30)
+    >>> (b - a).tolist()
+    [0, 1, 4]
+    """
     a = np.maximum(np.maximum(c.start, c.warmup_end), lo)
-    b = np.minimum(c.end, hi)
-    return a, np.maximum(b, a)
+    b = np.maximum(np.minimum(c.end, hi), a)
+    empties = np.ones(len(a), dtype=bool)  # the window is empty right after the segment
+    empties[:-1] = (c.seg[1:] != c.seg[:-1]) | (c.start[1:] != c.end[:-1])
+    instant = (empties & (c.lag_end == 1) & (b - a == 1)
+               & (a == np.maximum(c.warmup_end, lo)))
+    return a, np.where(instant, a, b)
 
 
 def split_days(a: np.ndarray, b: np.ndarray, lo: int, day_ns: int) -> tuple[np.ndarray, np.ndarray,
