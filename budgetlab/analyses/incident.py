@@ -125,9 +125,10 @@ def incident_report(
     status changes would not have happened.
     The single_window policy would have fired ticket_1h (ticket) at 10:36, 36 min after the start.
     Over its 1 h the incident saw 30 failures in 60 events (burn 5 over the incident); its share
-    of a 30 d error budget is withheld, too thin to go by (that budget is the traffic of
-    2026-01-01 08:00 .. 12:00 UTC carried to 30 d, and a rate per day needs at least 24 h of time
-    with traffic: the replayed span holds 240 events in 4 h with traffic); the incident's 60
+    of a 30 d error budget is withheld, too thin to go by (that budget is the traffic of the
+    report's span (the incident with its context, after the windows' history) 2026-01-01 08:00 ..
+    12:00 UTC carried to 30 d, and a rate per day needs at least 24 h of time with traffic: the
+    replayed span holds 240 events in 4 h with traffic); the incident's 60
     events hold 6 expected failures under the target, too few for a verdict, but the failures
     decide it: missed: 30 of 60 events failed (50.00 %); even with 60 events, a service at 90 %
     would fail this often with probability < 0.1 %.

@@ -33,10 +33,13 @@ from ..slo import SLO
 from .incident_group_words import all_groups, group_label, no_event_labels
 from .recalibration.rules import MIN_EXPECTED_FAILURES, decided_miss, too_few_events
 
-__all__ = ["budget_sentence", "over_words"]
+__all__ = ["REPORT_SPAN", "budget_sentence", "over_words"]
 
 #: The columns that say a row's time with traffic and what it leaves out of the replayed span.
 _TRAFFIC = ("traffic_hours", "silences", "silent_hours")
+
+#: What the budget's traffic is read over: the report's span, which its context sets.
+REPORT_SPAN = "the report's span (the incident with its context, after the windows' history)"
 
 _NEEDS = f"a rate per day needs at least {MIN_EVALUATED_HOURS:g} h of time with traffic"
 
@@ -100,10 +103,11 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     ... # doctest: +NORMALIZE_WHITESPACE
     Over its 1 h the incident saw 50 failures in 120 events of both groups by region (burn 2.08
     over the incident); its share of the error budget is said per SLO period: 0.4 % of a 28 d
-    budget for region=ams at the traffic of 2026-01-05 00:00 .. 2026-01-08 07:00 UTC (1,440
-    events a day over its 79 h, all with traffic) and 1.0 % of a 7 d budget for region=fra at
-    the traffic of 2026-01-07 01:12 .. 2026-01-08 07:00 UTC (1,440 events a day over its 29 h
-    48 min, all with traffic).
+    budget for region=ams at the traffic of the report's span (the incident with its context,
+    after the windows' history) 2026-01-05 00:00 .. 2026-01-08 07:00 UTC (1,440 events a day over
+    its 79 h, all with traffic) and 1.0 % of a 7 d budget for region=fra at the traffic of the
+    report's span (the incident with its context, after the windows' history) 2026-01-07 01:12 ..
+    2026-01-08 07:00 UTC (1,440 events a day over its 29 h 48 min, all with traffic).
     """
     n_ev = int(budget["events"].sum())
     n_bad = int(budget["failures"].sum())
@@ -279,8 +283,9 @@ def _few_failures(rows: pd.DataFrame, target: float) -> str:
 
 
 def _span_words(rows: pd.DataFrame, tz: str) -> str:
-    """``2026-10-07 18:00 .. 2026-10-11 07:00 UTC``, the rows' replayed span on the clock of
-    ``tz`` to the minute (its end without the date on the same day; ``"the replayed span"``
+    """``the report's span (...) 2026-10-07 18:00 .. 2026-10-11 07:00 UTC``, the rows' replayed
+    span (:data:`REPORT_SPAN`: it moves with the report's ``context``) on the clock of ``tz`` to
+    the minute (its end without the date on the same day; ``"the replayed span"``
     when the rows have several, or none is said)."""
     if not {"replayed_start", "replayed_end"} <= set(rows.columns):
         return "the replayed span"
@@ -291,7 +296,8 @@ def _span_words(rows: pd.DataFrame, tz: str) -> str:
     zones = [f"{t:%Z}" for t in (lo, hi)]
     first = f"{lo:%Y-%m-%d %H:%M}" + ("" if zones[0] == zones[1] else f" {zones[0]}")
     last = f"{hi:%H:%M}" if hi.date() == lo.date() else f"{hi:%Y-%m-%d %H:%M}"
-    return f"{first} .. {last} {zones[1]}"
+    # the span moves with the report's context: said, so two reports' baselines are told apart
+    return f"{REPORT_SPAN} {first} .. {last} {zones[1]}"
 
 
 def _left_out(rows: pd.DataFrame) -> str:

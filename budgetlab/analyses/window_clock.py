@@ -69,11 +69,13 @@ THIN_COLUMNS = ("share_healthy", "share_warning", "share_critical", "share_exhau
 #: The columns of :func:`~budgetlab.compare_windows` withheld (NaN, ``<NA>``, NaT) on a row whose
 #: evaluated span holds no event (:func:`withhold_empty`): every figure read off the status.
 EMPTY_COLUMNS = (*THIN_COLUMNS, "hours_exhausted", "hours_exhausted_silent", "transitions",
-                 "round_trips", "detected", "missed", "unseen", "unrecovered", "detection_median",
+                 "round_trips", "detected", "missed", "unseen", "already_at_alert", "unrecovered",
+                 "detection_median",
                  "detection_max", "recovery_median", "recovery_max")
 #: The counts among :data:`EMPTY_COLUMNS`: pandas nullable integers (``Int64``), ``<NA>`` where
 #: withheld (an empty cell in a CSV), so a count prints and writes as ``1``, never ``1.0``.
-_COUNTS = ("transitions", "round_trips", "detected", "missed", "unseen", "unrecovered")
+_COUNTS = ("transitions", "round_trips", "detected", "missed", "unseen", "already_at_alert",
+           "unrecovered")
 
 
 def thin_notes(hours: np.ndarray, events: np.ndarray) -> list[str]:

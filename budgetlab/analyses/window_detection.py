@@ -12,7 +12,12 @@ instant and the new status holds from 1 ns later, the nanosecond grid's next ins
 times carry no artefact nanosecond. A status held for one instant only is none
 (:func:`~budgetlab.analyses.recalibration.clock.folded_codes`); an empty window (no traffic) is
 below every status. An incident during which the window held no traffic at all (from its start
-to its end + grace) is **unseen**: there was nothing to detect, so it is no miss.
+to its end + grace) is **unseen**: there was nothing to detect, so it is no miss. An incident
+that began while its group's status was already at ``alert_at`` or worse (in the instant before
+its start, blips folded: the rule of the incident report's ``status_at_start``, which ``budgetlab
+demo`` says as "already CRITICAL when it began") is **already at alert**
+(:func:`status_before`): the window could not show it, so it is counted apart, neither detected
+(no detection time, never a "0 s") nor missed nor unseen; its recovery still counts.
 
 **Withheld.** The (incident, group) pairs of a (window, group) row whose evaluated span holds no
 event (``events`` 0: :func:`~budgetlab.analyses.window_clock.withhold_empty`, which withholds the
@@ -40,13 +45,17 @@ from .recalibration.clock import ClockCounts, evaluated_time, folded_codes
 from .sorted_events import Sorted, WindowSpec
 from .window_clock import clock_events, thin_notes, warmup_notes, withhold_empty
 
-__all__ = ["NAT", "Incidents", "incident_delays", "incident_rows", "incident_columns",
-           "as_timedelta", "LEFT_OUT_REASONS", "left_out_note", "SCOPE_COUNTS", "warn_scopes",
-           "UNSEEN", "incident_frame", "withheld_groups"]
+__all__ = ["ALREADY", "NAT", "Incidents", "status_before", "incident_delays", "incident_rows",
+           "incident_columns", "as_timedelta", "LEFT_OUT_REASONS", "left_out_note",
+           "SCOPE_COUNTS", "warn_scopes", "UNSEEN", "incident_frame", "withheld_groups"]
 
 #: The note of :func:`~budgetlab.window_incidents` on an incident the window held no traffic for.
 UNSEEN = ("the window held no traffic from the incident's start to its end + grace: nothing to "
           "detect, so no miss")
+
+#: The note of :func:`~budgetlab.window_incidents` on an incident that began at ``alert_at``.
+ALREADY = ("the window was already {status} or worse when the incident began: it could not show "
+           "the incident, so no detection time (neither detected nor missed)")
 
 #: "Never": a missed detection or an unrecovered incident (NaT once a Timedelta).
 NAT = np.iinfo(np.int64).min
@@ -180,6 +189,23 @@ def incident_delays(c: ClockCounts, code: np.ndarray, s: int, e: int, start: int
         else NAT
 
 
+def status_before(c: ClockCounts, code: np.ndarray, s: int, e: int, start: int) -> int:
+    """The status code of one group (clock segments ``[s, e)``) in the instant before ``start``
+    (a change at ``start`` itself is the incident's first change, as the incident report's
+    ``status_at_start`` reads it); -1 when the window was empty then.
+
+    >>> from budgetlab.analyses.recalibration.clock import clock_counts
+    >>> c = clock_counts(np.array([0, 10]), np.array([True, True]), np.array([0, 2]), 10, 30)
+    >>> code = np.array([0, 2, 2], dtype=np.int8)
+    >>> [status_before(c, code, 0, 3, t) for t in (5, 10, 11, 21, 22)]
+    [0, 0, 2, 2, -1]
+    """
+    k = int(np.searchsorted(c.end[s:e], start - 1, side="right"))
+    if k == e - s or int(c.start[s + k]) > start - 1:
+        return -1
+    return int(code[s + k])
+
+
 def as_timedelta(ns: np.ndarray) -> pd.TimedeltaIndex:
     """ns as Timedeltas (:data:`NAT` becomes NaT)."""
     return pd.to_timedelta(np.asarray(ns, dtype=np.int64).view("timedelta64[ns]"))
@@ -187,19 +213,22 @@ def as_timedelta(ns: np.ndarray) -> pd.TimedeltaIndex:
 
 def incident_rows(inc: Incidents, c: ClockCounts, code: np.ndarray, lo_ns: int, obs_end: int,
                   grace_ns: int, level: int) -> tuple[np.ndarray, ...]:
-    """(group, incident index, detection ns, recovery ns, seen) for every in-scope pair, read on
-    the clock segments ``c`` with their (shown) status codes; ``seen``: the window held traffic
-    at some instant from the incident's start to its end + grace (else there was nothing to
-    detect: the incident is unseen, not missed; :func:`~budgetlab.alerts.unseen.held_traffic`,
-    the rule :func:`~budgetlab.score_alerts` applies to its tiers' long windows). Not scoring's
-    overlap rule (:func:`~budgetlab.alerts.score_inputs.outside_span`, the incident against the
-    log's span) on purpose: a detection counts up to ``grace`` after the end, so traffic then
-    makes the incident seen too."""
+    """(group, incident index, detection ns, recovery ns, seen, already) for every in-scope pair,
+    read on the clock segments ``c`` with their (shown) status codes; ``already``: the status in
+    the instant before the start was ``level`` or worse (:func:`status_before`); ``seen``: the
+    window held traffic at some instant from the incident's start to its end + grace (else there
+    was nothing to detect: the incident is unseen, not missed;
+    :func:`~budgetlab.alerts.unseen.held_traffic`, the rule :func:`~budgetlab.score_alerts`
+    applies to its tiers' long windows). Not scoring's overlap rule
+    (:func:`~budgetlab.alerts.score_inputs.outside_span`, the incident against the log's span) on
+    purpose: a detection counts up to ``grace`` after the end, so traffic then makes the incident
+    seen too."""
     folded = folded_codes(c, code)
     gs: list[int] = []
     ii: list[int] = []
     det: list[int] = []
     rec: list[int] = []
+    already: list[bool] = []
     for i in range(len(inc.start)):
         if inc.start[i] < lo_ns:
             continue
@@ -212,32 +241,41 @@ def incident_rows(inc: Incidents, c: ClockCounts, code: np.ndarray, lo_ns: int, 
             ii.append(i)
             det.append(d)
             rec.append(r)
+            already.append(status_before(c, folded, s, e, a) >= level)
     g_arr, i_arr = np.array(gs, dtype=np.int64), np.array(ii, dtype=np.int64)
     seen = held_traffic(c.seg, c.start, c.end, g_arr, inc.start[i_arr],
                         inc.end[i_arr] + grace_ns)
-    return (g_arr, i_arr, np.array(det, dtype=np.int64), np.array(rec, dtype=np.int64), seen)
+    return (g_arr, i_arr, np.array(det, dtype=np.int64), np.array(rec, dtype=np.int64), seen,
+            np.array(already, dtype=bool))
 
 
 def incident_columns(inc: Incidents, c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int,
                      obs_end: int, grace_ns: int, level: int) -> dict[str, Any]:
-    """The incident columns of :func:`~budgetlab.analyses.window_lengths.compare_windows`."""
+    """The incident columns of :func:`~budgetlab.analyses.window_lengths.compare_windows`: the
+    incidents already at ``level`` when they began counted apart (``already_at_alert``), the
+    detection figures over the others, the recovery figures over every incident whose window
+    reached ``level`` during it (detected or already there)."""
     g_n = n_groups
-    gs, _, det, rec, seen = incident_rows(inc, c, code, lo_ns, obs_end, grace_ns, level)
+    gs, _, det, rec, seen, already = incident_rows(inc, c, code, lo_ns, obs_end, grace_ns, level)
     n_inc = np.bincount(gs, minlength=g_n)
-    hit = det != NAT
+    reached = det != NAT
+    hit = reached & ~already
     back = rec != NAT
     n_det = np.bincount(gs[hit], minlength=g_n)
-    n_back = np.bincount(gs[back], minlength=g_n)
-    n_unseen = np.bincount(gs[~seen], minlength=g_n)
+    n_already = np.bincount(gs[already], minlength=g_n)
+    n_unseen = np.bincount(gs[~seen & ~already], minlength=g_n)
     cols: dict[str, Any] = {"incidents": n_inc.astype(np.int64), "detected": n_det.astype(np.int64),
-                            "missed": (n_inc - n_det - n_unseen).astype(np.int64),
-                            "unseen": n_unseen.astype(np.int64)}
+                            "missed": (n_inc - n_det - n_unseen - n_already).astype(np.int64),
+                            "unseen": n_unseen.astype(np.int64),
+                            "already_at_alert": n_already.astype(np.int64)}
     for name, vals, ok in (("detection", det, hit), ("recovery", rec, back)):
         per = pd.Series(vals[ok], dtype=np.int64).groupby(gs[ok])
         for stat, got in (("median", per.median().astype(np.int64)), ("max", per.max())):
             ns = got.reindex(range(g_n), fill_value=NAT).to_numpy()  # NAT: none in the group
             cols[f"{name}_{stat}"] = as_timedelta(ns)
-    cols["unrecovered"] = (n_det - n_back).astype(np.int64)  # detected, never below it again
+    # reached alert_at during the incident (detected or already there), never below it again
+    cols["unrecovered"] = (np.bincount(gs[reached], minlength=g_n)
+                           - np.bincount(gs[back], minlength=g_n)).astype(np.int64)
     return cols
 
 
@@ -258,14 +296,17 @@ def withheld_groups(srt: Sorted, spec: WindowSpec, c: ClockCounts, lo_ns: int, h
 
 def incident_frame(inc: Incidents, srt: Sorted, run: tuple[WindowSpec, int, ClockCounts,
                                                            np.ndarray],
-                   lo_ns: int, grace_ns: int, level: int, warmup_ns: int) -> pd.DataFrame:
+                   lo_ns: int, grace_ns: int, level: int, warmup_ns: int,
+                   alert_at: str = "critical") -> pd.DataFrame:
     """The rows of :func:`~budgetlab.window_incidents` of one window x dwell ``run`` (window,
     dwell ns, shown clock segments and codes): one per in-scope (incident, group) pair, those of
     a withheld row (:func:`withheld_groups`) with ``withheld`` True and their detection unknown
-    (``<NA>``, NaT) and the row's note."""
+    (``<NA>``, NaT) and the row's note; those that began at ``alert_at`` (``level``) or worse
+    ``already_at_alert``, neither detected nor unseen, no detection time, the note
+    :data:`ALREADY`."""
     spec, dwell_ns, c, code = run
     hi_ns = int(srt.t.max())
-    gs, ii, det, rec, seen = incident_rows(inc, c, code, lo_ns, hi_ns, grace_ns, level)
+    gs, ii, det, rec, seen, already = incident_rows(inc, c, code, lo_ns, hi_ns, grace_ns, level)
     empty, notes = withheld_groups(srt, spec, c, lo_ns, hi_ns, warmup_ns)
     held = empty[gs]
     kinds = (inc.table["kind"].astype(str).to_numpy() if "kind" in inc.table.columns
@@ -279,14 +320,17 @@ def incident_frame(inc: Incidents, srt: Sorted, run: tuple[WindowSpec, int, Cloc
     frame["incident_kind"] = kinds[ii]
     frame["incident_start"] = utc_from_ns(inc.start[ii])
     frame["incident_end"] = utc_from_ns(inc.end[ii])
-    frame["detected"] = _unknown(det != NAT, held)
-    frame["detection"] = as_timedelta(np.where(held, NAT, det))
+    frame["detected"] = _unknown((det != NAT) & ~already, held)
+    frame["detection"] = as_timedelta(np.where(held | already, NAT, det))
     frame["recovered"] = _unknown(rec != NAT, held)
     frame["recovery"] = as_timedelta(np.where(held, NAT, rec))
-    frame["unseen"] = _unknown(~seen, held)
+    frame["unseen"] = _unknown(~seen & ~already, held)
+    frame["already_at_alert"] = _unknown(already, held)
     frame["withheld"] = held
-    frame["note"] = [notes[g] if h else ("" if s else UNSEEN)
-                     for g, h, s in zip(gs.tolist(), held.tolist(), seen.tolist(), strict=True)]
+    said = ALREADY.format(status=alert_at.upper())
+    frame["note"] = [notes[g] if h else said if a else ("" if s else UNSEEN)
+                     for g, h, s, a in zip(gs.tolist(), held.tolist(), seen.tolist(),
+                                           already.tolist(), strict=True)]
     return frame
 
 

@@ -137,14 +137,15 @@ def compare_windows(
         ``round_trips_per_day`` (healthy -> warning -> healthy within ``round_trip``). With
         ``incidents``: ``incidents`` (in scope), ``detected``, ``missed`` (with traffic in the
         window but not detected), ``unseen`` (the window held no traffic from the incident's start
-        to its end + ``grace``: nothing to detect), ``detection_median``,
-        ``detection_max`` (Timedelta from incident start to the first instant on the window's
-        clock with status at least ``alert_at``, i.e. critical or exhausted by default; 0 when
-        already there; NaT if none detected), ``recovery_median``, ``recovery_max`` (of the
-        detected incidents: from incident end until the status is below ``alert_at`` or the
-        window is empty; 0 when already below; a missed incident has nothing to recover from and
-        counts for neither; NaT if none recovered), ``unrecovered`` (detected, and still at or above
-        ``alert_at`` at the end of the observation, the last event of the log). A status held for
+        to its end + ``grace``: nothing to detect), ``already_at_alert`` (at ``alert_at`` or
+        worse in the instant before the start: not shown, so none of the three),
+        ``detection_median``, ``detection_max`` (of the detected: Timedelta from incident start
+        to the first instant on the window's clock with status at least ``alert_at``, i.e.
+        critical or exhausted by default; NaT if none detected), ``recovery_median``,
+        ``recovery_max`` (of the detected and the already there: from incident end until the
+        status is below ``alert_at`` or the window is empty; 0 when already below; NaT if none
+        recovered), ``unrecovered`` (of those, still at or above ``alert_at`` at the end of the
+        observation, the last event of the log). A status held for
         one instant only counts for neither (docs/conventions.md). Then ``expected_failures``
         (``events`` x (1 - target)) and last ``note``: why the row's shares and rates per day
         are too thin to go by (less than one day of evaluated time,
@@ -162,7 +163,8 @@ def compare_windows(
         With ``incidents``, ``attrs["incidents_left_out"]`` counts the incidents no row counts,
         by reason (``before_first_event``, ``in_warmup``: starting before ``warmup`` ended,
         ``no_group``: a scope that covers none of the groups), and ``attrs["incidents_note"]``
-        says so in words (empty when every incident counts).
+        says so in words (empty when every incident counts); ``attrs["alert_at"]`` the status
+        the detections count at.
 
     Examples
     --------
@@ -205,6 +207,8 @@ def compare_windows(
                                    ordered=True)
     out.attrs.update(run_attrs(slo, (srt, slos, targets), target, opts, lo_ns),
                      **left_out_attrs(inc, srt, opts))
+    if inc is not None:  # what already_at_alert and the detections are counted against
+        out.attrs["alert_at"] = opts.alert_at
     return out
 
 
@@ -279,14 +283,16 @@ def window_incidents(
         NaT when it never is again before the observation ends, and for a missed incident, which has
         nothing to recover from; ``recovered`` is False for both), ``unseen`` (the window held no
         traffic from the incident's start to its end + ``grace``: nothing to detect, so not detected
-        and no miss either), ``withheld`` (the detection is not known: the window and group's row of
-        :func:`compare_windows` has no event in its evaluated span and withholds its detections;
-        ``detected``, ``recovered`` and ``unseen`` are then ``<NA>``, nullable booleans, and the
-        times NaT) and ``note`` (why, in words, the row's note for a withheld pair; empty
-        otherwise). An incident with no row (starting before the first event or in the warm-up, or
-        whose scope covers none of the groups) is counted in ``attrs["incidents_left_out"]`` and
-        ``attrs["incidents_note"]``, as in :func:`compare_windows`, whose other ``attrs`` it holds
-        too (``slo``, ``by``, ``tz``, ``start``, ``end``), with ``alert_at`` and ``grace``.
+        and no miss either), ``already_at_alert`` (as in :func:`compare_windows`: not detected, no
+        miss, its recovery kept, the ``note`` says so), ``withheld`` (the detection is not known:
+        the window and group's row of :func:`compare_windows` has no event in its evaluated span and
+        withholds its detections; ``detected``, ``recovered`` and ``unseen`` are then ``<NA>``,
+        nullable booleans, and the times NaT) and ``note`` (why, in words, the row's note for a
+        withheld pair; empty otherwise). An incident with no row (starting before the first event or
+        in the warm-up, or whose scope covers none of the groups) is counted in
+        ``attrs["incidents_left_out"]`` and ``attrs["incidents_note"]``, as in
+        :func:`compare_windows`, whose other ``attrs`` it holds too (``slo``, ``by``, ``tz``,
+        ``start``, ``end``), with ``alert_at`` and ``grace``.
 
     Examples
     --------
@@ -315,7 +321,7 @@ def window_incidents(
     inc = Incidents(incidents, srt)
     warn_scopes(inc, srt.by, events.columns)
     out = pd.concat([incident_frame(inc, srt, run, lo_ns, opts.grace_ns, opts.alert_level,
-                                    opts.warmup_ns)
+                                    opts.warmup_ns, opts.alert_at)
                      for run in window_runs(srt, slos, targets, opts, "window_incidents")],
                     ignore_index=True)
     out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs],

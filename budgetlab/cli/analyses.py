@@ -240,7 +240,8 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     print_slo(slo, by, events=read.events, window=False)
     cut = shown_groups(table, by, limit)
     show, unseen, unrecovered = _compare_cells(cut.rows, by, inc is not None)
-    _print_compare_legend(args, table, (alert_at, read.incidents), unseen, unrecovered)
+    _print_compare_legend(args, table, (alert_at, read.incidents), unseen, unrecovered,
+                          "already_at_alert" in show.columns)
     print()
     print(table_text(show, [*by, "window"], float_format=lambda x: f"{x:.2f}"))
     if cut.line:
@@ -262,15 +263,18 @@ def _compare_cells(rows: pd.DataFrame, by: list[str],
                    scored: bool) -> tuple[pd.DataFrame, bool, bool]:
     """The compare-windows table as printed (figures in words; a thin row's shares and rates,
     and the detections of a row without an event in its evaluated span, blank: the reason is
-    said below the table), and whether it has ``unseen`` and ``unrecovered`` columns."""
+    said below the table), and whether it has ``unseen`` and ``unrecovered`` columns (and an
+    ``already_at_alert`` one when a row has an incident that began at the alert status)."""
     from ..analyses.window_clock import thin_rows
 
     cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
             "share_exhausted", "transitions_per_day", "round_trips_per_day"]
     unseen = scored and bool(rows["unseen"].fillna(0).any())
     unrecovered = scored and bool(rows["unrecovered"].fillna(0).any())
+    already = scored and bool(rows["already_at_alert"].fillna(0).any())
     if scored:
-        cols += ["incidents", "detected", *(["unseen"] if unseen else []),
+        cols += ["incidents", *(["already_at_alert"] if already else []), "detected",
+                 *(["unseen"] if unseen else []),
                  *(["unrecovered"] if unrecovered else []), "detection_median", "recovery_median"]
     show = rows[cols].copy()
     # one spelling of a window in the text, the header's (the API's labels stay, e.g. in --out)
@@ -282,7 +286,7 @@ def _compare_cells(rows: pd.DataFrame, by: list[str],
         show[c] = show[c].mask(blank).map(lambda v: time_share_percent(v, missing=""))
     for c in ("transitions_per_day", "round_trips_per_day"):
         show[c] = show[c].mask(blank).map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
-    for c in ("detected", "unseen", "unrecovered"):  # counts; withheld ones blank
+    for c in ("already_at_alert", "detected", "unseen", "unrecovered"):  # withheld ones blank
         if c in show:
             show[c] = show[c].map(lambda v: "" if pd.isna(v) else f"{int(v):,}")
     for c in ("detection_median", "recovery_median"):
@@ -305,10 +309,11 @@ def _time_cells(rows: pd.DataFrame, column: str) -> pd.Series:
 
 def _print_compare_legend(args: argparse.Namespace, table: pd.DataFrame,
                           scored: tuple[str, pd.DataFrame | None], unseen: bool,
-                          unrecovered: bool) -> None:
+                          unrecovered: bool, already: bool = False) -> None:
     """What the compare-windows table's columns count: the time (warm-up, ``--warmup``) and,
     with ``--incidents`` (``scored``: ``--alert-at`` and the incidents read), detection and
-    recovery and the incidents left out, counted among all those read."""
+    recovery (``already``: the incidents that began at the alert status counted apart) and the
+    incidents left out, counted among all those read."""
     from ..analyses.window_detection import left_out_note
 
     alert_at, read = scored
@@ -327,11 +332,17 @@ def _print_compare_legend(args: argparse.Namespace, table: pd.DataFrame,
                indent=""))
     if read is None:
         return
+    status = alert_at.upper()
     print(wrap(f"detection: from an incident's start to the first instant at {alert_at} "
                "or worse; recovery: from its end until the status is below it or the window "
                "is empty (a failure leaves the window 1 ns after its time + the window, not at "
-               "the next event), of the detected incidents only; both on the window's clock, "
-               "medians over the incidents"
+               "the next event), of the detected incidents only"
+               + (" and those already there" if already else "") + "; both on the window's "
+               "clock, medians over the incidents"
+               + (f"; already_at_alert: incidents that began while the window was already "
+                  f"{status} or worse (--alert-at): it could not show them, so they are "
+                  "neither detected nor missed and have no detection time (the detection "
+                  "figures are over the others; their recovery counts)" if already else "")
                + ("; unseen: incidents during which the window held no traffic (nothing to "
                   "detect, no miss)" if unseen else "")
                + ("; unrecovered: incidents still at "

@@ -189,7 +189,9 @@ def add_incidents(subparsers: Any) -> None:
                    help="only events in this scope, e.g. captcha_type=recaptcha_v2 (default: "
                         "the incident's scope, else all)")
     g.add_argument("--context", default="6h",
-                   help="time shown before and after the incident (default 6h)")
+                   help="time shown before and after the incident (default 6h); the budget "
+                        "sentence reads its events a day over this span too, so another "
+                        "--context gives another baseline (said in the sentence)")
     g.add_argument("--policy", default="workbook",
                    help="alert policy replayed: workbook, sloth, pyrra, single_window (default "
                         f"workbook); {PRESET_PERIOD}")

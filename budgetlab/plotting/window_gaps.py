@@ -23,7 +23,7 @@ from .._util.validation import window_words
 from ..analyses.recalibration.rules import MIN_EXPECTED_FAILURES
 
 __all__ = ["CLEAR_PT", "MOST_NAMED", "REASONS", "SLOT_SHARE", "THIN_LABEL", "THIN_WHY",
-           "keep_in_slots", "keep_units",
+           "already_words", "keep_in_slots", "keep_units",
            "mark_no_time", "mark_thin", "no_time_note", "why_no_time"]
 
 #: The words on a window whose drawn column is withheld (too little evaluated time, no event in
@@ -97,9 +97,12 @@ def why_no_time(table: pd.DataFrame, column: str) -> np.ndarray:
     window held no traffic during any of them: nothing to detect, no miss), ``none detected``
     (the window missed them all: no detection, nothing to recover from), ``none recovered``
     (every detected incident still alerting when the log ends: recovery columns only), ``0 events
-    evaluated`` (detections withheld: no event in the row's evaluated span, ``detected`` NaN);
-    ``""`` where it has one, or for another column. Without the counts (``incidents``,
-    ``detected``, ``missed``): ``none detected``, what the table's NaT says.
+    evaluated`` (detections withheld: no event in the row's evaluated span, ``detected`` NaN),
+    ``already CRITICAL at start`` (detection columns: each incident neither detected nor
+    missed began while the window was already at ``alert_at``, ``attrs["alert_at"]``, or
+    worse, ``already_at_alert``: a median over none; ``... or unseen`` when some were unseen:
+    :func:`already_words`); ``""`` where it has one, or for another column. Without the counts
+    (``incidents``, ``detected``, ``missed``): ``none detected``, what the table's NaT says.
 
     >>> t = pd.DataFrame({"incidents": [2, 0, 2, 2, 1, 2], "detected": [0, 0, 2, 1, 0, None],
     ...                   "missed": [2, 0, 0, 1, 0, None],
@@ -119,13 +122,31 @@ def why_no_time(table: pd.DataFrame, column: str) -> np.ndarray:
                 if name in table.columns else np.full(n, default, dtype=np.float64))
 
     counted, detected, missed = count("incidents", 1), count("detected", 0), count("missed", 1)
+    already, unseen = count("already_at_alert", 0), count("unseen", 0)
     withheld = pd.isna(detected) & (counted != 0)
-    why = np.select([counted == 0, withheld, (detected == 0) & (missed == 0), detected == 0,
-                     column.startswith("recovery_")],
-                    ["no incident", "0 events evaluated", "unseen (no traffic)", "none detected",
-                     "none recovered"],
+    none = (detected == 0) & (missed == 0)  # neither detected nor missed
+    at_alert = already > 0  # began at the alert status: no detection time, a recovery one
+    recovery = np.full(n, column.startswith("recovery_"))
+    words = already_words(table)
+    why = np.select([counted == 0, withheld, none & at_alert & ~recovery & (unseen > 0),
+                     none & at_alert & ~recovery, none & ~at_alert,
+                     (detected == 0) & ~(recovery & at_alert), recovery],
+                    ["no incident", "0 events evaluated", f"{words} or unseen", words,
+                     "unseen (no traffic)", "none detected", "none recovered"],
                     "").astype(object)  # a detection time missing though one was detected: ""
     return np.where(pd.isna(table[column]).to_numpy(), why, "")
+
+
+def already_words(table: pd.DataFrame) -> str:
+    """Why a detection time is missing where each incident began at the alert status (the
+    table's ``attrs["alert_at"]``, critical when it has none): ``already CRITICAL at start``.
+
+    >>> t = pd.DataFrame()
+    >>> t.attrs["alert_at"] = "warning"
+    >>> already_words(t)
+    'already WARNING at start'
+    """
+    return f"already {str(table.attrs.get('alert_at', 'critical')).upper()} at start"
 
 
 def mark_no_time(p: Axes, column: str, table: pd.DataFrame, values: np.ndarray,
@@ -147,7 +168,7 @@ def mark_no_time(p: Axes, column: str, table: pd.DataFrame, values: np.ndarray,
     for x in np.unique(x_all[why != ""]).tolist():
         here = (x_all == x) & (why != "")
         lines = []
-        for reason in REASONS:
+        for reason in (*REASONS, already_words(table), f"{already_words(table)} or unseen"):
             named = [str(n) for n in pd.unique(series[here & (why == reason)])]
             if not named:
                 continue

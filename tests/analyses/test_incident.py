@@ -23,6 +23,9 @@ from budgetlab.analyses import incident_tables
 from budgetlab.analyses.incident import IncidentReport
 from budgetlab.errors import ConfigError, InputError, OutputExistsError, SchemaError
 
+#: What the budget sentence says its traffic is read over (it moves with context=).
+SPAN = "the report's span (the incident with its context, after the windows' history)"
+
 T0 = pd.Timestamp("2026-01-05", tz="UTC")
 STEP = 10  # seconds between events
 
@@ -184,7 +187,8 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
     said = " ".join(rep.summary.split())
     assert ("Over its 1 h the incident saw 72 failures in 360 events (burn 2 over the "
             "incident); its share of a 30 d error budget is withheld, too thin to go by (that "
-            "budget is the traffic of 2026-01-05 03:00 .. 09:00 UTC carried to 30 d, and a rate "
+            "budget is the traffic of " + SPAN
+            + " 2026-01-05 03:00 .. 09:00 UTC carried to 30 d, and a rate "
             "per day needs at least 24 h of time with traffic: the replayed span holds 2,160 "
             "events in 6 h with traffic).") in said
 
@@ -552,7 +556,8 @@ def test_the_budget_sentence_weighs_each_group_by_its_own_target():
     pct = 100 * 60 / ((1 - 0.99) * 3600 * 72 + (1 - 0.9) * 3600 * 72)
     assert ("the incident saw 60 failures in 1,440 events of both groups by region (burn "
             "0.758 over the incident), "  # three significant digits
-            f"{pct:.1f} % of a 30 d error budget at the traffic of 2026-01-05 00:00 .. "
+            f"{pct:.1f} % of a 30 d error budget at the traffic of " + SPAN
+            + " 2026-01-05 00:00 .. "
             "2026-01-06 08:00 UTC (17,280 events a day, each group's over its own time with "
             "traffic, 31 h 59 min to 32 h).") in " ".join(rep.summary.split())
 

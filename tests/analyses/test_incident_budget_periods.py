@@ -25,6 +25,9 @@ import pytest
 
 from budgetlab import SLO, PerGroup, as_events, incident_report
 
+#: What the budget sentence says its traffic is read over (it moves with context=).
+SPAN = "the report's span (the incident with its context, after the windows' history)"
+
 T0 = pd.Timestamp("2026-01-05", tz="UTC")
 START, END = T0 + pd.Timedelta("72h"), T0 + pd.Timedelta("73h")
 
@@ -61,9 +64,11 @@ def test_each_group_against_its_own_periods_budget():
     assert _budget_words(rep.summary) == (
         "Over its 1 h the incident saw 50 failures in 120 events of both groups by region (burn "
         "2.08 over the incident); its share of the error budget is said per SLO period: 0.4 % of "
-        "a 28 d budget for region=ams at the traffic of 2026-01-05 00:00 .. 2026-01-08 07:00 UTC "
+        "a 28 d budget for region=ams at the traffic of " + SPAN
+        + " 2026-01-05 00:00 .. 2026-01-08 07:00 UTC "
         "(1,440 events a day over its 79 h, all with traffic) and 1.0 % of a 7 d budget for "
-        "region=fra at the traffic of 2026-01-07 01:12 .. 2026-01-08 07:00 UTC (1,440 events a "
+        "region=fra at the traffic of " + SPAN
+        + " 2026-01-07 01:12 .. 2026-01-08 07:00 UTC (1,440 events a "
         "day over its 29 h 48 min, all with traffic).")
 
 
@@ -76,9 +81,11 @@ def test_a_period_read_over_less_than_a_day_is_withheld_alone():
     assert rep.budget["replayed_events"].tolist() == [4_212, 1_188]
     assert _budget_words(rep.summary).endswith(
         "its share of the error budget is said per SLO period: 0.4 % of a 28 d budget for "
-        "region=ams at the traffic of 2026-01-05 03:48 .. 2026-01-08 02:00 UTC (1,440 events a "
+        "region=ams at the traffic of " + SPAN
+        + " 2026-01-05 03:48 .. 2026-01-08 02:00 UTC (1,440 events a "
         "day over its 70 h 12 min, all with traffic) and the share of region=fra's 7 d budget "
-        "withheld, too thin to go by (that budget is the traffic of 2026-01-07 06:12 .. "
+        "withheld, too thin to go by (that budget is the traffic of " + SPAN
+        + " 2026-01-07 06:12 .. "
         "2026-01-08 02:00 UTC carried to 7 d, and a rate per day needs at least 24 h of "
         "time with traffic: the replayed span holds 1,188 events in 19 h 48 min with traffic).")
 

@@ -18,6 +18,9 @@ import pytest
 from budgetlab import SLO, AlertPolicy, as_events, incident_report
 from budgetlab.analyses.incident_budget_text import budget_sentence
 
+#: What the budget sentence says its traffic is read over (it moves with context=).
+SPAN = "the report's span (the incident with its context, after the windows' history)"
+
 T0 = pd.Timestamp("2026-01-05", tz="UTC")
 
 
@@ -58,7 +61,8 @@ def test_the_daily_traffic_is_read_over_the_time_with_traffic_and_says_its_span(
     assert b["period_budget_pct"] == pytest.approx(100 * 30 / (0.2 * per_period), rel=1e-9)
     assert rep.budget.attrs["budget_note"] == ""
     assert _budget_words(rep.summary).endswith(
-        "0.4 % of a 30 d error budget at the traffic of 2026-01-05 02:00 .. 2026-01-08 15:00 UTC "
+        "0.4 % of a 30 d error budget at the traffic of " + SPAN
+        + " 2026-01-05 02:00 .. 2026-01-08 15:00 UTC "
         "(1,403 events a day over its 37 h 59 min with traffic; a 47 h 1 min silence left "
         "out).")
 
@@ -97,5 +101,6 @@ def test_one_event_a_day_is_said_in_the_singular():
                       "replayed_start": [T0], "replayed_end": [T0 + pd.Timedelta("40D")]})
     said = budget_sentence(b, SLO(target=0.5, window="1D"), AlertPolicy.workbook("30D"),
                            pd.Timedelta("1h"))
-    assert said.endswith("80.0 % of a 30 d error budget at the traffic of 2026-01-05 00:00 .. "
+    assert said.endswith("80.0 % of a 30 d error budget at the traffic of " + SPAN
+    + " 2026-01-05 00:00 .. "
                          "2026-02-14 00:00 UTC (1 event a day over its 960 h, all with traffic).")

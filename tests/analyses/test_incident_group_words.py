@@ -8,6 +8,9 @@ import pandas as pd
 
 from budgetlab import SLO, AlertPolicy, AlertTier, as_events, incident_report
 
+#: What the budget sentence says its traffic is read over (it moves with context=).
+SPAN = "the report's span (the incident with its context, after the windows' history)"
+
 SLO_1H = SLO(target=0.9, window="1h")
 
 
@@ -64,7 +67,8 @@ def test_each_sentence_names_its_group_or_says_all_groups():
         "captcha_type=a, region=fra at 10:36, 36 min after the start; 1 other group fired too. "
         "Over its 1 h the incident saw 50 failures in 240 events of all 4 groups by captcha_type "
         "and region (burn 2.08 over the incident); its share of a 30 d error budget is withheld, "
-        "too thin to go by (that budget is the traffic of 2026-01-01 08:00 .. 12:00 UTC carried "
+        "too thin to go by (that budget is the traffic of " + SPAN
+        + " 2026-01-01 08:00 .. 12:00 UTC carried "
         "to 30 d, and a rate per day needs at least 24 h of time with traffic: the replayed span "
         "holds 960 events in 4 h with traffic).")
     # broken down by region only, the rate is over both regions (the same 240 events)

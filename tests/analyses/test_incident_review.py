@@ -13,6 +13,9 @@ from budgetlab.analyses.incident_review import incident_span, tracker_at
 from budgetlab.analyses.paging import page_table, wake_verdict
 from budgetlab.errors import ConfigError
 
+#: What the budget sentence says its traffic is read over (it moves with context=).
+SPAN = "the report's span (the incident with its context, after the windows' history)"
+
 START = pd.Timestamp("2026-01-01 00:00", tz="UTC")
 TIMES = pd.date_range(START, periods=2 * 1440, freq="1min")
 BAD = (TIMES >= "2026-01-02 02:00") & (TIMES < "2026-01-02 03:00")  # one hour of failures on day 2
@@ -194,7 +197,8 @@ def test_the_spent_share_is_withheld_over_less_than_a_day():
     v = wake_verdict(ev, {"mine": rep})
     # in the summary's words since a60incident (its budget sentence, over every group)
     assert ("its share of a 30 d error budget is withheld, too thin to go by (that budget is the "
-            "traffic of 2026-01-02 00:00 .. 04:59 UTC carried to 30 d, and a rate per day needs "
+            "traffic of " + SPAN
+            + " 2026-01-02 00:00 .. 04:59 UTC carried to 30 d, and a rate per day needs "
             "at least 24 h of time with traffic: the replayed span holds 300 events in 4 h 59 min "
             "with traffic)") in v.sentence
 
@@ -239,7 +243,8 @@ def test_the_spent_share_names_the_period_and_the_span_as_the_summary_does():
     rep = incident_report(EVENTS, SLO_1H, "2026-01-02 02:00", "2026-01-02 03:00",
                           policy=AlertPolicy.single_window("1h", 50.0), context="20h")
     v = wake_verdict(EVENTS, {"mine": rep})
-    said = ("2.8 % of a 30 d error budget at the traffic of 2026-01-01 05:00 .. 2026-01-02 23:00 "
+    said = ("2.8 % of a 30 d error budget at the traffic of " + SPAN
+    + " 2026-01-01 05:00 .. 2026-01-02 23:00 "
             "UTC (1,440 events a day over its 42 h, all with traffic)")
     assert said in v.sentence and said in rep.summary
     assert "2.78 %" not in v.sentence

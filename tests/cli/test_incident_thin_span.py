@@ -8,6 +8,9 @@ from pathlib import Path
 
 from budgetlab.cli import main
 
+#: What the budget sentence says its traffic is read over (it moves with context=).
+SPAN = "the report's span (the incident with its context, after the windows' history)"
+
 PROXY = Path(__file__).parents[1] / "fixtures" / "loghub" / "proxifier_300.log"
 
 
@@ -27,7 +30,8 @@ def test_an_incident_on_47_minutes_of_log_withholds_the_rate_per_day(capsys):
     assert ("Over its 20 min the incident saw 0 failures in 40 events of all 7 groups by program "
             "(program=QQ.exe and program=SogouCloud.exe had no event in the incident; burn 0 over "
             "the incident); its share of a 30 d error budget is withheld, too thin to "
-            "go by (that budget is the traffic of 2026-10-30 16:49 .. 17:36 UTC carried to 30 d, "
+            "go by (that budget is the traffic of " + SPAN
+            + " 2026-10-30 16:49 .. 17:36 UTC carried to 30 d, "
             "and a rate per day needs at least 24 h of time with traffic: the replayed span of "
             "program=QQ.exe (the least time with traffic) holds 3 events in 20 min 50 s with "
             "traffic).") in said

@@ -19,22 +19,30 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..._util.percent import given_percent, measured_percent
+from ..._util.percent import given_percent
 from ..._util.ratios import ratio
-from ..._util.validation import check_fraction, require_columns, window_words
-from ..._util.words import counted_of, prose_duration
+from ..._util.validation import check_fraction, require_columns
+from ..._util.words import counted_of
 from ...errors import ConfigError
-from ..verdicts import Verdict, minutes
+from ..verdicts import Verdict
 from ..window_thin import group_names, thin_reasons
 from .left_out import left_out_notes, pairs_left_out, without_verdict, without_verdict_words
+from .window_pairs import (
+    PAIR_COUNTS,
+    detected_pairs,
+    detects,
+    no_pairs,
+    pairs_summed,
+    seen_pairs,
+    unjudged,
+    window_name,
+)
 
 __all__ = ["window_summary", "choose_window"]
 
 _ALERT_SHARES = {"warning": ("share_warning", "share_critical", "share_exhausted"),
                  "critical": ("share_critical", "share_exhausted"),
                  "exhausted": ("share_exhausted",)}
-_COUNTS = ("pairs", "detected", "unseen", "withheld")
-_MEDIANS = ("detection_median", "recovery_median")
 _SUMMED = ["transitions_per_day", "round_trips_per_day", "hours", "hours_exhausted",
            "_alert_hours"]
 
@@ -67,12 +75,15 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
         (which rule left out which groups, in words; empty when none is left out). A
         window whose rows are all thin has NaN sums and shares. With ``incidents``: ``pairs``,
         ``detected``, ``unseen`` (pairs during which the window held no traffic: nothing to
-        detect, no miss; 0 for a table without an ``unseen`` column), ``withheld`` (pairs of a
+        detect, no miss; 0 for a table without an ``unseen`` column), ``already_at_alert``
+        (pairs that began at ``alert_at`` or worse already: the window could not show them,
+        neither detected nor missed; 0 for a table without the column), ``withheld`` (pairs of a
         row without an event in its evaluated span: detection not known, neither detected nor
         missed nor unseen; 0 for a table without a ``withheld`` column), ``detection_median``,
-        ``recovery_median`` (over the detected pairs: a missed one has nothing to recover from)
-        and ``unrecovered`` (detected pairs never recovered); ``pairs_left_out``,
-        ``detected_left_out``, ``unseen_left_out`` and ``withheld_left_out``: those of the
+        ``recovery_median`` (over the detected pairs and those already at ``alert_at``: a missed
+        one has nothing to recover from) and ``unrecovered`` (those never recovered);
+        ``pairs_left_out``, ``detected_left_out``, ``unseen_left_out``, ``withheld_left_out``
+        and ``already_at_alert_left_out``: those of the
         counts that are pairs of a group row left out of the sums (the note says how many),
         which :func:`choose_window` does not count (a group left out adds no pair to recall);
         the medians are over the other pairs; a window no incident counts for
@@ -117,9 +128,9 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
     out["groups_left_out"] = left_out
     out["note"] = left_out_notes(codes, labels, grouped.ngroup().to_numpy(), len(out))
     if incidents is not None:
-        out = out.join(_pairs_summed(incidents, pairs_left_out(table, codes, incidents)),
+        out = out.join(pairs_summed(incidents, pairs_left_out(table, codes, incidents)),
                        how="left")
-        for c in (*_COUNTS, "unrecovered", *(f"{c}_left_out" for c in _COUNTS)):
+        for c in (*PAIR_COUNTS, "unrecovered", *(f"{c}_left_out" for c in PAIR_COUNTS)):
             out[c] = out[c].fillna(0).astype(np.int64)
         out["note"] = [_pairs_note(n, int(k)) for n, k in zip(out["note"], out["pairs_left_out"],
                                                               strict=True)]
@@ -140,52 +151,19 @@ def _pairs_note(note: str, left: int) -> str:
             "pairs)")
 
 
-def _pairs_summed(incidents: pd.DataFrame, left: np.ndarray) -> pd.DataFrame:
-    """:func:`window_summary`'s incident columns: the counts over all pairs (as the rows of
-    compare_windows), those of the pairs whose group row is left out (``left``) again with
-    ``_left_out``, and the medians over the other pairs."""
-    every = _pair_columns(incidents)
-    kept = _pair_columns(incidents[~left])
-    out = every.drop(columns=list(_MEDIANS)).join(kept[list(_MEDIANS)], how="left")
-    return out.join(_pair_columns(incidents[left])[list(_COUNTS)].add_suffix("_left_out"),
-                    how="left")
-
-
-def _pair_columns(incidents: pd.DataFrame) -> pd.DataFrame:
-    """:func:`window_summary`'s incident columns, per window and dwell time."""
-    require_columns(incidents, ["window", "min_dwell", "detected", "detection", "recovered",
-                                "recovery"], what="the window_incidents table")
-    # a withheld pair's detected, recovered and unseen are <NA> (not known): no sum counts it
-    unseen = incidents["unseen"] if "unseen" in incidents.columns else False
-    held = incidents["withheld"] if "withheld" in incidents.columns else False
-    per = incidents.assign(_unseen=unseen, _held=held).groupby(["window", "min_dwell"],
-                                                              observed=True, sort=False)
-    return pd.DataFrame({"pairs": per.size(), "detected": per["detected"].sum().astype(np.int64),
-                         "unseen": per["_unseen"].sum().astype(np.int64),
-                         "withheld": per["_held"].sum().astype(np.int64),
-                         "detection_median": per["detection"].median(),
-                         "recovery_median": per["recovery"].median(),
-                         "unrecovered": per["detected"].sum() - per["recovered"].sum()})
-
-
-def _window_name(row: pd.Series) -> str:
-    dwell = pd.Timedelta(row["min_dwell"])
-    hysteresis = f" with {prose_duration(dwell)} of hysteresis" if dwell > pd.Timedelta(0) else ""
-    return f"the {window_words(row['window'])} window{hysteresis}"
-
-
 def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
     """The window (and dwell time) to use.
 
     **Rule.** Among the windows and dwell times that reached the alert status for at least
-    ``min_recall`` of the (incident, group) pairs they saw (``pairs - unseen - withheld``: a pair
-    during which the window held no traffic had nothing to detect, and a withheld one has no known
-    detection, as in :func:`budgetlab.compare_windows`), the one with the fewest status changes per
-    day (ties: the faster median detection). A window that saw no pair is not judged (0 of 0 is no
-    recall) and is named in the caveat. Without incident columns only flapping is compared (the
-    verdict says so in its caveat). Only windows whose sums hold the same groups are compared (a
-    sum over fewer groups counts fewer status changes): every group with a verdict under some
-    window. A group too thin for a verdict under every window
+    ``min_recall`` of the (incident, group) pairs they saw (``pairs - unseen - withheld -
+    already_at_alert``: a pair during which the window held no traffic had nothing to detect, a
+    withheld one has no known detection, and one that began at the alert status already could
+    not be shown, as in :func:`budgetlab.compare_windows`), the one with the fewest status
+    changes per day (ties: the faster median detection). A window that saw no pair is not judged
+    (0 of 0 is no recall) and is named in the caveat. Without incident columns only flapping is
+    compared (the verdict says so in its caveat). Only windows whose sums hold the same groups
+    are compared (a sum over fewer groups counts fewer status changes): every group with a
+    verdict under some window. A group too thin for a verdict under every window
     (``attrs["groups_without_verdict"]`` of the summary) is left out of them all and named in the
     caveat with its reasons; the windows that leave out more are named there too. Withheld when
     no window saw a pair (no incident counted, or none had traffic or known detection: the reason
@@ -231,22 +209,22 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
                        _compared(summary), withheld=why)
     if "pairs" not in summary.columns:
         best = whole.sort_values("transitions_per_day", kind="stable").iloc[0]
-        name = _window_name(best)
+        name = window_name(best)
         evidence = f"{best['transitions_per_day']:.1f} status changes per day"
         return Verdict(name, "chosen", f"By flapping alone: {name} ({evidence}).", evidence,
                        caveat="; ".join(x for x in ("without incident labels only flapping is "
                                                     "compared", caveat) if x))
-    seen = _seen(whole)
+    seen = seen_pairs(whole)
     judged = whole[seen > 0]
     if not len(judged):
-        why = _no_pairs(whole) + (f" among the windows that hold every group ({caveat})"
+        why = no_pairs(whole) + (f" among the windows that hold every group ({caveat})"
                                   if caveat else "")
         why += ("; check the incidents' times (UTC) and scopes against the log, or leave the "
                 "incidents out to compare flapping alone")
         return Verdict("window", None, f"No window chosen: {why}.",
                        _compared(summary), withheld=why)
-    caveat = "; ".join(x for x in (caveat, _unjudged(whole[seen == 0])) if x)
-    ok = judged[_detected(judged) >= min_recall * _seen(judged)]
+    caveat = "; ".join(x for x in (caveat, unjudged(whole[seen == 0])) if x)
+    ok = judged[detected_pairs(judged) >= min_recall * seen_pairs(judged)]
     if not len(ok):
         why = (f"no window reaches the alert status for {given_percent(min_recall)} of the "
                "(incident, group) pairs it saw")
@@ -254,79 +232,9 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
         return Verdict("window", None, f"No window chosen: {why}.",
                        _compared(summary), withheld=why)
     best = ok.sort_values(["transitions_per_day", "detection_median"], kind="stable").iloc[0]
-    name = _window_name(best)
-    return Verdict(name, "chosen", f"By the rule: {name}: {_detects(best)}.", _detects(best),
+    name = window_name(best)
+    return Verdict(name, "chosen", f"By the rule: {name}: {detects(best)}.", detects(best),
                    caveat=caveat)
-
-
-def _seen(rows: pd.DataFrame) -> np.ndarray:
-    """The (incident, group) pairs each row's window saw: ``pairs - unseen - withheld`` (a
-    withheld pair's detection is not known: it is no miss), of the groups summed (the pairs of
-    a group row left out, ``_left_out``, are not)."""
-    return np.asarray(_kept(rows, "pairs") - _kept(rows, "unseen") - _kept(rows, "withheld"),
-                      dtype=np.int64)
-
-
-def _detected(rows: pd.DataFrame) -> np.ndarray:
-    """The (incident, group) pairs each row's window detected, of the groups summed."""
-    return np.asarray(_kept(rows, "detected"), dtype=np.int64)
-
-
-def _kept(rows: pd.DataFrame | pd.Series, column: str) -> np.ndarray | int:
-    """A pair count of a :func:`window_summary` without the pairs of the group rows left out
-    of its sums (its ``_left_out`` column; a summary without one, made by hand: all)."""
-    return _count(rows, column) - _count(rows, f"{column}_left_out")
-
-
-def _count(rows: pd.DataFrame | pd.Series, column: str) -> np.ndarray | int:
-    """A pair count of a :func:`window_summary` (rows or one row); 0 when it has no such
-    column (a summary made before it had one, or by hand)."""
-    have = rows.columns if isinstance(rows, pd.DataFrame) else rows.index
-    if column not in have:
-        return 0
-    return rows[column].to_numpy() if isinstance(rows, pd.DataFrame) else int(rows[column])
-
-
-def _no_pairs(rows: pd.DataFrame) -> str:
-    """Why no row of a :func:`window_summary` saw an (incident, group) pair, in words."""
-    pairs = int(rows["pairs"].max())
-    head = "no (incident, group) pair to judge detection by: "
-    if pairs == 0:
-        return head + ("no incident counted (each starts before the observation and any warm-up, "
-                       "or its scope covers none of the groups)")
-    if not np.any(_count(rows, "withheld")):
-        return head + ("no window held traffic during its (incident, group) pairs "
-                       f"({pairs}, all unseen: nothing to detect, no miss)")
-    return head + (f"each of a window's (incident, group) pairs ({pairs} at most) was unseen (no "
-                   "traffic: nothing to detect) or withheld (its group had no event in the "
-                   "window's evaluated span: detection not known)")
-
-
-def _unjudged(rows: pd.DataFrame) -> str:
-    """The rows of a :func:`window_summary` that saw no (incident, group) pair, named in words
-    (empty when there are none)."""
-    names = [f"{_window_name(r)}: no (incident, group) pair with traffic"
-             + (" whose detection is known" if _count(r, "withheld") else "")
-             for _, r in rows.iterrows()]
-    return f"not judged on detection, {'; '.join(names)}" if names else ""
-
-
-def _detects(best: pd.Series) -> str:
-    """The evidence of a chosen window: the pairs it detected, its median detection, its
-    flapping and (when summed) its time alerting."""
-    unseen, held = _kept(best, "unseen"), _kept(best, "withheld")
-    left = _count(best, "pairs_left_out")
-    more = [*([f"{unseen} more unseen: no traffic"] if unseen else []),
-            *([f"{held} more withheld: 0 events evaluated"] if held else []),
-            *([f"{left} more of groups left out of the sums"] if left else [])]
-    evidence = (f"detects {_kept(best, 'detected')} of {_kept(best, 'pairs') - unseen - held} "
-                "(incident, group) pairs"
-                + (f" it saw ({'; '.join(more)})" if more else "")
-                + f" (median {minutes(best['detection_median'])}) "
-                f"with {best['transitions_per_day']:.1f} status changes per day")
-    if "share_alerting" in best.index:
-        evidence += f"; alerting {measured_percent(best['share_alerting'], 1)} of the time"
-    return evidence
 
 
 def _compared(summary: pd.DataFrame) -> str:
@@ -346,7 +254,7 @@ def _whole(summary: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     names = []
     for _, r in summary[part].iterrows():
         left = int(r["groups_left_out"])
-        names.append(f"{_window_name(r)}, {counted_of(left, left + int(r['groups']), 'group row')}")
+        names.append(f"{window_name(r)}, {counted_of(left, left + int(r['groups']), 'group row')}")
     whole = summary[~part]
     said = [without_verdict_words(none, int(whole["groups"].max()),
                                   pairs="pairs_left_out" in summary.columns) if len(whole) else "",
