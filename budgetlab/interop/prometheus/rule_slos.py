@@ -160,16 +160,7 @@ def rule_alert_name(s: RuleSLO, tier: AlertTier, alert_name: str | None) -> str:
     """The name of the alerting rule of ``tier`` in budgetlab's style (one alert per tier):
     ``alert_name`` when given, else the spec's alert name for the tier's name or severity
     (:func:`sloth_alert_info`, as Sloth's style names its alert per severity), else
-    :func:`spec_alert_name`.
-
-    >>> from budgetlab import SLO
-    >>> from budgetlab.interop.openslo import SLODocument
-    >>> doc = SLODocument(name="api", slo=SLO(0.99), policy_info={
-    ...     "page": AlertPolicyInfo(display_name="AppHighErrorRate")})
-    >>> s = prepare_slos(doc, "workbook", selector=None, selector_labels=(), service=None,
-    ...                  name=None, own_queries=False, errors_selector=None)[0]
-    >>> sorted({rule_alert_name(s, t, None) for t in s.policy.tiers})
-    ['AppHighErrorRate']
+    :func:`spec_alert_name` (``tests/interop/test_spec_alert_name.py``).
     """
     info = sloth_alert_info(s)
     return alert_title(alert_name, info.get(tier.name) or info.get(tier.severity),
