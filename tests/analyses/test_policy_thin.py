@@ -8,7 +8,6 @@ from __future__ import annotations
 import warnings
 
 import matplotlib.pyplot as plt
-import pandas as pd
 import pytest
 
 import budgetlab as bl
@@ -21,7 +20,7 @@ from budgetlab.analyses.choices import (
 )
 from budgetlab.cli.alert_figure import policy_figure
 from budgetlab.errors import BudgetlabWarning
-from tests.policy_thin_log import DAY0, WEEKS, incidents, log
+from tests.policy_thin_log import WEEKS, incidents, log
 
 POLICIES = {"P": bl.AlertPolicy.single_window("1h", 1.0, period="28D")}
 
