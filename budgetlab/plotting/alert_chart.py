@@ -60,8 +60,9 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     incidents : DataFrame, optional
         Incident table: drawn as the last row (hatched; incidents that overlap in lanes of it, the
         first free lane from the top, each named by its ``incident_id`` beside its end) and shaded
-        across the rows of its ``scope`` (``method=GET``: the GET rows and its own; no scope,
-        ``*`` or a chart without group keys: all rows). A scope whose groups have no row (no
+        (hatched as its bar, never the grey of a silence) across the rows of its ``scope``
+        (``method=GET``: the GET rows and its own; no scope, ``*`` or a chart without group
+        keys: all rows). A scope whose groups have no row (no
         alert there) is shaded on the incident row only, and a line of the legend says so
         by id (gid ``no_row``: "no row for the scope of" then "I2: method=GET"; without ids,
         the name does: ``(method=GET: no row)``). The names are laid out when drawn in lanes of
