@@ -59,14 +59,13 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         episodes says in that line that groups without an alert, if any, are not drawn.
     incidents : DataFrame, optional
         Incident table: drawn as the last row (hatched; incidents that overlap in lanes of it, the
-        first free lane from the top, each named by its ``incident_id`` beside its end) and
-        hatched across the rows of its ``scope`` (``method=GET``: the GET rows and its own; no
-        scope, ``*`` or a chart without group keys: all rows), never grey as a silence. A scope
-        whose groups have no row (no alert there) is shaded on the incident row only, and a line
-        of the legend says so by id (gid ``no_row``: "no row for the scope of" then "I2:
-        method=GET"; without ids, the name does: ``(method=GET: no row)``). The names are laid
-        out when drawn in lanes of the row, never over each other (one no lane has room for is
-        not drawn).
+        first free lane from the top, each named by its ``incident_id`` beside its end) and shaded
+        across the rows of its ``scope`` (``method=GET``: the GET rows and its own; no scope,
+        ``*`` or a chart without group keys: all rows). A scope whose groups have no row (no
+        alert there) is shaded on the incident row only, and a line of the legend says so
+        by id (gid ``no_row``: "no row for the scope of" then "I2: method=GET"; without ids,
+        the name does: ``(method=GET: no row)``). The names are laid out when drawn in lanes of
+        the row, never over each other (one no lane has room for is not drawn).
     ax : Axes, optional
         Where to draw (default ``plt.gca()``).
     tz : str, optional
