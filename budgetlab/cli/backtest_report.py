@@ -145,8 +145,7 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     import pandas as pd
 
     from .._util.attrs import MINUTE, clock_text
-    from .._util.words import duration_words
-    from .score_text import SCORE_FOOTNOTE, print_score_notes
+    from .score_text import SCORE_FOOTNOTE, median_words, print_score_notes
     from .shared import table_text
 
     overall = det[(det["tier"] == "*") & (det["severity"] == "*")]
@@ -156,8 +155,8 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     show = overall[["incident_id", "incident_start", "detected", "detection_time",
                     "reset_time"]].copy()
     show["incident_start"] = clock_text(show["incident_start"], tz, MINUTE)
-    for c in ("detection_time", "reset_time"):
-        show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
+    for c in ("detection_time", "reset_time"):  # to the second, as the score table below
+        show[c] = show[c].map(lambda v: "" if pd.isna(v) else median_words(v))
     # detected, no reset: the alert still fired when the span ended (as the score table says)
     show["reset_time"] = show["reset_time"].mask(
         (overall["reset_time"].isna() & overall["detected"]).to_numpy(), "still firing")

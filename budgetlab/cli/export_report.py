@@ -107,13 +107,24 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
             print(fill_line(
                 f"  {ALERTS_NOTE}--policy {args.policy}{instead}: {tiers_words(d, policy)}"))
     if args.alert_name is None:
-        from ..interop.sloth_rules import DEFAULT_ALERT_NAME
+        print(fill_line(_alert_names(docs)))
 
-        named = sorted(
-            {i.display_name for d in docs for i in d.policy_info.values() if i.display_name}
-        )
-        given = ", ".join(named) + " (the spec's alert names) where given, else " if named else ""
-        print(fill_line(f"alert names: {given}{DEFAULT_ALERT_NAME} (--alert-name sets one)"))
+
+def _alert_names(docs: Any) -> str:
+    """The names the rules' alerts carry (:func:`~budgetlab.interop.prometheus.rule_slos.
+    rule_alert_name`): a spec's one alert name on all its alerts, whatever --policy and --style
+    write, else each policy's where it names one."""
+    from ..interop.prometheus.rule_slos import own_alert_name
+    from ..interop.sloth_rules import DEFAULT_ALERT_NAME
+
+    own = [own_alert_name(d) for d in docs]
+    if docs and all(own):
+        names = ", ".join(sorted({str(n) for n in own}))
+        return (f"alert names: {names} (the spec's alert name, on all its alerts; "
+                "--alert-name sets one)")
+    named = sorted({i.display_name for d in docs for i in d.policy_info.values() if i.display_name})
+    given = ", ".join(named) + " (the spec's alert names) where given, else " if named else ""
+    return f"alert names: {given}{DEFAULT_ALERT_NAME} (--alert-name sets one)"
 
 
 def _windowed(queries: Any, function: str) -> str:

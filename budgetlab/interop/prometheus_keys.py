@@ -23,7 +23,8 @@ from ..errors import ConfigError, InputError
 from ..events.spelling import INVISIBLE_WORDS, one_spelling
 from ..privacy import guard_values, shown
 from .prometheus_answer import Series
-from .promql import PART_LABEL, CountQuery, aggregates
+from .promql import PART_LABEL, CountQuery
+from .promql_aggregation import aggregates
 
 __all__ = ["spellings", "spell_keys", "group_index", "split_parts", "guard_keys", "key_frame"]
 

@@ -59,9 +59,10 @@ from typing import Any
 from .._util.validation import duration_label, to_timedelta
 from ..errors import ConfigError
 from ..privacy import looks_personal, shown
+from .promql_aggregation import grouped_by
 
 __all__ = ["CountQuery", "parse_count_query", "bin_count_query", "window_query", "gap_query",
-           "prom_step", "aggregates",
+           "prom_step",
            "PART_LABEL", "LABEL_NAME", "escape", "metric_name", "label_values", "label_matchers",
            "selector_text", "label_filter", "prom_duration", "shown_query"]
 
@@ -81,10 +82,6 @@ LABEL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 _METRIC = re.compile(rf"^{_NAME}$")
 _MATCHER = re.compile(r'\s*[a-zA-Z_][a-zA-Z0-9_]*\s*(=~|!~|!=|=)\s*"(?:[^"\\]|\\.)*"\s*')
 _MATCHER_LIST = re.compile(rf"{_MATCHER.pattern}(?:,{_MATCHER.pattern})*,?")
-_AGGREGATION = re.compile(r"^\s*(?:sum|min|max|avg|count|group|stddev|stdvar)\s*"
-                          r"(?:(?:by|without)\s*\([^()]*\)\s*)?\(")
-_GROUPING_TAIL = re.compile(r"^\s*(?:(?:by|without)\s*\([^()]*\)\s*)?$")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
 _KEYWORDS = {"sum", "min", "max", "avg", "count", "by", "without", "on", "ignoring", "group_left",
              "group_right", "and", "or", "unless", "offset", "bool", "topk", "bottomk", "quantile",
              "stddev",
@@ -258,29 +255,6 @@ def parse_count_query(text: str, what: str) -> CountQuery:
     return CountQuery(text, tuple(dict.fromkeys(found)), False)
 
 
-def aggregates(text: str) -> bool:
-    """Whether the PromQL ``text`` is one aggregation as a whole (``sum(...)``,
-    ``sum by (code) (...)``, ``sum(...) without (instance)``), whatever labels it keeps.
-
-    >>> aggregates('sum(rate(e_total{code=~"(5..)"}[{{.window}}]))')
-    True
-    >>> aggregates("sum by (code) (rate(e_total[5m]))"), aggregates("rate(e_total[5m])")
-    (True, False)
-    >>> aggregates("sum(rate(e_total[5m])) / sum(rate(t_total[5m]))")
-    False
-    """
-    bare = _STRING.sub('""', text)  # a parenthesis inside a label value is no parenthesis
-    head = _AGGREGATION.match(bare)
-    if head is None:
-        return False
-    depth = 0
-    for i in range(head.end() - 1, len(bare)):
-        depth += {"(": 1, ")": -1}.get(bare[i], 0)
-        if depth == 0:
-            return _GROUPING_TAIL.match(bare[i + 1:]) is not None
-    return False
-
-
 def _increase(selector: str, step: str) -> str:
     s = selector
     return f"({s} - {s} offset {step} >= 0) or (({s} < {s} offset {step}) * 1)"
@@ -312,6 +286,12 @@ def bin_count_query(query: CountQuery | str, step: str, by: Sequence[str], *,
     "budgetlab_part", "reset", "", "")'
     >>> bin_count_query("sum(rate(e_total[{{.window}}]))", "1m", [])
     'sum(((e_total - e_total offset 1m >= 0) or ((e_total < e_total offset 1m) * 1)))'
+
+    A query that sums by the ``by`` labels already is sent as it is (summed again, each group's
+    one series would be its own sum: the same values, the query said twice):
+
+    >>> bin_count_query("sum by (region) (rate(e_total[5m]))", "1m", ["region"])
+    'sum by (region) (((e_total - e_total offset 1m >= 0) or ((e_total < e_total offset 1m) * 1)))'
     """
     q = parse_count_query(query, "query") if isinstance(query, str) else query
     labels = _by(by)
@@ -321,7 +301,9 @@ def bin_count_query(query: CountQuery | str, step: str, by: Sequence[str], *,
         return (f"{agg} ({s} - {s} offset {step}) or "
                 f'label_replace({agg} ({s} offset {step} > {s}), "{PART_LABEL}", "reset", "", "")')
     expr = _COUNTER_FN.sub(lambda fm: f"({_increase(fm.group(2).strip(), step)})", q.text)
-    return f"sum by ({labels}) ({expr})" if labels else expr
+    if not labels or grouped_by(expr) == set(by):  # already one series per group: sent once
+        return expr
+    return f"sum by ({labels}) ({expr})"
 
 
 def window_query(query: CountQuery | str, window: str, *, function: str = "increase") -> str:

@@ -36,9 +36,12 @@ __all__ = ["severity_groups", "sloth_alert_rules", "sloth_alert_labels", "sloth_
 DEFAULT_ALERT_NAME = "SLOErrorBudgetBurn"
 
 
-def alert_title(alert_name: str | None, info: AlertPolicyInfo | None) -> str:
+def alert_title(alert_name: str | None, info: AlertPolicyInfo | None, *,
+                fallback: str = DEFAULT_ALERT_NAME) -> str:
     """The alert's name: ``alert_name`` when given, else the policy's display name where it is
-    a Prometheus name (Sloth's and Pyrra's ``alerting.name``), else :data:`DEFAULT_ALERT_NAME`.
+    a Prometheus name (Sloth's and Pyrra's ``alerting.name``), else ``fallback`` (the spec's
+    one alert name, :func:`~.prometheus.rule_slos.spec_alert_name`, else
+    :data:`DEFAULT_ALERT_NAME`).
 
     >>> alert_title(None, AlertPolicyInfo(display_name="MyServiceHighErrorRate"))
     'MyServiceHighErrorRate'
@@ -48,7 +51,7 @@ def alert_title(alert_name: str | None, info: AlertPolicyInfo | None) -> str:
     if alert_name is not None:
         return alert_name
     shown = info.display_name if info is not None else ""
-    return shown if LABEL_NAME.match(shown) else DEFAULT_ALERT_NAME
+    return shown if LABEL_NAME.match(shown) else fallback
 
 
 def alert_timing(tier: AlertTier) -> dict[str, str]:
@@ -110,10 +113,12 @@ def sloth_alert_annotations(severity: str, ids: Mapping[str, str] | None = None)
 
 def sloth_alert_rules(ids: Mapping[str, str], tiers: Sequence[AlertTier], alert_name: str | None,
                       tier_expr: Callable[[AlertTier], str],
-                      info: Mapping[str, AlertPolicyInfo] | None = None) -> list[dict[str, Any]]:
+                      info: Mapping[str, AlertPolicyInfo] | None = None, *,
+                      fallback: str = DEFAULT_ALERT_NAME) -> list[dict[str, Any]]:
     """One alerting rule per severity: the tiers' expressions OR-ed. ``info`` (per tier name,
     :attr:`SLODocument.policy_info`, or per severity): the name, labels and annotations of the
-    severity's alert, merged over Sloth's as Sloth merges them (the spec's win)."""
+    severity's alert, merged over Sloth's as Sloth merges them (the spec's win); ``fallback``:
+    the name of an alert ``info`` names none for (:func:`alert_title`)."""
     rules = []
     for sev, ts in severity_groups(tiers):
         parts = [tier_expr(t).rstrip("\n") for t in ts]
@@ -124,7 +129,8 @@ def sloth_alert_rules(ids: Mapping[str, str], tiers: Sequence[AlertTier], alert_
             raise ConfigError(f"style='sloth' writes one alert per severity: the {sev!r} tiers "
                               "carry different "
                               "alert policy names, labels or annotations; give them the same.")
-        rule: dict[str, Any] = {"alert": alert_title(alert_name, own), "expr": expr,
+        rule: dict[str, Any] = {"alert": alert_title(alert_name, own, fallback=fallback),
+                                "expr": expr,
                                 **alert_timing(ts[0])}
         labels = label_values(own.labels, f"the {sev} alert policy's labels") if own else {}
         rule["labels"] = {**sloth_alert_labels(ids, sev), **labels}

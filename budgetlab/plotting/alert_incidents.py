@@ -20,10 +20,17 @@ from .._util.validation import require_columns
 from ._common import overlap_lanes, utc_naive
 from .alert_blind import UNSEEN_STYLE
 
-__all__ = ["incident_row", "NameLanes", "NAME_GAP"]
+__all__ = ["incident_row", "NameLanes", "NAME_GAP", "INCIDENT_SHADE"]
 
 #: The least room (pixels) between two incident names in one lane of the row.
 NAME_GAP = 3.0
+
+#: How an incident is shaded across the rows of its scope: hatched as its bar and its legend
+#: key, no fill, so that it is never read as a tier's silence (filled light grey: "no event in
+#: the tier's long window: cannot fire", :data:`~.alert_blind.SILENCE_STYLE`) and the bars and
+#: bands under it show through; under the episode bars.
+INCIDENT_SHADE: dict[str, Any] = {"facecolor": "none", "edgecolor": "grey", "hatch": "//",
+                                  "lw": 0, "zorder": 0.9}
 
 
 def incident_row(ax: Axes, incidents: pd.DataFrame, y: int,
@@ -31,7 +38,8 @@ def incident_row(ax: Axes, incidents: pd.DataFrame, y: int,
     """:func:`plot_alerts`' incidents: hatched bars on row ``y`` (overlapping ones in lanes of
     the row, so each one's end is seen), named by ``incident_id`` when given, beside the bar's
     end (before its start when the end is in the axis' last tenth), never over it, and never
-    over another name (:class:`NameLanes`); each shaded (grey, gid ``incident``) across the rows
+    over another name (:class:`NameLanes`); each shaded (hatched, :data:`INCIDENT_SHADE`, gid
+    ``incident``) across the rows
     of its ``scope`` and its own: ``groups`` are the key values of the chart's groups (as text),
     each with ``y // len(groups)`` rows in turn; ``None`` (no group keys), no scope or ``*``:
     all rows. A scope that matches no group is shaded on row ``y`` only; returned is the
@@ -63,8 +71,8 @@ def incident_row(ax: Axes, incidents: pd.DataFrame, y: int,
         runs = _scope_rows(groups, scope, y)
         for first, last in runs:  # from row to row, the first and last to the axis' edge
             lo, hi = first - (0.7 if first == 0 else 0.5), last + (0.7 if last == y else 0.5)
-            ax.add_patch(Rectangle((s, lo), e - s, hi - lo, color="grey", lw=0,
-                                   alpha=0.06 if hollow else 0.12,
+            ax.add_patch(Rectangle((s, lo), e - s, hi - lo, **INCIDENT_SHADE,
+                                   alpha=0.2 if hollow else 0.4,
                                    gid="incident_unseen_shade" if hollow else "incident"))
         name = iid
         if runs == [(y, y)]:  # no row of its scope: said in the legend by id, else in the name

@@ -115,3 +115,28 @@ def test_an_incident_of_the_thin_group_only_is_not_said_to_match_no_group(bins):
     row = summary.loc["P"]
     assert (row["pages"], row["false_pages"], row["incidents"]) == (2, 1, 1)
     assert (row["pages_left_out"], row["false_pages_left_out"]) == (2, 1)  # day 1's page: I2's
+
+
+def _warned(bins, incs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        scores = judged_policy_scores(bins, 0.9, POLICIES, incs)
+    return scores, [str(w.message) for w in caught if issubclass(w.category, BudgetlabWarning)]
+
+
+def test_incidents_scoped_to_the_judged_group_draw_no_scope_warning(bins):
+    # I1 is scoped to big, which has a verdict: it matches a group; no incident is scoped to tiny
+    incs = incidents().assign(scope=["g=big"])
+    scores, said = _warned(bins, incs)
+    assert said == []
+    row = policy_summary(scores).loc["P"]
+    assert (row["incidents"], row["detected"], row["pages"], row["false_pages"]) == (1, 1, 2, 1)
+    assert (row["pages_left_out"], row["false_pages_left_out"]) == (2, 2)  # tiny: both false
+
+
+def test_an_incident_matching_no_group_is_still_said_once(bins):
+    incs = incidents().assign(scope=["g=nowhere"])
+    _, said = _warned(bins, incs)
+    assert said == ["the one incident of incidents= ('I1') has a scope that matches no group of "
+                    "the episodes (by g): not scored, neither detected nor missed; check its "
+                    "scope."]

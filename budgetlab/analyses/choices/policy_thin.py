@@ -121,16 +121,27 @@ def split_by_verdict(bins: Any, target: Any, *, by: str | Sequence[str] | None =
                         _of(target, grid, at))
 
 
-def covering(incidents: pd.DataFrame, grid: BinGrid) -> pd.DataFrame:
+def covering(incidents: pd.DataFrame, grid: BinGrid, *,
+             whole: BinGrid | None = None) -> pd.DataFrame:
     """The rows of ``incidents`` (under their labels) whose scope covers a group of ``grid``
     (:func:`~budgetlab.alerts.score_inputs.scope_matches`): those the groups of one side of a
     :func:`split_by_verdict` are scored against. An incident of the thin groups only is no
-    incident the others missed, nor one of theirs "whose scope matches no group of the log"."""
+    incident the others missed, nor one of theirs "whose scope matches no group of the log".
+    With ``whole`` (the grid both sides come from), also those whose scope covers no group of
+    it: that side's scoring says so (a typo in a scope is never dropped in silence)."""
     by = list(grid.by)
     if not by or not len(incidents):
         return incidents
+    keep = _covers(incidents, grid, by)
+    if whole is not None:
+        keep |= ~_covers(incidents, whole, by)
+    return incidents[keep]
+
+
+def _covers(incidents: pd.DataFrame, grid: BinGrid, by: list[str]) -> np.ndarray:
+    """Per incident, whether its scope covers a group of ``grid`` (the ``by`` keys)."""
     keys = grid.keys[by].astype(str).reset_index(drop=True)
-    return incidents[np.asarray(scope_matches(incidents, keys, by).any(axis=1), dtype=bool)]
+    return np.asarray(scope_matches(incidents, keys, by).any(axis=1), dtype=bool)
 
 
 def each_warning_once(score: Callable[[], T]) -> T:
@@ -171,8 +182,8 @@ def judged_policy_scores(bins: Any, target: Any, policies: Mapping[str, AlertPol
         judged, apart = split.judged, split.left
         assert apart is not None  # parted together
         scores, left = each_warning_once(lambda: (
-            compare_policies(judged, split.judged_target, policies, covering(incidents, judged),
-                             **kw),
+            compare_policies(judged, split.judged_target, policies,
+                             covering(incidents, judged, whole=grid), **kw),
             compare_policies(apart, split.left_target, policies, covering(incidents, apart),
                              **kw)))
     thin = split.thin

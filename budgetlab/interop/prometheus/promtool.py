@@ -25,14 +25,16 @@ from ...windows.bingrid import BinGrid
 from ...windows.bins import read_bins, window_bins
 from ..openslo import SLODocument
 from ..promql import label_matchers, metric_name, prom_duration, selector_text
-from ..sloth_rules import alert_title, severity_groups, sloth_alert_rules
+from ..sloth_rules import severity_groups, sloth_alert_rules
 from .rule_slos import (
     RuleSLO,
     alert_annotations,
     alert_labels,
     prepare_slos,
+    rule_alert_name,
     slo_rule_labels,
     sloth_alert_info,
+    spec_alert_name,
 )
 from .rules import STYLES
 
@@ -109,7 +111,7 @@ def _firing_entries(grid: BinGrid, s: RuleSLO, style: str, alert_name: str | Non
     # the labels of `max(recording > threshold) without (sloth_window)`: the recording's
     sample = {**slo_rule_labels(s, style), **s.ids}
     if style != "sloth":
-        return [(*_expected(alert_title(alert_name, s.doc.policy_info.get(t.name)),
+        return [(*_expected(rule_alert_name(s, t, alert_name),
                             alert_labels(s, t), alert_annotations(s, t), sample), firing[j])
                 for j, t in enumerate(s.policy.tiers)]
     # one alert per severity: the OR of its tiers' states
@@ -118,7 +120,7 @@ def _firing_entries(grid: BinGrid, s: RuleSLO, style: str, alert_name: str | Non
                           "(the OR of the tiers is then the OR of budgetlab's per-tier states).")
     index = {t.name: j for j, t in enumerate(s.policy.tiers)}
     rules = sloth_alert_rules(s.ids, s.policy.tiers, alert_name, lambda t: "",
-                              info=sloth_alert_info(s))
+                              info=sloth_alert_info(s), fallback=spec_alert_name(s))
     return [(*_expected(rule["alert"], rule["labels"], rule["annotations"], sample),
              np.logical_or.reduce([firing[index[t.name]] for t in ts]))
             for rule, (_, ts) in zip(rules, severity_groups(s.policy.tiers), strict=True)]

@@ -2,7 +2,8 @@
 identity labels, target, policy (a preset resolved at the SLO's period: :func:`resolve_policy`,
 :data:`POLICY_PRESETS`) and its selectors or its own queries (:class:`RuleSLO`,
 :func:`prepare_slos`); the labels and annotations of its alerts (:func:`alert_labels`,
-:func:`alert_annotations`, :func:`slo_rule_labels`, :func:`sloth_alert_info`). Shared by the
+:func:`alert_annotations`, :func:`slo_rule_labels`, :func:`sloth_alert_info`) and their name
+(:func:`rule_alert_name`: the spec's own whatever the policy and style). Shared by the
 rules (:mod:`.rules`) and promtool's unit tests of them (:mod:`.promtool`).
 """
 
@@ -20,9 +21,11 @@ from ..openslo.alert_info import AlertPolicyInfo
 from ..openslo.model import as_documents
 from ..promql import LABEL_NAME, label_matchers, label_values, prom_duration
 from ..sli_queries import rule_queries
+from ..sloth_rules import DEFAULT_ALERT_NAME, alert_title
 
 __all__ = ["POLICY_PRESETS", "resolve_policy", "RuleSLO", "prepare_slos", "alert_labels",
-           "alert_annotations", "slo_rule_labels", "sloth_alert_info"]
+           "alert_annotations", "slo_rule_labels", "sloth_alert_info", "own_alert_name",
+           "spec_alert_name", "rule_alert_name"]
 
 #: Names accepted by :func:`resolve_policy` (``--policy`` on the command line).
 POLICY_PRESETS = ("workbook", "sloth", "sloth30", "sloth28", "pyrra", "single_window")
@@ -135,3 +138,30 @@ def sloth_alert_info(s: RuleSLO) -> dict[str, AlertPolicyInfo]:
     return {**{t.severity: s.doc.policy_info[t.name] for t in (own.tiers if own else ())
                if t.name in s.doc.policy_info}, **s.doc.policy_info}
 
+
+
+def own_alert_name(doc: SLODocument) -> str | None:
+    """The one alert name of the SLO's own alerts (Sloth's and Pyrra's ``alerting.name``, an
+    OpenSLO file whose alert policies share one ``displayName`` that is a Prometheus name);
+    ``None`` when they name none, or several."""
+    names = {i.display_name for i in doc.policy_info.values() if LABEL_NAME.match(i.display_name)}
+    return names.pop() if len(names) == 1 else None
+
+
+def spec_alert_name(s: RuleSLO) -> str:
+    """The name of an alert of ``s`` that no policy of the spec names by its tier or severity
+    (a policy given in place of the SLO's own, ``--policy``): the spec's one alert name
+    (:func:`own_alert_name`), else :data:`~budgetlab.interop.sloth_rules.DEFAULT_ALERT_NAME`.
+    An Alertmanager route keyed on the spec's name keeps matching whatever policy is written."""
+    return own_alert_name(s.doc) or DEFAULT_ALERT_NAME
+
+
+def rule_alert_name(s: RuleSLO, tier: AlertTier, alert_name: str | None) -> str:
+    """The name of the alerting rule of ``tier`` in budgetlab's style (one alert per tier):
+    ``alert_name`` when given, else the spec's alert name for the tier's name or severity
+    (:func:`sloth_alert_info`, as Sloth's style names its alert per severity), else
+    :func:`spec_alert_name` (``tests/interop/test_spec_alert_name.py``).
+    """
+    info = sloth_alert_info(s)
+    return alert_title(alert_name, info.get(tier.name) or info.get(tier.severity),
+                       fallback=spec_alert_name(s))

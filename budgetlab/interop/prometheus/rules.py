@@ -52,7 +52,6 @@ from ..promql import (
 from ..sli_queries import ratio_rule_expr
 from ..sloth_rules import (
     alert_timing,
-    alert_title,
     objective_rules,
     sloth_alert_rules,
     sloth_meta_rules,
@@ -64,8 +63,10 @@ from .rule_slos import (
     alert_labels,
     prepare_slos,
     resolve_policy,
+    rule_alert_name,
     slo_rule_labels,
     sloth_alert_info,
+    spec_alert_name,
 )
 
 # POLICY_PRESETS and resolve_policy: at home in rule_slos, named here too
@@ -227,7 +228,7 @@ def prometheus_rules(
             rules.extend(_sloth_rules(s, ratio, alert_name, extra))
         else:
             rules.extend(objective_rules(s.ids, _num(s.doc.slo.target)))
-            rules.extend({"alert": alert_title(alert_name, s.doc.policy_info.get(tier.name)),
+            rules.extend({"alert": rule_alert_name(s, tier, alert_name),
                           "expr": _alert_expr(s, tier), **alert_timing(tier),
                           "labels": alert_labels(s, tier),
                           "annotations": alert_annotations(s, tier)}
@@ -249,7 +250,7 @@ def _sloth_rules(s: RuleSLO, ratio: Callable[[RuleSLO, pd.Timedelta], str], aler
                                 period_record=_record_name(period), version="budgetlab",
                                 spec=s.doc.source_spec, labels=extra))
     out.extend(sloth_alert_rules(s.ids, s.policy.tiers, alert_name, lambda t: _alert_expr(s, t),
-                                 info=sloth_alert_info(s)))
+                                 info=sloth_alert_info(s), fallback=spec_alert_name(s)))
     return out
 
 
