@@ -46,7 +46,3 @@ def test_every_option_of_every_subcommand_is_on_the_cli_page() -> None:
                if not re.search(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", text)]
     assert missing == []
 
-
-def test_the_cli_help_blocks_are_not_counted() -> None:
-    page = "see\n```{cli-help} incident\n```\nand `--start`"
-    assert "cli-help" not in re.sub(r"```\{cli-help\}[^\n]*\n```", "", page)
