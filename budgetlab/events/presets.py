@@ -173,10 +173,10 @@ def check_pattern(pattern: Any, needed: Sequence[str], *, preset: str | None = N
     have = ", ".join(groups) or "none"
     if preset is not None:
         one = len(missing) == 1
-        groups, it = ("group names", "it") if one else ("groups name", "them")
+        noun, it = ("group names", "it") if one else ("groups name", "them")
         raise ConfigError(f"the {preset} preset has no field {named}; its fields are {have}: " + (
             "group by those, or by a pattern= (with time_format=, outcomes=) whose named "
-            f"{groups} no person, or hash {it}: "
+            f"{noun} no person, or hash {it}: "
             + say("pii='hash' with salt=.", "--pii hash --salt S.")
             if any("by" in (roles or {}).get(c, ()) for c in missing) else
             "declare only those, or give a pattern= of your own with a named group "
