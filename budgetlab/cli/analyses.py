@@ -49,7 +49,8 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
                           "--slo FILE); the recommendations then come with a verdict.")
     slo = slo_from_args(args)
     limit = group_limit(args)
-    read = read_log(args, {"--out": args.out, "--plot": args.plot})
+    read = read_log(args, {"--out": args.out, "--plot": args.plot,
+                           "--candidates-out": args.candidates_out})
     by = group_keys(args)
     window = longest_window(slo)
     rec = recalibrate(read.events, by=by or None, slo=slo if given else None,
@@ -92,6 +93,9 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
         print_no_recommendation(rec.summary, bootstrap=s["n_boot"] > 0)
     if args.out:
         write_output(rec.summary, args, "group row", "(the recommendations)")
+    if args.candidates_out:
+        write_output(rec.candidates, args, "candidate row", "(the candidates' table)",
+                     path=args.candidates_out)
     if args.plot:
         save_plot(lambda ax: plot_recalibration(rec, ax=ax), args.plot, force=args.force)
     return 0

@@ -110,6 +110,10 @@ def add_analyses(subparsers: Any) -> None:
     g.add_argument("--n-boot", type=int, default=200,
                    help="bootstrap samples over days (default 200; 0: none)")
     g.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    g.add_argument("--candidates-out", default=None, metavar="FILE",
+                   help="write the candidates' table: per group and candidate target, the share "
+                        "of time in each status, transitions and pages per day (.csv or "
+                        f".parquet; {OUT_PRECISION})")
     p.set_defaults(func=Command("analyses", "recalibrate"))
 
     p = subparsers.add_parser("compare-windows",

@@ -107,7 +107,8 @@ def _recalibrate_command(slo: SLO | PerGroup, by: list[str]) -> str:
                                        for k, s in slo.table.items())]
     else:
         parts += ["--target", given_fraction(slo.target)]
-    parts += ["--window", duration_label(base.window), "--limit-status", _LIMIT_STATUS]
+    parts += ["--window", duration_label(base.window), "--limit-status", _LIMIT_STATUS,
+              "--candidates-out", "candidates.csv"]
     return " ".join(parts)
 
 
@@ -154,7 +155,8 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
         print(wrap(speak(f"{head}. {reason}. Evidence: {evidence}."
                              + (f" {side}" if side else "") + (f" Note: {note}." if note else "")),
                        indent="  "))  # the table's API words, said as flags here
-    print("\nNext step: recalibrate on the sample (the same figures, with the candidates' table):")
+    print("\nNext step: recalibrate on the sample (the same figures, and the candidates' table "
+          "written):")
     print(f"  {_recalibrate_command(slo, by)}")
     print("and on your own log (2-4 weeks of history):")
     print(f"  budgetlab recalibrate LOG... --by {','.join(by) or 'KEY'} --slo SLOS.yaml")

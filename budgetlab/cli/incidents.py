@@ -287,7 +287,8 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         print("\n" + wrap(f"policy {name} ({counted(len(got.episodes), 'alert episode')}; "
                           f"{tiers_text(builds[name])})", indent=""))
         print_score_notes(got.scores, got.episodes, len(inc), by, budget=bool(args.out),
-                          tz=args.tz, incidents=scored, grace=args.grace, withheld=got.withheld)
+                          tz=args.tz, incidents=scored, grace=args.grace, withheld=got.withheld,
+                          span=read.events["ts"].max() - read.events["ts"].min())
         if got.line:
             print(wrap(got.line, indent=""))
     print(wrap(SCORE_FOOTNOTE, indent=""))

@@ -163,11 +163,33 @@ def thin_rates_line(rows: pd.DataFrame) -> str | None:
             f"{MIN_EVALUATED_HOURS:g} h of observed time): {', '.join(said)}.")
 
 
-def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "log") -> list[str]:
+def span_words(span: pd.Timedelta) -> str:
+    """The length of what was read in all its units down to the second, truncated (never more
+    than elapsed), for a sentence that sets it beside a window: ``2 d 23 h 59 min``, where
+    :func:`~budgetlab._util.words.duration_words` (two units) says ``2 d 23 h``.
+
+    >>> [span_words(pd.Timedelta(x)) for x in ("2D23h59min", "3D", "2D23h59min59.9s", "90s")]
+    ['2 d 23 h 59 min', '3 d', '2 d 23 h 59 min 59 s', '1 min 30 s']
+    """
+    from .._util.words import duration_words
+
+    secs = int(span.total_seconds())
+    if secs < 1:
+        return duration_words(span)
+    parts = zip((secs // 86400, secs % 86400 // 3600, secs % 3600 // 60, secs % 60),
+                ("d", "h", "min", "s"), strict=True)
+    return " ".join(f"{n:,} {unit}" for n, unit in parts if n)
+
+
+def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "log",
+                  span: pd.Timedelta | None = None) -> list[str]:
     """One sentence per tier with episodes over (begun and ended) or incidents begun while its
     long window filled (in the first long window of the ``what`` read: the grid's start in
     ``episodes.attrs``; an episode still firing when it filled is scored), and one
     for the merged rows (``tier`` ``*``); ``rows`` are the all-groups rows of a score table.
+    A window that never filled says the length of the ``what`` to the second, truncated
+    (:func:`span_words`): ``span`` (``alerts``: the log's first to last event), else the
+    grid's.
     ``what`` names what was read, as a noun the sentences take (``log`` for ``alerts``, ``span``
     for ``backtest``): "the log's first 3 d", "the span is 2 d long".
 
@@ -185,6 +207,15 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     ticket_3d's long window (3 d) never filled: the span is 2 d long; its 3 episodes are scored
     apart, 2 met no incident; 1 incident began then: not scored for this tier.
 
+    A log of 2 d 23 h 59 min (one event a minute) is binned into 3 d: said as the log's length,
+    never as "3 d" beside a 3 d window:
+
+    >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-04", tz="UTC")
+    >>> print(wrap(filling_notes(rows, ep, span=pd.Timedelta("2D23h59min"))[0], indent=""))
+    ticket_3d's long window (3 d) never filled: the log is 2 d 23 h 59 min long; its 3 episodes
+    are scored apart, 2 met no incident; 1 incident began then: not scored for this tier.
+    >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-03", tz="UTC")
+
     Incidents alone (no episode began then) are said without a count of episodes:
 
     >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-05", tz="UTC")
@@ -197,13 +228,14 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     ticket_3d's long window (3 d) never filled: the log is 2 d long; 1 incident began then: not
     scored for this tier.
     """
-    from .._util.words import counted, duration_words, prose_duration
+    from .._util.words import counted, prose_duration
 
     if "episodes_filling" not in rows.columns:
         return []
     windows = {k: pd.Timedelta(int(v), unit="ns")
                for k, v in episodes.attrs.get("tier_windows", {}).items()}
-    span = pd.Timestamp(episodes.attrs["grid_end"]) - pd.Timestamp(episodes.attrs["grid_start"])
+    grid = pd.Timestamp(episodes.attrs["grid_end"]) - pd.Timestamp(episodes.attrs["grid_start"])
+    length = grid if span is None else span
     notes, merged = [], []
     for r in rows.to_dict("records"):
         n_ep, n_inc, tier = int(r["episodes_filling"]), int(r["incidents_filling"]), str(r["tier"])
@@ -215,9 +247,9 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
         window, false = windows[tier], n_ep - int(r["true_episodes_filling"])
         first = f"the {what}'s first {prose_duration(window)}"
         episodes_, incidents_ = counted(n_ep, "episode"), counted(n_inc, "incident")
-        if window >= span:
+        if window >= grid:
             text = (f"{tier}'s long window ({prose_duration(window)}) never filled: the {what} "
-                    f"is {duration_words(span)} long")
+                    f"is {span_words(length)} long")
             if n_ep:
                 text += (f"; its {episodes_} {'is' if n_ep == 1 else 'are'} scored apart, "
                          f"{false:,} met no incident")
@@ -292,7 +324,8 @@ def outside_line(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int,
 def print_score_notes(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int,
                       by: list[str], *, what: str = "log", budget: bool = True,
                       tz: str = "UTC", incidents: pd.DataFrame | None = None,
-                      grace: Any = None, withheld: str = "") -> None:
+                      grace: Any = None, withheld: str = "",
+                      span: pd.Timedelta | None = None) -> None:
     """One policy's scores as ``alerts`` and ``backtest`` print them: the rows of all groups
     (:func:`score_text`) between their notes (the score table's ``cannot_fire_note``,
     :func:`filling_notes`, :func:`outside_line`, :func:`thin_rates_line`, its ``unseen_note``
@@ -300,14 +333,14 @@ def print_score_notes(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents:
     its ``budget_note``); ``what`` as :func:`filling_notes` takes it, ``tz`` as
     :func:`outside_line`; with the scored ``incidents`` those outside are named, and with
     ``grace`` those only partly in it too (:func:`partly_line`); ``withheld`` as
-    :func:`score_text` takes it."""
+    :func:`score_text` takes it; ``span`` as :func:`filling_notes` takes it."""
 
     rows = scores
     for k in by:
         rows = rows[rows[k] == "*"]
     if scores.attrs.get("cannot_fire_note"):  # before the rows that say "never fired"
         print(wrap(scores.attrs["cannot_fire_note"], indent="  "))
-    for note in filling_notes(rows, episodes, what=what):
+    for note in filling_notes(rows, episodes, what=what, span=span):
         print(wrap(note, indent="  "))
     outside = outside_line(scores, episodes, n_incidents, what=what, tz=tz, incidents=incidents)
     if outside:

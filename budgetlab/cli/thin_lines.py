@@ -149,7 +149,7 @@ def thin_windows_line(states: pd.DataFrame, tr: pd.DataFrame, slo: SLO | PerGrou
             f"failures: too few for a verdict), {int(ex.sum()):,} of them EXHAUSTED, {one:,} on "
             f"a single event; {_transitions_from_thin(n_tr, len(tr))}. The statuses are the "
             f"seed tracker's, unchanged; {flag} holds a group's status until its window holds "
-            f"{n}")
+            f"{n}.")
 
 
 def _transitions_from_thin(n_thin: int, n: int) -> str:

@@ -241,8 +241,10 @@ def after_reading_note(late: int, now: pd.Timestamp, last: pd.Timestamp, skew: p
     """
     at, latest = (x.strftime("%Y-%m-%d %H:%M") for x in (now, last))
     fix = say("year=", "--year") if year is not None else \
-        say("the time zone (tz=) or the clock that stamped the log",
-            "the time zone (--tz) or the clock that stamped the log")
+        say("the clock that stamped the log, and for times written without a UTC offset the "
+            "time zone (tz=)",
+            "the clock that stamped the log, and for times written without a UTC offset the "
+            "time zone (--tz)")
     return now.isoformat().replace("+00:00", "Z"), (
         f"{counted(late, 'row')} {'is' if late == 1 else 'are'} after the time of reading "
         f"({at} UTC, {prose_duration(skew)} of clock skew allowed), up to {latest} UTC: "

@@ -172,10 +172,16 @@ def check_pattern(pattern: Any, needed: Sequence[str], *, preset: str | None = N
                                    if roles and c in roles else "") for c in missing)
     have = ", ".join(groups) or "none"
     if preset is not None:
-        raise ConfigError(f"the {preset} preset has no field {named}; its fields are {have}: "
-                          "declare only those, or give a pattern= of your own with a named group "
-                          f"for {'it' if len(missing) == 1 else 'each'} (and time_format=, "
-                          "outcomes=) in place of preset=.")
+        one = len(missing) == 1
+        noun, it = ("group names", "it") if one else ("groups name", "them")
+        raise ConfigError(f"the {preset} preset has no field {named}; its fields are {have}: " + (
+            "group by those, or by a pattern= (with time_format=, outcomes=) whose named "
+            f"{noun} no person, or hash {it}: "
+            + say("pii='hash' with salt=.", "--pii hash --salt S.")
+            if any("by" in (roles or {}).get(c, ()) for c in missing) else
+            "declare only those, or give a pattern= of your own with a named group "
+            f"for {'it' if one else 'each'} (and time_format=, outcomes=) in place of preset="
+            "."))
     raise ConfigError(f"pattern= has no named group for {named}; its named groups are {have}. "
                       "Write (?P<name>...) around the part of the line that holds it.")
 

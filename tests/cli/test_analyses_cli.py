@@ -785,7 +785,8 @@ def test_alerts_name_the_episodes_of_partial_windows(tmp_path, capsys):
                  "--policy", "workbook,single_window"]) == 0
     text = " ".join(capsys.readouterr().out.split())
     for tier, window in (("ticket_1d", "24 h"), ("ticket_3d", "3 d")):  # as the headers say them
-        assert (f"{tier}'s long window ({window}) never filled: the log is 6 h long; its 1 "
+        # the log's length, first to last event: 00:00 .. 05:59 (its 1 min bins reach 06:00)
+        assert (f"{tier}'s long window ({window}) never filled: the log is 5 h 59 min long; its 1 "
                 "episode is scored apart, 1 met no incident; 1 incident began then: not "
                 "scored for this tier.") in text
     assert ("1 episode of page_1h began and ended in the log's first 1 h, while its long window "

@@ -145,7 +145,9 @@ def test_the_injected_incident_is_shown_with_what_the_tracker_showed(demo):
     assert "The tracker could not show this incident" in printed
 
 
-def test_one_verdict_per_type_from_separate_recalibrations_and_a_runnable_command(demo, capsys):
+def test_one_verdict_per_type_from_separate_recalibrations_and_a_runnable_command(
+        demo, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the command writes the candidates' table into the folder
     printed = demo["printed"]
     verdicts = printed.split("\nVerdicts")[1]
     for ctype, target in DEMO_TARGETS.items():  # oracle: one recalibration per type with its target
@@ -183,6 +185,13 @@ def test_one_verdict_per_type_from_separate_recalibrations_and_a_runnable_comman
     assert "--by" in argv and argv[argv.index("--by") + 1] == "captcha_type"
     assert main(argv) == 0
     rerun = capsys.readouterr().out
+    # the line above the command promises the candidates' table: the command writes it
+    assert ("Next step: recalibrate on the sample (the same figures, and the candidates' table "
+            "written):") in printed
+    assert argv[-2:] == ["--candidates-out", "candidates.csv"]
+    rows = len(pd.read_csv(tmp_path / "candidates.csv"))
+    assert rerun.rstrip().splitlines()[-1] == (
+        f"wrote {rows} candidate rows (the candidates' table) to candidates.csv")
     rec_demo = re.search(r"recaptcha_v2: too strict\. [^\n]*?: loosen to ([0-9.]+)\.",
                          " ".join(verdicts.split()))
     rec_cli = re.search(r"captcha_type=recaptcha_v2: [^\n]*?verdict: too strict, loosen to "

@@ -57,3 +57,20 @@ def test_a_window_that_filled(what):
     notes = filling_notes(_rows("ticket_1d", 0, 0, 2), _episodes(2), what=what)
     assert notes == [f"2 incidents began in the {what}'s first 24 h, while ticket_1d's long "
                      "window filled: not scored for this tier."]
+
+
+def test_alerts_says_a_log_just_short_of_the_window_to_the_minute(tmp_path, capsys):
+    """A log of one event a minute from 2026-03-01 00:00 to 03-03 23:59 (2 d 23 h 59 min, its
+    1 min bins spanning 3 d): ticket_3d's 3 d window never filled, and the log is said 2 d 23 h
+    59 min long (it said "the log is 3 d long" beside the 3 d window)."""
+    from budgetlab.cli import main
+
+    ts = pd.date_range("2026-03-01", "2026-03-03 23:59", freq="1min", tz="UTC")
+    log, inc = tmp_path / "log.csv", tmp_path / "incidents.csv"
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                  "ok": [i % 7 != 0 for i in range(len(ts))]}).to_csv(log, index=False)
+    inc.write_text("incident_id,start,end\na,2026-03-02T10:00:00Z,2026-03-02T11:00:00Z\n")
+    assert main(["alerts", str(log), "--ok", "ok", "--incidents", str(inc), "--target", "0.95",
+                 "--policy", "workbook"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "ticket_3d's long window (3 d) never filled: the log is 2 d 23 h 59 min long;" in out

@@ -76,7 +76,7 @@ def test_replay_counts_the_statuses_read_from_thin_windows(tmp_path, capsys):
             "events (under 95 % it holds fewer than 10 expected failures: too few for a "
             "verdict), 1 of them EXHAUSTED, 1 on a single event; 5 of the 8 transitions "
             "came from such windows. The statuses are the seed tracker's, unchanged; "
-            "--min-events 200 holds a group's status until its window holds that many") in out
+            "--min-events 200 holds a group's status until its window holds that many.") in out
     # said, never changed: the transitions as worked out by hand
     got = pd.read_csv(tr)
     assert got.groupby("g")["total_events"].agg(list).to_dict() == {

@@ -32,8 +32,8 @@ def test_rows_later_than_the_time_of_reading_and_its_skew_are_counted(reading_at
     assert how.reading_time == AT
     assert how.notes[-1] == (
         "2 rows are after the time of reading (2026-12-06 07:00 UTC, 1 h of clock skew "
-        "allowed), up to 2026-12-10 06:55 UTC: check the time zone (tz=) or the clock that "
-        "stamped the log")
+        "allowed), up to 2026-12-10 06:55 UTC: check the clock that stamped the log, and for "
+        "times written without a UTC offset the time zone (tz=)")
     assert str(how).splitlines()[-1] == f"  note: {how.notes[-1]}"
     assert how.as_dict()["rows_after_reading"] == 2
 
@@ -66,3 +66,18 @@ def test_a_naive_time_of_reading_is_utc(monkeypatch):
     monkeypatch.setenv("BUDGETLAB_READING_TIME", "2026-12-06 07:00")
     ev = read_events(pd.DataFrame({"ts": ["2026-12-06T08:00:01Z"], "outcome": ["success"]}))
     assert how_read(ev).reading_time == AT
+
+
+def test_the_command_line_note_says_when_tz_applies(reading_at, tmp_path, capsys):
+    """A log whose times carry an offset (``Z``) is read whatever ``--tz`` says: the note names
+    ``--tz`` only for times written without one (it said "check the time zone (--tz) or the
+    clock" for every log)."""
+    from budgetlab.cli import main
+
+    path = tmp_path / "late.csv"
+    path.write_text("ts,outcome\n2026-12-01T00:00:00Z,success\n2027-06-01T00:00:00Z,success\n")
+    assert main(["replay", str(path), "--target", "0.95", "--window", "1h"]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert ("note: 1 row is after the time of reading (2026-12-06 07:00 UTC, 1 h of clock skew "
+            "allowed), up to 2027-06-01 00:00 UTC: check the clock that stamped the log, and for "
+            "times written without a UTC offset the time zone (--tz)") in err

@@ -23,8 +23,34 @@ def preset_refusal(named, option, pattern, extra=""):
             f"place of {option}.")
 
 
+def key_refusal(named, pattern, extra, pii):
+    """A missing group key: no advice to extract one that names a person (the guard refuses it)."""
+    return (f"the access preset has no field {named}; its fields are {FIELDS}: group by those, or "
+            f"by a {pattern} (with {extra}) whose named group names no person, or hash it: {pii}.")
+
+
+def test_a_missing_group_key_is_steered_to_keys_that_name_no_person(capsys):
+    with pytest.raises(ConfigError) as info:
+        ReadSpec(preset="access", by="status")
+    assert str(info.value) == key_refusal("'status' (by=)", "pattern=",
+                                          "time_format=, outcomes=", "pii='hash' with salt=")
+    assert main(["replay", str(ACCESS), "--preset", "access", "--by", "status"]) == 2
+    assert capsys.readouterr().err == "budgetlab: error: " + key_refusal(
+        "'status' (--by)", "--pattern", "--time-format, --outcomes", "--pii hash --salt S") + "\n"
+
+
+def test_a_login_name_is_not_what_the_refusal_steers_to(capsys):
+    """``--preset sshd --by user`` said "give a --pattern of your own with a named group for it",
+    steering to extracting login names, which the personal-data guard refuses."""
+    sshd = Path(__file__).parents[1] / "fixtures" / "loghub" / "openssh_300.log"
+    assert main(["replay", str(sshd), "--preset", "sshd", "--year", "2015", "--by", "user"]) == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: the sshd preset has no field 'user' (--by); its fields are ts, host, "
+        "repeated, outcome: group by those, or by a --pattern (with --time-format, --outcomes) "
+        "whose named group names no person, or hash it: --pii hash --salt S.\n")
+
+
 @pytest.mark.parametrize(("kwargs", "named"), [
-    ({"by": "status"}, "'status' (by=)"),
     ({"duration": "bytes", "duration_unit": "ms"}, "'bytes' (duration=)"),
 ])
 def test_a_preset_without_the_field_is_named_not_a_pattern_never_given(kwargs, named):
@@ -35,7 +61,6 @@ def test_a_preset_without_the_field_is_named_not_a_pattern_never_given(kwargs, n
 
 
 @pytest.mark.parametrize(("argv", "named"), [
-    (["--by", "status"], "'status' (--by)"),
     (["--duration", "bytes"], "'bytes' (--duration)"),
 ])
 def test_the_command_line_names_the_preset_and_the_flag(capsys, argv, named):
@@ -49,8 +74,8 @@ def test_two_missing_fields_are_named_once_each():
         ReadSpec(preset="access", by=["status", "method", "host"])
     assert str(info.value) == (
         f"the access preset has no field 'status' (by=) or 'host' (by=); its fields are {FIELDS}: "
-        "declare only those, or give a pattern= of your own with a named group for each (and "
-        "time_format=, outcomes=) in place of preset=.")
+        "group by those, or by a pattern= (with time_format=, outcomes=) whose named groups name "
+        "no person, or hash them: pii='hash' with salt=.")
 
 
 def test_an_own_pattern_is_still_called_the_pattern():
