@@ -194,13 +194,13 @@ def _print_thin_groups(rows: pd.DataFrame, by: list[str], most: int = 10) -> Non
 
 
 def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str, by: list[str],
-                    table: pd.DataFrame) -> list[tuple[float, pd.DataFrame]]:
+                    table: pd.DataFrame | None = None) -> list[tuple[float, pd.DataFrame]]:
     """What each panel draws, per target, the highest first: with per-group SLOs each row's
     burn is against its own group's target, and the groups of one target are one panel (a burn
     of 2 under 99 % and one under 90 % are not one unit: they are drawn apart). Only the rows
     drawn are built (:func:`~budgetlab.plotting.bucket_drawn.drawn_burn_over_time`: the groups
-    kept apart and the others added up, never a table of every group; the groups ``table``
-    withholds left out). Every panel's ``start`` and ``end`` are the whole log's first and last
+    kept apart and the others added up, never a table of every group; the groups a breakdown
+    ``table`` withholds left out). Every panel's ``start`` and ``end`` are the whole log's first and last
     event: the panels share one time axis, and a group's bins before its first event (or after
     its last) are bins without events, ruled as such in its panel, not left blank as if nothing
     failed."""
