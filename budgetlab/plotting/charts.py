@@ -71,7 +71,9 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     Parameters
     ----------
     over_time : DataFrame
-        Output of :func:`budgetlab.bucket_burn_over_time`.
+        Output of :func:`budgetlab.bucket_burn_over_time`, or the rows drawn alone
+        (:func:`~budgetlab.plotting.bucket_drawn.drawn_burn_over_time`: rows whose ``others``
+        column is ``True`` are ``attrs["others"]`` groups already added up, drawn as "other").
     by : str or list of str, optional
         Group keys of ``over_time`` to keep apart in the stack (``"region"``: one layer per
         bucket and region); the other groups are added up.
