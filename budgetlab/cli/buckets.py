@@ -200,10 +200,10 @@ def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str, by: li
     of 2 under 99 % and one under 90 % are not one unit: they are drawn apart). Only the rows
     drawn are built (:func:`~budgetlab.plotting.bucket_drawn.drawn_burn_over_time`: the groups
     kept apart and the others added up, never a table of every group; the groups a breakdown
-    ``table`` withholds left out). Every panel's ``start`` and ``end`` are the whole log's first and last
-    event: the panels share one time axis, and a group's bins before its first event (or after
-    its last) are bins without events, ruled as such in its panel, not left blank as if nothing
-    failed."""
+    ``table`` withholds left out). Every panel's ``start`` and ``end`` are the whole log's first
+    and last event: the panels share one time axis, and a group's bins before its first event
+    (or after its last) are bins without events, ruled as such in its panel, not left blank as
+    if nothing failed."""
     from .._util.attrs import span_attrs
     from ..analyses.bucket_burn import bucket_burn_over_time
     from ..plotting.bucket_drawn import drawn_burn_over_time

@@ -70,7 +70,7 @@ def drawn_burn_over_time(parts: Sequence[tuple[SLO, pd.DataFrame]], *, freq: Any
     over = _over_time([(s, e[kept[c]]) for (s, e), c in zip(parts, codes, strict=True)],
                       freq, by).drop(columns="budget_spent")
     over[OTHERS] = False
-    attrs = {**over.attrs, "by": list(by), "target": parts[0][0].target, **span}
+    attrs: dict[Any, Any] = {**over.attrs, "by": list(by), "target": parts[0][0].target, **span}
     rest = [e[other[c]] for (_, e), c in zip(parts, codes, strict=True)]
     n_rest = int(weights.index.difference(keep).size)
     if n_rest:
