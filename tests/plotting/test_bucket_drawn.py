@@ -166,3 +166,32 @@ def test_the_command_bins_only_the_groups_drawn_and_draws_the_oracle(tmp_path, m
     want = oracle["timeout"] / (oracle["all_events"] * 0.1)  # 40 times the events: the same
     assert np.allclose(shown[0]["timeout · other (2 groups)"], want.to_numpy(), rtol=1e-12)
     assert np.allclose(want, [0.625, 1.0, 0.0])
+
+
+def test_every_group_withheld_draws_the_words_over_the_logs_span():
+    ev = _events()
+    breakdown = pd.DataFrame({"site": list("ABCDE"), "note": ["withheld: too thin"] * 5})
+    breakdown.attrs["by"] = ["site"]
+    ax = plot_buckets(_drawn(ev, list("ABCDE")), by="site", breakdown=breakdown)
+    assert not _layers(ax)
+    assert "every group too thin for a verdict: not drawn" in [t.get_text() for t in ax.texts]
+    # by hand: the first event at 00:01, the last at 02:03 (C's third event of hour 2)
+    naive = T0.tz_localize(None)
+    want = [mdates.date2num(naive + pd.Timedelta(m, "min")) for m in (1, 123)]
+    assert ax.get_xlim() == pytest.approx(want)
+    plt.close("all")
+
+
+def test_groups_added_up_already_stay_in_other_counted_as_they_were():
+    # a table of 5 groups and 3 groups added up (others rows): the 3 of most burn kept (by hand:
+    # B 4, D 3, A 2), C and E joining the 3: "other (5 groups)"
+    burn = {"A": 2.0, "B": 4.0, "C": 1.0, "D": 3.0, "E": 0.5, None: 5.0}
+    rows = [{"bin_start": T0, "bucket": "timeout", "site": g, "events": 10, "burn_rate": b,
+             "others": g is None} for g, b in burn.items()]
+    over = pd.DataFrame(rows)
+    over.attrs.update({"freq": "1h", "others": 3})
+    layers = _layers(plot_buckets(over, by="site"))
+    assert sorted(layers) == sorted(f"timeout · {g}" for g in ("A", "B", "D", "other (5 groups)"))
+    # by hand: (1 + 0.5 + 5) x 10 failures' burn over the bin's 60 events
+    assert layers["timeout · other (5 groups)"] == pytest.approx([65 / 60])
+    plt.close("all")
