@@ -126,7 +126,7 @@ def _plot(read: LogRead, slo: SLO | PerGroup, by: list[str], table: pd.DataFrame
     not add), the groups the table leaves blank (too thin) left out, named there."""
     from ..plotting import plot_buckets
 
-    panels = _burn_over_time(read.events, slo, _plot_freq(args), by)
+    panels = _burn_over_time(read.events, slo, _plot_freq(args), by, table)
 
     def draw(axes: Any) -> None:
         axs = list(axes) if len(panels) > 1 else [axes]
@@ -193,32 +193,35 @@ def _print_thin_groups(rows: pd.DataFrame, by: list[str], most: int = 10) -> Non
             print(more_rows(len(some) - most, "more group"))
 
 
-def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str,
-                    by: list[str]) -> list[tuple[float, pd.DataFrame]]:
-    """:func:`budgetlab.bucket_burn_over_time` per target, the highest first: with per-group SLOs
-    each row's burn is against its own group's target, and the groups of one target are one
-    table (a burn of 2 under 99 % and one under 90 % are not one unit: they are drawn apart).
-    Every table's ``start`` and ``end`` are the whole log's first and last event: the panels
-    share one time axis, and a group's bins before its first event (or after its last) are bins
-    without events, ruled as such in its panel, not left blank as if nothing failed."""
+def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str, by: list[str],
+                    table: pd.DataFrame | None = None) -> list[tuple[float, pd.DataFrame]]:
+    """What each panel draws, per target, the highest first: with per-group SLOs each row's
+    burn is against its own group's target, and the groups of one target are one panel (a burn
+    of 2 under 99 % and one under 90 % are not one unit: they are drawn apart). Only the rows
+    drawn are built (:func:`~budgetlab.plotting.bucket_drawn.drawn_burn_over_time`: the groups
+    kept apart and the others added up, never a table of every group; the groups a breakdown
+    ``table`` withholds left out). Every panel's ``start`` and ``end`` are the whole log's first
+    and last event: the panels share one time axis, and a group's bins before its first event
+    (or after its last) are bins without events, ruled as such in its panel, not left blank as
+    if nothing failed."""
     from .._util.attrs import span_attrs
     from ..analyses.bucket_burn import bucket_burn_over_time
+    from ..plotting.bucket_drawn import drawn_burn_over_time
+    from ..plotting.bucket_layers import withheld_groups
 
+    whole = span_attrs(events["ts"])
+    if isinstance(slo, SLO) and not by:  # one series: nothing to choose or add up
+        return [(slo.target, bucket_burn_over_time(events, slo, freq=freq))]
+    withheld = withheld_groups(table, by)
     if isinstance(slo, SLO):
-        return [(slo.target, bucket_burn_over_time(events, slo, freq=freq, by=by or None))]
-    parts: dict[float, list[tuple[pd.DataFrame, Any]]] = {}
+        return [(slo.target, drawn_burn_over_time([(slo, events)], freq=freq, by=by,
+                                                  withheld=withheld, span=whole))]
+    parts: dict[float, list[tuple[SLO, pd.DataFrame]]] = {}
     for s, pos in split_by_slo(events, slo, by):
-        parts.setdefault(s.target, []).append(
-            (bucket_burn_over_time(events.iloc[pos], s, freq=freq, by=by), pos))
-    out, whole = [], span_attrs(events["ts"])
-    for target in sorted(parts, reverse=True):
-        t = pd.concat([p for p, _ in parts[target]], ignore_index=True).sort_values(
-            ["bin_start", *by], kind="stable", ignore_index=True)
-        # freq, by and target are those of every part; start and end span the whole log
-        t.attrs.update(parts[target][0][0].attrs)
-        t.attrs.update(whole)
-        out.append((target, t))
-    return out
+        parts.setdefault(s.target, []).append((s, events.iloc[pos]))
+    return [(target, drawn_burn_over_time(parts[target], freq=freq, by=by, withheld=withheld,
+                                          span=whole))
+            for target in sorted(parts, reverse=True)]
 
 
 #: The handler of this module's subcommand (its parser is in :mod:`budgetlab.cli.commands`).

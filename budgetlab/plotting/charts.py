@@ -28,9 +28,9 @@ from ._common import (
     time_axis,
     utc_naive,
 )
-from ._group_labels import OtherGroups, group_labels
+from ._group_labels import OtherGroups
 from ._numbers import plain_numbers
-from .bucket_layers import bucket_layers, drawn_groups
+from .bucket_layers import bucket_layers, drawn_groups, withheld_groups
 from .empty_bins import LANE, bin_span, clip_to_events, mark_empty_bins, say_what_is_missing
 from .legends import legend_right
 from .status_bands import LEGEND_HANDLERS
@@ -71,7 +71,9 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     Parameters
     ----------
     over_time : DataFrame
-        Output of :func:`budgetlab.bucket_burn_over_time`.
+        Output of :func:`budgetlab.bucket_burn_over_time`, or the rows drawn alone
+        (:func:`~budgetlab.plotting.bucket_drawn.drawn_burn_over_time`: rows whose ``others``
+        column is ``True`` are ``attrs["others"]`` groups already added up, drawn as "other").
     by : str or list of str, optional
         Group keys of ``over_time`` to keep apart in the stack (``"region"``: one layer per
         bucket and region); the other groups are added up.
@@ -170,7 +172,7 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     n_bins = int((t1 - t0) // step) + 1
     edges = (t0 + np.arange(n_bins + 1, dtype=np.int64) * step).view("datetime64[ns]")
     clip_to_events(edges, over_time.attrs)
-    withheld = _withheld_groups(breakdown, keys)
+    withheld = withheld_groups(breakdown, keys)
     drawn, groups = drawn_groups(over_time, keys, withheld)
     rows = over_time[drawn]
     b_idx = (t[drawn] - t0) // step
@@ -258,21 +260,6 @@ def _room_for_lanes(ax: Axes, lanes: int) -> None:
     ax.set_ylim(0, floor / (1 - lanes * LANE))
     ax.yaxis.set_major_locator(FixedLocator(ticks))
     ax.axhline(floor, color="0.8", lw=0.6, gid="lanes_floor")
-
-
-def _withheld_groups(breakdown: pd.DataFrame | None, keys: list[str]) -> list[str]:
-    """The labels (as :func:`~budgetlab.plotting._common.group_labels` writes them) of the groups
-    whose figures ``breakdown`` withholds (a ``note`` that begins ``withheld``; a decided
-    ``missed`` keeps them), in its order."""
-    if breakdown is None:
-        return []
-    its_by = breakdown.attrs.get("by")
-    if isinstance(its_by, list) and its_by != keys:
-        raise ConfigError(f"breakdown is by {its_by or 'no key'} and the plot by "
-                          f"{keys or 'no key'}: make both with the same by=.")
-    require_columns(breakdown, [*keys, "note"], what="breakdown")
-    thin = breakdown["note"].astype(str).str.startswith("withheld").to_numpy()
-    return list(dict.fromkeys(group_labels(breakdown[thin], keys).tolist()))
 
 
 def _withheld_words(withheld: list[str], keys: list[str], most: int = 6) -> str:
