@@ -195,7 +195,23 @@ def _read(args: argparse.Namespace, spec: Any, start: pd.Timestamp, end: pd.Time
         # a span widened: the header and a note of "How it was read" say it
         bins = read_counts(client, total=spec.total, errors=spec.errors, good=spec.good,
                            start=start, end=end, freq=args.freq, by=by, warn_widened=False)
-    return spec, bins
+    return _one_index_note(spec, bins, client.index_failure)
+
+
+def _one_index_note(spec: Any, bins: pd.DataFrame, why: str) -> tuple[Any, pd.DataFrame]:
+    """``spec`` and ``bins`` whose notes say a failure of the server's series index in one
+    sentence (:func:`~budgetlab.interop.prometheus_http.one_index_note`): the bucket check it
+    left unmade (``spec``'s note) and the counts read without it (the reader's), where the
+    first was said."""
+    from ..interop.prometheus_http import one_index_note
+
+    own, read = list(spec.notes), list(bins.attrs.get("notes", []))
+    joined = one_index_note([*own, *read], why)
+    if len(joined) == len(own) + len(read):
+        return spec, bins
+    bins = bins.copy()  # the reader's table keeps its own notes
+    bins.attrs["notes"] = joined[len(own):]
+    return dataclasses.replace(spec, notes=tuple(joined[:len(own)])), bins
 
 
 def _cmd_backtest(args: argparse.Namespace) -> int:
