@@ -27,6 +27,7 @@ from .backtest_report import (
     with_gap_column,
     write_outputs,
 )
+from .backtest_scores import incidents_to_score, score_backtest
 from .backtest_slos import backtest_policies, replayed_tiers, target_slos
 from .number_flags import number
 from .options import OUT_PRECISION, add_tz_option
@@ -195,7 +196,23 @@ def _read(args: argparse.Namespace, spec: Any, start: pd.Timestamp, end: pd.Time
         # a span widened: the header and a note of "How it was read" say it
         bins = read_counts(client, total=spec.total, errors=spec.errors, good=spec.good,
                            start=start, end=end, freq=args.freq, by=by, warn_widened=False)
-    return spec, bins
+    return _one_index_note(spec, bins, client.index_failure)
+
+
+def _one_index_note(spec: Any, bins: pd.DataFrame, why: str) -> tuple[Any, pd.DataFrame]:
+    """``spec`` and ``bins`` whose notes say a failure of the server's series index in one
+    sentence (:func:`~budgetlab.interop.prometheus_http.one_index_note`): the bucket check it
+    left unmade (``spec``'s note) and the counts read without it (the reader's), where the
+    first was said."""
+    from ..interop.prometheus_http import one_index_note
+
+    own, read = list(spec.notes), list(bins.attrs.get("notes", []))
+    joined = one_index_note([*own, *read], why)
+    if len(joined) == len(own) + len(read):
+        return spec, bins
+    bins = bins.copy()  # the reader's table keeps its own notes
+    bins.attrs["notes"] = joined[len(own):]
+    return dataclasses.replace(spec, notes=tuple(joined[:len(own)])), bins
 
 
 def _cmd_backtest(args: argparse.Namespace) -> int:
@@ -203,10 +220,8 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
 
     from .._util.validation import check_tz, to_timedelta
     from ..alerts.incidents_file import read_incidents
-    from ..alerts.scoring import incident_detections, score_alerts
     from ..interop.http_url import check_url
     from ..windows.bins import read_bins
-    from .incident_notes import print_incident_notes
     from .policy_builds import check_freq
     from .value_flags import one_target
 
@@ -228,26 +243,25 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     spec, bins = _read(args, spec, start, end, by)
     print_reading(bins, spec, start, end, args.tz)
     start, end = (pd.Timestamp(bins.attrs["span"][k]) for k in ("start", "end"))  # as counted
-    if incidents is not None:  # the series' labels are not all known: no columns
-        print_incident_notes(incidents, args.incidents, by, None, indent="  ",
-                             tz_reads="--start/--end and the plot")
     grid = read_bins(bins)
-    covered = _in_scope(incidents, grid, by)
-    all_ep, all_det, all_sc, eps, own = [], [], [], {}, {}
+    # those in scope, the others said; the groups too thin for a verdict, as alerts parts them
+    covered, split = incidents_to_score(incidents, args.incidents, grid, by, spec.slo.target)
+    all_ep, all_det, all_sc, eps, own, judged = [], [], [], {}, {}, incidents
     for name, pol in policies.items():
         ep = _episodes_with_budget(grid, spec, pol)
         eps[name] = ep
         print_episodes(name, ep, pol, end - start, args.tz)
         all_ep.append(ep.assign(policy=name))
         if incidents is not None:
-            kw = {"grace": args.grace, "bins": grid, "target": spec.slo.target,
-                  "period": pol.period, "policy": pol}
-            det = incident_detections(ep, incidents, **kw)
-            sc = own[name] = score_alerts(ep, incidents, **kw)
-            print_scores(name, det, sc, by, ep, len(incidents), args.tz, incidents=covered,
-                         grace=args.grace)
+            assert covered is not None and split is not None  # read with the incidents
+            got = score_backtest(name, ep, pol, grid, spec.slo.target, split, covered,
+                                 args.grace)
+            own[name], judged, det = got.scores, got.scored, got.more["detections"]
+            print_scores(name, det, got.scores, by, ep, len(incidents), args.tz,
+                         incidents=covered, grace=args.grace, withheld=got.withheld,
+                         left_out=got.line)
             all_det.append(det.assign(policy=name))
-            all_sc.append(sc.assign(policy=name))
+            all_sc.append(got.table.assign(policy=name))
     if args.out is not None:
         tables = {"bins": with_gap_column(bins), "episodes": pd.concat(all_ep, ignore_index=True)}
         if all_det:
@@ -257,30 +271,20 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
             t.attrs = {}
         write_outputs(planned, tables, args.force)
     if "--plot" in planned:
-        _plot(planned["--plot"], eps, incidents, args, grid, own or None, bins.attrs["gaps"])
+        _plot(planned["--plot"], eps, incidents, args, grid, own or None, bins.attrs["gaps"],
+              judged, None if incidents is None else spec.slo.target)
     return 0
 
 
-def _in_scope(incidents: pd.DataFrame | None, grid: Any, by: list[str]) -> pd.DataFrame | None:
-    """The ``incidents`` whose scope covers a group of the bins read (those the scoring scores;
-    without ``by`` all of them): the score notes name these."""
-    import numpy as np
-
-    from ..alerts.score_inputs import scope_matches
-
-    if incidents is None or not by:
-        return incidents
-    match = scope_matches(incidents, grid.keys[by].astype(str), by)
-    return incidents.iloc[np.flatnonzero(np.asarray(match.any(axis=1), dtype=bool))]
-
-
 def _plot(path: Path, eps: dict[str, Any], incidents: Any, args: argparse.Namespace,
-          grid: Any, scores: dict[str, Any] | None, gaps: list[dict[str, Any]]) -> None:
+          grid: Any, scores: dict[str, Any] | None, gaps: list[dict[str, Any]],
+          scored: Any, target: Any) -> None:
     """``--plot``: the alert charts of the policies, each tier row's silences read off the
-    replayed bins, the unseen incidents off the policies' ``scores`` (with ``--grace``), the
-    scrape ``gaps`` on their groups' rows."""
+    replayed bins, the unseen incidents off the policies' ``scores`` of the ``scored`` incidents
+    (with ``--grace``), the scrape ``gaps`` on their groups' rows; with ``--incidents``
+    (``target``) the bars of the groups too thin for a verdict light, keyed as left out."""
     plot_policies(path, eps, incidents, args.force, tz=args.tz, groups=grid.keys, bins=grid,
-                  grace=args.grace, scores=scores, gaps=gaps)
+                  grace=args.grace, scores=scores, gaps=gaps, scored=scored, target=target)
     print(f"wrote timeline to {path_label(path)}")
 
 

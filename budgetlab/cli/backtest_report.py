@@ -137,11 +137,13 @@ def budget_withheld_note(withheld: int, n: int, period: pd.Timedelta, span: pd.T
 
 def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[str],
                  episodes: pd.DataFrame, n_incidents: int, tz: str = "UTC", *,
-                 incidents: pd.DataFrame | None = None, grace: Any = None) -> None:
+                 incidents: pd.DataFrame | None = None, grace: Any = None, withheld: str = "",
+                 left_out: str | None = None) -> None:
     """One policy's incidents (their starts in UTC or on the clock of ``tz`` with their UTC
     offset) and its scores (:func:`~budgetlab.cli.score_text.print_score_notes`: with the
     scored ``incidents`` those outside the span are named, and with ``--grace`` those only
-    partly in it, as ``alerts`` says them)."""
+    partly in it, as ``alerts`` says them; ``withheld`` as it takes it), then the pages of
+    the groups too thin for a verdict, ``left_out`` (:mod:`budgetlab.cli.thin_scores`)."""
     import pandas as pd
 
     from .._util.attrs import MINUTE, clock_text
@@ -168,7 +170,9 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
         show["scored"] = overall["filling"].map({True: "apart (filling)", False: "yes"})
     print(table_text(show, ["incident_id"]) if len(show) else "(no incident in scope)")
     print_score_notes(scores, episodes, n_incidents, by, what="span", tz=tz, incidents=incidents,
-                      grace=grace)
+                      grace=grace, withheld=withheld)
+    if left_out:
+        print(wrap(left_out, indent=""))
     print(wrap(SCORE_FOOTNOTE, indent=""))
 
 

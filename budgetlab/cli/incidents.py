@@ -255,7 +255,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     from ..analyses.choices.policy_thin import split_by_verdict
     from ..windows.binning import bin_events
     from .alerts_checks import refuse_unused_alert_flags, scored_incidents
-    from .alerts_thin import score_policy
+    from .thin_scores import score_policy
 
     refuse_unused_alert_flags(args)
     slo = slo_from_args(args)

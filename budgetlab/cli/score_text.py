@@ -67,7 +67,7 @@ def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None,
     as people read them, thousands separated, never an exponent; ``duration`` formats the
     times. A table wider than ``width`` (the terminal's by default) goes in blocks, each
     repeating tier and severity (:func:`table_text`). With ``withheld`` (every group too thin
-    for a verdict: ``budgetlab.cli.alerts_thin``) precision and recall read ``too thin``.
+    for a verdict: ``budgetlab.cli.thin_scores``) precision and recall read ``too thin``.
 
     >>> t = pd.DataFrame({"tier": ["p", "q"], "severity": ["page", "page"], "episodes": [0, 14_566],
     ...     "precision": [float("nan"), 0.0], "incidents": [0, 1], "detected": [0, 0],

@@ -208,6 +208,8 @@ def check_bucket_selectors(client: PrometheusClient, selectors: Mapping[str, Seq
     (``/api/v1/series``) fails, the buckets left are not checked (nor the index asked again), and
     one note says which, for "how it was read"; else none.
     """
+    from .prometheus_http import index_failed_words
+
     buckets = [(what, sel, m, le) for what, sels in selectors.items() for sel in sels
                if (m := _BUCKET.match(sel)) is not None and (le := _LE.search(m.group(2)))]
     for i, (what, sel, m, le) in enumerate(buckets):
@@ -215,9 +217,9 @@ def check_bucket_selectors(client: PrometheusClient, selectors: Mapping[str, Seq
         if why:
             left = [f"the {w} query's {s}" for w, s, _, _ in buckets[i:]]
             said = left[0] if len(left) == 1 else ", ".join(left[:-1]) + " and " + left[-1]
-            return (f"the server's series index (/api/v1/series) failed ({why}); not checked "
-                    f"against the histogram's bounds: {said} (a bound the histogram does not "
-                    "have would read every event as bad)",)
+            return (f"{index_failed_words(why)}; not checked against the histogram's bounds: "
+                    f"{said} (a bound the histogram does not have would read every event as "
+                    "bad)",)
     return ()
 
 

@@ -40,6 +40,7 @@ from .http_url import check_url, redact_url
 from .prometheus_answer import Asked, Series, decode, read_matrix
 
 __all__ = ["PrometheusClient", "Series", "Listing", "redact_url", "answer_cap", "MAX_POINTS",
+           "index_failed_words", "one_index_note",
            "BACKOFF_SECONDS",
            "MAX_SERIES", "BYTES_PER_POINT", "MAX_REDIRECTS"]
 
@@ -65,6 +66,32 @@ class Listing:
 
     labels: list[dict[str, str]] | None
     why: str = ""
+
+
+def index_failed_words(why: str) -> str:
+    """The clause every note on a failure of the server's series index begins with (``why``:
+    :attr:`PrometheusClient.index_failure`); :func:`one_index_note` joins those notes."""
+    return f"the server's series index (/api/v1/series) failed ({why})"
+
+
+def one_index_note(notes: Sequence[str], why: str) -> list[str]:
+    """``notes`` with those that begin with :func:`index_failed_words` of ``why`` said as one
+    sentence, at the place of the first: the failure once, then what each reading did without
+    the index (a check not made, counts read the long way), in their order.
+
+    >>> head = index_failed_words("HTTP 500")
+    >>> one_index_note(["a", f"{head}; b not checked", "c", f"{head}; d read without it"],
+    ...                "HTTP 500")
+    ['a', "the server's series index (/api/v1/series) failed (HTTP 500); b not checked; d read \
+without it", 'c']
+    """
+    head = index_failed_words(why) + "; "
+    said = [n[len(head):] for n in notes if why and n.startswith(head)]
+    if len(said) < 2:
+        return list(notes)
+    first = next(i for i, n in enumerate(notes) if n.startswith(head))
+    rest = [n for n in notes if not n.startswith(head)]
+    return [*rest[:first], head + "; ".join(said), *rest[first:]]
 
 
 def answer_cap(points: int, max_series: int = MAX_SERIES) -> int:
@@ -94,6 +121,9 @@ class PrometheusClient:
     requests: int = field(default=0, init=False)
     _count_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
     where: str = field(default="", init=False)
+    #: Why the server's series index failed, once it did ("" until then): it is not asked
+    #: again in this read (its retries, its time), and every note of the read says one why.
+    index_failure: str = field(default="", init=False)
 
     def __post_init__(self) -> None:
         url = check_url(self.url, say("url=", "--prometheus"))
@@ -183,7 +213,17 @@ class PrometheusClient:
         without the endpoint, garbage), none and no why when it holds more series than
         ``max_series``. A redirect to another server is refused as for every request
         (:class:`~budgetlab.interop.http_origin.RedirectRefused`), and so is the read's deadline
-        (:class:`~budgetlab.interop.http_origin.DeadlineError`)."""
+        (:class:`~budgetlab.interop.http_origin.DeadlineError`). Once the index failed, it is
+        not asked again by this client (one read): the same why (:attr:`index_failure`)."""
+        if self.index_failure:  # failed before in this read: not asked again
+            return Listing(None, self.index_failure)
+        listing = self._series(match, start_ns, end_ns)
+        if listing.labels is None and listing.why:
+            self.index_failure = listing.why
+        return listing
+
+    def _series(self, match: str, start_ns: int, end_ns: int) -> Listing:
+        """:meth:`series`, asked of the server."""
         form = {"match[]": match, "start": f"{start_ns / 1e9:.3f}", "end": f"{end_ns / 1e9:.3f}"}
         try:
             status, raw, attempts = self._answer("/api/v1/series", form,

@@ -34,7 +34,7 @@ from ..errors import ConfigError, InputError
 from ..windows.bingrid import BinGrid
 from ..windows.binning import check_grid_cells
 from .prometheus_answer import Series
-from .prometheus_http import MAX_SERIES, PrometheusClient
+from .prometheus_http import MAX_SERIES, PrometheusClient, index_failed_words
 from .prometheus_keys import (
     group_index,
     guard_keys,
@@ -155,10 +155,9 @@ def _single(client: PrometheusClient, queries: dict[str, CountQuery], by: list[s
         left += [what] if why else []
     if not why:
         return single, ""
-    return single, (f"the server's series index (/api/v1/series) failed ({why}); "
-                    f"{' and '.join(left)} read without it, with the full query form (sums, and "
-                    "the series that appear or disappear): the same counts, more work for the "
-                    "server")
+    return single, (f"{index_failed_words(why)}; {' and '.join(left)} read without the index, "
+                    "with the full query form (sums, and the series that appear or disappear): "
+                    "the same counts, more work for the server")
 
 
 def _queries(total: Any, errors: Any, good: Any) -> tuple[CountQuery, CountQuery, str]:

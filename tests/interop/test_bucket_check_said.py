@@ -71,3 +71,26 @@ def test_the_cli_says_the_unchecked_bucket_under_how_it_was_read(fake, capsys): 
             "internal: index down); not checked against the histogram's bounds: the good "
             'query\'s h_bucket{le="0.5"} (a bound the histogram does not have would read every '
             "event as bad)") in how
+
+
+def test_the_index_failing_is_said_in_one_sentence_and_asked_once(fake, capsys):  # noqa: F811
+    """Stop 61: the bucket check and the reader each asked the failing index (4 attempts each: 8
+    requests) and each said so in a note of its own. The index is asked once (its 4 attempts),
+    and one sentence says both what was not checked and what was read without it."""
+    fake.act = _counts
+    fake.series_act = _boom
+    rc = main(["backtest", "--prometheus", fake.url, "--total", "h_count", "--good", BUCKET,
+               "--target", "0.99", "--policy", "workbook", "--start", "2026-01-05T00:00",
+               "--end", "2026-01-05T00:10", "--freq", "1min"])
+    out = capsys.readouterr()
+    assert (rc, out.err) == (0, "")
+    said = " ".join(out.out.split())
+    how = said[said.index("How it was read:"):said.index("Policy workbook")]
+    assert how.count("series index") == 1
+    assert ("the server's series index (/api/v1/series) failed (HTTP 500 after 4 attempts: "
+            "internal: index down); not checked against the histogram's bounds: the good "
+            'query\'s h_bucket{le="0.5"} (a bound the histogram does not have would read every '
+            "event as bad); total and good read without the index, with the full query form "
+            "(sums, and the series that appear or disappear): the same counts, more work for "
+            "the server") in how
+    assert _series_asked(fake) == 4  # one failing index, asked once (with its 3 retries)

@@ -25,8 +25,8 @@ from tests.interop.test_prometheus_hostile import (
     serving,
 )
 
-_TAIL = ("total and errors read without it, with the full query form (sums, and the series that "
-         "appear or disappear): the same counts, more work for the server")
+_TAIL = ("total and errors read without the index, with the full query form (sums, and the "
+         "series that appear or disappear): the same counts, more work for the server")
 
 
 def _counts(h: _Handler, body: dict) -> None:

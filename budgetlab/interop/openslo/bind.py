@@ -134,8 +134,12 @@ def load_slos(spec: Source, by: Sequence[str] = ()) -> SLO | PerGroup:
     0.97
     """
     keys = [by] if isinstance(by, str) else list(by)
-    if not all(isinstance(k, str) and k for k in keys) or len(set(keys)) != len(keys):
-        raise ConfigError("by must name distinct group keys (e.g. by=['captcha_type']).")
+    if not all(isinstance(k, str) and k for k in keys):
+        raise ConfigError("by= takes group keys, each a column name (a non-empty string).")
+    twice = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
+    if twice is not None:  # said as the reader says it: by= in the API, --by on the command line
+        raise ConfigError(f"the column {shown(twice)} appears twice in by=; name each column "
+                          "once.")
     path, name, docs = pick_slos(spec)
     if name:
         _calendar_note(docs[0])
