@@ -137,7 +137,8 @@ def read_incidents(path: str | os.PathLike[str], *, pii: str = "error",
     -------
     pandas.DataFrame
         One row per incident, every column as text except ``start`` and ``end``
-        (``datetime64[ns, UTC]``) and ``severity`` (float64) when the file has it; ``scope`` is always present (``"*"`` when not given).
+        (``datetime64[ns, UTC]``) and ``severity`` (float64) when the file has it; ``scope``
+        is always present (``"*"`` when not given).
         ``attrs["naive_times"]``: how many incidents have a start or end without an offset
         (read as UTC).
 

@@ -90,7 +90,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         candidates whose share lies between 0 and the floor), ``recommended:<g>``
         (vertical line; where several coloured groups share a target, each of their lines is
         dashed in turn, so the one line shows their colours, keyed once with their names:
-        :func:`~budgetlab.plotting.recommended_lines.stripe_shared`), ``interval:<g>`` (shaded ``recommended_low``..``recommended_high``),
+        :func:`~budgetlab.plotting.recommended_lines.stripe_shared`), ``interval:<g>``
+        (shaded ``recommended_low``..``recommended_high``),
         ``current:<g>`` (dashed vertical line, a
         triangle on its top end), and ``limit`` (horizontal line at ``max_share`` × 100). With more
         groups than distinct colours, those with the most failures, then the most events (the
