@@ -4,8 +4,9 @@ A spreadsheet opening a CSV runs a cell that begins with ``=``, ``+``, ``-`` or 
 formula (``=HYPERLINK(...)``, ``=cmd|...``), and a leading tab or carriage return can hide such a
 start. Group keys, incident ids and labels come from the user's data, so every CSV output
 writes such a **text** cell with a leading ``'`` (the usual rule, OWASP's "CSV injection"):
-``=1+2`` is written ``'=1+2``. Numbers, booleans, times and durations are budgetlab's own and
-are written as they are (``-0.5`` stays a number).
+``=1+2`` is written ``'=1+2``. Numbers, booleans and times are budgetlab's own and are written
+as they are (``-0.5`` stays a number); a duration is written as text (``1h30m``), so a negative
+one gets the ``'`` like any text (``'-8h56m``).
 
 The rule is one-to-one, so budgetlab's own readers (incidents, recalibration tables, datasets)
 read a neutralised file back to the very values written: the writer prefixes a ``'`` to any text

@@ -169,8 +169,8 @@ def write_table(table: pd.DataFrame, path: str | PathLike[str], *, force: bool =
     cells a spreadsheet would run as a formula get a leading ``'``
     (:mod:`budgetlab._util.csv_cells`; budgetlab's readers remove it), and a duration is written
     as the ``window`` column writes one (:func:`~budgetlab._util.durations.duration_cell`:
-    ``24m``, ``1h30m``, ``10s``; never pandas' ``0 days 00:24:00``); Parquet keeps its own
-    duration type.
+    ``24m``, ``1h30m``, ``10s``; never pandas' ``0 days 00:24:00``), text like any other: a
+    negative one gets the ``'`` too (``'-8h56m``); Parquet keeps its own duration type.
 
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -180,6 +180,8 @@ def write_table(table: pd.DataFrame, path: str | PathLike[str], *, force: bool =
     >>> t = pd.DataFrame({"gap": pd.to_timedelta(["24min", None]), "n": [1, 2]})
     >>> write_table(t, d / "g.csv").read_text()
     'gap,n\\n24m,1\\n,2\\n'
+    >>> write_table(pd.DataFrame({"reset": [pd.Timedelta("-90min")]}), d / "r.csv").read_text()
+    "reset\\n'-1h30m\\n"
     """
     p = check_output(path, force=force)
     ext = p.suffix.lower()
@@ -189,7 +191,7 @@ def write_table(table: pd.DataFrame, path: str | PathLike[str], *, force: bool =
         if ext == ".csv":
             from .csv_cells import neutralise, quoting
 
-            safe = _durations_as_text(neutralise(table))
+            safe = neutralise(_durations_as_text(table))  # a negative duration is text too
             safe.to_csv(tmp, index=False, lineterminator="\n", quoting=quoting(safe))
         else:
             table.to_parquet(tmp, index=False)

@@ -29,15 +29,17 @@ from .replay_tables import format_incidents, zone_words
 from .shared import wrap
 from .story import episode_lines
 
-__all__ = ["COMMANDS", "DEMO_TARGETS", "demo_slo"]
+__all__ = ["COMMANDS", "DEMO_TARGETS", "LIMIT_STATUS", "demo_slo"]
 
 #: The demo's per-type targets: the seed's 93 % for reCAPTCHA v2 and 97 % for Turnstile; image
 #: captchas solve less often (about 90 % in the sample), so 88 %.
 DEMO_TARGETS = {"recaptcha_v2": 0.93, "turnstile": 0.97, "image": 0.88}
 
 #: The verdict's rule: a target is too strict when the tracker would have sat at CRITICAL or
-#: worse for more than 1 % of the time.
-_LIMIT_STATUS = "critical"
+#: worse for more than 1 % of the time. Not recalibrate's default (EXHAUSTED): the seed's
+#: tracker alerts at CRITICAL and the demo's episodes are CRITICAL ones, so its verdicts judge
+#: the same status; they name the setting, and every recalibrate command it hints carries it.
+LIMIT_STATUS = "critical"
 
 
 def demo_slo(args: argparse.Namespace) -> SLO | PerGroup:
@@ -95,6 +97,21 @@ def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | P
             print(wrap(f"note: {note}", indent="  "))
 
 
+def _rule_name() -> str:
+    """The verdicts' rule by its command and setting, with recalibrate's own default when the demo's
+    setting is not it: a user who runs recalibrate without the flag is told why it may differ."""
+    import inspect
+
+    from ..analyses.recalibration import recalibrate
+
+    default = inspect.signature(recalibrate).parameters["limit_status"].default
+    name = f"the rule of budgetlab recalibrate --limit-status {LIMIT_STATUS}"
+    if default == LIMIT_STATUS:
+        return name
+    return (f"{name}, as the seed's tracker alerts at {LIMIT_STATUS.upper()}; recalibrate's "
+            f"default is --limit-status {default}, which judges {str(default).upper()} instead")
+
+
 def _recalibrate_command(slo: SLO | PerGroup, by: list[str]) -> str:
     """The shell command that recalibrates the demo's sample with the current targets."""
     data = resources.files("budgetlab.datasets") / "demo.parquet"
@@ -107,7 +124,7 @@ def _recalibrate_command(slo: SLO | PerGroup, by: list[str]) -> str:
                                        for k, s in slo.table.items())]
     else:
         parts += ["--target", given_fraction(slo.target)]
-    parts += ["--window", duration_label(base.window), "--limit-status", _LIMIT_STATUS,
+    parts += ["--window", duration_label(base.window), "--limit-status", LIMIT_STATUS,
               "--candidates-out", "candidates.csv"]
     return " ".join(parts)
 
@@ -119,12 +136,12 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
     ``tz``), then the command that recalibrates it."""
     from ..analyses.recalibration import recalibrate
 
-    rec = recalibrate(events, by=by or None, slo=slo, limit_status=_LIMIT_STATUS,
+    rec = recalibrate(events, by=by or None, slo=slo, limit_status=LIMIT_STATUS,
                       show_progress=False)
     s = rec.settings
     window = prose_duration(longest_window(slo))
-    print("\n" + wrap(f"Verdicts (budgetlab recalibrate's rule: a target is too strict when the "
-                      f"{window} tracker would have been {_LIMIT_STATUS.upper()} or worse more "
+    print("\n" + wrap(f"Verdicts ({_rule_name()}: a target is too strict when the "
+                      f"{window} tracker would have been {LIMIT_STATUS.upper()} or worse more "
                       f"than {given_percent(s['max_share'])} of the time; too loose when the "
                       "bootstrap interval of the rule's target lies wholly above it and the "
                       "window spends little of its "
@@ -159,7 +176,8 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
           "written):")
     print(f"  {_recalibrate_command(slo, by)}")
     print("and on your own log (2-4 weeks of history):")
-    print(f"  budgetlab recalibrate LOG... --by {','.join(by) or 'KEY'} --slo SLOS.yaml")
+    print(f"  budgetlab recalibrate LOG... --by {','.join(by) or 'KEY'} --slo SLOS.yaml "
+          f"--limit-status {LIMIT_STATUS}")
 
 
 def _summary_share(summary: pd.DataFrame, row: pd.Series, by: list[str], worse: list[str]) -> str:

@@ -105,7 +105,7 @@ def load(source: str | os.PathLike[str], *, kind: str | None = None,
         (``captcha_type``, ``region``, ``sitekey`` categoricals and ``session_id`` string in
         ``night_incident`` for the shipped data). Incidents: ``incident_id, kind, start, end,
         scope, severity`` for the shipped data; ``incident_id, start, end, scope`` and the
-        file's other columns for a CSV.
+        file's other columns for a CSV, ``severity`` a number (float64) in both.
 
     Raises
     ------

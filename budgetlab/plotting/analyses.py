@@ -15,7 +15,7 @@ from matplotlib.patches import Patch
 from .._util.evidence import LESS_EVIDENCE, evidence_weights
 from .._util.percent import given_percent
 from .._util.validation import window_words
-from .._util.words import counted, duration_words, prose_duration
+from .._util.words import duration_words, prose_duration
 from ..budget.figures import STATUSES
 from ..errors import InputError
 from ._common import (
@@ -27,6 +27,7 @@ from ._group_labels import MOST_NAMED, gid_kind, group_labels, left_out_note
 from ._numbers import plain_numbers
 from .legends import fit_y_label, legend_above, room_below, room_for_y_labels
 from .recalibration_others import draw_other_groups, known_curve, rows_by_label, steps_post
+from .recommended_lines import capped_handles, stripe_shared
 
 #: The widest a legend entry's line runs (characters; longer entries are wrapped): three
 #: columns fit a default 6.4 inch figure. One entry of 80 characters made the legend one column
@@ -87,7 +88,10 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         scale those at or above the floor), ``below_floor:<g>`` (markers on the floor, log
         scale only: the
         candidates whose share lies between 0 and the floor), ``recommended:<g>``
-        (vertical line), ``interval:<g>`` (shaded ``recommended_low``..``recommended_high``),
+        (vertical line; where several coloured groups share a target, each of their lines is
+        dashed in turn, so the one line shows their colours, keyed once with their names:
+        :func:`~budgetlab.plotting.recommended_lines.stripe_shared`), ``interval:<g>``
+        (shaded ``recommended_low``..``recommended_high``),
         ``current:<g>`` (dashed vertical line, a
         triangle on its top end), and ``limit`` (horizontal line at ``max_share`` × 100). With more
         groups than distinct colours, those with the most failures, then the most events (the
@@ -147,7 +151,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     # drawn and capped by the evidence (none capped in a table without recommended_capped)
     capped = ((summary["recommended_capped"].to_numpy(dtype=bool) & ~left_out)
               if "recommended_capped" in summary.columns else np.zeros(len(summary), dtype=bool))
-    handles += _capped_handles(summary, s_lab, capped, colors, named=bool(keys))
+    handles += capped_handles(summary, s_lab, capped, colors, named=bool(keys))
+    handles += stripe_shared(ax)  # a target several groups share: one line in their colours
     notes = []
     if left_out.any():
         # a few named, then how many more: thousands of thin sitekeys would cover the plot;
@@ -201,31 +206,6 @@ def _target_curve(dist: pd.DataFrame, limit_status: str) -> pd.DataFrame:
     raise InputError(f"plot_recalibration(): the distribution has no 'target' column, the "
                      f"curve of the time {limit_status} or worse; recompute the result with "
                      "budgetlab.recalibrate() and pass that.")
-
-
-def _capped_handles(summary: pd.DataFrame, labels: np.ndarray, capped: np.ndarray,
-                    colors: dict[str, str | None], *, named: bool) -> list[Any]:
-    """The legend entries of the recommendations the evidence capped (the rule alone gives more
-    than the group's events can judge): one per coloured group, with the target and the events;
-    one for the grey groups together."""
-    from ..analyses.recalibration.rules import capped_words  # the sentences' words
-
-    out: list[Any] = []
-    grey = 0
-    for i in np.flatnonzero(capped).tolist():
-        color = colors[str(labels[i])]
-        if color is None:
-            grey += 1
-            continue
-        row = summary.iloc[i]
-        out.append(Line2D([], [], color=color, lw=1.2, label=(
-            f"{labels[i]}: " if named else "") + "recommended "
-            f"{given_percent(float(row['recommended_target']), space=False)} "
-            f"({capped_words(int(row['events']))})"))
-    if grey:
-        out.append(Line2D([], [], color=OTHER_COLOR, lw=1.2, label=(
-            f"recommended, capped by the events: {counted(grey, 'grey group')}")))
-    return out
 
 
 def _draw_groups(ax: Axes, summary: pd.DataFrame, labels: np.ndarray, shown: np.ndarray,

@@ -76,7 +76,8 @@ def test_the_header_says_the_targets_and_their_binding_in_the_commands_words(dem
     assert paragraphs[0] == ("budgetlab demo: the embedded sample (synthetic captcha-solving "
                              "outcomes, budgetlab/datasets/demo.parquet)")
     assert "budgetlab." not in demo["printed"]
-    assert "\nVerdicts (budgetlab recalibrate's rule: a target is too strict" in demo["printed"]
+    assert ("\nVerdicts (the rule of budgetlab recalibrate --limit-status critical"
+            in demo["printed"])
 
 
 def test_episodes_per_type_equal_a_loop_over_each_types_own_replay(demo):

@@ -128,6 +128,8 @@ def test_capped_recommendations_of_many_groups_are_keyed_each_and_the_grey_ones_
     assert [" ".join(t.get_text().split()) for t in ax.get_legend().get_texts()] == [
         *[f"g{i}" for i in range(6)], "other (3 groups; fewer failures, then events)", *capped,
         "recommended, capped by the events: 3 grey groups",
+        # the six coloured groups share one line at 99.6 %: striped, keyed once
+        "recommended 99.6%, one line striped in the colours of 6 groups: g0, g1, g2, g3, g4, g5",
         "time exhausted+ at target", "current target", "limit 1% exhausted"]
 
 
