@@ -33,7 +33,7 @@ def files(tmp_path):
 COMMANDS = {  # command line without an output, the output flags the refusal names
     "demo": (["demo"], OUT_PLOT),
     "replay": (["replay", "LOG"], "--out, --plot or --summary-out"),
-    "recalibrate": (["recalibrate", "LOG"], OUT_PLOT),
+    "recalibrate": (["recalibrate", "LOG"], "--out, --plot or --candidates-out"),
     "compare-windows": (["compare-windows", "LOG", "--windows", "1h"], OUT_PLOT),
     "buckets": (["buckets", "LOG"], OUT_PLOT),
     "incident": (["incident", "LOG", "--incidents", "INC"], "--out, --plot or --tiers-out"),
