@@ -149,28 +149,37 @@ def source_name(paths: list[Any]) -> str:
 
 def spec_of(spec: ReadSpec | None, options: dict[str, Any]) -> ReadSpec:
     """``spec`` (default: a plain :class:`~budgetlab.events.spec.ReadSpec`) with ``options``, the
-    same object for both loaders; fields for files and text logs are refused."""
+    same object for both loaders; fields for files and text logs, and request durations, are
+    refused first, whatever their value (before the spec's own checks of them)."""
     if spec is not None and not isinstance(spec, ReadSpec):
         raise TypeError(f"spec= takes a budgetlab.ReadSpec, got {type(spec).__name__}")
-    spec = (spec if spec is not None else ReadSpec()).replace(**options)
     default = ReadSpec()
-    for name in _PANDAS_ONLY:
-        if getattr(spec, name) != getattr(default, name):
-            raise InputError(f"the Dask reader takes Parquet files or a Dask DataFrame; {name}= is "
-                             "for budgetlab.read_events.")
+    _refuse_unsupported({k: v for k, v in options.items()
+                         if k in (*_PANDAS_ONLY, *_LATENCY) and v != getattr(default, k)})
+    spec = (spec if spec is not None else ReadSpec()).replace(**options)
+    _refuse_unsupported({k: getattr(spec, k) for k in (*_PANDAS_ONLY, *_LATENCY)
+                         if getattr(spec, k) != getattr(default, k)})
     if spec.year is not None or (spec.time_format is not None and not has_year(spec.time_format)):
         raise InputError(
             f"the Dask reader reads time_format= with the year in it (%Y, %y, %G); the format "
             f"{spec.time_format!r} has none, and its year= is carried from line to line (the "
             "New Year rule), which partitions read apart cannot do: use budgetlab.read_events.")
-    for name in _LATENCY:
-        if getattr(spec, name) != getattr(default, name):
-            raise InputError(
-                f"budgetlab.dask.read_events does not read request durations ({name}= given): "
-                "use budgetlab.read_events for duration=, duration_unit= and slow_above=, or "
-                "pass a Dask DataFrame with an ok column you computed (a success within your "
-                "threshold) and ok= naming it.")
     return spec
+
+
+def _refuse_unsupported(given: dict[str, Any]) -> None:
+    """Refuses the first of the ReadSpec fields in ``given`` that the Dask reader does not
+    take: those for text files, then request durations."""
+    for name in (n for n in _PANDAS_ONLY if n in given):
+        raise InputError(
+            f"{name}= is not supported by budgetlab.dask.read_events, which reads Parquet files "
+            f"or a Dask DataFrame; {name}= is for budgetlab.read_events.")
+    for name in (n for n in _LATENCY if n in given):
+        raise InputError(
+            f"{name}= is not supported by budgetlab.dask.read_events, which does not read "
+            "request durations: use budgetlab.read_events for duration=, duration_unit= and "
+            "slow_above=, or pass a Dask DataFrame with an ok column you computed (a success "
+            "within your threshold) and ok= naming it.")
 
 
 def raw_frame(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
