@@ -21,6 +21,7 @@ from dask.delayed import delayed
 from .._util.inputs import check_input_file
 from .._util.words import counted
 from ..errors import FileFormatError, InputError
+from ..events.file_names import file_names
 from ..events.files import SKIPPED, file_name, file_notes, no_rows_refusal
 from ..events.spec import ReadSpec
 from ..events.timeformat import has_year
@@ -206,9 +207,11 @@ def _count_rows(fragments: list[Any], schema: Any, where: Any) -> list[tuple[int
 
 def files_read(frame: dd.DataFrame, filters: Any) -> list[tuple[str, int, int]] | None:
     """The Parquet files Dask reads for ``frame`` (from Parquet paths), in its order, each named
-    as :func:`budgetlab.read_events` names a file (:func:`~budgetlab.events.files.file_name`) with
-    the rows that ``filters`` keep of it and all its rows, counted on the workers; ``None`` when
-    Dask does not say which files it reads (then the reader names the paths as given)."""
+    as :func:`budgetlab.read_events` names files
+    (:func:`~budgetlab.events.file_names.file_names`: ``date=2026-01-01/part.parquet`` in hive
+    folders) with the rows that ``filters`` keep of it and all its rows, counted on the workers;
+    ``None`` when Dask does not say which files it reads (then the reader names the paths as
+    given)."""
     dataset = getattr(getattr(frame, "expr", None), "_dataset_info", {}).get("ds")
     if dataset is None:  # pragma: no cover - a Dask whose Parquet reader keeps no dataset
         return None
@@ -218,8 +221,8 @@ def files_read(frame: dd.DataFrame, filters: Any) -> list[tuple[str, int, int]] 
     tasks = [delayed(_count_rows)(fragments[i:i + _FILES_PER_TASK], dataset.schema, where)
              for i in range(0, len(fragments), _FILES_PER_TASK)]
     counts = [n for part in compute(*tasks) for n in part]  # type: ignore[no-untyped-call]
-    return [(file_name(f.path), kept, rows)
-            for f, (kept, rows) in zip(fragments, counts, strict=True)]
+    names = file_names([f.path for f in fragments])  # hive folders: date=.../part.parquet
+    return [(name, kept, rows) for name, (kept, rows) in zip(names, counts, strict=True)]
 
 
 def files_with_rows(files: list[tuple[str, int, int]] | None, filters: Any,
