@@ -115,9 +115,11 @@ def replay(
         only those in ``columns`` when given), indexed by ``event_id`` (int64; sorting by it gives
         the order of ``events``). Each partition holds whole groups, rows sorted by
         ``(ts, event_id)``. ``attrs`` are those of :func:`budgetlab.replay` (``slo``, ``by``),
-        kept by ``compute()``: ``budgetlab.replay_summary(states.compute().sort_index(),
-        events.compute())`` is the summary of the pandas path (it takes the states in the order
-        of the events).
+        kept by ``compute()``. ``budgetlab.replay_summary(states.compute().sort_index()
+        .sort_values("ts", kind="stable"), events.compute().sort_values("ts", kind="stable"))``
+        is the summary of the pandas path (it takes the states in the order of the events, and
+        the events in time order: a Dask event table is sorted within each partition only, so
+        with files not in time order ``events.compute()`` is not).
 
     Examples
     --------
