@@ -61,7 +61,7 @@ def test_files_count_the_rows_the_filters_keep(tmp_path):
                       "x": range(n)}).to_parquet(tmp_path / f"date={day}" / "part.parquet")
     ev = bd.read_events(tmp_path, filters=[("date", ">=", "2026-10-06"), ("x", "<", 2)])
     how = bl.how_read(ev)
-    assert how.files == (("part.parquet", 2), ("part.parquet", 2))
+    assert how.files == (("date=2026-10-06/part.parquet", 2), ("date=2026-10-07/part.parquet", 2))
     assert how.rows_read == len(ev.compute()) == 4
 
 
