@@ -17,7 +17,8 @@ from ..windows.groups import first_in_group, group_order, table_order
 from .figures import STATUSES, hold_low_traffic, remaining_fraction, status_codes
 
 __all__ = ["PROGRESS_EVENTS", "REPLAY_COLUMNS", "VARIANT_ATTRS", "check_states",
-           "check_state_types", "event_status", "partial_window_note", "slo_parts"]
+           "lacked_state_columns", "check_state_types", "event_status", "partial_window_note",
+           "slo_parts"]
 
 #: The columns of :func:`budgetlab.replay` (before the group keys).
 REPLAY_COLUMNS = (
@@ -46,7 +47,22 @@ def check_states(states: Any, caller: str, hint: str = "") -> None:
     :func:`budgetlab.replay` (the spans of :func:`budgetlab.status_spans` have a ``status`` too,
     but no ``ts``); ``hint`` ends the message."""
     if not isinstance(states, pd.DataFrame) or not {"ts", "status"} <= set(states.columns):
-        raise InputError(f"{caller}() takes the DataFrame returned by budgetlab.replay(){hint}.")
+        lacks = lacked_state_columns(states.columns) if isinstance(states, pd.DataFrame) else ""
+        raise InputError(f"{caller}() takes the DataFrame returned by budgetlab.replay()"
+                         f"{lacks}{hint}.")
+
+
+def lacked_state_columns(columns: Any) -> str:
+    """What a refusal of states says of their columns ``ts`` and ``status`` (both written by
+    the replay, whatever its ``columns=``) that ``columns`` lacks.
+
+    >>> lacked_state_columns(["status", "total"]), lacked_state_columns(["total"])
+    (': its ts column is missing', ': its ts and status columns are missing')
+    """
+    lacked = [c for c in ("ts", "status") if c not in set(columns)]
+    if not lacked:
+        return ""
+    return f": its {' and '.join(lacked)} column{'s are' if len(lacked) > 1 else ' is'} missing"
 
 
 def check_state_types(states: pd.DataFrame, caller: str,

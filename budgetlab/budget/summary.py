@@ -31,6 +31,12 @@ from .spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, silences, status_spans
 
 __all__ = ["replay_summary", "SUMMARY_TIME_COLUMNS", "NO_OBSERVED_TIME"]
 
+#: The states and events of a Dask replay, row for row in time order (ties in the order of the
+#: events), whatever the order of its files: what replay_summary's refusals say.
+_OF_DASK = ("of a Dask replay: budgetlab.dask.replay(...).compute().sort_index()"
+            ".sort_values('ts', kind='stable'), with events.compute()"
+            ".sort_values('ts', kind='stable')")
+
 #: The time columns of :func:`replay_summary` (after ``success_rate``), in order.
 SUMMARY_TIME_COLUMNS = (*(f"hours_{s}" for s in SPAN_STATUSES),
                         *(f"share_{s}" for s in SPAN_STATUSES),
@@ -61,7 +67,8 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     states : DataFrame
         Output of :func:`budgetlab.replay` (its ``attrs["slo"]``; only ``ts``, the group keys and
         ``status`` are read), row for row the events' (same times and groups, else refused; a
-        Dask replay: ``budgetlab.dask.replay(...).compute().sort_index()``).
+        Dask replay: ``budgetlab.dask.replay(...).compute().sort_index().sort_values("ts",
+        kind="stable")``, with the events sorted alike).
     events : DataFrame
         The events that were replayed.
     spans : DataFrame, optional
@@ -206,7 +213,8 @@ def _summary_attrs(states: pd.DataFrame, keys: list[str], spans: pd.DataFrame,
 
 def _check_rows(states: pd.DataFrame, events: pd.DataFrame, keys: list[str]) -> None:
     """Refuses ``states`` whose rows are not ``events``' one for one (time and group keys): the
-    per-event figures pair each state with the event in its position."""
+    per-event figures pair each state with the event in its position; and, row for row, events
+    not in time order (a Dask replay's of files not in time order): sorted alike, they are."""
     differ = None
     if len(states) != len(events):
         differ = f"states has {len(states):,} rows, events {len(events):,}"
@@ -220,9 +228,12 @@ def _check_rows(states: pd.DataFrame, events: pd.DataFrame, keys: list[str]) -> 
             differ = f"the events' {key!r} is not the states'"
     if differ is not None:
         raise InputError(f"states are not the replay of events row for row ({differ}); give the "
-                         "states of budgetlab.replay(events, slo) (of a Dask replay: "
-                         "budgetlab.dask.replay(...).compute().sort_index(), with "
-                         "events.compute()).")
+                         f"states of budgetlab.replay(events, slo) ({_OF_DASK}).")
+    times = ts_ns(events)
+    if len(times) > 1 and bool((times[1:] < times[:-1]).any()):
+        raise InputError("events must be sorted by 'ts' (a Dask event table is sorted within each "
+                         "partition only: files not in time order); sort the states and the "
+                         f"events alike ({_OF_DASK}).")
 
 
 def _per_event(states: pd.DataFrame, events: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

@@ -21,6 +21,7 @@ from dask.delayed import delayed
 from .._util.inputs import check_input_file
 from .._util.words import counted
 from ..errors import FileFormatError, InputError
+from ..events.file_names import file_names
 from ..events.files import SKIPPED, file_name, file_notes, no_rows_refusal
 from ..events.spec import ReadSpec
 from ..events.timeformat import has_year
@@ -149,28 +150,37 @@ def source_name(paths: list[Any]) -> str:
 
 def spec_of(spec: ReadSpec | None, options: dict[str, Any]) -> ReadSpec:
     """``spec`` (default: a plain :class:`~budgetlab.events.spec.ReadSpec`) with ``options``, the
-    same object for both loaders; fields for files and text logs are refused."""
+    same object for both loaders; fields for files and text logs, and request durations, are
+    refused first, whatever their value (before the spec's own checks of them)."""
     if spec is not None and not isinstance(spec, ReadSpec):
         raise TypeError(f"spec= takes a budgetlab.ReadSpec, got {type(spec).__name__}")
-    spec = (spec if spec is not None else ReadSpec()).replace(**options)
     default = ReadSpec()
-    for name in _PANDAS_ONLY:
-        if getattr(spec, name) != getattr(default, name):
-            raise InputError(f"the Dask reader takes Parquet files or a Dask DataFrame; {name}= is "
-                             "for budgetlab.read_events.")
+    _refuse_unsupported({k: v for k, v in options.items()
+                         if k in (*_PANDAS_ONLY, *_LATENCY) and v != getattr(default, k)})
+    spec = (spec if spec is not None else ReadSpec()).replace(**options)
+    _refuse_unsupported({k: getattr(spec, k) for k in (*_PANDAS_ONLY, *_LATENCY)
+                         if getattr(spec, k) != getattr(default, k)})
     if spec.year is not None or (spec.time_format is not None and not has_year(spec.time_format)):
         raise InputError(
             f"the Dask reader reads time_format= with the year in it (%Y, %y, %G); the format "
             f"{spec.time_format!r} has none, and its year= is carried from line to line (the "
             "New Year rule), which partitions read apart cannot do: use budgetlab.read_events.")
-    for name in _LATENCY:
-        if getattr(spec, name) != getattr(default, name):
-            raise InputError(
-                f"budgetlab.dask.read_events does not read request durations ({name}= given): "
-                "use budgetlab.read_events for duration=, duration_unit= and slow_above=, or "
-                "pass a Dask DataFrame with an ok column you computed (a success within your "
-                "threshold) and ok= naming it.")
     return spec
+
+
+def _refuse_unsupported(given: dict[str, Any]) -> None:
+    """Refuses the first of the ReadSpec fields in ``given`` that the Dask reader does not
+    take: those for text files, then request durations."""
+    for name in (n for n in _PANDAS_ONLY if n in given):
+        raise InputError(
+            f"{name}= is not supported by budgetlab.dask.read_events, which reads Parquet files "
+            f"or a Dask DataFrame; {name}= is for budgetlab.read_events.")
+    for name in (n for n in _LATENCY if n in given):
+        raise InputError(
+            f"{name}= is not supported by budgetlab.dask.read_events, which does not read "
+            "request durations: use budgetlab.read_events for duration=, duration_unit= and "
+            "slow_above=, or pass a Dask DataFrame with an ok column you computed (a success "
+            "within your threshold) and ok= naming it.")
 
 
 def raw_frame(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
@@ -197,9 +207,11 @@ def _count_rows(fragments: list[Any], schema: Any, where: Any) -> list[tuple[int
 
 def files_read(frame: dd.DataFrame, filters: Any) -> list[tuple[str, int, int]] | None:
     """The Parquet files Dask reads for ``frame`` (from Parquet paths), in its order, each named
-    as :func:`budgetlab.read_events` names a file (:func:`~budgetlab.events.files.file_name`) with
-    the rows that ``filters`` keep of it and all its rows, counted on the workers; ``None`` when
-    Dask does not say which files it reads (then the reader names the paths as given)."""
+    as :func:`budgetlab.read_events` names files
+    (:func:`~budgetlab.events.file_names.file_names`: ``date=2026-01-01/part.parquet`` in hive
+    folders) with the rows that ``filters`` keep of it and all its rows, counted on the workers;
+    ``None`` when Dask does not say which files it reads (then the reader names the paths as
+    given)."""
     dataset = getattr(getattr(frame, "expr", None), "_dataset_info", {}).get("ds")
     if dataset is None:  # pragma: no cover - a Dask whose Parquet reader keeps no dataset
         return None
@@ -209,8 +221,8 @@ def files_read(frame: dd.DataFrame, filters: Any) -> list[tuple[str, int, int]] 
     tasks = [delayed(_count_rows)(fragments[i:i + _FILES_PER_TASK], dataset.schema, where)
              for i in range(0, len(fragments), _FILES_PER_TASK)]
     counts = [n for part in compute(*tasks) for n in part]  # type: ignore[no-untyped-call]
-    return [(file_name(f.path), kept, rows)
-            for f, (kept, rows) in zip(fragments, counts, strict=True)]
+    names = file_names([f.path for f in fragments])  # hive folders: date=.../part.parquet
+    return [(name, kept, rows) for name, (kept, rows) in zip(names, counts, strict=True)]
 
 
 def files_with_rows(files: list[tuple[str, int, int]] | None, filters: Any,

@@ -135,7 +135,8 @@ def read_events(
         partitions read apart cannot do, and is refused), and ``ok_when``,
         a metric series read by your threshold in every partition as
         :func:`budgetlab.read_events` reads it; the fields for text files and request durations
-        (``duration``, ``duration_unit``, ``slow_above``: not read here) are refused, and
+        (``duration``, ``duration_unit``, ``slow_above``: not read here) are refused
+        (``InputError``, whatever the value, before the spec's own checks of them), and
         ``on_error`` other than ``"count"`` and the deprecated ``strict=True`` (which warns,
         ``FutureWarning``) as :func:`budgetlab.read_events` refuses them on a table: they go
         with ``pattern=``).

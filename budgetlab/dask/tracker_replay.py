@@ -16,7 +16,7 @@ from dask.delayed import delayed
 from .._util.attrs import span_attrs
 from .._util.validation import check_argument, check_whole
 from ..budget.figures import STATUS_DTYPE
-from ..budget.replay_status import REPLAY_COLUMNS, check_state_types
+from ..budget.replay_status import REPLAY_COLUMNS, check_state_types, lacked_state_columns
 from ..budget.status_changes import change_rows
 from ..budget.status_changes import transitions as pandas_transitions
 from ..budget.tracker_replay import replay_table
@@ -115,9 +115,11 @@ def replay(
         only those in ``columns`` when given), indexed by ``event_id`` (int64; sorting by it gives
         the order of ``events``). Each partition holds whole groups, rows sorted by
         ``(ts, event_id)``. ``attrs`` are those of :func:`budgetlab.replay` (``slo``, ``by``),
-        kept by ``compute()``: ``budgetlab.replay_summary(states.compute().sort_index(),
-        events.compute())`` is the summary of the pandas path (it takes the states in the order
-        of the events).
+        kept by ``compute()``. ``budgetlab.replay_summary(states.compute().sort_index()
+        .sort_values("ts", kind="stable"), events.compute().sort_values("ts", kind="stable"))``
+        is the summary of the pandas path (it takes the states in the order of the events, and
+        the events in time order: a Dask event table is sorted within each partition only, so
+        with files not in time order ``events.compute()`` is not).
 
     Examples
     --------
@@ -233,7 +235,7 @@ def transitions(states: dd.DataFrame) -> pd.DataFrame:
     frame = require_dask_frame(states, "states", "budgetlab.transitions")
     made_by = "the dask DataFrame returned by budgetlab.dask.replay()"
     if not {"ts", "status"} <= set(frame.columns):  # budgetlab.transitions' check, in Dask's names
-        raise InputError(f"transitions() takes {made_by}.")
+        raise InputError(f"transitions() takes {made_by}{lacked_state_columns(frame.columns)}.")
     meta = frame._meta
     if isinstance(meta["status"].dtype, pd.CategoricalDtype) and \
             not has_known_categories(meta["status"]):  # type: ignore[no-untyped-call]

@@ -41,6 +41,7 @@ from ._text import (
 )
 from ._time_words import refuse_epoch_units_apart, refuse_epochs_beside_dates
 from .epochs import UNIT_NAMES, epoch_look
+from .file_names import HIDDEN_NAME, file_names
 from .times import OFFSETS_READING, describe_time, is_instant, parse_time
 
 __all__ = ["FORMATS", "ISO_TIME", "FileSpec", "as_lf", "check_path", "check_scalars",
@@ -59,8 +60,7 @@ def file_name(path: str | PathLike[str]) -> str:
     from ..privacy import looks_personal
 
     name = Path(path).name or str(path)
-    return "a file whose name looks like personal data (not shown)" if looks_personal(name) \
-        else name
+    return HIDDEN_NAME if looks_personal(name) else name
 
 
 def is_path_like(source: Any) -> bool:
@@ -171,6 +171,8 @@ def read_files(paths: Sequence[Path], want: FileSpec,
     kept: list[Path] = []
     empty: list[tuple[str, str]] = []  # the files without rows, and why
     as_text: set[str] = set()
+    shown = dict(zip(paths, file_names(paths) if len(paths) > 1 else [file_name(paths[0])],
+                     strict=True))  # names that repeat (hive folders): the path's own ending
     state = ROWS.get()  # CSV/TSV rows are counted after the header: messages say so
     if state is not None and any(p.is_file() and _detect_format(p, want.format)[0] in ("csv", "tsv")
                                  for p in paths):  # a missing file is named in the loop below
@@ -180,13 +182,13 @@ def read_files(paths: Sequence[Path], want: FileSpec,
         with file_offset(sum(map(len, frames))) if len(paths) > 1 else nullcontext():
             frame, notes = read_file(path, want)
         if len(frame) == 0:
-            empty.append((file_name(path), _no_rows(path, frame, want)))
+            empty.append((shown[path], _no_rows(path, frame, want)))
             continue
         for col in [c for c in want.columns if c != want.time] if frames else ():
             first, this = _kind(frames[0][col].dtype), _kind(frame[col].dtype)
             if first != this and ("text" not in (first, this) or "datetimes" in (first, this)):
-                raise SchemaError(f"column {col!r} holds {first} in {file_name(kept[0])} but "
-                                  f"{this} in {file_name(path)}; every file must have one schema: "
+                raise SchemaError(f"column {col!r} holds {first} in {shown[kept[0]]} but "
+                                  f"{this} in {shown[path]}; every file must have one schema: "
                                   "export them the same way.")
             if first != this:  # a CSV has no types: numbers beside its text are read as text
                 as_text.add(col)
@@ -197,7 +199,7 @@ def read_files(paths: Sequence[Path], want: FileSpec,
         raise no_rows_refusal([n for n, _ in empty], empty[0][1])
     for frame, col in ((f, c) for f in frames for c in as_text):  # then parsed as one column
         frame[col] = frame[col].astype(pd.StringDtype(na_value=np.nan))
-    files = [(file_name(p), len(f)) for p, f in zip(kept, frames, strict=True)]
+    files = [(shown[p], len(f)) for p, f in zip(kept, frames, strict=True)]
     reading = _times_of_files(frames, files, want, per_file) if len(frames) > 1 and want.time \
         else OFFSETS_READING if frames[0].attrs.get(ISO_TIME) else None
     refuse_copies(frames, files)

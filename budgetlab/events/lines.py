@@ -56,6 +56,7 @@ from ._compressed import read_head, read_input
 from ._header_words import refuse_header_line
 from ._messages import reading_lines
 from ._text import CR_ONLY_NOTE, ISO_TIME, PROGRESS_BYTES, cr_only, text_problem
+from .file_names import file_names
 from .files import check_path, file_name, file_notes, refuse_copies
 from .presets import PRESETS, LinePreset, check_pattern, only_groups, pattern_groups
 from .timeformat import has_year, instants
@@ -331,7 +332,7 @@ def read_lines(paths: Sequence[Path], spec: ReadSpec) -> LineRead:
     """
     columns = spec.columns
     got = [_file_events(path, spec, columns) for path in paths]
-    names = [file_name(path) for path in paths]
+    names = file_names(paths) if len(paths) > 1 else [file_name(paths[0])]
     table = pa.concat_tables([g.events for g in got])  # one dictionary over the files below
     read = [g.ns for g in got if g.ns is not None]  # instants already: not read again
     time = utc_from_ns(np.concatenate(read), copy=False).array if len(read) == len(got) else \

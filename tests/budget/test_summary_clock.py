@@ -109,8 +109,9 @@ def test_summary_and_transitions_refuse_tables_they_cannot_read():
     ev = silent_month()
     slo = SLO(target=0.9, window="1h")
     states, spans = replay(ev, slo, by="g"), status_spans(ev, slo, by="g")
-    with pytest.raises(InputError, match=r"takes the DataFrame returned by budgetlab.replay\(\); "
-                                         "spans of budgetlab.status_spans"):
+    with pytest.raises(InputError, match=r"takes the DataFrame returned by budgetlab.replay\(\): "
+                                         "its ts column is missing; spans of "
+                                         "budgetlab.status_spans"):
         replay_summary(spans, ev)
     with pytest.raises(InputError, match=r"^transitions\(\) takes the DataFrame returned by "):
         transitions(spans)

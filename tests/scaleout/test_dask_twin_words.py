@@ -61,7 +61,7 @@ def test_files_count_the_rows_the_filters_keep(tmp_path):
                       "x": range(n)}).to_parquet(tmp_path / f"date={day}" / "part.parquet")
     ev = bd.read_events(tmp_path, filters=[("date", ">=", "2026-10-06"), ("x", "<", 2)])
     how = bl.how_read(ev)
-    assert how.files == (("part.parquet", 2), ("part.parquet", 2))
+    assert how.files == (("date=2026-10-06/part.parquet", 2), ("date=2026-10-07/part.parquet", 2))
     assert how.rows_read == len(ev.compute()) == 4
 
 
@@ -117,7 +117,12 @@ TS_WORDS = ("its ts column holds {held}, not UTC times (datetime64 in UTC, as th
             "them); convert it, e.g. states.assign(ts=pd.to_datetime(states['ts'], utc=True)) "
             "for times in UTC.")
 CHANGES = {
-    "no ts": (lambda s: s.drop(columns="ts"), InputError, ""),
+    "no ts": (lambda s: s.drop(columns="ts"), InputError, ": its ts column is missing."),
+    "no status": (lambda s: s.drop(columns="status"), InputError,
+                  ": its status column is missing."),
+    "status and total only": (lambda s: s[["status", "total"]], InputError,
+                              ": its ts column is missing."),
+    "total only": (lambda s: s[["total"]], InputError, ": its ts and status columns are missing."),
     "naive ts": (lambda s: s.assign(ts=s["ts"].dt.tz_localize(None)), SchemaError,
                  ": " + TS_WORDS.format(held="times without a zone")),
     "text ts": (lambda s: s.assign(ts=s["ts"].astype(str)), SchemaError,
@@ -145,7 +150,7 @@ def test_transitions_refuses_what_the_pandas_function_refuses(change):
         bd.transitions(alter(dask_states))
     assert type(pandas_err.value) is type(dask_err.value) is error
     assert str(pandas_err.value) == \
-        "transitions() takes the DataFrame returned by budgetlab.replay()" + (rest or ".")
+        "transitions() takes the DataFrame returned by budgetlab.replay()" + rest
     assert str(dask_err.value) == ("transitions() takes the dask DataFrame returned by "
-                                   "budgetlab.dask.replay()" + (rest or "."))
+                                   "budgetlab.dask.replay()" + rest)
 

@@ -168,3 +168,29 @@ def test_reading_parquet_warns_nothing_at_compute(tmp_path):
     assert got["bucket"].astype(str).tolist() == ["success", "timeout", "success", "success",
                                                   "failure", "success"]
     assert got["region"].astype(str).tolist() == ["fra", "ams", "fra", "ams", "fra", "fra"]
+
+
+TEXT_ONLY = ("{name}= is not supported by budgetlab.dask.read_events, which reads Parquet files "
+             "or a Dask DataFrame; {name}= is for budgetlab.read_events.")
+DURATIONS = ("{name}= is not supported by budgetlab.dask.read_events, which does not read request "
+             "durations: use budgetlab.read_events for duration=, duration_unit= and slow_above=, "
+             "or pass a Dask DataFrame with an ok column you computed (a success within your "
+             "threshold) and ok= naming it.")
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    ({"pattern": "x"}, TEXT_ONLY.format(name="pattern")),  # no named group: ConfigError before
+    ({"pattern": r"^(?P<ts>\S+) (?P<outcome>\S+)"}, TEXT_ONLY.format(name="pattern")),
+    ({"format": "csv"}, TEXT_ONLY.format(name="format")),
+    ({"encoding": "latin-1"}, TEXT_ONLY.format(name="encoding")),
+    ({"slow_above": "2s"}, DURATIONS.format(name="slow_above")),  # alone: ConfigError before
+    ({"duration_unit": "s"}, DURATIONS.format(name="duration_unit")),  # alone: ConfigError before
+    ({"duration": "client"}, DURATIONS.format(name="duration")),
+    ({"duration": "client", "slow_above": "2s"}, DURATIONS.format(name="duration")),
+])
+def test_options_the_dask_reader_does_not_take_are_refused_first_whatever_their_value(
+        options, words):
+    with pytest.raises(InputError) as err:
+        dask_read_events(dd.from_pandas(RAW, npartitions=2, sort=False), **options)
+    assert type(err.value) is InputError
+    assert str(err.value) == words
