@@ -58,7 +58,13 @@ from ..budget.spans import status_spans
 from ..errors import ConfigError
 from ..events.schema import check_events, ts_ns
 from ..slo import SLO, PerGroup, as_per_group, as_slo
-from .latency_clock import caveat_short_history, day_times, evaluated_group_events, history_days
+from .latency_clock import (
+    caveat_short_history,
+    day_times,
+    evaluated_group_events,
+    history_days,
+    no_time_instants,
+)
 from .latency_profile import (
     NO_TIMEOUT,
     attempt_durations,
@@ -221,6 +227,7 @@ def _recalibrate(events: pd.DataFrame, slo: SLO, keys: list[str], dur: np.ndarra
     n_days = max(1, -(-(span[1] - t0 + 1) // DAY_NS)) if len(events) else 1
     start, end = (pd.Timestamp(x, tz="UTC") for x in span)
     days = span_days = np.zeros(len(censoring))
+    instants = no_time_instants(events, gcodes, len(censoring), slo.window_ns, span)
     bad = np.zeros((len(censoring), len(thr), len(cands), n_days))
     obs = np.zeros_like(bad)
     for i, t in enumerate(thr):  # a loop over thresholds x candidates, each a vectorized replay
@@ -228,9 +235,9 @@ def _recalibrate(events: pd.DataFrame, slo: SLO, keys: list[str], dur: np.ndarra
         for j, c in enumerate(cands):
             spans = status_spans(base, replace(slo, target=float(c)), by=keys or None, start=start,
                                  end=end)
-            b, o = day_times(spans, rule.limit, t0, n_days, keys, censoring)
+            b, o = day_times(spans, rule.limit, t0, n_days, keys, censoring, instants)
             if i == j == 0:  # the evaluated span does not depend on the threshold or target
-                days, span_days = history_days(spans, keys, censoring)
+                days, span_days = history_days(spans, keys, censoring, instants)
             bad[:, i, j], obs[:, i, j] = b, o
     n_ev = evaluated_group_events(events, gcodes, len(censoring), slo.window_ns)
     # per threshold, the evaluated events it fails (slower, or failed): a miss they decide
