@@ -73,7 +73,7 @@ from .latency_profile import (
     timeouts_in_force,
 )
 from .latency_supported import frontier_table, support_note, supported_targets, withhold_thin
-from .latency_thin import say_missed, thin_reasons
+from .latency_thin import say_missed, thin_reasons, time_reasons
 from .per_group import need_group_keys, rows_by_slo
 from .recalibration.bootstrap import block_weights, bootstrap_interval, group_seeds
 from .recalibration.candidates import USUAL_TARGETS
@@ -244,13 +244,15 @@ def _recalibrate(events: pd.DataFrame, slo: SLO, keys: list[str], dur: np.ndarra
     slow = np.stack([evaluated_group_events(events, gcodes, len(censoring), slo.window_ns,
                                             counted=~(ok & (dur <= t))) for t in thr], axis=-1)
     # the observed time after warm-up does not depend on the threshold or target either
-    why, kinds = thin_reasons(n_ev, (obs[:, 0, 0] > 0).sum(-1), obs[:, 0, 0].sum(-1), cands,
+    days_on, held = (obs[:, 0, 0] > 0).sum(-1), obs[:, 0, 0].sum(-1)
+    why, kinds = thin_reasons(n_ev, days_on, held, cands,
                               bootstrap=rule.n_boot > 0, window_ns=slo.window_ns,
                               logged=np.bincount(gcodes, minlength=len(censoring)))
     out = _tables(censoring, keys, thr, bad, obs, current, rule, np.asarray(kinds == "",
                                                                               dtype=bool))
     withhold_thin(out, why, n_ev, cands, rule.max_share)
-    kinds = say_missed(out.summary, out.frontier, n_ev, slow, thr, cands, kinds)
+    kinds = say_missed(out.summary, out.frontier, n_ev, slow, thr, cands, kinds,
+                       time_reasons(days_on, held, float(cands[0])))
     # the thin evidence's kind and figure, for a caller that says a run of targets at once
     out.frontier["withheld"] = kinds.ravel()
     out.frontier["events"] = np.repeat(np.asarray(n_ev, dtype=np.int64), len(cands))
