@@ -1,7 +1,10 @@
 """The clock of :func:`~budgetlab.latency_recalibrate`: per group, the time at the limit status
 and the observed time in each day (24 h blocks from the log's first event), the history evaluated
 (its time and its span) and the events in it, all after warm-up with no-traffic time left out, as
-:func:`budgetlab.recalibrate` counts them."""
+:func:`budgetlab.recalibrate` counts them: the status spans say which status, the one rule of
+evaluated time (:func:`~budgetlab.analyses.recalibration.clock.evaluated_time`) how long; a
+stretch whose only evaluated part is one instant before its window empties holds none
+(:func:`no_time_instants`)."""
 
 from __future__ import annotations
 
@@ -12,10 +15,11 @@ import pandas as pd
 
 from .._util.units import DAY_NS
 from .._util.validation import utc_ns_column
-from .recalibration.clock import evaluated_events
+from .recalibration.clock import clock_counts, evaluated_events, evaluated_time
 from .recalibration.evidence import short_history
 
-__all__ = ["day_times", "history_days", "caveat_short_history", "evaluated_group_events"]
+__all__ = ["day_times", "history_days", "caveat_short_history", "evaluated_group_events",
+           "no_time_instants"]
 
 
 def evaluated_group_events(events: pd.DataFrame, gcodes: np.ndarray, n_groups: int,
@@ -34,23 +38,46 @@ def evaluated_group_events(events: pd.DataFrame, gcodes: np.ndarray, n_groups: i
     return np.bincount(gcodes[order][keep], minlength=n_groups)
 
 
+def no_time_instants(events: pd.DataFrame, gcodes: np.ndarray, n_groups: int, window_ns: int,
+                     span: tuple[int, int]) -> pd.MultiIndex:
+    """``(group, instant)`` (ns) of each evaluated part that is one instant with no evaluated time
+    by :func:`~budgetlab.analyses.recalibration.clock.evaluated_time` (the window is full at the
+    instant its stretch's warm-up closes and empties 1 ns later: a lone event), on the window's
+    clock over ``span`` (the status spans' observation); the status spans keep its nanosecond,
+    which :func:`day_times` and :func:`history_days` leave out."""
+    order = np.argsort(gcodes, kind="stable")
+    t = utc_ns_column(events["ts"], "ts")[order] if len(events) else np.zeros(0, dtype=np.int64)
+    bounds = np.searchsorted(gcodes[order], np.arange(n_groups + 1))
+    c = clock_counts(t, np.zeros(len(t), dtype=bool), bounds, window_ns, span[1])
+    a, b = evaluated_time(c, *span)
+    none = (b == a) & (np.minimum(c.end, span[1]) == a + 1)  # the clock's 1 ns, counted none
+    return pd.MultiIndex.from_arrays([c.seg[none], a[none]])
+
+
 def _evaluated(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFrame,
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+               instants: pd.MultiIndex) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The evaluated part of each status span with traffic: its start (after warm-up), end,
     status and group (the row of ``censoring``); spans wholly in warm-up or without traffic left
-    out."""
+    out, and so is an evaluated part that is one of the ``instants`` (:func:`no_time_instants`:
+    no evaluated time)."""
     status = spans["status"].astype(str).to_numpy()
     start, warm, end = (utc_ns_column(spans[c], c) for c in ("start", "warmup_end", "end"))
     a = np.maximum(start, warm)
+    g = _group_rows(spans, keys, censoring)
     keep = (status != "no_traffic") & (end > a)
-    return a[keep], end[keep], status[keep], _group_rows(spans, keys, censoring)[keep]
+    one = keep & (end == a + 1)
+    if bool(one.any()) and len(instants):
+        keep[one] = ~pd.MultiIndex.from_arrays([g[one], a[one]]).isin(instants)
+    return a[keep], end[keep], status[keep], g[keep]
 
 
 def day_times(spans: pd.DataFrame, limit: list[str], t0: int, n_days: int, keys: Sequence[str],
-              censoring: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+              censoring: pd.DataFrame, instants: pd.MultiIndex,
+              ) -> tuple[np.ndarray, np.ndarray]:
     """Per group and day of the observation (24 h blocks from ``t0``, the log's first event): time
-    at ``limit`` or worse, and observed time (both after warm-up, no-traffic time left out)."""
-    a, b, status, g = _evaluated(spans, keys, censoring)
+    at ``limit`` or worse, and observed time (both after warm-up, no-traffic time and the
+    ``instants`` of :func:`no_time_instants` left out)."""
+    a, b, status, g = _evaluated(spans, keys, censoring, instants)
     a, b = a - t0, b - t0
     is_bad = np.isin(status, limit)
     da, db = a // DAY_NS, (b - 1) // DAY_NS
@@ -68,13 +95,13 @@ def day_times(spans: pd.DataFrame, limit: list[str], t0: int, n_days: int, keys:
 
 
 def history_days(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFrame,
-                 ) -> tuple[np.ndarray, np.ndarray]:
+                 instants: pd.MultiIndex) -> tuple[np.ndarray, np.ndarray]:
     """Per group, ``(history, span)`` in days, as :func:`budgetlab.recalibrate`'s
     ``history_days`` and ``span_days``: its evaluated time (after warm-up, with traffic: a
-    silence holds none), the history the provisional rule counts; and the span from its first
-    evaluated instant to its last (silences and later warm-ups included); 0 without evaluated
-    time."""
-    a, end, _, g = _evaluated(spans, keys, censoring)
+    silence holds none, nor one of the ``instants``), the history the provisional rule counts;
+    and the span from its first evaluated instant to its last (silences and later warm-ups
+    included); 0 without evaluated time."""
+    a, end, _, g = _evaluated(spans, keys, censoring, instants)
     first = np.full(len(censoring), np.nan)
     last = np.full(len(censoring), np.nan)
     np.fmin.at(first, g, a.astype(np.float64))

@@ -58,7 +58,13 @@ from ..budget.spans import status_spans
 from ..errors import ConfigError
 from ..events.schema import check_events, ts_ns
 from ..slo import SLO, PerGroup, as_per_group, as_slo
-from .latency_clock import caveat_short_history, day_times, evaluated_group_events, history_days
+from .latency_clock import (
+    caveat_short_history,
+    day_times,
+    evaluated_group_events,
+    history_days,
+    no_time_instants,
+)
 from .latency_profile import (
     NO_TIMEOUT,
     attempt_durations,
@@ -67,7 +73,7 @@ from .latency_profile import (
     timeouts_in_force,
 )
 from .latency_supported import frontier_table, support_note, supported_targets, withhold_thin
-from .latency_thin import say_missed, thin_reasons
+from .latency_thin import say_missed, thin_reasons, time_reasons
 from .per_group import need_group_keys, rows_by_slo
 from .recalibration.bootstrap import block_weights, bootstrap_interval, group_seeds
 from .recalibration.candidates import USUAL_TARGETS
@@ -221,6 +227,7 @@ def _recalibrate(events: pd.DataFrame, slo: SLO, keys: list[str], dur: np.ndarra
     n_days = max(1, -(-(span[1] - t0 + 1) // DAY_NS)) if len(events) else 1
     start, end = (pd.Timestamp(x, tz="UTC") for x in span)
     days = span_days = np.zeros(len(censoring))
+    instants = no_time_instants(events, gcodes, len(censoring), slo.window_ns, span)
     bad = np.zeros((len(censoring), len(thr), len(cands), n_days))
     obs = np.zeros_like(bad)
     for i, t in enumerate(thr):  # a loop over thresholds x candidates, each a vectorized replay
@@ -228,22 +235,24 @@ def _recalibrate(events: pd.DataFrame, slo: SLO, keys: list[str], dur: np.ndarra
         for j, c in enumerate(cands):
             spans = status_spans(base, replace(slo, target=float(c)), by=keys or None, start=start,
                                  end=end)
-            b, o = day_times(spans, rule.limit, t0, n_days, keys, censoring)
+            b, o = day_times(spans, rule.limit, t0, n_days, keys, censoring, instants)
             if i == j == 0:  # the evaluated span does not depend on the threshold or target
-                days, span_days = history_days(spans, keys, censoring)
+                days, span_days = history_days(spans, keys, censoring, instants)
             bad[:, i, j], obs[:, i, j] = b, o
     n_ev = evaluated_group_events(events, gcodes, len(censoring), slo.window_ns)
     # per threshold, the evaluated events it fails (slower, or failed): a miss they decide
     slow = np.stack([evaluated_group_events(events, gcodes, len(censoring), slo.window_ns,
                                             counted=~(ok & (dur <= t))) for t in thr], axis=-1)
     # the observed time after warm-up does not depend on the threshold or target either
-    why, kinds = thin_reasons(n_ev, (obs[:, 0, 0] > 0).sum(-1), obs[:, 0, 0].sum(-1), cands,
+    days_on, held = (obs[:, 0, 0] > 0).sum(-1), obs[:, 0, 0].sum(-1)
+    why, kinds = thin_reasons(n_ev, days_on, held, cands,
                               bootstrap=rule.n_boot > 0, window_ns=slo.window_ns,
                               logged=np.bincount(gcodes, minlength=len(censoring)))
     out = _tables(censoring, keys, thr, bad, obs, current, rule, np.asarray(kinds == "",
                                                                               dtype=bool))
     withhold_thin(out, why, n_ev, cands, rule.max_share)
-    kinds = say_missed(out.summary, out.frontier, n_ev, slow, thr, cands, kinds)
+    kinds = say_missed(out.summary, out.frontier, n_ev, slow, thr, cands, kinds,
+                       time_reasons(days_on, held, float(cands[0])))
     # the thin evidence's kind and figure, for a caller that says a run of targets at once
     out.frontier["withheld"] = kinds.ravel()
     out.frontier["events"] = np.repeat(np.asarray(n_ev, dtype=np.int64), len(cands))
