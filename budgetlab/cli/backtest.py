@@ -202,6 +202,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from .._util.validation import check_tz, to_timedelta
+    from ..alerts.filling import episodes_filling
     from ..alerts.incidents_file import read_incidents
     from ..alerts.scoring import incident_detections, score_alerts
     from ..interop.http_url import check_url
@@ -238,7 +239,8 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
         ep = _episodes_with_budget(grid, spec, pol)
         eps[name] = ep
         print_episodes(name, ep, pol, end - start, args.tz)
-        all_ep.append(ep.assign(policy=name))
+        # the one filling rule, as the text, the scores and the plot read it
+        all_ep.append(ep.assign(filling=episodes_filling(ep), policy=name))
         if incidents is not None:
             kw = {"grace": args.grace, "bins": grid, "target": spec.slo.target,
                   "period": pol.period, "policy": pol}
