@@ -24,7 +24,6 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import ConfigError, OutputExistsError
 from .inputs import is_input
-from .run_outputs import note_written
 from .output_paths import (
     check_output,
     check_special,
@@ -34,6 +33,7 @@ from .output_paths import (
     named,
     shown_path,
 )
+from .run_outputs import note_written
 
 if TYPE_CHECKING:
     import pandas as pd

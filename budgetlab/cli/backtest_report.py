@@ -14,8 +14,8 @@ from .prose import fill_line, path_label, wrap
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
     import pandas as pd
 
-__all__ = ["print_reading", "print_episodes", "unfilled_clause", "filling_note", "budget_withheld_note", "print_scores",
-           "write_outputs", "with_gap_column"]
+__all__ = ["print_reading", "print_episodes", "unfilled_clause", "filling_note",
+           "budget_withheld_note", "print_scores", "write_outputs", "with_gap_column"]
 
 #: How many scrape gaps "How it was read" lists one per line before "and N more".
 _GAPS_SHOWN = 10
@@ -138,7 +138,8 @@ those tiers are not evaluated'
     from .._util.words import duration_words, prose_duration
     from ..alerts.filling import unfilled_tiers
 
-    unfilled = [f"{t} ({prose_duration(pd.Timedelta(w, unit='ns'))})" for t, w in unfilled_tiers(attrs).items()]
+    unfilled = [f"{t} ({prose_duration(pd.Timedelta(w, unit='ns'))})"
+                for t, w in unfilled_tiers(attrs).items()]
     if not unfilled:
         return ""
     if len(unfilled) == 1:

@@ -16,8 +16,8 @@ import pytest
 from budgetlab.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
-ARGS = ["replay", "log.csv", "--ok", "ok", "--target", "0.95", "--window", "1h", "--by", "g", "--out", "bt.csv",
-        "--plot", "bt.png", "--summary-out", "bs.csv"]
+ARGS = ["replay", "log.csv", "--ok", "ok", "--target", "0.95", "--window", "1h", "--by", "g",
+        "--out", "bt.csv", "--plot", "bt.png", "--summary-out", "bs.csv"]
 
 
 @pytest.fixture
