@@ -13,9 +13,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import budgetlab
 from budgetlab.cli import main
 
-ROOT = Path(__file__).resolve().parents[2]
+#: the budgetlab this test imported, for the child process too
+ROOT = Path(budgetlab.__file__).resolve().parents[1]
 ARGS = ["replay", "log.csv", "--ok", "ok", "--target", "0.95", "--window", "1h", "--by", "g",
         "--out", "bt.csv", "--plot", "bt.png", "--summary-out", "bs.csv"]
 
