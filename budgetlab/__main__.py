@@ -1,5 +1,5 @@
 """``python -m budgetlab``: the console script."""
 
-from .cli import main
+from .cli import console
 
-raise SystemExit(main())
+raise SystemExit(console())

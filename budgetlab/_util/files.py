@@ -33,6 +33,7 @@ from .output_paths import (
     named,
     shown_path,
 )
+from .run_outputs import note_written
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -70,6 +71,7 @@ def _publish(tmp: Path, target: Path, *, force: bool, option: str | None = None)
                                      "the output to another file."))
         check_special(target, option)
         os.replace(tmp, target)
+        note_written(target)
     else:
         try:
             os.link(tmp, target)  # atomic and fails if the target appeared meanwhile
@@ -79,7 +81,9 @@ def _publish(tmp: Path, target: Path, *, force: bool, option: str | None = None)
             if os.path.lexists(target):
                 raise OutputExistsError(exists_refusal(target, option)) from None
             os.replace(tmp, target)
+            note_written(target)
         else:
+            note_written(target)  # in place: the run's record says so, whatever follows
             tmp.unlink()
     _fsync_dir(target.parent)
 

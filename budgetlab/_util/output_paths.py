@@ -55,23 +55,38 @@ def name_max(folder: str | PathLike[str]) -> int:
 
 
 def make_folder(folder: Path, *, flag: str) -> Path:
-    """``folder`` for a command's outputs, made with its parents; a file of that name or in its
-    path (:func:`file_in_the_way`), or a folder that cannot be made, is refused in one line that
-    names the command's ``flag``.
+    """``folder`` for a command's outputs, made when missing; the folder it goes in must exist,
+    as for every output (a missing one is refused with the fix, never made silently). A file of
+    that name or in its path (:func:`file_in_the_way`), or a folder that cannot be made, is
+    refused in one line that names the command's ``flag``, the path as given and the folder at
+    fault (:func:`shown_path`: a path outside the working folder by its last name).
 
     >>> make_folder(Path(os.devnull), flag="--out")
     Traceback (most recent call last):
     ...
     budgetlab.errors.ConfigError: --out: 'null' is a file, not a folder; --out takes a folder.
+    >>> make_folder(Path("no-such-folder/deep/nb"), flag="--html")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: --html 'no-such-folder/deep/nb': folder 'no-such-folder/deep'
+    does not exist; create it first.
     """
-    blocker = folder if folder.exists() and not folder.is_dir() else file_in_the_way(folder)
+    given = shown_path(folder, str(folder))
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"{flag}: {given} is a file, not a folder; {flag} takes a folder.")
+    blocker = file_in_the_way(folder)
     if blocker is not None:
-        raise ConfigError(f"{flag}: {shown_path(blocker, str(blocker))} is a file, not a folder; "
-                          f"{flag} takes a folder.")
+        raise ConfigError(f"{flag} {given}: {shown_path(blocker, str(blocker))} is a file, not a "
+                          f"folder; {flag} takes a folder.")
+    parent = folder.parent
+    if not parent.is_dir():
+        raise ConfigError(f"{flag} {given}: folder {shown_path(parent, str(parent))} does not "
+                          "exist; create it first.")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)
     except OSError as exc:
-        raise ConfigError(f"{flag} {folder.name}: cannot create the folder "
+        raise ConfigError(f"{flag} {given}: cannot create the folder in "
+                          f"{shown_path(parent.resolve(), str(parent))} "
                           f"({exc.strerror or type(exc).__name__}); give a folder you can write "
                           "to.") from None
     return folder

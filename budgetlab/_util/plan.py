@@ -14,6 +14,7 @@ from ..errors import ConfigError
 from .figures import PLOT_SUFFIXES
 from .files import TABLE_SUFFIXES, check_output, shown_path
 from .inputs import file_identity, forget_inputs
+from .run_outputs import note_planned
 
 __all__ = ["new_run", "plan_outputs"]
 
@@ -93,4 +94,6 @@ def plan_outputs(outputs: dict[str, Any], *, force: bool = False) -> dict[str, P
         planned[option] = p
         keys[option] = key
     _PLANNED.update(keys)
+    for p in planned.values():  # what an interrupted run says it did not write
+        note_planned(p)
     return planned

@@ -1,5 +1,5 @@
 """``python -m budgetlab.cli``: the console script."""
 
-from budgetlab.cli import main
+from budgetlab.cli import console
 
-raise SystemExit(main())
+raise SystemExit(console())

@@ -270,6 +270,6 @@ def _run(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    from budgetlab.cli import main as entry  # Ctrl-C there too: one line, exit 130
+    from budgetlab.cli import console  # Ctrl-C there too: one line, exit 130
 
-    raise SystemExit(entry())
+    raise SystemExit(console())

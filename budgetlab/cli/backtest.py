@@ -219,6 +219,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from .._util.validation import check_tz, to_timedelta
+    from ..alerts.filling import episodes_filling
     from ..alerts.incidents_file import read_incidents
     from ..interop.http_url import check_url
     from ..windows.bins import read_bins
@@ -251,7 +252,8 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
         ep = _episodes_with_budget(grid, spec, pol)
         eps[name] = ep
         print_episodes(name, ep, pol, end - start, args.tz)
-        all_ep.append(ep.assign(policy=name))
+        # the one filling rule, as the text, the scores and the plot read it
+        all_ep.append(ep.assign(filling=episodes_filling(ep), policy=name))
         if incidents is not None:
             assert covered is not None and split is not None  # read with the incidents
             got = score_backtest(name, ep, pol, grid, spec.slo.target, split, covered,

@@ -14,8 +14,8 @@ from .prose import fill_line, path_label, wrap
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
     import pandas as pd
 
-__all__ = ["print_reading", "print_episodes", "budget_withheld_note", "print_scores",
-           "write_outputs", "with_gap_column"]
+__all__ = ["print_reading", "print_episodes", "unfilled_clause", "filling_note",
+           "budget_withheld_note", "print_scores", "write_outputs", "with_gap_column"]
 
 #: How many scrape gaps "How it was read" lists one per line before "and N more".
 _GAPS_SHOWN = 10
@@ -85,16 +85,17 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
 def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta,
                    tz: str = "UTC") -> None:
     """One policy's alert episodes, their times in UTC or on the clock of ``tz`` with their UTC
-    offset (:func:`~budgetlab._util.attrs.clock_text`)."""
+    offset (:func:`~budgetlab._util.attrs.clock_text`); the tiers whose long window never
+    filled and the episodes over while it filled (:mod:`budgetlab.alerts.filling`: the rule
+    the scores, ``episodes.csv``'s ``filling`` column and the plot's shading follow)."""
     from .._util.attrs import MINUTE, clock_text
     from .._util.percent import measured_percent
     from .._util.words import counted, duration_words
+    from ..alerts.filling import episodes_filling
     from .shared import table_text
 
-    long = [t.name for t in policy.tiers if t.long_window > span]
     print("\n" + wrap(f"Policy {name}: {counted(len(ep), 'alert episode')}"
-                      + (f"; tiers {', '.join(long)} have windows longer than the span (partial "
-                         "windows)" if long else ""), indent=""))
+                      + unfilled_clause(ep.attrs, span), indent=""))
     if ep.empty:
         return
     show = ep.copy()
@@ -105,14 +106,65 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta,
     show["duration"] = show["duration"].map(duration_words)
     show["budget_spent_pct"] = show["budget_spent_pct"].map(  # a column in percent
         lambda v: measured_percent(v / 100, 1, missing="withheld"))
+    filling = episodes_filling(ep)
+    show["filling"] = ["yes" if f else "" for f in filling]
     by = ep.attrs.get("by", [])
-    cols = [*by, "tier", "severity", "start", "end", "duration", "budget_spent_pct"]
+    cols = [*by, "tier", "severity", "start", "end", "duration", "budget_spent_pct",
+            *(["filling"] if filling.any() else [])]
     print(table_text(show[cols].head(60), [*by, "tier", "start"]))  # an episode: its tier, start
     if len(ep) > 60:
         print(f"... {len(ep) - 60} more (--out writes every episode)")
+    if filling.any():
+        print(wrap(filling_note(int(filling.sum()), len(ep)), indent=""))
     withheld = int(ep["budget_spent_pct"].isna().sum())
     if withheld:
         print(wrap(budget_withheld_note(withheld, len(ep), policy.period, span), indent=""))
+
+
+def unfilled_clause(attrs: Any, span: pd.Timedelta) -> str:
+    """The header's words for the tiers whose long window never filled in the span
+    (:func:`~budgetlab.alerts.filling.unfilled_tiers`; ``attrs``: the episodes'), or nothing.
+
+    >>> import pandas as pd
+    >>> attrs = {"grid_start": "2026-01-01T00:00:00+00:00", "grid_end": "2026-01-02T00:00:00Z",
+    ...          "tier_windows": {"page_1h": 3_600 * 10**9, "ticket_1d": 86_400 * 10**9,
+    ...                           "ticket_3d": 259_200 * 10**9}}
+    >>> unfilled_clause(attrs, pd.Timedelta("1D"))
+    '; the long windows of ticket_1d (24 h) and ticket_3d (3 d) never filled in the 1 d span: \
+those tiers are not evaluated'
+    """
+    import pandas as pd
+
+    from .._util.words import duration_words, prose_duration
+    from ..alerts.filling import unfilled_tiers
+
+    unfilled = [f"{t} ({prose_duration(pd.Timedelta(w, unit='ns'))})"
+                for t, w in unfilled_tiers(attrs).items()]
+    if not unfilled:
+        return ""
+    if len(unfilled) == 1:
+        return (f"; the long window of {unfilled[0]} never filled in the "
+                f"{duration_words(span)} span: that tier is not evaluated")
+    listed = f"{', '.join(unfilled[:-1])} and {unfilled[-1]}"
+    return (f"; the long windows of {listed} never filled in the {duration_words(span)} span: "
+            "those tiers are not evaluated")
+
+
+def filling_note(n: int, total: int) -> str:
+    """What the ``filling`` column says, under the episodes.
+
+    >>> print(filling_note(2, 4))
+    filling: 2 of the 4 episodes ended while their tier's long window filled, or it never filled:
+    with --incidents they are scored apart; --plot shades that time, --out marks them in its
+    filling column.
+    """
+    from .._util.words import counted_of
+
+    it = "it" if n == 1 else "they"
+    return (f"filling: {counted_of(n, total, 'episode')} ended while "
+            f"{'its' if n == 1 else 'their'} tier's long window filled, or it never filled: with "
+            f"--incidents {it} {'is' if n == 1 else 'are'} scored apart; --plot shades that time, "
+            f"--out marks {'it' if n == 1 else 'them'} in its filling column.")
 
 
 def budget_withheld_note(withheld: int, n: int, period: pd.Timedelta, span: pd.Timedelta) -> str:

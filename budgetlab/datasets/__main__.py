@@ -4,8 +4,9 @@ Writes the preset's events (Parquet) and incidents (CSV) with
 :func:`budgetlab.datasets.synth.write_preset`.
 ``--preset all`` writes every one. ``--out`` defaults to the folder :func:`budgetlab.datasets.load`
 reads, ``budgetlab/datasets/`` of the budgetlab that runs the command (in a checkout: the
-repository's ``budgetlab/datasets/``, from any working directory); existing files are replaced
-only with ``--force``.
+repository's ``budgetlab/datasets/``, from any working directory); a missing ``--out`` folder
+is made, in a folder that must exist (as ``notebooks --html`` makes its folder: a missing parent is
+refused with the fix, never made silently); existing files are replaced only with ``--force``.
 """
 
 from __future__ import annotations

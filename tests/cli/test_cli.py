@@ -171,7 +171,7 @@ def test_ctrl_c_during_start_up_gives_one_line_and_exit_130(module, tmp_path):
         module=module, argv=["replay", "missing.csv"])
     proc = _interrupt_when_ready(script, tmp_path)
     assert proc.returncode == 130, proc.stderr
-    assert proc.stderr == "budgetlab: interrupted; no output was left half-written.\n"
+    assert proc.stderr == "budgetlab: interrupted; no output was written.\n"
 
 
 def test_ctrl_c_while_an_output_is_published_leaves_the_old_output_and_no_temporary_file(log,
@@ -187,7 +187,9 @@ def test_ctrl_c_while_an_output_is_published_leaves_the_old_output_and_no_tempor
     proc = _interrupt_when_ready(script, tmp_path)
     assert proc.returncode == 130, proc.stderr
     # stderr holds the reading report, then exactly one line about the interruption
-    assert proc.stderr.endswith("budgetlab: interrupted; no output was left half-written.\n")
+    assert proc.stderr.endswith("budgetlab: interrupted; none of its outputs was written ('tr.csv' "
+                                "and 'tr.csv.run.json'); the earlier 'tr.csv' is left as it "
+                                "was.\n")
     assert proc.stderr.count("budgetlab:") == 1 and "Traceback" not in proc.stderr
     assert out.read_text() == "previous result" and log.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["log.csv", "tr.csv"]

@@ -109,8 +109,9 @@ def test_notebooks_refuse_a_read_only_html_folder_naming_the_flag(read_only, cap
     there, and each HTML file in an existing folder that does not let budgetlab create files
     (named by the flag and the file, the plan's name for it)."""
     assert main(["notebooks", "--html", str(read_only / "new")]) == 2
-    assert capsys.readouterr().err == ("budgetlab: error: --html new: cannot create the folder "
-                                       "(Permission denied); give a folder you can write to.\n")
+    assert capsys.readouterr().err == ("budgetlab: error: --html 'new': cannot create the folder "
+                                       "in 'read-only' (Permission denied); give a folder you can "
+                                       "write to.\n")
     assert main(["notebooks", "--html", str(read_only)]) == 2
     captured = capsys.readouterr()
     assert captured.err == ("budgetlab: error: --html 01_recalibrate_slo.html: cannot be written, "

@@ -186,4 +186,4 @@ raise SystemExit(main(["replay", "missing.csv"]))
             proc.kill()
             proc.wait()
     assert proc.returncode == 130, err
-    assert err == "budgetlab: interrupted; no output was left half-written.\n"
+    assert err == "budgetlab: interrupted; no output was written.\n"

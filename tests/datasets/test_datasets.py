@@ -363,8 +363,10 @@ def test_the_regeneration_command_speaks_its_flags_and_refuses_a_bad_out_in_one_
                                        "it.\n")
     a_file = tmp_path / "a_file"
     a_file.write_text("")
-    for out_dir in (a_file, a_file / "sub"):  # the file in the way named, whatever is below
+    # the file in the way named, whatever is below (and then the path given, by its last name:
+    # an absolute path)
+    for out_dir, lead in ((a_file, "--out:"), (a_file / "sub", "--out 'sub':")):
         assert dataset_main(["--preset", "demo", "--out", str(out_dir)]) == 2
         err = capsys.readouterr().err
-        assert err == ("python -m budgetlab.datasets: error: --out: 'a_file' is a file, not a "
+        assert err == (f"python -m budgetlab.datasets: error: {lead} 'a_file' is a file, not a "
                        "folder; --out takes a folder.\n")

@@ -146,7 +146,10 @@ def test_an_interrupted_cli_run_leaves_the_old_output(events_frame, tmp_path, mo
 
     monkeypatch.setattr(pd.DataFrame, "to_csv", half_then_interrupt)
     assert main(["replay", str(path), "--window", "30min", "--out", str(out), "--force"]) == 130
-    assert "no output was left half-written" in capsys.readouterr().err
+    assert capsys.readouterr().err.endswith(
+        "budgetlab: interrupted; none of its outputs was written ('tr.csv' and "
+        "'tr.csv.run.json'); the earlier "
+        "'tr.csv' is left as it was.\n")
     assert out.read_text() == "previous result"
     assert leftovers(tmp_path) == []
 
