@@ -98,7 +98,7 @@ def why_no_time(table: pd.DataFrame, column: str) -> np.ndarray:
     (the window missed them all: no detection, nothing to recover from), ``none recovered``
     (every detected incident still alerting when the log ends: recovery columns only), ``0 events
     evaluated`` (detections withheld: no event in the row's evaluated span, ``detected`` NaN),
-    ``already CRITICAL at start`` (detection columns: each incident neither detected nor
+    ``already CRITICAL or worse at start`` (detection columns: each incident neither detected nor
     missed began while the window was already at ``alert_at``, ``attrs["alert_at"]``, or
     worse, ``already_at_alert``: a median over none; ``... or unseen`` when some were unseen:
     :func:`already_words`); ``""`` where it has one, or for another column. Without the counts
@@ -139,14 +139,18 @@ def why_no_time(table: pd.DataFrame, column: str) -> np.ndarray:
 
 def already_words(table: pd.DataFrame) -> str:
     """Why a detection time is missing where each incident began at the alert status (the
-    table's ``attrs["alert_at"]``, critical when it has none): ``already CRITICAL at start``.
+    table's ``attrs["alert_at"]``, critical when it has none) or worse: ``already CRITICAL or
+    worse at start`` (the column legend's words; the window may have been EXHAUSTED), ``already
+    EXHAUSTED at start`` (nothing is worse).
 
     >>> t = pd.DataFrame()
     >>> t.attrs["alert_at"] = "warning"
     >>> already_words(t)
-    'already WARNING at start'
+    'already WARNING or worse at start'
     """
-    return f"already {str(table.attrs.get('alert_at', 'critical')).upper()} at start"
+    alert_at = str(table.attrs.get("alert_at", "critical"))
+    worse = "" if alert_at == "exhausted" else " or worse"
+    return f"already {alert_at.upper()}{worse} at start"
 
 
 def mark_no_time(p: Axes, column: str, table: pd.DataFrame, values: np.ndarray,
