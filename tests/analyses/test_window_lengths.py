@@ -566,11 +566,11 @@ def clock_incident_oracle(spans, start, end, grace, level, arrivals):
         rank = STATUSES.index(status) if status != "no_traffic" else -1
         rows.append((r.start.value, r.end.value, rank >= level))
     already = any(bad and a <= start - 1 < b for a, b, bad in rows)
-    det = None
-    for hit, (a, b, bad) in enumerate(rows):
+    det, hit = None, -1
+    for k, (a, b, bad) in enumerate(rows):
         if bad and b > start:
             at = max(dated(a), start)
-            det = at - start if at < end + grace else None
+            det, hit = (at - start if at < end + grace else None), k
             break
     if det is None:
         return None, None
