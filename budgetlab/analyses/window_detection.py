@@ -166,22 +166,28 @@ def incident_delays(c: ClockCounts, code: np.ndarray, s: int, e: int, start: int
     folded) for one incident; ``NAT`` when missed / not recovered within the observation (before
     ``obs_end``). Detection: the first instant from ``start`` on with status ``>= level``, before
     ``end + grace_ns``; recovery, of a detected incident only (a window that never reached
-    ``level`` has nothing to recover from: NAT, not 0): the first instant from ``end`` on with
-    status ``< level`` or an empty window (0 when already there; an incident ending after the
-    observation is read at its last instant)."""
+    ``level`` has nothing to recover from: NAT, not 0): from ``end`` to the first instant, after
+    the window reached ``level``, with status ``< level`` or an empty window. Detected before the
+    end: from ``end`` on (0 when already below then); detected after it (within the grace): from
+    the detection on, so never 0 (the window was below ``level`` at the end only because it had
+    not reached it yet). An incident ending after the observation is read at its last instant."""
     a, b, cg = c.start[s:e], c.end[s:e], code[s:e]
     k = int(np.searchsorted(b, start, side="right"))  # the segment holding `start`, or the next
     hit = np.flatnonzero(cg[k:] >= level)
-    det = NAT
-    if len(hit):  # dated where the status changed (a departure: at ts + window, not 1 ns later)
-        at = max(int(a[k + hit[0]]) - int(c.lag_start[s + k + hit[0]]), start)
-        det = at - start if at < end + grace_ns else NAT
-    if det == NAT:
+    if not len(hit):
+        return NAT, NAT
+    j = k + int(hit[0])  # dated where the status changed (a departure at ts + window, not 1 ns on)
+    at = max(int(a[j]) - int(c.lag_start[s + j]), start)
+    if at >= end + grace_ns:
         return NAT, NAT
     read = min(end, obs_end - 1)  # an incident ending after the observation: its last instant
-    k = int(np.searchsorted(b, read, side="right"))
-    if k == len(cg) or a[k] > read or cg[k] < level:
-        return det, 0
+    if at >= read:  # detected after the end: the run at `level` that began then
+        k = j
+    else:
+        k = int(np.searchsorted(b, read, side="right"))
+        if k == len(cg) or a[k] > read or cg[k] < level:
+            return at - start, 0
+    det = at - start
     # the run at `level` or worse from k on, while the segments touch (no empty window between)
     stop = np.flatnonzero((cg[k + 1:] < level) | (a[k + 1:] != b[k:-1]))
     last = k + int(stop[0]) if len(stop) else len(cg) - 1

@@ -339,7 +339,8 @@ def _print_compare_legend(args: argparse.Namespace, table: pd.DataFrame,
     status = alert_at.upper()
     print(wrap(f"detection: from an incident's start to the first instant at {alert_at} "
                "or worse; recovery: from its end until the status is below it or the window "
-               "is empty (a failure leaves the window 1 ns after its time + the window, not at "
+               "is empty after having reached it (detected after the end: from the detection "
+               "on; a failure leaves the window 1 ns after its time + the window, not at "
                "the next event), of the detected incidents only"
                + (" and those already there" if already else "") + "; both on the window's "
                "clock, medians over the incidents"

@@ -25,6 +25,7 @@ from ._common import display_names, split_axes
 from ._group_labels import group_labels
 from ._numbers import plain_numbers
 from .legends import fit_y_label, legend_above, room_below, room_for_y_labels
+from .window_counts import apart_words, counts_note, mark_counts
 from .window_gaps import (
     THIN_LABEL,
     THIN_WHY,
@@ -130,7 +131,10 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         :func:`~budgetlab.plotting.window_gaps.why_no_time`), after the names of the series
         when only some lack it (``POST: no incident``); in the panel at a window where no series
         has a mark (gid ``no_time:<column>:<window>``), else in one note under the x label and
-        the thin note (gid ``no_time_label``), clear of the marks. Words in a panel are kept
+        the thin note (gid ``no_time_label``), clear of the marks. What each detection or
+        recovery mark is over (``median of 1 (1 already CRITICAL or worse at start, 1
+        missed)``: :mod:`~budgetlab.plotting.window_counts`) stands by it (gid
+        ``counts:<column>:<window>``) or in a note (gid ``counts_label``). Words in a panel are kept
         inside their window's slot, clear of the next window's words and marks: when one does
         not fit (many windows: ten, 1 h .. 30 d, on a default figure), each window without a
         mark has a key there, ``(a)``, ``(b)``, ..., and its words are in the note, keyed, in
@@ -179,7 +183,7 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     if any(banded for banded, *_ in marked):
         handles.append(Patch(fill=False, hatch="//", edgecolor="0.6",
                              label=f"{THIN_LABEL}: not drawn"))
-    gaps = [mark_no_time(p, col, table, vals, x_all, series, windows)
+    gaps = [mark_no_time(p, col, table, vals, x_all, series, windows, apart_words(table, col))
             for p, col, vals, *_ in panels]
     handles += nothing_drawn(series, panels)
     ax.set_xticks(np.arange(len(windows)), [window_words(w) for w in windows])
@@ -196,6 +200,11 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     legend_above(ax, handles, ncols=3)
     bottom.xaxis.label.set_wrap(True)  # its lines (the span) are wider than a small figure
     notes = _notes(bottom, panels, marked, gaps, len(windows))
+    # what each detection or recovery mark is over, by it or in a note under the others
+    counted = [(_METRIC_LABELS.get(col, col).removesuffix(" (min)"),
+                mark_counts(p, col, table, vals, x_all, series, windows))
+               for p, col, vals, *_ in panels]
+    notes += counts_note(bottom, counted, notes[-1] if notes else bottom.xaxis.label)
     room_below(bottom, notes)  # on a plain figure: the label's lines and the note kept whole
     fig = ax.get_figure(root=True)
     engine = fig.get_layout_engine() if fig is not None else None

@@ -23,7 +23,7 @@ from .._util.validation import window_words
 from ..analyses.recalibration.rules import MIN_EXPECTED_FAILURES
 
 __all__ = ["CLEAR_PT", "MOST_NAMED", "REASONS", "SLOT_SHARE", "THIN_LABEL", "THIN_WHY",
-           "already_words", "keep_in_slots", "keep_units",
+           "already_words", "fits_slot", "keep_in_slots", "keep_units",
            "mark_no_time", "mark_thin", "no_time_note", "why_no_time"]
 
 #: The words on a window whose drawn column is withheld (too little evaluated time, no event in
@@ -98,7 +98,7 @@ def why_no_time(table: pd.DataFrame, column: str) -> np.ndarray:
     (the window missed them all: no detection, nothing to recover from), ``none recovered``
     (every detected incident still alerting when the log ends: recovery columns only), ``0 events
     evaluated`` (detections withheld: no event in the row's evaluated span, ``detected`` NaN),
-    ``already CRITICAL at start`` (detection columns: each incident neither detected nor
+    ``already CRITICAL or worse at start`` (detection columns: each incident neither detected nor
     missed began while the window was already at ``alert_at``, ``attrs["alert_at"]``, or
     worse, ``already_at_alert``: a median over none; ``... or unseen`` when some were unseen:
     :func:`already_words`); ``""`` where it has one, or for another column. Without the counts
@@ -139,19 +139,23 @@ def why_no_time(table: pd.DataFrame, column: str) -> np.ndarray:
 
 def already_words(table: pd.DataFrame) -> str:
     """Why a detection time is missing where each incident began at the alert status (the
-    table's ``attrs["alert_at"]``, critical when it has none): ``already CRITICAL at start``.
+    table's ``attrs["alert_at"]``, critical when it has none) or worse: ``already CRITICAL or
+    worse at start`` (the column legend's words; the window may have been EXHAUSTED), ``already
+    EXHAUSTED at start`` (nothing is worse).
 
     >>> t = pd.DataFrame()
     >>> t.attrs["alert_at"] = "warning"
     >>> already_words(t)
-    'already WARNING at start'
+    'already WARNING or worse at start'
     """
-    return f"already {str(table.attrs.get('alert_at', 'critical')).upper()} at start"
+    alert_at = str(table.attrs.get("alert_at", "critical"))
+    worse = "" if alert_at == "exhausted" else " or worse"
+    return f"already {alert_at.upper()}{worse} at start"
 
 
 def mark_no_time(p: Axes, column: str, table: pd.DataFrame, values: np.ndarray,
-                 x_all: np.ndarray, series: np.ndarray,
-                 windows: list[str]) -> tuple[list[Said], list[Placed]]:
+                 x_all: np.ndarray, series: np.ndarray, windows: list[str],
+                 apart: np.ndarray | None = None) -> tuple[list[Said], list[Placed]]:
     """On each window where a series has no detection or recovery time (NaT: not a point, a
     gap), the reason in words (:func:`why_no_time`), after the series' names when not every
     series lacks it (``POST: no incident``; ``k of n:`` beyond :data:`MOST_NAMED`). Where no
@@ -159,16 +163,28 @@ def mark_no_time(p: Axes, column: str, table: pd.DataFrame, values: np.ndarray,
     as placed, for :func:`keep_in_slots`); where some have, the words are returned for a note
     outside the panel (:func:`no_time_note`): in it, at the window, they lay over the marks
     drawn there. Each with its window's position and its words on one line (``at 1 h POST: no
-    incident``)."""
+    incident``). ``apart`` (per row, the incidents counted apart in words:
+    :func:`~budgetlab.plotting.window_counts.apart_words`) follows ``none detected`` and ``none
+    recovered`` in brackets with up to :data:`MOST_NAMED` series (``none detected (2 already
+    CRITICAL or worse at start, 1 missed)``): what none of how many is; not when they only say
+    the reason again (every incident missed, or every one reached unrecovered)."""
     why = why_no_time(table, column)
     why = np.where(np.isnan(values), why, "")  # a value drawn needs no words
     n_series = len(pd.unique(series))
+    base = why.copy()  # the reason, for the order said
+    if apart is not None and n_series <= MOST_NAMED:
+        # not when it says the reason again: "none detected (2 missed)"
+        own = pd.Series(apart, dtype=object).str.fullmatch(r"[\d,]+ (missed|unrecovered)")
+        add = np.isin(why, ["none detected", "none recovered"]) & (apart != "") & ~own.to_numpy()
+        why = np.where(add, why + " (" + apart.astype(str) + ")", why)
+    order = (*REASONS, already_words(table), f"{already_words(table)} or unseen")
     said: list[Said] = []
     placed: list[Placed] = []
     for x in np.unique(x_all[why != ""]).tolist():
         here = (x_all == x) & (why != "")
         lines = []
-        for reason in (*REASONS, already_words(table), f"{already_words(table)} or unseen"):
+        for reason in sorted(set(why[here].tolist()), key=lambda r: order.index(base[
+                here & (why == r)][0])):
             named = [str(n) for n in pd.unique(series[here & (why == reason)])]
             if not named:
                 continue
@@ -196,17 +212,12 @@ def keep_in_slots(panels: list[Axes], placed: list[list[Placed]],
     (``(a) at 2 h none detected``), for the note under the panels, by panel; the words of a
     hatched band (:data:`THIN_LABEL`, where every series is withheld) are taken out instead:
     the legend's hatched key says them."""
-    fig = panels[0].get_figure(root=True)
-    renderer = getattr(fig.canvas, "get_renderer", None) if fig is not None else None
     keyed: list[list[Said]] = [[] for _ in panels]
-    if fig is None or renderer is None or not any(placed):
+    if _renderer(panels[0]) is None or not any(placed):
         return keyed
-    r = renderer()
 
     def fits(p: Axes, text: Any) -> bool:
-        box, panel = text.get_window_extent(r), p.get_window_extent(r)
-        room = SLOT_SHARE * panel.width / n_windows - 2 * CLEAR_PT * fig.dpi / 72
-        return bool(box.width <= room and box.height <= SLOT_SHARE * panel.height)
+        return fits_slot(p, text, n_windows)
 
     fit = [[fits(p, text) for _, _, text in here] for p, here in zip(panels, placed, strict=True)]
     if all(all(ok) for ok in fit):
@@ -225,6 +236,25 @@ def keep_in_slots(panels: list[Axes], placed: list[list[Placed]],
             if not fits(p, text):
                 text.remove()
     return keyed
+
+
+def _renderer(p: Axes) -> Any:
+    """The renderer of ``p``'s figure, ``None`` when its canvas has none (nothing to measure)."""
+    fig = p.get_figure(root=True)
+    get = getattr(fig.canvas, "get_renderer", None) if fig is not None else None
+    return get() if get is not None else None
+
+
+def fits_slot(p: Axes, text: Any, n_windows: int) -> bool:
+    """Whether ``text`` (drawn in panel ``p`` of ``n_windows`` windows) is narrower than its
+    window's slot, less the room of a neighbour's marker on both sides (:data:`CLEAR_PT`), and
+    lower than the panel, as measured on the figure now; True when nothing can measure it."""
+    r, fig = _renderer(p), p.get_figure(root=True)
+    if r is None or fig is None:
+        return True
+    box, panel = text.get_window_extent(r), p.get_window_extent(r)
+    room = SLOT_SHARE * panel.width / n_windows - 2 * CLEAR_PT * fig.dpi / 72
+    return bool(box.width <= room and box.height <= SLOT_SHARE * panel.height)
 
 
 def keep_units(text: str) -> str:

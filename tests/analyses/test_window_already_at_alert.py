@@ -70,7 +70,7 @@ def test_a_median_over_no_incident_below_the_alert_status_is_withheld_in_words()
     row = t.iloc[0]
     assert pd.isna(row["detection_median"]) and pd.isna(row["detection_max"])  # old: 0 s
     assert (row["already_at_alert"], row["detected"], row["missed"]) == (1, 0, 0)
-    assert why_no_time(t, "detection_median").tolist() == ["already CRITICAL at start"]
+    assert why_no_time(t, "detection_median").tolist() == ["already CRITICAL or worse at start"]
     assert row["recovery_median"] == pd.Timedelta("54min")
     assert why_no_time(t, "recovery_median").tolist() == [""]
 
@@ -86,7 +86,7 @@ def test_the_plot_says_why_it_draws_no_detection_delay():
     assert not any(np.isfinite(np.asarray(line.get_ydata(), dtype=float)).any()
                    for line in drawn)
     said = {str(x.get_gid()): " ".join(x.get_text().split()) for x in ax.y2_ax.texts}
-    assert said.get("no_time:detection_median:1h") == "already CRITICAL at start"
+    assert said.get("no_time:detection_median:1h") == "already CRITICAL or worse at start"
     plt.close("all")
 
 
@@ -137,7 +137,8 @@ def _cell_rows(out: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize(("name", "counts", "median"), [
-    ("both", ("2", "1", "1"), "5 min"), ("a", ("1", "1", "0"), "already CRITICAL at start")])
+    ("both", ("2", "1", "1"), "5 min"),
+    ("a", ("1", "1", "0"), "already CRITICAL or worse at start")])
 def test_cli_table_and_legend(files, capsys, name, counts, median):
     code = main(["compare-windows", str(files / "log.csv"), "--windows", "1h", "--target", "0.9",
                  "--incidents", str(files / f"{name}.csv")])
@@ -149,3 +150,17 @@ def test_cli_table_and_legend(files, capsys, name, counts, median):
     assert ("already_at_alert: incidents that began while the window was already CRITICAL or "
             "worse (--alert-at)") in " ".join(out.split())
     assert " 0 s" not in out
+
+
+def test_the_words_say_or_worse_where_the_window_was_exhausted():
+    # Incident A began with the window EXHAUSTED (15 failures of 60 events, budget 6: above), so
+    # "already CRITICAL at start" named a status the window was not in: the column legend's "or
+    # worse" says it. At alert_at="exhausted" nothing is worse: the status itself.
+    from budgetlab.plotting.window_gaps import why_no_time
+
+    t = compare_windows(hand_log(), SLO(target=0.9), "1h", incidents=incidents(A))
+    assert why_no_time(t, "detection_median").tolist() == ["already CRITICAL or worse at start"]
+    t = compare_windows(hand_log(), SLO(target=0.9), "1h", incidents=incidents(A),
+                        alert_at="exhausted")
+    assert t["already_at_alert"].iloc[0] == 1
+    assert why_no_time(t, "detection_median").tolist() == ["already EXHAUSTED at start"]

@@ -546,7 +546,9 @@ def clock_incident_oracle(spans, start, end, grace, level, arrivals):
     """(detection, recovery) in ns of one group's spans (status_spans, checked against the seed
     port at every instant) for one incident, by a loop: a span held for one instant only reads
     as the one before it; no_traffic is below every level; recovery (of a detected incident
-    only) is read at the last instant of the observation when the incident ends after it; None:
+    only) is read at the last instant of the observation when the incident ends after it, and
+    from the detection on when the window reached ``level`` only after the end (within the
+    grace: at the end it was below ``level`` because it had not reached it yet); None:
     missed / not recovered. A span edge where no event of the group arrives (``arrivals``: their
     ns) is a departure, 1 ns after ``ts + window``: the change is dated at ``ts + window``. An
     incident that began with the span holding the instant before its start at ``level`` or
@@ -564,20 +566,23 @@ def clock_incident_oracle(spans, start, end, grace, level, arrivals):
         rank = STATUSES.index(status) if status != "no_traffic" else -1
         rows.append((r.start.value, r.end.value, rank >= level))
     already = any(bad and a <= start - 1 < b for a, b, bad in rows)
-    det = None
-    for a, b, bad in rows:
+    det, hit = None, -1
+    for k, (a, b, bad) in enumerate(rows):
         if bad and b > start:
             at = max(dated(a), start)
-            det = at - start if at < end + grace else None
+            det, hit = (at - start if at < end + grace else None), k
             break
     if det is None:
         return None, None
     shown = None if already else det
     read = min(end, hi - 1)
-    holding = [i for i, (a, b, _) in enumerate(rows) if a <= read < b]
-    if not holding or not rows[holding[0]][2]:
-        return shown, 0
-    i = holding[0]
+    if start + det >= read:  # reached level only after the end: the run from that span on
+        i = hit
+    else:
+        holding = [i for i, (a, b, _) in enumerate(rows) if a <= read < b]
+        if not holding or not rows[holding[0]][2]:
+            return shown, 0
+        i = holding[0]
     while i + 1 < len(rows) and rows[i + 1][2]:
         i += 1
     return shown, (max(dated(rows[i][1]) - end, 0) if rows[i][1] < hi else None)
