@@ -30,6 +30,7 @@ from ..windows.bingrid import BinGrid
 from ..windows.binning import bin_events
 from ..windows.bins import read_bins
 from .incident_coverage import covered_alerts, evaluated_from
+from .incident_follow import LogRest, follow_ongoing
 from .incident_tier_reach import tier_reach, without_empty_short
 from .incident_tier_table import overlapping, tier_table
 from .incident_window import Span, between
@@ -186,6 +187,7 @@ def worst_first(tracker: pd.DataFrame) -> pd.DataFrame:
 def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str], span: Span, *,
                  freq: Any, has_timeout: bool,
                  alerted: tuple[pd.DataFrame, pd.Timestamp, pd.Timestamp] | None = None,
+                 rest: LogRest | None = None,
                  ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The alert episodes overlapping the window (with ``caused_by_timeouts``), the tier
     table and the bins it is read on (from ``span.h_start`` to the window's end), read over the
@@ -206,17 +208,24 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
     ``[span.start, span.end + span.grace)`` (:func:`~budgetlab.alerts.group_scores.episode_matches`)
     and began by the last evaluation whose windows hold data; ``unseen`` is judged on that span
     too, whose end is ``judged_to`` (``end + grace``, or the last evaluation whose windows hold
-    data when the log ends first: the grace is cut there)."""
+    data when the log ends first: the grace is cut there). An alert of the tier table still
+    firing at the end of that replay is followed in the log ``rest`` (the whole log and the
+    scope; not followed when ``None``) until it resets or the log ends
+    (:func:`~budgetlab.analyses.incident_follow.follow_ongoing`): its ``alert_end`` is its
+    reset, and ``ongoing`` says it was still firing at the log's end."""
     bins = bin_events(ev, freq, by=keys, start=span.h_start, end=span.w_end)
     grid = read_bins(bins, freq=freq)
     froms = evaluated_from(grid, span.data_start, policy)
     a_ev, log_start, a_stop = alerted if alerted is not None else (
         ev, span.h_start if span.data_start is None else span.data_start, span.w_end)
 
-    def replayed(stop: pd.Timestamp) -> tuple[BinGrid, pd.DataFrame]:
-        """The grid of the alerts' events up to ``stop`` and its episodes."""
-        a_bins = bins if stop == span.w_end and log_start >= span.h_start else bin_events(
-            a_ev, freq, by=keys, start=min(log_start, span.h_start), end=stop)
+    def replayed(stop: pd.Timestamp, of: pd.DataFrame | None = None,
+                 ) -> tuple[BinGrid, pd.DataFrame]:
+        """The grid of the alerts' events (``of``: those events instead) up to ``stop`` and its
+        episodes."""
+        same = of is None and stop == span.w_end and log_start >= span.h_start
+        a_bins = bins if same else bin_events(a_ev if of is None else of, freq, by=keys,
+                                              start=min(log_start, span.h_start), end=stop)
         a_grid = grid if a_bins is bins else read_bins(a_bins, freq=freq)
         return a_grid, covered_alerts(a_bins, a_grid, slo.target, policy, evaluated_from(
             a_grid, log_start, policy), has_timeout=has_timeout)
@@ -227,6 +236,9 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
     a_grid, ep = replayed(cap)
     m_stop = a_stop if span.data_end is None else min(a_stop, _bin_end(grid, span.data_end))
     m_grid, matched = (a_grid, ep) if m_stop <= cap else replayed(m_stop)
+    if rest is not None:  # an alert firing at the replay's end: followed to its reset
+        matched = follow_ongoing(matched, int(m_grid.bin_end_ns[-1]), rest, keys,
+                                 lambda of, stop: replayed(stop, of)[1], max(policy.windows))
     alerts = overlapping(ep, span.w_start, span.w_end).reset_index(drop=True)
     alerts.attrs.update(ep.attrs)  # the grid's own start and end: the history read included
     end = _read_until(grid, span.data_end, span.end)
