@@ -30,6 +30,7 @@ from ..events.schema import ROLE_COLUMNS, check_events
 from ..slo import SLO, PerGroup, as_per_group, as_slo
 from .incident_coverage import tiers_note
 from .incident_focus import focus_first
+from .incident_follow import LogRest
 from .incident_replay import replay_tables
 from .incident_result import IncidentReport
 from .incident_text import summary_text
@@ -170,7 +171,8 @@ def incident_report(
                            tracked=tracked_events(events, ev, span, scope_text, keys,
                                                   min_events=slo.min_events),
                            alerted=alerted_events(events, ev, span, scope_text),
-                           lead=lead_events(events, replayed[0], slo.window, scope_text))
+                           lead=lead_events(events, replayed[0], slo.window, scope_text),
+                           rest=LogRest(events, scope_text))
     if span.data_start is not None and span.data_start >= span.end:
         notes.append("the log starts after the incident ends: none of its events is in the log.")
     elif int(tables["budget"]["events"].sum()) == 0 and not (

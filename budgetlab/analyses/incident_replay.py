@@ -21,6 +21,7 @@ from .bucket_variants import Groups, TrackerVariants
 from .failure_buckets import bucket_counts
 from .incident_budget import budget_table, replayed_traffic
 from .incident_coverage import tracker_read_from, withhold_tracker
+from .incident_follow import LogRest
 from .incident_tables import alert_tables, report_attrs, tracker_table
 from .incident_window import Span, between, nice_freq
 
@@ -31,7 +32,8 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
                   span: Span, *, freq: Any, replayed: tuple[int, int],
                   tracked: pd.DataFrame | None = None,
                   alerted: tuple[pd.DataFrame, pd.Timestamp, pd.Timestamp] | None = None,
-                  lead: pd.DataFrame | None = None) -> dict[str, Any]:
+                  lead: pd.DataFrame | None = None, rest: LogRest | None = None,
+                  ) -> dict[str, Any]:
     """The report's tables from the events replayed (history included: ``replayed``, the span
     ``[lo, hi)`` in ns they cover), cut to the window or the incident. The tracker replays
     ``tracked`` (default ``ev``): ``ev`` and each group's history before its last event before
@@ -39,7 +41,9 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
     replay ``alerted`` (default ``ev``): the events from the log's start, its first event and
     the end of their bins (:func:`~budgetlab.analyses.incident_window.alerted_events`). The
     budget's time with traffic counts the window at the span's start from ``lead``: the events
-    of the tracker's window before it (:func:`~budgetlab.analyses.incident_window.lead_events`)."""
+    of the tracker's window before it (:func:`~budgetlab.analyses.incident_window.lead_events`).
+    The tier table's alerts still firing at the replay's end are followed in ``rest``, the log
+    (:func:`~budgetlab.analyses.incident_tables.alert_tables`)."""
     tracked = ev if tracked is None else tracked
     # a window longer than the history is in notes, not a warning
     states_h = replay_table(tracked, slo, by=keys, warn_partial=False)
@@ -51,7 +55,8 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
     states = states_h[between(tracked["ts"], span.w_start, span.w_end)].reset_index(drop=True)
     states.attrs.update(states_h.attrs)
     alerts, tiers, alert_bins = alert_tables(ev, slo, pol, keys, span, freq=freq,
-                                             has_timeout=has_timeout, alerted=alerted)
+                                             has_timeout=has_timeout, alerted=alerted,
+                                             rest=rest)
     groups_h = Groups(ev, keys)
     in_window = between(ev["ts"], span.w_start, span.w_end)
     in_incident = between(ev["ts"], span.start, span.end)

@@ -85,7 +85,8 @@ class IncidentReport:
         Per group and tier, during the incident: ``tier``, ``severity``, ``burn`` (threshold),
         ``long_window``, ``short_window``, ``fired``, ``first_alert``, ``detection_delay``
         (first alert − start, at least 0), ``alert_end`` (of the alerts overlapping ``[start,
-        end + grace)``, ``score_alerts``' rule, begun while the windows held data; for one
+        end + grace)``, ``score_alerts``' rule, begun while the windows held data; one still
+        firing at the report's span's end is followed in the log to its reset, and for one
         still firing at the log's last evaluation, one step after it), ``ongoing`` (such an
         alert was still firing there: its ``alert_end`` is not where it stopped),
         ``caused_by_timeouts`` (every episode that fired was caused by timeouts alone),

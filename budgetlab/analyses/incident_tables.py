@@ -21,7 +21,6 @@ import pandas as pd
 from .._util.attrs import span_attrs
 from .._util.validation import utc_from_ns, utc_ns_column
 from ..alerts.episodes import alert_states
-from ..alerts.group_scores import episode_matches
 from ..alerts.policy import AlertPolicy
 from ..budget.blips import blips_folded
 from ..budget.figures import STATUS_DTYPE, seed_figures
@@ -31,10 +30,12 @@ from ..windows.bingrid import BinGrid
 from ..windows.binning import bin_events
 from ..windows.bins import read_bins
 from .incident_coverage import covered_alerts, evaluated_from
+from .incident_follow import LogRest, follow_ongoing
 from .incident_tier_reach import tier_reach, without_empty_short
+from .incident_tier_table import overlapping, tier_table
 from .incident_window import Span, between
 
-__all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "alert_tables", "closest_tier", "report_attrs",
+__all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "alert_tables", "report_attrs",
            "tracker_table", "worst_first"]
 
 
@@ -186,6 +187,7 @@ def worst_first(tracker: pd.DataFrame) -> pd.DataFrame:
 def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str], span: Span, *,
                  freq: Any, has_timeout: bool,
                  alerted: tuple[pd.DataFrame, pd.Timestamp, pd.Timestamp] | None = None,
+                 rest: LogRest | None = None,
                  ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The alert episodes overlapping the window (with ``caused_by_timeouts``), the tier
     table and the bins it is read on (from ``span.h_start`` to the window's end), read over the
@@ -206,17 +208,24 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
     ``[span.start, span.end + span.grace)`` (:func:`~budgetlab.alerts.group_scores.episode_matches`)
     and began by the last evaluation whose windows hold data; ``unseen`` is judged on that span
     too, whose end is ``judged_to`` (``end + grace``, or the last evaluation whose windows hold
-    data when the log ends first: the grace is cut there)."""
+    data when the log ends first: the grace is cut there). An alert of the tier table still
+    firing at the end of that replay is followed in the log ``rest`` (the whole log and the
+    scope; not followed when ``None``) until it resets or the log ends
+    (:func:`~budgetlab.analyses.incident_follow.follow_ongoing`): its ``alert_end`` is its
+    reset, and ``ongoing`` says it was still firing at the log's end."""
     bins = bin_events(ev, freq, by=keys, start=span.h_start, end=span.w_end)
     grid = read_bins(bins, freq=freq)
     froms = evaluated_from(grid, span.data_start, policy)
     a_ev, log_start, a_stop = alerted if alerted is not None else (
         ev, span.h_start if span.data_start is None else span.data_start, span.w_end)
 
-    def replayed(stop: pd.Timestamp) -> tuple[BinGrid, pd.DataFrame]:
-        """The grid of the alerts' events up to ``stop`` and its episodes."""
-        a_bins = bins if stop == span.w_end and log_start >= span.h_start else bin_events(
-            a_ev, freq, by=keys, start=min(log_start, span.h_start), end=stop)
+    def replayed(stop: pd.Timestamp, of: pd.DataFrame | None = None,
+                 ) -> tuple[BinGrid, pd.DataFrame]:
+        """The grid of the alerts' events (``of``: those events instead) up to ``stop`` and its
+        episodes."""
+        same = of is None and stop == span.w_end and log_start >= span.h_start
+        a_bins = bins if same else bin_events(a_ev if of is None else of, freq, by=keys,
+                                              start=min(log_start, span.h_start), end=stop)
         a_grid = grid if a_bins is bins else read_bins(a_bins, freq=freq)
         return a_grid, covered_alerts(a_bins, a_grid, slo.target, policy, evaluated_from(
             a_grid, log_start, policy), has_timeout=has_timeout)
@@ -227,7 +236,10 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
     a_grid, ep = replayed(cap)
     m_stop = a_stop if span.data_end is None else min(a_stop, _bin_end(grid, span.data_end))
     m_grid, matched = (a_grid, ep) if m_stop <= cap else replayed(m_stop)
-    alerts = _overlapping(ep, span.w_start, span.w_end).reset_index(drop=True)
+    if rest is not None:  # an alert firing at the replay's end: followed to its reset
+        matched = follow_ongoing(matched, int(m_grid.bin_end_ns[-1]), rest, keys,
+                                 lambda of, stop: replayed(stop, of)[1], max(policy.windows))
+    alerts = overlapping(ep, span.w_start, span.w_end).reset_index(drop=True)
     alerts.attrs.update(ep.attrs)  # the grid's own start and end: the history read included
     end = _read_until(grid, span.data_end, span.end)
     states, group_rows = _incident_states(grid, slo.target, policy, keys, span.start, end)
@@ -239,7 +251,7 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
         a_stop - pd.Timedelta(1))
     until = _read_until(m_grid, last, span.end + span.grace)
     states = without_empty_short(grid, states[covered], policy, keys)
-    tiers = _tier_table(matched, states, group_rows, policy, keys, span.start,
+    tiers = tier_table(matched, states, group_rows, policy, keys, span.start,
                         span.end + span.grace, until)
     # the first evaluation after the incident's start (the grid starts a history before it)
     first = grid.start_ns + ((span.start.value - grid.start_ns) // grid.freq_ns + 1) * grid.freq_ns
@@ -294,62 +306,6 @@ def _incident_states(grid: BinGrid, target: Any, policy: AlertPolicy, keys: list
         if keys:
             group_rows += list(states[keys].drop_duplicates().itertuples(index=False, name=None))
     return pd.concat(parts, ignore_index=True), group_rows or [()]
-
-
-def _overlapping(episodes: pd.DataFrame, lo: pd.Timestamp, hi: pd.Timestamp) -> pd.DataFrame:
-    """The episodes that overlap ``[lo, hi)``."""
-    starts, ends = (utc_ns_column(episodes[c], f"episodes['{c}']") for c in ("start", "end"))
-    keep: np.ndarray = episode_matches(starts, ends, lo.value, hi.value)
-    return episodes[keep]
-
-
-def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[tuple[Any, ...]],
-                policy: AlertPolicy, keys: list[str], start: pd.Timestamp,
-                matched_to: pd.Timestamp, until: pd.Timestamp) -> pd.DataFrame:
-    """Per group (``group_rows``: their keys) and tier: what the tier did during the incident
-    (``states``: the tiers' states at its evaluations); an alert counts when it overlaps
-    ``[start, matched_to)`` (the incident's end + grace: ``score_alerts``' rule) and began by
-    ``until`` (the last evaluation whose windows hold data)."""
-    on = [*keys, "tier"]
-    tiers = pd.DataFrame({
-        "tier": [t.name for t in policy.tiers], "severity": [t.severity for t in policy.tiers],
-        "burn": [t.burn for t in policy.tiers],
-        "long_window": pd.to_timedelta([t.long_window for t in policy.tiers]).as_unit("ns"),
-        "short_window": pd.to_timedelta([t.short_window for t in policy.tiers]).as_unit("ns")})
-    plain = {"tier": str, **{k: object for k in keys}}  # joined on the values, not categories
-    hit = _overlapping(episodes, start, matched_to)
-    hit = hit[utc_ns_column(hit["start"], "episodes['start']") <= until.value].astype(plain)
-    hit = hit.assign(ongoing=hit["ongoing"] if "ongoing" in hit.columns else False)
-    fired = hit.groupby(on).agg(first_alert=("start", "min"), alert_end=("end", "max"),
-                                ongoing=("ongoing", "any"),
-                                caused_by_timeouts=("caused_by_timeouts", "all"),
-                                may_have_fired_earlier=("may_have_fired_earlier", "first"))
-    peaks = states.astype(plain).groupby(on)[["burn_long", "burn_short", "condition"]].max()
-    out = pd.DataFrame(group_rows, columns=keys).merge(tiers, how="cross")
-    out = out.join(fired, on=on).join(peaks.add_prefix("peak_"), on=on)
-    out["condition_held"] = out.pop("peak_condition").eq(True)  # False: no evaluation
-    empty = states.astype(plain).groupby(on)["short_empty"].sum().rename("short_window_empty")
-    out = out.join(empty, on=on).fillna({"short_window_empty": 0})
-    for c in ("first_alert", "alert_end"):
-        out[c] = out[c].astype("datetime64[ns, UTC]")
-    out["fired"] = out["first_alert"].notna().to_numpy()
-    delay = out["first_alert"] - start
-    out["detection_delay"] = delay.mask(delay < pd.Timedelta(0), pd.Timedelta(0))  # at least 0
-    for c in ("ongoing", "caused_by_timeouts", "may_have_fired_earlier"):  # False: none fired
-        out[c] = out[c].eq(True)
-    return out[[*on, "severity", "burn", "long_window", "short_window", "fired", "first_alert",
-                "detection_delay", "alert_end", "ongoing", "caused_by_timeouts",
-                "may_have_fired_earlier", "peak_burn_long",
-                "peak_burn_short", "short_window_empty", "condition_held"]].astype(
-                    {"peak_burn_long": float, "peak_burn_short": float,
-                     "short_window_empty": np.int64})
-
-
-def closest_tier(tiers: pd.DataFrame) -> pd.Series | None:
-    """The row of the tier whose peak long-window burn came closest to its threshold (``None``
-    when no tier has a peak)."""
-    ratio = (tiers["peak_burn_long"] / tiers["burn"]).to_numpy(dtype=float)
-    return tiers.iloc[int(np.nanargmax(ratio))] if np.isfinite(ratio).any() else None
 
 
 def report_attrs(tables: dict[str, Any], slo: SLO, keys: list[str], incident_ts: pd.Series) -> None:

@@ -34,8 +34,8 @@ from .incident_coverage import (
 from .incident_end_words import clock_words, detection_span_words, grace_cut_words
 from .incident_focus import focus_words
 from .incident_group_words import for_group, no_event_labels, no_event_words
-from .incident_tables import closest_tier
 from .incident_tier_reach import reach_words
+from .incident_tier_table import closest_tier
 from .incident_tracker_text import between, tracker_sentence
 
 __all__ = ["between", "summary_text", "tracker_sentence", "bucket_sentence", "alert_sentence",

@@ -26,8 +26,8 @@ from .incident import IncidentReport
 from .incident_budget_text import budget_sentence
 from .incident_group_words import for_group
 from .incident_review import BURN_BANDS_TEXT, BURN_LIMITS
-from .incident_tables import closest_tier
 from .incident_text import in_log_part
+from .incident_tier_table import closest_tier
 from .verdicts import Verdict
 
 __all__ = ["page_table", "wake_verdict", "NOT_WAKING", "not_waking_words"]

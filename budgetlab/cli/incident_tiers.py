@@ -1,7 +1,7 @@
 """``budgetlab incident``'s alert tier table as printed: its cells in words (never a blank cell)
 and its notes under it: what an ``unseen`` cell means, where the log's end cut the grace,
-the tiers still firing at the log's end, and the span its peaks are read over
-when a tier fired after it (in the grace after the incident, ``--grace``)."""
+the tiers still firing at the log's end (followed past the report's span), and the span its
+peaks are read over when a tier fired after it (in the grace after the incident, ``--grace``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._util.attrs import MINUTE, clock_text
+from .._util.attrs import MINUTE, clock_at, clock_text
 from .._util.burns import three_digits
 from .._util.words import duration_words
 from ..analyses.incident_tier_reach import peaks_span_note, silent_cells, tier_table_notes
@@ -56,22 +56,26 @@ def print_tier_table(rep: Any, by: list[str], limit: int = 0) -> None:
             print(wrap(f"note: {said}", indent=""))
         if said := peaks_span_note(cut.rows, rep.tz or "UTC", rep.start, rep.grace):
             print(wrap(f"note: {said}", indent=""))  # fired after the span of its peaks
-        if said := _ongoing_note(cut.rows, by):
+        if said := _ongoing_note(cut.rows, by, rep.tz or "UTC", rep.freq):
             print(wrap(f"note: {said}", indent=""))
     if cut.line:
         print(wrap(cut.line, indent=""))
 
 
-def _ongoing_note(rows: pd.DataFrame, by: list[str]) -> str:
-    """The tiers whose alert was still firing at the log's last evaluation (``ongoing``): their
-    ``alert_end`` (``--tiers-out``) is where the evaluation stopped, not where the alert reset;
+def _ongoing_note(rows: pd.DataFrame, by: list[str], tz: str, freq: pd.Timedelta) -> str:
+    """The tiers whose alert was still firing at the log's last evaluation (``ongoing``; the
+    report follows an alert past its span until it resets or the log ends): that evaluation,
+    one step (``freq``) before their ``alert_end`` (``--tiers-out``), said on the clock ``tz``;
     ``""`` when none was.
 
     >>> rows = pd.DataFrame({"svc": ["api", "api", "web"], "tier": ["page_1h", "page_6h", "p"],
-    ...                      "ongoing": [True, True, False]})
-    >>> print(_ongoing_note(rows, ["svc"]))  # doctest: +NORMALIZE_WHITESPACE
-    still firing at the log's end: page_1h, page_6h (svc=api); their alert_end (--tiers-out) is
-    where the log's evaluations stopped, not where they stopped firing.
+    ...                      "ongoing": [True, True, False],
+    ...                      "alert_end": pd.to_datetime(["2026-03-02 08:01"] * 3, utc=True)})
+    >>> print(_ongoing_note(rows, ["svc"], "UTC", pd.Timedelta("1min")))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    still firing at the log's end (its last evaluation, 2026-03-02 08:00 UTC): page_1h, page_6h
+    (svc=api); their alert_end (--tiers-out) is one step after that evaluation, not where they
+    stopped firing.
     """
     if "ongoing" not in rows.columns or not rows["ongoing"].any():
         return ""
@@ -82,6 +86,8 @@ def _ongoing_note(rows: pd.DataFrame, by: list[str]) -> str:
         where = ", ".join(f"{k}={v}" for k, v in zip(by, values, strict=True))
         parts.append(", ".join(part["tier"].astype(str)) + (f" ({where})" if where else ""))
     one = len(on) == 1
-    return (f"still firing at the log's end: {'; '.join(parts)}; {'its' if one else 'their'} "
-            f"alert_end (--tiers-out) is where the log's evaluations stopped, not where "
-            f"{'it' if one else 'they'} stopped firing.")
+    # every alert still firing there ends one step after the log's last evaluation
+    last = clock_at(on["alert_end"].max() - freq, tz)
+    return (f"still firing at the log's end (its last evaluation, {last}): {'; '.join(parts)}; "
+            f"{'its' if one else 'their'} alert_end (--tiers-out) is one step after that "
+            f"evaluation, not where {'it' if one else 'they'} stopped firing.")

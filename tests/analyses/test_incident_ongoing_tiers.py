@@ -74,4 +74,6 @@ def test_the_command_says_still_firing_and_writes_the_column(tmp_path, capsys):
     page = tiers.set_index("tier").loc["page_1h"]
     assert (page["first_alert"], page["alert_end"]) == ("2026-03-02 01:39:00+00:00",
                                                         "2026-03-02 02:01:00+00:00")
-    assert f"still firing at the log's end: {', '.join(firing)};" in said
+    # the log's last evaluation: 02:00, the end of the bin of its last event (01:59)
+    assert (f"still firing at the log's end (its last evaluation, 2026-03-02 02:00 UTC): "
+            f"{', '.join(firing)};") in said
