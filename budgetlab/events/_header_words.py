@@ -27,7 +27,10 @@ from ..privacy import shown
 from ._messages import MISSING_LABELS, ROWS, personal_mask, row_numbers, threshold_words
 
 __all__ = ["header_error", "numbers_in_rows", "refuse_header_line", "refuse_repeated_header",
-           "SAMPLE_ROWS"]
+           "BOM_TEXT", "SAMPLE_ROWS"]
+
+#: The byte-order mark as text: a file's first name keeps it when files are joined with ``cat``.
+BOM_TEXT = "\ufeff"
 
 #: How many of the first rows, already read with the header, a refusal looks at to tell a
 #: metric series (columns of numbers beside the time) from an outcome log, and data from a header.
@@ -100,9 +103,12 @@ def refuse_repeated_header(frame: pd.DataFrame, name: str, kind: str) -> None:
                              and not pd.api.types.is_string_dtype(c.dtype) for c in cols):
         return
     cats = [c for c in cols if isinstance(c.dtype, pd.CategoricalDtype)]
-    if any(c.name not in c.cat.categories for c in cats):
+    if any(c.name not in c.cat.categories and BOM_TEXT + str(c.name) not in c.cat.categories
+           for c in cats):
         return  # a dictionary column never holds its name: no row repeats the header
-    mask = np.logical_and.reduce([np.asarray(c == c.name, dtype=bool) for c in cols])
+    # a repeated header's first name keeps its file's byte-order mark (Windows exports joined)
+    mask = np.logical_and.reduce([np.asarray(c.isin([c.name, BOM_TEXT + str(c.name)]),
+                                             dtype=bool) for c in cols])
     if mask.any():
         raise FileFormatError(
             f"{name}: {row_numbers(mask)} repeats the header: the file looks like several "
