@@ -79,8 +79,8 @@ def test_every_group_thin_out_withholds_what_the_terminal_withholds(tmp_path, ca
 
 def test_the_thin_groups_episodes_are_said_as_the_header_counts_them(tmp_path, capsys):
     """workbook under 90 % (30 d period: page_1h burn 14.4 over 1h/5m, page_6h 6 over 6h/30m,
-    ticket_1d 3 over 1d/2h, ticket_3d 1 over 3d/6h), by hand: big (60 events an hour, at most
-    30 failed in a row) stays under every tier's threshold (0.6 over 6 h needs 216 failures;
+    ticket_1d 3 over 1d/2h, ticket_3d 1 over 3d/6h), by hand: big (60 events an hour, 40 failed
+    in all) stays under every tier's threshold (0.6 over 6 h needs 216 failures;
     0.3 over 1 d, 432; 0.1 over 3 d, 432); page_1h can never fire (1.44 > 1). tiny's failing
     days 1 and 2 fill each window with failures only: page_6h, ticket_1d and ticket_3d fire on
     each day, 3 x 2 = 6 episodes, as many as the header's; page_6h's 2 are the pages of tier *,
