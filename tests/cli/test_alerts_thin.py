@@ -136,5 +136,6 @@ def test_an_incident_of_the_thin_group_only_is_said_not_unmatched(tmp_path, caps
     text = " ".join((got.out + got.err).split())
     assert "matches no group" not in text
     assert ("2 alert episodes on 1 thin group left out (2 pages as the rows of tier * count "
-            f"them, 1 false): g=tiny ({WHY}); the rows above score the other groups (precision, recall and every count); 1 incident covers only it, "
-            "not in the rows above") in text
+            f"them, 1 false): g=tiny ({WHY}); the rows above score the other groups "
+            "(precision, recall and every count); 1 incident covers only it, not in the rows "
+            "above") in text

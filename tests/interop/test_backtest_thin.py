@@ -173,8 +173,9 @@ counting every incident given (scored apart, it was "1 of the 2")."""
     text = " ".join(got.out.split())
     assert got.err == ""
     assert ("2 alert episodes on 1 thin group left out (2 pages as the rows of tier * count "
-            f"them, 1 false): g=tiny ({WHY}); the rows above score the other groups (precision, recall and every count); 1 incident covers only it, "
-            "not in the rows above") in text
+            f"them, 1 false): g=tiny ({WHY}); the rows above score the other groups "
+            "(precision, recall and every count); 1 incident covers only it, not in the rows "
+            "above") in text
     table = text.split("(all tiers merged):")[1].split("episodes precision")[0]
     assert "I1" in table and "I2" not in table and "I3" not in table
     assert ("1 of the 3 incidents of --incidents ('I3') has a scope that matches no group of "
