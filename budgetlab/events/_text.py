@@ -19,7 +19,7 @@ import pandas as pd
 from .._util.words import say
 from ..errors import FileFormatError
 from ._csv_words import check_quotes, parse_refusal
-from ._header_words import BOM_TEXT, refuse_repeated_header
+from ._joined_files import BOM_TEXT, refuse_repeated_header
 from ._messages import note_open_last_row
 from .schema import check_header
 from .vocabulary import label_word
