@@ -2,8 +2,10 @@
 window, a period) exactly by :func:`prose_duration` (``24 h``, ``3.5 h``, ``3601 s``), a
 threshold or timeout as written by :func:`given_duration` (``12.345 s``, ``40 ms``), an elapsed
 time (detection, episode, dwell) by :func:`duration_words` in its two largest units, truncated
-(``6 h 10 min``), or by :func:`hours_words` and :func:`days_words` from hours or days held as a
-float; a time there is some of, but under a second, by :func:`some_hours_words` (never ``0 s``).
+(``6 h 10 min``), a log's length (first to last event) by :func:`length_words` in all its units
+down to the second, truncated (``1 d 11 h 59 min 56 s``), or by :func:`hours_words` and
+:func:`days_words` from hours or days held as a float; a time there is some of, but under a
+second, by :func:`some_hours_words` (never ``0 s``).
 :mod:`budgetlab._util.words` re-exports them with the rest of a message's words.
 """
 
@@ -12,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = ["DURATION_SCALES", "UNDER_A_SECOND", "days_words", "duration_words", "given_duration",
-           "hours_words", "prose_duration", "some_hours_words"]
+           "hours_words", "length_words", "prose_duration", "some_hours_words"]
 
 
 def prose_duration(value: Any) -> str:
@@ -118,6 +120,27 @@ def duration_words(value: Any, *, days: bool = True) -> str:
     if m:
         return sign + (f"{m} min {s} s" if s else f"{m} min")
     return sign + f"{s} s"
+
+
+def length_words(span: Any) -> str:
+    """A log's length (its first to its last event), the one spelling of it wherever it is said
+    (``the log is ... long``, ``longer than the data (...)``): in all its units down to the
+    second, truncated, so that it never reads longer than the log, nor as long as a window that
+    the log falls short of (``2 d 23 h 59 min``, where :func:`duration_words`' two units say
+    ``2 d 23 h`` and a rounding would say ``3 d``); under a second, as :func:`duration_words`.
+
+    >>> [length_words(x) for x in ("2D23h59min", "3D", "2D23h59min59.9s", "90s", "35h59min56s")]
+    ['2 d 23 h 59 min', '3 d', '2 d 23 h 59 min 59 s', '1 min 30 s', '1 d 11 h 59 min 56 s']
+    """
+    import pandas as pd
+
+    td = pd.Timedelta(span)
+    secs = int(td.total_seconds())
+    if secs < 1:
+        return duration_words(td)
+    parts = zip((secs // 86400, secs % 86400 // 3600, secs % 3600 // 60, secs % 60),
+                ("d", "h", "min", "s"), strict=True)
+    return " ".join(f"{n:,} {unit}" for n, unit in parts if n)
 
 
 def hours_words(hours: float) -> str:

@@ -22,14 +22,15 @@ from .duration_text import (
     duration_words,
     given_duration,
     hours_words,
+    length_words,
     prose_duration,
     some_hours_words,
 )
 
 __all__ = ["DURATION_SCALES", "UNDER_A_SECOND", "about_counted", "about_words", "cli_words",
            "command_flag", "counted", "counted_of", "days_words", "duration_words", "flags_as",
-           "given_duration", "hours_words", "noun_for", "option_word", "prose_duration", "say",
-           "some_hours_words", "some_named", "speak"]
+           "given_duration", "hours_words", "length_words", "noun_for", "option_word",
+           "prose_duration", "say", "some_hours_words", "some_named", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
 # end)

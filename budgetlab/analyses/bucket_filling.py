@@ -11,16 +11,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.words import counted, duration_words, prose_duration
+from .._util.words import counted, length_words, prose_duration
 from ..alerts.filling import unfilled_tiers
 
 __all__ = ["filling_attrs", "merge_filling", "pages_evaluated", "filling_note"]
 
 
-def filling_attrs(episodes: pd.DataFrame, apart: np.ndarray) -> dict[str, Any]:
-    """``{"span_ns": ..., "tiers": {name: {"severity", "long_window_ns", "episodes",
-    "evaluated"}}}`` of a :func:`budgetlab.alert_episodes` table, tiers in policy order:
-    ``episodes`` counts those of ``apart`` (over while their long window filled,
+def filling_attrs(episodes: pd.DataFrame, apart: np.ndarray, log_ns: int) -> dict[str, Any]:
+    """``{"span_ns": ..., "log_ns": ..., "tiers": {name: {"severity", "long_window_ns",
+    "episodes", "evaluated"}}}`` of a :func:`budgetlab.alert_episodes` table, tiers in policy
+    order: ``span_ns`` the bins' span, ``log_ns`` the log's (first to last event: what the words
+    say); ``episodes`` counts those of ``apart`` (over while their long window filled,
     :func:`~budgetlab.alerts.filling.episodes_filling`), ``evaluated`` is ``False`` for a tier
     whose long window never filled (:func:`~budgetlab.alerts.filling.unfilled_tiers`)."""
     attrs = episodes.attrs
@@ -32,7 +33,7 @@ def filling_attrs(episodes: pd.DataFrame, apart: np.ndarray) -> dict[str, Any]:
                       "episodes": int((apart & (names == n)).sum()),
                       "evaluated": str(n) not in unfilled}
              for n, w in attrs["tier_windows"].items()}
-    return {"span_ns": span, "tiers": tiers}
+    return {"span_ns": span, "log_ns": int(log_ns), "tiers": tiers}
 
 
 def merge_filling(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -47,7 +48,8 @@ def merge_filling(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
                 "long_window_ns": max(was["long_window_ns"], t["long_window_ns"]),
                 "episodes": was["episodes"] + t["episodes"],
                 "evaluated": was["evaluated"] and t["evaluated"]}
-    return {"span_ns": max(int(p["span_ns"]) for p in parts), "tiers": tiers}
+    return {"span_ns": max(int(p["span_ns"]) for p in parts),
+            "log_ns": max(int(p["log_ns"]) for p in parts), "tiers": tiers}
 
 
 def pages_evaluated(filling: Mapping[str, Any]) -> bool:
@@ -64,12 +66,16 @@ def filling_note(filling: Mapping[str, Any]) -> str:
     >>> h = 3_600 * 10**9
     >>> def tier(window, n, evaluated):
     ...     return {"long_window_ns": window, "episodes": n, "evaluated": evaluated}
-    >>> print(filling_note({"span_ns": 72 * h, "tiers": {"page_1h": tier(h, 2, True),
-    ...                     "ticket_3d": tier(72 * h, 26, False)}}))
+    >>> print(filling_note({"span_ns": 72 * h, "log_ns": 72 * h - 4 * 10**9,
+    ...     "tiers": {"page_1h": tier(h, 2, True), "ticket_3d": tier(72 * h, 26, False)}}))
     ... # doctest: +NORMALIZE_WHITESPACE
     2 episodes of page_1h began and ended in the log's first 1 h, while its long window filled:
-    not counted; ticket_3d (3 d) was not evaluated: its long window never filled, the log is 3 d
-    long (26 episodes not counted).
+    not counted; ticket_3d (3 d) was not evaluated: its long window never filled, the log is 2 d
+    23 h 59 min 56 s long (26 episodes not counted).
+
+    The log's length is its first to last event, all its units truncated
+    (:func:`~budgetlab._util.words.length_words`), never the bins' span (``3 d`` here), which
+    would read as long as the window it falls short of.
     """
     said, unfilled, n_unfilled = [], [], 0
     for name, t in filling["tiers"].items():
@@ -83,7 +89,7 @@ def filling_note(filling: Mapping[str, Any]) -> str:
                         f"{long}, while its long window filled: not counted")
     if unfilled:
         one = len(unfilled) == 1
-        span = duration_words(pd.Timedelta(int(filling["span_ns"]), unit="ns"))
+        span = length_words(pd.Timedelta(int(filling["log_ns"]), unit="ns"))
         said.append(f"{', '.join(unfilled)} {'was' if one else 'were'} not evaluated: "
                     f"{'its long window' if one else 'their long windows'} never filled, the "
                     f"log is {span} long"

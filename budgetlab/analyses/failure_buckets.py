@@ -216,7 +216,8 @@ def bucket_breakdown(
         (``policy="sloth"`` under periods of 28 and 30 days: ``sloth_28d``, ``sloth_30d``).
         ``attrs["not_evaluated"]`` names the tiers whose long window never filled (tier: long
         window in ns), ``attrs["filling_note"]`` says what the alert columns leave out (``""``
-        when nothing) and ``attrs["filling"]`` holds the same as data (``span_ns``; per tier its
+        when nothing) and ``attrs["filling"]`` holds the same as data (``span_ns``, the bins';
+        ``log_ns``, the log's first to last event, the length the note says; per tier its
         ``severity``, ``long_window_ns``, ``episodes`` left out and whether it was
         ``evaluated``).
 
@@ -263,8 +264,7 @@ def _breakdown_per_slo(events: pd.DataFrame, per: PerGroup, by: Any, policy: Any
 
     def run(one: SLO, rows: pd.DataFrame) -> pd.DataFrame:
         ts = events["ts"]  # sorted (checked): the log's first and last event
-        table = _breakdown(rows, one, by, policy, freq,
-                           bins_span=(ts.iloc[0], ts.iloc[-1] + pd.Timedelta(1, "ns")))
+        table = _breakdown(rows, one, by, policy, freq, log=(ts.iloc[0], ts.iloc[-1]))
         policies[one] = table.attrs["policy"]
         fillings.append(table.attrs["filling"])
         return table
@@ -281,9 +281,9 @@ def _breakdown_per_slo(events: pd.DataFrame, per: PerGroup, by: Any, policy: Any
 
 
 def _breakdown(events: pd.DataFrame, slo: SLO, by: Any, policy: Any, freq: Any,
-               bins_span: tuple[Any, Any] = (None, None)) -> pd.DataFrame:
-    """:func:`bucket_breakdown` under one SLO; the policy's bins span ``bins_span`` (``start``,
-    ``end`` of :func:`~budgetlab.windows.binning.bin_events`; default: the events' own span)."""
+               log: tuple[Any, Any] | None = None) -> pd.DataFrame:
+    """:func:`bucket_breakdown` under one SLO; the policy's bins span the ``log``'s first to
+    last event (default: the events' own), which the filling note says the length of."""
     keys = check_events(events, by)
     pol = as_policy(policy, default=AlertPolicy.workbook(slo.period), period=slo.period)
     check_policy_bins(pol, to_ns(freq, name="freq"), fix="freq={!r}")
@@ -295,7 +295,8 @@ def _breakdown(events: pd.DataFrame, slo: SLO, by: Any, policy: Any, freq: Any,
     variants = TrackerVariants(events, slo, groups)
     n_groups = groups.n_groups
     k = len(fail_names)
-    bins = bin_events(events, freq, by=keys, start=bins_span[0], end=bins_span[1])
+    first, last = (events["ts"].iloc[0], events["ts"].iloc[-1]) if log is None else log
+    bins = bin_events(events, freq, by=keys, start=first, end=last + pd.Timedelta(1, "ns"))
     page_tiers = [t.name for t in pol.tiers if t.severity == "page"]
     cols = {f"{what}_{how}": np.zeros((n_groups, k), dtype=np.int64)
             for what in ("transitions", "alerts", "pages") for how in ("without", "caused")}
@@ -328,7 +329,7 @@ def _breakdown(events: pd.DataFrame, slo: SLO, by: Any, policy: Any, freq: Any,
     table["pages_filling"] = np.repeat(_episode_counts(ep_all, keys, kt, is_page & apart), k)
     table["note"] = table.pop("note")  # bucket_counts' thin rule, the last column
     table.attrs.update({"slo": slo.as_dict(), "by": list(keys), "policy": pol.name or "custom"})
-    table.attrs.update(_filling_attrs(filling_attrs(ep_all, apart)))
+    table.attrs.update(_filling_attrs(filling_attrs(ep_all, apart, (last - first).value)))
     return table
 
 

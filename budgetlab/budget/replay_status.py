@@ -105,12 +105,16 @@ def check_state_types(states: pd.DataFrame, caller: str,
 
 def partial_window_note(window: pd.Timedelta, span: pd.Timedelta) -> str:
     """The words for a window longer than the data's span (warned by the API, printed by the
-    CLI)."""
+    CLI), the span said as every log's length is (:func:`~budgetlab._util.words.length_words`).
+
+    >>> partial_window_note(pd.Timedelta("36h"), pd.Timedelta("35h59min56s"))
+    'the window (36 h) is longer than the data (1 d 11 h 59 min 56 s); every window is partial.'
+    """
     from .._util.validation import window_words
-    from .._util.words import duration_words
+    from .._util.words import length_words
 
     return (f"the window ({window_words(window)}) is longer than the data "
-            f"({duration_words(span)}); every window is partial.")
+            f"({length_words(span)}); every window is partial.")
 
 
 def slo_parts(events: pd.DataFrame, slo: Any, keys: list[str], *, warn: bool = True,

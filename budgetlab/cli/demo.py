@@ -18,7 +18,7 @@ import pandas as pd
 from .._util.attrs import clock_at, clock_span
 from .._util.percent import given_fraction, given_percent, measured_percent
 from .._util.validation import duration_label, to_timedelta
-from .._util.words import counted, duration_words, hours_words, prose_duration, speak
+from .._util.words import counted, hours_words, length_words, prose_duration, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
 from .clock_text import between_events_line, format_summary
@@ -209,7 +209,7 @@ def _check_run(events: pd.DataFrame, by: list[str], window: pd.Timedelta) -> Non
                           f"{', '.join(map(repr, missing))}; its group keys are {keys}.")
     span = events["ts"].iloc[-1] - events["ts"].iloc[0]
     if window >= span:
-        raise ConfigError(f"the demo's sample spans {duration_words(span)}, no longer than the "
+        raise ConfigError(f"the demo's sample spans {length_words(span)}, no longer than the "
                           f"{prose_duration(window)} window: its closing verdicts count the time "
                           "after the first window, which leaves none; give a shorter --window "
                           "(the demo's default: 24 h).")

@@ -163,24 +163,6 @@ def thin_rates_line(rows: pd.DataFrame) -> str | None:
             f"{MIN_EVALUATED_HOURS:g} h of observed time): {', '.join(said)}.")
 
 
-def span_words(span: pd.Timedelta) -> str:
-    """The length of what was read in all its units down to the second, truncated (never more
-    than elapsed), for a sentence that sets it beside a window: ``2 d 23 h 59 min``, where
-    :func:`~budgetlab._util.words.duration_words` (two units) says ``2 d 23 h``.
-
-    >>> [span_words(pd.Timedelta(x)) for x in ("2D23h59min", "3D", "2D23h59min59.9s", "90s")]
-    ['2 d 23 h 59 min', '3 d', '2 d 23 h 59 min 59 s', '1 min 30 s']
-    """
-    from .._util.words import duration_words
-
-    secs = int(span.total_seconds())
-    if secs < 1:
-        return duration_words(span)
-    parts = zip((secs // 86400, secs % 86400 // 3600, secs % 3600 // 60, secs % 60),
-                ("d", "h", "min", "s"), strict=True)
-    return " ".join(f"{n:,} {unit}" for n, unit in parts if n)
-
-
 def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "log",
                   span: pd.Timedelta | None = None) -> list[str]:
     """One sentence per tier with episodes over (begun and ended) or incidents begun while its
@@ -188,8 +170,8 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     ``episodes.attrs``; an episode still firing when it filled is scored), and one
     for the merged rows (``tier`` ``*``); ``rows`` are the all-groups rows of a score table.
     A window that never filled says the length of the ``what`` to the second, truncated
-    (:func:`span_words`): ``span`` (``alerts``: the log's first to last event), else the
-    grid's.
+    (:func:`~budgetlab._util.words.length_words`): ``span`` (``alerts``: the log's first to last
+    event), else the grid's.
     ``what`` names what was read, as a noun the sentences take (``log`` for ``alerts``, ``span``
     for ``backtest``): "the log's first 3 d", "the span is 2 d long".
 
@@ -228,7 +210,7 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     ticket_3d's long window (3 d) never filled: the log is 2 d long; 1 incident began then: not
     scored for this tier.
     """
-    from .._util.words import counted, prose_duration
+    from .._util.words import counted, length_words, prose_duration
 
     if "episodes_filling" not in rows.columns:
         return []
@@ -249,7 +231,7 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
         episodes_, incidents_ = counted(n_ep, "episode"), counted(n_inc, "incident")
         if window >= grid:
             text = (f"{tier}'s long window ({prose_duration(window)}) never filled: the {what} "
-                    f"is {span_words(length)} long")
+                    f"is {length_words(length)} long")
             if n_ep:
                 text += (f"; its {episodes_} {'is' if n_ep == 1 else 'are'} scored apart, "
                          f"{false:,} met no incident")

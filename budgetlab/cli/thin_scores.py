@@ -23,6 +23,9 @@ __all__ = ["PolicyScores", "score_apart", "score_policy", "ALL_THIN", "Replay", 
 #: The ``left_out`` of the all-groups rows when every group is too thin for a verdict.
 ALL_THIN = "every group is too thin for a verdict"
 
+#: The columns of a verdict: withheld from ``--out`` too when every group is too thin for one.
+_VERDICTS = ("precision", "recall")
+
 #: A policy replayed on some groups' bins under their target: its episodes.
 Replay = Callable[[Any, Any], "pd.DataFrame"]
 #: A table of episodes scored against incidents on the bins and target they were replayed on
@@ -90,7 +93,7 @@ def score_apart(name: str, episodes: pd.DataFrame, replay: Replay, score: Scorer
     line = None
     if apart is not None:
         pages, false = policy_pages(apart["scores"].assign(policy=name))[name]
-        line = _line(pages, false, why, every, theirs)
+        line = _line(_thin_episodes(episodes, by, why), pages, false, why, every, theirs)
     return PolicyScores(episodes, got["scores"], tables.pop("scores"), scored, line,
                         ALL_THIN if every else "", tables)
 
@@ -136,6 +139,8 @@ def _table(rows: pd.DataFrame, left: pd.DataFrame | None, by: list[str],
     import pandas as pd
 
     table = rows.assign(left_out=_left_out(rows, by, why, every))
+    if every:  # withheld as the terminal withholds them ("too thin"), left_out saying why
+        table = table.assign(**{c: float("nan") for c in _VERDICTS if c in table.columns})
     if left is None:
         return table
     out = pd.concat([table, left.assign(left_out=_left_out(left, by, why, False))],
@@ -172,20 +177,41 @@ def _left_out(scores: pd.DataFrame, by: list[str], why: dict[tuple[str, ...], tu
             for r, s in zip(rows, star, strict=True)]
 
 
-def _line(pages: int, false: int, why: dict[tuple[str, ...], tuple[str, str]],
+def _thin_episodes(episodes: pd.DataFrame, by: list[str],
+                   why: dict[tuple[str, ...], tuple[str, str]]) -> int:
+    """How many of ``episodes`` (every group's, as the policy's header counts them: one per
+    tier's episode) are of the thin groups ``why`` names."""
+    if not by or episodes.empty:
+        return len(episodes) if why else 0
+    keys = episodes[by].astype(str).itertuples(index=False, name=None)
+    return sum(tuple(k) in why for k in keys)
+
+
+def _line(episodes: int, pages: int, false: int, why: dict[tuple[str, ...], tuple[str, str]],
           every: bool, theirs: int) -> str:
-    """The thin groups' pages, left out, in words (``every``: all groups thin, so precision
-    and recall are withheld; ``theirs``: the incidents that cover only them, not scored)."""
+    """The thin groups' alert ``episodes`` (as the policy's header counts them) and ``pages``
+    (as the rows of tier ``*`` count them), left out, in words (``every``: all groups thin, so
+    the rows above are theirs, precision and recall withheld; ``theirs``: the incidents that
+    cover only them, not scored).
+
+    >>> why = {("tiny",): ("g=tiny", "20 events")}
+    >>> _line(8, 2, 2, why, False, 0).split(": g=")[0]
+    '8 alert episodes on 1 thin group left out (2 pages as the rows of tier * count them, 2 false)'
+    >>> _line(3, 0, 0, why, True, 0).split("; ")[1]
+    'the rows above are its own (3 alert episodes, no page as the rows of tier * count them)'
+    """
     from .._util.words import counted
     from ..analyses.choices.policies import thin_named
 
     named = thin_named(dict(why.values()))
-    sent = f"{counted(pages, 'page')} ({false:,} false)"
-    groups = counted(len(why), "thin group")
+    sent = (f"{counted(pages, 'page')} as the rows of tier * count them, {false:,} false"
+            if pages else "no page as the rows of tier * count them")
     if every:
-        return (f"{sent} on {groups} left out: {named}; {ALL_THIN}, precision and recall "
+        return (f"{ALL_THIN}: {named}; the rows above are {'its' if len(why) == 1 else 'their'}"
+                f" own ({counted(episodes, 'alert episode')}, {sent}); precision and recall "
                 "withheld (too thin)")
     only = (f"; {counted(theirs, 'incident')} {'covers' if theirs == 1 else 'cover'} only "
             f"{'it' if len(why) == 1 else 'them'}, not in the rows above" if theirs else "")
-    return (f"{sent} on {groups} left out: {named}; the rows above score the other groups "
-            f"(precision, recall and every count){only}")
+    return (f"{counted(episodes, 'alert episode')} on {counted(len(why), 'thin group')} left "
+            f"out ({sent}): {named}; the rows above score the other groups (precision, recall "
+            f"and every count){only}")

@@ -3,8 +3,8 @@ repeats a name (:func:`header_error`: the closest names suggested, the columns p
 and whether a text file's first line is its header or a row of data of a header-less file, told
 from the rows below it (:func:`_unusual`): a row of data is never shown, nor a name that looks
 like data or like personal data (:func:`~budgetlab.events._messages.personal_mask`); a log's
-first line that a pattern matches but that is a header (:func:`refuse_header_line`); and a CSV's
-rows that repeat its header, files joined (:func:`refuse_repeated_header`).
+first line that a pattern matches but that is a header (:func:`refuse_header_line`). A CSV's
+rows that repeat its header (files joined) are :mod:`._joined_files`'.
 """
 
 from __future__ import annotations
@@ -22,12 +22,11 @@ import pandas as pd
 
 from .._util.validation import close_names
 from .._util.words import command_flag, counted, noun_for, option_word, say
-from ..errors import FileFormatError, SchemaError, TimestampError
+from ..errors import SchemaError, TimestampError
 from ..privacy import shown
-from ._messages import MISSING_LABELS, ROWS, personal_mask, row_numbers, threshold_words
+from ._messages import MISSING_LABELS, ROWS, personal_mask, threshold_words
 
-__all__ = ["header_error", "numbers_in_rows", "refuse_header_line", "refuse_repeated_header",
-           "SAMPLE_ROWS"]
+__all__ = ["header_error", "numbers_in_rows", "refuse_header_line", "SAMPLE_ROWS"]
 
 #: How many of the first rows, already read with the header, a refusal looks at to tell a
 #: metric series (columns of numbers beside the time) from an outcome log, and data from a header.
@@ -78,37 +77,6 @@ def refuse_header_line(name: str, line: int, values: Mapping[str, str | None], t
         f"unparseable timestamp at line {line} of {name}: the line looks like a header, not an "
         f"event ({why}); write {say('pattern=', '--pattern')} so that it does not match that "
         "line (e.g. with a time group that begins with a digit, \\d, when the times do).")
-
-
-def refuse_repeated_header(frame: pd.DataFrame, name: str, kind: str) -> None:
-    """Refuse a CSV/TSV file (``frame``, its declared columns as read) whose rows repeat its
-    header: every declared column holds its own name (``cat a.csv b.csv``, each with a header
-    line). Looked for in the distinct values of a dictionary column (labels, keys) when there is
-    one, so that a file without such a row costs no pass over its rows; a column of numbers or
-    times holds no name.
-
-    >>> refuse_repeated_header(pd.DataFrame({"ts": ["1", "ts"], "region": ["fra", "region"]}),
-    ...                        "c.csv", "csv")
-    Traceback (most recent call last):
-    ...
-    budgetlab.errors.FileFormatError: c.csv: row 2 (1-based) repeats the header: the file looks
-    like several CSV files joined, each with its header line; keep only the first header line,
-    or give the files themselves (several paths, a glob or a folder are read as one log).
-    """
-    cols = [frame[c] for c in frame.columns]
-    if not len(frame) or any(not isinstance(c.dtype, pd.CategoricalDtype)
-                             and not pd.api.types.is_string_dtype(c.dtype) for c in cols):
-        return
-    cats = [c for c in cols if isinstance(c.dtype, pd.CategoricalDtype)]
-    if any(c.name not in c.cat.categories for c in cats):
-        return  # a dictionary column never holds its name: no row repeats the header
-    mask = np.logical_and.reduce([np.asarray(c == c.name, dtype=bool) for c in cols])
-    if mask.any():
-        raise FileFormatError(
-            f"{name}: {row_numbers(mask)} repeats the header: the file looks like several "
-            f"{kind.upper()} files joined, each with its header line; keep only the first header "
-            "line, or give the files themselves (several paths, a glob or a folder are read as "
-            "one log).")
 
 
 def _hidden_names(names: Sequence[str]) -> np.ndarray:

@@ -19,7 +19,7 @@ import pandas as pd
 from .._util.words import say
 from ..errors import FileFormatError
 from ._csv_words import check_quotes, parse_refusal
-from ._header_words import refuse_repeated_header
+from ._joined_files import BOM_TEXT, refuse_repeated_header
 from ._messages import note_open_last_row
 from .schema import check_header
 from .vocabulary import label_word
@@ -312,6 +312,7 @@ def read_csv_text(source: Path | bytes, name: str, kind: str, want: FileSpec) ->
     if want.iso_time is not None and pa.types.is_timestamp(table.schema.field(want.iso_time).type):
         frame.attrs[ISO_TIME] = True
     if not any(isinstance(frame[c].dtype, pd.CategoricalDtype) and c not in frame[c].cat.categories
+               and BOM_TEXT + c not in frame[c].cat.categories
                for c in frame.columns):  # a dictionary column holding its name: files joined?
         refuse_repeated_header(frame, name, kind)
     del table

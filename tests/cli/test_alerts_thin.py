@@ -15,6 +15,7 @@ from budgetlab.cli import main
 from tests.policy_thin_log import incidents, log
 
 WHY = "20 events: 2 expected failures under 90 %, under the 10 a verdict needs"
+P2 = "(2 pages as the rows of tier * count them, 2 false)"
 
 
 def _files(tmp_path, groups=("big", "tiny")):
@@ -37,8 +38,8 @@ def _run(tmp_path, capsys, groups=("big", "tiny"), *more):
 
 def test_the_thin_groups_pages_are_said_apart_and_kept_out_of_precision(tmp_path, capsys):
     text, table = _run(tmp_path, capsys)
-    assert (f"2 pages (2 false) on 1 thin group left out: g=tiny ({WHY}); the rows above score "
-            "the other groups") in text
+    assert (f"2 alert episodes on 1 thin group left out {P2}: g=tiny ({WHY}); the rows above "
+            "score the other groups") in text
     star = table[(table["g"] == "*") & (table["tier"] == "*") & (table["severity"] == "*")]
     assert star[["episodes", "true_episodes"]].values.tolist() == [[2, 1]]  # not 4 and 1
     assert star["precision"].astype(float).tolist() == [0.5]  # 1 / 2, not 1 / 4
@@ -57,12 +58,37 @@ def test_out_keeps_the_thin_groups_rows_with_why(tmp_path, capsys):
 
 def test_every_group_thin_withholds_precision_and_recall_in_words(tmp_path, capsys):
     text, table = _run(tmp_path, capsys, ("tiny",))
-    assert (f"2 pages (2 false) on 1 thin group left out: g=tiny ({WHY}); every group is too "
-            "thin for a verdict, precision and recall withheld (too thin)") in text
-    assert "too thin" in text.split("policy single_window")[1].split("pages (2 false)")[0]
+    assert (f"every group is too thin for a verdict: g=tiny ({WHY}); the rows above are its own "
+            f"(2 alert episodes, {P2[1:-1]}); precision and recall withheld (too thin)") in text
+    assert "thin group left out" not in text  # the rows above are tiny's own, not left out
+    assert "too thin" in text.split("policy single_window")[1].split("every group is")[0]
     assert "nan" not in text.lower()
     star = table[(table["g"] == "*")]
     assert set(star["left_out"]) == {"every group is too thin for a verdict"}
+
+
+def test_every_group_thin_out_withholds_what_the_terminal_withholds(tmp_path, capsys):
+    # the terminal says "too thin" for precision and recall: --out writes no figure there either
+    # (tiny's 0 true of 2 pages would be precision 0), left_out saying why on every row
+    _, table = _run(tmp_path, capsys, ("tiny",))
+    assert len(table) == 6  # tiny's and all groups' page_1h, * page, * *
+    assert set(table["precision"]) == {""} and set(table["recall"]) == {""}
+    assert table["episodes"].tolist() == [2] * 6 and table["true_episodes"].tolist() == [0] * 6
+    assert set(table["left_out"]) == {WHY, "every group is too thin for a verdict"}
+
+
+def test_the_thin_groups_episodes_are_said_as_the_header_counts_them(tmp_path, capsys):
+    """workbook under 90 % (30 d period: page_1h burn 14.4 over 1h/5m, page_6h 6 over 6h/30m,
+    ticket_1d 3 over 1d/2h, ticket_3d 1 over 3d/6h), by hand: big (60 events an hour, 40 failed
+    in all) stays under every tier's threshold (0.6 over 6 h needs 216 failures;
+    0.3 over 1 d, 432; 0.1 over 3 d, 432); page_1h can never fire (1.44 > 1). tiny's failing
+    days 1 and 2 fill each window with failures only: page_6h, ticket_1d and ticket_3d fire on
+    each day, 3 x 2 = 6 episodes, as many as the header's; page_6h's 2 are the pages of tier *,
+    both false (I1 is on day 3)."""
+    text, _ = _run(tmp_path, capsys, ("big", "tiny"), "--policy", "workbook")
+    assert "policy workbook (6 alert episodes;" in text
+    assert (f"6 alert episodes on 1 thin group left out {P2}: g=tiny ({WHY}); the rows above "
+            "score the other groups (precision, recall and every count)") in text
 
 
 def test_the_plot_draws_the_thin_group_light_keyed_as_left_out(tmp_path, capsys, monkeypatch):
@@ -109,6 +135,7 @@ def test_an_incident_of_the_thin_group_only_is_said_not_unmatched(tmp_path, caps
     got = capsys.readouterr()
     text = " ".join((got.out + got.err).split())
     assert "matches no group" not in text
-    assert (f"2 pages (1 false) on 1 thin group left out: g=tiny ({WHY}); the rows above score "
-            "the other groups (precision, recall and every count); 1 incident covers only it, "
-            "not in the rows above") in text
+    assert ("2 alert episodes on 1 thin group left out (2 pages as the rows of tier * count "
+            f"them, 1 false): g=tiny ({WHY}); the rows above score the other groups "
+            "(precision, recall and every count); 1 incident covers only it, not in the rows "
+            "above") in text

@@ -14,9 +14,10 @@ from budgetlab.cli import main
 
 
 @pytest.mark.parametrize(("argv", "words"), [
-    (["--window", "3d"], "the demo's sample spans 2 d 23 h, no longer than the 3 d window: its "
-     "closing verdicts count the time after the first window, which leaves none; give a shorter "
-     "--window (the demo's default: 24 h)."),
+    # demo.parquet: 2026-10-06 00:00:06.020 .. 2026-10-08 23:59:53.514, 2 d 23 h 59 min 47.494 s
+    (["--window", "3d"], "the demo's sample spans 2 d 23 h 59 min 47 s, no longer than the 3 d "
+     "window: its closing verdicts count the time after the first window, which leaves none; "
+     "give a shorter --window (the demo's default: 24 h)."),
     (["--by", "region,nosuch"], "--by region,nosuch: the demo's sample has no column 'nosuch'; "
      "its group keys are captcha_type, region, sitekey."),
     (["--gap=abc"], "--gap abc is not a duration"),

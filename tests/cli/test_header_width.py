@@ -48,5 +48,5 @@ def test_the_header_lines_are_at_most_100_columns(metric, argv, capsys):
     if argv[0] == "compare-windows":  # the windows compared, on the line the header wraps to
         assert "seed tracker under 4 windows: 1 h, 6 h, 24 h, 7 d" in " ".join(header)
     else:  # the partial-window note, a line of its own
-        assert header[-1] == ("note: the window (30 d) is longer than the data (1 d 23 h); every "
-                              "window is partial.")  # 47 h 55 min
+        assert header[-1] == ("note: the window (30 d) is longer than the data (1 d 23 h 55 min); "
+                              "every window is partial.")  # 47 h 55 min

@@ -77,10 +77,10 @@ def test_an_elapsed_duration_uses_the_windows_units(capsys):
     assert duration_words("6h10min") == "6 h 10 min"
 
 
-def test_a_measured_span_is_said_in_its_two_largest_units():
+def test_a_measured_span_is_said_as_a_logs_length():
     # the loghub proxifier sample spans 16:49:07 .. 17:36:00 = 46 min 53 s (2813 s), which a 1 h
-    # window outlasts: said as an elapsed time in its two largest units, whole seconds
-    # (duration_words: "46 min 53 s"), never "2813 s"
+    # window outlasts: said as every log's length, in all its units truncated to the second
+    # (length_words: "46 min 53 s"), never "2813 s"
     ts = pd.to_datetime(["2026-10-30 16:49:07", "2026-10-30 17:36:00"], utc=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -106,8 +106,8 @@ def test_the_cli_says_a_window_longer_than_the_data_in_the_apis_words(capsys):
     # 24 h window: the command's note and the API's warning are one text (it printed "1.62 h")
     ssh = Path(__file__).parents[1] / "fixtures" / "loghub" / "openssh_300.log"
     assert main(["replay", str(ssh), "--preset", "sshd", "--year", "2026"]) == 0
-    assert ("note: the window (24 h) is longer than the data (1 h 37 min); every window is "
-            "partial.") in capsys.readouterr().out
+    assert ("note: the window (24 h) is longer than the data (1 h 37 min 7 s); every window "
+            "is partial.") in capsys.readouterr().out
 
 
 @pytest.mark.usefixtures("wide_terminal")  # reads the table's rows

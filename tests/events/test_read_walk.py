@@ -74,5 +74,6 @@ def test_a_clean_read_builds_no_words(tmp_path):
     # built-in words) is off the path of a read that finds nothing to refuse
     entered = _modules_entered(_csv(tmp_path))
     assert not {"budgetlab.events._messages", "budgetlab.events._header_words",
+                "budgetlab.events._joined_files",
                 "budgetlab.events._label_words", "budgetlab.events._time_words"} & entered, \
         sorted(entered)

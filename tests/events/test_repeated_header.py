@@ -65,3 +65,28 @@ def test_a_value_equal_to_its_column_name_alone_is_read(tmp_path):
     path = _joined(tmp_path, A + "2026-01-01T00:02:00Z,success,region\n")
     events = read_events(path, by="region")
     assert list(events["region"]) == ["fra", "ams", "region"]
+
+
+@pytest.mark.parametrize("header, by", [
+    ("ts,outcome,region", "region"),  # the mark before the time column, read as text
+    ("region,ts,outcome", "region"),  # the mark before a dictionary column's name
+    ("ts,ok", None),  # no dictionary column: the rows of text are compared
+])
+def test_files_that_each_start_with_a_byte_order_mark_are_refused_too(tmp_path, capsys, header,
+                                                                      by):
+    # Windows exports joined with cat: the second file's header keeps its mark, "\ufeffts"
+    cells = {"ts": ["2026-01-01T00:00:00Z", "2026-01-01T00:02:00Z"], "outcome": ["success"] * 2,
+             "region": ["fra"] * 2, "ok": ["true"] * 2}
+    names = header.split(",")
+    rows = [",".join(cells[n][i] for n in names) for i in range(2)]
+    text = "\ufeff" + header + "\n" + rows[0] + "\n\ufeff" + header + "\n" + rows[1] + "\n"
+    path = tmp_path / "c.csv"
+    path.write_bytes(text.encode("utf-8"))
+    options = {"by": by} if by else {"outcome": None, "ok": "ok"}
+    with pytest.raises(FileFormatError) as caught:
+        read_events(path, **options)
+    assert str(caught.value) == REFUSED.format(name="c.csv", row=2, kind="CSV")
+    if by:
+        assert main(["replay", str(path), "--by", by]) == 2
+        assert capsys.readouterr().err.splitlines() == [
+            "budgetlab: error: " + REFUSED.format(name="c.csv", row=2, kind="CSV")]

@@ -28,8 +28,9 @@ from tests.interop.test_prometheus_hostile import (
 from tests.policy_thin_log import DAY0, incidents, log
 
 WHY = "20 events: 2 expected failures under 90 %, under the 10 a verdict needs"
-LINE = (f"2 pages (2 false) on 1 thin group left out: g=tiny ({WHY}); the rows above score the "
-        "other groups (precision, recall and every count)")
+P2 = "(2 pages as the rows of tier * count them, 2 false)"
+LINE = (f"2 alert episodes on 1 thin group left out {P2}: g=tiny ({WHY}); the rows above score "
+        "the other groups (precision, recall and every count)")
 
 
 def _answer(groups: tuple[str, ...]):
@@ -106,11 +107,26 @@ def test_out_keeps_the_thin_groups_rows_with_why(fake, tmp_path, capsys):  # noq
 def test_every_group_thin_withholds_precision_and_recall_in_words(fake, tmp_path,  # noqa: F811
                                                                   capsys):
     text, scores, _ = _run(fake, tmp_path, capsys, ("tiny",))
-    assert (f"2 pages (2 false) on 1 thin group left out: g=tiny ({WHY}); every group is too "
-            "thin for a verdict, precision and recall withheld (too thin)") in text
-    assert "too thin" in text.split("Incidents, policy single_window")[1].split("pages (2")[0]
+    assert (f"every group is too thin for a verdict: g=tiny ({WHY}); the rows above are its own "
+            f"(2 alert episodes, {P2[1:-1]}); precision and recall withheld (too thin)") in text
+    assert "thin group left out" not in text  # the rows above are tiny's own, not left out
+    assert "too thin" in text.split("Incidents, policy single_window")[1].split("every group")[0]
     assert "nan" not in text.lower()
     assert set(_star(scores)["left_out"]) == {"every group is too thin for a verdict"}
+    # withheld in words on the terminal, so no figure in --out either (0 true of 2 would be 0)
+    assert set(scores["precision"]) == {""} and set(scores["recall"]) == {""}
+    assert scores["episodes"].tolist() == [2] * 6 and scores["true_episodes"].tolist() == [0] * 6
+
+
+def test_the_thin_groups_episodes_are_said_as_the_header_counts_them(fake, tmp_path,  # noqa: F811
+                                                                    capsys):
+    """workbook under 90 %, by hand as in tests/cli/test_alerts_thin.py: big fires no tier;
+    tiny's page_6h, ticket_1d and ticket_3d fire on days 1 and 2: 6 episodes, page_6h's 2 the
+    pages of tier *, both false."""
+    text, _, _ = _run(fake, tmp_path, capsys, ("big", "tiny"), "--policy", "workbook")
+    assert "Policy workbook: 6 alert episodes" in text
+    assert (f"6 alert episodes on 1 thin group left out {P2}: g=tiny ({WHY}); the rows above "
+            "score the other groups (precision, recall and every count)") in text
 
 
 def test_the_plot_draws_the_thin_group_light(fake, tmp_path, capsys, monkeypatch):  # noqa: F811
@@ -156,9 +172,10 @@ counting every incident given (scored apart, it was "1 of the 2")."""
     got = capsys.readouterr()
     text = " ".join(got.out.split())
     assert got.err == ""
-    assert (f"2 pages (1 false) on 1 thin group left out: g=tiny ({WHY}); the rows above score "
-            "the other groups (precision, recall and every count); 1 incident covers only it, "
-            "not in the rows above") in text
+    assert ("2 alert episodes on 1 thin group left out (2 pages as the rows of tier * count "
+            f"them, 1 false): g=tiny ({WHY}); the rows above score the other groups "
+            "(precision, recall and every count); 1 incident covers only it, not in the rows "
+            "above") in text
     table = text.split("(all tiers merged):")[1].split("episodes precision")[0]
     assert "I1" in table and "I2" not in table and "I3" not in table
     assert ("1 of the 3 incidents of --incidents ('I3') has a scope that matches no group of "
