@@ -81,7 +81,7 @@ def test_a_budget_period_is_said_exactly_in_the_withheld_note():
 
 
 def test_a_long_window_and_a_hysteresis_are_said_exactly():
-    from budgetlab.analyses.choices.windows import _window_name
+    from budgetlab.analyses.choices.window_pairs import window_name
     from budgetlab.cli.score_text import filling_notes
 
     # a tier's long window of 1 d 1 s (86,401 s) that never filled in a 1 d log
@@ -96,4 +96,4 @@ def test_a_long_window_and_a_hysteresis_are_said_exactly():
                                        "tier."]
     # a dwell (hysteresis) of 61 min 30 s given: 3690 s, not "1 h 1 min"
     row = pd.Series({"window": "1h", "min_dwell": pd.Timedelta("61min30s")})
-    assert _window_name(row) == "the 1 h window with 3,690 s of hysteresis"
+    assert window_name(row) == "the 1 h window with 3,690 s of hysteresis"
