@@ -86,7 +86,7 @@ def test_no_recommendation_but_an_interval_says_the_interval():
 
 
 def test_the_cli_line_says_the_interval_without_a_recommendation():
-    from budgetlab.cli.analyses import _recalibration_line
+    from budgetlab.cli.recalibrate_command import _recalibration_line
 
     row = pd.Series({"events": 8065, "hours": 672.0, "success_rate": 0.9344, "ci_low": 0.9288,
                      "ci_high": 0.9396, "current_target": 0.95, "recommended_target": np.nan,
