@@ -59,12 +59,13 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     failures over their budgets), never one period's share of every group. The period's budget
     is the traffic of the whole log in scope carried to the period, over its time with traffic:
     read over less than a day of it (``log_traffic_hours``) the share and the events a day are
-    withheld, in words; the share and the burn over the incident when the incident's events hold fewer than
-    10 expected failures, said once with that reason (``tz``: the clock the span is said on).
-    The events and failures are counted over the part of the incident in the log: ``in_log``
-    (its length and where the log cuts it: ``"to 21:59"``) when the log starts or ends inside
-    the incident, said so (``Over the 2 h of its 6 h in the log (to 21:59)``). ``groups_said``:
-    an earlier sentence named the groups without an event (they are "the same" groups here).
+    withheld, in words; the share and the burn over the incident when the incident's events hold
+    fewer than 10 expected failures, said once with that reason (``tz``: the clock the span is
+    said on). The events and failures are counted over the part of the incident in the log:
+    ``in_log`` (its length and where the log cuts it: ``"to 21:59"``) when the log starts or ends
+    inside the incident, said so (``Over the 2 h of its 6 h in the log (to 21:59)``).
+    ``groups_said``: an earlier sentence named the groups without an event (they are "the same"
+    groups here).
 
     >>> b = pd.DataFrame({"events": [229], "failures": [1], "excess_failures": [0.771],
     ...                   "period_budget": [43.2], "period_events": [43_200.0],

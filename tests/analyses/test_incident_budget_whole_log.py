@@ -49,11 +49,11 @@ def test_the_share_is_the_whole_logs_whatever_the_context(context):
                           policy=AlertPolicy.single_window("1h", 2.9, severity="ticket"))
     row = rep.budget.iloc[0]
     assert (row["events"], row["failures"]) == (120, 30)
+    assert row["period_budget_pct"] == pytest.approx(SHARE_PCT)  # 0.4166
     assert (row["log_start"], row["log_end"]) == (T0, pd.Timestamp("2026-01-03 23:59:30", tz="UTC"))
     assert (row["log_events"], row["log_traffic_hours"]) == (7_200, pytest.approx(HOURS))
     assert row["period_events"] == pytest.approx(PER_DAY * 30)  # 72,008.3
     assert row["period_budget"] == pytest.approx(0.1 * PER_DAY * 30)  # 7,200.83
-    assert row["period_budget_pct"] == pytest.approx(SHARE_PCT)  # 0.4166
     assert SAID in " ".join(rep.summary.split())
 
 
