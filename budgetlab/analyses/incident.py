@@ -38,9 +38,9 @@ from .incident_window import (
     Span,
     alerted_events,
     check_scope,
-    lead_events,
     overlapping_incidents,
     replayed_events,
+    scoped_events,
     tracked_events,
 )
 from .per_group import REPORT_TABLES, group_slos, merge_tables
@@ -85,7 +85,9 @@ def incident_report(
     by : str or list of str, optional
         Group keys of the tracker and the alerts (one tracker per group, as in production).
     context : duration
-        Time shown before and after the incident (default 6 h).
+        Time shown before and after the incident (default 6 h). A display choice: the budget
+        table's share is carried from the whole log in ``scope`` (first to last event), not
+        from the time shown.
     scope : str, optional
         Only events in this scope (``"captcha_type=recaptcha_v2"``, see
         :func:`budgetlab.events.schema.parse_scope`).
@@ -127,9 +129,9 @@ def incident_report(
     The single_window policy would have fired ticket_1h (ticket) at 10:36, 36 min after the start.
     Over its 1 h the incident saw 30 failures in 60 events (burn 5 over the incident); its share
     of a 30 d error budget is withheld, too thin to go by (that budget is the traffic of the
-    report's span (the incident with its context, after the windows' history) 2026-01-01 08:00 ..
-    12:00 UTC carried to 30 d, and a rate per day needs at least 24 h of time with traffic: the
-    replayed span holds 240 events in 4 h with traffic); the incident's 60
+    whole log in scope, 2026-01-01 00:00 .. 23:59 UTC carried to 30 d, and a rate per day needs
+    at least 24 h of time with traffic: the whole log in scope holds 1,440 events in 23 h 59 min
+    with traffic); the incident's 60
     events hold 6 expected failures under the target, too few for a verdict, but the failures
     decide it: missed: 30 of 60 events failed (50.00 %); even with 60 events, a service at 90 %
     would fail this often with probability < 0.1 %.
@@ -140,12 +142,12 @@ def incident_report(
     the window's clock; the per-event replay gets there at 10:13, 7 timeouts among 61 events); at
     10:59 it holds all 30 timeouts among 61 events (burn 30 / 6.1 = 4.918, said to three significant
     digits: 4.92; success 31 / 61); the 1-hour error ratio first exceeds 2.9 x 10 % at the 10:36
-    evaluation (18 of 60); the replay reads 08:00 to 12:00 (1 h of history for the 1 h windows,
-    1 h of context either side of the incident): 240 events in 4 h, less than the day a rate per
-    day needs. The incident's 60 events hold 60 x 0.1 = 6 expected failures under 90 %, too few
-    for a verdict (the rule of ``buckets["note"]``): the rate without timeouts, the burn over the
-    incident (30 / 6 = 5) and the share of the 30 d budget are withheld, the tracker's replay is
-    not.
+    evaluation (18 of 60); the budget is carried from the whole log, whatever the context: its
+    1,440 events from 00:00 to 23:59 are 23 h 59 min of time with traffic (first to last event),
+    less than the day a rate per day needs. The incident's 60 events hold 60 x 0.1 = 6 expected
+    failures under 90 %, too few for a verdict (the rule of ``buckets["note"]``): the rate
+    without timeouts, the burn over the incident (30 / 6 = 5) and the share of the 30 d budget
+    are withheld, the tracker's replay is not.
 
     >>> rep.tiers[["tier", "fired", "first_alert", "detection_delay", "peak_burn_long"]]
             tier  fired               first_alert detection_delay  peak_burn_long
@@ -166,12 +168,12 @@ def incident_report(
     span = dataclasses.replace(Span.of(start, end, tz=tz, context=context, history=max(
         [slo.window, *pol.windows])), grace=to_timedelta(grace, name="grace", allow_zero=True))
     scope_text = check_scope(events, scope)
-    ev, replayed, notes, span = replayed_events(events, span, scope_text, slo=slo, keys=keys)
-    tables = replay_tables(ev, slo, pol, keys, bkeys, span, freq=freq, replayed=replayed,
+    ev, _, notes, span = replayed_events(events, span, scope_text, slo=slo, keys=keys)
+    tables = replay_tables(ev, slo, pol, keys, bkeys, span, freq=freq,
+                           log=scoped_events(events, scope_text),
                            tracked=tracked_events(events, ev, span, scope_text, keys,
                                                   min_events=slo.min_events),
                            alerted=alerted_events(events, ev, span, scope_text),
-                           lead=lead_events(events, replayed[0], slo.window, scope_text),
                            rest=LogRest(events, scope_text))
     if span.data_start is not None and span.data_start >= span.end:
         notes.append("the log starts after the incident ends: none of its events is in the log.")

@@ -1,14 +1,16 @@
 """The incident report's ``budget`` table: the incident's failures per group and their share of
-the error budget of a period, that budget carried from the traffic of the replayed span.
+the error budget of a period, that budget carried from the traffic of the whole log in the
+report's scope (its first to its last event: :func:`log_traffic`), so that no display choice
+(the report's ``context``) moves it: ``budgetlab demo`` and ``budgetlab incident`` give one
+incident one share.
 
-The traffic is read over the **time with traffic** of the replayed span, the package's one
-clock for rates per day (:func:`budgetlab.replay_summary`'s ``events_per_day``): the time the
-tracker's window holds at least one of the group's events (:func:`budgetlab.status_spans`,
-:func:`~budgetlab.budget.spans.silences`). A silence (a gap between two events longer than the
-window), and the time before the group's first event or after its window emptied, are left out
-(the window at the span's start holds the events of the window before it: a group with one event
-every 3 h under a 24 h window has traffic from the span's start, not from its first event in it):
-a scope silent for 60 h of 85 carries its 25 h of traffic to the period, not 85 h of it.
+The traffic is read over the **time with traffic** of that span, the package's one clock for
+rates per day (:func:`budgetlab.replay_summary`'s ``events_per_day`` of the scope's events):
+the time the tracker's window holds at least one of the group's events
+(:func:`budgetlab.status_spans`, :func:`~budgetlab.budget.spans.silences`). A silence (a gap
+between two events longer than the window), and the time before the group's first event or after
+its window emptied, are left out: a scope silent for 60 h of 85 carries its 25 h of traffic to
+the period, not 85 h of it.
 
 Two rules withhold the period's figures, each in words (``attrs["budget_note"]``): a rate per
 day read over less than a day of time with traffic (:func:`budgetlab._util.thin.too_thin`), and
@@ -34,7 +36,7 @@ from ..slo import SLO
 from .bucket_variants import Groups
 from .recalibration.rules import decided_miss, too_few_events
 
-__all__ = ["budget_table", "replayed_traffic"]
+__all__ = ["budget_table", "log_traffic", "replayed_traffic"]
 
 
 def replayed_traffic(ev: pd.DataFrame, slo: SLO, groups: Groups, lo_ns: int, hi_ns: int, *,
@@ -86,13 +88,45 @@ def replayed_traffic(ev: pd.DataFrame, slo: SLO, groups: Groups, lo_ns: int, hi_
     return out
 
 
+def log_traffic(log: pd.DataFrame, slo: SLO, groups: Groups) -> pd.DataFrame:
+    """Per group of ``groups`` (in its order): its events in ``log`` (the whole log in the
+    report's scope, sorted by time) and their time with traffic from the log's first to its last
+    event (:func:`replayed_traffic` over ``[first, last)``, the observation of
+    :func:`budgetlab.replay_summary`: 4 events an hour apart are 4 events in 3 h);
+    ``attrs["start"]``, ``attrs["end"]``: that span in ns (1 ns when the log is one instant).
+
+    >>> from budgetlab import as_events
+    >>> ev = as_events(pd.date_range("2026-01-01", periods=4, freq="h"), [True] * 4)
+    >>> t = log_traffic(ev, SLO(target=0.9, window="1h"), Groups(ev, []))
+    >>> t.to_dict("records")
+    [{'events': 4, 'traffic_hours': 3.0, 'silences': 0, 'silent_hours': 0.0}]
+    """
+    t = log["ts"].array.asi8
+    lo = int(t[0]) if len(t) else 0
+    hi = max(int(t[-1]) if len(t) else 0, lo + 1)
+    out = replayed_traffic(log, slo, groups, lo, hi)
+    events = np.zeros(groups.n_groups, dtype=np.int64)
+    if groups.keys and len(log):  # the log's groups matched to ``groups``' by their key values
+        theirs = Groups(log, groups.keys)
+        mine = pd.MultiIndex.from_frame(groups.key_table[groups.keys].astype(str))
+        row = np.asarray(mine.get_indexer(pd.MultiIndex.from_frame(
+            theirs.key_table[groups.keys].astype(str))), dtype=np.int64)
+        counts = np.bincount(theirs.code, minlength=theirs.n_groups)
+        events[row[row >= 0]] = counts[row >= 0]
+    elif len(log):
+        events[:] = len(log)
+    out.insert(0, "events", events)
+    out.attrs = {"start": lo, "end": hi}
+    return out
+
+
 def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_hist: Groups, slo: SLO,
-                 policy: AlertPolicy, replayed: tuple[int, int],
-                 traffic: pd.DataFrame) -> pd.DataFrame:
+                 policy: AlertPolicy, traffic: pd.DataFrame) -> pd.DataFrame:
     """Per group: failures during the incident and their share of the policy-period budget
-    (``period``: the policy's) at the traffic of the replayed span (``replayed``: its ``[lo, hi)``
-    in ns, the columns ``replayed_start`` .. ``replayed_end``), read over the group's time with
-    traffic in it (``traffic``: :func:`replayed_traffic`); the period's figures are NaN when that
+    (``period``: the policy's) at the traffic of the whole log in the report's scope
+    (``traffic``: :func:`log_traffic`; the columns ``log_start`` .. ``log_end``, ``log_events``,
+    ``log_hours``), read over the group's time with traffic in it (``log_traffic_hours``, its
+    ``log_silences`` and ``log_silent_hours`` left out); the period's figures are NaN when that
     time is under a day, ``period_budget_pct`` too when the incident's events of the group hold
     too few expected failures for a verdict and their failures decide no miss, and
     ``attrs["budget_note"]`` says why (``""`` when nothing is withheld).
@@ -101,7 +135,7 @@ def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_his
     of the incident."""
     eb = slo.error_budget
     keys = groups_hist.keys
-    hist_counts = np.bincount(groups_hist.code, minlength=groups_hist.n_groups)
+    hist_counts = traffic["events"].to_numpy(dtype=np.int64)
     n = np.bincount(incident_group, minlength=groups_hist.n_groups)
     bad = np.bincount(incident_group[~incident_ok], minlength=groups_hist.n_groups)
     out = groups_hist.key_table.copy() if keys else pd.DataFrame(
@@ -113,7 +147,7 @@ def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_his
     # to 1e-9 of a failure: 1 - 0.99 is 0.010000000000000009 in floats, so 200 events' allowance
     # is 2.0000000000000018 and 2 failures would be -1.8e-15 over it
     out["excess_failures"] = np.round(bad - eb * n, 9)
-    lo, hi = replayed
+    lo, hi = int(traffic.attrs["start"]), int(traffic.attrs["end"])
     hours = traffic["traffic_hours"].to_numpy(dtype=np.float64)
     # the period's figures carry the traffic to the period, a rate per day of time with traffic:
     # withheld (NaN) under a day of it (too_thin), as the summary's words withhold them
@@ -128,13 +162,13 @@ def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_his
     out["period_budget_pct"] = np.where(thin | np.array([bool(f) for f in few]), np.nan, pct)
     out["period_budget"] = np.where(thin, np.nan, eb * per_period)
     out["period_events"] = np.where(thin, np.nan, per_period)
-    out["replayed_start"] = pd.Timestamp(lo, tz="UTC")
-    out["replayed_end"] = pd.Timestamp(hi, tz="UTC")
-    out["replayed_events"] = hist_counts
-    out["replayed_hours"] = max(hi - lo, 1) / HOUR_NS
-    out["traffic_hours"] = hours
-    out["silences"] = traffic["silences"].to_numpy(dtype=np.int64)
-    out["silent_hours"] = traffic["silent_hours"].to_numpy(dtype=np.float64)
+    out["log_start"] = pd.Timestamp(lo, tz="UTC")
+    out["log_end"] = pd.Timestamp(hi, tz="UTC")
+    out["log_events"] = hist_counts
+    out["log_hours"] = max(hi - lo, 1) / HOUR_NS
+    out["log_traffic_hours"] = hours
+    out["log_silences"] = traffic["silences"].to_numpy(dtype=np.int64)
+    out["log_silent_hours"] = traffic["silent_hours"].to_numpy(dtype=np.float64)
     out.attrs["budget_note"] = _note(out, keys, thin, few)
     return out
 
@@ -148,11 +182,12 @@ def _note(out: pd.DataFrame, keys: list[str], thin: np.ndarray, few: list[str]) 
                 " of " + ", ".join(f"{k}={out[k].iloc[i]}" for k in keys))
 
     for i in np.flatnonzero(thin).tolist():
-        why = thin_words([out["traffic_hours"].iloc[i]], [out["replayed_events"].iloc[i]],
-                         time="time with traffic in the replayed span", figures="rates per day",
-                         no_time="no time with traffic in the replayed span")[0]
+        why = thin_words([out["log_traffic_hours"].iloc[i]], [out["log_events"].iloc[i]],
+                         time="time with traffic in the whole log in scope",
+                         figures="rates per day",
+                         no_time="no time with traffic in the whole log in scope")[0]
         said.append(f"period_budget_pct, period_budget and period_events{whose(i)} withheld (the "
-                    f"replayed span's traffic carried to the policy's period): {why}.")
+                    f"whole log's traffic in scope carried to the policy's period): {why}.")
     for i, why in enumerate(few):
         if why and not thin[i]:
             said.append(f"period_budget_pct{whose(i)} withheld: {why}.")

@@ -2,18 +2,19 @@
 incident's failures, its burn and its share of the error budget of a period, from the report's
 ``budget`` table (:mod:`budgetlab.analyses.incident_budget`).
 
-The share is the failures over the budget of the period at the traffic of the replayed span (each
-row's ``period_budget``: ``(1 - target)`` x the events of a ``period`` at that traffic, read over
-the span's time with traffic: its silences left out); over several groups, their failures over
-the sum of their budgets. The sentence names the span (``replayed_start`` .. ``replayed_end``),
-the hours with traffic the events a day are read over and what they leave out. Groups whose
+The share is the failures over the budget of the period at the traffic of the whole log in the
+report's scope (each row's ``period_budget``: ``(1 - target)`` x the events of a ``period`` at
+that traffic, read over the log's time with traffic: its silences left out), which no display
+choice (the report's context) moves; over several groups, their failures over the sum of their
+budgets. The sentence names the span (``log_start`` .. ``log_end``), the hours with traffic the
+events a day are read over and what they leave out. Groups whose
 budgets are of different periods (per-group SLOs of 28 d and 7 d, a preset built for each) are
 never summed into one period's: the share is said for each period, of its groups' failures. A
 share is withheld, in words, when the incident's events hold too few expected failures for a
 verdict (the rule of the buckets' ``note``, as the summary's rate without timeouts), and the burn
 over the incident with it, for the same reason (both are judged against the target: 1 failure in
 229 events under 99.9 % is no burn of 4.37 to go by); and with its events a day when they are
-read over less than a day of time with traffic (``traffic_hours``, the one rule of
+read over less than a day of time with traffic (``log_traffic_hours``, the one rule of
 :func:`budgetlab._util.thin.too_thin`); of several groups, when any of them is.
 """
 
@@ -33,13 +34,14 @@ from ..slo import SLO
 from .incident_group_words import all_groups, group_label, no_event_labels
 from .recalibration.rules import MIN_EXPECTED_FAILURES, decided_miss, too_few_events
 
-__all__ = ["REPORT_SPAN", "budget_sentence", "over_words"]
+__all__ = ["LOG_SPAN", "budget_sentence", "over_words"]
 
-#: The columns that say a row's time with traffic and what it leaves out of the replayed span.
-_TRAFFIC = ("traffic_hours", "silences", "silent_hours")
+#: The columns that say a row's time with traffic and what it leaves out of the log in scope.
+_TRAFFIC = ("log_traffic_hours", "log_silences", "log_silent_hours")
 
-#: What the budget's traffic is read over: the report's span, which its context sets.
-REPORT_SPAN = "the report's span (the incident with its context, after the windows' history)"
+#: What the budget's traffic is read over: the whole log in the report's scope, first to last
+#: event, whatever the report's context.
+LOG_SPAN = "the whole log in scope"
 
 _NEEDS = f"a rate per day needs at least {MIN_EVALUATED_HOURS:g} h of time with traffic"
 
@@ -55,19 +57,20 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     are weighed by their own targets. The period is the table's ``period`` (else
     ``policy.period``); groups of different periods get a share each period (their groups'
     failures over their budgets), never one period's share of every group. The period's budget
-    is the traffic of the replayed span carried to the period, over its time with traffic: read
-    over less than a day of it (``traffic_hours``) the share and the events a day are withheld,
-    in words; the share and the burn over the incident when the incident's events hold fewer than
-    10 expected failures, said once with that reason (``tz``: the clock the span is said on).
-    The events and failures are counted over the part of the incident in the log: ``in_log``
-    (its length and where the log cuts it: ``"to 21:59"``) when the log starts or ends inside
-    the incident, said so (``Over the 2 h of its 6 h in the log (to 21:59)``). ``groups_said``:
-    an earlier sentence named the groups without an event (they are "the same" groups here).
+    is the traffic of the whole log in scope carried to the period, over its time with traffic:
+    read over less than a day of it (``log_traffic_hours``) the share and the events a day are
+    withheld, in words; the share and the burn over the incident when the incident's events hold
+    fewer than 10 expected failures, said once with that reason (``tz``: the clock the span is
+    said on). The events and failures are counted over the part of the incident in the log:
+    ``in_log`` (its length and where the log cuts it: ``"to 21:59"``) when the log starts or ends
+    inside the incident, said so (``Over the 2 h of its 6 h in the log (to 21:59)``).
+    ``groups_said``: an earlier sentence named the groups without an event (they are "the same"
+    groups here).
 
     >>> b = pd.DataFrame({"events": [229], "failures": [1], "excess_failures": [0.771],
     ...                   "period_budget": [43.2], "period_events": [43_200.0],
-    ...                   "replayed_events": [229], "replayed_hours": [30.0],
-    ...                   "traffic_hours": [30.0]})
+    ...                   "log_events": [229], "log_hours": [30.0],
+    ...                   "log_traffic_hours": [30.0]})
     >>> print(budget_sentence(b, SLO(target=0.999, window="1h"), AlertPolicy.workbook("30D"),
     ...                       pd.Timedelta("2h")))  # doctest: +NORMALIZE_WHITESPACE
     Over its 2 h the incident saw 1 failure in 229 events; its burn over the incident and its
@@ -76,14 +79,14 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
 
     >>> b = pd.DataFrame({"events": [400], "failures": [20], "excess_failures": [0.0],
     ...                   "period_budget": [6620.0], "period_events": [132_400.0],
-    ...                   "replayed_events": [150], "replayed_hours": [47 / 60],
-    ...                   "traffic_hours": [47 / 60]})
+    ...                   "log_events": [450], "log_hours": [47 / 60],
+    ...                   "log_traffic_hours": [47 / 60]})
     >>> print(budget_sentence(b, SLO(target=0.95, window="1h"), AlertPolicy.workbook("30D"),
     ...                       pd.Timedelta("20min")))  # doctest: +NORMALIZE_WHITESPACE
     Over its 20 min the incident saw 20 failures in 400 events (burn 1 over the incident); its
     share of a 30 d error budget is withheld, too thin to go by (that budget is the traffic of
-    the replayed span carried to 30 d, and a rate per day needs at least 24 h of time with
-    traffic: the replayed span holds 150 events in 47 min with traffic).
+    the whole log in scope carried to 30 d, and a rate per day needs at least 24 h of time with
+    traffic: the whole log in scope holds 450 events in 47 min with traffic).
 
     Two groups, 28 d and 7 d, target 80 %: 30 of ams's 8,064 allowed failures (0.2 x 40,320), 20
     of fra's 2,016 (0.2 x 10,080); the incident's 120 events hold 24 expected failures:
@@ -94,20 +97,20 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     ...                   "period": pd.to_timedelta(["28D", "7D"]),
     ...                   "period_budget": [8_064.0, 2_016.0],
     ...                   "period_events": [40_320.0, 10_080.0],
-    ...                   "replayed_start": [t - pd.Timedelta("79h"), t - pd.Timedelta("29.8h")],
-    ...                   "replayed_end": [t, t], "replayed_events": [4_740, 1_788],
-    ...                   "replayed_hours": [79.0, 29.8], "traffic_hours": [79.0, 29.8],
-    ...                   "silences": [0, 0], "silent_hours": [0.0, 0.0]})
+    ...                   "log_start": [t - pd.Timedelta("79h")] * 2, "log_end": [t, t],
+    ...                   "log_events": [4_740, 1_788], "log_hours": [79.0, 79.0],
+    ...                   "log_traffic_hours": [79.0, 29.8],
+    ...                   "log_silences": [0, 0], "log_silent_hours": [0.0, 0.0]})
     >>> print(budget_sentence(b, SLO(target=0.8, window="1h"), AlertPolicy.workbook("28D"),
     ...                       pd.Timedelta("1h"), keys=["region"]))
     ... # doctest: +NORMALIZE_WHITESPACE
     Over its 1 h the incident saw 50 failures in 120 events of both groups by region (burn 2.08
     over the incident); its share of the error budget is said per SLO period: 0.4 % of a 28 d
-    budget for region=ams at the traffic of the report's span (the incident with its context,
-    after the windows' history) 2026-01-05 00:00 .. 2026-01-08 07:00 UTC (1,440 events a day over
-    its 79 h, all with traffic) and 1.0 % of a 7 d budget for region=fra at the traffic of the
-    report's span (the incident with its context, after the windows' history) 2026-01-07 01:12 ..
-    2026-01-08 07:00 UTC (1,440 events a day over its 29 h 48 min, all with traffic).
+    budget for region=ams at the traffic of the whole log in scope, 2026-01-05 00:00 ..
+    2026-01-08 07:00 UTC (1,440 events a day over its 79 h, all with traffic) and 1.0 % of a 7 d
+    budget for region=fra at the traffic of the whole log in scope, 2026-01-05 00:00 ..
+    2026-01-08 07:00 UTC (1,440 events a day over its 29 h 48 min with traffic; 49 h 12 min
+    before its first event or after its last window left out).
     """
     n_ev = int(budget["events"].sum())
     n_bad = int(budget["failures"].sum())
@@ -156,20 +159,20 @@ def over_words(duration: pd.Timedelta, in_log: tuple[pd.Timedelta, str] | None) 
 
 
 def _thin_span(rows: pd.DataFrame, keys: Sequence[str]) -> str:
-    """``the replayed span holds 150 events in 47 min with traffic`` when the rows' time with
-    traffic is under a day (of rows of several, the shortest: ``the shortest replayed traffic
-    (region=fra's) holds ...``), else ``""``."""
+    """``the whole log in scope holds 150 events in 47 min with traffic`` when the rows' time
+    with traffic is under a day (of rows of several, the shortest: ``the whole log in scope of
+    region=fra (the least time with traffic) holds ...``), else ``""``."""
     hours = _traffic_hours(rows)
     if not bool(too_thin(hours).any()):
         return ""
     low = float(hours.min())
     at = rows[hours == low]
-    seen = counted(int(at["replayed_events"].sum()), "event")
-    whose = "the replayed span"
+    seen = counted(int(at["log_events"].sum()), "event")
+    whose = LOG_SPAN
     if len(set(hours.tolist())) > 1:  # several groups' times with traffic: the one too short
         who = (group_label(at.iloc[0], keys) if len(at) == 1 and keys
                else counted(len(at), 'group'))
-        whose = f"the replayed span of {who} (the least time with traffic)"
+        whose = f"{LOG_SPAN} of {who} (the least time with traffic)"
     return f"{whose} holds {seen} in {hours_words(low)} with traffic"
 
 
@@ -228,16 +231,16 @@ def _of_period(period: pd.Timedelta, rows: pd.DataFrame, keys: Sequence[str], ta
 
 def _spent(rows: pd.DataFrame, period: pd.Timedelta) -> tuple[float, float]:
     """The rows' failures over their budgets of ``period`` (NaN: no budget) and their events a
-    day at the traffic of the replayed span (each row's over its time with traffic)."""
+    day at the traffic of the whole log in scope (each row's over its time with traffic)."""
     budget = float(rows["period_budget"].sum())
     per_day = float(rows["period_events"].sum()) * (pd.Timedelta("1D") / period)
     return (int(rows["failures"].sum()) / budget if budget > 0 else float("nan")), per_day
 
 
 def _traffic_hours(rows: pd.DataFrame) -> np.ndarray:
-    """Each row's time with traffic in its replayed span, in hours (a table made by hand without
-    ``traffic_hours``: its replayed span's)."""
-    col = "traffic_hours" if "traffic_hours" in rows.columns else "replayed_hours"
+    """Each row's time with traffic in the whole log in scope, in hours (a table made by hand
+    without ``log_traffic_hours``: its ``log_hours``)."""
+    col = "log_traffic_hours" if "log_traffic_hours" in rows.columns else "log_hours"
     return rows[col].to_numpy(dtype=float)
 
 
@@ -283,30 +286,30 @@ def _few_failures(rows: pd.DataFrame, target: float) -> str:
 
 
 def _span_words(rows: pd.DataFrame, tz: str) -> str:
-    """``the report's span (...) 2026-10-07 18:00 .. 2026-10-11 07:00 UTC``, the rows' replayed
-    span (:data:`REPORT_SPAN`: it moves with the report's ``context``) on the clock of ``tz`` to
-    the minute (its end without the date on the same day; ``"the replayed span"``
-    when the rows have several, or none is said)."""
-    if not {"replayed_start", "replayed_end"} <= set(rows.columns):
-        return "the replayed span"
-    ends = rows[["replayed_start", "replayed_end"]].drop_duplicates()
+    """``the whole log in scope, 2026-10-04 00:00 .. 2026-10-11 07:00 UTC``: the rows' log span
+    (:data:`LOG_SPAN`, ``log_start`` .. ``log_end``, its first to its last event: no display
+    choice moves it) on the clock of ``tz`` to the minute (its end without the date on the same
+    day; :data:`LOG_SPAN` alone when the rows have several, or none is said)."""
+    if not {"log_start", "log_end"} <= set(rows.columns):
+        return LOG_SPAN
+    ends = rows[["log_start", "log_end"]].drop_duplicates()
     if len(ends) != 1:
-        return "each group's replayed span"
+        return LOG_SPAN
     lo, hi = (pd.Timestamp(t).tz_convert(tz) for t in ends.iloc[0])
     zones = [f"{t:%Z}" for t in (lo, hi)]
     first = f"{lo:%Y-%m-%d %H:%M}" + ("" if zones[0] == zones[1] else f" {zones[0]}")
     last = f"{hi:%H:%M}" if hi.date() == lo.date() else f"{hi:%Y-%m-%d %H:%M}"
-    # the span moves with the report's context: said, so two reports' baselines are told apart
-    return f"{REPORT_SPAN} {first} .. {last} {zones[1]}"
+    return f"{LOG_SPAN}, {first} .. {last} {zones[1]}"
 
 
 def _left_out(rows: pd.DataFrame) -> str:
-    """What the rows' time with traffic leaves out of their replayed span, in words: ``a 59 h
+    """What the rows' time with traffic leaves out of the log in scope, in words: ``a 59 h
     silence``, ``3 silences (61 h in all)``, the time before the first event or after the
     window emptied (``""``: none of it)."""
-    left = float(rows["replayed_hours"].iloc[0] - rows["traffic_hours"].iloc[0])
-    silent = float(rows["silent_hours"].iloc[0]) if "silent_hours" in rows.columns else 0.0
-    n = int(rows["silences"].iloc[0]) if "silences" in rows.columns else 0
+    left = float(rows["log_hours"].iloc[0] - rows["log_traffic_hours"].iloc[0])
+    silent = (float(rows["log_silent_hours"].iloc[0]) if "log_silent_hours" in rows.columns
+              else 0.0)
+    n = int(rows["log_silences"].iloc[0]) if "log_silences" in rows.columns else 0
     said = ([f"a {hours_words(silent)} silence" if n == 1 else
              f"{n:,} silences ({hours_words(silent)} in all)"] if n else [])
     if left - silent >= 1 / 60:  # a minute or more before the first event or after the last
@@ -321,13 +324,15 @@ def _traffic_words(rows: pd.DataFrame, per_day: float, tz: str) -> str:
     a_day = f"{counted(int(round(per_day)), 'event')} a day"
     span = _span_words(rows, tz)
     hours = _traffic_hours(rows)
-    if "traffic_hours" not in rows.columns:
+    if "log_traffic_hours" not in rows.columns:
         return f"the traffic of {span} ({a_day})"
     if len(rows[[c for c in _TRAFFIC if c in rows.columns]].drop_duplicates()) > 1:
-        n = int(rows["silences"].sum()) if "silences" in rows.columns else 0
+        n = int(rows["log_silences"].sum()) if "log_silences" in rows.columns else 0
         left = f"; {counted(n, 'silence')} left out" if n else ""
+        least, most = hours_words(float(hours.min())), hours_words(float(hours.max()))
+        over = least if least == most else f"{least} to {most}"  # seconds apart: said once
         return (f"the traffic of {span} ({a_day}, each group's over its own time with traffic, "
-                f"{hours_words(float(hours.min()))} to {hours_words(float(hours.max()))}{left})")
+                f"{over}{left})")
     left = _left_out(rows)
     over = f"over its {hours_words(float(hours[0]))}"
     return (f"the traffic of {span} ({a_day} {over} with traffic; {left} left out)" if left

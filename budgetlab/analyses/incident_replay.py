@@ -19,7 +19,7 @@ from ..slo import SLO
 from .bucket_burn import bucket_burn_over_time
 from .bucket_variants import Groups, TrackerVariants
 from .failure_buckets import bucket_counts
-from .incident_budget import budget_table, replayed_traffic
+from .incident_budget import budget_table, log_traffic
 from .incident_coverage import tracker_read_from, withhold_tracker
 from .incident_follow import LogRest
 from .incident_tables import alert_tables, report_attrs, tracker_table
@@ -29,19 +29,19 @@ __all__ = ["replay_tables"]
 
 
 def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str], bkeys: list[str],
-                  span: Span, *, freq: Any, replayed: tuple[int, int],
+                  span: Span, *, freq: Any, log: pd.DataFrame,
                   tracked: pd.DataFrame | None = None,
                   alerted: tuple[pd.DataFrame, pd.Timestamp, pd.Timestamp] | None = None,
-                  lead: pd.DataFrame | None = None, rest: LogRest | None = None,
+                  rest: LogRest | None = None,
                   ) -> dict[str, Any]:
-    """The report's tables from the events replayed (history included: ``replayed``, the span
-    ``[lo, hi)`` in ns they cover), cut to the window or the incident. The tracker replays
+    """The report's tables from the events replayed (history included), cut to the window or the
+    incident. The tracker replays
     ``tracked`` (default ``ev``): ``ev`` and each group's history before its last event before
     the window (:func:`~budgetlab.analyses.incident_window.tracked_events`); the alert tiers
     replay ``alerted`` (default ``ev``): the events from the log's start, its first event and
     the end of their bins (:func:`~budgetlab.analyses.incident_window.alerted_events`). The
-    budget's time with traffic counts the window at the span's start from ``lead``: the events
-    of the tracker's window before it (:func:`~budgetlab.analyses.incident_window.lead_events`).
+    budget is carried from the traffic of ``log``: the whole log in the report's scope
+    (:func:`~budgetlab.analyses.incident_budget.log_traffic`), whatever the report's context.
     The tier table's alerts still firing at the replay's end are followed in ``rest``, the log
     (:func:`~budgetlab.analyses.incident_tables.alert_tables`)."""
     tracked = ev if tracked is None else tracked
@@ -78,8 +78,8 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
             span, start=span.end if read_from is None else read_from), slo.target), read_from),
         alerts=alerts, tiers=tiers, alert_bins=alert_bins, buckets=buckets,
         window_buckets=window_buckets,
-        budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol, replayed,
-                            replayed_traffic(ev, slo, groups_h, *replayed, lead=lead)),
+        budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol,
+                            log_traffic(log, slo, groups_h)),
         over_time=bucket_burn_over_time(ev[in_window], slo, by=bkeys,
                                         freq=nice_freq(span.w_end.value - span.w_start.value)))
     report_attrs(tables, slo, keys, ev["ts"][in_incident])

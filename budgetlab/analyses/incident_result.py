@@ -108,12 +108,13 @@ class IncidentReport:
         ``burn_rate``, ``excess_failures`` (failures − (1 − target) × events), ``period`` (the
         budget period of the next three: the policy's; with per-group SLOs and a preset, or no
         policy, each group's SLO period), ``period_budget_pct`` (failures in % of the budget of
-        ``period`` at the traffic of the replayed span), ``period_budget`` (that budget, in
-        failures), ``period_events`` (the events of a period at that traffic), the span
-        ``replayed_start`` .. ``replayed_end``, ``replayed_events``, ``replayed_hours``,
-        ``traffic_hours`` (its time with traffic, the window holding an event: the traffic is
-        read over it, :mod:`~budgetlab.analyses.incident_budget`), ``silences`` and
-        ``silent_hours`` (left out of it). Under 24 h of traffic (the rule of
+        ``period`` at the traffic of the whole log in ``scope``, whatever the ``context``),
+        ``period_budget`` (that budget, in failures), ``period_events`` (the events of a period
+        at that traffic), the span ``log_start`` .. ``log_end`` (the scope's first to last
+        event), ``log_events``, ``log_hours``, ``log_traffic_hours`` (its time with traffic, the
+        window holding an event: the traffic is read over it,
+        :mod:`~budgetlab.analyses.incident_budget`), ``log_silences`` and ``log_silent_hours``
+        (left out of it). Under 24 h of traffic (the rule of
         :func:`budgetlab.replay_summary`'s ``note``) the period figures are NaN, and
         ``period_budget_pct`` when the incident's events hold under 10 expected failures:
         ``attrs["budget_note"]`` says why, the summary withholds them in words (and by the same

@@ -23,7 +23,7 @@ from ..windows.groups import group_codes
 from .incident_coverage import tracker_note
 
 __all__ = ["Span", "alerted_events", "between", "check_scope", "nice_freq", "no_traffic_words",
-           "lead_events", "overlapping_incidents", "replayed_events", "tracked_events"]
+           "overlapping_incidents", "replayed_events", "scoped_events", "tracked_events"]
 
 _NICE_FREQS = ("1min", "5min", "10min", "15min", "30min", "1h", "3h", "6h", "1D")
 
@@ -170,15 +170,10 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
     return ev, (span_lo, max(span_hi, span_lo + 1)), notes, span
 
 
-def lead_events(events: pd.DataFrame, lo_ns: int, window: pd.Timedelta,
-                scope: str) -> pd.DataFrame:
-    """The events in scope in the tracker's ``window`` before the replayed span's start
-    ``lo_ns`` (``[lo_ns - window, lo_ns)``): the window at the span's start holds them, so a
-    group's time with traffic there begins at the start, not at its first event in the span."""
-    t = ts_ns(events)
-    i0, i1 = (int(np.searchsorted(t, x, side="left")) for x in (lo_ns - window.value, lo_ns))
-    out = events.iloc[i0:i1]
-    return out if scope == "*" else out[scope_mask(out, scope)]
+def scoped_events(events: pd.DataFrame, scope: str) -> pd.DataFrame:
+    """The whole log's events in ``scope`` (all of them for ``"*"``): what the incident's budget
+    is carried from, whatever the report's context."""
+    return events if scope == "*" else events[scope_mask(events, scope)]
 
 
 def tracked_events(events: pd.DataFrame, ev: pd.DataFrame, span: Span, scope: str,

@@ -243,9 +243,9 @@ def _spent_words(report: IncidentReport) -> str:
     (:func:`~budgetlab.analyses.incident_budget_text.budget_sentence` over every group of its
     ``budget`` table, the part of the incident in the log named): the share of a period named
     (``0.2 % of a 30 d error budget``), at the traffic of the span named, in one rounding; withheld
-    in its words when the replayed span holds under a day of time with traffic or the incident's
-    events too few expected failures for a verdict, of all its groups together (before, the first
-    group's row alone decided, beside a sentence of them all)."""
+    in its words when the whole log in scope holds under a day of time with traffic or the
+    incident's events too few expected failures for a verdict, of all its groups together
+    (before, the first group's row alone decided, beside a sentence of them all)."""
     part = in_log_part(report.start, report.end, report.data_start, report.data_end,
                        report.freq, report.tz)
     return budget_sentence(report.budget, report.slo, report.policy, report.end - report.start,

@@ -194,8 +194,8 @@ def add_incidents(subparsers: Any) -> None:
                         "the incident's scope, else all)")
     g.add_argument("--context", default="6h",
                    help="time shown before and after the incident (default 6h); the budget "
-                        "sentence reads its events a day over this span too, so another "
-                        "--context gives another baseline (said in the sentence)")
+                        "share does not depend on it: it is sized from the whole log in "
+                        "--scope, first to last event")
     g.add_argument("--policy", default="workbook",
                    help="alert policy replayed: workbook, sloth, pyrra, single_window (default "
                         f"workbook); {PRESET_PERIOD}")

@@ -23,8 +23,8 @@ from budgetlab.analyses import incident_tables
 from budgetlab.analyses.incident import IncidentReport
 from budgetlab.errors import ConfigError, InputError, OutputExistsError, SchemaError
 
-#: What the budget sentence says its traffic is read over (it moves with context=).
-SPAN = "the report's span (the incident with its context, after the windows' history)"
+#: What the budget sentence says its traffic is read over (whatever the context=).
+SPAN = "the whole log in scope,"
 
 T0 = pd.Timestamp("2026-01-05", tz="UTC")
 STEP = 10  # seconds between events
@@ -174,23 +174,26 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
     b = rep.budget.iloc[0]
     assert (b["events"], b["failures"]) == (360, 72)
     assert b["burn_rate"] == pytest.approx(72 / 36)
-    # the period's budget would be at the replayed traffic: 360 an hour. The replay reads 03:00
-    # to 09:00 (1 h of history before the 2 h context either side of 06:00-07:00): 6 x 360 =
-    # 2,160 events in 6 h, under the day a rate per day needs, so the table withholds the
-    # period's figures (NaN, the note says why) and the sentence withholds the share
+    # the period's budget is at the traffic of the whole log (whatever the 2 h context): 12 x
+    # 360 = 4,320 events from 00:00:00 to 11:59:50, first to last event: 12 h - 10 s of time
+    # with traffic, under the day a rate per day needs, so the table withholds the period's
+    # figures (NaN, the note says why) and the sentence withholds the share
     assert b[["period_budget_pct", "period_budget", "period_events"]].isna().all()
     assert rep.budget.attrs["budget_note"] == (
-        "period_budget_pct, period_budget and period_events withheld (the replayed span's traffic "
-        "carried to the policy's period): only 6 h of time with traffic in the replayed span "
-        "(2,160 events in it): too little for rates per day, which need at least 24 h (one day).")
-    assert (b["replayed_events"], b["replayed_hours"], b["traffic_hours"]) == (2160, 6.0, 6.0)
+        "period_budget_pct, period_budget and period_events withheld (the whole log's traffic "
+        "in scope carried to the policy's period): only 11 h 59 min of time with traffic in the "
+        "whole log in scope (4,320 events in it): too little for rates per day, which need at "
+        "least 24 h (one day).")
+    hours = 12 - 10 / 3600
+    assert (b["log_events"], b["log_hours"], b["log_traffic_hours"]) == (
+        4320, pytest.approx(hours), pytest.approx(hours))
     said = " ".join(rep.summary.split())
     assert ("Over its 1 h the incident saw 72 failures in 360 events (burn 2 over the "
             "incident); its share of a 30 d error budget is withheld, too thin to go by (that "
             "budget is the traffic of " + SPAN
-            + " 2026-01-05 03:00 .. 09:00 UTC carried to 30 d, and a rate "
-            "per day needs at least 24 h of time with traffic: the replayed span holds 2,160 "
-            "events in 6 h with traffic).") in said
+            + " 2026-01-05 00:00 .. 11:59 UTC carried to 30 d, and a rate "
+            "per day needs at least 24 h of time with traffic: the whole log in scope holds "
+            "4,320 events in 11 h 59 min with traffic).") in said
 
 
 def ten_minutes_of_failures(i, region):
@@ -445,12 +448,13 @@ def test_period_budget_uses_the_span_the_data_cover():
     assert rep.budget["failures"].sum() == 0
     rep = incident_report(ev, SLO(target=0.9, window="1h"), at(30), at(31), context="1D",
                           policy=AlertPolicy.single_window("1h", 50.0))
-    # replayed span: 1 h of history before the window (06:00 on day 2 minus 1 h: 05:00:00) to
-    # the last event (35:59:50), 31 h - 10 s over a day, holding 31 x 360 = 11,160 events; the
-    # incident's 72 timeouts of a 30 d budget of 0.1 x 11,160 x 30 d / (31 h - 10 s)
+    # the whole log, whatever the context: its first event (00:00:00) to its last (35:59:50),
+    # 36 h - 10 s over a day, holding 36 x 360 = 12,960 events; the incident's 72 timeouts of a
+    # 30 d budget of 0.1 x 12,960 x 30 d / (36 h - 10 s) (before: the replayed span from 05:00
+    # on day 2, 11,160 events in 31 h - 10 s)
     b = rep.budget.iloc[0]
-    assert (b["replayed_events"], b["replayed_hours"]) == (11_160, (31 * 3600 - 10) / 3600)
-    per_period = 11_160 * (30 * 86400) / (31 * 3600 - 10)
+    assert (b["log_events"], b["log_hours"]) == (12_960, (36 * 3600 - 10) / 3600)
+    per_period = 12_960 * (30 * 86400) / (36 * 3600 - 10)
     assert b["period_events"] == pytest.approx(per_period, rel=1e-9)
     assert b["period_budget"] == pytest.approx(0.1 * per_period, rel=1e-9)
     assert b["period_budget_pct"] == pytest.approx(100 * 72 / (0.1 * per_period), rel=1e-9)
@@ -460,7 +464,7 @@ def test_period_budget_uses_the_span_the_data_cover():
     rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(7), context="5h30min",
                           policy=AlertPolicy.single_window("1h", 50.0))
     assert np.isnan(rep.budget["period_budget_pct"].iloc[0])
-    assert ("only 11 h 59 min of time with traffic in the replayed span (4,320 events in it)"
+    assert ("only 11 h 59 min of time with traffic in the whole log in scope (4,320 events in it)"
             in rep.budget.attrs["budget_note"])
 
 
@@ -536,10 +540,12 @@ def test_the_budget_sentence_weighs_each_group_by_its_own_target():
     # 06:00-08:00 each region has 720 events: ams 60 failures. By hand, the incident's burn is
     # 60 / (720 * 0.01 + 720 * 0.1) = 0.7576 (not 60 / (1440 * 0.01) = 4.17 with fra's target),
     # and over a 30 d period (360 events an hour per region, x 720) the allowed failures are
-    # 0.01 * 360 * 720 + 0.1 * 360 * 720 = 28512: 60 of them is 0.2 %. With a day of context either
-    # side the replay reads 00:00 (the log's start) to 08:00 on the next day, 32 h, enough for a
-    # rate per day: 2 x 360 x 24 = 17,280 events a day (fra's time with traffic is 32 h, ams's,
-    # whose events come 1 s after fra's, 32 h less 1 s).
+    # 0.01 * 360 * 720 + 0.1 * 360 * 720 = 28512: 60 of them is 0.2 %. The budget is carried from
+    # the whole log, whatever the context: 34 x 360 = 12,240 events a region, fra's from
+    # 00:00:00, ams's 1 s after each of fra's, to the log's last event (ams's, 33:59:51): fra's
+    # time with traffic is 34 h - 9 s, ams's 34 h - 10 s (both "33 h 59 min"), enough for a
+    # rate per day: 12,240 / (34 h - 9 s) x 24 + 12,240 / (34 h - 10 s) x 24 = 8,640.6 +
+    # 8,640.7 = 17,281.3 events a day.
     def fail(i, region):
         return "timeout" if region == "ams" and i >= idx(6) and i % 12 == 0 else "success"
 
@@ -553,13 +559,16 @@ def test_the_budget_sentence_weighs_each_group_by_its_own_target():
     assert (b.loc["ams", "events"], b.loc["ams", "failures"], b.loc["fra", "failures"]) == (720, 60,
                                                                                             0)
     assert 60 / (720 * (1 - 0.99) + 720 * (1 - 0.9)) == pytest.approx(0.7576, abs=1e-4)
-    pct = 100 * 60 / ((1 - 0.99) * 3600 * 72 + (1 - 0.9) * 3600 * 72)
+    fra, ams = (12_240 * 30 * 86400 / (34 * 3600 - s) for s in (9, 10))  # events in 30 d
+    pct = 100 * 60 / ((1 - 0.99) * fra + (1 - 0.9) * ams)  # 60 / 28,514.3: 0.2104 %
+    assert (fra + ams) / 30 == pytest.approx(17_281.3, abs=0.05)
     assert ("the incident saw 60 failures in 1,440 events of both groups by region (burn "
             "0.758 over the incident), "  # three significant digits
             f"{pct:.1f} % of a 30 d error budget at the traffic of " + SPAN
             + " 2026-01-05 00:00 .. "
-            "2026-01-06 08:00 UTC (17,280 events a day, each group's over its own time with "
-            "traffic, 31 h 59 min to 32 h).") in " ".join(rep.summary.split())
+            "2026-01-06 09:59 UTC (17,281 events a day, each group's over its own time with "
+            "traffic, 33 h 59 min).") in " ".join(rep.summary.split())
+    assert b.loc["ams", "period_budget_pct"] == pytest.approx(100 * 60 / (0.1 * ams))  # 0.2315
 
 
 def test_an_incident_after_a_silence_reads_the_window_s_clock():

@@ -6,15 +6,16 @@ period of the group it talks about ("9.9 % of a 28 d error budget": 50 failures 
 fra's replay under a day its NaN budget was left out of the sum, "12.4 %": 50 over ams's alone).
 
 Hand computation (docs/incident.md: the share is the failures over ``(1 - target)`` x the events
-of a period at the replayed span's traffic, over its time with traffic: here all of it). One
-event a minute per region, target 80 % (60 events hold 12 expected failures: enough for a
-verdict, which 99 %'s 0.6 are not), the
-incident [72 h, 73 h) of a 4-day log, ams failing every 2nd minute of it (30 failures), fra every
-3rd (20). The Workbook at 28 d: its longest window 3 d x 28 / 30 = 67 h 12 min, so ams's report
-replays from the log's start to the window's end (72 h - 6 h context + 1 h + 6 h = 79 h): 4,740
-events, 40,320 in 28 d, a budget of 0.2 x 40,320 = 8,064: 30 / 8,064 = 0.372 %. At 7 d:
-16 h 48 min, so fra's replay is 16.8 + 13 = 29.8 h (from 49 h 12 min: 2026-01-07 01:12): 1,788
-events, 10,080 in 7 d, a budget of 2,016: 20 / 2,016 = 0.992 %. Both at 1,440 events a day.
+of a period at the traffic of the whole log in scope, over its time with traffic: here all of
+it). One event a minute per region, target 80 % (60 events hold 12 expected failures: enough for
+a verdict, which 99 %'s 0.6 are not), the incident [72 h, 73 h) of a 4-day log, ams failing every
+2nd minute of it (30 failures), fra every 3rd (20). The budget is carried from the whole log,
+whatever the context and the policy's windows (before: each SLO's replayed span, ams's 79 h and
+4,740 events, fra's 29.8 h and 1,788): 5,760 events a region from 2026-01-05 00:00 to
+2026-01-08 23:59, 96 h - 1 min = 95.98333 h, all with traffic: 5,760 / 95.98333 x 24 = 1,440.25
+events a day. ams, 28 d: 5,760 x 672 / 95.98333 = 40,327.0 events, a budget of 0.2 x that =
+8,065.40: 30 / 8,065.40 = 0.372 %. fra, 7 d: 5,760 x 168 / 95.98333 = 10,081.7 events, a budget
+of 2,016.35: 20 / 2,016.35 = 0.992 %.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ import pytest
 
 from budgetlab import SLO, PerGroup, as_events, incident_report
 
-#: What the budget sentence says its traffic is read over (it moves with context=).
-SPAN = "the report's span (the incident with its context, after the windows' history)"
+#: What the budget sentence says its traffic is read over (whatever the context=).
+SPAN = "the whole log in scope,"
+HOURS = 96 - 1 / 60  # the whole log: 2026-01-05 00:00 .. 2026-01-08 23:59
 
 T0 = pd.Timestamp("2026-01-05", tz="UTC")
 START, END = T0 + pd.Timedelta("72h"), T0 + pd.Timedelta("73h")
@@ -40,6 +42,14 @@ def _events() -> pd.DataFrame:
               for r, every in (("ams", 2), ("fra", 3))]
     ev = pd.concat(frames, ignore_index=True).sort_values("ts", kind="stable")
     return ev.reset_index(drop=True)
+
+
+def _late_fra() -> pd.DataFrame:
+    """:func:`_events` with fra's events before 2026-01-08 00:00 (the incident's start) left out:
+    fra's 1,440 events from 00:00 to 23:59 are 23 h 59 min of time with traffic."""
+    ev = _events()
+    keep = (ev["region"] != "fra") | (ev["ts"] >= START)
+    return ev[keep.to_numpy()].reset_index(drop=True)
 
 
 def _per(ams: str, fra: str, *, fra_window: str = "1h") -> PerGroup:
@@ -56,68 +66,78 @@ def test_each_group_against_its_own_periods_budget():
                           by="region")
     b = rep.budget.set_index("region")
     assert b["period"].tolist() == [pd.Timedelta("28D"), pd.Timedelta("7D")]
-    assert b["replayed_events"].tolist() == [4_740, 1_788]
-    assert np.allclose(b["period_budget"], [8_064, 2_016], rtol=1e-12)
-    assert np.allclose(b["period_budget_pct"], [100 * 30 / 8_064, 100 * 20 / 2_016], rtol=1e-12)
-    assert b["traffic_hours"].tolist() == [79.0, 29.8]  # one event a minute: all with traffic
+    assert b["log_events"].tolist() == [5_760, 5_760]
+    budgets = [0.2 * 5_760 * 672 / HOURS, 0.2 * 5_760 * 168 / HOURS]  # 8,065.40, 2,016.35
+    assert np.allclose(b["period_budget"], budgets, rtol=1e-12)
+    assert np.allclose(b["period_budget_pct"], [100 * 30 / budgets[0], 100 * 20 / budgets[1]],
+                       rtol=1e-12)  # 0.372 %, 0.992 %
+    # one event a minute: all with traffic
+    assert np.allclose(b["log_traffic_hours"], [HOURS, HOURS], rtol=1e-12)
     # burn over the incident: 50 / (0.2 x 120)
     assert _budget_words(rep.summary) == (
         "Over its 1 h the incident saw 50 failures in 120 events of both groups by region (burn "
         "2.08 over the incident); its share of the error budget is said per SLO period: 0.4 % of "
         "a 28 d budget for region=ams at the traffic of " + SPAN
-        + " 2026-01-05 00:00 .. 2026-01-08 07:00 UTC "
-        "(1,440 events a day over its 79 h, all with traffic) and 1.0 % of a 7 d budget for "
-        "region=fra at the traffic of " + SPAN
-        + " 2026-01-07 01:12 .. 2026-01-08 07:00 UTC (1,440 events a "
-        "day over its 29 h 48 min, all with traffic).")
+        + " 2026-01-05 00:00 .. 2026-01-08 23:59 UTC "
+        "(1,440 events a day over its 95 h 59 min, all with traffic) and 1.0 % of a 7 d budget "
+        "for region=fra at the traffic of " + SPAN
+        + " 2026-01-05 00:00 .. 2026-01-08 23:59 UTC (1,440 events a "
+        "day over its 95 h 59 min, all with traffic).")
 
 
 def test_a_period_read_over_less_than_a_day_is_withheld_alone():
-    # context 1 h: fra's replay is 16.8 + 3 = 19.8 h (1,188 events), under a day; ams's from
-    # 71 h - 67.2 h = 3.8 h to 74 h, 70.2 h (4,212 events): 30 / (0.01 x 4,212 x 672 / 70.2) =
-    # 30 / 8,064 again (ams from 03:48 on 2026-01-05, fra from 06:12 on 2026-01-07, to 02:00)
-    rep = incident_report(_events(), _per("28D", "7D"), START, END, policy="workbook",
+    # fra's events only from the incident's start: 1,440 in 23 h 59 min (00:00 .. 23:59 on
+    # 2026-01-08), under a day, withheld; ams's whole log as above, 0.372 % of its 28 d budget
+    # (before, with every event, context 1 h: fra's replay of 19.8 h was the thin one)
+    rep = incident_report(_late_fra(), _per("28D", "7D"), START, END, policy="workbook",
                           by="region", context="1h")
-    assert rep.budget["replayed_events"].tolist() == [4_212, 1_188]
+    assert rep.budget["log_events"].tolist() == [5_760, 1_440]
+    assert rep.budget["period_budget_pct"].iloc[0] == pytest.approx(
+        100 * 30 / (0.2 * 5_760 * 672 / HOURS))
+    assert np.isnan(rep.budget["period_budget_pct"].iloc[1])
     assert _budget_words(rep.summary).endswith(
         "its share of the error budget is said per SLO period: 0.4 % of a 28 d budget for "
         "region=ams at the traffic of " + SPAN
-        + " 2026-01-05 03:48 .. 2026-01-08 02:00 UTC (1,440 events a "
-        "day over its 70 h 12 min, all with traffic) and the share of region=fra's 7 d budget "
+        + " 2026-01-05 00:00 .. 2026-01-08 23:59 UTC (1,440 events a "
+        "day over its 95 h 59 min, all with traffic) and the share of region=fra's 7 d budget "
         "withheld, too thin to go by (that budget is the traffic of " + SPAN
-        + " 2026-01-07 06:12 .. "
-        "2026-01-08 02:00 UTC carried to 7 d, and a rate per day needs at least 24 h of "
-        "time with traffic: the replayed span holds 1,188 events in 19 h 48 min with traffic).")
+        + " 2026-01-05 00:00 .. "
+        "2026-01-08 23:59 UTC carried to 7 d, and a rate per day needs at least 24 h of "
+        "time with traffic: the whole log in scope holds 1,440 events in 23 h 59 min with "
+        "traffic).")
 
 
 def test_one_period_with_one_group_read_too_briefly_is_withheld():
-    # both 7 d; ams's 2-day tracker window replays 48 + 3 = 51 h, fra's 19.8 h: the share of
-    # both together needs fra's budget, which is too thin (before: 50 failures over ams's
-    # budget alone, 0.01 x 3,060 x 168 / 51 = 100.8, "49.6 %"; at 80 %, 2,016 and 2.5 %)
+    # both 7 d; ams's 95 h 59 min of traffic (its 2-day window changes nothing: one event a
+    # minute), fra's 23 h 59 min: the share of both together needs fra's budget, which is too
+    # thin (before: 50 failures over ams's budget alone, "49.6 %")
     slos = PerGroup({"ams": SLO(0.8, window="2D", period="7D"),
                      "fra": SLO(0.8, window="1h", period="7D")})
-    rep = incident_report(_events(), slos, START, END, policy="workbook", by="region",
+    rep = incident_report(_late_fra(), slos, START, END, policy="workbook", by="region",
                           context="1h")
-    assert rep.budget["replayed_hours"].tolist() == [51.0, 19.8]
+    assert np.allclose(rep.budget["log_traffic_hours"], [HOURS, 24 - 1 / 60], rtol=1e-12)
     assert _budget_words(rep.summary).endswith(
         "its share of a 7 d error budget is withheld, too thin to go by (that budget is the "
-        "traffic of each group's replayed span carried to 7 d, and a rate per day needs "
-        "at least 24 h of time with traffic: the replayed span of region=fra (the least time "
-        "with traffic) holds 1,188 events in 19 h 48 min with traffic).")
+        "traffic of " + SPAN + " 2026-01-05 00:00 .. 2026-01-08 23:59 UTC carried to 7 d, and "
+        "a rate per day needs at least 24 h of time with traffic: the whole log in scope of "
+        "region=fra (the least time with traffic) holds 1,440 events in 23 h 59 min with "
+        "traffic).")
 
 
 def test_a_share_from_too_few_expected_failures_is_said_when_the_failures_decide_a_miss():
     # at 99 % the incident's 120 events hold 1.2 expected failures (0.01 x 120), under the 10 a
     # verdict needs (the buckets' rule), but 50 of them failed: P(X >= 50 | 120, 0.01) ~ 1e-66,
     # at most 0.1 %, a decided miss (and per group, 30 of ams's 60, 20 of fra's 60: decided too).
-    # The shares are measured ones, said: 30 / 403.2 = 7.44 % of ams's 28 d budget, 20 / 100.8 =
-    # 19.8 % of fra's 7 d one, with the burn 50 / 1.2 = 41.7 (stop 56 withheld all of them)
+    # The shares are measured ones, said: 30 / (0.01 x 5,760 x 672 / 95.98333) = 30 / 403.27 =
+    # 7.44 % of ams's 28 d budget, 20 / (0.01 x 5,760 x 168 / 95.98333) = 20 / 100.82 = 19.8 %
+    # of fra's 7 d one, with the burn 50 / 1.2 = 41.7 (stop 56 withheld all of them)
     slos = PerGroup({"ams": SLO(0.99, window="1h", period="28D"),
                      "fra": SLO(0.99, window="1h", period="7D")})
     rep = incident_report(_events(), slos, START, END, policy="workbook", by="region")
-    assert rep.budget["period_budget"].tolist() == pytest.approx([403.2, 100.8], rel=1e-12)
+    budgets = [0.01 * 5_760 * 672 / HOURS, 0.01 * 5_760 * 168 / HOURS]  # 403.27, 100.82
+    assert rep.budget["period_budget"].tolist() == pytest.approx(budgets, rel=1e-12)
     assert rep.budget["period_budget_pct"].tolist() == pytest.approx(
-        [100 * 30 / 403.2, 100 * 20 / 100.8], rel=1e-12)
+        [100 * 30 / budgets[0], 100 * 20 / budgets[1]], rel=1e-12)
     words = _budget_words(rep.summary)
     assert words.startswith(
         "Over its 1 h the incident saw 50 failures in 120 events of both groups by region (burn "

@@ -1,6 +1,6 @@
 """The incident's share of the error budget: the traffic it is carried from is read over the
-replayed span's time with traffic (the window's clock, as ``replay``'s events/day), the span is
-named, and a share from an incident too thin for a verdict is withheld in words.
+time with traffic of the whole log in scope (the window's clock, as ``replay``'s events/day), the
+span is named, and a share from an incident too thin for a verdict is withheld in words.
 
 Before the fix the events a day divided the replayed span's events by its calendar time,
 silences included ("0.8 % of a 30 d error budget at the replayed span's traffic (627 events a
@@ -18,8 +18,8 @@ import pytest
 from budgetlab import SLO, AlertPolicy, as_events, incident_report
 from budgetlab.analyses.incident_budget_text import budget_sentence
 
-#: What the budget sentence says its traffic is read over (it moves with context=).
-SPAN = "the report's span (the incident with its context, after the windows' history)"
+#: What the budget sentence says its traffic is read over (whatever the context=).
+SPAN = "the whole log in scope,"
 
 T0 = pd.Timestamp("2026-01-05", tz="UTC")
 
@@ -38,50 +38,49 @@ def _silent_log() -> pd.DataFrame:
 
 
 def test_the_daily_traffic_is_read_over_the_time_with_traffic_and_says_its_span():
-    # Workbook at 30 d, longest window 3 d; context 6 h: the replay reads [80 h - 6 h - 72 h,
-    # 81 h + 6 h) = [2 h, 87 h), 2026-01-05 02:00 .. 2026-01-08 15:00, 85 h. Its events: minutes
-    # 120 .. 1,439 (1,320) and 4,320 .. 5,219 (900): 2,220. Time with traffic, 1 h window (an
-    # event stays in it through ts + 1 h): [02:00, 24:59 + 1 ns) and [72 h, 87 h), 37 h 59 min;
-    # the silence is the rest, 85 h - 37 h 59 min = 47 h 1 min (the 48 h gap less the window).
-    # 2,220 / 37.98333 h x 24 = 1,402.7 events a day; the 30 d budget 0.2 x 1,402.7 x 30 =
-    # 8,416.3; 30 failures: 0.356 %. On calendar time (the old figure) 2,220 / 85 h x 24 = 626.8
-    # a day and 0.798 %.
+    # The whole log, whatever the context: minutes 0 .. 1,439 (1,440) and 4,320 .. 5,759 (1,440):
+    # 2,880 events, 2026-01-05 00:00 .. 2026-01-08 23:59 (its first to its last event), 95 h 59
+    # min. Time with traffic, 1 h window (an event stays in it through ts + 1 h): [00:00, 24:59
+    # + 1 ns) and [72 h, 95 h 59 min), 24 h 59 min + 23 h 59 min = 48 h 58 min; the silence is
+    # the rest, 95 h 59 min - 48 h 58 min = 47 h 1 min (the 48 h gap less the window). 2,880 /
+    # 48.96667 h x 24 = 1,411.6 events a day; the 30 d budget 0.2 x 1,411.6 x 30 = 8,469.5; 30
+    # failures: 0.354 %. (Before: the replayed span 02:00 .. 87 h, 2,220 events in 37 h 59 min
+    # with traffic, 1,402.7 a day, 0.356 %; on calendar time 626.8 a day and 0.798 %.)
     rep = incident_report(_silent_log(), SLO(target=0.8, window="1h"), T0 + pd.Timedelta("80h"),
                           T0 + pd.Timedelta("81h"))
     b = rep.budget.iloc[0]
-    traffic = 37 + 59 / 60
-    assert b["replayed_events"] == 2_220
-    assert b["replayed_hours"] == 85.0
-    assert b["traffic_hours"] == pytest.approx(traffic, abs=1e-9)
-    assert (b["silences"], b["silent_hours"]) == (1, pytest.approx(47 + 1 / 60, abs=1e-9))
-    assert (b["replayed_start"], b["replayed_end"]) == (T0 + pd.Timedelta("2h"),
-                                                        T0 + pd.Timedelta("87h"))
-    per_period = 2_220 * 720 / traffic
+    traffic = 48 + 58 / 60
+    assert b["log_events"] == 2_880
+    assert b["log_hours"] == pytest.approx(95 + 59 / 60, abs=1e-9)
+    assert b["log_traffic_hours"] == pytest.approx(traffic, abs=1e-9)
+    assert (b["log_silences"], b["log_silent_hours"]) == (1, pytest.approx(47 + 1 / 60, abs=1e-9))
+    assert (b["log_start"], b["log_end"]) == (T0, T0 + pd.Timedelta("95h59min"))
+    per_period = 2_880 * 720 / traffic
     assert b["period_events"] == pytest.approx(per_period, rel=1e-9)
     assert b["period_budget_pct"] == pytest.approx(100 * 30 / (0.2 * per_period), rel=1e-9)
     assert rep.budget.attrs["budget_note"] == ""
     assert _budget_words(rep.summary).endswith(
         "0.4 % of a 30 d error budget at the traffic of " + SPAN
-        + " 2026-01-05 02:00 .. 2026-01-08 15:00 UTC "
-        "(1,403 events a day over its 37 h 59 min with traffic; a 47 h 1 min silence left "
+        + " 2026-01-05 00:00 .. 2026-01-08 23:59 UTC "
+        "(1,412 events a day over its 48 h 58 min with traffic; a 47 h 1 min silence left "
         "out).")
 
 
 def test_a_share_from_an_incident_too_thin_for_a_verdict_is_withheld():
     # one event an hour, 6 h window (never empty), for 4 days; the incident [80 h, 80 h 30 min)
     # holds one event, a failure: 1 x (1 - 0.93) = 0.07 expected failures, under the 10 a
-    # verdict needs. Its replay reads 3 d of history: over a day of traffic, so only the thin
-    # incident withholds the share (before: "5.6 % ... (24 events a day)")
+    # verdict needs. The whole log is over a day of traffic, so only the thin incident
+    # withholds the share (before: "5.6 % ... (24 events a day)")
     ts = T0 + pd.to_timedelta(np.arange(96), unit="h")
     ev = as_events(ts, ts != T0 + pd.Timedelta("80h"))
     rep = incident_report(ev, SLO(target=0.93, window="6h"), T0 + pd.Timedelta("80h"),
                           T0 + pd.Timedelta("80h30min"))
     b = rep.budget.iloc[0]
     assert np.isnan(b["period_budget_pct"])
-    # the replay reads [80 h - 6 h - 72 h, 80 h 30 min + 6 h) = [2 h, 86 h 30 min), all with
-    # traffic (an event every hour, a 6 h window): 85 events (02:00 .. 86 h) in 84.5 h
-    assert b["traffic_hours"] == 84.5
-    assert b["period_events"] == pytest.approx(85 * 720 / 84.5, rel=1e-9)
+    # the whole log, 00:00 .. 95 h, all with traffic (an event every hour, a 6 h window): 96
+    # events in 95 h (before: the replayed span [2 h, 86 h 30 min), 85 events in 84.5 h)
+    assert b["log_traffic_hours"] == 95.0
+    assert b["period_events"] == pytest.approx(96 * 720 / 95, rel=1e-9)
     assert rep.budget.attrs["budget_note"] == (
         "period_budget_pct withheld: 1 event in the group's incident: too few for a verdict "
         "(under 93 % it holds 0.07 expected failures; one needs at least 10, i.e. 143 events).")
@@ -96,11 +95,11 @@ def test_one_event_a_day_is_said_in_the_singular():
     # 0.5 x 30 = 15 in an incident of 20 events (10 expected failures: enough): 80 %
     b = pd.DataFrame({"events": [20], "failures": [12], "excess_failures": [2.0],
                       "period_budget": [15.0], "period_events": [30.0],
-                      "replayed_events": [40], "replayed_hours": [960.0],
-                      "traffic_hours": [960.0], "silences": [0], "silent_hours": [0.0],
-                      "replayed_start": [T0], "replayed_end": [T0 + pd.Timedelta("40D")]})
+                      "log_events": [40], "log_hours": [960.0],
+                      "log_traffic_hours": [960.0], "log_silences": [0], "log_silent_hours": [0.0],
+                      "log_start": [T0], "log_end": [T0 + pd.Timedelta("40D")]})
     said = budget_sentence(b, SLO(target=0.5, window="1D"), AlertPolicy.workbook("30D"),
                            pd.Timedelta("1h"))
     assert said.endswith("80.0 % of a 30 d error budget at the traffic of " + SPAN
-    + " 2026-01-05 00:00 .. "
-                         "2026-02-14 00:00 UTC (1 event a day over its 960 h, all with traffic).")
+                         + " 2026-01-05 00:00 .. 2026-02-14 00:00 UTC (1 event a day over its "
+                         "960 h, all with traffic).")

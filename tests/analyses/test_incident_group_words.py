@@ -8,8 +8,8 @@ import pandas as pd
 
 from budgetlab import SLO, AlertPolicy, AlertTier, as_events, incident_report
 
-#: What the budget sentence says its traffic is read over (it moves with context=).
-SPAN = "the report's span (the incident with its context, after the windows' history)"
+#: What the budget sentence says its traffic is read over (whatever the context=).
+SPAN = "the whole log in scope,"
 
 SLO_1H = SLO(target=0.9, window="1h")
 
@@ -48,9 +48,10 @@ def test_each_sentence_names_its_group_or_says_all_groups():
     # 18 failures in 60 at the 10:52 evaluation: a ticket too (1 other group).
     # The incident: 4 x 60 = 240 events, 30 + 20 = 50 failures: 30 / 50 = 60 % timeouts, success
     # 190 / 240 = 79.17 %, without timeouts 190 / 210 = 90.48 % (240 x 0.1 = 24 expected failures:
-    # said), burn 50 / 24 = 2.083 (said 2.08). The replay reads 08:00 to 12:00 (1 h of history
-    # before the 1 h of context either side): 4 x 240 = 960 events in 4 h, under the day a rate
-    # per day needs: the share of a 30 d budget is withheld, and why.
+    # said), burn 50 / 24 = 2.083 (said 2.08). The budget is carried from the whole log, 00:00 ..
+    # 23:59, whatever the context: 4 x 1,440 = 5,760 events, each group's in 23 h 59 min of time
+    # with traffic (first to last event), under the day a rate per day needs: the share of a 30 d
+    # budget is withheld, and why (before: the replayed span 08:00 .. 12:00, 960 events in 4 h).
     rep = report(AlertPolicy.single_window("1h", 2.9, severity="ticket"))
     assert rep.summary == (
         "Between 10:00 and 11:00 UTC on 2026-01-01, the 1 h tracker for captcha_type=a, "
@@ -68,9 +69,9 @@ def test_each_sentence_names_its_group_or_says_all_groups():
         "Over its 1 h the incident saw 50 failures in 240 events of all 4 groups by captcha_type "
         "and region (burn 2.08 over the incident); its share of a 30 d error budget is withheld, "
         "too thin to go by (that budget is the traffic of " + SPAN
-        + " 2026-01-01 08:00 .. 12:00 UTC carried "
-        "to 30 d, and a rate per day needs at least 24 h of time with traffic: the replayed span "
-        "holds 960 events in 4 h with traffic).")
+        + " 2026-01-01 00:00 .. 23:59 UTC carried "
+        "to 30 d, and a rate per day needs at least 24 h of time with traffic: the whole log in "
+        "scope holds 5,760 events in 23 h 59 min with traffic).")
     # broken down by region only, the rate is over both regions (the same 240 events)
     by_region = report(AlertPolicy.single_window("1h", 2.9, severity="ticket"),
                        breakdown_by="region")

@@ -63,14 +63,13 @@ def test_incident_summary_names_both_zones_across_the_spring_change():
     assert rep.summary.startswith("Between 01:00 CET and 04:00 CEST on 2026-03-29, ")
 
 
-def test_sparse_group_has_traffic_from_the_span_start_when_its_window_holds_earlier_events():
-    # thin: an event every 3 h from 01-01 00:00 to 01-05 00:00; gone: one event at 01-02 12:00.
-    # 24 h window, one 1 h tier, no context: the incident 01-04 02:00 .. 04:00 is replayed from
-    # 24 h before it, 01-03 02:00, to 04:00 (the log goes on): 26 h. At 01-03 02:00 thin's window
-    # holds its events of 01-02 03:00 .. 01-03 00:00, so it has traffic all 26 h (it said 25 h,
-    # from its first event of the span, 01-03 03:00). Its events in the span: 01-03 03:00 .. 21:00
-    # (7) and 01-04 00:00, 03:00: 9, so 9 / 26 x 24 = 8.31 a day (it said 9 / 25 x 24 = 8.64), and
-    # 9 x 720 / 26 = 249.23 in 30 d. gone has no event in the span: no row.
+def test_sparse_group_has_traffic_over_the_whole_log_its_window_holds_an_event():
+    # thin: an event every 3 h from 01-01 00:00 to 01-05 00:00 (33); gone: one event at 01-02
+    # 12:00. 24 h window, one 1 h tier, no context: the incident 01-04 02:00 .. 04:00. The budget
+    # is carried from the whole log, 01-01 00:00 .. 01-05 00:00, 96 h, whatever the context:
+    # thin's 24 h window is never empty (3 h apart), so it has traffic all 96 h: 33 / 96 x 24 =
+    # 8.25 a day, 33 x 720 / 96 = 247.5 in 30 d. (Before: the replayed span 01-03 02:00 ..
+    # 01-04 04:00, 9 events in 26 h, 8.31 a day.) gone has no event in the report: no row.
     thin = pd.DataFrame({"ts": pd.date_range("2026-01-01", "2026-01-05", freq="3h", tz="UTC"),
                          "ok": True, "svc": "thin"})
     gone = pd.DataFrame({"ts": [pd.Timestamp("2026-01-02 12:00", tz="UTC")], "ok": [True],
@@ -81,11 +80,11 @@ def test_sparse_group_has_traffic_from_the_span_start_when_its_window_holds_earl
                           T0 + pd.Timedelta("76h"), by="svc", context="0s", policy=ONE_TIER)
     b = rep.budget.set_index("svc")
     assert list(b.index) == ["thin"]
-    assert b.loc["thin", "replayed_events"] == 9
-    assert abs(b.loc["thin", "traffic_hours"] - 26.0) < 1e-9
-    assert b.loc["thin", "silences"] == 0
-    assert abs(b.loc["thin", "period_events"] - 9 * 720 / 26) < 1e-6
-    assert abs(b.loc["thin", "period_events"] / 30 - 8.3077) < 1e-4
+    assert b.loc["thin", "log_events"] == 33
+    assert abs(b.loc["thin", "log_traffic_hours"] - 96.0) < 1e-9
+    assert b.loc["thin", "log_silences"] == 0
+    assert abs(b.loc["thin", "period_events"] - 33 * 720 / 96) < 1e-6
+    assert abs(b.loc["thin", "period_events"] / 30 - 8.25) < 1e-9
 
 
 def log_ending_in_the_incident():

@@ -118,8 +118,9 @@ def test_a_group_silent_through_the_history_changes_from_its_last_status():
 def test_the_data_start_note_speaks_about_the_window_not_the_extra_history():
     # the log starts at 00:30, the window at 02:00 (context 0): the window's 1 h history [01:00,
     # 02:00) is in the log, no note, though the tracker now replays from its last event before
-    # the window (01:59) less 1 h, 00:59; the budget's replayed span is still the window and its
-    # history: 01:00 .. 02:30, 90 events. The 01:59 status is read on its full hour: HEALTHY,
+    # the window (01:59) less 1 h, 00:59; the budget's span is the whole log, whatever the
+    # context: 00:30 .. 02:59, 150 events (one a minute). The 01:59 status is read on its full
+    # hour: HEALTHY,
     # and the change at 02:00 is the seed's (old: none, the 01:59 hour cut at 01:00: WARNING)
     ev = minute_log(FAILING)
     ev = ev[ev["ts"] >= at("00:30")].reset_index(drop=True)
@@ -127,7 +128,7 @@ def test_the_data_start_note_speaks_about_the_window_not_the_extra_history():
                           policy=OUT_OF_REACH)
     assert rep.notes == () and rep.data_start is None
     b = rep.budget.iloc[0]
-    assert (b["replayed_start"], b["replayed_events"]) == (at("01:00"), 90)
+    assert (b["log_start"], b["log_end"], b["log_events"]) == (at("00:30"), at("02:59"), 150)
     got = [tuple(r) for r in rep.transitions[["ts", "from_status", "to_status"]]
            .itertuples(index=False)]
     assert got == seed_changes(ev, rep.window_start, rep.window_end) == [

@@ -13,8 +13,8 @@ from budgetlab.analyses.incident_review import incident_span, tracker_at
 from budgetlab.analyses.paging import page_table, wake_verdict
 from budgetlab.errors import ConfigError
 
-#: What the budget sentence says its traffic is read over (it moves with context=).
-SPAN = "the report's span (the incident with its context, after the windows' history)"
+#: What the budget sentence says its traffic is read over (whatever the context=).
+SPAN = "the whole log in scope,"
 
 START = pd.Timestamp("2026-01-01 00:00", tz="UTC")
 TIMES = pd.date_range(START, periods=2 * 1440, freq="1min")
@@ -187,9 +187,9 @@ def test_a_verdict_of_not_waking_says_what_its_band_asks(k, burn, band, words):
 
 
 def test_the_spent_share_is_withheld_over_less_than_a_day():
-    # the replay of 02:00-03:00 on a log of 2026-01-02 00:00-04:59 only: from its first event,
-    # 00:00 (before the history's start, 3 d before the context), to its last, 04:59: 299 min,
-    # 300 events, under the day a rate per day needs
+    # 02:00-03:00 on a log of 2026-01-02 00:00-04:59 only: the budget is carried from the whole
+    # log, its first event, 00:00, to its last, 04:59: 299 min, 300 events, under the day a rate
+    # per day needs
     day2 = pd.Timestamp("2026-01-02", tz="UTC")
     ev = EVENTS[(EVENTS["ts"] >= day2) & (EVENTS["ts"] < day2 + pd.Timedelta(hours=5))]
     rep = incident_report(ev, SLO_1H, "2026-01-02 02:00", "2026-01-02 03:00",
@@ -199,8 +199,8 @@ def test_the_spent_share_is_withheld_over_less_than_a_day():
     assert ("its share of a 30 d error budget is withheld, too thin to go by (that budget is the "
             "traffic of " + SPAN
             + " 2026-01-02 00:00 .. 04:59 UTC carried to 30 d, and a rate per day needs "
-            "at least 24 h of time with traffic: the replayed span holds 300 events in 4 h 59 min "
-            "with traffic)") in v.sentence
+            "at least 24 h of time with traffic: the whole log in scope holds 300 events in 4 h "
+            "59 min with traffic)") in v.sentence
 
 
 @pytest.mark.parametrize(("at", "labelled"), [
@@ -236,15 +236,19 @@ def test_incident_report_lists_the_incidents_overlapping_its_window_end_exclusiv
 def test_the_spent_share_names_the_period_and_the_span_as_the_summary_does():
     # stop 59 item 4: "The incident spent 0.24 % of the period's error budget." named neither the
     # period nor the traffic it is carried from, and rounded as the summary (0.2 %) does not.
-    # By hand: 20 h of context either side of 02:00-03:00 and 1 h of history for the 1 h window:
-    # the replay reads 2026-01-01 05:00 .. 2026-01-02 23:00, 42 h of one event a minute, 1,440
-    # events a day; a 30 d budget at 95 %: 0.05 x 1,440 x 30 = 2,160 failures; the hour's 60
-    # failures are 60 / 2,160 = 2.78 % of it, 2.8 % as the summary rounds it
+    # By hand: the budget is carried from the whole log (whatever the 20 h of context), one
+    # event a minute 2026-01-01 00:00 .. 2026-01-02 23:59: 2,880 events in 47 h 59 min, 2,880 /
+    # 47.98333 x 24 = 1,440.50 events a day (said 1,441); a 30 d budget at 95 %: 0.05 x
+    # 1,440.50 x 30 = 2,160.75 failures; the hour's 60 failures are 60 / 2,160.75 = 2.777 % of
+    # it, 2.8 % as the summary rounds it (before: the replayed span 2026-01-01 05:00 ..
+    # 2026-01-02 23:00, 42 h, 1,440 a day, 60 / 2,160 = 2.78 %)
     rep = incident_report(EVENTS, SLO_1H, "2026-01-02 02:00", "2026-01-02 03:00",
                           policy=AlertPolicy.single_window("1h", 50.0), context="20h")
     v = wake_verdict(EVENTS, {"mine": rep})
     said = ("2.8 % of a 30 d error budget at the traffic of " + SPAN
-    + " 2026-01-01 05:00 .. 2026-01-02 23:00 "
-            "UTC (1,440 events a day over its 42 h, all with traffic)")
+            + " 2026-01-01 00:00 .. 2026-01-02 23:59 UTC (1,441 events a day over its 47 h 59 "
+            "min, all with traffic)")
     assert said in v.sentence and said in rep.summary
+    assert rep.budget["period_budget_pct"].iloc[0] == pytest.approx(
+        100 * 60 / (0.05 * 2_880 / (48 - 1 / 60) * 24 * 30))
     assert "2.78 %" not in v.sentence

@@ -1,8 +1,8 @@
-"""The incident report of a scope that begins later than the log: the replayed span, and so the
-traffic the period's budget is extrapolated from, and the note on history, count from the log's
-first event, not from the scope's (on the Elastic Apache log, ``--by method --scope method=POST``
-said "the data start 0 s before the report's window" and 7 POST events a day where the log held 4
-in 2.3 days)."""
+"""The incident report of a scope that begins later than the log: the note on history counts
+from the log's first event, not from the scope's (on the Elastic Apache log, ``--by method
+--scope method=POST`` said "the data start 0 s before the report's window"), and the traffic the
+period's budget is extrapolated from is the scope's whole log over its time with traffic (it
+said 7 POST events a day, on calendar time, where the log held 4 in 2.3 days)."""
 
 from __future__ import annotations
 
@@ -27,20 +27,20 @@ def _events() -> pd.DataFrame:
 def test_a_late_scope_counts_its_traffic_over_the_logs_span():
     """Incident 12:00 .. 14:00 on 2026-01-02 in scope key=b, context 1 h: the report's window is
     11:00 .. 15:00; the workbook policy's 3 d window needs history from 2025-12-30 11:00, before
-    the log. By hand: the replay spans the log's start, 2026-01-01 00:00, to the window's end,
-    2026-01-02 15:00 (the log goes on after it), 39 h, holding b's events of 10:00 .. 14:00, 5 of
-    them. Its time with traffic (the 1 h window holds one of b's events) is 10:00 .. 15:00, 5 h:
-    b's traffic ran at 24 a day while it ran, not the 3.08 a day of 5 events over 39 h (the
-    figure before), and 5 h are under the day a rate per day needs, so the period's figures are
-    withheld. The data start 1 d 11 h before the report's window."""
+    the log. By hand: the budget is carried from the whole log in scope, its first to its last
+    event, b's 10:00 .. 20:00 on 2026-01-02, 10 h, holding 11 events. Its time with traffic (the
+    1 h window holds one of b's events: one an hour) is all of it, 10 h: b's traffic ran at 26.4
+    a day while it ran, and 10 h are under the day a rate per day needs, so the period's figures
+    are withheld. (Before: the replayed span 2026-01-01 00:00 .. 2026-01-02 15:00, 39 h, 5 of b's
+    events in 5 h with traffic.) The data start 1 d 11 h before the report's window."""
     rep = incident_report(_events(), bl.SLO(target=0.9, window="1h"), "2026-01-02 12:00",
                           "2026-01-02 14:00", by="key", scope="key=b", context="1h")
     row = rep.budget.iloc[0]
-    assert (row["replayed_start"], row["replayed_end"]) == (
-        pd.Timestamp("2026-01-01", tz="UTC"), pd.Timestamp("2026-01-02 15:00", tz="UTC"))
-    assert (row["replayed_events"], row["replayed_hours"], row["traffic_hours"]) == (5, 39.0, 5.0)
+    assert (row["log_start"], row["log_end"]) == (
+        pd.Timestamp("2026-01-02 10:00", tz="UTC"), pd.Timestamp("2026-01-02 20:00", tz="UTC"))
+    assert (row["log_events"], row["log_hours"], row["log_traffic_hours"]) == (11, 10.0, 10.0)
     assert row[["period_events", "period_budget", "period_budget_pct"]].isna().all()
-    assert ("only 5 h of time with traffic in the replayed span (5 events in it)"
+    assert ("only 10 h of time with traffic in the whole log in scope (11 events in it)"
             in rep.budget.attrs["budget_note"])
     assert "events a day" not in rep.summary
     assert rep.notes[0].startswith("the data start 1 d 11 h before the report's window")

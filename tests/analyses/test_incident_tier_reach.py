@@ -99,8 +99,8 @@ def _budget(events: int, failures: int, target: float, per_day: float) -> pd.Dat
                          "excess_failures": [failures - allowed],
                          "period_budget": [(1 - target) * per_day * 30],
                          "period_events": [per_day * 30],
-                         "replayed_events": [int(per_day * 35 / 24)],
-                         "replayed_hours": [35.0], "traffic_hours": [35.0]})
+                         "log_events": [int(per_day * 35 / 24)],
+                         "log_hours": [35.0], "log_traffic_hours": [35.0]})
 
 
 def test_a_miss_the_failures_decide_is_said_on_few_events():

@@ -8,16 +8,16 @@ from pathlib import Path
 
 from budgetlab.cli import main
 
-#: What the budget sentence says its traffic is read over (it moves with context=).
-SPAN = "the report's span (the incident with its context, after the windows' history)"
+#: What the budget sentence says its traffic is read over (whatever --context says).
+SPAN = "the whole log in scope,"
 
 PROXY = Path(__file__).parents[1] / "fixtures" / "loghub" / "proxifier_300.log"
 
 
 def test_an_incident_on_47_minutes_of_log_withholds_the_rate_per_day(capsys):
     # grep -E " - [^ ]+ (close|error)" proxifier_300.log: 150 events (the preset's), the first
-    # at 16:49:07, the last at 17:36:00 (46 min 53 s, all of them replayed: the 3 d of history
-    # the workbook needs reach before the log), 40 of them in 16:50-17:10, none an error. At
+    # at 16:49:07, the last at 17:36:00 (46 min 53 s: the whole log, the budget's span), 40 of
+    # them in 16:50-17:10, none an error. At
     # target 50 % they hold 20 expected failures, enough for a verdict: the traffic is what is
     # too thin. Each program's time with traffic under the 1 h window runs from its first event
     # to the log's last; QQ.exe's is the least: 17:15:10, 17:15:42, 17:16:10, so 3 events in
@@ -32,7 +32,7 @@ def test_an_incident_on_47_minutes_of_log_withholds_the_rate_per_day(capsys):
             "the incident); its share of a 30 d error budget is withheld, too thin to "
             "go by (that budget is the traffic of " + SPAN
             + " 2026-10-30 16:49 .. 17:36 UTC carried to 30 d, "
-            "and a rate per day needs at least 24 h of time with traffic: the replayed span of "
-            "program=QQ.exe (the least time with traffic) holds 3 events in 20 min 50 s with "
+            "and a rate per day needs at least 24 h of time with traffic: the whole log in scope "
+            "of program=QQ.exe (the least time with traffic) holds 3 events in 20 min 50 s with "
             "traffic).") in said
     assert "events a day" not in said
