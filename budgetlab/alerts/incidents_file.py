@@ -2,8 +2,9 @@
 
 The file has a header line with ``incident_id``, ``start`` and ``end`` and optionally ``scope``
 (``key=value`` pairs joined by ``&``, e.g. ``region=fra``; empty or ``*`` is everything) and
-``kind``; ``severity``, when there, is a number (float64, as in the shipped tables); other
-columns are kept as text. Times are ISO 8601, UTC when they carry no offset.
+``kind``; ``severity``, when there, is a number (float64, as in the shipped tables) when every
+filled cell is one, else its words as written; other columns are kept as text. Times are ISO
+8601, UTC when they carry no offset.
 The file is registered as an input of the run (no output may overwrite it), and the values that
 end up in outputs and messages (ids, scopes, kinds) are checked for personal data first. Errors
 name rows by number (1-based, counting data rows) and never quote a value.
@@ -95,16 +96,16 @@ def _check_scopes(scopes: pd.Series, name: str) -> None:
                          "('*' or empty: everything).")
 
 
-def _severity(table: pd.DataFrame, name: str) -> pd.Series:
-    """The ``severity`` column as float64 (as the shipped tables have it), refused with its rows
-    named where a cell holds no finite number."""
+def _severity(table: pd.DataFrame) -> pd.Series:
+    """The ``severity`` column as float64 (as the shipped tables have it) when every filled cell
+    is a finite number (an empty cell: NaN); else as written, every cell its text (a label such
+    as ``high`` or ``SEV1``, never a number read from part of the column)."""
     text = table["severity"].str.strip()
     value = pd.to_numeric(text, errors="coerce").astype("float64")
-    bad = ~np.isfinite(value.to_numpy(dtype="float64"))
-    if bad.any():
-        raise InputError(f"{name}: column 'severity' holds no number in {_rows(bad)}; write it "
-                         "as a number (0.14), or rename the column to keep it as text.")
-    return value
+    filled = text.fillna("").ne("").to_numpy()
+    if np.isfinite(value.to_numpy(dtype="float64"))[filled].all():
+        return value
+    return table["severity"]
 
 
 def check_incidents(incidents: Any) -> None:
@@ -137,8 +138,9 @@ def read_incidents(path: str | os.PathLike[str], *, pii: str = "error",
     -------
     pandas.DataFrame
         One row per incident, every column as text except ``start`` and ``end``
-        (``datetime64[ns, UTC]``) and ``severity`` (float64) when the file has it; ``scope``
-        is always present (``"*"`` when not given).
+        (``datetime64[ns, UTC]``) and ``severity`` when the file has it (float64 when every
+        filled cell is a number, else its words as written); ``scope`` is always present
+        (``"*"`` when not given).
         ``attrs["naive_times"]``: how many incidents have a start or end without an offset
         (read as UTC).
 
@@ -153,8 +155,7 @@ def read_incidents(path: str | os.PathLike[str], *, pii: str = "error",
     TimestampError
         A start or end is empty or not an ISO 8601 time (rows named by number, counted from 1).
     InputError
-        An incident ends at or before its start, or a ``severity`` is not a number (rows named
-        by number); a scope is not
+        An incident ends at or before its start (rows named by number); a scope is not
         ``key=value`` pairs; :class:`~budgetlab.errors.PersonalDataError` when an id, scope key
         or kind looks like personal data, or a scope value without ``pii="hash"`` (counted, never
         shown).
@@ -200,5 +201,5 @@ def read_incidents(path: str | os.PathLike[str], *, pii: str = "error",
         if col in table.columns:
             guard_values(table[col].unique(), what=f"the {col!r} column of {name}")
     if "severity" in table.columns:
-        table["severity"] = _severity(table, name)
+        table["severity"] = _severity(table)
     return table
