@@ -76,8 +76,9 @@ class IncidentReport:
         the window lies after ``data_start`` (NaT: never during the incident, figures missing).
     alerts : DataFrame
         :func:`budgetlab.alert_episodes` overlapping the window, replayed over the log from its
-        first event (whatever ``context``) to the end of the bin of its last event (an alert
-        firing there is ``ongoing``, as ``alert_episodes`` says), plus ``caused_by_timeouts`` and
+        first event (whatever ``context``) to the window's end (an alert firing there is
+        ``ongoing`` in this table, which the figure draws; ``tiers`` follows it to its reset
+        in the log), plus ``caused_by_timeouts`` and
         ``may_have_fired_earlier``: each tier replayed from its first evaluation whose long window
         lies after the log's first bin (``tiers``' replay: the flags its own; the second, that its
         condition held from that evaluation: :mod:`~budgetlab.analyses.incident_coverage`).
