@@ -93,7 +93,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         :func:`~budgetlab.plotting.recommended_lines.stripe_shared`), ``interval:<g>``
         (shaded ``recommended_low``..``recommended_high``),
         ``current:<g>`` (dashed vertical line, a
-        triangle on its top end), and ``limit`` (horizontal line at ``max_share`` × 100). With more
+        triangle on its top end; shared, striped as the recommended lines are, keyed only by
+        ``current target``), and ``limit`` (horizontal line at ``max_share`` × 100). With more
         groups than distinct colours, those with the most failures, then the most events (the
         rule of ``replay --plot``: :func:`~budgetlab._util.evidence.most_evidence`) keep theirs
         and the others are drawn in grey (without the interval's shading) under one legend entry
@@ -153,6 +154,9 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
               if "recommended_capped" in summary.columns else np.zeros(len(summary), dtype=bool))
     handles += capped_handles(summary, s_lab, capped, colors, named=bool(keys))
     handles += stripe_shared(ax)  # a target several groups share: one line in their colours
+    # the current target's too, keyed by "current target" alone (the usual case: one --target
+    # for every group; an entry naming them would squeeze the axes of a many-group figure)
+    stripe_shared(ax, "current")
     notes = []
     if left_out.any():
         # a few named, then how many more: thousands of thin sitekeys would cover the plot;
