@@ -317,10 +317,10 @@ def silences(spans: pd.DataFrame) -> pd.DataFrame:
     [{'silences': '1', 'silent_time': '0 days 03:59:59.999999999', 'observed_time': '0 days
     01:30:00.000000001'}]
     """
-    frame, needed = isinstance(spans, pd.DataFrame), ("start", "end", "status")
-    if not frame or not set(needed) <= set(spans.columns) or spans["status"].dtype != \
+    is_frame, needed = isinstance(spans, pd.DataFrame), ("start", "end", "status")
+    if not is_frame or not set(needed) <= set(spans.columns) or spans["status"].dtype != \
             SPAN_STATUS_DTYPE:
-        lacks = lacked_state_columns(spans.columns, needed) if frame else ""
+        lacks = lacked_state_columns(spans.columns, needed) if is_frame else ""
         raise InputError(f"silences() takes the DataFrame returned by budgetlab.status_spans()"
                          f"{lacks}.")
     keys = list(spans.attrs.get("by", [c for c in spans.columns if c not in SPAN_COLUMNS]))

@@ -153,10 +153,9 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     capped = ((summary["recommended_capped"].to_numpy(dtype=bool) & ~left_out)
               if "recommended_capped" in summary.columns else np.zeros(len(summary), dtype=bool))
     handles += capped_handles(summary, s_lab, capped, colors, named=bool(keys))
-    handles += stripe_shared(ax)  # a target several groups share: one line in their colours
-    # the current target's too, keyed by "current target" alone (the usual case: one --target
-    # for every group; an entry naming them would squeeze the axes of a many-group figure)
-    stripe_shared(ax, "current")
+    # a target several groups share: one line in their colours; a current one keyed by "current
+    # target" alone (one --target for all is usual: naming them would squeeze the axes)
+    handles += stripe_shared(ax) + stripe_shared(ax, "current", keyed=False)
     notes = []
     if left_out.any():
         # a few named, then how many more: thousands of thin sitekeys would cover the plot;

@@ -48,15 +48,15 @@ def capped_handles(summary: pd.DataFrame, labels: np.ndarray, capped: np.ndarray
     return out
 
 
-def stripe_shared(ax: Axes, kind: str = "recommended") -> list[Any]:
+def stripe_shared(ax: Axes, kind: str = "recommended", *, keyed: bool = True) -> list[Any]:
     """Stripe the coloured groups' ``kind`` lines (gids ``<kind>:<g>``: ``recommended``, or
     ``current``) that share a target: drawn one over the other, only the last group's colour
     showed, one line in one colour for several groups. Each of the ``n`` lines keeps its artist
     and gid, dashed :data:`STRIPE_POINTS` on and ``(n - 1)`` times that off, offset by its place,
     so that the line shows every group's colour in turn; a ``current`` line, dashed, keeps a gap
     of half a stripe after each. Returns one legend entry per shared target, naming its groups
-    (the first :data:`~budgetlab.plotting._group_labels.MOST_NAMED`, then how many more), for a
-    caller that keys them."""
+    (the first :data:`~budgetlab.plotting._group_labels.MOST_NAMED`, then how many more); none
+    unless ``keyed``."""
     by_x: dict[float, list[Line2D]] = {}
     for line in ax.lines:
         gid = str(line.get_gid() or "")
@@ -75,6 +75,8 @@ def stripe_shared(ax: Axes, kind: str = "recommended") -> list[Any]:
             line.set_linestyle((k * (STRIPE_POINTS + gap) / lw,
                                 (STRIPE_POINTS / lw, (n * (STRIPE_POINTS + gap) - STRIPE_POINTS)
                                  / lw)))
+        if not keyed:
+            continue
         names = [str(line.get_gid()).split(":", 1)[1] for line in lines]
         handles.append(Line2D([], [], color="grey", lw=1.2, ls=(0, (2, 2)), label=(
             f"{kind} {given_percent(x / 100, space=False)}, one line striped in the "
