@@ -138,7 +138,9 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
     LatencyRecalibration
         ``table``: the group keys, ``threshold`` (timedelta64[ns]), ``target`` (float64),
         ``limit_share`` (float64: share of observed time after warm-up at ``limit_status`` or
-        worse), ``observed_time`` (timedelta64[ns]), ``supported`` (bool). ``summary``: the group
+        worse; NaN for a group with no observed time, withheld: the frontier's ``withheld``
+        ``"no_time"`` and the notes say why), ``observed_time`` (timedelta64[ns]),
+        ``supported`` (bool). ``summary``: the group
         keys, ``threshold``, ``supported_target``, ``supported_low``, ``supported_high`` (float64;
         NaN when below the grid, said in ``note``; a ``supported_high`` beside no supported
         target is what some resampled histories support, also said there),
@@ -310,7 +312,9 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], bad: n
     table["threshold"] = pd.to_timedelta(np.array(thr, dtype=np.int64)[t_i],
                                          unit="ns").as_unit("ns")
     table["target"] = cands[c_i]
-    table["limit_share"] = share[g_i, t_i, c_i]
+    # no observed time after warm-up: no share to state (never the fallback 1.0); the reason is
+    # the frontier's ``withheld`` ("no_time") and the notes'
+    table["limit_share"] = np.where(tot_obs > 0, share, np.nan)[g_i, t_i, c_i]
     table["observed_time"] = pd.to_timedelta(np.round(tot_obs[g_i, t_i, c_i]).astype(np.int64),
                                              unit="ns")
     table["supported"] = (share[g_i, t_i, c_i] <= max_share) & judgeable[g_i, c_i]

@@ -22,7 +22,7 @@ import pandas as pd
 
 from .._util.validation import check_tz, duration_label, to_timedelta
 from ..budget.figures import STATUS_DTYPE, seed_figures, seed_status_codes
-from ..budget.replay_status import REPLAY_COLUMNS
+from ..budget.replay_status import REPLAY_COLUMNS, check_states
 from ..errors import InputError
 from ..events.schema import ts_ns, ts_utc
 from ..slo import SLO, as_slo
@@ -115,9 +115,7 @@ def hysteresis(states: pd.DataFrame, min_dwell: Any) -> pd.DataFrame:
     >>> hysteresis(st, "15min")["status"].tolist()
     ['healthy', 'exhausted', 'exhausted', 'exhausted', 'healthy', 'healthy']
     """
-    if not isinstance(states,
-                      pd.DataFrame) or "status" not in states.columns or "ts" not in states.columns:
-        raise InputError("hysteresis() takes the DataFrame returned by budgetlab.replay().")
+    check_states(states, "hysteresis")  # the columns it lacks named
     dwell_ns = int(to_timedelta(min_dwell, name="min_dwell", allow_zero=True).value)
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
     order, bounds = group_order(states, keys)

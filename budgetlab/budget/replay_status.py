@@ -52,17 +52,20 @@ def check_states(states: Any, caller: str, hint: str = "") -> None:
                          f"{lacks}{hint}.")
 
 
-def lacked_state_columns(columns: Any) -> str:
-    """What a refusal of states says of their columns ``ts`` and ``status`` (both written by
-    the replay, whatever its ``columns=``) that ``columns`` lacks.
+def lacked_state_columns(columns: Any, needed: tuple[str, ...] = ("ts", "status")) -> str:
+    """What a refusal of states says of the ``needed`` columns (by default ``ts`` and ``status``,
+    both written by the replay, whatever its ``columns=``) that ``columns`` lacks.
 
     >>> lacked_state_columns(["status", "total"]), lacked_state_columns(["total"])
     (': its ts column is missing', ': its ts and status columns are missing')
+    >>> lacked_state_columns(["ts"], ("start", "end", "status"))
+    ': its start, end and status columns are missing'
     """
-    lacked = [c for c in ("ts", "status") if c not in set(columns)]
+    lacked = [c for c in needed if c not in set(columns)]
     if not lacked:
         return ""
-    return f": its {' and '.join(lacked)} column{'s are' if len(lacked) > 1 else ' is'} missing"
+    names = " and ".join([", ".join(lacked[:-1]), lacked[-1]] if len(lacked) > 1 else lacked)
+    return f": its {names} column{'s are' if len(lacked) > 1 else ' is'} missing"
 
 
 def check_state_types(states: pd.DataFrame, caller: str,

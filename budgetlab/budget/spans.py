@@ -28,7 +28,7 @@ from ..windows.clock import NO_TRAFFIC_CODE, StatusRuns, status_runs
 from ..windows.groups import group_codes
 from .blips import instant_spans
 from .figures import STATUSES, seed_figures, seed_status_codes
-from .replay_status import slo_parts
+from .replay_status import lacked_state_columns, slo_parts
 
 __all__ = ["SPAN_STATUSES", "SPAN_STATUS_DTYPE", "SPAN_COLUMNS", "status_spans", "silences"]
 
@@ -317,10 +317,12 @@ def silences(spans: pd.DataFrame) -> pd.DataFrame:
     [{'silences': '1', 'silent_time': '0 days 03:59:59.999999999', 'observed_time': '0 days
     01:30:00.000000001'}]
     """
-    if not isinstance(spans,
-                      pd.DataFrame) or "status" not in spans.columns or spans["status"].dtype != \
+    is_frame, needed = isinstance(spans, pd.DataFrame), ("start", "end", "status")
+    if not is_frame or not set(needed) <= set(spans.columns) or spans["status"].dtype != \
             SPAN_STATUS_DTYPE:
-        raise InputError("silences() takes the DataFrame returned by budgetlab.status_spans().")
+        lacks = lacked_state_columns(spans.columns, needed) if is_frame else ""
+        raise InputError(f"silences() takes the DataFrame returned by budgetlab.status_spans()"
+                         f"{lacks}.")
     keys = list(spans.attrs.get("by", [c for c in spans.columns if c not in SPAN_COLUMNS]))
     n = len(spans)
     s = spans["start"].array.asi8

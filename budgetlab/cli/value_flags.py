@@ -23,8 +23,9 @@ __all__ = ["DURATION_FLAGS", "SHARE_FLAGS", "TABLE_OUTPUT_FLAGS", "check_value_f
 DURATION_FLAGS = ("grace", "context", "gap", "min_dwell", "warmup", "history", "since")
 #: The flags read as a share of time in ``(0, 1]``.
 SHARE_FLAGS = ("max_share",)
-#: The flags that write one table: a name ending in ``.csv`` or ``.parquet``.
-TABLE_OUTPUT_FLAGS = ("summary_out", "tiers_out")
+#: The flags that write one table: a name ending in ``.csv`` or ``.parquet`` (``--out``, which
+#: some commands write as a folder or a figure, is checked by the run's output plan).
+TABLE_OUTPUT_FLAGS = ("summary_out", "tiers_out", "candidates_out")
 
 
 def check_value_flags(args: argparse.Namespace) -> None:
@@ -37,7 +38,7 @@ def check_value_flags(args: argparse.Namespace) -> None:
     >>> check_value_flags(argparse.Namespace(summary_out="rec.json"))
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: summary_out='rec.json': output must end in .csv or .parquet.
+    budgetlab.errors.ConfigError: summary_out='rec.json' must end in .csv or .parquet.
     """
     given = vars(args)
     for name in DURATION_FLAGS:
@@ -49,7 +50,7 @@ def check_value_flags(args: argparse.Namespace) -> None:
     for name in TABLE_OUTPUT_FLAGS:
         path = given.get(name)
         if path is not None and Path(path).suffix.lower() not in TABLE_SUFFIXES:
-            raise ConfigError(f"{name}={path!r}: output must end in .csv or .parquet.")
+            raise ConfigError(f"{name}={path!r} must end in .csv or .parquet.")
 
 
 def one_target(text: str | None) -> float | None:

@@ -93,7 +93,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         :func:`~budgetlab.plotting.recommended_lines.stripe_shared`), ``interval:<g>``
         (shaded ``recommended_low``..``recommended_high``),
         ``current:<g>`` (dashed vertical line, a
-        triangle on its top end), and ``limit`` (horizontal line at ``max_share`` × 100). With more
+        triangle on its top end; shared, striped as the recommended lines are, keyed only by
+        ``current target``), and ``limit`` (horizontal line at ``max_share`` × 100). With more
         groups than distinct colours, those with the most failures, then the most events (the
         rule of ``replay --plot``: :func:`~budgetlab._util.evidence.most_evidence`) keep theirs
         and the others are drawn in grey (without the interval's shading) under one legend entry
@@ -152,7 +153,9 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     capped = ((summary["recommended_capped"].to_numpy(dtype=bool) & ~left_out)
               if "recommended_capped" in summary.columns else np.zeros(len(summary), dtype=bool))
     handles += capped_handles(summary, s_lab, capped, colors, named=bool(keys))
-    handles += stripe_shared(ax)  # a target several groups share: one line in their colours
+    # a target several groups share: one line in their colours; a current one keyed by "current
+    # target" alone (one --target for all is usual: naming them would squeeze the axes)
+    handles += stripe_shared(ax) + stripe_shared(ax, "current", keyed=False)
     notes = []
     if left_out.any():
         # a few named, then how many more: thousands of thin sitekeys would cover the plot;

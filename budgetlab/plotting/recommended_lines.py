@@ -1,6 +1,6 @@
 """The recommended targets' vertical lines in :func:`~budgetlab.plotting.plot_recalibration`:
-those the evidence capped keyed one by one, and those several groups share striped in the
-groups' colours and keyed once with every group they stand for."""
+those the evidence capped keyed one by one, and those several groups share (the current
+targets' too) striped in the groups' colours and keyed once with every group they stand for."""
 
 from __future__ import annotations
 
@@ -48,20 +48,22 @@ def capped_handles(summary: pd.DataFrame, labels: np.ndarray, capped: np.ndarray
     return out
 
 
-def stripe_shared(ax: Axes) -> list[Any]:
-    """Stripe the coloured groups' recommended lines (gids ``recommended:<g>``) that share a
-    target: drawn one over the other, only the last group's colour showed, one line in one
-    colour for several groups. Each of the ``n`` lines keeps its artist and gid, dashed
-    :data:`STRIPE_POINTS` on and ``(n - 1)`` times that off, offset by its place, so that the
-    line shows every group's colour in turn. Returns one legend entry per shared target, naming
-    its groups (the first :data:`~budgetlab.plotting._group_labels.MOST_NAMED`, then how many
-    more)."""
+def stripe_shared(ax: Axes, kind: str = "recommended", *, keyed: bool = True) -> list[Any]:
+    """Stripe the coloured groups' ``kind`` lines (gids ``<kind>:<g>``: ``recommended``, or
+    ``current``) that share a target: drawn one over the other, only the last group's colour
+    showed, one line in one colour for several groups. Each of the ``n`` lines keeps its artist
+    and gid, dashed :data:`STRIPE_POINTS` on and ``(n - 1)`` times that off, offset by its place,
+    so that the line shows every group's colour in turn; a ``current`` line, dashed, keeps a gap
+    of half a stripe after each. Returns one legend entry per shared target, naming its groups
+    (the first :data:`~budgetlab.plotting._group_labels.MOST_NAMED`, then how many more); none
+    unless ``keyed``."""
     by_x: dict[float, list[Line2D]] = {}
     for line in ax.lines:
         gid = str(line.get_gid() or "")
-        if gid.startswith("recommended:"):
+        if gid.startswith(f"{kind}:"):
             x = float(np.asarray(line.get_xdata(), dtype=float)[0])
             by_x.setdefault(x, []).append(line)
+    gap = STRIPE_POINTS / 2 if kind == "current" else 0.0  # dashed: a gap after each stripe
     handles: list[Any] = []
     for x, lines in sorted(by_x.items()):
         if len(lines) < 2:
@@ -70,10 +72,13 @@ def stripe_shared(ax: Axes) -> list[Any]:
         for k, line in enumerate(lines):
             # dashes in points, scaled by the line width: divide it out
             lw = float(line.get_linewidth()) or 1.0
-            line.set_linestyle((k * STRIPE_POINTS / lw,
-                                (STRIPE_POINTS / lw, (n - 1) * STRIPE_POINTS / lw)))
+            line.set_linestyle((k * (STRIPE_POINTS + gap) / lw,
+                                (STRIPE_POINTS / lw, (n * (STRIPE_POINTS + gap) - STRIPE_POINTS)
+                                 / lw)))
+        if not keyed:
+            continue
         names = [str(line.get_gid()).split(":", 1)[1] for line in lines]
         handles.append(Line2D([], [], color="grey", lw=1.2, ls=(0, (2, 2)), label=(
-            f"recommended {given_percent(x / 100, space=False)}, one line striped in the "
+            f"{kind} {given_percent(x / 100, space=False)}, one line striped in the "
             f"colours of {counted(n, 'group')}: {some_named(names, MOST_NAMED)}")))
     return handles

@@ -145,3 +145,13 @@ def test_the_command_line_says_no_miss_of_a_group_withheld_for_time(log, capsys)
     supported = _lines(out[out.index("latency targets"):out.index("frontier (the")])
     assert supported["g=burst"] == f"g=burst: within 1 s: withheld: {TIME_BURST}"
     assert supported["g=wide"] == f"g=wide: within 1 s: withheld: {TIME_WIDE}"
+
+
+def test_no_share_of_no_observed_time(result):
+    # lone has no evaluated time (module docstring): its share of it at the limit status is
+    # withheld (NaN), never the fallback 1.0; busy's 47 h of fast successes: 0 at every target
+    table = result.table.set_index("g")
+    assert len(table.loc["lone"]) == 10  # 1 threshold x the 10 usual candidates up to 0.999
+    assert table.loc["lone", "limit_share"].isna().all()
+    assert not table.loc["lone", "supported"].any()
+    assert (table.loc["busy", "limit_share"] == 0.0).all()

@@ -1,7 +1,8 @@
 """A bad value of a duration, share or table-output flag is refused before the log is read
 (cli/value_flags.py), one line, exit 2, nothing on stdout: before stop 58 ``alerts --grace abc``
 and ``recalibrate --max-share 2`` read the whole log first, and ``replay --summary-out rec.json``
-printed the whole replay before refusing the name.
+printed the whole replay before refusing the name; ``recalibrate --candidates-out cand.txt``
+printed the whole recalibration, then refused the name without its flag.
 
 Oracles: the sentences written by hand; "before the log is read" shown with a log that does not
 exist (its refusal would come first were the log read first) and, for ``replay``, by an empty
@@ -36,10 +37,14 @@ CASES = {
                          "--warning 5 must lie in [0, 1]; if 5 is a percentage, use a fraction: "
                          "--warning 0.05."),
     "replay --summary-out": (["replay", "{missing}", "--summary-out", "rec.json"],
-                             "--summary-out rec.json: output must end in .csv or .parquet."),
+                             "--summary-out rec.json must end in .csv or .parquet."),
     "incident --tiers-out": (["incident", "{missing}", "--incidents", "{inc}", "--id", "A",
                               "--tiers-out", "t.txt"],
-                             "--tiers-out t.txt: output must end in .csv or .parquet."),
+                             "--tiers-out t.txt must end in .csv or .parquet."),
+    # before, refused after the whole run, by the file alone: "'cand.txt': output must end in
+    # .csv or .parquet."
+    "recalibrate --candidates-out": (["recalibrate", "{missing}", "--candidates-out", "cand.txt"],
+                                     "--candidates-out cand.txt must end in .csv or .parquet."),
     "incident --context": (["incident", "{missing}", "--incidents", "{inc}", "--id", "A",
                             "--context", "6"],
                            "--context 6 has no unit; write one: '6s' (seconds), '6min', '6h' or "
@@ -63,8 +68,16 @@ def test_replay_prints_nothing_before_refusing_its_summary_name(log, monkeypatch
     assert main(["replay", "log.csv", "--summary-out", "rec.json"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == ("budgetlab: error: --summary-out rec.json: output must end in .csv or "
-                   ".parquet.\n")
+    assert err == "budgetlab: error: --summary-out rec.json must end in .csv or .parquet.\n"
+
+
+def test_recalibrate_prints_nothing_before_refusing_its_candidates_name(log, monkeypatch,
+                                                                      capsys):
+    monkeypatch.chdir(log)
+    assert main(["recalibrate", "log.csv", "--candidates-out", "cand.txt"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "budgetlab: error: --candidates-out cand.txt must end in .csv or .parquet.\n"
 
 
 def test_good_values_still_run(log, monkeypatch, capsys):
