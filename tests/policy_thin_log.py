@@ -54,3 +54,24 @@ def incidents() -> pd.DataFrame:
     return pd.DataFrame({"incident_id": ["I1"], "scope": ["*"],
                          "start": [DAY0 + pd.Timedelta("3D")],
                          "end": [DAY0 + pd.Timedelta("3D30min")]})
+
+
+def capture_policy_figure(monkeypatch) -> dict:
+    """What the command's policy figure drew, filled when it is drawn: ``bars`` (each bar
+    container's label: its bars' hatch and alpha) and ``keys`` (the legend's texts)."""
+    import budgetlab.cli.alert_figure as af
+
+    drawn: dict = {}
+    real = af.policy_figure
+
+    def keep(*args, **kw):
+        fig, note = real(*args, **kw)
+        ax = fig.axes[0]
+        drawn["bars"] = {c.get_label(): [(b.get_hatch(), b.get_alpha()) for b in c]
+                         for c in ax.containers}
+        drawn["keys"] = [t.get_text() for t in ax.get_legend().get_texts()]
+        return fig, note
+
+    monkeypatch.setattr(af, "policy_figure", keep)
+    return drawn
+

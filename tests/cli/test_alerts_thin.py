@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from budgetlab.cli import main
-from tests.policy_thin_log import incidents, log
+from tests.policy_thin_log import capture_policy_figure, incidents, log
 
 WHY = "20 events: 2 expected failures under 90 %, under the 10 a verdict needs"
 P2 = "(2 pages as the rows of tier * count them, 2 false)"
@@ -92,20 +92,7 @@ def test_the_thin_groups_episodes_are_said_as_the_header_counts_them(tmp_path, c
 
 
 def test_the_plot_draws_the_thin_group_light_keyed_as_left_out(tmp_path, capsys, monkeypatch):
-    import budgetlab.cli.alert_figure as af
-
-    drawn = {}
-    real = af.policy_figure
-
-    def keep(*args, **kw):
-        fig, note = real(*args, **kw)
-        ax = fig.axes[0]
-        drawn["bars"] = {c.get_label(): [(b.get_hatch(), b.get_alpha()) for b in c]
-                         for c in ax.containers}
-        drawn["keys"] = [t.get_text() for t in ax.get_legend().get_texts()]
-        return fig, note
-
-    monkeypatch.setattr(af, "policy_figure", keep)
+    drawn = capture_policy_figure(monkeypatch)
     png = tmp_path / "a.png"
     _run(tmp_path, capsys, ("big", "tiny"), "--plot", str(png))
     assert png.exists()

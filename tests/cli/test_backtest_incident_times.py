@@ -13,7 +13,7 @@ from budgetlab.cli.backtest_report import print_scores
 T0 = pd.Timestamp("2026-03-02", tz="UTC")
 
 
-def test_the_incident_table_and_the_score_table_say_one_detection_time(capsys):
+def test_the_incident_table_and_the_score_table_say_one_detection_time(capsys, wide_terminal):
     # an event a minute (30 s past it) for 4 days; one failure, in the minute that starts
     # 1 d 8 h 8 min after the incident's start (T0 + 2 h). Under 99 % a 1 h window of 60 events
     # holding 1 failure (1/60 > 1 x 0.01) fires at the end of that minute's bin: detection
@@ -33,4 +33,4 @@ def test_the_incident_table_and_the_score_table_say_one_detection_time(capsys):
     # incident_id, start (date, time), detected, then the detection time
     assert row.split()[3:10] == ["True", "1", "d", "8", "h", "9", "min"]
     scored = [ln for ln in lines if ln.split()[:2] == ["page_1h", "page"]]
-    assert " 1 d 8 h 9 min " in scored[0]  # the first block holds detection_median
+    assert " 1 d 8 h 9 min " in scored[0]  # detection_median, the table on one line a row

@@ -94,10 +94,13 @@ def test_the_more_lines_name_the_flag_that_shows_the_rest(n, more):
 
 @pytest.mark.parametrize(("n", "more"), [(61, 1), (62, 2)])
 def test_the_episodes_more_line(capsys, n, more):
-    start = [T0 + pd.Timedelta(minutes=i) for i in range(n)]
+    # after the tier's first hour (its long window filled), as alert_episodes' attrs say it
+    start = [T0 + pd.Timedelta("2h") + pd.Timedelta(minutes=i) for i in range(n)]
     ep = pd.DataFrame({"tier": "page_1h", "severity": "page", "start": start,
                        "end": [s + pd.Timedelta("5min") for s in start], "ongoing": False,
                        "duration": pd.Timedelta("5min"), "budget_spent_pct": 1.0})
+    ep.attrs.update(grid_start=T0, grid_end=T0 + pd.Timedelta("2D"),
+                    tier_windows={"page_1h": 3_600 * 10**9})
     policy = SimpleNamespace(tiers=[SimpleNamespace(name="page_1h",
                                                     long_window=pd.Timedelta("1h"))],
                              period=pd.Timedelta("30D"))

@@ -25,7 +25,7 @@ from tests.interop.test_prometheus_hostile import (
     _matrix,
     fake,  # noqa: F401  (the fixture)
 )
-from tests.policy_thin_log import DAY0, incidents, log
+from tests.policy_thin_log import DAY0, capture_policy_figure, incidents, log
 
 WHY = "20 events: 2 expected failures under 90 %, under the 10 a verdict needs"
 P2 = "(2 pages as the rows of tier * count them, 2 false)"
@@ -130,20 +130,7 @@ def test_the_thin_groups_episodes_are_said_as_the_header_counts_them(fake, tmp_p
 
 
 def test_the_plot_draws_the_thin_group_light(fake, tmp_path, capsys, monkeypatch):  # noqa: F811
-    import budgetlab.cli.alert_figure as af
-
-    drawn = {}
-    real = af.policy_figure
-
-    def keep(*args, **kw):
-        fig, note = real(*args, **kw)
-        ax = fig.axes[0]
-        drawn["bars"] = {c.get_label(): [(b.get_hatch(), b.get_alpha()) for b in c]
-                         for c in ax.containers}
-        drawn["keys"] = [t.get_text() for t in ax.get_legend().get_texts()]
-        return fig, note
-
-    monkeypatch.setattr(af, "policy_figure", keep)
+    drawn = capture_policy_figure(monkeypatch)
     png = tmp_path / "a.png"
     _run(fake, tmp_path, capsys, ("big", "tiny"), "--plot", str(png))
     assert png.exists()

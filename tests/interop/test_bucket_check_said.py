@@ -56,14 +56,21 @@ def test_a_check_the_index_answers_says_nothing(fake):  # noqa: F811
                                   start_ns=0, end_ns=60 * 10**9) == ()
 
 
-def test_the_cli_says_the_unchecked_bucket_under_how_it_was_read(fake, capsys):  # noqa: F811
-    fake.act = _counts
-    fake.series_act = _boom
-    rc = main(["backtest", "--prometheus", fake.url, "--total", "h_count", "--good", BUCKET,
+def _backtest_with_the_index_down(server, capsys):
+    """``backtest`` of a histogram's good bucket while /api/v1/series answers 500: exit 0,
+    nothing on stderr; what it printed."""
+    server.act = _counts
+    server.series_act = _boom
+    rc = main(["backtest", "--prometheus", server.url, "--total", "h_count", "--good", BUCKET,
                "--target", "0.99", "--policy", "workbook", "--start", "2026-01-05T00:00",
                "--end", "2026-01-05T00:10", "--freq", "1min"])
     out = capsys.readouterr()
     assert (rc, out.err) == (0, "")
+    return out
+
+
+def test_the_cli_says_the_unchecked_bucket_under_how_it_was_read(fake, capsys):  # noqa: F811
+    out = _backtest_with_the_index_down(fake, capsys)
     said = " ".join(out.out.split())  # the lines as wrapped, joined
     assert "1 group, 100 events, 10 failed" in said
     how = said[said.index("How it was read:"):]
@@ -77,13 +84,7 @@ def test_the_index_failing_is_said_in_one_sentence_and_asked_once(fake, capsys):
     """Stop 61: the bucket check and the reader each asked the failing index (4 attempts each: 8
     requests) and each said so in a note of its own. The index is asked once (its 4 attempts),
     and one sentence says both what was not checked and what was read without it."""
-    fake.act = _counts
-    fake.series_act = _boom
-    rc = main(["backtest", "--prometheus", fake.url, "--total", "h_count", "--good", BUCKET,
-               "--target", "0.99", "--policy", "workbook", "--start", "2026-01-05T00:00",
-               "--end", "2026-01-05T00:10", "--freq", "1min"])
-    out = capsys.readouterr()
-    assert (rc, out.err) == (0, "")
+    out = _backtest_with_the_index_down(fake, capsys)
     said = " ".join(out.out.split())
     how = said[said.index("How it was read:"):said.index("Policy workbook")]
     assert how.count("series index") == 1
