@@ -75,3 +75,13 @@ def capture_policy_figure(monkeypatch) -> dict:
     monkeypatch.setattr(af, "policy_figure", keep)
     return drawn
 
+
+def assert_thin_bars_drawn(drawn: dict) -> None:
+    """Hand rule of the figure: tiny's two page_1h bars light and hatched, big's two plain, the
+    legend keying the thin group as left out of the scores."""
+    tiny, big = drawn["bars"]["tiny · page_1h"], drawn["bars"]["big · page_1h"]
+    assert len(tiny) == 2 and all(h and a < 1 for h, a in tiny)
+    assert len(big) == 2 and not any(h for h, _ in big)
+    assert any("too thin for a verdict" in t and "left out of the scores" in t
+               for t in drawn["keys"])
+

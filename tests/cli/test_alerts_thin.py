@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from budgetlab.cli import main
-from tests.policy_thin_log import capture_policy_figure, incidents, log
+from tests.policy_thin_log import assert_thin_bars_drawn, capture_policy_figure, incidents, log
 
 WHY = "20 events: 2 expected failures under 90 %, under the 10 a verdict needs"
 P2 = "(2 pages as the rows of tier * count them, 2 false)"
@@ -96,11 +96,7 @@ def test_the_plot_draws_the_thin_group_light_keyed_as_left_out(tmp_path, capsys,
     png = tmp_path / "a.png"
     _run(tmp_path, capsys, ("big", "tiny"), "--plot", str(png))
     assert png.exists()
-    tiny, big = drawn["bars"]["tiny · page_1h"], drawn["bars"]["big · page_1h"]
-    assert len(tiny) == 2 and all(h and a < 1 for h, a in tiny)
-    assert len(big) == 2 and not any(h for h, _ in big)
-    assert any("too thin for a verdict" in t and "left out of the scores" in t
-               for t in drawn["keys"])
+    assert_thin_bars_drawn(drawn)
     plt.close("all")
 
 
