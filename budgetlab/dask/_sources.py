@@ -34,7 +34,7 @@ __all__ = ["read_parquet", "source_name", "spec_of", "raw_frame", "files_read",
 #: (``strict=True`` warns first and is held as ``on_error="raise"``), in the same words for both
 #: readers. Not ``time_format``: each partition reads its times with it, as the pandas reader
 #: reads a table's (``year``, for a format without one, is refused in :func:`spec_of`).
-_PANDAS_ONLY = ("pattern", "format", "encoding")
+_PANDAS_ONLY = ("preset", "pattern", "format", "encoding")
 #: Suffixes of the text logs a glob may name (refused as a text file is: Dask reads Parquet).
 _TEXT_SUFFIXES = {".csv", ".tsv", ".tab", ".json", ".jsonl", ".ndjson", ".log", ".txt"}
 #: Files whose rows one task of :func:`files_read` counts.

@@ -40,7 +40,8 @@ def test_keywords_override_the_spec_and_the_name_rule_holds():
     with pytest.raises(PersonalDataError, match="named like personal data"):
         dask_read_events(dd.from_pandas(RAW, npartitions=2, sort=False), spec,
                          not_personal=[]).compute()
-    with pytest.raises(InputError, match="pattern= is for budgetlab.read_events"):
+    # the spec's preset (which fills its pattern) is named as the user gave it
+    with pytest.raises(InputError, match="preset= is for budgetlab.read_events"):
         dask_read_events(dd.from_pandas(RAW, npartitions=1), ReadSpec(preset="sshd", year=2015))
 
 
@@ -182,6 +183,9 @@ DURATIONS = ("{name}= is not supported by budgetlab.dask.read_events, which does
     ({"pattern": "x"}, TEXT_ONLY.format(name="pattern")),  # no named group: ConfigError before
     ({"pattern": r"^(?P<ts>\S+) (?P<outcome>\S+)"}, TEXT_ONLY.format(name="pattern")),
     ({"format": "csv"}, TEXT_ONLY.format(name="format")),
+    # a preset fills pattern=: the refusal names the keyword the user gave (it said pattern=)
+    ({"preset": "access"}, TEXT_ONLY.format(name="preset")),
+    ({"preset": "sshd", "year": 2015}, TEXT_ONLY.format(name="preset")),
     ({"encoding": "latin-1"}, TEXT_ONLY.format(name="encoding")),
     ({"slow_above": "2s"}, DURATIONS.format(name="slow_above")),  # alone: ConfigError before
     ({"duration_unit": "s"}, DURATIONS.format(name="duration_unit")),  # alone: ConfigError before
