@@ -24,7 +24,7 @@ from .no_target import explain_no_recommendation
 from .options import Plan
 from .rolling import weighted_quantiles
 from .rules import cap_notes, capped_action, decided_miss, thin_evidence
-from .thin_time import miss_in_time
+from .thin_time import misses_in_time
 from .verdict import judge_current
 
 __all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "history_words", "saved_history",
@@ -85,7 +85,11 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     capped = recommended < c.uncapped  # False where either is NaN (as recommended_capped)
     # too few events for a verdict, but the failures decide a miss all the same, where the
     # evaluated time allows a verdict (thin_time: else no verdict, the time's reason said)
-    missed = _missed(n_ev, c.n_ok, current, cur_thin, has_time, rolling.w_group / HOUR_NS)
+    missed, cur_thin = misses_in_time([decided_miss(int(n), int(n - k), float(t)) if w else ""
+                                       for n, k, t, w in zip(n_ev.tolist(), c.n_ok.tolist(),
+                                                             current.tolist(), cur_thin,
+                                                             strict=True)],
+                                      cur_thin, has_time, rolling.w_group / HOUR_NS)
     silent = limit_share_silent(srt, rolling, c, current, plan)
     cur_share, verdicts, reasons, actions = judge_current(
         current, c.cands, c.lim_share, c.p10, recommended, rec_low, rec_high, cur_thin, capped,
@@ -118,22 +122,6 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
                   cur_share=cur_share, cur_silent=silent, verdicts=verdicts, reasons=reasons,
                   actions=actions,
                   notes=notes, withheld=withheld)
-
-
-def _missed(n_ev: np.ndarray, n_ok: np.ndarray, current: np.ndarray, cur_thin: list[str],
-            has_time: np.ndarray, hours: np.ndarray) -> list[str]:
-    """Per group, the miss its failures decide on too few events for a verdict on its current
-    target (:func:`decided_miss`; empty where they decide none), said only where its evaluated
-    time allows a verdict (:func:`miss_in_time`): where it does not, ``cur_thin`` (the verdict's
-    reason, updated in place) becomes the time's reason, the one ``latency_recalibrate`` says."""
-    out = []
-    for g, (n, k, t, w) in enumerate(zip(n_ev.tolist(), n_ok.tolist(), current.tolist(),
-                                         cur_thin, strict=True)):
-        missed, _, why = miss_in_time(decided_miss(int(n), int(n - k), float(t)) if w else "",
-                                      bool(has_time[g]), float(hours[g]))
-        cur_thin[g] = why or w
-        out.append(missed)
-    return out
 
 
 def _verdict_alone(thin: str, events: int, rec: float) -> tuple[str, str]:

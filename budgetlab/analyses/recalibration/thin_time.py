@@ -14,10 +14,13 @@ the failures decide on few events
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..._util.thin import MIN_EVALUATED_HOURS, too_thin
 from ..._util.words import some_hours_words
 
-__all__ = ["NO_TIME", "TOO_LITTLE_TIME", "time_kind", "time_words", "miss_in_time"]
+__all__ = ["NO_TIME", "TOO_LITTLE_TIME", "time_kind", "time_words", "miss_in_time",
+           "misses_in_time"]
 
 #: The kind of a group without evaluated time (its window held no traffic after warm-up).
 NO_TIME = "no_time"
@@ -78,3 +81,19 @@ def miss_in_time(missed: str, has_time: bool, hours: float | None) -> tuple[str,
     if kind:
         return "", kind, time_words(kind, hours)
     return missed, "", ""
+
+
+def misses_in_time(missed: list[str], reasons: list[str], has_time: Any,
+                   hours: Any) -> tuple[list[str], list[str]]:
+    """Per group, :func:`miss_in_time`: ``(missed, reasons)``, the misses that stand, and the
+    verdict's ``reasons`` with the time's words where the time withholds a miss (the reason
+    ``latency_recalibrate`` says there too); every other reason as it was.
+
+    >>> misses_in_time(["missed: ...", "missed: ...", ""], ["too few", "too few", "too few"],
+    ...                [True, True, True], [30.0, 2.0, 2.0])[1][1:]
+    ['only 2 h of evaluated time, too little for time shares and rates per day (at least 24 h)',
+     'too few']
+    """
+    said = [miss_in_time(m, bool(t), float(h))
+            for m, t, h in zip(missed, has_time, hours, strict=True)]
+    return [x[0] for x in said], [x[2] or r for x, r in zip(said, reasons, strict=True)]
