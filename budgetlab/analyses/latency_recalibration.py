@@ -22,7 +22,9 @@ group's events in the evaluated span hold fewer than 10 expected failures is nev
 a group with fewer than 2 of those days with traffic (with a bootstrap: ``n_boot=0`` leaves that
 rule out, as :func:`budgetlab.recalibrate` does), or under 24 h of observed time after warm-up
 (its ``observed_time``, the evaluated time :func:`budgetlab.recalibrate` counts; the one rule of
-:func:`budgetlab._util.thin.too_thin`), gets no supported target, the reason in ``note``.
+:func:`budgetlab._util.thin.too_thin`), gets no supported target, the reason in ``note``. Under
+24 h (or none) no verdict at all, "missed" included, and no ``limit_share``: one rule with
+:func:`budgetlab.recalibrate`, :mod:`~budgetlab.analyses.recalibration.thin_time`.
 
 **Frontier**: for each candidate target, the smallest threshold the history supports.
 
@@ -51,7 +53,7 @@ import pandas as pd
 from .._util.attrs import span_attrs
 from .._util.durations import duration_label, to_ns
 from .._util.ratios import ratio
-from .._util.units import DAY_NS
+from .._util.units import DAY_NS, HOUR_NS
 from .._util.validation import as_list, check_argument, check_fraction, check_whole
 from ..budget.figures import STATUSES
 from ..budget.spans import status_spans
@@ -138,8 +140,10 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
     LatencyRecalibration
         ``table``: the group keys, ``threshold`` (timedelta64[ns]), ``target`` (float64),
         ``limit_share`` (float64: share of observed time after warm-up at ``limit_status`` or
-        worse; NaN for a group with no observed time, withheld: the frontier's ``withheld``
-        ``"no_time"`` and the notes say why), ``observed_time`` (timedelta64[ns]),
+        worse; NaN for a group with no observed time or under 24 h of it, withheld with the
+        verdict as :func:`budgetlab.recalibrate`'s ``current_share_limit``: the frontier's
+        ``withheld`` ``"no_time"`` / ``"too_little_time"`` and the notes say why),
+        ``observed_time`` (timedelta64[ns]),
         ``supported`` (bool). ``summary``: the group
         keys, ``threshold``, ``supported_target``, ``supported_low``, ``supported_high`` (float64;
         NaN when below the grid, said in ``note``; a ``supported_high`` beside no supported
@@ -253,8 +257,11 @@ def _recalibrate(events: pd.DataFrame, slo: SLO, keys: list[str], dur: np.ndarra
     out = _tables(censoring, keys, thr, bad, obs, current, rule, np.asarray(kinds == "",
                                                                               dtype=bool))
     withhold_thin(out, why, n_ev, cands, rule.max_share)
-    kinds = say_missed(out.summary, out.frontier, n_ev, slow, thr, cands, kinds,
-                       time_reasons(days_on, held, float(cands[0])))
+    kinds = say_missed(out.summary, out.frontier, n_ev, slow, thr, cands, kinds, held / HOUR_NS)
+    # no verdict under a day of evaluated time, and no time share either (recalibrate's rule,
+    # thin_time): the frontier's ``withheld`` and ``note`` say why; observed_time stays
+    timed = np.repeat(np.array(time_reasons(held)[1]) != "", len(thr) * len(cands))
+    out.table["limit_share"] = out.table["limit_share"].where(~timed)
     # the thin evidence's kind and figure, for a caller that says a run of targets at once
     out.frontier["withheld"] = kinds.ravel()
     out.frontier["events"] = np.repeat(np.asarray(n_ev, dtype=np.int64), len(cands))

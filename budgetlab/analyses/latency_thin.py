@@ -2,7 +2,9 @@
 candidate target (:func:`thin_reasons`, :func:`budgetlab.recalibrate`'s rule), and the miss their
 failures decide all the same (:func:`say_missed`, the rule of
 :func:`~budgetlab.analyses.recalibration.rules.decided_miss`), never for a group withheld for its
-evaluated time (:func:`time_reasons`): no verdict there, "missed" included.
+evaluated time (:func:`time_reasons`; the one rule of
+:mod:`~budgetlab.analyses.recalibration.thin_time`, :func:`budgetlab.recalibrate`'s): no verdict
+there, "missed" included, and no time share (``limit_share``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import pandas as pd
 from .._util.units import HOUR_NS
 from .._util.words import given_duration, prose_duration
 from .recalibration.evidence import warmup_words
-from .recalibration.rules import decided_miss, events_for, thin_evidence, thin_kind
+from .recalibration.rules import decided_miss, thin_evidence, thin_kind
+from .recalibration.thin_time import miss_in_time, time_kind, time_words
 
 __all__ = ["thin_reasons", "time_reasons", "say_missed"]
 
@@ -43,46 +46,49 @@ def thin_reasons(n_ev: np.ndarray, traffic_days: np.ndarray, observed_ns: np.nda
     return why, kinds
 
 
-def time_reasons(traffic_days: np.ndarray, observed_ns: np.ndarray,
-                 target: float) -> tuple[list[str], list[str]]:
-    """Per group, the words and kind of :func:`thin_evidence`'s rules on evaluated time alone
-    (``"no_time"``, ``"too_little_time"``: under 24 h), whatever its events (judged as if they
-    were enough for ``target``, the day-block rule left out); empty where its time is enough.
+def time_reasons(observed_ns: np.ndarray) -> tuple[list[str], list[str]]:
+    """Per group, the words and kind of the evaluated time's rule for a verdict
+    (:mod:`~budgetlab.analyses.recalibration.thin_time`, :func:`budgetlab.recalibrate`'s: no
+    evaluated time, ``"no_time"``, or under 24 h of it, ``"too_little_time"``), whatever its
+    events; empty where its time (``observed_ns``, the table's ``observed_time``) is enough.
 
-    >>> time_reasons(np.array([1, 2]), np.array([2 * 3_600e9, 30 * 3_600e9]), 0.5)[1]
-    ['too_little_time', '']
+    >>> time_reasons(np.array([0, 2 * 3_600e9, 30 * 3_600e9]))[1]
+    ['no_time', 'too_little_time', '']
     """
-    args = [(events_for(target), target, int(d), bool(d), float(h) / HOUR_NS)
-            for d, h in zip(traffic_days, observed_ns, strict=True)]
-    return ([thin_evidence(*a[:4], hours=a[4], bootstrap=False) for a in args],
-            [thin_kind(*a[:4], hours=a[4], bootstrap=False) for a in args])
+    hours = [float(h) / HOUR_NS for h in observed_ns]
+    kinds = [time_kind(h > 0, h) for h in hours]
+    return [time_words(k, h) for k, h in zip(kinds, hours, strict=True)], kinds
 
 
 def say_missed(summary: pd.DataFrame, frontier: pd.DataFrame, n_ev: np.ndarray,
                slow: np.ndarray, thr: list[int], cands: np.ndarray,
-               kinds: np.ndarray, timed: tuple[list[str], list[str]]) -> np.ndarray:
+               kinds: np.ndarray, hours: np.ndarray) -> np.ndarray:
     """Where too few events withhold a candidate, a miss their failures decide all the same
     (:func:`decided_miss`, ``slow``: groups x thresholds, the evaluated events slower or failed)
     is said instead: in the summary's ``note`` where even the lowest candidate is missed at its
     threshold, in the frontier's where the target is missed at every threshold (at the longest,
     fewest fail), its ``withheld`` kind cleared (the evidence judged it); the kinds returned.
-    A group withheld for its evaluated time (``timed``: :func:`time_reasons`) gets no verdict,
-    "missed" included: where its failures would decide a miss, the time's reason is said
-    (``withheld: only 2 h of evaluated time, ...``), its kind the ``withheld`` kind."""
+    A group withheld for its evaluated time (``hours``, per group: the rule of
+    :func:`~budgetlab.analyses.recalibration.thin_time.miss_in_time`, one with
+    :func:`budgetlab.recalibrate`'s) gets no verdict, "missed" included: where its failures
+    would decide a miss, the time's reason is said (``withheld: only 2 h of evaluated time,
+    ...``), its kind the ``withheld`` kind."""
     n_c = len(cands)
     failed = [f"slower than {given_duration(pd.Timedelta(t, unit='ns'))} or failed" for t in thr]
     said = summary["note"].tolist()
     for k, (g, i) in enumerate(np.ndindex(len(n_ev), len(thr))):
         missed = decided_miss(int(n_ev[g]), int(slow[g, i]), float(cands[0]), failed=failed[i])
-        if missed:  # withheld for time: no verdict, said why
-            said[k] = f"withheld: {timed[0][g]}" if timed[0][g] else missed
+        missed, _, why = miss_in_time(missed, bool(hours[g] > 0), float(hours[g]))
+        if missed or why:  # withheld for time: no verdict, said why
+            said[k] = missed or f"withheld: {why}"
     summary["note"] = said
     kinds = kinds.copy()
     notes = frontier["note"].tolist()
     for g, c in np.argwhere(kinds == "too_few_events").tolist():
         missed = decided_miss(int(n_ev[g]), int(slow[g, -1]), float(cands[c]), failed=failed[-1])
-        if missed and timed[0][g]:  # withheld for time: no verdict, said why
-            notes[g * n_c + c], kinds[g, c] = timed[0][g], timed[1][g]
+        missed, kind, why = miss_in_time(missed, bool(hours[g] > 0), float(hours[g]))
+        if why:  # withheld for time: no verdict, said why
+            notes[g * n_c + c], kinds[g, c] = why, kind
         elif missed:
             notes[g * n_c + c] = f"missed at every threshold: {missed.removeprefix('missed: ')}"
             kinds[g, c] = ""

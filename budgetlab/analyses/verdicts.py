@@ -168,7 +168,8 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     is its ``verdict_reason`` (``recommendation_note`` for the recommendation). Too few events
     never withhold a miss their failures decide
     (:func:`~budgetlab.analyses.recalibration.rules.decided_miss`): that verdict is
-    ``too_strict``. Where the evidence
+    ``too_strict``, where a day of evaluated time allows a verdict
+    (:mod:`~budgetlab.analyses.recalibration.thin_time`: under it, none). Where the evidence
     is too thin for the current target alone, the reason says so, and that the recommendation is
     judged at its own level, with the expected failures there, once: the ``recommendation``
     column names the target and its events.

@@ -24,6 +24,7 @@ from .no_target import explain_no_recommendation
 from .options import Plan
 from .rolling import weighted_quantiles
 from .rules import cap_notes, capped_action, decided_miss, thin_evidence
+from .thin_time import misses_in_time
 from .verdict import judge_current
 
 __all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "history_words", "saved_history",
@@ -82,9 +83,13 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
                              in_range=c.supported)
     rec_low, rec_high = bootstrap_interval(boot, has_time & ~withheld, plan.confidence)
     capped = recommended < c.uncapped  # False where either is NaN (as recommended_capped)
-    # too few events for a verdict, but the failures decide a miss all the same
-    missed = [decided_miss(int(n), int(n - k), float(t)) if w else "" for n, k, t, w in zip(
-        n_ev.tolist(), c.n_ok.tolist(), current.tolist(), cur_thin, strict=True)]
+    # too few events for a verdict, but the failures decide a miss all the same, where the
+    # evaluated time allows a verdict (thin_time: else no verdict, the time's reason said)
+    missed, cur_thin = misses_in_time([decided_miss(int(n), int(n - k), float(t)) if w else ""
+                                       for n, k, t, w in zip(n_ev.tolist(), c.n_ok.tolist(),
+                                                             current.tolist(), cur_thin,
+                                                             strict=True)],
+                                      cur_thin, has_time, rolling.w_group / HOUR_NS)
     silent = limit_share_silent(srt, rolling, c, current, plan)
     cur_share, verdicts, reasons, actions = judge_current(
         current, c.cands, c.lim_share, c.p10, recommended, rec_low, rec_high, cur_thin, capped,

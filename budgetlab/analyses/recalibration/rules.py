@@ -15,9 +15,9 @@ import numpy as np
 
 from ..._util.burns import expected_failures_words
 from ..._util.percent import given_fraction, given_percent, measured_percent
-from ..._util.thin import MIN_EVALUATED_HOURS, too_thin
-from ..._util.words import counted, some_hours_words
+from ..._util.words import counted
 from .candidates import USUAL_TARGETS
+from .thin_time import NO_TIME, time_kind, time_words
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "thin_evidence",
            "thin_kind", "events_for", "MISS_LEVEL", "LEVEL_NOISE", "failure_tail", "decided_miss",
@@ -64,7 +64,8 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
     given (and judged apart), and says "too few for a recommendation". A NaN
     ``target`` is counted at 50 % too, and the words say so. ``hours`` is the evaluated time: under
     :data:`~budgetlab._util.thin.MIN_EVALUATED_HOURS` its time shares and rates per day are too
-    thin (``None``, for a caller without the window's clock, leaves that rule out). The day
+    thin (``None``, for a caller without the window's clock, leaves that rule out; the rule and
+    its words: :mod:`~budgetlab.analyses.recalibration.thin_time`). The day
     blocks count for the day-block bootstrap only: without one (``bootstrap=False``, ``n_boot=0``)
     that rule is left out, and the reason is the one that applies (a history of an hour is too
     little time, never "too few for the day-block bootstrap" that nobody asked for).
@@ -89,18 +90,12 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
     ''
     """
     kind = thin_kind(events, target, traffic_days, has_time, hours=hours, bootstrap=bootstrap)
-    if kind == "no_time":
-        return ("no evaluated time: the group's window held no traffic after its warm-up in the "
-                "evaluated span")
     if kind == "too_few_events":
         return too_few_events(events, target, judged_at=judged_at)
     if kind == "too_few_days":
         return (f"{counted(traffic_days, 'day')} with traffic in the evaluated span: too few for "
                 f"the day-block bootstrap (at least {MIN_TRAFFIC_DAYS})")
-    if kind == "too_little_time" and hours is not None:
-        return (f"only {some_hours_words(hours)} of evaluated time, too little for time shares "
-                f"and rates per day (at least {MIN_EVALUATED_HOURS:g} h)")
-    return ""
+    return time_words(kind, hours)  # the evaluated time's rule (thin_time), or none
 
 
 def thin_kind(events: int, target: float, traffic_days: int, has_time: bool, *,
@@ -115,12 +110,13 @@ def thin_kind(events: int, target: float, traffic_days: int, has_time: bool, *,
     >>> thin_kind(12, 0.5, 1, True), thin_kind(107, 0.9, 1, True), thin_kind(0, 0.5, 0, False)
     ('too_few_events', 'too_few_days', 'no_time')
     """
-    if not has_time:
-        return "no_time"
+    time = time_kind(has_time, hours)  # the evaluated time's rule, one for every verdict
+    if time == NO_TIME:
+        return time
     if not _holds_enough(events, target if np.isfinite(target) else USUAL_TARGETS[0]):
         return "too_few_events"
-    if hours is not None and too_thin(hours):  # the basic reason: days need that time first
-        return "too_little_time"
+    if time:  # the basic reason: days need that time first
+        return time
     if bootstrap and traffic_days < MIN_TRAFFIC_DAYS:
         return "too_few_days"
     return ""
@@ -202,8 +198,11 @@ def decided_miss(events: int, failures: int, target: float, *, failed: str = "fa
     :data:`MISS_LEVEL` (:func:`failure_tail`), said ``< 0.1 %`` below it and ``0.1 %`` at it
     (within :data:`LEVEL_NOISE`: 3 of 3 at 90 % is 0.1 ** 3); empty otherwise: where the events
     are enough for a verdict (the usual rules judge), or too few and the failures decide nothing
-    (withheld as ever). "Met" is never given on thin evidence: few events cannot show a 99 %
-    service is 99 %. ``failed`` says what failing is (latency: ``"slower than 1 s or failed"``).
+    (withheld as ever). A caller with the window's clock says it only where the evaluated time
+    allows a verdict (:func:`~budgetlab.analyses.recalibration.thin_time.miss_in_time`: under a
+    day of it, no "missed" either). "Met" is never given on thin evidence: few events cannot
+    show a 99 % service is 99 %. ``failed`` says what failing is (latency: ``"slower than 1 s
+    or failed"``).
 
     >>> decided_miss(66, 65, 0.95)  # doctest: +NORMALIZE_WHITESPACE
     'missed: 65 of 66 events failed (98.48 %); even with 66 events, a service at 95 % would fail
