@@ -12,18 +12,13 @@ import pandas as pd
 
 from ..errors import InputError
 
-__all__ = ["batch_kinds", "batch_ns", "event_ns", "event_time", "time_kind"]
-
-
-def event_ns(ts: Any) -> int:
-    """An event time as int ns: numbers are seconds (like ``time.monotonic()``), anything else is
-    read by :class:`pandas.Timestamp` (naive times are UTC)."""
-    return event_time(ts)[0]
+__all__ = ["batch_kinds", "batch_ns", "event_time", "time_kind"]
 
 
 def event_time(ts: Any) -> tuple[int, str | None]:
-    """:func:`event_ns` and the kind of the time: ``"naive"``, ``"aware"`` (with a zone or
-    offset), None for a number of seconds.
+    """An event time as int ns (numbers are seconds, like ``time.monotonic()``; anything else is
+    read by :class:`pandas.Timestamp`, naive times as UTC) and the kind of the time: ``"naive"``,
+    ``"aware"`` (with a zone or offset), None for a number of seconds.
 
     >>> event_time("2026-01-01 00:00"), event_time("2026-01-01 01:00+01:00"), event_time(1.5)
     ((1767225600000000000, 'naive'), (1767225600000000000, 'aware'), (1500000000, None))

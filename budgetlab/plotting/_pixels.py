@@ -25,7 +25,7 @@ from ..budget.figures import STATUSES
 
 __all__ = ["pixel_columns", "column_of", "worst_per_column", "column_runs", "merge_breaks",
            "rug_ticks", "span_bands", "status_codes", "status_runs", "quiet_column_wide",
-           "longest_per_column", "column_envelope", "column_edges", "strip_bands"]
+           "longest_per_column", "column_envelope", "strip_bands"]
 
 
 def pixel_columns(ax: Axes) -> int:
@@ -59,7 +59,11 @@ def _width(lo: int, hi: int, columns: int) -> float:
 
 def _edges(lo: int, hi: int, columns: int) -> np.ndarray:
     """The ``columns + 1`` edges (ns) of the columns of ``[lo, hi]``, rounded up; the last at
-    ``hi`` at least."""
+    ``hi`` at least (as every reduction here cuts them).
+
+    >>> _edges(0, 10, 4).tolist()
+    [0, 3, 5, 8, 10]
+    """
     edges = lo + np.ceil(np.arange(columns + 1) * _width(lo, hi, columns)).astype(np.int64)
     edges[-1] = max(edges[-1], hi)
     return np.asarray(edges, dtype=np.int64)
@@ -107,16 +111,6 @@ def _per_column(start: np.ndarray, end: np.ndarray, value: np.ndarray, lo: int, 
     on[on] = end[running[on]] > edges[on]
     out[on] = ufunc(out[on], value[running[on]])
     return out
-
-
-def column_edges(lo: int, hi: int, columns: int) -> np.ndarray:
-    """The ``columns + 1`` edges (ns) of the columns of ``[lo, hi]`` (as every reduction here
-    cuts them).
-
-    >>> column_edges(0, 10, 4).tolist()
-    [0, 3, 5, 8, 10]
-    """
-    return _edges(lo, hi, columns)
 
 
 def _integral(start: np.ndarray, end: np.ndarray, weight: np.ndarray,
