@@ -23,8 +23,8 @@ from ..windows.bingrid import BinGrid
 from .filling import over_while_filling
 from .observed import rate_notes, thin_rates
 
-__all__ = ["already_firing", "episode_matches", "merge_intervals", "BadCounts", "GroupScores", "group_scores",
-           "segment_median_max", "summary_columns", "overlaps", "NAT"]
+__all__ = ["already_firing", "episode_matches", "merge_intervals", "BadCounts", "GroupScores",
+           "group_scores", "segment_median_max", "summary_columns", "overlaps", "NAT"]
 
 
 def merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray, np.ndarray,

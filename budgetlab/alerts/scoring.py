@@ -112,9 +112,10 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
         neither detected nor missed, see the module docs), ``already_firing`` (the row's alert
         already fired when it began: neither detected nor missed, no detection time; its
         ``first_alert``, before the start, and reset kept), ``first_alert``,
-        ``detection_time`` (NaT unless detected), ``last_alert_end`` (for an alert still firing at the last evaluation:
-        that evaluation, the grid's end), ``reset_time`` (NaT when undetected or when the
-        alert still fired at the last evaluation: no reset to count), with
+        ``detection_time`` (NaT unless detected), ``last_alert_end`` (for an alert still
+        firing at the last evaluation: that evaluation, the grid's end), ``reset_time`` (NaT
+        when undetected or when the alert still fired at the last evaluation: no reset to
+        count), with
         ``bins``: ``budget_before_alert_pct`` (failures up to the first alert, through the
         incident end when undetected, in % of the period budget of the span's average traffic;
         NaN when withheld, ``attrs["budget_note"]`` says why: see the module docs), and with
@@ -196,7 +197,8 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         (``detected / (incidents - unseen - already_firing)``; NaN without such an incident),
         ``detection_median``, ``detection_max`` (Timedelta over detected incidents, NaT if
         none), ``reset_median``, ``reset_max`` (over the detected and already firing ones; NaT
-        if none, and when an alert still fired at the last evaluation: see the module docs), ``alerts_per_day``, ``false_alerts_per_week`` (over the observed time;
+        if none, and when an alert still fired at the last evaluation: see the module docs),
+        ``alerts_per_day``, ``false_alerts_per_week`` (over the observed time;
         withheld, NaN, under 24 h of it), ``observed_days`` (the observed time in days: the
         bins whose tier's long window holds traffic; the evaluated span without ``bins``),
         ``rates_note`` (why the rates are withheld, e.g. ``"withheld: only 5 h of observed
