@@ -23,8 +23,8 @@ from ..windows.bingrid import BinGrid
 from .filling import over_while_filling
 from .observed import rate_notes, thin_rates
 
-__all__ = ["episode_matches", "merge_intervals", "BadCounts", "GroupScores", "group_scores",
-           "segment_median_max", "summary_columns", "overlaps", "NAT"]
+__all__ = ["already_firing", "episode_matches", "merge_intervals", "BadCounts", "GroupScores",
+           "group_scores", "segment_median_max", "summary_columns", "overlaps", "NAT"]
 
 
 def merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray, np.ndarray,
@@ -220,20 +220,25 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
     the long window filled (counted apart in the ``*_filling`` columns; ``None``: every incident
     scored, no such columns), and ``unseen``, no alert matched it and its window held no traffic
     (:mod:`budgetlab.alerts.unseen`: neither detected nor missed, left out of ``recall``;
-    ``None``: none is)."""
+    ``None``: none is). A pair whose first matching episode began before the incident (the row
+    already fired when it began: :func:`already_firing`) is neither detected nor missed: counted
+    in ``already_firing``, left out of ``recall``, the detection times and the budget before
+    alert; its reset is kept."""
     g, inc = gs.pair_group, gs.pair_incident
     apart = np.zeros(len(g), dtype=bool) if early is None else early
-    det = gs.detected & ~apart
+    reached = gs.detected & ~apart  # an alert of the row overlapped it
+    already = reached & already_firing(gs.first, inc_start[inc])
+    det = reached & ~already
     n_inc = np.bincount(g[~apart], minlength=n_groups)
     silent = np.zeros(len(g), dtype=bool) if unseen is None else unseen & ~apart
     n_unseen = np.bincount(g[silent], minlength=n_groups)
-    detection = np.maximum(gs.first - inc_start[inc], 0)[det]
-    reset = (gs.last - inc_end[inc])[det]
-    n_det, d_med, d_max = segment_median_max(g[det], detection, n_groups)
-    _, r_med, r_max = segment_median_max(g[det], reset, n_groups)
+    n_already = np.bincount(g[already], minlength=n_groups)
+    n_det, d_med, d_max = segment_median_max(g[det], (gs.first - inc_start[inc])[det], n_groups)
+    n_reached, r_med, r_max = segment_median_max(g[reached], (gs.last - inc_end[inc])[reached],
+                                                 n_groups)
     has = n_det > 0
-    # a reset is known where no detected incident's alert still fired at the last evaluation
-    unknown = np.bincount(g[det & (gs.last >= open_ns)], minlength=n_groups) > 0
+    # a reset is known where no incident's alert still fired at the last evaluation
+    unknown = np.bincount(g[reached & (gs.last >= open_ns)], minlength=n_groups) > 0
     n_ep, true_ep = gs.episodes.astype(np.int64), gs.true_episodes.astype(np.int64)
     per_day = observed_ns / DAY_NS
     per_week = observed_ns / (7 * DAY_NS)
@@ -245,11 +250,13 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
         "incidents": n_inc.astype(np.int64),
         "detected": n_det.astype(np.int64),
         "unseen": n_unseen.astype(np.int64),
-        "recall": ratio(n_det, n_inc - n_unseen),  # of the incidents seen: NaN when none is
+        "already_firing": n_already.astype(np.int64),
+        # of the incidents seen and not already alerted on: NaN when none is
+        "recall": ratio(n_det, n_inc - n_unseen - n_already),
         "detection_median": _durations(d_med, has),
         "detection_max": _durations(d_max, has),
-        "reset_median": _durations(r_med, has & ~unknown),
-        "reset_max": _durations(r_max, has & ~unknown),
+        "reset_median": _durations(r_med, (n_reached > 0) & ~unknown),
+        "reset_max": _durations(r_max, (n_reached > 0) & ~unknown),
         "alerts_per_day": np.where(thin, np.nan, ratio(n_ep, per_day)),
         "false_alerts_per_week": np.where(thin, np.nan, ratio(n_ep - true_ep, per_week)),
         "observed_days": np.asarray(per_day, dtype=np.float64),
@@ -268,6 +275,19 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
 
 
 NAT = np.iinfo(np.int64).min  #: NaT as int64 ns
+
+
+def already_firing(first: Any, inc_start: Any) -> Any:
+    """Elementwise: the first episode matching an incident began before it, so the alert already
+    fired when the incident began (``first`` ns, ``inc_start`` ns; valid where it was matched).
+    Such an alert was not caused by the incident: the incident is neither detected (no "0 s"
+    detection) nor missed, the rule of :func:`~budgetlab.compare_windows`' ``already_at_alert``.
+    An episode beginning at the incident's start detects it in 0 s.
+
+    >>> already_firing(np.array([-60, 0, 60]), 0).tolist()
+    [True, False, False]
+    """
+    return first < inc_start
 
 
 def episode_matches(st: Any, en: Any, inc_start: Any, inc_end_grace: Any) -> Any:

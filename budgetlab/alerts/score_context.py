@@ -27,6 +27,7 @@ from .filling import filled_until, over_while_filling
 from .group_scores import (
     BadCounts,
     GroupScores,
+    already_firing,
     group_scores,
     merge_intervals,
     overlaps,
@@ -66,7 +67,8 @@ class Matches:
     unseen: np.ndarray  # undetected, no traffic in its scope's window (alerts.unseen)
     first: np.ndarray  # first matching episode start (ns; NaT when undetected)
     last: np.ndarray  # last matching episode end
-    detection: np.ndarray  # ns, clipped at 0
+    already: np.ndarray  # matched by an alert already firing when it began (not detected)
+    detection: np.ndarray  # ns; NaT when undetected or already firing
     reset: np.ndarray  # ns, signed
     budget_pct: np.ndarray | None  # budget spent before the alert, with bins
     episodes: int  # scored: still firing when the row's long window filled, or begun later
@@ -279,7 +281,8 @@ class ScoringContext:
             unseen=~detected & ~seen,
             first=np.where(detected, first, _NAT),
             last=np.where(detected, last, _NAT),
-            detection=np.where(detected, np.maximum(first - i_s, 0), _NAT),
+            already=detected & already_firing(first, i_s),
+            detection=np.where(detected & ~already_firing(first, i_s), first - i_s, _NAT),
             reset=np.where(detected & (last < self.open_ns), last - i_e, _NAT),
             budget_pct=pct,
             episodes=n_ep - int(ep_early.sum()),
@@ -343,8 +346,9 @@ class ScoringContext:
                                                                                  dtype=object),
             "incident_start": utc_from_ns(self.inc_start[m.incidents]),
             "incident_end": utc_from_ns(self.inc_end[m.incidents]),
-            "detected": m.detected,
+            "detected": m.detected & ~m.already,
             "unseen": m.unseen,
+            "already_firing": m.already,
             "first_alert": utc_from_ns(m.first),
             "detection_time": pd.to_timedelta(m.detection.view("timedelta64[ns]")),
             "last_alert_end": utc_from_ns(np.where(m.last == OPEN, self.open_shown, m.last)),

@@ -15,8 +15,15 @@ by does not restrict) **and** the episode overlaps the incident's time span exte
   ``bins``, without them traffic is unknown and none is unseen). Recall is NaN when every
   incident was unseen, and ``attrs["unseen_note"]`` names the unseen incidents of the all-groups
   rows and says why;
-* **detection time**: first matching episode start − incident start, clipped at 0 (an alert
-  already firing when the incident starts detects it at once);
+* **already firing**: an incident whose first matching episode began before it (the row's alert
+  already fired when the incident began, so the incident did not cause it) is neither detected
+  nor missed: counted in ``already_firing`` and left out of recall, of the detection times and
+  of the budget before alert (its reset time is kept), the rule of
+  :func:`~budgetlab.compare_windows`' ``already_at_alert``. ``incidents = detected + missed +
+  unseen + already_firing``; recall is ``detected / (incidents - unseen - already_firing)``;
+* **detection time**: first matching episode start − incident start, over the detected
+  incidents (never negative: an alert firing before the start is ``already_firing``; one
+  beginning at the start detects it in 0 s);
 * **reset time**: end of the last matching episode − incident end (signed: negative when the
   alert stopped before the incident did, by that long). Withheld (NaT) when that episode was still
   firing at the last evaluation (``ongoing``: its ``end``, one step after that evaluation, is
@@ -99,12 +106,16 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
     -------
     DataFrame
         Group keys (str, ``"*"`` = all groups), ``tier``, ``severity``, ``incident_id``,
-        ``kind``, ``incident_start``, ``incident_end``, ``detected``, ``unseen`` (not detected,
+        ``kind``, ``incident_start``, ``incident_end``, ``detected`` (False when already
+        firing), ``unseen`` (not detected,
         and the row's long window held no event of its scope from its start to its end + grace:
-        neither detected nor missed, see the module docs), ``first_alert``,
-        ``detection_time``, ``last_alert_end`` (for an alert still firing at the last evaluation:
-        that evaluation, the grid's end), ``reset_time`` (NaT when undetected or when the
-        alert still fired at the last evaluation: no reset to count), with
+        neither detected nor missed, see the module docs), ``already_firing`` (the row's alert
+        already fired when it began: neither detected nor missed, no detection time; its
+        ``first_alert``, before the start, and reset kept), ``first_alert``,
+        ``detection_time`` (NaT unless detected), ``last_alert_end`` (for an alert still
+        firing at the last evaluation: that evaluation, the grid's end), ``reset_time`` (NaT
+        when undetected or when the alert still fired at the last evaluation: no reset to
+        count), with
         ``bins``: ``budget_before_alert_pct`` (failures up to the first alert, through the
         incident end when undetected, in % of the period budget of the span's average traffic;
         NaN when withheld, ``attrs["budget_note"]`` says why: see the module docs), and with
@@ -181,11 +192,13 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         or of all when ``severity == "*"``): group keys (str), ``tier``, ``severity``,
         ``episodes``, ``true_episodes``, ``precision`` (NaN without episodes), ``incidents``,
         ``detected``, ``unseen`` (incidents without traffic to detect them by: neither detected
-        nor missed, see the module docs), ``recall`` (``detected / (incidents - unseen)``; NaN
-        without an incident seen), ``detection_median``,
-        ``detection_max``, ``reset_median``, ``reset_max`` (Timedelta over detected incidents,
-        NaT if none, and the reset ones when an alert still fired at the last evaluation: see the
-        module docs), ``alerts_per_day``, ``false_alerts_per_week`` (over the observed time;
+        nor missed, see the module docs), ``already_firing`` (incidents that began while the
+        row's alert already fired: neither detected nor missed, see the module docs), ``recall``
+        (``detected / (incidents - unseen - already_firing)``; NaN without such an incident),
+        ``detection_median``, ``detection_max`` (Timedelta over detected incidents, NaT if
+        none), ``reset_median``, ``reset_max`` (over the detected and already firing ones; NaT
+        if none, and when an alert still fired at the last evaluation: see the module docs),
+        ``alerts_per_day``, ``false_alerts_per_week`` (over the observed time;
         withheld, NaN, under 24 h of it), ``observed_days`` (the observed time in days: the
         bins whose tier's long window holds traffic; the evaluated span without ``bins``),
         ``rates_note`` (why the rates are withheld, e.g. ``"withheld: only 5 h of observed

@@ -196,6 +196,7 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     scored ``incidents`` those outside the span are named, and with ``--grace`` those only
     partly in it, as ``alerts`` says them; ``withheld`` as it takes it), then the pages of
     the groups too thin for a verdict, ``left_out`` (:mod:`budgetlab.cli.thin_scores`)."""
+    import numpy as np
     import pandas as pd
 
     from .._util.attrs import MINUTE, clock_text
@@ -211,9 +212,14 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     show["incident_start"] = clock_text(show["incident_start"], tz, MINUTE)
     for c in ("detection_time", "reset_time"):  # to the second, as the score table below
         show[c] = show[c].map(lambda v: "" if pd.isna(v) else median_words(v))
-    # detected, no reset: the alert still fired when the span ended (as the score table says)
+    already = (overall["already_firing"].to_numpy(dtype=bool)
+               if "already_firing" in overall.columns else np.zeros(len(overall), dtype=bool))
+    # begun while an alert already fired: no detection (not caused by it; ALREADY_LINE says so)
+    show["detection_time"] = show["detection_time"].mask(already, "already firing at start")
+    # alerted on, no reset: the alert still fired when the span ended (as the score table says)
     show["reset_time"] = show["reset_time"].mask(
-        (overall["reset_time"].isna() & overall["detected"]).to_numpy(), "still firing")
+        (overall["reset_time"].isna() & (overall["detected"] | already)).to_numpy(),
+        "still firing")
     if "unseen" in overall.columns and bool(overall["unseen"].any()):
         # no traffic in the window during it: neither detected nor missed (the note says why)
         show.insert(3, "unseen", overall["unseen"].to_numpy())

@@ -1,7 +1,7 @@
 """The alert score table as the CLI prints it (``alerts``, ``incident``, ``backtest``): its
 columns, the figures in words where a number does not exist, and the notes under it (thin rates,
-episodes begun while the long window filled, incidents outside what was read or only partly
-in it)."""
+episodes begun while the long window filled: :mod:`~budgetlab.cli.score_filling`, incidents
+outside what was read or only partly in it)."""
 
 from __future__ import annotations
 
@@ -11,20 +11,23 @@ import pandas as pd
 
 from ..alerts.unseen import row_name
 from .score_coverage import incident_ids, partly_line, span_ns
+from .score_filling import filling_notes
 from .shared import table_text, wrap
 
-__all__ = ["SCORE_COLUMNS", "SCORE_FOOTNOTE", "filling_notes", "median_words", "outside_line",
+__all__ = ["ALREADY_LINE", "SCORE_COLUMNS", "SCORE_FOOTNOTE", "median_words", "outside_line",
            "print_score_notes", "score_text", "thin_rates_line"]
 
 #: The columns of a score table (:func:`budgetlab.score_alerts`) the CLI prints.
 SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "detected", "unseen",
-                 "recall",
+                 "already_firing", "recall",
                  "detection_median",
                  "reset_median", "alerts_per_day", "observed_days", "episodes_filling",
                  "incidents_filling"]
 
 #: What the score table's rate columns count: the one footnote of ``alerts`` and ``backtest``.
-SCORE_FOOTNOTE = ("alerts_per_day: the row's alert episodes (pages on a page row, tickets on a "
+SCORE_FOOTNOTE = ("recall: detected / (incidents - unseen - already_firing), the incidents the "
+                  "row's alerts could detect; detection_median over the detected ones; "
+                  "alerts_per_day: the row's alert episodes (pages on a page row, tickets on a "
                   "ticket row, both on the * * row) per day of observed time (observed_days: "
                   "the bins after the tier's long window first filled whose long window holds "
                   "at least one event; silences are not counted), withheld under 24 h of it; "
@@ -33,6 +36,13 @@ SCORE_FOOTNOTE = ("alerts_per_day: the row's alert episodes (pages on a page row
                   "by the end of what was read (no reset to count); episodes_filling: over before "
                   "the long window filled (one still firing then is scored), incidents_filling: "
                   "begun before it filled, scored apart (not in the other columns)")
+
+
+#: Under the score rows when an incident began while its row's alert already fired.
+ALREADY_LINE = ("already_firing: incidents that began while the row's alert already fired (it "
+                "was not caused by them): neither detected nor missed, left out of recall (it "
+                "is over incidents - unseen - already_firing) and of detection_median (not "
+                "\"0 s\"); their reset is in reset_median.")
 
 
 def median_words(value: Any) -> str:
@@ -85,8 +95,9 @@ def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None,
     from .._util.words import about_words
 
     unseen = "unseen" in rows.columns and bool((rows["unseen"] > 0).any())
+    already = "already_firing" in rows.columns and bool((rows["already_firing"] > 0).any())
     show = rows[[c for c in SCORE_COLUMNS if c in rows.columns
-                 and (c != "unseen" or unseen)]].copy()
+                 and (c != "unseen" or unseen) and (c != "already_firing" or already)]].copy()
     words = {"precision": ("never fired", "episodes_filling"),
              "recall": ("no incidents", "incidents_filling")}
     for col, (word, apart) in words.items():
@@ -94,11 +105,13 @@ def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None,
             # none scored but some apart while the window filled: not "never fired"
             later = (rows[apart] > 0 if apart in rows.columns
                      else pd.Series(False, index=rows.index))
-            silent = (rows["unseen"] > 0 if col == "recall" and unseen
+            silent = (rows["unseen"] + rows.get("already_firing", 0) > 0
+                      if col == "recall" and (unseen or already)
                       else pd.Series(False, index=rows.index))
-            show[col] = [("all unseen" if quiet else "none after fill" if filling else word)
+            show[col] = [(_none_counted(r) if quiet else "none after fill" if filling else word)
                          if pd.isna(v) else f"{v:.3g}"
-                         for v, filling, quiet in zip(show[col], later, silent, strict=True)]
+                         for v, filling, quiet, r in zip(show[col], later, silent,
+                                                         rows.to_dict("records"), strict=True)]
             if withheld:  # no verdict: the figure is no evidence, said in words
                 show[col] = "too thin"
     for col in ("detection_median", "reset_median"):
@@ -115,19 +128,34 @@ def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None,
     return table_text(show, ["tier", "severity"], width=width)
 
 
+def _none_counted(row: dict[Any, Any]) -> str:
+    """Why a row with incidents has no recall: ``all unseen`` (no traffic to detect them by),
+    ``already firing at start`` (each began while the row's alert already fired: the alert was
+    not caused by it), or ``unseen or already firing``."""
+    unseen, already = row.get("unseen", 0) > 0, row.get("already_firing", 0) > 0
+    return ("unseen or already firing" if unseen and already
+            else "already firing at start" if already else "all unseen")
+
+
 def _no_time_words(row: dict[Any, Any], *, reset: bool) -> str:
     """Why a score row has no detection or (``reset``) reset time, in words: ``no incidents``
     (none scored; ``none after fill`` when some began while the long window filled), ``none
     detected`` (its incidents were all missed), ``all unseen`` (none had traffic to detect it
-    by: :mod:`budgetlab.alerts.unseen`), ``still firing`` (a reset only: detected, but an
+    by: :mod:`budgetlab.alerts.unseen`), ``already firing at start`` (a detection only: no
+    incident it could detect, each began while its alert already fired), ``still firing`` (a
+    reset only: detected, but an
     alert of the row had not stopped by the end of what was read, no reset to count); blank when
     the row says neither."""
     incidents, detected = row.get("incidents"), row.get("detected")
+    already = row.get("already_firing", 0)
     if incidents is not None and incidents == 0:
         return "none after fill" if row.get("incidents_filling", 0) > 0 else "no incidents"
     if incidents is not None and row.get("unseen", 0) == incidents:
         return "all unseen"
-    if detected is not None and detected == 0:
+    if not reset and already and incidents is not None \
+            and row.get("unseen", 0) + already == incidents:
+        return "already firing at start"
+    if detected is not None and detected == 0 and not (reset and already):
         return "none detected"
     return "still firing" if reset and detected is not None else ""
 
@@ -161,99 +189,6 @@ def thin_rates_line(rows: pd.DataFrame) -> str | None:
                     else f"{name} (no observed time)")
     return (f"alerts_per_day withheld, too thin to go by (a rate per day needs at least "
             f"{MIN_EVALUATED_HOURS:g} h of observed time): {', '.join(said)}.")
-
-
-def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "log",
-                  span: pd.Timedelta | None = None) -> list[str]:
-    """One sentence per tier with episodes over (begun and ended) or incidents begun while its
-    long window filled (in the first long window of the ``what`` read: the grid's start in
-    ``episodes.attrs``; an episode still firing when it filled is scored), and one
-    for the merged rows (``tier`` ``*``); ``rows`` are the all-groups rows of a score table.
-    A window that never filled says the length of the ``what`` to the second, truncated
-    (:func:`~budgetlab._util.words.length_words`): ``span`` (``alerts``: the log's first to last
-    event), else the grid's.
-    ``what`` names what was read, as a noun the sentences take (``log`` for ``alerts``, ``span``
-    for ``backtest``): "the log's first 3 d", "the span is 2 d long".
-
-    >>> ep = pd.DataFrame(columns=["tier"])
-    >>> ep.attrs.update(grid_start=pd.Timestamp("2026-01-01", tz="UTC"),
-    ...                 grid_end=pd.Timestamp("2026-01-05", tz="UTC"),
-    ...                 tier_windows={"ticket_3d": 3 * 86_400 * 10**9})
-    >>> rows = pd.DataFrame({"tier": ["ticket_3d"], "severity": ["ticket"],
-    ...     "episodes_filling": [3], "true_episodes_filling": [1], "incidents_filling": [1]})
-    >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
-    3 episodes of ticket_3d began and ended in the log's first 3 d, while its long window
-    filled; scored apart: 2 met no incident; 1 incident began then: not scored for this tier.
-    >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-03", tz="UTC")  # 2 d: filling throughout
-    >>> print(wrap(filling_notes(rows, ep, what="span")[0], indent=""))
-    ticket_3d's long window (3 d) never filled: the span is 2 d long; its 3 episodes are scored
-    apart, 2 met no incident; 1 incident began then: not scored for this tier.
-
-    A log of 2 d 23 h 59 min (one event a minute) is binned into 3 d: said as the log's length,
-    never as "3 d" beside a 3 d window:
-
-    >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-04", tz="UTC")
-    >>> print(wrap(filling_notes(rows, ep, span=pd.Timedelta("2D23h59min"))[0], indent=""))
-    ticket_3d's long window (3 d) never filled: the log is 2 d 23 h 59 min long; its 3 episodes
-    are scored apart, 2 met no incident; 1 incident began then: not scored for this tier.
-    >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-03", tz="UTC")
-
-    Incidents alone (no episode began then) are said without a count of episodes:
-
-    >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-05", tz="UTC")
-    >>> rows.loc[0, ["episodes_filling", "true_episodes_filling"]] = 0
-    >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
-    1 incident began in the log's first 3 d, while ticket_3d's long window filled: not scored for
-    this tier.
-    >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-03", tz="UTC")
-    >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
-    ticket_3d's long window (3 d) never filled: the log is 2 d long; 1 incident began then: not
-    scored for this tier.
-    """
-    from .._util.words import counted, length_words, prose_duration
-
-    if "episodes_filling" not in rows.columns:
-        return []
-    windows = {k: pd.Timedelta(int(v), unit="ns")
-               for k, v in episodes.attrs.get("tier_windows", {}).items()}
-    grid = pd.Timestamp(episodes.attrs["grid_end"]) - pd.Timestamp(episodes.attrs["grid_start"])
-    length = grid if span is None else span
-    notes, merged = [], []
-    for r in rows.to_dict("records"):
-        n_ep, n_inc, tier = int(r["episodes_filling"]), int(r["incidents_filling"]), str(r["tier"])
-        if not (n_ep or n_inc):
-            continue
-        if tier == "*":
-            merged.append(str(r["severity"]))
-            continue
-        window, false = windows[tier], n_ep - int(r["true_episodes_filling"])
-        first = f"the {what}'s first {prose_duration(window)}"
-        episodes_, incidents_ = counted(n_ep, "episode"), counted(n_inc, "incident")
-        if window >= grid:
-            text = (f"{tier}'s long window ({prose_duration(window)}) never filled: the {what} "
-                    f"is {length_words(length)} long")
-            if n_ep:
-                text += (f"; its {episodes_} {'is' if n_ep == 1 else 'are'} scored apart, "
-                         f"{false:,} met no incident")
-        elif n_ep:
-            text = (f"{episodes_} of {tier} began and ended in {first}, while its long "
-                    f"window filled; scored apart: {false:,} met no incident")
-        else:  # incidents alone: no word about episodes that did not happen
-            notes.append(f"{incidents_} began in {first}, while {tier}'s long window "
-                         "filled: not scored for this tier.")
-            continue
-        if n_inc:
-            text += f"; {incidents_} began then: not scored for this tier"
-        notes.append(text + ".")
-    if merged:
-        sev = dict(zip(rows["tier"].astype(str), rows["severity"].astype(str), strict=True))
-        longest = {m: max(w for t, w in windows.items() if m == "*" or sev.get(t) == m)
-                   for m in merged}
-        notes.append("the rows of tier * merge tiers and count from when the longest of their "
-                     "long windows filled: " + ", ".join(
-                         f"{'all tiers' if m == '*' else m} after {prose_duration(w)}"
-                         for m, w in longest.items()) + ".")
-    return notes
 
 
 def outside_line(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int, *,
@@ -334,6 +269,8 @@ def print_score_notes(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents:
     print(score_text(rows, median_words, withheld=withheld))
     if scores.attrs.get("unseen_note"):  # the unseen column: which incidents, and why
         print(wrap(scores.attrs["unseen_note"], indent=""))
+    if "already_firing" in rows.columns and bool((rows["already_firing"] > 0).any()):
+        print(wrap(ALREADY_LINE, indent=""))
     thin = thin_rates_line(rows)
     if thin:
         print(wrap(thin, indent=""))

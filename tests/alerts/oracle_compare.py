@@ -23,7 +23,10 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
     the span; the oracle never withheld it, so the note must be empty), (7) they count apart the
     incidents no alert matched during which the long window held no traffic (``unseen``, stop 57:
     the oracle counted them missed): ``oracle_score_alerts`` and ``oracle_incident_detections``
-    add them to the oracle's tables by a loop of their own (:func:`_with_unseen`)."""
+    add them to the oracle's tables by a loop of their own (:func:`_with_unseen`), (8) they count
+    apart the incidents whose first matching alert began before them (``already_firing``, f62:
+    the oracle counted them detected in 0 s): :func:`_with_already` applies the rule to the
+    oracle's own matches."""
     # the oracle built its table from dicts: a duration column without any detection came out as
     # all-NaT datetime64[s]; the columnar table keeps it timedelta64[ns] (NaT): the same values
     want = want.copy()
@@ -192,25 +195,82 @@ def _with_unseen(want: pd.DataFrame, flags: list[np.ndarray]) -> pd.DataFrame:
     return want
 
 
+def _already_matches(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any = "1h",
+                     bins: Any = None, target: Any = None, period: Any = None, policy: Any = None,
+                     **options: Any) -> list[Any]:
+    """Per row of the oracle's tables (its ``selections``, in order): the oracle's own matches
+    (``_Context.match``) and its incidents' starts, for :func:`_with_already`."""
+    from tests.alerts import oracle_scoring
+
+    ctx = oracle_scoring._Context(episodes, incidents, grace=grace, bins=bins, target=target,
+                                  period=period, policy=policy, options=options)
+    out = []
+    for _, _, _, gidx, tidx in ctx.selections():
+        m = ctx.match(gidx, tidx)
+        out.append((m, ctx.inc_start[m.incidents]))
+    return out
+
+
+def _with_already(want: pd.DataFrame, matches: list[Any]) -> pd.DataFrame:
+    """The oracle's table (with its ``unseen`` column) with difference (8): an incident the
+    oracle detected by an episode that began before the incident's start (``first < start``) is
+    ``already_firing``, not detected: per incident of a detections table ``detected`` False,
+    ``detection_time`` NaT and an ``already_firing`` flag after ``unseen``; per row of a score
+    table the count after ``unseen``, ``detected`` without them, ``recall`` over ``incidents -
+    unseen - already_firing``, the detection median and max and the budget before alert over the
+    others (the oracle's own values and medians); the resets as the oracle counts them (every
+    detected incident)."""
+    want = want.copy()
+    flags = [m.detected & (m.first < start) for m, start in matches]
+    if "reset_time" in want.columns:
+        already = np.concatenate(flags) if flags else np.zeros(0, dtype=bool)
+        want["detected"] = want["detected"].to_numpy() & ~already
+        want["detection_time"] = want["detection_time"].where(~already, pd.NaT)
+        want.insert(int(want.columns.get_loc("unseen")) + 1, "already_firing", already)
+        return want
+    n_already = np.array([int(f.sum()) for f in flags], dtype=np.int64)
+    want.insert(int(want.columns.get_loc("unseen")) + 1, "already_firing", n_already)
+    want["detected"] = want["detected"].to_numpy() - n_already
+    counted = want["incidents"].to_numpy() - want["unseen"].to_numpy() - n_already
+    with np.errstate(divide="ignore", invalid="ignore"):
+        want["recall"] = np.where(counted > 0, want["detected"].to_numpy() / counted, np.nan)
+    for row, ((m, _), already) in enumerate(zip(matches, flags, strict=True)):
+        if not already.any():
+            continue
+        caused = m.detected & ~already
+        d = m.detection[caused]
+        at = want.index[row]
+        want.at[at, "detection_median"] = (pd.Timedelta(int(np.median(d)), unit="ns") if len(d)
+                                           else pd.NaT)
+        want.at[at, "detection_max"] = pd.Timedelta(int(d.max()), unit="ns") if len(d) else pd.NaT
+        if m.budget_pct is not None:
+            p = m.budget_pct[caused]
+            want.at[at, "budget_before_alert_median"] = float(np.median(p)) if len(p) else np.nan
+            want.at[at, "budget_before_alert_max"] = float(p.max()) if len(p) else np.nan
+    return want
+
+
 def oracle_score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, **kw) -> pd.DataFrame:
     """The oracle's score table, resets as the current rule withholds them (difference 6), with
-    the unseen incidents apart (difference 7)."""
+    the unseen incidents apart (difference 7) and those already alerted on (difference 8)."""
     from tests.alerts import oracle_scoring
 
     want = _resets_withheld(oracle_scoring.score_alerts(episodes, incidents, **kw), episodes,
                             incidents, **kw)
-    return _with_unseen(want, _unseen_flags(episodes, incidents, **kw))
+    want = _with_unseen(want, _unseen_flags(episodes, incidents, **kw))
+    return _with_already(want, _already_matches(episodes, incidents, **kw))
 
 
 def oracle_incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame,
                                **kw) -> pd.DataFrame:
     """The oracle's detections, resets as the current rule withholds them (difference 6), with
-    the unseen incidents marked (difference 7)."""
+    the unseen incidents marked (difference 7) and those already alerted on (difference 8)."""
     from tests.alerts import oracle_scoring
 
     want = _resets_withheld(oracle_scoring.incident_detections(episodes, incidents, **kw),
                             episodes, incidents, **kw)
-    return _with_unseen(want, _unseen_flags(episodes, incidents, **kw))
+    want = _with_unseen(want, _unseen_flags(episodes, incidents, **kw))
+    return _with_already(want, _already_matches(episodes, incidents, **kw))
 
 
 def oracle_alert_episodes(bins: Any, target: Any, policy: Any, **options: Any) -> pd.DataFrame:

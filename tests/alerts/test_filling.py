@@ -108,14 +108,17 @@ def test_the_earlier_rule_scores_every_episode_and_incident():
 
 def test_an_episode_begun_while_filling_and_still_firing_after_it_is_a_scored_page():
     """The alert fired at 00:50, while the window filled, and still fires when it is full (01:00):
-    a page a person gets, scored like any other. It detects the incident of 01:10 at once."""
+    a page a person gets, scored like any other. It fired before the incident of 01:10 began: it
+    did not detect it (f62: counted ``already_firing``, neither detected nor missed; it was
+    "detected at once" before), and its reset is kept."""
     s = score_alerts(hand_episodes([("page_1h", "00:50", "01:30")], POLICY),
                      incidents([("D", "01:10", "01:20")]), grace="0s", bins=six_hours(),
                      target=0.99, policy=POLICY)
     r = only(s, "page_1h")
-    assert (r["episodes"], r["incidents"], r["detected"], r["recall"]) == (1, 1, 1, 1.0)
+    assert (r["episodes"], r["incidents"], r["detected"], r["already_firing"]) == (1, 1, 0, 1)
+    assert np.isnan(r["recall"])  # no incident it could detect: 1 - 0 unseen - 1 already
     assert (r["true_episodes"], r["precision"]) == (1, 1.0)
-    assert r["detection_median"] == pd.Timedelta(0)  # firing when D began
+    assert pd.isna(r["detection_median"])  # firing when D began: no detection time
     assert r["reset_median"] == pd.Timedelta("10min")  # 01:30 - 01:20
     assert (r["episodes_filling"], r["true_episodes_filling"], r["incidents_filling"]) == (0, 0, 0)
 

@@ -13,7 +13,7 @@ from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.alerts.policy import AlertPolicy
 from budgetlab.alerts.scoring import compare_policies, score_alerts
 from budgetlab.analyses.choices.policies import choose_policy, policy_summary
-from budgetlab.cli.score_text import filling_notes
+from budgetlab.cli.score_filling import filling_notes
 from budgetlab.events.schema import as_events
 from budgetlab.windows.binning import bin_events
 
@@ -115,9 +115,10 @@ def test_only_an_episode_over_before_the_window_filled_stays_apart():
 def test_a_page_begun_while_filling_that_detects_a_later_incident_is_scored_and_not_noted():
     """One failing event a minute for 3 h: page_1h fires from 00:01 (1 of 1 failing), while the
     window fills (until 01:00), and never stops; the incident 01:30-02:00 begins after the window
-    filled. The page is scored (it detects the incident: a true page), nothing is left apart, so
+    filled. The page is scored (it matches the incident: a true page), nothing is left apart, so
     the command line has no sentence on the filling (it said "detected their incidents with no
-    episode scored" beside ``episodes 0``)."""
+    episode scored" beside ``episodes 0``). The page fired before the incident began: it did not
+    detect it (f62: counted ``already_firing``, not detected in 0 s; no recall to state)."""
     ts = pd.date_range("2026-01-01", periods=180, freq="1min", tz="UTC")
     bins = bin_events(as_events(ts, [False] * 180), "1min")
     ep = alert_episodes(bins, 0.99, POLICY)
@@ -129,5 +130,6 @@ def test_a_page_begun_while_filling_that_detects_a_later_incident_is_scored_and_
     for _, r in s.iterrows():  # page_1h, the page tiers merged, all tiers merged
         assert (r["episodes"], r["true_episodes"], r["precision"]) == (1, 1, 1.0)
         assert (r["episodes_filling"], r["incidents_filling"]) == (0, 0)
-        assert (r["detected"], r["detection_median"]) == (1, pd.Timedelta(0))
+        assert (r["detected"], r["already_firing"], r["incidents"]) == (0, 1, 1)
+        assert pd.isna(r["detection_median"]) and np.isnan(r["recall"])
     assert filling_notes(s, ep) == []

@@ -1,5 +1,5 @@
 """The sentences of ``alerts`` and ``backtest`` on what was scored apart while a tier's long
-window filled (``cli.score_text.filling_notes``), word for word, for both things a command reads:
+window filled (``cli.score_filling.filling_notes``), word for word, for both things a command reads:
 ``alerts`` a log, ``backtest`` a span of a server's history (it said "the span spans 2 d").
 Counts take the number of their noun (it said "1 episode(s)", "3 incident(s)"). Hand-made attrs
 and counts."""
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from budgetlab.cli.score_text import filling_notes
+from budgetlab.cli.score_filling import filling_notes
 
 DAY_NS = 86_400 * 10**9
 

@@ -82,7 +82,7 @@ def test_a_budget_period_is_said_exactly_in_the_withheld_note():
 
 def test_a_long_window_and_a_hysteresis_are_said_exactly():
     from budgetlab.analyses.choices.window_pairs import window_name
-    from budgetlab.cli.score_text import filling_notes
+    from budgetlab.cli.score_filling import filling_notes
 
     # a tier's long window of 1 d 1 s (86,401 s) that never filled in a 1 d log
     ep = pd.DataFrame(columns=["tier"])

@@ -47,9 +47,11 @@ def policy_summary(
         One row per policy (index ``policy``, the scores' order): ``pages``, ``false_pages``
         (of them, those that matched no incident; scores without ``true_episodes``: none),
         ``pages_per_day``,
-        ``precision``, ``incidents``, ``detected``, ``unseen``, ``recall`` (NaN when every
-        incident was unseen: no traffic to detect it by, :mod:`budgetlab.alerts.unseen`; a policy
-        without page tiers: 0), ``detection_median``,
+        ``precision``, ``incidents``, ``detected``, ``unseen``, ``already_firing`` (began while
+        a page already fired: neither detected nor missed, :func:`budgetlab.score_alerts`),
+        ``recall`` (over ``incidents - unseen - already_firing``; NaN when every incident was
+        unseen, no traffic to detect it by, :mod:`budgetlab.alerts.unseen`, or already paged on;
+        a policy without page tiers: 0), ``detection_median``,
         ``false_pages_per_week`` (zeros for a policy without page tiers; NaN where the scores
         withheld them, under a day of observed time) and ``rates_note`` (why they are withheld;
         empty when they are given). Scores of :func:`~.policy_thin.judged_policy_scores`
@@ -74,7 +76,7 @@ def policy_summary(
                     what="the compare_policies table")
     known = {"policy", "tier", "severity", "episodes", "true_episodes", "precision", "incidents",
              "episodes_filling", "true_episodes_filling", "incidents_filling",
-             "detected", "unseen", "recall",
+             "detected", "unseen", "already_firing", "recall",
              "detection_median", "detection_max", "reset_median", "reset_max", "alerts_per_day",
              "false_alerts_per_week", "observed_days", "rates_note", "budget_before_alert_median",
              "budget_before_alert_max"}
@@ -95,18 +97,21 @@ def policy_summary(
     if "true_episodes" in top.columns:  # scored against incidents: the pages that matched none
         out["false_pages"] = (out["pages"] - top["true_episodes"].fillna(0)).astype(np.int64)
     out["pages_per_day"] = top["alerts_per_day"].mask(no_pages, 0.0)  # page rows: pages
-    for col in ("precision", "incidents", "detected", "unseen", "recall"):
+    for col in ("precision", "incidents", "detected", "unseen", "already_firing", "recall"):
         out[col] = top[col] if col in top.columns else np.nan
     out["detection_median"] = (
         top["detection_median"] if "detection_median" in top.columns else pd.NaT
     )
     out["false_pages_per_week"] = top["false_alerts_per_week"].mask(no_pages, 0.0)
     out["rates_note"] = top["rates_note"].fillna("") if "rates_note" in top.columns else ""
-    if "recall" in top.columns:  # withheld (NaN) where every incident was unseen: no verdict
-        all_unseen = (out["unseen"] > 0) & (out["unseen"] == out["incidents"])
-        out["recall"] = out["recall"].mask(out["recall"].isna() & ~all_unseen, 0.0)
-        out["detected"] = out["detected"].fillna(0).astype(np.int64)
-        out["unseen"] = out["unseen"].fillna(0).astype(np.int64)
+    if "recall" in top.columns:  # withheld (NaN) where every incident was unseen or already
+        # paged on when it began: no verdict (a policy without page tiers: 0)
+        apart = out["unseen"].fillna(0) + (out["already_firing"].fillna(0)
+                                           if "already_firing" in top.columns else 0)
+        none_counted = (apart > 0) & (apart == out["incidents"])
+        out["recall"] = out["recall"].mask(out["recall"].isna() & ~none_counted, 0.0)
+        for col in ("detected", "unseen", "already_firing"):
+            out[col] = out[col].fillna(0).astype(np.int64)
     return _left_out(out, scores)
 
 
@@ -199,8 +204,12 @@ def _choose(summary: pd.DataFrame, min_recall: float,
     """:func:`choose_policy`'s rule on the groups of ``summary`` (checked)."""
     if summary["recall"].isna().all():
         unseen = "unseen" in summary.columns and bool((summary["unseen"] > 0).any())
+        already = ("already_firing" in summary.columns
+                   and bool((summary["already_firing"] > 0).any()))
         why = ("every incident was unseen by every policy (no traffic to detect it by), so no "
-               "recall is known" if unseen
+               "recall is known" if unseen and not already
+               else f"every incident was {_apart_words(unseen, already)} for every policy, so "
+               "no recall is known" if already
                else "the policies were not scored against incidents (no labels)")
         return Verdict("policy", None, f"No policy chosen: {why}.", f"{len(summary)} policies",
                        withheld=why)
@@ -268,15 +277,26 @@ def _left_out_words(summary: pd.DataFrame) -> str:
             f"{thin_named(left)}; {pages}")
 
 
+def _apart_words(unseen: bool, already: bool) -> str:
+    """Why no incident counts for recall: unseen (no traffic), already paged on when it began
+    (the page was not caused by it: ``already_firing``), or either."""
+    words = [*(["unseen (no traffic to detect it by)"] if unseen else []),
+             *(["already paged on when it began (not caused by it)"] if already else [])]
+    return " or ".join(words)
+
+
 def _unjudged(rows: pd.DataFrame) -> str:
     """The policies of a :func:`policy_summary` whose false pages a week are withheld, named with
-    why (their ``rates_note``), or whose recall is (every incident unseen), in words; empty when
-    there are none."""
+    why (their ``rates_note``), or whose recall is (every incident unseen or already paged on
+    when it began), in words; empty when there are none."""
     if not len(rows):
         return ""
     notes = rows["rates_note"] if "rates_note" in rows.columns else pd.Series("", rows.index)
-    names = [f"{name}: recall withheld, every incident unseen (no traffic to detect it by)"
+    zero = pd.Series(0, index=rows.index)
+    unseen, already = (rows.get(c, zero) > 0 for c in ("unseen", "already_firing"))
+    names = [f"{name}: recall withheld, every incident {_apart_words(u or not a, a)}"
              if pd.isna(recall) else f"{name}: false pages a week withheld"
              + (f", {str(note).removeprefix('withheld: ')}" if note else "")
-             for (name, note), recall in zip(notes.items(), rows["recall"], strict=True)]
+             for (name, note), recall, u, a in zip(notes.items(), rows["recall"], unseen,
+                                                   already, strict=True)]
     return f"not judged, {'; '.join(names)}"
