@@ -6,6 +6,9 @@ hold at no stretch of time. :func:`budgetlab.status_spans` keeps such a span (1 
 ``instant``, found by :func:`instant_spans`); wherever statuses are read as a sequence (status
 episodes, the incident report's worst status) it is folded into the status before it
 (:func:`blips_folded`), as the status changes on the clock count it (docs/conventions.md).
+A traffic stretch whose events all arrive at its first instant is full at the instant its
+warm-up closes only: that nanosecond is no evaluated time and counts with the warm-up
+(:func:`closing_instants`).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["instant_spans", "has_event", "blips_folded"]
+__all__ = ["instant_spans", "has_event", "blips_folded", "closing_instants"]
 
 
 def instant_spans(t: np.ndarray, codes: np.ndarray, g: np.ndarray, s: np.ndarray,
@@ -67,3 +70,25 @@ def blips_folded(spans: pd.DataFrame, group: np.ndarray) -> np.ndarray:
     start = np.where(head, np.arange(n), 0)
     np.maximum.accumulate(start, out=start)
     return np.where(src >= start, code[np.maximum(src, 0)], 0)
+
+
+def closing_instants(s: np.ndarray, e: np.ndarray, warmup_end: np.ndarray, traffic: np.ndarray,
+                     gid: np.ndarray) -> np.ndarray:
+    """Spans ``[s, e)`` (in group ``gid`` then time order) whose time after warm-up is only the
+    instant the window empties at, with none before it in their stretch (its events all at its
+    first instant ``f``: the window holds them through ``f + window``, its warm-up's end, and is
+    empty 1 ns later). One instant is no evaluated time
+    (:func:`~budgetlab.analyses.recalibration.clock.evaluated_time`), so that nanosecond of the
+    grid counts with the warm-up: observed time = warm-up + evaluated time, to the nanosecond.
+
+    >>> closing_instants(np.array([0, 11, 20]), np.array([11, 20, 31]), np.array([10, 11, 30]),
+    ...                  np.array([True, False, True]), np.zeros(3, dtype=np.int64)).tolist()
+    [True, False, False]
+    """
+    n = len(s)
+    quiet_next = np.zeros(n, dtype=bool)  # the window empties right after the span
+    quiet_next[:-1] = (gid[1:] == gid[:-1]) & ~traffic[1:]
+    head = np.ones(n, dtype=bool)  # the group's first span: the observation starts there
+    head[1:] = gid[1:] != gid[:-1]
+    closes = (e - 1 == np.maximum(s, warmup_end)) & ((s <= warmup_end) | head)
+    return np.asarray(traffic & quiet_next & closes)

@@ -288,8 +288,11 @@ def silences(spans: pd.DataFrame) -> pd.DataFrame:
 
     A silence is a ``no_traffic`` span between two events of a group (it starts when the group's
     window empties and ends at its next event, possibly the observation's last instant): a gap
-    between two events longer than the window. Its duration is the time the window was empty (the
-    gap minus the window). Leading and trailing no-traffic time (before a group's first event, after
+    between two events longer than the window. Its duration is the time the window was empty: the
+    gap minus the window and 1 ns, as the window holds the event through ``ts + window``
+    (docs/conventions.md, *how time is counted*: a 5 h gap under a 1 h window, below, is silent
+    4 h less 1 ns, and the traffic before it holds 1 h and 1 ns; the two add up to the gap).
+    Leading and trailing no-traffic time (before a group's first event, after
     its last window) is not a silence, but it is not observed either.
 
     Parameters

@@ -25,6 +25,7 @@ from ..events.schema import ts_ns
 from ..slo import SLO, PerGroup, table_slo
 from ..windows.clock import NO_TRAFFIC_CODE
 from ..windows.groups import group_order
+from .blips import closing_instants
 from .figures import STATUS_DTYPE, STATUSES
 from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, VARIANT_ATTRS, check_states
 from .spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, silences, status_spans
@@ -79,22 +80,24 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     DataFrame
         One row per group (one row without groups): the group keys, ``target`` (and ``window`` when
         they differ) after a per-group replay, ``events``, ``success_rate`` (over all events),
-        ``hours_<status>`` and ``share_<status>`` (of the observation; NaN, 0/0, for a log
-        observed for no time: its first and last events at one instant) for ``healthy``,
-        ``warning``, ``critical``, ``exhausted`` and ``no_traffic``, ``observed_hours`` (the
-        window holds at least one event), ``warmup_hours`` (of the observed hours, those in the
-        first window of a traffic stretch), ``refill_hours`` (of the warm-up hours, those after
-        a silence: the window refilling; the rest is the first window from the group's first
-        event), ``before_first_hours`` (of the no-traffic hours, those before the group's first
-        event: the observation starts at the first event of any group), ``after_last_hours`` (of
-        the no-traffic hours, those after the group's last event: from its window emptying to the
-        observation's end, the last event of any group; not a silence, which lies between two
-        events), ``events_per_day`` and
-        ``transitions_per_day`` (over the observed time; NaN for a
-        group without observed time), ``transitions`` (status changes of the per-event
-        replay), ``silences`` (gaps between events longer than the window),
+        ``hours_<status>`` and ``share_<status>`` (of the observation; NaN, 0/0, for a log observed
+        for no time: its first and last events at one instant) for ``healthy``, ``warning``,
+        ``critical``, ``exhausted`` and ``no_traffic``, ``observed_hours`` (the window holds at
+        least one event), ``warmup_hours`` (of the observed hours, those in the first window of a
+        traffic stretch, and the instant it closes at for a stretch whose events all arrive at one
+        instant: one instant is no evaluated time; the rest is what
+        :func:`budgetlab.compare_windows` calls ``hours``, to the nanosecond), ``refill_hours`` (of
+        the warm-up hours, those after a silence: the window refilling; the rest is the first window
+        from the group's first event), ``before_first_hours`` (of the no-traffic hours, those before
+        the group's first event: the observation starts at the first event of any group),
+        ``after_last_hours`` (of the no-traffic hours, those after the group's last event: from its
+        window emptying to the observation's end, the last event of any group; not a silence, which
+        lies between two events), ``events_per_day`` and ``transitions_per_day`` (over the observed
+        time; NaN for a group without observed time), ``transitions`` (status changes of the
+        per-event replay), ``silences`` (gaps between events longer than the window),
         ``longest_silence_hours`` (the longest time the window stood empty after one of them: a gap
-        of 1 h 4 min under a 1 h window counts 4 min), ``silent_hours`` (time the window was empty
+        of 1 h 4 min under a 1 h window counts 4 min less 1 ns: the window holds the event before it
+        through ``ts + window``, docs/conventions.md), ``silent_hours`` (time the window was empty
         between two events), ``final_status`` (the replay's status after the group's last event:
         what a gate reading the tracker keeps) and ``status_at_end`` (the window's clock at the
         observation's end: ``no_traffic`` when the group's window has emptied; the final status when
@@ -102,10 +105,10 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
         ``events_per_day`` and ``transitions_per_day`` are too thin to go by (less than 24 h of
         observed time, :func:`budgetlab._util.thin.too_thin`, the rule and words of the ``note`` of
         :func:`budgetlab.compare_windows`: the figure keeps its meaning, the note says how little it
-        stands on); empty otherwise. ``attrs``: ``slo`` (the states', else the spans'), ``by``,
-        what a variant of the replay says (``calendar``, ``tz``, ``min_dwell``) and ``start`` ..
-        ``end``, the observation the time figures count (the spans' own; the first and the last
-        event of ``events`` unless ``spans`` were given another).
+        stands on); empty otherwise. ``attrs``: ``slo`` (the states', else the spans'), ``by``, what
+        a variant of the replay says (``calendar``, ``tz``, ``min_dwell``) and ``start`` .. ``end``,
+        the observation the time figures count (the spans' own; the first and the last event of
+        ``events`` unless ``spans`` were given another).
 
     Examples
     --------
@@ -284,6 +287,7 @@ def _time_table(spans: pd.DataFrame, gid: np.ndarray, ngroups: int) -> dict[str,
     stretch = spans["warmup_end"].array.asi8
     traffic = code != NO_TRAFFIC_CODE
     warm = np.where(traffic, np.maximum(np.minimum(stretch, e) - s, 0), 0)
+    warm[closing_instants(s, e, stretch, traffic, gid)] += 1  # all warm-up: no evaluated time
     warm_ns = np.bincount(gid, weights=warm, minlength=ngroups)
     # a group's first traffic stretch ends its warm-up first; a later one follows a silence
     first = np.full(ngroups, np.iinfo(np.int64).max, dtype=np.int64)

@@ -14,7 +14,14 @@ import pandas as pd
 
 from .._util.attrs import clock_at
 from .._util.percent import measured_percent, time_share_percent
-from .._util.words import counted, hours_words, prose_duration, some_hours_words, some_named
+from .._util.words import (
+    counted,
+    hours_words,
+    length_words,
+    prose_duration,
+    some_hours_words,
+    some_named,
+)
 from ..budget.ties import Ties
 from .shared import group_label, table_text, wrap
 from .shown_groups import shown_groups
@@ -79,6 +86,15 @@ _NOT_KEYS = {"target", "window", "events", "success_rate", "observed_hours", "wa
              "final_status", "status_at_end", "note"}
 
 
+def _log_length(summary: pd.DataFrame, hours: float) -> pd.Timedelta:
+    """The observation a summary counts (its ``attrs`` ``start`` .. ``end``, to the nanosecond),
+    else ``hours`` (its groups' time, which tiles it) read back to the millisecond."""
+    start, end = summary.attrs.get("start"), summary.attrs.get("end")
+    if start is not None and end is not None:
+        return pd.Timestamp(end) - pd.Timestamp(start)
+    return pd.Timedelta(hours=hours).round("ms")
+
+
 def summary_notes(summary: pd.DataFrame, window: Any = None) -> list[str]:
     """What the summary counts: the observation and its warm-up (the first window from a group's
     first event, and apart the window refilling after a silence), no traffic, the rates' time,
@@ -100,7 +116,8 @@ def summary_notes(summary: pd.DataFrame, window: Any = None) -> list[str]:
                       f"{hours_words(float(refill.max()))} per group)")
     # every group is observed from the log's first event to its last: no time for all or none
     first = (f"Time counts the whole observation (first to last event of the log, "
-             f"{hours_words(span)}), warm-up included: {warm_text}." if span > 0 else
+             f"{length_words(_log_length(summary, span))}), warm-up included: {warm_text}."
+             if span > 0 else
              "No time was observed: the log's first and last events are at one instant, so no "
              "status holds a share of it (the status columns are left blank).")
     lines = [wrap(f"{first} no traffic: the window held no event (not the last status).",

@@ -17,7 +17,7 @@ import pandas as pd
 from .._util.durations import duration_scale, measured_duration, measured_interval
 from .._util.percent import fraction_to_percent, given_fraction, measured_percent
 from .._util.validation import check_fraction, check_whole, to_timedelta, window_words
-from .._util.words import counted, duration_words, given_duration, speak
+from .._util.words import counted, given_duration, length_words, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
 from .latency_shown import Chosen, choose_groups
@@ -260,7 +260,7 @@ def one_period_note(freq: str, span: Any) -> str:
     """
     hint = next((f for f in ("1h", "15min", "5min", "1min", "30s", "10s")
                  if pd.Timedelta(f) * 10 <= span), "1s")
-    return (f"note: the plot has one {freq} period (the log spans {duration_words(span)}), one "
+    return (f"note: the plot has one {freq} period (the log spans {length_words(span)}), one "
             f"point per line; give --freq {hint} (or another period shorter than the log) for the "
             "shares over time.")
 

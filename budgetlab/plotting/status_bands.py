@@ -20,6 +20,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
 from .._util.validation import utc_ns_column
+from ..budget.blips import closing_instants
 from ..budget.figures import STATUSES
 from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
 from ._common import FILLING_COLOR, STATUS_COLORS, STATUS_HATCHES
@@ -289,6 +290,10 @@ def warmup_spans(spans: pd.DataFrame | None) -> tuple[np.ndarray, np.ndarray]:
                            for c in ("start", "end", "warmup_end"))
     traffic = (spans["status"] != "no_traffic").to_numpy(dtype=bool)  # on the codes
     stop = np.minimum(stretch, end)
+    # a stretch full at its warm-up's last instant only: that nanosecond is warm-up too (a new
+    # group's spans do not go on from the last one's)
+    gid = np.cumsum(np.r_[True, start[1:] != end[:-1]])
+    stop = np.where(closing_instants(start, end, stretch, traffic, gid), end, stop)
     keep = traffic & (stop > start)
     start, stop = start[keep], stop[keep]
     if not len(start):  # a window past its warm-up, or no traffic, all through

@@ -47,8 +47,9 @@ def test_replay_prints_no_traffic_silences_and_ties(tmp_path, capsys):
     # in hours like the table beside it (it read "30.0 days")
     assert ("Silences longer than the window (1 h): 1 in 1 group; the window stood empty for 718 h "
             "50 min after it (group=quiet): that time counts as no traffic.") in out
-    # the observation: Jan 1 00:00 to Jan 31 00:30
-    assert "(first to last event of the log, 720 h 30 min)" in out
+    # the observation: Jan 1 00:00 to Jan 31 00:30, 30 d 30 min (720.5 h), said as a log's
+    # length is said everywhere (length_words)
+    assert "(first to last event of the log, 30 d 30 min)" in out
     # warm-up: each group's first window from its first event (1 h, 00:00 to 01:00), and apart
     # quiet's window refilling after its silence: from Jan 31 00:00 to the observation's end,
     # 00:30 (its window would fill at 01:00)
@@ -149,7 +150,8 @@ def test_thousands_of_hours_carry_a_separator_as_the_text_beside_them(tmp_path, 
     printed = capsys.readouterr().out
     row = printed.split("Summary")[1].splitlines()[2]
     assert "1.0 h (0.1 %)" in row and "1,415.0 h (99.9 %)" in row
-    assert "(first to last event of the log, 1,416 h)" in " ".join(printed.split())
+    # the log's length in its one spelling (length_words): 59 d
+    assert "(first to last event of the log, 59 d)" in " ".join(printed.split())
 
 
 @pytest.mark.usefixtures("wide_terminal")  # reads the table's rows

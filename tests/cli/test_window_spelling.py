@@ -48,7 +48,8 @@ def test_replay_says_the_full_warm_up_as_the_window():
     partial = summary.assign(warmup_hours=[9.5])
     assert "up to 9 h 30 min per group" in " ".join(
         " ".join(summary_notes(partial, pd.Timedelta("24h"))).split())
-    assert "(first to last event of the log, 50 h)" in notes  # 5 statuses x 10 h
+    # 5 statuses x 10 h = 50 h, a log's length in its one spelling (length_words)
+    assert "(first to last event of the log, 2 d 2 h)" in notes
 
 
 def test_the_partial_window_warning_spells_the_window_in_prose():
