@@ -1,0 +1,71 @@
+"""What a stranger found running notebook 04 on their own logs (g62nb): the tracker's peak judged
+below ``wake_burn`` too, and a report's own scope key read within it, never warned as a missing
+``by=`` key."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import matplotlib
+import numpy as np
+import pandas as pd
+
+from budgetlab import SLO, AlertPolicy, as_events, incident_report
+from budgetlab.analyses.paging import wake_verdict
+
+matplotlib.use("Agg")
+
+# one event every 34 s over two days, one failure at day 2 02:00: the tracker's hour at its
+# peak holds that failure among 3600 // 34 + 1 = 106 events (t - 1h <= ts <= t)
+TIMES = pd.date_range("2026-01-01", periods=2 * 86400 // 34, freq="34s", tz="UTC")
+FAIL = pd.Timestamp("2026-01-02 02:00:02", tz="UTC")  # 2753 x 34 s after the start
+
+
+def _wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of k successes in n, by its published formula."""
+    p = k / n
+    mid, half = p + z * z / (2 * n), z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (mid - half) / (1 + z * z / n), (mid + half) / (1 + z * z / n)
+
+
+def test_a_peak_below_wake_burn_on_few_events_is_withheld_not_refuted():
+    # Apache log, 2015-05-18 04:05: 1 failure in 107 events at target 99 %, burn 0.935, was
+    # said "not justified: nothing was to be done"; its interval straddles 5.
+    assert FAIL in TIMES
+    ev = as_events(TIMES, TIMES != FAIL)
+    rep = incident_report(ev, SLO(target=0.99, window="1h"), "2026-01-02 02:00",
+                          "2026-01-02 03:00", policy=AlertPolicy.single_window("1h", 50.0))
+    at = pd.Timestamp(rep.tracker.iloc[0]["peak_burn_at"])
+    n = int(((TIMES >= at - pd.Timedelta("1h")) & (TIMES <= at)).sum())
+    assert n == 106
+    lo_ok, hi_ok = _wilson(n - 1, n)  # by hand: burn 0.943, interval 0.167 – 5.15
+    b_lo, b_hi = (1 - hi_ok) / 0.01, (1 - lo_ok) / 0.01
+    assert b_lo < 1 / (n * 0.01) < 5.0 < b_hi
+    v = wake_verdict(ev, {"mine": rep}, wake_burn=5.0)
+    assert v.verdict is None
+    assert v.sentence.startswith("No verdict on waking the team: the windows that would justify "
+                                 "it held too few events to tell.")
+    assert (f"No verdict on the tracker's peak burn: the burn interval {b_lo:.3f} – {b_hi:.2f} "
+            f"straddles the threshold 5: too few events ({n}) to tell") in v.sentence
+
+
+def test_a_reports_own_scope_key_in_incident_scopes_is_not_warned_as_a_by_key():
+    # notebook 04 (scope_column captcha_type, no by parameter) printed "incident scopes name
+    # captcha_type, not a by= key ... give by=['captcha_type']": the report's events are all of
+    # captcha_type=a, so an incident scoped to it covers them and one scoped to b covers none.
+    kind = np.where(np.arange(len(TIMES)) % 2 == 0, "a", "b")
+    ok = ~((TIMES >= "2026-01-02 02:00") & (TIMES < "2026-01-02 03:00") & (kind == "a"))
+    ev = as_events(TIMES, ok).assign(captcha_type=kind)
+    inc = pd.DataFrame({"incident_id": ["P1", "P2"],
+                        "start": pd.to_datetime(["2026-01-02 02:00"] * 2, utc=True),
+                        "end": pd.to_datetime(["2026-01-02 03:00"] * 2, utc=True),
+                        "scope": ["captcha_type=a", "captcha_type=b"]})
+    rep = incident_report(ev, SLO(target=0.95, window="1h"), "2026-01-02 02:00",
+                          "2026-01-02 03:00", policy=AlertPolicy.single_window("1h", 0.9),
+                          scope="captcha_type=a", incidents=inc)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rep.plot()
+    said = [str(w.message) for w in caught if "by=" in str(w.message)]
+    assert said == []
