@@ -69,3 +69,33 @@ def test_a_reports_own_scope_key_in_incident_scopes_is_not_warned_as_a_by_key():
         rep.plot()
     said = [str(w.message) for w in caught if "by=" in str(w.message)]
     assert said == []
+
+
+def test_a_window_summary_row_with_pairs_none_detected_says_so():
+    # notebook 02 on NAB: a row of 3 pairs, 0 detected showed its medians "no summed value",
+    # the words the docs keep for a row too thin to sum (pairs not counted)
+    from budgetlab.analyses.table_style import styled_table
+
+    t = pd.DataFrame({"window": ["1h", "1d"], "pairs": [3, np.nan], "detected": [0, np.nan],
+                      "detection_median": pd.to_timedelta([None, None]),
+                      "recovery_median": pd.to_timedelta([None, None])})
+    s = styled_table(t, durations=["detection_median", "recovery_median"],
+                     na_rep="no summed value")
+    rows = s.hide(axis="index").to_string(delimiter=" | ").splitlines()
+    assert rows[1].endswith("| none detected | none detected")
+    assert rows[2].endswith("| no summed value | no summed value")
+
+
+def test_a_group_without_bucket_failures_says_none_once():
+    # notebook 03 on the Apache log (no timeouts): "GET meets its target 99 % even with the
+    # timeout failures ... 0 timeout failures". By hand: 1,998 of 2,000 attempts succeed, 99.90 %.
+    from budgetlab.analyses.choices.targets import bucket_target_verdicts
+
+    ok = np.arange(2000) >= 2
+    ev = pd.DataFrame({"method": "GET", "ok": ok,
+                       "bucket": np.where(ok, "success", "server_error")})
+    v = bucket_target_verdicts(ev, pd.DataFrame({"method": ["GET"], "target": [0.99]}),
+                               bucket="timeout")
+    assert v.loc[0, "verdict"] == "keep"
+    assert v.loc[0, "sentence"] == ("GET meets its target 99 %: keep the target (99.90 %; 2,000 "
+                                    "attempts, 2 failures, none of them timeout failures).")
