@@ -12,7 +12,7 @@ import pandas as pd
 from .._util.percent import given_percent, measured_percent, time_share_percent
 from .._util.words import duration_words
 
-__all__ = ["styled_table"]
+__all__ = ["styled_table", "withheld_once"]
 
 
 def styled_table(table: pd.DataFrame, *, targets: Sequence[str] = (), shares: Sequence[str] = (),
@@ -74,3 +74,22 @@ def styled_table(table: pd.DataFrame, *, targets: Sequence[str] = (), shares: Se
             styler = styler.format(duration_words, na_rep="none detected",
                                    subset=(none, kept))
     return styler
+
+
+def withheld_once(table: pd.DataFrame, by: str | None, figures: Sequence[str] = ()) -> pd.DataFrame:
+    """``table`` with each group whose ``figures`` are all withheld (NaN: too thin for a verdict)
+    shown in its first row only: a thin group's further candidate rows would say ``withheld``
+    again for targets nothing was judged at (its verdict sentence says why). ``figures``:
+    the columns judged (default: every numeric column but ``target``); ``by`` ``None``: as is.
+
+    >>> t = pd.DataFrame({"g": ["a", "a", "b", "b"], "target": [0.95, 0.9999, 0.95, 0.97],
+    ...                   "share_exhausted": [None, None, 0.01, 0.0]})
+    >>> withheld_once(t, "g")["target"].tolist()
+    [0.95, 0.95, 0.97]
+    """
+    if by is None or by not in table.columns or not len(table):
+        return table
+    cols = list(figures) or [c for c in table.select_dtypes("number").columns if c != "target"]
+    thin = table[cols].isna().all(axis=1).groupby(table[by].astype(str)).transform("all")
+    later = table[by].astype(str).duplicated()
+    return table[~(thin & later).to_numpy()]

@@ -10,6 +10,7 @@ import warnings
 import matplotlib
 import numpy as np
 import pandas as pd
+import pytest
 
 from budgetlab import SLO, AlertPolicy, as_events, incident_report
 from budgetlab.analyses.paging import wake_verdict
@@ -99,3 +100,36 @@ def test_a_group_without_bucket_failures_says_none_once():
     assert v.loc[0, "verdict"] == "keep"
     assert v.loc[0, "sentence"] == ("GET meets its target 99 %: keep the target (99.90 %; 2,000 "
                                     "attempts, 2 failures, none of them timeout failures).")
+
+
+def test_a_missing_column_is_not_suggested_a_name_sharing_letters_out_of_order():
+    # notebook 05 on a log without 'duration': "Did you mean 'region'?" (difflib ratio
+    # 2 x 4 / 14 = 0.571: d-u-r-a-t-i-o-n and r-e-g-i-o-n share r, i, o, n)
+    from budgetlab._util.validation import require_columns
+    from budgetlab.errors import SchemaError
+
+    frame = pd.DataFrame(columns=["ts", "outcome", "captcha_type", "region", "worker"])
+    with pytest.raises(SchemaError) as e:
+        require_columns(frame, ["duration"])
+    assert str(e.value).startswith("events has no column 'duration'. Columns present: 'ts'")
+
+
+def test_a_thin_groups_candidate_rows_are_said_once():
+    # notebook 01 on the stranger's log: hcaptcha (7 events) showed a row at 95 % and another at
+    # 99.99 %, every figure withheld; the groups with figures keep all their rows
+    from budgetlab.analyses.table_style import withheld_once
+
+    t = pd.DataFrame({"captcha_type": ["hcaptcha", "hcaptcha", "image", "image"],
+                      "target": [0.95, 0.9999, 0.95, 0.975], "events": [7, 7, 9000, 9000],
+                      "share_exhausted": [np.nan, np.nan, 0.0, 0.002]})
+    kept = withheld_once(t, "captcha_type", ["share_exhausted"])
+    assert kept["target"].tolist() == [0.95, 0.95, 0.975]
+
+
+def test_a_non_whole_duration_cell_is_written_in_the_windows_spelling_exactly():
+    # compare-windows --out wrote 4m45s418ms664000ns; by hand 285.418664 s = 4 min 45.418664 s
+    from budgetlab._util.durations import duration_cell, to_timedelta
+
+    td = pd.Timedelta(285_418_664_000, unit="ns")
+    assert duration_cell(td) == "4m45.418664s"
+    assert to_timedelta(duration_cell(td)) == td
