@@ -174,7 +174,7 @@ def unseen_incidents(episodes: pd.DataFrame, incidents: pd.DataFrame, bins: Any,
     det = incident_detections(episodes, tagged, grace=grace, bins=bins, target=slo)
     per = det[det["tier"].astype(str) != "*"].groupby("incident_id")["unseen"].all()
     unseen = np.asarray(tagged["incident_id"].map(per).fillna(False).to_numpy(), dtype=bool)
-    return unseen & ~elsewhere
+    return np.asarray(unseen & ~elsewhere, dtype=bool)
 
 
 def within_scope(incidents: pd.DataFrame) -> tuple[list[str] | None, np.ndarray]:
