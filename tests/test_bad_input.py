@@ -83,7 +83,8 @@ CASES = [
         "log.csv",
         GOOD,
         SchemaError,
-        ("no column 'time'", "Did you mean", "'ts'"),
+        # no "Did you mean" since g62nb: 'outcome' and 'note' were suggested for 'time'
+        ("no column 'time'", "Columns present: 'ts'"),
         {"time": "time"},
         ("--time", "time"),
     ),

@@ -189,18 +189,29 @@ def duration_label(value: Any) -> str:
 def duration_cell(value: Any) -> str:
     """A duration as a table's CSV cell holds it: :func:`duration_label`'s form, that of the
     ``window`` column (``24m``, ``1h30m``, ``1d``, ``10s``, ``0s``; ``m`` is minutes), exact to
-    the nanosecond, a ``-`` before a negative one; empty for NaT. :func:`to_timedelta` reads a
-    non-negative one back (as budgetlab's readers of its tables do).
+    the nanosecond, a ``-`` before a negative one; empty for NaT. A part below the second is
+    written as decimals of the seconds, never rounded (``4m45.418664s``; before, the label's
+    ``4m45s418ms664000ns``); under a second, whole milliseconds stay ``500ms``.
+    :func:`to_timedelta` reads a non-negative one back (as budgetlab's readers of its tables do).
 
     >>> [duration_cell(pd.Timedelta(x)) for x in ("24min", "1D", "10s", "0s", "-90min")]
     ['24m', '1d', '10s', '0s', '-1h30m']
+    >>> [duration_cell(pd.Timedelta(x)) for x in ("285.418664s", "500ms", "1.5s", "1ns")]
+    ['4m45.418664s', '500ms', '1.5s', '0.000000001s']
     >>> duration_cell(pd.NaT), to_timedelta(duration_cell(pd.Timedelta("1D7h5min3ms")))
     ('', Timedelta('1 days 07:05:00.003000'))
     """
     td = pd.Timedelta(value)
     if pd.isna(td):
         return ""
-    return ("-" if td.value < 0 else "") + duration_label(pd.Timedelta(abs(td.value), unit="ns"))
+    ns = abs(int(td.value))
+    whole, below = divmod(ns, SECOND_NS)
+    sign = "-" if td.value < 0 else ""
+    if not below or (not whole and below % 10**6 == 0):
+        return sign + duration_label(pd.Timedelta(ns, unit="ns"))
+    mins, secs = divmod(whole, 60)
+    head = duration_label(pd.Timedelta(mins, unit="min")) if mins else ""
+    return f"{sign}{head}{secs}.{f'{below:09d}'.rstrip('0')}s"
 
 
 def window_words(window: Any) -> str:

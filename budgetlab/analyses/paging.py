@@ -145,7 +145,9 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
     "melts almost instantly"), *and* the burn interval of the window that decided it (the tier's
     long window when it first fired; the tracker's window at its peak) lies above the threshold
     (:func:`~budgetlab.analyses.count_verdicts.page_verdict`). It is **not justified** when every
-    such reason is refuted by its interval, or when there is no such reason at all. Otherwise the
+    such reason is refuted by its interval: the tracker's window at its peak is judged against
+    ``wake_burn`` whether its burn lies above or below it (a peak of 0.9 on a hundred events may
+    be one above 5), and refutes it only when its whole interval lies at or below. Otherwise the
     verdict is withheld: the windows held too few events to tell.
 
     Parameters
@@ -197,7 +199,8 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
     peak = float(tracker["peak_burn"]) if pd.notna(tracker["peak_burn"]) else 0.0
     band = next(text for limit, text in BURN_BANDS_TEXT if peak < limit)
     judged: list[Verdict] = []
-    if pd.notna(tracker["peak_burn_at"]) and peak > wake_burn:
+    if pd.notna(tracker["peak_burn_at"]):  # judged both ways: a peak below wake_burn on a
+        # few events may be one above it (before, it was judged only when above: not justified)
         f, n = _window_counts(scoped, pd.Timestamp(tracker["peak_burn_at"]),
                               pd.Timedelta(first.slo.window))
         judged.append(page_verdict(f, n, target=target, threshold=wake_burn,

@@ -12,7 +12,7 @@ import pandas as pd
 from .._util.percent import given_percent, measured_percent, time_share_percent
 from .._util.words import duration_words
 
-__all__ = ["styled_table"]
+__all__ = ["styled_table", "withheld_once"]
 
 
 def styled_table(table: pd.DataFrame, *, targets: Sequence[str] = (), shares: Sequence[str] = (),
@@ -26,8 +26,11 @@ def styled_table(table: pd.DataFrame, *, targets: Sequence[str] = (), shares: Se
     ``< 0.01 %`` for a status held a few nanoseconds, never 13 decimals of float residue), the
     ``durations`` in words (``0 days 00:17:00`` is ``17 min``, as the
     command line says it), other numbers with ``precision`` decimals, and a missing figure
-    (NaN, NaT) ``na_rep``. A name the table lacks is passed over, so one call fits a table with
-    and without its incident columns. Needs jinja2, as every Styler does.
+    (NaN, NaT) ``na_rep``; but a missing duration of a row whose ``pairs`` (or ``incidents``)
+    were counted and none ``detected`` says ``none detected`` (no delay to take a median of; the
+    ``na_rep`` of a window summary, ``no summed value``, is for its rows too thin to sum). A name
+    the table lacks is passed over, so one call fits a table with and without its incident
+    columns. Needs jinja2, as every Styler does.
 
     >>> t = pd.DataFrame({"target": [0.975], "share_exhausted": [0.0067], "recall": [2 / 3],
     ...                   "detection_median": pd.to_timedelta(["17min"]), "hours": [0.96111],
@@ -46,6 +49,15 @@ def styled_table(table: pd.DataFrame, *, targets: Sequence[str] = (), shares: Se
     < 0.01 %
     0.0 %
     <BLANKLINE>
+    >>> t = pd.DataFrame({"pairs": [3, 0, 2], "detected": [0, 0, 2],
+    ...                   "detection_median": pd.to_timedelta([None, None, "5min"])})
+    >>> s = styled_table(t, durations=["detection_median"], na_rep="no summed value")
+    >>> print(s.hide(axis="index").to_string(delimiter=" | "))
+    pairs | detected | detection_median
+    3 | 0 | none detected
+    0 | 0 | no summed value
+    2 | 2 | 5 min
+    <BLANKLINE>
     """
     styler = table.style.format(na_rep=na_rep, precision=precision)
     for names, say in ((targets, given_percent), (shares, measured_percent),
@@ -53,4 +65,31 @@ def styled_table(table: pd.DataFrame, *, targets: Sequence[str] = (), shares: Se
         kept = pd.Index([c for c in names if c in table.columns])
         if len(kept):
             styler = styler.format(say, na_rep=na_rep, subset=kept)
+    counted_col = next((c for c in ("pairs", "incidents") if c in table.columns), None)
+    kept = pd.Index([c for c in durations if c in table.columns])
+    if counted_col is not None and "detected" in table.columns and len(kept):
+        none = ((pd.to_numeric(table[counted_col], errors="coerce") > 0)
+                & (pd.to_numeric(table["detected"], errors="coerce") == 0)).to_numpy()
+        if none.any():
+            styler = styler.format(duration_words, na_rep="none detected",
+                                   subset=(none, kept))
     return styler
+
+
+def withheld_once(table: pd.DataFrame, by: str | None, figures: Sequence[str] = ()) -> pd.DataFrame:
+    """``table`` with each group whose ``figures`` are all withheld (NaN: too thin for a verdict)
+    shown in its first row only: a thin group's further candidate rows would say ``withheld``
+    again for targets nothing was judged at (its verdict sentence says why). ``figures``:
+    the columns judged (default: every numeric column but ``target``); ``by`` ``None``: as is.
+
+    >>> t = pd.DataFrame({"g": ["a", "a", "b", "b"], "target": [0.95, 0.9999, 0.95, 0.97],
+    ...                   "share_exhausted": [None, None, 0.01, 0.0]})
+    >>> withheld_once(t, "g")["target"].tolist()
+    [0.95, 0.95, 0.97]
+    """
+    if by is None or by not in table.columns or not len(table):
+        return table
+    cols = list(figures) or [c for c in table.select_dtypes("number").columns if c != "target"]
+    thin = table[cols].isna().all(axis=1).groupby(table[by].astype(str)).transform("all")
+    later = table[by].astype(str).duplicated()
+    return table[~(thin & later).to_numpy()]

@@ -32,6 +32,7 @@ from .status_bands import NO_TRAFFIC, WORDS_BOX
 
 __all__ = ["CANNOT_FIRE_LABEL", "SILENCE_LABEL", "SILENCE_STYLE", "UNSEEN_LABEL", "UNSEEN_STYLE",
            "blind_rows", "read_chart_bins", "mark_silences", "unseen_incidents", "unseen_patch",
+           "within_scope",
            "cannot_fire_rows", "cannot_fire_row_words"]
 
 #: The legend entry of the silences (gid ``no_traffic``), one per chart.
@@ -154,7 +155,11 @@ def unseen_incidents(episodes: pd.DataFrame, incidents: pd.DataFrame, bins: Any,
     counts with (:func:`~budgetlab.incident_detections`' ``unseen``, over ``bins`` with
     ``grace``): no alert of any tier matched it and no tier's long window held an event of its
     scope from its start to its end + ``grace``. An incident no row scores (its scope matches no
-    group) is not unseen."""
+    group) is not unseen. Incidents cut to a report of one scope (``attrs["scope"]``, as
+    :func:`~budgetlab.incident_report` cuts them) are read within it: each of that scope's keys
+    holds its one value in every group drawn, so an incident naming another value covers none of
+    them and one naming that value is not restricted further (before, such a key was read as no
+    group key: it matched every group, and the scoring warned to give ``by=`` that key)."""
     from ..alerts.scoring import incident_detections  # the alerts package: loaded when drawn
     from ..slo import table_slo
 
@@ -162,10 +167,38 @@ def unseen_incidents(episodes: pd.DataFrame, incidents: pd.DataFrame, bins: Any,
     if slo is None:
         raise ConfigError("bins= needs episodes that name their SLO (attrs slo): make them with "
                           "budgetlab.alert_episodes().")
+    scopes, elsewhere = within_scope(incidents)
     tagged = incidents.assign(incident_id=[f"#{i}" for i in range(len(incidents))])
+    if scopes is not None:
+        tagged = tagged.assign(scope=scopes)
     det = incident_detections(episodes, tagged, grace=grace, bins=bins, target=slo)
     per = det[det["tier"].astype(str) != "*"].groupby("incident_id")["unseen"].all()
-    return np.asarray(tagged["incident_id"].map(per).fillna(False).to_numpy(), dtype=bool)
+    unseen = np.asarray(tagged["incident_id"].map(per).fillna(False).to_numpy(), dtype=bool)
+    return np.asarray(unseen & ~elsewhere, dtype=bool)
+
+
+def within_scope(incidents: pd.DataFrame) -> tuple[list[str] | None, np.ndarray]:
+    """``(scopes, elsewhere)`` of ``incidents`` cut to a report of one scope
+    (``attrs["scope"]``): each incident's scope without that scope's keys (``None`` when the
+    incidents name no such scope or have no ``scope`` column), and per incident whether it names
+    another value of one of them (it covers no group of the report).
+
+    >>> inc = pd.DataFrame({"scope": ["kind=a", "kind=b&region=ams", "*"]})
+    >>> inc.attrs["scope"] = "kind=a"
+    >>> scopes, elsewhere = within_scope(inc)
+    >>> scopes, elsewhere.tolist()
+    (['*', 'region=ams', '*'], [False, True, False])
+    """
+    from ..events.scopes import parse_scope
+
+    fixed = parse_scope(incidents.attrs.get("scope"))
+    if not fixed or "scope" not in incidents.columns:
+        return None, np.zeros(len(incidents), dtype=bool)
+    pairs = [parse_scope(s) for s in incidents["scope"].to_numpy()]
+    elsewhere = np.array([any(k in fixed and v != fixed[k] for k, v in p.items())
+                          for p in pairs], dtype=bool)
+    scopes = ["&".join(f"{k}={v}" for k, v in p.items() if k not in fixed) or "*" for p in pairs]
+    return scopes, elsewhere
 
 
 def _where(row: tuple[str, ...], groups: list[list[str]] | None) -> str:

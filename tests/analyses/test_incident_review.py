@@ -182,8 +182,11 @@ def test_a_verdict_of_not_waking_says_what_its_band_asks(k, burn, band, words):
     assert float(rep.tracker.iloc[0]["peak_burn"]) == pytest.approx(k / 3.05)
     v = wake_verdict(ev, {"mine": rep}, wake_burn=10.0)
     assert v.verdict == "not_justified"
+    # the tracker's window at its peak is judged below wake_burn too (since g62nb): refuted
     assert v.sentence.startswith(f"Waking the team was not justified: {words}. The tracker's "
-                                 f"burn peaked at {burn}, in the seed's band \"{band}\".")
+                                 f"peak burn was not justified: {k} failures in 61 events: burn "
+                                 f"{burn} (95 % interval ")
+    assert f"The tracker's burn peaked at {burn}, in the seed's band \"{band}\"." in v.sentence
 
 
 def test_the_spent_share_is_withheld_over_less_than_a_day():

@@ -238,9 +238,8 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
         n, good, nb = int(m.sum()), int(ok[m].sum()), int(in_bucket[m].sum())
         rate = good / n if n else np.nan
         without = good / (n - nb) if n > nb else np.nan
-        evidence = (f"{measured_percent(rate)} with {name}, {measured_percent(without)} without; "
-                    f"{counted(n, 'attempt')}, {counted(n - good, 'failure')}, "
-                    f"{counted(nb, f'{bucket} failure')}")
+        evidence = _evidence(rate, without, n, n - good, nb, bucket)
+        even = f" even without {name}" if nb else ""  # none in the group: said once, in evidence
         subject = f"target {given_percent(target)} for {g}"
         code = WITHHELD
         withheld = too_few_events(n, target, span="the group") or (
@@ -251,22 +250,22 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
         missed = decided_miss(n, n - good, target) and decided_miss(n - nb, n - nb - good, target)
         if missed and n >= min_events:
             code = "misses_without"
-            sentence = (f"{g} misses its target {given_percent(target)} even without {name}: "
+            sentence = (f"{g} misses its target {given_percent(target)}{even}: "
                         f"{missed}; recalibrate the target or fix the cause ({evidence}).")
             withheld = ""
         elif withheld:
             sentence = f"No verdict on the {subject}: {withheld} ({evidence})."
         elif rate >= target:
             code = "keep"
-            sentence = (f"{g} meets its target {given_percent(target)} even with the {name}: "
-                        f"keep the target ({evidence}).")
+            sentence = (f"{g} meets its target {given_percent(target)}"
+                        f"{f' even with the {name}' if nb else ''}: keep the target ({evidence}).")
         elif np.isfinite(without) and without >= target:
             code = "bucket_only"
             sentence = (f"{g} misses its target {given_percent(target)} only because of {name}: do "
                         f"not lower the target; take those failures out of this SLO ({evidence}).")
         else:
             code = "misses_without"
-            sentence = (f"{g} misses its target {given_percent(target)} even without {name}: "
+            sentence = (f"{g} misses its target {given_percent(target)}{even}: "
                         f"recalibrate the target or fix the cause ({evidence}).")
         rows.append({key: g, "target": target, "events": n, "failures": n - good,
                      "bucket_failures": nb,
@@ -277,3 +276,23 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
     return pd.DataFrame(rows, columns=[key, "target", "events", "failures", "bucket_failures",
                                        "success_rate",
                                        "success_rate_without", *VERDICT_COLUMNS])
+
+
+def _evidence(rate: float, without: float, n: int, failures: int, nb: int, bucket: str) -> str:
+    """A group's figures for :func:`bucket_target_verdicts`' sentences: its success rates with and
+    without the ``bucket``'s ``nb`` failures; a group with none of them says so once (one rate,
+    ``none of them timeout failures``), never "with timeout failures ... 0 timeout failures".
+
+    >>> _evidence(0.98, 0.98, 100, 2, 0, "timeout")
+    '98.00 %; 100 attempts, 2 failures, none of them timeout failures'
+    >>> _evidence(0.0, float("nan"), 1, 1, 0, "timeout")
+    '0.00 %; 1 attempt, 1 failure, not a timeout failure'
+    """
+    name = bucket_phrase(bucket)
+    counts = f"{counted(n, 'attempt')}, {counted(failures, 'failure')}"
+    if nb:
+        return (f"{measured_percent(rate)} with {name}, {measured_percent(without)} without; "
+                f"{counts}, {counted(nb, f'{bucket} failure')}")
+    none = ("" if not failures else f", not a {bucket} failure" if failures == 1
+            else f", none of them {name}")
+    return f"{measured_percent(rate)}; {counts}{none}"
