@@ -61,8 +61,11 @@ def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
 
 def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, keys: Sequence[str],
                      scope: str, tracker: pd.DataFrame,
-                     data_end: pd.Timestamp | None = None) -> str:
-    """When and where, and what the tracker of the worst group did (its first row); its clock
+                     data_end: pd.Timestamp | None = None, *, thin: str = "",
+                     all_thin: bool = False) -> str:
+    """When and where, and what the tracker of the worst group did (its first row); ``thin``:
+    why the events in its window behind its figures are too few for a verdict (said after
+    them; ``all_thin``: so were every other group's whose status is known, said so); its clock
     read up to the log's last event ``data_end`` when the log ends first, and from its
     ``read_from`` (when its window first lay after the data's start) when the log starts late,
     each said so; not known when its window never lay after the data's start (NaT), or when
@@ -118,6 +121,11 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     if quiet > 0 and worst != "no_traffic":
         txt += (f"; its window was empty for {hours_words(quiet)} of the incident"
                 + (f" from {_clock(since, tz, start)}" if since is not None else "") + upto)
+    if thin:
+        txt += f"; its figures rest on {thin}"
+        if all_thin and keys and len(tracker) > 1:
+            txt += ("; so do every other group's: no group's window held enough events for a "
+                    "verdict")
     others = _others_words(tracker.iloc[1:])
     return head + ", " + txt + (f"; {others}" if others else "") + "."
 
