@@ -83,3 +83,23 @@ def test_every_group_thin_is_said() -> None:
     assert ("its figures rest on 28 events in its window at its peak burn: too few for a verdict "
             "(under 90 % they hold 2.8 expected failures; one needs at least 10, i.e. 100 events); "
             "so do every other group's: no group's window held enough events for a verdict") in said
+
+
+def test_the_figure_keys_the_incident_and_says_what_its_bucket_panel_counts() -> None:
+    # on-call lead, stop 62: with start/end alone the shaded incident had no key, and the bucket
+    # panel counted every group of the scope (both here: 9 failures, 8 busy's and 1 thin's)
+    # under a title and a timeline of one group
+    import matplotlib.pyplot as plt
+
+    fig = _report().plot()
+    fig.canvas.draw()
+    try:
+        texts = [t.get_text() for ax in fig.axes if ax.get_legend() is not None
+                 for t in ax.get_legend().get_texts()]
+        assert texts.count("incident") == 1
+        buckets = [ax for ax in fig.axes if ax.get_ylabel().startswith("burn rate per")]
+        assert len(buckets) == 1
+        assert buckets[0].get_legend().get_title().get_text() == "every group,\nby g"
+        assert fig.texts[0].get_text().endswith("g=busy")  # the title's group: the focus
+    finally:
+        plt.close(fig)
