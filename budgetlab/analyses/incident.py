@@ -201,7 +201,7 @@ def _with_summary(rep: IncidentReport, targets: Targets | None = None) -> Incide
         breakdown_by=rep.breakdown_by, scope=rep.scope, tracker=rep.tracker, buckets=rep.buckets,
         tiers=rep.tiers, policy=rep.policy, budget=rep.budget, data_end=rep.data_end,
         grace=rep.grace, data_start=rep.data_start,
-        thin=thin_groups(rep.tracker, rep.by, targets)))
+        thin=thin_groups(rep.tracker, rep.by, targets), steps=rep.steps))
 
 
 def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,

@@ -52,7 +52,8 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
                  budget: pd.DataFrame, freq: Any = "1min",
                  data_end: pd.Timestamp | None = None, grace: Any = "0s",
                  data_start: pd.Timestamp | None = None,
-                 thin: dict[tuple[str, ...], str] | None = None) -> str:
+                 thin: dict[tuple[str, ...], str] | None = None,
+                 steps: pd.DataFrame | None = None) -> str:
     """The paragraph: :func:`tracker_sentence`, :func:`bucket_sentence`, :func:`alert_sentence`
     and :func:`budget_sentence` (when the incident had events). The tracker's burns are at its
     events; the policy's at the end of every bin of ``freq``, up to the data's end when the log
@@ -63,7 +64,8 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
     failures are not known, never "no failures". ``thin``: each group (its keys as text) whose
     window's events behind its figures are too few for a verdict, and why
     (:func:`~.incident_focus.thin_words`): its status and page are said with those words, and
-    a group with the evidence is spoken of first."""
+    a group with the evidence is spoken of first. ``steps``: the window's clock, as the figure
+    draws it (its held peak said beside the peak at events when they differ)."""
     thin = thin or {}
     # the policy's evaluations read data up to the end of the bin (epoch-aligned) of the log's
     # last event: said when that cuts the incident
@@ -78,7 +80,8 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
     parts = [tracker_sentence(start, end, tz, slo, by, scope, tracker,
                               data_end if data_end is not None and data_end < end else None,
                               thin=first, all_thin=bool(first) and all(
-                                  _key(r, by) in thin for _, r in known.iterrows()))
+                                  _key(r, by) in thin for _, r in known.iterrows()),
+                              steps=steps)
              + ("" if outside else focus_words(tracker, budget, by)
                 + thin_others_words(tracker, tiers, by, thin, tz, start)),
              "How many failures it had is not known either." if outside else

@@ -103,3 +103,21 @@ def test_the_figure_keys_the_incident_and_says_what_its_bucket_panel_counts() ->
         assert fig.texts[0].get_text().endswith("g=busy")  # the title's group: the focus
     finally:
         plt.close(fig)
+
+
+def test_the_text_says_the_peak_the_figure_holds_beside_the_one_at_events() -> None:
+    # on-call lead, stop 62: "peak 24 h burn 1.54 at 14:17" (read at the instant of the event,
+    # the event exactly 24 h earlier still in its window) while the figure held 1.67 from then.
+    # By hand (target 90 %, 1 h window): successes at 08:00, 09:00, 10:20, 11:30, a failure at
+    # 10:00. At 10:00 the window [09:00, 10:00] holds 2 events, 1 failure: burn 1 / 0.2 = 5,
+    # success 50 %; from the instant after, 09:00 gone: 1 event, 1 failure, burn 10, success 0 %,
+    # held until 10:20 (2 events again: burn 5).
+    ts = pd.DatetimeIndex(["2026-01-01 08:00", "2026-01-01 09:00", "2026-01-01 10:00",
+                           "2026-01-01 10:20", "2026-01-01 11:30"], tz="UTC")
+    rep = bl.incident_report(bl.as_events(ts, [True, True, False, True, True]),
+                             bl.SLO(target=0.9, window="1h"), "2026-01-01 10:00",
+                             "2026-01-01 10:30")
+    said = " ".join(rep.summary.split())
+    assert ("(at its events: peak 1 h burn 5 at 10:00, lowest 1 h success 50.00 %; held on the "
+            "window's clock, as the figure draws it: peak 1 h burn 10 from 10:00, lowest 1 h "
+            "success 0.00 %)") in said
