@@ -2,10 +2,11 @@
 IncidentReport`'s focus: the tracker table's first row): the group with the evidence. Among the
 groups whose window held enough events for a verdict at the tracker's worst figure (its peak
 burn: :func:`thin_words`), under the one rule that withholds the budget share
-(:func:`~.recalibration.rules.too_few_events`: ten expected failures), the worst status first, then the most failures during the incident; then the thin
-groups (their status said with their event counts, never as the headline unless every group is
-thin, said so); then those whose status is not known (their window never lay after the data's
-start), by their events during the incident. The words that say why."""
+(:func:`~.recalibration.rules.too_few_events`: ten expected failures), the worst status first,
+then the most failures during the incident; then the thin groups (their status said with their
+event counts, never as the headline unless every group is thin, said so); then those whose
+status is not known (their window never lay after the data's start), by their events during the
+incident. The words that say why."""
 
 from __future__ import annotations
 

@@ -14,6 +14,7 @@ from .incident_plot_alerts import (
     rule_silences,
     unseen_of,
 )
+from .incident_plot_keys import key_incident, say_counted
 
 __all__ = ["bucket_tables", "changes_words", "data_start_span", "span_title", "plot_report"]
 
@@ -87,7 +88,7 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
             plot_buckets(_over_window(r, over_time), by=list(r.breakdown_by) or None, ax=ax,
                          tz=r.tz,
                          breakdown=breakdown, target=target)
-            _say_counted(ax, r, target if len(tables) > 1 else None)
+            say_counted(ax, r, target if len(tables) > 1 else None)
         else:  # the log has no failure bucket at all: said in the panel, as plot_buckets says it
             _no_failure_panel(ax, r)
         ax.set_xlabel("")
@@ -104,19 +105,6 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     # labels of any panel (the alert tiers' names, mostly)
     fig.align_ylabels([*panels, *axes[1:]])
     return fig
-
-
-def _say_counted(ax: Any, r: Any, target: Any) -> None:
-    """The bucket panel's legend titled with what it counts when that is more than the group
-    the title and timeline draw: every group of the report (in its scope; under ``target`` when
-    the panels are one per target), by the breakdown's keys."""
-    legend = ax.get_legend()
-    if legend is None or len(r.tracker) < 2:
-        return
-    scope = "" if r.scope == "*" else f" in {r.scope}"
-    under = "" if target is None else f" at target {target:.4g}"
-    by = ", ".join(r.breakdown_by) if r.breakdown_by else "all"
-    legend.set_title(f"every group{scope}{under},\nby {by}", prop={"size": "small"})
 
 
 def _over_window(r: Any, over_time: Any) -> Any:
@@ -188,28 +176,15 @@ def _mark_spans(r: Any, panels: list[Any], rest: list[Any]) -> None:
     if getattr(r, "data_end", None) is not None:  # the log ends before the window does
         keys.append(_no_data(axes, r.data_end, r.window_end, "data_end", NO_DATA_ENDS))
     entries = getattr(panels[0], "legend_entries", None)
-    unkeyed = bool(entries) and not len(r.incidents)  # the span of --start/--end alone
-    if unkeyed:  # keyed as the incidents the timeline draws are
-        _key_incident(entries[-1])
+    unkeyed = False
+    if entries and not len(r.incidents):  # the span of --start/--end alone: keyed as the
+        key_incident(entries[-1])  # incidents the timeline draws are
+        unkeyed = True
     if entries and (keys or unkeyed):
         from ..plotting.timeline_marks import place_legends
 
         entries[0].extend(keys)
         place_legends(panels, entries)
-
-
-def _key_incident(last: list[Any]) -> None:
-    """The shaded incident's key in the timeline's bottom legend (``last``), where the
-    timeline keys the incidents it draws: before the status changes and bands."""
-    from matplotlib.patches import Patch
-
-    from ..plotting.timeline_marks import handle_gid
-
-    key = Patch(facecolor=(0.0, 0.0, 0.0, 0.04), edgecolor="0.3", label="incident")
-    key.set_gid("incident")
-    after = ("transitions", "status_", "warmup")
-    at = next((i for i, h in enumerate(last) if handle_gid(h).startswith(after)), len(last))
-    last.insert(at, key)
 
 
 def _no_data(axes: list[Any], lo: Any, hi: Any, gid: str, words: str) -> Any:

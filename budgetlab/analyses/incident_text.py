@@ -171,12 +171,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     name = f"the {policy.name} policy" if policy.name else "the alert policy"
     thin = thin or {}
     fired = tiers[tiers["fired"]].sort_values("first_alert", kind="stable") if len(tiers) else tiers
-    if len(fired) and thin and keys:  # a group with the evidence first, by time; then the
-        # thin ones in the order of ``order`` (the tracker's: the group spoken of first)
-        rank = {k: i for i, k in enumerate(order or [])}
-        fired = fired.iloc[np.lexsort((np.arange(len(fired)), [
-            rank.get(_key(r, keys), len(rank)) if _key(r, keys) in thin else -1
-            for _, r in fired.iterrows()]))]
+    fired = _evidence_first(fired, keys, thin, order)
     has_page = any(t.severity == "page" for t in policy.tiers)
     pages = fired[fired["severity"] == "page"] if len(fired) else fired
 
@@ -189,13 +184,8 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
 
     if has_page and len(pages):
         p = pages.iloc[0]
-        txt = f"{name} would have paged{for_group(p, keys)} {when(p, str(p['tier']))}"
-        if keys and _key(p, keys) in thin:  # the count alone: its words are in the tracker's sentence
-            txt += f", on {thin[_key(p, keys)].split(' (')[0]}"
-        txt += others(pages, "paged")
-        if bool(pages["caused_by_timeouts"].all()):
-            txt += ("; timeouts alone caused the page" if len(pages) == 1
-                    else f"; timeouts alone caused all {len(pages):,} pages")
+        txt = (f"{name} would have paged{for_group(p, keys)} {when(p, str(p['tier']))}"
+               f"{_thin_page(p, keys, thin)}{others(pages, 'paged')}{_by_timeouts(pages)}")
     elif not has_page and len(fired):
         r = fired.iloc[0]
         txt = (f"{name} would have fired {r['tier']} ({r['severity']}){for_group(r, keys)} "
@@ -236,6 +226,35 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         if end is not None and (cut := grace_cut_words(tiers, end, grace, tz, last_event)):
             txt += f"; {cut}"  # not "did not page" through a grace the log does not hold
     return as_sentence(txt + reach_words(tiers, policy, target, keys, grace=grace))
+
+
+def _evidence_first(fired: pd.DataFrame, keys: Sequence[str], thin: dict[tuple[str, ...], str],
+                    order: Sequence[tuple[str, ...]] | None) -> pd.DataFrame:
+    """``fired`` (by time) with the groups with the evidence first, by time; then those in
+    ``thin``, in the order of ``order`` (the tracker's: the group spoken of first)."""
+    if not len(fired) or not thin or not keys:
+        return fired
+    rank = {k: i for i, k in enumerate(order or [])}
+    last = np.array([rank.get(_key(r, keys), len(rank)) if _key(r, keys) in thin else -1
+                     for _, r in fired.iterrows()])
+    return fired.iloc[np.lexsort((np.arange(len(fired)), last))]
+
+
+def _by_timeouts(pages: pd.DataFrame) -> str:
+    """``; timeouts alone caused the page`` (``all N pages``) when they did; ``""`` else."""
+    if not bool(pages["caused_by_timeouts"].all()):
+        return ""
+    return ("; timeouts alone caused the page" if len(pages) == 1
+            else f"; timeouts alone caused all {len(pages):,} pages")
+
+
+def _thin_page(p: pd.Series, keys: Sequence[str], thin: dict[tuple[str, ...], str]) -> str:
+    """``, on 2 events in its window at its peak burn: too few for a verdict`` when the group
+    of the page ``p`` is in ``thin`` (the count alone: its words are in the tracker's
+    sentences); ``""`` otherwise."""
+    if not keys or _key(p, keys) not in thin:
+        return ""
+    return f", on {thin[_key(p, keys)].split(' (')[0]}"
 
 
 def _one_evaluated(able: pd.DataFrame, severity: str | None) -> bool:

@@ -124,13 +124,19 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     if quiet > 0 and worst != "no_traffic":
         txt += (f"; its window was empty for {hours_words(quiet)} of the incident"
                 + (f" from {_clock(since, tz, start)}" if since is not None else "") + upto)
-    if thin:
-        txt += f"; its figures rest on {thin}"
-        if all_thin and keys and len(tracker) > 1:
-            txt += ("; so do every other group's: no group's window held enough events for a "
-                    "verdict")
+    txt += _thin_clause(thin, all_thin and bool(keys) and len(tracker) > 1)
     others = _others_words(tracker.iloc[1:])
     return head + ", " + txt + (f"; {others}" if others else "") + "."
+
+
+def _thin_clause(thin: str, every: bool) -> str:
+    """``; its figures rest on 2 events ...: too few for a verdict (...)`` (``thin``: why), and
+    when ``every`` other group's did too, said so; ``""`` without ``thin``."""
+    if not thin:
+        return ""
+    return f"; its figures rest on {thin}" + (
+        "; so do every other group's: no group's window held enough events for a verdict"
+        if every else "")
 
 
 def held_peak_words(row: pd.Series, steps: pd.DataFrame | None, keys: Sequence[str],
