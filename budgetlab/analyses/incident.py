@@ -29,7 +29,7 @@ from ..alerts.policy import AlertPolicy, as_policy
 from ..events.schema import ROLE_COLUMNS, check_events
 from ..slo import SLO, PerGroup, as_per_group, as_slo
 from .incident_coverage import tiers_note
-from .incident_focus import focus_first
+from .incident_focus import Targets, focus_first, thin_groups
 from .incident_follow import LogRest
 from .incident_replay import replay_tables
 from .incident_result import IncidentReport
@@ -190,15 +190,18 @@ def incident_report(
         data_start=span.data_start, grace=span.grace))
 
 
-def _with_summary(rep: IncidentReport) -> IncidentReport:
+def _with_summary(rep: IncidentReport, targets: Targets | None = None) -> IncidentReport:
     """``rep`` with the summary of its tables, the group it speaks of first
-    (:func:`~budgetlab.analyses.incident_focus.focus_first`)."""
-    rep = dataclasses.replace(rep, tracker=focus_first(rep.tracker, rep.budget, rep.by))
+    (:func:`~budgetlab.analyses.incident_focus.focus_first`, under each group's target:
+    ``targets`` under per-group SLOs)."""
+    targets = float(rep.slo.target) if targets is None else targets
+    rep = dataclasses.replace(rep, tracker=focus_first(rep.tracker, rep.budget, rep.by, targets))
     return dataclasses.replace(rep, summary=summary_text(
         start=rep.start, end=rep.end, tz=rep.tz, slo=rep.slo, by=rep.by, freq=rep.freq,
         breakdown_by=rep.breakdown_by, scope=rep.scope, tracker=rep.tracker, buckets=rep.buckets,
         tiers=rep.tiers, policy=rep.policy, budget=rep.budget, data_end=rep.data_end,
-        grace=rep.grace, data_start=rep.data_start))
+        grace=rep.grace, data_start=rep.data_start,
+        thin=thin_groups(rep.tracker, rep.by, targets), steps=rep.steps))
 
 
 def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,
@@ -214,9 +217,11 @@ def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,
                for one in dict.fromkeys(slo_of.values())]
     runs = [(r.slo, {n: getattr(r, n) for n in REPORT_TABLES}) for r in reports]
     tables: dict[str, Any] = merge_tables(runs, keys, bkeys, slo_of, per)
-    tables["tracker"] = focus_first(tables["tracker"], tables["budget"], keys)
+    targets = {k: float(s.target) for k, s in slo_of.items()}
+    tables["tracker"] = focus_first(tables["tracker"], tables["budget"], keys, targets)
     focus = tables["tracker"].iloc[0] if len(tables["tracker"]) else None
     focus_slo = slo_of[tuple(str(focus[k]) for k in keys)] if focus is not None else reports[0].slo
     rep = next(r for r in reports if r.slo == focus_slo)
     notes = tuple(dict.fromkeys(n for r in reports for n in r.notes))
-    return _with_summary(dataclasses.replace(rep, slo=focus_slo, notes=notes, slos=per, **tables))
+    return _with_summary(dataclasses.replace(rep, slo=focus_slo, notes=notes, slos=per, **tables),
+                         targets)

@@ -85,16 +85,18 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
         n_tr = int(tracker["transitions"].iloc[0]) if len(tracker) else 0
         if n_tr:
             change = f"change{'s' if n_tr != 1 else ''}"
-            whose = (f"the {n_tr:,} status {change} of the "
+            count = f"{n_tr:,}" if n_tr != 1 else "one"
+            whose = (f"the {count} status {change} of the "
                      f"tracker{for_group(tracker.iloc[0], keys)}"
-                     if keys else f"the tracker's {n_tr:,} status {change}")
+                     if keys else f"the tracker's {count} status {change}")
             if caused == 0:  # never "0 of the 4 would not have happened"
                 every = "every one of " if n_tr > 1 else ""
                 txt += (f"; {every}{whose} would have happened without timeouts too" if thin
                         else f", and {every}{whose} would have happened without them too")
-            else:
-                txt += (f"; without timeouts {caused} of {whose} would not have happened" if thin
-                        else f", and {caused} of {whose} would not have happened")
+            else:  # never "1 of the 1 status change"
+                part = whose if n_tr == 1 else f"{caused} of {whose}"
+                txt += (f"; without timeouts {part} would not have happened" if thin
+                        else f", and {part} would not have happened")
     return as_sentence(txt)
 
 

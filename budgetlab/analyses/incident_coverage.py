@@ -98,7 +98,8 @@ def tracker_note(span: Any, window: pd.Timedelta) -> str:
 _TRACKER_READ = ("status_at_start", "worst_status", "worst_at", "worst_status_at_events",
                  "status_at_end", "status_at_last_event", "last_event_at", "first_change_at",
                  "first_change_from", "first_change_to", "first_change_burn", "first_change_rate",
-                 "peak_burn", "peak_burn_at", "min_success_rate", "hours_no_traffic")
+                 "peak_burn", "peak_burn_at", "peak_burn_events", "min_success_rate",
+                 "hours_no_traffic")
 
 
 def withhold_tracker(tracker: pd.DataFrame, read_from: pd.Timestamp | None) -> pd.DataFrame:

@@ -14,6 +14,7 @@ from .incident_plot_alerts import (
     rule_silences,
     unseen_of,
 )
+from .incident_plot_keys import key_incident, say_counted
 
 __all__ = ["bucket_tables", "changes_words", "data_start_span", "span_title", "plot_report"]
 
@@ -87,6 +88,7 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
             plot_buckets(_over_window(r, over_time), by=list(r.breakdown_by) or None, ax=ax,
                          tz=r.tz,
                          breakdown=breakdown, target=target)
+            say_counted(ax, r, target if len(tables) > 1 else None)
         else:  # the log has no failure bucket at all: said in the panel, as plot_buckets says it
             _no_failure_panel(ax, r)
         ax.set_xlabel("")
@@ -174,7 +176,11 @@ def _mark_spans(r: Any, panels: list[Any], rest: list[Any]) -> None:
     if getattr(r, "data_end", None) is not None:  # the log ends before the window does
         keys.append(_no_data(axes, r.data_end, r.window_end, "data_end", NO_DATA_ENDS))
     entries = getattr(panels[0], "legend_entries", None)
-    if keys and entries:
+    unkeyed = False
+    if entries and not len(r.incidents):  # the span of --start/--end alone: keyed as the
+        key_incident(entries[-1])  # incidents the timeline draws are
+        unkeyed = True
+    if entries and (keys or unkeyed):
         from ..plotting.timeline_marks import place_legends
 
         entries[0].extend(keys)

@@ -46,7 +46,8 @@ NO_TRAFFIC = SPAN_STATUSES.index("no_traffic")
 TRACKER_COLUMNS = ("status_at_start", "worst_status", "worst_at", "worst_status_at_events",
                    "status_at_end", "status_at_last_event", "last_event_at",
                    "first_change_at", "first_change_from", "first_change_to", "first_change_burn",
-                   "first_change_rate", "peak_burn", "peak_burn_at", "min_success_rate",
+                   "first_change_rate", "peak_burn", "peak_burn_at", "peak_burn_events",
+                   "min_success_rate",
                    "transitions", "transitions_caused_by_timeouts", "hours_no_traffic")
 
 
@@ -107,6 +108,8 @@ def _per_event(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], start
                                                         minlength=n).astype(np.int64)
     out["peak_burn"] = np.asarray(pick(states["burn_rate"], pk, np.nan), dtype=float)
     out["peak_burn_at"] = pd.Series(pick(states["ts"], pk, pd.NaT), dtype="datetime64[ns, UTC]")
+    # the events in the window at the peak: the evidence the tracker's worst figure rests on
+    out["peak_burn_events"] = np.asarray(pick(states["total"], pk, np.nan), dtype=float)
     # the worst status the tracker showed at the incident's events (none: no event in it); worse
     # on the clock, it was reached only between events, as older events left the window
     top = np.full(n, -1, dtype=np.int64)

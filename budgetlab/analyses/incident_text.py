@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .._util.burns import three_digits
@@ -32,7 +33,7 @@ from .incident_coverage import (
     unevaluated_words,
 )
 from .incident_end_words import clock_words, detection_span_words, grace_cut_words
-from .incident_focus import focus_words
+from .incident_focus import focus_words, thin_others_words
 from .incident_group_words import for_group, no_event_labels, no_event_words
 from .incident_tier_reach import reach_words
 from .incident_tier_table import closest_tier
@@ -50,7 +51,9 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
                  buckets: pd.DataFrame, tiers: pd.DataFrame, policy: AlertPolicy,
                  budget: pd.DataFrame, freq: Any = "1min",
                  data_end: pd.Timestamp | None = None, grace: Any = "0s",
-                 data_start: pd.Timestamp | None = None) -> str:
+                 data_start: pd.Timestamp | None = None,
+                 thin: dict[tuple[str, ...], str] | None = None,
+                 steps: pd.DataFrame | None = None) -> str:
     """The paragraph: :func:`tracker_sentence`, :func:`bucket_sentence`, :func:`alert_sentence`
     and :func:`budget_sentence` (when the incident had events). The tracker's burns are at its
     events; the policy's at the end of every bin of ``freq``, up to the data's end when the log
@@ -58,7 +61,12 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
     alert detects the incident up to ``grace`` after its end (``budgetlab alerts``' rule).
     When the log (from its first event ``data_start``, when given, to ``data_end``) holds only
     part of the incident the budget sentence names that part; when it holds none of it, its
-    failures are not known, never "no failures"."""
+    failures are not known, never "no failures". ``thin``: each group (its keys as text) whose
+    window's events behind its figures are too few for a verdict, and why
+    (:func:`~.incident_focus.thin_words`): its status and page are said with those words, and
+    a group with the evidence is spoken of first. ``steps``: the window's clock, as the figure
+    draws it (its held peak said beside the peak at events when they differ)."""
+    thin = thin or {}
     # the policy's evaluations read data up to the end of the bin (epoch-aligned) of the log's
     # last event: said when that cuts the incident
     cut = data_end is not None and _bin_end(data_end, freq) < end
@@ -67,9 +75,15 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
     outside = ((data_end is not None and data_end < start)
                or (data_start is not None and data_start >= end))
     part = in_log_part(start, end, data_start, data_end, freq, tz)  # the part the log holds
+    first = thin.get(_key(tracker.iloc[0], by), "") if len(tracker) else ""
+    known = tracker[tracker["worst_status"].notna()] if len(tracker) else tracker
     parts = [tracker_sentence(start, end, tz, slo, by, scope, tracker,
-                              data_end if data_end is not None and data_end < end else None)
-             + ("" if outside else focus_words(tracker, budget, by)),
+                              data_end if data_end is not None and data_end < end else None,
+                              thin=first, all_thin=bool(first) and all(
+                                  _key(r, by) in thin for _, r in known.iterrows()),
+                              steps=steps)
+             + ("" if outside else focus_words(tracker, budget, by)
+                + thin_others_words(tracker, tiers, by, thin, tz, start)),
              "How many failures it had is not known either." if outside else
              bucket_sentence(buckets, breakdown_by, tracker, expected_failures=expected,
                              keys=by, scope=scope, groups=len(budget),
@@ -77,7 +91,8 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
                              over=over_words(end - start, part) if part else ""),
              alert_sentence(tiers, policy, by, start, tz, freq=freq,
                             data_end=data_end if cut else None, target=slo.target,
-                            end=end, grace=grace, last_event=data_end)]
+                            end=end, grace=grace, last_event=data_end, thin=thin,
+                            order=[_key(r, by) for _, r in tracker.iterrows()])]
     if len(budget) and int(budget["events"].sum()):
         # the groups without an event named once: by the bucket sentence when it did
         seen = len(budget[budget["events"] > 0]) if by else len(budget)
@@ -86,6 +101,10 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
                                      tz=tz, in_log=part,
                                      groups_said=bool(named) and named in parts[1]))
     return " ".join(parts)
+
+
+def _key(row: pd.Series, keys: Sequence[str]) -> tuple[str, ...]:
+    return tuple(str(row[k]) for k in keys)
 
 
 def in_log_part(start: pd.Timestamp, end: pd.Timestamp, data_start: pd.Timestamp | None,
@@ -126,7 +145,9 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
                    start: pd.Timestamp, tz: str, *, freq: Any = "1min",
                    data_end: pd.Timestamp | None = None, target: Any = None,
                    end: pd.Timestamp | None = None, grace: Any = "0s",
-                   last_event: pd.Timestamp | None = None) -> str:
+                   last_event: pd.Timestamp | None = None,
+                   thin: dict[tuple[str, ...], str] | None = None,
+                   order: Sequence[tuple[str, ...]] | None = None) -> str:
     """Whether and when the policy would have paged (or fired, without page tiers); if not, how
     close its page tiers came: a tier's peak burn is over its evaluations, at the end of every
     bin of ``freq`` (the tracker's burn moves at every event, so its peak can differ), up to the
@@ -143,9 +164,14 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     report knows it). "Would not have paged" (fired) is said only when every page tier (tier)
     that could fire was evaluated during the incident: when some were and others were not,
     whether it would have paged is not known, both named
-    (:func:`~.incident_coverage.partly_known_words`)."""
+    (:func:`~.incident_coverage.partly_known_words`). A page of a group in ``thin`` (too few
+    events in its window for a verdict, and why) comes after those of the others (the thin ones
+    in ``order``, the groups as the summary speaks of them), said with its count when it is the
+    one named."""
     name = f"the {policy.name} policy" if policy.name else "the alert policy"
+    thin = thin or {}
     fired = tiers[tiers["fired"]].sort_values("first_alert", kind="stable") if len(tiers) else tiers
+    fired = _evidence_first(fired, keys, thin, order)
     has_page = any(t.severity == "page" for t in policy.tiers)
     pages = fired[fired["severity"] == "page"] if len(fired) else fired
 
@@ -158,11 +184,8 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
 
     if has_page and len(pages):
         p = pages.iloc[0]
-        txt = f"{name} would have paged{for_group(p, keys)} {when(p, str(p['tier']))}"
-        txt += others(pages, "paged")
-        if bool(pages["caused_by_timeouts"].all()):
-            txt += ("; timeouts alone caused the page" if len(pages) == 1
-                    else f"; timeouts alone caused all {len(pages):,} pages")
+        txt = (f"{name} would have paged{for_group(p, keys)} {when(p, str(p['tier']))}"
+               f"{_thin_page(p, keys, thin)}{others(pages, 'paged')}{_by_timeouts(pages)}")
     elif not has_page and len(fired):
         r = fired.iloc[0]
         txt = (f"{name} would have fired {r['tier']} ({r['severity']}){for_group(r, keys)} "
@@ -203,6 +226,35 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         if end is not None and (cut := grace_cut_words(tiers, end, grace, tz, last_event)):
             txt += f"; {cut}"  # not "did not page" through a grace the log does not hold
     return as_sentence(txt + reach_words(tiers, policy, target, keys, grace=grace))
+
+
+def _evidence_first(fired: pd.DataFrame, keys: Sequence[str], thin: dict[tuple[str, ...], str],
+                    order: Sequence[tuple[str, ...]] | None) -> pd.DataFrame:
+    """``fired`` (by time) with the groups with the evidence first, by time; then those in
+    ``thin``, in the order of ``order`` (the tracker's: the group spoken of first)."""
+    if not len(fired) or not thin or not keys:
+        return fired
+    rank = {k: i for i, k in enumerate(order or [])}
+    last = np.array([rank.get(_key(r, keys), len(rank)) if _key(r, keys) in thin else -1
+                     for _, r in fired.iterrows()])
+    return fired.iloc[np.lexsort((np.arange(len(fired)), last))]
+
+
+def _by_timeouts(pages: pd.DataFrame) -> str:
+    """``; timeouts alone caused the page`` (``all N pages``) when they did; ``""`` else."""
+    if not bool(pages["caused_by_timeouts"].all()):
+        return ""
+    return ("; timeouts alone caused the page" if len(pages) == 1
+            else f"; timeouts alone caused all {len(pages):,} pages")
+
+
+def _thin_page(p: pd.Series, keys: Sequence[str], thin: dict[tuple[str, ...], str]) -> str:
+    """``, on 2 events in its window at its peak burn: too few for a verdict`` when the group
+    of the page ``p`` is in ``thin`` (the count alone: its words are in the tracker's
+    sentences); ``""`` otherwise."""
+    if not keys or _key(p, keys) not in thin:
+        return ""
+    return f", on {thin[_key(p, keys)].split(' (')[0]}"
 
 
 def _one_evaluated(able: pd.DataFrame, severity: str | None) -> bool:

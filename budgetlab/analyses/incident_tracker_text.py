@@ -19,7 +19,7 @@ from ..slo import SLO
 from .incident_end_words import clock_words, ended_words, moved_on_clock
 from .incident_group_words import for_group
 
-__all__ = ["between", "tracker_sentence"]
+__all__ = ["between", "held_peak_words", "tracker_sentence"]
 
 
 _clock = clock_words  # local time of day, with the date when not the day of the reference
@@ -61,8 +61,13 @@ def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
 
 def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, keys: Sequence[str],
                      scope: str, tracker: pd.DataFrame,
-                     data_end: pd.Timestamp | None = None) -> str:
-    """When and where, and what the tracker of the worst group did (its first row); its clock
+                     data_end: pd.Timestamp | None = None, *, thin: str = "",
+                     all_thin: bool = False, steps: pd.DataFrame | None = None) -> str:
+    """When and where, and what the tracker of the worst group did (its first row); ``thin``:
+    why the events in its window behind its figures are too few for a verdict (said after
+    them; ``all_thin``: so were every other group's whose status is known, said so); the peak
+    held on the window's clock as the figure draws it (``steps``) beside the peak at its events
+    when they differ (:func:`held_peak_words`); its clock
     read up to the log's last event ``data_end`` when the log ends first, and from its
     ``read_from`` (when its window first lay after the data's start) when the log starts late,
     each said so; not known when its window never lay after the data's start (NaT), or when
@@ -91,6 +96,7 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     peak = (f"at its events: peak {window} burn {three_digits(row['peak_burn'])} at "
             f"{_clock(row['peak_burn_at'], tz, start)}, lowest {window} success "
             f"{measured_percent(row['min_success_rate'])}"
+            + held_peak_words(row, steps, keys, start, end, tz, window)
             ) if pd.notna(row["peak_burn"]) else "no events"
     began = _began_words(at_start, since, tz, start)
     n_tr = int(row["transitions"])
@@ -118,8 +124,47 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     if quiet > 0 and worst != "no_traffic":
         txt += (f"; its window was empty for {hours_words(quiet)} of the incident"
                 + (f" from {_clock(since, tz, start)}" if since is not None else "") + upto)
+    txt += _thin_clause(thin, all_thin and bool(keys) and len(tracker) > 1)
     others = _others_words(tracker.iloc[1:])
     return head + ", " + txt + (f"; {others}" if others else "") + "."
+
+
+def _thin_clause(thin: str, every: bool) -> str:
+    """``; its figures rest on 2 events ...: too few for a verdict (...)`` (``thin``: why), and
+    when ``every`` other group's did too, said so; ``""`` without ``thin``."""
+    if not thin:
+        return ""
+    return f"; its figures rest on {thin}" + (
+        "; so do every other group's: no group's window held enough events for a verdict"
+        if every else "")
+
+
+def held_peak_words(row: pd.Series, steps: pd.DataFrame | None, keys: Sequence[str],
+                    start: pd.Timestamp, end: pd.Timestamp, tz: str, window: str) -> str:
+    """``; held on the window's clock, as the figure draws it: peak 1 h burn 10 from 10:00,
+    lowest 1 h success 0.00 %``: the peak burn and lowest success rate of ``row``'s group over
+    the ``steps`` (:func:`budgetlab.status_spans` with ``steps=True``) held during the incident
+    (a value held for one instant only, at an event as older events leave, is not drawn), when
+    either differs, as said, from the tracker's at its events (the window read at the instant of
+    an event holds the event exactly one window earlier; the instant after, it does not);
+    ``""`` otherwise."""
+    if steps is None or not len(steps) or "instant" not in steps:
+        return ""
+    mine = steps[(steps["start"] < end) & (steps["end"] > start) & ~steps["instant"]
+                 & (steps["total"] > 0)]
+    for k in keys:
+        mine = mine[mine[k].astype(str) == str(row[k])]
+    if not len(mine):
+        return ""
+    burn = mine["burn_rate"].to_numpy(dtype=float)
+    rate = ((mine["total"] - mine["failures"]) / mine["total"]).to_numpy(dtype=float)
+    top = int(burn.argmax())
+    held = (three_digits(burn[top]), measured_percent(rate.min()))
+    if held == (three_digits(row["peak_burn"]), measured_percent(row["min_success_rate"])):
+        return ""
+    at = max(mine["start"].iloc[top], start)
+    return (f"; held on the window's clock, as the figure draws it: peak {window} burn "
+            f"{held[0]} from {_clock(at, tz, start)}, lowest {window} success {held[1]}")
 
 
 def _others_words(others: pd.DataFrame) -> str:

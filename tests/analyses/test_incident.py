@@ -297,7 +297,11 @@ def test_the_two_peak_burns_say_what_they_are_measured_on(freq, every):
                           T0 + pd.Timedelta(hours=3), context="1h", freq=freq,
                           policy=AlertPolicy.single_window("1h", 9.0))  # 0.9 x 0.1: in reach
     flat = " ".join(rep.summary.split())
-    assert "(at its events: peak 1 h burn 5 at 02:00, lowest 1 h success 50.00 %)" in flat
+    # on the window's clock (the figure's) 01:00:10 leaves at 02:00:10: until 02:00:30 the window
+    # holds the failure alone, burn 1 / 0.1 = 10, success 0 %: said beside (stop 62)
+    assert ("(at its events: peak 1 h burn 5 at 02:00, lowest 1 h success 50.00 %; held on the "
+            "window's clock, as the figure draws it: peak 1 h burn 10 from 02:00, lowest 1 h "
+            "success 0.00 %)") in flat
     # the log ends at 02:00:30, inside the incident: the policy is read up to its bin's end
     assert (f"(page_1h's 1 h burn, evaluated {every} up to the data's end at 02:00, peaked at "
             "3.33, its threshold is 9)") in flat

@@ -42,7 +42,8 @@ def test_each_sentence_names_its_group_or_says_all_groups():
     # By hand (burns said to three significant digits). a/fra alone is the incident_report doctest's
     # log (one event a minute, odd minutes of 10:xx time out): WARNING at 10:07 (burn 4 / 6.1 =
     # 0.656, the seed's rounded figure 0.66; 57 / 61 = 93.44 %), EXHAUSTED at 10:11, 3 changes all
-    # caused by timeouts, peak burn 30 / 6.1 = 4.918 (said 4.92) at 10:59 (31 / 61 = 50.82 %); its
+    # caused by timeouts, peak burn 30 / 6.1 = 4.918 (said 4.92) at 10:59 (31 / 61 = 50.82 %; the
+    # instant after, 09:59 gone, 30 / 6 = 5 and 30 / 60 = 50 %, held as the figure draws it); its
     # ticket at burn 2.9 fires at the 10:36 evaluation (18 of 60). b/ams: 20 solve errors in its
     # hour, burn 20 / 6.1 = 3.28 at worst: it leaves HEALTHY too (1 other group); its hour reaches
     # 18 failures in 60 at the 10:52 evaluation: a ticket too (1 other group).
@@ -59,7 +60,9 @@ def test_each_sentence_names_its_group_or_says_all_groups():
         "reached EXHAUSTED at 10:11; it changed status 3 times at its events and was EXHAUSTED "
         "when the "
         "incident ended (at its events: peak 1 h burn 4.92 at 10:59, lowest 1 h success "
-        "50.82 %); 1 other group also left HEALTHY. 60 % of the failures of all 4 groups by "
+        "50.82 %; held on the window's clock, as the figure draws it: peak 1 h burn 5 from "
+        "10:59, lowest 1 h success 50.00 %); 1 other group also left HEALTHY. 60 % of the "
+        "failures of all 4 groups by "
         "captcha_type and region were timeouts in captcha_type=a, region=fra (100 % of that "
         "group's failures); without timeouts (60 % of all failures) the success rate of "
         "all 4 groups by captcha_type and region would have been 90.48 % instead of 79.17 %, and "

@@ -32,3 +32,23 @@ def test_no_change_caused_by_timeouts_is_said_without_a_double_negative():
     assert ", and every one of the tracker's 3 status changes would have happened without them " \
            "too." in text
     assert "0 of" not in text
+
+
+def test_one_change_caused_by_timeouts_is_said_in_the_singular():
+    """On-call lead, stop 62: "1 of the 1 status change of the tracker". One event a minute
+    from 00:00 for 10 h; minutes 300..303 timeouts. Target 0.9, window 1 h (61 events, a budget of
+    6.1 failures): 4 failures (minute 303) leave (6.1 - 4) / 6.1 = 34 %: WARNING, the one change
+    in the incident 04:00 .. 06:00 (the timeouts leave the window after it ends); without them no
+    failure, no change: the one change was caused by timeouts. Its 120 events hold 12 expected
+    failures: the full clause."""
+    ts = pd.date_range("2026-03-01", periods=600, freq="1min", tz="UTC")
+    minute = np.arange(600)
+    bucket = np.where((minute >= 300) & (minute < 304), "timeout", "success")
+    ev = bl.as_events(ts, bucket == "success", bucket)
+    rep = incident_report(ev, bl.SLO(target=0.9, window="1h"), "2026-03-01 04:00",
+                          "2026-03-01 06:00")
+    assert rep.tracker["transitions"].iloc[0] == 1
+    assert rep.tracker["transitions_caused_by_timeouts"].iloc[0] == 1
+    text = " ".join(rep.summary.split())
+    assert ", and the tracker's one status change would not have happened." in text
+    assert "1 of the" not in text

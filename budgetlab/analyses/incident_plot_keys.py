@@ -1,0 +1,36 @@
+"""The incident figure's keys for what its panels hold besides the focus group's timeline: the
+shaded incident of ``--start``/``--end`` (keyed as the incidents the timeline draws are) and what
+the bucket panel counts (every group of the report's scope, not only the group drawn above)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["key_incident", "say_counted"]
+
+
+def key_incident(last: list[Any]) -> None:
+    """The shaded incident's key in the timeline's bottom legend (``last``), where the
+    timeline keys the incidents it draws: before the status changes and bands."""
+    from matplotlib.patches import Patch
+
+    from ..plotting.timeline_marks import handle_gid
+
+    key = Patch(facecolor=(0.0, 0.0, 0.0, 0.04), edgecolor="0.3", label="incident")
+    key.set_gid("incident")
+    after = ("transitions", "status_", "warmup")
+    at = next((i for i, h in enumerate(last) if handle_gid(h).startswith(after)), len(last))
+    last.insert(at, key)
+
+
+def say_counted(ax: Any, r: Any, target: Any) -> None:
+    """The bucket panel's legend titled with what it counts when that is more than the group
+    the title and timeline draw: every group of the report (in its scope; under ``target`` when
+    the panels are one per target), by the breakdown's keys."""
+    legend = ax.get_legend()
+    if legend is None or len(r.tracker) < 2:
+        return
+    scope = "" if r.scope == "*" else f" in {r.scope}"
+    under = "" if target is None else f" at target {target:.4g}"
+    by = ", ".join(r.breakdown_by) if r.breakdown_by else "all"
+    legend.set_title(f"every group{scope}{under},\nby {by}", prop={"size": "small"})
