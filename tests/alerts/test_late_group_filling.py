@@ -126,3 +126,19 @@ def test_the_plot_shades_each_group_s_own_filling():
     assert len(shaded) == 3
     assert np.allclose(np.array(shaded), np.array(want))
     plt.close("all")
+
+
+def test_bucket_breakdown_leaves_the_late_group_s_warm_up_pages_out():
+    # the same log as events, one at each bin's start: A's one page counted; B's two warm-up
+    # pages left out (alerts_filling, pages_filling: per group, on each of its bucket rows),
+    # its 15:59 page counted
+    from budgetlab.analyses.failure_buckets import bucket_breakdown
+    from budgetlab.events.schema import as_events
+    from budgetlab.slo import SLO
+
+    b = bins()
+    ev = as_events(b["bin_start"], b["bad"] == 0, groups={"g": b["g"].astype(str)})
+    t = bucket_breakdown(ev, SLO(target=0.9, window="1h"), by="g", policy=POLICY)
+    got = {g: t.loc[t["g"] == g, ["alerts", "pages", "alerts_filling", "pages_filling"]]
+           .drop_duplicates().values.tolist() for g in ("A", "B")}
+    assert got == {"A": [[1, 1, 0, 0]], "B": [[1, 1, 2, 2]]}
