@@ -97,11 +97,12 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         narrower than a pixel is still seen. The x range is the evaluated span
         (``attrs["grid_start"]``..``attrs["grid_end"]``) when known. With those attrs and
         ``attrs["tier_windows"]`` (as :func:`budgetlab.alert_episodes` sets them) each tier row is
-        shaded light sky blue from the grid's start over its long window (clipped to the axis; a
-        ``Rectangle`` of gid ``filling``), keyed by what scoring did with the episodes and
-        incidents there: "long window filling: scored apart" (``filling="apart"``: the episodes
-        over in it and the incidents that begin in it), "long window filling: scored with the
-        rest" (``"count"``). The row of a tier that can never fire at its group's target
+        shaded light sky blue over its long window from the start of each stretch of its group's
+        traffic (``attrs["stretches"]``; the grid's start without them; clipped to the axis; a
+        ``Rectangle`` of gid ``filling`` each), keyed by what scoring did with the episodes
+        there: "long window filling: scored apart" (``filling="apart"``: the episodes over in
+        it; the incidents scored apart are those begun in the first long window from the grid's
+        start), "long window filling: scored with the rest" (``"count"``). The row of a tier that can never fire at its group's target
         (``attrs["cannot_fire"]``) says so in short, clipped to the axes, the rule in the legend
         (both gid ``cannot_fire``). Without any episode the panel says "no alert fired" (a
         text, gid ``no_alert``; a legend line of that gid when a row says it can never fire,
