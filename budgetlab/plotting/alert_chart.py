@@ -107,12 +107,12 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         clipped to the axes, the rule in the legend (both gid ``cannot_fire``). Without any
         episode the panel says "no alert fired" (a text, gid ``no_alert``; a legend line of that
         gid when a row says it can never fire, centred there too). Incidents wholly outside the
-        evaluated span are not drawn (:func:`drawn_incidents`; no incident row when none is left); a line of
-        the legend says how many (gid ``outside``: "not drawn: 1 incident wholly outside the
-        span evaluated"). The legend keys the severities of the episodes drawn (not those of
-        tiers that never fired), the filling spans, the incidents and the groups without an
-        alert, each when there are any; its entries are ``ax.alert_keys`` (more:
-        :func:`add_alert_keys`).
+        evaluated span are not drawn (:func:`drawn_incidents`; no incident row when none is
+        left); a line of the legend says how many (gid ``outside``: "not drawn: 1 incident
+        wholly outside the span evaluated"). The legend keys the severities of the episodes
+        drawn (not those of tiers that never fired), the filling spans, the incidents and the
+        groups without an alert, each when there are any; its entries are ``ax.alert_keys``
+        (more: :func:`add_alert_keys`).
 
     Examples
     --------
