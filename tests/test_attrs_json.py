@@ -257,6 +257,9 @@ def test_a_target_table_is_recorded_as_the_groups_targets() -> None:
     assert bl.table_slo(bl.burn_rates(bins, same, ["10min"])) == SLO(target=0.95)
 
 
+T0 = 1_767_225_600  # 2026-01-01 00:00 UTC in seconds
+
+
 def test_alert_tables_attrs_by_hand() -> None:
     ev = EVENTS.assign(kind=pd.Categorical(["a", "b", "a", "b"]))
     bins = bl.bin_events(ev, "10min", by="kind")
@@ -266,7 +269,12 @@ def test_alert_tables_attrs_by_hand() -> None:
             "tiers": [[pol.tiers[0].name, pol.tiers[0].severity]],
             "tier_windows": {pol.tiers[0].name: 1200 * 10**9},
             # burn 2 x (1 - 0.9) = 0.2 and 2 x (1 - 0.99) = 0.02: every tier can fire
-            "cannot_fire_note": "", "cannot_fire": []}
+            "cannot_fire_note": "", "cannot_fire": [],
+            # a: 00:00, 00:20; b: 00:10, 00:30: each return is 20 min (the window) after the
+            # group's previous bin, so its window at the next evaluation holds nothing earlier
+            "stretches": {"keys": [["a"], ["a"], ["b"], ["b"]],
+                          "start_ns": [(T0 + m * 60) * 10**9 for m in (0, 20, 10, 30)],
+                          "gap_ns": [-1, 1200 * 10**9, -1, 1200 * 10**9]}}
     for table in (bl.alert_states(bins, per, pol), bl.low_traffic(bins, per, pol),
                   bl.alert_episodes(bins, per, pol)):
         assert table.attrs == want

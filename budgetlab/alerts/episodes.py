@@ -38,6 +38,7 @@ from .firing import grid_firing_runs, policy_runs, tier_conditions, tier_steps
 from .period_tiers import check_tier_names
 from .policy import AlertPolicy, as_policy
 from .reach import cannot_fire_note, cannot_fire_rows
+from .stretches import stretch_attrs
 
 __all__ = ["alert_states", "alert_episodes", "policy_parts", "policy_attrs", "in_group_order",
            "EPISODE_COLUMNS"]
@@ -172,7 +173,9 @@ def policy_attrs(grid: BinGrid, target: Any, parts: list[_Part]) -> dict[Any, An
     ``freq_ns``, ``tiers`` ([name, severity] in policy order), ``tier_windows`` (tier name:
     its long window in ns; the longest one when per-group SLOs build a preset for several
     periods), ``cannot_fire_note`` (:func:`~budgetlab.alerts.reach.cannot_fire_note`) and
-    ``cannot_fire``, the same tiers as data (:func:`~budgetlab.alerts.reach.cannot_fire_rows`)."""
+    ``cannot_fire``, the same tiers as data (:func:`~budgetlab.alerts.reach.cannot_fire_rows`),
+    and ``stretches``: where each group's traffic begins a stretch whose long window fills afresh
+    (:func:`~budgetlab.alerts.filling.stretch_attrs`)."""
     tiers = list(dict.fromkeys((t.name, t.severity) for _, _, _, pol in parts for t in pol.tiers))
     long_ns: dict[str, int] = {}
     for _, _, _, pol in parts:
@@ -181,7 +184,8 @@ def policy_attrs(grid: BinGrid, target: Any, parts: list[_Part]) -> dict[Any, An
     return {**grid_attrs(grid, target), "freq_ns": grid.freq_ns,
             "tiers": [list(t) for t in tiers], "tier_windows": long_ns,
             "cannot_fire_note": cannot_fire_note(grid, parts),
-            "cannot_fire": cannot_fire_rows(grid, parts)}
+            "cannot_fire": cannot_fire_rows(grid, parts),
+            "stretches": stretch_attrs(grid, min(long_ns.values(), default=0))}
 
 
 def _episodes(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:

@@ -129,7 +129,7 @@ class GroupScores:
 def group_scores(n_groups: int, inc_match: np.ndarray, inc_start: np.ndarray,
                  inc_end_grace: np.ndarray,
                  gi: np.ndarray, st: np.ndarray, en: np.ndarray, *,
-                 filled_ns: int | None = None) -> GroupScores | None:
+                 filled_ns: np.ndarray | int | None = None) -> GroupScores | None:
     """Match every group's episodes (``gi``, ``[st, en)``) against the incidents covering it
     (``inc_match[incident, group]``, spans ``[inc_start, inc_end_grace)``), all groups at once.
     The episodes over by ``filled_ns`` (``en <= filled_ns``: begun and ended while the long window
@@ -140,6 +140,8 @@ def group_scores(n_groups: int, inc_match: np.ndarray, inc_start: np.ndarray,
     """
     order = np.lexsort((st, gi))
     gi, st, en = gi[order], st[order], en[order]
+    if isinstance(filled_ns, np.ndarray):  # one instant per episode: in the same order
+        filled_ns = filled_ns[order]
     same = gi[1:] == gi[:-1]
     if bool(np.any(en < st)) or bool(np.any(same & (st[1:] < en[:-1]))):
         return None

@@ -23,7 +23,7 @@ from ..slo import SLO
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
 from ..windows.exclusions import exclusion_intervals, refuse_unknown
-from .filling import filled_until, over_while_filling
+from .filling import Stretches, over_while_filling
 from .group_scores import (
     BadCounts,
     GroupScores,
@@ -161,6 +161,8 @@ class ScoringContext:
                                      n_groups=len(self.keys), span_start_ns=self.span_start)
         self.silences = Silences(self.grid, long_ns)
         self.grid_start = self._grid_start(episodes)
+        self.stretches = Stretches.of(self.keys, self.by, episodes.attrs, self.grid,
+                                      self.grid_start, min((w or 0) for w in long_ns))
         if self.filling == "apart" and (self.grid_start is None or None in long_ns):
             raise ConfigError(
                 "filling='apart' scores apart the episodes and incidents that began while a "
@@ -184,13 +186,15 @@ class ScoringContext:
             return None
         return self.grid_start + max(int(self.long_ns[t] or 0) for t in tiers)
 
-    def filled(self, tiers: list[int]) -> int | None:
-        """An episode ending at or before this (ns) is scored apart: the :meth:`cutoff`, or
-        ``OPEN`` (all) when the window never filled before the span's end (no observed time)."""
-        if self.filling == "count" or self.grid_start is None:
+    def filled(self, tiers: list[int], group: np.ndarray, start: np.ndarray) -> np.ndarray | None:
+        """Per episode (its group, its start) of the row of ``tiers``: it is scored apart when it
+        ends at or before this (ns), the long window (the longest when tiers are merged) filled
+        in the stretch of its group's traffic it began in, or ``OPEN`` when that never filled
+        before the span's end (:class:`~budgetlab.alerts.filling.Stretches`)."""
+        if self.filling == "count" or self.stretches is None:
             return None
         long_ns = max(int(self.long_ns[t] or 0) for t in tiers)
-        return filled_until(self.grid_start, long_ns, self.span_end)
+        return self.stretches.filled(group, start, long_ns, self.span_end)
 
     def observed_of(self, tiers: list[int]) -> tuple[np.ndarray, float]:
         """Observed time (per group, all groups) of the row of ``tiers`` after its
@@ -265,7 +269,7 @@ class ScoringContext:
         n_ep = len(gi)
         detected, first, last, hit = overlaps(self.inc_match, i_idx, i_s, i_e + self.grace_ns, gi,
                                               st, en, one)
-        cut, filled = self.cutoff(tiers), self.filled(tiers)
+        cut, filled = self.cutoff(tiers), self.filled(tiers, gi, st)
         ep_early = over_while_filling(en, filled)
         inc_early = np.zeros(len(i_s), dtype=bool) if cut is None else i_s < cut
         pct = None
@@ -302,7 +306,7 @@ class ScoringContext:
         n_groups = len(self.keys)
         cut = self.cutoff(tiers)
         gs = group_scores(n_groups, self.inc_match, self.inc_start, self.inc_end + self.grace_ns,
-                          gi, st, en, filled_ns=self.filled(tiers))
+                          gi, st, en, filled_ns=self.filled(tiers, gi, st))
         observed = self.observed_of(tiers)[0]
         if gs is None:
             return stack_columns([self.summary(self.match(np.array([g]), tiers),

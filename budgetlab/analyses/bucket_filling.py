@@ -1,5 +1,6 @@
 """The alert episodes :func:`~budgetlab.analyses.failure_buckets.bucket_breakdown` leaves out:
-those begun and ended while their tier's long window filled at the log's start, and the tiers
+those begun and ended while their tier's long window filled (from their group's first event, or
+its return after a silence of at least that window), and the tiers
 whose long window never filled (not evaluated), by the rule of ``budgetlab alerts``
 (:mod:`budgetlab.alerts.filling`), with the words that say so."""
 
@@ -12,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.words import counted, length_words, prose_duration
-from ..alerts.filling import unfilled_tiers
+from ..alerts.filling import filling_words, unfilled_tiers
 
 __all__ = ["filling_attrs", "merge_filling", "pages_evaluated", "filling_note"]
 
@@ -69,9 +70,10 @@ def filling_note(filling: Mapping[str, Any]) -> str:
     >>> print(filling_note({"span_ns": 72 * h, "log_ns": 72 * h - 4 * 10**9,
     ...     "tiers": {"page_1h": tier(h, 2, True), "ticket_3d": tier(72 * h, 26, False)}}))
     ... # doctest: +NORMALIZE_WHITESPACE
-    2 episodes of page_1h began and ended in the log's first 1 h, while its long window filled:
-    not counted; ticket_3d (3 d) was not evaluated: its long window never filled, the log is 2 d
-    23 h 59 min 56 s long (26 episodes not counted).
+    2 episodes of page_1h began and ended in the first 1 h of a group's traffic (or of its return
+    after a silence that long), while its long window filled: not counted; ticket_3d (3 d) was
+    not evaluated: its long window never filled, the log is 2 d 23 h 59 min 56 s long (26
+    episodes not counted).
 
     The log's length is its first to last event, all its units truncated
     (:func:`~budgetlab._util.words.length_words`), never the bins' span (``3 d`` here), which
@@ -85,8 +87,8 @@ def filling_note(filling: Mapping[str, Any]) -> str:
             unfilled.append(f"{name} ({long})")
             n_unfilled += n
         elif n:
-            said.append(f"{counted(n, 'episode')} of {name} began and ended in the log's first "
-                        f"{long}, while its long window filled: not counted")
+            said.append(f"{counted(n, 'episode')} of {name} began and ended "
+                        f"{filling_words(long)}, while its long window filled: not counted")
     if unfilled:
         one = len(unfilled) == 1
         span = length_words(pd.Timedelta(int(filling["log_ns"]), unit="ns"))

@@ -25,6 +25,9 @@ def not_evaluated_attrs(attrs: dict[Any, Any], data_start: Any,
     ``window_start``) only: no other is shaded nor keyed."""
     import pandas as pd
 
+    # the panel shades where the window reaches before the data's start only (its key says
+    # so), from the grid's start: not each group's refills after a silence (the attrs' stretches)
+    attrs = {k: v for k, v in attrs.items() if k != "stretches"}
     if data_start is not None and "grid_start" in attrs and "freq_ns" in attrs:
         lo, step = pd.Timestamp(attrs["grid_start"]).value, int(attrs["freq_ns"])
         first_bin = lo + (data_start.value - lo) // step * step

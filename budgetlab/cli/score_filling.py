@@ -12,8 +12,10 @@ __all__ = ["filling_notes"]
 def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "log",
                   span: pd.Timedelta | None = None) -> list[str]:
     """One sentence per tier with episodes over (begun and ended) or incidents begun while its
-    long window filled (in the first long window of the ``what`` read: the grid's start in
-    ``episodes.attrs``; an episode still firing when it filled is scored), and one
+    long window filled (episodes: in the first long window of their group's traffic or of its
+    return after a silence that long, :mod:`budgetlab.alerts.filling`; incidents: in the first
+    long window of the ``what`` read, the grid's start in ``episodes.attrs``; an episode still
+    firing when it filled is scored), and one
     for the merged rows (``tier`` ``*``); ``rows`` are the all-groups rows of a score table.
     A window that never filled says the length of the ``what`` to the second, truncated
     (:func:`~budgetlab._util.words.length_words`): ``span`` (``alerts``: the log's first to last
@@ -29,8 +31,9 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     >>> rows = pd.DataFrame({"tier": ["ticket_3d"], "severity": ["ticket"],
     ...     "episodes_filling": [3], "true_episodes_filling": [1], "incidents_filling": [1]})
     >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
-    3 episodes of ticket_3d began and ended in the log's first 3 d, while its long window
-    filled; scored apart: 2 met no incident; 1 incident began then: not scored for this tier.
+    3 episodes of ticket_3d began and ended in the first 3 d of a group's traffic (or of its return
+    after a silence that long), while its long window filled; scored apart: 2 met no incident; 1
+    incident began then: not scored for this tier.
     >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-03", tz="UTC")  # 2 d: filling throughout
     >>> print(wrap(filling_notes(rows, ep, what="span")[0], indent=""))
     ticket_3d's long window (3 d) never filled: the span is 2 d long; its 3 episodes are scored
@@ -58,6 +61,7 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     scored for this tier.
     """
     from .._util.words import counted, length_words, prose_duration
+    from ..alerts.filling import filling_words
 
     if "episodes_filling" not in rows.columns:
         return []
@@ -83,8 +87,8 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
                 text += (f"; its {episodes_} {'is' if n_ep == 1 else 'are'} scored apart, "
                          f"{false:,} met no incident")
         elif n_ep:
-            text = (f"{episodes_} of {tier} began and ended in {first}, while its long "
-                    f"window filled; scored apart: {false:,} met no incident")
+            text = (f"{episodes_} of {tier} began and ended {filling_words(prose_duration(window))}"
+                    f", while its long window filled; scored apart: {false:,} met no incident")
         else:  # incidents alone: no word about episodes that did not happen
             notes.append(f"{incidents_} began in {first}, while {tier}'s long window "
                          "filled: not scored for this tier.")

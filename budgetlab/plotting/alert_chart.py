@@ -97,21 +97,22 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         narrower than a pixel is still seen. The x range is the evaluated span
         (``attrs["grid_start"]``..``attrs["grid_end"]``) when known. With those attrs and
         ``attrs["tier_windows"]`` (as :func:`budgetlab.alert_episodes` sets them) each tier row is
-        shaded light sky blue from the grid's start over its long window (clipped to the axis; a
-        ``Rectangle`` of gid ``filling``), keyed by what scoring did with the episodes and
-        incidents there: "long window filling: scored apart" (``filling="apart"``: the episodes
-        over in it and the incidents that begin in it), "long window filling: scored with the
-        rest" (``"count"``). The row of a tier that can never fire at its group's target
-        (``attrs["cannot_fire"]``) says so in short, clipped to the axes, the rule in the legend
-        (both gid ``cannot_fire``). Without any episode the panel says "no alert fired" (a
-        text, gid ``no_alert``; a legend line of that gid when a row says it can never fire,
-        centred there too). Incidents wholly outside the evaluated span
-        are not drawn (:func:`drawn_incidents`; no incident row when none is left); a line of
-        the legend says how many (gid ``outside``: "not drawn: 1 incident wholly outside the
-        span evaluated"). The legend keys the severities of the episodes drawn (not those of
-        tiers that never fired), the filling spans, the incidents and the groups without an
-        alert, each when there are any; its entries are ``ax.alert_keys`` (more:
-        :func:`add_alert_keys`).
+        shaded light sky blue over its long window from the start of each stretch of its group's
+        traffic (``attrs["stretches"]``; the grid's start without them; clipped to the axis; a
+        ``Rectangle`` of gid ``filling`` each), keyed by what scoring did with the episodes
+        there: "long window filling: scored apart" (``filling="apart"``: the episodes over in
+        it; the incidents scored apart are those begun in the first long window from the grid's
+        start), "long window filling: scored with the rest" (``"count"``). The row of a tier
+        that can never fire at its group's target (``attrs["cannot_fire"]``) says so in short,
+        clipped to the axes, the rule in the legend (both gid ``cannot_fire``). Without any
+        episode the panel says "no alert fired" (a text, gid ``no_alert``; a legend line of that
+        gid when a row says it can never fire, centred there too). Incidents wholly outside the
+        evaluated span are not drawn (:func:`drawn_incidents`; no incident row when none is
+        left); a line of the legend says how many (gid ``outside``: "not drawn: 1 incident
+        wholly outside the span evaluated"). The legend keys the severities of the episodes
+        drawn (not those of tiers that never fired), the filling spans, the incidents and the
+        groups without an alert, each when there are any; its entries are ``ax.alert_keys``
+        (more: :func:`add_alert_keys`).
 
     Examples
     --------
@@ -146,7 +147,7 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
                     color=colour, edgecolor=colour, linewidth=0.8, label=label)
             fired |= {str(severity)} if len(sel) else set()
             rows.append(f"{label} ({severity})" if severity else label)
-            shaded = filling_span(ax, episodes.attrs, str(name), y) or shaded
+            shaded = filling_span(ax, episodes.attrs, str(name), y, g) or shaded
             y += 1
     # keyed: the severities of the bars drawn, in the tiers' order
     handles: list[Any] = [Patch(color=SEVERITY_COLORS.get(sev, "#0072B2"), label=sev)
@@ -343,25 +344,24 @@ def filling_key(filling: str) -> str:
     return FILLING_LABELS[check_argument("filling", filling, FILLING_LABELS)]
 
 
-def filling_span(ax: Axes, attrs: Mapping[Hashable, Any], tier: str, y: int) -> bool:
-    """Shade row ``y`` from the grid's start to the start plus ``tier``'s long window (clipped to
-    the grid's end): the episodes over there and the incidents that begin there are scored apart
-    by :func:`budgetlab.score_alerts` with ``filling="apart"`` (its default), with the rest with
-    ``filling="count"``. ``attrs`` are the episodes' (from
-    :func:`budgetlab.alert_episodes`); without ``grid_start``, ``grid_end`` or the tier's entry in
-    ``tier_windows`` nothing is drawn. A :class:`~matplotlib.patches.Rectangle` (gid ``filling``)
-    0.9 rows high, behind the bars; returns whether one was drawn."""
-    from ..alerts.score_inputs import tier_window  # the alerts package: loaded when drawn
+def filling_span(ax: Axes, attrs: Mapping[Hashable, Any], tier: str, y: int,
+                 group: tuple[str, ...] = ()) -> bool:
+    """Shade row ``y`` (``group``'s, its key values as text) where ``tier``'s long window filled
+    for that group: from the start of each stretch of its traffic (its first event, and its first
+    after a silence longer than the window) to the start plus the window, clipped to the grid's
+    end (:func:`~budgetlab.alerts.filling.filling_spans`; from the grid's start when the attrs
+    hold no stretches): the episodes over there and the incidents that begin there are scored
+    apart by :func:`budgetlab.score_alerts` with ``filling="apart"`` (its default), with the rest
+    with ``filling="count"``. ``attrs`` are the episodes' (from :func:`budgetlab.alert_episodes`);
+    without ``grid_start``, ``grid_end`` or the tier's entry in ``tier_windows`` nothing is drawn.
+    One :class:`~matplotlib.patches.Rectangle` (gid ``filling``) per span, 0.9 rows high, behind
+    the bars; returns whether one was drawn."""
+    from ..alerts.filling import filling_spans  # the alerts package: loaded when drawn
 
-    window = tier_window(attrs.get("tier_windows"), tier)
-    lo, hi = attrs.get("grid_start"), attrs.get("grid_end")
-    if window is None or lo is None or hi is None:
-        return False
-    start = pd.Timestamp(lo)
-    stop = min(start + pd.Timedelta(window, unit="ns"), pd.Timestamp(hi))
-    x0, x1 = mdates.date2num(utc_naive([start, stop]))  # type: ignore[no-untyped-call]
-    if x1 <= x0:
-        return False
-    ax.add_patch(Rectangle((x0, y - 0.45), x1 - x0, 0.9, facecolor=FILLING_COLOR,
-                           alpha=FILLING_ALPHA, lw=0, gid="filling", zorder=0.5))
-    return True
+    spans = filling_spans(attrs, group, tier)
+    for lo, hi in spans:
+        x0, x1 = mdates.date2num(utc_naive(  # type: ignore[no-untyped-call]
+            [pd.Timestamp(lo, unit="ns"), pd.Timestamp(hi, unit="ns")]))
+        ax.add_patch(Rectangle((x0, y - 0.45), x1 - x0, 0.9, facecolor=FILLING_COLOR,
+                               alpha=FILLING_ALPHA, lw=0, gid="filling", zorder=0.5))
+    return bool(spans)

@@ -71,7 +71,9 @@ ADDED_ATTRS = ("tier_windows", "incidents_outside", "budget_note", "slo", "by", 
                "filling", "incidents_start", "incidents_end", "policies", "cannot_fire_note",
                "cannot_fire", "unseen_note", "unseen_incidents", "scope_note",
                # what the counts leave out (stop 59: the tables name their exclusions)
-               "exclude_buckets", "exclude_windows", "exclude_mode")
+               "exclude_buckets", "exclude_windows", "exclude_mode",
+               # where each group's long windows fill afresh (its traffic's stretches)
+               "stretches")
 
 
 def assert_oracle_attrs(got: pd.DataFrame, want: pd.DataFrame) -> None:

@@ -160,12 +160,29 @@ def test_apart_needs_to_know_when_the_window_filled():
         score_alerts(ep, incidents(INCIDENTS), policy=POLICY, filling="later")
 
 
+def filled_by_loop(ev: pd.DataFrame, key: str, at: pd.Timestamp,
+                   window: pd.Timedelta) -> pd.Timestamp:
+    """When the long window of the stretch of ``key``'s traffic that ``at`` is in filled: the
+    stretch's first 1-minute bin plus the window (a loop over the group's events)."""
+    begun, previous = None, None
+    for t in sorted(ev.loc[ev["sitekey"].astype(str) == key, "ts"]):
+        b = t.floor("1min")
+        if b > at:
+            break
+        if previous is None or b - previous >= window:
+            begun = b
+        previous = b
+    assert begun is not None
+    return begun + window
+
+
 @pytest.mark.parametrize("overlapping", [False, True])
 def test_apart_splits_what_count_scores(overlapping):
     """On random data (and on overlapping hand-made episodes, matched pair by pair): scored plus
     apart equals the earlier rule's counts, and a single tier's apart episodes are those a loop
-    finds over by grid start + long window (ending then or earlier: the window was never full
-    while they fired)."""
+    finds over by the start of their group's stretch + long window (ending then or earlier: the
+    window was never full while they fired; a stretch starts at the group's first bin with
+    traffic and at each one that starts a long window or more after the group's previous one)."""
     ev = make_events(25, seed=3, hours=4, per_group=50)
     bins = bin_events(ev, "1min", by="sitekey")
     pol = fast_policy()
@@ -191,7 +208,8 @@ def test_apart_splits_what_count_scores(overlapping):
             mine = ep[ep["tier"] == tier.name]
             if key != "*":
                 mine = mine[mine["sitekey"].astype(str) == key]
-            early = sum(e <= start + tier.long_window for e in mine["end"])
+            early = sum(e.end <= filled_by_loop(ev, e.sitekey, e.start, tier.long_window)
+                        for e in mine.itertuples())
             row = apart[(apart["tier"] == tier.name) & (apart["sitekey"] == key)].iloc[0]
             assert row["episodes_filling"] == early
             if key == "*":  # the incidents scored (a scope that covers some group)

@@ -43,7 +43,7 @@ def test_a_real_page_after_the_warm_up_is_counted_the_blip_at_the_start_is_not()
     assert row[["alerts_filling", "pages_filling"]].tolist() == [4, 2]
     assert t.attrs["not_evaluated"] == {"ticket_3d": 3 * 86_400 * 10**9}
     note = t.attrs["filling_note"]
-    assert "1 episode of page_1h began and ended in the log's first 1 h" in note
+    assert "1 episode of page_1h began and ended in the first 1 h of a group's traffic" in note
     assert "ticket_3d (3 d) was not evaluated: its long window never filled" in note
 
 

@@ -83,12 +83,17 @@ def test_the_thin_groups_episodes_are_said_as_the_header_counts_them(tmp_path, c
     in all) stays under every tier's threshold (0.6 over 6 h needs 216 failures;
     0.3 over 1 d, 432; 0.1 over 3 d, 432); page_1h can never fire (1.44 > 1). tiny's failing
     days 1 and 2 fill each window with failures only: page_6h, ticket_1d and ticket_3d fire on
-    each day, 3 x 2 = 6 episodes, as many as the header's; page_6h's 2 are the pages of tier *,
-    both false (I1 is on day 3)."""
+    each day, 3 x 2 = 6 episodes, as many as the header's. page_6h's 2 are no page of tier *:
+    each fires [12:01, 12:31) (its 30 min short window holds the 12:00 bin through the
+    evaluation at 12:30), over before tiny's 6 h window filled at 18:00 from tiny's own first
+    bin (day 1 12:00; day 2's 12:00 bin starts 24 h after it, a window or more: a new stretch,
+    filled at 18:00 again), so both are scored apart, not pages (the grid's start, big's first
+    bin on day 0, was not when tiny's window filled)."""
     text, _ = _run(tmp_path, capsys, ("big", "tiny"), "--policy", "workbook")
     assert "policy workbook (6 alert episodes;" in text
-    assert (f"6 alert episodes on 1 thin group left out {P2}: g=tiny ({WHY}); the rows above "
-            "score the other groups (precision, recall and every count)") in text
+    assert ("6 alert episodes on 1 thin group left out (no page as the rows of tier * count "
+            f"them): g=tiny ({WHY}); the rows above score the other groups (precision, recall "
+            "and every count)") in text
 
 
 def test_the_plot_draws_the_thin_group_light_keyed_as_left_out(tmp_path, capsys, monkeypatch):

@@ -789,8 +789,9 @@ def test_alerts_name_the_episodes_of_partial_windows(tmp_path, capsys):
         assert (f"{tier}'s long window ({window}) never filled: the log is 5 h 59 min long; its 1 "
                 "episode is scored apart, 1 met no incident; 1 incident began then: not "
                 "scored for this tier.") in text
-    assert ("1 episode of page_1h began and ended in the log's first 1 h, while its long window "
-            "filled; scored apart: 1 met no incident.") in text
+    assert ("1 episode of page_1h began and ended in the first 1 h of a group's traffic (or of "
+            "its return after a silence that long), while its long window filled; scored apart: "
+            "1 met no incident.") in text
 
 
 def test_alerts_say_how_naive_incident_times_were_read(tmp_path, capsys):

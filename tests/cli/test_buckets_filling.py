@@ -66,9 +66,10 @@ def test_a_real_page_after_the_warm_up_is_one_page(tmp_path, capsys):
     row = cells(out, "timeout")
     assert (row["failures"], row["pages"], row["pages_caused"]) == ("91", "1", "1")
     said = " ".join(out.split())
-    assert ("1 episode of page_1h began and ended in the log's first 1 h, while its long window "
-            "filled: not counted") in said
-    assert "1 episode of page_6h began and ended in the log's first 6 h" in said
+    assert ("1 episode of page_1h began and ended in the first 1 h of a group's traffic (or of "
+            "its return after a silence that long), while its long window filled: not "
+            "counted") in said
+    assert "1 episode of page_6h began and ended in the first 6 h of a group's traffic" in said
 
 
 @pytest.mark.usefixtures("wide_terminal")

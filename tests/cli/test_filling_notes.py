@@ -51,9 +51,10 @@ def test_one_episode_and_one_incident_in_the_singular():
 def test_a_window_that_filled(what):
     # 1 d window, 2 d read: 1,234 episodes in the first day, 1,200 met no incident; 2 incidents
     notes = filling_notes(_rows("ticket_1d", 1234, 34, 2), _episodes(2), what=what)
-    assert notes == [f"1,234 episodes of ticket_1d began and ended in the {what}'s first 24 h, "
-                     "while its long window filled; scored apart: 1,200 met no incident; 2 "
-                     "incidents began then: not scored for this tier."]
+    assert notes == ["1,234 episodes of ticket_1d began and ended in the first 24 h of a group's "
+                     "traffic (or of its return after a silence that long), while its long "
+                     "window filled; scored apart: 1,200 met no incident; 2 incidents began "
+                     "then: not scored for this tier."]
     notes = filling_notes(_rows("ticket_1d", 0, 0, 2), _episodes(2), what=what)
     assert notes == [f"2 incidents began in the {what}'s first 24 h, while ticket_1d's long "
                      "window filled: not scored for this tier."]
