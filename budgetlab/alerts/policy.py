@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import duration_label, to_timedelta, window_words
-from .._util.words import command_flag, prose_duration, say
+from .._util.words import command_flag, counted, prose_duration, say
 from ..errors import ConfigError
 from .preset_tables import (
     PYRRA_DIVISORS,
@@ -80,12 +80,26 @@ def _period_fix(periods: tuple[str, ...], how: str = "") -> str:
 def _as_tier(item: Any) -> AlertTier:
     if isinstance(item, AlertTier):
         return item
+    fields = "name, severity, long_window[, short_window, burn, for_, cooldown]"
     if isinstance(item, dict):
+        unknown = sorted(set(map(str, item)) - set(_TIER_FIELDS))
+        lacked = [k for k in _TIER_FIELDS[:3] if k not in item]
+        if unknown or lacked:
+            what = (f"has no field {unknown[0]!r}" if unknown
+                    else f"lacks {', '.join(lacked)}")
+            raise ConfigError(f"tiers: a dict tier {what}; its keys are {fields}.")
         return AlertTier(**item)
     if isinstance(item, (tuple, list)):
+        if not 3 <= len(item) <= len(_TIER_FIELDS):
+            raise ConfigError(f"tiers: a tuple tier holds {counted(len(item), 'value')}; give "
+                              f"3 to {len(_TIER_FIELDS)}: ({fields}).")
         return AlertTier(*item)
     raise ConfigError("tiers must be AlertTier objects, dicts or (name, severity, long, short, "
                       "burn) tuples.")
+
+
+#: AlertTier's fields, in order (a tuple tier gives them by position, a dict by name).
+_TIER_FIELDS = ("name", "severity", "long_window", "short_window", "burn", "for_", "cooldown")
 
 
 @dataclass(frozen=True)
@@ -128,7 +142,8 @@ class AlertPolicy:
         object.__setattr__(self, "tiers", tiers)
         object.__setattr__(self, "period", to_timedelta(self.period, name="period"))
         if not isinstance(self.name, str):
-            raise ConfigError("policy name must be a string.")
+            raise ConfigError(f"name= must be a string (the policy's label), not "
+                              f"{type(self.name).__name__} {self.name!r}."[:200])
 
     @property
     def windows(self) -> tuple[pd.Timedelta, ...]:

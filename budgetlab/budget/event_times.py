@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..errors import InputError
 
-__all__ = ["batch_kinds", "batch_ns", "event_time", "time_kind"]
+__all__ = ["batch_kinds", "batch_ns", "batch_outcomes", "event_time", "one_outcome", "time_kind"]
 
 
 def event_time(ts: Any) -> tuple[int, str | None]:
@@ -100,3 +100,48 @@ def time_kind(kinds: set[str | None], have: str | None = None) -> str | None:
                          "give every time with its zone (e.g. pd.Timestamp(..., tz='UTC')) or "
                          "none.")
     return found.pop() if found else None
+
+
+
+#: How the outcomes are given, in the words of a refusal.
+_OUTCOMES = "True (a success) or False (a failure), or 1 and 0"
+
+
+def one_outcome(ok: Any) -> bool:
+    """The outcome of one event: a bool, or the number 1 or 0; anything else is refused (text
+    such as ``"error"`` would otherwise count as a success).
+
+    >>> one_outcome(True), one_outcome(0)
+    (True, False)
+    """
+    if isinstance(ok, (bool, np.bool_)) or (
+            isinstance(ok, (int, float, np.integer, np.floating)) and ok in (0, 1)):
+        return bool(ok)
+    got = "text" if isinstance(ok, str) else f"{ok!r}"[:40]
+    raise InputError(f"record() takes ok= as {_OUTCOMES}; got {got}.")
+
+
+def batch_outcomes(ok: Any) -> np.ndarray:
+    """The outcomes of a batch as a bool array: bools, or the numbers 1 and 0; anything else
+    (text, missing values, one value for the batch) is refused.
+
+    >>> batch_outcomes([True, 0, 1]).tolist()
+    [True, False, True]
+    """
+    if np.ndim(ok) != 1:
+        raise InputError(f"record_many() takes ok= as a sequence of outcomes, one per event: "
+                         f"{_OUTCOMES}; for one event use record().")
+    arr = np.asarray(ok)
+    if arr.dtype.kind == "b":
+        return arr
+    if arr.size == 0 or (arr.dtype.kind in "iuf" and np.isin(arr, (0, 1)).all()):
+        return arr.astype(bool)
+    if arr.dtype == object and all(isinstance(v, (bool, np.bool_)) for v in arr):
+        return arr.astype(bool)
+    if arr.dtype.kind in "US" or any(isinstance(v, (str, bytes)) for v in arr.ravel()):
+        got = "text"
+    elif pd.isna(arr).any():
+        got = "missing values"
+    else:
+        got = "numbers other than 1 and 0"
+    raise InputError(f"record_many() takes ok= as {_OUTCOMES}; it holds {got}.")

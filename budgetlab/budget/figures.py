@@ -31,6 +31,7 @@ import pandas as pd
 
 from .._util.ratios import ratio
 from .._util.words import noun_for
+from ..errors import ConfigError
 from ..slo import SLO
 
 __all__ = [
@@ -276,8 +277,9 @@ def round_like_python(values: np.ndarray, digits: int) -> np.ndarray:
     >>> round_like_python(np.array([2.675, 0.125, 1.0049999999999999, -0.004, 12.3456]), 2).tolist()
     [2.67, 0.12, 1.0, -0.0, 12.35]
     """
-    if not 0 <= digits <= 15:
-        raise ValueError("digits must lie in 0..15")
+    if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) \
+            or not 0 <= digits <= 15:
+        raise ConfigError(f"digits={digits!r} must be a whole number in 0..15.")
     x = np.asarray(values, dtype=np.float64)
     scale = 10.0**digits  # exact for digits <= 22
     with np.errstate(over="ignore", invalid="ignore"):

@@ -24,7 +24,14 @@ import pandas as pd
 from ..errors import ConfigError, InputError
 from ..slo import SLO, as_per_group
 from ..windows.trailing import window_starts
-from .event_times import batch_kinds, batch_ns, event_time, time_kind
+from .event_times import (
+    batch_kinds,
+    batch_ns,
+    batch_outcomes,
+    event_time,
+    one_outcome,
+    time_kind,
+)
 from .figures import (
     STATUS_DTYPE,
     STATUSES,
@@ -186,6 +193,7 @@ class Tracker:
         times before were naive, aware only if they were aware (:class:`InputError` otherwise; the
         tracker is then unchanged).
         """
+        ok = one_outcome(ok)
         now, kind = (self._clock(), None) if ts is None else event_time(ts)
         with self._lock:
             if self._end > self._start and now < self._t[self._end - 1]:
@@ -213,19 +221,22 @@ class Tracker:
         """Record a batch of attempts (vectorized); returns the transitions they caused.
 
         Same result as calling :meth:`record` for each event in order, callbacks included.
-        ``ts`` must be non-decreasing and not earlier than the last recorded event.
+        ``ok`` holds one outcome per event: True (a success) or False, or 1 and 0; text and
+        missing values are refused (:class:`InputError`). ``ts`` must be non-decreasing and not
+        earlier than the last recorded event.
 
         Returns
         -------
         DataFrame
             ``ts`` (int64 ns), ``from_status``, ``to_status`` of each status change, in order.
         """
-        ok_arr = np.asarray(ok, dtype=bool)
+        ok_arr = batch_outcomes(ok)
         kinds = batch_kinds(ts)
         self.check_time_kind(kinds, keep=False)  # before pandas reads (or refuses) a mixed batch
         t_new = batch_ns(ts)
         if len(t_new) != len(ok_arr):
-            raise InputError(f"record_many() got {len(ok_arr)} outcomes but {len(t_new)} times.")
+            raise InputError(f"record_many() got {len(ok_arr)} outcomes (ok=) but {len(t_new)} "
+                             "times (ts=); give one time per outcome.")
         if len(t_new) == 0:
             return _no_transitions()
         with self._lock:  # checked and recorded at once

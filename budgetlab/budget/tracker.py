@@ -13,8 +13,16 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError, InputError
+from ..privacy import shown
 from ..slo import as_per_group, key_text
-from .event_times import batch_kinds, batch_ns, time_kind
+from .event_times import (
+    batch_kinds,
+    batch_ns,
+    batch_outcomes,
+    event_time,
+    one_outcome,
+    time_kind,
+)
 from .figures import STATUS_DTYPE, STATUSES
 from .stream import Report, Tracker
 
@@ -99,11 +107,17 @@ class KeyedTracker:
             self._keys[norm] = key
         return trk
 
+    def _forget_groups_but(self, known: set[tuple[str, ...]]) -> None:
+        """Drop the groups made since ``known`` was taken (by a batch then refused)."""
+        for norm in set(self._trackers) - known:
+            del self._trackers[norm], self._keys[norm]
+
     def tracker(self, key: Any) -> Tracker:
         """The tracker of group ``key`` (:class:`ConfigError` if the group has no event yet)."""
         norm = key_text(key)
         if norm not in self._trackers:
-            raise ConfigError("no event recorded yet for that group; record() one first.")
+            raise ConfigError(f"no event recorded yet for group {shown(key)}; record() one "
+                              "first (the groups so far: the groups property).")
         return self._trackers[norm]
 
     @property
@@ -117,6 +131,9 @@ class KeyedTracker:
 
     def record(self, key: Any, ok: bool, ts: Any = None) -> str:
         """Record one attempt of group ``key``; returns that group's status after it."""
+        one_outcome(ok)  # refused before the group is made: a refused event adds no group
+        if ts is not None:
+            event_time(ts)
         with self._lock:
             return self._tracker_for(key).record(ok, ts=ts)
 
@@ -138,13 +155,14 @@ class KeyedTracker:
             key_list = [k[0] if len(k) == 1 else k for k in key_list]
         else:
             key_list = list(keys)
-        ok_arr = np.asarray(ok, dtype=bool)
+        ok_arr = batch_outcomes(ok)
         kinds = batch_kinds(ts)
         time_kind(kinds)  # a mixed batch: before pandas reads (or refuses) it
         t_all = batch_ns(ts)
         if not (len(key_list) == len(ok_arr) == len(t_all)):
-            raise InputError(f"record_many() got {len(key_list)} keys, {len(ok_arr)} outcomes and "
-                             f"{len(t_all)} times.")
+            raise InputError(f"record_many() got {len(key_list)} keys (keys=), {len(ok_arr)} "
+                             f"outcomes (ok=) and {len(t_all)} times (ts=); give one of each per "
+                             "event.")
         rows: dict[tuple[str, ...], list[int]] = {}
         for i, k in enumerate(key_list):
             rows.setdefault(key_text(k), []).append(i)
@@ -153,15 +171,20 @@ class KeyedTracker:
         after: list[np.ndarray] = []
         with self._lock:
             batches = []
+            known = set(self._trackers)  # a refused batch adds no group either
             # check every group first: a refused batch records nothing
             for idx_list in rows.values():
                 idx = np.asarray(idx_list, dtype=np.int64)
                 trk = self._tracker_for(key_list[idx_list[0]])
                 t_g = t_all[idx]
-                if not trk.in_order(t_g):
-                    raise InputError("record_many() needs the times of each group in order, not "
-                                     "before that group's last recorded event.")
-                trk.check_time_kind(kinds, keep=False)
+                try:
+                    if not trk.in_order(t_g):
+                        raise InputError("record_many() needs the times of each group in order, "
+                                         "not before that group's last recorded event.")
+                    trk.check_time_kind(kinds, keep=False)
+                except InputError:
+                    self._forget_groups_but(known)
+                    raise
                 batches.append((idx, trk))
             for idx, trk in batches:
                 trk.check_time_kind(kinds)

@@ -71,6 +71,9 @@ def _span(args: argparse.Namespace, freq: Any) -> tuple[pd.Timestamp, pd.Timesta
     else:
         start = end - to_timedelta(args.since, name="since")
     if end <= start:
+        if args.end is None:  # --end left to its default: say so, not "--end must be after"
+            raise ConfigError("--start is not before the default --end (now, floored to a --freq "
+                              "bin); give an earlier --start, or an --end after it.")
         raise ConfigError("--end must be after --start.")
     return start, end
 

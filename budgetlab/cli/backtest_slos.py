@@ -106,8 +106,9 @@ def backtest_policies(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
 
             raise ConfigError(no_policy_text([spec.name], 1))
         return {spec.policy.name or "slo": spec.policy}
-    if len(set(names)) != len(names):
-        raise ConfigError("--policy lists a name twice.")
+    twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+    if twice is not None:  # a preset name (unknown ones are refused above)
+        raise ConfigError(f"--policy lists {twice} twice; give each policy once.")
     return {n: resolve_policy(n, period=spec.slo.period) for n in names}
 
 

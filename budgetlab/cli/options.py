@@ -330,7 +330,10 @@ def read_paths(paths: list[Path], args: argparse.Namespace) -> tuple[pd.DataFram
                           "format; "
                           "check --format.")
     if any(access) and not all(access):
-        raise ConfigError("the inputs mix access logs and event tables; give one kind per run.")
+        log = next(p for p, a in zip(paths, access, strict=True) if a)
+        table = next(p for p, a in zip(paths, access, strict=True) if not a)
+        raise ConfigError(f"the inputs mix access logs ({shown(log.name)}) and event tables "
+                          f"({shown(table.name)}); give one kind per run.")
     if all(access) or getattr(args, "preset", None) == "access":
         _refuse_personal_data_flags(args)
     if not all(access):

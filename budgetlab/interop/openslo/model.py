@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from ..._util.validation import check_fraction, check_tz, to_timedelta
-from ..._util.words import say
+from ..._util.words import prose_duration, say
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
 from ...slo import SLO
@@ -176,9 +176,10 @@ class SLODocument:
                               "'month'.")
         nominal = CALENDARS[CALENDAR_SHORTHAND[self.calendar]][1]
         if self.slo.period != nominal:
-            raise ConfigError(f"a calendar {self.calendar} SLO has period {nominal} (its nominal "
-                              "length); "
-                              f"build the SLO with period='{nominal.days}D'.")
+            raise ConfigError(f"a calendar {self.calendar} SLO has period "
+                              f"{prose_duration(nominal)} (its nominal length), not "
+                              f"{prose_duration(self.slo.period)}; build the SLO with "
+                              f"period='{nominal.days}D'.")
         if self.time_zone is None:
             raise ConfigError("a calendar window needs time_zone (an IANA name such as "
                               "'Europe/Berlin').")
@@ -206,8 +207,10 @@ class SLODocument:
                     if w is not None:
                         duration_shorthand(w, where=f"tier {t.name!r} {what}")
                 tier_names.append(t.name)
-        if len(set(tier_names)) != len(tier_names):
-            raise ConfigError("tier names must be unique across the alert policies of one SLO.")
+        twice = next((n for i, n in enumerate(tier_names) if n in tier_names[:i]), None)
+        if twice is not None:
+            raise ConfigError(f"alert_policies: two tiers are named {twice!r}; tier names must be "
+                              "unique across the alert policies of one SLO.")
         self._set("alert_policies", tuple(pols))
         info = self.policy_info
         if not isinstance(info, Mapping) or not all(
@@ -229,7 +232,8 @@ class SLODocument:
         if self.budgeting_method == "Occurrences":
             if self.time_slice_target is not None or self.time_slice_window is not None:
                 raise ConfigError("time_slice_target and time_slice_window apply to time-slice "
-                                  "budgeting methods only.")
+                                  "budgeting methods only; give budgeting_method='Timeslices' "
+                                  "or 'RatioTimeslices', or leave them out.")
             return
         if self.budgeting_method == "Timeslices" and (
             self.time_slice_target is None or self.time_slice_window is None
