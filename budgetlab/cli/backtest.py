@@ -195,7 +195,9 @@ def _read(args: argparse.Namespace, spec: Any, start: pd.Timestamp, end: pd.Time
             spec = _check_buckets(client, spec, start, end)
         # a span widened: the header and a note of "How it was read" say it
         bins = read_counts(client, total=spec.total, errors=spec.errors, good=spec.good,
-                           start=start, end=end, freq=args.freq, by=by, warn_widened=False)
+                           start=start, end=end, freq=args.freq, by=by, warn_widened=False,
+                           not_personal=[k.strip() for k in (args.not_personal or "").split(",")
+                                         if k.strip()])
     return _one_index_note(spec, bins, client.index_failure)
 
 
@@ -310,6 +312,9 @@ def add_parser(subparsers: Any) -> None:
                    help="latency threshold: events slower than this are bad; must be a bucket "
                         "bound of --histogram")
     g.add_argument("--by", default=None, help="labels to group by, comma-separated (sum by (...))")
+    g.add_argument("--not-personal", default=None, metavar="LABEL,...",
+                   help="--by labels named like people or accounts (user, client, ...) that name "
+                        "no person here")
     # read as typed (one_target): a refusal echoes 95, not 95.0
     g.add_argument("--target", default=None, help="target success rate (default: spec)")
     g.add_argument("--period", default=None,
