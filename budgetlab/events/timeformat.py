@@ -28,7 +28,7 @@ from .epochs import EPOCH_UNITS, NS_MAX
 from .times import parse_time, zone_reading
 
 __all__ = ["check_time_format", "has_year", "parse_formatted", "instants", "year_shifts",
-           "NEW_YEAR_GAP"]
+           "matches_format", "NEW_YEAR_GAP"]
 
 #: A time this much earlier than the latest one before it is in the next year, this much later
 #: than it in the year before (formats without a year).
@@ -176,10 +176,28 @@ def instants(text: Any, fmt: str) -> tuple[np.ndarray, np.ndarray]:
     return ns[at], valid[at]
 
 
+def matches_format(text: Any, fmt: str) -> np.ndarray:
+    """Which Arrow texts match ``fmt``, with or without its year: one rule for the lines of a
+    log (``on_error=``). A format without a year is tried in a leap year, so ``Feb 29`` matches
+    here and is refused by :func:`parse_formatted` when its year is not a leap year (a matter of
+    ``year=``, not of the line).
+
+    >>> import pyarrow as pa
+    >>> matches_format(pa.array(["12.31 23:00:08", "12.31 23:00", "02.29 00:00:00"]),
+    ...                "%m.%d %H:%M:%S").tolist()
+    [True, False, True]
+    """
+    if has_year(fmt):
+        return instants(text, fmt)[1]
+    trimmed = pc.utf8_trim_whitespace(text)
+    return instants(pc.binary_join_element_wise(f"{_ORDER_YEAR}", trimmed, " "), f"%Y {fmt}")[1]
+
+
 def parse_formatted(col: pd.Series, fmt: str, *, year: int | None,
-                    tz: Any) -> tuple[np.ndarray, str]:
+                    tz: Any, lines: bool = False) -> tuple[np.ndarray, str]:
     """The time column read with ``fmt`` (and ``year`` if the format has none) as int64 ns UTC,
-    and how it was read (for the "how it was read" block).
+    and how it was read (for the "how it was read" block); ``lines``: the events of a text log,
+    whose refusals name ``on_error='skip'``.
 
     >>> t, how = parse_formatted(pd.Series(["Dec 31 23:59:58", "Jan  1 00:00:01"]),
     ...                          "%b %d %H:%M:%S", year=2025, tz="UTC")
@@ -203,7 +221,7 @@ def parse_formatted(col: pd.Series, fmt: str, *, year: int | None,
     else:
         year = int(year or 0)  # given: checked above
         ordered = _strptime(f"{_ORDER_YEAR} " + text, f"%Y {fmt}")
-        _refuse_missing(ordered, fmt)
+        _refuse_missing(ordered, fmt, lines)
         shift = year_shifts(np.asarray(ordered.array.asi8))
         years = year + shift
         parsed = _strptime(pd.Series(years.astype(str), index=text.index) + " " + text, f"%Y {fmt}")
@@ -213,7 +231,7 @@ def parse_formatted(col: pd.Series, fmt: str, *, year: int | None,
                                  "as Feb 29 in a year that is not a leap year); check "
                                  f"{say('year=', '--year')}.")
         said = f"text as written, format {fmt!r}, year {year} given{_new_year_words(shift, year)}"
-    _refuse_missing(parsed, fmt)
+    _refuse_missing(parsed, fmt, lines)
     if "%z" in fmt:
         return parse_time(parsed, tz="UTC", epoch=None), said + " with UTC offsets"
     return parse_time(parsed, tz=tz, epoch=None), f"{said}, {zone_reading(tz)}"
@@ -268,9 +286,13 @@ def _new_year_words(shift: np.ndarray, year: int) -> str:
     return f" ({'; '.join(words)})" if words else ""
 
 
-def _refuse_missing(parsed: pd.Series, fmt: str) -> None:
+def _refuse_missing(parsed: pd.Series, fmt: str, lines: bool = False) -> None:
+    """Refuse the times that do not match ``fmt`` by row (by line in a text log, where
+    ``on_error='skip'`` leaves such lines out)."""
     bad = parsed.isna().to_numpy()
     if bad.any():
+        fix = say(", fix them or pass on_error='skip' to leave those lines out",
+                  ", fix them, or pass --on-error skip to leave those lines out (with a "
+                  "warning)") if lines else ", or fix them"
         raise TimestampError(f"times at {row_numbers(bad)} do not match the time format "
-                             f"{fmt!r}; check {say('time_format=', '--time-format')}, or fix "
-                             "them.")
+                             f"{fmt!r}; check {say('time_format=', '--time-format')}{fix}.")

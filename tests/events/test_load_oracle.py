@@ -796,7 +796,8 @@ def _old_parse_file(path: Path, on_error: str, notes: list[str]) -> Any:
         raise FileFormatError(f"{file_name(path)}: {n_bad:,} line{'' if n_bad == 1 else 's'} not "
                               "in common/combined log "
                               f"format ({'line' if n_bad == 1 else 'lines'} {listed}); "
-                              "fix them or pass on_error='skip' to drop them.")
+                              f"fix {'it' if n_bad == 1 else 'them'} or pass on_error='skip' to drop "
+                              f"{'it' if n_bad == 1 else 'them'}.")
     if not good.any():
         raise FileFormatError(f"{file_name(path)}: no line in common/combined log format; is this "
                               "an access log?")
