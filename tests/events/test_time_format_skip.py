@@ -50,3 +50,12 @@ def test_raise_and_count_name_the_line_and_the_way_out(tmp_path, capsys):
                "--year", "2016", "--outcomes", "close=success,error=failure"])
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1 and "--on-error skip" in err
+
+
+def test_a_preset_with_a_time_format_names_the_flag_given(tmp_path, capsys):
+    log = tmp_path / "auth.log"
+    log.write_text("Dec 31 23:59:50 h sshd[1]: Accepted password for a from 10.0.0.1 port 1 ssh2\n")
+    rc = main(["replay", str(log), "--preset", "sshd", "--time-format", "%b %d"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "give either --preset or --time-format, not both" in err, err
+    assert "--pattern" not in err

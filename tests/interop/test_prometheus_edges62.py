@@ -97,3 +97,11 @@ def test_a_label_of_personal_data_is_given_a_fix_a_prometheus_read_has(fake, cap
     assert "x@example.com" not in said
     rc, err = _backtest(fake.url, capsys, "--by", "region")
     assert rc == 2 and "label_replace" in err and "--pii" not in err and "--salt" not in err
+
+
+def test_a_count_beyond_2_53_names_freq_as_each_interface_spells_it(fake, capsys):
+    fake.act = lambda h, body: h.send(200, _matrix([{"metric": {}, "values": _values("1e19")}]))
+    with pytest.raises(ServerError, match=r"or use a shorter freq=\.$"):
+        _read(fake.url)
+    rc, err = _backtest(fake.url, capsys)
+    assert rc == 2 and err.endswith("or use a shorter --freq.\n"), err
