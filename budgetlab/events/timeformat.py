@@ -7,8 +7,9 @@ in the year that puts it nearest the latest time read so far: a time more than h
 (183 days) earlier than that latest time is in the next year (the log has crossed New Year:
 ``Dec 31 23:59:59`` then ``Jan 1 00:00:01``), one more than half a year later than it is in the
 year before (a ``Dec 31`` line written late, after ``Jan 1``). Unsorted lines thus never move a
-year on by themselves. The rule is stated in the "how it was read" block each time it applies. Dates that do not exist in their year
-(``Feb 29`` in 2015) are refused, never rolled over to another day.
+year on by themselves. The rule is stated in the "how it was read" block each time it applies.
+Dates that do not exist in their year (``Feb 29`` in 2015) are refused, never rolled over to
+another day.
 """
 
 from __future__ import annotations

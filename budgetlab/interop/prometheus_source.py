@@ -38,8 +38,8 @@ from .prometheus_http import MAX_SERIES, PrometheusClient, index_failed_words
 from .prometheus_keys import (
     group_index,
     guard_keys,
-    refuse_named_keys,
     key_frame,
+    refuse_named_keys,
     spell_keys,
     spellings,
     split_parts,

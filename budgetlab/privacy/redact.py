@@ -38,7 +38,9 @@ def shown(value: Any, limit: int = 40) -> str:
 HIDDEN = "[hidden: looks like personal data]"
 #: A terminal's escape sequences (colours, cursor moves, titles: CSI ``ESC [ ... m`` and OSC
 #: ``ESC ] ... BEL``), left out of text a message shows.
-_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x9b[0-?]*[ -/]*[@-~]")
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
+                      r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, to BEL or ST
+                      r"|\x9b[0-?]*[ -/]*[@-~]")  # CSI as one C1 character
 
 
 def _printable(text: str) -> str:
