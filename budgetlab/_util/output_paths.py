@@ -30,10 +30,17 @@ def shown_path(path: Path, given: str = "") -> str:
     """A file name as a message may show it: quoted when it is plainly not personal data (short,
     ASCII letters, digits and ``_.,=+-`` only, fewer than 8 digits: no e-mail, phone or IP
     address fits), else a placeholder; ``given``, the path as typed, is shown whole when it is
-    relative (``'ro/x.csv'``, not ``'x.csv'``) and each part plain. (This layer cannot use the
-    detector of :mod:`budgetlab.privacy`; it errs on the side of hiding.)"""
+    relative, to the working folder or to the home folder (``'ro/x.csv'``, ``'~/out'``, not
+    ``'x.csv'``, ``'out'``), and each part plain; an absolute path by its name (it may hold the
+    user's login, ``/home/fztu/...``). (This layer cannot use the detector of
+    :mod:`budgetlab.privacy`; it errs on the side of hiding.)
+
+    >>> shown_path(Path("/root/nonexist"), "~/nonexist"), shown_path(Path("/tmp/a/b"), "/tmp/a/b")
+    ("'~/nonexist'", "'b'")
+    """
     parts = given.replace(os.sep, "/").split("/")
-    if (given and not os.path.isabs(given) and all(_SAFE_NAME.fullmatch(q) for q in parts if q)
+    if (given and not os.path.isabs(given) and all(_SAFE_NAME.fullmatch(q) or (i == 0 and q == "~")
+                                                   for i, q in enumerate(parts) if q)
             and len(given) <= 160 and sum(c.isdigit() for c in given) < 8):
         return repr(given)
     name = path.name or str(path)

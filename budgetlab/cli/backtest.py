@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
 from .alert_figure import plot_policies
+from .backtest_flags import add_backtest_flags
 from .backtest_report import (
     print_episodes,
     print_reading,
@@ -29,8 +30,6 @@ from .backtest_report import (
 )
 from .backtest_scores import incidents_to_score, score_backtest
 from .backtest_slos import backtest_policies, replayed_tiers, target_slos
-from .number_flags import number
-from .options import OUT_PRECISION, add_tz_option
 from .prose import path_label
 
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
@@ -198,8 +197,14 @@ def _read(args: argparse.Namespace, spec: Any, start: pd.Timestamp, end: pd.Time
             spec = _check_buckets(client, spec, start, end)
         # a span widened: the header and a note of "How it was read" say it
         bins = read_counts(client, total=spec.total, errors=spec.errors, good=spec.good,
-                           start=start, end=end, freq=args.freq, by=by, warn_widened=False)
+                           start=start, end=end, freq=args.freq, by=by, warn_widened=False,
+                           not_personal=_names(args.not_personal))
     return _one_index_note(spec, bins, client.index_failure)
+
+
+def _names(text: str | None) -> list[str]:
+    """The names of a comma-separated flag (``--by``, ``--not-personal``), blanks left out."""
+    return [k.strip() for k in (text or "").split(",") if k.strip()]
 
 
 def _one_index_note(spec: Any, bins: pd.DataFrame, why: str) -> tuple[Any, pd.DataFrame]:
@@ -242,8 +247,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     planned = _plan(args)
     incidents = read_incidents(args.incidents) if args.incidents is not None else None
     start, end = _span(args, args.freq)
-    by = ([b.strip() for b in (args.by or "").split(",") if b.strip()] if args.by is not None
-          else list(spec.by))
+    by = _names(args.by) if args.by is not None else list(spec.by)
     spec, bins = _read(args, spec, start, end, by)
     print_reading(bins, spec, start, end, args.tz)
     start, end = (pd.Timestamp(bins.attrs["span"][k]) for k in ("start", "end"))  # as counted
@@ -297,59 +301,5 @@ def add_parser(subparsers: Any) -> None:
     """Register ``budgetlab backtest``."""
     p = subparsers.add_parser("backtest",
                               help="replay SLO alert policies over a Prometheus server's history")
-    p.add_argument("--prometheus", required=True, metavar="URL",
-                   help="server URL, e.g. http://localhost:9090")
-    g = p.add_argument_group("SLO and SLI")
-    g.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
-                   help="OpenSLO (ratioMetric with Prometheus queries) or Sloth prometheus/v1 spec")
-    g.add_argument("--total", default=None,
-                   help="counter of all events (selector or PromQL), without --slo")
-    g.add_argument("--errors", default=None, help="counter of failed events (with --total)")
-    g.add_argument("--good", default=None, help="counter of successful events (not --errors)")
-    g.add_argument("--histogram", default=None, metavar="NAME[{MATCHERS}]",
-                   help="latency SLI: a Prometheus histogram of durations (its _bucket and _count "
-                        "series), with --slow-above")
-    g.add_argument("--slow-above", default=None, metavar="DURATION",
-                   help="latency threshold: events slower than this are bad; must be a bucket "
-                        "bound of --histogram")
-    g.add_argument("--by", default=None, help="labels to group by, comma-separated (sum by (...))")
-    # read as typed (one_target): a refusal echoes 95, not 95.0
-    g.add_argument("--target", default=None, help="target success rate (default: spec)")
-    g.add_argument("--period", default=None,
-                   help="SRE budget period of the burn factors and of budget_spent_pct (default: "
-                        "spec, else 30d); the spec's own tiers keep their budget fractions")
-    g.add_argument("--window", default=None, help=argparse.SUPPRESS)  # refused: see --period
-    g.add_argument("--policy", default=None,
-                   help="policies to compare, comma-separated: workbook, pyrra, sloth, sloth30, "
-                        "sloth28, single_window (default: the spec's); single_window is always "
-                        "one 1 h window at burn 0.9, whatever --period says")
-    s = p.add_argument_group("span")
-    s.add_argument("--since", default="30d", help="how far back from --end (default 30d)")
-    s.add_argument("--start", default=None,
-                   help="start time (ISO 8601; naive times in --tz) instead of --since")
-    s.add_argument("--end", default=None,
-                   help="end time (ISO 8601; naive times in --tz; default: now, at a bin boundary)")
-    add_tz_option(s, naive="--start/--end")
-    s.add_argument("--freq", default="1min",
-                   help="bin width and query step (default 1min; >= scrape interval)")
-    h = p.add_argument_group("HTTP")
-    h.add_argument("--timeout", type=number, default=30.0,
-                   help="seconds for the whole read, every request from the first to the "
-                        "last byte of the last answer (one deadline; 30)")
-    h.add_argument("--max-series", type=int, default=1000, metavar="N",
-                   help="most series one answer may hold; sizes the cap on its bytes (N x points x "
-                        "48 B + 1 MiB; up to 4 answers read at once; default 1000)")
-    h.add_argument("--header", action="append", default=None, metavar="'NAME: VALUE'",
-                   help="extra HTTP header, repeatable (e.g. Authorization); never printed")
-    o = p.add_argument_group("incidents and outputs")
-    o.add_argument("--incidents", default=None, metavar="CSV",
-                   help="incident_id,start,end[,scope,kind] for scoring")
-    o.add_argument("--grace", default="1h",
-                   help="alerts up to this long after an incident still detect it (1h)")
-    o.add_argument("--out", default=None, metavar="DIR|FILE",
-                   help="folder for bins/episodes/detections/scores .csv, or one .csv/.parquet of "
-                        f"the episodes; {OUT_PRECISION}")
-    o.add_argument("--plot", default=None, metavar="FILE",
-                   help="write a timeline of the episodes (.png, .svg or .pdf, by the suffix)")
-    o.add_argument("--force", action="store_true", help="overwrite existing outputs")
+    add_backtest_flags(p)
     p.set_defaults(func=_cmd_backtest)

@@ -17,10 +17,11 @@ and the matched groups), one value per line; a line ends at LF, CRLF or a CR alo
   matched line whose time does not read is refused by its line (:mod:`.timeformat`).
 * ``"raise"`` (CLI ``--on-error raise`` or ``--strict``; :func:`~budgetlab.read_access_log`'s
   default): every non-blank line must be an event. A line is not in the format when the
-  pattern does not match it, its time does not read in a ``time_format`` that carries the year
-  (a format without one is read, and refused by line, once the years are known), or a group fails
-  the preset's check (:attr:`LinePreset.checks`); such lines are refused together, named by file
-  and line number (the first ten, then how many more).
+  pattern does not match it, its time does not match the ``time_format`` (with or without a
+  year: a date that does not exist in the year read, ``Feb 29`` in 2015, is a matter of
+  ``year=`` and refused by line once the years are known), or a group fails the preset's check
+  (:attr:`LinePreset.checks`); such lines are refused together, named by file and line number
+  (the first ten, then how many more).
 * ``"skip"``: the same lines are left out with a warning that names them, and counted as read
   and skipped (``lines not in the format``).
 
@@ -59,7 +60,7 @@ from ._text import CR_ONLY_NOTE, ISO_TIME, PROGRESS_BYTES, cr_only, text_problem
 from .file_names import file_names
 from .files import check_path, file_name, file_notes, refuse_copies
 from .presets import PRESETS, LinePreset, check_pattern, only_groups, pattern_groups
-from .timeformat import has_year, instants
+from .timeformat import has_year, instants, matches_format
 
 if TYPE_CHECKING:
     from .spec import ReadSpec
@@ -249,6 +250,8 @@ def _in_format(scan: LineScan, spec: ReadSpec,
     good, ns, fmt = np.ones(len(scan.events), dtype=bool), None, spec.time_format
     if fmt is not None and has_year(fmt):
         ns, good = instants(scan.events.column(spec.time), fmt)
+    elif fmt is not None:  # the years come later (the New Year rule): the format now
+        good = matches_format(scan.events.column(spec.time), fmt)
     for group, check in (preset.checks if preset else {}).items():
         if group in scan.events.column_names:
             good &= np.asarray(pc.match_substring_regex(scan.events.column(group), check),
@@ -262,13 +265,15 @@ def _not_events(scan: LineScan, good: np.ndarray, spec: ReadSpec,
     refused, skipped with a warning, or (``"count"``) stated as a share in the notes; a file
     without events is refused."""
     name, n_bad = scan.name, scan.unmatched + int((~good).sum())
-    fmt = preset.format_name if preset and preset.format_name else "the format of the pattern"
+    fmt = preset.format_name if preset and preset.format_name else "the format of the pattern" + (
+        f" and the time format {spec.time_format!r}" if spec.time_format and not preset else "")
     listed = line_list(np.sort(np.concatenate([scan.first_unmatched,
                                                scan.numbers[~good][:MAX_LINES_LISTED]])), n_bad)
     what = f"{counted(n_bad, 'line')} not in {fmt} ({noun_for(n_bad, 'line')} {listed})"
     if n_bad and spec.on_error == "raise":
-        fix = say("fix them or pass on_error='skip' to drop them",
-                  "fix them, or pass --on-error skip to drop them (with a warning)")
+        them = "it" if n_bad == 1 else "them"
+        fix = say(f"fix {them} or pass on_error='skip' to drop {them}",
+                  f"fix {them}, or pass --on-error skip to drop {them} (with a warning)")
         raise FileFormatError(f"{name}: {what}; {fix}.")
     if not good.any():
         if preset and preset.kind:

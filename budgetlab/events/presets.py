@@ -279,8 +279,11 @@ def check_line_options(spec: Any) -> None:
     if spec.preset is not None:
         check_argument("preset", spec.preset, tuple(PRESETS))
         if spec.pattern is not None or spec.time_format is not None:
-            raise ConfigError("preset= sets the pattern and the time format; give either "
-                              "preset= or pattern= (with time_format=), not both.")
+            both = "pattern=" if spec.time_format is None else "time_format=" \
+                if spec.pattern is None else "pattern= and time_format="
+            raise ConfigError(f"preset= sets the pattern and the time format; give either "
+                              f"preset= or {both}, not both (a pattern takes its own "
+                              "time_format=).")
         p = PRESETS[spec.preset]
         if spec.year is not None and has_year(p.time_format):  # the user gave no format
             raise ConfigError(f"the {spec.preset} preset's times carry their year "

@@ -280,7 +280,8 @@ def _time_of(raw: pd.DataFrame, spec: ReadSpec) -> tuple[np.ndarray, str]:
     if reading and isinstance(col.dtype, pd.DatetimeTZDtype) and col.dtype.unit == "ns":
         return np.asarray(col.array.asi8), reading
     if spec.time_format is not None:
-        return parse_formatted(col, spec.time_format, year=spec.year, tz=tz)
+        return parse_formatted(col, spec.time_format, year=spec.year, tz=tz,
+                               lines=spec.pattern is not None)
     return parse_time(col, tz=tz, epoch=spec.epoch), \
         reading or describe_time(col, tz=tz, epoch=spec.epoch)
 

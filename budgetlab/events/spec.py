@@ -159,9 +159,9 @@ class ReadSpec:
         Read the time column as written with this strptime format (e.g. ``"%b %d %H:%M:%S"``);
         times that do not match it are refused by row.
     year : int, optional
-        The year of the first line, for a ``time_format`` without one (required then); a time
-        more than half a year earlier than the line before it starts the next year (the New Year
-        rule, :mod:`budgetlab.events.timeformat`).
+        The year of the first line, for a ``time_format`` without one (required then); each
+        line is read in the year nearest the latest time before it (the New Year rule,
+        :mod:`budgetlab.events.timeformat`).
     strict : bool
         Deprecated: the older spelling of ``on_error="raise"``; ``strict=True`` warns
         (``FutureWarning``) and is read as ``on_error="raise"`` (``strict`` is then ``False``:

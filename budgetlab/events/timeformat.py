@@ -2,11 +2,14 @@
 the year of formats that carry none (``year=``, CLI ``--year``).
 
 A format without a year (syslog's ``%b %d %H:%M:%S``, a proxy's ``%m.%d %H:%M:%S``) is refused
-unless the year is given; it is the year of the first line. **New Year rule:** when a time is more
-than half a year (183 days) earlier than the line before it, the log has crossed New Year and the
-year goes up by one from that line on (``Dec 31 23:59:59`` then ``Jan 1 00:00:01``). The rule is
-stated in the "how it was read" block each time it applies. Dates that do not exist in their year
-(``Feb 29`` in 2015) are refused, never rolled over to another day.
+unless the year is given; it is the year of the first line. **New Year rule:** each line is read
+in the year that puts it nearest the latest time read so far: a time more than half a year
+(183 days) earlier than that latest time is in the next year (the log has crossed New Year:
+``Dec 31 23:59:59`` then ``Jan 1 00:00:01``), one more than half a year later than it is in the
+year before (a ``Dec 31`` line written late, after ``Jan 1``). Unsorted lines thus never move a
+year on by themselves. The rule is stated in the "how it was read" block each time it applies.
+Dates that do not exist in their year (``Feb 29`` in 2015) are refused, never rolled over to
+another day.
 """
 
 from __future__ import annotations
@@ -19,15 +22,17 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._util.words import say
+from .._util.words import counted, say
 from ..errors import ConfigError, TimestampError
 from ._messages import row_numbers
 from .epochs import EPOCH_UNITS, NS_MAX
 from .times import parse_time, zone_reading
 
-__all__ = ["check_time_format", "has_year", "parse_formatted", "instants", "NEW_YEAR_GAP"]
+__all__ = ["check_time_format", "has_year", "parse_formatted", "instants", "year_shifts",
+           "matches_format", "NEW_YEAR_GAP"]
 
-#: A time this much earlier than the line before it starts the next year (formats without a year).
+#: A time this much earlier than the latest one before it is in the next year, this much later
+#: than it in the year before (formats without a year).
 NEW_YEAR_GAP = pd.Timedelta(days=183)
 _YEAR = re.compile(r"%[YyGcxD]")
 # a day of the year: day and month, the day of the year, a whole date, or a week and a weekday
@@ -172,10 +177,28 @@ def instants(text: Any, fmt: str) -> tuple[np.ndarray, np.ndarray]:
     return ns[at], valid[at]
 
 
+def matches_format(text: Any, fmt: str) -> np.ndarray:
+    """Which Arrow texts match ``fmt``, with or without its year: one rule for the lines of a
+    log (``on_error=``). A format without a year is tried in a leap year, so ``Feb 29`` matches
+    here and is refused by :func:`parse_formatted` when its year is not a leap year (a matter of
+    ``year=``, not of the line).
+
+    >>> import pyarrow as pa
+    >>> matches_format(pa.array(["12.31 23:00:08", "12.31 23:00", "02.29 00:00:00"]),
+    ...                "%m.%d %H:%M:%S").tolist()
+    [True, False, True]
+    """
+    if has_year(fmt):
+        return instants(text, fmt)[1]
+    trimmed = pc.utf8_trim_whitespace(text)
+    return instants(pc.binary_join_element_wise(f"{_ORDER_YEAR}", trimmed, " "), f"%Y {fmt}")[1]
+
+
 def parse_formatted(col: pd.Series, fmt: str, *, year: int | None,
-                    tz: Any) -> tuple[np.ndarray, str]:
+                    tz: Any, lines: bool = False) -> tuple[np.ndarray, str]:
     """The time column read with ``fmt`` (and ``year`` if the format has none) as int64 ns UTC,
-    and how it was read (for the "how it was read" block).
+    and how it was read (for the "how it was read" block); ``lines``: the events of a text log,
+    whose refusals name ``on_error='skip'``.
 
     >>> t, how = parse_formatted(pd.Series(["Dec 31 23:59:58", "Jan  1 00:00:01"]),
     ...                          "%b %d %H:%M:%S", year=2025, tz="UTC")
@@ -199,29 +222,78 @@ def parse_formatted(col: pd.Series, fmt: str, *, year: int | None,
     else:
         year = int(year or 0)  # given: checked above
         ordered = _strptime(f"{_ORDER_YEAR} " + text, f"%Y {fmt}")
-        _refuse_missing(ordered, fmt)
-        # the New Year rule: a time over half a year before the line above starts the next year
-        step = np.diff(np.asarray(ordered.array.asi8)) < -NEW_YEAR_GAP.value
-        years, crossed = year + np.concatenate([[0], np.cumsum(step)]), int(step.sum())
+        _refuse_missing(ordered, fmt, lines)
+        shift = year_shifts(np.asarray(ordered.array.asi8))
+        years = year + shift
         parsed = _strptime(pd.Series(years.astype(str), index=text.index) + " " + text, f"%Y {fmt}")
         bad = parsed.isna().to_numpy()
         if bad.any():
             raise TimestampError(f"times at {row_numbers(bad)} are not dates in their year (such "
                                  "as Feb 29 in a year that is not a leap year); check "
                                  f"{say('year=', '--year')}.")
-        said = f"text as written, format {fmt!r}, year {year} given"
-        if crossed:
-            times = "once" if crossed == 1 else f"{crossed} times"
-            said += f" (crossed New Year {times}: {int(years[-1])} from there on)"
-    _refuse_missing(parsed, fmt)
+        said = f"text as written, format {fmt!r}, year {year} given{_new_year_words(shift, year)}"
+    _refuse_missing(parsed, fmt, lines)
     if "%z" in fmt:
         return parse_time(parsed, tz="UTC", epoch=None), said + " with UTC offsets"
     return parse_time(parsed, tz=tz, epoch=None), f"{said}, {zone_reading(tz)}"
 
 
-def _refuse_missing(parsed: pd.Series, fmt: str) -> None:
+def year_shifts(pos: np.ndarray) -> np.ndarray:
+    """The year of each time relative to the first line's (0, 1, -1, ...) by the New Year rule:
+    ``pos`` are the times placed in one year (int64 ns); each is read in the year that puts it
+    nearest the latest time read before it. Vectorised between the lines where the rule
+    applies (a log crosses New Year rarely); ``NEW_YEAR_GAP`` is the half year.
+
+    >>> day = 86_400 * 10**9
+    >>> year_shifts(np.array([364, 365, 0, 365, 1]) * day).tolist()  # Dec 30, 31, Jan 1, Dec 31
+    [0, 0, 1, 0, 1]
+    """
+    gap, n = NEW_YEAR_GAP.value, len(pos)
+    shift = np.zeros(n, dtype=np.int64)
+    if n == 0:
+        return shift
+    k, latest, i, chunk = 0, int(pos[0]), 0, 64
+    while i < n:
+        seg = pos[i:i + chunk]
+        # the latest time before each line, if no line of the chunk is read in another year
+        before = np.maximum.accumulate(np.concatenate([[latest], seg[:-1]]))
+        jump = np.flatnonzero((seg < before - gap) | (seg > before + gap))
+        stop = int(jump[0]) if len(jump) else len(seg)
+        shift[i:i + stop] = k
+        latest = max(latest, int(seg[:stop].max())) if stop else latest
+        if not len(jump):
+            i, chunk = i + stop, min(chunk * 2, 1 << 20)
+            continue
+        if seg[stop] < before[stop] - gap:  # the next year: the latest time from now on
+            k, latest = k + 1, int(seg[stop])
+            shift[i + stop] = k
+        else:  # written late: the year before, the latest time stays
+            shift[i + stop] = k - 1
+        i, chunk = i + stop + 1, 64
+    return shift
+
+
+def _new_year_words(shift: np.ndarray, year: int) -> str:
+    """How the New Year rule read the log (empty when it did not apply)."""
+    crossed, last = int(np.max(shift)), year + int(np.max(shift))
+    late = int(np.count_nonzero(shift < np.maximum.accumulate(shift)))
+    words = []
+    if crossed:
+        times = "once" if crossed == 1 else f"{crossed} times"
+        words.append(f"crossed New Year {times}: {last} from there on")
+    if late:
+        words.append(f"{counted(late, 'line')} written late across New Year (over half a year "
+                     "after the latest time before it) read in the year before")
+    return f" ({'; '.join(words)})" if words else ""
+
+
+def _refuse_missing(parsed: pd.Series, fmt: str, lines: bool = False) -> None:
+    """Refuse the times that do not match ``fmt`` by row (by line in a text log, where
+    ``on_error='skip'`` leaves such lines out)."""
     bad = parsed.isna().to_numpy()
     if bad.any():
+        fix = say(", fix them or pass on_error='skip' to leave those lines out",
+                  ", fix them, or pass --on-error skip to leave those lines out (with a "
+                  "warning)") if lines else ", or fix them"
         raise TimestampError(f"times at {row_numbers(bad)} do not match the time format "
-                             f"{fmt!r}; check {say('time_format=', '--time-format')}, or fix "
-                             "them.")
+                             f"{fmt!r}; check {say('time_format=', '--time-format')}{fix}.")

@@ -41,10 +41,13 @@ from ..privacy import redact
 from .http_proxy import proxy_for
 from .http_url import redact_url, shown_target, url_port
 
-__all__ = ["Origin", "DeadlineError", "RedirectRefused", "redact_url", "MAX_REDIRECTS"]
+__all__ = ["Origin", "DeadlineError", "RedirectRefused", "redact_url", "MAX_REDIRECTS",
+           "ERROR_TEXT_CAP"]
 
 #: Same-origin redirects followed for one request.
 MAX_REDIRECTS = 5
+#: Bytes of an error answer's body (4xx, 5xx) read for its text, whatever ``max_series``.
+ERROR_TEXT_CAP = 1 << 16
 _REDIRECTS = (301, 302, 303, 307, 308)
 _PIECE = 1 << 16
 _LOCAL = threading.local()
@@ -177,7 +180,7 @@ class Origin:
     def exchange(self, path: str, form: str, cap: int) -> tuple[int, bytes]:
         """POST ``form`` to ``path`` and read the answer before the deadline (same-origin
         redirects followed): ``(status, body)``; a 2xx body over ``cap`` bytes is refused, an
-        error answer's body is read up to 64 KiB."""
+        error answer's body is read up to :data:`ERROR_TEXT_CAP` (64 KiB)."""
         url = self.base + path
         watch = _Watch(self.deadline)
         _LOCAL.watch = watch
@@ -194,7 +197,7 @@ class Origin:
                         if resp.status in (301, 302, 303):
                             method, url, body = "GET", url.split("?")[0] + "?" + form, ""
                         continue
-                    raw = self._body(watch, resp, cap if resp.status < 300 else 1 << 16)
+                    raw = self._body(watch, resp, cap if resp.status < 300 else ERROR_TEXT_CAP)
                     done = True
                     return resp.status, raw
                 finally:
@@ -246,7 +249,7 @@ class Origin:
                               "compression; check proxies in between.")
         length = resp.headers.get("Content-Length")
         if length is not None and length.strip().isdigit() and int(length) > cap:
-            raise self._too_large(cap)
+            raise self._too_large(cap, resp.status)
         pieces: list[bytes] = []
         got = 0
         try:
@@ -262,7 +265,7 @@ class Origin:
                     break
                 got += len(piece)
                 if got > cap:
-                    raise self._too_large(cap)
+                    raise self._too_large(cap, resp.status)
                 pieces.append(piece)
         except (TimeoutError, urllib3.exceptions.TimeoutError):
             raise self._timeout() from None
@@ -318,7 +321,11 @@ class Origin:
                            f"at {self.where}: {redact(said, 80)}; check the proxy (and its "
                            "credentials), or add the server's host to NO_PROXY.")
 
-    def _too_large(self, cap: int) -> ServerError:
+    def _too_large(self, cap: int, status: int) -> ServerError:
+        if status >= 300:  # an error text's cap is fixed (ERROR_TEXT_CAP): max_series plays no part
+            return ServerError(f"Prometheus at {self.where} answered HTTP {status} with an error "
+                               f"text longer than {ERROR_TEXT_CAP // 1024} KiB (not read); check "
+                               "the query and the URL, or ask the server's operator.")
         return ServerError(f"the answer of Prometheus at {self.where} is larger than {cap:,} bytes "
                            f"{self.cap_fix}.")
 

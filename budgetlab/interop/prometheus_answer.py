@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .._util.words import counted
+from .._util.words import counted, say
 from ..errors import ServerError
 from ..privacy import redact
 
@@ -155,7 +155,8 @@ def _checked(metric: dict[Any, Any], ts: np.ndarray, vals: np.ndarray, asked: As
                           "2**53 "
                           f"(largest {float(np.abs(vals).max()):.3g}), where no count is exact; "
                           "check the "
-                          "query (a sum of counters per bin), or use a shorter freq.")
+                          "query (a sum of counters per bin), or use a shorter "
+                          f"{say('freq=', '--freq')}.")
     return Series({str(k): str(v) for k, v in metric.items()}, ts_ns, vals)
 
 

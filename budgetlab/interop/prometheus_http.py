@@ -165,17 +165,32 @@ class PrometheusClient:
         """``(status, body, attempts)`` of the last answer to ``path`` (POST, form-encoded), 5xx
         / 429 retried within the deadline."""
         body = urllib.parse.urlencode(form)
-        wait = BACKOFF_SECONDS
+        wait, last = BACKOFF_SECONDS, (0, b"")
         for attempt in range(self.retries + 1):
             with self._count_lock:
                 self.requests += 1
-            status, raw = self._origin.exchange(path, body, cap)
+            try:
+                status, raw = self._origin.exchange(path, body, cap)
+            except DeadlineError as exc:  # cut short while retrying: the answers before it say why
+                if attempt:
+                    raise self._retried_out(*last, attempt) from exc
+                raise
             if status in _RETRY_STATUS and attempt < self.retries:
-                time.sleep(min(wait, max(0.0, self._origin.remaining())))  # then the deadline
-                wait *= 2
+                if self._origin.remaining() <= wait:  # the retry could not be sent in time
+                    raise self._retried_out(status, raw, attempt + 1)
+                time.sleep(wait)
+                wait, last = wait * 2, (status, raw)
                 continue
             return status, raw, attempt + 1
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _retried_out(self, status: int, raw: bytes, attempts: int) -> DeadlineError:
+        """The deadline of the read passed while a 5xx / 429 answer was being retried: the last
+        status and the attempts, not a server that did not answer."""
+        return DeadlineError(f"Prometheus at {self.where} answered HTTP {status} "
+                             f"({counted(attempts, 'attempt')}) until the {self.timeout:g} s "
+                             f"deadline of the whole read{server_error(raw)}; try again later or "
+                             f"ask its operator (or raise {say('timeout=', '--timeout')}).")
 
     def _post(self, path: str, form: Mapping[str, str], cap: int) -> bytes:
         """The body of the answer to ``path``; an error answer refused in one line."""

@@ -7,7 +7,9 @@
   bidirectional or control) is refused, counted, since it would make a group that prints like
   another;
 * **one series per group** (:func:`group_index`), refused with the fix that fits the query;
-* **no personal data** (:func:`guard_keys`): keys become names in tables, messages and plots.
+* **no personal data** (:func:`guard_keys`): keys become names in tables, messages and plots;
+  a label named for people or accounts (``user``, ``customer``) is refused before the server is
+  asked (:func:`refuse_named_keys`), as the event readers refuse such a key.
 """
 
 from __future__ import annotations
@@ -19,14 +21,15 @@ import numpy as np
 import pandas as pd
 
 from .._util.words import counted, noun_for, say
-from ..errors import ConfigError, InputError
+from ..errors import ConfigError, InputError, PersonalDataError
 from ..events.spelling import INVISIBLE_WORDS, one_spelling
-from ..privacy import guard_values, shown
+from ..privacy import guard_values, names_a_person, shown
 from .prometheus_answer import Series
 from .promql import PART_LABEL, CountQuery
 from .promql_aggregation import aggregates
 
-__all__ = ["spellings", "spell_keys", "group_index", "split_parts", "guard_keys", "key_frame"]
+__all__ = ["spellings", "spell_keys", "group_index", "split_parts", "guard_keys", "key_frame",
+           "refuse_named_keys"]
 
 
 def spellings(values: Iterable[str]) -> tuple[dict[str, str], list[str]]:
@@ -132,11 +135,44 @@ def split_parts(series: Sequence[Series], by: list[str]
     return main, parts
 
 
+#: The way out of a label of personal data: a Prometheus read has no keyed hash (``pii=``).
+_LABEL_FIX = ("(where the series are labelled, or in the query with label_replace), or group by "
+              "another label.")
+
+
 def guard_keys(keys: list[tuple[str, ...]], by: list[str]) -> None:
     """Group keys become names in tables, messages and plots: refuse personal data (counted, never
     shown)."""
     for i, k in enumerate(by):
-        guard_values(sorted({key[i] for key in keys}), what=f"total: the values of the label {k!r}")
+        guard_values(sorted({key[i] for key in keys}), what=f"total: the values of the label {k!r}",
+                     fix=_LABEL_FIX)
+
+
+def refuse_named_keys(by: Sequence[str], not_personal: Sequence[str]) -> None:
+    """Refuse a ``by`` label named for people or accounts (its values may look plain: ``jsmith``,
+    ``root``) unless declared ``not_personal``; a name in ``not_personal`` that ``by`` lacks is
+    refused too (as :class:`~budgetlab.events.spec.ReadSpec` refuses it).
+
+    >>> refuse_named_keys(["region", "client"], ["client"])
+    >>> refuse_named_keys(["user"], [])
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.PersonalDataError: group key 'user' is named like personal data (people or
+    accounts): groups must not identify people. Group by a label of opaque ids (a Prometheus read
+    has no keyed hash), or pass not_personal=['user'] if it names no person.
+    """
+    stray = [k for k in not_personal if k not in by]
+    if stray:
+        raise ConfigError(f"{say('not_personal=', '--not-personal')} names "
+                          f"{', '.join(map(repr, stray))}, which {say('by=', '--by')} does not "
+                          "group by.")
+    for k in by:
+        if names_a_person(k) and k not in not_personal:
+            raise PersonalDataError(
+                f"group key {k!r} is named like personal data (people or accounts): groups must "
+                "not identify people. Group by a label of opaque ids (a Prometheus read has no "
+                "keyed hash), or pass " + say(f"not_personal=[{k!r}]", f"--not-personal {k}")
+                + " if it names no person.")
 
 
 def key_frame(index: dict[tuple[str, ...], int], by: list[str]) -> pd.DataFrame:

@@ -39,6 +39,7 @@ from .prometheus_keys import (
     group_index,
     guard_keys,
     key_frame,
+    refuse_named_keys,
     spell_keys,
     spellings,
     split_parts,
@@ -219,6 +220,7 @@ def read_prometheus(
     headers: Mapping[str, str] | None = None,
     retries: int = 3,
     max_series: int = MAX_SERIES,
+    not_personal: Sequence[str] = (),
 ) -> pd.DataFrame:
     """Per-bin event counts of two Prometheus counters: the bins table of
     :func:`budgetlab.bin_events`
@@ -244,7 +246,9 @@ def read_prometheus(
     freq : duration
         Bin width and query step (``"1min"``); at least the scrape interval.
     by : str or list of str
-        Labels to group by: the counts are ``sum by (labels)`` on the server.
+        Labels to group by: the counts are ``sum by (labels)`` on the server. A label named for
+        people or accounts (``user``, ``customer``, ...:
+        :func:`~budgetlab.privacy.names_a_person`) is refused before the server is asked.
     timeout : float
         Seconds for the whole read, every request to the server from the first to the last byte
         of its last answer (one deadline on the monotonic clock: every read waits at most the
@@ -258,6 +262,8 @@ def read_prometheus(
         sizes the cap on each answer's bytes: ``max_series`` x points asked x 48 bytes + 1 MiB
         (:func:`~budgetlab.interop.prometheus_http.answer_cap`); a larger answer is refused. Up
         to 4 answers are read at once, so a read may hold 4 times the cap at its peak.
+    not_personal : list of str
+        Labels of ``by`` named like people or accounts (``client``) that name no person here.
 
     Returns
     -------
@@ -291,18 +297,20 @@ def read_prometheus(
     client = PrometheusClient(url, timeout=timeout, headers=headers, retries=retries,
                               max_series=max_series)
     return read_counts(client, total=total, errors=errors, good=good, start=start, end=end,
-                       freq=freq, by=by)
+                       freq=freq, by=by, not_personal=not_personal)
 
 
 def read_counts(client: PrometheusClient, *, total: str, errors: str | None = None,
                 good: str | None = None, start: Any, end: Any, freq: Any = "1min",
-                by: str | Sequence[str] = (), warn_widened: bool = True) -> pd.DataFrame:
+                by: str | Sequence[str] = (), warn_widened: bool = True,
+                not_personal: Sequence[str] = ()) -> pd.DataFrame:
     """:func:`read_prometheus` through ``client``: its server, headers and caps, and its one
     deadline (``budgetlab backtest`` asks a histogram's bounds and reads the counts within
     one ``--timeout``). ``warn_widened=False``: a span widened to whole bins is said in
     ``attrs["notes"]`` only, not warned (the command line's header says it)."""
     q_total, q_other, kind = _queries(total, errors, good)
     keys_by = as_list(by)
+    refuse_named_keys(keys_by, as_list(not_personal))
     span = Span.over(freq, start, end)
     widened = span.widened(start, end, warn=warn_widened)
     step = prom_step(span.step_ns)

@@ -377,11 +377,12 @@ def guard_personal_data(frame: pd.DataFrame, columns: Iterable[str], *, pii: str
     return out
 
 
-def guard_values(values: Iterable[Any], *, what: str) -> None:
+def guard_values(values: Iterable[Any], *, what: str, fix: str | None = None) -> None:
     """Refuse user values (group keys, labels, names) that look like personal data before they
     become a name, label or title of an output: :class:`PersonalDataError` counts them per kind
     and never shows them. ``what`` (where they come from, e.g. "the 'group' column of rec.csv")
-    is put into the message as given, so it must not hold a user value itself.
+    is put into the message as given, so it must not hold a user value itself; ``fix`` is the way
+    out where hashing on load is not one (:func:`~budgetlab.privacy.refusals.values_refusal`).
 
     >>> guard_values(["turnstile", "image"], what="group keys")
     >>> guard_values(["turnstile", "ivan@example.org", "+7 916 123-45-67"], what="group keys")
@@ -394,4 +395,5 @@ def guard_values(values: Iterable[Any], *, what: str) -> None:
     found = scan_text(values)
     if found:
         raise values_refusal(what, int(np.logical_or.reduce(list(found.values())).sum()),
-                             len(values), {kind: int(mask.sum()) for kind, mask in found.items()})
+                             len(values), {kind: int(mask.sum()) for kind, mask in found.items()},
+                             fix)

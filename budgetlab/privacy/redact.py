@@ -5,6 +5,7 @@ replaced)."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from .guard import scan_text
@@ -35,6 +36,21 @@ def shown(value: Any, limit: int = 40) -> str:
 
 #: What stands for a word (or a run of words, a phone number) that looks like personal data.
 HIDDEN = "[hidden: looks like personal data]"
+#: A terminal's escape sequences (colours, cursor moves, titles: CSI ``ESC [ ... m`` and OSC
+#: ``ESC ] ... BEL``), left out of text a message shows.
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
+                      r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, to BEL or ST
+                      r"|\x9b[0-?]*[ -/]*[@-~]")  # CSI as one C1 character
+
+
+def _printable(text: str) -> str:
+    """``text`` without terminal escape sequences, every other control or format character
+    (C0, DEL, C1, bidirectional overrides, zero-width) a space: a server's words cannot colour,
+    move or rewrite the user's terminal."""
+    text = _ESCAPES.sub("", text)
+    return "".join(" " if unicodedata.category(c) in ("Cc", "Cf") else c for c in text)
+
+
 #: The longest run of words one finding may span (a phone number in digit groups with its
 #: keyword: "tel. +7 (495) 123 45 67" is 6 words).
 _RUN_WORDS = 8
@@ -46,14 +62,17 @@ def redact(text: Any, limit: int = 300) -> str:
     """Free text (a server's error message, a URL) as a message may show it: on one line, at most
     ``limit`` characters, every word that looks like personal data replaced by a placeholder, and
     every shortest run of words that does together (a phone number over several words) by one;
-    when the words kept still look like personal data, nothing of the text is shown.
+    when the words kept still look like personal data, nothing of the text is shown. Terminal
+    escape sequences are left out and other control characters read as spaces.
 
     >>> print(redact("parse error:\\n unexpected 'bob@example.org' at char 7"))
     parse error: unexpected [hidden: looks like personal data] at char 7
     >>> redact("call +49 30 1234567 now")
     'call [hidden: looks like personal data] now'
+    >>> redact("bad\x1b[31mRED\x1b[0m end\x07")
+    'badRED end'
     """
-    words = str(text)[:4 * limit].split()
+    words = _printable(str(text)[:4 * limit]).split()
     masks = scan_text(words).values()
     kept = [HIDDEN if any(m[i] for m in masks) else w for i, w in enumerate(words)]
     kept = _hide_runs(kept)

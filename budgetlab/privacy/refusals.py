@@ -67,9 +67,11 @@ def column_refusal(col: str, what: str, why: str) -> PersonalDataError:
             "--pii drop to drop it or --pii hash --salt S to keep it as a keyed hash.")))
 
 
-def values_refusal(what: str, hit: int, total: int, kinds: dict[str, int]) -> PersonalDataError:
+def values_refusal(what: str, hit: int, total: int, kinds: dict[str, int],
+                   fix: str | None = None) -> PersonalDataError:
     """The refusal of user values bound for an output: ``hit`` of ``total`` from ``what`` look like
-    personal data, ``kinds`` counts them per kind.
+    personal data, ``kinds`` counts them per kind; ``fix`` is the way out where hashing them on
+    load is not one (a Prometheus label), after ``replace it/them with an opaque id/ids``.
 
     >>> print(values_refusal("group keys", 2, 3, {"phone number": 2}))
     group keys: 2 of the 3 values look like personal data (2 like a phone number); budgetlab keeps
@@ -79,5 +81,6 @@ def values_refusal(what: str, hit: int, total: int, kinds: dict[str, int]) -> Pe
     look, it, ids = ("looks", "it", "an opaque id") if hit == 1 else ("look", "them", "opaque ids")
     return PersonalDataError(
         f"{what}: {counted_of(hit, total, 'value')} {look} like personal data ({found}); budgetlab "
-        f"keeps personal data out of outputs and messages: replace {it} with {ids} (or hash {it} "
-        "on load: " + say("read_events(..., pii='hash', salt=...)).", "--pii hash --salt S)."))
+        f"keeps personal data out of outputs and messages: replace {it} with {ids} " + (
+            fix if fix is not None else f"(or hash {it} on load: " + say(
+                "read_events(..., pii='hash', salt=...)).", "--pii hash --salt S).")))

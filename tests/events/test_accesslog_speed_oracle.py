@@ -268,7 +268,8 @@ def _parse_file(path: Path, on_error: str, notes: list[str], with_method: bool =
             f"{file_name(path)}: {n_bad:,} line{'' if n_bad == 1 else 's'} not in common/combined log "
             f"format ({'line' if n_bad == 1 else 'lines'} "
             f"{listed}); "
-            "fix them or pass on_error='skip' to drop them."
+            f"fix {'it' if n_bad == 1 else 'them'} or pass on_error='skip' to drop "
+            f"{'it' if n_bad == 1 else 'them'}."
         )
     ts = np.concatenate(got.ts)
     if not len(ts):

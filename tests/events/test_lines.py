@@ -139,7 +139,7 @@ def test_unmatched_lines_strict_and_files_where_nothing_matches(tmp_path):
     assert "1 of 3 non-blank lines (33.3 %; 1 blank line left out)" in " ".join(how_read(ev).notes)
     with pytest.raises(InputError,
                        match=r"1 line not in the format of the pattern \(line 2\); fix "
-                             r"them or pass on_error='skip'"):
+                             r"it or pass on_error='skip'"):
         read_events(log, pattern=pattern, on_error="raise")
     with pytest.raises(FileFormatError, match="no line matches the pattern"):
         read_events(log, pattern=r"^(?P<ts>\d+) (?P<outcome>zzz)")
@@ -162,9 +162,9 @@ def test_strict_is_the_deprecated_spelling_of_on_error_raise(tmp_path):
         spec = ReadSpec(pattern=APP, strict=True)
     assert (spec.on_error, spec.strict) == ("raise", False)  # one field holds the choice
     with pytest.warns(FutureWarning, match="on_error='raise'"), \
-            pytest.raises(FileFormatError, match=NOT_IN_FORMAT + "; fix them or pass on_error="):
+            pytest.raises(FileFormatError, match=NOT_IN_FORMAT + "; fix it or pass on_error="):
         read_events(log, pattern=APP, strict=True)
-    with pytest.raises(FileFormatError, match=NOT_IN_FORMAT + "; fix them or pass on_error="):
+    with pytest.raises(FileFormatError, match=NOT_IN_FORMAT + "; fix it or pass on_error="):
         read_events(log, spec)  # made once, the spec warns no more
     with pytest.raises(ConfigError, match="strict=True refuses the lines that on_error='skip'"):
         ReadSpec(pattern=APP, strict=True, on_error="skip")
@@ -187,7 +187,7 @@ def test_the_command_line_refuses_line_2_with_either_flag(tmp_path, capsys, flag
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "1 line not in the format of the pattern (line 2)" in err \
-        and "pass --on-error skip to drop them" in err and "on_error" not in err, err
+        and "pass --on-error skip to drop it" in err and "on_error" not in err, err
 
 
 LINES_ONLY = ("goes with {pattern} (or {preset}): it says what becomes of the lines the pattern "

@@ -792,11 +792,12 @@ def _old_parse_file(path: Path, on_error: str, notes: list[str]) -> Any:
     shown = ", ".join(str(int(n)) for n in number[bad][:10])
     more = n_bad - min(n_bad, 10)
     listed = shown + (f" and {more:,} more" if more > 0 else "")
+    them = "it" if n_bad == 1 else "them"
     if n_bad and on_error == "raise":
         raise FileFormatError(f"{file_name(path)}: {n_bad:,} line{'' if n_bad == 1 else 's'} not "
                               "in common/combined log "
                               f"format ({'line' if n_bad == 1 else 'lines'} {listed}); "
-                              "fix them or pass on_error='skip' to drop them.")
+                              f"fix {them} or pass on_error='skip' to drop {them}.")
     if not good.any():
         raise FileFormatError(f"{file_name(path)}: no line in common/combined log format; is this "
                               "an access log?")
