@@ -68,6 +68,8 @@ def quantile_text(quantiles: pd.DataFrame) -> pd.DataFrame:
         out[c] = out[c].astype(object)
     for i, q in quantiles.iterrows():
         value, low, high = measured_interval(q["value"], q["ci_low"], q["ci_high"], like=most)
+        if pd.isna(q["value"]):  # a bound alone: three digits, no estimate to tell it from
+            low, high = (measured_duration(q[c], like=most) for c in ("ci_low", "ci_high"))
         said_value, said_low, said_high = (
             (f"> {given_duration(q['timeout'])}" if above else missing) if pd.isna(x) else text
             for x, text, above, missing in (
