@@ -33,10 +33,9 @@ def data_duration(value: Any, *, up: bool = False) -> str:
     ns = int(pd.Timedelta(value).value)
     mode = decimal.ROUND_CEILING if up else decimal.ROUND_HALF_EVEN
     # the largest unit the rounded figure reaches (999.96 ms rounds to 1,000 ms: 1 s)
-    for size, unit in DURATION_SCALES:
-        figure = _rounded(decimal.Decimal(ns) / size, mode)
-        if abs(figure) >= 1 or size == 1:
-            break
+    figure, unit = next((f, u) for f, u in ((_rounded(decimal.Decimal(ns) / size, mode), u)
+                                            for size, u in DURATION_SCALES)
+                        if abs(f) >= 1 or u == DURATION_SCALES[-1][1])
     text = f"{figure:,f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")

@@ -14,9 +14,9 @@ import pandas as pd
 
 from .._util.validation import to_ns
 from .._util.words import counted, given_duration
-from .latency_durations import data_duration
 from ..errors import ConfigError
 from ..windows.groups import group_key_codes
+from .latency_durations import data_duration
 
 __all__ = ["group_timeouts", "timeouts_in_force", "NO_TIMEOUT"]
 
@@ -110,5 +110,5 @@ def _refuse_successes_beyond(events: pd.DataFrame, durations: np.ndarray, timeou
             f"{counted(slower, 'success', 'successes')} of the log (the longest "
             f"{data_duration(longest)}): a client timeout in force cuts every attempt at it, so "
             f"the log shows a longer one; give client_timeout= of at least "
-            f"{data_duration(longest, up=True)}, or leave it out to read the timeout from the log's "
-            "timeout rows (what a shorter timeout would do: timeouts=, the trade-off).")
+            f"{data_duration(longest, up=True)}, or leave it out to read the timeout from the "
+            "log's timeout rows (what a shorter timeout would do: timeouts=, the trade-off).")

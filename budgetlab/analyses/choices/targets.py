@@ -110,8 +110,8 @@ def suggest_targets(rec: Recalibration,
     is suggested, the reason says both (``keep the recommendation 98 % (the rule's target, not a
     verdict: the verdict on the current target keeps 99 %, ...)``). A suggestion the evidence
     capped (``recommended_capped``) says so in its reason (``... the recommendation stands
-    (capped: as high as 28 events can judge, not the service's level)``): the cap is deliberate (no target above ``1 - 10 / events``), never a
-    target without its words.
+    (capped: as high as 28 events can judge, not the service's level)``): the cap is
+    deliberate (no target above ``1 - 10 / events``), never a target without its words.
 
     Parameters
     ----------
