@@ -58,6 +58,7 @@ from .._util.words import counted, given_duration
 from ..errors import ConfigError, SchemaError
 from ..events.schema import check_events, ts_utc
 from ..windows.groups import group_key_codes
+from .latency_durations import data_duration
 from .latency_timeouts import NO_TIMEOUT, group_timeouts, timeouts_in_force
 from .recalibration.wilson import wilson_interval
 from .survival import attempts_to_bound, kaplan_meier, km_quantile
@@ -305,7 +306,7 @@ def _withheld_words(qs: Sequence[float], attempts: int, longest: int, timeout: i
     why = ("no timeout in force in this group (no 'timeout' row that no success outlasts)"
            if timeout == NO_TIMEOUT else
            f"no attempt of the period reached the {given_duration(timeout)} timeout")
-    said = given_duration(longest) if like is None else measured_duration(longest, like=like)
+    said = data_duration(longest) if like is None else measured_duration(longest, like=like)
     names = [f"p{fraction_to_percent(q)}" for q in qs]
     levels = [f"{fraction_to_percent(q)} %" for q in qs]
     needs = [f"{attempts_to_bound(q, confidence):,}" for q in qs]

@@ -81,7 +81,8 @@ from .recalibration.bootstrap import block_weights, bootstrap_interval, group_se
 from .recalibration.candidates import USUAL_TARGETS
 from .tables_repr import tables_repr
 
-__all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES"]
+__all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES",
+           "default_thresholds"]
 
 #: The success-duration quantiles that make the default thresholds.
 DEFAULT_QUANTILES = (0.5, 0.75, 0.9, 0.95, 0.99)
@@ -177,7 +178,7 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
                  n_boot=check_whole("n_boot", n_boot),  # recalibrate's rule: 0 is none
                  cands=_candidates(candidates), seed=seed, client_timeout=client_timeout)
     dur = attempt_durations(events)
-    thr = _default_thresholds(events, dur) if thresholds is None else parse_thresholds(thresholds)
+    thr = default_thresholds(events) if thresholds is None else parse_thresholds(thresholds)
     t = ts_ns(events)
     span = (int(t[0]), int(t[-1])) if len(t) else (0, 0)  # the log's first and last event
     if per is None:
@@ -279,11 +280,17 @@ def _candidates(candidates: Sequence[float] | None) -> np.ndarray:
     return np.array(sorted(check_fraction("candidates", c) for c in given))
 
 
-def _default_thresholds(events: pd.DataFrame, dur: np.ndarray) -> list[int]:
+def default_thresholds(events: pd.DataFrame) -> list[int]:
+    """The default threshold grid (ns), of :func:`latency_recalibrate` and ``budgetlab latency``
+    without ``--thresholds``: the :data:`DEFAULT_QUANTILES` of the successes' durations, each
+    rounded up to 0.1 s, duplicates merged; refused for a log without a success."""
+    from .._util.words import say
+
+    dur = attempt_durations(events)
     ok = events["ok"].to_numpy(dtype=bool)
     if not ok.any():
-        raise ConfigError("no successes to take default thresholds from; give thresholds=['10s', "
-                          "...].")
+        raise ConfigError("no successes to take default thresholds from; "
+                          + say("give thresholds=['10s', ...].", "give --thresholds 10s,20s,30s."))
     q = np.quantile(dur[ok], DEFAULT_QUANTILES)
     return sorted({int(-(-int(x) // 10**8) * 10**8) for x in q})
 

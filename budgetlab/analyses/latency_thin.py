@@ -68,7 +68,9 @@ def say_missed(summary: pd.DataFrame, frontier: pd.DataFrame, n_ev: np.ndarray,
     is said instead: in the summary's ``note`` where even the lowest candidate is missed at its
     threshold, in the frontier's where the target is missed at every threshold (at the longest,
     fewest fail), its ``withheld`` kind cleared (the evidence judged it); the kinds returned.
-    A group withheld for its evaluated time (``hours``, per group: the rule of
+    Under a day of evaluated time the frontier's reason is the time's, few events or not (its
+    ``withheld`` kind ``"too_little_time"``: 20 events would not do). A group withheld for its
+    evaluated time (``hours``, per group: the rule of
     :func:`~budgetlab.analyses.recalibration.thin_time.miss_in_time`, one with
     :func:`budgetlab.recalibrate`'s) gets no verdict, "missed" included: where its failures
     would decide a miss, the time's reason is said (``withheld: only 2 h of evaluated time,
@@ -85,11 +87,13 @@ def say_missed(summary: pd.DataFrame, frontier: pd.DataFrame, n_ev: np.ndarray,
     kinds = kinds.copy()
     notes = frontier["note"].tolist()
     for g, c in np.argwhere(kinds == "too_few_events").tolist():
+        # under a day of evaluated time the time is the reason, whatever the events (thin_time)
+        kind = time_kind(bool(hours[g] > 0), float(hours[g]))
+        if kind:
+            notes[g * n_c + c], kinds[g, c] = time_words(kind, float(hours[g])), kind
+            continue
         missed = decided_miss(int(n_ev[g]), int(slow[g, -1]), float(cands[c]), failed=failed[-1])
-        missed, kind, why = miss_in_time(missed, bool(hours[g] > 0), float(hours[g]))
-        if why:  # withheld for time: no verdict, said why
-            notes[g * n_c + c], kinds[g, c] = why, kind
-        elif missed:
+        if missed:
             notes[g * n_c + c] = f"missed at every threshold: {missed.removeprefix('missed: ')}"
             kinds[g, c] = ""
     frontier["note"] = notes

@@ -16,6 +16,7 @@ from .._util.validation import to_ns
 from .._util.words import counted, given_duration
 from ..errors import ConfigError
 from ..windows.groups import group_key_codes
+from .latency_durations import data_duration
 
 __all__ = ["group_timeouts", "timeouts_in_force", "NO_TIMEOUT"]
 
@@ -97,7 +98,8 @@ def _refuse_successes_beyond(events: pd.DataFrame, durations: np.ndarray, timeou
                              given: Any) -> None:
     """Refuses a ``client_timeout`` shorter than a success of the log: a timeout in force cuts
     every attempt at it, so the log contradicts it, and reading such a success as cut (censored)
-    counted it as no success within a threshold it met (a wrong share)."""
+    counted it as no success within a threshold it met (a wrong share). The longest success is
+    said to four significant digits, the bound to give rounded up (:func:`data_duration`)."""
     ok = events["ok"].to_numpy(dtype=bool)
     longest = int(durations[ok].max()) if ok.any() else 0
     if longest > timeout_ns:
@@ -106,7 +108,7 @@ def _refuse_successes_beyond(events: pd.DataFrame, durations: np.ndarray, timeou
         raise ConfigError(
             f"client_timeout='{as_given}' is shorter than "
             f"{counted(slower, 'success', 'successes')} of the log (the longest "
-            f"{given_duration(longest)}): a client timeout in force cuts every attempt at it, so "
+            f"{data_duration(longest)}): a client timeout in force cuts every attempt at it, so "
             f"the log shows a longer one; give client_timeout= of at least "
-            f"{given_duration(longest)}, or leave it out to read the timeout from the log's "
-            "timeout rows (what a shorter timeout would do: timeouts=, the trade-off).")
+            f"{data_duration(longest, up=True)}, or leave it out to read the timeout from the "
+            "log's timeout rows (what a shorter timeout would do: timeouts=, the trade-off).")

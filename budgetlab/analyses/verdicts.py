@@ -79,7 +79,8 @@ class Verdict:
     withheld : str
         Why the verdict is withheld (the minimum it missed); empty when it is given.
     caveat : str
-        A caveat that does not withhold it (a history shorter than 14 days); may be empty.
+        A caveat that does not withhold it (a history shorter than 14 days); may be empty,
+        and is where neither a verdict nor a recommendation is given (nothing to caveat).
     """
 
     subject: str
@@ -183,7 +184,8 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         rule alone); a whole number >= 0, else :class:`~budgetlab.errors.ConfigError`.
     min_days : float
         An evaluated history (``history_days``: time with traffic after warm-up) shorter than
-        this many days gets a caveat (the verdict is provisional); a
+        this many days gets a caveat (the verdict is provisional; none where neither a verdict
+        nor a recommendation is given); a
         number from 0 (no caveat) to 3660, else :class:`~budgetlab.errors.ConfigError`.
 
     Returns
@@ -269,6 +271,8 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         if caveat and not withheld:  # a withheld verdict is not provisional: there is none
             sentence += f" ({caveat.capitalize()}.)"
         rec_t = float(r["recommended_target"])
+        if withheld and not (np.isfinite(rec_t) and n >= min_events):
+            caveat = ""  # neither a verdict nor a recommendation: nothing is provisional
         # a target kept although the rule's lies elsewhere: the verdict's reason joins the two
         kept = verdict == "ok" and given_percent(rec_t) != given_percent(cur)
         rec_txt = recommendation_sentence(r, group, caveat, min_events, kept=reason if kept else "")

@@ -244,8 +244,10 @@ def add_latency(subparsers: Any) -> None:
                        groups="--out writes every group's shares per threshold and --freq period, "
                               "not its other figures")
     g = p.add_argument_group("latency")
-    g.add_argument("--thresholds", required=True,
-                   help="latency thresholds, comma-separated (e.g. 10s,20s,30s)")
+    g.add_argument("--thresholds", default=None,
+                   help="latency thresholds, comma-separated (e.g. 10s,20s,30s); default: the "
+                        "50th, 75th, 90th, 95th and 99th percentiles of the successes' durations, "
+                        "each rounded up to 0.1 s (latency_recalibrate's default grid), stated")
     g.add_argument("--by", default=None, help="group keys, comma-separated (e.g. captcha_type)")
     g.add_argument("--freq", default=None,
                    help="period of the --out table and of the shares plot (default 1D)")

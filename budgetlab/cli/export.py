@@ -17,6 +17,7 @@ from .export_recalibration import (
     group_names,
     named_with_why,
     refuse_seconds,
+    say_capped,
     say_kept,
     say_provisional,
     why_no_recommendation,
@@ -170,6 +171,7 @@ def _docs_from_recalibration(args: argparse.Namespace,
     say_provisional(table, keys)
     if args.target_column is None:
         say_kept(table, keys, rows)
+    say_capped(table, keys, rows, args.target_column)
     docs = slos_from_recalibration(
         table, by=by, window=args.window, period=args.period, target_column=args.target_column,
         name_prefix=args.name_prefix, service=args.service or "", policy=pol,

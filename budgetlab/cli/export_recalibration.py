@@ -3,8 +3,8 @@ writes from: the tracker window written against the window its targets were judg
 (:func:`say_window`; a window of seconds, which no OpenSLO file holds, refused:
 :func:`refuse_seconds`), its groups as the command names them (:func:`group_names`,
 :func:`named_with_why`), why a row has no recommendation (:func:`why_no_recommendation`), the
-targets written from a provisional recommendation (:func:`say_provisional`) and the current
-targets kept (:func:`say_kept`).
+targets written from a provisional recommendation (:func:`say_provisional`) or from one the
+evidence capped (:func:`say_capped`) and the current targets kept (:func:`say_kept`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .._util.words import some_named
 from .prose import fill_line
 
 __all__ = ["say_window", "refuse_seconds", "group_names", "named_with_why",
-           "why_no_recommendation", "say_provisional", "say_kept"]
+           "why_no_recommendation", "say_provisional", "say_capped", "say_kept"]
 
 #: How many groups a line names before "and N more".
 _NAMED = 10
@@ -216,6 +216,48 @@ def say_provisional(table: Any, keys: list[str]) -> None:
     listed = named_with_why(group_names(rows, keys), why)
     print(fill_line(f"written from a provisional recommendation: {listed}; the table's "
           "recommendation_note says more"))
+
+
+def say_capped(table: Any, keys: list[str], numbers: list[int], column: str | None) -> None:
+    """One line naming the groups whose target is written from a recommendation the evidence
+    capped (``recommended_capped``: the rule alone gives more than the group's evaluated events
+    can judge, so the figure is the highest target they can judge, not the service's level; the
+    cap is deliberate, docs/recalibrate.md), each with its figure and
+    :func:`~budgetlab.analyses.recalibration.rules.capped_words` (and, where the verdict on the
+    current target was withheld, that too): the file holds the target without a word of it.
+    ``column``: ``--target-column`` (None: each row's action, whose kept current targets are not
+    named; another column than ``recommended_target``: nothing said); ``numbers``: the rows'
+    numbers in the file, as :func:`say_kept` takes them. A table without ``recommended_capped``
+    says nothing."""
+    import numpy as np
+    import pandas as pd
+
+    from .._util.percent import given_fraction
+    from ..analyses.recalibration.rules import capped_words
+    from ..interop.openslo.recalibration_table import action_targets
+
+    if "recommended_capped" not in table.columns or column not in (None, "recommended_target"):
+        return
+    written = (action_targets(table, numbers)[0] if column is None
+               else table["recommended_target"])
+    flag = table["recommended_capped"].astype("string").str.strip().str.lower()
+    rec = pd.to_numeric(table["recommended_target"], errors="coerce").to_numpy(dtype=float)
+    events = (pd.to_numeric(table["events"], errors="coerce").to_numpy(dtype=float)
+              if "events" in table.columns else np.full(len(table), np.nan))
+    capped = (flag.isin(["true", "1", "1.0"]).fillna(False).to_numpy()
+              & (np.asarray(written, dtype=float) == rec) & np.isfinite(events))
+    if not capped.any():
+        return
+    rows = table[capped]
+    verdicts = (rows["verdict"].astype(str).tolist() if "verdict" in rows.columns
+                else [""] * len(rows))
+    pairs = [f"{n} {given_fraction(float(t))} ({capped_words(int(e))}"
+             + ("; its verdict on the current target withheld" if v == "withheld" else "") + ")"
+             for n, t, e, v in zip(group_names(rows, keys), rec[capped], events[capped],
+                                   verdicts, strict=True)]
+    print(fill_line(f"written from a recommendation the evidence capped (the highest target its "
+          f"events can judge, not the service's level): {some_named(pairs, _NAMED)}; the "
+          "table's recommendation_note says more"))
 
 
 def say_kept(table: Any, keys: list[str], numbers: list[int]) -> None:

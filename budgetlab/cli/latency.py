@@ -21,6 +21,7 @@ from .._util.words import counted, given_duration, length_words, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
 from .latency_shown import Chosen, choose_groups
+from .latency_thresholds import default_grid, given_thresholds
 from .latency_tradeoff import check_timeouts, tradeoff_candidates, tradeoff_lines
 from .prose import fill_line
 from .reading import describe_slo, group_keys, read_log, slo_from_args, slo_list
@@ -68,6 +69,8 @@ def quantile_text(quantiles: pd.DataFrame) -> pd.DataFrame:
         out[c] = out[c].astype(object)
     for i, q in quantiles.iterrows():
         value, low, high = measured_interval(q["value"], q["ci_low"], q["ci_high"], like=most)
+        if pd.isna(q["value"]):  # a bound alone: three digits, no estimate to tell it from
+            low, high = (measured_duration(q[c], like=most) for c in ("ci_low", "ci_high"))
         said_value, said_low, said_high = (
             (f"> {given_duration(q['timeout'])}" if above else missing) if pd.isna(x) else text
             for x, text, above, missing in (
@@ -271,7 +274,7 @@ def _freq(args: argparse.Namespace) -> str:
 
 
 def _check_args(args: argparse.Namespace
-                ) -> tuple[list[float], list[str], SLO | PerGroup | None]:
+                ) -> tuple[list[float], list[str] | None, SLO | PerGroup | None]:
     """The quantiles, thresholds and the SLO of the supported targets (``--window`` or ``--slo``;
     ``None`` without either); every flag checked before the log is read, and none given that
     this run would not use."""
@@ -298,28 +301,14 @@ def _check_args(args: argparse.Namespace
                           "0.5,0.9,0.99.") from None
     for q in quantiles:  # in (0, 1), before the log is read
         check_fraction("quantiles", q)
-    thresholds = _list(args.thresholds)
-    if not thresholds:
-        raise ConfigError("--thresholds names no threshold; give e.g. --thresholds 10s,20s,30s.")
     if not (args.out or (args.plot and not args.timeouts)):  # the shares per period: neither
         refuse_unused(args, ["--freq"], "it sets the period of the --out table and of the shares "
                       "--plot, and this run writes neither")
     to_timedelta(_freq(args), name="freq")
     check_timeouts(args.timeouts)  # auto alone, or durations
-    for name, items in (("thresholds", thresholds),
-                        ("client_timeout", [args.client_timeout] if args.client_timeout else [])):
-        for item in items:  # each a duration with its unit, before the log is read
-            to_timedelta(item, name=name)
-    if args.plot and not args.timeouts:  # the shares figure: a line style a threshold
-        from ..plotting.latency import STYLE_WORDS
-
-        given = {to_timedelta(t, name="thresholds") for t in thresholds}
-        if len(given) > len(STYLE_WORDS):
-            raise ConfigError(
-                f"--plot draws the shares of at most {len(STYLE_WORDS)} thresholds, a line style "
-                f"each ({', '.join(STYLE_WORDS)}); --thresholds gives {len(given)}: give at most "
-                f"{len(STYLE_WORDS)} with --plot, or leave --plot out (the lines and --out give "
-                f"the shares of all {len(given)}).")
+    if args.client_timeout:  # a duration with its unit, before the log is read
+        to_timedelta(args.client_timeout, name="client_timeout")
+    thresholds = given_thresholds(args)  # None: the default grid, read from the log
     # the supported targets' SLO (--target, --window; --slo FILE), checked before the work
     return quantiles, thresholds, slo_from_args(args) if args.window or args.slo else None
 
@@ -333,6 +322,9 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     limit = group_limit(args)  # --show-groups without --by: refused before the read
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
     by = group_keys(args)
+    stated = ""
+    if thresholds is None:  # no --thresholds: the default grid, stated
+        thresholds, stated = default_grid(read.events, args)
     whole = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=None,
                             quantiles=quantiles,
                             client_timeout=args.client_timeout)
@@ -348,6 +340,8 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     ts = read.events["ts"]
     print(wrap(f"{read.title}: {counted(len(read.events), 'attempt')} with durations, "
                f"{span_words(read.events, args.tz)}", indent=""))
+    if stated:
+        print(fill_line(stated))
     _print_profile(whole, by, chosen)
     if tradeoff is not None:
         print("\n".join(tradeoff_lines(tradeoff, by, chosen, whole.censoring, reading)))

@@ -12,7 +12,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from .._util.attrs import attr_span
 from .._util.validation import check_tz, to_timedelta
 from .._util.words import given_duration, prose_duration
 from ..errors import ConfigError, InputError
@@ -26,6 +25,7 @@ from .latency_groups import (
     thin_words,
     without_thin,
 )
+from .latency_label import span_counted, zone_words
 from .legends import legend_above, room_below
 from .timeline_marks import incident_patch, shade_incidents
 
@@ -94,7 +94,9 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     it, so that they nest, each line a ring around the next, a marker on its own group's with a
     thin white rim (a group's thresholds share its colour: a square on its dot would not show),
     and the legend's title says so (:data:`LINES_MEET`). The time axis is in ``tz`` (default
-    UTC; the data stay UTC), named in the x label with the span the shares count
+    UTC; the data stay UTC), named in the x label, with the periods' UTC cut where it shows
+    (``period start (Europe/Berlin; UTC days)``:
+    :func:`~budgetlab.plotting.latency_label.zone_words`), and with the span the shares count
     (``attrs["start"]`` .. ``attrs["end"]``, the first and the last attempt: a first or last
     period they cover only in part reads as such), and the y axis is a share in percent of the
     attempts, as the CLI prints it, from the lowest one drawn (90 % at the highest) to 100 %,
@@ -153,7 +155,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     _period_range(ax, pd.DatetimeIndex(shares["period"]), freq)
     marked = shade_incidents(ax, incidents)  # within the periods' span
     time_axis(ax, tz)
-    ax.set_xlabel(f"period start ({tz}){span_counted(shares, tz)}")
+    ax.set_xlabel(f"period start ({zone_words(tz, freq)}){span_counted(shares, tz)}")
     ax.set_ylabel("share of attempts that succeeded within\nthe threshold"
                   f"{_per_period(shares, freq)} (%)")
     drawn = pd.concat(parts) if parts else percent.iloc[:0]
@@ -201,21 +203,6 @@ def threshold_styles(thresholds: Iterable[Any]) -> dict[pd.Timedelta, tuple[str,
             "thresholds of a group alike. Draw some of them, e.g. "
             "shares[shares['threshold'].isin(pd.to_timedelta(['10s', '30s']))].")
     return dict(zip(given, THRESHOLD_STYLES, strict=False))
-
-
-def span_counted(shares: pd.DataFrame, tz: str, *, zone: bool = False) -> str:
-    """The x label's words on the span the table counts (``latency_profile``'s or
-    ``timeout_tradeoff``'s ``attrs``: the first and the last attempt, in ``tz``, named when
-    ``zone``: an axis of timeouts names none), so that a first or last period that the attempts
-    only partly cover reads as such; nothing when the attrs do not say it.
-
-    >>> t = pd.DataFrame()
-    >>> t.attrs.update(start="2026-01-01T03:41:00+00:00", end="2026-01-03T03:41:30+00:00")
-    >>> span_counted(t, "Europe/Berlin")
-    '; attempts 2026-01-01 04:41 +01:00 .. 2026-01-03 04:41 +01:00'
-    """
-    span = attr_span(shares.attrs, tz)
-    return (f"; attempts {span}" + (f" {tz}" if zone else "")) if span else ""
 
 
 #: The legend title of :func:`plot_latency_shares` and

@@ -16,7 +16,8 @@ from .._util.words import given_duration
 from ..errors import InputError
 from ._common import OTHER_COLOR, group_colors, other_label
 from ._numbers import plain_numbers
-from .latency import group_label, nested_sizes, points_meet, span_counted, table_keys
+from .latency import group_label, nested_sizes, points_meet, table_keys
+from .latency_label import span_counted
 from .legends import legend_above
 
 __all__ = ["plot_timeout_tradeoff", "POINTS_MEET", "POINT_GROW"]

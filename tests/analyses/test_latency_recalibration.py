@@ -394,11 +394,13 @@ def test_the_frontier_says_which_rule_withholds_a_target_with_its_figure():
     assert f["events"].tolist() == [282, 282, 282]
     # with a 24 h window the first day is warm-up: 144 events on one day with traffic, which
     # 0.9 (14.4 expected failures) could judge but under 24 h of evaluated time cannot (the
-    # basic reason, said before the day-block bootstrap's 2 days)
+    # basic reason, said before the day-block bootstrap's 2 days); at 0.97 its 144 events are
+    # too few as well (4.32 expected failures), but under 24 h of evaluated time the time is the
+    # reason whatever the events (thin_time's rule: more events would not do)
     r = latency_recalibrate(ev, slo=SLO(target=0.9, window="24h"), thresholds=["20s"],
                             candidates=[0.9, 0.97], n_boot=20)
     f = r.frontier.set_index("target")
-    assert f["withheld"].tolist() == ["too_little_time", "too_few_events"]
+    assert f["withheld"].tolist() == ["too_little_time", "too_little_time"]
     assert f["events"].tolist() == [144, 144]
 
 

@@ -97,7 +97,8 @@ def test_both_figures_state_the_span_they_count():
                        "duration": pd.to_timedelta([2, 8, 30], unit="s").as_unit("ns")})
     ax = plot_latency_shares(bl.latency_profile(ev, thresholds=["5s"]).shares,
                              ax=plt.figure().gca(), tz="Europe/Berlin")
-    assert ax.get_xlabel() == ("period start (Europe/Berlin); attempts 2026-01-01 07:00 +01:00 "
+    assert ax.get_xlabel() == ("period start (Europe/Berlin; UTC days); attempts 2026-01-01 "
+                               "07:00 +01:00 "
                                ".. 2026-01-03 03:15 +01:00")
     ax = plot_timeout_tradeoff(bl.timeout_tradeoff(ev, timeouts=["5s", "30s"]),
                                ax=plt.figure().gca())

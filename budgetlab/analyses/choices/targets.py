@@ -14,7 +14,7 @@ from ...errors import ConfigError
 from ...events.schema import ROLE_COLUMNS
 from ..count_verdicts import bucket_phrase
 from ..recalibration import Recalibration
-from ..recalibration.rules import decided_miss, too_few_events
+from ..recalibration.rules import capped_words, decided_miss, too_few_events
 from ..recalibration.verdict import WITHHELD
 from ..verdicts import VERDICT_COLUMNS
 from .afford import GroupHistory, group_history, highest_afforded, whole_history_problems
@@ -79,6 +79,15 @@ def _beside_verdict(r: pd.Series, use: float) -> str:
             f"{given_percent(cur)}, and target_verdicts says why)")
 
 
+def _capped(r: pd.Series, rc: float, use: float) -> str:
+    """Where the suggestion is a recommendation the evidence capped (``recommended_capped``: the
+    rule alone gives more than the group's events can judge), the words that say so: the figure
+    is the highest target they can judge, not the service's level; else empty."""
+    if not (bool(r.get("recommended_capped", False)) and np.isfinite(use) and use == rc):
+        return ""
+    return f" ({capped_words(int(r['events']))}, not the service's level)"
+
+
 def suggest_targets(rec: Recalibration,
                     without_incidents: Recalibration | None = None) -> pd.DataFrame:
     """The target to suggest per group, after a cross-check against labelled incidents.
@@ -99,7 +108,10 @@ def suggest_targets(rec: Recalibration,
     the rule's target, not a verdict on the current one: where :func:`budgetlab.target_verdicts`
     keeps a current target (``ok``: its evidence does not call for a change) and another target
     is suggested, the reason says both (``keep the recommendation 98 % (the rule's target, not a
-    verdict: the verdict on the current target keeps 99 %, ...)``).
+    verdict: the verdict on the current target keeps 99 %, ...)``). A suggestion the evidence
+    capped (``recommended_capped``) says so in its reason (``... the recommendation stands
+    (capped: as high as 28 events can judge, not the service's level)``): the cap is
+    deliberate (no target above ``1 - 10 / events``), never a target without its words.
 
     Parameters
     ----------
@@ -161,7 +173,7 @@ def suggest_targets(rec: Recalibration,
             reason = f"no recommendation: {r.get('recommendation_note', 'no candidate qualifies')}"
         row: dict[str, Any] = {k: str(r[k]) for k in keys}
         row.update(recommended_target=rc, recommended_without_incidents=cl, suggested_target=use,
-                   reason=reason + _beside_verdict(r, use))
+                   reason=reason + _capped(r, rc, use) + _beside_verdict(r, use))
         rows.append(row)
     return pd.DataFrame(rows, columns=[*keys, "recommended_target", "recommended_without_incidents",
                                        "suggested_target", "reason"])

@@ -1,0 +1,61 @@
+"""``budgetlab latency``'s thresholds: ``--thresholds`` checked before the log is read
+(:func:`given_thresholds`), or, without it, latency_recalibrate's default grid read from the log
+and stated (:func:`default_grid`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .._util.validation import to_timedelta
+from .._util.words import given_duration
+from ..errors import ConfigError
+
+__all__ = ["given_thresholds", "default_grid", "DEFAULT_WORDS"]
+
+#: The default grid in words (``--help``, the line that states it).
+DEFAULT_WORDS = ("the 50th, 75th, 90th, 95th and 99th percentiles of the successes' durations, "
+                 "each rounded up to 0.1 s (latency_recalibrate's default grid)")
+
+
+def given_thresholds(args: argparse.Namespace) -> list[str] | None:
+    """``--thresholds`` as a list, each a duration with its unit, and at most the line styles of
+    the shares ``--plot``; None without the flag (:func:`default_grid` reads them)."""
+    if args.thresholds is None:
+        return None
+    thresholds = [x.strip() for x in args.thresholds.split(",") if x.strip()]
+    if not thresholds:
+        raise ConfigError("--thresholds names no threshold; give e.g. --thresholds 10s,20s,30s.")
+    for item in thresholds:  # each a duration with its unit, before the log is read
+        to_timedelta(item, name="thresholds")
+    _refuse_styles(args, len({to_timedelta(t, name="thresholds") for t in thresholds}),
+                   "--thresholds gives")
+    return thresholds
+
+
+def default_grid(events: Any, args: argparse.Namespace) -> tuple[list[str], str]:
+    """Without ``--thresholds``: the default grid of ``events`` (a log without a success
+    refused) and the line that states it."""
+    from ..analyses.latency_recalibration import default_thresholds
+
+    grid = [given_duration(t, grouped=False).replace(" ", "") for t in default_thresholds(events)]
+    _refuse_styles(args, len(grid), "the default grid (no --thresholds) gives")
+    return grid, (f"no --thresholds: the thresholds {', '.join(grid)}, {DEFAULT_WORDS}; give "
+                  "--thresholds for others")
+
+
+def _refuse_styles(args: argparse.Namespace, n: int, gives: str) -> None:
+    """Refuse more thresholds than the shares figure has line styles (``--plot`` without
+    ``--timeouts``)."""
+    if not (args.plot and not args.timeouts):
+        return
+    from ..plotting.latency import STYLE_WORDS
+
+    if n > len(STYLE_WORDS):
+        raise ConfigError(
+            f"--plot draws the shares of at most {len(STYLE_WORDS)} thresholds, a line style "
+            f"each ({', '.join(STYLE_WORDS)}); {gives} {n}: give at most "
+            f"{len(STYLE_WORDS)} with --plot"
+            + (", or leave --plot out (the lines and --out give the shares of all "
+               f"{n})." if gives.startswith("--thresholds") else " (--thresholds)."))
