@@ -21,7 +21,7 @@ tail,2026-01-05T02:30:00Z,2026-01-05T02:45:00Z,*
 
 
 def hand_bins(client, *, total, errors=None, good=None, start, end, freq="1min", by=(),
-              warn_widened=True):
+              warn_widened=True, not_personal=()):
     """What the server answers: 10 events a minute per region, fra's failing in 01:40..01:50."""
     k = np.arange(MINUTES)
     parts = []

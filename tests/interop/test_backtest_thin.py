@@ -127,12 +127,15 @@ def test_every_group_thin_withholds_precision_and_recall_in_words(fake, tmp_path
 def test_the_thin_groups_episodes_are_said_as_the_header_counts_them(fake, tmp_path,  # noqa: F811
                                                                     capsys):
     """workbook under 90 %, by hand as in tests/cli/test_alerts_thin.py: big fires no tier;
-    tiny's page_6h, ticket_1d and ticket_3d fire on days 1 and 2: 6 episodes, page_6h's 2 the
-    pages of tier *, both false."""
+    tiny's page_6h, ticket_1d and ticket_3d fire on days 1 and 2: 6 episodes. page_6h's 2 are no
+    page of tier *: each fires [12:01, 12:31), over before tiny's own 6 h window filled at 18:00
+    (from tiny's first bin, day 1 12:00; day 2's 12:00 bin comes 24 h later, a new stretch), so
+    both are scored apart while the window filled (stop 62: filling is per group)."""
     text, _, _ = _run(fake, tmp_path, capsys, ("big", "tiny"), "--policy", "workbook")
     assert "Policy workbook: 6 alert episodes" in text
-    assert (f"6 alert episodes on 1 thin group left out {P2}: g=tiny ({WHY}); the rows above "
-            "score the other groups (precision, recall and every count)") in text
+    assert ("6 alert episodes on 1 thin group left out (no page as the rows of tier * count "
+            f"them): g=tiny ({WHY}); the rows above score the other groups (precision, recall "
+            "and every count)") in text
 
 
 def test_the_plot_draws_the_thin_group_light(fake, tmp_path, capsys, monkeypatch):  # noqa: F811
