@@ -11,15 +11,12 @@ import pandas as pd
 
 from .._util.validation import (
     check_argument,
-    duration_label,
     to_timedelta,
     utc_from_ns,
     utc_ns_column,
 )
-from .._util.words import prose_duration
-from ..budget.burn import error_budgets, group_slos
+from ..budget.burn import error_budgets
 from ..errors import ConfigError
-from ..slo import SLO
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
 from ..windows.exclusions import exclusion_intervals, refuse_unknown
@@ -33,11 +30,13 @@ from .group_scores import (
     overlaps,
     summary_columns,
 )
+from .merged_tiers import merged_first, merged_scores
 from .observed import ObservedTime
 from .policy import AlertPolicy
 from .score_inputs import (
     OPEN,
     budget_before_alert_note,
+    budget_periods,
     check_tables,
     episode_groups,
     episode_keys,
@@ -65,7 +64,9 @@ class Matches:
     incidents: np.ndarray  # positions in ScoringContext.inc
     detected: np.ndarray
     unseen: np.ndarray  # undetected, no traffic in its scope's window (alerts.unseen)
-    first: np.ndarray  # first matching episode start (ns; NaT when undetected)
+    # first matching episode start (ns; NaT when undetected); merged tiers: the first alert of a
+    # tier not already firing at the incident's start, when there is one (alerts.merged_tiers)
+    first: np.ndarray
     last: np.ndarray  # last matching episode end
     already: np.ndarray  # matched by an alert already firing when it began (not detected)
     detection: np.ndarray  # ns; NaT when undetected or already firing
@@ -134,7 +135,7 @@ class ScoringContext:
             g = self.grid
             self.bad_counts = BadCounts(g)
             allowed = error_budgets(target, g) * g.group_totals()
-            periods = self._periods_ns(target, g)
+            periods = budget_periods(target, g, self.period_ns, self.period_of_policy)
             self.period_budget = allowed * (periods / self.span_ns)  # the order of the oracle
             # budget_spent_pct's rule (cli/backtest.py): a share of a period's budget needs a
             # whole period read; a shorter span's traffic would be extrapolated to the period
@@ -201,33 +202,6 @@ class ScoringContext:
         :meth:`cutoff`."""
         return self.observed.of(tiers, from_ns=self.cutoff(tiers))
 
-    def _periods_ns(self, target: Any, grid: BinGrid) -> np.ndarray:
-        """Budget period in ns per group: ``period`` if given, else the policy's, else the SLO's
-        period (each group's own with per-group SLOs), else 30 days. The policy's period and
-        the SLOs' that differ from it are refused (which one the scores mean, budgetlab cannot
-        know: the episodes may come from a preset built for each SLO's period)."""
-        slos = group_slos(target, grid)
-        if slos is not None:  # each group's SLO's own
-            own = np.array([float(s.period.value) for s in slos])
-        else:  # one SLO's for every group, else the default's
-            period = target.period if isinstance(target, SLO) else pd.Timedelta(_DEFAULT_PERIOD)
-            own = np.full(grid.n_groups, float(period.value))
-        if self.period_ns is None:
-            return own
-        if self.period_of_policy and (slos is not None or isinstance(target, SLO)) \
-                and bool((own != self.period_ns).any()):
-            said = " / ".join(prose_duration(pd.Timedelta(int(p), unit="ns"))
-                              for p in sorted(set(own.tolist())))
-            mine = pd.Timedelta(self.period_ns, unit="ns")
-            label = f"{mine.days}D" if mine % pd.Timedelta(days=1) == pd.Timedelta(0) else (
-                duration_label(mine))
-            raise ConfigError(f"the target's budget period ({said}) differs from the period of "
-                              f"policy= ({prose_duration(mine)}); pass "
-                              f"period={label!r} to score against the "
-                              "policy's, or leave out policy= (alert_episodes' episodes name "
-                              "their tiers) to use the target's.")
-        return np.full(grid.n_groups, float(self.period_ns))
-
     def _selected(self, groups: np.ndarray, tiers: list[int]) -> np.ndarray:
         """Positions of the episodes of ``tiers`` in ``groups`` (one group or all of them), in table
         order."""
@@ -243,6 +217,10 @@ class ScoringContext:
         return np.flatnonzero(np.isin(self.ep_group, groups) & np.isin(self.ep_tier,
                                                                        tiers))  # pragma: no cover
 
+    def _episodes(self, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(group, start, end)`` of the episodes at positions ``sel``."""
+        return self.ep_group[sel], self.ep_start[sel], self.ep_end[sel]
+
     def _budget_pct(self, groups: np.ndarray, i_idx: np.ndarray, lo_ns: np.ndarray,
                     hi_ns: np.ndarray) -> np.ndarray:
         """Per incident of ``i_idx``: the failures from ``lo_ns`` to ``hi_ns`` in the groups of
@@ -257,8 +235,7 @@ class ScoringContext:
     def match(self, groups: np.ndarray, tiers: list[int]) -> Matches:
         """Match the episodes of ``tiers`` in ``groups`` (merged when several tiers) to the
         incidents whose scope covers one of ``groups``."""
-        sel = self._selected(groups, tiers)
-        gi, st, en = self.ep_group[sel], self.ep_start[sel], self.ep_end[sel]
+        gi, st, en = self._episodes(self._selected(groups, tiers))
         if len(tiers) > 1:
             gi, st, en = merge_intervals(gi, st, en)
         one = len(groups) == 1
@@ -269,6 +246,10 @@ class ScoringContext:
         n_ep = len(gi)
         detected, first, last, hit = overlaps(self.inc_match, i_idx, i_s, i_e + self.grace_ns, gi,
                                               st, en, one)
+        if len(tiers) > 1:  # detected by a tier not already firing at its start (merged_tiers)
+            first = merged_first(first, i_s, [
+                overlaps(self.inc_match, i_idx, i_s, i_e + self.grace_ns,
+                         *self._episodes(self._selected(groups, [t])), one)[:2] for t in tiers])
         cut, filled = self.cutoff(tiers), self.filled(tiers, gi, st)
         ep_early = over_while_filling(en, filled)
         inc_early = np.zeros(len(i_s), dtype=bool) if cut is None else i_s < cut
@@ -299,14 +280,17 @@ class ScoringContext:
     def group_columns(self, tiers: list[int]) -> dict[str, np.ndarray]:
         """:meth:`summary` of every single group's row for ``tiers``, all groups at once, one array
         per column (row by row when some group's episodes overlap each other)."""
-        sel = np.flatnonzero(np.isin(self.ep_tier, tiers))
-        gi, st, en = self.ep_group[sel], self.ep_start[sel], self.ep_end[sel]
+        gi, st, en = self._episodes(np.flatnonzero(np.isin(self.ep_tier, tiers)))
         if len(tiers) > 1:
             gi, st, en = merge_intervals(gi, st, en)
         n_groups = len(self.keys)
         cut = self.cutoff(tiers)
         gs = group_scores(n_groups, self.inc_match, self.inc_start, self.inc_end + self.grace_ns,
                           gi, st, en, filled_ns=self.filled(tiers, gi, st))
+        if gs is not None and len(tiers) > 1:  # per member tier (merged_tiers)
+            gs = merged_scores(gs, self.inc_start, [
+                group_scores(n_groups, self.inc_match, self.inc_start, self.inc_end + self.grace_ns,
+                             *self._episodes(np.flatnonzero(self.ep_tier == t))) for t in tiers])
         observed = self.observed_of(tiers)[0]
         if gs is None:
             return stack_columns([self.summary(self.match(np.array([g]), tiers),

@@ -9,19 +9,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import to_timedelta, utc_ns_column
-from .._util.words import counted_of, noun_for, say, some_named
+from .._util.validation import duration_label, to_timedelta, utc_ns_column
+from .._util.words import counted_of, noun_for, prose_duration, say, some_named
+from ..budget.burn import group_slos
 from ..errors import BudgetlabWarning, ConfigError, InputError, SchemaError
 from ..events.schema import parse_scope, scope_mask
 from ..privacy import shown
+from ..slo import SLO
 from ..windows.bingrid import BinGrid
 from .episodes import EPISODE_COLUMNS
 from .incidents_file import check_incidents
 from .policy import AlertPolicy
 
-__all__ = ["OPEN", "check_tables", "episode_groups", "episode_keys", "evaluated_span",
-           "group_table", "open_ends", "outside_span", "policy_period", "scope_matches",
-           "scope_notes", "scored_incidents", "tier_labels", "tier_window", "unmatched_words"]
+__all__ = ["OPEN", "budget_periods", "check_tables", "episode_groups", "episode_keys",
+           "evaluated_span", "group_table", "open_ends", "outside_span", "policy_period",
+           "scope_matches", "scope_notes", "scored_incidents", "tier_labels", "tier_window",
+           "unmatched_words"]
 
 
 def episode_keys(episodes: pd.DataFrame) -> list[str]:
@@ -286,3 +289,35 @@ def policy_period(period: Any, policy: AlertPolicy | None) -> int | None:
     if period is not None:
         return int(to_timedelta(period, name="period").value)
     return int(policy.period.value) if isinstance(policy, AlertPolicy) else None
+
+
+_DEFAULT_PERIOD = "30D"
+
+
+def budget_periods(target: Any, grid: BinGrid, period_ns: int | None,
+                   of_policy: bool) -> np.ndarray:
+    """Budget period in ns per group: ``period_ns`` if given (``of_policy``: it is the policy's),
+    else the SLO's period (each group's own with per-group SLOs), else 30 days. The policy's
+    period and the SLOs' that differ from it are refused (which one the scores mean, budgetlab
+    cannot know: the episodes may come from a preset built for each SLO's period)."""
+    slos = group_slos(target, grid)
+    if slos is not None:  # each group's SLO's own
+        own = np.array([float(s.period.value) for s in slos])
+    else:  # one SLO's for every group, else the default's
+        period = target.period if isinstance(target, SLO) else pd.Timedelta(_DEFAULT_PERIOD)
+        own = np.full(grid.n_groups, float(period.value))
+    if period_ns is None:
+        return own
+    if of_policy and (slos is not None or isinstance(target, SLO)) \
+            and bool((own != period_ns).any()):
+        said = " / ".join(prose_duration(pd.Timedelta(int(p), unit="ns"))
+                          for p in sorted(set(own.tolist())))
+        mine = pd.Timedelta(period_ns, unit="ns")
+        label = f"{mine.days}D" if mine % pd.Timedelta(days=1) == pd.Timedelta(0) else (
+            duration_label(mine))
+        raise ConfigError(f"the target's budget period ({said}) differs from the period of "
+                          f"policy= ({prose_duration(mine)}); pass "
+                          f"period={label!r} to score against the "
+                          "policy's, or leave out policy= (alert_episodes' episodes name "
+                          "their tiers) to use the target's.")
+    return np.full(grid.n_groups, float(period_ns))

@@ -84,6 +84,10 @@ def page_table(
     >>> list(page_table({"workbook": rep}).columns)
     ['paged', 'first_page', 'tier', 'delay', 'caused_by_timeouts', 'closest', 'other_alerts']
     """
+    if not isinstance(reports, Mapping):
+        raise ConfigError(f"page_table() takes reports= as a mapping {{policy name: "
+                          f"IncidentReport}}, not a {type(reports).__name__}: give e.g. "
+                          "{'workbook': budgetlab.incident_report(...)}.")
     rows = []
     for name, rep in reports.items():
         if not isinstance(rep, IncidentReport):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import tempfile
 import time
@@ -33,6 +34,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from .._util.words import say
 from ..errors import ConfigError, NotebookError
 from .notebook_failures import drop_stale_failure, error_line, keep_failed, kept_text
 from .notebook_files import DEFAULT_NOTEBOOKS, chosen_notebooks, find_notebooks
@@ -110,7 +112,9 @@ def _html_outputs(sources: Sequence[Path], folder: str | os.PathLike[str], *,
     from .._util.plan import plan_outputs
 
     if not sources:
-        raise ConfigError("no notebooks to render.")
+        raise ConfigError("no notebooks to render: give "
+                          f"{say('notebooks= one or more .ipynb paths', '--notebooks DIR_OR_FILE')}"
+                          " (a folder of .ipynb files or one notebook).")
     if not os.fspath(folder).strip():
         raise ConfigError("--html: an empty folder name; give the folder for the HTML files (e.g. "
                           "--html html).")
@@ -152,9 +156,13 @@ def render_notebooks(
     from .._util.files import atomic_path
     from .._util.progress import progress, progress_enabled
 
+    # before papermill is looked for: a bad value is not reported as a missing tool
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0 \
+            or not math.isfinite(timeout):
+        raise ConfigError(f"{say(f'timeout={timeout!r}', f'--timeout {timeout!r}')} must be a "
+                          "finite number of seconds > 0 (the longest one cell may run), e.g. "
+                          f"{say('timeout=600', '--timeout 600')}.")
     tools = _tools()
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
-        raise ConfigError(f"timeout={timeout!r} must be a number of seconds > 0.")
     sources = [Path(n) for n in notebooks]
     for src in sources:
         _check_notebook(src, tools.nbformat)

@@ -42,7 +42,9 @@ SCORE_FOOTNOTE = ("recall: detected / (incidents - unseen - already_firing), the
 ALREADY_LINE = ("already_firing: incidents that began while the row's alert already fired (it "
                 "was not caused by them): neither detected nor missed, left out of recall (it "
                 "is over incidents - unseen - already_firing) and of detection_median (not "
-                "\"0 s\"); their reset is in reset_median.")
+                "\"0 s\"); their reset is in reset_median. On a row of tier * (merged tiers), "
+                "only when every tier of it that fired during the incident already fired at "
+                "its start; a tier that was not firing then and fires during it detects it.")
 
 
 def median_words(value: Any) -> str:
@@ -129,12 +131,21 @@ def score_text(rows: pd.DataFrame, duration: Any, *, width: int | None = None,
 
 
 def _none_counted(row: dict[Any, Any]) -> str:
-    """Why a row with incidents has no recall: ``all unseen`` (no traffic to detect them by),
-    ``already firing at start`` (each began while the row's alert already fired: the alert was
-    not caused by it), or ``unseen or already firing``."""
-    unseen, already = row.get("unseen", 0) > 0, row.get("already_firing", 0) > 0
-    return ("unseen or already firing" if unseen and already
-            else "already firing at start" if already else "all unseen")
+    """Why a row with incidents has no recall, with the counts: ``n/a (3 of 3 already firing)``
+    (each began while the row's alert already fired: the alert was not caused by it), ``n/a
+    (2 of 2 unseen)`` (no traffic to detect them by), or ``n/a (1 unseen, 2 already firing, of
+    3)``.
+
+    >>> _none_counted({"incidents": 3, "unseen": 0, "already_firing": 3})
+    'n/a (3 of 3 already firing)'
+    >>> _none_counted({"incidents": 3, "unseen": 1, "already_firing": 2})
+    'n/a (1 unseen, 2 already firing, of 3)'
+    """
+    n = int(row.get("incidents", 0))
+    unseen, already = int(row.get("unseen", 0)), int(row.get("already_firing", 0))
+    if unseen and already:
+        return f"n/a ({unseen} unseen, {already} already firing, of {n})"
+    return f"n/a ({already} of {n} already firing)" if already else f"n/a ({unseen} of {n} unseen)"
 
 
 def _no_time_words(row: dict[Any, Any], *, reset: bool) -> str:

@@ -3,11 +3,13 @@ current API differs from them on purpose, each difference stated and checked."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from budgetlab._util.validation import utc_from_ns
 from budgetlab.alerts.score_table import DURATION_COLUMNS
 
 
@@ -26,7 +28,10 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
     add them to the oracle's tables by a loop of their own (:func:`_with_unseen`), (8) they count
     apart the incidents whose first matching alert began before them (``already_firing``, f62:
     the oracle counted them detected in 0 s): :func:`_with_already` applies the rule to the
-    oracle's own matches."""
+    oracle's own matches, (9) on a merged-tier row (tier ``*``) an incident is detected when a
+    member tier not already firing at its start fires during it, by the first such alert (f62;
+    the oracle read the merged episodes: an incident begun under a slow tier's long episode was
+    already firing though a fast tier paged for it): :func:`_merged_by_tier`."""
     # the oracle built its table from dicts: a duration column without any detection came out as
     # all-NaT datetime64[s]; the columnar table keeps it timedelta64[ns] (NaT): the same values
     want = want.copy()
@@ -209,8 +214,31 @@ def _already_matches(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: 
     out = []
     for _, _, _, gidx, tidx in ctx.selections():
         m = ctx.match(gidx, tidx)
-        out.append((m, ctx.inc_start[m.incidents]))
+        start = ctx.inc_start[m.incidents]
+        if len(tidx) > 1:  # difference (9): a merged row per member tier
+            m = _merged_by_tier(m, start, [ctx.match(gidx, [t]) for t in tidx])
+        out.append((m, start))
     return out
+
+
+def _merged_by_tier(m: Any, start: np.ndarray, per_tier: list[Any]) -> Any:
+    """Difference (9): the oracle's match ``m`` of a merged-tier row, detected per member tier
+    (the oracle's own matches of each tier, ``per_tier``): an incident some tier not already
+    firing at its start (``first >= start``) fired during is detected by the first such tier
+    alert (its first alert, detection time and budget before alert are that tier's); the others
+    keep the merged episodes' first alert (before the start when already firing)."""
+    never = np.iinfo(np.int64).max
+    best = np.full(len(start), never, dtype=np.int64)
+    pct = None if m.budget_pct is None else m.budget_pct.copy()
+    for t in per_tier:
+        take = t.detected & (t.first >= start) & (t.first < best)
+        best = np.where(take, t.first, best)
+        if pct is not None:
+            pct = np.where(take, t.budget_pct, pct)
+    fresh = best < never
+    return dataclasses.replace(m, first=np.where(fresh, best, m.first),
+                               detection=np.where(fresh, best - start, m.detection),
+                               budget_pct=pct)
 
 
 def _with_already(want: pd.DataFrame, matches: list[Any]) -> pd.DataFrame:
@@ -229,6 +257,15 @@ def _with_already(want: pd.DataFrame, matches: list[Any]) -> pd.DataFrame:
         want["detected"] = want["detected"].to_numpy() & ~already
         want["detection_time"] = want["detection_time"].where(~already, pd.NaT)
         want.insert(int(want.columns.get_loc("unseen")) + 1, "already_firing", already)
+        if matches:  # difference (9) on merged rows: the first alert that detected it
+            m_all = [m for m, _ in matches]
+            want["first_alert"] = utc_from_ns(np.concatenate([m.first for m in m_all]))
+            caused = want["detected"].to_numpy()
+            detection = np.concatenate([m.detection for m in m_all])
+            want["detection_time"] = pd.to_timedelta(
+                np.where(caused, detection, np.iinfo(np.int64).min).view("timedelta64[ns]"))
+            if "budget_before_alert_pct" in want.columns:
+                want["budget_before_alert_pct"] = np.concatenate([m.budget_pct for m in m_all])
         return want
     n_already = np.array([int(f.sum()) for f in flags], dtype=np.int64)
     want.insert(int(want.columns.get_loc("unseen")) + 1, "already_firing", n_already)
@@ -237,8 +274,6 @@ def _with_already(want: pd.DataFrame, matches: list[Any]) -> pd.DataFrame:
     with np.errstate(divide="ignore", invalid="ignore"):
         want["recall"] = np.where(counted > 0, want["detected"].to_numpy() / counted, np.nan)
     for row, ((m, _), already) in enumerate(zip(matches, flags, strict=True)):
-        if not already.any():
-            continue
         caused = m.detected & ~already
         d = m.detection[caused]
         at = want.index[row]

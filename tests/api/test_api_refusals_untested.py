@@ -160,6 +160,25 @@ def test_page_table_takes_incident_reports():
         "page_table() takes {name: IncidentReport} from budgetlab.incident_report().")
 
 
+@pytest.mark.parametrize(("given", "kind"), [([1], "list"), ((), "tuple")])
+def test_page_table_refuses_a_sequence_by_name(given, kind):
+    from budgetlab.analyses.paging import page_table
+
+    assert _refusal(lambda: page_table(given), ConfigError) == (
+        f"page_table() takes reports= as a mapping {{policy name: IncidentReport}}, not a {kind}: "
+        "give e.g. {'workbook': budgetlab.incident_report(...)}.")
+
+
+def test_render_notebooks_says_what_to_give_without_notebooks(tmp_path):
+    pytest.importorskip("papermill", reason="render_notebooks needs papermill before the list")
+    pytest.importorskip("nbconvert", reason="render_notebooks needs nbconvert before the list")
+    from budgetlab.cli.notebooks import render_notebooks
+
+    assert _refusal(lambda: render_notebooks([], tmp_path / "html"), ConfigError) == (
+        "no notebooks to render: give notebooks= one or more .ipynb paths (a folder of .ipynb "
+        "files or one notebook).")
+
+
 @pytest.mark.parametrize(("given", "words"), [
     (pd.DataFrame({"a": [1]}), "verdicts_table() takes Verdict objects (page_verdict(), "
      "cause_verdict()) or the table target_verdicts() returns; this table has no 'subject' "

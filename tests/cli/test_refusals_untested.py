@@ -142,11 +142,24 @@ def test_an_access_log_beside_an_event_table_is_refused_by_name(log, tmp_path, c
                      "give one kind per run.")
 
 
-@pytest.mark.parametrize("timeout", ["0", "-1", "nan"])
+@pytest.mark.parametrize("timeout", ["0", "-1", "nan", "inf"])
 def test_notebooks_refuses_a_timeout_not_above_zero(timeout, tmp_path, capsys):
-    pytest.importorskip("papermill", reason="--timeout is read once the tools are found")
-    pytest.importorskip("nbconvert", reason="--timeout is read once the tools are found")
     html = tmp_path / "html"
     words = _refused(["notebooks", "--html", str(html), "--timeout", timeout], capsys)
-    assert words == f"--timeout {timeout} must be a number of seconds > 0."
+    assert words == (f"--timeout {timeout} must be a finite number of seconds > 0 (the longest "
+                     "one cell may run), e.g. --timeout 600.")
     assert not html.exists()
+
+
+def test_notebooks_reads_timeout_before_looking_for_papermill(tmp_path, capsys, monkeypatch):
+    """A bad --timeout is said as such, not as a missing tool (the tools' check comes after)."""
+    from budgetlab.cli import notebooks
+    from budgetlab.errors import ConfigError
+
+    def missing():
+        raise ConfigError("budgetlab notebooks needs papermill and nbconvert (papermill is "
+                          "missing)")
+
+    monkeypatch.setattr(notebooks, "_tools", missing)
+    words = _refused(["notebooks", "--html", str(tmp_path / "html"), "--timeout", "inf"], capsys)
+    assert words.startswith("--timeout inf must be a finite number of seconds > 0")
