@@ -34,7 +34,7 @@ def _files(tmp_path):
     return log, inc
 
 
-def test_alerts_counts_the_incident_begun_under_the_page_apart(tmp_path, capsys):
+def test_alerts_counts_the_incident_begun_under_the_page_apart(tmp_path, capsys, wide_terminal):
     log, inc = _files(tmp_path)
     out = tmp_path / "scores.csv"
     assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9",
