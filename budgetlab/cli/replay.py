@@ -147,7 +147,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
         print(format_incidents(incidents, events, tz=args.tz))
         _print_scope_note(incidents, by, columns)
     print_transitions(tr, events, longest_window(slo), tz=args.tz)
-    print_thin_windows(states, tr, slo, by)
+    print_thin_windows(states, tr, slo, by, events=events)
     between = between_events_line(summary, tr)
     if between:
         print(between)
