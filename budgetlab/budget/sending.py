@@ -11,12 +11,14 @@ and the incident report's carried budget
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
 from .._util.units import HOUR_NS
 
-__all__ = ["SENDING_GAP_HOURS", "SENDING_WORDS", "sending_time"]
+__all__ = ["SENDING_GAP_HOURS", "SENDING_WORDS", "sending_time", "stopped_sending"]
 
 #: A gap between two consecutive events of a group longer than this (hours) is left out of its
 #: sending time: a pause in sending, not traffic.
@@ -49,3 +51,16 @@ def sending_time(ts: np.ndarray, code: np.ndarray, ngroups: int) -> pd.DataFrame
         "sending_hours": np.bincount(seg[keep], weights=gap[keep], minlength=ngroups) / HOUR_NS,
         "pauses": np.bincount(seg[pause], minlength=ngroups).astype(np.int64),
         "pause_hours": np.bincount(seg[pause], weights=gap[pause], minlength=ngroups) / HOUR_NS})
+
+
+def stopped_sending(since_last_hours: Any, emptied_hours: Any) -> np.ndarray:
+    """Per group: whether it stopped sending before the observation's end: its last event more
+    than :data:`SENDING_GAP_HOURS` before that end (``since_last_hours``, whatever the window),
+    or its window emptied after it (``emptied_hours`` of no traffic after its last event).
+
+    >>> stopped_sending([48.0, 0.1, 2.0], [0.0, 0.0, 1.0]).tolist()
+    [True, False, True]
+    """
+    since = np.asarray(since_last_hours, dtype=np.float64)
+    return np.asarray((since > SENDING_GAP_HOURS)
+                      | (np.asarray(emptied_hours, dtype=np.float64) > 0), dtype=bool)

@@ -107,7 +107,9 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
         ``longest_silence_hours`` (the longest time the window stood empty after one of them: a gap
         of 1 h 4 min under a 1 h window counts 4 min less 1 ns: the window holds the event before it
         through ``ts + window``, docs/conventions.md), ``silent_hours`` (time the window was empty
-        between two events), ``final_status`` (the replay's status after the group's last event:
+        between two events), ``since_last_event_hours`` (from the group's last event to the
+        observation's end, whatever the window: a group that stopped sending, named by ``replay``
+        when over a day or when its window emptied), ``final_status`` (the replay's status after the group's last event:
         what a gate reading the tracker keeps) and ``status_at_end`` (the window's clock at the
         observation's end: ``no_traffic`` when the group's window has emptied; the final status when
         the group has an event at that instant), and last ``note``: why the group's
@@ -194,6 +196,10 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
         values = np.zeros(len(table), dtype=np.int64)
         values[row] = quiet[col].to_numpy(dtype=np.int64)
         cols[name] = values if name == "silences" else values / HOUR_NS
+    attrs = _summary_attrs(states, keys, spans, events)
+    end_ns = pd.Timestamp(attrs["end"]).value if attrs.get("end") is not None else 0
+    since = np.maximum(end_ns - table["last_event"].to_numpy(dtype=np.int64), 0)
+    cols["since_last_event_hours"] = since / HOUR_NS
     cols["final_status"] = table["final_status"]
     end_code = np.asarray(time["status_at_end"], dtype=np.int8)
     # the window at that instant holds the event
@@ -206,7 +212,7 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     cols["status_at_end"] = pd.Categorical.from_codes(end_code, dtype=SPAN_STATUS_DTYPE)
     cols["note"] = _notes(time["observed_hours"], cols["sending_hours"], table["events"])
     out = pd.DataFrame(cols, index=table.index)
-    out.attrs = _summary_attrs(states, keys, spans, events)
+    out.attrs = attrs
     return out
 
 
@@ -280,6 +286,7 @@ def _per_event(states: pd.DataFrame, events: pd.DataFrame, keys: list[str]) -> p
     out["success_rate"] = ok_sum[n > 0] / n[n > 0]
     out["transitions"] = changes[n > 0].astype(np.int64)
     out["final_status"] = pd.Categorical.from_codes(code[bounds[1:][n > 0] - 1], dtype=STATUS_DTYPE)
+    out["last_event"] = ts_ns(events)[idx][bounds[1:][n > 0] - 1]
     out["sending_hours"] = sending_time(ts_ns(events)[idx], seg,
                                         ngroups)["sending_hours"].to_numpy()[n > 0]
     return pd.DataFrame(out)

@@ -22,7 +22,7 @@ from .._util.words import (
     some_hours_words,
     some_named,
 )
-from ..budget.sending import SENDING_GAP_HOURS
+from ..budget.sending import SENDING_GAP_HOURS, stopped_sending
 from ..budget.ties import Ties
 from .shared import group_label, table_text, wrap
 from .shown_groups import shown_groups
@@ -84,7 +84,7 @@ _NOT_KEYS = {"target", "window", "events", "success_rate", "observed_hours", "wa
              "refill_hours", "before_first_hours", "after_last_hours",
              "sending_hours", "events_per_day",
              "transitions", "transitions_per_day", "silences", "longest_silence_hours",
-             "silent_hours",
+             "silent_hours", "since_last_event_hours",
              "final_status", "status_at_end", "note"}
 
 
@@ -151,19 +151,40 @@ def before_first_line(summary: pd.DataFrame, most: int = 5) -> str | None:
 
 
 def after_last_line(summary: pd.DataFrame, most: int = 5) -> str | None:
-    """The groups whose window empties after their last event before the observation's end (the
-    log's last event, of any group), with the time from the window emptying to that end: counted
-    as no traffic, not among the silences (gaps between two of the group's events). ``None``
-    when no group has any.
+    """The groups that stopped sending before the observation's end (the log's last event, of
+    any group): their last event more than :data:`SENDING_GAP_HOURS` before it, or their window
+    emptied after it (:func:`stopped_sending`), whatever the window. Each with the time from its
+    last event to that end and what the window made of it: no traffic from its emptying (not
+    among the silences, which lie between two events), or still holding the group's last events
+    at the end (``at_end`` their status). ``None`` when no group stopped.
 
-    >>> s = pd.DataFrame({"svc": ["gone", "keep"], "after_last_hours": [1146.0, 0.0]})
+    >>> s = pd.DataFrame({"svc": ["gone", "keep", "late"], "after_last_hours": [1146.0, 0.0, 0.0],
+    ...                   "since_last_event_hours": [1147.0, 0.1, 48.0]})
     >>> print(after_last_line(s))  # doctest: +NORMALIZE_WHITESPACE
-    After their last event (counted as no traffic, not among the silences: from the window
-    emptying to the log's last event): svc=gone 1,146 h.
+    After their last event (to the log's last event): svc=gone 1,147 h (1,146 h of it no traffic,
+    from its window emptying; not among the silences), svc=late 48 h (its window still holds its
+    last events at the end: at_end is their status).
     """
-    return _edge_line(summary, "after_last_hours", "After their last event (counted as no "
-                      "traffic, not among the silences: from the window emptying to the log's "
-                      "last event)", most)
+    if "after_last_hours" not in summary.columns:
+        return None
+    emptied = summary["after_last_hours"].to_numpy(dtype=np.float64)
+    since = (summary["since_last_event_hours"].to_numpy(dtype=np.float64)
+             if "since_last_event_hours" in summary.columns else emptied)  # an older file
+    rows = summary[stopped_sending(since, emptied)].assign(_since=since[stopped_sending(
+        since, emptied)]).sort_values("_since", ascending=False, kind="stable")
+    if not len(rows):
+        return None
+    keys = _keys(summary)
+    names = []
+    for _, r in rows.head(most).iterrows():
+        held = float(r["after_last_hours"])
+        what = (f"{hours_words(held)} of it no traffic, from its window emptying; not among the "
+                "silences" if held > 0 else
+                "its window still holds its last events at the end: at_end is their status")
+        names.append(f"{group_label(r, keys)} {hours_words(float(r['_since']))} ({what})")
+    more = len(rows) - len(names)
+    said = ", ".join(names) + (f" and {counted(more, 'more group')}" if more else "")
+    return wrap(f"After their last event (to the log's last event): {said}.", indent="")
 
 
 def _edge_line(summary: pd.DataFrame, column: str, head: str, most: int) -> str | None:
