@@ -6,7 +6,8 @@ hours and share in each status, ``no_traffic`` as its own column, the warm-up, t
 time (the window holds at least one event) and the transitions per day over it, the events per
 day over each group's sending time (:mod:`budgetlab.budget.sending`: no window in it), and the
 silences. The rates keep their meaning under a day of their time; the ``note`` says they are too
-thin to go by there (:func:`budgetlab._util.thin.too_thin`, the rule of :func:`budgetlab.compare_windows`).
+thin to go by there (:func:`budgetlab._util.thin.too_thin`, the rule of
+:func:`budgetlab.compare_windows`).
 """
 
 from __future__ import annotations
@@ -109,17 +110,18 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
         through ``ts + window``, docs/conventions.md), ``silent_hours`` (time the window was empty
         between two events), ``since_last_event_hours`` (from the group's last event to the
         observation's end, whatever the window: a group that stopped sending, named by ``replay``
-        when over a day or when its window emptied), ``final_status`` (the replay's status after the group's last event:
-        what a gate reading the tracker keeps) and ``status_at_end`` (the window's clock at the
-        observation's end: ``no_traffic`` when the group's window has emptied; the final status when
-        the group has an event at that instant), and last ``note``: why the group's
-        ``events_per_day`` (under 24 h of sending time) and ``transitions_per_day`` (under 24 h of
-        observed time) are too thin to go by (:func:`budgetlab._util.thin.too_thin`, the rule and words of the ``note`` of
-        :func:`budgetlab.compare_windows`: the figure keeps its meaning, the note says how little it
-        stands on); empty otherwise. ``attrs``: ``slo`` (the states', else the spans'), ``by``, what
-        a variant of the replay says (``calendar``, ``tz``, ``min_dwell``) and ``start`` .. ``end``,
-        the observation the time figures count (the spans' own; the first and the last event of
-        ``events`` unless ``spans`` were given another).
+        when over a day or when its window emptied), ``final_status`` (the replay's status after
+        the group's last event: what a gate reading the tracker keeps) and ``status_at_end``
+        (the window's clock at the observation's end: ``no_traffic`` when the group's window has
+        emptied; the final status when the group has an event at that instant), and last
+        ``note``: why the group's ``events_per_day`` (under 24 h of sending time) and
+        ``transitions_per_day`` (under 24 h of observed time) are too thin to go by
+        (:func:`budgetlab._util.thin.too_thin`, the rule and words of the ``note`` of
+        :func:`budgetlab.compare_windows`: the figure keeps its meaning, the note says how little
+        it stands on); empty otherwise. ``attrs``: ``slo`` (the states', else the spans'), ``by``,
+        what a variant of the replay says (``calendar``, ``tz``, ``min_dwell``) and ``start`` ..
+        ``end``, the observation the time figures count (the spans' own; the first and the last
+        event of ``events`` unless ``spans`` were given another).
 
     Examples
     --------

@@ -224,7 +224,7 @@ def thin_time_line(steps: pd.DataFrame, slo: SLO | PerGroup, by: list[str], most
     of = {st: (np.bincount(codes, weights=np.where(status == st, ns, 0.0), minlength=n),
                np.bincount(codes, weights=np.where((status == st) & thin, ns, 0.0), minlength=n))
           for st in _BAD}
-    some = sum(of[st][1] for st in _BAD)
+    some = np.sum([of[st][1] for st in _BAD], axis=0)
     order = sorted(np.flatnonzero(some > 0).tolist(), key=lambda g: (-of["exhausted"][1][g],
                                                                      -some[g]))
     if not order:
