@@ -5,9 +5,7 @@ time (detection, episode, dwell) by :func:`duration_words` in its two largest un
 (``6 h 10 min``), a log's length (first to last event) by :func:`length_words` in all its units
 down to the second, truncated (``1 d 11 h 59 min 56 s``), or by :func:`hours_words` and
 :func:`days_words` from hours or days held as a float; a time there is some of, but under a
-second, by :func:`some_hours_words` (never ``0 s``); an evaluated time (what a verdict stands
-on) by :func:`evaluated_days_words` and :func:`evaluated_hours_words`, rounded to the nearest
-minute and said in all its units (``20 d 22 h 59 min``, never cut to ``20 d 22 h``).
+second, by :func:`some_hours_words` (never ``0 s``).
 :mod:`budgetlab._util.words` re-exports them with the rest of a message's words.
 """
 
@@ -16,8 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = ["DURATION_SCALES", "UNDER_A_SECOND", "days_words", "duration_words", "given_duration",
-           "hours_words", "length_words", "prose_duration", "some_hours_words",
-           "evaluated_days_words", "evaluated_hours_words"]
+           "hours_words", "length_words", "prose_duration", "some_hours_words"]
 
 
 def prose_duration(value: Any) -> str:
@@ -189,47 +186,3 @@ def days_words(days: float) -> str:
     import pandas as pd
 
     return duration_words(pd.Timedelta(days=days).round("ms"))
-
-
-def _rounded_words(ns: int, *, days: bool) -> str:
-    """``ns`` rounded to the nearest minute (to the nearest second under a minute) in all its
-    units: ``d`` (with ``days``), ``h``, ``min``; ``s`` under a minute only."""
-    minute, hour, day = 60 * 10**9, 3600 * 10**9, 86400 * 10**9
-    if ns < minute - 500_000_000:  # under a minute, to the second
-        return f"{(ns + 500_000_000) // 10**9} s"
-    mins = (ns + minute // 2) // minute * minute
-    d, rest = divmod(mins, day) if days else (0, mins)
-    parts = zip((d, rest // hour, rest % hour // minute), ("d", "h", "min"), strict=True)
-    return " ".join(f"{n:,} {unit}" for n, unit in parts if n)
-
-
-def evaluated_days_words(days: float) -> str:
-    """An evaluated time held as days (a history: ns / 8.64e13) rounded to the nearest minute
-    and said in all its units, to the second under a minute, :data:`UNDER_A_SECOND` for some
-    time under half a second, ``0 s`` for none. The stated rounding of every evaluated time a
-    verdict stands on, where :func:`days_words`' two units cut ``20 d 22 h 59 min`` to
-    ``20 d 22 h``.
-
-    >>> [evaluated_days_words(x) for x in (7.0, 20 + 22 / 24 + 59 / 1440, 2.9993, 0.5)]
-    ['7 d', '20 d 22 h 59 min', '2 d 23 h 59 min', '12 h']
-    >>> evaluated_days_words(1 / 1440 - 1e-9), evaluated_days_words(0.0)
-    ('1 min', '0 s')
-    """
-    return evaluated_hours_words(days * 24, days=True)
-
-
-def evaluated_hours_words(hours: float, *, days: bool = False) -> str:
-    """An evaluated time held as hours (ns / 3.6e12) as :func:`evaluated_days_words` says it,
-    hours past a day kept as hours unless ``days`` (for a line whose figures count hours).
-
-    >>> [evaluated_hours_words(x) for x in (1.35, 142 + 40.4 / 60, 718.8333333333334, 59.5 / 60)]
-    ['1 h 21 min', '142 h 40 min', '718 h 50 min', '1 h']
-    >>> evaluated_hours_words(59.4 / 3600), evaluated_hours_words(0.2 / 3600)
-    ('59 s', 'under a second')
-    """
-    import pandas as pd
-
-    ns = int(pd.Timedelta(hours=hours).round("ms").value)
-    if ns <= 0:
-        return "0 s"
-    return UNDER_A_SECOND if ns < 500_000_000 else _rounded_words(ns, days=days)

@@ -20,8 +20,6 @@ from .duration_text import (
     UNDER_A_SECOND,
     days_words,
     duration_words,
-    evaluated_days_words,
-    evaluated_hours_words,
     given_duration,
     hours_words,
     length_words,
@@ -30,8 +28,7 @@ from .duration_text import (
 )
 
 __all__ = ["DURATION_SCALES", "UNDER_A_SECOND", "about_counted", "about_words", "cli_words",
-           "command_flag", "counted", "counted_of", "days_words", "duration_words",
-           "evaluated_days_words", "evaluated_hours_words", "flags_as",
+           "command_flag", "counted", "counted_of", "days_words", "duration_words", "flags_as",
            "given_duration", "hours_words", "length_words", "noun_for", "option_word",
            "prose_duration", "say", "some_hours_words", "some_named", "speak"]
 

@@ -175,7 +175,7 @@ def _thin_words(kind: str, events: float, days: float, hours: float, lowest: flo
     recommendation (weighed at ``lowest``), in a clause with the row's figure."""
     from .._util.percent import given_percent
     from .._util.thin import MIN_EVALUATED_HOURS
-    from .._util.words import counted, evaluated_hours_words
+    from .._util.words import counted, hours_words
     from ..analyses.recalibration.rules import MIN_TRAFFIC_DAYS, events_for
 
     if kind == "no_time":
@@ -186,8 +186,8 @@ def _thin_words(kind: str, events: float, days: float, hours: float, lowest: flo
     if kind == "too_few_days":
         return (f"{counted(int(days), 'day')} with traffic in the evaluated span, fewer than the "
                 f"{MIN_TRAFFIC_DAYS} the day-block bootstrap needs")
-    return (f"{evaluated_hours_words(hours)} of evaluated time, less than the "
-            f"{MIN_EVALUATED_HOURS:g} h time shares and rates per day need")
+    return (f"{hours_words(hours)} of evaluated time, less than the {MIN_EVALUATED_HOURS:g} h "
+            "time shares and rates per day need")
 
 
 def say_provisional(table: Any, keys: list[str]) -> None:

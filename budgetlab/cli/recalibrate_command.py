@@ -13,7 +13,7 @@ import pandas as pd
 
 from .._util.attrs import clock_at, clock_span
 from .._util.percent import given_fraction, given_percent, measured_percent
-from .._util.words import counted, evaluated_hours_words, prose_duration, speak
+from .._util.words import counted, prose_duration, some_hours_words, speak
 from ..errors import ConfigError
 from .reading import group_keys, longest_window, read_log, slo_from_args
 from .shared import group_label, print_slo, save_plot, wrap, write_output
@@ -150,5 +150,5 @@ def _no_events_words(hours: float, warmup: str) -> str:
     if not hours > 0:
         return f"{head} (no evaluated time)"
     held = "warm-up events" if warmup else "events from before the span or its warm-ups"
-    span = evaluated_hours_words(hours)
+    span = some_hours_words(hours)
     return f"{head} (the window held only {held}, for {span} of evaluated time)"

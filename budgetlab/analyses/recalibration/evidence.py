@@ -15,7 +15,7 @@ from ..._util.burns import expected_failures_words
 from ..._util.percent import given_fraction
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS, HOUR_NS
-from ..._util.words import days_words, evaluated_days_words, prose_duration
+from ..._util.words import days_words, prose_duration
 from .bootstrap import bootstrap_interval, bootstrap_targets, group_seeds
 from .candidates import USUAL_TARGETS
 from .clock import evaluated_events
@@ -278,10 +278,10 @@ def history_words(days: float, min_days: float = MIN_HISTORY_DAYS, *,
     '6 d 12 h of evaluated history (time with traffic after warm-up) in the 8 d 23 h from the
     first evaluated instant to the last, less than the 14 d a recommendation needs'
     """
-    said = evaluated_days_words(days)
-    if span is not None and np.isfinite(span) and evaluated_days_words(span) != said:
+    said = days_words(days)
+    if span is not None and np.isfinite(span) and days_words(span) != said:
         said += (f" of evaluated history (time with traffic after warm-up) in the "
-                 f"{evaluated_days_words(span)} from the first evaluated instant to the last")
+                 f"{days_words(span)} from the first evaluated instant to the last")
     else:
         said += " of evaluated history"
     return f"{said}, less than the {days_words(min_days)} a recommendation needs"

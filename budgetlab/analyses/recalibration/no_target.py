@@ -13,15 +13,7 @@ import pandas as pd
 
 from ..._util.burns import three_digits
 from ..._util.percent import given_fraction, given_percent, measured_percent, share_percent
-from ..._util.words import (
-    about_counted,
-    about_words,
-    command_flag,
-    days_words,
-    evaluated_days_words,
-    prose_duration,
-    say,
-)
+from ..._util.words import about_counted, about_words, command_flag, days_words, prose_duration, say
 from .candidates import USUAL_TARGETS, target_range
 from .rules import events_for
 from .verdict import silence_aside
@@ -61,7 +53,7 @@ class LogSpan:
             return cls(log_days, log_events / log_days, f"over the group's {said} in the log",
                        f"the group's {said} in the log")
         return cls(history_days, events_per_day, "",
-                   f"the {evaluated_days_words(history_days)} of evaluated history")
+                   f"the {days_words(history_days)} of evaluated history")
 
 
 def suggest_window(need_events: int, events_per_day: float, history_days: float) -> str | None:
@@ -194,8 +186,7 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
     if np.isfinite(window_events) and window_events > 0:
         # a window with traffic holds at least one event: one failure moves it 100 points at most
         parts.append(f"{about_counted(events_per_day, 'event')} a day with traffic (per 24 h "
-                     f"of its {evaluated_days_words(history_days)} of evaluated time): a "
-                     f"{win_txt} "
+                     f"of its {days_words(history_days)} of evaluated time): a {win_txt} "
                      f"window holds {about_counted(window_events, 'event')}, so one failure "
                      f"moves the rate {three_digits(100 / max(window_events, 1.0))} points")
     log = LogSpan.of(log_days, log_events, history_days, events_per_day)
@@ -244,7 +235,7 @@ def _history_fix(history_days: float, min_days: float, log: LogSpan, *, windowed
     where the group's span in the log is short too; else (silences and warm-ups under this window
     took the rest) the longer window of the advice before it (``windowed``), or the words that
     say where the time went."""
-    said = f"{evaluated_days_words(history_days)} of evaluated history"
+    said = f"{days_words(history_days)} of evaluated history"
     if not log.days >= min_days:
         return f"give more history ({said}; at least {days_words(min_days)})"
     where = (f"{said} in the group's {days_words(log.days)} in the log: its window is empty or "

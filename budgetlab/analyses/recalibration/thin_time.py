@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..._util.thin import MIN_EVALUATED_HOURS, too_thin
-from ..._util.words import evaluated_hours_words
+from ..._util.words import some_hours_words
 
 __all__ = ["NO_TIME", "TOO_LITTLE_TIME", "time_kind", "time_words", "miss_in_time",
            "misses_in_time"]
@@ -58,8 +58,8 @@ def time_words(kind: str, hours: float | None) -> str:
         return ("no evaluated time: the group's window held no traffic after its warm-up in the "
                 "evaluated span")
     if kind == TOO_LITTLE_TIME and hours is not None:
-        return (f"only {evaluated_hours_words(hours)} of evaluated time, too little for time "
-                f"shares and rates per day (at least {MIN_EVALUATED_HOURS:g} h)")
+        return (f"only {some_hours_words(hours)} of evaluated time, too little for time shares "
+                f"and rates per day (at least {MIN_EVALUATED_HOURS:g} h)")
     return ""
 
 
