@@ -4,13 +4,12 @@ report's scope (its first to its last event: :func:`log_traffic`), so that no di
 (the report's ``context``) moves it: ``budgetlab demo`` and ``budgetlab incident`` give one
 incident one share.
 
-The traffic is read over the **time with traffic** of that span, the package's one clock for
-rates per day (:func:`budgetlab.replay_summary`'s ``events_per_day`` of the scope's events):
-the time the tracker's window holds at least one of the group's events
-(:func:`budgetlab.status_spans`, :func:`~budgetlab.budget.spans.silences`). A silence (a gap
-between two events longer than the window), and the time before the group's first event or after
-its window emptied, are left out: a scope silent for 60 h of 85 carries its 25 h of traffic to
-the period, not 85 h of it.
+The traffic is read over each group's **sending time** (its "time with traffic"), the package's
+one clock for events a day (:func:`budgetlab.replay_summary`'s ``events_per_day``,
+:mod:`budgetlab.budget.sending`): from the group's first event to its last, less every gap between
+two of its events longer than a day (a silence). The tracker's window does not enter it, so the
+share is the same at a 1 h, 24 h or 7 d window: a scope silent for 60 h of 85 carries its 25 h of
+traffic to the period, not 85 h of it.
 
 Two rules withhold the period's figures, each in words (``attrs["budget_note"]``): a rate per
 day read over less than a day of time with traffic (:func:`budgetlab._util.thin.too_thin`), and
@@ -31,91 +30,45 @@ from .._util.ratios import ratio
 from .._util.thin import thin_words, too_thin
 from .._util.units import HOUR_NS
 from ..alerts.policy import AlertPolicy
-from ..budget.spans import silences, status_spans
+from ..budget.sending import sending_time
 from ..slo import SLO
 from .bucket_variants import Groups
 from .recalibration.rules import decided_miss, too_few_events
 
-__all__ = ["budget_table", "log_traffic", "replayed_traffic"]
+__all__ = ["budget_table", "log_traffic"]
 
 
-def replayed_traffic(ev: pd.DataFrame, slo: SLO, groups: Groups, lo_ns: int, hi_ns: int, *,
-                     lead: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per group of ``groups`` (in its order): the time with traffic of the replayed span ``[lo_ns,
-    hi_ns)`` (``traffic_hours``: the tracker's window holds at least one of the group's events),
-    its ``silences`` (gaps longer than the window) and ``silent_hours`` (the time the window
-    stood empty between two events), by :func:`~budgetlab.budget.spans.silences`. The window at
-    ``lo_ns`` holds the events of ``lead`` (those of the window before it,
-    :func:`~.incident_window.lead_events`): a sparse group's time before its first event of the
-    span is traffic while its window holds an earlier one.
-
-    >>> from budgetlab import as_events
-    >>> ev = as_events(pd.to_datetime(["2026-01-01 00:00", "2026-01-01 05:00",
-    ...                                "2026-01-01 05:30"], utc=True), [True] * 3)
-    >>> t = replayed_traffic(ev, SLO(target=0.9, window="1h"), Groups(ev, []), 0,
-    ...                      pd.Timestamp("2026-01-01 06:00", tz="UTC").value)
-    >>> t.round(3).to_dict("records")  # 1 h + 1 ns after 00:00, 05:00 .. 06:00; 4 h silent
-    [{'traffic_hours': 2.0, 'silences': 1, 'silent_hours': 4.0}]
-
-    An event at 23:30 the day before, in the window at 00:00, is traffic to 00:30 + 1 ns:
-
-    >>> lead = as_events(pd.to_datetime(["2025-12-31 23:30"], utc=True), [True])
-    >>> t = replayed_traffic(ev, SLO(target=0.9, window="1h"), Groups(ev, []),
-    ...                      pd.Timestamp("2026-01-01", tz="UTC").value,
-    ...                      pd.Timestamp("2026-01-01 06:00", tz="UTC").value, lead=lead)
-    >>> t.round(3).to_dict("records")  # 00:00 .. 01:00 + 1 ns, 05:00 .. 06:00
-    [{'traffic_hours': 2.0, 'silences': 1, 'silent_hours': 4.0}]
-    """
-    out = pd.DataFrame({"traffic_hours": np.zeros(groups.n_groups),
-                        "silences": np.zeros(groups.n_groups, dtype=np.int64),
-                        "silent_hours": np.zeros(groups.n_groups)})
-    if not len(ev):
-        return out
-    if lead is not None and len(lead):  # the window at lo_ns: earlier events, then the span's
-        ev = pd.concat([lead[ev.columns], ev], ignore_index=True)
-    spans = status_spans(ev, slo, by=groups.keys or None, start=pd.Timestamp(lo_ns, tz="UTC"),
-                         end=pd.Timestamp(hi_ns, tz="UTC"))
-    quiet = silences(spans)
-    row = np.zeros(len(quiet), dtype=np.int64)
-    if groups.keys:  # the codes of quiet's own groups: matched to groups' by the key values
-        mine = pd.MultiIndex.from_frame(groups.key_table[groups.keys].astype(str))
-        row = np.asarray(mine.get_indexer(pd.MultiIndex.from_frame(
-            quiet[groups.keys].astype(str))), dtype=np.int64)
-        quiet, row = quiet[row >= 0], row[row >= 0]  # a group of lead only: none of the span
-    out.loc[row, "traffic_hours"] = quiet["observed_time"].array.asi8 / HOUR_NS
-    out.loc[row, "silences"] = quiet["silences"].to_numpy(dtype=np.int64)
-    out.loc[row, "silent_hours"] = quiet["silent_time"].array.asi8 / HOUR_NS
-    return out
-
-
-def log_traffic(log: pd.DataFrame, slo: SLO, groups: Groups) -> pd.DataFrame:
+def log_traffic(log: pd.DataFrame, groups: Groups) -> pd.DataFrame:
     """Per group of ``groups`` (in its order): its events in ``log`` (the whole log in the
-    report's scope, sorted by time) and their time with traffic from the log's first to its last
-    event (:func:`replayed_traffic` over ``[first, last)``, the observation of
-    :func:`budgetlab.replay_summary`: 4 events an hour apart are 4 events in 3 h);
-    ``attrs["start"]``, ``attrs["end"]``: that span in ns (1 ns when the log is one instant).
+    report's scope, sorted by time) and their sending time (``traffic_hours``: the group's first
+    to its last event, less its gaps longer than a day, ``silences`` and ``silent_hours`` of
+    them: :func:`~budgetlab.budget.sending.sending_time`, the clock of
+    :func:`budgetlab.replay_summary`'s ``events_per_day``; no window in it: 4 events an hour
+    apart are 4 events in 3 h at any window); ``attrs["start"]``, ``attrs["end"]``: the log's
+    first to last event in ns (1 ns when the log is one instant).
 
     >>> from budgetlab import as_events
     >>> ev = as_events(pd.date_range("2026-01-01", periods=4, freq="h"), [True] * 4)
-    >>> t = log_traffic(ev, SLO(target=0.9, window="1h"), Groups(ev, []))
-    >>> t.to_dict("records")
+    >>> log_traffic(ev, Groups(ev, [])).to_dict("records")
     [{'events': 4, 'traffic_hours': 3.0, 'silences': 0, 'silent_hours': 0.0}]
     """
     t = log["ts"].array.asi8
     lo = int(t[0]) if len(t) else 0
     hi = max(int(t[-1]) if len(t) else 0, lo + 1)
-    out = replayed_traffic(log, slo, groups, lo, hi)
-    events = np.zeros(groups.n_groups, dtype=np.int64)
+    code = np.zeros(len(log), dtype=np.int64)
     if groups.keys and len(log):  # the log's groups matched to ``groups``' by their key values
         theirs = Groups(log, groups.keys)
         mine = pd.MultiIndex.from_frame(groups.key_table[groups.keys].astype(str))
         row = np.asarray(mine.get_indexer(pd.MultiIndex.from_frame(
             theirs.key_table[groups.keys].astype(str))), dtype=np.int64)
-        counts = np.bincount(theirs.code, minlength=theirs.n_groups)
-        events[row[row >= 0]] = counts[row >= 0]
-    elif len(log):
-        events[:] = len(log)
-    out.insert(0, "events", events)
+        code = row[theirs.code]
+    keep = code >= 0  # an event of a group the report does not hold: none of its rows
+    sent = sending_time(t[keep], code[keep], groups.n_groups)
+    out = pd.DataFrame({"events": np.bincount(code[keep], minlength=groups.n_groups),
+                        "traffic_hours": sent["sending_hours"].to_numpy(),
+                        "silences": sent["pauses"].to_numpy(),
+                        "silent_hours": sent["pause_hours"].to_numpy()})
+    out["events"] = out["events"].astype(np.int64)
     out.attrs = {"start": lo, "end": hi}
     return out
 
@@ -183,9 +136,9 @@ def _note(out: pd.DataFrame, keys: list[str], thin: np.ndarray, few: list[str]) 
 
     for i in np.flatnonzero(thin).tolist():
         why = thin_words([out["log_traffic_hours"].iloc[i]], [out["log_events"].iloc[i]],
-                         time="time with traffic in the whole log in scope",
+                         time="sending time in the whole log in scope",
                          figures="rates per day",
-                         no_time="no time with traffic in the whole log in scope")[0]
+                         no_time="no sending time in the whole log in scope")[0]
         said.append(f"period_budget_pct, period_budget and period_events{whose(i)} withheld (the "
                     f"whole log's traffic in scope carried to the policy's period): {why}.")
     for i, why in enumerate(few):

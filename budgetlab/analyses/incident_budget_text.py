@@ -30,6 +30,7 @@ from .._util.percent import given_fraction, measured_percent
 from .._util.thin import MIN_EVALUATED_HOURS, too_thin
 from .._util.words import counted, duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
+from ..budget.sending import SENDING_WORDS
 from ..slo import SLO
 from .incident_group_words import all_groups, group_label, no_event_labels
 from .recalibration.rules import MIN_EXPECTED_FAILURES, decided_miss, too_few_events
@@ -43,7 +44,7 @@ _TRAFFIC = ("log_traffic_hours", "log_silences", "log_silent_hours")
 #: event, whatever the report's context.
 LOG_SPAN = "the whole log in scope"
 
-_NEEDS = f"a rate per day needs at least {MIN_EVALUATED_HOURS:g} h of time with traffic"
+_NEEDS = f"a rate per day needs at least {MIN_EVALUATED_HOURS:g} h of sending time"
 
 
 def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
@@ -85,8 +86,8 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     ...                       pd.Timedelta("20min")))  # doctest: +NORMALIZE_WHITESPACE
     Over its 20 min the incident saw 20 failures in 400 events (burn 1 over the incident); its
     share of a 30 d error budget is withheld, too thin to go by (that budget is the traffic of
-    the whole log in scope carried to 30 d, and a rate per day needs at least 24 h of time with
-    traffic: the whole log in scope holds 450 events in 47 min with traffic).
+    the whole log in scope carried to 30 d, and a rate per day needs at least 24 h of sending
+    time: the whole log in scope holds 450 events in 47 min of sending time).
 
     Two groups, 28 d and 7 d, target 80 %: 30 of ams's 8,064 allowed failures (0.2 x 40,320), 20
     of fra's 2,016 (0.2 x 10,080); the incident's 120 events hold 24 expected failures:
@@ -107,10 +108,11 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     Over its 1 h the incident saw 50 failures in 120 events of both groups by region (burn 2.08
     over the incident); its share of the error budget is said per SLO period: 0.4 % of a 28 d
     budget for region=ams at the traffic of the whole log in scope, 2026-01-05 00:00 ..
-    2026-01-08 07:00 UTC (1,440 events a day over its 79 h, all with traffic) and 1.0 % of a 7 d
-    budget for region=fra at the traffic of the whole log in scope, 2026-01-05 00:00 ..
-    2026-01-08 07:00 UTC (1,440 events a day over its 29 h 48 min with traffic; 49 h 12 min
-    before its first event or after its last window left out).
+    2026-01-08 07:00 UTC (1,440 events a day over its 79 h of sending time, first to last event
+    less gaps over 24 h) and 1.0 % of a 7 d budget for region=fra at the traffic of the whole log
+    in scope, 2026-01-05 00:00 .. 2026-01-08 07:00 UTC (1,440 events a day over its 29 h 48 min
+    of sending time, first to last event less gaps over 24 h; 49 h 12 min before its first event
+    or after its last left out).
     """
     n_ev = int(budget["events"].sum())
     n_bad = int(budget["failures"].sum())
@@ -172,8 +174,8 @@ def _thin_span(rows: pd.DataFrame, keys: Sequence[str]) -> str:
     if len(set(hours.tolist())) > 1:  # several groups' times with traffic: the one too short
         who = (group_label(at.iloc[0], keys) if len(at) == 1 and keys
                else counted(len(at), 'group'))
-        whose = f"{LOG_SPAN} of {who} (the least time with traffic)"
-    return f"{whose} holds {seen} in {hours_words(low)} with traffic"
+        whose = f"{LOG_SPAN} of {who} (the least sending time)"
+    return f"{whose} holds {seen} in {hours_words(low)} of sending time"
 
 
 def _withheld(rows: pd.DataFrame, keys: Sequence[str], target: float, span: str,
@@ -305,7 +307,7 @@ def _span_words(rows: pd.DataFrame, tz: str) -> str:
 def _left_out(rows: pd.DataFrame) -> str:
     """What the rows' time with traffic leaves out of the log in scope, in words: ``a 59 h
     silence``, ``3 silences (61 h in all)``, the time before the first event or after the
-    window emptied (``""``: none of it)."""
+    last (``""``: none of it)."""
     left = float(rows["log_hours"].iloc[0] - rows["log_traffic_hours"].iloc[0])
     silent = (float(rows["log_silent_hours"].iloc[0]) if "log_silent_hours" in rows.columns
               else 0.0)
@@ -313,8 +315,7 @@ def _left_out(rows: pd.DataFrame) -> str:
     said = ([f"a {hours_words(silent)} silence" if n == 1 else
              f"{n:,} silences ({hours_words(silent)} in all)"] if n else [])
     if left - silent >= 1 / 60:  # a minute or more before the first event or after the last
-        said.append(f"{hours_words(left - silent)} before its first event or after its last "
-                    "window")
+        said.append(f"{hours_words(left - silent)} before its first event or after its last")
     return " and ".join(said)
 
 
@@ -331,9 +332,9 @@ def _traffic_words(rows: pd.DataFrame, per_day: float, tz: str) -> str:
         left = f"; {counted(n, 'silence')} left out" if n else ""
         least, most = hours_words(float(hours.min())), hours_words(float(hours.max()))
         over = least if least == most else f"{least} to {most}"  # seconds apart: said once
-        return (f"the traffic of {span} ({a_day}, each group's over its own time with traffic, "
+        return (f"the traffic of {span} ({a_day}, each group's over its own {SENDING_WORDS}: "
                 f"{over}{left})")
     left = _left_out(rows)
     over = f"over its {hours_words(float(hours[0]))}"
-    return (f"the traffic of {span} ({a_day} {over} with traffic; {left} left out)" if left
-            else f"the traffic of {span} ({a_day} {over}, all with traffic)")
+    return (f"the traffic of {span} ({a_day} {over} of {SENDING_WORDS}; {left} left out)" if left
+            else f"the traffic of {span} ({a_day} {over} of {SENDING_WORDS})")

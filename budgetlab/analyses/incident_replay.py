@@ -79,7 +79,7 @@ def replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str],
         alerts=alerts, tiers=tiers, alert_bins=alert_bins, buckets=buckets,
         window_buckets=window_buckets,
         budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol,
-                            log_traffic(log, slo, groups_h)),
+                            log_traffic(log, groups_h)),
         over_time=bucket_burn_over_time(ev[in_window], slo, by=bkeys,
                                         freq=nice_freq(span.w_end.value - span.w_start.value)))
     report_attrs(tables, slo, keys, ev["ts"][in_incident])

@@ -3,9 +3,11 @@
 What the per-event replay says (events, success rate, transitions, final status: what the seed's
 callbacks and gate saw) sits beside what sums time, read from :func:`budgetlab.status_spans`:
 hours and share in each status, ``no_traffic`` as its own column, the warm-up, the observed
-time (the window holds at least one event) and the rates per day over it, and the silences. The
-rates keep their meaning under a day of observed time; the ``note`` says they are too thin to go
-by there (:func:`budgetlab._util.thin.too_thin`, the rule of :func:`budgetlab.compare_windows`).
+time (the window holds at least one event) and the transitions per day over it, the events per
+day over each group's sending time (:mod:`budgetlab.budget.sending`: no window in it), and the
+silences. The rates keep their meaning under a day of their time; the ``note`` says they are too
+thin to go by there (:func:`budgetlab._util.thin.too_thin`, the rule of
+:func:`budgetlab.compare_windows`).
 """
 
 from __future__ import annotations
@@ -28,9 +30,10 @@ from ..windows.groups import group_order
 from .blips import closing_instants
 from .figures import STATUS_DTYPE, STATUSES
 from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, VARIANT_ATTRS, check_states
+from .sending import SENDING_GAP_HOURS, sending_time
 from .spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, silences, status_spans
 
-__all__ = ["replay_summary", "SUMMARY_TIME_COLUMNS", "NO_OBSERVED_TIME"]
+__all__ = ["replay_summary", "SUMMARY_TIME_COLUMNS", "NO_OBSERVED_TIME", "NO_SENDING_TIME"]
 
 #: The states and events of a Dask replay, row for row in time order (ties in the order of the
 #: events), whatever the order of its files: what replay_summary's refusals say.
@@ -47,7 +50,12 @@ SUMMARY_TIME_COLUMNS = (*(f"hours_{s}" for s in SPAN_STATUSES),
 #: The ``note`` of :func:`replay_summary` on a group without observed time: its events all fall
 #: at the observation's end, so its window never held one before the end.
 NO_OBSERVED_TIME = ("no observed time: the group's events fall at the observation's last instant, "
-                    "so it has no rates per day")
+                    "so it has no transitions per day")
+
+#: The ``note`` of :func:`replay_summary` on a group without sending time (one event, or events a
+#: day and more apart: :mod:`budgetlab.budget.sending`).
+NO_SENDING_TIME = ("no sending time: the group's events are all at one instant or more than "
+                   f"{SENDING_GAP_HOURS:g} h apart, so it has no events per day")
 
 
 def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.DataFrame | None = None
@@ -92,23 +100,28 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
         the group's first event: the observation starts at the first event of any group),
         ``after_last_hours`` (of the no-traffic hours, those after the group's last event: from its
         window emptying to the observation's end, the last event of any group; not a silence, which
-        lies between two events), ``events_per_day`` and ``transitions_per_day`` (over the observed
+        lies between two events), ``sending_hours`` (the group's first to last event less its gaps
+        longer than a day: :mod:`budgetlab.budget.sending`, no window in it), ``events_per_day``
+        (over the sending time; NaN without any), ``transitions_per_day`` (over the observed
         time; NaN for a group without observed time), ``transitions`` (status changes of the
         per-event replay), ``silences`` (gaps between events longer than the window),
         ``longest_silence_hours`` (the longest time the window stood empty after one of them: a gap
         of 1 h 4 min under a 1 h window counts 4 min less 1 ns: the window holds the event before it
         through ``ts + window``, docs/conventions.md), ``silent_hours`` (time the window was empty
-        between two events), ``final_status`` (the replay's status after the group's last event:
-        what a gate reading the tracker keeps) and ``status_at_end`` (the window's clock at the
-        observation's end: ``no_traffic`` when the group's window has emptied; the final status when
-        the group has an event at that instant), and last ``note``: why the group's
-        ``events_per_day`` and ``transitions_per_day`` are too thin to go by (less than 24 h of
-        observed time, :func:`budgetlab._util.thin.too_thin`, the rule and words of the ``note`` of
-        :func:`budgetlab.compare_windows`: the figure keeps its meaning, the note says how little it
-        stands on); empty otherwise. ``attrs``: ``slo`` (the states', else the spans'), ``by``, what
-        a variant of the replay says (``calendar``, ``tz``, ``min_dwell``) and ``start`` .. ``end``,
-        the observation the time figures count (the spans' own; the first and the last event of
-        ``events`` unless ``spans`` were given another).
+        between two events), ``since_last_event_hours`` (from the group's last event to the
+        observation's end, whatever the window: a group that stopped sending, named by ``replay``
+        when over a day or when its window emptied), ``final_status`` (the replay's status after
+        the group's last event: what a gate reading the tracker keeps) and ``status_at_end``
+        (the window's clock at the observation's end: ``no_traffic`` when the group's window has
+        emptied; the final status when the group has an event at that instant), and last
+        ``note``: why the group's ``events_per_day`` (under 24 h of sending time) and
+        ``transitions_per_day`` (under 24 h of observed time) are too thin to go by
+        (:func:`budgetlab._util.thin.too_thin`, the rule and words of the ``note`` of
+        :func:`budgetlab.compare_windows`: the figure keeps its meaning, the note says how little
+        it stands on); empty otherwise. ``attrs``: ``slo`` (the states', else the spans'), ``by``,
+        what a variant of the replay says (``calendar``, ``tz``, ``min_dwell``) and ``start`` ..
+        ``end``, the observation the time figures count (the spans' own; the first and the last
+        event of ``events`` unless ``spans`` were given another).
 
     Examples
     --------
@@ -130,16 +143,18 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     [{'hours_exhausted': 1.0, 'hours_no_traffic': 23.0, 'silences': 1, 'final_status': 'healthy',
     'status_at_end': 'healthy'}]
 
-    Four events an hour apart are 4 events in 3 h of observed time (the observation ends at the
-    last event): 32 a day, which 3 hours cannot bear out. The figure stays, the ``note`` says so.
+    Four events an hour apart are 4 events in 3 h of sending time (first to last event; the
+    observed time too): 32 a day, which 3 hours cannot bear out. The figure stays, the ``note``
+    says so.
 
     >>> ev = as_events(pd.date_range("2026-01-01", periods=4, freq="h"), [True] * 4)
     >>> s = replay_summary(replay(ev, SLO(target=0.9, window="1h")), ev)
     >>> float(s.loc[0, "events_per_day"])
     32.0
-    >>> print(s.loc[0, "note"])
-    only 3 h of observed time (4 events in it): too little for events and transitions per day,
-    which need at least 24 h (one day)
+    >>> print(s.loc[0, "note"])  # doctest: +NORMALIZE_WHITESPACE
+    only 3 h of sending time (4 events in it): too little for events per day, which need at least
+    24 h (one day); only 3 h of observed time (4 events in it): too little for transitions per
+    day, which need at least 24 h (one day)
     """
     check_states(states, "replay_summary", "; spans of budgetlab.status_spans() go in spans=")
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
@@ -171,7 +186,9 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
         cols.update({"events": table["events"], "success_rate": table["success_rate"]})
     cols.update({name: time[name] for name in SUMMARY_TIME_COLUMNS})
     days = np.asarray(time["observed_hours"], dtype=np.float64) / 24
-    cols["events_per_day"] = ratio(table["events"].to_numpy(dtype=np.float64), days)
+    cols["sending_hours"] = table["sending_hours"].to_numpy(dtype=np.float64)
+    cols["events_per_day"] = ratio(table["events"].to_numpy(dtype=np.float64),
+                                   cols["sending_hours"] / 24)  # no window in it (sending.py)
     cols["transitions"] = table["transitions"]
     cols["transitions_per_day"] = ratio(table["transitions"].to_numpy(dtype=np.float64), days)
     quiet = silences(spans)
@@ -181,6 +198,10 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
         values = np.zeros(len(table), dtype=np.int64)
         values[row] = quiet[col].to_numpy(dtype=np.int64)
         cols[name] = values if name == "silences" else values / HOUR_NS
+    attrs = _summary_attrs(states, keys, spans, events)
+    end_ns = pd.Timestamp(attrs["end"]).value if attrs.get("end") is not None else 0
+    since = np.maximum(end_ns - table["last_event"].to_numpy(dtype=np.int64), 0)
+    cols["since_last_event_hours"] = since / HOUR_NS
     cols["final_status"] = table["final_status"]
     end_code = np.asarray(time["status_at_end"], dtype=np.int8)
     # the window at that instant holds the event
@@ -191,12 +212,21 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
                              count=len(table)) | (end_code < 0)
     end_code[last_event] = table["final_status"].cat.codes.to_numpy()[last_event]
     cols["status_at_end"] = pd.Categorical.from_codes(end_code, dtype=SPAN_STATUS_DTYPE)
-    cols["note"] = thin_words(time["observed_hours"], table["events"], time="observed time",
-                              figures="events and transitions per day",
-                              no_time=NO_OBSERVED_TIME)
+    cols["note"] = _notes(time["observed_hours"], cols["sending_hours"], table["events"])
     out = pd.DataFrame(cols, index=table.index)
-    out.attrs = _summary_attrs(states, keys, spans, events)
+    out.attrs = attrs
     return out
+
+
+def _notes(observed: Any, sending: Any, events: Any) -> list[str]:
+    """Per group: why its events a day (over its sending time) and its transitions a day (over
+    its observed time) are too thin to go by, in words; empty when neither is."""
+    per_event = thin_words(sending, events, time="sending time", figures="events per day",
+                           no_time=NO_SENDING_TIME)
+    per_window = thin_words(observed, events, time="observed time", figures="transitions per day",
+                            no_time=NO_OBSERVED_TIME)
+    return ["; ".join(x for x in pair if x)
+            for pair in zip(per_event, per_window, strict=True)]
 
 
 def _summary_attrs(states: pd.DataFrame, keys: list[str], spans: pd.DataFrame,
@@ -258,6 +288,9 @@ def _per_event(states: pd.DataFrame, events: pd.DataFrame, keys: list[str]) -> p
     out["success_rate"] = ok_sum[n > 0] / n[n > 0]
     out["transitions"] = changes[n > 0].astype(np.int64)
     out["final_status"] = pd.Categorical.from_codes(code[bounds[1:][n > 0] - 1], dtype=STATUS_DTYPE)
+    out["last_event"] = ts_ns(events)[idx][bounds[1:][n > 0] - 1]
+    out["sending_hours"] = sending_time(ts_ns(events)[idx], seg,
+                                        ngroups)["sending_hours"].to_numpy()[n > 0]
     return pd.DataFrame(out)
 
 

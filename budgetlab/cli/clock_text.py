@@ -22,12 +22,14 @@ from .._util.words import (
     some_hours_words,
     some_named,
 )
+from ..budget.sending import SENDING_GAP_HOURS
 from ..budget.ties import Ties
+from .clock_edges import after_last_line, before_first_line
 from .shared import group_label, table_text, wrap
 from .shown_groups import shown_groups
 
-__all__ = ["format_summary", "summary_notes", "silence_line", "before_first_line",
-           "thin_rate_line", "tie_line", "silence_record", "between_events_line", "silence_lines"]
+__all__ = ["format_summary", "summary_notes", "silence_line", "thin_rate_line", "tie_line",
+           "silence_record", "between_events_line", "silence_lines"]
 
 _STATUSES = ("healthy", "warning", "critical", "exhausted", "no_traffic")
 
@@ -40,8 +42,8 @@ def _keys(summary: pd.DataFrame) -> list[str]:
 
 def format_summary(summary: pd.DataFrame, window: Any = None, limit: int = 0) -> str:
     """The summary table as printed (success rate in %, hours and share of the observation in each
-    status, no traffic apart, events per day over observed time, blank where it is too thin to
-    go by: under a day of observed time, :func:`~budgetlab.analyses.window_clock.too_thin`),
+    status, no traffic apart, events per day over sending time, blank where it is too thin to
+    go by: under a day of sending time, :func:`~budgetlab.analyses.window_clock.too_thin`),
     then :func:`summary_notes`. With more than ``limit`` groups (``--show-groups``; 0: all), the
     ``limit`` worst (:data:`WORST_FIRST`) and a line saying so (:func:`shown_groups`)."""
     from ..analyses.window_clock import too_thin
@@ -62,7 +64,8 @@ def format_summary(summary: pd.DataFrame, window: Any = None, limit: int = 0) ->
             + show[f"share_{st}"].map(lambda x: time_share_percent(x, 0))  # 1 ns: "< 0.1 %"
             + ")"
         ).where(show[f"share_{st}"].notna(), "")  # no time observed: no share (summary_notes)
-    thin = too_thin(show["observed_hours"])
+    thin = too_thin(show["sending_hours"] if "sending_hours" in show.columns
+                    else show["observed_hours"])  # a summary file of an older release
     show["events/day"] = ["" if t or not np.isfinite(v) else f"{v:,.1f}"
                           for v, t in zip(show["events_per_day"], thin, strict=True)]
     cols = [*_keys(summary), "events", "success_rate", *_STATUSES, "events/day", "transitions",
@@ -80,9 +83,9 @@ WORST_FIRST = (("hours_exhausted", "hours_critical", "events"),
 
 _NOT_KEYS = {"target", "window", "events", "success_rate", "observed_hours", "warmup_hours",
              "refill_hours", "before_first_hours", "after_last_hours",
-             "events_per_day",
+             "sending_hours", "events_per_day",
              "transitions", "transitions_per_day", "silences", "longest_silence_hours",
-             "silent_hours",
+             "silent_hours", "since_last_event_hours",
              "final_status", "status_at_end", "note"}
 
 
@@ -122,97 +125,59 @@ def summary_notes(summary: pd.DataFrame, window: Any = None) -> list[str]:
              "status holds a share of it (the status columns are left blank).")
     lines = [wrap(f"{first} no traffic: the window held no event (not the last status).",
                   indent=""),
-             wrap("events/day: over observed time (the window holds at least one event). "
+             wrap("events/day: over each group's sending time, its first to its last event less "
+                  f"any gap between two of its events longer than {SENDING_GAP_HOURS:g} h (the "
+                  "tracker's window does not enter it). "
                   "final_status: after the group's last event, what the tracker's callbacks and "
                   "gate keep; at_end: the window's clock at the end.", indent="")]
     thin = thin_rate_line(summary)
     if thin:
         lines.append(thin)
     lines.append(silence_line(summary, window))
-    lines += [x for x in (before_first_line(summary), after_last_line(summary)) if x]
+    keys = _keys(summary)
+    lines += [x for x in (before_first_line(summary, keys), after_last_line(summary, keys)) if x]
     return lines
 
 
-def before_first_line(summary: pd.DataFrame, most: int = 5) -> str | None:
-    """The groups whose first event comes after the observation's start (the log's first event,
-    of any group), with the time before it: counted as no traffic, but no silence (no gap
-    between two of the group's events). ``None`` when no group has any.
-
-    >>> s = pd.DataFrame({"svc": ["a", "b"], "before_first_hours": [0.0, 6888.0]})
-    >>> print(before_first_line(s))
-    Before their first event (counted as no traffic, no silence): svc=b 6,888 h.
-    """
-    return _edge_line(summary, "before_first_hours",
-                      "Before their first event (counted as no traffic, no silence)", most)
-
-
-def after_last_line(summary: pd.DataFrame, most: int = 5) -> str | None:
-    """The groups whose window empties after their last event before the observation's end (the
-    log's last event, of any group), with the time from the window emptying to that end: counted
-    as no traffic, not among the silences (gaps between two of the group's events). ``None``
-    when no group has any.
-
-    >>> s = pd.DataFrame({"svc": ["gone", "keep"], "after_last_hours": [1146.0, 0.0]})
-    >>> print(after_last_line(s))  # doctest: +NORMALIZE_WHITESPACE
-    After their last event (counted as no traffic, not among the silences: from the window
-    emptying to the log's last event): svc=gone 1,146 h.
-    """
-    return _edge_line(summary, "after_last_hours", "After their last event (counted as no "
-                      "traffic, not among the silences: from the window emptying to the log's "
-                      "last event)", most)
-
-
-def _edge_line(summary: pd.DataFrame, column: str, head: str, most: int) -> str | None:
-    """``head: group hours, ...`` for the groups with time in ``column``, most first."""
-    if column not in summary.columns:
-        return None
-    rows = summary[summary[column] > 0].sort_values(column, ascending=False, kind="stable")
-    if not len(rows):
-        return None
-    keys = _keys(summary)
-    names = [f"{group_label(r, keys)} {hours_words(float(r[column]))}"
-             for _, r in rows.head(most).iterrows()]
-    more = len(rows) - len(names)
-    said = ", ".join(names) + (f" and {counted(more, 'more group')}" if more else "")
-    return wrap(f"{head}: {said}.", indent="")
-
-
 def thin_rate_line(summary: pd.DataFrame, most: int = 10) -> str | None:
-    """The groups whose events/day is left blank, too thin to go by (under a day of observed
-    time: :func:`~budgetlab.analyses.window_clock.too_thin`), each with its events and observed
-    time; ``None`` when there are none.
+    """The groups whose events/day is left blank, too thin to go by (under a day of sending
+    time, ``sending_hours``; of observed time in a summary file without it:
+    :func:`~budgetlab.analyses.window_clock.too_thin`), each with its events and that time;
+    ``None`` when there are none.
 
     >>> s = pd.DataFrame({"method": ["GET", "OPTIONS"], "events": [9952, 1],
-    ...                   "observed_hours": [83.0, 7.0]})
+    ...                   "sending_hours": [83.0, 7.0]})
     >>> print(thin_rate_line(s))
-    events/day left blank, too thin to go by (a rate per day needs at least 24 h of observed
+    events/day left blank, too thin to go by (a rate per day needs at least 24 h of sending
     time): method=OPTIONS (1 event in 7 h).
-    >>> print(thin_rate_line(s.assign(observed_hours=[0.5, 0.25])))
+    >>> print(thin_rate_line(s.assign(sending_hours=[0.5, 0.25])))
     events/day left blank for all 2 groups, too thin to go by (a rate per day needs at least 24 h
-    of observed time; the most any group has is 30 min, method=GET).
+    of sending time; the most any group has is 30 min, method=GET).
     """
     from ..analyses.window_clock import MIN_EVALUATED_HOURS, too_thin
 
-    if "observed_hours" not in summary.columns:
+    col = next((c for c in ("sending_hours", "observed_hours") if c in summary.columns), None)
+    if col is None:
         return None
-    rows = summary[too_thin(summary["observed_hours"])]
+    time = "sending time" if col == "sending_hours" else "observed time"
+    rows = summary[too_thin(summary[col])]
     if not len(rows):
         return None
     keys = _keys(summary)
     if len(rows) > 1 and len(rows) == len(summary):  # a short log: one sentence, not every group
-        top = rows.iloc[int(np.argmax(rows["observed_hours"].to_numpy()))]
+        top = rows.iloc[int(np.argmax(rows[col].to_numpy()))]
         return wrap(f"events/day left blank for all {len(rows):,} groups, too thin to go by (a "
-                    f"rate per day needs at least {MIN_EVALUATED_HOURS:g} h of observed time; the "
-                    f"most any group has is {hours_words(float(top['observed_hours']))}, "
+                    f"rate per day needs at least {MIN_EVALUATED_HOURS:g} h of {time}; the "
+                    f"most any group has is {hours_words(float(top[col]))}, "
                     f"{group_label(top, keys)}).", indent="")
     said = []
     for _, r in rows.head(most).iterrows():
-        n, h = int(r["events"]), float(r["observed_hours"])
-        seen = f"in {hours_words(h)}" if h > 0 else "and no observed time"
+        n, h = int(r["events"]), float(r[col])
+        seen = f"in {hours_words(h)}" if h > 0 else f"and no {time}"
         said.append(f"{group_label(r, keys)} ({counted(n, 'event')} {seen})")
     more = f" and {counted(len(rows) - most, 'more group')}" if len(rows) > most else ""
     return wrap(f"events/day left blank, too thin to go by (a rate per day needs at least "
-                f"{MIN_EVALUATED_HOURS:g} h of observed time): {', '.join(said)}{more}.",
+                f"{MIN_EVALUATED_HOURS:g} h of {time}): {', '.join(said)}{more}.",
                 indent="")
 
 

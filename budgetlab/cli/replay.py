@@ -147,7 +147,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
         print(format_incidents(incidents, events, tz=args.tz))
         _print_scope_note(incidents, by, columns)
     print_transitions(tr, events, longest_window(slo), tz=args.tz)
-    print_thin_windows(states, tr, slo, by)
+    print_thin_windows(states, tr, slo, by, events=events)
     between = between_events_line(summary, tr)
     if between:
         print(between)
@@ -227,6 +227,7 @@ def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, 
     from .._util.figures import save_figure
     from ..events.schema import scope_mask
     from ..plotting import place_axis_labels, plot_timeline
+    from ..plotting.last_event import mark_last_event, stopped_at
     from ..plotting.timeline_marks import merge_legends
 
     note = _drawn_note(len(groups), n_groups, named) if n_groups > len(groups) else ""
@@ -252,6 +253,8 @@ def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, 
             drawn = plot_timeline(with_rates(g, key), slo=group_slo, transitions=t, incidents=inc,
                                   ax=ax, tz=tz,
                                   spans=next(steps))
+            mark_last_event(getattr(drawn, "panels", [drawn]), stopped_at(events, spans, by, key),
+                            "last event (stopped sending)")
             name = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events"
             # a fixed y: matplotlib's automatic one measures every tick
             ax.set_title(name, loc="left", y=1.0)

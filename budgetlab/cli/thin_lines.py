@@ -16,7 +16,8 @@ import pandas as pd
 
 from .._util.percent import given_percent
 from .._util.thin import MIN_EVALUATED_HOURS
-from .._util.words import counted
+from .._util.units import HOUR_NS
+from .._util.words import counted, some_hours_words
 from ..analyses.recalibration.candidates import USUAL_TARGETS
 from ..analyses.recalibration.rules import (
     MIN_EXPECTED_FAILURES,
@@ -27,9 +28,13 @@ from ..analyses.recalibration.rules import (
 from ..slo import SLO, PerGroup
 from ..slo_groups import split_by_slo
 from .prose import wrap
+from .shared import group_label
 
 __all__ = ["out_column", "more_rows", "no_recommendation_lines", "print_no_recommendation",
-           "thin_windows_line", "print_thin_windows"]
+           "thin_windows_line", "print_thin_windows", "thin_time_line"]
+
+#: The statuses whose time :func:`thin_time_line` weighs, the worst first.
+_BAD = ("exhausted", "critical", "warning")
 
 
 def out_column(column: str) -> str:
@@ -172,8 +177,67 @@ def _transitions_from_thin(n_thin: int, n: int) -> str:
 
 
 def print_thin_windows(states: pd.DataFrame, tr: pd.DataFrame, slo: SLO | PerGroup,
-                       by: list[str]) -> None:
-    """:func:`thin_windows_line`, printed (nothing when it is empty)."""
-    line = thin_windows_line(states, tr, slo, by)
-    if line:
-        print(wrap(line, indent=""))
+                       by: list[str], *, events: pd.DataFrame | None = None) -> None:
+    """:func:`thin_windows_line`, then (given the replayed ``events``) :func:`thin_time_line` of
+    their window's steps, printed (nothing for an empty line)."""
+    from ..budget.spans import status_spans
+
+    lines = [thin_windows_line(states, tr, slo, by)]
+    if events is not None and len(events):
+        lines.append(thin_time_line(status_spans(events, slo, by=by or None, steps=True), slo,
+                                    by))
+    for line in lines:
+        if line:
+            print(wrap(line, indent=""))
+
+
+def thin_time_line(steps: pd.DataFrame, slo: SLO | PerGroup, by: list[str], most: int = 10
+                   ) -> str:
+    """Per group, of its time at WARNING or worse on the window's clock (``steps``: the window's
+    steps of :func:`budgetlab.status_spans` with ``steps=True``, their ``total`` the window's
+    events), how much was read on windows of fewer events than hold
+    :data:`MIN_EXPECTED_FAILURES` expected failures under the target (:func:`events_for`, the
+    rule of :func:`thin_windows_line`; a window under ``min_events`` holds its status, it is not
+    read): the most EXHAUSTED such time first, ``most`` groups named. Empty when there is none.
+
+    >>> t = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 03:00", "2026-01-01 05:00"], utc=True)
+    >>> steps = pd.DataFrame({"g": ["a"] * 2 + ["b"], "start": t, "end": t + pd.Timedelta("1h"),
+    ...                       "status": ["exhausted", "exhausted", "warning"],
+    ...                       "total": [12, 400, 150]})
+    >>> print(thin_time_line(steps, SLO(target=0.95, window="24h"), ["g"]))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    thin windows, in time: of the time at WARNING or worse, read on windows of fewer than 200
+    events (under 95 % they hold fewer than 10 expected failures: too few for a verdict): g=a 1
+    h of its 2 h EXHAUSTED; g=b 1 h of its 1 h WARNING.
+    """
+    if steps.empty:
+        return ""
+    need, held = _need(steps, slo, by)
+    total = steps["total"].to_numpy(dtype=np.int64)
+    ns = (steps["end"] - steps["start"]).to_numpy("timedelta64[ns]").astype(np.float64)
+    status = steps["status"].astype(str).to_numpy()
+    thin = (total < need) & (total >= held)
+    codes = (steps.groupby(by, observed=True, sort=False, dropna=False).ngroup().to_numpy()
+             if by else np.zeros(len(steps), dtype=np.int64))
+    n = int(codes.max()) + 1
+    first = pd.Series(np.arange(len(steps))).groupby(codes).min().to_numpy()
+    of = {st: (np.bincount(codes, weights=np.where(status == st, ns, 0.0), minlength=n),
+               np.bincount(codes, weights=np.where((status == st) & thin, ns, 0.0), minlength=n))
+          for st in _BAD}
+    some = np.sum([of[st][1] for st in _BAD], axis=0)
+    order = sorted(np.flatnonzero(some > 0).tolist(), key=lambda g: (-of["exhausted"][1][g],
+                                                                     -some[g]))
+    if not order:
+        return ""
+    said = []
+    for g in order[:most]:
+        parts = [f"{some_hours_words(of[st][1][g] / HOUR_NS)} of its "
+                 f"{some_hours_words(of[st][0][g] / HOUR_NS)} {st.upper()}"
+                 for st in _BAD if of[st][1][g] > 0]
+        said.append(f"{group_label(steps.iloc[first[g]], by)} {', '.join(parts)}")
+    more = f"; and {counted(len(order) - most, 'more group')}" if len(order) > most else ""
+    at = (f"fewer than {events_for(slo.target):,} events (under {given_percent(slo.target)} they "
+          if isinstance(slo, SLO) else "fewer events than their group's target needs (they ")
+    return (f"thin windows, in time: of the time at WARNING or worse, read on windows of {at}hold "
+            f"fewer than {MIN_EXPECTED_FAILURES} expected failures: too few for a verdict): "
+            f"{'; '.join(said)}{more}.")

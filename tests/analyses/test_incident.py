@@ -181,7 +181,7 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
     assert b[["period_budget_pct", "period_budget", "period_events"]].isna().all()
     assert rep.budget.attrs["budget_note"] == (
         "period_budget_pct, period_budget and period_events withheld (the whole log's traffic "
-        "in scope carried to the policy's period): only 11 h 59 min of time with traffic in the "
+        "in scope carried to the policy's period): only 11 h 59 min of sending time in the "
         "whole log in scope (4,320 events in it): too little for rates per day, which need at "
         "least 24 h (one day).")
     hours = 12 - 10 / 3600
@@ -192,8 +192,8 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
             "incident); its share of a 30 d error budget is withheld, too thin to go by (that "
             "budget is the traffic of " + SPAN
             + " 2026-01-05 00:00 .. 11:59 UTC carried to 30 d, and a rate "
-            "per day needs at least 24 h of time with traffic: the whole log in scope holds "
-            "4,320 events in 11 h 59 min with traffic).") in said
+            "per day needs at least 24 h of sending time: the whole log in scope holds "
+            "4,320 events in 11 h 59 min of sending time).") in said
 
 
 def ten_minutes_of_failures(i, region):
@@ -468,7 +468,7 @@ def test_period_budget_uses_the_span_the_data_cover():
     rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(7), context="5h30min",
                           policy=AlertPolicy.single_window("1h", 50.0))
     assert np.isnan(rep.budget["period_budget_pct"].iloc[0])
-    assert ("only 11 h 59 min of time with traffic in the whole log in scope (4,320 events in it)"
+    assert ("only 11 h 59 min of sending time in the whole log in scope (4,320 events in it)"
             in rep.budget.attrs["budget_note"])
 
 
@@ -546,10 +546,11 @@ def test_the_budget_sentence_weighs_each_group_by_its_own_target():
     # and over a 30 d period (360 events an hour per region, x 720) the allowed failures are
     # 0.01 * 360 * 720 + 0.1 * 360 * 720 = 28512: 60 of them is 0.2 %. The budget is carried from
     # the whole log, whatever the context: 34 x 360 = 12,240 events a region, fra's from
-    # 00:00:00, ams's 1 s after each of fra's, to the log's last event (ams's, 33:59:51): fra's
-    # time with traffic is 34 h - 9 s, ams's 34 h - 10 s (both "33 h 59 min"), enough for a
-    # rate per day: 12,240 / (34 h - 9 s) x 24 + 12,240 / (34 h - 10 s) x 24 = 8,640.6 +
-    # 8,640.7 = 17,281.3 events a day.
+    # 00:00:00, ams's 1 s after each of fra's: each group's sending time is its first to its
+    # last event, 00:00:00 .. 33:59:50 and 00:00:01 .. 33:59:51, 34 h - 10 s ("33 h 59 min"),
+    # enough for a rate per day: 2 x 12,240 / (34 h - 10 s) x 24 = 2 x 8,640.7 = 17,281.4 events
+    # a day. (Before, on the 1 h window's clock, fra's counted to the log's last event, ams's:
+    # 34 h - 9 s, its window still holding its last event; 17,281.3 a day.)
     def fail(i, region):
         return "timeout" if region == "ams" and i >= idx(6) and i % 12 == 0 else "success"
 
@@ -563,15 +564,15 @@ def test_the_budget_sentence_weighs_each_group_by_its_own_target():
     assert (b.loc["ams", "events"], b.loc["ams", "failures"], b.loc["fra", "failures"]) == (720, 60,
                                                                                             0)
     assert 60 / (720 * (1 - 0.99) + 720 * (1 - 0.9)) == pytest.approx(0.7576, abs=1e-4)
-    fra, ams = (12_240 * 30 * 86400 / (34 * 3600 - s) for s in (9, 10))  # events in 30 d
+    fra, ams = (12_240 * 30 * 86400 / (34 * 3600 - s) for s in (10, 10))  # events in 30 d
     pct = 100 * 60 / ((1 - 0.99) * fra + (1 - 0.9) * ams)  # 60 / 28,514.3: 0.2104 %
-    assert (fra + ams) / 30 == pytest.approx(17_281.3, abs=0.05)
+    assert (fra + ams) / 30 == pytest.approx(17_281.4, abs=0.05)
     assert ("the incident saw 60 failures in 1,440 events of both groups by region (burn "
             "0.758 over the incident), "  # three significant digits
             f"{pct:.1f} % of a 30 d error budget at the traffic of " + SPAN
             + " 2026-01-05 00:00 .. "
-            "2026-01-06 09:59 UTC (17,281 events a day, each group's over its own time with "
-            "traffic, 33 h 59 min).") in " ".join(rep.summary.split())
+            "2026-01-06 09:59 UTC (17,281 events a day over its 33 h 59 min of sending time, "
+            "first to last event less gaps over 24 h).") in " ".join(rep.summary.split())
     assert b.loc["ams", "period_budget_pct"] == pytest.approx(100 * 60 / (0.1 * ams))  # 0.2315
 
 

@@ -79,10 +79,11 @@ def test_each_group_against_its_own_periods_budget():
         "2.08 over the incident); its share of the error budget is said per SLO period: 0.4 % of "
         "a 28 d budget for region=ams at the traffic of " + SPAN
         + " 2026-01-05 00:00 .. 2026-01-08 23:59 UTC "
-        "(1,440 events a day over its 95 h 59 min, all with traffic) and 1.0 % of a 7 d budget "
+        "(1,440 events a day over its 95 h 59 min "
+        "of sending time, first to last event less gaps over 24 h) and 1.0 % of a 7 d budget "
         "for region=fra at the traffic of " + SPAN
         + " 2026-01-05 00:00 .. 2026-01-08 23:59 UTC (1,440 events a "
-        "day over its 95 h 59 min, all with traffic).")
+        "day over its 95 h 59 min of sending time, first to last event less gaps over 24 h).")
 
 
 def test_a_period_read_over_less_than_a_day_is_withheld_alone():
@@ -99,12 +100,14 @@ def test_a_period_read_over_less_than_a_day_is_withheld_alone():
         "its share of the error budget is said per SLO period: 0.4 % of a 28 d budget for "
         "region=ams at the traffic of " + SPAN
         + " 2026-01-05 00:00 .. 2026-01-08 23:59 UTC (1,440 events a "
-        "day over its 95 h 59 min, all with traffic) and the share of region=fra's 7 d budget "
+        "day over its 95 h 59 min "
+        "of sending time, first to last event less gaps over 24 h) and the share of "
+        "region=fra's 7 d budget "
         "withheld, too thin to go by (that budget is the traffic of " + SPAN
         + " 2026-01-05 00:00 .. "
         "2026-01-08 23:59 UTC carried to 7 d, and a rate per day needs at least 24 h of "
-        "time with traffic: the whole log in scope holds 1,440 events in 23 h 59 min with "
-        "traffic).")
+        "sending time: the whole log in scope holds 1,440 events in 23 h 59 min of "
+        "sending time).")
 
 
 def test_one_period_with_one_group_read_too_briefly_is_withheld():
@@ -119,9 +122,9 @@ def test_one_period_with_one_group_read_too_briefly_is_withheld():
     assert _budget_words(rep.summary).endswith(
         "its share of a 7 d error budget is withheld, too thin to go by (that budget is the "
         "traffic of " + SPAN + " 2026-01-05 00:00 .. 2026-01-08 23:59 UTC carried to 7 d, and "
-        "a rate per day needs at least 24 h of time with traffic: the whole log in scope of "
-        "region=fra (the least time with traffic) holds 1,440 events in 23 h 59 min with "
-        "traffic).")
+        "a rate per day needs at least 24 h of sending time: the whole log in scope of "
+        "region=fra (the least sending time) holds 1,440 events in 23 h 59 min of "
+        "sending time).")
 
 
 def test_a_share_from_too_few_expected_failures_is_said_when_the_failures_decide_a_miss():

@@ -1,6 +1,7 @@
 """The incident's share of the error budget: the traffic it is carried from is read over the
-time with traffic of the whole log in scope (the window's clock, as ``replay``'s events/day), the
-span is named, and a share from an incident too thin for a verdict is withheld in words.
+sending time of the whole log in scope (first to last event less gaps over a day, no window in
+it, as ``replay``'s events/day), the span is named, and a share from an incident too thin for a
+verdict is withheld in words.
 
 Before the fix the events a day divided the replayed span's events by its calendar time,
 silences included ("0.8 % of a 30 d error budget at the replayed span's traffic (627 events a
@@ -40,30 +41,30 @@ def _silent_log() -> pd.DataFrame:
 def test_the_daily_traffic_is_read_over_the_time_with_traffic_and_says_its_span():
     # The whole log, whatever the context: minutes 0 .. 1,439 (1,440) and 4,320 .. 5,759 (1,440):
     # 2,880 events, 2026-01-05 00:00 .. 2026-01-08 23:59 (its first to its last event), 95 h 59
-    # min. Time with traffic, 1 h window (an event stays in it through ts + 1 h): [00:00, 24:59
-    # + 1 ns) and [72 h, 95 h 59 min), 24 h 59 min + 23 h 59 min = 48 h 58 min; the silence is
-    # the rest, 95 h 59 min - 48 h 58 min = 47 h 1 min (the 48 h gap less the window). 2,880 /
-    # 48.96667 h x 24 = 1,411.6 events a day; the 30 d budget 0.2 x 1,411.6 x 30 = 8,469.5; 30
-    # failures: 0.354 %. (Before: the replayed span 02:00 .. 87 h, 2,220 events in 37 h 59 min
-    # with traffic, 1,402.7 a day, 0.356 %; on calendar time 626.8 a day and 0.798 %.)
+    # min. Sending time (first to last event less gaps over 24 h; no window in it): 1,439 min +
+    # 1,439 min = 47 h 58 min; the one gap over a day, minute 1,439 .. 4,320, is the silence left
+    # out, 2,881 min = 48 h 1 min. 2,880 / 47.96667 h x 24 = 1,441.0 events a day; the 30 d
+    # budget 0.2 x 1,441.0 x 30 = 8,646.1; 30 failures: 0.347 %. (Before, on the 1 h window's
+    # clock: 48 h 58 min with traffic, the window's hour after each run's last event counted,
+    # 1,411.6 a day; at a 24 h window it would be 71 h 58 min, 960.4 a day.)
     rep = incident_report(_silent_log(), SLO(target=0.8, window="1h"), T0 + pd.Timedelta("80h"),
                           T0 + pd.Timedelta("81h"))
     b = rep.budget.iloc[0]
-    traffic = 48 + 58 / 60
+    traffic = 47 + 58 / 60
     assert b["log_events"] == 2_880
     assert b["log_hours"] == pytest.approx(95 + 59 / 60, abs=1e-9)
     assert b["log_traffic_hours"] == pytest.approx(traffic, abs=1e-9)
-    assert (b["log_silences"], b["log_silent_hours"]) == (1, pytest.approx(47 + 1 / 60, abs=1e-9))
+    assert (b["log_silences"], b["log_silent_hours"]) == (1, pytest.approx(48 + 1 / 60, abs=1e-9))
     assert (b["log_start"], b["log_end"]) == (T0, T0 + pd.Timedelta("95h59min"))
     per_period = 2_880 * 720 / traffic
     assert b["period_events"] == pytest.approx(per_period, rel=1e-9)
     assert b["period_budget_pct"] == pytest.approx(100 * 30 / (0.2 * per_period), rel=1e-9)
     assert rep.budget.attrs["budget_note"] == ""
     assert _budget_words(rep.summary).endswith(
-        "0.4 % of a 30 d error budget at the traffic of " + SPAN
+        "0.3 % of a 30 d error budget at the traffic of " + SPAN
         + " 2026-01-05 00:00 .. 2026-01-08 23:59 UTC "
-        "(1,412 events a day over its 48 h 58 min with traffic; a 47 h 1 min silence left "
-        "out).")
+        "(1,441 events a day over its 47 h 58 min of sending time, first to last event less "
+        "gaps over 24 h; a 48 h 1 min silence left out).")
 
 
 def test_a_share_from_an_incident_too_thin_for_a_verdict_is_withheld():
@@ -102,4 +103,4 @@ def test_one_event_a_day_is_said_in_the_singular():
                            pd.Timedelta("1h"))
     assert said.endswith("80.0 % of a 30 d error budget at the traffic of " + SPAN
                          + " 2026-01-05 00:00 .. 2026-02-14 00:00 UTC (1 event a day over its "
-                         "960 h, all with traffic).")
+                         "960 h of sending time, first to last event less gaps over 24 h).")

@@ -32,7 +32,8 @@ HOURS = 72 - 30 / 3600  # 00:00:00 on 01-01 .. 23:59:30 on 01-03
 PER_DAY = 7_200 / HOURS * 24  # 2,400.28
 SHARE_PCT = 100 * 30 / (0.1 * PER_DAY * 30)  # 0.4166 %
 SAID = ("0.4 % of a 30 d error budget at the traffic of the whole log in scope, 2026-01-01 00:00 "
-        ".. 2026-01-03 23:59 UTC (2,400 events a day over its 71 h 59 min, all with traffic).")
+        ".. 2026-01-03 23:59 UTC (2,400 events a day over its 71 h 59 min "
+        "of sending time, first to last event less gaps over 24 h).")
 
 
 def hand_log() -> pd.DataFrame:

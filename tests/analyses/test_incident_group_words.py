@@ -73,8 +73,8 @@ def test_each_sentence_names_its_group_or_says_all_groups():
         "and region (burn 2.08 over the incident); its share of a 30 d error budget is withheld, "
         "too thin to go by (that budget is the traffic of " + SPAN
         + " 2026-01-01 00:00 .. 23:59 UTC carried "
-        "to 30 d, and a rate per day needs at least 24 h of time with traffic: the whole log in "
-        "scope holds 5,760 events in 23 h 59 min with traffic).")
+        "to 30 d, and a rate per day needs at least 24 h of sending time: the whole log in "
+        "scope holds 5,760 events in 23 h 59 min of sending time).")
     # broken down by region only, the rate is over both regions (the same 240 events)
     by_region = report(AlertPolicy.single_window("1h", 2.9, severity="ticket"),
                        breakdown_by="region")

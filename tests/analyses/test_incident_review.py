@@ -202,8 +202,8 @@ def test_the_spent_share_is_withheld_over_less_than_a_day():
     assert ("its share of a 30 d error budget is withheld, too thin to go by (that budget is the "
             "traffic of " + SPAN
             + " 2026-01-02 00:00 .. 04:59 UTC carried to 30 d, and a rate per day needs "
-            "at least 24 h of time with traffic: the whole log in scope holds 300 events in 4 h "
-            "59 min with traffic)") in v.sentence
+            "at least 24 h of sending time: the whole log in scope holds 300 events in 4 h "
+            "59 min of sending time)") in v.sentence
 
 
 @pytest.mark.parametrize(("at", "labelled"), [
@@ -250,7 +250,7 @@ def test_the_spent_share_names_the_period_and_the_span_as_the_summary_does():
     v = wake_verdict(EVENTS, {"mine": rep})
     said = ("2.8 % of a 30 d error budget at the traffic of " + SPAN
             + " 2026-01-01 00:00 .. 2026-01-02 23:59 UTC (1,441 events a day over its 47 h 59 "
-            "min, all with traffic)")
+            "min of sending time, first to last event less gaps over 24 h)")
     assert said in v.sentence and said in rep.summary
     assert rep.budget["period_budget_pct"].iloc[0] == pytest.approx(
         100 * 60 / (0.05 * 2_880 / (48 - 1 / 60) * 24 * 30))

@@ -40,7 +40,7 @@ def test_a_late_scope_counts_its_traffic_over_the_logs_span():
         pd.Timestamp("2026-01-02 10:00", tz="UTC"), pd.Timestamp("2026-01-02 20:00", tz="UTC"))
     assert (row["log_events"], row["log_hours"], row["log_traffic_hours"]) == (11, 10.0, 10.0)
     assert row[["period_events", "period_budget", "period_budget_pct"]].isna().all()
-    assert ("only 10 h of time with traffic in the whole log in scope (11 events in it)"
+    assert ("only 10 h of sending time in the whole log in scope (11 events in it)"
             in rep.budget.attrs["budget_note"])
     assert "events a day" not in rep.summary
     assert rep.notes[0].startswith("the data start 1 d 11 h before the report's window")

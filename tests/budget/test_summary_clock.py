@@ -66,9 +66,12 @@ def test_a_30_day_silence_is_no_traffic_not_the_last_status():
     # busy: 00:00..01:00 events, its window empties at 02:00 + 1 ns; no silence (trailing quiet)
     assert b["hours_healthy"] == pytest.approx((pd.Timedelta("2h") + NS).value / hour)
     assert (b["silences"], b["status_at_end"]) == (0, "no_traffic")
-    # rates over observed time, warm-up stated
+    # transitions over observed time, warm-up stated; events a day over its sending time, its
+    # first to its last event (00:00 .. 01:00): 7 events in 1 h, 168 a day (before: over the
+    # observed 2 h + 1 ns, its window draining after its last event counted, 84 a day)
     assert b["observed_hours"] == pytest.approx(b["hours_healthy"])
-    assert b["events_per_day"] == pytest.approx(7 / (b["observed_hours"] / 24))
+    assert b["sending_hours"] == 1.0
+    assert b["events_per_day"] == pytest.approx(168.0)
     assert b["warmup_hours"] == pytest.approx(1.0)  # the first window from its first event
     # 1 h at the start, then 30 min after the silence
     assert q["warmup_hours"] == pytest.approx(1.0 + 0.5)
@@ -197,10 +200,14 @@ def test_rates_per_day_under_a_day_of_observed_time_carry_a_note():
     assert s.columns[-1] == "note"
     s = s.set_index("g")
     assert s.loc["short", "observed_hours"] == pytest.approx(8.0)
-    assert s.loc["short", "events_per_day"] == pytest.approx(5 / (8 / 24))  # kept: 15 a day
+    # events a day over its sending time, first to last event, 00:00 .. 02:00: 5 / (2 / 24) =
+    # 60 a day, kept (before: over the 8 h observed, its window draining counted, 15 a day)
+    assert s.loc["short", "sending_hours"] == 2.0
+    assert s.loc["short", "events_per_day"] == pytest.approx(60.0)
     assert s.loc["short", "note"] == (
-        "only 8 h of observed time (5 events in it): too little for events and transitions per "
-        "day, which need at least 24 h (one day)")
+        "only 2 h of sending time (5 events in it): too little for events per day, which need "
+        "at least 24 h (one day); only 8 h of observed time (5 events in it): too little for "
+        "transitions per day, which need at least 24 h (one day)")
     assert s.loc["long", "observed_hours"] == pytest.approx(48.0)
     assert s.loc["long", "note"] == ""
 
@@ -213,8 +220,10 @@ def test_a_group_without_observed_time_says_so_in_its_note():
     ev = as_events(ts, np.ones(4, dtype=bool), groups={"g": ["early", "early", "early", "late"]})
     s = replay_summary(replay(ev, SLO(target=0.9, window="1h"), by="g"), ev).set_index("g")
     assert s.loc["late", "observed_hours"] == 0.0
-    assert s.loc["late", "note"] == ("no observed time: the group's events fall at the "
-                                     "observation's last instant, so it has no rates per day")
+    assert s.loc["late", "note"] == (
+        "no sending time: the group's events are all at one instant or more than 24 h apart, so "
+        "it has no events per day; no observed time: the group's events fall at the "
+        "observation's last instant, so it has no transitions per day")
 
 
 def loop_warm_up(events, window, end):

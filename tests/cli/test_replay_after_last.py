@@ -54,6 +54,9 @@ def test_replay_says_the_time_after_a_group_s_last_event(tmp_path, capsys):
     assert main(["replay", str(path), "--by", "svc", "--window", "1h"]) == 0
     text = " ".join(capsys.readouterr().out.split())
     assert "Silences longer than the window (1 h): none." in text
-    assert ("After their last event (counted as no traffic, not among the silences: from the "
-            "window emptying to the log's last event): svc=b 11 h, svc=c 7 h.") in text
+    # from the last event to the log's last (20:00): b 08:00, 12 h; c 12:00, 8 h; of it no
+    # traffic from the window emptying (figures above)
+    assert ("After their last event (to the log's last event): svc=b 12 h (11 h of it no "
+            "traffic, from its window emptying; not among the silences), svc=c 8 h (7 h of it no "
+            "traffic, from its window emptying; not among the silences).") in text
     assert "Before their first event (counted as no traffic, no silence): svc=c 10 h." in text
