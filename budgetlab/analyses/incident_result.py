@@ -85,7 +85,8 @@ class IncidentReport:
     tiers : DataFrame
         Per group and tier, during the incident: ``tier``, ``severity``, ``burn`` (threshold),
         ``long_window``, ``short_window``, ``fired``, ``first_alert``, ``detection_delay``
-        (first alert − start, at least 0), ``alert_end`` (of the alerts overlapping ``[start,
+        (first alert − start; NaT when ``already_firing``: its alert began before the incident
+        did, so it did not detect it, ``score_alerts``' rule), ``alert_end`` (of the alerts overlapping ``[start,
         end + grace)``, ``score_alerts``' rule, begun while the windows held data; one still
         firing at the report's span's end is followed in the log to its reset, and for one
         still firing at the log's last evaluation, one step after it), ``ongoing`` (such an
