@@ -128,8 +128,9 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
                 + (f" from {_clock(since, tz, start)}" if since is not None else "") + upto)
     txt += _thin_clause(thin, all_thin and bool(keys) and len(tracker) > 1)
     rest = tracker.iloc[1:]
-    others = _others_words(rest[[tuple(str(r[k]) for k in keys) not in apart
-                                 for _, r in rest.iterrows()]] if apart and keys else rest)
+    said = pd.Series([tuple(str(r[k]) for k in keys) in apart for _, r in rest.iterrows()],
+                     index=rest.index, dtype=bool)  # in their own sentence
+    others = _others_words(rest[~said] if apart and keys else rest)
     return head + ", " + txt + (f"; {others}" if others else "") + "."
 
 
