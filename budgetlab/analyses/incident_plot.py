@@ -14,7 +14,7 @@ from .incident_plot_alerts import (
     rule_silences,
     unseen_of,
 )
-from .incident_plot_keys import incident_key, key_incident, say_counted
+from .incident_plot_keys import key_incident, key_span_in_alerts, say_counted
 
 __all__ = ["bucket_tables", "changes_words", "data_start_span", "span_title", "plot_report"]
 
@@ -181,9 +181,7 @@ def _mark_spans(r: Any, panels: list[Any], rest: list[Any]) -> None:
         key_incident(entries[-1])  # incidents the timeline draws are
         unkeyed = True
     if not len(r.incidents) and rest:  # and in the alert panel, whose legend is its own
-        from ..plotting.alert_chart import add_alert_keys
-
-        add_alert_keys(rest[0], [incident_key()])
+        key_span_in_alerts(rest[0])
     if entries and (keys or unkeyed):
         from ..plotting.timeline_marks import place_legends
 

@@ -127,10 +127,7 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
         txt += (f"; its window was empty for {hours_words(quiet)} of the incident"
                 + (f" from {_clock(since, tz, start)}" if since is not None else "") + upto)
     txt += _thin_clause(thin, all_thin and bool(keys) and len(tracker) > 1)
-    rest = tracker.iloc[1:]
-    said = pd.Series([tuple(str(r[k]) for k in keys) in apart for _, r in rest.iterrows()],
-                     index=rest.index, dtype=bool)  # in their own sentence
-    others = _others_words(rest[~said] if apart and keys else rest)
+    others = _others_words(tracker.iloc[1:], keys, apart)
     return head + ", " + txt + (f"; {others}" if others else "") + "."
 
 
@@ -172,12 +169,18 @@ def held_peak_words(row: pd.Series, steps: pd.DataFrame | None, keys: Sequence[s
             f"{held[0]} from {_clock(at, tz, start)}, lowest {window} success {held[1]}")
 
 
-def _others_words(others: pd.DataFrame) -> str:
+def _others_words(others: pd.DataFrame, keys: Sequence[str] = (),
+                  apart: Collection[tuple[str, ...]] = ()) -> str:
     """The other groups below HEALTHY during the incident, each said for what it did: ``1 other
     group also left HEALTHY`` (HEALTHY when the incident began), ``1 other group was already
     WARNING when the incident began and stayed so`` (below HEALTHY at the start, no change),
     ``... was already below HEALTHY when the incident began`` (below at the start, then changed),
-    ``... went below HEALTHY after a start without traffic``; ``""`` when none was below."""
+    ``... went below HEALTHY after a start without traffic``; ``""`` when none was below.
+    The groups in ``apart`` (their ``keys`` as text: said in their own sentence) are left out."""
+    if apart and keys:
+        said = pd.Series([tuple(str(r[k]) for k in keys) in apart for _, r in others.iterrows()],
+                         index=others.index, dtype=bool)
+        others = others[~said]
     at_start = others["status_at_start"].astype(str)
     below = ~others["worst_status"].astype(str).isin(["healthy", "no_traffic"])
     left = int((below & (at_start == "healthy")).sum())
