@@ -93,11 +93,25 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
                 every = "every one of " if n_tr > 1 else ""
                 txt += (f"; {every}{whose} would have happened without timeouts too" if thin
                         else f", and {every}{whose} would have happened without them too")
-            else:  # never "1 of the 1 status change"
-                part = whose if n_tr == 1 else f"{caused} of {whose}"
+            else:  # never "1 of the 1 status change", nor "3 of the 3"
+                part = (whose if n_tr == 1 else f"{caused} of {whose}" if caused < n_tr
+                        else _all_changes(n_tr, for_group(tracker.iloc[0], keys) if keys
+                                          else None))
                 txt += (f"; without timeouts {part} would not have happened" if thin
                         else f", and {part} would not have happened")
     return as_sentence(txt)
+
+
+def _all_changes(n: int, group: str | None) -> str:
+    """``all 3 status changes of the tracker for g=a`` (``group``: its words; ``None``: ``all 3
+    of the tracker's status changes``); two are ``both``.
+
+    >>> _all_changes(2, None), _all_changes(3, " for g=a")
+    ("both of the tracker's status changes", 'all 3 status changes of the tracker for g=a')
+    """
+    every = "both" if n == 2 else f"all {n:,}"
+    return (f"{every} of the tracker's status changes" if group is None
+            else f"{every} status changes of the tracker{group}")
 
 
 def _rate_without(events: int, failures: int, timeouts: int, expected_failures: float,

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..budget.spans import SPAN_STATUS_DTYPE
-from .incident_end_words import clock_words
+from .incident_end_words import clock_words, moved_on_clock
 from .incident_group_words import group_label
 from .incident_tables import NO_TRAFFIC
 from .recalibration.rules import decided_miss, too_few_events
@@ -89,8 +89,9 @@ def thin_groups(tracker: pd.DataFrame, keys: Sequence[str],
 def thin_others_words(tracker: pd.DataFrame, tiers: pd.DataFrame, keys: Sequence[str],
                       thin: dict[tuple[str, ...], str], tz: str, start: pd.Timestamp) -> str:
     """The groups after the first whose figures rest on too few events for a verdict
-    (``thin``, :func:`thin_groups`) and that left HEALTHY, or paged: what each did, said with
-    its event counts, as a sentence after the tracker's; ``""`` when none.
+    (``thin``, :func:`thin_groups`) and that were below HEALTHY, or paged: what each did, said
+    with its event counts, as a sentence after the tracker's (whose count of the other groups
+    below HEALTHY leaves them out); ``""`` when none.
 
     >>> t0 = pd.Timestamp("2026-01-01 14:00", tz="UTC")
     >>> tr = pd.DataFrame({"g": ["a", "b"], "worst_status": ["critical", "exhausted"],
@@ -109,9 +110,7 @@ but on 1 event in its window: too few.'
         mine = (tiers[(tiers["fired"]) & (tiers["severity"] == "page")
                       & (tiers[list(keys)].astype(str).agg(tuple, axis=1) == key)]
                 .sort_values("first_alert", kind="stable") if len(tiers) else tiers)
-        worst = str(r["worst_status"])
-        did = ([f"reached {worst.upper()} at {clock_words(r['worst_at'], tz, start)}"]
-               if worst not in ("healthy", "no_traffic") else [])
+        did = _status_words(r, tz, start)
         if len(mine):
             did.append(f"would have paged at {clock_words(mine['first_alert'].iloc[0], tz, start)}"
                        f" ({mine['tier'].iloc[0]})")
@@ -119,6 +118,26 @@ but on 1 event in its window: too few.'
             said.append(f" The tracker for {group_label(r, keys)} {' and '.join(did)}, but on "
                         f"{thin[key]}.")
     return "".join(said)
+
+
+def _status_words(r: pd.Series, tz: str, start: pd.Timestamp) -> list[str]:
+    """What the tracker row ``r`` did below HEALTHY during the incident: ``was already EXHAUSTED
+    when the incident began and stayed so`` (below HEALTHY at the start, read there: never
+    "reached" at the start), ``... and reached EXHAUSTED at 16:20`` when it got worse, ``reached
+    EXHAUSTED at 16:20``; ``[]`` when it stayed HEALTHY (or had no traffic)."""
+    worst, at_start = str(r["worst_status"]), str(r.get("status_at_start", "healthy"))
+    if worst in ("healthy", "no_traffic"):
+        return []
+    reached = f"reached {worst.upper()} at {clock_words(r['worst_at'], tz, start)}"
+    read_from = r.get("read_from", start)
+    if at_start in ("healthy", "no_traffic", "nan") or pd.isna(read_from) or read_from > start:
+        return [reached]
+    txt = f"was already {at_start.upper()} when the incident began"
+    if worst != at_start:
+        return [f"{txt} and {reached}"]
+    stayed = (int(r.get("transitions", 0)) == 0 and not moved_on_clock(r)
+              and str(r.get("status_at_end", at_start)) == at_start)
+    return [txt + (" and stayed so" if stayed else "")]
 
 
 def _thin(tracker: pd.DataFrame, keys: Sequence[str], target: Targets) -> np.ndarray:

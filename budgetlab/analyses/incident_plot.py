@@ -14,7 +14,7 @@ from .incident_plot_alerts import (
     rule_silences,
     unseen_of,
 )
-from .incident_plot_keys import key_incident, say_counted
+from .incident_plot_keys import key_incident, key_span_in_alerts, say_counted
 
 __all__ = ["bucket_tables", "changes_words", "data_start_span", "span_title", "plot_report"]
 
@@ -180,6 +180,8 @@ def _mark_spans(r: Any, panels: list[Any], rest: list[Any]) -> None:
     if entries and not len(r.incidents):  # the span of --start/--end alone: keyed as the
         key_incident(entries[-1])  # incidents the timeline draws are
         unkeyed = True
+    if not len(r.incidents) and rest:  # and in the alert panel, whose legend is its own
+        key_span_in_alerts(rest[0])
     if entries and (keys or unkeyed):
         from ..plotting.timeline_marks import place_legends
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["NOT_EVALUATED", "not_evaluated_attrs", "focus_bins", "unseen_of", "rule_silences",
-           "key_not_evaluated"]
+__all__ = ["NOT_EVALUATED", "not_evaluated_attrs", "focus_bins", "on_report_keys", "unseen_of",
+           "rule_silences", "key_not_evaluated"]
 
 
 #: The alert panel's key of the spans where a tier's long window reaches before the data's start.
@@ -70,7 +70,32 @@ def unseen_of(r: Any, ep: Any, incidents: Any, focus: dict[str, Any]) -> Any:
         return None
     mine = ep.assign(**{k: str(focus[k]) for k in grid.by})
     mine.attrs = {**r.alerts.attrs, "by": list(grid.by)}
-    return unseen_incidents(mine, incidents, grid, r.grace)
+    return unseen_incidents(mine, on_report_keys(incidents, grid.by), grid, r.grace)
+
+
+def on_report_keys(incidents: Any, by: Any) -> Any:
+    """``incidents`` with the keys of their scopes that are neither the report's group keys
+    ``by`` nor its scope's (``attrs["scope"]``) left out: such a key cannot pick among the
+    report's groups (a breakdown column, say), so the incident is read over the group drawn, as
+    the report reads its own; never a warning to give ``by=`` that key, which the report (a
+    notebook) was not given. Unchanged without a ``scope`` column.
+
+    >>> import pandas as pd
+    >>> inc = pd.DataFrame({"scope": ["kind=a&region=ams", "region=fra", "*"]})
+    >>> inc.attrs["scope"] = "region=ams"
+    >>> list(on_report_keys(inc, [])["scope"])
+    ['region=ams', 'region=fra', '*']
+    """
+    from ..events.scopes import parse_scope
+
+    if "scope" not in incidents.columns:
+        return incidents
+    keep = {*by, *parse_scope(incidents.attrs.get("scope"))}
+    out = incidents.assign(scope=["&".join(f"{k}={v}" for k, v in parse_scope(s).items()
+                                           if k in keep) or "*"
+                                  for s in incidents["scope"].to_numpy()])
+    out.attrs = dict(incidents.attrs)
+    return out
 
 
 def rule_silences(r: Any, ax: Any, attrs: dict[Any, Any], grid: Any) -> None:

@@ -6,21 +6,37 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["key_incident", "say_counted"]
+__all__ = ["incident_key", "key_incident", "key_span_in_alerts", "say_counted"]
 
 
 def key_incident(last: list[Any]) -> None:
     """The shaded incident's key in the timeline's bottom legend (``last``), where the
     timeline keys the incidents it draws: before the status changes and bands."""
-    from matplotlib.patches import Patch
-
     from ..plotting.timeline_marks import handle_gid
 
-    key = Patch(facecolor=(0.0, 0.0, 0.0, 0.04), edgecolor="0.3", label="incident")
-    key.set_gid("incident")
+    key = incident_key()
     after = ("transitions", "status_", "warmup")
     at = next((i for i, h in enumerate(last) if handle_gid(h).startswith(after)), len(last))
     last.insert(at, key)
+
+
+def incident_key() -> Any:
+    """The key of the incident shaded on every panel (``--start``/``--end``)."""
+    from matplotlib.patches import Patch
+
+    key = Patch(facecolor=(0.0, 0.0, 0.0, 0.04), edgecolor="0.3", label="incident")
+    key.set_gid("incident")
+    return key
+
+
+def key_span_in_alerts(ax: Any) -> None:
+    """The shaded incident's key in the alert panel's own legend (``ax``), after its keys, the
+    not-evaluated spans said in the incident's words again (the legend is laid anew)."""
+    from ..plotting.alert_chart import add_alert_keys
+    from .incident_plot_alerts import key_not_evaluated
+
+    add_alert_keys(ax, [incident_key()])
+    key_not_evaluated(ax)
 
 
 def say_counted(ax: Any, r: Any, target: Any) -> None:

@@ -81,7 +81,7 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
                               data_end if data_end is not None and data_end < end else None,
                               thin=first, all_thin=bool(first) and all(
                                   _key(r, by) in thin for _, r in known.iterrows()),
-                              steps=steps)
+                              steps=steps, apart=set(thin))
              + ("" if outside else focus_words(tracker, budget, by)
                 + thin_others_words(tracker, tiers, by, thin, tz, start)),
              "How many failures it had is not known either." if outside else
@@ -178,18 +178,16 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     def when(r: pd.Series, tier: str = "") -> str:
         return _when(r, tier, start, tz, end, grace)
 
-    def others(rows: pd.DataFrame, verb: str) -> str:
-        n = len(rows.drop_duplicates(subset=list(keys))) - 1 if keys else 0
-        return f"; {n:,} other group{'s' if n > 1 else ''} {verb} too" if n > 0 else ""
-
     if has_page and len(pages):
         p = pages.iloc[0]
         txt = (f"{name} would have paged{for_group(p, keys)} {when(p, str(p['tier']))}"
-               f"{_thin_page(p, keys, thin)}{others(pages, 'paged')}{_by_timeouts(pages)}")
+               f"{_thin_page(p, keys, thin)}{_others(pages, keys, 'paged')}"
+               f"{_by_timeouts(pages)}"
+               f"{_already_words(fired[fired['severity'] != 'page'], p, keys, start, tz)}")
     elif not has_page and len(fired):
         r = fired.iloc[0]
         txt = (f"{name} would have fired {r['tier']} ({r['severity']}){for_group(r, keys)} "
-               f"{when(r)}{others(fired, 'fired')}")
+               f"{when(r)}{_others(fired, keys, 'fired')}")
     elif data_end is not None and _bin_end(data_end, freq) <= start:
         return as_sentence(f"the log ends before the incident, so what {name} would have done "
                          "during it is not known")
@@ -198,7 +196,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         if has_page and len(fired):  # a ticket known to have fired is said, as below
             r = fired.iloc[0]
             txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"
-                    f"{for_group(r, keys)} {when(r)}{others(fired, 'raised one')}")
+                    f"{for_group(r, keys)} {when(r)}{_others(fired, keys, 'raised one')}")
         txt += reach_words(tiers, policy, target, keys, grace=grace)
         # the other tiers not evaluated either (the page tiers are named above)
         return as_sentence(txt + unevaluated_words(tiers[tiers["severity"] != "page"] if has_page
@@ -216,7 +214,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         if has_page and len(fired):
             r = fired.iloc[0]
             txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"
-                    f"{for_group(r, keys)} {when(r)}{others(fired, 'raised one')}")
+                    f"{for_group(r, keys)} {when(r)}{_others(fired, keys, 'raised one')}")
         elif has_page:  # of the tiers known silent only
             txt += silent_others_words(tiers, "; " if partly else " and ")
         # the unevaluated tiers that could page (fire) are named above when partly
@@ -246,6 +244,36 @@ def _by_timeouts(pages: pd.DataFrame) -> str:
         return ""
     return ("; timeouts alone caused the page" if len(pages) == 1
             else f"; timeouts alone caused all {len(pages):,} pages")
+
+
+def _others(rows: pd.DataFrame, keys: Sequence[str], verb: str) -> str:
+    """``; 2 other groups paged too`` (``verb``): the groups of ``rows`` but the first's."""
+    n = len(rows.drop_duplicates(subset=list(keys))) - 1 if keys else 0
+    return f"; {n:,} other group{'s' if n > 1 else ''} {verb} too" if n > 0 else ""
+
+
+def _already_words(rest: pd.DataFrame, p: pd.Series, keys: Sequence[str], start: pd.Timestamp,
+                   tz: str) -> str:
+    """``; ticket_1d (since 12:36) and ticket_3d (since 08:48) were already firing there when
+    the incident began: not raised by it``: the tiers of ``rest`` (fired, not pages) of the
+    group of the page ``p`` whose alert began before ``start`` (``score_alerts``' rule), and
+    how many other groups had one; ``""`` when none."""
+    early = rest[rest["first_alert"] < start] if len(rest) else rest
+    if not len(early):
+        return ""
+    mine = early[early[list(keys)].astype(str).agg(tuple, axis=1) == _key(p, keys)] if keys \
+        else early
+    n = len(early.drop_duplicates(subset=list(keys))) - (1 if len(mine) else 0) if keys else 0
+    said = [f"{r['tier']} (since {_clock(r['first_alert'], tz, start)})"
+            for _, r in mine.sort_values("first_alert", kind="stable").iterrows()]
+    txt = ("; " + " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
+           + f" {'was' if len(said) == 1 else 'were'} already firing"
+           + (" there" if keys else "") + " when the incident began: not raised by it"
+           if said else "")
+    if n > 0:
+        txt += (f"{'; so were' if said else '; '} tiers of {counted(n, 'other group')}"
+                + ("" if said else " were already firing when the incident began"))
+    return txt
 
 
 def _thin_page(p: pd.Series, keys: Sequence[str], thin: dict[tuple[str, ...], str]) -> str:

@@ -30,7 +30,8 @@ def tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[tu
     """Per group (``group_rows``: their keys) and tier: what the tier did during the incident
     (``states``: the tiers' states at its evaluations); an alert counts when it overlaps
     ``[start, matched_to)`` (the incident's end + grace: ``score_alerts``' rule) and began by
-    ``until`` (the last evaluation whose windows hold data)."""
+    ``until`` (the last evaluation whose windows hold data). An alert that began before
+    ``start`` is ``already_firing``: no ``detection_delay`` (NaT), as ``score_alerts`` counts it."""
     on = [*keys, "tier"]
     tiers = pd.DataFrame({
         "tier": [t.name for t in policy.tiers], "severity": [t.severity for t in policy.tiers],
@@ -54,12 +55,14 @@ def tier_table(episodes: pd.DataFrame, states: pd.DataFrame, group_rows: list[tu
     for c in ("first_alert", "alert_end"):
         out[c] = out[c].astype("datetime64[ns, UTC]")
     out["fired"] = out["first_alert"].notna().to_numpy()
-    delay = out["first_alert"] - start
-    out["detection_delay"] = delay.mask(delay < pd.Timedelta(0), pd.Timedelta(0))  # at least 0
+    # an alert already firing when the incident began was not caused by it: no delay
+    # (``score_alerts``' rule, :func:`~budgetlab.alerts.group_scores.already_firing`)
+    out["already_firing"] = (out["first_alert"] < start).to_numpy(dtype=bool)
+    out["detection_delay"] = (out["first_alert"] - start).mask(out["already_firing"])
     for c in ("ongoing", "caused_by_timeouts", "may_have_fired_earlier"):  # False: none fired
         out[c] = out[c].eq(True)
     return out[[*on, "severity", "burn", "long_window", "short_window", "fired", "first_alert",
-                "detection_delay", "alert_end", "ongoing", "caused_by_timeouts",
+                "detection_delay", "already_firing", "alert_end", "ongoing", "caused_by_timeouts",
                 "may_have_fired_earlier", "peak_burn_long",
                 "peak_burn_short", "short_window_empty", "condition_held"]].astype(
                     {"peak_burn_long": float, "peak_burn_short": float,

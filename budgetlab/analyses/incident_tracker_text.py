@@ -6,7 +6,7 @@ last event when the log ends first, each said so."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import pandas as pd
 
@@ -62,7 +62,8 @@ def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
 def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, keys: Sequence[str],
                      scope: str, tracker: pd.DataFrame,
                      data_end: pd.Timestamp | None = None, *, thin: str = "",
-                     all_thin: bool = False, steps: pd.DataFrame | None = None) -> str:
+                     all_thin: bool = False, steps: pd.DataFrame | None = None,
+                     apart: Collection[tuple[str, ...]] = ()) -> str:
     """When and where, and what the tracker of the worst group did (its first row); ``thin``:
     why the events in its window behind its figures are too few for a verdict (said after
     them; ``all_thin``: so were every other group's whose status is known, said so); the peak
@@ -71,7 +72,8 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     read up to the log's last event ``data_end`` when the log ends first, and from its
     ``read_from`` (when its window first lay after the data's start) when the log starts late,
     each said so; not known when its window never lay after the data's start (NaT), or when
-    the log ends before the incident begins."""
+    the log ends before the incident begins. The other groups below HEALTHY are counted, but
+    for those in ``apart`` (their keys as text: the thin groups, said in their own sentence)."""
     where = "" if scope == "*" else f" ({scope})"
     head = f"{between(start, end, tz)}{where}"
     window = prose_duration(slo.window)
@@ -125,7 +127,7 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
         txt += (f"; its window was empty for {hours_words(quiet)} of the incident"
                 + (f" from {_clock(since, tz, start)}" if since is not None else "") + upto)
     txt += _thin_clause(thin, all_thin and bool(keys) and len(tracker) > 1)
-    others = _others_words(tracker.iloc[1:])
+    others = _others_words(tracker.iloc[1:], keys, apart)
     return head + ", " + txt + (f"; {others}" if others else "") + "."
 
 
@@ -167,12 +169,18 @@ def held_peak_words(row: pd.Series, steps: pd.DataFrame | None, keys: Sequence[s
             f"{held[0]} from {_clock(at, tz, start)}, lowest {window} success {held[1]}")
 
 
-def _others_words(others: pd.DataFrame) -> str:
+def _others_words(others: pd.DataFrame, keys: Sequence[str] = (),
+                  apart: Collection[tuple[str, ...]] = ()) -> str:
     """The other groups below HEALTHY during the incident, each said for what it did: ``1 other
     group also left HEALTHY`` (HEALTHY when the incident began), ``1 other group was already
     WARNING when the incident began and stayed so`` (below HEALTHY at the start, no change),
     ``... was already below HEALTHY when the incident began`` (below at the start, then changed),
-    ``... went below HEALTHY after a start without traffic``; ``""`` when none was below."""
+    ``... went below HEALTHY after a start without traffic``; ``""`` when none was below.
+    The groups in ``apart`` (their ``keys`` as text: said in their own sentence) are left out."""
+    if apart and keys:
+        said = pd.Series([tuple(str(r[k]) for k in keys) in apart for _, r in others.iterrows()],
+                         index=others.index, dtype=bool)
+        others = others[~said]
     at_start = others["status_at_start"].astype(str)
     below = ~others["worst_status"].astype(str).isin(["healthy", "no_traffic"])
     left = int((below & (at_start == "healthy")).sum())

@@ -69,7 +69,9 @@ def page_table(
     -------
     DataFrame
         One row per policy (index ``policy``): ``paged``, ``first_page`` (UTC; NaT), ``tier``,
-        ``delay`` (from the incident's start; NaT), ``caused_by_timeouts`` (every page tier
+        ``delay`` (from the incident's start; NaT without a page, or for a page
+        already firing when the incident began: it did not detect it),
+        ``caused_by_timeouts`` (every page tier
         that fired was caused by timeouts alone; NA without a page), ``closest`` (the page
         tier whose peak long-window burn came closest to its threshold: ``tier: peak /
         threshold``) and ``other_alerts`` (tiers of other severities that fired).

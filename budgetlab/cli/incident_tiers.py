@@ -29,14 +29,14 @@ def print_tier_table(rep: Any, by: list[str], limit: int = 0) -> None:
                       "detection_delay", "peak_burn_long"]].copy() if len(rep.tiers) else rep.tiers
     if len(tiers):
         # a tier that did not fire has no first alert nor delay: words, never a blank cell; one
-        # that fired before the incident began detected it at once (the table's 0)
-        before = (tiers["first_alert"] < rep.start).to_numpy()
+        # that fired before the incident began did not detect it: already firing, no delay
+        before = cut.rows["already_firing"].to_numpy(dtype=bool)
         # a tier never evaluated (its window reached before the data's start): not known,
         # unless it can never fire at its target: the stronger fact, the summary's words
         can = cut.rows.get("can_fire", pd.Series(True, index=tiers.index)).to_numpy(dtype=bool)
         unknown = cut.rows.get("evaluated_from", pd.Series(0, index=tiers.index)).isna() & can
         tiers["detection_delay"] = [
-            "not evaluated" if no else "already firing" if early and pd.notna(v)
+            "not evaluated" if no else "already firing" if early
             else duration_words(v) if pd.notna(v) else why for v, early, no, why in zip(
                 tiers["detection_delay"], before, unknown, silent_cells(cut.rows, rep.slo.target),
                 strict=True)]

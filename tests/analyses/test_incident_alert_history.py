@@ -69,7 +69,8 @@ def test_an_episode_running_at_the_window_s_start_starts_where_the_whole_log_say
         assert rep.alerts["end"].tolist() == oracle["end"].tolist(), context
         row = rep.tiers.iloc[0]
         assert (row["first_alert"], row["alert_end"]) == (at("01:52"), at("02:11"))
-        assert row["detection_delay"] == pd.Timedelta(0)  # firing before the incident began
+        # firing before the incident began: it did not detect it, no delay (score_alerts' rule)
+        assert row["already_firing"] and pd.isna(row["detection_delay"])
         assert not row["may_have_fired_earlier"]  # the log held 3 h of data before 01:52
 
 
@@ -105,7 +106,9 @@ def test_the_cooldown_joins_a_run_before_the_replayed_history(context):
     assert oracle["start"].tolist() == [at("00:12")]
     assert rep.alerts["start"].tolist() == oracle["start"].tolist()
     row = rep.tiers.iloc[0]
-    assert (row["first_alert"], row["detection_delay"]) == (at("00:12"), pd.Timedelta(0))
+    # firing since 00:12, before the incident: already firing, no delay (score_alerts' rule)
+    assert row["first_alert"] == at("00:12")
+    assert row["already_firing"] and pd.isna(row["detection_delay"])
 
 
 def test_an_alert_firing_at_the_log_s_first_full_window_may_have_fired_earlier():

@@ -66,7 +66,7 @@ def test_each_sentence_names_its_group_or_says_all_groups():
         "captcha_type and region were timeouts in captcha_type=a, region=fra (100 % of that "
         "group's failures); without timeouts (60 % of all failures) the success rate of "
         "all 4 groups by captcha_type and region would have been 90.48 % instead of 79.17 %, and "
-        "3 of the 3 status changes of the tracker for captcha_type=a, region=fra would not have "
+        "all 3 status changes of the tracker for captcha_type=a, region=fra would not have "
         "happened. The single_window policy would have fired ticket_1h (ticket) for "
         "captcha_type=a, region=fra at 10:36, 36 min after the start; 1 other group fired too. "
         "Over its 1 h the incident saw 50 failures in 240 events of all 4 groups by captcha_type "

@@ -131,7 +131,7 @@ def test_the_alert_panel_says_when_no_alert_fired(report):
     # stays in the window through the evaluation at 05:00, the next burst's bin (07:00) is in it
     # from 07:01: ruled over [05:01, 07:01) on row 0
     assert [t.get_text() for t in alerts.get_legend().get_texts()] == [
-        "no event in the tier's\nlong window: cannot fire"]
+        "no event in the tier's\nlong window: cannot fire", "incident"]  # the span shaded
     ruled = [p.get_extents().get_points() for c in alerts.collections
              if c.get_gid() == "no_traffic" for p in c.get_paths()]
     assert len(ruled) == 1
@@ -162,7 +162,7 @@ def test_the_report_alerts_keep_their_grid_s_own_start_and_end():
     assert [(mdates.num2date(p.get_x()), round(p.get_width() * 24, 6)) for p in shaded] == [
         (DAY, 1.0)]
     assert [t.get_text() for t in alerts.get_legend().get_texts()] == [
-        "not evaluated: its long window\nreaches before the data's start"]
+        "not evaluated: its long window\nreaches before the data's start", "incident"]
     lo, _ = alerts.get_xlim()
     assert round((lo - mdates.date2num(DAY.tz_convert(None))) * 24, 6) == 0.5
     plt.close(fig)

@@ -52,3 +52,23 @@ def test_one_change_caused_by_timeouts_is_said_in_the_singular():
     text = " ".join(rep.summary.split())
     assert ", and the tracker's one status change would not have happened." in text
     assert "1 of the" not in text
+
+
+def test_every_change_caused_by_timeouts_is_said_all_of_them():
+    """Stranger, stop 62: "3 of the 3 status changes". One event a minute from 00:00 for 10 h;
+    minutes 300..305 timeouts. Target 0.9, window 1 h (61 events, a budget of 6.1 failures):
+    4 failures leave (6.1 - 4) / 6.1 = 34 %: WARNING at 05:03; 6 leave 1.6 %: CRITICAL at 05:05;
+    the timeouts leave the window after the incident 04:00 .. 06:00 ends: 2 changes, both caused
+    by timeouts (without them, no failure). Its 120 events hold 12 expected failures: the full
+    clause."""
+    ts = pd.date_range("2026-03-01", periods=600, freq="1min", tz="UTC")
+    minute = np.arange(600)
+    bucket = np.where((minute >= 300) & (minute < 306), "timeout", "success")
+    ev = bl.as_events(ts, bucket == "success", bucket)
+    rep = incident_report(ev, bl.SLO(target=0.9, window="1h"), "2026-03-01 04:00",
+                          "2026-03-01 06:00")
+    assert rep.tracker["transitions"].iloc[0] == 2
+    assert rep.tracker["transitions_caused_by_timeouts"].iloc[0] == 2
+    text = " ".join(rep.summary.split())
+    assert ", and both of the tracker's status changes would not have happened." in text
+    assert "2 of the" not in text

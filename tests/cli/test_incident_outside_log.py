@@ -85,11 +85,25 @@ def test_a_tier_firing_before_the_incident_reads_already_firing(outage_log, caps
     target 0.9). The single-window policy's 1 h tier (burn 0.9: fires while the hour holds more
     than 0.09 x 600 = 54 failures) fired at 01:46, evaluated every minute: the hour ending 01:45
     holds 50 failures, the one ending 01:46 holds 60; at 02:00 the hour still holds all 100. Its
-    detection delay is "already firing" (the table's 0), never "0 s" as if it had fired at the
-    start."""
+    detection delay is "already firing" (no delay: it did not detect the incident), never "0 s"
+    as if it had fired at the start."""
     assert _run(outage_log, ["i2,2026-01-05T02:00:00Z,2026-01-05T02:10:00Z"], "--policy",
                 "single_window") == 0
     rows = [ln.split() for ln in capsys.readouterr().out.splitlines()
             if ln.split()[:1] == ["page_1h"]]
     # tier severity burn fired first_alert (date, time) detection_delay peak_burn_long
     assert rows[0][:7] == ["page_1h", "page", "0.9", "True", "2026-01-05", "01:46", "already"]
+
+
+def test_tiers_out_writes_an_alert_already_firing_without_a_delay(outage_log, tmp_path, capsys):
+    """i2 as above: page_1h fired at 01:46, before i2's start (02:00). ``--tiers-out`` writes it
+    as the table reads it and as ``score_alerts`` counts it: ``already_firing`` True and no
+    ``detection_delay`` (an empty cell), never "0s" as if it had detected the incident at
+    once."""
+    out = tmp_path / "tiers.csv"
+    assert _run(outage_log, ["i2,2026-01-05T02:00:00Z,2026-01-05T02:10:00Z"], "--policy",
+                "single_window", "--tiers-out", str(out)) == 0
+    row = pd.read_csv(out, keep_default_na=False).set_index("tier").loc["page_1h"]
+    assert pd.Timestamp(row["first_alert"]) == pd.Timestamp("2026-01-05 01:46", tz="UTC")
+    assert str(row["already_firing"]) == "True"
+    assert row["detection_delay"] == ""
