@@ -34,6 +34,17 @@ def test_no_change_caused_by_timeouts_is_said_without_a_double_negative():
     assert "0 of" not in text
 
 
+def _timeouts_from_05_00(n: int):
+    """One event a minute from 00:00 for 10 h, minutes 300 .. 300 + n - 1 timeouts; the report
+    of 04:00 .. 06:00 under target 0.9, window 1 h."""
+    ts = pd.date_range("2026-03-01", periods=600, freq="1min", tz="UTC")
+    minute = np.arange(600)
+    bucket = np.where((minute >= 300) & (minute < 300 + n), "timeout", "success")
+    ev = bl.as_events(ts, bucket == "success", bucket)
+    return incident_report(ev, bl.SLO(target=0.9, window="1h"), "2026-03-01 04:00",
+                           "2026-03-01 06:00")
+
+
 def test_one_change_caused_by_timeouts_is_said_in_the_singular():
     """On-call lead, stop 62: "1 of the 1 status change of the tracker". One event a minute
     from 00:00 for 10 h; minutes 300..303 timeouts. Target 0.9, window 1 h (61 events, a budget of
@@ -41,12 +52,7 @@ def test_one_change_caused_by_timeouts_is_said_in_the_singular():
     in the incident 04:00 .. 06:00 (the timeouts leave the window after it ends); without them no
     failure, no change: the one change was caused by timeouts. Its 120 events hold 12 expected
     failures: the full clause."""
-    ts = pd.date_range("2026-03-01", periods=600, freq="1min", tz="UTC")
-    minute = np.arange(600)
-    bucket = np.where((minute >= 300) & (minute < 304), "timeout", "success")
-    ev = bl.as_events(ts, bucket == "success", bucket)
-    rep = incident_report(ev, bl.SLO(target=0.9, window="1h"), "2026-03-01 04:00",
-                          "2026-03-01 06:00")
+    rep = _timeouts_from_05_00(4)
     assert rep.tracker["transitions"].iloc[0] == 1
     assert rep.tracker["transitions_caused_by_timeouts"].iloc[0] == 1
     text = " ".join(rep.summary.split())
@@ -61,12 +67,7 @@ def test_every_change_caused_by_timeouts_is_said_all_of_them():
     the timeouts leave the window after the incident 04:00 .. 06:00 ends: 2 changes, both caused
     by timeouts (without them, no failure). Its 120 events hold 12 expected failures: the full
     clause."""
-    ts = pd.date_range("2026-03-01", periods=600, freq="1min", tz="UTC")
-    minute = np.arange(600)
-    bucket = np.where((minute >= 300) & (minute < 306), "timeout", "success")
-    ev = bl.as_events(ts, bucket == "success", bucket)
-    rep = incident_report(ev, bl.SLO(target=0.9, window="1h"), "2026-03-01 04:00",
-                          "2026-03-01 06:00")
+    rep = _timeouts_from_05_00(6)
     assert rep.tracker["transitions"].iloc[0] == 2
     assert rep.tracker["transitions_caused_by_timeouts"].iloc[0] == 2
     text = " ".join(rep.summary.split())
