@@ -122,19 +122,19 @@ def incident_report(
     Between 10:00 and 11:00 UTC on 2026-01-01, the 1 h tracker (target 90 %) went WARNING at 10:07
     with 1 h burn 0.656 (1 h success 93.44 %), reached EXHAUSTED at 10:11; it changed status 3 times
     at its events and was EXHAUSTED when the incident ended (at its events: peak 1 h burn 4.92 at
-    10:59, lowest 1 h success 50.82 %). 100 % of the failures were timeouts; the success rate
-    without timeouts is withheld (the incident's 60 events hold 6 expected failures under the
-    target: too few for a verdict, one needs at least 10); without timeouts 3 of the tracker's 3
+    10:59, lowest 1 h success 50.82 %; held on the window's clock, as the figure draws it: peak 1 h
+    burn 5 from 10:59, lowest 1 h success 50.00 %). 100 % of the failures were timeouts; the success
+    rate without timeouts is withheld (the incident's 60 events hold 6 expected failures under the
+    target: too few for a verdict, one needs at least 10); without timeouts all 3 of the tracker's
     status changes would not have happened.
     The single_window policy would have fired ticket_1h (ticket) at 10:36, 36 min after the start.
-    Over its 1 h the incident saw 30 failures in 60 events (burn 5 over the incident); its share
-    of a 30 d error budget is withheld, too thin to go by (that budget is the traffic of the
-    whole log in scope, 2026-01-01 00:00 .. 23:59 UTC carried to 30 d, and a rate per day needs
-    at least 24 h of time with traffic: the whole log in scope holds 1,440 events in 23 h 59 min
-    with traffic); the incident's 60
-    events hold 6 expected failures under the target, too few for a verdict, but the failures
-    decide it: missed: 30 of 60 events failed (50.00 %); even with 60 events, a service at 90 %
-    would fail this often with probability < 0.1 %.
+    Over its 1 h the incident saw 30 failures in 60 events (burn 5 over the incident); its share of
+    a 30 d error budget is withheld, too thin to go by (that budget is the traffic of the whole log
+    in scope, 2026-01-01 00:00 .. 23:59 UTC carried to 30 d, and a rate per day needs at least 24 h
+    of sending time: the whole log in scope holds 1,440 events in 23 h 59 min of sending time); the
+    incident's 60 events hold 6 expected failures under the target, too few for a verdict, but the
+    failures decide it: missed: 30 of 60 events failed (50.00 %); even with 60 events, a service at
+    90 % would fail this often with probability < 0.1 %.
 
     By hand: at 10:07 the window holds 61 events, 4 of them timeouts: burn 4 / 6.1 = 0.66 (the
     seed's report figure, rounded to two decimals); 1 ns after 10:11 the 09:11 event leaves the

@@ -9,10 +9,12 @@ import warnings
 
 import matplotlib
 import pandas as pd
+import pytest
 
 from budgetlab import SLO, as_events, incident_report
 
 matplotlib.use("Agg")
+pytestmark = pytest.mark.usefixtures("close_figures")  # rep.plot() leaves its figure open
 T0 = pd.Timestamp("2026-03-02", tz="UTC")
 
 

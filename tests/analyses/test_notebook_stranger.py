@@ -16,6 +16,7 @@ from budgetlab import SLO, AlertPolicy, as_events, incident_report
 from budgetlab.analyses.paging import wake_verdict
 
 matplotlib.use("Agg")
+pytestmark = pytest.mark.usefixtures("close_figures")  # rep.plot() leaves its figure open
 
 # one event every 34 s over two days, one failure at day 2 02:00: the tracker's hour at its
 # peak holds that failure among 3600 // 34 + 1 = 106 events (t - 1h <= ts <= t)

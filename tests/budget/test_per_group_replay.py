@@ -337,6 +337,7 @@ def test_plot_timeline_draws_each_groups_own_target_after_a_per_group_replay():
     states = replay(ev, PerGroup({"a": 0.9, "b": 0.97}, base=SLO(window="10min")),
                     by="captcha_type")
     for key, want in (("a", 90.0), ("b", 97.0)):
+        plt.close("all")  # plot_timeline draws on the current axes: a figure of its own
         ax = plot_timeline(states[states["captcha_type"] == key])
         (line,) = [ln for ln in ax.get_lines() if ln.get_gid() == "target"]
         assert line.get_ydata()[0] == pytest.approx(want)

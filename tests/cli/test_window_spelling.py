@@ -121,11 +121,13 @@ def test_the_summarys_note_is_no_group_key():
     ev = as_events(pd.date_range("2026-01-01", periods=4, freq="h"), [True] * 4,
                    groups={"g": ["a"] * 4})
     s = replay_summary(replay(ev, SLO(target=0.9, window="1h"), by="g"), ev)
-    assert s.loc[0, "note"].startswith("only 3 h of observed time")
+    # hourly 00:00 .. 03:00: 3 h from the first event to the last, no gap over 24 h (sending
+    # time, the clock of events a day since stop 62)
+    assert s.loc[0, "note"].startswith("only 3 h of sending time (4 events in it)")
     assert format_summary(s, "1h").splitlines()[0].split()[:2] == ["g", "events"]
     line = " ".join(str(thin_rate_line(s)).split())
     assert line == ("events/day left blank, too thin to go by (a rate per day needs at least 24 h "
-                    "of observed time): g=a (4 events in 3 h).")
+                    "of sending time): g=a (4 events in 3 h).")
 
 
 def test_a_window_of_3601_seconds_is_said_as_given(tmp_path, capsys):
