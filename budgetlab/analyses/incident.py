@@ -144,8 +144,8 @@ def incident_report(
     digits: 4.92; success 31 / 61); the 1-hour error ratio first exceeds 2.9 x 10 % at the 10:36
     evaluation (18 of 60); the budget is carried from the whole log, whatever the context: its
     1,440 events from 00:00 to 23:59 are 23 h 59 min of sending time (first to last event, no
-    gap over 24 h), less than the day a rate per day needs. The incident's 60 events hold 60 x 0.1 = 6 expected
-    failures under 90 %, too few for a verdict (the rule of ``buckets["note"]``): the rate
+    gap over 24 h), less than the day a rate per day needs. The incident's 60 events hold
+    60 x 0.1 = 6 expected failures under 90 %, too few for a verdict (the rule of ``buckets["note"]``): the rate
     without timeouts, the burn over the incident (30 / 6 = 5) and the share of the 30 d budget
     are withheld, the tracker's replay is not.
 
