@@ -142,12 +142,12 @@ def incident_report(
     the window's clock; the per-event replay gets there at 10:13, 7 timeouts among 61 events); at
     10:59 it holds all 30 timeouts among 61 events (burn 30 / 6.1 = 4.918, said to three significant
     digits: 4.92; success 31 / 61); the 1-hour error ratio first exceeds 2.9 x 10 % at the 10:36
-    evaluation (18 of 60); the budget is carried from the whole log, whatever the context: its
-    1,440 events from 00:00 to 23:59 are 23 h 59 min of sending time (first to last event, no
-    gap over 24 h), less than the day a rate per day needs. The incident's 60 events hold
-    60 x 0.1 = 6 expected failures under 90 %, too few for a verdict (the rule of ``buckets["note"]``): the rate
-    without timeouts, the burn over the incident (30 / 6 = 5) and the share of the 30 d budget
-    are withheld, the tracker's replay is not.
+    evaluation (18 of 60); the budget is carried from the whole log, whatever the context: its 1,440
+    events from 00:00 to 23:59 are 23 h 59 min of sending time (first to last event, no gap over 24
+    h), less than the day a rate per day needs. The incident's 60 events hold 60 x 0.1 = 6 expected
+    failures under 90 %, too few for a verdict (the rule of ``buckets["note"]``): the rate without
+    timeouts, the burn over the incident (30 / 6 = 5) and the share of the 30 d budget are withheld,
+    the tracker's replay is not.
 
     >>> rep.tiers[["tier", "fired", "first_alert", "detection_delay", "peak_burn_long"]]
             tier  fired               first_alert detection_delay  peak_burn_long
