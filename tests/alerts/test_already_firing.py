@@ -35,6 +35,7 @@ from budgetlab.alerts.policy import AlertPolicy
 from budgetlab.alerts.scoring import incident_detections, score_alerts
 from budgetlab.alerts.tier import AlertTier
 from budgetlab.analyses.choices import choose_policy, policy_summary
+from tests.alerts.hand_tables import hand_episodes
 
 T0 = pd.Timestamp("2026-03-02", tz="UTC")
 POLICY = AlertPolicy([AlertTier("page_1h", "page", "1h", "5min", 14.4)])
@@ -55,15 +56,7 @@ def twelve_hours() -> pd.DataFrame:
 
 
 def episodes(rows=(("02:50", "03:40"), ("05:10", "05:30"), ("07:00", "07:20"))) -> pd.DataFrame:
-    ep = pd.DataFrame({
-        "tier": pd.Categorical(["page_1h"] * len(rows), categories=["page_1h"]),
-        "severity": "page",
-        "start": pd.DatetimeIndex([at(s) for s, _ in rows]),
-        "end": pd.DatetimeIndex([at(e) for _, e in rows]),
-    })
-    ep["duration"] = ep["end"] - ep["start"]
-    ep["ongoing"] = False
-    return ep
+    return hand_episodes([("page_1h", s, e) for s, e in rows], POLICY, at)
 
 
 INCIDENTS = pd.DataFrame({"incident_id": ["A", "B", "C", "D"], "scope": "*",

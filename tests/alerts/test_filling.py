@@ -16,6 +16,7 @@ from budgetlab.alerts.scoring import incident_detections, score_alerts
 from budgetlab.alerts.tier import AlertTier
 from budgetlab.errors import ConfigError
 from budgetlab.windows.binning import bin_events
+from tests.alerts.hand_tables import hand_episodes as episode_table
 from tests.alerts.sre_oracle_data import fast_policy, incidents_for, make_events
 
 T0 = pd.Timestamp("2026-03-02", tz="UTC")
@@ -37,17 +38,7 @@ def six_hours() -> pd.DataFrame:
 
 
 def hand_episodes(rows: list[tuple[str, str, str]], policy: AlertPolicy) -> pd.DataFrame:
-    names = [t.name for t in policy.tiers]
-    sev = {t.name: t.severity for t in policy.tiers}
-    ep = pd.DataFrame({
-        "tier": pd.Categorical([r[0] for r in rows], categories=names, ordered=True),
-        "severity": [sev[r[0]] for r in rows],
-        "start": pd.DatetimeIndex([at(r[1]) for r in rows]),
-        "end": pd.DatetimeIndex([at(r[2]) for r in rows]),
-    })
-    ep["duration"] = ep["end"] - ep["start"]
-    ep["ongoing"] = False
-    return ep
+    return episode_table(rows, policy, at)
 
 
 def incidents(rows: list[tuple[str, str, str]]) -> pd.DataFrame:

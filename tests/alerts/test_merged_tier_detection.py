@@ -28,6 +28,7 @@ import pytest
 from budgetlab.alerts.policy import AlertPolicy
 from budgetlab.alerts.scoring import incident_detections, score_alerts
 from budgetlab.alerts.tier import AlertTier
+from tests.alerts.hand_tables import hand_episodes
 
 T0 = pd.Timestamp("2026-03-10", tz="UTC")
 POLICY = AlertPolicy([AlertTier("page_1h", "page", "1h", "5min", 14.4),
@@ -39,16 +40,8 @@ def at(hhmm: str) -> pd.Timestamp:
 
 
 def episodes() -> pd.DataFrame:
-    rows = [("ticket_3d", "ticket", "08:00", "20:00"), ("page_1h", "page", "12:10", "12:40")]
-    ep = pd.DataFrame({
-        "tier": pd.Categorical([r[0] for r in rows], categories=["page_1h", "ticket_3d"]),
-        "severity": [r[1] for r in rows],
-        "start": pd.DatetimeIndex([at(r[2]) for r in rows]),
-        "end": pd.DatetimeIndex([at(r[3]) for r in rows]),
-    })
-    ep["duration"] = ep["end"] - ep["start"]
-    ep["ongoing"] = False
-    return ep
+    return hand_episodes([("ticket_3d", "08:00", "20:00"), ("page_1h", "12:10", "12:40")],
+                         POLICY, at)
 
 
 ALL = pd.DataFrame({"incident_id": ["DEG", "OUT", "LATE", "MISS"], "scope": "*",
