@@ -1,17 +1,30 @@
 """The unit a duration column's name ends in (``duration_s``, ``latency_ms``, ``time (us)``), and
 the refusal of a ``duration_unit`` that disagrees with it: ``duration_s`` read in ms makes a 10 s
 timeout 10 ms and every threshold a different one, never a wrong number said as a right one.
+
+The numbers' size is evidence too, but not proof (batch jobs run for minutes): when the median of
+the durations read as numbers is over :data:`PLAUSIBLE_MEDIAN_NS` (60 s), the reading says so
+with the unit one step smaller (:func:`unit_plausibility`): a stated reading, never a change.
 """
 
 from __future__ import annotations
 
 import re
 
-from .._util.words import say
+import numpy as np
+import pandas as pd
+
+from .._util.codes import numpy_backed
+from .._util.words import given_duration, say
 from ..errors import ConfigError
 from .epochs import UNIT_NAMES
 
-__all__ = ["unit_in_name", "check_unit_name"]
+__all__ = ["unit_in_name", "check_unit_name", "PLAUSIBLE_MEDIAN_NS", "unit_plausibility"]
+
+#: A median duration above this (60 s) makes the reading say the unit it read the numbers in.
+PLAUSIBLE_MEDIAN_NS = 60 * 10**9
+#: The unit one step smaller, which the reading suggests (``ns`` has none).
+_SMALLER = {"s": "ms", "ms": "us", "us": "ns"}
 
 #: The suffixes of each unit, after ``_``, ``-``, ``.`` or a space, or in parentheses or brackets
 #: (case ignored).
@@ -67,3 +80,36 @@ rename the column if its name is wrong
         f"--duration {duration} ends in {suffix!r} ({UNIT_NAMES[unit]}) but --duration-unit "
         f"{duration_unit} says {UNIT_NAMES[duration_unit]}: give --duration-unit {unit} if the "
         f"column holds {UNIT_NAMES[unit]}, or rename the column if its name is wrong"))
+
+
+def unit_plausibility(col: pd.Series, durations: np.ndarray, unit: str | None) -> str | None:
+    """The reading's words when the median of the durations read as numbers in ``unit`` (rows
+    of the raw column ``col`` that are numbers; ``durations`` in ns, as read) is over
+    :data:`PLAUSIBLE_MEDIAN_NS`; ``None`` otherwise, or without a smaller unit to suggest.
+
+    >>> unit_plausibility(pd.Series([210, 403, 5000]), np.array([210, 403, 5000]) * 10**9, "s")
+    "durations read as seconds (duration_unit='s'): median 403 s, over 60 s; if the column \
+holds milliseconds, pass duration_unit='ms'"
+    >>> unit_plausibility(pd.Series(["1.5", "90s"]), np.array([15, 900]) * 10**8, "s") is None
+    True
+    """
+    col = numpy_backed(col)
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        col = col.astype(col.dtype.categories.dtype)
+    if unit not in _SMALLER or pd.api.types.is_timedelta64_dtype(col.dtype):
+        return None
+    numeric = (np.ones(len(col), dtype=bool) if pd.api.types.is_numeric_dtype(col.dtype) else
+               pd.to_numeric(col.astype("str").str.strip(), errors="coerce").notna().to_numpy())
+    if not numeric.any():
+        return None
+    median = float(np.median(np.asarray(durations)[numeric]))
+    if median <= PLAUSIBLE_MEDIAN_NS:
+        return None
+    spelled = given_duration(pd.Timedelta(round(median), unit="ns"))
+    smaller = _SMALLER[unit]
+    read = f"durations read as {UNIT_NAMES[unit]} "
+    return say(
+        f"{read}(duration_unit={unit!r}): median {spelled}, over 60 s; if the column holds "
+        f"{UNIT_NAMES[smaller]}, pass duration_unit={smaller!r}",
+        f"{read}(--duration-unit {unit}): median {spelled}, over 60 s; if the column holds "
+        f"{UNIT_NAMES[smaller]}, give --duration-unit {smaller}")

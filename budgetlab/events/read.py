@@ -32,7 +32,7 @@ from .presets import PRESETS
 from .schema import SUCCESS, bucket_dtype, check_header, code_counts, sort_by_time
 from .spec import ReadSpec
 from .spelling import INVISIBLE_WORDS, one_spelling
-from .threshold import DURATION, apply_slow, duration_note, parse_durations, read_threshold
+from .threshold import DURATION, apply_slow, duration_notes, parse_durations, read_threshold
 from .timeformat import parse_formatted
 from .times import describe_time, parse_time
 from .vocabulary import parse_ok
@@ -320,7 +320,7 @@ def _latency_of(raw: pd.DataFrame, spec: ReadSpec, outcome: OutcomeReading,
     if spec.duration is None:
         return outcome, 0, (), None
     durations = parse_durations(raw[spec.duration], spec.duration_unit)
-    note = (duration_note(spec.duration, raw[spec.duration], spec.duration_unit),)
+    note = duration_notes(spec.duration, raw[spec.duration], durations, spec.duration_unit)
     if spec.slow_ns is None:
         return outcome, 0, note, durations
     ok, bucket, n_slow = apply_slow(outcome.ok, outcome.bucket, durations, spec.slow_ns)

@@ -35,13 +35,13 @@ from .._util.validation import check_argument, is_one_duration, to_ns
 from .._util.words import counted, noun_for, say
 from ..errors import ConfigError, InputError, OutcomeError
 from ._messages import fill_or_drop, row_numbers
-from .duration_names import check_unit_name
+from .duration_names import check_unit_name, unit_plausibility
 from .epochs import EPOCH_UNITS  # the units of numbers in ns, as for epochs
 from .schema import MISSING_LABELS, SLOW, bucket_dtype
 
 __all__ = ["OPERATORS", "Threshold", "parse_ok_when", "check_ok_when", "both_given_error",
            "read_threshold", "DURATION", "check_latency", "parse_durations", "apply_slow",
-           "duration_note"]
+           "duration_note", "duration_notes"]
 
 #: The optional column of the canonical table that holds each attempt's duration (timedelta64[ns]).
 DURATION = "duration"
@@ -264,6 +264,14 @@ column"
                else f"numbers in {unit} ({counted(numbers, 'row')}) and text with units "
                f"({counted(text, 'row')})")
     return f"durations: column {name!r}, {how}, kept as the 'duration' column"
+
+
+def duration_notes(name: str, col: pd.Series, durations: np.ndarray,
+                   unit: str | None) -> tuple[str, ...]:
+    """The reading's notes on column ``name`` read as ``durations`` (ns): :func:`duration_note`,
+    then :func:`~budgetlab.events.duration_names.unit_plausibility` when it has words."""
+    plausible = unit_plausibility(col, durations, unit)
+    return (duration_note(name, col, unit), *(() if plausible is None else (plausible,)))
 
 
 def _refuse_several(text: pd.Series) -> None:
