@@ -16,12 +16,12 @@ import pandas as pd
 
 from .._util.durations import duration_scale, measured_duration, measured_interval
 from .._util.percent import fraction_to_percent, given_fraction, measured_percent
-from .._util.validation import check_fraction, check_whole, to_timedelta, window_words
+from .._util.validation import check_whole, to_timedelta, window_words
 from .._util.words import counted, given_duration, length_words, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
 from .latency_shown import Chosen, choose_groups
-from .latency_thresholds import default_grid, given_thresholds
+from .latency_thresholds import default_grid, given_quantiles, given_thresholds
 from .latency_tradeoff import check_timeouts, tradeoff_candidates, tradeoff_lines
 from .prose import fill_line
 from .reading import describe_slo, group_keys, read_log, slo_from_args, slo_list
@@ -37,10 +37,6 @@ from .unused_flags import refuse_unused
 #: table as the lines say it, in one unit
 __all__ = ["COMMANDS", "supported_lines", "frontier_lines", "one_period_note", "measured_duration",
            "given_duration", "window_words", "quantile_text"]
-
-
-def _list(text: str) -> list[str]:
-    return [x.strip() for x in text.split(",") if x.strip()]
 
 
 def quantile_text(quantiles: pd.DataFrame) -> pd.DataFrame:
@@ -294,13 +290,7 @@ def _check_args(args: argparse.Namespace
                           "(e.g. --window 24h) or --slo FILE.")
     if args.n_boot is not None:  # recalibrate's rule: 0 skips the bootstrap (no interval)
         check_whole("n_boot", args.n_boot)
-    try:
-        quantiles = [float(q) for q in _list(args.quantiles)]
-    except ValueError:
-        raise ConfigError(f"--quantiles {args.quantiles!r}: give fractions such as "
-                          "0.5,0.9,0.99.") from None
-    for q in quantiles:  # in (0, 1), before the log is read
-        check_fraction("quantiles", q)
+    quantiles = given_quantiles(args.quantiles)  # in (0, 1), before the log is read
     if not (args.out or (args.plot and not args.timeouts)):  # the shares per period: neither
         refuse_unused(args, ["--freq"], "it sets the period of the --out table and of the shares "
                       "--plot, and this run writes neither")

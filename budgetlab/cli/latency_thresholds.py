@@ -1,6 +1,7 @@
-"""``budgetlab latency``'s thresholds: ``--thresholds`` checked before the log is read
+"""``budgetlab latency``'s lists: ``--thresholds`` checked before the log is read
 (:func:`given_thresholds`), or, without it, latency_recalibrate's default grid read from the log
-and stated (:func:`default_grid`).
+and stated (:func:`default_grid`); ``--quantiles`` checked and echoed as typed
+(:func:`given_quantiles`).
 """
 
 from __future__ import annotations
@@ -8,11 +9,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .._util.validation import to_timedelta
+from .._util.validation import check_fraction, to_timedelta
 from .._util.words import given_duration
 from ..errors import ConfigError
+from .number_flags import TypedNumber
 
-__all__ = ["given_thresholds", "default_grid", "DEFAULT_WORDS"]
+__all__ = ["given_thresholds", "default_grid", "DEFAULT_WORDS", "given_quantiles"]
 
 #: The default grid in words (``--help``, the line that states it).
 DEFAULT_WORDS = ("the 50th, 75th, 90th, 95th and 99th percentiles of the successes' durations, "
@@ -32,6 +34,28 @@ def given_thresholds(args: argparse.Namespace) -> list[str] | None:
     _refuse_styles(args, len({to_timedelta(t, name="thresholds") for t in thresholds}),
                    "--thresholds gives")
     return thresholds
+
+
+def given_quantiles(text: str) -> list[float]:
+    """``--quantiles`` as fractions in (0, 1), each refused as typed (``--quantiles 50``, never
+    ``50.0``); a list with an empty item (``,``, ``0.5,,0.9``) refused, as is one that names no
+    quantile."""
+    items = [x.strip() for x in text.split(",")]
+    if not any(items):
+        raise ConfigError(f"--quantiles {text.strip()} names no quantile; give fractions such as "
+                          "--quantiles 0.5,0.9,0.99.")
+    if not all(items):
+        raise ConfigError(f"--quantiles {text.strip()} has an empty item (two commas in a row, or one at an end); "
+                          "give fractions such as --quantiles 0.5,0.9,0.99.")
+    quantiles = []
+    for item in items:  # in (0, 1), before the log is read
+        try:
+            typed = TypedNumber(item)
+        except ValueError:
+            raise ConfigError(f"--quantiles {text.strip()}: {item} is not a number; give "
+                              "fractions such as --quantiles 0.5,0.9,0.99.") from None
+        quantiles.append(float(check_fraction("quantiles", typed)))
+    return quantiles
 
 
 def default_grid(events: Any, args: argparse.Namespace) -> tuple[list[str], str]:

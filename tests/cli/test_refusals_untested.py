@@ -118,9 +118,9 @@ def test_export_refuses_half_a_pair_and_two_sources(argv, words, tmp_path, capsy
     (["--thresholds", " , "],
      "--thresholds names no threshold; give e.g. --thresholds 10s,20s,30s."),
     (["--thresholds", "1s", "--quantiles", "abc"],
-     "--quantiles 'abc': give fractions such as 0.5,0.9,0.99."),
+     "--quantiles abc: abc is not a number; give fractions such as --quantiles 0.5,0.9,0.99."),
     (["--thresholds", "1s", "--quantiles", "0.5,x"],
-     "--quantiles '0.5,x': give fractions such as 0.5,0.9,0.99."),
+     "--quantiles 0.5,x: x is not a number; give fractions such as --quantiles 0.5,0.9,0.99."),
 ])
 def test_latency_refuses_empty_thresholds_and_words_for_quantiles(argv, words, log, capsys):
     assert _refused(["latency", str(log), "--duration", "duration", *argv], capsys) == words
