@@ -292,8 +292,12 @@ def _refuse_missing(parsed: pd.Series, fmt: str, lines: bool = False) -> None:
     ``on_error='skip'`` leaves such lines out)."""
     bad = parsed.isna().to_numpy()
     if bad.any():
-        fix = say(", fix them or pass on_error='skip' to leave those lines out",
-                  ", fix them, or pass --on-error skip to leave those lines out (with a "
-                  "warning)") if lines else ", or fix them"
-        raise TimestampError(f"times at {row_numbers(bad)} do not match the time format "
-                             f"{fmt!r}; check {say('time_format=', '--time-format')}{fix}.")
+        one = int(bad.sum()) == 1  # the number agrees: "the time at line 3 does not match"
+        them, those = ("it", "that line") if one else ("them", "those lines")
+        fix = say(f", fix {them} or pass on_error='skip' to leave {those} out",
+                  f", fix {them}, or pass --on-error skip to leave {those} out (with a "
+                  "warning)") if lines else f", or fix {them}"
+        times = "the time at" if one else "times at"
+        raise TimestampError(f"{times} {row_numbers(bad)} {'does' if one else 'do'} not match "
+                             f"the time format {fmt!r}; check "
+                             f"{say('time_format=', '--time-format')}{fix}.")

@@ -358,7 +358,7 @@ def test_time_format_reads_a_csv_column_as_written(tmp_path):
     assert ev["ts"].tolist() == [pd.Timestamp("2026-02-01T09:00Z"),
                                  pd.Timestamp("2026-02-13T09:00Z")]
     with pytest.raises(TimestampError,
-                       match=r"row 2 .*do not match the time format '%m/%d/%Y %H:%M'"):
+                       match=r"the time at row 2 .*does not match the time format '%m/%d/%Y %H:%M'"):
         read_events(path, time_format="%m/%d/%Y %H:%M")
 
 
@@ -406,7 +406,7 @@ def test_times_are_never_rolled_over_to_another_day(tmp_path):
     # must we
     path = tmp_path / "log.csv"
     path.write_text("ts,outcome\n30/04/2026 10:00,success\n31/04/2026 10:00,success\n")
-    with pytest.raises(TimestampError, match=r"row 2 .*do not match the time format"):
+    with pytest.raises(TimestampError, match=r"the time at row 2 .*does not match the time format"):
         read_events(path, time_format="%d/%m/%Y %H:%M")
     log = tmp_path / "app.log"
     log.write_text("01/May/2026:10:00:00 +0200 ok\n31/Apr/2026:10:00:00 +0200 "

@@ -85,8 +85,8 @@ def test_a_time_not_in_the_format_is_refused_in_the_same_words(tmp_path):
     path = tmp_path / "bad.parquet"
     pd.DataFrame({"ts": ["05/10/2026 10:00", "2026-10-05 09:30"],
                   "outcome": ["success", "timeout"]}).to_parquet(path)
-    words = ("times at row 2 (1-based) do not match the time format '%d/%m/%Y %H:%M'; check "
-             "time_format=, or fix them.")
+    words = ("the time at row 2 (1-based) does not match the time format '%d/%m/%Y %H:%M'; "
+             "check time_format=, or fix it.")
     with pytest.raises(TimestampError) as pandas_err:
         bl.read_events(path, time_format=FORMAT)
     assert str(pandas_err.value) == words
