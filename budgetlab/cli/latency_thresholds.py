@@ -45,8 +45,8 @@ def given_quantiles(text: str) -> list[float]:
         raise ConfigError(f"--quantiles {text.strip()} names no quantile; give fractions such as "
                           "--quantiles 0.5,0.9,0.99.")
     if not all(items):
-        raise ConfigError(f"--quantiles {text.strip()} has an empty item (two commas in a row, or one at an end); "
-                          "give fractions such as --quantiles 0.5,0.9,0.99.")
+        raise ConfigError(f"--quantiles {text.strip()} has an empty item (two commas in a row, "
+                          "or one at an end); give fractions such as --quantiles 0.5,0.9,0.99.")
     quantiles = []
     for item in items:  # in (0, 1), before the log is read
         try:

@@ -358,7 +358,8 @@ def test_time_format_reads_a_csv_column_as_written(tmp_path):
     assert ev["ts"].tolist() == [pd.Timestamp("2026-02-01T09:00Z"),
                                  pd.Timestamp("2026-02-13T09:00Z")]
     with pytest.raises(TimestampError,
-                       match=r"the time at row 2 .*does not match the time format '%m/%d/%Y %H:%M'"):
+                       match=r"the time at row 2 .*does not match the time format "
+                             r"'%m/%d/%Y %H:%M'"):
         read_events(path, time_format="%m/%d/%Y %H:%M")
 
 

@@ -59,7 +59,8 @@ def test_iso_weeks_in_a_zone_and_with_offsets(tmp_path) -> None:
 ])
 def test_a_week_outside_its_year_is_refused_not_rolled_over(tmp_path, fmt: str,
                                                             text: str) -> None:
-    with pytest.raises(TimestampError, match=r"the time at line 1 of app.log does not match the time format"):
+    with pytest.raises(TimestampError,
+                       match=r"the time at line 1 of app.log does not match the time format"):
         read_log(tmp_path, [text], fmt)
 
 
