@@ -22,8 +22,8 @@ from ..._util.validation import duration_label, to_timedelta
 from ...errors import ConfigError
 from ...privacy import looks_personal, shown
 
-__all__ = ["quoted", "prefix", "check_str", "check_strings", "normalize_start", "refuse_threshold",
-           "parse_duration_shorthand", "duration_shorthand", "MAX_DURATION"]
+__all__ = ["quoted", "yaml_type", "prefix", "check_str", "check_strings", "normalize_start",
+           "refuse_threshold", "parse_duration_shorthand", "duration_shorthand", "MAX_DURATION"]
 
 _START_FORMAT = "%Y-%m-%d %H:%M:%S"
 
@@ -39,6 +39,22 @@ def quoted(value: Any, limit: int = 60) -> str:
         return "a value that looks like personal data (not shown)"
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def yaml_type(value: Any) -> str:
+    """What a YAML value is, in the words of YAML (a field that should be a list says what it
+    is instead).
+
+    >>> [yaml_type(v) for v in ({"a": 1}, "x", 2.5, True, None, [1])]
+    ['a mapping', 'a string', 'a number', 'a boolean', 'empty (null)', 'a list']
+    """
+    if value is None:
+        return "empty (null)"
+    if isinstance(value, bool):
+        return "a boolean"
+    kinds = ((Mapping, "a mapping"), (str, "a string"), ((int, float), "a number"),
+             (list, "a list"), ((_dt.date, _dt.datetime), "a date"))
+    return next((word for kind, word in kinds if isinstance(value, kind)), "another YAML type")
 
 
 def prefix(where: str) -> str:

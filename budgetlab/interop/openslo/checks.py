@@ -24,7 +24,7 @@ from typing import Any
 
 from ...errors import ConfigError
 from ...privacy import looks_personal
-from ._fields import prefix, quoted
+from ._fields import prefix, quoted, yaml_type
 
 __all__ = ["DNS_LABEL", "KINDS", "OPS", "METHODS_V1", "RULE", "check_keys", "check_name",
            "check_metadata",
@@ -263,11 +263,15 @@ def check_policy_spec(spec: Any, where: str) -> None:
     for k in ("alertWhenNoData", "alertWhenBreaching", "alertWhenResolved"):
         check_bool(s.get(k), f"{where}.{k}")
     conds = s.get("conditions")
-    if not isinstance(conds, list) or len(conds) != 1:
-        n = len(conds) if isinstance(conds, list) else 0
-        raise ConfigError(f"{where}.conditions lists {n} conditions; an AlertPolicy has exactly "
-                          "one condition "
-                          f"{RULE} (give each condition its own AlertPolicy).")
+    if not isinstance(conds, list):  # missing, or a mapping or a string: not "0 conditions"
+        what = "is missing" if "conditions" not in s else f"is {yaml_type(conds)}, not a list"
+        raise ConfigError(f"{where}.conditions {what}; an AlertPolicy lists exactly one "
+                          f"condition {RULE}: write it as a list of one item ('- conditionRef: "
+                          "NAME' or '- kind: AlertCondition ...').")
+    if len(conds) != 1:
+        raise ConfigError(f"{where}.conditions lists {len(conds)} conditions; an AlertPolicy has "
+                          f"exactly one condition {RULE} (give each condition its own "
+                          "AlertPolicy).")
     check_one_of(conds[0], "conditionRef", "AlertCondition", f"{where}.conditions[0]",
                  check_condition_spec)
     targets = s.get("notificationTargets")

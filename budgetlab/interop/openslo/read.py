@@ -129,9 +129,13 @@ def _objective(spec: Mapping[str, Any], ratio_known: bool, notes: list[str]) -> 
                            "objective_name": objective.get("displayName", "")}
     method = spec["budgetingMethod"]
     if method == "Occurrences":
-        for k in ("timeSliceTarget", "timeSliceWindow"):
-            if k in objective:
-                raise ConfigError(f"{ow}.{k} applies to time-slice budgeting methods only.")
+        for k, methods in (("timeSliceTarget", "Timeslices"),
+                           ("timeSliceWindow", "Timeslices or RatioTimeslices")):
+            if k in objective:  # the fix: which field to delete, or which method reads it
+                raise ConfigError(f"{ow}.{k} applies to the time-slice budgeting methods only "
+                                  f"({methods}), and spec.budgetingMethod is Occurrences (each "
+                                  f"event counted): delete {k}, or set budgetingMethod: "
+                                  f"{methods} to budget time slices.")
         return out
     if method == "RatioTimeslices" and "timeSliceTarget" in objective:
         raise ConfigError(f"{ow}.timeSliceTarget has no meaning with RatioTimeslices (the target "
