@@ -177,10 +177,11 @@ class Origin:
         self.proxy = proxy_for(self.base)
         self._pool = _manager(self.proxy[0] if self.proxy else None, self.connections)
 
-    def exchange(self, path: str, form: str, cap: int) -> tuple[int, bytes]:
+    def exchange(self, path: str, form: str, cap: int) -> tuple[int, bytes, str | None]:
         """POST ``form`` to ``path`` and read the answer before the deadline (same-origin
-        redirects followed): ``(status, body)``; a 2xx body over ``cap`` bytes is refused, an
-        error answer's body is read up to :data:`ERROR_TEXT_CAP` (64 KiB)."""
+        redirects followed): ``(status, body, Retry-After header or None)``; a 2xx body over
+        ``cap`` bytes is refused, an error answer's body is read up to :data:`ERROR_TEXT_CAP`
+        (64 KiB)."""
         url = self.base + path
         watch = _Watch(self.deadline)
         _LOCAL.watch = watch
@@ -199,7 +200,7 @@ class Origin:
                         continue
                     raw = self._body(watch, resp, cap if resp.status < 300 else ERROR_TEXT_CAP)
                     done = True
-                    return resp.status, raw
+                    return resp.status, raw, resp.headers.get("Retry-After")
                 finally:
                     if not done:  # a body left unread: the connection is not reused
                         resp.close()

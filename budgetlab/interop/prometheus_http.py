@@ -12,7 +12,9 @@ Here: the size cap is derived from what was asked (``max_series`` series of the 
 :data:`BYTES_PER_POINT` each, plus 1 MiB: :func:`answer_cap`; ``max_series=``, ``--max-series``,
 raises it); 4xx answers are a :class:`~budgetlab.errors.ConfigError`, other faults a
 :class:`~budgetlab.errors.ServerError` (the CLI exits 2); 5xx and 429 are retried with
-exponential backoff; the server's own words pass :func:`budgetlab.privacy.redact`.
+exponential backoff, or after the wait a 429 / 503 asks for in its ``Retry-After``
+(:mod:`.http_retry`: a wait past the deadline refused at once); the server's own words pass
+:func:`budgetlab.privacy.redact`.
 
 Proxies are those the environment names (``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY``,
 ``NO_PROXY``), an https server reached through a CONNECT tunnel (:mod:`.http_origin`).
@@ -36,6 +38,7 @@ from ..errors import ConfigError, ServerError
 from ..privacy import redact
 from .http_headers import check_header_name
 from .http_origin import MAX_REDIRECTS, DeadlineError, Origin, RedirectRefused
+from .http_retry import RETRY_AFTER_STATUS, asked_beyond_deadline, retry_after
 from .http_url import check_url, redact_url
 from .prometheus_answer import Asked, Series, decode, read_matrix
 
@@ -109,8 +112,8 @@ class PrometheusClient:
     """Where and how to ask: base URL (checked by :func:`~.http_url.check_url`; user info moved
     into a Basic auth header), headers, ``timeout`` (seconds for every answer of this client
     together: one deadline on the monotonic clock from its creation, the whole read), retries of
-    5xx / 429 answers (their waits within the deadline) and the most series one answer may hold
-    (``max_series``, which sizes the answer cap)."""
+    5xx / 429 answers (their waits, or a 429 / 503's ``Retry-After``, within the deadline) and
+    the most series one answer may hold (``max_series``, which sizes the answer cap)."""
 
     url: str
     timeout: float = 30.0
@@ -170,15 +173,21 @@ class PrometheusClient:
             with self._count_lock:
                 self.requests += 1
             try:
-                status, raw = self._origin.exchange(path, body, cap)
+                status, raw, asked_text = self._origin.exchange(path, body, cap)
             except DeadlineError as exc:  # cut short while retrying: the answers before it say why
                 if attempt:
                     raise self._retried_out(*last, attempt) from exc
                 raise
             if status in _RETRY_STATUS and attempt < self.retries:
-                if self._origin.remaining() <= wait:  # the retry could not be sent in time
+                # the server's Retry-After replaces the backoff's wait (http_retry's rule)
+                asked = retry_after(asked_text) if status in RETRY_AFTER_STATUS else None
+                left = self._origin.remaining()
+                if asked is not None and left <= asked:
+                    raise asked_beyond_deadline(self.where, status, asked, self.timeout, left)
+                pause = wait if asked is None else asked
+                if left <= pause:  # the retry could not be sent in time
                     raise self._retried_out(status, raw, attempt + 1)
-                time.sleep(wait)
+                time.sleep(pause)
                 wait, last = wait * 2, (status, raw)
                 continue
             return status, raw, attempt + 1
