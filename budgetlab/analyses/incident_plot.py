@@ -14,7 +14,8 @@ from .incident_plot_alerts import (
     rule_silences,
     unseen_of,
 )
-from .incident_plot_keys import key_incident, key_span_in_alerts, say_counted
+from .incident_plot_keys import say_counted
+from .incident_plot_spans import data_start_span, mark_data_start, mark_spans
 
 __all__ = ["bucket_tables", "changes_words", "data_start_span", "span_title", "plot_report"]
 
@@ -78,9 +79,10 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     used = (axes[1].bbox.x0 - axes[1].get_tightbbox(renderer).x0) / fig.dpi  # inches
     fig.subplots_adjust(left=min(right - 0.2, max(fig.subplotpars.left, (used + 0.15) / width)))
     # on the window's clock (its steps): the bands and the exact lines, broken only where it was
-    # empty
+    # empty; the status strip reduced to the pixel columns of the window shown (the worst status
+    # of each: seconds of critical keep a column)
     top = plot_timeline(st, slo=r.slo, incidents=incidents, transitions=tr, ax=axes[0], tz=r.tz,
-                        spans=sp.reset_index(drop=True) if sp is not None else None)
+                        spans=_shown(sp, r))
     panels = list(getattr(top, "panels", [top]))
     _say_changes(top, panels, r, tr)
     for ax, (target, over_time, breakdown) in zip(axes[2:], tables, strict=True):
@@ -93,8 +95,8 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
             _no_failure_panel(ax, r)
         ax.set_xlabel("")
     axes[-1].set_xlabel(f"time ({r.tz})")  # the time axis, once at the bottom
-    _mark_spans(r, panels, list(axes[1:]))
-    _mark_data_start(r, panels)
+    mark_spans(r, panels, list(axes[1:]))
+    mark_data_start(r, panels)
     axes[1].set_xlabel("")  # the time axis is labelled once, at the bottom
     for ax in [*panels, axes[1]]:  # the rows below share axes[1]'s time axis
         ax.set_xlim(r.window_start.tz_convert(None), r.window_end.tz_convert(None))
@@ -105,6 +107,18 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     # labels of any panel (the alert tiers' names, mostly)
     fig.align_ylabels([*panels, *axes[1:]])
     return fig
+
+
+def _shown(steps: Any, r: Any) -> Any:
+    """The focus group's ``steps`` (``None``: none) as the timeline draws them here: with
+    ``attrs["shown"]``, the report's window, the time axis the panels are given (wider than
+    the steps where the log begins or ends inside it), so that the status strip is reduced to
+    its pixel columns (:func:`~budgetlab.plotting.status_bands.draw_spans`)."""
+    if steps is None:
+        return None
+    drawn = steps.reset_index(drop=True)
+    drawn.attrs = {**steps.attrs, "shown": (r.window_start, r.window_end)}
+    return drawn
 
 
 def _over_window(r: Any, over_time: Any) -> Any:
@@ -150,111 +164,9 @@ def _no_failure_panel(ax: Any, r: Any) -> None:
                                events, {}, withheld=False)
     say_what_is_missing(ax, events)
     ax.set_yticks([])
+    ax.bucket_keys = quiet  # as plot_buckets keeps them, for the incident's key after them
     if quiet:
         legend_right(ax, quiet, inches=0.45, handler_map=LEGEND_HANDLERS)
-
-
-#: The keys of the hatched spans without data, in the timeline's top legend.
-NO_DATA_BEGINS, NO_DATA_ENDS = "no data: the log begins", "no data: the log ends"
-
-
-def _mark_spans(r: Any, panels: list[Any], rest: list[Any]) -> None:
-    """Shade the incident on every panel (the timeline's ``panels`` and the ``rest``); where the
-    window holds time without data, before the log's first event (``r.data_start`` after the
-    window's start) or after its last (``r.data_end``), hatch every panel there and key it in the
-    top panel's legend, whatever the span's width (words drawn on a narrow span would run past
-    the axes): the log begins, the log ends (after the end no status nor alert is drawn: the
-    report evaluates none there, :func:`~budgetlab.analyses.incident_replay.replay_tables`)."""
-    axes = [*panels, *rest]
-    for ax in axes:
-        ax.axvspan(r.start.tz_convert(None), r.end.tz_convert(None), color="black", alpha=0.04,
-                   lw=0)
-    keys = []
-    first = getattr(r, "data_start", None)
-    if first is not None and first > r.window_start:  # the window begins before the log does
-        keys.append(_no_data(axes, r.window_start, first, "before_data", NO_DATA_BEGINS))
-    if getattr(r, "data_end", None) is not None:  # the log ends before the window does
-        keys.append(_no_data(axes, r.data_end, r.window_end, "data_end", NO_DATA_ENDS))
-    entries = getattr(panels[0], "legend_entries", None)
-    unkeyed = False
-    if entries and not len(r.incidents):  # the span of --start/--end alone: keyed as the
-        key_incident(entries[-1])  # incidents the timeline draws are
-        unkeyed = True
-    if not len(r.incidents) and rest:  # and in the alert panel, whose legend is its own
-        key_span_in_alerts(rest[0])
-    if entries and (keys or unkeyed):
-        from ..plotting.timeline_marks import place_legends
-
-        entries[0].extend(keys)
-        place_legends(panels, entries)
-
-
-def _no_data(axes: list[Any], lo: Any, hi: Any, gid: str, words: str) -> Any:
-    """Hatch ``[lo, hi)`` on every panel (``//``, grey); the legend key saying ``words`` (its
-    gid ``GID_key``)."""
-    from matplotlib.patches import Patch
-
-    lo, hi = lo.tz_convert(None), hi.tz_convert(None)
-    for ax in axes:
-        ax.axvspan(lo, hi, facecolor="none", edgecolor="0.7", hatch="//", lw=0, gid=gid)
-    key = Patch(facecolor="none", edgecolor="0.7", hatch="//", label=words)
-    key.set_gid(f"{gid}_key")
-    return key
-
-
-#: The timeline's key of the span where the tracker's window reaches before the data's start.
-NOT_COVERED = "window not yet covered by data:\nit reaches before the data's start"
-#: Its hatching: the data end's (``//``) mirrored, so that the two read apart where they meet.
-_START_HATCH = "\\\\"
-
-
-def data_start_span(report: Any) -> tuple[Any, Any] | None:
-    """Where the focus group's tracker window reaches before the data's start when the log starts
-    late (``report.data_start``): from the data's start (the report window's start when that is
-    later) to ``data_start + slo.window``, the tracker table's ``read_from`` when that falls in
-    the incident; cut at the window's end and at the data's end (hatched apart). ``None`` when
-    the window lies after the data's start all through the report's window.
-
-    >>> from types import SimpleNamespace as NS
-    >>> import pandas as pd
-    >>> t = pd.Timestamp("2015-05-17 10:05", tz="UTC")
-    >>> rep = NS(data_start=t, data_end=None, slo=NS(window=pd.Timedelta("1h")),
-    ...          window_start=t - pd.Timedelta("35min"), window_end=t + pd.Timedelta("8h"))
-    >>> [f"{x:%H:%M}" for x in data_start_span(rep)]
-    ['10:05', '11:05']
-    """
-    start = getattr(report, "data_start", None)
-    if start is None:
-        return None
-    lo = max(report.window_start, start)
-    hi = min(report.window_end, start + report.slo.window)
-    if getattr(report, "data_end", None) is not None:
-        hi = min(hi, report.data_end)
-    return (lo, hi) if hi > lo else None
-
-
-def _mark_data_start(r: Any, panels: list[Any]) -> None:
-    """Hatch the timeline's panels where the tracker's window reaches before the data's start
-    (:func:`data_start_span`), as the data's end is hatched (mirrored: ``\\``): what is drawn
-    there is read on less than a window of data, not what the tables read (they are read from
-    ``read_from``); keyed once in the timeline's legend (:data:`NOT_COVERED`)."""
-    from matplotlib.patches import Patch
-
-    from ..plotting.timeline_marks import place_legends
-
-    span = data_start_span(r)
-    if span is None:
-        return
-    lo, hi = (t.tz_convert(None) for t in span)
-    for ax in panels:
-        ax.axvspan(lo, hi, facecolor="none", edgecolor="0.7", hatch=_START_HATCH, lw=0,
-                   gid="data_start")
-    entries = getattr(panels[0], "legend_entries", None)
-    if entries:
-        key = Patch(facecolor="none", edgecolor="0.7", hatch=_START_HATCH, label=NOT_COVERED)
-        key.set_gid("data_start")
-        entries[-1].append(key)
-        place_legends(panels, entries)
 
 
 def _say_changes(top: Any, panels: list[Any], report: Any, tr: Any) -> None:

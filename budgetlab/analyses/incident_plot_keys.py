@@ -1,12 +1,14 @@
 """The incident figure's keys for what its panels hold besides the focus group's timeline: the
-shaded incident of ``--start``/``--end`` (keyed as the incidents the timeline draws are) and what
-the bucket panel counts (every group of the report's scope, not only the group drawn above)."""
+shaded incident of ``--start``/``--end`` (keyed as the incidents the timeline draws are, in the
+bucket panels too) and what the bucket panel counts (every group of the report's scope, not only
+the group drawn above)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["incident_key", "key_incident", "key_span_in_alerts", "say_counted"]
+__all__ = ["incident_key", "key_incident", "key_span_in_alerts", "key_span_in_buckets",
+           "say_counted"]
 
 
 def key_incident(last: list[Any]) -> None:
@@ -37,6 +39,26 @@ def key_span_in_alerts(ax: Any) -> None:
 
     add_alert_keys(ax, [incident_key()])
     key_not_evaluated(ax)
+
+
+def key_span_in_buckets(ax: Any) -> None:
+    """The shaded incident's key in a bucket panel's legend (``ax``), among the keys
+    :func:`~budgetlab.plotting.plot_buckets` gave it (``ax.bucket_keys``) where it keys its own
+    incidents (after the layers), under the title it
+    has (:func:`say_counted`'s), the legend laid anew: the panel draws no incident of its own, so
+    the shading of ``--start``/``--end`` is keyed there whatever the timeline keys."""
+    from ..plotting.legends import legend_right
+    from ..plotting.status_bands import LEGEND_HANDLERS
+    from ..plotting.timeline_marks import handle_gid
+
+    keys = list(getattr(ax, "bucket_keys", []))
+    # where plot_buckets keys its incidents: after the layers, before the empty bins' keys
+    at = sum(1 for h in keys if handle_gid(h) == "bucket")
+    keys.insert(at, incident_key())
+    ax.bucket_keys = keys
+    old = ax.get_legend()
+    title = old.get_title().get_text() if old is not None else ""
+    legend_right(ax, keys, inches=0.45, handler_map=LEGEND_HANDLERS, title=title or None)
 
 
 def say_counted(ax: Any, r: Any, target: Any) -> None:

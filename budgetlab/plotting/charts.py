@@ -226,6 +226,7 @@ def _incidents_and_legend(ax: Axes, incidents: pd.DataFrame | None, quiet: list[
     handles += [incident_patch()] * marked + quiet
     if withheld:
         handles.append(Line2D([], [], ls="none", label=withheld))
+    ax.bucket_keys = handles  # type: ignore[attr-defined]  # for a figure that keys more
     if handles:
         legend_right(ax, handles, inches=0.45,  # clear of the band labels
                      handler_map=LEGEND_HANDLERS, title=title)

@@ -1,5 +1,5 @@
 """A group that stopped sending, marked on its timeline: a dashed line at its last event on
-every panel, labelled on the top one, whatever the window (at a 7 d window a group silent for
+every panel, keyed in the top one's legend, whatever the window (at a 7 d window a group silent for
 its last 2 days shows no empty window, and its lines run on to the end).
 
 Which groups stopped is the rule of ``replay``'s "After their last event" line
@@ -14,15 +14,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
 
 from .._util.units import HOUR_NS
 from ..budget.sending import stopped_sending
 from ..events.schema import ts_ns
 from ._common import utc_naive
+from .timeline_marks import place_legends
 
 __all__ = ["LAST_EVENT_GID", "stopped_at", "mark_last_event"]
 
-#: The gid of the mark's lines and label.
+#: The gid of the mark's lines and legend key.
 LAST_EVENT_GID = "last_event"
 
 
@@ -46,8 +48,12 @@ def stopped_at(events: pd.DataFrame, spans: pd.DataFrame, by: list[str], key: tu
 
 
 def mark_last_event(panels: list[Axes], at: pd.Timestamp | None, label: str) -> None:
-    """A dashed line at ``at`` on each of ``panels`` and ``label`` beside it on the first
-    (nothing when ``at`` is ``None``); the panels' x limits kept."""
+    """A dashed line at ``at`` on each of ``panels`` (nothing when ``at`` is ``None``), keyed
+    ``label`` in the first panel's legend, not written beside the line: words drawn in the panel
+    ran over a line at their height (a success rate at 100 %, the target); the panels' x limits
+    kept. On a timeline's panels the key joins its legend entries (``legend_entries``: merged
+    with other groups' by :func:`~budgetlab.plotting.timeline_marks.merge_legends`, once); on
+    another Axes, its legend."""
     if at is None or not panels:
         return
     x = utc_naive([at])[0]
@@ -55,6 +61,14 @@ def mark_last_event(panels: list[Axes], at: pd.Timestamp | None, label: str) -> 
         span = ax.get_xlim()
         ax.axvline(x, color="0.25", linestyle="--", linewidth=1.0, gid=LAST_EVENT_GID, zorder=4)
         ax.set_xlim(span)
-    panels[0].annotate(label, (x, 1.0), xycoords=("data", "axes fraction"), xytext=(-3, -3),
-                       textcoords="offset points", ha="right", va="top", fontsize="small",
-                       gid=LAST_EVENT_GID)
+    # a vertical tick: the line is vertical, apart from the dashed target beside it
+    key = Line2D([], [], color="0.25", linestyle="none", marker="|", markersize=11,
+                 markeredgewidth=1.0, label=label)
+    key.set_gid(LAST_EVENT_GID)
+    entries = getattr(panels[0], "legend_entries", None)
+    if entries:
+        entries[0].append(key)
+        place_legends(panels, entries)
+    else:
+        handles = panels[0].get_legend_handles_labels()[0]
+        panels[0].legend(handles=[*handles, key], fontsize="small")

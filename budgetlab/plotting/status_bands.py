@@ -240,11 +240,13 @@ def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -
     """The status bands of the window's clock: one bar per run of one status of the spans or
     steps (or per run of pixel columns: the status held longest in each, see
     :func:`~budgetlab.plotting._pixels.span_bands`, and the strip the worst of each,
-    :func:`~budgetlab.plotting._pixels.strip_bands`), no
-    traffic ruled grey; a status held for one instant only (``instant``) left out, so that the
-    status before it goes on through it (as :func:`~budgetlab.budget.blips.blips_folded` reads
-    it, and as the lines hold the value before it: a group's first span is never one). The
-    statuses drawn."""
+    :func:`~budgetlab.plotting._pixels.strip_bands`; always, over the columns of the time
+    ``spans.attrs["shown"]`` (``(start, end)``: what the panel will show, set by a figure that
+    widens the time axis, the incident figure's window), so that seconds of a status keep their
+    column there), no traffic ruled grey; a status held for one instant only (``instant``) left
+    out, so that the status before it goes on through it (as
+    :func:`~budgetlab.budget.blips.blips_folded` reads it, and as the lines hold the value before
+    it: a group's first span is never one). The statuses drawn."""
     status = spans["status"]
     if status.dtype != SPAN_STATUS_DTYPE:  # hand-made spans: status names as text
         status = pd.Series(pd.Categorical(status.astype(str), dtype=SPAN_STATUS_DTYPE))
@@ -261,8 +263,12 @@ def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -
     names = np.asarray(SPAN_STATUSES)[code]
     lo, hi = int(min([start[0], *t[:1]])), int(max([end[-1], *t[-1:]]))  # t may be empty
     strip = None
+    shown = spans.attrs.get("shown")
+    if shown is not None:  # the time the panel will show: the strip reduced to its columns
+        first, last = (pd.Timestamp(x).value for x in shown)
+        strip = strip_bands(names, start, end, first, last, columns)
     if len(names) > columns:  # the status held longest per column; the strip: the worst
-        strip = strip_bands(names, start, end, lo, hi, columns)
+        strip = strip_bands(names, start, end, lo, hi, columns) if strip is None else strip
         names, start, end = span_bands(names, start, end, lo, hi, columns)
     else:  # a silence shorter than a pixel column: one column wide, as span_bands keeps it
         start, end = quiet_column_wide(names, start, end, lo, hi, columns)

@@ -230,7 +230,7 @@ def test_the_bucket_panel_leaves_out_the_groups_too_thin_over_the_window():
     assert [p.get_label() for p in panel.patches if p.get_gid() == "bucket"] == [
         "timeout · big", "timeout · mid"]
     assert [t.get_text() for t in panel.get_legend().get_texts()] == [
-        "timeout · mid", "timeout · big", "no traffic · mid",
+        "timeout · mid", "timeout · big", "incident", "no traffic · mid",
         "not drawn, too thin for a verdict:\ntiny"]
     # mid is silent from 02:05 (its last event 02:04) to 04:00 while big is not: its lane
     (lane,) = [c for c in panel.collections if c.get_gid() == "no_traffic:mid"]
@@ -314,7 +314,8 @@ def test_per_group_targets_get_a_bucket_panel_each():
     np.testing.assert_allclose(a.get_data().values, 20.0, rtol=1e-12)
     np.testing.assert_allclose(b.get_data().values, 2.0, rtol=1e-12)
     # c, too thin, is named where its target's groups are drawn, and only there
-    assert panels[0].get_legend().get_texts()[-1].get_text() == "timeout · a"
+    assert [t.get_text() for t in panels[0].get_legend().get_texts()] == ["timeout · a",
+                                                                         "incident"]
     assert panels[1].get_legend().get_texts()[-1].get_text() == (
         "not drawn, too thin for a verdict: c")
     # the time axis is named once, under the last panel; the labels stand in one column

@@ -96,8 +96,9 @@ def test_the_figure_keys_the_incident_and_says_what_its_bucket_panel_counts() ->
     try:
         texts = [t.get_text() for ax in fig.axes if ax.get_legend() is not None
                  for t in ax.get_legend().get_texts()]
-        # keyed in the timeline's legend and in the alert panel's, each its own legend
-        assert texts.count("incident") == 2
+        # keyed in the timeline's legend, the alert panel's and the bucket panel's (shaded there
+        # too), each its own legend
+        assert texts.count("incident") == 3
         buckets = [ax for ax in fig.axes if ax.get_ylabel().startswith("burn rate per")]
         assert len(buckets) == 1
         assert buckets[0].get_legend().get_title().get_text() == "every group,\nby g"
