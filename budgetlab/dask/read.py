@@ -23,7 +23,7 @@ from ..events.read import reading_time
 from ..events.schema import SUCCESS, bucket_dtype
 from ..events.spec import ReadSpec
 from ..privacy import hash_values
-from ..privacy.refusals import warn_dropped
+from ..privacy.refusals import dropped_key_refusal, warn_dropped
 from ._first_pass import profile
 from ._how_read import dask_how_read, late_after
 from ._keys import dropped_findings, key_dtypes, refuse_personal, union
@@ -218,6 +218,9 @@ def read_events(
     hash_columns: tuple[str, ...] = ()
     hashed_in: tuple[frozenset[str], ...] = ()
     if flagged and pii == "drop":
+        gone = [k for k in keys if k in flagged]
+        if gone:  # the grouping would be lost: refused, as the pandas reader refuses it
+            raise dropped_key_refusal(gone[0])
         for col in sorted(flagged):  # in the pandas reader's words, over every partition
             warn_dropped(col, dropped_findings(infos, col), stacklevel=2)
         load_spec = spec.replace(by=[k for k in keys if k not in flagged],
