@@ -23,7 +23,7 @@ from ..events.read import reading_time
 from ..events.schema import SUCCESS, bucket_dtype
 from ..events.spec import ReadSpec
 from ..privacy import hash_values
-from ..privacy.refusals import dropped_key_refusal, warn_dropped
+from ..privacy.refusals import warn_dropped
 from ._first_pass import profile
 from ._how_read import dask_how_read, late_after
 from ._keys import dropped_findings, key_dtypes, refuse_personal, union
@@ -207,6 +207,7 @@ def read_events(
                                         else None, filters, infos, name, many)
     flagged = set(union([i["flagged"] for i in infos], sort=False))
     # pii="error": refused over every partition, as the pandas reader's guard, before the labels
+    # (and a by= key pii="drop" would drop)
     refuse_personal(infos, spec, flagged, name if is_path_like(source) else None)
     # a DataFrame may be a slice of a log that holds no success: budgetlab.read_events' rule
     buckets, skipped, reading = _label_buckets(infos, spec, require_success=is_path_like(source)) \
@@ -218,9 +219,6 @@ def read_events(
     hash_columns: tuple[str, ...] = ()
     hashed_in: tuple[frozenset[str], ...] = ()
     if flagged and pii == "drop":
-        gone = [k for k in keys if k in flagged]
-        if gone:  # the grouping would be lost: refused, as the pandas reader refuses it
-            raise dropped_key_refusal(gone[0])
         for col in sorted(flagged):  # in the pandas reader's words, over every partition
             warn_dropped(col, dropped_findings(infos, col), stacklevel=2)
         load_spec = spec.replace(by=[k for k in keys if k not in flagged],
