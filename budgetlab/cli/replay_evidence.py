@@ -16,7 +16,7 @@ import pandas as pd
 from .._util.percent import given_percent
 from .._util.ratios import ratio
 from .._util.units import HOUR_NS
-from .._util.words import counted, some_hours_words
+from .._util.words import counted
 from ..analyses.recalibration.rules import MIN_EXPECTED_FAILURES, events_for
 from ..slo import SLO, PerGroup
 from .prose import wrap
@@ -120,18 +120,20 @@ def held_line(summary: pd.DataFrame, slo: SLO | PerGroup) -> str:
     table counts in a status was held, not evaluated. Empty when no status was held."""
     if "hours_held_low_traffic" not in summary.columns:
         return ""
-    hours = float(summary["hours_held_low_traffic"].sum())
+    some = int((summary["hours_held_low_traffic"] > 0).sum())
     never = int((~summary["status_evaluated"]).sum())
-    if hours <= 0 and not never:
+    if not some and not never:
         return ""
     flag, n = ((f"--min-events {slo.min_events:,}", f"{slo.min_events:,} events")
                if isinstance(slo, SLO) else ("min_events in the --slo file", "their min_events"))
-    first = (f"status held, never evaluated: {never:,} of {counted(len(summary), 'group')}' "
-             f"windows never held {n} ({flag}): their status was held from the start, so "
-             f"final_status reads {WITHHELD} (no verdict). " if never else "")
-    return wrap(f"{first}Of the time in a status, {some_hours_words(hours)} in all was held, "
-                f"not evaluated: the window held fewer than {n} (the held column; "
-                "hours_held_low_traffic in --summary-out).", indent="")
+    groups = counted(len(summary), "group")
+    first = (f"status held, never evaluated: {never:,} of {groups}' windows never held {n} "
+             f"({flag}): their status was held from the start, so final_status reads "
+             f"{WITHHELD} (no verdict). " if never else "")
+    return wrap(f"{first}Time held, not evaluated: {some:,} of {groups} held a status for part "
+                f"of their time while the window held fewer than {n}; that time counts in the "
+                "status held, not as evaluated (the held column; hours_held_low_traffic in "
+                "--summary-out).", indent="")
 
 
 def evidenced_first(summary: pd.DataFrame, order: tuple[str, ...], most: str,
