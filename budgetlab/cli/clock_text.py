@@ -24,7 +24,9 @@ from .._util.words import (
 )
 from ..budget.sending import SENDING_GAP_HOURS
 from ..budget.ties import Ties
+from ..slo import SLO, PerGroup
 from .clock_edges import after_last_line, before_first_line
+from .replay_evidence import EVIDENCE_COLUMNS, WITHHELD, evidenced_first
 from .shared import group_label, table_text, wrap
 from .shown_groups import shown_groups
 
@@ -40,15 +42,21 @@ def _keys(summary: pd.DataFrame) -> list[str]:
             if c not in _NOT_KEYS and not c.startswith(("hours_", "share_"))]
 
 
-def format_summary(summary: pd.DataFrame, window: Any = None, limit: int = 0) -> str:
+def format_summary(summary: pd.DataFrame, window: Any = None, limit: int = 0,
+                   slo: SLO | PerGroup | None = None) -> str:
     """The summary table as printed (success rate in %, hours and share of the observation in each
     status, no traffic apart, events per day over sending time, blank where it is too thin to
     go by: under a day of sending time, :func:`~budgetlab.analyses.window_clock.too_thin`),
     then :func:`summary_notes`. With more than ``limit`` groups (``--show-groups``; 0: all), the
-    ``limit`` worst (:data:`WORST_FIRST`) and a line saying so (:func:`shown_groups`)."""
+    ``limit`` worst (:data:`WORST_FIRST`; the groups with enough evidence first, given the
+    columns of :func:`~budgetlab.cli.replay_evidence.evidence_columns` and the run's ``slo``) and
+    a line saying so (:func:`shown_groups`); a ``held`` column when a status was held under
+    ``min_events``, and ``final_status`` withheld where it was never evaluated."""
     from ..analyses.window_clock import too_thin
 
-    cut = shown_groups(summary, _keys(summary), limit, order=WORST_FIRST[0], most=WORST_FIRST[1],
+    ranked, order, most, thin_line = evidenced_first(summary, WORST_FIRST[0], WORST_FIRST[1],
+                                                     slo)
+    cut = shown_groups(ranked, _keys(summary), limit, order=order, most=most,
                        full="--summary-out FILE writes every group's row")
     show = cut.rows.copy()
     show["success_rate"] = show["success_rate"].map(measured_percent)
@@ -68,10 +76,19 @@ def format_summary(summary: pd.DataFrame, window: Any = None, limit: int = 0) ->
                     else show["observed_hours"])  # a summary file of an older release
     show["events/day"] = ["" if t or not np.isfinite(v) else f"{v:,.1f}"
                           for v, t in zip(show["events_per_day"], thin, strict=True)]
-    cols = [*_keys(summary), "events", "success_rate", *_STATUSES, "events/day", "transitions",
-            "final_status", "status_at_end"]
+    held = "hours_held_low_traffic" in show.columns and bool(
+        (summary["hours_held_low_traffic"] > 0).any())
+    if held:
+        show["held"] = ((show["hours_held_low_traffic"] * scale).map(cell) + " ("
+                        + show["share_held_low_traffic"].map(lambda x: time_share_percent(x, 0))
+                        + ")").where(show["share_held_low_traffic"].notna(), "")
+    if "status_evaluated" in show.columns:
+        show["final_status"] = show["final_status"].astype(str).where(
+            show["status_evaluated"].to_numpy(dtype=bool), WITHHELD)
+    cols = [*_keys(summary), "events", "success_rate", *_STATUSES, *(["held"] if held else []),
+            "events/day", "transitions", "final_status", "status_at_end"]
     table = show[cols].rename(columns={"no_traffic": "no traffic", "status_at_end": "at_end"})
-    said = [wrap(cut.line, indent="")] if cut.line else []
+    said = [wrap(x, indent="") for x in (cut.line, thin_line and cut.line and thin_line) if x]
     return "\n".join([table_text(table, _keys(summary)), *said, *summary_notes(summary, window)])
 
 
@@ -86,7 +103,7 @@ _NOT_KEYS = {"target", "window", "events", "success_rate", "observed_hours", "wa
              "sending_hours", "events_per_day",
              "transitions", "transitions_per_day", "silences", "longest_silence_hours",
              "silent_hours", "since_last_event_hours",
-             "final_status", "status_at_end", "note"}
+             "final_status", "status_at_end", "note", *EVIDENCE_COLUMNS}
 
 
 def _log_length(summary: pd.DataFrame, hours: float) -> pd.Timedelta:

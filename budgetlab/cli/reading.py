@@ -277,7 +277,8 @@ def read_log(
     None}``, see :func:`~budgetlab._util.files.plan_outputs`) and read the incidents before the
     work (``check_incidents`` checks the incidents table then: a refusal comes before the read),
     read (event table or access log), write the "how it was read" block to stderr, and drop from
-    ``--by`` a key that ``--pii drop`` dropped (the reader warned by name)."""
+    ``--by`` a key the log lacks (a ``--by`` key that ``--pii drop`` would drop is refused by the
+    reader: the grouping is never lost without a word)."""
     from .._util.inputs import register_input
     from .._util.plan import plan_outputs
     from ..alerts.incidents_file import read_incidents
@@ -312,7 +313,7 @@ def read_log(
     assert how is not None  # for mypy: read_events states how it read every table
     sys.stderr.write(f"{_filled(speak(str(how)))}\n")
     sys.stderr.flush()
-    if args.by:  # --pii drop may have dropped a group key (it warned by name)
+    if args.by:  # a key the log lacks (a key --pii drop would drop was refused at the read)
         args.by = ",".join(k for k in group_keys(args) if k in events.columns)
     if len(events) == 0:
         raise ConfigError("no events were kept from the log (see 'how it was read' above); check "

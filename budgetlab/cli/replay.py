@@ -25,23 +25,24 @@ from typing import Any
 
 import pandas as pd
 
-from .._util.attrs import clock_span
 from .._util.evidence import MOST_EVIDENCE
 from .._util.words import command_flag, counted
-from ..budget.replay_status import partial_window_note
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
 from .clock_text import between_events_line, format_summary, silence_record, tie_line
 from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
 from .prose import fill_line, path_label, wrap
 from .reading import LogRead, group_keys, longest_window, read_log, slo_from_args
+from .replay_evidence import evidence_summary, held_line
 from .replay_tables import format_incidents, print_transitions, zone_words
+from .run_header import print_partial_window, print_run_header, span_words
 from .run_record import record_path, run_record, write_record
-from .shared import print_slo, write_output
+from .shared import write_output
 from .shown_groups import group_limit
 from .thin_lines import print_thin_windows
 
-__all__ = ["COMMANDS", "run_replay",
+# print_run_header, span_words and print_partial_window: of .run_header, here as before
+__all__ = ["COMMANDS", "run_replay", "span_words", "print_partial_window",
            "replay_states", "print_run_header",
            "write_timeline", "draw_timeline"]
 
@@ -64,32 +65,6 @@ def replay_states(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str]
     # a window longer than the log: the header's note says it, in the CLI's words
     states = replay_table(events, slo, by=by or None, columns=RUN_COLUMNS, warn_partial=False)
     return states, transitions(states)
-
-
-def span_words(events: pd.DataFrame, tz: str = "UTC") -> str:
-    """The span of a canonical (time-sorted) table, first to last event, as a header says it
-    (:func:`~budgetlab._util.attrs.clock_span`): ``2026-10-06 00:00 .. 2026-10-08 23:59 UTC``,
-    or on the clock of ``tz`` (``--tz``) with each end's UTC offset and the zone named."""
-    return clock_span(events["ts"].iloc[0], events["ts"].iloc[-1], tz)
-
-
-def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
-                     tz: str = "UTC") -> None:
-    """The run's first lines: events and span (on the clock of ``tz``), the SLO (per-group
-    compactly), how per-group SLOs were bound, and a note when a window is longer than the
-    data."""
-    print(wrap(f"{title}: {counted(len(events), 'event')}, {span_words(events, tz)}", indent=""))
-    print_slo(slo, by, events=events)
-    print_partial_window(events, slo)
-
-
-def print_partial_window(events: pd.DataFrame, slo: SLO | PerGroup) -> None:
-    """The note of a run whose longest window is longer than the data (first to last event):
-    every window is partial (:func:`~budgetlab.budget.replay_status.partial_window_note`)."""
-    span = events["ts"].iloc[-1] - events["ts"].iloc[0]
-    window = longest_window(slo)
-    if window > span:
-        print(wrap(f"note: {partial_window_note(window, span)}", indent=""))
 
 
 def _print_scope_note(incidents: pd.DataFrame, by: list[str], columns: set[str] | None) -> None:
@@ -131,11 +106,15 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
         drawn = (*drawn_groups(states, tr, by, MAX_DRAWN, rates=False,
                                ok=events["ok"].to_numpy(dtype=bool), names=names,
                                outside=(spans.attrs["start"], spans.attrs["end"])), bool(names))
-    summary = replay_summary(states, events, spans=spans)
+    summary, steps = evidence_summary(replay_summary(states, events, spans=spans), events, slo,
+                                      by)
     ties = find_ties(events, by or None)
     print_run_header(title, events, slo, by, args.tz)
     print("\nSummary (time in each status, on the window's clock)")
-    print(format_summary(summary, longest_window(slo), group_limit(args)))
+    print(format_summary(summary, longest_window(slo), group_limit(args), slo))
+    held = held_line(summary, slo)
+    if held:
+        print(held)
     tie_text = tie_line(ties, args.tz)
     if tie_text:
         print(tie_text)
@@ -147,7 +126,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
         print(format_incidents(incidents, events, tz=args.tz))
         _print_scope_note(incidents, by, columns)
     print_transitions(tr, events, longest_window(slo), tz=args.tz)
-    print_thin_windows(states, tr, slo, by, events=events)
+    print_thin_windows(states, tr, slo, by, steps=steps)
     between = between_events_line(summary, tr)
     if between:
         print(between)

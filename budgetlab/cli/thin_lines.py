@@ -30,8 +30,8 @@ from ..slo_groups import split_by_slo
 from .prose import wrap
 from .shared import group_label
 
-__all__ = ["out_column", "more_rows", "no_recommendation_lines", "print_no_recommendation",
-           "thin_windows_line", "print_thin_windows", "thin_time_line"]
+__all__ = ["out_column", "more_rows", "window_needs", "no_recommendation_lines",
+           "print_no_recommendation", "thin_windows_line", "print_thin_windows", "thin_time_line"]
 
 #: The statuses whose time :func:`thin_time_line` weighs, the worst first.
 _BAD = ("exhausted", "critical", "warning")
@@ -110,8 +110,8 @@ def print_no_recommendation(summary: pd.DataFrame, *, bootstrap: bool) -> None:
         print(wrap(line.strip(), indent="  " if i else "", hang="  "))
 
 
-def _need(frame: pd.DataFrame, slo: SLO | PerGroup, by: list[str]
-          ) -> tuple[np.ndarray, np.ndarray]:
+def window_needs(frame: pd.DataFrame, slo: SLO | PerGroup, by: list[str]
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """Per row of ``frame``: the events its group's target needs for a verdict
     (:func:`events_for`) and its group's ``min_events``."""
     if isinstance(slo, SLO):
@@ -134,13 +134,14 @@ def thin_windows_line(states: pd.DataFrame, tr: pd.DataFrame, slo: SLO | PerGrou
     thin window. The statuses are the seed tracker's: said, never changed."""
     if states.empty:
         return ""
-    need, held = _need(states, slo, by)
+    need, held = window_needs(states, slo, by)
     total = states["total"].to_numpy(dtype=np.int64)
     codes = (states.groupby(by, observed=True, sort=False, dropna=False).ngroup().to_numpy()
              if by else np.zeros(len(states), dtype=np.int64))
     last = pd.Series(np.arange(len(states))).groupby(codes).max().to_numpy()  # final rows
     ends = ((total < need) & (total >= held))[last]
-    n_tr = int((tr["total_events"].to_numpy() < _need(tr, slo, by)[0]).sum()) if len(tr) else 0
+    n_tr = (int((tr["total_events"].to_numpy() < window_needs(tr, slo, by)[0]).sum())
+            if len(tr) else 0)
     if not ends.any() and not n_tr:
         return ""
     ex = states["status"].to_numpy()[last][ends].astype(str) == "exhausted"
@@ -177,15 +178,18 @@ def _transitions_from_thin(n_thin: int, n: int) -> str:
 
 
 def print_thin_windows(states: pd.DataFrame, tr: pd.DataFrame, slo: SLO | PerGroup,
-                       by: list[str], *, events: pd.DataFrame | None = None) -> None:
-    """:func:`thin_windows_line`, then (given the replayed ``events``) :func:`thin_time_line` of
-    their window's steps, printed (nothing for an empty line)."""
+                       by: list[str], *, events: pd.DataFrame | None = None,
+                       steps: pd.DataFrame | None = None) -> None:
+    """:func:`thin_windows_line`, then (given the replayed ``events``, or their window's
+    ``steps`` when the caller has them) :func:`thin_time_line` of their window's steps, printed
+    (nothing for an empty line)."""
     from ..budget.spans import status_spans
 
     lines = [thin_windows_line(states, tr, slo, by)]
-    if events is not None and len(events):
-        lines.append(thin_time_line(status_spans(events, slo, by=by or None, steps=True), slo,
-                                    by))
+    if steps is None and events is not None and len(events):
+        steps = status_spans(events, slo, by=by or None, steps=True)
+    if steps is not None:
+        lines.append(thin_time_line(steps, slo, by))
     for line in lines:
         if line:
             print(wrap(line, indent=""))
@@ -212,7 +216,7 @@ def thin_time_line(steps: pd.DataFrame, slo: SLO | PerGroup, by: list[str], most
     """
     if steps.empty:
         return ""
-    need, held = _need(steps, slo, by)
+    need, held = window_needs(steps, slo, by)
     total = steps["total"].to_numpy(dtype=np.int64)
     ns = (steps["end"] - steps["start"]).to_numpy("timedelta64[ns]").astype(np.float64)
     status = steps["status"].astype(str).to_numpy()

@@ -19,7 +19,7 @@ from ..events.read import group_key
 from ..events.spec import ReadSpec
 from ..privacy import KINDS, hash_values, scan_text
 from ..privacy.guard import arrow_text
-from ..privacy.refusals import column_refusal, findings
+from ..privacy.refusals import column_refusal, dropped_key_refusal, findings
 
 __all__ = ["union", "spelled_keys", "key_dtypes", "dropped_scan", "dropped_findings",
            "refuse_personal", "required_scan", "refuse_required"]
@@ -151,7 +151,12 @@ def refuse_personal(infos: Sequence[dict[str, Any]], spec: ReadSpec, flagged: se
     partition, or a key named for people) in the order the pandas reader's guard looks at them
     (keys, kept columns, the session), with what every partition holds in it
     (:func:`dropped_findings`), in that guard's words; prefixed with the input's ``name`` (files).
+    Under ``pii="drop"``, refuse a ``by=`` key in ``flagged``: dropped, the grouping would be
+    lost (:func:`~budgetlab.privacy.refusals.dropped_key_refusal`, the pandas reader's words).
     """
+    gone = [k for k in spec.by if k in flagged] if spec.pii == "drop" else []
+    if gone:
+        raise dropped_key_refusal(gone[0])
     if not flagged or spec.pii != "error":
         return
     order = [*spec.by, *spec.keep, *([spec.session] if spec.session else [])]

@@ -207,6 +207,7 @@ def read_events(
                                         else None, filters, infos, name, many)
     flagged = set(union([i["flagged"] for i in infos], sort=False))
     # pii="error": refused over every partition, as the pandas reader's guard, before the labels
+    # (and a by= key pii="drop" would drop)
     refuse_personal(infos, spec, flagged, name if is_path_like(source) else None)
     # a DataFrame may be a slice of a log that holds no success: budgetlab.read_events' rule
     buckets, skipped, reading = _label_buckets(infos, spec, require_success=is_path_like(source)) \

@@ -155,9 +155,10 @@ def read_table(source: Any, spec: ReadSpec, *, warn: bool = True) -> pd.DataFram
         keys = [k for k in spec.by if set(spec.roles[k]) <= {"by", "keep"}]
         guarded = [*spec.by, *spec.keep,
                    *([spec.session] if spec.session and not spec.hash_session else [])]
+        # a by= key that pii='drop' would drop is refused (by the Dask driver after its scan)
         raw = guard_personal_data(_spelled_keys(raw, keys), guarded, pii=spec.pii,
                                   salt=spec.salt, required=labels, by_name=spec.named_personal,
-                                  warn=warn)
+                                  warn=warn, keys=spec.by if warn else ())
         t, time_text = _time_of(raw, spec)
         outcome = _outcome_reading(raw, spec, require_success=is_path_like(source))
         outcome, n_slow, latency, durations = _latency_of(raw, spec, outcome)

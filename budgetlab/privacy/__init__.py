@@ -6,7 +6,6 @@ from .guard import (
                     KINDS,
                     PII_MODES,
                     guard_personal_data,
-                    guard_values,
                     looks_personal,
                     names_a_person,
                     scan_personal_data,
@@ -14,6 +13,7 @@ from .guard import (
 )
 from .hashing import hash_values
 from .redact import redact, shown
+from .values import guard_values
 
 __all__ = ["KINDS", "PII_MODES", "scan_text", "scan_personal_data", "guard_personal_data",
            "guard_values", "hash_values", "names_a_person", "looks_personal", "shown", "redact"]

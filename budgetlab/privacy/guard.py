@@ -1,7 +1,8 @@
 """The personal-data guard: the detection rules of ``docs/data-handling.md`` ("Personal data") as
 RE2 patterns (pyarrow.compute) over distinct values, and the policy that refuses, drops or hashes
-declared columns that match them or are named for people, and refuses user values bound for an
-output. Recall, precision: ``tests/events/test_pii_corpus.py``, ``test_id_false_positives.py``."""
+declared columns that match them or are named for people (user values bound for an output:
+:mod:`.values`). Recall, precision: ``tests/events/test_pii_corpus.py``,
+``test_id_false_positives.py``."""
 
 from __future__ import annotations
 
@@ -18,10 +19,10 @@ import pyarrow.compute as pc
 from .._util.codes import on_chunks
 from .._util.validation import check_argument
 from .hashing import hash_values
-from .refusals import column_refusal, findings, values_refusal, warn_dropped
+from .refusals import column_refusal, dropped_key_refusal, findings, warn_dropped
 
 __all__ = ["KINDS", "PII_MODES", "names_a_person", "scan_text", "looks_personal",
-           "scan_personal_data", "guard_personal_data", "guard_values"]
+           "scan_personal_data", "guard_personal_data"]
 
 #: The kinds of personal data the guard recognises, in the order findings are reported.
 KINDS = ("e-mail address", "IPv4 address", "IPv6 address", "phone number", "payment-card number")
@@ -340,12 +341,15 @@ def scan_personal_data(column: pd.Series) -> dict[str, int]:
 
 def guard_personal_data(frame: pd.DataFrame, columns: Iterable[str], *, pii: str = "error",
                         salt: str | None = None, required: Iterable[str] = (),
-                        by_name: Iterable[str] = (), warn: bool = True) -> pd.DataFrame:
+                        by_name: Iterable[str] = (), warn: bool = True,
+                        keys: Iterable[str] = ()) -> pd.DataFrame:
     """Apply the ``pii`` policy to ``columns`` of ``frame`` (a new frame if anything changed):
     ``"error"`` raises :class:`PersonalDataError`, ``"drop"`` drops the column with a
     :class:`PersonalDataWarning` (``warn=False``: silently), ``"hash"`` hashes its values
     (:func:`hash_values`). Personal data in ``required`` columns (the outcome) is always refused;
     ``by_name`` columns (keys named for people: :func:`names_a_person`) are flagged even if plain.
+    A group key (``keys``, the reader's ``by=``) that ``"drop"`` would drop is refused: the
+    grouping would silently be lost.
 
     >>> f = pd.DataFrame({"region": ["fra", "ams"], "user": ["a@b.org", "c@d.net"]})
     >>> guard_personal_data(f, ["region", "user"])
@@ -367,6 +371,8 @@ def guard_personal_data(frame: pd.DataFrame, columns: Iterable[str], *, pii: str
         if col in must or pii == "error":
             why = "named" if not rows and pii == "error" else "required" if col in must else ""
             raise column_refusal(col, what, why)
+        if pii == "drop" and col in set(keys):
+            raise dropped_key_refusal(col)
         if pii == "drop" and warn:  # at the caller of read_events (through read_table)
             warn_dropped(col, what, stacklevel=4)  # the words the Dask reader says too
         if pii == "drop":
@@ -376,24 +382,3 @@ def guard_personal_data(frame: pd.DataFrame, columns: Iterable[str], *, pii: str
             out[col] = hash_values(frame[col], salt or "")
     return out
 
-
-def guard_values(values: Iterable[Any], *, what: str, fix: str | None = None) -> None:
-    """Refuse user values (group keys, labels, names) that look like personal data before they
-    become a name, label or title of an output: :class:`PersonalDataError` counts them per kind
-    and never shows them. ``what`` (where they come from, e.g. "the 'group' column of rec.csv")
-    is put into the message as given, so it must not hold a user value itself; ``fix`` is the way
-    out where hashing on load is not one (:func:`~budgetlab.privacy.refusals.values_refusal`).
-
-    >>> guard_values(["turnstile", "image"], what="group keys")
-    >>> guard_values(["turnstile", "ivan@example.org", "+7 916 123-45-67"], what="group keys")
-    Traceback (most recent call last):
-    ...
-    budgetlab.errors.PersonalDataError: group keys: 2 of the 3 values look like personal data
-    (1 like an e-mail address, 1 like a phone number); ...
-    """
-    values = [str(v) for v in values]
-    found = scan_text(values)
-    if found:
-        raise values_refusal(what, int(np.logical_or.reduce(list(found.values())).sum()),
-                             len(values), {kind: int(mask.sum()) for kind, mask in found.items()},
-                             fix)

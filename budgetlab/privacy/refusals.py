@@ -7,9 +7,9 @@ from __future__ import annotations
 import warnings
 
 from .._util.words import counted, counted_of, say
-from ..errors import PersonalDataError, PersonalDataWarning
+from ..errors import ConfigError, PersonalDataError, PersonalDataWarning
 
-__all__ = ["findings", "column_refusal", "values_refusal", "warn_dropped"]
+__all__ = ["findings", "column_refusal", "dropped_key_refusal", "values_refusal", "warn_dropped"]
 
 
 def _like(kind: str) -> str:
@@ -65,6 +65,19 @@ def column_refusal(col: str, what: str, why: str) -> PersonalDataError:
         "personal data must not enter the budget log. Do not declare it, or pass " + say(
             "pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.",
             "--pii drop to drop it or --pii hash --salt S to keep it as a keyed hash.")))
+
+
+def dropped_key_refusal(col: str) -> ConfigError:
+    """The refusal of a group key that ``pii='drop'`` would drop: the grouping would be lost.
+
+    >>> print(dropped_key_refusal("email"))
+    by='email' names a column that pii='drop' removes as personal data; use pii='hash' with
+    salt= to group by its hashed values.
+    """
+    return ConfigError(say(f"by={col!r} names a column that pii='drop' removes as personal "
+                           "data; use pii='hash' with salt= to group by its hashed values.",
+                           f"--by {col} names a column that --pii drop removes as personal "
+                           "data; use --pii hash --salt S to group by its hashed values."))
 
 
 def values_refusal(what: str, hit: int, total: int, kinds: dict[str, int],

@@ -313,8 +313,14 @@ def test_the_access_log_loads_without_ips_when_dropped_or_hashed(apache_frame):
     ips = set(apache_frame["client_ip"])
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")
-        dropped = read_events(apache_frame, time="time", ok="ok", by="client_ip", pii="drop")
+        dropped = read_events(apache_frame, time="time", ok="ok", keep=["client_ip"], pii="drop")
     assert list(dropped.columns) == ["ts", "ok", "bucket"] and len(dropped) == 10_000
+    # a by= key that pii='drop' would drop: refused, naming by= and pii=
+    with pytest.raises(ConfigError) as info:
+        read_events(apache_frame, time="time", ok="ok", by="client_ip", pii="drop")
+    assert str(info.value) == ("by='client_ip' names a column that pii='drop' removes as "
+                               "personal data; use pii='hash' with salt= to group by its hashed "
+                               "values.")
     assert not any(IPV4_ANYWHERE.search(str(r.message)) for r in rec)
     hashed = read_events(apache_frame, time="time", ok="ok", by="client_ip", pii="hash", salt="k")
     text = hashed.to_csv()
@@ -344,10 +350,13 @@ def test_the_access_log_through_the_cli(apache_frame, tmp_path, capsys):
     assert "10,000 rows" in captured.err
     assert not IPV4_ANYWHERE.search(captured.out + captured.err)
     out = tmp_path / "tr.csv"
-    assert main([*base, "--pii", "drop", "--out", str(out)]) == 0
+    # --pii drop would drop the --by key: refused in one line (the grouping is never lost)
+    assert main([*base, "--pii", "drop", "--out", str(out)]) == 2
     captured = capsys.readouterr()
-    assert "dropped column 'client_ip'" in captured.err
-    assert not IPV4_ANYWHERE.search(captured.out + captured.err + out.read_text())
+    assert captured.err == ("budgetlab: error: --by client_ip names a column that --pii drop "
+                            "removes as personal data; use --pii hash --salt S to group by its "
+                            "hashed values.\n")
+    assert not out.exists() and not IPV4_ANYWHERE.search(captured.out + captured.err)
     assert main([*base, "--pii", "hash", "--salt", "k", "--out", str(out), "--force"]) == 0
     captured = capsys.readouterr()
     assert not IPV4_ANYWHERE.search(captured.out + captured.err + out.read_text())

@@ -14,7 +14,7 @@ import pytest
 
 import budgetlab as bl
 import budgetlab.dask as bd
-from budgetlab.errors import PersonalDataWarning
+from budgetlab.errors import ConfigError, PersonalDataWarning
 
 pytestmark = pytest.mark.dask
 
@@ -68,8 +68,16 @@ def test_a_key_of_two_kinds_over_partitions_is_counted_per_kind(tmp_path):
                         "outcome": ["success", "timeout"] * 3, "client": rows})
     want = ("dropped column 'client': it looks like personal data (3 rows like an e-mail address "
             "(2 distinct values), 3 rows like an IPv4 address (1 distinct value)).")
-    _, pandas_caught = _dropped(bl.read_events, raw, by="client")
-    _, dask_caught = _dropped(bd.read_events, dd.from_pandas(raw, npartitions=3), by="client")
+    _, pandas_caught = _dropped(bl.read_events, raw, keep=["client"])
+    _, dask_caught = _dropped(bd.read_events, dd.from_pandas(raw, npartitions=3),
+                              keep=["client"])
+    # as a by= key it would be dropped and the grouping lost: refused by both readers alike
+    refusal = ("by='client' names a column that pii='drop' removes as personal data; use "
+               "pii='hash' with salt= to group by its hashed values.")
+    for read, source in ((bl.read_events, raw), (bd.read_events, dd.from_pandas(raw, 3))):
+        with pytest.raises(ConfigError) as info:
+            _dropped(read, source, by="client")
+        assert str(info.value) == refusal
     assert [str(w.message) for w in pandas_caught] == [str(w.message) for w in dask_caught] == \
         [want]
     assert [type(w.message) for w in dask_caught] == [PersonalDataWarning]

@@ -22,6 +22,7 @@ import budgetlab as bl
 import budgetlab.dask as bd
 from budgetlab.budget.burn import burn_rates
 from budgetlab.errors import (
+    ConfigError,
     DatasetError,
     FileFormatError,
     InputError,
@@ -344,11 +345,16 @@ def test_pii_drop_decided_globally_like_pandas(client, tmp_path):
     raw = _small_log(email_in_file=0)
     _write_small(raw, tmp_path)
     with pytest.warns(UserWarning, match="'client'"):
-        ev = bd.read_events(tmp_path, by=["region", "client"], pii="drop")
+        ev = bd.read_events(tmp_path, by=["region"], keep=["client"], pii="drop")
     with pytest.warns(UserWarning, match="'client'"):
-        want = bl.read_events(raw, by=["region", "client"], pii="drop")
+        want = bl.read_events(raw, by=["region"], keep=["client"], pii="drop")
     assert "client" not in ev.columns
     assert_identical(ev.compute().reset_index(drop=True), want, attrs=False)
+    # as a by= key, dropping it would lose the grouping: both readers refuse, in one sentence
+    for read, source in ((bd.read_events, tmp_path), (bl.read_events, raw)):
+        with pytest.raises(ConfigError, match=r"^by='client' names a column that pii='drop' "
+                                              r"removes as personal data; use pii='hash'"):
+            read(source, by=["region", "client"], pii="drop")
 
 
 def test_bad_labels_and_columns_are_named_errors(client, tmp_path):
