@@ -124,8 +124,9 @@ def held_line(summary: pd.DataFrame, slo: SLO | PerGroup) -> str:
     never = int((~summary["status_evaluated"]).sum())
     if not some and not never:
         return ""
-    flag, n = ((f"--min-events {slo.min_events:,}", f"{slo.min_events:,} events")
-               if isinstance(slo, SLO) else ("min_events in the --slo file", "their min_events"))
+    flag, n = ((f"--min-events {slo.min_events}", f"{slo.min_events:,} events")
+               if isinstance(slo, SLO)
+               else ("--min-events, or an --slo file's min_events", "their min_events"))
     groups = counted(len(summary), "group")
     first = (f"status held, never evaluated: {never:,} of {groups}' windows never held {n} "
              f"({flag}): their status was held from the start, so final_status reads "

@@ -31,7 +31,8 @@ from .prose import wrap
 from .shared import group_label
 
 __all__ = ["out_column", "more_rows", "window_needs", "no_recommendation_lines",
-           "print_no_recommendation", "thin_windows_line", "print_thin_windows", "thin_time_line"]
+           "print_no_recommendation", "min_events_advice", "thin_windows_line",
+           "print_thin_windows", "thin_time_line"]
 
 #: The statuses whose time :func:`thin_time_line` weighs, the worst first.
 _BAD = ("exhausted", "critical", "warning")
@@ -123,6 +124,23 @@ def window_needs(frame: pd.DataFrame, slo: SLO | PerGroup, by: list[str]
     return need, held
 
 
+def min_events_advice(slo: SLO | PerGroup) -> tuple[str, str]:
+    """The flag that holds a thin window's status, as it can be pasted (no thousands separator),
+    and how many events it asks for: one count under one SLO, each group's count under
+    per-group targets (``--min-events`` applies to every group, whether the targets came from
+    ``--target GROUP=T,...`` or an ``--slo`` file).
+
+    >>> min_events_advice(SLO(target=0.999))
+    ('--min-events 10000', 'that many')
+    >>> min_events_advice(PerGroup({"a": 0.93, "b": 0.97}, base=SLO()))
+    ('--min-events N', 'N events (the counts each target needs: a 143, b 334)')
+    """
+    if isinstance(slo, SLO):
+        return f"--min-events {events_for(slo.target)}", "that many"
+    needs = ", ".join(f"{'/'.join(k)} {events_for(s.target)}" for k, s in slo.table.items())
+    return "--min-events N", f"N events (the counts each target needs: {needs})"
+
+
 def thin_windows_line(states: pd.DataFrame, tr: pd.DataFrame, slo: SLO | PerGroup,
                       by: list[str]) -> str:
     """Below ``replay``'s transitions: how many groups end on a status read from a window of
@@ -148,8 +166,7 @@ def thin_windows_line(states: pd.DataFrame, tr: pd.DataFrame, slo: SLO | PerGrou
     one = int((total[last][ends] == 1).sum())  # every thin end on one event, of any status
     at = (f"fewer than {events_for(slo.target):,} events (under {given_percent(slo.target)} "
           if isinstance(slo, SLO) else "fewer events than its group's target needs (")
-    flag, n = ((f"--min-events {events_for(slo.target):,}", "that many") if isinstance(slo, SLO)
-               else ("min_events in the --slo file", "as many"))
+    flag, n = min_events_advice(slo)
     return (f"thin windows: {int(ends.sum()):,} of {counted(len(last), 'group')} end on a status "
             f"read from a window of {at}it holds fewer than {MIN_EXPECTED_FAILURES} expected "
             f"failures: too few for a verdict), {int(ex.sum()):,} of them EXHAUSTED, {one:,} on "

@@ -77,7 +77,7 @@ def test_time_held_under_min_events_is_said_and_the_verdict_withheld(log, tmp_pa
     assert rows["big"][-2] == "exhausted" and rows["x"][-2] == rows["y"][-2] == "withheld"
     assert rows["big"][-8:-6] == ["16.6", "h"] and rows["x"][-7:-5] == ["28.0", "h"]
     assert ("status held, never evaluated: 2 of 3 groups' windows never held 1,000 events "
-            "(--min-events 1,000): their status was held from the start, so final_status reads "
+            "(--min-events 1000): their status was held from the start, so final_status reads "
             "withheld (no verdict). Time held, not evaluated: 3 of 3 groups held a status for "
             "part of their time while the window held fewer than 1,000 events") in _flat(out)
 

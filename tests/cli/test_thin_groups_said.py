@@ -117,3 +117,15 @@ def test_replay_says_the_one_transition(tmp_path, capsys):
     out = _said(capsys.readouterr().out)
     assert ("1 of them EXHAUSTED, 1 on a single event; the one transition came from such a "
             "window.") in out
+
+
+def test_per_group_targets_name_the_flag_and_each_groups_count(tmp_path, capsys):
+    # per-group targets from --target (no --slo file): the advice names --min-events, never an
+    # --slo file, with each target's count by hand: 10 expected failures need 10 / (1 - t)
+    # events: a 0.95 -> 200, b 0.9 -> 100, c 0.98 -> 500
+    assert main(["replay", _replay_log(tmp_path), "--ok", "ok", "--by", "g", "--target",
+                 "a=0.95,b=0.9,c=0.98", "--window", "24h"]) == 0
+    out = _said(capsys.readouterr().out)
+    assert "--slo file" not in out
+    assert ("--min-events N holds a group's status until its window holds N events (the counts "
+            "each target needs: a 200, b 100, c 500).") in out
