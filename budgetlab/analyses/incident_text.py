@@ -25,6 +25,8 @@ from .incident_bucket_text import as_sentence, bucket_sentence
 from .incident_budget_text import budget_sentence, over_words
 from .incident_coverage import (
     all_unevaluated,
+    no_evaluation_inside,
+    no_evaluation_words,
     late_from,
     not_known_words,
     partly_evaluated,
@@ -161,9 +163,11 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     ``fired``, ``budgetlab alerts``' rule): one that began after the end says so, and a silent
     tier's words name that span, and where the log's end cuts the grace
     (:func:`~.incident_end_words.grace_cut_words`, naming the log's ``last_event`` when the
-    report knows it). "Would not have paged" (fired) is said only when every page tier (tier)
-    that could fire was evaluated during the incident: when some were and others were not,
-    whether it would have paged is not known, both named
+    report knows it). When no evaluation (a bin end of ``freq``) falls inside the incident, no
+    tier was evaluated, and that is the reason given (before stop 63 their windows were said to
+    reach before the data's start). "Would not have paged" (fired) is said only when every page
+    tier (tier) that could fire was evaluated during the incident: when some were and others
+    were not, whether it would have paged is not known, both named
     (:func:`~.incident_coverage.partly_known_words`). A page of a group in ``thin`` (too few
     events in its window for a verdict, and why) comes after those of the others (the thin ones
     in ``order``, the groups as the summary speaks of them), said with its count when it is the
@@ -191,16 +195,21 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     elif data_end is not None and _bin_end(data_end, freq) <= start:
         return as_sentence(f"the log ends before the incident, so what {name} would have done "
                          "during it is not known")
-    elif all_unevaluated(tiers, "page" if has_page else None):  # every tier that could page
-        txt = not_known_words(name, has_page, tiers)
+    elif (missed := end is not None and no_evaluation_inside(start, end, freq)) or all_unevaluated(
+            tiers, "page" if has_page else None):  # no tier that could page was evaluated
+        verb = "paged" if has_page else "fired"
+        txt = (f"no tier of {name} was evaluated during the incident: "
+               f"{no_evaluation_words(start, end, freq)}, so whether it would have {verb} is not "
+               "known" if missed and end is not None else not_known_words(name, has_page, tiers))
         if has_page and len(fired):  # a ticket known to have fired is said, as below
             r = fired.iloc[0]
             txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"
                     f"{for_group(r, keys)} {when(r)}{_others(fired, keys, 'raised one')}")
         txt += reach_words(tiers, policy, target, keys, grace=grace)
-        # the other tiers not evaluated either (the page tiers are named above)
+        # the other tiers not evaluated either (the page tiers are named above; every tier when
+        # no evaluation falls inside the incident)
         return as_sentence(txt + unevaluated_words(tiers[tiers["severity"] != "page"] if has_page
-                                                 else tiers.iloc[:0], None))
+                                                 and not missed else tiers.iloc[:0], None))
     else:
         sev = "page" if has_page else None
         partly = partly_evaluated(tiers, sev)  # a silent tier beside one that was not evaluated
