@@ -32,10 +32,12 @@ from ..windows.bingrid import BinGrid
 from ..windows.bins import read_bins
 from .bucket_variants import closed_overlap
 from .incident_end_words import clock_words
+from .incident_evaluations import no_evaluation_inside, no_evaluation_words
 
 __all__ = ["all_unevaluated", "covered_alerts", "evaluated_from", "late_from",
-           "no_evaluation_inside", "no_evaluation_words", "not_known_words", "partly_evaluated",
-           "partly_known_words", "silent_others_words", "tiers_note", "tracker_note", "tracker_read_from", "unevaluated_words", "withhold_tracker"]
+           "not_known_words", "partly_evaluated", "partly_known_words", "silent_others_words",
+           "tiers_note", "tracker_note", "tracker_read_from", "unevaluated_words",
+           "withhold_tracker"]
 
 
 def evaluated_from(grid: BinGrid, data_start: pd.Timestamp | None,
@@ -174,34 +176,6 @@ def _covered_runs(grid: BinGrid, target: float, policy: AlertPolicy,
     out["ongoing"] = ongoing[order].astype(bool)
     out["may_have_fired_earlier"] = early[order]
     return out
-
-
-def no_evaluation_inside(start: pd.Timestamp, end: pd.Timestamp, freq: Any) -> bool:
-    """No evaluation of the policy (the end of a bin of ``freq``, aligned on the epoch) falls in
-    ``(start, end]``, the incident's evaluations (a 12 s incident between two minute marks): no
-    tier is evaluated during it, however long before it the data start.
-
-    >>> t = pd.Timestamp("2026-01-01 18:00:20", tz="UTC")
-    >>> no_evaluation_inside(t, t + pd.Timedelta("12s"), "1min")
-    True
-    >>> no_evaluation_inside(t, pd.Timestamp("2026-01-01 18:01", tz="UTC"), "1min")
-    False
-    """
-    width = pd.Timedelta(freq)
-    return bool(start.floor(width) + width > end)
-
-
-def no_evaluation_words(start: pd.Timestamp, end: pd.Timestamp, freq: Any) -> str:
-    """Why no tier was evaluated during an incident :func:`no_evaluation_inside` says so of.
-
-    >>> t = pd.Timestamp("2026-01-01 18:00:20", tz="UTC")
-    >>> no_evaluation_words(t, t + pd.Timedelta("12s"), "1min")
-    "no 1 min evaluation falls inside the incident's 12 s (the alert tiers are evaluated at the \
-end of each 1 min bin)"
-    """
-    step = prose_duration(pd.Timedelta(freq))
-    return (f"no {step} evaluation falls inside the incident's {prose_duration(end - start)} "
-            f"(the alert tiers are evaluated at the end of each {step} bin)")
 
 
 def tiers_note(tiers: pd.DataFrame, data_start: pd.Timestamp, tz: str,
