@@ -181,7 +181,8 @@ def incident_report(
             span.data_end is not None and span.data_end < span.start):  # said in its note
         notes.append("there were no events during the incident.")
     if span.data_start is not None:  # each tier's evaluated span
-        notes.append(tiers_note(tables["tiers"], span.data_start, tz, span.start, span.data_end))
+        notes.append(tiers_note(tables["tiers"], span.data_start, tz, span.start, span.data_end,
+                                end=span.end, freq=freq))
     return _with_summary(IncidentReport(
         start=span.start, end=span.end, window_start=span.w_start, window_end=span.w_end, slo=slo,
         policy=pol, by=tuple(keys), breakdown_by=tuple(bkeys), scope=scope_text, tz=tz, **tables,

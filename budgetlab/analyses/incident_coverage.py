@@ -32,10 +32,12 @@ from ..windows.bingrid import BinGrid
 from ..windows.bins import read_bins
 from .bucket_variants import closed_overlap
 from .incident_end_words import clock_words
+from .incident_evaluations import no_evaluation_inside, no_evaluation_words
 
-__all__ = ["all_unevaluated", "covered_alerts", "evaluated_from", "late_from", "not_known_words",
-           "partly_evaluated", "partly_known_words", "silent_others_words", "tiers_note",
-           "tracker_note", "tracker_read_from", "unevaluated_words", "withhold_tracker"]
+__all__ = ["all_unevaluated", "covered_alerts", "evaluated_from", "late_from",
+           "not_known_words", "partly_evaluated", "partly_known_words", "silent_others_words",
+           "tiers_note", "tracker_note", "tracker_read_from", "unevaluated_words",
+           "withhold_tracker"]
 
 
 def evaluated_from(grid: BinGrid, data_start: pd.Timestamp | None,
@@ -177,14 +179,23 @@ def _covered_runs(grid: BinGrid, target: float, policy: AlertPolicy,
 
 
 def tiers_note(tiers: pd.DataFrame, data_start: pd.Timestamp, tz: str,
-               ref: pd.Timestamp, data_end: pd.Timestamp | None = None) -> str:
+               ref: pd.Timestamp, data_end: pd.Timestamp | None = None, *,
+               end: pd.Timestamp | None = None, freq: Any = None) -> str:
     """The note on the span each tier was evaluated over when the log starts late (``tiers``: the
-    report's tier table, one row per tier of the first group; ``ref``: the incident's start). A
-    tier not evaluated is said with its reason: its window never all after the data's start
-    during the incident, or, when the log's last event (``data_end``) comes before the incident's
-    start, the log ending before the incident (before stop 59 the window's reason was given for
-    it, of data that had started days before)."""
+    report's tier table, one row per tier of the first group; ``ref``: the incident's start,
+    ``end`` its end, ``freq`` the policy's bins). A tier not evaluated is said with its reason:
+    when the log's last event (``data_end``) comes before the incident's start, the log ending
+    before the incident (before stop 59 the window's reason was given for it, of data that had
+    started days before); when no evaluation falls inside the incident
+    (:func:`no_evaluation_inside`), that, of every tier at once (before stop 63 the window's
+    reason was given for it, of data that had started 18 h before a 12 s incident); else its
+    window never all after the data's start during the incident."""
     ended = data_end is not None and data_end < ref
+    lead = f"the data start at {clock_words(data_start, tz, ref)}"
+    if not ended and end is not None and freq is not None and no_evaluation_inside(ref, end,
+                                                                                    freq):
+        return (f"{lead}, but no alert tier is evaluated during the incident: "
+                f"{no_evaluation_words(ref, end, freq)}, so their figures are withheld.")
     parts = []
     for _, r in tiers.drop_duplicates("tier").iterrows():
         win = prose_duration(r["long_window"])
@@ -196,7 +207,7 @@ def tiers_note(tiers: pd.DataFrame, data_start: pd.Timestamp, tz: str,
         else:
             parts.append(f"{r['tier']} ({win}) from {clock_words(r['evaluated_from'], tz, ref)} "
                          f"to {clock_words(r['evaluated_to'], tz, ref)}")
-    return (f"the data start at {clock_words(data_start, tz, ref)}: an alert tier is evaluated "
+    return (f"{lead}: an alert tier is evaluated "
             "only where its long window lies after the data's start (earlier windows hold less "
             "than their length of data, not production's traffic), so during the incident "
             + "; ".join(parts) + ".")

@@ -9,6 +9,8 @@ from typing import Any
 
 import pandas as pd
 
+from ..events.scopes import parse_scope
+
 __all__ = ["all_groups", "for_group", "group_label", "no_event_labels", "no_event_words",
            "scope_group_words"]
 
@@ -54,12 +56,22 @@ def all_groups(table: pd.DataFrame, keys: Sequence[str], scope: str = "*", *,
 
     >>> all_groups(t, ["region"], of=3, none=["region=lis"], again=True)
     ' of the same 3 groups'
+
+    The groups are named by the keys that tell them apart: a key the ``scope`` pins to one value
+    (``region`` in ``region=fra``) is no grouping of them (before stop 63 a breakdown by
+    ``captcha_type`` and ``region`` in the scope ``region=fra`` read "by captcha_type and
+    region", and one by ``region`` alone "both groups by region" of groups by another key).
+
+    >>> u = pd.DataFrame({"captcha_type": ["image", "v2"], "region": ["fra", "fra"]})
+    >>> all_groups(u, ["captcha_type", "region"], "region=fra")
+    ' in the scope region=fra, across both groups by captcha_type'
     """
     n = len(table.drop_duplicates(subset=list(keys))) if keys else 1
     total = max(n, of) if keys else 1
     if total < 2:
         return ""
-    by = " and ".join(keys)
+    pinned = parse_scope(scope)
+    by = " and ".join([k for k in keys if k not in pinned] or keys)
     groups = f"{'both groups' if total == 2 else f'all {total:,} groups'} by {by}"
     if total > n and again:
         groups = f"the same {total:,} groups"

@@ -28,7 +28,7 @@ from .._util.validation import (
     utc_ns_column,
     utc_timestamp,
 )
-from .._util.words import counted, duration_words, flags_as
+from .._util.words import counted, duration_words, flags_as, prose_duration
 from ..alerts.score_inputs import outside_span
 from ..budget.episodes import status_episodes
 from ..budget.figures import BURN_BANDS
@@ -125,7 +125,8 @@ def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | No
     that overlap the tracker's window before the alert ``[at - window, at]`` (from the earliest
     start to the latest end); else the tracker's CRITICAL-or-worse episode that holds ``at``
     (:func:`budgetlab.status_episodes`, flaps within 30 minutes merged); else one window either
-    side of ``at``.
+    side of ``at``. ``reason`` names the rule that picked it (before stop 63 an 11 s episode
+    was "the tracker's critical-or-worse episode around the alert", the rule unsaid).
 
     Parameters
     ----------
@@ -155,9 +156,11 @@ def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | No
     >>> st = replay(as_events(pd.date_range("2026-01-01", periods=180, freq="1min"), ok),
     ...             SLO(target=0.9, window="30min"))
     >>> span = incident_span(st, at="2026-01-01 00:50")
-    >>> str(span["start"]), str(span["end"]), span["reason"]
-    ('2026-01-01 00:42:00+00:00', '2026-01-01 01:38:00+00:00', "the tracker's critical-or-worse
-    episode around the alert")
+    >>> str(span["start"]), str(span["end"])
+    ('2026-01-01 00:42:00+00:00', '2026-01-01 01:38:00+00:00')
+    >>> print(span["reason"])  # doctest: +NORMALIZE_WHITESPACE
+    the tracker's critical-or-worse episode around the alert (picked as the one holding the
+    alert, whatever its length, flaps within 30 min merged; no incident labels given)
     """
     require_columns(states, ["ts", "status"], what="states")
     tz = check_tz(tz)
@@ -179,14 +182,21 @@ def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | No
             which = (f"the labelled {noun} " + ", ".join(near["incident_id"].astype(str))
                      if "incident_id" in near.columns else counted(len(near), "labelled incident"))
             return {"start": near["start"].min(), "end": near["end"].max(),
-                    "reason": f"{which} around the alert"}
+                    "reason": f"{which} around the alert (picked as every labelled incident "
+                    f"overlapping the tracker's {prose_duration(window)} before the alert, from "
+                    "the earliest start to the latest end)"}
     episodes = status_episodes(states, transitions(states), at_least="critical")
     hold = episodes[((episodes["start"] <= when) & (episodes["end"] >= when)).to_numpy()]
+    none = ("no incident labels given" if incidents is None or not len(incidents)
+            else f"no labelled incident overlaps the {prose_duration(window)} before the alert")
     if len(hold) and hold["end"].iloc[0] > hold["start"].iloc[0]:
         return {"start": hold["start"].iloc[0], "end": hold["end"].iloc[0],
-                "reason": "the tracker's critical-or-worse episode around the alert"}
+                "reason": "the tracker's critical-or-worse episode around the alert (picked as "
+                f"the one holding the alert, whatever its length, flaps within 30 min merged; "
+                f"{none})"}
     return {"start": when - window, "end": when + window,
-            "reason": "one window either side of the alert (the tracker was not critical then)"}
+            "reason": "one window either side of the alert (the tracker was not critical then; "
+            f"{none})"}
 
 
 def to_zone(frame: pd.DataFrame, columns: Sequence[str], tz: str) -> pd.DataFrame:

@@ -33,6 +33,7 @@ from .incident_coverage import (
     unevaluated_words,
 )
 from .incident_end_words import clock_words, detection_span_words, grace_cut_words
+from .incident_evaluations import bin_end, no_evaluation_inside, no_tier_words
 from .incident_focus import focus_words, thin_others_words
 from .incident_group_words import for_group, no_event_labels, no_event_words
 from .incident_tier_reach import reach_words
@@ -69,7 +70,7 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
     thin = thin or {}
     # the policy's evaluations read data up to the end of the bin (epoch-aligned) of the log's
     # last event: said when that cuts the incident
-    cut = data_end is not None and _bin_end(data_end, freq) < end
+    cut = data_end is not None and bin_end(data_end, freq) < end
     # the failures the incident's events were allowed under each group's own target
     expected = float((budget["failures"] - budget["excess_failures"]).sum()) if len(budget) else 0.0
     outside = ((data_end is not None and data_end < start)
@@ -120,7 +121,7 @@ def in_log_part(start: pd.Timestamp, end: pd.Timestamp, data_start: pd.Timestamp
     (Timedelta('0 days 02:00:00'), 'to 21:59')
     """
     lo = start if data_start is None else max(start, data_start.floor(pd.Timedelta(freq)))
-    hi = end if data_end is None else min(end, _bin_end(data_end, freq))
+    hi = end if data_end is None else min(end, bin_end(data_end, freq))
     if (lo, hi) == (start, end) or hi <= lo:
         return None
     said = [f"from {_clock(data_start, tz, start)}" if lo > start and data_start is not None
@@ -161,9 +162,11 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     ``fired``, ``budgetlab alerts``' rule): one that began after the end says so, and a silent
     tier's words name that span, and where the log's end cuts the grace
     (:func:`~.incident_end_words.grace_cut_words`, naming the log's ``last_event`` when the
-    report knows it). "Would not have paged" (fired) is said only when every page tier (tier)
-    that could fire was evaluated during the incident: when some were and others were not,
-    whether it would have paged is not known, both named
+    report knows it). When no evaluation (a bin end of ``freq``) falls inside the incident, no
+    tier was evaluated, and that is the reason given (before stop 63 their windows were said to
+    reach before the data's start). "Would not have paged" (fired) is said only when every page
+    tier (tier) that could fire was evaluated during the incident: when some were and others
+    were not, whether it would have paged is not known, both named
     (:func:`~.incident_coverage.partly_known_words`). A page of a group in ``thin`` (too few
     events in its window for a verdict, and why) comes after those of the others (the thin ones
     in ``order``, the groups as the summary speaks of them), said with its count when it is the
@@ -188,19 +191,19 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         r = fired.iloc[0]
         txt = (f"{name} would have fired {r['tier']} ({r['severity']}){for_group(r, keys)} "
                f"{when(r)}{_others(fired, keys, 'fired')}")
-    elif data_end is not None and _bin_end(data_end, freq) <= start:
+    elif data_end is not None and bin_end(data_end, freq) <= start:
         return as_sentence(f"the log ends before the incident, so what {name} would have done "
                          "during it is not known")
-    elif all_unevaluated(tiers, "page" if has_page else None):  # every tier that could page
-        txt = not_known_words(name, has_page, tiers)
-        if has_page and len(fired):  # a ticket known to have fired is said, as below
-            r = fired.iloc[0]
-            txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"
-                    f"{for_group(r, keys)} {when(r)}{_others(fired, keys, 'raised one')}")
+    elif (missed := end is not None and no_evaluation_inside(start, end, freq)) or all_unevaluated(
+            tiers, "page" if has_page else None):  # no tier that could page was evaluated
+        txt = (no_tier_words(name, has_page, start, end, freq) if missed and end is not None
+               else not_known_words(name, has_page, tiers))
+        txt += _ticket_words(fired, keys, when) if has_page else ""  # a ticket that fired
         txt += reach_words(tiers, policy, target, keys, grace=grace)
-        # the other tiers not evaluated either (the page tiers are named above)
+        # the other tiers not evaluated either (the page tiers are named above; every tier when
+        # no evaluation falls inside the incident)
         return as_sentence(txt + unevaluated_words(tiers[tiers["severity"] != "page"] if has_page
-                                                 else tiers.iloc[:0], None))
+                                                 and not missed else tiers.iloc[:0], None))
     else:
         sev = "page" if has_page else None
         partly = partly_evaluated(tiers, sev)  # a silent tier beside one that was not evaluated
@@ -212,9 +215,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         txt = (partly_known_words(name, has_page, tiers, peak) if partly
                else f"{name} would not have {'paged' if has_page else 'fired'}{peak}")
         if has_page and len(fired):
-            r = fired.iloc[0]
-            txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"
-                    f"{for_group(r, keys)} {when(r)}{_others(fired, keys, 'raised one')}")
+            txt += _ticket_words(fired, keys, when)
         elif has_page:  # of the tiers known silent only
             txt += silent_others_words(tiers, "; " if partly else " and ")
         # the unevaluated tiers that could page (fire) are named above when partly
@@ -224,6 +225,16 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         if end is not None and (cut := grace_cut_words(tiers, end, grace, tz, last_event)):
             txt += f"; {cut}"  # not "did not page" through a grace the log does not hold
     return as_sentence(txt + reach_words(tiers, policy, target, keys, grace=grace))
+
+
+def _ticket_words(fired: pd.DataFrame, keys: Sequence[str], when: Any) -> str:
+    """``; its ticket_1d tier would have raised a ticket ...``: the first tier of ``fired`` (no
+    page among them), when it is said; ``""`` when none fired."""
+    if not len(fired):
+        return ""
+    r = fired.iloc[0]
+    return (f"; its {r['tier']} tier would have raised a {r['severity']}{for_group(r, keys)} "
+            f"{when(r)}{_others(fired, keys, 'raised one')}")
 
 
 def _evidence_first(fired: pd.DataFrame, keys: Sequence[str], thin: dict[tuple[str, ...], str],
@@ -297,7 +308,7 @@ def _peak_words(near: pd.Series, keys: Sequence[str], freq: Any, start: pd.Times
     """`` (page_1h's 1 h burn, evaluated every minute, peaked at 10, its threshold is 14.4)``:
     how close the tier of ``near`` came (``whose``: its name's possessive, or ``its``)."""
     upto = "" if data_end is None else f" up to the data's end at {_clock(data_end, tz, start)}"
-    if late_from(near, _bin_end(start, freq)):  # its window reached before the data until then
+    if late_from(near, bin_end(start, freq)):  # its window reached before the data until then
         upto = (f" from {_clock(near['evaluated_from'], tz, start)} (its first window "
                 f"after the data's start){upto}")
     return (f" ({whose} {prose_duration(near['long_window'])} burn{for_group(near, keys)}, "
@@ -345,9 +356,3 @@ def _why_silent(near: pd.Series, policy: AlertPolicy, grace: Any) -> str:
     wait = f" (for_ {prose_duration(tier.for_)})" if tier.for_ > pd.Timedelta(0) else ""
     return (f", and both its windows were over it, but no alert of it began "
             f"{detection_span_words(grace)}{wait}")
-
-
-def _bin_end(t: pd.Timestamp, freq: Any) -> pd.Timestamp:
-    """The end of the bin of ``freq`` (aligned on the epoch, as the policy's) holding ``t``."""
-    width = pd.Timedelta(freq)
-    return t.floor(width) + width

@@ -19,7 +19,7 @@ import pandas as pd
 from .._util.burns import three_digits
 from .._util.validation import require_columns, to_timedelta
 from ..alerts.tier import PAGE_SEVERITIES
-from ..errors import ConfigError
+from ..errors import ConfigError, InputError
 from ..events.schema import scope_mask, ts_ns
 from .count_verdicts import page_verdict
 from .incident import IncidentReport
@@ -109,14 +109,25 @@ def page_table(
     return pd.DataFrame(rows).set_index("policy")
 
 
-def _window_counts(events: pd.DataFrame, when: pd.Timestamp, width: pd.Timedelta) -> tuple[int,
-                                                                                           int]:
-    """Failures and events with ``when - width <= ts <= when`` (the seed's window; events
-    sorted)."""
+def _window_counts(events: pd.DataFrame, when: pd.Timestamp, width: pd.Timedelta, *,
+                   at_event: int | None = None) -> tuple[int, int]:
+    """Failures and events in a window of ``events`` (sorted, table order kept among ties) ending
+    at ``when``: ``when - width <= ts <= when`` for an alert tier's (``at_event`` ``None``). The
+    tracker's window at its peak event (``at_event``: the events it held then, the tracker
+    table's ``peak_burn_events``) is the seed's at that event, ``when - width <= ts <= when``
+    up to that event: the rows after it that share its timestamp were not recorded yet (before
+    stop 63 they were counted, one event too many at a tied peak)."""
     t = ts_ns(events)
-    lo, hi = np.searchsorted(t, when.value - width.value, "left"), np.searchsorted(t, when.value,
-                                                                                   "right")
-    n = int(hi - lo)
+    lo = int(np.searchsorted(t, when.value - width.value, "left"))
+    if at_event is None:
+        hi = int(np.searchsorted(t, when.value, "right"))
+    else:
+        hi = lo + at_event
+        if not (lo < hi <= len(t) and t[hi - 1] == when.value):
+            raise InputError(f"the tracker's peak at {when} held {at_event} events in its "
+                             "window, which the events given do not: give wake_verdict() the "
+                             "events the report was made from.")
+    n = hi - lo
     return n - int(events["ok"].to_numpy(dtype=bool)[lo:hi].sum()), n
 
 
@@ -208,7 +219,8 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
     if pd.notna(tracker["peak_burn_at"]):  # judged both ways: a peak below wake_burn on a
         # few events may be one above it (before, it was judged only when above: not justified)
         f, n = _window_counts(scoped, pd.Timestamp(tracker["peak_burn_at"]),
-                              pd.Timedelta(first.slo.window))
+                              pd.Timedelta(first.slo.window),
+                              at_event=int(tracker["peak_burn_events"]))
         judged.append(page_verdict(f, n, target=target, threshold=wake_burn,
                                    subject="the tracker's peak burn"))
     silent = []

@@ -147,12 +147,14 @@ def test_the_top_bucket_share_says_whose_failures_it_counts():
                                  breakdown_by="region", policy=pol)
     assert (" 82 % of the failures of both groups by region were solve errors in fra (94 % of "
             "fra's failures)") in every_type.summary
-    # by both keys, the group is named by both: a/fra's 9 are 9 / 12 = 75 % of its own
+    # by both keys, the group is named by both: a/fra's 9 are 9 / 12 = 75 % of its own; the
+    # groups are told apart by region alone, the scope pinning captcha_type (stop 63: "by
+    # captcha_type and region")
     both = incident_report(scoped_log(), SLO_1H, "2026-01-01 10:00", "2026-01-01 11:00",
                            context="1h", by=["captcha_type", "region"], scope="captcha_type=a",
                            policy=pol)
     assert (" 45 % of the failures in the scope captcha_type=a, across both groups by "
-            "captcha_type and region, were solve errors in captcha_type=a, region=fra (75 % of "
+            "region, were solve errors in captcha_type=a, region=fra (75 % of "
             "that group's failures)") in both.summary
     # the tracker's group names the scope's key: no "in that scope" after it
     assert "the 1 h tracker for captcha_type=a, region=fra (target 90 %)" in both.summary

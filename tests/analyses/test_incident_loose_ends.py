@@ -49,7 +49,8 @@ def test_events_and_failures_sentences_count_the_same_groups_naming_the_silent_o
                              "2026-03-02 11:00", by=["svc", "method"], scope="svc=api",
                              breakdown_by=["svc", "method"])
     said = flat(rep.summary)
-    groups = ("in the scope svc=api, across both groups by svc and method (svc=api, "
+    # (stop 63: the scope pins svc, so the groups are told apart by method: "by method")
+    groups = ("in the scope svc=api, across both groups by method (svc=api, "
               "method=POST had no event in the incident)")
     # POST named once, by the failures' sentence, the first to count the groups
     assert ("the incident saw 10 failures in 60 events in the scope svc=api, across the same 2 "
