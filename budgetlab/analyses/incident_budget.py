@@ -29,6 +29,7 @@ import pandas as pd
 from .._util.ratios import ratio
 from .._util.thin import thin_words, too_thin
 from .._util.units import HOUR_NS
+from .._util.validation import utc_ns_column
 from ..alerts.policy import AlertPolicy
 from ..budget.sending import sending_time
 from ..slo import SLO
@@ -54,7 +55,7 @@ def log_traffic(log: pd.DataFrame, groups: Groups) -> pd.DataFrame:
     >>> log_traffic(ev, Groups(ev, [])).to_dict("records")
     [{'events': 4, 'traffic_hours': 3.0, 'silences': 0, 'silent_hours': 0.0}]
     """
-    t = log["ts"].array.asi8
+    t = utc_ns_column(log["ts"], "the log's ts")  # in ns whatever the unit (pandas 3: us)
     lo = int(t[0]) if len(t) else 0
     hi = max(int(t[-1]) if len(t) else 0, lo + 1)
     code = np.zeros(len(log), dtype=np.int64)

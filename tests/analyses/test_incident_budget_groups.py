@@ -3,6 +3,7 @@ outside the replayed span (stop 63: 1,456 and 2,176 events a day for one scope, 
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from budgetlab import SLO, AlertPolicy, incident_report
@@ -44,3 +45,18 @@ def test_no_group_left_out_says_nothing_more():
                           "2026-01-05 11:00", scope="region=fra", by="captcha_type",
                           context="2h", policy=AlertPolicy.workbook("30D"))
     assert "sending only outside it" not in rep.summary, rep.summary
+
+
+def test_a_log_in_microseconds_counts_the_same_traffic():
+    # pandas 3's date_range gives datetime64[us]: 7,200 events a minute apart from 2026-01-01
+    # are 119 h 59 min of sending time, 1,440.2 events a day by hand (7,200 / (7,199 / 1,440)),
+    # whatever the unit; read as ns, the us integers made it 7 min 11 s in 1970
+    ts = pd.date_range("2026-01-01", periods=7200, freq="1min", tz="UTC").as_unit("us")
+    ok = np.ones(7200, dtype=bool)
+    ok[3000:3030] = False
+    ev = pd.DataFrame({"ts": ts, "ok": ok})
+    rep = incident_report(ev, SLO(target=0.99, window="1h"), "2026-01-03 02:00",
+                          "2026-01-03 02:30")
+    text = " ".join(str(rep).split())
+    assert "1970" not in text
+    assert "1,440 events a day over its 119 h 59 min of sending time" in text
