@@ -42,20 +42,44 @@ def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
     'Between 01:00 CET and 04:00 CEST on 2026-03-29'
     >>> between(t("2026-10-24 21:30", tz="UTC"), t("2026-10-25 02:30", tz="UTC"), "Europe/Berlin")
     'Between 23:30 CEST on 2026-10-24 and 03:30 CET on 2026-10-25'
+
+    Times off the minute carry their seconds (a 12 s incident is not "18:00 and 18:00"), and
+    their milliseconds when off the second:
+
+    >>> between(t("2026-01-01 18:00:03", tz="UTC"), t("2026-01-01 18:00:15", tz="UTC"), "UTC")
+    'Between 18:00:03 and 18:00:15 UTC on 2026-01-01'
+    >>> between(t("2026-01-01 18:00", tz="UTC"), t("2026-01-01 18:00:00.25", tz="UTC"), "UTC")
+    'Between 18:00:00.000 and 18:00:00.250 UTC on 2026-01-01'
     """
     loc_s, loc_e = start.tz_convert(tz), end.tz_convert(tz)
+    return _between(loc_s, loc_e, _clock_format(start, end))
+
+
+def _clock_format(*times: pd.Timestamp) -> str:
+    """``%H:%M``, with seconds when a time is off the minute, milliseconds when off the second
+    (both times alike, so that they read side by side)."""
+    if any(x.microsecond or x.nanosecond for x in times):
+        return "%H:%M:%S.%f"
+    return "%H:%M:%S" if any(x.second for x in times) else "%H:%M"
+
+
+def _between(loc_s: pd.Timestamp, loc_e: pd.Timestamp, hm: str) -> str:
+    def c(x: pd.Timestamp) -> str:
+        text = x.strftime(hm)
+        return text[:-3] if hm.endswith("%f") else text  # %f is microseconds: keep the ms
+
     z_s, z_e = f"{loc_s:%Z}", f"{loc_e:%Z}"
     # one zone after both times when they share it; else each time its own
     s_zone, e_zone = ("", f" {z_e}") if z_s == z_e else (f" {z_s}", f" {z_e}")
     if loc_e.date() == loc_s.date():
-        return f"Between {loc_s:%H:%M}{s_zone} and {loc_e:%H:%M}{e_zone} on {loc_s:%Y-%m-%d}"
-    if loc_e == (loc_s.normalize() + pd.Timedelta(days=1)).tz_convert(tz) \
+        return f"Between {c(loc_s)}{s_zone} and {c(loc_e)}{e_zone} on {loc_s:%Y-%m-%d}"
+    if loc_e == (loc_s.normalize() + pd.Timedelta(days=1)).tz_convert(loc_s.tz) \
             and loc_e.hour == 0 and loc_e.minute == 0:
-        return f"Between {loc_s:%H:%M}{s_zone} and midnight{e_zone} on {loc_s:%Y-%m-%d}"
+        return f"Between {c(loc_s)}{s_zone} and midnight{e_zone} on {loc_s:%Y-%m-%d}"
     if z_s == z_e:
-        return (f"Between {loc_s:%H:%M} on {loc_s:%Y-%m-%d} and {loc_e:%H:%M} on "
+        return (f"Between {c(loc_s)} on {loc_s:%Y-%m-%d} and {c(loc_e)} on "
                 f"{loc_e:%Y-%m-%d} {z_e}")
-    return (f"Between {loc_s:%H:%M} {z_s} on {loc_s:%Y-%m-%d} and {loc_e:%H:%M} {z_e} on "
+    return (f"Between {c(loc_s)} {z_s} on {loc_s:%Y-%m-%d} and {c(loc_e)} {z_e} on "
             f"{loc_e:%Y-%m-%d}")
 
 
