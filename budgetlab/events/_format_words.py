@@ -38,7 +38,7 @@ the outcome, below 500 a success) or read_events(path, preset='access').
     if isinstance(fmt, str) and fmt.strip().lower() == "access":
         raise ConfigError("format='access' is the command line's --format access: an access log "
                           f"is not a table format; read it with {READ_ACCESS_LOG}.")
-    return check_argument("format", fmt, FORMATS)
+    return str(check_argument("format", fmt, FORMATS))
 
 
 def unsupported_file_type(path: Path, name: str, shown: str) -> FileFormatError:
