@@ -81,6 +81,7 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
+from .._util.said_once import said_once
 from .._util.validation import as_list
 from ..errors import ConfigError
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
@@ -323,14 +324,15 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
     if by is not None:
         grid = grid.regroup(as_list(by))
     parts = []
-    for name, pol in policies.items():
-        if not isinstance(pol, AlertPolicy):
-            raise ConfigError(f"policies[{name!r}] is not an AlertPolicy.")
-        ep = alert_episodes(grid, target, pol)
-        sc = score_alerts(ep, incidents, grace=grace, bins=grid, target=target, period=pol.period,
-                          policy=pol, filling=filling)
-        sc.insert(0, "policy", name)
-        parts.append(sc)
+    with said_once():  # every policy meets the same incidents: their notes are said once
+        for name, pol in policies.items():
+            if not isinstance(pol, AlertPolicy):
+                raise ConfigError(f"policies[{name!r}] is not an AlertPolicy.")
+            ep = alert_episodes(grid, target, pol)
+            sc = score_alerts(ep, incidents, grace=grace, bins=grid, target=target,
+                              period=pol.period, policy=pol, filling=filling)
+            sc.insert(0, "policy", name)
+            parts.append(sc)
     out = pd.concat(parts, ignore_index=True)
     attrs: dict[Any, Any] = {k: v for k, v in parts[0].attrs.items()
                              if k not in ("tiers", "period")}

@@ -59,7 +59,7 @@ def _pairs(text: str, what: str, form: str, example: str) -> dict[str, str]:
     return out
 
 
-def target_table(events: pd.DataFrame, *, by: str, target: float | None = 0.95,
+def target_table(events: pd.DataFrame, *, by: str | Sequence[str], target: float | None = 0.95,
                  overrides: str | None = None, name: str = "overrides") -> pd.DataFrame:
     """One target per value of ``by``: ``target``, or the value given in ``overrides``; with
     ``target=None``, the groups ``overrides`` names only.
@@ -68,8 +68,10 @@ def target_table(events: pd.DataFrame, *, by: str, target: float | None = 0.95,
     ----------
     events : DataFrame
         Canonical events (only the ``by`` column is read).
-    by : str
-        The group column.
+    by : str or list of str
+        The group column, or several (``["captcha_type", "region"]``: one row per pair of
+        values that occurs, every one at ``target``; ``overrides`` name the groups of one column
+        and are refused beside several, as ``--target GROUP=TARGET`` is beside ``--by a,b``).
     target : float or None
         Target of every group not named in ``overrides``. ``None``: no other group is in the
         table (a proposal names the groups it is about: giving the others a target nobody
@@ -106,9 +108,13 @@ def target_table(events: pd.DataFrame, *, by: str, target: float | None = 0.95,
     """
     if target is not None:
         check_fraction("target", target)  # the one fraction check (95: "use a fraction: 0.95")
-    if not isinstance(by, str):
-        raise ConfigError(f"by={by!r}: a table of targets per group needs the name of a "
-                          "group column of events, e.g. by='method'.")
+    keys = as_list(by)
+    if not keys or not all(isinstance(k, str) and k for k in keys):
+        raise ConfigError(f"by={by!r}: a table of targets per group needs the name of a group "
+                          "column of events, e.g. by='method' (or a list of them).")
+    if len(keys) > 1:
+        return _targets_of_pairs(events, keys, target, overrides, name)
+    by = keys[0]
     pairs = _pairs(overrides or "", name, "GROUP=TARGET", "recaptcha_v2=0.93,turnstile=0.97")
     given = {k: pd.to_numeric(v, errors="coerce") for k, v in pairs.items()}
     if not all(0 < x < 1 for x in given.values()):  # NaN (not a number) fails too
@@ -128,6 +134,22 @@ def target_table(events: pd.DataFrame, *, by: str, target: float | None = 0.95,
     return pd.DataFrame({by: pd.Series(values, dtype=str),  # text even with no row
                          "target": [float(given.get(v, fill)) for v in values]},
                         columns=[by, "target"]).astype({"target": np.float64})
+
+
+def _targets_of_pairs(events: pd.DataFrame, keys: list[str], target: float | None,
+                      overrides: str | None, name: str) -> pd.DataFrame:
+    """:func:`target_table` by several keys: every combination that occurs at ``target``; per-group
+    targets name the groups of one key, so ``overrides`` is refused here (the CLI's rule)."""
+    if overrides:
+        raise ConfigError(f"{name} names the groups of one key (GROUP:TARGET); under several "
+                          f"keys ({', '.join(keys)}) every group takes the one target: give "
+                          f"{name}=None, or one key.")
+    require_columns(events, keys, what="events")
+    combos = events.groupby(keys, observed=True, sort=True).size().reset_index()[keys]
+    if target is None:  # only the groups named: none
+        combos = combos.iloc[:0]
+    return combos.astype(str).assign(target=np.nan if target is None else float(target)
+                                     ).astype({"target": np.float64})
 
 
 def outcome_labels(text: str | None) -> dict[str, str] | None:

@@ -150,6 +150,7 @@ def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | N
     (:func:`~budgetlab.plotting.alert_thin.mark_thin_groups`)."""
     import matplotlib.pyplot as plt
 
+    from .._util.said_once import said_once
     from ..alerts.unseen import unseen_by_every_tier
     from ..analyses.choices.policy_thin import thin_policy_groups
     from ..plotting import plot_alerts
@@ -167,19 +168,20 @@ def policy_figure(episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | N
     fig, axes = plt.subplots(len(episodes), 1, figsize=(width, sum(heights) + AXIS_INCHES),
                              squeeze=False, sharex=True, layout="constrained",
                              gridspec_kw={"height_ratios": [max(n, 1) for n in rows]})
-    try:
-        for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
-            unseen = (None if scores is None or incidents is None else unseen_by_every_tier(
-                scores[name], incidents if scored is None else scored, incidents))
-            plot_alerts(ep, incidents=incidents, ax=ax, tz=tz, groups=groups, bins=bins,
-                        grace=grace, unseen=unseen)
-            mark_scrape_gaps(ax, gaps, list(ep.attrs.get("by", [])))
-            mark_thin_groups(ax, thin, list(ep.attrs.get("by", [])))
-            ax.set_title(f"policy {name}", loc="left")
-            ax.label_outer()  # the shared time axis is labelled once, under the bottom panel
-    except BaseException:
-        plt.close(fig)
-        raise
+    with said_once():  # every chart meets the same incidents: their notes are said once
+        try:
+            for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
+                unseen = (None if scores is None or incidents is None else unseen_by_every_tier(
+                    scores[name], incidents if scored is None else scored, incidents))
+                plot_alerts(ep, incidents=incidents, ax=ax, tz=tz, groups=groups, bins=bins,
+                            grace=grace, unseen=unseen)
+                mark_scrape_gaps(ax, gaps, list(ep.attrs.get("by", [])))
+                mark_thin_groups(ax, thin, list(ep.attrs.get("by", [])))
+                ax.set_title(f"policy {name}", loc="left")
+                ax.label_outer()  # the shared time axis is labelled once, under the bottom panel
+        except BaseException:
+            plt.close(fig)
+            raise
     return fig, note
 
 

@@ -65,10 +65,11 @@ def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | P
     print(format_incidents(incidents, events, tz=tz))
     for _, inc in incidents.iterrows():
         scope = str(inc["scope"])
+        # the default context (6 h), as `budgetlab incident` reports it: their notes agree
         rep = incident_report(events, scoped_slo(slo, scope, by), inc["start"], inc["end"],
                               by=by or None,
                               scope=scope,
-                              incidents=incidents, context="2h", tz=tz)
+                              incidents=incidents, tz=tz)
         print(f"\nIncident {inc['incident_id']} ({inc.get('kind', '')}, {scope}):")
         print(wrap(rep.summary, indent="  "))
         tracker = rep.tracker

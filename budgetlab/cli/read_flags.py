@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from ..events.spec import ReadSpec
 
-__all__ = ["read_options", "read_source", "source_incidents"]
+__all__ = ["by_keys", "read_options", "read_source", "source_incidents"]
 
 _FLAG = re.compile(r"--[a-z][a-z-]*")
 #: The bins notebook 02 scores its alerts on (``bin_events(events, "1min")``), in ns: the span
@@ -314,12 +314,25 @@ def _group_keys(by: str | Sequence[str] | Mapping[str, str | None] | None,
         # none: no key to refuse
         words = _parameter_words(list(named)) if named else "the notebook's group parameters"
         return list(named.values()), words
-    keys = [by] if isinstance(by, str) else list(by or [])
+    return by_keys(by), "the notebook's group parameters"
+
+
+def by_keys(by: str | Sequence[str] | None) -> list[str]:
+    """A notebook's ``by`` as the command line's ``--by`` takes it: ``"a,b"`` or a list of column
+    names (``None``: none).
+
+    >>> by_keys("captcha_type, region"), by_keys(["captcha_type", "region"]), by_keys(None)
+    (['captcha_type', 'region'], ['captcha_type', 'region'], [])
+    """
+    keys = [k.strip() for k in by.split(",")] if isinstance(by, str) else list(by or [])
     for key in keys:
         if not isinstance(key, str) or not key.strip() or "," in key:
             raise ConfigError(f"by={by!r}: each group key is the name of a column of the log; "
-                              f"give the notebook's group parameters column names (not {key!r}).")
-    return keys, "the notebook's group parameters"
+                              f"give column names, comma-separated as --by takes them "
+                              f"('captcha_type,region'), or a list (not {key!r}).")
+    if len(set(keys)) != len(keys):
+        raise ConfigError(f"by={by!r} names a column twice; give each key once.")
+    return keys
 
 
 def _parameter_words(names: list[str]) -> str:

@@ -18,10 +18,11 @@ import pandas as pd
 
 from .._util.inputs import check_input_file, register_input
 from .._util.progress import progress
-from .._util.validation import check_argument, utc_from_ns
+from .._util.validation import utc_from_ns
 from .._util.words import counted, say
 from ..errors import ConfigError, FileFormatError, InputError, SchemaError, TimestampError
 from ._compressed import PACKED, read_input
+from ._format_words import FORMATS, check_format, unsupported_file_type
 from ._messages import ROWS, SKIPPED, file_offset, no_rows_refusal, reading_files, row_numbers
 from ._structured import NO_RECORDS, read_jsonl, read_parquet
 from ._text import (
@@ -47,9 +48,6 @@ from .times import OFFSETS_READING, describe_time, is_instant, parse_time
 __all__ = ["FORMATS", "ISO_TIME", "FileSpec", "as_lf", "check_path", "check_scalars",
            "check_text_encoding", "expand_sources", "file_name", "file_notes", "is_path_like",
            "no_rows_refusal", "read_file", "read_files", "SKIPPED"]
-
-#: The file formats read (``format=`` values).
-FORMATS = ("csv", "tsv", "parquet", "jsonl")
 
 _SUFFIXES = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".parquet": "parquet", ".pq": "parquet",
              ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
@@ -296,19 +294,13 @@ def _detect_format(path: Path, fmt: str | None) -> tuple[str, bool]:
     suffixes = [s.lower() for s in path.suffixes]
     packed = bool(suffixes) and suffixes[-1] in PACKED
     if fmt is not None:
-        return check_argument("format", fmt, FORMATS), packed
+        return check_format(fmt), packed
     ext = suffixes[-2] if packed and len(suffixes) > 1 else (suffixes[-1] if suffixes and not
                                                              packed else "")
     if ext not in _SUFFIXES:
         shown = "".join(path.suffixes[-2:]) or "(no extension)"
-        shown = shown if file_name(shown) == shown else "(not shown)"
-        raise FileFormatError(
-            f"{file_name(path)}: unsupported file type {shown!r}; use .csv, .tsv, .parquet, "
-            ".jsonl/.ndjson (text formats optionally .gz), or pass "
-            + say("format='csv'|'tsv'|'parquet'|'jsonl'; a line-oriented text log is read with "
-                  "pattern= or preset=.",
-                  "--format csv|tsv|parquet|jsonl; a line-oriented text log is read with "
-                  "--pattern REGEX or --preset NAME."))
+        raise unsupported_file_type(path, file_name(path),
+                                    shown if file_name(shown) == shown else "(not shown)")
     return _SUFFIXES[ext], packed
 
 

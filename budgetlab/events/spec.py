@@ -12,8 +12,9 @@ from .._util.validation import check_argument, check_tz
 from .._util.words import command_flag, noun_for, say
 from ..errors import ConfigError
 from ..privacy import PII_MODES, guard_values, names_a_person
+from ._format_words import check_format
 from .epochs import EPOCH_UNITS
-from .files import FORMATS, check_text_encoding
+from .files import check_text_encoding
 from .presets import check_line_options
 from .threshold import Threshold, check_latency, check_ok_when, parse_ok_when
 from .vocabulary import Outcomes, check_outcomes
@@ -128,8 +129,10 @@ class ReadSpec:
     hash_session : bool
         Replace ``session_id`` by its keyed hash (16 hex digits) on load.
     format : {"csv", "tsv", "parquet", "jsonl"}, optional
-        File format when the extension does not say it. Compression is recognised by content
-        (gzip, bzip2, xz); a file that expands to more than 100 times its compressed size
+        File format when the extension does not say it (an access log, the command line's
+        ``--format access``: :func:`~budgetlab.read_access_log` or ``preset="access"``).
+        Compression is recognised by content (gzip, bzip2, xz); a file that expands to more
+        than 100 times its compressed size
         (beyond 16 MiB) is refused as a decompression bomb (``BUDGETLAB_MAX_RATIO`` raises the
         cap), and the decompressed bytes must fit the memory budget (``BUDGETLAB_MEMORY_LIMIT``,
         default half of the physical memory). zstd and lz4 are refused with the command that
@@ -237,7 +240,7 @@ class ReadSpec:
         if self.epoch is not None:
             check_argument("epoch", self.epoch, tuple(EPOCH_UNITS))
         if self.format is not None:
-            check_argument("format", self.format, FORMATS)
+            check_format(self.format)
         check_text_encoding(self.encoding)
         if self.tz is not None:
             self._set(tz=check_tz(self.tz))

@@ -62,7 +62,7 @@ def test_target_table_without_a_group_column_names_by():
     with pytest.raises(ConfigError) as err:
         target_table(ev, by=None, target=0.95)
     assert str(err.value) == ("by=None: a table of targets per group needs the name of a group "
-                              "column of events, e.g. by='method'.")
+                              "column of events, e.g. by='method' (or a list of them).")
     assert target_table(ev, by="method", target=0.95)["method"].tolist() == ["GET", "POST"]
 
 

@@ -30,6 +30,10 @@ FIXTURE_COPIES = {
     "openstack.log": ROOT / "tests" / "fixtures" / "loghub" / "openstack_400.log",
 }
 
+#: What a page says once when its Python blocks use names an earlier block made.
+PAGES_SAY_SESSION = ("The Python blocks on this page run in one session, in order: a later block "
+                     "uses the names an earlier one made")
+
 SHOWN_LANGUAGES = {"text", "output", "yaml", "json", "toml", "ini", "csv", "promql", "none"}
 PYTHON_LANGUAGES = {"python", "py"}
 SHELL_LANGUAGES = {"bash", "console", "sh", "shell"}
