@@ -13,11 +13,11 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
                   span: pd.Timedelta | None = None) -> list[str]:
     """One sentence per tier with episodes over (begun and ended) or incidents begun while its
     long window filled (an episode then that met an incident is said not to count as its
-    detection: scored apart, it detects nothing) (episodes: in the first long window of their group's traffic or of its
-    return after a silence that long, :mod:`budgetlab.alerts.filling`; incidents: in the first
-    long window of the ``what`` read, the grid's start in ``episodes.attrs``; an episode still
-    firing when it filled is scored), and one
-    for the merged rows (``tier`` ``*``); ``rows`` are the all-groups rows of a score table.
+    detection: scored apart, it detects nothing; episodes: in the first long window of their
+    group's traffic or of its return after a silence that long, :mod:`budgetlab.alerts.filling`;
+    incidents: in the first long window of the ``what`` read, the grid's start in
+    ``episodes.attrs``; an episode still firing when it filled is scored), and one for the merged
+    rows (``tier`` ``*``); ``rows`` are the all-groups rows of a score table.
     A window that never filled says the length of the ``what`` to the second, truncated
     (:func:`~budgetlab._util.words.length_words`): ``span`` (``alerts``: the log's first to last
     event), else the grid's.
