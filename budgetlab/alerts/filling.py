@@ -8,7 +8,8 @@ history as if they were hours or days. The stretch starts at the start of its fi
 traffic (``s``); a silence is longer than the window when the bins with traffic on either side of
 it start more than the window apart (the window evaluated between them held nothing). An
 episode of that group *over* by ``s + long window`` (its ``end`` at or before it) began and ended
-while the window filled: :func:`budgetlab.score_alerts` scores it apart (``episodes_filling``),
+while the window filled: :func:`budgetlab.score_alerts` scores it apart (``episodes_filling``;
+it detects nothing),
 ``budgetlab backtest`` marks it (``filling``) and :func:`budgetlab.bucket_breakdown` does not
 count it (``alerts_filling``). An episode begun earlier that still fires once the window is full
 is a page a person gets, counted like any other. A stretch whose window never fills before the

@@ -20,7 +20,6 @@ import numpy as np
 from .._util.ratios import ratio
 from .._util.units import DAY_NS
 from ..windows.bingrid import BinGrid
-from .filling import over_while_filling
 from .observed import rate_notes, thin_rates
 
 __all__ = ["already_firing", "episode_matches", "merge_intervals", "BadCounts", "GroupScores",
@@ -111,8 +110,8 @@ class GroupScores:
 
     Pairs are ordered by group, then incident (``pair_group``, ``pair_incident``: positions in the
     scored incidents); ``first``/``last`` are valid where ``detected``. ``episodes`` and
-    ``true_episodes`` count the episodes still firing at ``filled_ns`` or later
-    (:func:`group_scores`), the ``*_filling`` ones those over by then.
+    ``true_episodes`` count the episodes scored (:func:`group_scores`), the ``*_filling`` ones
+    those scored apart.
     """
 
     pair_group: np.ndarray
@@ -129,25 +128,57 @@ class GroupScores:
 def group_scores(n_groups: int, inc_match: np.ndarray, inc_start: np.ndarray,
                  inc_end_grace: np.ndarray,
                  gi: np.ndarray, st: np.ndarray, en: np.ndarray, *,
-                 filled_ns: np.ndarray | int | None = None) -> GroupScores | None:
+                 apart: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+                 detecting: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+                 ) -> GroupScores | None:
     """Match every group's episodes (``gi``, ``[st, en)``) against the incidents covering it
     (``inc_match[incident, group]``, spans ``[inc_start, inc_end_grace)``), all groups at once.
-    The episodes over by ``filled_ns`` (``en <= filled_ns``: begun and ended while the long window
-    filled) are counted apart; one still firing then is scored like any other.
+    ``apart``: the episodes scored apart (``(group, start, end)``; over while the long window
+    filled, :func:`~budgetlab.alerts.merged_tiers.split_rows`), counted in the ``*_filling``
+    counts; they detect nothing. ``detecting``: the intervals whose overlap detects an incident
+    (``first``, ``last``), when not the episodes themselves (a merged row's).
 
-    ``None`` when some group's episodes are not disjoint (then a range search would be wrong; the
-    caller matches that table pair by pair).
+    ``None`` when some group's episodes (or the others given) are not disjoint (then a range
+    search would be wrong; the caller matches that table pair by pair).
     """
-    order = np.lexsort((st, gi))
-    gi, st, en = gi[order], st[order], en[order]
-    if isinstance(filled_ns, np.ndarray):  # one instant per episode: in the same order
-        filled_ns = filled_ns[order]
-    same = gi[1:] == gi[:-1]
-    if bool(np.any(en < st)) or bool(np.any(same & (st[1:] < en[:-1]))):
+    empty = np.zeros(0, dtype=np.int64)
+    scored, away = _sorted_disjoint(gi, st, en), _sorted_disjoint(*(apart or (empty,) * 3))
+    found = scored if detecting is None else _sorted_disjoint(*detecting)
+    if scored is None or away is None or found is None:
         return None
     pair_group, pair_incident = np.nonzero(inc_match.T)
     pair_group = pair_group.astype(np.int64)
     q_lo, q_hi = inc_start[pair_incident], inc_end_grace[pair_incident]
+    detected, first, last, hit = _ranges(*found, pair_group, q_lo, q_hi)
+    if detecting is not None:
+        hit = _ranges(*scored, pair_group, q_lo, q_hi)[3]
+    hit_apart = _ranges(*away, pair_group, q_lo, q_hi)[3]
+
+    def count(groups: np.ndarray) -> np.ndarray:
+        return np.bincount(groups, minlength=n_groups)
+
+    return GroupScores(pair_group, pair_incident.astype(np.int64), detected, first.astype(np.int64),
+                       last.astype(np.int64), count(scored[0]), count(scored[0][hit]),
+                       count(away[0]), count(away[0][hit_apart]))
+
+
+def _sorted_disjoint(gi: np.ndarray, st: np.ndarray,
+                     en: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The episodes sorted by group and start, ``None`` when a group's overlap."""
+    order = np.lexsort((st, gi))
+    gi, st, en = (np.asarray(a, dtype=np.int64)[order] for a in (gi, st, en))
+    same = gi[1:] == gi[:-1]
+    if bool(np.any(en < st)) or bool(np.any(same & (st[1:] < en[:-1]))):
+        return None
+    return gi, st, en
+
+
+def _ranges(gi: np.ndarray, st: np.ndarray, en: np.ndarray, pair_group: np.ndarray,
+            q_lo: np.ndarray, q_hi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                         np.ndarray]:
+    """``(detected, first, last)`` per pair (group ``pair_group``, span ``[q_lo, q_hi)``) and
+    ``hit`` per episode (disjoint per group, sorted by group and start): the episodes of the
+    pair's group overlapping its span, a contiguous range found with two binary searches."""
     times = np.unique(np.concatenate([st, en, q_lo, q_hi]))
     big = np.int64(len(times))
 
@@ -165,14 +196,7 @@ def group_scores(n_groups: int, inc_match: np.ndarray, inc_start: np.ndarray,
     np.add.at(delta, lo[detected], 1)
     np.add.at(delta, hi[detected], -1)
     hit = np.cumsum(delta[:-1]) > 0
-    early = over_while_filling(en, filled_ns)
-
-    def count(mask: np.ndarray) -> np.ndarray:
-        return np.bincount(gi[mask], minlength=n_groups)
-
-    return GroupScores(pair_group, pair_incident.astype(np.int64), detected, first.astype(np.int64),
-                       last.astype(np.int64), count(~early), count(hit & ~early), count(early),
-                       count(hit & early))
+    return detected, first, last, hit
 
 
 def segment_median_max(groups: np.ndarray, values: np.ndarray, n_groups: int) -> tuple[np.ndarray,

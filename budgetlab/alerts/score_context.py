@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -20,17 +21,16 @@ from ..errors import ConfigError
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
 from ..windows.exclusions import exclusion_intervals, refuse_unknown
-from .filling import Stretches, over_while_filling
+from .filling import Stretches
 from .group_scores import (
     BadCounts,
     GroupScores,
     already_firing,
     group_scores,
-    merge_intervals,
     overlaps,
     summary_columns,
 )
-from .merged_tiers import merged_first, merged_scores
+from .merged_tiers import merged_first, merged_scores, split_rows
 from .observed import ObservedTime
 from .policy import AlertPolicy
 from .score_inputs import (
@@ -235,23 +235,22 @@ class ScoringContext:
     def match(self, groups: np.ndarray, tiers: list[int]) -> Matches:
         """Match the episodes of ``tiers`` in ``groups`` (merged when several tiers) to the
         incidents whose scope covers one of ``groups``."""
-        gi, st, en = self._episodes(self._selected(groups, tiers))
-        if len(tiers) > 1:
-            gi, st, en = merge_intervals(gi, st, en)
+        sel = self._selected(groups, tiers)
+        (gi, st, en), apart, found, members = split_rows(*self._episodes(sel),
+                                                         self.ep_tier[sel], tiers, self.filled)
         one = len(groups) == 1
         i_idx = np.flatnonzero(
             self.inc_match[:, groups[0]] if one else self.inc_match[:, groups].any(axis=1)
         )
         i_s, i_e = self.inc_start[i_idx], self.inc_end[i_idx]
-        n_ep = len(gi)
-        detected, first, last, hit = overlaps(self.inc_match, i_idx, i_s, i_e + self.grace_ns, gi,
-                                              st, en, one)
+        spans = partial(overlaps, self.inc_match, i_idx, i_s, i_e + self.grace_ns)
+        # an episode scored apart detects nothing; whether it met an incident is still counted
+        detected, first, last, hit = spans(*found, one)
+        hit = spans(gi, st, en, one)[3] if len(tiers) > 1 else hit  # merged: counted apart
+        hit_apart = spans(*apart, one)[3]
         if len(tiers) > 1:  # detected by a tier not already firing at its start (merged_tiers)
-            first = merged_first(first, i_s, [
-                overlaps(self.inc_match, i_idx, i_s, i_e + self.grace_ns,
-                         *self._episodes(self._selected(groups, [t])), one)[:2] for t in tiers])
-        cut, filled = self.cutoff(tiers), self.filled(tiers, gi, st)
-        ep_early = over_while_filling(en, filled)
+            first = merged_first(first, i_s, [spans(*m, one)[:2] for m in members])
+        cut = self.cutoff(tiers)
         inc_early = np.zeros(len(i_s), dtype=bool) if cut is None else i_s < cut
         pct = None
         if self.grid is not None:  # withheld (NaN) when a group of its scope read too little
@@ -270,27 +269,25 @@ class ScoringContext:
             detection=np.where(detected & ~already_firing(first, i_s), first - i_s, _NAT),
             reset=np.where(detected & (last < self.open_ns), last - i_e, _NAT),
             budget_pct=pct,
-            episodes=n_ep - int(ep_early.sum()),
-            true_episodes=int((hit & ~ep_early).sum()),
+            episodes=len(gi),
+            true_episodes=int(hit.sum()),
             early=inc_early,
-            episodes_filling=int(ep_early.sum()),
-            true_episodes_filling=int((hit & ep_early).sum()),
+            episodes_filling=len(apart[0]),
+            true_episodes_filling=int(hit_apart.sum()),
         )
 
     def group_columns(self, tiers: list[int]) -> dict[str, np.ndarray]:
         """:meth:`summary` of every single group's row for ``tiers``, all groups at once, one array
         per column (row by row when some group's episodes overlap each other)."""
-        gi, st, en = self._episodes(np.flatnonzero(np.isin(self.ep_tier, tiers)))
-        if len(tiers) > 1:
-            gi, st, en = merge_intervals(gi, st, en)
+        sel = np.flatnonzero(np.isin(self.ep_tier, tiers))
+        (gi, st, en), apart, found, members = split_rows(*self._episodes(sel),
+                                                         self.ep_tier[sel], tiers, self.filled)
         n_groups = len(self.keys)
         cut = self.cutoff(tiers)
-        gs = group_scores(n_groups, self.inc_match, self.inc_start, self.inc_end + self.grace_ns,
-                          gi, st, en, filled_ns=self.filled(tiers, gi, st))
-        if gs is not None and len(tiers) > 1:  # per member tier (merged_tiers)
-            gs = merged_scores(gs, self.inc_start, [
-                group_scores(n_groups, self.inc_match, self.inc_start, self.inc_end + self.grace_ns,
-                             *self._episodes(np.flatnonzero(self.ep_tier == t))) for t in tiers])
+        pairs = (n_groups, self.inc_match, self.inc_start, self.inc_end + self.grace_ns)
+        gs = group_scores(*pairs, gi, st, en, apart=apart, detecting=found)
+        if gs is not None and len(tiers) > 1:  # per member tier (merged_tiers), none apart
+            gs = merged_scores(gs, self.inc_start, [group_scores(*pairs, *m) for m in members])
         observed = self.observed_of(tiers)[0]
         if gs is None:
             return stack_columns([self.summary(self.match(np.array([g]), tiers),

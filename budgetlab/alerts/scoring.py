@@ -68,8 +68,11 @@ the window never filled before the span's end, every episode of the row is apart
 recall, detection and reset times, budget before alert, alerts per day and ``observed_days`` count
 only what is scored (the observed time from ``grid start + long window`` on);
 ``episodes_filling``, ``true_episodes_filling`` (of those, the ones matching an incident) and
-``incidents_filling`` count what was left out. Matching itself is unchanged: an episode matching
-an incident begun while the window filled is a true page. ``filling="count"`` scores every
+``incidents_filling`` count what was left out. An episode scored apart detects nothing: an
+incident only it overlapped is missed (not detected, not already firing); whether it met an
+incident is still counted (``true_episodes_filling``). On merged rows an episode made only of
+pages apart on their own tier's row (after a silence shorter than the longest window) is apart
+too (:mod:`budgetlab.alerts.merged_tiers`). ``filling="count"`` scores every
 episode and incident alike (the earlier rule, without the ``*_filling`` columns).
 """
 

@@ -135,7 +135,9 @@ def _compare_cells(rows: pd.DataFrame, by: list[str],
     """The compare-windows table as printed (figures in words; a thin row's shares and rates,
     and the detections of a row without an event in its evaluated span, blank: the reason is
     said below the table), and whether it has ``unseen`` and ``unrecovered`` columns (and an
-    ``already_at_alert`` one when a row has an incident that began at the alert status)."""
+    ``already_at_alert`` one when a row has an incident that began at the alert status). With
+    incidents ``missed`` is always shown: ``incidents = already_at_alert + detected + missed +
+    unseen``, none left for the reader to infer."""
     from ..analyses.window_clock import thin_rows
 
     cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
@@ -144,7 +146,7 @@ def _compare_cells(rows: pd.DataFrame, by: list[str],
     unrecovered = scored and bool(rows["unrecovered"].fillna(0).any())
     already = scored and bool(rows["already_at_alert"].fillna(0).any())
     if scored:
-        cols += ["incidents", *(["already_at_alert"] if already else []), "detected",
+        cols += ["incidents", *(["already_at_alert"] if already else []), "detected", "missed",
                  *(["unseen"] if unseen else []),
                  *(["unrecovered"] if unrecovered else []), "detection_median", "recovery_median"]
     show = rows[cols].copy()
@@ -157,7 +159,8 @@ def _compare_cells(rows: pd.DataFrame, by: list[str],
         show[c] = show[c].mask(blank).map(lambda v: time_share_percent(v, missing=""))
     for c in ("transitions_per_day", "round_trips_per_day"):
         show[c] = show[c].mask(blank).map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
-    for c in ("already_at_alert", "detected", "unseen", "unrecovered"):  # withheld ones blank
+    for c in ("already_at_alert", "detected", "missed", "unseen",
+              "unrecovered"):  # withheld ones blank
         if c in show:
             show[c] = show[c].map(lambda v: "" if pd.isna(v) else f"{int(v):,}")
     for c in ("detection_median", "recovery_median"):
@@ -210,7 +213,9 @@ def _print_compare_legend(args: argparse.Namespace, table: pd.DataFrame,
                "on; a failure leaves the window 1 ns after its time + the window, not at "
                "the next event), of the detected incidents only"
                + (" and those already there" if already else "") + "; both on the window's "
-               "clock, medians over the incidents"
+               "clock, medians over the incidents; missed: incidents during which (up to "
+               f"--grace after their end) the window held traffic but never reached {alert_at} "
+               "or worse"
                + (f"; already_at_alert: incidents that began while the window was already "
                   f"{status} or worse (--alert-at): it could not show them, so they are "
                   "neither detected nor missed and have no detection time (the detection "

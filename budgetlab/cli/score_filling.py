@@ -12,11 +12,12 @@ __all__ = ["filling_notes"]
 def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "log",
                   span: pd.Timedelta | None = None) -> list[str]:
     """One sentence per tier with episodes over (begun and ended) or incidents begun while its
-    long window filled (episodes: in the first long window of their group's traffic or of its
-    return after a silence that long, :mod:`budgetlab.alerts.filling`; incidents: in the first
-    long window of the ``what`` read, the grid's start in ``episodes.attrs``; an episode still
-    firing when it filled is scored), and one
-    for the merged rows (``tier`` ``*``); ``rows`` are the all-groups rows of a score table.
+    long window filled (an episode then that met an incident is said not to count as its
+    detection: scored apart, it detects nothing; episodes: in the first long window of their
+    group's traffic or of its return after a silence that long, :mod:`budgetlab.alerts.filling`;
+    incidents: in the first long window of the ``what`` read, the grid's start in
+    ``episodes.attrs``; an episode still firing when it filled is scored), and one for the merged
+    rows (``tier`` ``*``); ``rows`` are the all-groups rows of a score table.
     A window that never filled says the length of the ``what`` to the second, truncated
     (:func:`~budgetlab._util.words.length_words`): ``span`` (``alerts``: the log's first to last
     event), else the grid's.
@@ -32,12 +33,13 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     ...     "episodes_filling": [3], "true_episodes_filling": [1], "incidents_filling": [1]})
     >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
     3 episodes of ticket_3d began and ended in the first 3 d of a group's traffic (or of its return
-    after a silence that long), while its long window filled; scored apart: 2 met no incident; 1
-    incident began then: not scored for this tier.
+    after a silence that long), while its long window filled; scored apart: 2 met no incident, 1
+    met one and did not count as its detection; 1 incident began then: not scored for this tier.
     >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-03", tz="UTC")  # 2 d: filling throughout
     >>> print(wrap(filling_notes(rows, ep, what="span")[0], indent=""))
     ticket_3d's long window (3 d) never filled: the span is 2 d long; its 3 episodes are scored
-    apart, 2 met no incident; 1 incident began then: not scored for this tier.
+    apart, 2 met no incident, 1 met one and did not count as its detection; 1 incident began then:
+    not scored for this tier.
 
     A log of 2 d 23 h 59 min (one event a minute) is binned into 3 d: said as the log's length,
     never as "3 d" beside a 3 d window:
@@ -45,7 +47,8 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-04", tz="UTC")
     >>> print(wrap(filling_notes(rows, ep, span=pd.Timedelta("2D23h59min"))[0], indent=""))
     ticket_3d's long window (3 d) never filled: the log is 2 d 23 h 59 min long; its 3 episodes
-    are scored apart, 2 met no incident; 1 incident began then: not scored for this tier.
+    are scored apart, 2 met no incident, 1 met one and did not count as its detection; 1 incident
+    began then: not scored for this tier.
     >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-03", tz="UTC")
 
     Incidents alone (no episode began then) are said without a count of episodes:
@@ -77,7 +80,9 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
         if tier == "*":
             merged.append(str(r["severity"]))
             continue
-        window, false = windows[tier], n_ep - int(r["true_episodes_filling"])
+        window, met = windows[tier], int(r["true_episodes_filling"])
+        false = f"{n_ep - met:,} met no incident" + (
+            f", {met:,} met one and did not count as its detection" if met else "")
         first = f"the {what}'s first {prose_duration(window)}"
         episodes_, incidents_ = counted(n_ep, "episode"), counted(n_inc, "incident")
         if window >= grid:
@@ -85,10 +90,10 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
                     f"is {length_words(length)} long")
             if n_ep:
                 text += (f"; its {episodes_} {'is' if n_ep == 1 else 'are'} scored apart, "
-                         f"{false:,} met no incident")
+                         f"{false}")
         elif n_ep:
             text = (f"{episodes_} of {tier} began and ended {filling_words(prose_duration(window))}"
-                    f", while its long window filled; scored apart: {false:,} met no incident")
+                    f", while its long window filled; scored apart: {false}")
         else:  # incidents alone: no word about episodes that did not happen
             notes.append(f"{incidents_} began in {first}, while {tier}'s long window "
                          "filled: not scored for this tier.")

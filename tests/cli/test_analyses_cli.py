@@ -242,7 +242,7 @@ def test_compare_windows_shows_unseen_incidents_when_there_are_some(tmp_path, ca
     rows = {" ".join(ln.split()[:2]): ln.replace(" %", "%").split()[2:]
             for ln in text.splitlines() if ln.split()[:2] in (["30", "s"], ["1", "h"])}
     k = head.index("unseen") - 1
-    assert head[k - 1:k + 1] == ["incidents", "detected"]
+    assert head[k - 2:k + 2] == ["incidents", "detected", "missed", "unseen"]
     # the 30 s row's shares and rates are blank (too thin): its cells shift left by five; so are
     # the 1 h row's since stop 59 (9,710 events x 0.001 = 9.71 expected failures, under 10)
     assert rows["30 s"][k - 5] == "1" and rows["1 h"][k - 5] == "0"
@@ -315,13 +315,13 @@ def test_compare_windows_says_an_incident_unrecovered_at_the_end(tmp_path, capsy
                  "--incidents", str(inc)]) == 0
     text = capsys.readouterr().out
     head = next(ln.split() for ln in text.splitlines() if ln.split()[:1] == ["window"])
-    assert head[-5:] == ["incidents", "detected", "unrecovered", "detection_median",
+    assert head[-6:] == ["incidents", "detected", "missed", "unrecovered", "detection_median",
                          "recovery_median"]
     row = next(ln.split() for ln in text.splitlines() if ln.split()[:2] == ["1", "h"])
-    # incidents, detected, unrecovered; detected at the 6th failure (01:35: 6 of ~60 events
-    # leave under 10 % of the budget of 6), 5 min after the start; the recovery cell says why
-    # it has no time (never a blank)
-    assert row[-7:] == ["1", "1", "1", "5", "min", "none", "recovered"]
+    # incidents, detected, missed (none: the one incident is detected), unrecovered; detected at
+    # the 6th failure (01:35: 6 of ~60 events leave under 10 % of the budget of 6), 5 min after
+    # the start; the recovery cell says why it has no time (never a blank)
+    assert row[-8:] == ["1", "1", "0", "1", "5", "min", "none", "recovered"]
     assert ("unrecovered: incidents still at critical or worse when the log ends (no recovery "
             "time)") in " ".join(text.split())
 
@@ -342,8 +342,9 @@ def test_compare_windows_says_why_a_detection_or_recovery_cell_has_no_time(tmp_p
                  "kind", "--incidents", str(inc)]) == 0
     lines = capsys.readouterr().out.splitlines()
     rows = {ln.split()[0]: ln.split() for ln in lines if ln.split()[:1] in (["a"], ["b"])}
-    assert rows["a"][-6:] == ["1", "0", "none", "detected", "none", "detected"]
-    assert rows["b"][-6:] == ["0", "0", "no", "incident", "no", "incident"]
+    # incidents, detected, missed (a: its one incident; b: none), then the time cells
+    assert rows["a"][-7:] == ["1", "0", "1", "none", "detected", "none", "detected"]
+    assert rows["b"][-7:] == ["0", "0", "0", "no", "incident", "no", "incident"]
 
 
 def test_compare_windows_legend_says_a_calendar_window_has_no_warmup(tmp_path, capsys):

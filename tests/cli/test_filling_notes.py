@@ -33,15 +33,15 @@ def test_a_window_that_never_filled_reads_right_for_log_and_span(what):
     # 3 d window, 2 d read: 8 episodes, 1 of them true (7 met no incident), 3 incidents
     notes = filling_notes(_rows("ticket_3d", 8, 1, 3), _episodes(2), what=what)
     assert notes == [f"ticket_3d's long window (3 d) never filled: the {what} is 2 d long; its "
-                     "8 episodes are scored apart, 7 met no incident; 3 incidents began then: "
-                     "not scored for this tier."]
+                     "8 episodes are scored apart, 7 met no incident, 1 met one and did not "
+                     "count as its detection; 3 incidents began then: not scored for this tier."]
 
 
 def test_one_episode_and_one_incident_in_the_singular():
     notes = filling_notes(_rows("ticket_3d", 1, 1, 1), _episodes(3), what="span")  # 3 d of 3 d
     assert notes == ["ticket_3d's long window (3 d) never filled: the span is 3 d long; its 1 "
-                     "episode is scored apart, 0 met no incident; 1 incident began then: not "
-                     "scored for this tier."]
+                     "episode is scored apart, 0 met no incident, 1 met one and did not count "
+                     "as its detection; 1 incident began then: not scored for this tier."]
     notes = filling_notes(_rows("ticket_3d", 0, 0, 1), _episodes(2), what="span")
     assert notes == ["ticket_3d's long window (3 d) never filled: the span is 2 d long; 1 "
                      "incident began then: not scored for this tier."]
@@ -53,8 +53,8 @@ def test_a_window_that_filled(what):
     notes = filling_notes(_rows("ticket_1d", 1234, 34, 2), _episodes(2), what=what)
     assert notes == ["1,234 episodes of ticket_1d began and ended in the first 24 h of a group's "
                      "traffic (or of its return after a silence that long), while its long "
-                     "window filled; scored apart: 1,200 met no incident; 2 incidents began "
-                     "then: not scored for this tier."]
+                     "window filled; scored apart: 1,200 met no incident, 34 met one and did not "
+                     "count as its detection; 2 incidents began then: not scored for this tier."]
     notes = filling_notes(_rows("ticket_1d", 0, 0, 2), _episodes(2), what=what)
     assert notes == [f"2 incidents began in the {what}'s first 24 h, while ticket_1d's long "
                      "window filled: not scored for this tier."]

@@ -99,7 +99,8 @@ def test_alert_scoring(log, tmp_path, capsys):
     assert row["episodes"] == 0 and row["detected"] == 0
     assert (row["episodes_filling"], row["true_episodes_filling"], row["incidents_filling"]) == (
         1, 1, 1)
-    assert "its 1 episode is scored apart, 0 met no incident" in " ".join(text.split())
+    assert ("its 1 episode is scored apart, 0 met no incident, 1 met one and did not count as its "
+            "detection") in " ".join(text.split())
     assert scores[scores["tier"] == "page_1h"]["episodes"].iloc[0] == 0
     assert main(["alerts", log["log"], *ALERT_SLO, "--incidents", log["incidents"], "--out",
                  str(tmp_path / "p.csv")]) == 0
