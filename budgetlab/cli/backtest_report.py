@@ -45,7 +45,8 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
     by = bins.attrs.get("by", [])
     groups = len(bins[by].drop_duplicates()) if by else 1
     print(fill_line(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), "
-                    f"target {given_fraction(spec.slo.target)}, "
+                    + (f"target {given_fraction(spec.slo.target)}" if spec.targets is None
+                       else f"targets per group ({spec.targets.binding})") + ", "
                     f"period {prose_duration(spec.slo.period)}"))
     print(fill_line(
         f"span {clock_span(start, end, tz)}"

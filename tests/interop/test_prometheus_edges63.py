@@ -187,3 +187,74 @@ def test_the_workbook_at_30_d_says_no_rounding(tmp_path, capsys):
                "--errors-metric", "e_total", "--target", "0.999", "--policy", "workbook"])
     out = capsys.readouterr().out
     assert rc == 0 and "page_1h 14.4 over 1h/5m" in out and "rounded" not in out
+
+
+# -- 2. a per-group SLO file backtested with the counters named on the command line -------------
+
+_SLO = ("apiVersion: openslo/v1\nkind: SLO\n"
+        "metadata: {name: NAME, labels: {region: REGION}}\n"
+        "spec: {service: api, indicatorRef: requests, budgetingMethod: Occurrences,\n"
+        "  timeWindow: [{duration: 30d, isRolling: true}], objectives: [{target: TARGET}]}\n")
+
+
+def _per_group_file(tmp_path) -> str:
+    path = tmp_path / "rec.yaml"
+    path.write_text("---\n".join(_SLO.replace("NAME", n).replace("REGION", n).replace("TARGET", t)
+                                 for n, t in (("fra", "0.999"), ("ams", "0.99"))))
+    return str(path)
+
+
+def _two_regions(fake: Fake) -> None:
+    """100 events a minute in each region, 2 of them failed: an error ratio of 0.02."""
+    fake.act = _by_counter(
+        [{"metric": {"region": r}, "values": _values("100")} for r in ("ams", "fra")],
+        [{"metric": {"region": r}, "values": _values("2")} for r in ("ams", "fra")])
+
+
+def _episodes(fake: Fake, tmp_path, slo: str, capsys) -> tuple[int, str, pd.DataFrame | None]:
+    out = tmp_path / "out"
+    out.mkdir(exist_ok=True)
+    rc = main(["backtest", "--prometheus", fake.url, "--slo", slo, "--total", "a_total",
+               "--errors", "b_total", "--by", "region", "--policy", "workbook",
+               "--start", str(START.tz_localize(None)),
+               "--end", str((START + N * pd.Timedelta("1min")).tz_localize(None)),
+               "--out", str(out / "episodes.csv")])
+    text = capsys.readouterr()
+    if rc:
+        return rc, text.err, None
+    return rc, " ".join(text.out.split()), pd.read_csv(out / "episodes.csv")
+
+
+def test_a_per_group_slo_file_gives_each_group_its_target(fake, tmp_path, capsys):
+    _two_regions(fake)
+    rc, said, ep = _episodes(fake, tmp_path, _per_group_file(tmp_path), capsys)
+    assert rc == 0 and ep is not None, said
+    # hand: a constant error ratio 0.02 burns at 0.02 / 0.001 = 20 in fra (target 0.999) over
+    # every window, above every workbook factor (14.4, 6, 3, 1): all four tiers fire, each once
+    # from the first bin on; in ams (0.99) at 0.02 / 0.01 = 2: above 1 only, ticket_3d alone
+    fired = sorted(zip(ep["region"], ep["tier"], strict=True))
+    assert fired == [("ams", "ticket_3d"), ("fra", "page_1h"), ("fra", "page_6h"),
+                     ("fra", "ticket_1d"), ("fra", "ticket_3d")]
+    assert "targets per group (" in said and "fra (target 0.999)" in said \
+        and "ams (target 0.99)" in said, said
+    assert f"targets from {tmp_path / 'rec.yaml'}, counters from --total/--errors" in said
+
+
+def test_one_slo_of_the_file_gives_every_group_its_target(fake, tmp_path, capsys):
+    _two_regions(fake)
+    rc, said, ep = _episodes(fake, tmp_path, _per_group_file(tmp_path) + "#ams", capsys)
+    assert rc == 0 and ep is not None, said
+    # hand: 0.99 for both regions: burn 2, ticket_3d alone in each
+    assert sorted(zip(ep["region"], ep["tier"], strict=True)) == [("ams", "ticket_3d"),
+                                                                   ("fra", "ticket_3d")]
+    assert "target 0.99," in said
+
+
+def test_per_group_targets_refuse_a_target_for_every_group(fake, tmp_path, capsys):
+    rc = main(["backtest", "--prometheus", fake.url, "--slo", _per_group_file(tmp_path),
+               "--total", "a_total", "--errors", "b_total", "--target", "0.9", "--by", "region",
+               "--policy", "workbook"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "--target would replace the target of every " \
+        f"group of {tmp_path / 'rec.yaml'}; leave it out" in err, err
+    assert fake.seen == []
