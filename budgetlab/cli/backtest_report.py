@@ -44,9 +44,10 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
         start, end = first, last
     by = bins.attrs.get("by", [])
     groups = len(bins[by].drop_duplicates()) if by else 1
+    targets = getattr(spec, "targets", None)  # per group: backtest_slos.file_targets
     print(fill_line(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), "
-                    + (f"target {given_fraction(spec.slo.target)}" if spec.targets is None
-                       else f"targets per group ({spec.targets.binding})") + ", "
+                    + (f"target {given_fraction(spec.slo.target)}" if targets is None
+                       else f"targets per group ({targets.binding})") + ", "
                     f"period {prose_duration(spec.slo.period)}"))
     print(fill_line(
         f"span {clock_span(start, end, tz)}"
