@@ -29,7 +29,7 @@ from .backtest_report import (
     write_outputs,
 )
 from .backtest_scores import incidents_to_score, score_backtest
-from .backtest_slos import backtest_policies, replayed_tiers, target_slos
+from .backtest_slos import backtest_policies, replayed_tiers, spec_target, target_slos
 from .prose import path_label
 
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
@@ -89,9 +89,9 @@ def _episodes_with_budget(grid: Any, spec: Any, policy: Any) -> pd.DataFrame:
     from ..alerts.episodes import alert_episodes
     from ..budget.period import period_budget
 
-    ep = alert_episodes(grid, spec.slo.target, policy)
+    ep = alert_episodes(grid, spec_target(spec), policy)  # per group with the file's targets
     # budget_withheld_note says a partial period, in the command's words
-    pb = period_budget(grid, spec.slo.target, period=policy.period, warn=False)
+    pb = period_budget(grid, spec_target(spec), period=policy.period, warn=False)
     consumed = pb["consumed_fraction"].to_numpy().reshape(grid.n_groups, grid.n_bins)
     observed = pb["period_observed"].to_numpy()[:grid.n_bins]  # the same for every group
     if len(ep):

@@ -44,8 +44,10 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
         start, end = first, last
     by = bins.attrs.get("by", [])
     groups = len(bins[by].drop_duplicates()) if by else 1
+    targets = getattr(spec, "targets", None)  # per group: backtest_slos.file_targets
     print(fill_line(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), "
-                    f"target {given_fraction(spec.slo.target)}, "
+                    + (f"target {given_fraction(spec.slo.target)}" if targets is None
+                       else f"targets per group ({targets.binding})") + ", "
                     f"period {prose_duration(spec.slo.period)}"))
     print(fill_line(
         f"span {clock_span(start, end, tz)}"
@@ -124,6 +126,8 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta,
 def unfilled_clause(attrs: Any, span: pd.Timedelta) -> str:
     """The header's words for the tiers whose long window never filled in the span
     (:func:`~budgetlab.alerts.filling.unfilled_tiers`; ``attrs``: the episodes'), or nothing.
+    Such a tier is evaluated (its episodes are listed, all in the filling column) but its
+    episodes are kept out of precision and recall (``--incidents``: scored apart).
 
     >>> import pandas as pd
     >>> attrs = {"grid_start": "2026-01-01T00:00:00+00:00", "grid_end": "2026-01-02T00:00:00Z",
@@ -131,7 +135,7 @@ def unfilled_clause(attrs: Any, span: pd.Timedelta) -> str:
     ...                           "ticket_3d": 259_200 * 10**9}}
     >>> unfilled_clause(attrs, pd.Timedelta("1D"))
     '; the long windows of ticket_1d (24 h) and ticket_3d (3 d) never filled in the 1 d span: \
-those tiers are not evaluated'
+their episodes are listed (filling) but not scored (--incidents scores them apart)'
     """
     import pandas as pd
 
@@ -144,10 +148,11 @@ those tiers are not evaluated'
         return ""
     if len(unfilled) == 1:
         return (f"; the long window of {unfilled[0]} never filled in the "
-                f"{duration_words(span)} span: that tier is not evaluated")
+                f"{duration_words(span)} span: its episodes are listed (filling) but not scored "
+                "(--incidents scores them apart)")
     listed = f"{', '.join(unfilled[:-1])} and {unfilled[-1]}"
     return (f"; the long windows of {listed} never filled in the {duration_words(span)} span: "
-            "those tiers are not evaluated")
+            "their episodes are listed (filling) but not scored (--incidents scores them apart)")
 
 
 def filling_note(n: int, total: int) -> str:

@@ -14,7 +14,8 @@ from ..errors import ConfigError
 from .export_options import refuse_half_latency
 from .prose import path_label
 
-__all__ = ["at_period", "backtest_policies", "replayed_tiers", "target_slos"]
+__all__ = ["at_period", "backtest_policies", "replayed_tiers", "target_slos", "file_targets",
+           "spec_target"]
 
 
 def at_period(spec: Any, period: Any, *, own_policy: bool = True) -> Any:
@@ -49,20 +50,14 @@ def target_slos(args: argparse.Namespace) -> list[Any]:
         if args.histogram is not None or args.slow_above is not None:
             raise ConfigError("give the SLI either in --slo or with --histogram/--slow-above, not "
                               "both.")
+        if args.total or args.errors or args.good:  # the counters here, the targets there
+            return [file_targets(args)]
         slos = read_slo_spec(args.slo)
         if len(slos) > 1:
             raise ConfigError(f"{path_label(args.slo)}: holds {len(slos)} SLOs; pick one with "
                               f"FILE#NAME ({', '.join(s.name for s in slos)}).")
         spec = slos[0]
         spec = dataclasses.replace(spec, notes=without_tracker_window(spec.notes))
-        changes = {
-            k: v
-            for k, v in (("total", args.total), ("errors", args.errors), ("good", args.good))
-            if v
-        }
-        if changes:
-            raise ConfigError("give the SLI either in --slo or with --total/--errors/--good, not "
-                              "both.")
         if args.target is not None:
             spec = dataclasses.replace(spec, slo=spec.slo.with_(target=args.target))
         return [spec if args.period is None else at_period(spec, args.period,
@@ -85,6 +80,54 @@ def target_slos(args: argparse.Namespace) -> list[Any]:
     return [SpecSLO(name="slo", slo=SLO(target=args.target, window="30D", period=period),
                     total=args.total,
                     errors=args.errors, good=args.good, source="command line")]
+
+
+def file_targets(args: argparse.Namespace) -> Any:
+    """``--slo FILE`` with ``--total`` and ``--errors``/``--good``: the counters named on the
+    command line, the targets from the file; per group when its SLOs are bound to the ``--by``
+    groups by their labels, as ``replay --slo FILE --by KEY`` binds them
+    (:func:`~budgetlab.interop.openslo.load_slos`). One period: ``--period``, else the file's
+    (its SLOs must share one)."""
+    from .._util.words import prose_duration
+    from ..interop.openslo import load_slos
+    from ..interop.sli_queries import SpecSLO
+    from ..slo import PerGroup
+    from .reading import slo_list
+
+    said = path_label(args.slo.partition("#")[0])
+    if not args.total or not (args.errors or args.good):
+        raise ConfigError(f"with --slo, give --total with --errors or --good to name the counters "
+                          f"({said} gives the targets), or none of them to read the file's "
+                          "queries.")
+    loaded = load_slos(args.slo, by=tuple(k.strip() for k in (args.by or "").split(",")
+                                          if k.strip()))
+    source = f"targets from {said}, counters from --total/--{'errors' if args.errors else 'good'}"
+    if not isinstance(loaded, PerGroup):
+        slo = loaded if args.target is None else loaded.with_(target=args.target)
+        return SpecSLO(name="slo", slo=slo.with_(period=args.period or slo.period),
+                       total=args.total, errors=args.errors, good=args.good, source=source)
+    if args.target is not None:
+        raise ConfigError(f"--target would replace the target of every group of {said}; leave "
+                          "it out, or edit the targets in the file.")
+    for flag in ("--incidents", "--plot"):
+        if getattr(args, flag[2:]) is not None:
+            raise ConfigError(f"{flag} with the per-group targets of {said} is not supported "
+                              "yet; backtest one group at a time (FILE#NAME), or leave out "
+                              f"{flag}.")
+    periods = sorted({s.period for s in slo_list(loaded)})
+    if args.period is None and len(periods) > 1:
+        raise ConfigError(f"{said}: its SLOs have different periods "
+                          f"({', '.join(map(prose_duration, periods))}); backtest replays one: "
+                          "give --period.")
+    base = slo_list(loaded)[0].with_(period=args.period or periods[0])
+    return SpecSLO(name="slo", slo=base, total=args.total, errors=args.errors, good=args.good,
+                   source=source, targets=loaded)
+
+
+def spec_target(spec: Any) -> Any:
+    """The target a backtest replays: the per-group SLOs of :func:`file_targets`, else the
+    SLO's one target."""
+    return spec.slo.target if spec.targets is None else spec.targets
 
 
 def backtest_policies(args: argparse.Namespace, spec: Any) -> dict[str, Any]:

@@ -168,4 +168,43 @@ def tiers_words(doc: Any, policy: Any) -> str:
     return ", ".join(
         f"{t.name} {three_digits(t.burn)} over "
         f"{'/'.join(prom_duration(w, 'window') for w in t.windows)}"
-        for t in resolve_policy(policy, period=doc.slo.period).tiers)
+        for t in resolve_policy(policy, period=doc.slo.period).tiers
+    ) + rounded_words(policy, doc.slo.period)
+
+
+def rounded_words(policy: Any, period: Any) -> str:
+    """The Workbook's windows (``policy``: its name, or the policy built at its own period)
+    that scaling to ``period`` (``window x period / 30 d``,
+    :meth:`~budgetlab.AlertPolicy.workbook`) rounded to the minute, as Pyrra rounds, said after
+    its tiers; "" for another policy or when no window rounded (every window of 28 d and 7 d
+    but the 5 min one scales to whole minutes).
+
+    >>> import pandas as pd
+    >>> print(rounded_words("workbook", pd.Timedelta("28D")))
+    ; page_1h's short window rounded to the minute: 5m x 28 d / 30 d is 4m40s, 5m written \
+(Pyrra's rule)
+    >>> rounded_words("workbook", pd.Timedelta("30D")), rounded_words("pyrra", pd.Timedelta("28D"))
+    ('', '')
+    """
+    import pandas as pd
+
+    from .._util.words import prose_duration
+    from ..alerts.policy import AlertPolicy
+    from ..alerts.preset_tables import WORKBOOK_PERIOD, scale_window
+    from ..interop.promql import prom_duration
+
+    if isinstance(policy, AlertPolicy):  # built at --period: its own
+        policy, period = policy.name, policy.period
+    if policy != "workbook" or period == WORKBOOK_PERIOD:
+        return ""
+    said = []
+    for t in AlertPolicy.workbook().tiers:
+        for role, w in zip(("long", "short"), t.windows, strict=True):
+            exact = pd.Timedelta(w.value * period.value // WORKBOOK_PERIOD.value, unit="ns")
+            written = scale_window(w, period, WORKBOOK_PERIOD)
+            if exact != written:
+                said.append(f"{t.name}'s {role} window rounded to the minute: "
+                            f"{prom_duration(w, 'window')} x {prose_duration(period)} / 30 d is "
+                            f"{prom_duration(exact, 'window')}, "
+                            f"{prom_duration(written, 'window')} written")
+    return "".join(f"; {s}" for s in said) + (" (Pyrra's rule)" if said else "")

@@ -25,6 +25,7 @@ Prometheus client (:mod:`budgetlab.interop.prometheus_http`), on urllib3.
 from __future__ import annotations
 
 import socket
+import ssl
 import threading
 import time
 import urllib.parse
@@ -238,6 +239,9 @@ class Origin:
         except (Urllib3Error, OSError) as exc:
             if watch.expired:
                 raise self._timeout() from None
+            if _plain_http(exc):
+                raise ServerError(f"Prometheus at {self.where} does not speak TLS at that address "
+                                  f"({_why(exc)}); use http:// in place of https://.") from None
             raise ServerError(f"the connection to Prometheus at {self.where} failed ({_why(exc)}); "
                               "try again.") from None
 
@@ -329,6 +333,19 @@ class Origin:
                                "the query and the URL, or ask the server's operator.")
         return ServerError(f"the answer of Prometheus at {self.where} is larger than {cap:,} bytes "
                            f"{self.cap_fix}.")
+
+
+def _plain_http(exc: BaseException) -> bool:
+    """Whether ``exc`` is the TLS handshake meeting a server that answers plain HTTP (OpenSSL's
+    ``WRONG_VERSION_NUMBER``: its first bytes are not a TLS record)."""
+    seen: list[object] = [exc]
+    while seen:
+        e = seen.pop()
+        if isinstance(e, ssl.SSLError) and e.reason == "WRONG_VERSION_NUMBER":
+            return True
+        if isinstance(e, BaseException) and len(seen) < 20:
+            seen += [e.__cause__, e.__context__, *e.args[:2]]
+    return False
 
 
 def _why(exc: BaseException) -> str:

@@ -22,7 +22,6 @@ Proxies are those the environment names (``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_
 
 from __future__ import annotations
 
-import base64
 import json
 import threading
 import time
@@ -36,6 +35,7 @@ import numpy as np
 from .._util.words import counted, say
 from ..errors import ConfigError, ServerError
 from ..privacy import redact
+from .http_auth import Credentials
 from .http_headers import check_header_name
 from .http_origin import MAX_REDIRECTS, DeadlineError, Origin, RedirectRefused
 from .http_retry import RETRY_AFTER_STATUS, asked_beyond_deadline, retry_after
@@ -127,6 +127,9 @@ class PrometheusClient:
     #: Why the server's series index failed, once it did ("" until then): it is not asked
     #: again in this read (its retries, its time), and every note of the read says one why.
     index_failure: str = field(default="", init=False)
+    #: The words of a 401 / 403 answer, once one came: no request is sent after it.
+    refused: str = field(default="", init=False)
+    _credentials: Credentials = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         url = check_url(self.url, say("url=", "--prometheus"))
@@ -142,6 +145,7 @@ class PrometheusClient:
             raise ConfigError("retries must be a whole number from 0 to 20.")
         hdrs: dict[str, str] = {"Accept": "application/json", "Accept-Encoding": "identity",
                                 "User-Agent": "budgetlab"}
+        extra = []
         for k, v in (self.headers or {}).items():
             if (
                 not isinstance(k, str)
@@ -151,12 +155,9 @@ class PrometheusClient:
                 or "\r" in k + v
             ):
                 raise ConfigError("headers must map header names to one-line text values.")
-            hdrs[check_header_name(k.strip(), "headers=")] = v
-        if parts.username is not None:
-            user = urllib.parse.unquote(parts.username)
-            pwd = urllib.parse.unquote(parts.password or "")
-            hdrs.setdefault("Authorization",
-                            "Basic " + base64.b64encode(f"{user}:{pwd}".encode()).decode())
+            extra.append(check_header_name(k.strip(), "headers="))
+            hdrs[extra[-1]] = v
+        self._credentials = Credentials.of(parts, hdrs, extra)
         self.where = redact_url(url)
         self._origin = Origin(self.where, hdrs, float(self.timeout), PARALLEL_REQUESTS,
                               f"(the cap for {self.max_series:,} series of the points asked); "
@@ -171,6 +172,8 @@ class PrometheusClient:
         wait, last = BACKOFF_SECONDS, (0, b"")
         for attempt in range(self.retries + 1):
             with self._count_lock:
+                if self.refused:  # access refused: nothing more is sent in this read
+                    raise ConfigError(self.refused)
                 self.requests += 1
             try:
                 status, raw, asked_text = self._origin.exchange(path, body, cap)
@@ -178,6 +181,10 @@ class PrometheusClient:
                 if attempt:
                     raise self._retried_out(*last, attempt) from exc
                 raise
+            if status in (401, 403):
+                with self._count_lock:
+                    self.refused = self._credentials.refusal(self.where, status, server_error(raw))
+                raise ConfigError(self.refused)
             if status in _RETRY_STATUS and attempt < self.retries:
                 # the server's Retry-After replaces the backoff's wait (http_retry's rule)
                 asked = retry_after(asked_text) if status in RETRY_AFTER_STATUS else None
@@ -211,12 +218,6 @@ class PrometheusClient:
             raise ServerError(f"Prometheus at {self.where} failed with HTTP {status} after "
                               f"{counted(attempts, 'attempt')}{message}; try again later or ask "
                               "its operator.")
-        if status in (401, 403):
-            raise ConfigError(f"Prometheus at {self.where} refused access (HTTP "
-                              f"{status}){message}; "
-                              "give credentials with --header 'Authorization: ...' or "
-                              "user:password@ "
-                              "in the URL.")
         if status == 404:  # Prometheus answers a query it cannot run with 400 or 422
             raise ConfigError(f"Prometheus at {self.where} has no {path} (HTTP 404){message}; "
                               "the URL's path is wrong: check it (Prometheus answers at "

@@ -29,7 +29,6 @@ import pandas as pd
 from .._util.attrs import time_text
 from .._util.units import HOUR_NS
 from .._util.validation import as_list
-from .._util.words import counted
 from ..errors import ConfigError, InputError
 from ..windows.bingrid import BinGrid
 from ..windows.binning import check_grid_cells
@@ -44,7 +43,7 @@ from .prometheus_keys import (
     spellings,
     split_parts,
 )
-from .prometheus_span import Span, check_span, flag_gaps, report_gaps
+from .prometheus_span import Span, absent_series, check_span, flag_gaps, report_gaps
 from .promql import (
     CountQuery,
     bin_count_query,
@@ -105,11 +104,9 @@ def _other_counts(series: Sequence[Series], kind: str, query: CountQuery, by: li
                          "both counters must carry the same labels.")
     counts, present = _fill(series, keys, index, span, kind, parts)
     absent = [g for g in range(len(index)) if not present[g].any()]
-    if absent:
-        notes.append(f"{kind}: {counted(len(absent), 'group')} "
-                     f"{'has' if len(absent) == 1 else 'have'} no {kind} series in the span; read "
-                     f"as 0 {kind} (initialise counters at 0 to make this explicit)")
-        present[absent] = True
+    note = absent_series(kind, query.text, len(absent), bool(series), span)
+    notes += [note] if note else []
+    present[absent] = True
     return counts, present, bool(absent)
 
 

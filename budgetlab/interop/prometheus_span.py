@@ -26,7 +26,8 @@ from ..errors import BudgetlabWarning, ConfigError, InputError
 from ..windows.binning import check_grid_cells, grid_span
 from .prometheus_answer import Series
 
-__all__ = ["Span", "ScrapeGapWarning", "SpanWidenedWarning", "check_span", "flag_gaps",
+__all__ = ["Span", "ScrapeGapWarning", "SpanWidenedWarning", "AbsentSeriesWarning",
+           "absent_series", "check_span", "flag_gaps",
            "report_gaps"]
 
 #: The share of bins without a scrape from which the bins are refused as shorter than the
@@ -41,6 +42,11 @@ class ScrapeGapWarning(BudgetlabWarning):
 class SpanWidenedWarning(BudgetlabWarning):
     """``start`` or ``end`` fell inside a bin: the whole bins around them were read (the span
     counted is in ``bins.attrs["span"]``)."""
+
+
+class AbsentSeriesWarning(BudgetlabWarning):
+    """Some groups of total have no series of the errors (or good) counter in the span: read as
+    0 of them (said in ``bins.attrs["notes"]`` too)."""
 
 
 @dataclass(frozen=True)
@@ -183,3 +189,33 @@ def sample_time(ns: int) -> str:
     """
     t = utc_from_ns(np.array([ns]))[0]
     return f"{t:%Y-%m-%d %H:%M:%S}" + (f".{t.microsecond // 1000:03d}" if ns % 10**9 else "")
+
+
+def absent_series(kind: str, query: str, absent: int, found: bool, span: Span) -> str:
+    """The note on ``absent`` groups of total without a series of the ``kind`` counter in the
+    span (read as 0, warned with an :class:`AbsentSeriesWarning`), or "" when every group has
+    one; refused when ``query`` returned no series at all (``found`` False): a selector that
+    matches nothing (a label value mistyped) would read as no failures.
+
+    >>> span = Span(1_767_225_600 * 10**9, 60 * 10**9, 60)
+    >>> absent_series("errors", 'e_total{region="fr"}', 1, False, span)
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.InputError: errors='e_total{region="fr"}' returned no series between \
+2026-01-01 00:00 and 2026-01-01 01:00 UTC; check its metric name and labels (a mistyped label \
+value matches nothing); if the service truly had no errors, a counter that exists at 0 is read \
+(initialise it at 0).
+    """
+    if not found:
+        raise InputError(f"{kind}={' '.join(query.split())!r} returned no series between "
+                         f"{span.time(0):%Y-%m-%d %H:%M} and {span.time(span.n):%Y-%m-%d %H:%M} "
+                         "UTC; check its metric name and labels (a mistyped label value matches "
+                         f"nothing); if the service truly had no {kind}, a counter that exists at "
+                         "0 is read (initialise it at 0).")
+    if not absent:
+        return ""
+    note = (f"{kind}: {counted(absent, 'group')} {'has' if absent == 1 else 'have'} no {kind} "
+            f"series in the span; read as 0 {kind} (initialise counters at 0 to make this "
+            "explicit)")
+    warnings.warn(f"{note}.", AbsentSeriesWarning, stacklevel=4)
+    return note

@@ -39,6 +39,8 @@ class SpecSLO:
     notes of how the file was read, and ``by``: the labels its queries group by (Pyrra's
     ``grouping``), the default of ``backtest --by``. ``policy`` merges ``alert_policies``, each
     with its own period, under the SLO's (:func:`~budgetlab.interop.openslo.model.merged_policy`).
+    ``targets``: per-group SLOs whose targets replace ``slo.target`` group by group (``backtest
+    --slo FILE`` with the counters named on the command line), else None.
     """
 
     name: str
@@ -52,6 +54,7 @@ class SpecSLO:
     notes: tuple[str, ...] = ()
     by: tuple[str, ...] = ()
     alert_policies: tuple[AlertPolicy, ...] = ()
+    targets: Any = None
 
 
 def _query(ratio: Mapping[str, Any], part: str, where: str) -> str | None:
@@ -92,8 +95,9 @@ def sli_queries(doc: SLODocument) -> dict[str, str]:
                if doc.indicator_ref else
                "its indicator is budgetlab's events SLI, metricSource type budgetlab, or none")
         fix = say("read the counters without the spec: read_prometheus(total=, errors= or good=)",
-                  "name the counters in place of --slo: --total with --errors or --good, and "
-                  "--target")
+                  "name the counters: --total with --errors or --good (beside --slo the "
+                  "file's targets are kept, per group with --by; in place of it, give "
+                  "--target)")
         raise ConfigError(f"SLO {doc.name!r} carries no Prometheus queries ({why}); inline a "
                           "ratioMetric SLI with Prometheus queries in spec.indicator, or "
                           f"{fix}.")

@@ -146,7 +146,9 @@ def test_bad_input_one_line_exit_2(prom, capsys, args, message):
     span = [] if "--since" in args else SPAN
     rc = main(["backtest", "--prometheus", prom.replace("http://", "http://bob:pa55@"), *args,
                *span,
-               "--end", "2026-01-07", "--header", "Authorization: Bearer TOPSECRET"])
+               # (user info and an Authorization header at once are refused: the secret header
+               # here is another)
+               "--end", "2026-01-07", "--header", "X-Api-Key: TOPSECRET"])
     err = capsys.readouterr().err
     assert rc == 2
     assert message in err
@@ -247,7 +249,8 @@ def test_the_flags_keep_their_names_in_the_same_messages(prom, capsys):
 def test_a_spec_with_budgetlab_s_events_sli_is_refused_with_a_fix_that_works(tmp_path, capsys):
     """'export openslo' without counters writes budgetlab's events SLI (an inline indicator of
     metricSource type budgetlab): it has no Prometheus queries, and the fix offered must be one
-    backtest takes (--total with --slo is refused as 'not both')."""
+    backtest takes (in place of --slo, with --target; beside it, the file's targets kept:
+    tests/interop/test_prometheus_edges63.py)."""
     spec = tmp_path / "slo.yaml"
     assert main(["export", "openslo", str(spec), "--target", "0.95", "--name", "solve"]) == 0
     capsys.readouterr()
@@ -256,8 +259,9 @@ def test_a_spec_with_budgetlab_s_events_sli_is_refused_with_a_fix_that_works(tmp
     assert (rc, capsys.readouterr().err) == (
         2, "budgetlab: error: SLO 'solve' carries no Prometheus queries (its indicator is "
            "budgetlab's events SLI, metricSource type budgetlab, or none); inline a ratioMetric "
-           "SLI with Prometheus queries in spec.indicator, or name the counters in place of --slo: "
-           "--total with --errors or --good, and --target.\n")
+           "SLI with Prometheus queries in spec.indicator, or name the counters: --total with "
+           "--errors or --good (beside --slo the file's targets are kept, per group with --by; "
+           "in place of it, give --target).\n")
     # that fix is taken: the counters in place of --slo get past the spec (to the server, absent)
     rc = main(["backtest", "--prometheus", "http://127.0.0.1:1", "--total", "a_total", "--errors",
                "e_total", "--target", "0.95", "--policy", "workbook", "--timeout", "2"])

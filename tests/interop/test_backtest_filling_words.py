@@ -36,7 +36,8 @@ def test_a_tier_as_long_as_the_span_is_said_never_filled_and_its_episodes_marked
     n, apart = len(episodes), int(episodes["tier"].isin(["ticket_1d", "ticket_3d"]).sum())
     assert apart >= 1 and n > apart  # the fra outage fired tickets and pages
     assert (f"Policy workbook: {n} alert episodes; the long windows of ticket_1d (24 h) and "
-            "ticket_3d (3 d) never filled in the 1 d span: those tiers are not evaluated") in said
+            "ticket_3d (3 d) never filled in the 1 d span: their episodes are listed (filling) but "
+            "not scored (--incidents scores them apart)") in said
     assert (f"filling: {apart} of the {n} episodes ended while their tier's long window filled, "
             "or it never filled: with --incidents they are scored apart; --plot shades that "
             "time, --out marks them in its filling column.") in said

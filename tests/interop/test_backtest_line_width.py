@@ -42,7 +42,8 @@ def test_every_line_of_a_realistic_backtest_fits_100_columns(prom, tmp_path, cap
     said = " ".join(text.out.split())
     assert "target 0.999, period 30 d span 2026-01-05 00:00 .. 2026-01-07 00:00 UTC" in said
     assert ("Policy pyrra: 4 alert episodes; the long window of warning_4d6h51m (4 d 6 h 51 min) "
-            "never filled in the 2 d span: that tier is not evaluated") in said
+            "never filled in the 2 d span: its episodes are listed (filling) but not scored "
+            "(--incidents scores them apart)") in said
     # the scrape-gap warning on stderr too (stop 56: one line of 269 columns), the lines after
     # the first two spaces deeper, "09:19..09:22" whole; stop 57: it says where the gaps are
     # listed, not attrs['gaps'] (an API word)
