@@ -15,7 +15,8 @@ if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
     import pandas as pd
 
 __all__ = ["print_reading", "print_episodes", "unfilled_clause", "filling_note",
-           "budget_withheld_note", "print_scores", "write_outputs", "with_gap_column"]
+           "budget_withheld_note", "print_scores", "write_outputs", "with_gap_column",
+           "end_text"]
 
 #: How many scrape gaps "How it was read" lists one per line before "and N more".
 _GAPS_SHOWN = 10
@@ -94,7 +95,6 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta,
     from .._util.percent import measured_percent
     from .._util.words import counted, duration_words
     from ..alerts.filling import episodes_filling
-    from .shared import table_text
 
     print("\n" + wrap(f"Policy {name}: {counted(len(ep), 'alert episode')}"
                       + unfilled_clause(ep.attrs, span), indent=""))
@@ -102,7 +102,7 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta,
         return
     show = ep.copy()
     show["start"] = clock_text(show["start"], tz, MINUTE)
-    show["end"] = clock_text(show["end"], tz, MINUTE) + show["ongoing"].map(
+    show["end"] = end_text(ep["start"], ep["end"], tz) + show["ongoing"].map(
         {True: " (ongoing)", False: ""}
     )
     show["duration"] = show["duration"].map(duration_words)
@@ -113,7 +113,9 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta,
     by = ep.attrs.get("by", [])
     cols = [*by, "tier", "severity", "start", "end", "duration", "budget_spent_pct",
             *(["filling"] if filling.any() else [])]
-    print(table_text(show[cols].head(60), [*by, "tier", "start"]))  # an episode: its tier, start
+    # flat, an episode a line, the group keys ordinary columns (blocks keyed by group, tier and
+    # start would print every row twice); its end's date left out when it is the start's
+    print(show[cols].head(60).to_string(index=False))
     if len(ep) > 60:
         print(f"... {len(ep) - 60} more (--out writes every episode)")
     if filling.any():
@@ -122,6 +124,24 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta,
     if withheld:
         print(wrap(budget_withheld_note(withheld, len(ep), policy.period, span), indent=""))
 
+
+
+def end_text(start: pd.Series, end: pd.Series, tz: str = "UTC") -> pd.Series:
+    """The ends of episodes as the episodes table prints them: on the clock of ``tz`` (UTC
+    offset after, :func:`~budgetlab._util.attrs.clock_text`), the date left out when it is the
+    start's on that clock (the start beside it on the row says it).
+
+    >>> import pandas as pd
+    >>> t = pd.Series(pd.to_datetime(["2026-03-01 22:45", "2026-03-01 21:00"], utc=True))
+    >>> end_text(t, t + pd.Timedelta("30min")).tolist()
+    ['23:15', '21:30']
+    >>> end_text(t, t + pd.Timedelta("30min"), "Europe/Berlin").tolist()
+    ['2026-03-02 00:15 +01:00', '22:30 +01:00']
+    """
+    from .._util.attrs import MINUTE, clock_text
+
+    day = clock_text(start, tz, "%Y-%m-%d") == clock_text(end, tz, "%Y-%m-%d")
+    return clock_text(end, tz, MINUTE).mask(day, clock_text(end, tz, "%H:%M"))
 
 def unfilled_clause(attrs: Any, span: pd.Timedelta) -> str:
     """The header's words for the tiers whose long window never filled in the span

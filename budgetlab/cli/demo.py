@@ -21,7 +21,7 @@ from .._util.validation import duration_label, to_timedelta
 from .._util.words import counted, hours_words, length_words, prose_duration, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
-from .clock_text import between_events_line, format_summary
+from .clock_text import between_events_line, format_summary, tie_line
 from .prose import path_label
 from .reading import group_keys, longest_window, slo_from_args
 from .replay import print_run_header, replay_states, write_timeline
@@ -224,6 +224,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from ..budget.episodes import status_episodes
     from ..budget.spans import status_spans
     from ..budget.summary import replay_summary
+    from ..budget.ties import find_ties
 
     if args.by is None:
         args.by = "captcha_type"
@@ -244,6 +245,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     print_run_header("demo", events, slo, by, args.tz)
     print("\nSummary (time in each status, on the window's clock)")
     print(format_summary(summary, longest_window(slo)))
+    ties = tie_line(find_ties(events, by or None), args.tz)  # as replay says them
+    if ties:
+        print(ties)
     episodes = status_episodes(spans, at_least="critical", gap=args.gap)
     print(f"\nEpisodes at CRITICAL or worse, per {', '.join(by) or 'run'} ({zone_words(args.tz)})")
     for line in episode_lines(summary, episodes, by, args.tz):

@@ -71,13 +71,15 @@ def report_openslo(docs: list[Any], args: argparse.Namespace,
 
 def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
                       args: argparse.Namespace, policy: Any = None) -> None:
-    """Say where each SLO's SLI and alert names came from, and which alerts were written when
-    ``policy`` (``--policy``) replaced the SLOs' own (the file's note on its alerting left out)."""
+    """Say where each SLO's SLI and alert names came from, and which alerts were written: those of
+    ``policy`` (``--policy``) when it replaced the SLOs' own (the file's note on its alerting left
+    out), else the file's (its note on them, a Sloth spec's, or its alert policies' tiers)."""
     from .._util.words import prose_duration
     from ..interop.openslo.sloth import ALERTS_NOTE, without_tracker_window
     from ..interop.sli_queries import sli_queries
 
     for d in docs:
+        said = False  # the file's alerts said by its notes (a Sloth spec's)
         if metrics is not None:
             own = " (the SLO file's queries not used)" if d.indicator is not None else ""
             print(fill_line(f"SLO {d.name!r}: SLI {metrics[1]} over {metrics[0]} "
@@ -94,6 +96,7 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
             for note in without_tracker_window(d.notes):  # no tracker in the rules
                 if policy is None or not note.startswith(ALERTS_NOTE):
                     print(fill_line(f"  {note}"))
+                    said = said or note.startswith(ALERTS_NOTE)
             if args.period is not None:  # the notes say the file's period
                 print(fill_line(
                     f"  the period: {prose_duration(args.period)} (--period), not the file's"))
@@ -106,6 +109,9 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
             instead = "" if not args.slo else ", not the file's" if had else " (the file has none)"
             print(fill_line(
                 f"  {ALERTS_NOTE}--policy {args.policy}{instead}: {tiers_words(d, policy)}"))
+        elif not said and d.policy is not None:  # the file's own (an OpenSLO file's policies)
+            print(fill_line(f"  {ALERTS_NOTE}the file's alert policies: "
+                            f"{tiers_words(d, d.policy)}"))
     if args.alert_name is None:
         print(fill_line(_alert_names(docs)))
 

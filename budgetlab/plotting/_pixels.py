@@ -25,7 +25,7 @@ from ..budget.figures import STATUSES
 
 __all__ = ["pixel_columns", "column_of", "worst_per_column", "column_runs", "merge_breaks",
            "rug_ticks", "span_bands", "status_codes", "status_runs", "quiet_column_wide",
-           "longest_per_column", "column_envelope", "strip_bands"]
+           "column_wide", "longest_per_column", "column_envelope", "strip_bands"]
 
 
 def pixel_columns(ax: Axes) -> int:
@@ -279,17 +279,32 @@ def _with_quiet(codes: np.ndarray, quiet_start: np.ndarray, quiet_end: np.ndarra
 def quiet_column_wide(names: np.ndarray, start: np.ndarray, end: np.ndarray, lo: int, hi: int,
                       columns: int) -> tuple[np.ndarray, np.ndarray]:
     """``(start, end)`` of the bands with each ``no_traffic`` band shorter than one column of
-    ``[lo, hi]`` widened to one column (from its start, or up to ``hi`` near the end): a silence
-    of any length keeps a pixel column, as the worst status of a column does.
+    ``[lo, hi]`` widened to one column (:func:`column_wide`): a silence of any length keeps a
+    pixel column, as the worst status of a column does.
 
     >>> s, e = quiet_column_wide(np.array(["healthy", "no_traffic", "healthy"]),
     ...                          np.array([0, 50, 51]), np.array([50, 51, 100]), 0, 100, 10)
     >>> s.tolist(), e.tolist()
     ([0, 50, 51], [50, 60, 100])
     """
+    return column_wide(start, end, lo, hi, columns, np.asarray(names) == "no_traffic")
+
+
+def column_wide(start: np.ndarray, end: np.ndarray, lo: int, hi: int, columns: int,
+                which: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(start, end)`` of the spans with each one (of ``which``, default all) shorter than one
+    column of ``[lo, hi]`` widened to one column: from its start, or up to ``hi`` near the end.
+    What keeps a silence of the timeline, or an alert episode of a minute, one pixel wide.
+
+    >>> s, e = column_wide(np.array([1, 40, 98]), np.array([2, 60, 99]), 0, 100, 10)
+    >>> s.tolist(), e.tolist()
+    ([1, 40, 90], [11, 60, 100])
+    """
     start, end = np.array(start, dtype=np.int64), np.array(end, dtype=np.int64)
     width = int(np.ceil(_width(lo, hi, columns)))
-    short = (np.asarray(names) == "no_traffic") & (end - start < width)
+    short = end - start < width
+    if which is not None:
+        short &= np.asarray(which, dtype=bool)
     end[short] = np.minimum(start[short] + width, max(hi, lo + width))
     start[short] = np.minimum(start[short], end[short] - width)
     return start, end

@@ -18,6 +18,7 @@ from matplotlib.patches import Patch, Rectangle
 from .._util.validation import check_argument, check_tz, require_columns
 from .._util.words import counted, some_named
 from ._common import FILLING_ALPHA, FILLING_COLOR, display_names, time_axis, utc_naive
+from .alert_bars import SEVERITY_COLORS, bars_column_wide, row_bars
 from .alert_blind import blind_rows, unseen_incidents, unseen_patch
 from .alert_incidents import incident_row
 from .legends import legend_right, room_for_y_labels, x_label_clear
@@ -28,9 +29,6 @@ from .status_bands import LEGEND_HANDLERS, WORDS_BOX
 QUIET_NOT_DRAWN = "groups without an alert, if any:\nnot drawn (pass groups=)"
 #: What a chart without any episode says (a text of gid ``no_alert``).
 NO_ALERT = "no alert fired"
-#: Episode colours by severity (pages vermillion, tickets orange, as the status bands).
-SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00",
-                   "warning": "#E69F00"}
 #: The legend entry of those spans, by the rule the episodes were scored with
 #: (:func:`budgetlab.score_alerts`' ``filling``): ``"apart"`` (its default) leaves what begins
 #: there out of the scores, ``"count"`` scores it as any other episode or incident.
@@ -93,9 +91,11 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     Axes
         One ``BarContainer`` per row in ``ax.containers`` (label: the row's name, ``<tier>`` or
         ``<group> · <tier>``; ``incidents`` for the incident row); each bar spans an episode
-        ``[start, end)`` in matplotlib date numbers, edged in its colour so that an episode
-        narrower than a pixel is still seen. The x range is the evaluated span
-        (``attrs["grid_start"]``..``attrs["grid_end"]``) when known. With those attrs and
+        ``[start, end)`` in matplotlib date numbers, edged in its colour, one shorter than a
+        pixel column of the axes as laid out widened to one column from its start
+        (:mod:`~budgetlab.plotting.alert_bars`): an episode of a minute in days still shows.
+        The x range is the evaluated span (``attrs["grid_start"]``..``attrs["grid_end"]``) when
+        known. With those attrs and
         ``attrs["tier_windows"]`` (as :func:`budgetlab.alert_episodes` sets them) each tier row is
         shaded light sky blue over its long window from the start of each stretch of its group's
         traffic (``attrs["stretches"]``; the grid's start without them; clipped to the axis; a
@@ -136,15 +136,12 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     order = np.argsort(row, kind="stable")
     bounds = np.searchsorted(row[order], np.arange(len(rows_of) * len(tiers) + 1))
     rows: list[str] = []
-    y, shaded, fired = 0, False, set()
+    y, shaded, fired, bars = 0, False, set(), []
     for g in rows_of:  # a loop over groups and tiers
         for name, severity in tiers:
             sel = order[bounds[y]:bounds[y + 1]]
             label = " · ".join([*g, str(name)])
-            # an edge in the bar's colour: an episode narrower than a pixel still shows
-            colour = SEVERITY_COLORS.get(str(severity), "#0072B2")
-            ax.barh(np.full(len(sel), y), end[sel] - start[sel], left=start[sel], height=0.6,
-                    color=colour, edgecolor=colour, linewidth=0.8, label=label)
+            bars.append(row_bars(ax, y, start[sel], end[sel], str(severity), label))
             fired |= {str(severity)} if len(sel) else set()
             rows.append(f"{label} ({severity})" if severity else label)
             shaded = filling_span(ax, episodes.attrs, str(name), y, g) or shaded
@@ -183,6 +180,7 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     add_alert_keys(ax, handles)
     room_for_y_labels(ax)  # the tier names, kept whole on a plain figure
     x_label_clear(ax)  # the axis as narrow as the legend and tier names leave it
+    bars_column_wide(ax, bars)  # a one-minute page in two days: a pixel column at least
     return ax
 
 
