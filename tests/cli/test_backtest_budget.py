@@ -22,7 +22,7 @@ def three_hours() -> object:
 
 
 def spec() -> SimpleNamespace:
-    return SimpleNamespace(slo=SLO(0.9, window="10min"))
+    return SimpleNamespace(slo=SLO(0.9, window="10min"), targets=None)  # one target, no file
 
 
 def test_a_period_inside_the_span_gives_its_share_of_the_budget():
