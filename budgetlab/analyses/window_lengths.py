@@ -45,7 +45,7 @@ from .window_detection import UNSEEN as UNSEEN  # re-exported: the note on an un
 from .window_detection import Incidents, incident_columns, incident_frame, warn_scopes
 from .window_options import WindowOptions, after_warmup, window_options
 from .window_runs import prepare_runs, window_runs
-from .window_silence import events_notes, silence_hold
+from .window_silence import events_notes, quiet_hold, silence_hold
 
 __all__ = ["compare_windows", "window_incidents"]
 
@@ -132,7 +132,11 @@ def compare_windows(
         last event before a silence, a gap longer than the window, for a calendar window longer
         than its period, or the log's end that far after the group's last event, while the
         window still holds the events before it:
-        :mod:`~budgetlab.analyses.window_silence`), ``transitions`` and ``transitions_per_day``
+        :mod:`~budgetlab.analyses.window_silence`), ``hours_quiet_in_window`` (of ``hours``:
+        the time inside gaps between two events of at least an hour that are no silence, the
+        window holding its status with no new event), ``quiet_gaps``, ``quiet_gap_hours``,
+        ``longest_quiet_gap_hours`` and ``longest_quiet_gap_start`` (those gaps, whole:
+        :mod:`budgetlab.budget.quiet_gaps`), ``transitions`` and ``transitions_per_day``
         (status changes, per day of ``hours``; NaN without evaluated time), ``round_trips`` and
         ``round_trips_per_day`` (healthy -> warning -> healthy within ``round_trip``). With
         ``incidents``: ``incidents`` (in scope), ``detected``, ``missed`` (with traffic in the
@@ -237,6 +241,7 @@ def _compare_columns(log: tuple[Sorted, np.ndarray], spec: WindowSpec, dwell_ns:
     row["hours_exhausted"] = fig.hours[:, 3] / HOUR_NS
     row["hours_silent_window"], row["hours_exhausted_silent"] = silence_hold(
         srt, spec, opts.tz, clock, lo_ns, hi_ns)
+    row.update(quiet_hold(srt, spec, opts.tz, clock, lo_ns, hi_ns))  # gaps no silence: status
     row["transitions"] = fig.transitions.astype(np.int64)
     row["transitions_per_day"] = ratio(fig.transitions, days)
     row["round_trips"] = fig.round_trips.astype(np.int64)

@@ -13,6 +13,10 @@ rests on no new event: :func:`silence_hold` counts it per group (``hours_silent_
 ``hours_exhausted_silent`` for its EXHAUSTED part), so a month EXHAUSTED from one failure and
 eight months of silence says so.
 
+**Quiet gaps.** A gap shorter than that, of an hour or more, leaves the window holding its
+status with no new event: status time by the definition, said apart (:func:`quiet_hold`,
+``hours_quiet_in_window``; the rule: :mod:`budgetlab.budget.quiet_gaps`).
+
 **Too few events.** Time shares are judged against the target like every verdict of the package:
 a row whose evaluated events hold fewer than
 :data:`~budgetlab.analyses.recalibration.rules.MIN_EXPECTED_FAILURES` expected failures under its
@@ -26,45 +30,41 @@ from __future__ import annotations
 import numpy as np
 
 from .._util.units import HOUR_NS
+from ..budget.quiet_gaps import QUIET_COLUMNS, next_gaps, quiet_gaps, quiet_starts
 from ..windows.calendar import calendar_edges
 from .recalibration.clock import ClockCounts, evaluated_time
 from .recalibration.rules import too_few_events
 from .sorted_events import Sorted, WindowSpec
 
-__all__ = ["held_over_silence", "silence_hold", "events_notes"]
+__all__ = ["held_over_silence", "silence_hold", "quiet_hold", "events_notes"]
 
 _MONTH_NS = 32 * 86_400 * 10**9
 
 
-def _silence_starts(srt: Sorted, spec: WindowSpec, tz: str, hi_ns: int) -> np.ndarray:
-    """Per event: whether it is the last event before a silence: the group's next event, or the
-    log's end ``hi_ns`` after the group's last event, comes more than the window after it (a
-    calendar window: more than its period's length)."""
+def _limits(srt: Sorted, spec: WindowSpec, tz: str) -> np.ndarray:
+    """Per event: the longest gap after it that is no silence (ns): the window, for a calendar
+    window the length of the period that holds the event."""
     t = srt.t
     if spec.kind == "rolling":
-        limit = np.full(len(t), spec.window_ns, dtype=np.int64)
-    else:
-        lo, hi = (int(t.min()), int(t.max())) if len(t) else (0, 0)
-        edges = calendar_edges(lo, hi + _MONTH_NS, str(spec.calendar), tz)
-        k = np.clip(np.searchsorted(edges, t, side="right"), 1, len(edges) - 1)
-        limit = edges[k] - edges[k - 1]
-    gap = np.zeros(len(t), dtype=bool)
-    if len(t) > 1:
-        same = np.ones(len(t) - 1, dtype=bool)
-        same[srt.bounds[1:-1][(srt.bounds[1:-1] > 0) & (srt.bounds[1:-1] < len(t))] - 1] = False
-        gap[:-1] = same & (np.diff(t) > limit[:-1])
-    ends = srt.bounds[1:][srt.bounds[1:] > srt.bounds[:-1]] - 1  # each group's last event
-    gap[ends] = hi_ns - t[ends] > limit[ends]
-    return gap
+        return np.full(len(t), spec.window_ns, dtype=np.int64)
+    lo, hi = (int(t.min()), int(t.max())) if len(t) else (0, 0)
+    edges = calendar_edges(lo, hi + _MONTH_NS, str(spec.calendar), tz)
+    k = np.clip(np.searchsorted(edges, t, side="right"), 1, len(edges) - 1)
+    return np.asarray(edges[k] - edges[k - 1], dtype=np.int64)
 
 
-def held_over_silence(srt: Sorted, spec: WindowSpec, tz: str, c: ClockCounts,
-                      hi_ns: int) -> np.ndarray:
-    """Per clock segment of ``c``: whether the window holds only events from before a silence
-    (its group's last event at the segment's start is the last before a silence: the next one,
-    or the log's end ``hi_ns``, comes more than the window after it). The one rule of
-    :func:`silence_hold` and of :func:`budgetlab.recalibrate`'s ``current_share_limit_silent``."""
-    starts = _silence_starts(srt, spec, tz, hi_ns)
+def _silence_starts(srt: Sorted, limit: np.ndarray, hi_ns: int) -> np.ndarray:
+    """Per event: whether it is the last event before a silence: the group's next event, or the
+    log's end ``hi_ns`` after the group's last event, comes more than ``limit`` after it."""
+    gap = next_gaps(srt.t, srt.bounds)
+    last = gap < 0
+    gap[last] = hi_ns - srt.t[last]
+    return gap > limit
+
+
+def _held_after(srt: Sorted, c: ClockCounts, starts: np.ndarray) -> np.ndarray:
+    """Per clock segment of ``c``: whether its group's last event at the segment's start is one
+    of ``starts`` (per event)."""
     over = np.zeros(len(c.start), dtype=bool)
     for g in range(len(srt.bounds) - 1):
         s, e = int(srt.bounds[g]), int(srt.bounds[g + 1])
@@ -74,6 +74,33 @@ def held_over_silence(srt: Sorted, spec: WindowSpec, tz: str, c: ClockCounts,
         last = np.searchsorted(srt.t[s:e], c.start[a:b], side="right") - 1
         over[a:b] = (last >= 0) & starts[s:e][np.maximum(last, 0)]
     return over
+
+
+def held_over_silence(srt: Sorted, spec: WindowSpec, tz: str, c: ClockCounts,
+                      hi_ns: int) -> np.ndarray:
+    """Per clock segment of ``c``: whether the window holds only events from before a silence
+    (its group's last event at the segment's start is the last before a silence: the next one,
+    or the log's end ``hi_ns``, comes more than the window after it). The one rule of
+    :func:`silence_hold` and of :func:`budgetlab.recalibrate`'s ``current_share_limit_silent``."""
+    return _held_after(srt, c, _silence_starts(srt, _limits(srt, spec, tz), hi_ns))
+
+
+def quiet_hold(srt: Sorted, spec: WindowSpec, tz: str, clock: tuple[ClockCounts, np.ndarray],
+               lo_ns: int, hi_ns: int) -> dict[str, np.ndarray]:
+    """Per group: its quiet gaps under the window (:func:`~budgetlab.budget.quiet_gaps.quiet_gaps`:
+    at least an hour, no silence), and ``hours_quiet_in_window``: the evaluated hours inside them
+    (the window held its status with no new event; a calendar window's part after its reset is
+    no traffic, left out)."""
+    c, _ = clock
+    limit = _limits(srt, spec, tz)
+    over = _held_after(srt, c, quiet_starts(next_gaps(srt.t, srt.bounds), limit))
+    x, y = evaluated_time(c, lo_ns, hi_ns)
+    dt = np.where(over, y - x, 0).astype(np.float64)
+    out = {"hours_quiet_in_window": np.bincount(c.seg, weights=dt,
+                                                minlength=srt.n_groups) / HOUR_NS}
+    gaps = quiet_gaps(srt.t, srt.bounds, limit)
+    out.update({name: gaps[name].to_numpy() for name in QUIET_COLUMNS})
+    return out
 
 
 def silence_hold(srt: Sorted, spec: WindowSpec, tz: str, clock: tuple[ClockCounts, np.ndarray],

@@ -29,6 +29,7 @@ from ..windows.clock import NO_TRAFFIC_CODE
 from ..windows.groups import group_order
 from .blips import closing_instants
 from .figures import STATUS_DTYPE, STATUSES
+from .quiet_gaps import gap_columns, summary_quiet_gaps
 from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, VARIANT_ATTRS, check_states
 from .sending import SENDING_GAP_HOURS, sending_time
 from .spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, silences, status_spans
@@ -108,7 +109,9 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
         ``longest_silence_hours`` (the longest time the window stood empty after one of them: a gap
         of 1 h 4 min under a 1 h window counts 4 min less 1 ns: the window holds the event before it
         through ``ts + window``, docs/conventions.md), ``silent_hours`` (time the window was empty
-        between two events), ``since_last_event_hours`` (from the group's last event to the
+        between two events), ``quiet_gaps``, ``quiet_gap_hours``, ``longest_quiet_gap_hours``,
+        ``longest_quiet_gap_start`` (gaps of 1 h up to the window: :mod:`.quiet_gaps`),
+        ``since_last_event_hours`` (from the group's last event to the
         observation's end, whatever the window: a group that stopped sending, named by ``replay``
         when over a day or when its window emptied), ``final_status`` (the replay's status after
         the group's last event: what a gate reading the tracker keeps) and ``status_at_end``
@@ -191,13 +194,9 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
                                    cols["sending_hours"] / 24)  # no window in it (sending.py)
     cols["transitions"] = table["transitions"]
     cols["transitions_per_day"] = ratio(table["transitions"].to_numpy(dtype=np.float64), days)
-    quiet = silences(spans)
-    row = _row_of_group(quiet, table, keys)
-    for name, col in (("silences", "silences"), ("longest_silence_hours", "longest_silence"),
-                      ("silent_hours", "silent_time")):
-        values = np.zeros(len(table), dtype=np.int64)
-        values[row] = quiet[col].to_numpy(dtype=np.int64)
-        cols[name] = values if name == "silences" else values / HOUR_NS
+    quiet = silences(spans)  # longer than the window; shorter ones of an hour and more apart
+    cols.update(gap_columns(quiet, _row_of_group(quiet, table, keys),
+                            summary_quiet_gaps(events, keys, slo)))
     attrs = _summary_attrs(states, keys, spans, events)
     end_ns = pd.Timestamp(attrs["end"]).value if attrs.get("end") is not None else 0
     since = np.maximum(end_ns - table["last_event"].to_numpy(dtype=np.int64), 0)

@@ -22,6 +22,7 @@ from .._util.validation import to_timedelta, window_words
 from .._util.words import counted, duration_words, flags_as, prose_duration, speak
 from ..errors import BudgetlabWarning, ConfigError
 from .clock_text import silence_lines
+from .quiet_text import quiet_gap_lines
 from .reading import group_keys, read_log, slo_from_args
 from .recalibrate_command import cmd_recalibrate
 from .replay import span_words
@@ -120,6 +121,8 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     thin = thin_rows(table)
     _print_thin(table[thin], by)
     for line in silence_lines(table, by):  # status time resting on a window held over a silence
+        print(wrap(line, indent="  " if line.startswith("  ") else ""))
+    for line in quiet_gap_lines(table, by, args.tz):  # status time over gaps shorter than that
         print(wrap(line, indent="  " if line.startswith("  ") else ""))
     if args.out:  # the thin rows' shares and rates empty, as the table above leaves them
         rates = [c for c in table.columns if c.startswith("share_") or c.endswith("_per_day")]

@@ -22,10 +22,12 @@ from .._util.words import (
     some_hours_words,
     some_named,
 )
+from ..budget.quiet_gaps import QUIET_COLUMNS
 from ..budget.sending import SENDING_GAP_HOURS
 from ..budget.ties import Ties
 from ..slo import SLO, PerGroup
 from .clock_edges import after_last_line, before_first_line
+from .quiet_text import quiet_gap_line
 from .replay_evidence import EVIDENCE_COLUMNS, WITHHELD, evidenced_first
 from .shared import group_label, table_text, wrap
 from .shown_groups import shown_groups
@@ -43,7 +45,7 @@ def _keys(summary: pd.DataFrame) -> list[str]:
 
 
 def format_summary(summary: pd.DataFrame, window: Any = None, limit: int = 0,
-                   slo: SLO | PerGroup | None = None) -> str:
+                   slo: SLO | PerGroup | None = None, tz: str = "UTC") -> str:
     """The summary table as printed (success rate in %, hours and share of the observation in each
     status, no traffic apart, events per day over sending time, blank where it is too thin to
     go by: under a day of sending time, :func:`~budgetlab.analyses.window_clock.too_thin`),
@@ -51,7 +53,8 @@ def format_summary(summary: pd.DataFrame, window: Any = None, limit: int = 0,
     ``limit`` worst (:data:`WORST_FIRST`; the groups with enough evidence first, given the
     columns of :func:`~budgetlab.cli.replay_evidence.evidence_columns` and the run's ``slo``) and
     a line saying so (:func:`shown_groups`); a ``held`` column when a status was held under
-    ``min_events``, and ``final_status`` withheld where it was never evaluated."""
+    ``min_events``, and ``final_status`` withheld where it was never evaluated. Instants on
+    the clock of ``tz`` (``--tz``)."""
     from ..analyses.window_clock import too_thin
 
     ranked, order, most, thin_line = evidenced_first(summary, WORST_FIRST[0], WORST_FIRST[1],
@@ -89,7 +92,8 @@ def format_summary(summary: pd.DataFrame, window: Any = None, limit: int = 0,
             "events/day", "transitions", "final_status", "status_at_end"]
     table = show[cols].rename(columns={"no_traffic": "no traffic", "status_at_end": "at_end"})
     said = [wrap(x, indent="") for x in (cut.line, thin_line and cut.line and thin_line) if x]
-    return "\n".join([table_text(table, _keys(summary)), *said, *summary_notes(summary, window)])
+    notes = summary_notes(summary, window, tz)
+    return "\n".join([table_text(table, _keys(summary)), *said, *notes])
 
 
 #: The summary's groups the terminal shows first when it cannot show them all: the most time
@@ -102,7 +106,7 @@ _NOT_KEYS = {"target", "window", "events", "success_rate", "observed_hours", "wa
              "refill_hours", "before_first_hours", "after_last_hours",
              "sending_hours", "events_per_day",
              "transitions", "transitions_per_day", "silences", "longest_silence_hours",
-             "silent_hours", "since_last_event_hours",
+             "silent_hours", *QUIET_COLUMNS, "since_last_event_hours",
              "final_status", "status_at_end", "note", *EVIDENCE_COLUMNS}
 
 
@@ -115,10 +119,11 @@ def _log_length(summary: pd.DataFrame, hours: float) -> pd.Timedelta:
     return pd.Timedelta(hours=hours).round("ms")
 
 
-def summary_notes(summary: pd.DataFrame, window: Any = None) -> list[str]:
+def summary_notes(summary: pd.DataFrame, window: Any = None, tz: str = "UTC") -> list[str]:
     """What the summary counts: the observation and its warm-up (the first window from a group's
     first event, and apart the window refilling after a silence), no traffic, the rates' time,
-    the silences; final status against status at the end."""
+    the silences and the quiet gaps shorter than the window (instants on the clock of ``tz``);
+    final status against status at the end."""
     if summary.empty:
         return []
     span = float(summary[[f"hours_{s}" for s in _STATUSES]].sum(axis=1).max())
@@ -152,6 +157,7 @@ def summary_notes(summary: pd.DataFrame, window: Any = None) -> list[str]:
         lines.append(thin)
     lines.append(silence_line(summary, window))
     keys = _keys(summary)
+    lines += [x for x in (quiet_gap_line(summary, keys, window, tz),) if x]
     lines += [x for x in (before_first_line(summary, keys), after_last_line(summary, keys)) if x]
     return lines
 

@@ -111,7 +111,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     ties = find_ties(events, by or None)
     print_run_header(title, events, slo, by, args.tz)
     print("\nSummary (time in each status, on the window's clock)")
-    print(format_summary(summary, longest_window(slo), group_limit(args), slo))
+    print(format_summary(summary, longest_window(slo), group_limit(args), slo, args.tz))
     held = held_line(summary, slo)
     if held:
         print(held)
