@@ -44,7 +44,7 @@ the outcome, below 500 a success) or read_events(path, preset='access').
 def unsupported_file_type(path: Path, name: str, shown: str) -> FileFormatError:
     """The refusal of a file whose extension (``shown``, or its mask) says no format read, naming
     every way that reads it: an access log (by its first line) is told as one."""
-    from .accesslog import is_access_log  # reads with read_events: imported when refusing
+    from .access_sniff import is_access_log
     from .presets import PRESETS
 
     head = f"{name}: unsupported file type {shown!r}"

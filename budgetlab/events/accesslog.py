@@ -13,15 +13,9 @@ personal data or may hold it: they are matched by the pattern but never extracte
 
 from __future__ import annotations
 
-import bz2
 import dataclasses
-import gzip
-import lzma
-import re
-import zlib
 from collections.abc import Callable, Mapping, Sequence
 from os import PathLike
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,7 +23,7 @@ import pandas as pd
 
 from .._util.validation import as_list, check_argument
 from ..errors import ConfigError
-from ._text import compression_of
+from .access_sniff import is_access_log
 from .how_read import HowRead, skip_reasons
 from .lines import NOT_IN_FORMAT
 from .presets import PRESETS
@@ -50,35 +44,6 @@ ACCESS_LOG_KEYS = ("method", "status", "status_class")
 #: ``outcome`` (the status); and the time format of common/combined logs (``strptime``).
 LOG_PATTERN, TIME_FORMAT = PRESETS["access"].pattern, PRESETS["access"].time_format
 _TIME_READING = "access-log times with UTC offsets (each line its own instant)"
-
-
-def is_access_log(path: str | PathLike[str]) -> bool:
-    """Whether the file's first non-blank line is in common/combined log format (read by content:
-    gzip, bzip2 and xz are recognised by their magic bytes, not by the name).
-
-    >>> import pathlib, tempfile
-    >>> log = pathlib.Path(tempfile.mkdtemp()) / "access.log.1"
-    >>> _ = log.write_text(
-    ...     '192.0.2.8 - - [10/Oct/2026:13:55:36 +0200] "GET / HTTP/1.1" 200 2326\\n')
-    >>> is_access_log(log)
-    True
-    """
-    p = Path(path).expanduser()
-    if not p.is_file():
-        return False
-    try:
-        with open(p, "rb") as fh:
-            kind = compression_of(fh.read(16))
-        opener: Any = {"gzip": gzip.open, "bz2": bz2.open, "xz": lzma.open}.get(kind or "", open)
-        with opener(p, "rb") as fh:
-            head = fh.read(1 << 16)
-    except (OSError, EOFError, zlib.error, lzma.LZMAError):  # OSError: also a corrupt bzip2 stream
-        return False
-    lines = head.decode("utf-8", errors="replace").splitlines()
-    for line in lines[:-1] or lines:  # the last line of the head may be cut
-        if line.strip():
-            return re.match(LOG_PATTERN, line) is not None
-    return False
 
 
 def _ok_flags(ok: Callable[[int], Any], statuses: np.ndarray) -> np.ndarray:
