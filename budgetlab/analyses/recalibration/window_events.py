@@ -8,19 +8,24 @@ failure moves the rate ``100 / n`` points", the sentence of
 ``limit_status`` or worse under every target from
 :func:`~budgetlab.analyses.recalibration.levels.limit_floor` of that rate up (``1 - 1 / n``
 itself at exhausted). With ``n`` the group's ``window_events`` (the time-weighted median of the
-events in its window), the recommendation is **withheld** where that floor is at or below the
-target weighed, ``max(recommended_target, ci_low)``: one failure in a typical window would put
-it at the limit status under the target the rule would recommend, or under a target at the
-group's own level (``ci_low``, the low end of the Wilson interval of its success rate). At
-exhausted that is ``window_events <= 1 / (1 - max(recommended_target, ci_low))``.
+events in its window), the recommendation is **withheld** where one failure holds a window for
+more than ``max_share`` of the evaluated time (the window's length over the group's ``hours``)
+and that floor is at or below the recommended target (one failure in a typical window would
+break the rule of the target recommended), or, where windows holding a failure took more than
+the rule's share of the time (``p1``, the quantile the rule starts from, below 1), at or below
+its ``ci_low`` (the low end of the Wilson interval of its success rate: a target at the group's own
+level). At exhausted: ``window / hours > max_share`` and ``window_events <= 1 / (1 -
+recommended_target)``, or ``p1 < 1`` and ``window_events <= 1 / (1 - ci_low)``.
 
-The group's own level is weighed as well as the recommendation because on such a window the
-recommendation is no measure of the group: the time a window holding one failure spends at the
-limit (up to a window's length of it) exceeds ``max_share`` on a short history, so the rule
-lands just below ``1 - 1 / n``, where one failure, by construction, stays within the limit
-(``0.665`` for a sitekey at 98 % whose 24 h window holds ~4 events). Weighing the recommendation
-alone could never withhold it. ``ci_low`` is the lowest success rate the group's events allow
-(at ``confidence``), so a group is withheld only where even that level is beyond one failure.
+The group's own level is weighed as well as the recommendation because, with such windows, the
+recommendation on such a window is no measure of the group: the failure's window sits at ``1 -
+1 / n`` for up to a window's length, more than ``max_share`` of the time, so the rule lands just
+below it, where one failure, by construction, stays within the limit (``0.665`` for a sitekey at
+98 % whose 24 h window holds ~4 events). Weighing the recommendation alone could never withhold
+it. ``ci_low`` is the lowest success rate the group's events allow (at ``confidence``), so a
+group is withheld only where even that level is beyond one failure. Without them (``p1`` 1)
+the recommendation is the rule's highest target or the evidence's ceiling (``1 - 10 /
+events``), weighed as it is.
 """
 
 from __future__ import annotations
@@ -60,20 +65,22 @@ def one_failure_floor(window_events: np.ndarray, slo: Any, level: int) -> np.nda
 
 
 def thin_windows(window_events: np.ndarray, recommended: np.ndarray, ci_low: np.ndarray,
-                 slo: Any, level: int, *, capped: np.ndarray, held: np.ndarray,
+                 slo: Any, level: int, *, p1: np.ndarray, held: np.ndarray,
                  max_share: float) -> np.ndarray:
     """Per group, whether its window is too thin for its recommendation (the module's rule): a
     recommendation exists, one failure holds a window for more than ``max_share`` of the
     evaluated time (``held``: the window's length over the group's evaluated time), and a
     typical window holding one failure is at the limit status (:func:`one_failure_floor`) under
-    the recommendation, or, where the rule set it (not ``capped`` by the evidence), under a
-    target at ``ci_low``.
+    the recommendation, or, for a group whose rolling rate's quantile ``p1`` (the rule's, at
+    ``max_share`` or 1 %) is below 1 (windows holding a failure took more than that share of
+    the time), under a target at ``ci_low``: those windows put the rule below that floor, a
+    figure of the window's size.
 
     >>> from budgetlab import SLO
     >>> thin_windows(np.array([4.0, 1000.0, 4.0, 4.0, 4.0]),
     ...              np.array([0.665, 0.98, np.nan, 0.665, 0.82]),
     ...              np.array([0.905, 0.981, 0.9, 0.905, 0.935]), SLO(), 3,
-    ...              capped=np.array([False, False, False, False, True]),
+    ...              p1=np.array([0.75, 0.98, 0.75, 0.75, 1.0]),
     ...              held=np.array([0.077, 0.077, 0.077, 0.005, 0.077]), max_share=0.01).tolist()
     [True, False, False, False, True]
     """
@@ -81,7 +88,7 @@ def thin_windows(window_events: np.ndarray, recommended: np.ndarray, ci_low: np.
     low = np.asarray(ci_low, dtype=np.float64)
     floor = one_failure_floor(window_events, slo, level) - _TOL
     with np.errstate(invalid="ignore"):
-        hit = (rec >= floor) | (~np.asarray(capped, dtype=bool) & (low >= floor))
+        hit = (rec >= floor) | ((np.asarray(p1, dtype=np.float64) < 1) & (low >= floor))
         return np.asarray(np.isfinite(rec) & np.isfinite(floor) & hit
                           & (np.asarray(held, dtype=np.float64) > max_share))
 
@@ -147,7 +154,7 @@ def window_reasons(rec_thin: list[str], evidence: dict[str, np.ndarray], c: Any,
     n_win = evidence["window_events"]
     held = ratio(np.full(len(n_win), plan.slo.window_ns / HOUR_NS), hours, np.inf)
     thin = thin_windows(n_win, c.recommended, c.ci_low, plan.slo, plan.limit,
-                        capped=c.recommended < c.uncapped, held=held, max_share=plan.max_share)
+                        p1=c.base, held=held, max_share=plan.max_share)
     thin &= ~np.array([bool(x) for x in rec_thin], dtype=bool)
     floor = one_failure_floor(n_win, plan.slo, plan.limit)
     out = list(rec_thin)
