@@ -30,8 +30,8 @@ def test_the_reason_of_each_group_left_out_is_read_from_its_figures(tmp_path, ca
     assert left == ["left out 4 groups without a recommended_target: silent (no evaluated time), "
                     "oneday (20 h of evaluated time, less than the 24 h time shares and rates "
                     "per day need), shortday (20 h of evaluated time, less than the "
-                    "24 h time shares and rates per day need), flaky (no target meets the rule, or too "
-                    "few events in a window for one); "
+                    "24 h time shares and rates per day need), flaky (no target meets the "
+                    "rule, or too few events in a window for one); "
                     "the table's recommendation_note says more"]
 
 

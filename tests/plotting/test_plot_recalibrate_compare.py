@@ -119,8 +119,9 @@ def test_capped_recommendations_of_many_groups_are_keyed_each_and_the_grey_ones_
     """Nine groups without a failure, an event every 10 s in turn (2,880 each in 3 days, one
     every 90 s: 20 of them in the first 30 min's warm-up, 2,860 evaluated), 30 min window (under
     1 h the window's rule withholds them, g63recal: 1 h of 71 h is 1.4 % > 1 %): each capped at
-    the candidate below 1 - 10 / 2,860 = 0.99650, 0.996. Six groups keep a colour (seven colours, the last one
-    for "other"): each keyed with its figures; the three grey ones in one entry."""
+    the candidate below 1 - 10 / 2,860 = 0.99650, 0.996. Six groups keep a colour (seven
+    colours, the last one for "other"): each keyed with its figures; the three grey ones in one
+    entry."""
     ts = pd.date_range("2026-01-01", periods=3 * 24 * 360, freq="10s", tz="UTC")
     k = np.array([f"g{i}" for i in range(9)])[np.arange(len(ts)) % 9]
     r = recalibrate(as_events(ts, np.ones(len(ts), dtype=bool), ["success"] * len(ts),
