@@ -122,13 +122,18 @@ def group_names(rows: Any, keys: list[str]) -> list[str]:
         if keys else ["all events"] * len(rows)
 
 
+#: Why a row with enough evidence has no recommendation, in :func:`why_no_recommendation`.
+_NO_RULE = "no target meets the rule, or too few events in a window for one"
+
+
 def why_no_recommendation(rows: Any) -> list[str]:
     """Why each of ``rows`` (of a recalibration table, without a ``recommended_target``) has no
     recommendation, read from its figures as :func:`budgetlab.recalibrate` judged them
     (:func:`~budgetlab.analyses.recalibration.rules.thin_kind` at the lowest usual target, 50 %,
     the level a recommendation is weighed at when there is none): no evaluated time, too few
     events, hours or day blocks in the evaluated span (the hours first: under 24 h they are
-    the reason), else no target meets the rule. A table
+    the reason), else no target meets the rule or the window is too thin for one
+    (:mod:`~budgetlab.analyses.recalibration.window_events`: its note says which). A table
     without the columns a rule reads (``events``, ``traffic_days``, ``hours``: one written by
     hand) is judged by the rules it can be, and a row no rule explains gets an empty reason
     (the table's ``recommendation_note`` says more).
@@ -142,7 +147,7 @@ def why_no_recommendation(rows: Any) -> list[str]:
     5 events in the evaluated span, fewer than the 20 a recommendation needs at 50 %
     1 day with traffic in the evaluated span, fewer than the 2 the day-block bootstrap needs
     20 h of evaluated time, less than the 24 h time shares and rates per day need
-    no target meets the rule
+    no target meets the rule, or too few events in a window for one
     >>> why_no_recommendation(pd.DataFrame({"events": [3, 40]}))
     ['3 events in the evaluated span, fewer than the 20 a recommendation needs at 50 %', '']
     """
@@ -166,7 +171,7 @@ def why_no_recommendation(rows: Any) -> list[str]:
                          int(days) if known[1] else MIN_TRAFFIC_DAYS,
                          hours > 0 if known[2] else True, hours=hours if known[2] else None)
         said.append(_thin_words(kind, events, days, hours, lowest) if kind
-                    else "no target meets the rule" if all(known) else "")
+                    else _NO_RULE if all(known) else "")
     return said
 
 

@@ -69,7 +69,10 @@ def _no_recommendation_reason(kind: str) -> str:
         "too_little_time": f"under {MIN_EVALUATED_HOURS:g} h of evaluated time",
         "too_few_days": f"fewer than {MIN_TRAFFIC_DAYS} days with traffic (the day-block "
                         "bootstrap)",
-        "": "no target meets the rule (the recommendation_note column says why)",
+        # the evidence judged: no target met the rule, or the window holds too few events for
+        # one failure to stay within a target at the group's level (window_events.py)
+        "": "no target meets the rule, or too few events in a window for a recommendation (the "
+            "recommendation_note column says why)",
     }[kind]
 
 

@@ -15,7 +15,7 @@ from matplotlib.patches import Patch
 from .._util.evidence import LESS_EVIDENCE, evidence_weights
 from .._util.percent import given_percent
 from .._util.validation import window_words
-from .._util.words import duration_words, prose_duration
+from .._util.words import counted, duration_words, prose_duration
 from ..budget.figures import STATUSES
 from ..errors import InputError
 from ._common import (
@@ -104,10 +104,12 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         ``below_floor/others``; ``recommended/others`` and ``current/others``, collections of
         vertical lines: no colon, so a group named ``other`` keeps ``<kind>:other`` to itself).
         A group whose evidence :func:`~budgetlab.recalibrate` withheld (no ``p50``: too thin for
-        a verdict) is not drawn; a text (gid ``left_out``) under the x label, outside the plot
-        area (inside it, it covered the candidates on the floor), says why and names those
-        groups, the first :data:`~budgetlab.plotting._group_labels.MOST_NAMED` of them, then
-        how many more.
+        a verdict) is not drawn, nor is one without a recommendation (a window too thin for one,
+        or no target meets the rule: its curve recommends nothing, and thousands of them were a
+        grey wall stretching the x axis), so the x range follows the groups drawn; a text (gid
+        ``left_out``) under the x label, outside the plot area (inside it, it covered the
+        candidates on the floor), says why, with each count, and names those groups, the first
+        :data:`~budgetlab.plotting._group_labels.MOST_NAMED` of them, then how many more.
         The legend keys only the marks drawn: no ``current target`` without one (none given),
         no bootstrap interval without one (``n_boot=0``). A recommendation the evidence capped
         (``recommended_capped``: the rule alone gives more than the group's events can judge) is
@@ -142,6 +144,10 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     c_share = cand[[f"share_{s}" for s in levels]].sum(axis=1).to_numpy()
     left_out = (summary["p50"].isna().to_numpy() if "p50" in summary.columns
                 else np.zeros(len(summary), dtype=bool))
+    # no recommendation (a window too thin for one, or no target meets the rule): its curve
+    # recommends nothing, and thousands of them were a grey wall stretching the x axis to 0
+    why = _left_out_words(left_out, ~left_out & summary["recommended_target"].isna().to_numpy())
+    left_out = left_out | summary["recommended_target"].isna().to_numpy()
     evidence = [summary[c].to_numpy(dtype=float) if c in summary.columns else np.zeros(len(summary))
                 for c in ("failures", "events")]
     colors = group_colors([str(x) for x in s_lab[~left_out]],  # the rule of replay --plot
@@ -160,9 +166,7 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     if left_out.any():
         # a few named, then how many more: thousands of thin sitekeys would cover the plot;
         # under the x label: in the plot area it covered the candidates drawn on the floor
-        notes.append(left_out_note(
-            ax, "evidence too thin for a recommendation; the summary says why",
-            [str(x) for x in s_lab[left_out]], MOST_NAMED))
+        notes.append(left_out_note(ax, why, [str(x) for x in s_lab[left_out]], MOST_NAMED))
     max_share = float(settings.get("max_share", 0.01))
     ax.axhline(max_share * 100, color="black", lw=0.8, ls=":", gid="limit")
     if logy:
@@ -194,6 +198,26 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     fit_y_label(ax, y_words, Y_LABEL_WIDTHS)  # no taller than the axes, nor cut at the edge
     room_for_y_labels(ax)  # on a plain figure: the label's lines kept whole
     return ax
+
+
+def _left_out_words(thin: np.ndarray, no_rec: np.ndarray) -> str:
+    """Why :func:`plot_recalibration` leaves groups out, with their counts: ``thin`` (evidence
+    too thin for a verdict, its figures withheld) and ``no_rec`` (figures, but no
+    recommendation: a window too thin for one, or no target meets the rule).
+
+    >>> _left_out_words(np.array([True, False]), np.array([False, False]))
+    'evidence too thin for a recommendation; the summary says why'
+    >>> _left_out_words(np.array([True, False, False]), np.array([False, True, True]))
+    '1 group with evidence too thin, 2 without a recommendation; the summary says why'
+    """
+    n_thin, n_none = int(thin.sum()), int(no_rec.sum())
+    if not n_none:
+        return "evidence too thin for a recommendation; the summary says why"
+    none = (f"{n_none:,} without a recommendation" if n_thin else
+            f"{counted(n_none, 'group')} without a recommendation (a window too thin for one, "
+            "or no target meets the rule)")
+    thin_said = f"{counted(n_thin, 'group')} with evidence too thin, " if n_thin else ""
+    return f"{thin_said}{none}; the summary says why"
 
 
 def _target_curve(dist: pd.DataFrame, limit_status: str) -> pd.DataFrame:

@@ -71,13 +71,23 @@ def test_a_max_share_under_1_percent_starts_the_candidates_below_its_own_quantil
     time like every candidate above it: no recommendation. With max_share=0.01 the 1 %
     quantile is the floor as before: 0.83 (0.235 %), not 0.835 (>= 5/6: 110 min, 2.59 %)."""
     events = _log(10, 432, [200, 205])
-    r = bl.recalibrate(events, window="1h", max_share=0.001, n_boot=0)
+    r = bl.recalibrate(events, window="1h", max_share=0.001, n_boot=0,
+                       candidates=[0.665, 0.67, 0.8, 0.83, 0.835])
     s = r.summary.iloc[0]
     assert s["hours"] * 60 == pytest.approx(4250, rel=1e-12) and s["p1"] == 5 / 6
     shares = r.candidates.set_index("target")["share_exhausted"]
     assert shares.loc[0.665] == 0.0
     assert shares.loc[0.67] == pytest.approx((10 * MIN + 1) / (4250 * MIN), rel=1e-12)
     assert shares.loc[0.8] == pytest.approx((10 * MIN + 1) / (4250 * MIN), rel=1e-12)
-    assert s["recommended_target"] == 0.665
-    one = bl.recalibrate(events, window="1h", max_share=0.01, n_boot=0).summary.iloc[0]
-    assert one["recommended_target"] == 0.83
+    # the rule's target would be 0.665 (shares above) and 0.83 with max_share=0.01 (below); both
+    # measure the window (g63recal): six events in it, one failure puts it at 5/6 = 83.33 %,
+    # below the Wilson low of the group's 423 of 425 evaluated events (~98.3 %), for up to 1 h
+    # of its 4,250 min (1.41 %, over either limit): the recommendation is withheld in words
+    assert np.isnan(s["recommended_target"])
+    assert "a 1 h window holds ~6 events" in s["recommendation_note"]
+    one = bl.recalibrate(events, window="1h", max_share=0.01, n_boot=0,
+                         candidates=[0.83, 0.835])
+    shares = one.candidates.set_index("target")["share_exhausted"]
+    assert shares.loc[0.83] == pytest.approx((10 * MIN + 1) / (4250 * MIN), rel=1e-12)
+    assert shares.loc[0.835] > 0.01
+    assert np.isnan(one.summary.iloc[0]["recommended_target"])

@@ -121,7 +121,10 @@ def test_target_verdicts_carry_evidence_withhold_thin_groups_and_caveat_short_hi
         .reset_index(drop=True)
     )
     ev["kind"] = ev["kind"].astype("category")
-    rec = recalibrate(ev, window="24h", by="kind", target=0.99, n_boot=0)
+    # max_share=0.06: under 1 % the window's rule withholds never_fails' recommendation
+    # (g63recal): one failure in its ~3-event 24 h window puts it at 2/3, EXHAUSTED under its
+    # capped ~0.83 (1 - 10 / ~57 events), for up to 24 h of its ~19 d (5.3 % > 1 %)
+    rec = recalibrate(ev, window="24h", by="kind", target=0.99, n_boot=0, max_share=0.06)
     v = target_verdicts(rec).set_index("kind")
     s = rec.summary.set_index("kind")
     b = v.loc["busy"]
@@ -174,8 +177,11 @@ def test_target_verdicts_are_withheld_by_the_package_rule_not_a_flat_floor():
     f = pd.concat([_spaced("a", 199, 20), _spaced("b", 200, 20),
                    _spaced("c", 60, 5, "1h")]).sort_values("ts", kind="stable")
     ev = as_events(f["ts"], f["ok"].to_numpy(), groups={"kind": f["kind"].to_numpy()})
+    # max_share=0.05: under 1 % the window's rule withholds a's recommendation (g63recal): its
+    # 1 h window holds 3 events (one every 20 min), one failure puts it at 2/3, for up to 1 h of
+    # its ~65 h (1.5 % > 1 %)
     rec = recalibrate(ev, window="1h", by="kind", target={"a": 0.95, "b": 0.95, "c": 0.8},
-                      n_boot=0, show_progress=False)
+                      n_boot=0, show_progress=False, max_share=0.05)
     s = rec.summary.set_index("kind")
     assert s["events"].tolist() == [199, 200, 60]
     v = target_verdicts(rec).set_index("kind")

@@ -73,20 +73,25 @@ def test_a_history_that_cuts_the_log_names_the_span_the_events_were_counted_in()
         "verdict and no recommendation without events after it")
 
 
-def test_a_verdict_withheld_for_the_current_target_keeps_the_recommendation(capsys):
+def test_a_verdict_withheld_for_the_current_target_and_a_thin_window(capsys):
     # --target 0.999: GET's 9,878 evaluated events hold 9.878 expected failures under 99.9 %,
-    # fewer than 10: no verdict; the recommendation is judged at its own level, as without
-    # --target: 0.991, where they hold 9,878 x 0.009 = 88.9; the reason says the verdict alone is
-    # withheld, once
+    # fewer than 10: no verdict. The rule's 0.991 (at it the 9,878 hold 88.9, enough) measures the
+    # window (g63recal): 9,878 events over 3 d 10 h are ~2,890 a day, ~119 in a 1 h window; one
+    # failure moves the rate 100 / 119 = 0.84 points, to 99.16 %, below GET's Wilson low (9,876
+    # of 9,878: 99.93 %), for up to 1 h of its 82 h (1.22 % > 1 %): withheld, in words
     assert main(["recalibrate", str(APACHE), "--preset", "access", "--by", "method",
                  "--window", "1h", "--target", "0.999", "--n-boot", "0"]) == 0
     out = capsys.readouterr().out
     block = _said(out[out.index("method=GET:"):out.index("method=HEAD:")])
-    assert ("current target 0.999; the rule's target 0.991; no verdict; use 0.991 9,878 events "
-            "in the evaluated span: too few for a verdict (under 99.9 % they hold 9.88 expected "
-            "failures; one needs at least 10, i.e. 10,000 events); the verdict alone is "
-            "withheld: the recommendation is judged at its own level, as without a current "
-            "target (at 0.991 the 9,878 events hold 88.9 expected failures)") in block
+    assert ("current target 0.999; no recommended target; no verdict 9,878 events in the "
+            "evaluated span: too few for a verdict (under 99.9 % they hold 9.88 expected "
+            "failures; one needs at least 10, i.e. 10,000 events) note: too few events in a "
+            "window for a recommendation: ~2,890 events a day with traffic (per 24 h of its 3 d "
+            "10 h of evaluated time): a 1 h window holds ~119 events, so one failure moves the "
+            "rate 0.84 points: such a window holding one failure is EXHAUSTED or worse under "
+            "every target from 99.16 % up, a target at the group's own level among them "
+            "(99.93 %, ci_low: the low end of its success rate's interval), and one failure "
+            "stays in the window 1 h (1.22 % of the evaluated time; limit 1 %)") in block
     assert block.count("too few for a verdict") == 1
     # HEAD's 5 events are too thin for any target: the verdict's reason at 99.9 %, the
     # recommendation's at 50 % (5 x 0.5 = 2.5 expected failures; 10 / 0.5 = 20 events)

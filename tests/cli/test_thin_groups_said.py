@@ -35,8 +35,11 @@ def test_recalibrate_counts_the_groups_without_a_recommendation(tmp_path, capsys
     rows += [(T0 + pd.Timedelta(minutes=m), "few", True) for m in (0, 40, 80, 120, 160)]
     rows += [(T0 + pd.Timedelta(minutes=m), "warm", True) for m in (0, 10)]
     log = _write(tmp_path / "log.csv", rows)
+    # --max-share 0.05: under 1 % the window's rule withholds big's recommendation (g63recal):
+    # one failure in its 60-event window puts it at 98.33 %, EXHAUSTED under its capped 0.996
+    # (1 - 10 / 2,820), for up to 1 h of its 47 h (2.1 % > 1 %)
     assert main(["recalibrate", log, "--ok", "ok", "--by", "g", "--window", "1h",
-                 "--n-boot", "0"]) == 0
+                 "--n-boot", "0", "--max-share", "0.05"]) == 0
     out = _said(capsys.readouterr().out)
     assert ("no recommendation for 2 of 3 groups: "
             "1 group: fewer than 20 events in the evaluated span (at 50 %, the lowest usual "

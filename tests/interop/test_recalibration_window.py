@@ -38,13 +38,16 @@ def _window_lines(out: str) -> list[str]:
 
 
 def test_the_elastic_log_s_1h_target_is_written_with_its_1h_window(tmp_path, capsys):
+    # --max-share 0.02: under 1 % the window's rule withholds GET's recommendation (g63recal: ~119
+    # events in its 1 h window, one failure puts it at 99.16 %, below its Wilson low 99.93 %, for
+    # up to 1 h of its 82 h, 1.22 % > 1 %); under 2 % it stands: the target read from the table
     rec, slos = tmp_path / "rec.csv", tmp_path / "slos.yaml"
     assert main(["recalibrate", str(APACHE), "--preset", "access", "--by", "method",
-                 "--window", "1h", "--out", str(rec)]) == 0
+                 "--window", "1h", "--max-share", "0.02", "--out", str(rec)]) == 0
     with rec.open(newline="", encoding="utf-8") as f:  # the cells as written, no neutralising
         rows = {r["method"]: r for r in csv.DictReader(f)}
     assert rows["GET"]["window"] == "1h"
-    assert rows["GET"]["recommended_target"] == "0.991"
+    target = float(rows["GET"]["recommended_target"])
     assert read_recalibration_table(rec)["window"].tolist() == ["1h"] * len(rows)
     capsys.readouterr()
     assert main(["export", "openslo", str(slos), "--from-recalibration", str(rec),
@@ -54,7 +57,7 @@ def test_the_elastic_log_s_1h_target_is_written_with_its_1h_window(tmp_path, cap
                     "window the table's targets were judged under (its window column)"]
     get = _yaml_slos(slos)["get"]
     assert get["metadata"]["annotations"]["budgetlab/window"] == "1h"
-    assert get["spec"]["objectives"][0]["target"] == 0.991
+    assert get["spec"]["objectives"][0]["target"] == target
 
 
 def _table(tmp_path: Path, text: str) -> Path:

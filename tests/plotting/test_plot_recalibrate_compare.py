@@ -97,33 +97,37 @@ def test_recalibration_lines_hold_the_tables_values(recal):
 
 
 def test_recalibration_legend_says_a_capped_recommendation_is_capped():
-    """Three days without a failure, one event a minute, 1 h window: the rule alone gives the top
-    candidate (0.9999: no target is ever exhausted), but the evaluated span holds 4,320 - 60 =
-    4,260 events (the first hour is warm-up), which judge targets up to 1 - 10 / 4,260 = 0.99765
-    only: the recommendation stops at the candidate below, 0.997 (steps of 0.001 there). The
+    """Three days without a failure, one event a minute, 30 min window (g63recal: under 1 h, one
+    failure in the 60-event window would stay there 1 h of 71 h, 1.4 % > the 1 % limit, and
+    the window's rule withholds 0.997; 30 min of 71.5 h is 0.7 %): the rule alone gives the top
+    candidate (0.9999: no target is ever exhausted), but the evaluated span holds 4,320 - 30 =
+    4,290 events (the first 30 min are warm-up), which judge targets up to 1 - 10 / 4,290 =
+    0.99767 only: the recommendation stops at the candidate below, 0.997 (steps of 0.001 there). The
     legend says so, with the figures, instead of keying a plain "recommended target"."""
     ts = pd.date_range("2026-01-01", periods=3 * 24 * 60, freq="1min", tz="UTC")
     r = recalibrate(as_events(ts, np.ones(len(ts), dtype=bool), ["success"] * len(ts)),
-                    window="1h", target=0.99, n_boot=0)
+                    window="30min", target=0.99, n_boot=0)
     assert r.summary["recommended_capped"].tolist() == [True]
     ax = plot_recalibration(r, ax=plt.figure().gca())
     assert list(by_gid(ax, "recommended:all").get_xdata()) == [99.7, 99.7]
     assert [" ".join(t.get_text().split()) for t in ax.get_legend().get_texts()] == [
-        "all", "recommended 99.7% (capped: as high as 4,260 events can judge)",
+        "all", "recommended 99.7% (capped: as high as 4,290 events can judge)",
         "time exhausted+ at target", "current target", "limit 1% exhausted"]
 
 
 def test_capped_recommendations_of_many_groups_are_keyed_each_and_the_grey_ones_together():
-    """Nine groups without a failure, an event every 10 s in turn (2,880 each in 3 days, 40 of
-    them in the first hour's warm-up: 2,840 evaluated), 1 h window: each capped at the candidate
-    below 1 - 10 / 2,840 = 0.99648, 0.996. Six groups keep a colour (seven colours, the last one
-    for "other"): each keyed with its figures; the three grey ones in one entry."""
+    """Nine groups without a failure, an event every 10 s in turn (2,880 each in 3 days, one
+    every 90 s: 20 of them in the first 30 min's warm-up, 2,860 evaluated), 30 min window (under
+    1 h the window's rule withholds them, g63recal: 1 h of 71 h is 1.4 % > 1 %): each capped at
+    the candidate below 1 - 10 / 2,860 = 0.99650, 0.996. Six groups keep a colour (seven
+    colours, the last one for "other"): each keyed with its figures; the three grey ones in one
+    entry."""
     ts = pd.date_range("2026-01-01", periods=3 * 24 * 360, freq="10s", tz="UTC")
     k = np.array([f"g{i}" for i in range(9)])[np.arange(len(ts)) % 9]
     r = recalibrate(as_events(ts, np.ones(len(ts), dtype=bool), ["success"] * len(ts),
-                              groups={"k": k}), by="k", window="1h", target=0.99, n_boot=0)
+                              groups={"k": k}), by="k", window="30min", target=0.99, n_boot=0)
     ax = plot_recalibration(r, ax=plt.figure().gca())
-    capped = [f"g{i}: recommended 99.6% (capped: as high as 2,840 events can judge)"
+    capped = [f"g{i}: recommended 99.6% (capped: as high as 2,860 events can judge)"
               for i in range(6)]
     assert [" ".join(t.get_text().split()) for t in ax.get_legend().get_texts()] == [
         *[f"g{i}" for i in range(6)], "other (3 groups; fewer failures, then events)", *capped,

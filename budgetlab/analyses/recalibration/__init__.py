@@ -44,7 +44,12 @@ again. Events, success rate, quantiles, time shares and rates per day all count 
 **Thin evidence and the verdict** (:mod:`budgetlab.analyses.recalibration.rules`,
 :mod:`budgetlab.analyses.recalibration.verdict`): no verdict
 and no recommendation below 10 expected failures under the target in question or 2 day blocks
-with traffic (the reason in words); never a recommendation above ``1 - 10 / events``; ``too_strict``
+with traffic (the reason in words); no recommendation either where the window is too thin for it
+(:mod:`~budgetlab.analyses.recalibration.window_events`: one failure in a typical window puts
+it at ``limit_status`` under the recommended target, or under the group's ``ci_low`` after
+windows holding a failure pushed the rule below it, for more than ``max_share`` of the time: the
+recommendation would measure the window, not the group); never a recommendation above ``1 - 10 /
+events``; ``too_strict``
 whenever the current target spent more than ``max_share`` at ``limit_status`` (it breaks the rule on
 the whole history: never "ok, keep", though the bootstrap interval reach it, which the reason then
 says), ``too_loose`` only when the interval lies wholly above it (and the window

@@ -26,6 +26,7 @@ from .rolling import weighted_quantiles
 from .rules import cap_notes, capped_action, decided_miss, thin_evidence
 from .thin_time import misses_in_time
 from .verdict import judge_current
+from .window_events import window_reasons, window_verdict_words
 
 __all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "history_words", "saved_history",
            "judge_groups", "warmup_words"]
@@ -71,17 +72,21 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     given = np.isfinite(current)
     rec_thin, cur_thin = _thin_reasons(srt, rolling, c, current, plan,
                                        evidence["traffic_days"])
+    rec_thin, thin_window = window_reasons(rec_thin, evidence, c, plan, _log_spans(srt, plan),
+                                           rolling.w_group / HOUR_NS)
     judged = np.array([not x for x in rec_thin], dtype=bool)
     thin_for_current = np.array([bool(x) for x in cur_thin], dtype=bool)
     # the figures are withheld only where neither the verdict nor the recommendation stands
-    withheld = ~judged & thin_for_current
+    withheld = ~judged & thin_for_current & ~thin_window  # a thin window's figures are measured
     recommended = np.where(judged, c.recommended, np.nan)
     boot = bootstrap_targets(c.time, plan.limit, c.grid, c.grid_idx, max_share=plan.max_share,
                              n_boot=plan.n_boot, block_days=plan.block_ns // DAY_NS,
                              seeds=group_seeds(plan.seed, srt.keys),
-                             has_time=has_time & ~withheld, show_progress=plan.show_progress,
+                             has_time=has_time & ~withheld & ~thin_window,
+                             show_progress=plan.show_progress,
                              in_range=c.supported)
-    rec_low, rec_high = bootstrap_interval(boot, has_time & ~withheld, plan.confidence)
+    rec_low, rec_high = bootstrap_interval(boot, has_time & ~withheld & ~thin_window,
+                                           plan.confidence)
     capped = recommended < c.uncapped  # False where either is NaN (as recommended_capped)
     # too few events for a verdict, but the failures decide a miss all the same, where the
     # evaluated time allows a verdict (thin_time: else no verdict, the time's reason said)
@@ -97,8 +102,11 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
         bootstrapped=plan.n_boot > 0,
         window=f"{prose_duration(pd.Timedelta(plan.slo.window_ns, unit='ns'))} window",
         missed=missed, silent=(silent, rolling.w_group / HOUR_NS))
+    reasons, actions = window_verdict_words(reasons, actions, thin_window)
     alone = given & judged & thin_for_current
-    cur_share = np.where(alone, np.nan, cur_share)  # the verdict's figure, withheld with it
+    no_verdict = given & np.array([v is None for v in verdicts], dtype=bool)
+    # the verdict's figure, withheld with it
+    cur_share = np.where(alone | (thin_window & no_verdict), np.nan, cur_share)
     silent = np.where(np.isfinite(cur_share), silent, np.nan)  # withheld with it
     for g in np.flatnonzero(alone & ~np.array([bool(m) for m in missed])).tolist():
         reasons[g], actions[g] = _verdict_alone(cur_thin[g], int(n_ev[g]), float(recommended[g]))

@@ -18,7 +18,8 @@ from .candidates import USUAL_TARGETS, target_range
 from .rules import events_for
 from .verdict import silence_aside
 
-__all__ = ["MAX_WINDOW_DAYS", "suggest_window", "explain_no_recommendation"]
+__all__ = ["MAX_WINDOW_DAYS", "LogSpan", "suggest_window", "explain_no_recommendation",
+           "window_sentence", "window_fix"]
 
 #: The longest window :func:`suggest_window` suggests (a week, the longest usual tracker window).
 MAX_WINDOW_DAYS = 7.0
@@ -156,7 +157,6 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
     """
     if not has_time:
         return "no evaluated time in the history for this group"
-    win_txt = prose_duration(pd.Timedelta(window_ns, unit="ns"))
     name = _floor_words(p1, floor, limit_status, prob)
     sep = "" if limit_status == "exhausted" else ","  # after the apposition
     shown = (f"{limit_status.upper()} or worse {share_percent(share_lo, max_share)} of the time "
@@ -184,14 +184,9 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
     if aside:  # the share's time at lo that rests on no new event
         parts.append(f"the {share_percent(share_lo, max_share)} at {given_percent(lo)}{aside}")
     if np.isfinite(window_events) and window_events > 0:
-        # a window with traffic holds at least one event: one failure moves it 100 points at most
-        parts.append(f"{about_counted(events_per_day, 'event')} a day with traffic (per 24 h "
-                     f"of its {days_words(history_days)} of evaluated time): a {win_txt} "
-                     f"window holds {about_counted(window_events, 'event')}, so one failure "
-                     f"moves the rate {three_digits(100 / max(window_events, 1.0))} points")
+        parts.append(window_sentence(events_per_day, history_days, window_ns, window_events))
     log = LogSpan.of(log_days, log_events, history_days, events_per_day)
-    ref = lo if np.isfinite(lo) and lo >= 0.9 else 0.9
-    fixes = _window_fix(events_for(ref), ref, window_events, min_events, log)
+    fixes = window_fix(lo, window_events, min_events, log)
     if history_days < min_days:  # a window suggested evaluates more of a longer log
         windowed = bool(fixes) and not fixes[0].startswith("no window")
         fixes.append(_history_fix(history_days, min_days, log, windowed=windowed))
@@ -202,6 +197,33 @@ def explain_no_recommendation(*, has_time: bool, p1: float, floor: float, lo: fl
         fixes.append("the rate itself dips this low: allow more time at the limit "
                      f"(max_share={given_fraction(max(0.05, 2 * max_share))}){leave}")
     return "; ".join(parts + fixes)
+
+
+def window_sentence(events_per_day: float, history_days: float, window_ns: int,
+                    window_events: float) -> str:
+    """How far one failure moves the rolling rate: the group's events a day with traffic, the
+    events its window typically holds (``window_events``, the summary's time-weighted median)
+    and ``100 / window_events`` points, in words; the one sentence of
+    :func:`explain_no_recommendation` and of a window too thin for a recommendation
+    (:mod:`~budgetlab.analyses.recalibration.window_events`).
+
+    >>> window_sentence(4.0, 13.0, 86_400 * 10**9, 4.0)  # doctest: +NORMALIZE_WHITESPACE
+    '~4 events a day with traffic (per 24 h of its 13 d of evaluated time): a 24 h window holds
+    ~4 events, so one failure moves the rate 25 points'
+    """
+    # a window with traffic holds at least one event: one failure moves it 100 points at most
+    win_txt = prose_duration(pd.Timedelta(window_ns, unit="ns"))
+    return (f"{about_counted(events_per_day, 'event')} a day with traffic (per 24 h of its "
+            f"{days_words(history_days)} of evaluated time): a {win_txt} window holds "
+            f"{about_counted(window_events, 'event')}, so one failure moves the rate "
+            f"{three_digits(100 / max(window_events, 1.0))} points")
+
+
+def window_fix(lo: float, window_events: float, min_events: int, log: LogSpan) -> list[str]:
+    """The advice on the window of :func:`explain_no_recommendation` at ``lo`` (the target
+    weighed; 90 % below it): :func:`_window_fix` for the :func:`events_for` of that target."""
+    ref = lo if np.isfinite(lo) and lo >= 0.9 else 0.9
+    return _window_fix(events_for(ref), ref, window_events, min_events, log)
 
 
 def _window_fix(need: int, ref: float, window_events: float, min_events: int,
