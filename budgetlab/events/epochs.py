@@ -123,6 +123,24 @@ def from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
     return _check_epoch(ints, ints * f, epoch)
 
 
+def _dates_words(bad: pd.Series) -> str:
+    """Why a time that is no number was met under ``epoch=``, when it is written as a date: the
+    one ``epoch=`` of a call covers every file it reads.
+
+    >>> print(_dates_words(pd.Series(["2026-10-20T00:00:00Z"])).replace("one read", "one\\nread"))
+    ; these are written as dates (2026-10-20T00:00:00Z), and epoch= applies to every file of one
+    read: read the epoch file on its own, or write its times as dates too
+    >>> _dates_words(pd.Series(["soon"]))
+    ''
+    """
+    head = bad.head(5)
+    dates = pd.to_datetime(head, errors="coerce", utc=True, format="ISO8601")
+    if not len(head) or dates.isna().any():
+        return ""
+    return (f"; these are written as dates ({head.iloc[0]}), and epoch= applies to every file of "
+            "one read: read the epoch file on its own, or write its times as dates too")
+
+
 def epoch_text(s: pd.Series, na: np.ndarray, epoch: str) -> np.ndarray:
     """Epoch numbers written as text (``epoch=`` given): every value must be one; plain decimals
     are converted exactly (``"1780000000.1"`` s is 1780000000100000000 ns, no float rounding)."""
@@ -135,7 +153,8 @@ def epoch_text(s: pd.Series, na: np.ndarray, epoch: str) -> np.ndarray:
         bad = num.isna().to_numpy()
         if bad.any():
             raise TimestampError(f"unparseable epoch {noun_for(int(bad.sum()), 'timestamp')} at "
-                                 f"{row_numbers(bad)}; with epoch= every time must be a number.")
+                                 f"{row_numbers(bad)}; with epoch= every time must be a number"
+                                 f"{_dates_words(text[bad])}.")
         return from_epoch(num.to_numpy(), epoch)
     f = EPOCH_UNITS[epoch]
     whole_text = text.str.replace(r"^[+-]?([0-9]+)(?:[.][0-9]*)?$", r"\1", regex=True)
