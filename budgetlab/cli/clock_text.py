@@ -63,7 +63,8 @@ def format_summary(summary: pd.DataFrame, window: Any = None, limit: int = 0,
                        full="--summary-out FILE writes every group's row")
     show = cut.rows.copy()
     show["success_rate"] = show["success_rate"].map(measured_percent)
-    show["events"] = show["events"].map("{:,}".format)  # as the reading block counts them
+    for count in ("events", "transitions"):  # as the reading block and the heading count them
+        show[count] = show[count].map("{:,}".format)
     # one unit down the table: hours, or minutes for a log shorter than 2 h (0.0 h said nothing)
     span = float(summary[[f"hours_{s}" for s in _STATUSES]].sum(axis=1).max()) if len(show) else 0
     cell = "{:,.1f} min".format if span < 2 else "{:,.1f} h".format  # 1,890.2 h, as the text

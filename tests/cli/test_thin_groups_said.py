@@ -132,3 +132,16 @@ def test_per_group_targets_name_the_flag_and_each_groups_count(tmp_path, capsys)
     assert "--slo file" not in out
     assert ("--min-events N holds a group's status until its window holds N events (the counts "
             "each target needs: a 200, b 100, c 500).") in out
+
+
+def test_the_table_separates_the_thousands_of_transitions(tmp_path, capsys, wide_terminal):
+    # two failures, two successes, ... a minute apart under a 2-minute window: the status flips
+    # at most events, well over 1,000 transitions (their number is --out's rows); the table's
+    # cell spells it as the heading and the events column do, its thousands separated (s63tz)
+    rows = [(T0 + pd.Timedelta(minutes=i), "a", i % 4 < 2) for i in range(4000)]
+    log, tr = _write(tmp_path / "log.csv", rows), tmp_path / "tr.csv"
+    assert main(["replay", log, "--ok", "ok", "--by", "g", "--target", "0.5", "--window", "2min",
+                 "--out", str(tr)]) == 0
+    out = capsys.readouterr().out
+    n = len(pd.read_csv(tr))
+    assert n >= 1000 and f" {n:,} " in out and f" {n} " not in out
