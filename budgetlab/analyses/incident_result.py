@@ -93,7 +93,12 @@ class IncidentReport:
         after it), ``ongoing`` (such an alert was still firing there: its ``alert_end`` is not
         where it stopped),
         ``caused_by_timeouts`` (every episode that fired was caused by timeouts alone),
-        ``may_have_fired_earlier`` (the first alert's, as in ``alerts``), ``peak_burn_long``,
+        ``may_have_fired_earlier`` (the first alert's, as in ``alerts``), ``apart_alert``
+        (the start of the first alert overlapping the incident scored apart: over while its long
+        window filled after the group's first event or a silence that long; it detects nothing,
+        as ``score_alerts`` scores it, and is not the tier's ``first_alert``), ``apart_filled``
+        (when that window filled), ``apart_after_silence`` (it filled after a silence),
+        ``peak_burn_long``,
         ``peak_burn_short`` (over the evaluations whose short window held an event; missing when
         none did: no traffic, not a burn of 0), ``short_window_empty`` (the evaluations whose
         short window held no event), ``condition_held`` (both burns over ``burn`` at an

@@ -240,8 +240,10 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
     m_stop = a_stop if span.data_end is None else min(a_stop, _bin_end(grid, span.data_end))
     m_grid, matched = (a_grid, ep) if m_stop <= cap else replayed(m_stop)
     if rest is not None:  # an alert firing at the replay's end: followed to its reset
+        whole = dict(matched.attrs)  # every group's stretches, from the log's first event
         matched = follow_ongoing(matched, int(m_grid.bin_end_ns[-1]), rest, keys,
                                  lambda of, stop: replayed(stop, of)[1], max(policy.windows))
+        matched.attrs = whole  # which alerts are scored apart (incident_tier_apart.py)
     alerts = overlapping(ep, span.w_start, span.w_end).reset_index(drop=True)
     alerts.attrs.update(ep.attrs)  # the grid's own start and end: the history read included
     end = _read_until(grid, span.data_end, span.end)

@@ -32,10 +32,12 @@ from .incident_coverage import (
     silent_others_words,
     unevaluated_words,
 )
-from .incident_end_words import clock_words, detection_span_words, grace_cut_words
+from .incident_end_words import clock_words, grace_cut_words
 from .incident_evaluations import bin_end, no_evaluation_inside, no_tier_words
 from .incident_focus import focus_words, thin_others_words
 from .incident_group_words import for_group, no_event_labels, no_event_words
+from .incident_silent_words import why_silent
+from .incident_tier_apart import apart_words
 from .incident_tier_reach import reach_words
 from .incident_tier_table import closest_tier
 from .incident_tracker_text import between, tracker_sentence
@@ -218,6 +220,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
             txt += _ticket_words(fired, keys, when)
         elif has_page:  # of the tiers known silent only
             txt += silent_others_words(tiers, "; " if partly else " and ")
+        txt += apart_words(tiers, keys, tz, start)  # an alert that detected nothing
         # the unevaluated tiers that could page (fire) are named above when partly
         rest = tiers if not partly else (tiers[tiers["severity"] != "page"] if has_page
                                          else tiers.iloc[:0])
@@ -313,7 +316,7 @@ def _peak_words(near: pd.Series, keys: Sequence[str], freq: Any, start: pd.Times
                 f"after the data's start){upto}")
     return (f" ({whose} {prose_duration(near['long_window'])} burn{for_group(near, keys)}, "
             f"evaluated {every(freq)}{upto}, peaked at {three_digits(near['peak_burn_long'])}, "
-            f"its threshold is {near['burn']:g}{_why_silent(near, policy, grace)})")
+            f"its threshold is {near['burn']:g}{why_silent(near, policy, grace)})")
 
 
 def _when(r: pd.Series, tier: str, start: pd.Timestamp, tz: str, end: pd.Timestamp | None,
@@ -333,26 +336,3 @@ def _when(r: pd.Series, tier: str, start: pd.Timestamp, tz: str, end: pd.Timesta
     return (f"at {_clock(r['first_alert'], tz, start)}, {delay}"
             + (f" ({tier}{early})" if tier else f" ({early[2:]})" if early else "")
             + (", still firing at the log's end" if r.get("ongoing", False) else ""))
-
-
-def _why_silent(near: pd.Series, policy: AlertPolicy, grace: Any) -> str:
-    """Why the tier of ``near`` (a tiers row) did not fire when its peak long-window burn was
-    over its threshold (``""`` when it was not): its short window was never over it at the same
-    evaluation, or both were but no alert began during the incident or its ``grace``
-    (``for_``)."""
-    if not near["peak_burn_long"] > near["burn"]:
-        return ""
-    tier = next(t for t in policy.tiers if t.name == near["tier"])
-    if not near["condition_held"]:
-        if tier.short_window is None:
-            return ", but its alert condition never held"
-        short = prose_duration(tier.short_window)
-        if pd.isna(near.get("peak_burn_short", 0.0)):  # no traffic, not a burn of 0
-            return f", but its {short} window held no event at any of those evaluations"
-        n = int(near.get("short_window_empty", 0))
-        some = (f" (at {counted(n, 'evaluation')} its {short} window held no event: no burn "
-                f"{'there' if n > 1 else 'then'}, no traffic)" if n else "")
-        return f", but its {short} burn was never over it at the same evaluation{some}"
-    wait = f" (for_ {prose_duration(tier.for_)})" if tier.for_ > pd.Timedelta(0) else ""
-    return (f", and both its windows were over it, but no alert of it began "
-            f"{detection_span_words(grace)}{wait}")

@@ -12,6 +12,7 @@ import pandas as pd
 from .._util.attrs import MINUTE, clock_at, clock_text
 from .._util.burns import three_digits
 from .._util.words import duration_words
+from ..analyses.incident_tier_apart import APART_CELL, apart_cell, apart_note
 from ..analyses.incident_tier_reach import peaks_span_note, silent_cells, tier_table_notes
 from .shared import table_text, wrap
 from .shown_groups import shown_groups
@@ -35,11 +36,13 @@ def print_tier_table(rep: Any, by: list[str], limit: int = 0) -> None:
         # unless it can never fire at its target: the stronger fact, the summary's words
         can = cut.rows.get("can_fire", pd.Series(True, index=tiers.index)).to_numpy(dtype=bool)
         unknown = cut.rows.get("evaluated_from", pd.Series(0, index=tiers.index)).isna() & can
+        # an alert over while its long window filled detected nothing: scored apart
+        apart = [apart_cell(r) for _, r in cut.rows.iterrows()]
         tiers["detection_delay"] = [
-            "not evaluated" if no else "already firing" if early
-            else duration_words(v) if pd.notna(v) else why for v, early, no, why in zip(
-                tiers["detection_delay"], before, unknown, silent_cells(cut.rows, rep.slo.target),
-                strict=True)]
+            "not evaluated" if no else "already firing" if early else APART_CELL if away
+            else duration_words(v) if pd.notna(v) else why for v, early, no, away, why in zip(
+                tiers["detection_delay"], before, unknown, apart,
+                silent_cells(cut.rows, rep.slo.target), strict=True)]
         # on the clock of the header (--tz), with its UTC offset off UTC
         tiers["first_alert"] = clock_text(tiers["first_alert"], rep.tz or "UTC",
                                           MINUTE).fillna("none")
@@ -53,6 +56,9 @@ def print_tier_table(rep: Any, by: list[str], limit: int = 0) -> None:
         print(table_text(tiers, [*by, "tier"]))
         # what the short cells mean, once; where the log's end cut the grace
         for said in tier_table_notes(cut.rows, list(tiers["detection_delay"]), rep, "--grace"):
+            print(wrap(f"note: {said}", indent=""))
+        if said := apart_note(cut.rows, list(tiers["detection_delay"]), rep.tz or "UTC",
+                              rep.start):
             print(wrap(f"note: {said}", indent=""))
         if said := peaks_span_note(cut.rows, rep.tz or "UTC", rep.start, rep.grace):
             print(wrap(f"note: {said}", indent=""))  # fired after the span of its peaks
