@@ -207,23 +207,24 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     >>> v.loc[0, "caveat"]
     'provisional: 1 d 23 h of evaluated history, less than the 14 d a recommendation needs'
 
-    An event every 20 min, the first hour's 3 the warm-up: 199 evaluated events at 95 % hold 9.95
-    expected failures, one event short of the rule's 200; 200 are judged. The recommendation is
-    judged at its own level: at 0.665, 199 x 0.335 = 66.7 expected failures.
+    An event every 20 min, the first day's 72 the warm-up (a 1 h window would hold 3 events, too
+    few for any recommendation): 199 evaluated events at 95 % hold 9.95 expected failures, one
+    event short of the rule's 200; 200 are judged. The recommendation is judged at its own
+    level: at 0.94, 199 x 0.06 = 11.9 expected failures.
 
     >>> from budgetlab import as_events
-    >>> ts = pd.date_range("2026-01-05", periods=203, freq="20min", tz="UTC")
-    >>> ok = np.arange(203) % 20 != 3
-    >>> few = target_verdicts(recalibrate(as_events(ts[:-1], ok[:-1]), target=0.95, window="1h",
+    >>> ts = pd.date_range("2026-01-05", periods=272, freq="20min", tz="UTC")
+    >>> ok = np.arange(272) % 20 != 3
+    >>> few = target_verdicts(recalibrate(as_events(ts[:-1], ok[:-1]), target=0.95, window="1D",
     ...                                   n_boot=0))
     >>> print(few.loc[0, "withheld"])
     199 events in the evaluated span: too few for a verdict (under 95 % they hold 9.95 expected
     failures; one needs at least 10, i.e. 200 events); the recommendation is judged at its
-    own level, where they hold 66.7 expected failures
+    own level, where they hold 11.9 expected failures
     >>> print(few.loc[0, "recommendation"])
-    Recommended for all events: 66.5 %, from 199 events over 2 d 18 h of evaluated time;
+    Recommended for all events: 94 %, from 199 events over 2 d 18 h of evaluated time;
     provisional: 2 d 18 h of evaluated history, less than the 14 d a recommendation needs.
-    >>> v = target_verdicts(recalibrate(as_events(ts, ok), target=0.95, window="1h", n_boot=0))
+    >>> v = target_verdicts(recalibrate(as_events(ts, ok), target=0.95, window="1D", n_boot=0))
     >>> v.loc[0, "withheld"], v.loc[0, "verdict"]
     ('', 'too_strict')
     >>> few.loc[0, "verdict"]

@@ -93,7 +93,8 @@ def quiet_gaps(t: np.ndarray, bounds: np.ndarray, limit: Any) -> pd.DataFrame:
         "quiet_gaps": np.bincount(seg[quiet], minlength=n).astype(np.int64),
         "quiet_gap_hours": np.bincount(seg[quiet], weights=gap[quiet], minlength=n) / HOUR_NS,
         "longest_quiet_gap_hours": longest / HOUR_NS,
-        "longest_quiet_gap_start": pd.to_datetime(start, utc=True)})
+        "longest_quiet_gap_start": pd.DatetimeIndex(start.view("datetime64[ns]")).tz_localize(
+            "UTC")})  # ns since the epoch (int64 min is NaT), zoned as the events
 
 
 def summary_quiet_gaps(events: pd.DataFrame, keys: list[str],
@@ -126,4 +127,4 @@ def gap_columns(quiet: pd.DataFrame, row: np.ndarray, gaps: pd.DataFrame) -> dic
         values = np.zeros(len(gaps), dtype=np.int64)
         values[row] = quiet[col].to_numpy(dtype=np.int64)
         cols[name] = values if name == "silences" else values / HOUR_NS
-    return {**cols, **{name: gaps[name].to_numpy() for name in QUIET_COLUMNS}}
+    return {**cols, **{name: gaps[name].array for name in QUIET_COLUMNS}}  # zoned times kept

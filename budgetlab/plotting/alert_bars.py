@@ -10,6 +10,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.container import BarContainer
 
+from .._util.units import DAY_NS  # matplotlib's date numbers are days
 from ._pixels import column_wide, pixel_columns
 
 __all__ = ["SEVERITY_COLORS", "row_bars", "bars_column_wide"]
@@ -17,8 +18,6 @@ __all__ = ["SEVERITY_COLORS", "row_bars", "bars_column_wide"]
 #: Episode colours by severity (pages vermillion, tickets orange, as the status bands).
 SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00",
                    "warning": "#E69F00"}
-#: A day in nanoseconds: matplotlib's date numbers are days.
-_DAY_NS = 86_400 * 10**9
 
 
 def row_bars(ax: Axes, y: int, start: np.ndarray, end: np.ndarray, severity: str,
@@ -42,8 +41,8 @@ def bars_column_wide(ax: Axes, rows: list[BarContainer]) -> None:
     x0 = np.array([bar.get_x() for bar in bars])
     x1 = x0 + np.array([bar.get_width() for bar in bars])
     # nanoseconds from the range's start: exact enough for a pixel column, small integers
-    a0, a1 = np.round((x0 - lo) * _DAY_NS), np.round((x1 - lo) * _DAY_NS)
-    s, e = column_wide(a0, a1, 0, round((hi - lo) * _DAY_NS), pixel_columns(ax))
+    a0, a1 = np.round((x0 - lo) * DAY_NS), np.round((x1 - lo) * DAY_NS)
+    s, e = column_wide(a0, a1, 0, round((hi - lo) * DAY_NS), pixel_columns(ax))
     for i in np.flatnonzero((s != a0) | (e != a1)):  # the others left as drawn
-        bars[i].set_x(lo + s[i] / _DAY_NS)
-        bars[i].set_width((e[i] - s[i]) / _DAY_NS)
+        bars[i].set_x(lo + s[i] / DAY_NS)
+        bars[i].set_width((e[i] - s[i]) / DAY_NS)

@@ -35,7 +35,7 @@ def test_a_dst_gap_is_named_by_its_line(tmp_path):
 def test_a_time_off_the_format_is_named_by_its_line_in_its_file(tmp_path):
     app, b = _logs(tmp_path)
     # the second file's third line, after the first file's 3 events
-    with pytest.raises(TimestampError, match=r"^times at line 3 of b\.log do not match"):
+    with pytest.raises(TimestampError, match=r"^the time at line 3 of b\.log does not match"):
         read_events([app, b], pattern=PATTERN, time_format="%Y-%m-%d %H:%M:%S")
 
 

@@ -42,9 +42,9 @@ def test_raise_and_count_name_the_line_and_the_way_out(tmp_path, capsys):
     with pytest.raises(FileFormatError, match=r"1 line not in the format .*\(line 2\); fix it or "
                                               r"pass on_error='skip' to drop it"):
         read_events(log, _spec("raise"), year=2016)
-    with pytest.raises(TimestampError, match=r"times at line 2 of proxy.log do not match .*fix "
-                                             r"them or pass on_error='skip' to leave those lines "
-                                             r"out"):
+    with pytest.raises(TimestampError, match=r"the time at line 2 of proxy.log does not match "
+                                             r".*fix it or pass on_error='skip' to leave that "
+                                             r"line out"):
         read_events(log, _spec("count"), year=2016)
     rc = main(["replay", str(log), "--pattern", PATTERN, "--time-format", "%m.%d %H:%M:%S",
                "--year", "2016", "--outcomes", "close=success,error=failure"])

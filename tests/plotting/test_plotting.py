@@ -557,8 +557,8 @@ def test_a_short_episode_on_a_long_axis_is_drawn_at_least_a_pixel_wide():
     plot_alerts(ep, ax=ax)
     fig.canvas.draw()
     (bar,) = ax.containers[0].patches
-    px = bar.get_window_extent().width  # the bar's own width, without its edge
-    assert px < 0.5
+    px = bar.get_window_extent().width  # the bar's own width, without its edge (widened to
+    # about one pixel column since stop 63's alert_bars: the third of a pixel is not asserted)
     edge_px = bar.get_linewidth() * fig.dpi / 72.0
     assert px + edge_px >= 1.0
     assert bar.get_edgecolor() == bar.get_facecolor()
